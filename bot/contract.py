@@ -1,0 +1,125 @@
+"""The vocabulary between the game service and the chat adapters.
+
+Adapters (Telegram, Discord, the terminal) translate platform input into calls on
+``bot.service.GameService`` with these values, and deliver what the service wants
+posted through a ``Transport`` they implement. Nothing here knows a platform.
+
+Flow of one button press:
+    adapter -> ``await service.press(chat, user, payload)`` -> ``Reply`` (shown only to
+    that user: an ephemeral reply / a callback-query answer) while group and private
+    messages are committed to the durable outbox together with the move; the service's
+    delivery loop then hands each ``Outgoing`` to ``Transport.deliver`` and records the
+    platform message id, retrying on ``RetryLater`` and rerouting on ``Undeliverable``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """A person on a platform, as the adapter saw them at the time of the input."""
+
+    platform: str            # "telegram" | "discord" | "terminal"
+    id: str                  # platform user id, as text
+    name: str                # display name (for messages and the map)
+    is_admin: bool = False   # chat admin (Telegram) / Manage Channels (Discord), as the adapter reports
+    language: str | None = None   # the user's client language, a hint only
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A group conversation that hosts at most one game at a time."""
+
+    platform: str
+    id: str                  # Telegram group chat id / Discord channel or thread id, as text
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button the adapter renders. ``payload`` goes back verbatim to ``GameService.press``.
+
+    kind:
+      "action"   a callback button (Telegram callback_data <= 64 bytes, Discord custom_id <= 100)
+      "join"     join the game: Telegram renders a deep link t.me/<bot>?start=<payload> (which
+                 opens the private chat and joins in one tap); other platforms a callback button
+      "open_private"  Telegram: a deep link that just opens the private chat with the bot;
+                 Discord: a callback that answers with an ephemeral reply
+      "marker"   "show my marker": answered privately (Discord ephemeral; Telegram: in private chat)
+    """
+
+    label: str
+    payload: str
+    kind: str = "action"
+    colour: str | None = None     # a line colour, for platforms that style buttons
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One message the service wants posted, from the durable outbox.
+
+    Exactly one of ``chat`` (the group) or ``private_to`` (a user's private chat / DM)
+    is set. ``slot`` names a message the adapter may edit in place instead of posting
+    anew (e.g. "game:<id>:prompt"); ``edit_message_id`` is the platform id of that slot's
+    current message when the service wants it edited, None to post a new one.
+    """
+
+    id: int
+    text: str
+    chat: Chat | None = None
+    private_to: User | None = None
+    image: bytes | None = None                     # PNG, rendered by the delivery loop
+    image_name: str = "paris.png"
+    buttons: tuple[tuple[Button, ...], ...] = ()   # rows of buttons
+    mentions: tuple[User, ...] = ()                # users to ping ("{mention:<seat>}" in text is
+                                                   # already resolved to their names)
+    slot: str | None = None
+    edit_message_id: str | None = None
+    language: str = "en"
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The immediate answer to the user who acted; never posted to the group by itself."""
+
+    text: str
+    ok: bool = True               # False: the input was refused and nothing changed
+    alert: bool = False           # show prominently (Telegram show_alert)
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    image: bytes | None = None
+    extra: dict = field(default_factory=dict)
+
+
+class RetryLater(Exception):
+    """The platform asked to slow down (HTTP 429 / retry_after) or failed transiently."""
+
+    def __init__(self, seconds: float, reason: str = "") -> None:
+        super().__init__(reason or f"retry in {seconds}s")
+        self.seconds = seconds
+
+
+class Undeliverable(Exception):
+    """The message can never be delivered as it is.
+
+    reason "private_closed": the user never opened a private chat with the bot (Telegram 403)
+    or has DMs closed (Discord 50007): the service tells the group and re-sends later.
+    reason "gone": the chat or message no longer exists.
+    """
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+
+
+class Transport(Protocol):
+    """What an adapter implements so the service's delivery loop can post for it."""
+
+    platform: str
+
+    async def deliver(self, message: Outgoing) -> str:
+        """Post (or edit, when ``message.edit_message_id`` is set) and return the platform
+        message id. Raise ``RetryLater`` or ``Undeliverable``; anything else is retried."""
+        ...

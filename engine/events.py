@@ -1,0 +1,169 @@
+"""Typed events: everything that happened, as data, in order.
+
+Players appear as seat numbers (indices into ``Game.players``); stations and colours
+as their string ids. Every event says who may see it: ``private_to`` is None for
+public events and a seat number for secrets (a dealt marker). ``visible_to(seat)``
+is the one test a redacted log needs; ``seat=None`` asks for the public view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+from .actions import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: ClassVar[str] = "event"
+
+    @property
+    def private_to(self) -> int | None:
+        return None
+
+    def visible_to(self, seat: int | None) -> bool:
+        owner = self.private_to
+        return owner is None or owner == seat
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: tiles become [station, colour], tuples become lists."""
+        data = asdict(self)
+        data["kind"] = self.kind
+        return _jsonable(data)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        if set(value) == {"station", "colour"}:
+            return [value["station"], value["colour"]]
+        return {k: _jsonable(v) for k, v in value.items() if k != "code"}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(Event):
+    kind: ClassVar[str] = "game_started"
+    players: tuple[str, ...]
+    first_player: int
+    rounds: int
+    final_tours: str
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerDealt(Event):
+    """A secret: only ``seat`` may see it."""
+
+    kind: ClassVar[str] = "marker_dealt"
+    seat: int
+    colour: str
+
+    @property
+    def private_to(self) -> int | None:
+        return self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class OpenMarkerShown(Event):
+    """With 2 players one marker lies face up for the whole game."""
+
+    kind: ClassVar[str] = "open_marker_shown"
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    kind: ClassVar[str] = "round_started"
+    round: int
+    rounds: int
+    bus: int
+    offer: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShopOpened(Event):
+    kind: ClassVar[str] = "shop_opened"
+    seat: int
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
+class ShopEvicted(Event):
+    """``destination`` is "bag" (evicted by another player, 3-4 players) or "supply"."""
+
+    kind: ClassVar[str] = "shop_evicted"
+    station: str
+    owner: int
+    by: int
+    destination: str
+
+
+@dataclass(frozen=True, slots=True)
+class SmallTour(Event):
+    """The leftover tile's tour. ``shops`` lists (station, owner) of every scoring shop;
+    ``distance`` is 0 for shops at the station itself and None when nobody scored."""
+
+    kind: ClassVar[str] = "small_tour"
+    tile: Tile
+    distance: int | None
+    shops: tuple[tuple[str, int], ...]
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TileDiscarded(Event):
+    """The leftover tile goes to the discard area; ``big_tour`` tells if it matched a colour there."""
+
+    kind: ClassVar[str] = "tile_discarded"
+    tile: Tile
+    big_tour: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Halt:
+    """One crossing on a big tour: the shops there and each owner's adjacent shops that counted."""
+
+    station: str
+    shops: tuple[int, ...]
+    adjacent: tuple[tuple[str, int], ...]
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BigTour(Event):
+    """A bus tour of one line. ``reason``: "discard", "marker", "open_marker" or "all_lines";
+    ``seat`` is the marker's owner for "marker" tours."""
+
+    kind: ClassVar[str] = "big_tour"
+    colour: str
+    reason: str
+    seat: int | None
+    halts: tuple[Halt, ...]
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MarkersRevealed(Event):
+    kind: ClassVar[str] = "markers_revealed"
+    markers: tuple[str, ...]
+    open_marker: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class BagScored(Event):
+    """The bag's contents per seat, and who scored them (None: no strict majority)."""
+
+    kind: ClassVar[str] = "bag_scored"
+    counts: tuple[int, ...]
+    seat: int | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    kind: ClassVar[str] = "game_ended"
+    scores: tuple[int, ...]
+    shops_on_board: tuple[int, ...]
+    winners: tuple[int, ...]

@@ -1,0 +1,486 @@
+"""The game state and its rules.
+
+``Game`` is mutable for speed: ``apply`` changes it in place and returns the events
+it caused; ``copy`` makes an independent game for look-ahead. ``check`` answers
+"is this legal?" without changing anything; ``apply`` runs the same check first,
+so a refused move never leaves a half-changed state.
+
+Players are seats 0..n-1 in turn order; ``players`` holds their names.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import board as B
+from .actions import Pick, Tile, pick_for
+from .errors import (
+    EvictionChoiceRequired,
+    GameIsOver,
+    InvalidEviction,
+    InvalidSetup,
+    MalformedInput,
+    NotYourTurn,
+    TileNotOnOffer,
+)
+from .events import (
+    BagScored,
+    BigTour,
+    Event,
+    GameEnded,
+    GameStarted,
+    Halt,
+    MarkerDealt,
+    MarkersRevealed,
+    OpenMarkerShown,
+    RoundStarted,
+    ShopEvicted,
+    ShopOpened,
+    SmallTour,
+    TileDiscarded,
+)
+
+SHOPS_PER_PLAYER = 20
+FINAL_TOURS = ("markers", "all_lines")
+
+_STATIONS = B.STATIONS
+_COLOURS = B.COLOURS
+_CAPACITY = B.CAPACITY
+_RINGS = B.SMALL_TOUR_RINGS
+_NEIGHBOURS = B.NEIGHBOURS
+_LINE_CROSSINGS = B.LINE_CROSSINGS
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """``final_tours``: "markers" (the rulebook) or "all_lines" (Brettspielwelt's variant)."""
+
+    final_tours: str = "markers"
+
+    def __post_init__(self) -> None:
+        if self.final_tours not in FINAL_TOURS:
+            raise InvalidSetup(f"final_tours must be one of {', '.join(FINAL_TOURS)}, "
+                               f"not {self.final_tours!r}", value=self.final_tours)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"final_tours": self.final_tours}
+
+
+def stack_size(players: int) -> int:
+    return players + 1
+
+
+def full_game_rounds(players: int) -> int:
+    """20, 15 or 12 rounds for 2, 3 or 4 players."""
+    return len(B.TILES) // stack_size(players)
+
+
+class Game:
+    """One game of Paris Paris, from setup to the final scoring."""
+
+    __slots__ = (
+        "players", "options", "seed", "stacks", "markers", "open_marker", "first_player",
+        "board", "supply", "bag", "scores", "offer", "discard", "bus", "picks", "round",
+        "moves", "log", "score_history", "finished", "winners", "_n",
+    )
+
+    # ---- setup -------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: Sequence[str], *, seed: int | None = None,
+            options: Options | None = None, first_player: int | None = None) -> Game:
+        """A fresh game dealt from ``seed`` (a random seed when None, kept in ``game.seed``)."""
+        n = _check_players(players)
+        if seed is None:
+            seed = secrets.randbits(63)
+        rng = random.Random(seed)
+        tiles = [s * 5 + c for s, c in B.TILES]
+        rng.shuffle(tiles)
+        size = stack_size(n)
+        stacks = [tuple(tiles[i:i + size]) for i in range(0, len(tiles), size)]
+        colours = list(range(5))
+        rng.shuffle(colours)
+        if first_player is None:
+            first_player = rng.randrange(n)
+        return cls._setup(tuple(players), options or Options(), stacks, tuple(colours[:n]),
+                          colours[n] if n == 2 else None, first_player, seed)
+
+    @classmethod
+    def from_setup(cls, players: Sequence[str], *, stacks: Sequence[Sequence[Tile]],
+                   markers: Sequence[str], open_marker: str | None, first_player: int,
+                   options: Options | None = None, seed: int | None = None) -> Game:
+        """A game with an explicit deal (from a record or a test); validated."""
+        n = _check_players(players)
+        size = stack_size(n)
+        box = {}
+        for s, c in B.TILES:
+            box[s * 5 + c] = box.get(s * 5 + c, 0) + 1
+        coded = []
+        for i, stack in enumerate(stacks):
+            if len(stack) != size:
+                raise InvalidSetup(f"stack {i} holds {len(stack)} tiles; with {n} players each holds {size}",
+                                   stack=i)
+            codes = tuple(t.code for t in stack)
+            for t, code in zip(stack, codes, strict=True):
+                box[code] = box.get(code, 0) - 1
+                if box[code] < 0:
+                    raise InvalidSetup(f"tile {t} appears more often than the box holds it", tile=str(t))
+            coded.append(codes)
+        marker_codes = []
+        for colour in markers:
+            if colour not in B.COLOUR_INDEX:
+                raise InvalidSetup(f"unknown marker colour {colour!r}", value=colour)
+            marker_codes.append(B.COLOUR_INDEX[colour])
+        if len(marker_codes) != n:
+            raise InvalidSetup(f"{n} players need {n} markers, got {len(marker_codes)}")
+        open_code = None
+        if n == 2:
+            if open_marker not in B.COLOUR_INDEX:
+                raise InvalidSetup("with 2 players a face-up marker (a line colour) is required")
+            open_code = B.COLOUR_INDEX[open_marker]
+        elif open_marker is not None:
+            raise InvalidSetup("a face-up marker is only used with 2 players")
+        dealt = marker_codes + ([open_code] if open_code is not None else [])
+        if len(set(dealt)) != len(dealt):
+            raise InvalidSetup("markers must all be different colours")
+        if not (isinstance(first_player, int) and 0 <= first_player < n):
+            raise InvalidSetup(f"first player must be a seat from 0 to {n - 1}")
+        return cls._setup(tuple(players), options or Options(), coded, tuple(marker_codes), open_code,
+                          first_player, seed)
+
+    @classmethod
+    def _setup(cls, players: tuple[str, ...], options: Options, stacks: list[tuple[int, ...]],
+               markers: tuple[int, ...], open_marker: int | None, first_player: int,
+               seed: int | None) -> Game:
+        game = cls.__new__(cls)
+        n = game._n = len(players)
+        game.players = players
+        game.options = options
+        game.seed = seed
+        game.stacks = stacks
+        game.markers = markers
+        game.open_marker = open_marker
+        game.first_player = first_player
+        game.board = [()] * len(_STATIONS)
+        game.supply = [SHOPS_PER_PLAYER] * n
+        game.bag = [0] * n
+        game.scores = [0] * n
+        game.offer = []
+        game.discard = [None] * 5
+        game.bus = first_player
+        game.picks = 0
+        game.round = 0
+        game.moves = []
+        game.score_history = []
+        game.finished = False
+        game.winners = ()
+        log: list[Event] = [GameStarted(players, first_player, len(stacks), options.final_tours)]
+        log.extend(MarkerDealt(seat, _COLOURS[c]) for seat, c in enumerate(markers))
+        if open_marker is not None:
+            log.append(OpenMarkerShown(_COLOURS[open_marker]))
+        game.log = log
+        game._start_round(log)
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy (events and tiles are immutable and shared)."""
+        other = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(other, name, getattr(self, name))
+        for name in ("board", "supply", "bag", "scores", "offer", "discard", "moves", "log",
+                     "score_history"):
+            setattr(other, name, list(getattr(self, name)))
+        return other
+
+    # ---- queries -----------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return self._n
+
+    @property
+    def rounds(self) -> int:
+        return len(self.stacks)
+
+    @property
+    def stacks_left(self) -> int:
+        """Face-down stacks not yet revealed."""
+        return len(self.stacks) - self.round
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to move, None when the game is over."""
+        return None if self.finished else (self.bus + self.picks) % self._n
+
+    def is_terminal(self) -> bool:
+        return self.finished
+
+    def returns(self) -> tuple[int, ...]:
+        """Each seat's points (final once ``is_terminal``)."""
+        return tuple(self.scores)
+
+    def offered_tiles(self) -> tuple[Tile, ...]:
+        return tuple(Tile.of(c) for c in self.offer)
+
+    def shops_at(self, station: str) -> tuple[int, ...]:
+        """Owners of the shops at a station, in the order they opened."""
+        return self.board[B.STATION_INDEX[station]]
+
+    def shops_on_board(self) -> tuple[int, ...]:
+        counts = [0] * self._n
+        for owners in self.board:
+            for owner in owners:
+                counts[owner] += 1
+        return tuple(counts)
+
+    def eviction_options(self, tile: Tile) -> tuple[int, ...]:
+        """Seats whose shop the placer may choose to evict by taking ``tile``.
+
+        Empty unless the station is a full crossing held by two different owners:
+        elsewhere the evicted shop (if any) is determined by the rules.
+        """
+        owners = self.board[tile.code // 5]
+        if len(owners) == 2 and owners[0] != owners[1]:
+            return owners
+        return ()
+
+    def legal_actions(self) -> list[Pick]:
+        """Every legal move for the player to move (empty when the game is over)."""
+        if self.finished:
+            return []
+        board = self.board
+        actions = []
+        seen = set()
+        for code in self.offer:
+            if code in seen:
+                continue
+            seen.add(code)
+            owners = board[code // 5]
+            if len(owners) == 2 and owners[0] != owners[1]:
+                actions.append(pick_for(code, owners[0]))
+                actions.append(pick_for(code, owners[1]))
+            else:
+                actions.append(pick_for(code))
+        return actions
+
+    def check(self, action: Pick, *, by: int | None = None) -> Pick:
+        """Raise the matching ``IllegalMove`` if ``action`` is not legal now.
+
+        Returns the move in normal form (an eviction choice that the rules ignore
+        dropped). ``by``, when given, is the seat that wants to move.
+        """
+        if self.finished:
+            raise GameIsOver("the game is over")
+        if not isinstance(action, Pick):
+            raise MalformedInput(f"not a move: {action!r}")
+        if by is not None and by != (self.bus + self.picks) % self._n:
+            current = (self.bus + self.picks) % self._n
+            raise NotYourTurn(f"it is {self.players[current]}'s turn, not {self.players[by]}'s",
+                              seat=by, current=current)
+        code = action.tile.code
+        if code not in self.offer:
+            raise TileNotOnOffer(f"{action.tile} is not on offer", tile=str(action.tile))
+        owners = self.board[code // 5]
+        if len(owners) == 2 and owners[0] != owners[1]:
+            if action.evict is None:
+                raise EvictionChoiceRequired(
+                    f"{B.DISPLAY_NAMES[action.tile.station]} is full: choose whose shop to evict "
+                    f"({' or '.join(self.players[o] for o in owners)})",
+                    station=action.tile.station, owners=owners)
+            if action.evict not in owners:
+                raise InvalidEviction(f"seat {action.evict} has no shop at "
+                                      f"{B.DISPLAY_NAMES[action.tile.station]} to evict",
+                                      station=action.tile.station, evict=action.evict, owners=owners)
+            return action
+        return action if action.evict is None else pick_for(code)
+
+    def is_legal(self, action: Pick, *, by: int | None = None) -> bool:
+        try:
+            self.check(action, by=by)
+        except (GameIsOver, MalformedInput, NotYourTurn, TileNotOnOffer, EvictionChoiceRequired,
+                InvalidEviction):
+            return False
+        return True
+
+    # ---- moves -------------------------------------------------------------------------
+
+    def apply(self, action: Pick, *, by: int | None = None) -> list[Event]:
+        """Play ``action`` for the player to move; return the events it caused.
+
+        Raises an ``IllegalMove`` (and changes nothing) when the move is not legal.
+        """
+        action = self.check(action, by=by)
+        events: list[Event] = []
+        seat = (self.bus + self.picks) % self._n
+        code = action.tile.code
+        self.offer.remove(code)
+        station = code // 5
+        owners = self.board[station]
+        if len(owners) == _CAPACITY[station]:
+            evicted = action.evict if action.evict is not None else owners[0]
+            rest = list(owners)
+            rest.remove(evicted)
+            owners = tuple(rest)
+            if evicted != seat and self._n > 2:
+                self.bag[evicted] += 1
+                destination = "bag"
+            else:
+                self.supply[evicted] += 1
+                destination = "supply"
+            events.append(ShopOpened(seat, action.tile))
+            events.append(ShopEvicted(_STATIONS[station], evicted, seat, destination))
+        else:
+            events.append(ShopOpened(seat, action.tile))
+        self.board[station] = owners + (seat,)
+        self.supply[seat] -= 1
+        self.moves.append(action)
+        self.picks += 1
+        if self.picks == self._n:
+            self._finish_round(events)
+        self.log.extend(events)
+        return events
+
+    # ---- rules -------------------------------------------------------------------------
+
+    def _start_round(self, events: list[Event]) -> None:
+        if self.round == len(self.stacks):
+            self._end_game(events)
+            return
+        self.offer = list(self.stacks[self.round])
+        self.round += 1
+        self.picks = 0
+        events.append(RoundStarted(self.round, len(self.stacks), self.bus,
+                                   tuple(Tile.of(c) for c in self.offer)))
+
+    def _finish_round(self, events: list[Event]) -> None:
+        code = self.offer[0]
+        tile = Tile.of(code)
+        events.append(self._small_tour(tile))
+        colour = code % 5
+        matched = self.discard[colour] is not None
+        events.append(TileDiscarded(tile, matched))
+        if matched:
+            self.discard[colour] = None
+            events.append(self._big_tour(colour, "discard", None))
+        else:
+            self.discard[colour] = code
+        self.offer = []
+        self.score_history.append(tuple(self.scores))
+        self.bus = (self.bus + 1) % self._n
+        self._start_round(events)
+
+    def _small_tour(self, tile: Tile) -> SmallTour:
+        board = self.board
+        station = tile.code // 5
+        points = [0] * self._n
+        owners = board[station]
+        if owners:
+            shops = tuple((tile.station, o) for o in owners)
+            distance: int | None = 0
+        else:
+            shops = ()
+            distance = None
+            for d, ring in enumerate(_RINGS[station], 1):
+                found = [(_STATIONS[s], o) for s in ring for o in board[s]]
+                if found:
+                    shops = tuple(found)
+                    distance = d
+                    break
+        for _, owner in shops:
+            points[owner] += 1
+            self.scores[owner] += 1
+        return SmallTour(tile, distance, shops, tuple(points))
+
+    def _big_tour(self, colour: int, reason: str, seat: int | None) -> BigTour:
+        board = self.board
+        total = [0] * self._n
+        halts = []
+        for station in _LINE_CROSSINGS[colour]:
+            owners = board[station]
+            points = [0] * self._n
+            adjacent: list[tuple[str, int]] = []
+            for owner in owners:
+                points[owner] += 1
+            for owner in set(owners):
+                for neighbour in _NEIGHBOURS[station]:
+                    for other in board[neighbour]:
+                        if other == owner:
+                            points[owner] += 1
+                            adjacent.append((_STATIONS[neighbour], owner))
+            for i, p in enumerate(points):
+                total[i] += p
+            halts.append(Halt(_STATIONS[station], owners, tuple(adjacent), tuple(points)))
+        for i, p in enumerate(total):
+            self.scores[i] += p
+        return BigTour(_COLOURS[colour], reason, seat, tuple(halts), tuple(total))
+
+    def _end_game(self, events: list[Event]) -> None:
+        n = self._n
+        self.offer = []
+        events.append(MarkersRevealed(tuple(_COLOURS[c] for c in self.markers),
+                                      None if self.open_marker is None else _COLOURS[self.open_marker]))
+        if self.options.final_tours == "all_lines":
+            for colour in range(5):
+                events.append(self._big_tour(colour, "all_lines", None))
+        else:
+            for i in range(n):
+                seat = (self.bus + i) % n
+                events.append(self._big_tour(self.markers[seat], "marker", seat))
+            if self.open_marker is not None:
+                events.append(self._big_tour(self.open_marker, "open_marker", None))
+        if n > 2:
+            most = max(self.bag)
+            leaders = [seat for seat, count in enumerate(self.bag) if count == most]
+            scorer = leaders[0] if len(leaders) == 1 and most > 0 else None
+            if scorer is not None:
+                self.scores[scorer] += most
+            events.append(BagScored(tuple(self.bag), scorer, most if scorer is not None else 0))
+        on_board = self.shops_on_board()
+        best = max(self.scores)
+        tied = [seat for seat in range(n) if self.scores[seat] == best]
+        fewest = min(on_board[seat] for seat in tied)
+        self.winners = tuple(seat for seat in tied if on_board[seat] == fewest)
+        self.finished = True
+        self.score_history.append(tuple(self.scores))
+        events.append(GameEnded(tuple(self.scores), on_board, self.winners))
+
+    # ---- views and records -------------------------------------------------------------
+
+    def view(self, seat: int | None = None):
+        """What ``seat`` may see (None: the public view for the group)."""
+        from .view import view_of
+
+        return view_of(self, seat)
+
+    def log_for(self, seat: int | None) -> list[Event]:
+        """The event log redacted for ``seat`` (None: public events only)."""
+        return [e for e in self.log if e.visible_to(seat)]
+
+    def to_record(self) -> dict:
+        from .record import to_record
+
+        return to_record(self)
+
+    @classmethod
+    def from_record(cls, record: dict) -> Game:
+        from .record import from_record
+
+        return from_record(record)
+
+    def __repr__(self) -> str:
+        state = "over" if self.finished else f"round {self.round}/{self.rounds}, " \
+                                              f"{self.players[self.current_player]} to move"
+        return f"<Game {', '.join(self.players)}: {state}>"
+
+
+def _check_players(players: Sequence[str]) -> int:
+    if isinstance(players, str) or not 2 <= len(players) <= 4:
+        raise InvalidSetup("Paris Paris is played by 2 to 4 players")
+    if any(not isinstance(p, str) or not p.strip() for p in players):
+        raise InvalidSetup("every player needs a name")
+    if len(set(players)) != len(players):
+        raise InvalidSetup("player names must be different")
+    return len(players)
