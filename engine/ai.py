@@ -1,0 +1,146 @@
+"""The default AI player: a one-ply heuristic that is clearly better than random.
+
+It looks only at what its own seat may see (the board, the offer, the discard area,
+the public move history and its own marker), never at other markers, the bag or the
+stacks. For each legal move it adds:
+
+* the shop's lasting worth: crossings score on two lines' big tours; a shop next to
+  a crossing where it already owns a shop scores at every halt there; its own marker
+  line is worth extra (it runs at the end); stations with many tiles still unseen are
+  likely to be taken back, so they are worth less;
+* the expected result of the leftover tile: the small tour and, when the discard area
+  already holds that colour, the big tour it triggers, as its own points minus the
+  opponents' average. When it picks last, the leftover is known and this is exact, so
+  it both grabs good tours and denies big tours that would pay others more;
+* the eviction: removing an opponent's shop hurts them; removing its own costs a turn.
+
+A seeded ``random.Random`` breaks ties, so a given seed always gives the same move.
+"""
+
+from __future__ import annotations
+
+import random
+
+from . import board as B
+from .actions import Pick
+from .game import Game
+
+# Weights, tuned by playing against random and against itself (see tests/engine/test_ai.py).
+CROSSING_WORTH = 1.6
+ADJACENT_TO_OWN_CROSSING = 0.8
+NEXT_TO_EMPTY_CROSSING = 0.3
+MARKER_LINE_CROSSING = 1.4
+MARKER_LINE_ADJACENT = 0.5
+EVICT_OPPONENT = 0.6
+EVICT_SELF = -0.8
+UNSEEN_TILE_RISK = 0.12
+LEFTOVER_WEIGHT = 1.0
+
+
+def choose_move(game: Game, *, seed: int) -> Pick:
+    """A legal move for ``game.current_player``, deterministic for a given ``seed``."""
+    actions = game.legal_actions()
+    if not actions:
+        raise ValueError("no legal move: the game is over")
+    rng = random.Random(seed)
+    seat = game.current_player
+    unseen = _unseen_tiles_per_station(game)
+    best: list[Pick] = []
+    best_value = float("-inf")
+    for action in actions:
+        value = _value(game, seat, action, unseen)
+        if value > best_value + 1e-9:
+            best, best_value = [action], value
+        elif abs(value - best_value) <= 1e-9:
+            best.append(action)
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def _unseen_tiles_per_station(game: Game) -> list[int]:
+    """Tiles of each station still face down, from public knowledge only (box minus seen)."""
+    counts = [0] * len(B.STATIONS)
+    for station, _ in B.TILES:
+        counts[station] += 1
+    for move in game.moves:
+        counts[move.tile.code // 5] -= 1
+    for code in game.offer:
+        counts[code // 5] -= 1
+    # Tiles that left via the small tour: discarded ones lying face up, and big-tour pairs.
+    for event in game.log:
+        if event.kind == "tile_discarded":
+            counts[event.tile.code // 5] -= 1
+    return counts
+
+
+def _value(game: Game, seat: int, action: Pick, unseen: list[int]) -> float:
+    station = action.tile.code // 5
+    board = list(game.board)
+    owners = list(board[station])
+    evicted = None
+    if len(owners) == B.CAPACITY[station]:
+        evicted = action.evict if action.evict is not None else owners[0]
+        owners.remove(evicted)
+    board[station] = (*owners, seat)
+
+    value = _shop_worth(board, seat, station, game.markers[seat])
+    value /= 1.0 + UNSEEN_TILE_RISK * max(unseen[station], 0)
+    if evicted is not None:
+        value += EVICT_SELF if evicted == seat else EVICT_OPPONENT
+
+    offer = list(game.offer)
+    offer.remove(action.tile.code)
+    if offer:
+        total = 0.0
+        for code in offer:
+            points = _leftover_points(board, code, game.discard, game.num_players)
+            others = [p for s, p in enumerate(points) if s != seat]
+            total += points[seat] - sum(others) / len(others)
+        value += LEFTOVER_WEIGHT * total / len(offer)
+    return value
+
+
+def _shop_worth(board: list, seat: int, station: int, marker: int) -> float:
+    worth = 0.0
+    marker_crossings = B.LINE_CROSSINGS[marker]
+    if B.IS_CROSSING[station]:
+        worth += CROSSING_WORTH
+        if station in marker_crossings:
+            worth += MARKER_LINE_CROSSING
+        # Own shops next to this crossing will now score at its halts.
+        worth += 0.4 * sum(board[n].count(seat) for n in B.NEIGHBOURS[station])
+    for neighbour in B.NEIGHBOURS[station]:
+        if not B.IS_CROSSING[neighbour]:
+            continue
+        if seat in board[neighbour]:
+            worth += ADJACENT_TO_OWN_CROSSING
+            if neighbour in marker_crossings:
+                worth += MARKER_LINE_ADJACENT
+        elif len(board[neighbour]) < 2:
+            worth += NEXT_TO_EMPTY_CROSSING
+    return worth
+
+
+def _leftover_points(board: list, code: int, discard: list, n: int) -> list[int]:
+    """Points each seat would score if tile ``code`` were the leftover (small + big tour)."""
+    points = [0] * n
+    station = code // 5
+    if board[station]:
+        for owner in board[station]:
+            points[owner] += 1
+    else:
+        for ring in B.SMALL_TOUR_RINGS[station]:
+            found = [o for s in ring for o in board[s]]
+            if found:
+                for owner in found:
+                    points[owner] += 1
+                break
+    colour = code % 5
+    if discard[colour] is not None:
+        for crossing in B.LINE_CROSSINGS[colour]:
+            owners = board[crossing]
+            for owner in owners:
+                points[owner] += 1
+            for owner in set(owners):
+                for neighbour in B.NEIGHBOURS[crossing]:
+                    points[owner] += board[neighbour].count(owner)
+    return points
