@@ -1,0 +1,148 @@
+"""The ``paris-paris`` command.
+
+    paris-paris play                  a game in the terminal against AI opponents
+    paris-paris play --resume         continue the unfinished terminal game
+    paris-paris telegram | discord    run a chat bot (token from the environment or .env)
+    paris-paris replay FILE           replay a game record and print the result as JSON
+
+Help texts come from the message catalogs in the language named by ``--language`` or,
+failing that, the system's (``LANG``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from renderers.i18n import LANGUAGES, normalize_language, t
+
+from .terminal.paths import DEFAULT_MAPS_DIR, default_db_path
+
+PROG = "paris-paris"
+
+
+def _language_hint(argv: Sequence[str]) -> str:
+    """The help language: ``--language X`` if given, else the system locale."""
+    for i, arg in enumerate(argv):
+        if arg == "--language" and i + 1 < len(argv):
+            return normalize_language(argv[i + 1])
+        if arg.startswith("--language="):
+            return normalize_language(arg.split("=", 1)[1])
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return normalize_language(value)
+    return "en"
+
+
+def build_parser(language: str = "en") -> argparse.ArgumentParser:
+    def tr(key: str, **params: object) -> str:
+        return t(language, f"terminal.cli.{key}", **params)
+
+    parser = argparse.ArgumentParser(
+        prog=PROG, description=tr("description"), epilog=tr("epilog"),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=tr("commands"))
+
+    play = sub.add_parser("play", help=tr("play.help"), description=tr("play.description"),
+                          epilog=tr("play.epilog"), formatter_class=argparse.RawDescriptionHelpFormatter)
+    play.add_argument("--players", type=int, default=3, metavar="N", help=tr("players"))
+    play.add_argument("--ai", type=int, default=None, metavar="N", help=tr("ai"))
+    play.add_argument("--name", default=None, help=tr("name"))
+    play.add_argument("--seed", type=int, default=None, help=tr("seed"))
+    play.add_argument("--language", choices=LANGUAGES, default=None, help=tr("language"))
+    play.add_argument("--final-tours", choices=("markers", "all_lines"), default="markers",
+                      help=tr("final_tours"))
+    play.add_argument("--db", type=Path, default=None, metavar="PATH",
+                      help=tr("db", path=str(default_db_path())))
+    play.add_argument("--maps", type=Path, default=Path(DEFAULT_MAPS_DIR), metavar="DIR", help=tr("maps"))
+    play.add_argument("--no-maps", action="store_true", help=tr("no_maps"))
+    play.add_argument("--resume", action="store_true", help=tr("resume"))
+
+    sub.add_parser("telegram", help=tr("telegram.help"), description=tr("telegram.description"))
+    sub.add_parser("discord", help=tr("discord.help"), description=tr("discord.description"))
+
+    replay = sub.add_parser("replay", help=tr("replay.help"), description=tr("replay.description"))
+    replay.add_argument("file", metavar="FILE", help=tr("replay.file"))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    language = _language_hint(args_list)
+    parser = build_parser(language)
+    args = parser.parse_args(args_list)
+    if args.command == "play":
+        return _play(parser, args, language)
+    if args.command == "telegram":
+        return _run_adapter("telegram", "bot.telegram", "run_telegram", language)
+    if args.command == "discord":
+        return _run_adapter("discord", "bot.discord", "run_discord", language)
+    if args.command == "replay":
+        from engine.__main__ import main as engine_main
+
+        return engine_main(["replay", args.file])
+    parser.print_help()
+    return 0
+
+
+def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: str) -> int:
+    from .terminal.play import PlayOptions, run_play
+
+    if not 2 <= args.players <= 4:
+        parser.error(t(language, "terminal.error.players", players=args.players))
+    ai = args.players - 1 if args.ai is None else args.ai
+    if not 1 <= ai <= args.players:
+        parser.error(t(language, "terminal.error.ai", ai=ai, players=args.players))
+    if args.name is not None and not args.name.strip():
+        parser.error(t(language, "terminal.error.name"))
+    options = PlayOptions(
+        players=args.players, ai=ai, name=args.name.strip() if args.name else None, seed=args.seed,
+        language=args.language or language, final_tours=args.final_tours,
+        db=(args.db.expanduser() if args.db else default_db_path()),
+        maps=None if args.no_maps else args.maps.expanduser(),
+        resume=args.resume, resume_command=_resume_command(args),
+    )
+    return asyncio.run(run_play(options))
+
+
+def _resume_command(args: argparse.Namespace) -> str:
+    """The command that continues this game: same database and maps folder."""
+    parts = [PROG, "play", "--resume"]
+    if args.db:
+        parts += ["--db", _quote(str(args.db))]
+    if args.no_maps:
+        parts.append("--no-maps")
+    elif args.maps != Path(DEFAULT_MAPS_DIR):
+        parts += ["--maps", _quote(str(args.maps))]
+    return " ".join(parts)
+
+
+def _quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def _run_adapter(platform: str, module: str, function: str, language: str) -> int:
+    """Import a chat adapter only when asked, so ``play`` needs no chat library."""
+    import importlib
+
+    try:
+        run = getattr(importlib.import_module(module), function)
+    except (ImportError, AttributeError) as exc:
+        print(t(language, "terminal.error.adapter", platform=platform, error=str(exc)), file=sys.stderr)
+        return 1
+    result = run()
+    if inspect.isawaitable(result):
+        result = asyncio.run(result)
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

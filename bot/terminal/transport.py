@@ -1,0 +1,132 @@
+"""The terminal adapter's Transport: the service's outbox, printed.
+
+Group messages are printed as they are; the human's private messages are printed under
+a clear "only you see this" header; private messages to anyone else (an AI seat) are
+secrets and are never shown. Images are written to the maps folder and their path is
+printed. Messages with buttons are remembered as the prompt the input loop offers.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import TextIO
+
+from bot.contract import Button, Outgoing, User
+from renderers.i18n import t
+
+ANSI = {"green": "32", "red": "31", "blue": "34", "purple": "35", "yellow": "33", "bold": "1", "dim": "2"}
+
+
+def use_colour(stream: TextIO) -> bool:
+    """ANSI colours only on a real terminal, and never when NO_COLOR is set (no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Console:
+    """Printing with optional colour; everything the terminal shows goes through here."""
+
+    def __init__(self, out: TextIO, *, colour: bool | None = None) -> None:
+        self.out = out
+        self.colour = use_colour(out) if colour is None else colour
+
+    def style(self, text: str, *styles: str | None) -> str:
+        codes = [ANSI[s] for s in styles if s in ANSI]
+        if not self.colour or not codes:
+            return text
+        return f"\033[{';'.join(codes)}m{text}\033[0m"
+
+    def print(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+
+class TerminalTransport:
+    """``Transport`` for platform "terminal": one human at one terminal."""
+
+    platform = "terminal"
+
+    def __init__(self, console: Console, human: User, *, maps_dir: Path | None, language: str = "en") -> None:
+        self.console = console
+        self.human = human
+        self.maps_dir = maps_dir
+        self.language = language
+        self.prompt: Outgoing | None = None      # the latest message with buttons for the human
+        self.maps_written: list[Path] = []
+        self.delivered = 0
+
+    async def deliver(self, message: Outgoing) -> str:
+        message_id = f"terminal-{message.id}"
+        if message.private_to is not None and message.private_to.id != self.human.id:
+            # Someone else's secret (an AI seat's marker): nobody at this terminal may see it.
+            return message_id
+        self.delivered += 1
+        self._print(message)
+        if message.image is not None:
+            self._save_image(message)
+        self._track_prompt(message)
+        return message_id
+
+    # ---- what the input loop asks --------------------------------------------------------
+
+    def prompt_buttons(self) -> tuple[Button, ...]:
+        """The buttons of the pending prompt, flattened in reading order."""
+        if self.prompt is None:
+            return ()
+        return tuple(b for row in self.prompt.buttons for b in row)
+
+    def clear_prompt(self) -> None:
+        self.prompt = None
+
+    # ---- printing --------------------------------------------------------------------------
+
+    def _print(self, message: Outgoing) -> None:
+        text = message.text.strip("\n")
+        if message.private_to is not None:
+            header = t(self.language, "terminal.private_header", name=self.human.name)
+            self.console.print()
+            self.console.print(self.console.style(header, "bold"))
+            for line in text.splitlines() or [""]:
+                self.console.print(f"  {line}")
+            return
+        if text:
+            self.console.print()
+            self.console.print(text)
+
+    def _save_image(self, message: Outgoing) -> None:
+        if self.maps_dir is None:
+            return
+        path = self.maps_dir / image_file_name(message)
+        try:
+            self.maps_dir.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(message.image or b"")
+        except OSError as exc:
+            self.console.print(t(self.language, "terminal.map_failed", path=str(path), error=str(exc)))
+            return
+        self.maps_written.append(path)
+        self.console.print(self.console.style(t(self.language, "terminal.map_saved", path=str(path)), "dim"))
+
+    def _track_prompt(self, message: Outgoing) -> None:
+        if message.buttons:
+            self.prompt = message
+        elif self.prompt is not None and message.slot is not None and message.slot == self.prompt.slot:
+            # The prompt's message was replaced by one without buttons: the choice is gone.
+            self.prompt = None
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def image_file_name(message: Outgoing) -> str:
+    """A file name unique per outbox message, keeping the service's name: ``paris-0042.png``."""
+    name = _UNSAFE.sub("-", Path(message.image_name or "paris.png").name) or "paris.png"
+    stem, dot, ext = name.rpartition(".")
+    if not dot:
+        stem, ext = name, "png"
+    return f"{stem}-{message.id:04d}.{ext}"

@@ -1,0 +1,133 @@
+"""The terminal adapter's parts that need no game: input parsing, paths, the transport."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from bot.cli import build_parser
+from bot.contract import Button, Chat, Outgoing, User
+from bot.terminal.choices import Choice, Command, Invalid, fold, interpret
+from bot.terminal.paths import default_db_path, user_data_dir
+from bot.terminal.transport import Console, TerminalTransport, image_file_name
+from renderers.i18n import LANGUAGES, missing_keys
+
+LABELS = ["1 · Louvre (blue)", "2 · Opéra (red)", "3 · Odéon (yellow)"]
+HUMAN = User("terminal", "local", "Ann")
+CHAT = Chat("terminal", "local")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("1", Choice(0)), (" 3 ", Choice(2)), ("2.", Choice(1)),
+    ("0", Invalid("out_of_range", "0")), ("4", Invalid("out_of_range", "4")),
+    ("99999999999999999999", Invalid("out_of_range", "99999999999999999999")),
+    ("", Invalid("empty")), ("   ", Invalid("empty")),
+    ("x", Invalid("unknown", "x")), ("-1", Invalid("unknown", "-1")),
+    ("help", Command("help")), ("Q", Command("quit")), ("board", Command("board")),
+    ("marker", Command("marker")),
+])
+def test_interpret_numbers_commands_and_mistakes(text, expected):
+    assert interpret(text, LABELS) == expected
+
+
+def test_interpret_matches_label_text_without_accents():
+    assert interpret("opera", ["Opéra (red)", "Louvre (blue)"]) == Choice(0)
+    assert interpret("louv", ["Opéra (red)", "Louvre (blue)"]) == Choice(1)
+    assert interpret("o", ["Opéra (red)", "Odéon (yellow)"]) == Invalid("ambiguous", "o")
+
+
+def test_interpret_localised_commands():
+    assert interpret("hilfe", LABELS, "de") == Command("help")
+    assert interpret("ende", LABELS, "de") == Command("quit")
+    assert interpret("aiuto", LABELS, "it") == Command("help")
+    assert interpret("règles", LABELS, "fr") == Command("rules")
+    # English commands work in every language
+    assert interpret("quit", LABELS, "fr") == Command("quit")
+    # ...but another language's words do not
+    assert interpret("hilfe", LABELS, "en") == Invalid("unknown", "hilfe")
+
+
+def test_interpret_number_without_choices():
+    assert interpret("1", []) == Invalid("no_choices", "1")
+
+
+def test_fold():
+    assert fold("  Hôtel de Ville ") == "hotel de ville"
+
+
+def test_default_paths_follow_each_system():
+    assert default_db_path({"XDG_DATA_HOME": "/data"}, "linux") == Path("/data/paris-paris/games.sqlite3")
+    assert default_db_path({}, "linux") == Path.home() / ".local/share/paris-paris/games.sqlite3"
+    assert user_data_dir({}, "darwin") == Path.home() / "Library/Application Support/paris-paris"
+    assert user_data_dir({"APPDATA": "C:/Users/a/AppData/Roaming"}, "win32") == \
+        Path("C:/Users/a/AppData/Roaming/paris-paris")
+    assert default_db_path({"PARIS_PARIS_DB": "/tmp/x.db", "XDG_DATA_HOME": "/data"}, "linux") == \
+        Path("/tmp/x.db")
+
+
+def test_terminal_catalog_complete_in_every_language():
+    for language in LANGUAGES:
+        assert not {k for k in missing_keys(language) if k.startswith("terminal.")}, language
+
+
+def test_help_in_each_language_parses():
+    for language in LANGUAGES:
+        help_text = build_parser(language).format_help()
+        assert "play" in help_text and "replay" in help_text
+
+
+def _transport(tmp_path: Path | None) -> tuple[TerminalTransport, io.StringIO]:
+    out = io.StringIO()
+    return TerminalTransport(Console(out, colour=False), HUMAN, maps_dir=tmp_path), out
+
+
+async def test_transport_prints_group_and_marks_private(tmp_path):
+    transport, out = _transport(tmp_path)
+    await transport.deliver(Outgoing(id=1, text="Round 1 of 15", chat=CHAT))
+    await transport.deliver(Outgoing(id=2, text="Your marker: green", private_to=HUMAN))
+    text = out.getvalue()
+    assert "Round 1 of 15" in text
+    assert "Private, only Ann sees this:\n  Your marker: green" in text
+
+
+async def test_transport_never_shows_someone_elses_private_message(tmp_path):
+    transport, out = _transport(tmp_path)
+    message_id = await transport.deliver(
+        Outgoing(id=3, text="Your marker: purple", private_to=User("terminal", "ai:Bot", "Bot")))
+    assert message_id
+    assert "purple" not in out.getvalue()
+
+
+async def test_transport_writes_images_and_prints_path(tmp_path):
+    transport, out = _transport(tmp_path / "maps")
+    png = b"\x89PNG\r\n\x1a\nfake"
+    await transport.deliver(Outgoing(id=42, text="Round 3", chat=CHAT, image=png, image_name="round-3.png"))
+    path = tmp_path / "maps" / "round-3-0042.png"
+    assert path.read_bytes() == png
+    assert f"Map saved: {path}" in out.getvalue()
+
+
+async def test_transport_without_maps_folder_writes_nothing(tmp_path):
+    transport, out = _transport(None)
+    await transport.deliver(Outgoing(id=1, text="Round 3", chat=CHAT, image=b"png"))
+    assert "Map saved" not in out.getvalue()
+    assert not list(tmp_path.iterdir())
+
+
+async def test_transport_tracks_the_prompt_and_its_replacement(tmp_path):
+    transport, _ = _transport(None)
+    buttons = ((Button("Louvre", "t_1"), Button("Opéra", "t_2")), (Button("Marker", "m_1", kind="marker"),))
+    await transport.deliver(Outgoing(id=1, text="Ann, pick a tile", chat=CHAT, buttons=buttons, slot="p"))
+    assert [b.payload for b in transport.prompt_buttons()] == ["t_1", "t_2", "m_1"]
+    await transport.deliver(Outgoing(id=2, text="Round 2", chat=CHAT))
+    assert transport.prompt_buttons()     # an unrelated message leaves the prompt alone
+    await transport.deliver(Outgoing(id=3, text="Ann took the Louvre", chat=CHAT, slot="p",
+                                     edit_message_id="terminal-1"))
+    assert transport.prompt_buttons() == ()
+
+
+def test_image_file_names_are_safe_and_unique():
+    assert image_file_name(Outgoing(id=7, text="", image_name="../../etc/passwd")) == "passwd-0007.png"
+    assert image_file_name(Outgoing(id=8, text="", image_name="map round 2.png")) == "map-round-2-0008.png"
