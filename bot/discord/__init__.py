@@ -1,0 +1,11 @@
+"""The Discord adapter (discord.py 2.x): /paris slash commands, persistent buttons, a Transport.
+
+Public API: ``ParisBot`` (a ``commands.Bot`` around a game service), ``DiscordTransport``,
+``run_discord()`` (the ``paris-paris discord`` entry point). See docs/discord.md.
+"""
+
+from .app import ParisBot, intents
+from .run import DiscordConfig, run_discord
+from .transport import DiscordTransport
+
+__all__ = ["DiscordConfig", "DiscordTransport", "ParisBot", "intents", "run_discord"]

@@ -1,0 +1,277 @@
+"""The Discord bot: interactions in, service calls, service output out.
+
+``ParisBot`` owns no game logic. A slash command or a button press becomes one call on
+the game service with the ``Chat`` (channel or thread) and ``User`` of the interaction;
+the ``Reply`` goes back to that user only (ephemeral), and everything the service
+wants the channel or a DM to see goes through the durable outbox and the
+``DiscordTransport``.
+
+Every interaction is acknowledged at once (``defer``) and answered with a followup,
+so rendering or a slow database never hits Discord's 3-second limit.
+
+Delivery: after each interaction the bot delivers the outbox right away
+(``deliver_pending``, serialised by a lock), so the channel updates while the player
+watches; the service's own delivery loop (``run_delivery``) and a timer loop
+(``fire_due_timers``) run as background tasks for everything not caused by a click:
+reminders, deadlines, retries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+from bot.contract import Chat, GameServiceAPI, Reply, User
+from discord import app_commands
+from discord.ext import commands
+from renderers.i18n import normalize_language, t
+
+from .commands import CatalogTranslator, ParisGroup
+from .identity import chat_of, chat_of_channel, user_of
+from .transport import MAX_CONTENT, DiscordTransport
+from .views import PressButton, build_view
+
+log = logging.getLogger(__name__)
+
+Action = Callable[[Chat | None, User], Awaitable[Reply]]
+
+TIMER_INTERVAL_SECONDS = 30.0
+THREAD_ARCHIVE_MINUTES = 10080      # a week: games are played asynchronously
+
+
+def intents() -> discord.Intents:
+    """Only the guilds intent (channel and thread cache); nothing privileged:
+    slash commands and buttons arrive as interactions and need no intent."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+def interaction_language(interaction: discord.Interaction) -> str:
+    return normalize_language(str(interaction.locale) if interaction.locale else None)
+
+
+class ParisBot(commands.Bot):
+    """The Paris Paris Discord bot around one game service."""
+
+    def __init__(
+        self,
+        service: GameServiceAPI,
+        *,
+        dev_guild_id: int | None = None,
+        background: bool = True,
+        timer_interval: float = TIMER_INTERVAL_SECONDS,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.service = service
+        self.transport = DiscordTransport(self)
+        self.dev_guild_id = dev_guild_id
+        self.background = background
+        self.timer_interval = timer_interval
+        self._flush_lock = asyncio.Lock()
+        self._background_tasks: list[asyncio.Task] = []
+        self.tree.on_error = self._on_tree_error
+
+    # ------------------------------------------------------------- lifecycle
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(PressButton)
+        await self.tree.set_translator(CatalogTranslator())
+        self.tree.add_command(ParisGroup(self))
+        await self.sync_commands()
+        if self.background:
+            self._background_tasks = [
+                asyncio.create_task(self._delivery_loop(), name="paris-delivery"),
+                asyncio.create_task(self._timer_loop(), name="paris-timers"),
+            ]
+
+    async def sync_commands(self) -> None:
+        """To the development guild when one is configured (instant), else globally."""
+        if self.dev_guild_id:
+            guild = discord.Object(self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d command(s) to guild %s", len(synced), self.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global command(s) (may take a while to appear)", len(synced))
+
+    async def close(self) -> None:
+        for task in self._background_tasks:
+            task.cancel()
+        for task in self._background_tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._background_tasks = []
+        await super().close()
+
+    async def _delivery_loop(self) -> None:
+        await self.wait_until_ready()
+        while True:
+            try:
+                await self.service.run_delivery(self.transport)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("delivery loop failed; restarting in 5 s")
+                await asyncio.sleep(5)
+
+    async def _timer_loop(self) -> None:
+        await self.wait_until_ready()
+        while True:
+            try:
+                await self.service.fire_due_timers()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("timer loop failed")
+            await asyncio.sleep(self.timer_interval)
+
+    async def flush(self) -> None:
+        """Deliver what the last action put in the outbox, now."""
+        async with self._flush_lock:
+            try:
+                await self.service.deliver_pending(self.transport)
+            except Exception:
+                log.exception("delivering the outbox failed; the delivery loop will retry")
+
+    # ---------------------------------------------------------- interactions
+
+    async def answer(
+        self,
+        interaction: discord.Interaction,
+        action: Action,
+        *,
+        public: bool = False,
+        needs_chat: bool = True,
+    ) -> None:
+        """Acknowledge a slash command, run ``action`` and show its Reply.
+
+        The Reply is ephemeral unless ``public`` (then a refusal still goes only to the
+        user who asked)."""
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        reply = await self._call(interaction, action, needs_chat=needs_chat)
+        await self._show_deferred(interaction, reply, public=public)
+        await self.flush()
+
+    async def handle_press(self, interaction: discord.Interaction, payload: str) -> None:
+        """Any service button (tile, eviction choice, join, My marker, settings)."""
+        await interaction.response.defer()   # a silent acknowledgement; the message stays
+        chat = chat_of(interaction)
+
+        async def press(chat: Chat | None, user: User) -> Reply:
+            return await self.service.press(chat, user, payload)
+
+        reply = await self._call(interaction, press, needs_chat=False, chat=chat)
+        if reply.text or reply.image is not None or reply.buttons:
+            await interaction.followup.send(**self._reply_kwargs(interaction, reply), ephemeral=True)
+        await self.flush()
+
+    async def new_game(self, interaction: discord.Interaction, *, thread: bool, options: dict | None) -> None:
+        """/paris new: in this channel, or in a new public thread when asked."""
+        if not thread or isinstance(interaction.channel, discord.Thread) or interaction.guild_id is None:
+            await self.answer(
+                interaction, lambda chat, user: self.service.new_game(chat, user, options=options)
+            )
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        language = interaction_language(interaction)
+        user = user_of(interaction)
+        try:
+            created = await interaction.channel.create_thread(  # type: ignore[union-attr]
+                name=t(language, "discord.thread_name", host=user.name)[:100],
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+        except (discord.Forbidden, AttributeError):
+            await self._show_deferred(
+                interaction, Reply(t(language, "discord.thread_failed"), ok=False), public=False
+            )
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await created.add_user(interaction.user)
+        chat = chat_of_channel(created)
+
+        async def open_game(_chat: Chat | None, user: User) -> Reply:
+            return await self.service.new_game(chat, user, options=options)
+
+        reply = await self._call(interaction, open_game, needs_chat=False, chat=chat)
+        if reply.ok:
+            note = t(language, "discord.thread_opened", thread=created.mention)
+            reply = Reply(
+                text=f"{reply.text}\n{note}" if reply.text else note,
+                ok=reply.ok, alert=reply.alert, buttons=reply.buttons, image=reply.image, extra=reply.extra,
+            )
+        await self._show_deferred(interaction, reply, public=False)
+        await self.flush()
+
+    async def help_reply(self, chat: Chat | None, user: User) -> Reply:
+        """The service's help plus the Discord command list."""
+        reply = await self.service.help(chat, user)
+        commands_text = t(user.language, "discord.help")
+        text = f"{reply.text}\n\n{commands_text}" if reply.text else commands_text
+        return Reply(text=text, ok=reply.ok, alert=reply.alert, buttons=reply.buttons, image=reply.image,
+                     extra=reply.extra)
+
+    # --------------------------------------------------------------- helpers
+
+    async def _call(
+        self,
+        interaction: discord.Interaction,
+        action: Action,
+        *,
+        needs_chat: bool,
+        chat: Chat | None = None,
+    ) -> Reply:
+        language = interaction_language(interaction)
+        chat = chat if chat is not None else chat_of(interaction)
+        if needs_chat and chat is None:
+            return Reply(t(language, "discord.server_only"), ok=False)
+        try:
+            return await action(chat, user_of(interaction))
+        except Exception:
+            log.exception("service call failed for interaction %s", interaction.id)
+            return Reply(t(language, "discord.error"), ok=False, alert=True)
+
+    def _reply_kwargs(self, interaction: discord.Interaction, reply: Reply) -> dict:
+        text = reply.text or ("" if reply.image is not None else t(interaction_language(interaction), "discord.done"))
+        if len(text) > MAX_CONTENT:
+            text = text[: MAX_CONTENT - 1] + "\u2026"
+        kwargs: dict = {"content": text, "allowed_mentions": discord.AllowedMentions.none()}
+        view = build_view(reply.buttons)
+        if view is not None:
+            kwargs["view"] = view
+        if reply.image is not None:
+            kwargs["file"] = discord.File(io.BytesIO(reply.image), filename="paris.png")
+        return kwargs
+
+    async def _show_deferred(self, interaction: discord.Interaction, reply: Reply, *, public: bool) -> None:
+        """Answer a command acknowledged with ``defer(thinking=True)``."""
+        kwargs = self._reply_kwargs(interaction, reply)
+        if public and not reply.ok:
+            # the "thinking" message is public: replace it by a private refusal
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+            await interaction.followup.send(**kwargs, ephemeral=True)
+            return
+        await interaction.followup.send(**kwargs, ephemeral=not public)
+
+    async def _on_tree_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        log.error("command failed: %s", error, exc_info=error)
+        text = t(interaction_language(interaction), "discord.error")
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)

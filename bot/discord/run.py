@@ -1,0 +1,66 @@
+"""Starting the Discord bot: settings, the game service, the gateway connection.
+
+``paris-paris discord`` calls ``run_discord()``. Settings come from the environment or
+``.env`` (see ``.env.example``): DISCORD_BOT_TOKEN (required), DISCORD_DEV_GUILD_ID
+(optional: sync the slash commands to that one server, instantly; without it they sync
+globally) and PARIS_PARIS_DB (the SQLite file, shared with the other adapters).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from bot.config import ConfigError, Settings, settings
+
+DEFAULT_DB = "paris-paris.sqlite3"
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class DiscordConfig:
+    token: str
+    dev_guild_id: int | None
+    db_path: str
+
+    @classmethod
+    def from_settings(cls, source: Settings | None = None) -> DiscordConfig:
+        source = source or settings()
+        return cls(
+            token=source.require("DISCORD_BOT_TOKEN"),
+            dev_guild_id=source.get_int("DISCORD_DEV_GUILD_ID"),
+            db_path=source.get("PARIS_PARIS_DB", DEFAULT_DB) or DEFAULT_DB,
+        )
+
+
+async def serve(config: DiscordConfig) -> None:
+    """Open the service, connect to Discord and run until the connection closes."""
+    from bot.service import GameService
+
+    from .app import ParisBot
+
+    service = await GameService.open(config.db_path)
+    try:
+        bot = ParisBot(service, dev_guild_id=config.dev_guild_id)
+        async with bot:
+            await bot.start(config.token)
+    finally:
+        await service.close()
+
+
+def run_discord(config: DiscordConfig | None = None) -> int:
+    """Run the Discord bot in the foreground (Ctrl+C stops it); returns an exit code."""
+    try:
+        config = config or DiscordConfig.from_settings()
+    except ConfigError as error:
+        print(f"paris-paris discord: {error}")
+        return 2
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(serve(config))
+    except KeyboardInterrupt:
+        log.info("stopped")
+    return 0

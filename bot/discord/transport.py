@@ -1,0 +1,161 @@
+"""Posting the service's outbox to Discord: the ``Transport`` of the discord adapter.
+
+Error mapping (what the service's delivery loop sees):
+- HTTP 429 that discord.py gave up retrying, or a 5xx  -> ``RetryLater``
+- a DM refused (403, code 50007 "Cannot send messages to this user") or any 403 on a DM
+  -> ``Undeliverable("private_closed")``: the service tells the group and the player
+  uses the "My marker" button instead (answered ephemerally)
+- 403 in a server channel (the bot lost View Channel / Send Messages there)
+  -> ``RetryLater(300)``: an admin can give the permission back and the game goes on
+- unknown channel or user (404) -> ``Undeliverable("gone")``
+- editing a message that was deleted (404, 10008) or sits in an archived thread
+  (400, 50083) -> the message is posted anew and the new id returned, so the service
+  just records the new id for its slot; nothing is lost.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+
+import discord
+from bot.contract import Outgoing, RetryLater, Undeliverable, User
+
+from .views import build_view
+
+log = logging.getLogger(__name__)
+
+MAX_CONTENT = 2000
+PERMISSION_RETRY_SECONDS = 300.0
+SERVER_ERROR_RETRY_SECONDS = 5.0
+
+# Discord JSON error codes we act on.
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_USER = 10013
+CANNOT_DM_USER = 50007
+THREAD_ARCHIVED = 50083
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "\u2026"
+
+
+def mention_text(text: str, mentions: tuple[User, ...]) -> str:
+    """``text`` with each Discord user pinged: their name becomes ``<@id>`` where it
+    appears as a word, otherwise the mention leads the message."""
+    leading: list[str] = []
+    for user in mentions:
+        if user.platform != "discord" or not user.id.isdigit():
+            continue
+        tag = f"<@{user.id}>"
+        if tag in text:
+            continue
+        pattern = re.compile(r"(?<![\w@])" + re.escape(user.name) + r"(?!\w)") if user.name else None
+        if pattern is not None and pattern.search(text):
+            text = pattern.sub(lambda _m, tag=tag: tag, text, count=1)
+        else:
+            leading.append(tag)
+    if leading:
+        text = " ".join(leading) + ("\n" + text if text else "")
+    return text
+
+
+def allowed_mentions_for(mentions: tuple[User, ...]) -> discord.AllowedMentions:
+    """Ping exactly the named users: never @everyone, roles or names inside player names."""
+    users = [discord.Object(int(u.id)) for u in mentions if u.platform == "discord" and u.id.isdigit()]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+def _retry_after(error: discord.HTTPException) -> float:
+    headers = getattr(error.response, "headers", None) or {}
+    for name in ("Retry-After", "retry-after", "X-RateLimit-Reset-After"):
+        value = headers.get(name) if hasattr(headers, "get") else None
+        if value:
+            try:
+                return max(float(value), 0.5)
+            except ValueError:
+                pass
+    return SERVER_ERROR_RETRY_SECONDS
+
+
+class DiscordTransport:
+    """Delivers ``Outgoing`` messages through a logged-in discord.py client."""
+
+    platform = "discord"
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    async def deliver(self, message: Outgoing) -> str:
+        private = message.private_to is not None
+        try:
+            if private:
+                channel = await self._dm_channel(message.private_to)
+            elif message.chat is not None:
+                channel = self.client.get_partial_messageable(int(message.chat.id))
+            else:
+                raise Undeliverable("gone", f"outbox message {message.id} has no recipient")
+            return await self._post_or_edit(channel, message)
+        except discord.RateLimited as error:
+            raise RetryLater(error.retry_after, "rate limited") from error
+        except discord.HTTPException as error:
+            raise self._translate(error, private=private) from error
+
+    async def _dm_channel(self, user: User) -> discord.abc.Messageable:
+        if not user.id.isdigit():
+            raise Undeliverable("gone", f"not a Discord user id: {user.id!r}")
+        uid = int(user.id)
+        cached = self.client.get_user(uid)
+        if cached is not None and cached.dm_channel is not None:
+            return cached.dm_channel
+        target = cached or await self.client.fetch_user(uid)
+        return await target.create_dm()
+
+    async def _post_or_edit(self, channel: discord.abc.Messageable, message: Outgoing) -> str:
+        content = _clip(mention_text(message.text, message.mentions))
+        allowed = allowed_mentions_for(message.mentions)
+        view = build_view(message.buttons)
+        if message.edit_message_id is not None:
+            edit_kwargs: dict = {"content": content, "view": view, "allowed_mentions": allowed}
+            if message.image is not None:
+                edit_kwargs["attachments"] = [self._file(message)]
+            try:
+                partial = channel.get_partial_message(int(message.edit_message_id))  # type: ignore[attr-defined]
+                edited = await partial.edit(**edit_kwargs)
+                return str(edited.id if edited is not None else message.edit_message_id)
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_MESSAGE:
+                    raise
+                log.info("slot %s: message %s is gone; posting anew", message.slot, message.edit_message_id)
+            except discord.HTTPException as error:
+                if error.code != THREAD_ARCHIVED:
+                    raise
+                log.info("slot %s: thread archived; posting anew (unarchives it)", message.slot)
+        send_kwargs: dict = {"content": content, "allowed_mentions": allowed}
+        if view is not None:
+            send_kwargs["view"] = view
+        if message.image is not None:
+            send_kwargs["file"] = self._file(message)
+        sent = await channel.send(**send_kwargs)
+        return str(sent.id)
+
+    @staticmethod
+    def _file(message: Outgoing) -> discord.File:
+        return discord.File(io.BytesIO(message.image or b""), filename=message.image_name or "paris.png")
+
+    @staticmethod
+    def _translate(error: discord.HTTPException, *, private: bool) -> Exception:
+        if error.status == 429:
+            return RetryLater(_retry_after(error), "rate limited")
+        if error.status >= 500:
+            return RetryLater(SERVER_ERROR_RETRY_SECONDS, f"Discord server error {error.status}")
+        if isinstance(error, discord.Forbidden) or error.code == CANNOT_DM_USER:
+            if private or error.code == CANNOT_DM_USER:
+                return Undeliverable("private_closed", error.text)
+            log.warning("missing permissions in a channel (%s); will retry", error.text)
+            return RetryLater(PERMISSION_RETRY_SECONDS, f"missing permissions: {error.text}")
+        if isinstance(error, discord.NotFound) or error.code in (UNKNOWN_CHANNEL, UNKNOWN_USER):
+            return Undeliverable("gone", error.text)
+        return error

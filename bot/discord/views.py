@@ -1,0 +1,123 @@
+"""Service buttons as Discord components that survive a restart.
+
+Every button the service issues becomes a ``PressButton`` whose custom_id is
+``"pp:" + payload``. ``PressButton`` is a ``discord.ui.DynamicItem``: discord.py routes
+any press whose custom_id matches the template to it, whether the message was sent a
+minute ago or before the last restart, so no view has to be re-registered per message
+and nothing is kept in memory per message. The payload goes back verbatim to
+``GameService.press``, which decides whether the press is current and whose it is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from bot.contract import Button
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+CUSTOM_ID_PREFIX = "pp:"
+MAX_CUSTOM_ID = 100        # Discord's limit
+MAX_LABEL = 80             # Discord's limit for a button label
+MAX_ROWS = 5               # action rows per message
+MAX_PER_ROW = 5            # buttons per action row
+
+# The line colours as square emoji, for buttons whose label does not carry one yet.
+LINE_EMOJI: dict[str, str] = {
+    "green": "\N{LARGE GREEN SQUARE}",
+    "red": "\N{LARGE RED SQUARE}",
+    "blue": "\N{LARGE BLUE SQUARE}",
+    "purple": "\N{LARGE PURPLE SQUARE}",
+    "yellow": "\N{LARGE YELLOW SQUARE}",
+}
+MARKER_EMOJI = "\N{LOCK WITH INK PEN}"
+
+
+def custom_id_for(payload: str) -> str:
+    custom_id = CUSTOM_ID_PREFIX + payload
+    if len(custom_id) > MAX_CUSTOM_ID:
+        raise ValueError(f"button payload too long for Discord ({len(payload)} chars): {payload[:40]}...")
+    return custom_id
+
+
+def _style_for(button: Button) -> discord.ButtonStyle:
+    if button.kind == "join":
+        return discord.ButtonStyle.success
+    if button.colour is not None:
+        return discord.ButtonStyle.primary
+    return discord.ButtonStyle.secondary
+
+
+def _emoji_for(button: Button) -> str | None:
+    """A leading emoji unless the service's label already starts with a symbol."""
+    label = button.label.lstrip()
+    if label and not label[0].isalnum():
+        return None
+    if button.kind == "marker":
+        return MARKER_EMOJI
+    if button.colour is not None:
+        return LINE_EMOJI.get(button.colour)
+    return None
+
+
+class PressButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pp:(?P<payload>.*)"):
+    """Any service button; pressing it hands the payload to the bot's press handler."""
+
+    def __init__(
+        self,
+        payload: str,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=(label or "\u2026")[:MAX_LABEL],
+                style=style,
+                emoji=emoji,
+                custom_id=custom_id_for(payload),
+                row=row,
+            )
+        )
+        self.payload = payload
+
+    @classmethod
+    def from_button(cls, button: Button, *, row: int | None = None) -> PressButton:
+        return cls(button.payload, label=button.label, style=_style_for(button), emoji=_emoji_for(button), row=row)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> PressButton:
+        return cls(match["payload"], label=item.label, style=item.style, row=item.row)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = getattr(interaction.client, "handle_press", None)
+        if handler is None:   # a foreign client: nothing we can do with the payload
+            return
+        await handler(interaction, self.payload)
+
+
+def build_view(rows: Sequence[Sequence[Button]]) -> discord.ui.View | None:
+    """A timeout-free view for the service's button rows (None when there are none).
+
+    A service row longer than Discord's five buttons wraps onto the next row; buttons
+    beyond Discord's 25 are dropped (the service never issues that many).
+    """
+    flat_rows: list[list[Button]] = []
+    for row in rows:
+        row = list(row)
+        while row:
+            flat_rows.append(row[:MAX_PER_ROW])
+            row = row[MAX_PER_ROW:]
+    if not flat_rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for index, row in enumerate(flat_rows[:MAX_ROWS]):
+        for button in row:
+            view.add_item(PressButton.from_button(button, row=index))
+    return view
