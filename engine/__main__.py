@@ -1,7 +1,8 @@
 """``python -m engine replay FILE``: replay a game record and print its result as JSON.
 
 Exit status 0 with the result on stdout; 2 with one line on stderr naming the move
-index and the rule when the record breaks a rule (1 when the file cannot be read).
+index and the rule when the record breaks a rule or is not a valid record (1 when the
+file cannot be read).
 """
 
 from __future__ import annotations
@@ -22,21 +23,31 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.file == "-":
-            record = json.load(sys.stdin)
+            text = sys.stdin.read()
         else:
             with open(args.file, encoding="utf-8") as f:
-                record = json.load(f)
-    except (OSError, json.JSONDecodeError) as exc:
-        print(f"cannot read record: {exc}", file=sys.stderr)
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        _say(f"cannot read record: {exc}")
         return 1
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        _say(f"setup: the record is not valid JSON ({exc}) [rule: malformed]")
+        return 2
     try:
         game = from_record(record)
     except InvalidRecord as exc:
-        print(f"{exc} [rule: {exc.rule}]", file=sys.stderr)
+        _say(f"{exc} [rule: {exc.rule}]")
         return 2
     json.dump(result(game), sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
+
+
+def _say(message: str) -> None:
+    """One line on stderr, whatever the names and values in the message hold."""
+    print(" ".join(message.split()), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,8 @@ class Event:
 
 def _jsonable(value: Any) -> Any:
     if isinstance(value, dict):
-        if set(value) == {"station", "colour"}:
+        # ``asdict`` turns a Tile into {"station", "colour", "code"}; records write [station, colour].
+        if set(value) == {"station", "colour", "code"}:
             return [value["station"], value["colour"]]
         return {k: _jsonable(v) for k, v in value.items() if k != "code"}
     if isinstance(value, list | tuple):

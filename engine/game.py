@@ -274,8 +274,10 @@ class Game:
         """
         if self.finished:
             raise GameIsOver("the game is over")
-        if not isinstance(action, Pick):
+        if not isinstance(action, Pick) or not isinstance(action.tile, Tile):
             raise MalformedInput(f"not a move: {action!r}")
+        if by is not None and (not isinstance(by, int) or not 0 <= by < self._n):
+            raise MalformedInput(f"there is no seat {by!r} in this game", seat=by)
         if by is not None and by != (self.bus + self.picks) % self._n:
             current = (self.bus + self.picks) % self._n
             raise NotYourTurn(f"it is {self.players[current]}'s turn, not {self.players[by]}'s",
