@@ -1,0 +1,31 @@
+"""Pictures and words for a game of Paris Paris.
+
+``render_map``, ``render_final`` and ``render_lobby`` return PNG bytes; they import
+Pillow on first use, so importing ``renderers`` (e.g. for ``renderers.text``) stays cheap.
+"""
+
+from __future__ import annotations
+
+
+def render_map(view, *, events=(), language: str = "en", pending_tile=None, width: int = 1280) -> bytes:
+    """The board for ``view`` (a ``engine.GameView``), with what ``events`` changed highlighted."""
+    from .mapimage import render_map as _render
+
+    return _render(view, events=events, language=language, pending_tile=pending_tile, width=width)
+
+
+def render_final(view, *, events=(), language: str = "en", width: int = 1280) -> bytes:
+    """Final standings of a finished game: ranking, special routes and bag, score chart."""
+    from .final import render_final as _render
+
+    return _render(view, events=events, language=language, width=width)
+
+
+def render_lobby(players, *, language: str = "en", width: int = 1280, title: str = "") -> bytes:
+    """The empty board with the players who joined so far."""
+    from .mapimage import render_lobby as _render
+
+    return _render(players, language=language, width=width, title=title)
+
+
+__all__ = ["render_final", "render_lobby", "render_map"]

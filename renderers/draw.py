@@ -1,0 +1,168 @@
+"""Drawing helpers: antialiased sprites (drawn large, scaled down, cached) and text."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from . import style
+from .fonts import drawable, fit, font
+
+SUPER = 4  # supersampling factor for sprites
+
+
+def shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    """Polygon for a line-colour shape (not for circles)."""
+    if shape == "square":
+        k = r * 0.82
+        return [(cx - k, cy - k), (cx + k, cy - k), (cx + k, cy + k), (cx - k, cy + k)]
+    if shape == "triangle":
+        return [(cx + r * math.cos(a), cy + r * math.sin(a) + r * 0.15)
+                for a in (-math.pi / 2, math.pi / 6, 5 * math.pi / 6)]
+    if shape == "diamond":
+        return [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)]
+    if shape == "star":
+        points = []
+        for i in range(10):
+            a = -math.pi / 2 + i * math.pi / 5
+            rr = r if i % 2 == 0 else r * 0.45
+            points.append((cx + rr * math.cos(a), cy + rr * math.sin(a) + r * 0.05))
+        return points
+    raise ValueError(shape)
+
+
+def draw_shape(d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, fill, outline=None,
+               width: int = 1) -> None:
+    if shape == "circle":
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
+    else:
+        d.polygon(shape_points(shape, cx, cy, r), fill=fill, outline=outline, width=width)
+
+
+@cache
+def colour_shape(colour: str, size: int, outline: bool = True) -> Image.Image:
+    """A small antialiased shape icon for a line colour (RGBA, ``size`` square)."""
+    big = size * SUPER
+    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    r = big / 2 - SUPER * 1.5
+    draw_shape(d, style.LINE_SHAPES[colour], big / 2, big / 2, r, style.LINE_COLOURS[colour] + (255,),
+               outline=(40, 40, 40, 255) if outline else None, width=max(1, SUPER))
+    return im.resize((size, size), Image.LANCZOS)
+
+
+@cache
+def house(fill: tuple, ink: tuple, letter: str, size: int, ring: tuple | None = None) -> Image.Image:
+    """A shop: a little house in the owner's colour with their initial (RGBA sprite)."""
+    pad = 3 if ring else 1
+    total = size + 2 * pad
+    big = total * SUPER
+    im = Image.new("RGBA", (big, round(big * 1.05)), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    s = SUPER
+    o = pad * s
+    w = size * s
+    roof = w * 0.42
+    body = [(o, o + roof), (o + w / 2, o), (o + w, o + roof), (o + w, o + w * 1.05), (o, o + w * 1.05)]
+    if ring:
+        g = pad * s
+        glow = [(o - g, o + roof), (o + w / 2, o - g * 1.3), (o + w + g, o + roof), (o + w + g, o + w * 1.05 + g),
+                (o - g, o + w * 1.05 + g)]
+        d.polygon(glow, fill=ring + (255,))
+    d.polygon(body, fill=(255, 255, 255, 255))
+    inset = 1.6 * s
+    inner = [(o + inset, o + roof + inset * 0.3), (o + w / 2, o + inset * 1.2), (o + w - inset, o + roof + inset * 0.3),
+             (o + w - inset, o + w * 1.05 - inset), (o + inset, o + w * 1.05 - inset)]
+    d.polygon(body, fill=(30, 30, 35, 255))
+    d.polygon(inner, fill=fill + (255,))
+    f = font(round(size * 0.62 * s), bold=True)
+    d.text((o + w / 2, o + w * 0.68), letter, font=f, fill=ink + (255,), anchor="mm")
+    return im.resize((total, round(total * 1.05)), Image.LANCZOS)
+
+
+@cache
+def disc(fill: tuple, size: int, outline: tuple | None = None, text: str = "", ink: tuple = (255, 255, 255),
+         border: float = 0.12) -> Image.Image:
+    """A round badge with optional text (RGBA sprite)."""
+    big = size * SUPER
+    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    if outline:
+        d.ellipse((0, 0, big - 1, big - 1), fill=outline + (255,))
+        b = big * border
+        d.ellipse((b, b, big - 1 - b, big - 1 - b), fill=fill + (255,))
+    else:
+        d.ellipse((0, 0, big - 1, big - 1), fill=fill + (255,))
+    if text:
+        f = font(round(big * (0.62 if len(text) == 1 else 0.5)), bold=True)
+        d.text((big / 2, big / 2 + big * 0.02), text, font=f, fill=ink + (255,), anchor="mm")
+    return im.resize((size, size), Image.LANCZOS)
+
+
+@cache
+def ring(colour: tuple, size: int, thickness: float, colour2: tuple | None = None,
+         dashed: bool = False) -> Image.Image:
+    """A ring (halo) around a station; two colours split it in halves (RGBA sprite)."""
+    big = size * SUPER
+    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    w = max(1, round(thickness * SUPER))
+    box = (w / 2, w / 2, big - 1 - w / 2, big - 1 - w / 2)
+    if dashed:
+        for start in range(0, 360, 30):
+            d.arc(box, start, start + 18, fill=colour + (255,), width=w)
+    elif colour2 is None:
+        d.ellipse(box, outline=colour + (255,), width=w)
+    else:
+        d.arc(box, 90, 270, fill=colour + (255,), width=w)
+        d.arc(box, 270, 90, fill=colour2 + (255,), width=w)
+    return im.resize((size, size), Image.LANCZOS)
+
+
+@cache
+def pill(width: int, height: int, fill: tuple, outline: tuple | None = None, border: int = 0) -> Image.Image:
+    """A rounded rectangle (RGBA sprite)."""
+    bw, bh = width * SUPER, height * SUPER
+    im = Image.new("RGBA", (bw, bh), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    radius = bh // 2
+    if outline and border:
+        d.rounded_rectangle((0, 0, bw - 1, bh - 1), radius, fill=outline + (255,))
+        b = border * SUPER
+        d.rounded_rectangle((b, b, bw - 1 - b, bh - 1 - b), max(1, radius - b), fill=fill + (255,))
+    else:
+        d.rounded_rectangle((0, 0, bw - 1, bh - 1), radius, fill=fill + (255,))
+    return im.resize((width, height), Image.LANCZOS)
+
+
+@cache
+def bus_icon(size: int) -> Image.Image:
+    """A little bus, the first player's token."""
+    big = size * SUPER
+    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    s = big / 16
+    d.rounded_rectangle((1 * s, 3 * s, 15 * s, 13 * s), radius=2.5 * s, fill=(40, 40, 48, 255))
+    d.rounded_rectangle((2.5 * s, 4.5 * s, 13.5 * s, 8.5 * s), radius=1 * s, fill=(200, 225, 245, 255))
+    d.line((8 * s, 4.5 * s, 8 * s, 8.5 * s), fill=(40, 40, 48, 255), width=round(s))
+    d.ellipse((3 * s, 11 * s, 6.5 * s, 14.5 * s), fill=(20, 20, 20, 255), outline=(240, 240, 240, 255),
+              width=round(s * 0.7))
+    d.ellipse((9.5 * s, 11 * s, 13 * s, 14.5 * s), fill=(20, 20, 20, 255), outline=(240, 240, 240, 255),
+              width=round(s * 0.7))
+    return im.resize((size, size), Image.LANCZOS)
+
+
+def paste(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
+    """Paste ``sprite`` centred on (cx, cy)."""
+    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+
+
+def text(d: ImageDraw.ImageDraw, xy, value: str, size: int, *, bold: bool = False, fill=style.INK,
+         anchor: str = "la", max_width: int | None = None, stroke: int = 0, stroke_fill=style.WHITE) -> int:
+    """Draw ``value`` (made drawable, truncated to ``max_width``); returns the drawn width."""
+    value = fit(value, max_width, size, bold) if max_width else drawable(value, empty="")
+    f = font(size, bold)
+    d.text(xy, value, font=f, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
+    return round(f.getlength(value))

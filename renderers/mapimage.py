@@ -1,0 +1,449 @@
+"""The map of Paris: a static background (cached per width) and the game drawn on a copy."""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from engine import events as E
+from engine.board import COLOURS, CROSSINGS, DISPLAY_NAMES, LINES
+
+from . import draw as D
+from . import layout as L
+from . import style
+from .fonts import fit, font
+from .i18n import t
+from .players import colour as player_colour
+from .players import initials
+
+BG_SUPER = 2          # supersampling of the static background
+LINE_WIDTH = 9
+PANEL_X = 912         # design x where the side panel starts
+LABEL_SIZE = 15
+PNG_LEVEL = 6
+
+
+# ---- static background -------------------------------------------------------------------
+
+def _label_anchor(side: str, crossing: bool) -> tuple[int, int, str]:
+    """Offset from the station centre and Pillow anchor for a label side (clear of the shops)."""
+    a, d = (32, 22) if crossing else (17, 13)
+    return {
+        "n": (0, -d - 4, "md"), "s": (0, d + 2, "ma"), "e": (a, 0, "lm"), "w": (-a, 0, "rm"),
+        "ne": (d, -d, "ld"), "nw": (-d, -d, "rd"), "se": (d, d, "la"), "sw": (-d, d, "ra"),
+    }[side]
+
+
+def label_boxes(width: int = L.BASE_WIDTH) -> dict[str, tuple[int, int, int, int]]:
+    """Bounding box of each station name on a map ``width`` wide (for layout tests)."""
+    s = L.scale(width)
+    f = font(round(LABEL_SIZE * s), bold=True)
+    boxes = {}
+    for station, (x, y, side, lines) in L.STATION_LAYOUT.items():
+        dx, dy, anchor = _label_anchor(side, station in CROSSINGS)
+        text = "\n".join(lines)
+        box = ImageDraw.Draw(Image.new("L", (1, 1))).multiline_textbbox(
+            ((x + dx) * s, (y + dy) * s), text, font=f, anchor=anchor, align=_align(anchor), spacing=0)
+        boxes[station] = tuple(round(v) for v in box)
+    return boxes
+
+
+def _align(anchor: str) -> str:
+    return {"l": "left", "r": "right", "m": "center"}[anchor[0]]
+
+
+def _start_stub(colour: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Outer end and unit direction (towards the first stop) of a line's start arrow."""
+    (x0, y0), (x1, y1) = (L.STATION_LAYOUT[s][:2] for s in LINES[colour][:2])
+    length = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    return (x0 - ux * 46, y0 - uy * 46), (ux, uy)
+
+
+@cache
+def background(width: int) -> Image.Image:
+    """The map without the game: paper, the Seine, parks, lines, stations, names, empty panel."""
+    w, h = L.canvas_size(width)
+    k = L.scale(width) * BG_SUPER
+    img = Image.new("RGB", (w * BG_SUPER, h * BG_SUPER), style.PAPER)
+    d = ImageDraw.Draw(img)
+
+    def P(x, y):
+        return (x * k, y * k)
+
+    # The city inside its boulevard ring, a few arrondissement-like blocks.
+    d.ellipse((*P(-60, 20), *P(940, 790)), fill=style.BLOCK, outline=style.PAPER_DARK, width=round(10 * k))
+    for x0, y0, x1, y1 in L.PARKS:
+        d.ellipse((*P(x0, y0), *P(x1, y1)), fill=style.PARK)
+    river = [P(x, y) for x, y in L.SEINE]
+    d.line(river, fill=style.WATER_EDGE, width=round(30 * k), joint="curve")
+    d.line(river, fill=style.WATER, width=round(24 * k), joint="curve")
+    for x, y in L.SEINE[1:-1]:
+        d.ellipse((*P(x - 12, y - 12), *P(x + 12, y + 12)), fill=style.WATER)
+    d.polygon([P(x, y) for x, y in L.ILE], fill=style.BLOCK, outline=style.WATER_EDGE, width=round(2 * k))
+    d.text(P(140, 478), "Seine", font=font(round(14 * k)), fill=(95, 140, 180), anchor="mm")
+
+    # Line casings, then the lines, then the start arrows.
+    for colour in COLOURS:
+        pts = [P(*L.STATION_LAYOUT[s][:2]) for s in LINES[colour]]
+        d.line(pts, fill=style.WHITE, width=round((LINE_WIDTH + 5) * k), joint="curve")
+    for colour in COLOURS:
+        rgb = style.LINE_COLOURS[colour]
+        pts = [P(*L.STATION_LAYOUT[s][:2]) for s in LINES[colour]]
+        d.line(pts, fill=rgb, width=round(LINE_WIDTH * k), joint="curve")
+        (sx, sy), (ux, uy) = _start_stub(colour)
+        x0, y0 = L.STATION_LAYOUT[LINES[colour][0]][:2]
+        d.line([P(sx, sy), P(x0, y0)], fill=rgb, width=round(LINE_WIDTH * k))
+        # Arrowhead pointing along the line, halfway down the stub.
+        ax, ay = sx + ux * 30, sy + uy * 30
+        nx, ny = -uy, ux
+        head = [P(ax + ux * 9, ay + uy * 9), P(ax - ux * 7 + nx * 11, ay - uy * 7 + ny * 11),
+                P(ax - ux * 7 - nx * 11, ay - uy * 7 - ny * 11)]
+        d.polygon(head, fill=rgb, outline=style.WHITE, width=round(2 * k))
+        # A start badge with the line's shape.
+        d.ellipse((*P(sx - 13, sy - 13), *P(sx + 13, sy + 13)), fill=style.WHITE, outline=rgb, width=round(4 * k))
+        D.draw_shape(d, style.LINE_SHAPES[colour], sx * k, sy * k, 7.5 * k, fill=rgb)
+
+    # Stations: crossings as white interchange discs with a heavy rim, stops as small rings.
+    for station, (x, y, _, _) in L.STATION_LAYOUT.items():
+        if station in CROSSINGS:
+            d.ellipse((*P(x - 17, y - 17), *P(x + 17, y + 17)), fill=style.WHITE, outline=style.INK,
+                      width=round(4 * k))
+            d.ellipse((*P(x - 4, y - 4), *P(x + 4, y + 4)), fill=style.INK)
+        else:
+            colour = next(c for c in COLOURS if station in LINES[c])
+            d.ellipse((*P(x - 9, y - 9), *P(x + 9, y + 9)), fill=style.WHITE, outline=style.LINE_COLOURS[colour],
+                      width=round(3.5 * k))
+
+    # Station names with a paper halo.
+    f = font(round(LABEL_SIZE * k), bold=True)
+    for station, (x, y, side, lines) in L.STATION_LAYOUT.items():
+        dx, dy, anchor = _label_anchor(side, station in CROSSINGS)
+        d.multiline_text(P(x + dx, y + dy), "\n".join(lines), font=f, fill=style.INK, anchor=anchor,
+                         align=_align(anchor), spacing=0, stroke_width=round(3 * k), stroke_fill=style.BLOCK)
+
+    # The side panel.
+    d.rounded_rectangle((*P(PANEL_X - 4, 8), *P(1272, 792)), radius=round(14 * k), fill=style.PANEL,
+                        outline=style.PANEL_EDGE, width=round(2 * k))
+    d.text(P(PANEL_X + 14, 18), "Paris Paris", font=font(round(30 * k), bold=True), fill=style.INK, anchor="la")
+    img = img.resize((w, h), Image.LANCZOS)
+    return img
+
+
+@cache
+def _glow(colour: str, width: int) -> tuple[Image.Image, tuple[int, int]]:
+    """A translucent band along a line (for big tours): sprite and its top-left corner."""
+    s = L.scale(width)
+    pts = L.line_points(colour, width)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    pad = round(24 * s)
+    x0, y0 = min(xs) - pad, min(ys) - pad
+    im = Image.new("RGBA", (max(xs) - x0 + pad, max(ys) - y0 + pad), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    shifted = [(x - x0, y - y0) for x, y in pts]
+    d.line(shifted, fill=style.LINE_COLOURS[colour] + (90,), width=round(30 * s), joint="curve")
+    for x, y in shifted:
+        r = 15 * s
+        d.ellipse((x - r, y - r, x + r, y + r), fill=style.LINE_COLOURS[colour] + (90,))
+    return im, (x0, y0)
+
+
+# ---- the game layer ----------------------------------------------------------------------
+
+class _Canvas:
+    def __init__(self, width: int, language: str, players: Sequence[str]):
+        self.width = width
+        self.s = L.scale(width)
+        self.language = language
+        self.players = tuple(players)
+        self.marks = initials(players)
+        self.img = background(width).copy()
+        self.d = ImageDraw.Draw(self.img)
+
+    def n(self, v: float) -> int:
+        return round(v * self.s)
+
+    def P(self, x: float, y: float) -> tuple[int, int]:
+        return self.n(x), self.n(y)
+
+    def t(self, key: str, **params) -> str:
+        return t(self.language, key, **params)
+
+    def text(self, x, y, value, size, **kw) -> int:
+        if "max_width" in kw and kw["max_width"] is not None:
+            kw["max_width"] = self.n(kw["max_width"])
+        return round(D.text(self.d, self.P(x, y), value, self.n(size), **kw) / self.s)
+
+    def house(self, seat: int, x: float, y: float, size: float = 24, ring: tuple | None = None) -> None:
+        pc = player_colour(seat)
+        D.paste(self.img, D.house(pc.rgb, pc.ink, self.marks[seat], self.n(size), ring), x, y)
+
+    def png(self) -> bytes:
+        out = io.BytesIO()
+        # 256 colours without dithering: a third of the bytes, indistinguishable on a map.
+        image = self.img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        image.save(out, format="PNG", compress_level=PNG_LEVEL)
+        return out.getvalue()
+
+
+def _shops(c: _Canvas, board: dict[str, tuple[int, ...]], pending=None) -> None:
+    for station, owners in board.items():
+        for slot, owner in enumerate(owners):
+            x, y = L.house_xy(station, slot, len(owners), c.width)
+            ring = None
+            if pending is not None and station == pending.station:
+                ring = style.EVICT
+            c.house(owner, x, y, ring=ring)
+
+
+def _offer(c: _Canvas, offer) -> None:
+    by_station: dict[str, list[str]] = {}
+    for tile in offer:
+        by_station.setdefault(tile.station, []).append(tile.colour)
+    size = c.n(50)
+    for station, colours in by_station.items():
+        x, y = L.station_xy(station, c.width)
+        first = style.LINE_COLOURS[colours[0]]
+        second = style.LINE_COLOURS[colours[1]] if len(colours) > 1 and colours[1] != colours[0] else None
+        D.paste(c.img, D.ring(first, size, 6 * c.s, second), x, y)
+
+
+def _offer_badges(c: _Canvas, offer) -> None:
+    for i, tile in enumerate(offer):
+        bx, by = L.offer_badge_xy(offer, i, c.width)
+        rgb = style.LINE_COLOURS[tile.colour]
+        D.paste(c.img, D.disc(rgb, c.n(26), outline=style.WHITE, text=str(i + 1),
+                              ink=style.LINE_INK[tile.colour], border=0.1), bx, by)
+
+
+def _tag(c: _Canvas, x: float, y: float, items: Sequence[tuple[int, int]], edge: tuple) -> None:
+    """A little white tag near (x, y) design units: a house-coloured dot and "+N" per player."""
+    if not items:
+        return
+    size = 14
+    parts = [(seat, f"+{points}") for seat, points in items]
+    f = font(c.n(size), bold=True)
+    width = sum(18 + f.getlength(txt) / c.s + 6 for _, txt in parts) + 8
+    x0, y0 = x, y
+    D.paste(c.img, D.pill(c.n(width), c.n(24), style.WHITE, edge, max(1, c.n(2))), c.n(x0 + width / 2), c.n(y0))
+    cx = x0 + 6
+    for seat, txt in parts:
+        pc = player_colour(seat)
+        D.paste(c.img, D.disc(pc.rgb, c.n(16), outline=(30, 30, 35), text=c.marks[seat][:1], ink=pc.ink,
+                              border=0.08), c.n(cx + 8), c.n(y0))
+        cx += 18
+        c.d.text(c.P(cx, y0), txt, font=f, fill=style.INK, anchor="lm")
+        cx += f.getlength(txt) / c.s + 6
+
+
+def _highlights(c: _Canvas, events: Sequence[E.Event]) -> None:
+    for event in events:
+        if isinstance(event, E.BigTour):
+            glow, corner = _glow(event.colour, c.width)
+            c.img.paste(glow, corner, glow)
+    for event in events:
+        if isinstance(event, E.SmallTour):
+            x, y = L.station_xy(event.tile.station, c.width)
+            D.paste(c.img, D.ring(style.LINE_COLOURS[event.tile.colour], c.n(62), 4 * c.s, dashed=True), x, y)
+            D.paste(c.img, D.bus_icon(c.n(22)), x + c.n(26), y + c.n(22))
+
+
+def _tags(c: _Canvas, events: Sequence[E.Event]) -> None:
+    for event in events:
+        if isinstance(event, E.BigTour):
+            for halt in event.halts:
+                items = [(seat, p) for seat, p in enumerate(halt.points) if p]
+                x, y = L.STATION_LAYOUT[halt.station][:2]
+                _tag(c, x + 14, y + 26, items, style.LINE_COLOURS[event.colour])
+        elif isinstance(event, E.SmallTour) and event.shops:
+            per_station: dict[str, list[tuple[int, int]]] = {}
+            for station, owner in event.shops:
+                per_station.setdefault(station, []).append((owner, 1))
+            for station, items in per_station.items():
+                x, y = L.STATION_LAYOUT[station][:2]
+                _tag(c, x + 14, y - 28, items, style.LINE_COLOURS[event.tile.colour])
+        elif isinstance(event, E.ShopEvicted):
+            x, y = L.STATION_LAYOUT[event.station][:2]
+            pc = player_colour(event.owner)
+            D.paste(c.img, D.disc(style.EVICT, c.n(20), text="✕", ink=style.WHITE), c.n(x - 24), c.n(y + 22))
+            D.paste(c.img, D.disc(pc.rgb, c.n(16), outline=(30, 30, 35), text=c.marks[event.owner][:1],
+                                  ink=pc.ink, border=0.08), c.n(x - 38), c.n(y + 22))
+
+
+# ---- the side panel ----------------------------------------------------------------------
+
+PX = PANEL_X + 14
+PW = 1272 - 14 - PX
+
+
+def _panel_header(c: _Canvas, view) -> float:
+    if view.finished:
+        c.text(PX, 62, c.t("map_game_over"), 18, bold=True, fill=style.MUTED)
+    else:
+        c.text(PX, 62, c.t("map_round", round=view.round, rounds=view.rounds), 18, bold=True, fill=style.MUTED)
+        c.text(PX + PW, 62, c.t("map_stacks_left", count=view.stacks_left), 18, fill=style.MUTED, anchor="ra")
+    return 96
+
+
+def _panel_players(c: _Canvas, view, y: float, *, pending=None) -> float:
+    row = 58 if view.num_players <= 3 else 52
+    choose = set(view.eviction_options(pending)) if pending is not None else set()
+    for seat, name in enumerate(view.players):
+        top = y + seat * row
+        turn = not view.finished and seat == view.to_move
+        if turn:
+            c.d.rounded_rectangle((*c.P(PX - 6, top), *c.P(PX + PW + 6, top + row - 6)), radius=c.n(10),
+                                  fill=style.HIGHLIGHT, outline=(230, 200, 90), width=max(1, c.n(2)))
+        ring = style.EVICT if seat in choose else None
+        c.house(seat, PX + 18, top + (row - 6) / 2, size=30, ring=ring)
+        name_w = PW - 150
+        c.text(PX + 42, top + 6, name, 20, bold=True, max_width=name_w)
+        info = c.t("map_supply", count=view.supply[seat])
+        if turn:
+            info += " · " + c.t("map_to_move")
+        c.text(PX + 42, top + 30, info, 14, fill=style.MUTED, max_width=name_w + 40)
+        if seat == view.bus and not view.finished:
+            D.paste(c.img, D.bus_icon(c.n(24)), c.n(PX + PW - 78), c.n(top + (row - 6) / 2))
+        c.text(PX + PW, top + (row - 6) / 2, str(view.scores[seat]), 28, bold=True, anchor="rm")
+    return y + row * view.num_players + 8
+
+
+def _panel_offer(c: _Canvas, view, y: float) -> float:
+    if not view.offer:
+        return y
+    c.text(PX, y, c.t("map_offer"), 16, bold=True, fill=style.MUTED)
+    y += 24
+    for i, tile in enumerate(view.offer):
+        rgb = style.LINE_COLOURS[tile.colour]
+        D.paste(c.img, D.disc(rgb, c.n(24), text=str(i + 1), ink=style.LINE_INK[tile.colour]), c.n(PX + 12),
+                c.n(y + 12))
+        D.paste(c.img, D.colour_shape(tile.colour, c.n(16)), c.n(PX + 36), c.n(y + 12))
+        label = f"{DISPLAY_NAMES[tile.station]}  ({c.t('colour_' + tile.colour)})"
+        c.text(PX + 50, y + 12, label, 16, anchor="lm", max_width=PW - 50)
+        y += 28
+    return y + 6
+
+
+def _panel_discard(c: _Canvas, view, y: float) -> float:
+    c.text(PX, y, c.t("map_discard"), 16, bold=True, fill=style.MUTED)
+    y += 24
+    slot_w, gap = (PW - 4 * 6) / 5, 6
+    for i, colour in enumerate(COLOURS):
+        x0 = PX + i * (slot_w + gap)
+        tile = view.discard.get(colour)
+        rgb = style.LINE_COLOURS[colour]
+        if tile is not None:
+            tint = tuple(round(v * 0.25 + 255 * 0.75) for v in rgb)
+            c.d.rounded_rectangle((*c.P(x0, y), *c.P(x0 + slot_w, y + 52)), radius=c.n(8), fill=tint,
+                                  outline=rgb, width=max(1, c.n(3)))
+            D.paste(c.img, D.colour_shape(colour, c.n(20)), c.n(x0 + slot_w / 2), c.n(y + 15))
+            name = fit(DISPLAY_NAMES[tile.station], c.n(slot_w - 6), c.n(12), True)
+            c.d.text(c.P(x0 + slot_w / 2, y + 38), name, font=font(c.n(12), True), fill=style.INK, anchor="mm")
+        else:
+            c.d.rounded_rectangle((*c.P(x0, y), *c.P(x0 + slot_w, y + 52)), radius=c.n(8), fill=style.PANEL,
+                                  outline=(205, 200, 190), width=max(1, c.n(2)))
+            icon = D.colour_shape(colour, c.n(18), outline=False).copy()
+            icon.putalpha(icon.getchannel("A").point(lambda a: a * 45 // 100))
+            D.paste(c.img, icon, c.n(x0 + slot_w / 2), c.n(y + 26))
+    return y + 62
+
+
+def _panel_markers(c: _Canvas, view, y: float) -> float:
+    rows = []
+    if view.open_marker:
+        rows.append(("map_open_marker", view.open_marker))
+    if view.marker and not view.finished:
+        rows.append(("map_your_marker", view.marker))
+    for key, colour in rows:
+        D.paste(c.img, D.colour_shape(colour, c.n(20)), c.n(PX + 10), c.n(y + 11))
+        c.text(PX + 26, y + 11, f"{c.t(key)}: {c.t('colour_' + colour)}", 16, anchor="lm", max_width=PW - 26)
+        y += 28
+    return y + (4 if rows else 0)
+
+
+def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending=None) -> float:
+    lines: list[tuple[str | None, str]] = []   # (line colour for an icon, text)
+    for event in events:
+        if isinstance(event, E.SmallTour):
+            text = c.t("map_small_tour", station=DISPLAY_NAMES[event.tile.station])
+            lines.append((event.tile.colour, text + ": " + _points_text(c, event.points)))
+        elif isinstance(event, E.BigTour):
+            text = c.t("map_big_tour", colour=c.t("colour_" + event.colour))
+            lines.append((event.colour, text + ": " + _points_text(c, event.points)))
+        elif isinstance(event, E.ShopEvicted):
+            lines.append((None, "✕ " + c.t("map_evicted", owner=c.players[event.owner],
+                                            station=DISPLAY_NAMES[event.station])))
+    if pending is not None and view.to_move is not None:
+        prompt = c.t("map_evict_choose", player=c.players[view.to_move], station=DISPLAY_NAMES[pending.station])
+        c.d.rounded_rectangle((*c.P(PX - 6, y), *c.P(PX + PW + 6, y + 34)), radius=c.n(8), fill=(253, 228, 226),
+                              outline=style.EVICT, width=max(1, c.n(2)))
+        c.text(PX + 4, y + 17, prompt, 15, bold=True, fill=style.EVICT, anchor="lm", max_width=PW - 8)
+        y += 44
+    if not lines:
+        return y
+    c.text(PX, y, c.t("map_last_round"), 16, bold=True, fill=style.MUTED)
+    y += 24
+    for colour, text in lines[-6:]:
+        if y > 770:
+            break
+        if colour:
+            D.paste(c.img, D.colour_shape(colour, c.n(16)), c.n(PX + 8), c.n(y + 10))
+        c.text(PX + 22, y + 10, text, 15, anchor="lm", max_width=PW - 22)
+        y += 24
+    return y
+
+
+def _points_text(c: _Canvas, points: Sequence[int]) -> str:
+    parts = [f"{c.marks[seat]} +{p}" for seat, p in enumerate(points) if p]
+    return ", ".join(parts) if parts else c.t("map_nobody")
+
+
+# ---- public ------------------------------------------------------------------------------
+
+def render_map(view, *, events: Iterable[E.Event] = (), language: str = "en", pending_tile=None,
+               width: int = 1280) -> bytes:
+    """PNG of the board for ``view``; ``events`` (since the previous map) are highlighted."""
+    events = [e for e in events if e.visible_to(view.viewer)]
+    c = _Canvas(width, language, view.players)
+    _highlights(c, events)
+    _offer(c, view.offer)
+    if pending_tile is not None:
+        x, y = L.station_xy(pending_tile.station, width)
+        D.paste(c.img, D.ring(style.EVICT, c.n(74), 4 * c.s, dashed=True), x, y)
+    _shops(c, view.board, pending_tile)
+    _offer_badges(c, view.offer)
+    _tags(c, events)
+    y = _panel_header(c, view)
+    y = _panel_players(c, view, y, pending=pending_tile)
+    y = _panel_offer(c, view, y)
+    y = _panel_discard(c, view, y)
+    y = _panel_markers(c, view, y)
+    _panel_events(c, view, events, y, pending_tile)
+    return c.png()
+
+
+def render_lobby(players: Sequence[str], *, language: str = "en", width: int = 1280, title: str = "") -> bytes:
+    """PNG of the empty board with the players who joined so far."""
+    players = tuple(players)[:4]
+    c = _Canvas(width, language, players)
+    y = 62
+    if title:
+        c.text(PX, y, title, 18, bold=True, fill=style.MUTED, max_width=PW)
+        y += 30
+    c.text(PX, y, c.t("lobby_title"), 20, bold=True, max_width=PW)
+    y += 40
+    c.text(PX, y, c.t("lobby_players", count=len(players)), 16, bold=True, fill=style.MUTED)
+    y += 28
+    if not players:
+        c.text(PX, y, c.t("lobby_empty"), 16, fill=style.MUTED, max_width=PW)
+        y += 30
+    for seat, name in enumerate(players):
+        c.house(seat, PX + 18, y + 20, size=30)
+        c.text(PX + 44, y + 20, name, 20, bold=True, anchor="lm", max_width=PW - 44)
+        y += 50
+    c.text(PX, y + 10, c.t("lobby_hint"), 15, fill=style.MUTED, max_width=PW)
+    return c.png()
