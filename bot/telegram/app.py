@@ -1,0 +1,194 @@
+"""Building, starting and stopping the Telegram bot.
+
+``build_application`` wires a python-telegram-bot ``Application`` to a GameService:
+handlers, a ``TelegramTransport``, and two background tasks started after startup
+(``post_init``) and cancelled before the HTTP client closes (``post_stop``): the
+outbox delivery loop and the timer loop (reminders and deadlines). ``run_telegram``
+is the entry point behind ``paris-paris telegram``: long polling by default, a webhook
+server when ``TELEGRAM_WEBHOOK_URL`` is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from bot.contract import GameServiceAPI
+from bot.telegram.commands import register_commands
+from bot.telegram.handlers import AdminCache, TelegramHandlers
+from bot.telegram.settings import TelegramSettings
+from bot.telegram.transport import TelegramTransport
+from telegram import Update
+from telegram.ext import Application, ApplicationBuilder
+
+log = logging.getLogger(__name__)
+
+RUNTIME_KEY = "paris_paris"
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+RESTART_DELAY = 5.0
+
+
+@dataclass
+class Runtime:
+    """What the running bot holds besides the Application."""
+
+    service_factory: Callable[[], Awaitable[GameServiceAPI]] | None
+    service: GameServiceAPI | None = None
+    owns_service: bool = False
+    transport: TelegramTransport | None = None
+    timer_interval: float = 5.0
+    register_commands: bool = True
+    tasks: list[asyncio.Task] = field(default_factory=list)
+
+    def require_service(self) -> GameServiceAPI:
+        if self.service is None:
+            raise RuntimeError("the game service is not open yet")
+        return self.service
+
+
+def runtime(application: Application) -> Runtime:
+    return application.bot_data[RUNTIME_KEY]
+
+
+def build_application(token: str, *, service: GameServiceAPI | None = None,
+                      service_factory: Callable[[], Awaitable[GameServiceAPI]] | None = None,
+                      base_url: str | None = None, base_file_url: str | None = None,
+                      timer_interval: float = 5.0, register_menu: bool = True,
+                      admin_cache: AdminCache | None = None) -> Application:
+    """An Application for ``token`` playing on ``service`` (or one opened by ``service_factory``
+    at startup and closed at shutdown). ``base_url`` points at another Bot API server (tests)."""
+    if (service is None) == (service_factory is None):
+        raise ValueError("give exactly one of service and service_factory")
+    builder = ApplicationBuilder().token(token)
+    if base_url:
+        builder = builder.base_url(base_url)
+    if base_file_url:
+        builder = builder.base_file_url(base_file_url)
+    builder = builder.post_init(_post_init).post_stop(_post_stop).post_shutdown(_post_shutdown)
+    application = builder.build()
+    state = Runtime(service_factory=service_factory, service=service, timer_interval=timer_interval,
+                    register_commands=register_menu)
+    application.bot_data[RUNTIME_KEY] = state
+    TelegramHandlers(state.require_service, lambda: application.bot.username, admin_cache).register(application)
+    return application
+
+
+# ---- lifecycle hooks ------------------------------------------------------------------
+
+async def _post_init(application: Application) -> None:
+    state = runtime(application)
+    if state.service is None and state.service_factory is not None:
+        state.service = await state.service_factory()
+        state.owns_service = True
+    service = state.require_service()
+    state.transport = TelegramTransport(application.bot, application.bot.username)
+    if state.register_commands:
+        await register_commands(application.bot)
+    state.tasks = [
+        asyncio.create_task(_supervised("delivery", lambda: service.run_delivery(state.transport)),
+                            name="paris-paris-telegram-delivery"),
+        asyncio.create_task(_supervised("timers", lambda: _timer_loop(service, state.timer_interval)),
+                            name="paris-paris-telegram-timers"),
+    ]
+    log.info("telegram: @%s is up", application.bot.username)
+
+
+async def _post_stop(application: Application) -> None:
+    """Stop the background loops while the bot's HTTP client is still open."""
+    state = runtime(application)
+    tasks, state.tasks = state.tasks, []
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def _post_shutdown(application: Application) -> None:
+    state = runtime(application)
+    if state.owns_service and state.service is not None:
+        close = getattr(state.service, "close", None)
+        if close is not None:
+            await close()
+        state.service = None
+        state.owns_service = False
+
+
+async def _timer_loop(service: GameServiceAPI, interval: float) -> None:
+    while True:
+        fired = await service.fire_due_timers()
+        if fired:
+            log.info("telegram: fired %d timer(s)", fired)
+        await asyncio.sleep(interval)
+
+
+async def _supervised(name: str, loop: Callable[[], Awaitable[None]]) -> None:
+    """Run a background loop forever: a crash is logged and the loop restarts after a pause."""
+    while True:
+        try:
+            await loop()
+            return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("telegram: the %s loop failed; restarting in %.0fs", name, RESTART_DELAY)
+            await asyncio.sleep(RESTART_DELAY)
+
+
+# ---- running without run_polling (tests, embedding) -----------------------------------
+
+async def start_application(application: Application, *, poll_timeout: int = 10,
+                            poll_interval: float = 0.0) -> None:
+    """What ``run_polling`` does before it blocks, without taking over the event loop."""
+    await application.initialize()
+    if application.post_init:
+        await application.post_init(application)
+    await application.updater.start_polling(poll_interval=poll_interval, timeout=poll_timeout,
+                                            allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
+    await application.start()
+
+
+async def stop_application(application: Application) -> None:
+    """What ``run_polling`` does after it is told to stop."""
+    if application.updater.running:
+        await application.updater.stop()
+    if application.running:
+        await application.stop()
+        if application.post_stop:
+            await application.post_stop(application)
+    await application.shutdown()
+    if application.post_shutdown:
+        await application.post_shutdown(application)
+
+
+# ---- the entry point ------------------------------------------------------------------
+
+def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[GameServiceAPI]]:
+    async def open_service() -> GameServiceAPI:
+        from bot.service import GameService  # imported late: the adapter itself needs only the contract
+
+        return await GameService.open(config.db_path)
+    return open_service
+
+
+def run_telegram(config: TelegramSettings | None = None) -> None:
+    """Run the Telegram bot until interrupted (``paris-paris telegram``)."""
+    config = config or TelegramSettings.from_env()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)    # it logs every request, token included
+    application = build_application(config.token, service_factory=_open_service_factory(config),
+                                    base_url=config.api_base_url, timer_interval=config.timer_interval)
+    if config.webhook_url:
+        log.info("telegram: webhook mode on %s:%s/%s", config.webhook_listen, config.webhook_port,
+                 config.webhook_path)
+        application.run_webhook(listen=config.webhook_listen, port=config.webhook_port,
+                                url_path=config.webhook_path, webhook_url=config.webhook_url,
+                                secret_token=config.secret_token, allowed_updates=ALLOWED_UPDATES,
+                                drop_pending_updates=False)
+    else:
+        log.info("telegram: long polling")
+        application.run_polling(allowed_updates=ALLOWED_UPDATES, timeout=config.poll_timeout,
+                                drop_pending_updates=False)

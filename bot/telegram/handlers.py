@@ -1,0 +1,303 @@
+"""Telegram updates -> ``GameService`` calls -> replies to the user who acted.
+
+Each handler does three things: build ``Chat``/``User`` from the update, call one service
+method, show the ``Reply``. Group posts (prompts, maps, results) never come from here:
+they go through the service outbox and ``TelegramTransport``. A command's reply is a
+short reply message; a button press is answered with ``answerCallbackQuery`` (every
+query is answered exactly once, with an alert for refusals).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+from telegram import Chat as TgChat
+from telegram import (
+    InlineKeyboardMarkup,
+    Message,
+    ReplyParameters,
+    Update,
+)
+from telegram import User as TgUser
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+
+from bot.contract import Chat, GameServiceAPI, Reply, User
+from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, split_text
+from bot.telegram.keyboards import deep_link, keyboard, open_private_keyboard, split_callback_data
+from renderers.i18n import t
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "telegram"
+ADMIN_CACHE_SECONDS = 60.0
+ANSWER_LIMIT = 200                     # answerCallbackQuery text
+MARKER_START = "mymarker"              # /start payload of the adapter's own "show my marker" link
+
+# command -> (service call, works in groups, works in private chats)
+GROUP_COMMANDS = ("newgame", "join", "leave", "startgame", "addbot", "abort", "board", "marker", "settings",
+                  "stats", "rules", "help")
+PRIVATE_COMMANDS = ("start", "marker", "rules", "help")
+
+
+def display_name(user: TgUser) -> str:
+    return user.full_name or user.username or str(user.id)
+
+
+class AdminCache:
+    """Whether a user administers a group, from getChatMember, remembered briefly."""
+
+    def __init__(self, ttl: float = ADMIN_CACHE_SECONDS, now: Callable[[], float] = time.monotonic) -> None:
+        self.ttl = ttl
+        self._now = now
+        self._known: dict[tuple[int, int], tuple[float, bool]] = {}
+
+    async def is_admin(self, bot, chat_id: int, user_id: int) -> bool:
+        key = (chat_id, user_id)
+        hit = self._known.get(key)
+        if hit and self._now() - hit[0] < self.ttl:
+            return hit[1]
+        try:
+            member = await bot.get_chat_member(chat_id, user_id)
+            admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+        except TelegramError as exc:          # not fatal: treat as a plain member this time
+            log.warning("telegram: getChatMember(%s, %s) failed: %s", chat_id, user_id, exc)
+            return hit[1] if hit else False
+        self._known[key] = (self._now(), admin)
+        return admin
+
+
+class TelegramHandlers:
+    """The handler functions; ``service()`` gives the (possibly later opened) GameService."""
+
+    def __init__(self, service: Callable[[], GameServiceAPI], bot_username: Callable[[], str],
+                 admins: AdminCache | None = None) -> None:
+        self._service = service
+        self._bot_username = bot_username
+        self.admins = admins or AdminCache()
+
+    @property
+    def service(self) -> GameServiceAPI:
+        return self._service()
+
+    # ---- registration -----------------------------------------------------------------
+
+    def register(self, application: Application) -> None:
+        """The one place that maps commands and buttons to handler functions."""
+        calls: dict[str, Callable[[Chat, User], Awaitable[Reply]]] = {
+            "newgame": lambda c, u: self.service.new_game(c, u),
+            "join": lambda c, u: self.service.join(c, u),
+            "leave": lambda c, u: self.service.leave(c, u),
+            "startgame": lambda c, u: self.service.start(c, u),
+            "addbot": lambda c, u: self.service.add_ai(c, u),
+            "abort": lambda c, u: self.service.abort(c, u),
+            "board": lambda c, u: self.service.board(c, u),
+            "settings": lambda c, u: self.service.settings(c, u, None),
+            "stats": lambda c, u: self.service.stats(c, u),
+        }
+        for name, call in calls.items():
+            application.add_handler(CommandHandler(name, self._group_command(call)))
+        application.add_handler(CommandHandler("start", self.on_start))
+        application.add_handler(CommandHandler("marker", self.on_marker))
+        application.add_handler(CommandHandler("rules", self._anywhere(lambda c, u: self.service.rules(c, u))))
+        application.add_handler(CommandHandler("help", self._anywhere(lambda c, u: self.service.help(c, u))))
+        application.add_handler(CallbackQueryHandler(self.on_press))
+        application.add_error_handler(self.on_error)
+
+    # ---- values for the service -------------------------------------------------------
+
+    @staticmethod
+    def chat_of(chat: TgChat) -> Chat:
+        return Chat(PLATFORM, str(chat.id), chat.title or chat.effective_name or "")
+
+    async def user_of(self, bot, tg_user: TgUser, chat: TgChat | None) -> User:
+        admin = False
+        if chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
+            admin = await self.admins.is_admin(bot, chat.id, tg_user.id)
+        return User(PLATFORM, str(tg_user.id), display_name(tg_user), is_admin=admin,
+                    language=tg_user.language_code)
+
+    @staticmethod
+    def is_group(chat: TgChat | None) -> bool:
+        return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+    # ---- commands ---------------------------------------------------------------------
+
+    def _group_command(self, call: Callable[[Chat, User], Awaitable[Reply]]):
+        async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            message, chat = update.effective_message, update.effective_chat
+            if message is None or chat is None or update.effective_user is None:
+                return
+            lang = update.effective_user.language_code
+            if not self.is_group(chat):
+                await self._reply(message, Reply(t(lang, "tg.group_only"), ok=False))
+                return
+            user = await self.user_of(context.bot, update.effective_user, chat)
+            await self._reply(message, await self._guarded(lang, call(self.chat_of(chat), user)))
+        return handler
+
+    def _anywhere(self, call: Callable[[Chat | None, User], Awaitable[Reply]]):
+        async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            message, chat = update.effective_message, update.effective_chat
+            if message is None or chat is None or update.effective_user is None:
+                return
+            user = await self.user_of(context.bot, update.effective_user, chat)
+            target = self.chat_of(chat) if self.is_group(chat) else None
+            await self._reply(message, await self._guarded(update.effective_user.language_code, call(target, user)))
+        return handler
+
+    async def on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/start [payload]: in the private chat, a deep-link join or just opening the chat."""
+        message, chat, tg_user = update.effective_message, update.effective_chat, update.effective_user
+        if message is None or chat is None or tg_user is None:
+            return
+        lang = tg_user.language_code
+        if self.is_group(chat):          # /start@bot in a group: show the help
+            user = await self.user_of(context.bot, tg_user, chat)
+            await self._reply(message, await self._guarded(lang, self.service.help(self.chat_of(chat), user)))
+            return
+        user = await self.user_of(context.bot, tg_user, None)
+        payload = context.args[0] if context.args else None
+        if payload == MARKER_START:
+            # the adapter's own link from /marker in a group: open the chat, then show the marker
+            await self._guarded(lang, self.service.private_started(user, None))
+            await self._reply(message, await self._guarded(lang, self.service.marker(user)), quote=False)
+            return
+        await self._reply(message, await self._guarded(lang, self.service.private_started(user, payload)),
+                          quote=False)
+
+    async def on_marker(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/marker: shown in the private chat only; in a group, a button to the private chat."""
+        message, chat, tg_user = update.effective_message, update.effective_chat, update.effective_user
+        if message is None or chat is None or tg_user is None:
+            return
+        lang = tg_user.language_code
+        if self.is_group(chat):
+            markup = open_private_keyboard(t(lang, "tg.open_private"), self._bot_username(), MARKER_START)
+            await self._send_reply(message, t(lang, "tg.marker.group", name=display_name(tg_user)), markup)
+            return
+        user = await self.user_of(context.bot, tg_user, None)
+        await self._reply(message, await self._guarded(lang, self.service.marker(user)), quote=False)
+
+    # ---- button presses ---------------------------------------------------------------
+
+    async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        lang = query.from_user.language_code
+        answered = False
+        try:
+            payload, is_marker = split_callback_data(query.data or "")
+            chat = update.effective_chat
+            user = await self.user_of(context.bot, query.from_user, chat)
+            target = self.chat_of(chat) if self.is_group(chat) else None
+            reply = await self._guarded(lang, self.service.press(target, user, payload))
+            if is_marker and reply.ok:
+                answered = await self._answer_marker(context, query, user, reply)
+            else:
+                answered = await self._answer_press(query, reply)
+        finally:
+            if not answered:
+                try:
+                    await query.answer(t(lang, "tg.error"), show_alert=True)
+                except TelegramError as exc:
+                    log.warning("telegram: could not answer callback query: %s", exc)
+
+    async def _answer_marker(self, context, query, user: User, reply: Reply) -> bool:
+        """A "show my marker" press: the answer goes to the private chat, never the group."""
+        lang = user.language
+        try:
+            await self._send_chunks(context.bot, int(user.id), reply,
+                                    keyboard(reply.buttons, self._bot_username()))
+        except Forbidden:
+            # the private chat was never opened: send the user there (this url is allowed for bots)
+            await query.answer(t(lang, "tg.marker.closed"), show_alert=True,
+                               url=deep_link(self._bot_username(), MARKER_START))
+            return True
+        await query.answer(t(lang, "tg.marker.sent"))
+        return True
+
+    async def _answer_press(self, query, reply: Reply) -> bool:
+        """Answer the query; a reply with buttons, an image or a long text also becomes a message."""
+        message = query.message if isinstance(query.message, Message) else None
+        needs_message = bool(reply.buttons) or reply.image is not None or len(reply.text) > ANSWER_LIMIT
+        own_reply = message is not None and message.reply_to_message is not None
+        if reply.ok and own_reply and reply.image is None and (needs_message or message.reply_markup):
+            # a menu the adapter posted as a reply (settings, eviction choice...): update it in place
+            await self._edit_reply(message, reply)
+            await query.answer(self._short(reply.text) if reply.alert else None, show_alert=reply.alert)
+            return True
+        if needs_message and reply.ok and message is not None:
+            await self._send_reply(message, reply.text, keyboard(reply.buttons, self._bot_username()),
+                                   image=reply.image)
+            await query.answer(self._short(reply.text) if len(reply.text) <= ANSWER_LIMIT
+                               else t(None, "tg.more_in_chat"), show_alert=reply.alert)
+            return True
+        await query.answer(self._short(reply.text) or None, show_alert=reply.alert or not reply.ok)
+        return True
+
+    async def _edit_reply(self, message: Message, reply: Reply) -> None:
+        markup = keyboard(reply.buttons, self._bot_username())
+        text = split_text(reply.text, CAPTION_LIMIT if message.photo else TEXT_LIMIT)[0]
+        try:
+            if message.photo:
+                await message.edit_caption(text, reply_markup=markup)
+            else:
+                await message.edit_text(text, reply_markup=markup)
+        except BadRequest as exc:
+            if "not modified" not in exc.message.lower():
+                raise
+
+    # ---- showing a reply --------------------------------------------------------------
+
+    async def _guarded(self, lang: str | None, call: Awaitable[Reply]) -> Reply:
+        """The service's reply, or an apology when the call failed (the service changed nothing)."""
+        try:
+            return await call
+        except Exception:
+            log.exception("telegram: service call failed")
+            return Reply(t(lang, "tg.error"), ok=False, alert=True)
+
+    @staticmethod
+    def _short(text: str) -> str:
+        return text if len(text) <= ANSWER_LIMIT else text[: ANSWER_LIMIT - 1] + "…"
+
+    async def _reply(self, message: Message, reply: Reply, *, quote: bool = True) -> None:
+        await self._send_reply(message, reply.text, keyboard(reply.buttons, self._bot_username()),
+                               image=reply.image, quote=quote)
+
+    async def _send_reply(self, message: Message, text: str, markup: InlineKeyboardMarkup | None, *,
+                          image: bytes | None = None, quote: bool = True) -> None:
+        """Post ``text`` (and ``image``) as a reply to ``message``; failures are logged, not raised."""
+        reply_to = ReplyParameters(message.message_id, allow_sending_without_reply=True) if quote else None
+        try:
+            await self._send_chunks(message.get_bot(), message.chat_id, Reply(text, image=image), markup,
+                                    reply_to=reply_to)
+        except TelegramError as exc:
+            log.warning("telegram: could not reply in chat %s: %s", message.chat_id, exc)
+
+    @staticmethod
+    async def _send_chunks(bot, chat_id: int, reply: Reply, markup: InlineKeyboardMarkup | None, *,
+                           reply_to: ReplyParameters | None = None) -> None:
+        """A reply's image and text, split to Telegram's limits; the keyboard on the last message."""
+        text = reply.text or ""
+        if reply.image is not None:
+            caption = split_text(text, CAPTION_LIMIT)[0]
+            text = text[len(caption):].strip()
+            await bot.send_photo(chat_id, reply.image, caption=caption or None,
+                                 reply_markup=None if text else markup, reply_parameters=reply_to,
+                                 filename="paris.png")
+            reply_to = None
+        if not text:
+            return
+        parts = split_text(text, TEXT_LIMIT)
+        for index, part in enumerate(parts):
+            await bot.send_message(chat_id, part, reply_markup=markup if index == len(parts) - 1 else None,
+                                   reply_parameters=reply_to if index == 0 else None)
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("telegram: error while handling an update", exc_info=context.error)

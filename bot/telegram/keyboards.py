@@ -1,0 +1,68 @@
+"""Service buttons -> Telegram inline keyboards.
+
+``join`` and ``open_private`` become deep links (t.me/<bot>?start=<payload>): Telegram
+forbids a bot to write first, so a tap must open the private chat. ``action`` buttons
+carry the payload as callback_data; ``marker`` buttons carry it behind a prefix so the
+adapter knows to answer in the private chat (service payloads never contain it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.contract import Button
+
+MARKER_PREFIX = "~m~"
+_DEEP_LINK_SAFE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+# A colour dot in front of tile labels when the service gives a line colour.
+COLOUR_EMOJI = {"green": "🟢", "red": "🔴", "blue": "🔵", "purple": "🟣", "yellow": "🟡"}
+
+
+def deep_link(bot_username: str, payload: str | None = None) -> str:
+    """The t.me link that opens the private chat with the bot (and sends /start <payload>)."""
+    base = f"https://t.me/{bot_username}"
+    if payload and _DEEP_LINK_SAFE.match(payload):
+        return f"{base}?start={payload}"
+    return base
+
+
+def callback_data(button: Button) -> str:
+    if button.kind == "marker":
+        data = MARKER_PREFIX + button.payload
+        if len(data.encode()) <= 64:
+            return data
+    return button.payload
+
+
+def split_callback_data(data: str) -> tuple[str, bool]:
+    """(service payload, is a marker press) for a callback_data the adapter issued."""
+    if data.startswith(MARKER_PREFIX):
+        return data[len(MARKER_PREFIX):], True
+    return data, False
+
+
+def label(button: Button) -> str:
+    emoji = COLOUR_EMOJI.get(button.colour or "")
+    if emoji and not button.label.startswith(emoji):
+        return f"{emoji} {button.label}"
+    return button.label
+
+
+def inline_button(button: Button, bot_username: str) -> InlineKeyboardButton:
+    if button.kind == "join":
+        return InlineKeyboardButton(label(button), url=deep_link(bot_username, button.payload))
+    if button.kind == "open_private":
+        return InlineKeyboardButton(label(button), url=deep_link(bot_username, button.payload))
+    return InlineKeyboardButton(label(button), callback_data=callback_data(button))
+
+
+def keyboard(rows: tuple[tuple[Button, ...], ...], bot_username: str) -> InlineKeyboardMarkup | None:
+    built = [[inline_button(b, bot_username) for b in row] for row in rows if row]
+    return InlineKeyboardMarkup(built) if built else None
+
+
+def open_private_keyboard(text: str, bot_username: str, payload: str | None = None) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton(text, url=deep_link(bot_username, payload))]])

@@ -1,0 +1,52 @@
+"""Telegram settings from the environment or ``.env`` (see ``.env.example``)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from urllib.parse import urlparse
+
+from bot.config import ConfigError, Settings
+from bot.config import settings as load_settings
+
+DEFAULT_DB = "paris-paris.sqlite3"
+
+
+@dataclass(frozen=True)
+class TelegramSettings:
+    token: str
+    db_path: str = DEFAULT_DB
+    webhook_url: str | None = None        # public HTTPS URL: webhook mode; None: long polling
+    webhook_port: int = 8443
+    webhook_listen: str = "0.0.0.0"
+    webhook_secret: str | None = None     # X-Telegram-Bot-Api-Secret-Token; derived from the token if unset
+    api_base_url: str | None = None       # a self-hosted Bot API server, e.g. http://localhost:8081/bot
+    poll_timeout: int = 30                # getUpdates long-poll seconds
+    timer_interval: float = 5.0           # how often due reminders/deadlines are fired
+
+    @classmethod
+    def from_env(cls, source: Settings | None = None) -> TelegramSettings:
+        env = source or load_settings()
+        webhook_url = env.get("TELEGRAM_WEBHOOK_URL")
+        if webhook_url and urlparse(webhook_url).scheme != "https":
+            raise ConfigError("TELEGRAM_WEBHOOK_URL must be an https:// URL (Telegram only calls HTTPS webhooks)")
+        return cls(
+            token=env.require("TELEGRAM_BOT_TOKEN"),
+            db_path=env.get("PARIS_PARIS_DB", DEFAULT_DB) or DEFAULT_DB,
+            webhook_url=webhook_url,
+            webhook_port=env.get_int("TELEGRAM_WEBHOOK_PORT", 8443) or 8443,
+            webhook_listen=env.get("TELEGRAM_WEBHOOK_LISTEN", "0.0.0.0") or "0.0.0.0",
+            webhook_secret=env.get("TELEGRAM_WEBHOOK_SECRET"),
+            api_base_url=env.get("TELEGRAM_API_BASE_URL"),
+        )
+
+    @property
+    def webhook_path(self) -> str:
+        """The path the local webhook server listens on: the path of the public URL."""
+        return urlparse(self.webhook_url or "").path.strip("/")
+
+    @property
+    def secret_token(self) -> str:
+        if self.webhook_secret:
+            return self.webhook_secret
+        return hashlib.sha256(b"paris-paris-webhook:" + self.token.encode()).hexdigest()[:48]

@@ -1,0 +1,157 @@
+"""The Telegram ``Transport``: posts and edits what the service's outbox hands it.
+
+Errors are translated for the delivery loop: flood control -> ``RetryLater(retry_after)``,
+a closed private chat (403) -> ``Undeliverable("private_closed")``, a lost group ->
+``Undeliverable("gone")``, a network hiccup -> ``RetryLater`` after a few seconds. An edit
+that changes nothing counts as delivered; an edit of a message that is gone (or of the
+wrong kind) is posted anew, so a slot never gets stuck.
+"""
+
+from __future__ import annotations
+
+import datetime as dtm
+import logging
+import warnings
+
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
+
+from bot.contract import Outgoing, RetryLater, Undeliverable
+from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, entities_for_part, split_text
+from bot.telegram.keyboards import keyboard
+
+log = logging.getLogger(__name__)
+
+NETWORK_RETRY_SECONDS = 3.0
+
+
+def _retry_seconds(error: RetryAfter) -> float:
+    with warnings.catch_warnings():      # PTB 22 warns that the type will become timedelta
+        warnings.simplefilter("ignore")
+        value = error.retry_after
+    return value.total_seconds() if isinstance(value, dtm.timedelta) else float(value)
+
+
+def _is(error: BadRequest, *fragments: str) -> bool:
+    text = error.message.lower()
+    return any(f in text for f in fragments)
+
+
+class TelegramTransport:
+    """``contract.Transport`` for one bot. ``bot_username`` is needed for deep links."""
+
+    platform = "telegram"
+
+    def __init__(self, bot: Bot, bot_username: str) -> None:
+        self.bot = bot
+        self.bot_username = bot_username
+
+    async def deliver(self, message: Outgoing) -> str:
+        private = message.private_to is not None
+        target = message.private_to.id if message.private_to else (message.chat.id if message.chat else None)
+        if target is None:
+            raise Undeliverable("gone", "an outgoing message without a chat")
+        try:
+            chat_id = int(target)
+        except ValueError:
+            raise Undeliverable("gone", f"not a Telegram chat id: {target!r}") from None
+        try:
+            try:
+                return await self._deliver(chat_id, message)
+            except ChatMigrated as migrated:   # a group became a supergroup: follow it
+                return await self._deliver(migrated.new_chat_id, message)
+        except RetryAfter as exc:
+            raise RetryLater(_retry_seconds(exc), "telegram flood control") from exc
+        except Forbidden as exc:
+            raise Undeliverable("private_closed" if private else "gone", exc.message) from exc
+        except BadRequest as exc:
+            if _is(exc, "chat not found", "user not found", "peer_id_invalid", "have no rights",
+                   "not enough rights", "chat_write_forbidden"):
+                raise Undeliverable("private_closed" if private else "gone", exc.message) from exc
+            raise
+        except (TimedOut, NetworkError) as exc:
+            raise RetryLater(NETWORK_RETRY_SECONDS, f"telegram network error: {exc}") from exc
+
+    # ---- posting ----------------------------------------------------------------------
+
+    async def _deliver(self, chat_id: int, message: Outgoing) -> str:
+        markup = keyboard(message.buttons, self.bot_username)
+        if message.edit_message_id:
+            edited = await self._edit(chat_id, int(message.edit_message_id), message, markup)
+            if edited is not None:
+                return edited
+        if message.image is not None:
+            return await self._send_photo(chat_id, message, markup)
+        return await self._send_text(chat_id, message.text, message, markup)
+
+    async def _send_text(self, chat_id: int, text: str, message: Outgoing,
+                         markup: InlineKeyboardMarkup | None) -> str:
+        """Post ``text`` (split when too long; the keyboard on the last part, whose id is returned)."""
+        parts = split_text(text or "…", TEXT_LIMIT)
+        sent: Message | None = None
+        for index, part in enumerate(parts):
+            last = index == len(parts) - 1
+            sent = await self.bot.send_message(chat_id, part, entities=entities_for_part(part, message.mentions),
+                                               reply_markup=markup if last else None,
+                                               link_preview_options=None)
+        assert sent is not None
+        return str(sent.message_id)
+
+    async def _send_photo(self, chat_id: int, message: Outgoing, markup: InlineKeyboardMarkup | None) -> str:
+        """The map with the first part of the text as caption (and the keyboard); the rest follows as text."""
+        caption, rest = self._caption_and_rest(message.text)
+        sent = await self.bot.send_photo(chat_id, message.image, caption=caption or None,
+                                         caption_entities=entities_for_part(caption, message.mentions),
+                                         reply_markup=markup, filename=message.image_name)
+        if rest:
+            await self._send_text(chat_id, rest, message, None)
+        return str(sent.message_id)
+
+    @staticmethod
+    def _caption_and_rest(text: str) -> tuple[str, str]:
+        """The caption (a prefix of ``text`` within 1024 units, cut at a paragraph if possible) and the rest."""
+        caption = split_text(text or "", CAPTION_LIMIT)[0]
+        return caption, (text or "")[len(caption):].strip()
+
+    # ---- editing ----------------------------------------------------------------------
+
+    async def _edit(self, chat_id: int, message_id: int, message: Outgoing,
+                    markup: InlineKeyboardMarkup | None) -> str | None:
+        """Edit in place; the message id, or None when the message must be posted anew."""
+        try:
+            if message.image is not None:
+                caption, rest = self._caption_and_rest(message.text)
+                media = InputMediaPhoto(message.image, caption=caption or None,
+                                        caption_entities=entities_for_part(caption, message.mentions),
+                                        filename=message.image_name)
+                await self.bot.edit_message_media(media, chat_id=chat_id, message_id=message_id,
+                                                  reply_markup=markup)
+                if rest:
+                    await self._send_text(chat_id, rest, message, None)
+                return str(message_id)
+            parts = split_text(message.text or "…", TEXT_LIMIT)
+            try:
+                await self.bot.edit_message_text(parts[0], chat_id=chat_id, message_id=message_id,
+                                                 entities=entities_for_part(parts[0], message.mentions),
+                                                 reply_markup=markup if len(parts) == 1 else None)
+            except BadRequest as exc:
+                if not _is(exc, "no text in the message"):
+                    raise
+                # the slot's message is a photo: the text becomes its caption
+                caption, _ = self._caption_and_rest(message.text)
+                await self.bot.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=caption,
+                                                    caption_entities=entities_for_part(caption, message.mentions),
+                                                    reply_markup=markup)
+                return str(message_id)
+            if len(parts) > 1:
+                return await self._send_text(chat_id, "\n".join(parts[1:]), message, markup)
+            return str(message_id)
+        except BadRequest as exc:
+            if _is(exc, "message is not modified"):
+                return str(message_id)
+            if _is(exc, "message to edit not found", "message can't be edited", "no media in the message",
+                   "no caption in the message", "message_id_invalid", "there is no text"):
+                log.info("telegram: cannot edit message %s in %s (%s); posting anew", message_id, chat_id,
+                         exc.message)
+                return None
+            raise
