@@ -1,0 +1,113 @@
+"""DiscordTransport against simcord's offline Discord: posting, editing, DMs, errors."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+from discord.ext import commands
+
+from bot.contract import Button, Chat, Outgoing, RetryLater, Undeliverable, User
+from bot.discord.transport import DiscordTransport, mention_text
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+
+
+@pytest.fixture
+def simcord_bot():
+    return commands.Bot(command_prefix="!", intents=discord.Intents.none())
+
+
+@pytest.fixture
+def world(simcord_env):
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("paris")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    return simcord_env, simcord_env.bot, channel, alice
+
+
+def chat(channel) -> Chat:
+    return Chat("discord", str(channel.id), "paris")
+
+
+def duser(member) -> User:
+    return User("discord", str(member.id), member.name)
+
+
+async def test_posts_text_image_buttons_and_pings_only_the_named_player(world):
+    env, client, channel, alice = world
+    transport = DiscordTransport(client)
+    tile = Button("1 · Louvre", "t_1_2_3_sig", colour="blue")
+    mine = Button("My marker", "m_1_sig", kind="marker")
+    message_id = await transport.deliver(Outgoing(
+        id=1, text="alice, your turn. @everyone look!", chat=chat(channel), image=PNG,
+        buttons=((tile,), (mine,)), mentions=(duser(alice),),
+    ))
+    posted = channel.last_message
+    assert str(posted.id) == message_id
+    assert posted.content.startswith(f"<@{alice.id}>, your turn")
+    assert [a.filename for a in posted.attachments] == ["paris.png"]
+    buttons = [child for row in posted.components for child in row.children]
+    assert [b.custom_id for b in buttons] == ["pp:t_1_2_3_sig", "pp:m_1_sig"]
+    assert str(buttons[0].emoji) == "\N{LARGE BLUE SQUARE}" and buttons[0].label == "1 · Louvre"
+    sent = [r for r in env.http_requests if r.method == "POST" and r.path.endswith("/messages")][-1]
+    assert sent.json["allowed_mentions"] == {"users": [alice.id], "parse": []}   # no @everyone, no roles
+
+
+async def test_edits_in_place_and_reposts_when_the_message_was_deleted(world):
+    env, client, channel, alice = world
+    transport = DiscordTransport(client)
+    first = await transport.deliver(Outgoing(
+        id=1, text="turn 1", chat=chat(channel), buttons=((Button("A", "t_a"),),), slot="prompt",
+    ))
+    edited = await transport.deliver(Outgoing(
+        id=2, text="turn 2", chat=chat(channel), slot="prompt", edit_message_id=first,
+    ))
+    assert edited == first
+    message = channel.last_message
+    assert message.content == "turn 2" and message.components == []   # no buttons any more
+
+    await (await client.get_partial_messageable(channel.id).fetch_message(int(first))).delete()
+    again = await transport.deliver(Outgoing(
+        id=3, text="turn 3", chat=chat(channel), slot="prompt", edit_message_id=first,
+    ))
+    assert again != first
+    assert channel.last_message.content == "turn 3" and str(channel.last_message.id) == again
+
+
+async def test_dm_is_delivered_and_closed_dms_are_undeliverable(world):
+    env, client, channel, alice = world
+    transport = DiscordTransport(client)
+    await transport.deliver(Outgoing(id=1, text="Your marker: red", private_to=duser(alice)))
+    dm = alice.user.dm_channel
+    assert dm.last_message.content == "Your marker: red"
+
+    env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007,
+                     message="Cannot send messages to this user", times=None)
+    with pytest.raises(Undeliverable) as caught:
+        await transport.deliver(Outgoing(id=2, text="Your marker: red", private_to=duser(alice)))
+    assert caught.value.reason == "private_closed"
+
+
+@pytest.mark.parametrize(("status", "code", "expected"), [
+    (429, 0, RetryLater),
+    (500, 0, RetryLater),
+    (403, 50013, RetryLater),       # lost Send Messages: an admin can fix it, keep the game
+    (404, 10003, Undeliverable),    # the channel was deleted
+])
+async def test_channel_errors_map_to_the_contract(world, status, code, expected):
+    env, client, channel, alice = world
+    transport = DiscordTransport(client)
+    env.inject_error("POST", f"/channels/{channel.id}/messages", status=status, code=code, message="x")
+    with pytest.raises(expected) as caught:
+        await transport.deliver(Outgoing(id=1, text="hello", chat=chat(channel)))
+    if expected is Undeliverable:
+        assert caught.value.reason == "gone"
+    else:
+        assert caught.value.seconds > 0
+
+
+def test_mention_text_replaces_whole_names_or_leads():
+    ann = User("discord", "11", "Ann")
+    assert mention_text("Ann, your turn", (ann,)) == "<@11>, your turn"
+    assert mention_text("Annabel is next", (ann,)) == "<@11>\nAnnabel is next"
+    assert mention_text("hi", (User("telegram", "5", "Tg"),)) == "hi"
