@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
-from telegram.error import TelegramError
-
 from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
 from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
+from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram.error import TelegramError
 
 log = logging.getLogger(__name__)
 
