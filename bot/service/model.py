@@ -1,0 +1,139 @@
+"""What the service stores about a game besides the engine's record: seats, chat, options."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot.contract import Chat, User
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "final_tours": "markers",
+    "reminder_minutes": 240,      # 4 hours: a nudge in the group
+    "deadline_minutes": 1440,     # 24 hours: the AI plays the turn so no game stalls
+    "language": None,             # None: English, or the creator's client language
+}
+
+LOBBY, PLAYING, FINISHED, ABORTED = "lobby", "playing", "finished", "aborted"
+ACTIVE = (LOBBY, PLAYING)
+
+
+@dataclass(slots=True)
+class Seat:
+    name: str                    # the name in the engine and on the map (unique within a game)
+    platform: str
+    user_id: str | None          # the human who holds (or held) this seat; None for added AI seats
+    is_ai: bool = False
+    ai_reason: str | None = None  # "added" | "left" | "handed"
+    language: str | None = None
+
+    def user(self) -> User:
+        return User(self.platform, self.user_id or f"ai:{self.name}", self.name, language=self.language)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class GameMeta:
+    id: int
+    platform: str
+    chat_id: str
+    chat_title: str
+    status: str
+    host_id: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[Seat] = field(default_factory=list)
+    setup: dict[str, Any] | None = None    # the record without moves, once started
+    moves: int = 0                          # moves stored
+    created: float = 0.0
+    updated: float = 0.0
+
+    @property
+    def chat(self) -> Chat:
+        return Chat(self.platform, self.chat_id, self.chat_title)
+
+    @property
+    def language(self) -> str:
+        return self.options.get("language") or "en"
+
+    def seat_of(self, user_id: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id and not seat.is_ai:
+                return index
+        return None
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if not s.is_ai]
+
+
+@dataclass(slots=True)
+class MoveRow:
+    game_id: int
+    n: int
+    pick: str
+    seat: int
+    actor: str            # "human" | "ai" | "deadline"
+    at: float
+
+
+@dataclass(slots=True)
+class OutRow:
+    """An outbox message before it is stored; ``body`` is the JSON form of an Outgoing."""
+
+    game_id: int | None
+    platform: str
+    dest: str             # "c:<chat id>" or "u:<user id>"
+    body: dict[str, Any]
+    slot: str | None = None
+    mode: str = "new"     # "new" | "edit"
+
+
+@dataclass(slots=True)
+class StoredOut:
+    id: int
+    game_id: int | None
+    platform: str
+    dest: str
+    state: str
+    body: dict[str, Any]
+    slot: str | None
+    mode: str
+    attempts: int
+    due: float
+
+
+@dataclass(slots=True)
+class TimerRow:
+    game_id: int
+    kind: str             # "reminder" | "deadline"
+    due: float
+    move: int
+
+
+@dataclass(slots=True)
+class ResultRow:
+    game_id: int
+    seat: int
+    platform: str
+    chat_id: str
+    user_id: str | None
+    name: str
+    is_ai: bool
+    points: int
+    won: bool
+    ended: float
+
+
+@dataclass(slots=True)
+class Changes:
+    """Everything one accepted action changes, committed in one transaction."""
+
+    game: GameMeta | None = None
+    moves: list[MoveRow] = field(default_factory=list)
+    outbox: list[OutRow] = field(default_factory=list)
+    timers: list[TimerRow] | None = None      # None: unchanged; a list replaces the game's timers
+    drop_timer: tuple[int, str] | None = None
+    results: list[ResultRow] = field(default_factory=list)
+    chat_settings: tuple[str, str, dict[str, Any]] | None = None

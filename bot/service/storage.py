@@ -1,0 +1,442 @@
+"""Durable storage: an interface the service talks to, and its SQLite implementation.
+
+Everything one action changes (game metadata, the move, outbox messages, timers, results)
+arrives as one ``Changes`` value and is committed in one transaction, so a message about a
+move can never exist without the move, nor the move without its messages. The game itself
+is stored as its record (RULES.md: setup + moves) and rebuilt by replaying it.
+
+A PostgreSQL backend implements the same ``Storage`` methods.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from abc import ABC, abstractmethod
+from typing import Any
+
+import aiosqlite
+
+from .model import (
+    ACTIVE,
+    Changes,
+    GameMeta,
+    ResultRow,
+    Seat,
+    StoredOut,
+    TimerRow,
+)
+
+# Versioned schema: each entry upgrades the database from version i to i + 1.
+# Never edit a released step; append a new one.
+MIGRATIONS: list[list[str]] = [
+    [  # 1: games, moves, outbox, timers
+        """CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)""",
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY, platform TEXT NOT NULL, chat_id TEXT NOT NULL,
+            chat_title TEXT NOT NULL DEFAULT '', status TEXT NOT NULL, host_id TEXT NOT NULL,
+            options TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, setup TEXT,
+            moves INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL, updated REAL NOT NULL)""",
+        """CREATE UNIQUE INDEX games_active_chat ON games(platform, chat_id)
+            WHERE status IN ('lobby', 'playing')""",
+        """CREATE TABLE moves (
+            game_id INTEGER NOT NULL, n INTEGER NOT NULL, pick TEXT NOT NULL, seat INTEGER NOT NULL,
+            actor TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (game_id, n)) WITHOUT ROWID""",
+        """CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY, game_id INTEGER, platform TEXT NOT NULL, dest TEXT NOT NULL,
+            state TEXT NOT NULL, body TEXT NOT NULL, slot TEXT, mode TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0, due REAL NOT NULL, message_id TEXT,
+            created REAL NOT NULL, sent_at REAL, error TEXT)""",
+        """CREATE INDEX outbox_unsent ON outbox(platform, id) WHERE state IN ('pending', 'sending')""",
+        """CREATE INDEX outbox_slot ON outbox(platform, slot, id) WHERE slot IS NOT NULL""",
+        """CREATE TABLE slots (platform TEXT NOT NULL, slot TEXT NOT NULL, message_id TEXT NOT NULL,
+            PRIMARY KEY (platform, slot)) WITHOUT ROWID""",
+        """CREATE TABLE timers (game_id INTEGER NOT NULL, kind TEXT NOT NULL, due REAL NOT NULL,
+            move INTEGER NOT NULL, PRIMARY KEY (game_id, kind)) WITHOUT ROWID""",
+        """CREATE INDEX timers_due ON timers(due)""",
+    ],
+    [  # 2: results for stats, per-chat settings, held private messages by user
+        """CREATE TABLE results (
+            game_id INTEGER NOT NULL, seat INTEGER NOT NULL, platform TEXT NOT NULL,
+            chat_id TEXT NOT NULL, user_id TEXT, name TEXT NOT NULL, is_ai INTEGER NOT NULL,
+            points INTEGER NOT NULL, won INTEGER NOT NULL, ended REAL NOT NULL,
+            PRIMARY KEY (game_id, seat))""",
+        """CREATE INDEX results_chat ON results(platform, chat_id)""",
+        """CREATE INDEX results_user ON results(platform, user_id)""",
+        """CREATE TABLE chat_settings (platform TEXT NOT NULL, chat_id TEXT NOT NULL,
+            settings TEXT NOT NULL, PRIMARY KEY (platform, chat_id)) WITHOUT ROWID""",
+        """CREATE INDEX outbox_held ON outbox(platform, dest) WHERE state = 'held'""",
+    ],
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+UNSENT = ("pending", "sending")
+
+
+class Storage(ABC):
+    """What the service needs from a database."""
+
+    @abstractmethod
+    async def open(self) -> None: ...
+    @abstractmethod
+    async def close(self) -> None: ...
+    @abstractmethod
+    async def secret(self) -> bytes:
+        """The payload-signing key, created on first use and kept."""
+    @abstractmethod
+    async def max_game_id(self) -> int: ...
+    @abstractmethod
+    async def active_game_id(self, platform: str, chat_id: str) -> int | None: ...
+    @abstractmethod
+    async def load_game(self, game_id: int) -> tuple[GameMeta, list[str]] | None:
+        """The metadata and the stored moves (text form, in order)."""
+    @abstractmethod
+    async def active_games(self) -> list[tuple[int, str, str]]:
+        """(id, platform, chat id) of every lobby and running game."""
+    @abstractmethod
+    async def commit(self, changes: Changes, now: float) -> list[int]:
+        """Apply everything in one transaction; return the new outbox ids."""
+    # outbox
+    @abstractmethod
+    async def unsent(self, platform: str, limit: int = 500) -> list[StoredOut]: ...
+    @abstractmethod
+    async def next_due(self, platform: str) -> float | None: ...
+    @abstractmethod
+    async def mark_sending(self, out_id: int) -> None: ...
+    @abstractmethod
+    async def mark_sent(self, out: StoredOut, message_id: str, now: float) -> None: ...
+    @abstractmethod
+    async def reschedule(self, out_id: int, due: float, attempts: int, error: str) -> None: ...
+    @abstractmethod
+    async def set_state(self, out_id: int, state: str, error: str = "") -> None: ...
+    @abstractmethod
+    async def held_for(self, platform: str, dest: str) -> list[StoredOut]: ...
+    @abstractmethod
+    async def release_held(self, platform: str, dest: str, now: float) -> int: ...
+    @abstractmethod
+    async def slot_message(self, platform: str, slot: str) -> str | None: ...
+    @abstractmethod
+    async def outbox_rows(self, game_id: int | None = None) -> list[StoredOut]: ...
+    # timers
+    @abstractmethod
+    async def due_timers(self, now: float) -> list[TimerRow]: ...
+    @abstractmethod
+    async def next_timer(self) -> float | None: ...
+    @abstractmethod
+    async def timers_of(self, game_id: int) -> list[TimerRow]: ...
+    # settings and stats
+    @abstractmethod
+    async def chat_settings(self, platform: str, chat_id: str) -> dict[str, Any]: ...
+    @abstractmethod
+    async def chat_results(self, platform: str, chat_id: str) -> list[ResultRow]: ...
+    @abstractmethod
+    async def user_results(self, platform: str, user_id: str) -> list[ResultRow]: ...
+    @abstractmethod
+    async def user_games(self, platform: str, user_id: str) -> list[int]:
+        """Ids of the running games where the user holds a seat."""
+
+
+def _meta_from_row(row: Any) -> GameMeta:
+    (gid, platform, chat_id, title, status, host, options, seed, seats, setup, moves, created,
+     updated) = row
+    return GameMeta(
+        id=gid, platform=platform, chat_id=chat_id, chat_title=title, status=status, host_id=host,
+        options=json.loads(options), seed=seed, seats=[Seat(**s) for s in json.loads(seats)],
+        setup=json.loads(setup) if setup else None, moves=moves, created=created, updated=updated)
+
+
+def _out_from_row(row: Any) -> StoredOut:
+    oid, game_id, platform, dest, state, body, slot, mode, attempts, due = row
+    return StoredOut(oid, game_id, platform, dest, state, json.loads(body), slot, mode, attempts, due)
+
+
+_OUT_COLS = "id, game_id, platform, dest, state, body, slot, mode, attempts, due"
+_GAME_COLS = ("id, platform, chat_id, chat_title, status, host_id, options, seed, seats, setup, moves, "
+              "created, updated")
+
+
+class SqliteStorage(Storage):
+    """SQLite through aiosqlite: one connection, WAL, one writer at a time."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._db: aiosqlite.Connection | None = None
+        self._write = asyncio.Lock()   # one connection: transactions must not interleave
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("storage is not open")
+        return self._db
+
+    async def open(self) -> None:
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        await self.db.execute("PRAGMA journal_mode=WAL")
+        await self.db.execute("PRAGMA synchronous=NORMAL")
+        await self.db.execute("PRAGMA foreign_keys=ON")
+        await self.db.execute("PRAGMA busy_timeout=5000")
+        await self.migrate()
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def schema_version(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cur:
+            return (await cur.fetchone())[0]
+
+    async def migrate(self, target: int = SCHEMA_VERSION) -> int:
+        """Upgrade the schema step by step, each step in its own transaction."""
+        version = await self.schema_version()
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(f"database schema {version} is newer than this code ({SCHEMA_VERSION})")
+        async with self._write:
+            for step in range(version, target):
+                await self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    for sql in MIGRATIONS[step]:
+                        await self.db.execute(sql)
+                    await self.db.execute(f"PRAGMA user_version={step + 1}")
+                    await self.db.execute("COMMIT")
+                except BaseException:
+                    await self.db.execute("ROLLBACK")
+                    raise
+        return target
+
+    async def _one(self, sql: str, params: tuple = ()) -> Any:
+        async with self.db.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    async def _all(self, sql: str, params: tuple = ()) -> list[Any]:
+        async with self.db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def _tx(self, statements: list[tuple[str, tuple]]) -> None:
+        async with self._write:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in statements:
+                    await self.db.execute(sql, params)
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+
+    async def secret(self) -> bytes:
+        row = await self._one("SELECT value FROM meta WHERE key = 'payload_secret'")
+        if row:
+            return bytes.fromhex(row[0])
+        key = secrets.token_hex(32)
+        await self._tx([("INSERT OR IGNORE INTO meta(key, value) VALUES ('payload_secret', ?)", (key,))])
+        row = await self._one("SELECT value FROM meta WHERE key = 'payload_secret'")
+        return bytes.fromhex(row[0])
+
+    async def max_game_id(self) -> int:
+        row = await self._one("SELECT COALESCE(MAX(id), 0) FROM games")
+        return row[0]
+
+    async def active_game_id(self, platform: str, chat_id: str) -> int | None:
+        row = await self._one("SELECT id FROM games WHERE platform = ? AND chat_id = ? "
+                              "AND status IN ('lobby', 'playing')", (platform, chat_id))
+        return row[0] if row else None
+
+    async def load_game(self, game_id: int) -> tuple[GameMeta, list[str]] | None:
+        row = await self._one(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            return None
+        moves = await self._all("SELECT pick FROM moves WHERE game_id = ? ORDER BY n", (game_id,))
+        return _meta_from_row(row), [m[0] for m in moves]
+
+    async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[str]]]:
+        """Many games in two queries (for eager restore)."""
+        out: dict[int, tuple[GameMeta, list[str]]] = {}
+        for start in range(0, len(game_ids), 500):
+            chunk = game_ids[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in await self._all(f"SELECT {_GAME_COLS} FROM games WHERE id IN ({marks})", tuple(chunk)):
+                out[row[0]] = (_meta_from_row(row), [])
+            for gid, pick in await self._all(
+                    f"SELECT game_id, pick FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, n",
+                    tuple(chunk)):
+                out[gid][1].append(pick)
+        return out
+
+    async def active_games(self) -> list[tuple[int, str, str]]:
+        return [tuple(r) for r in await self._all(
+            "SELECT id, platform, chat_id FROM games WHERE status IN ('lobby', 'playing')")]
+
+    async def commit(self, changes: Changes, now: float) -> list[int]:
+        ids: list[int] = []
+        db = self.db
+        async with self._write:
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                game = changes.game
+                if game is not None:
+                    await db.execute(
+                        f"INSERT OR REPLACE INTO games ({_GAME_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        (game.id, game.platform, game.chat_id, game.chat_title, game.status, game.host_id,
+                         json.dumps(game.options), game.seed,
+                         json.dumps([s.to_dict() for s in game.seats]),
+                         json.dumps(game.setup) if game.setup is not None else None,
+                         game.moves, game.created, game.updated))
+                if changes.moves:
+                    await db.executemany(
+                        "INSERT INTO moves (game_id, n, pick, seat, actor, at) VALUES (?,?,?,?,?,?)",
+                        [(m.game_id, m.n, m.pick, m.seat, m.actor, m.at) for m in changes.moves])
+                for out in changes.outbox:
+                    ids.append(await self._enqueue(out, now))
+                if changes.timers is not None and game is not None:
+                    await db.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
+                    if changes.timers:
+                        await db.executemany(
+                            "INSERT INTO timers (game_id, kind, due, move) VALUES (?,?,?,?)",
+                            [(t.game_id, t.kind, t.due, t.move) for t in changes.timers])
+                if changes.drop_timer is not None:
+                    await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", changes.drop_timer)
+                if changes.results:
+                    await db.executemany(
+                        "INSERT OR REPLACE INTO results (game_id, seat, platform, chat_id, user_id, name, "
+                        "is_ai, points, won, ended) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                        [(r.game_id, r.seat, r.platform, r.chat_id, r.user_id, r.name, int(r.is_ai),
+                          r.points, int(r.won), r.ended) for r in changes.results])
+                if changes.chat_settings is not None:
+                    platform, chat_id, settings = changes.chat_settings
+                    await db.execute("INSERT OR REPLACE INTO chat_settings VALUES (?,?,?)",
+                                     (platform, chat_id, json.dumps(settings)))
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+        return ids
+
+    async def _enqueue(self, out, now: float) -> int:
+        """Insert a message; an edit of a slot whose latest message is still pending replaces
+        that message's content instead (coalescing several moves into one post)."""
+        db = self.db
+        body = json.dumps(out.body, ensure_ascii=False)
+        if out.slot is not None and out.mode == "edit":
+            async with db.execute("SELECT id, state FROM outbox WHERE platform = ? AND slot = ? "
+                                  "ORDER BY id DESC LIMIT 1", (out.platform, out.slot)) as cur:
+                latest = await cur.fetchone()
+            if latest is not None and latest[1] == "pending":
+                await db.execute("UPDATE outbox SET body = ? WHERE id = ?", (body, latest[0]))
+                return latest[0]
+        cur = await db.execute(
+            "INSERT INTO outbox (game_id, platform, dest, state, body, slot, mode, due, created) "
+            "VALUES (?,?,?,'pending',?,?,?,?,?)",
+            (out.game_id, out.platform, out.dest, body, out.slot, out.mode, now, now))
+        return cur.lastrowid
+
+    # ---- outbox --------------------------------------------------------------------------
+
+    async def unsent(self, platform: str, limit: int = 500) -> list[StoredOut]:
+        rows = await self._all(f"SELECT {_OUT_COLS} FROM outbox WHERE platform = ? AND state IN "
+                               f"('pending', 'sending') ORDER BY id LIMIT ?", (platform, limit))
+        return [_out_from_row(r) for r in rows]
+
+    async def next_due(self, platform: str) -> float | None:
+        row = await self._one("SELECT MIN(due) FROM outbox WHERE platform = ? AND state IN "
+                              "('pending', 'sending')", (platform,))
+        return row[0] if row else None
+
+    async def mark_sending(self, out_id: int) -> None:
+        await self._tx([("UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
+                         (out_id,))])
+
+    async def mark_sent(self, out: StoredOut, message_id: str, now: float) -> None:
+        statements: list[tuple[str, tuple]] = [
+            ("UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, error = NULL WHERE id = ?",
+             (message_id, now, out.id))]
+        if out.slot is not None:
+            statements.append(("INSERT OR REPLACE INTO slots (platform, slot, message_id) VALUES (?,?,?)",
+                               (out.platform, out.slot, message_id)))
+        await self._tx(statements)
+
+    async def reschedule(self, out_id: int, due: float, attempts: int, error: str) -> None:
+        await self._tx([("UPDATE outbox SET state = 'pending', due = ?, attempts = ?, error = ? WHERE id = ?",
+                         (due, attempts, error[:500], out_id))])
+
+    async def set_state(self, out_id: int, state: str, error: str = "") -> None:
+        await self._tx([("UPDATE outbox SET state = ?, error = ? WHERE id = ?", (state, error[:500], out_id))])
+
+    async def held_for(self, platform: str, dest: str) -> list[StoredOut]:
+        rows = await self._all(f"SELECT {_OUT_COLS} FROM outbox WHERE platform = ? AND dest = ? "
+                               f"AND state = 'held' ORDER BY id", (platform, dest))
+        return [_out_from_row(r) for r in rows]
+
+    async def release_held(self, platform: str, dest: str, now: float) -> int:
+        async with self._write:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self.db.execute(
+                    "UPDATE outbox SET state = 'pending', due = ? WHERE platform = ? AND dest = ? "
+                    "AND state = 'held'", (now, platform, dest))
+                count = cur.rowcount
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+        return count
+
+    async def slot_message(self, platform: str, slot: str) -> str | None:
+        row = await self._one("SELECT message_id FROM slots WHERE platform = ? AND slot = ?", (platform, slot))
+        return row[0] if row else None
+
+    async def outbox_rows(self, game_id: int | None = None) -> list[StoredOut]:
+        if game_id is None:
+            rows = await self._all(f"SELECT {_OUT_COLS} FROM outbox ORDER BY id")
+        else:
+            rows = await self._all(f"SELECT {_OUT_COLS} FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
+        return [_out_from_row(r) for r in rows]
+
+    # ---- timers --------------------------------------------------------------------------
+
+    async def due_timers(self, now: float) -> list[TimerRow]:
+        rows = await self._all("SELECT game_id, kind, due, move FROM timers WHERE due <= ? ORDER BY due",
+                               (now,))
+        return [TimerRow(*r) for r in rows]
+
+    async def next_timer(self) -> float | None:
+        row = await self._one("SELECT MIN(due) FROM timers")
+        return row[0] if row else None
+
+    async def timers_of(self, game_id: int) -> list[TimerRow]:
+        rows = await self._all("SELECT game_id, kind, due, move FROM timers WHERE game_id = ? ORDER BY kind",
+                               (game_id,))
+        return [TimerRow(*r) for r in rows]
+
+    # ---- settings and stats --------------------------------------------------------------
+
+    async def chat_settings(self, platform: str, chat_id: str) -> dict[str, Any]:
+        row = await self._one("SELECT settings FROM chat_settings WHERE platform = ? AND chat_id = ?",
+                              (platform, chat_id))
+        return json.loads(row[0]) if row else {}
+
+    async def chat_results(self, platform: str, chat_id: str) -> list[ResultRow]:
+        rows = await self._all("SELECT game_id, seat, platform, chat_id, user_id, name, is_ai, points, won, "
+                               "ended FROM results WHERE platform = ? AND chat_id = ?", (platform, chat_id))
+        return [_result(r) for r in rows]
+
+    async def user_results(self, platform: str, user_id: str) -> list[ResultRow]:
+        rows = await self._all("SELECT game_id, seat, platform, chat_id, user_id, name, is_ai, points, won, "
+                               "ended FROM results WHERE platform = ? AND user_id = ? AND is_ai = 0",
+                               (platform, user_id))
+        return [_result(r) for r in rows]
+
+    async def user_games(self, platform: str, user_id: str) -> list[int]:
+        rows = await self._all("SELECT id, seats FROM games WHERE platform = ? AND status = 'playing'",
+                               (platform,))
+        out = []
+        for gid, seats in rows:
+            if any(s.get("user_id") == user_id and not s.get("is_ai") for s in json.loads(seats)):
+                out.append(gid)
+        return out
+
+
+def _result(r: Any) -> ResultRow:
+    return ResultRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], bool(r[8]), r[9])
+
+
+__all__ = ["ACTIVE", "MIGRATIONS", "SCHEMA_VERSION", "SqliteStorage", "Storage"]
