@@ -23,13 +23,16 @@ def to_record(game: Game) -> dict[str, Any]:
         "markers": {names[seat]: B.COLOURS[c] for seat, c in enumerate(game.markers)},
         "open_marker": None if game.open_marker is None else B.COLOURS[game.open_marker],
         "first_player": names[game.first_player],
-        "moves": [_move_to_json(game, m) for m in game.moves],
+        "moves": [_move_to_json(game, index, m) for index, m in enumerate(game.moves)],
     }
 
 
-def _move_to_json(game: Game, move: Pick) -> dict[str, Any]:
-    # The mover is derivable, but records name it so a reader needs no engine.
-    data: dict[str, Any] = {"tile": [move.tile.station, move.tile.colour]}
+def _move_to_json(game: Game, index: int, move: Pick) -> dict[str, Any]:
+    # The mover is derivable, but records name it so a reader needs no engine. Move ``index``
+    # is pick ``index % n`` of round ``index // n``, whose bus holder is first_player + round.
+    n = game.num_players
+    seat = (game.first_player + index // n + index % n) % n
+    data: dict[str, Any] = {"player": game.players[seat], "tile": [move.tile.station, move.tile.colour]}
     if move.evict is not None:
         data["evict"] = game.players[move.evict]
     return data
