@@ -221,20 +221,20 @@ class TelegramHandlers:
         return True
 
     async def _answer_press(self, query, reply: Reply) -> bool:
-        """Answer the query; a reply with buttons, an image or a long text also becomes a message."""
+        """Answer the query. A menu the adapter posted as a reply (/settings, /board) is updated in
+        place; on the service's own group messages the answer is only the toast or alert, since
+        the service edits those messages itself through the outbox."""
         message = query.message if isinstance(query.message, Message) else None
-        needs_message = bool(reply.buttons) or reply.image is not None or len(reply.text) > ANSWER_LIMIT
-        own_reply = message is not None and message.reply_to_message is not None
-        if reply.ok and own_reply and reply.image is None and (needs_message or message.reply_markup):
-            # a menu the adapter posted as a reply (settings, eviction choice...): update it in place
+        own_reply = (message is not None and message.reply_to_message is not None
+                     and message.from_user is not None and message.from_user.id == query.get_bot().id)
+        if reply.ok and own_reply and reply.image is None and (reply.buttons or message.reply_markup):
             await self._edit_reply(message, reply)
             await query.answer(self._short(reply.text) if reply.alert else None, show_alert=reply.alert)
             return True
-        if needs_message and reply.ok and message is not None:
+        if reply.ok and reply.image is not None and message is not None:
             await self._send_reply(message, reply.text, keyboard(reply.buttons, self._bot_username()),
                                    image=reply.image)
-            await query.answer(self._short(reply.text) if len(reply.text) <= ANSWER_LIMIT
-                               else t(None, "tg.more_in_chat"), show_alert=reply.alert)
+            await query.answer(t(None, "tg.more_in_chat"))
             return True
         await query.answer(self._short(reply.text) or None, show_alert=reply.alert or not reply.ok)
         return True

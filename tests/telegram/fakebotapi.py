@@ -169,6 +169,7 @@ class FakeBotAPI:
         self.answers: dict[str, dict] = {}
         self.commands: list[dict] = []
         self._updates: list[dict] = []
+        self.injected: set[int] = set()
         self._update_ids = itertools.count(1)
         self._message_ids: dict[int, itertools.count] = {}
         self._query_ids = itertools.count(1)
@@ -242,6 +243,7 @@ class FakeBotAPI:
     def _queue(self, update: dict) -> int:
         update["update_id"] = next(self._update_ids)
         self._updates.append(update)
+        self.injected.add(update["update_id"])
         asyncio.get_running_loop().create_task(self._notify())
         return update["update_id"]
 

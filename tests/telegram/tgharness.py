@@ -1,0 +1,118 @@
+"""The bot as it runs in production (real Application, real GameService on SQLite), pointed
+at the fake Bot API, plus helpers to play as the simulated users."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass, field
+
+from fakebotapi import FakeBotAPI, FakeChat, FakeUser, Msg
+from telegram import Update
+from telegram.ext import Application, TypeHandler
+
+from bot.service import GameService
+from bot.telegram.app import build_application, start_application, stop_application
+
+GROUP_ID = -1001234
+TILE_PAYLOAD = re.compile(r"^t_")
+EVICT_PAYLOAD = re.compile(r"^e_")
+
+
+@dataclass
+class Bot:
+    """One run of the bot: a GameService and an Application (restartable on the same DB)."""
+
+    api: FakeBotAPI
+    db_path: str
+    clock: object | None = None
+    ai: object | None = None
+    service: GameService | None = None
+    app: Application | None = None
+    runs: int = 0
+    handled: set[int] = field(default_factory=set)
+
+    async def start(self) -> None:
+        self.service = await GameService.open(self.db_path, clock=self.clock, ai=self.ai)
+        self.app = build_application(self.api.token, service=self.service, base_url=self.api.base_url,
+                                     base_file_url=self.api.base_file_url, timer_interval=0.05)
+        # runs after the adapter's handlers (group 0) for each update: a sync point for tests
+        self.app.add_handler(TypeHandler(Update, self._seen), group=99)
+        await start_application(self.app, poll_timeout=1)
+        self.runs += 1
+
+    async def stop(self) -> None:
+        if self.app is not None:
+            await stop_application(self.app)
+            self.app = None
+        if self.service is not None:
+            await self.service.close()
+            self.service = None
+
+    async def _seen(self, update: Update, context) -> None:
+        self.handled.add(update.update_id)
+
+    async def settle(self, timeout: float = 10.0) -> None:
+        """Wait until every queued update was handled and the outbox holds nothing due."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        quiet = 0
+        while True:
+            busy = bool(self.api._updates) or not self.api.injected <= self.handled
+            if not busy:
+                rows = await self.service.storage.unsent("telegram")
+                busy = any(r.due <= self.service.clock.now() for r in rows)
+            quiet = 0 if busy else quiet + 1
+            if quiet >= 3:           # stable over a few checks: nothing in flight
+                return
+            if loop.time() > deadline:
+                raise AssertionError("the bot did not settle")
+            await asyncio.sleep(0.02)
+
+
+@dataclass
+class Table:
+    """A group with its members, as the fake Bot API knows them."""
+
+    api: FakeBotAPI
+    group: FakeChat
+    users: dict[str, FakeUser] = field(default_factory=dict)
+
+    def by_id(self, user_id: int) -> FakeUser:
+        return self.api.users[user_id]
+
+    # ---- reading what the group shows -------------------------------------------------
+
+    def group_messages(self) -> list[Msg]:
+        return self.api.bot_messages(self.group)
+
+    def lobby(self) -> Msg:
+        for m in reversed(self.group_messages()):
+            if any(b.get("url", "").find("?start=j_") >= 0 for b in m.buttons()):
+                return m
+        raise AssertionError("no lobby message with a Join button")
+
+    def prompt(self) -> Msg | None:
+        """The current turn message: the latest group message with tile or eviction buttons."""
+        for m in reversed(self.group_messages()):
+            if any(TILE_PAYLOAD.match(b.get("callback_data", "")) or EVICT_PAYLOAD.match(b.get("callback_data", ""))
+                   for b in m.buttons()):
+                return m
+        return None
+
+    @staticmethod
+    def mentioned(msg: Msg) -> list[int]:
+        return [e["user"]["id"] for e in msg.entities if e.get("type") == "text_mention"]
+
+    def to_move(self, msg: Msg) -> FakeUser:
+        ids = self.mentioned(msg)
+        assert ids, f"the prompt mentions nobody: {msg.body!r}"
+        return self.by_id(ids[0])
+
+    @staticmethod
+    def tile_buttons(msg: Msg) -> list[dict]:
+        return [b for b in msg.buttons() if TILE_PAYLOAD.match(b.get("callback_data", ""))]
+
+    @staticmethod
+    def evict_buttons(msg: Msg) -> list[dict]:
+        return [b for b in msg.buttons() if EVICT_PAYLOAD.match(b.get("callback_data", ""))]
