@@ -71,3 +71,23 @@ def fit(text: str, width: int, size: int, bold: bool = False) -> str:
         else:
             hi = mid - 1
     return text[:lo].rstrip() + ELLIPSIS
+
+
+def wrap(text: str, width: int, size: int, bold: bool = False, max_lines: int = 2) -> list[str]:
+    """``text`` (drawable) broken into at most ``max_lines`` lines of ``width`` pixels."""
+    face = font(size, bold)
+    words = drawable(text).split(" ")
+    lines: list[str] = []
+    current = ""
+    for i, word in enumerate(words):
+        candidate = f"{current} {word}".strip()
+        if face.getlength(candidate) <= width or not current:
+            current = candidate
+            continue
+        lines.append(current)
+        current = word
+        if len(lines) == max_lines - 1:
+            current = " ".join(words[i:])
+            break
+    lines.append(current)
+    return [fit(line, width, size, bold) for line in lines[:max_lines]]

@@ -7,10 +7,14 @@ Tests sample pixels at ``station_xy`` to check what the renderer drew there.
 
 from __future__ import annotations
 
-from engine.board import LINES, STATIONS
+import math
+
+from engine.board import CROSSINGS, LINES, STATIONS
 
 BASE_WIDTH = 1280
 BASE_HEIGHT = 800
+HOUSE_SIZE = 27         # a shop's width in design units
+HOUSE_GAP = 15          # half the distance between the two shops of a crossing
 MAP_WIDTH = 900          # the map occupies x < MAP_WIDTH; the side panel the rest
 
 # station -> (x, y, label side, label lines)
@@ -85,16 +89,35 @@ def line_points(colour: str, width: int = BASE_WIDTH) -> list[tuple[int, int]]:
     return [station_xy(s, width) for s in LINES[colour]]
 
 
+_SIDE_ANGLE = {"e": 0, "se": 45, "s": 90, "sw": 135, "w": 180, "nw": 225, "n": 270, "ne": 315}
+
+
 def offer_badge_xy(offer, index: int, width: int = BASE_WIDTH) -> tuple[int, int]:
-    """Centre of the numbered badge for ``offer[index]`` (several offers at a station fan out)."""
+    """Centre of the numbered badge for ``offer[index]``.
+
+    Badges sit on the side of the station away from its name; several offers at one
+    station fan out around it.
+    """
     tile = offer[index]
     same = [i for i, t in enumerate(offer) if t.station == tile.station]
     slot = same.index(index)
-    x, y = station_xy(tile.station, width)
+    x, y, side, _ = STATION_LAYOUT[tile.station]
+    turn = (180, 135, 225, 90, 270)[slot % 5]
+    angle = math.radians(_SIDE_ANGLE[side] + turn)
+    # Clear of the shops: two side by side at a crossing need more room left and right.
+    a, b = (45, 33) if tile.station in CROSSINGS else (30, 30)
+    distance = 1 / math.hypot(math.cos(angle) / a, math.sin(angle) / b)
     s = scale(width)
-    # Badges sit above-left, above-right, below-left, below-right of the station.
-    dx, dy = ((-26, -30), (26, -30), (-26, 30), (26, 30), (0, -40))[slot % 5]
-    return round(x + dx * s), round(y + dy * s)
+    return round((x + distance * math.cos(angle)) * s), round((y + distance * math.sin(angle)) * s)
+
+
+def tag_xy(station: str, width: int = BASE_WIDTH) -> tuple[int, int]:
+    """Where a points tag attaches: beyond the first offer badge, away from the name."""
+    x, y, side, _ = STATION_LAYOUT[station]
+    angle = math.radians(_SIDE_ANGLE[side] + 180)
+    distance = 40 if station in CROSSINGS else 32
+    s = scale(width)
+    return round((x + distance * math.cos(angle)) * s), round((y + distance * math.sin(angle)) * s)
 
 
 def house_xy(station: str, slot: int, count: int, width: int = BASE_WIDTH) -> tuple[int, int]:
@@ -103,4 +126,11 @@ def house_xy(station: str, slot: int, count: int, width: int = BASE_WIDTH) -> tu
     if count <= 1:
         return x, y
     s = scale(width)
-    return round(x + (-14 if slot == 0 else 14) * s), y
+    return round(x + (-HOUSE_GAP if slot == 0 else HOUSE_GAP) * s), y
+
+
+def house_fill_xy(station: str, slot: int, count: int, width: int = BASE_WIDTH) -> tuple[int, int]:
+    """A pixel inside shop ``slot``'s wall, clear of its initial (for tests)."""
+    x, y = house_xy(station, slot, count, width)
+    s = scale(width)
+    return round(x - HOUSE_SIZE * 0.3 * s), round(y + HOUSE_SIZE * 0.3 * s)

@@ -15,7 +15,7 @@ from engine.board import COLOURS, CROSSINGS, DISPLAY_NAMES, LINES
 from . import draw as D
 from . import layout as L
 from . import style
-from .fonts import fit, font
+from .fonts import fit, font, wrap
 from .i18n import t
 from .players import colour as player_colour
 from .players import initials
@@ -31,7 +31,7 @@ PNG_LEVEL = 6
 
 def _label_anchor(side: str, crossing: bool) -> tuple[int, int, str]:
     """Offset from the station centre and Pillow anchor for a label side (clear of the shops)."""
-    a, d = (32, 22) if crossing else (17, 13)
+    a, d = (32, 22) if crossing else (18, 16)
     return {
         "n": (0, -d - 4, "md"), "s": (0, d + 2, "ma"), "e": (a, 0, "lm"), "w": (-a, 0, "rm"),
         "ne": (d, -d, "ld"), "nw": (-d, -d, "rd"), "se": (d, d, "la"), "sw": (-d, d, "ra"),
@@ -178,7 +178,7 @@ class _Canvas:
             kw["max_width"] = self.n(kw["max_width"])
         return round(D.text(self.d, self.P(x, y), value, self.n(size), **kw) / self.s)
 
-    def house(self, seat: int, x: float, y: float, size: float = 24, ring: tuple | None = None) -> None:
+    def house(self, seat: int, x: float, y: float, size: float = L.HOUSE_SIZE, ring: tuple | None = None) -> None:
         pc = player_colour(seat)
         D.paste(self.img, D.house(pc.rgb, pc.ink, self.marks[seat], self.n(size), ring), x, y)
 
@@ -220,24 +220,109 @@ def _offer_badges(c: _Canvas, offer) -> None:
                               ink=style.LINE_INK[tile.colour], border=0.1), bx, by)
 
 
-def _tag(c: _Canvas, x: float, y: float, items: Sequence[tuple[int, int]], edge: tuple) -> None:
-    """A little white tag near (x, y) design units: a house-coloured dot and "+N" per player."""
-    if not items:
-        return
-    size = 14
-    parts = [(seat, f"+{points}") for seat, points in items]
-    f = font(c.n(size), bold=True)
-    width = sum(18 + f.getlength(txt) / c.s + 6 for _, txt in parts) + 8
-    x0, y0 = x, y
-    D.paste(c.img, D.pill(c.n(width), c.n(24), style.WHITE, edge, max(1, c.n(2))), c.n(x0 + width / 2), c.n(y0))
-    cx = x0 + 6
-    for seat, txt in parts:
-        pc = player_colour(seat)
-        D.paste(c.img, D.disc(pc.rgb, c.n(16), outline=(30, 30, 35), text=c.marks[seat][:1], ink=pc.ink,
-                              border=0.08), c.n(cx + 8), c.n(y0))
-        cx += 18
-        c.d.text(c.P(cx, y0), txt, font=f, fill=style.INK, anchor="lm")
-        cx += f.getlength(txt) / c.s + 6
+TAG_H = 24
+
+
+def _tag_width(items: Sequence[tuple[int, int]]) -> float:
+    f = font(14, bold=True)
+    return sum(18 + f.getlength(f"+{points}") + 6 for _, points in items) + 8
+
+
+def _overlap(a, b) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+@cache
+def _static_obstacles() -> tuple[tuple[float, float, float, float], ...]:
+    boxes = [tuple(v for v in box) for box in label_boxes(L.BASE_WIDTH).values()]
+    for station, (x, y, _, _) in L.STATION_LAYOUT.items():
+        rx = 30 if station in CROSSINGS else 15
+        boxes.append((x - rx, y - 17, x + rx, y + 17))
+    return tuple(boxes)
+
+
+def _tag_requests(events: Sequence[E.Event]):
+    """(key, station, items, edge colour) for each points tag the events call for."""
+    for event in events:
+        if isinstance(event, E.BigTour):
+            for halt in event.halts:
+                items = [(seat, p) for seat, p in enumerate(halt.points) if p]
+                if items:
+                    yield (halt.station, event.colour), halt.station, items, style.LINE_COLOURS[event.colour]
+        elif isinstance(event, E.SmallTour) and event.shops:
+            per_station: dict[str, list[tuple[int, int]]] = {}
+            for station, owner in event.shops:
+                per_station.setdefault(station, []).append((owner, 1))
+            for station, items in per_station.items():
+                yield (station, "small"), station, items, style.LINE_COLOURS[event.tile.colour]
+
+
+def _place_tags(view, events: Sequence[E.Event]) -> list[tuple[tuple, tuple, list, tuple]]:
+    """Tags in design units, each placed where it covers the fewest names, shops and badges."""
+    taken = list(_static_obstacles())
+    for i in range(len(view.offer)):
+        bx, by = L.offer_badge_xy(view.offer, i)
+        taken.append((bx - 14, by - 14, bx + 14, by + 14))
+    placed = []
+    for key, station, items, edge in _tag_requests(events):
+        x, y, side, _ = L.STATION_LAYOUT[station]
+        w, h = _tag_width(items), TAG_H
+        best = None
+        for turn in (180, 135, 225, 90, 270, 45, 315, 0):
+            angle = math.radians(L._SIDE_ANGLE[side] + turn)
+            cos, sin = math.cos(angle), math.sin(angle)
+            for distance in (30, 44, 60):
+                cx = x + cos * (distance + w / 2 * abs(cos))
+                cy = y + sin * (distance + h / 2 * abs(sin))
+                rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+                if rect[0] < 4 or rect[1] < 4 or rect[2] > PANEL_X - 8 or rect[3] > L.BASE_HEIGHT - 4:
+                    continue
+                score = sum(_overlap(rect, other) for other in taken) + distance
+                if best is None or score < best[0]:
+                    best = (score, rect)
+        rect = best[1] if best else (x, y, x + w, y + h)
+        taken.append(rect)
+        placed.append((key, rect, items, edge))
+    return placed
+
+
+def tag_boxes(view, events: Iterable[E.Event], width: int = L.BASE_WIDTH) -> dict[tuple, tuple[int, ...]]:
+    """Pixel boxes of the points tags (for tests): {(station, colour or "small"): box}."""
+    s = L.scale(width)
+    events = _shown_events(view, events)
+    return {key: tuple(round(v * s) for v in rect) for key, rect, _, _ in _place_tags(view, events)}
+
+
+def _tags(c: _Canvas, view, events: Sequence[E.Event]) -> None:
+    f = font(c.n(14), bold=True)
+    for _key, rect, items, edge in _place_tags(view, events):
+        x0, y0, x1, y1 = rect
+        cy = (y0 + y1) / 2
+        D.paste(c.img, D.pill(c.n(x1 - x0), c.n(TAG_H), style.WHITE, edge, max(1, c.n(2))),
+                c.n((x0 + x1) / 2), c.n(cy))
+        cx = x0 + 6
+        for seat, points in items:
+            pc = player_colour(seat)
+            D.paste(c.img, D.disc(pc.rgb, c.n(16), outline=(30, 30, 35), text=c.marks[seat][:1], ink=pc.ink,
+                                  border=0.08), c.n(cx + 8), c.n(cy))
+            cx += 18
+            txt = f"+{points}"
+            c.d.text(c.P(cx, cy), txt, font=f, fill=style.INK, anchor="lm")
+            cx += f.getlength(txt) / c.s + 6
+
+
+def _shown_events(view, events: Iterable[E.Event]) -> list[E.Event]:
+    """Events to highlight: visible to the viewer, and, once the game is over, only the last
+    round's (the final tours and the bag belong to the final standings image)."""
+    shown = []
+    for event in events:
+        if isinstance(event, E.MarkersRevealed):
+            break
+        if event.visible_to(view.viewer):
+            shown.append(event)
+    return shown
 
 
 def _highlights(c: _Canvas, events: Sequence[E.Event]) -> None:
@@ -252,21 +337,9 @@ def _highlights(c: _Canvas, events: Sequence[E.Event]) -> None:
             D.paste(c.img, D.bus_icon(c.n(22)), x + c.n(26), y + c.n(22))
 
 
-def _tags(c: _Canvas, events: Sequence[E.Event]) -> None:
+def _evictions(c: _Canvas, events: Sequence[E.Event]) -> None:
     for event in events:
-        if isinstance(event, E.BigTour):
-            for halt in event.halts:
-                items = [(seat, p) for seat, p in enumerate(halt.points) if p]
-                x, y = L.STATION_LAYOUT[halt.station][:2]
-                _tag(c, x + 14, y + 26, items, style.LINE_COLOURS[event.colour])
-        elif isinstance(event, E.SmallTour) and event.shops:
-            per_station: dict[str, list[tuple[int, int]]] = {}
-            for station, owner in event.shops:
-                per_station.setdefault(station, []).append((owner, 1))
-            for station, items in per_station.items():
-                x, y = L.STATION_LAYOUT[station][:2]
-                _tag(c, x + 14, y - 28, items, style.LINE_COLOURS[event.tile.colour])
-        elif isinstance(event, E.ShopEvicted):
+        if isinstance(event, E.ShopEvicted):
             x, y = L.STATION_LAYOUT[event.station][:2]
             pc = player_colour(event.owner)
             D.paste(c.img, D.disc(style.EVICT, c.n(20), text="✕", ink=style.WHITE), c.n(x - 24), c.n(y + 22))
@@ -375,25 +448,32 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
             text = c.t("map_big_tour", colour=c.t("colour_" + event.colour))
             lines.append((event.colour, text + ": " + _points_text(c, event.points)))
         elif isinstance(event, E.ShopEvicted):
-            lines.append((None, "✕ " + c.t("map_evicted", owner=c.players[event.owner],
+            lines.append(("evict", c.t("map_evicted", owner=c.players[event.owner],
                                             station=DISPLAY_NAMES[event.station])))
     if pending is not None and view.to_move is not None:
         prompt = c.t("map_evict_choose", player=c.players[view.to_move], station=DISPLAY_NAMES[pending.station])
-        c.d.rounded_rectangle((*c.P(PX - 6, y), *c.P(PX + PW + 6, y + 34)), radius=c.n(8), fill=(253, 228, 226),
-                              outline=style.EVICT, width=max(1, c.n(2)))
-        c.text(PX + 4, y + 17, prompt, 15, bold=True, fill=style.EVICT, anchor="lm", max_width=PW - 8)
-        y += 44
+        rows = wrap(prompt, c.n(PW - 8), c.n(15), True)
+        height = 12 + 20 * len(rows)
+        c.d.rounded_rectangle((*c.P(PX - 6, y), *c.P(PX + PW + 6, y + height)), radius=c.n(8),
+                              fill=(253, 228, 226), outline=style.EVICT, width=max(1, c.n(2)))
+        for i, row in enumerate(rows):
+            c.text(PX + 4, y + 16 + 20 * i, row, 15, bold=True, fill=style.EVICT, anchor="lm")
+        y += height + 10
     if not lines:
         return y
     c.text(PX, y, c.t("map_last_round"), 16, bold=True, fill=style.MUTED)
     y += 24
     for colour, text in lines[-6:]:
-        if y > 770:
+        rows = wrap(text, c.n(PW - 22), c.n(15))
+        if y + 20 * len(rows) > 785:
             break
-        if colour:
+        if colour == "evict":
+            D.paste(c.img, D.disc(style.EVICT, c.n(16), text="✕", ink=style.WHITE), c.n(PX + 8), c.n(y + 10))
+        elif colour:
             D.paste(c.img, D.colour_shape(colour, c.n(16)), c.n(PX + 8), c.n(y + 10))
-        c.text(PX + 22, y + 10, text, 15, anchor="lm", max_width=PW - 22)
-        y += 24
+        for i, row in enumerate(rows):
+            c.text(PX + 22, y + 10 + 19 * i, row, 15, anchor="lm")
+        y += 19 * len(rows) + 6
     return y
 
 
@@ -407,7 +487,7 @@ def _points_text(c: _Canvas, points: Sequence[int]) -> str:
 def render_map(view, *, events: Iterable[E.Event] = (), language: str = "en", pending_tile=None,
                width: int = 1280) -> bytes:
     """PNG of the board for ``view``; ``events`` (since the previous map) are highlighted."""
-    events = [e for e in events if e.visible_to(view.viewer)]
+    events = _shown_events(view, events)
     c = _Canvas(width, language, view.players)
     _highlights(c, events)
     _offer(c, view.offer)
@@ -416,7 +496,8 @@ def render_map(view, *, events: Iterable[E.Event] = (), language: str = "en", pe
         D.paste(c.img, D.ring(style.EVICT, c.n(74), 4 * c.s, dashed=True), x, y)
     _shops(c, view.board, pending_tile)
     _offer_badges(c, view.offer)
-    _tags(c, events)
+    _evictions(c, events)
+    _tags(c, view, events)
     y = _panel_header(c, view)
     y = _panel_players(c, view, y, pending=pending_tile)
     y = _panel_offer(c, view, y)

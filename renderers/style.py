@@ -25,7 +25,7 @@ PLAYER_COLOURS: tuple[PlayerColour, ...] = (
     PlayerColour("orange", (230, 159, 0), (20, 20, 20)),
     PlayerColour("sky", (86, 180, 233), (20, 20, 20)),
     PlayerColour("pink", (204, 121, 167), (20, 20, 20)),
-    PlayerColour("black", (34, 34, 34), (255, 255, 255)),
+    PlayerColour("black", (0, 0, 0), (255, 255, 255)),
 )
 
 # The five bus lines (tile colours), keyed by the engine's colour ids.

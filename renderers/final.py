@@ -1,0 +1,179 @@
+"""The final standings: ranking, what decided it (special routes, bag), score by round."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+
+from PIL import Image, ImageDraw
+
+from engine import events as E
+
+from . import draw as D
+from . import style
+from .fonts import font
+from .i18n import t
+from .players import colour as player_colour
+from .players import initials
+
+BASE_W, BASE_H = 1280, 800
+CHART_SHAPES = ("circle", "square", "triangle", "diamond")
+
+
+def _ranking(view) -> list[int]:
+    on_board = _on_board(view)
+    return sorted(range(view.num_players), key=lambda s: (-view.scores[s], on_board[s], s))
+
+
+def _on_board(view) -> list[int]:
+    counts = [0] * view.num_players
+    for owners in view.board.values():
+        for owner in owners:
+            counts[owner] += 1
+    return counts
+
+
+def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", width: int = 1280) -> bytes:
+    """PNG of the final standings for a finished ``view``."""
+    events = [e for e in events if e.visible_to(view.viewer)]
+    s = width / BASE_W
+    k = 2 * s  # draw at twice the size, then scale down for smooth lines
+    W, H = round(BASE_W * k), round(BASE_H * k)
+    img = Image.new("RGB", (W, H), style.PAPER)
+    d = ImageDraw.Draw(img)
+    marks = initials(view.players)
+    lang = language
+
+    def n(v: float) -> int:
+        return round(v * k)
+
+    def P(x: float, y: float) -> tuple[int, int]:
+        return n(x), n(y)
+
+    def text(x, y, value, size, **kw) -> int:
+        if kw.get("max_width"):
+            kw["max_width"] = n(kw["max_width"])
+        return D.text(d, P(x, y), value, n(size), **kw)
+
+    # Title.
+    text(40, 28, "Paris Paris", 34, bold=True)
+    text(40, 74, t(lang, "final_title"), 22, fill=style.MUTED)
+    for shape_i, colour in enumerate(style.LINE_COLOURS):
+        D.draw_shape(d, style.LINE_SHAPES[colour], n(300 + shape_i * 30), n(48), n(10),
+                     fill=style.LINE_COLOURS[colour])
+
+    # Ranking.
+    on_board = _on_board(view)
+    order = _ranking(view)
+    winners = set(view.winners)
+    tie_broken = len({view.scores[s] for s in order[:2]}) == 1 and len(winners) < sum(
+        1 for s in order if view.scores[s] == view.scores[order[0]])
+    y = 120
+    row = 86 if view.num_players <= 3 else 74
+    place = 0
+    for i, seat in enumerate(order):
+        if i == 0 or (view.scores[seat], on_board[seat]) != (view.scores[order[i - 1]], on_board[order[i - 1]]):
+            place = i + 1
+        pc = player_colour(seat)
+        win = seat in winners
+        box = (*P(30, y), *P(600, y + row - 10))
+        d.rounded_rectangle(box, radius=n(14), fill=style.HIGHLIGHT if win else style.PANEL,
+                            outline=(225, 190, 70) if win else style.PANEL_EDGE, width=n(3 if win else 2))
+        mid = y + (row - 10) / 2
+        text(62, mid, str(place), 30, bold=True, anchor="mm",
+             fill=(170, 120, 0) if win else style.MUTED)
+        D.paste(img, D.house(pc.rgb, pc.ink, marks[seat], n(40)), n(112), n(mid))
+        text(146, mid - 13, view.players[seat], 24, bold=True, anchor="lm", max_width=290)
+        sub = t(lang, "final_on_board", count=on_board[seat])
+        if win:
+            sub = (t(lang, "final_shared") if len(winners) > 1 else t(lang, "final_winner")) + " · " + sub
+        text(146, mid + 16, sub, 16, fill=style.MUTED, anchor="lm", max_width=300)
+        text(580, mid, str(view.scores[seat]), 40, bold=True, anchor="rm")
+        y += row
+    if tie_broken:
+        text(40, y, t(lang, "final_tiebreak"), 15, fill=style.MUTED, max_width=560)
+        y += 26
+
+    # Special routes and the bag.
+    y += 10
+    text(40, y, t(lang, "final_tours"), 18, bold=True, fill=style.MUTED)
+    y += 32
+    for event in events:
+        if isinstance(event, E.BigTour) and event.reason != "discard":
+            D.paste(img, D.colour_shape(event.colour, n(22)), n(52), n(y + 11))
+            if event.reason == "marker" and event.seat is not None:
+                who = f"{marks[event.seat]}: "
+            elif event.reason == "open_marker":
+                who = t(lang, "map_open_marker") + ": "
+            else:
+                who = ""
+            label = who + t(lang, "map_big_tour", colour=t(lang, "colour_" + event.colour))
+            pts = ", ".join(f"{marks[seat]} +{p}" for seat, p in enumerate(event.points) if p) or t(
+                lang, "map_nobody")
+            text(72, y + 11, f"{label}: {pts}", 17, anchor="lm", max_width=530)
+            y += 30
+        elif isinstance(event, E.BagScored):
+            counts = ", ".join(f"{marks[seat]} {c}" for seat, c in enumerate(event.counts))
+            result = (f"{marks[event.seat]} +{event.points}" if event.seat is not None
+                      else t(lang, "final_bag_none"))
+            D.paste(img, D.disc((120, 100, 80), n(22), text="●", ink=(240, 230, 210)), n(52), n(y + 11))
+            text(72, y + 11, f"{t(lang, 'final_bag', counts=counts)} → {result}", 17, anchor="lm", max_width=530)
+            y += 30
+
+    # Score by round.
+    _chart(img, d, view, marks, lang, k, (650, 40, 1250, 770))
+    out = io.BytesIO()
+    img = img.resize((round(BASE_W * s), round(BASE_H * s)), Image.LANCZOS)
+    img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
+        out, format="PNG", compress_level=6)
+    return out.getvalue()
+
+
+def _chart(img, d, view, marks: Sequence[str], lang: str, k: float, box) -> None:
+    x0, y0, x1, y1 = box
+
+    def n(v: float) -> int:
+        return round(v * k)
+
+    d.rounded_rectangle((n(x0), n(y0), n(x1), n(y1)), radius=n(14), fill=style.PANEL, outline=style.PANEL_EDGE,
+                        width=n(2))
+    D.text(d, (n(x0 + 20), n(y0 + 16)), t(lang, "final_chart"), n(20), bold=True, fill=style.MUTED)
+    history = [tuple(0 for _ in view.players), *view.score_history]
+    top = max(1, max(max(row) for row in history))
+    step = next(v for v in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500) if top / v <= 8)
+    top = ((top + step - 1) // step) * step
+    cx0, cy0, cx1, cy1 = x0 + 60, y0 + 60, x1 - 50, y1 - 50
+    small = font(n(14))
+    for v in range(0, top + 1, step):
+        yy = cy1 - (cy1 - cy0) * v / top
+        d.line((n(cx0), n(yy), n(cx1), n(yy)), fill=(228, 222, 210), width=n(1))
+        d.text((n(cx0 - 8), n(yy)), str(v), font=small, fill=style.MUTED, anchor="rm")
+    count = len(history) - 1
+    for r in range(count + 1):
+        if count <= 15 or r % 2 == 0 or r == count:
+            xx = cx0 + (cx1 - cx0) * r / max(1, count)
+            label = t(lang, "final_end") if r == count and view.finished else str(r)
+            d.text((n(xx), n(cy1 + 10)), label, font=small, fill=style.MUTED, anchor="ma")
+    d.text((n((cx0 + cx1) / 2), n(cy1 + 30)), t(lang, "final_round"), font=small, fill=style.MUTED, anchor="ma")
+    d.line((n(cx0), n(cy1), n(cx1), n(cy1)), fill=style.MUTED, width=n(2))
+    ends = []
+    for seat in range(view.num_players):
+        pc = player_colour(seat)
+        pts = [(n(cx0 + (cx1 - cx0) * r / max(1, count)), n(cy1 - (cy1 - cy0) * row[seat] / top))
+               for r, row in enumerate(history)]
+        d.line(pts, fill=(30, 30, 35), width=n(6), joint="curve")
+        d.line(pts, fill=pc.rgb, width=n(4), joint="curve")
+        shape = CHART_SHAPES[seat % 4]
+        for i, (px, py) in enumerate(pts):
+            if i % max(1, count // 10) == 0 or i == len(pts) - 1:
+                D.draw_shape(d, shape, px, py, n(5), fill=pc.rgb, outline=(30, 30, 35), width=n(1.5))
+        ends.append([pts[-1][1], seat, pts[-1][0]])
+    # End labels (initials), nudged apart vertically.
+    ends.sort()
+    for i in range(1, len(ends)):
+        if ends[i][0] - ends[i - 1][0] < n(22):
+            ends[i][0] = ends[i - 1][0] + n(22)
+    for yy, seat, xx in ends:
+        pc = player_colour(seat)
+        D.paste(img, D.disc(pc.rgb, n(26), outline=(30, 30, 35), text=marks[seat][:2], ink=pc.ink, border=0.08),
+                xx + n(24), yy)

@@ -1,0 +1,232 @@
+"""The map image: real properties of the picture for every phase and 2-4 players."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from PIL import Image
+from render_testkit import close, count_colour, load, near_colour
+
+import renderers
+from engine import Game
+from engine.board import CROSSINGS, LINES
+from renderers import layout, mapimage, scenes, style
+from renderers.mapimage import label_boxes
+from renderers.players import colour as player_colour
+
+PLAYER_COUNTS = (2, 3, 4)
+
+
+def _check_offer(img: Image.Image, view, width: int) -> None:
+    """Every offered tile has a badge in its colour, and lone offers a ring around the station."""
+    s = width / 1280
+    for i, tile in enumerate(view.offer):
+        rgb = style.LINE_COLOURS[tile.colour]
+        bx, by = layout.offer_badge_xy(view.offer, i, width)
+        side = round(8 * s)
+        assert near_colour(img, (bx - side, by), rgb) or near_colour(img, (bx + side, by), rgb), \
+            f"badge {i + 1} for {tile} not in {tile.colour}"
+        same = [t for t in view.offer if t.station == tile.station]
+        if len(same) == 1 and not view.board.get(tile.station):
+            x, y = layout.station_xy(tile.station, width)
+            r = 22 * s
+            hits = sum(near_colour(img, (round(x + r * math.cos(a)), round(y + r * math.sin(a))), rgb, radius=1)
+                       for a in (k * math.pi / 8 for k in range(16)))
+            assert hits >= 4, f"no {tile.colour} ring around {tile.station} ({hits} samples)"
+
+
+def _check_shops(img: Image.Image, view, width: int) -> None:
+    for station, owners in view.board.items():
+        for slot, owner in enumerate(owners):
+            xy = layout.house_fill_xy(station, slot, len(owners), width)
+            assert near_colour(img, xy, player_colour(owner).rgb, radius=1), \
+                f"shop of seat {owner} at {station} not drawn in its colour"
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_lobby(n):
+    names = scenes.players(n)
+    img = load(renderers.render_lobby(names, title="Tea room"))
+    assert img.size == (1280, 800)
+    panel = (layout.MAP_WIDTH, 0, 1280, 800)
+    for seat in range(n):
+        assert count_colour(img, panel, player_colour(seat).rgb, 20) > 200, f"seat {seat} missing from the lobby"
+    for seat in range(n, 4):
+        assert count_colour(img, panel, player_colour(seat).rgb, 20) < 60
+
+
+def test_empty_lobby_and_board():
+    img = load(renderers.render_lobby([]))
+    assert img.size == (1280, 800)
+    # Every line is drawn in its colour next to its first stop.
+    for colour, stops in LINES.items():
+        (x0, y0), (x1, y1) = layout.station_xy(stops[0]), layout.station_xy(stops[1])
+        mid = ((x0 + x1) // 2, (y0 + y1) // 2)
+        assert near_colour(img, mid, style.LINE_COLOURS[colour]), colour
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_mid_round(n):
+    scene = scenes.mid_round(n)
+    view = scene.game.view(None)
+    assert view.offer and view.board
+    img = load(renderers.render_map(view))
+    assert img.size == (1280, 800)
+    _check_offer(img, view, 1280)
+    _check_shops(img, view, 1280)
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_mid_round_at_other_widths(n):
+    view = scenes.mid_round(n).game.view(None)
+    for width in (800, 1600):
+        img = load(renderers.render_map(view, width=width))
+        assert img.size == (width, round(800 * width / 1280))
+        _check_offer(img, view, width)
+        _check_shops(img, view, width)
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_eviction_pending(n):
+    scene = scenes.eviction_pending(n)
+    view = scene.game.view(None)
+    tile = scene.pending_tile
+    owners = view.eviction_options(tile)
+    assert len(owners) == 2
+    plain = load(renderers.render_map(view))
+    img = load(renderers.render_map(view, pending_tile=tile))
+    _check_shops(img, view, 1280)
+    # A red dashed ring around the station, and both candidate shops outlined in red.
+    x, y = layout.station_xy(tile.station)
+    ring = [(round(x + 35 * math.cos(a)), round(y + 35 * math.sin(a))) for a in (k * math.pi / 12 for k in range(24))]
+    red_now = sum(near_colour(img, p, style.EVICT, radius=1) for p in ring)
+    red_before = sum(near_colour(plain, p, style.EVICT, radius=1) for p in ring)
+    assert red_now >= red_before + 6
+    for slot in range(2):
+        hx, hy = layout.house_xy(tile.station, slot, 2)
+        h = layout.HOUSE_SIZE
+        box = (hx - h // 2 - 4, hy - h // 2 - 4, hx + h // 2 + 4, hy + h // 2 + 6)
+        assert count_colour(img, box, style.EVICT) > count_colour(plain, box, style.EVICT) + 20
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_after_big_tour(n):
+    scene = scenes.big_tour(n)
+    view = scene.game.view(None)
+    tour = next(e for e in scene.events if e.kind == "big_tour")
+    plain = load(renderers.render_map(view))
+    img = load(renderers.render_map(view, events=scene.events))
+    _check_shops(img, view, 1280)
+    # The toured line glows: beside the line, pixels change towards the line colour.
+    rgb = style.LINE_COLOURS[tour.colour]
+    stops = LINES[tour.colour]
+    changed = 0
+    for a, b in zip(stops, stops[1:], strict=False):
+        (x0, y0), (x1, y1) = layout.station_xy(a), layout.station_xy(b)
+        length = math.hypot(x1 - x0, y1 - y0)
+        nx, ny = -(y1 - y0) / length, (x1 - x0) / length
+        px, py = round((x0 + x1) / 2 + nx * 11), round((y0 + y1) / 2 + ny * 11)
+        before, after = plain.getpixel((px, py)), img.getpixel((px, py))
+        if before != after and sum(abs(p - c) for p, c in zip(after, rgb, strict=True)) < \
+                sum(abs(p - c) for p, c in zip(before, rgb, strict=True)):
+            changed += 1
+    assert changed >= 4
+    # A points tag at each crossing where someone scored.
+    for halt in tour.halts:
+        if any(halt.points):
+            box = mapimage.tag_boxes(view, scene.events)[(halt.station, tour.colour)]
+            assert count_colour(img, box, (255, 255, 255), 12) > count_colour(plain, box, (255, 255, 255), 12) + 100
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_after_eviction(n):
+    scene = scenes.eviction_done(n)
+    view = scene.game.view(None)
+    evicted = next(e for e in scene.events if e.kind == "shop_evicted")
+    img = load(renderers.render_map(view, events=scene.events))
+    x, y = layout.station_xy(evicted.station)
+    assert near_colour(img, (x - 24, y + 22), style.EVICT, radius=4)
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_final_map(n):
+    scene = scenes.final(n)
+    view = scene.game.view(None)
+    assert view.finished and not view.offer
+    img = load(renderers.render_map(view, events=scene.events))
+    _check_shops(img, view, 1280)
+
+
+def test_private_view_shows_own_marker_only():
+    game = Game.new(["ann", "bob", "cat"], seed=11)
+    public = load(renderers.render_map(game.view(None)))
+    mine = load(renderers.render_map(game.view(0)))
+    marker = game.view(0).marker
+    # The private image differs only in the panel (the "your route" row).
+    diff = [(x, y) for x in range(0, 1280, 4) for y in range(0, 800, 4)
+            if not close(public.getpixel((x, y)), mine.getpixel((x, y)), 30)]
+    assert diff and all(x >= layout.MAP_WIDTH for x, _ in diff)
+    assert count_colour(mine, (layout.MAP_WIDTH, 0, 1280, 800), style.LINE_COLOURS[marker], 20) > \
+        count_colour(public, (layout.MAP_WIDTH, 0, 1280, 800), style.LINE_COLOURS[marker], 20)
+
+
+def test_two_player_face_up_marker_in_panel():
+    game = Game.new(["ann", "bob"], seed=12)
+    view = game.view(None)
+    assert view.open_marker
+    with_marker = load(renderers.render_map(view))
+    from dataclasses import replace
+    without = load(renderers.render_map(replace(view, open_marker=None)))
+    panel = (layout.MAP_WIDTH, 0, 1280, 800)
+    rgb = style.LINE_COLOURS[view.open_marker]
+    assert count_colour(with_marker, panel, rgb, 20) > count_colour(without, panel, rgb, 20)
+
+
+@pytest.mark.parametrize("names", [
+    ("A" * 80, "B" * 80, "C" * 80, "D" * 80),
+    ("王小明", "李华", "🎲🎲", "👩‍👩‍👧"),
+    ("Zoë", "Ørjan", "Юлия", "שלום"),
+    ("ann", "anna", "annie", "bob"),
+])
+def test_robust_names(names):
+    game = Game.new(list(names), seed=5)
+    for _ in range(6):
+        game.apply(game.legal_actions()[0])
+    img = load(renderers.render_map(game.view(None), events=game.log[-5:]))
+    assert img.size == (1280, 800)
+    _check_shops(img, game.view(None), 1280)
+    load(renderers.render_lobby(names))
+
+
+def test_station_names_do_not_overlap():
+    boxes = label_boxes(1280)
+    items = sorted(boxes.items())
+    for i, (a, box_a) in enumerate(items):
+        for b, box_b in items[i + 1:]:
+            overlap = not (box_a[2] <= box_b[0] or box_b[2] <= box_a[0] or box_a[3] <= box_b[1] or box_b[3] <= box_a[1])
+            assert not overlap, f"{a} and {b} labels overlap"
+    # No name covers a station or its shops (two side by side at a crossing).
+    for station, box in boxes.items():
+        for other in layout.STATION_LAYOUT:
+            x, y = layout.station_xy(other)
+            rx, ry = (29, 16) if other in CROSSINGS else (14, 16)
+            inside = box[0] < x + rx and x - rx < box[2] and box[1] < y + ry and y - ry < box[3]
+            assert not inside, f"label {station} covers station {other}"
+
+
+def test_player_colours_are_distinct_for_colour_blindness():
+    """Simulated deuteranopia/protanopia (Viénot 1999 approximation) keeps the four apart."""
+    def simulate(rgb, kind):
+        r, g, b = (c / 255 for c in rgb)
+        if kind == "deutan":
+            return (0.625 * r + 0.375 * g, 0.7 * r + 0.3 * g, 0.3 * g + 0.7 * b)
+        return (0.567 * r + 0.433 * g, 0.558 * r + 0.442 * g, 0.242 * g + 0.758 * b)
+    for kind in ("deutan", "protan"):
+        sims = [simulate(c.rgb, kind) for c in style.PLAYER_COLOURS]
+        for i in range(4):
+            for j in range(i + 1, 4):
+                d = sum((a - b) ** 2 for a, b in zip(sims[i], sims[j], strict=True)) ** 0.5
+                assert d > 0.12, (kind, style.PLAYER_COLOURS[i].name, style.PLAYER_COLOURS[j].name, d)
+    assert not any(close(a.rgb, b.rgb, 60) for i, a in enumerate(style.PLAYER_COLOURS)
+                   for b in style.PLAYER_COLOURS[i + 1:])
