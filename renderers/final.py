@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from engine import events as E
 
 from . import draw as D
-from . import style
+from . import mapimage, style
 from .fonts import font
 from .i18n import t
 from .players import colour as player_colour
@@ -102,15 +102,20 @@ def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", 
         if isinstance(event, E.BigTour) and event.reason != "discard":
             D.paste(img, D.colour_shape(event.colour, n(22)), n(52), n(y + 11))
             if event.reason == "marker" and event.seat is not None:
-                who = f"{marks[event.seat]}: "
+                pc = player_colour(event.seat)
+                D.paste(img, D.house(pc.rgb, pc.ink, marks[event.seat], n(22)), n(78), n(y + 10))
+                who = ""
+                indent = 26
             elif event.reason == "open_marker":
                 who = t(lang, "map_open_marker") + ": "
+                indent = 0
             else:
                 who = ""
+                indent = 0
             label = who + t(lang, "map_big_tour", colour=t(lang, "colour_" + event.colour))
             pts = ", ".join(f"{marks[seat]} +{p}" for seat, p in enumerate(event.points) if p) or t(
                 lang, "map_nobody")
-            text(72, y + 11, f"{label}: {pts}", 17, anchor="lm", max_width=530)
+            text(72 + indent, y + 11, f"{label}: {pts}", 17, anchor="lm", max_width=530 - indent)
             y += 30
         elif isinstance(event, E.BagScored):
             counts = ", ".join(f"{marks[seat]} {c}" for seat, c in enumerate(event.counts))
@@ -119,6 +124,18 @@ def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", 
             D.paste(img, D.disc((120, 100, 80), n(22), text="●", ink=(240, 230, 210)), n(52), n(y + 11))
             text(72, y + 11, f"{t(lang, 'final_bag', counts=counts)} → {result}", 17, anchor="lm", max_width=530)
             y += 30
+
+    # The final board, if there is room below.
+    room = BASE_H - 20 - (y + 16)
+    if room >= 200:
+        thumb_w = min(560, room * mapimage.MAP_ASPECT)
+        board = mapimage.board_image(view, round(thumb_w * k))
+        bw, bh = board.size
+        top = n(y + 16)
+        left = n(40) + (n(560) - bw) // 2
+        d.rounded_rectangle((left - n(3), top - n(3), left + bw + n(3), top + bh + n(3)), radius=n(8),
+                            fill=style.PANEL_EDGE)
+        img.paste(board, (left, top))
 
     # Score by round.
     _chart(img, d, view, marks, lang, k, (650, 40, 1250, 770))
@@ -152,6 +169,8 @@ def _chart(img, d, view, marks: Sequence[str], lang: str, k: float, box) -> None
     for r in range(count + 1):
         if count <= 15 or r % 2 == 0 or r == count:
             xx = cx0 + (cx1 - cx0) * r / max(1, count)
+            if r == count - 1 and count > 15:
+                continue  # leave room for the "end" label
             label = t(lang, "final_end") if r == count and view.finished else str(r)
             d.text((n(xx), n(cy1 + 10)), label, font=small, fill=style.MUTED, anchor="ma")
     d.text((n((cx0 + cx1) / 2), n(cy1 + 30)), t(lang, "final_round"), font=small, fill=style.MUTED, anchor="ma")

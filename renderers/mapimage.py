@@ -23,7 +23,7 @@ from .players import initials
 BG_SUPER = 2          # supersampling of the static background
 LINE_WIDTH = 9
 PANEL_X = 912         # design x where the side panel starts
-LABEL_SIZE = 15
+LABEL_SIZE = 16
 PNG_LEVEL = 6
 
 
@@ -225,7 +225,7 @@ TAG_H = 24
 
 def _tag_width(items: Sequence[tuple[int, int]]) -> float:
     f = font(14, bold=True)
-    return sum(18 + f.getlength(f"+{points}") + 6 for _, points in items) + 8
+    return 20 + sum(18 + f.getlength(f"+{points}") + 6 for _, points in items) + 6
 
 
 def _overlap(a, b) -> float:
@@ -250,13 +250,13 @@ def _tag_requests(events: Sequence[E.Event]):
             for halt in event.halts:
                 items = [(seat, p) for seat, p in enumerate(halt.points) if p]
                 if items:
-                    yield (halt.station, event.colour), halt.station, items, style.LINE_COLOURS[event.colour]
+                    yield (halt.station, event.colour), halt.station, items, event.colour
         elif isinstance(event, E.SmallTour) and event.shops:
             per_station: dict[str, list[tuple[int, int]]] = {}
             for station, owner in event.shops:
                 per_station.setdefault(station, []).append((owner, 1))
             for station, items in per_station.items():
-                yield (station, "small"), station, items, style.LINE_COLOURS[event.tile.colour]
+                yield (station, "small"), station, items, event.tile.colour
 
 
 def _place_tags(view, events: Sequence[E.Event]) -> list[tuple[tuple, tuple, list, tuple]]:
@@ -297,12 +297,15 @@ def tag_boxes(view, events: Iterable[E.Event], width: int = L.BASE_WIDTH) -> dic
 
 def _tags(c: _Canvas, view, events: Sequence[E.Event]) -> None:
     f = font(c.n(14), bold=True)
-    for _key, rect, items, edge in _place_tags(view, events):
+    for key, rect, items, colour in _place_tags(view, events):
         x0, y0, x1, y1 = rect
         cy = (y0 + y1) / 2
-        D.paste(c.img, D.pill(c.n(x1 - x0), c.n(TAG_H), style.WHITE, edge, max(1, c.n(2))),
+        D.paste(c.img, D.pill(c.n(x1 - x0), c.n(TAG_H), style.WHITE, style.LINE_COLOURS[colour], max(1, c.n(2))),
                 c.n((x0 + x1) / 2), c.n(cy))
-        cx = x0 + 6
+        # The small tour's tags carry the bus, a big tour's the line's shape (as in the panel).
+        icon = D.bus_icon(c.n(17)) if key[1] == "small" else D.colour_shape(colour, c.n(15))
+        D.paste(c.img, icon, c.n(x0 + 13), c.n(cy))
+        cx = x0 + 22
         for seat, points in items:
             pc = player_colour(seat)
             D.paste(c.img, D.disc(pc.rgb, c.n(16), outline=(30, 30, 35), text=c.marks[seat][:1], ink=pc.ink,
@@ -333,8 +336,10 @@ def _highlights(c: _Canvas, events: Sequence[E.Event]) -> None:
     for event in events:
         if isinstance(event, E.SmallTour):
             x, y = L.station_xy(event.tile.station, c.width)
-            D.paste(c.img, D.ring(style.LINE_COLOURS[event.tile.colour], c.n(62), 4 * c.s, dashed=True), x, y)
-            D.paste(c.img, D.bus_icon(c.n(22)), x + c.n(26), y + c.n(22))
+            big = event.tile.station in CROSSINGS
+            D.paste(c.img, D.ring(style.LINE_COLOURS[event.tile.colour], c.n(64 if big else 46), 4 * c.s,
+                                  dashed=True), x, y)
+            D.paste(c.img, D.bus_icon(c.n(22)), x + c.n(26 if big else 20), y + c.n(22 if big else 17))
 
 
 def _evictions(c: _Canvas, events: Sequence[E.Event]) -> None:
@@ -342,9 +347,10 @@ def _evictions(c: _Canvas, events: Sequence[E.Event]) -> None:
         if isinstance(event, E.ShopEvicted):
             x, y = L.STATION_LAYOUT[event.station][:2]
             pc = player_colour(event.owner)
-            D.paste(c.img, D.disc(style.EVICT, c.n(20), text="✕", ink=style.WHITE), c.n(x - 24), c.n(y + 22))
-            D.paste(c.img, D.disc(pc.rgb, c.n(16), outline=(30, 30, 35), text=c.marks[event.owner][:1],
-                                  ink=pc.ink, border=0.08), c.n(x - 38), c.n(y + 22))
+            D.paste(c.img, D.disc(pc.rgb, c.n(19), outline=(30, 30, 35), text=c.marks[event.owner][:1],
+                                  ink=pc.ink, border=0.08), c.n(x - 40), c.n(y + 22))
+            D.paste(c.img, D.disc(style.EVICT, c.n(21), outline=style.WHITE, text="✕", ink=style.WHITE,
+                                  border=0.1), c.n(x - 24), c.n(y + 22))
 
 
 # ---- the side panel ----------------------------------------------------------------------
@@ -443,7 +449,7 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
     for event in events:
         if isinstance(event, E.SmallTour):
             text = c.t("map_small_tour", station=DISPLAY_NAMES[event.tile.station])
-            lines.append((event.tile.colour, text + ": " + _points_text(c, event.points)))
+            lines.append(("bus", text + ": " + _points_text(c, event.points)))
         elif isinstance(event, E.BigTour):
             text = c.t("map_big_tour", colour=c.t("colour_" + event.colour))
             lines.append((event.colour, text + ": " + _points_text(c, event.points)))
@@ -467,7 +473,9 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
         rows = wrap(text, c.n(PW - 22), c.n(15))
         if y + 20 * len(rows) > 785:
             break
-        if colour == "evict":
+        if colour == "bus":
+            D.paste(c.img, D.bus_icon(c.n(18)), c.n(PX + 8), c.n(y + 10))
+        elif colour == "evict":
             D.paste(c.img, D.disc(style.EVICT, c.n(16), text="✕", ink=style.WHITE), c.n(PX + 8), c.n(y + 10))
         elif colour:
             D.paste(c.img, D.colour_shape(colour, c.n(16)), c.n(PX + 8), c.n(y + 10))
@@ -480,6 +488,17 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
 def _points_text(c: _Canvas, points: Sequence[int]) -> str:
     parts = [f"{c.marks[seat]} +{p}" for seat, p in enumerate(points) if p]
     return ", ".join(parts) if parts else c.t("map_nobody")
+
+
+MAP_ASPECT = L.MAP_WIDTH / L.BASE_HEIGHT
+
+
+def board_image(view, width: int) -> Image.Image:
+    """Just the map part (no panel) with the shops, ``width`` pixels wide, as an image."""
+    full = round(width * L.BASE_WIDTH / L.MAP_WIDTH)
+    c = _Canvas(full, "en", view.players)
+    _shops(c, view.board)
+    return c.img.crop((0, 0, c.n(L.MAP_WIDTH), c.img.height))
 
 
 # ---- public ------------------------------------------------------------------------------

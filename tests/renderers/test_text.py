@@ -1,0 +1,180 @@
+"""The text renderer in all four languages, and the catalogs' completeness."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from engine import Game, Pick, Tile
+from engine import errors as errs
+from engine import events as E
+from renderers import scenes, text
+from renderers.i18n import LANGUAGES, catalog, missing_keys
+
+LOCALES = Path(text.__file__).with_name("locales")
+
+
+def _render_keys() -> dict[str, dict[str, str]]:
+    return {lang: json.loads((LOCALES / lang / "render.json").read_text("utf-8")) for lang in LANGUAGES}
+
+
+def test_catalogs_complete_and_placeholders_match():
+    files = _render_keys()
+    for lang in LANGUAGES:
+        assert set(files[lang]) == set(files["en"]), (lang, set(files["en"]) ^ set(files[lang]))
+        assert not missing_keys(lang) & set(files["en"])
+        for key, value in files["en"].items():
+            assert value.strip(), key
+            fields = set(re.findall(r"{(\w+)}", value))
+            assert set(re.findall(r"{(\w+)}", files[lang][key])) == fields, (lang, key)
+    # Translations are real translations, not English copies (proper names and symbols aside).
+    for lang in ("de", "it", "fr"):
+        same = [k for k, v in files[lang].items() if v == files["en"][k] and re.search(r"[a-z]{4,}", v)]
+        assert len(same) <= 4, (lang, same)
+
+
+def _full_game_log(n: int, seed: int = 9):
+    game = Game.new(list(scenes.players(n)), seed=seed)
+    import random
+    rng = random.Random(seed)
+    while not game.finished:
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("n", (2, 3, 4))
+def test_narrate_every_event_kind(lang, n):
+    game = _full_game_log(n)
+    lines = text.narrate(game.log, players=game.players, language=lang, viewer=None)
+    kinds = {e.kind for e in game.log if e.visible_to(None)}
+    assert {"game_started", "round_started", "shop_opened", "small_tour", "tile_discarded",
+            "markers_revealed", "big_tour", "game_ended"} <= kinds
+    assert len(lines) == sum(1 for e in game.log if e.visible_to(None))
+    for line in lines:
+        assert "{" not in line and "}" not in line, line
+        assert not re.search(r"\b(ev|err|bt|map)_\w+", line), line   # no raw catalog key
+    joined = "\n".join(lines)
+    for name in game.players:
+        assert name in joined
+    words = catalog(lang)
+    assert words["colour_green"] in joined or words["colour_red"] in joined
+
+
+def test_narrate_redacts_secret_markers():
+    game = Game.new(["ann", "bob", "cat"], seed=4)
+    secrets = [e for e in game.log if isinstance(e, E.MarkerDealt)]
+    public = text.narrate(game.log, players=game.players, viewer=None)
+    ann = text.narrate(game.log, players=game.players, viewer=0)
+    assert len(ann) == len(public) + 1
+    mine = next(e for e in secrets if e.seat == 0)
+    assert any(text.COLOUR_EMOJI[mine.colour] in line and "secret" in line for line in ann)
+    assert not any("secret" in line for line in public)
+
+
+def test_narrate_examples_in_english():
+    players = ("ann", "bob", "cat")
+    pompidou = Tile("pompidou", "green")
+    lines = text.narrate([
+        E.ShopOpened(1, pompidou),
+        E.ShopEvicted("pompidou", 0, 1, "bag"),
+        E.SmallTour(Tile("opera", "red"), 2, (("concorde", 0), ("louvre", 2)), (1, 0, 1)),
+        E.SmallTour(Tile("bastille", "blue"), None, (), (0, 0, 0)),
+        E.BigTour("green", "marker", 2, (), (3, 0, 5)),
+        E.BagScored((2, 1, 0), 0, 2),
+        E.GameEnded((20, 18, 20), (5, 6, 7), (0,)),
+    ], players=players)
+    assert lines[0] == "bob opens a shop at 🟢 Centre Pompidou (green)."
+    assert lines[1] == "bob evicts ann's shop at Centre Pompidou: it goes into the bag."
+    assert lines[2] == ("Small tour to 🔴 Opéra (red): no shop there, the nearest shops score "
+                        "(Concorde and Louvre, distance 2): ann +1, cat +1.")
+    assert "nobody scores" in lines[3]
+    assert lines[4] == "cat's special route, the 🟢 green line: ann +3, cat +5."
+    assert lines[5] == "The bag holds ann 2, bob 1, cat 0. ann has the most and scores 2."
+    assert lines[6] == "Game over! ann wins with 20 points."
+
+
+def test_tile_label_and_colour_emoji():
+    assert text.COLOUR_EMOJI == {"green": "🟢", "red": "🔴", "blue": "🔵", "purple": "🟣", "yellow": "🟡"}
+    assert text.tile_label(Tile("pompidou", "green"), 3) == "🟢 3 · Centre Pompidou"
+    assert text.tile_label(Tile("saint-germain", "purple"), 1, language="de") == "🟣 1 · Saint-Germain-des-Prés"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_board_text(lang):
+    scene = scenes.mid_round(3)
+    view = scene.game.view(None)
+    board = text.board_text(view, language=lang)
+    for i, tile in enumerate(view.offer, 1):
+        assert text.tile_label(tile, i, language=lang) in board
+    for seat, name in enumerate(view.players):
+        line = next(line for line in board.splitlines() if name in line and str(view.scores[seat]) in line)
+        assert str(view.supply[seat]) in line
+    assert "▶" in next(line for line in board.splitlines() if view.players[view.to_move] in line)
+    assert "{" not in board
+    # The public board never names a secret marker; a seat's board names its own.
+    secret = scene.game.view(0).marker
+    own = text.board_text(scene.game.view(0), language=lang)
+    own_line = catalog(lang)["your_marker"].format(colour=f"{text.COLOUR_EMOJI[secret]} "
+                                                           f"{catalog(lang)['colour_' + secret]}")
+    assert own_line in own.splitlines()
+    assert catalog(lang)[f"colour_{secret}"] not in board
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_board_text_final(lang):
+    game = _full_game_log(3)
+    board = text.board_text(game.view(None), language=lang)
+    assert "🏆" in board
+    for seat in game.winners:
+        assert game.players[seat] in board.splitlines()[-1]
+
+
+def _errors(game):
+    current = game.current_player
+    other = (current + 1) % game.num_players
+    tile = game.offered_tiles()[0]
+    yield errs.MalformedInput("bad", value="louvre/pink")
+    yield errs.NotYourTurn("x", seat=other, current=current)
+    yield errs.TileNotOnOffer("x", tile="bastille/blue")
+    yield errs.EvictionChoiceRequired("x", station="opera", owners=(0, 1))
+    yield errs.InvalidEviction("x", station="opera", evict=2, owners=(0, 1))
+    yield errs.GameIsOver("over")
+    yield errs.InvalidRecord("bad tile", move_index=3, rule="offer")
+    yield errs.InvalidSetup("Paris Paris is played by 2 to 4 players")
+    yield errs.IllegalMove("x")
+    yield errs.GameError("x")
+    assert tile
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_error_text(lang):
+    game = Game.new(["ann", "bob", "cat"], seed=2)
+    seen = set()
+    for exc in _errors(game):
+        message = text.error_text(exc, players=game.players, language=lang)
+        assert message and "{" not in message and not message.startswith("err_"), (exc.code, message)
+        seen.add(message)
+    assert len(seen) == 10
+    not_yours = text.error_text(errs.NotYourTurn("x", seat=0, current=1), players=game.players, language=lang)
+    assert "bob" in not_yours
+    choose = text.error_text(errs.EvictionChoiceRequired("x", station="opera", owners=(0, 2)),
+                             players=game.players, language=lang)
+    assert "Opéra" in choose and "ann" in choose and "cat" in choose
+
+
+def test_error_text_from_real_engine_errors():
+    game = Game.new(["ann", "bob", "cat"], seed=2)
+    wrong = (game.current_player + 1) % 3
+    with pytest.raises(errs.NotYourTurn) as caught:
+        game.apply(game.legal_actions()[0], by=wrong)
+    assert game.players[game.current_player] in text.error_text(caught.value, players=game.players, language="de")
+    missing = next(Tile(s, c) for s in ("bastille", "belleville") for c in ("blue", "yellow")
+                   if (s, c) in (("bastille", "blue"), ("belleville", "yellow"))
+                   and Tile(s, c) not in game.offered_tiles())
+    with pytest.raises(errs.TileNotOnOffer) as caught:
+        game.apply(Pick(missing))
+    assert "nicht" in text.error_text(caught.value, players=game.players, language="de")
