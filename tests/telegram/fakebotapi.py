@@ -114,9 +114,11 @@ class Msg:
         raise AssertionError(f"no button {contains!r} in message {self.message_id}: "
                              f"{[b['text'] for b in self.buttons()]}")
 
-    def to_json(self, chat: FakeChat) -> dict:
+    def to_json(self, chat: FakeChat, replied: Msg | None = None) -> dict:
         data: dict[str, Any] = {"message_id": self.message_id, "date": self.date, "chat": chat.to_json(),
                                 "from": self.sender}
+        if replied is not None:       # Telegram nests the replied-to message (one level deep)
+            data["reply_to_message"] = replied.to_json(chat)
         if self.text is not None:
             data["text"] = self.text
             if self.entities:
@@ -282,8 +284,10 @@ class FakeBotAPI:
         assert data is not None, f"not a callback button: {button}"
         qid = f"q{next(self._query_ids)}"
         chat = self.chats[message.chat_id]
+        message = self.messages.get((message.chat_id, message.message_id), message)   # as it is now
+        replied = self.messages.get((chat.id, message.reply_to)) if message.reply_to else None
         self._queue({"callback_query": {"id": qid, "from": user.to_json(), "chat_instance": f"ci{chat.id}",
-                                        "data": data, "message": message.to_json(chat)}})
+                                        "data": data, "message": message.to_json(chat, replied)}})
         return qid
 
     async def answer_of(self, query_id: str, timeout: float = 5.0) -> dict:

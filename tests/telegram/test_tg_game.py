@@ -7,6 +7,14 @@ from tgharness import GROUP_ID, Bot, Table
 
 from renderers.i18n import t
 
+SEED = 23     # a deal where tapping the buttons in turn asks an eviction choice early (turn 6)
+
+
+@pytest.fixture(autouse=True)
+def fixed_deal(monkeypatch):
+    """Every new game gets the same deal, so runs are reproducible."""
+    monkeypatch.setattr("bot.service.service.secrets.randbits", lambda bits: SEED)
+
 
 @pytest.fixture
 async def bot(api, tmp_path):
@@ -44,7 +52,7 @@ async def press(api, bot: Bot, user, msg, button) -> dict:
     return answer
 
 
-async def play_turn(api, bot: Bot, table: Table, *, choose: int = 0) -> tuple[dict, object]:
+async def play_turn(api, bot: Bot, table: Table, *, choose: int = 0, stats: dict | None = None):
     """The player the prompt mentions taps a tile (and an eviction choice if asked)."""
     prompt = table.prompt()
     assert prompt is not None
@@ -54,9 +62,18 @@ async def play_turn(api, bot: Bot, table: Table, *, choose: int = 0) -> tuple[di
     assert answer.get("show_alert") is not True, answer
     again = table.prompt()
     if again is not None and table.evict_buttons(again):
+        assert table.to_move(again) == player          # the choice is asked of the same player
         answer = await press(api, bot, player, again, table.evict_buttons(again)[0])
         assert answer.get("show_alert") is not True, answer
+        if stats is not None:
+            stats["evictions"] = stats.get("evictions", 0) + 1
     return answer, player
+
+
+async def start_game(api, bot: Bot, table: Table, joiners=("bob", "cat")):
+    lobby = await open_lobby(api, bot, table, joiners)
+    answer = await press(api, bot, table.users["ann"], lobby, lobby.button("Start"))
+    assert answer.get("text") == t("en", "bot.reply.started"), answer
 
 
 async def test_commands_menus_are_registered(api, bot):
@@ -100,14 +117,15 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table):
     humans = {table.users[n].id for n in ("ann", "bob", "cat")}
     markers = {uid: [m.body for m in api.bot_messages(uid)][-1] for uid in humans}
     assert all("🔒" in text for text in markers.values())
-    turns, movers = 0, []
+    turns, movers, stats = 0, [], {}
     while table.prompt() is not None:
-        answer, player = await play_turn(api, bot, table, choose=turns)
+        answer, player = await play_turn(api, bot, table, choose=turns, stats=stats)
         movers.append(player.id)
         turns += 1
         assert turns <= 45, "the game does not end"
     assert turns == 45                                  # 15 stacks of 4 tiles, 3 picks each
     assert set(movers) == humans
+    assert stats.get("evictions", 0) >= 1               # eviction keyboards came up and were used
     group = table.group_messages()
     final = group[-1]
     assert t("en", "bot.msg.final_header") in final.body
@@ -123,3 +141,227 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table):
     assert len(api.answers) == len(api.calls_of("answerCallbackQuery"))
     assert all(c.ok for c in api.calls_of("answerCallbackQuery"))
     assert len(presses) >= len(api.answers) >= 46
+
+
+async def test_stale_duplicate_and_foreign_presses_get_alerts(api, bot, table):
+    await start_game(api, bot, table)
+    first = table.prompt()
+    mover = table.to_move(first)
+    others = [u for n, u in table.users.items() if n in ("ann", "bob", "cat") and u.id != mover.id]
+    dan = table.users["dan"]
+    # not your turn / not in the game: refused with an alert, nothing changes
+    answer = await press(api, bot, others[0], first, table.tile_buttons(first)[0])
+    assert answer["show_alert"] is True
+    assert answer["text"] == t("en", "bot.err.not_your_turn", player=mover.first_name)
+    answer = await press(api, bot, dan, first, table.tile_buttons(first)[0])
+    assert answer["show_alert"] is True and answer["text"] == t("en", "bot.err.not_in_game")
+    assert table.prompt().body == first.body
+    # the mover plays; the old button is now stale for others and a duplicate for the mover
+    old_button = table.tile_buttons(first)[0]
+    await press(api, bot, mover, first, old_button)
+    answer = await press(api, bot, others[0], first, old_button)
+    assert answer["show_alert"] is True and answer["text"] == t("en", "bot.err.stale")
+    answer = await press(api, bot, mover, first, old_button)
+    assert answer["show_alert"] is True and answer["text"] == t("en", "bot.err.duplicate")
+    # a forged payload
+    answer = await press(api, bot, mover, first, "t_1_0_k_0000000000000000")
+    assert answer["show_alert"] is True and answer["text"] == t("en", "bot.err.forged")
+    assert len(api.answers) == len(api.calls_of("answerCallbackQuery")) == 7
+
+
+async def test_eviction_keyboard_back_and_choice(api, bot, table):
+    await start_game(api, bot, table)
+    turns = 0
+    while True:
+        prompt = table.prompt()
+        player = table.to_move(prompt)
+        tile = table.tile_buttons(prompt)[turns % len(table.tile_buttons(prompt))]
+        await press(api, bot, player, prompt, tile)
+        choice = table.prompt()
+        if table.evict_buttons(choice):
+            break
+        turns += 1
+        assert turns < 20
+    assert choice.message_id == prompt.message_id            # the prompt itself was edited, no new post
+    assert table.to_move(choice) == player
+    stranger = next(u for n, u in table.users.items() if n in ("ann", "bob", "cat") and u.id != player.id)
+    answer = await press(api, bot, stranger, choice, table.evict_buttons(choice)[0])
+    assert answer["show_alert"] is True
+    answer = await press(api, bot, player, choice, choice.button("Back"))
+    assert answer["text"] == t("en", "bot.reply.back")
+    assert table.tile_buttons(table.prompt()) and not table.evict_buttons(table.prompt())
+    await press(api, bot, player, table.prompt(), tile)
+    choice = table.prompt()
+    victim = table.evict_buttons(choice)[0]
+    answer = await press(api, bot, player, choice, victim)
+    assert answer.get("show_alert") is not True and "Done" in answer["text"]
+    assert table.to_move(table.prompt()) != player
+
+
+async def test_marker_is_only_shown_privately(api, bot, table):
+    await start_game(api, bot, table)
+    bob, dan = table.users["bob"], table.users["dan"]
+    colour = next(w for w in ("green", "red", "blue", "purple", "yellow") if w in api.bot_messages(bob)[-1].body)
+    before = len(table.group_messages())
+    # /marker in the group: no marker there, a button to the private chat instead
+    api.send_text(table.group, bob, "/marker")
+    await bot.settle()
+    reply = table.group_messages()[-1]
+    assert reply.reply_to is not None and "🔒" not in reply.body.split("\n")[0][:1]
+    assert t("en", "tg.marker.group", name="Bob") == reply.body
+    link = reply.button("private")["url"]
+    assert link == "https://t.me/ParisTestBot?start=mymarker"
+    api.follow_url(bob, link)
+    await bot.settle()
+    assert t("en", "bot.msg.marker_line", chat="Paris fans", colour=colour) in api.last_bot_message(bob).body
+    # /marker in the private chat
+    api.send_text(api.chats[bob.id], bob, "/marker")
+    await bot.settle()
+    assert colour in api.last_bot_message(bob).body
+    # the "My marker" button under the prompt: answered in the private chat
+    prompt = table.prompt()
+    count = len(api.bot_messages(bob))
+    answer = await press(api, bot, bob, prompt, prompt.button("My marker"))
+    assert answer["text"] == t("en", "tg.marker.sent")
+    assert len(api.bot_messages(bob)) == count + 1 and colour in api.last_bot_message(bob).body
+    # someone without a seat gets an alert, and nothing is posted anywhere
+    answer = await press(api, bot, dan, prompt, prompt.button("My marker"))
+    assert answer["show_alert"] is True and answer["text"] == t("en", "bot.err.no_marker")
+    group_texts = [m.body for m in table.group_messages()]
+    assert not any(colour in text for text in group_texts)
+    assert len(table.group_messages()) == before + 1        # only the /marker hint
+
+
+async def test_closed_private_chat_recovers_when_the_player_starts_the_bot(api, bot, table):
+    ann = table.users["ann"]
+    ann.started = False                                    # Ann never opened a private chat
+    await start_game(api, bot, table)
+    assert api.bot_messages(ann) == []
+    refused = [c for c in api.calls_of("sendMessage") if str(c.params["chat_id"]) == str(ann.id)]
+    assert refused and refused[0].error.startswith("Forbidden")
+    # the game goes on meanwhile, and the group is told (in the prompt) that Ann's chat is closed
+    await play_turn(api, bot, table)
+    closed_note = t("en", "bot.msg.private_closed", player="Ann")
+    note = await api.wait_for(lambda: next((m for m in table.group_messages() if closed_note in m.body), None),
+                              what="the closed-chat note in the group")
+    link = next(b["url"] for b in note.buttons() if "url" in b)
+    assert link.startswith("https://t.me/ParisTestBot")
+    # the marker press tells her where to go, with the deep link
+    prompt = table.prompt()
+    answer = await press(api, bot, ann, prompt, prompt.button("My marker"))
+    assert answer["show_alert"] is True and answer["url"].startswith("https://t.me/ParisTestBot?start=")
+    assert api.bot_messages(ann) == []
+    api.follow_url(ann, link)
+    await api.wait_for(lambda: any("🔒" in m.body for m in api.bot_messages(ann)), what="Ann's marker")
+    await bot.settle()
+    texts = [m.body for m in api.bot_messages(ann)]
+    assert any(text.startswith("🔒") and "Paris fans" in text for text in texts)
+    assert t("en", "bot.reply.private_resent", count=1) in "\n".join(texts)
+    # the group no longer asks her to open the chat
+    assert not any(closed_note in m.body for m in [table.prompt()])
+
+
+async def test_flood_control_is_honoured_without_loss(api, bot, table):
+    lobby = await open_lobby(api, bot, table)
+    api.fail_next("sendMessage", retry_after=1)           # the first marker hits flood control
+    await press(api, bot, table.users["ann"], lobby, lobby.button("Start"))
+    users = [table.users[n] for n in ("ann", "bob", "cat")]
+    await api.wait_for(lambda: table.prompt() is not None and all(
+        any("🔒" in m.body for m in api.bot_messages(u)) for u in users), timeout=8, what="all messages")
+    sends = api.calls_of("sendMessage")
+    failed = next(i for i, c in enumerate(sends) if not c.ok)
+    assert sends[failed].error.startswith("Too Many Requests")
+    retried = next(c for c in sends[failed + 1:] if c.params["text"] == sends[failed].params["text"] and c.ok)
+    assert retried.at - sends[failed].at >= 0.95                 # waited as told
+    # exactly one marker each: nothing lost, nothing doubled
+    assert all(sum("🔒" in m.body for m in api.bot_messages(u)) == 1 for u in users)
+
+
+async def test_bot_restarts_mid_game_and_the_game_goes_on(api, bot, table):
+    await start_game(api, bot, table)
+    for turn in range(5):
+        await play_turn(api, bot, table, choose=turn)
+    prompt = table.prompt()
+    await bot.stop()
+    # a tap while the bot is down waits in Telegram's queue
+    mover = table.to_move(prompt)
+    qid = api.press(mover, prompt, table.tile_buttons(prompt)[0])
+    await bot.start()
+    answer = await api.answer_of(qid)
+    assert answer.get("show_alert") is not True and "Done" in answer["text"]
+    await bot.settle()
+    turns = 6
+    while table.prompt() is not None:
+        await play_turn(api, bot, table, choose=turns)
+        turns += 1
+        assert turns <= 45
+    assert turns == 45
+    assert t("en", "bot.msg.final_header") in table.group_messages()[-1].body
+    assert bot.runs == 2
+
+
+async def test_settings_menu_edits_in_place(api, bot, table):
+    ann, dan = table.users["ann"], table.users["dan"]
+    api.send_text(table.group, ann, "/newgame")
+    await bot.settle()
+    api.send_text(table.group, ann, "/settings")
+    await bot.settle()
+    menu = table.group_messages()[-1]
+    assert menu.reply_to is not None and menu.buttons()
+    german = menu.button(t("en", "bot.language.de"))
+    answer = await press(api, bot, dan, menu, german)           # neither host nor admin
+    assert answer["show_alert"] is True and answer["text"] == t("en", "bot.err.not_host", host="Ann")
+    answer = await press(api, bot, ann, menu, german)
+    assert answer.get("show_alert") is not True
+    edited = api.messages[(GROUP_ID, menu.message_id)]
+    assert edited.edits == 1 and edited.body.startswith(t("de", "bot.reply.settings_saved"))
+    assert table.lobby().body != "" and t("de", "bot.language.de") in table.lobby().body
+
+
+async def test_admin_rights_come_from_telegram(api, bot, table):
+    eve = api.add_user(105, "Eve")
+    table.group.admins.add(eve.id)
+    bob = table.users["bob"]
+    api.send_text(table.group, table.users["ann"], "/newgame")
+    await bot.settle()
+    api.send_text(table.group, bob, "/abort")
+    await bot.settle()
+    assert table.group_messages()[-1].body == t("en", "bot.err.not_host", host="Ann")
+    api.send_text(table.group, eve, "/abort")
+    await bot.settle()
+    assert table.group_messages()[-1].body == t("en", "bot.reply.aborted")
+    assert any(c.params.get("user_id") == eve.id for c in api.calls_of("getChatMember"))
+
+
+async def test_commands_where_they_belong(api, bot, table):
+    bob = table.users["bob"]
+    api.start_bot(bob)
+    await bot.settle()
+    assert api.last_bot_message(bob).body == t("en", "bot.reply.private_ok")
+    api.send_text(api.chats[bob.id], bob, "/newgame")
+    await bot.settle()
+    assert api.last_bot_message(bob).body == t("en", "tg.group_only")
+    for command, key in (("/rules", "bot.rules"), ("/help", "bot.help")):
+        api.send_text(api.chats[bob.id], bob, command)
+        await bot.settle()
+        assert api.last_bot_message(bob).body.startswith(t("en", key)[:40])
+    api.send_text(table.group, bob, "/board")
+    await bot.settle()
+    assert table.group_messages()[-1].body == t("en", "bot.err.no_game")
+    api.send_text(table.group, bob, "/stats@ParisTestBot")
+    await bot.settle()
+    assert t("en", "bot.stats.title") in table.group_messages()[-1].body
+
+
+async def test_board_reply_keyboard_plays_and_updates_in_place(api, bot, table):
+    await start_game(api, bot, table)
+    mover = table.to_move(table.prompt())
+    api.send_text(table.group, mover, "/board")
+    await bot.settle()
+    board = table.group_messages()[-1]
+    assert board.reply_to is not None and table.tile_buttons(board)
+    answer = await press(api, bot, mover, board, table.tile_buttons(board)[0])
+    assert "Done" in answer.get("text", "") or answer.get("text") is None
+    after = api.messages[(GROUP_ID, board.message_id)]
+    assert not table.tile_buttons(after)             # the used keyboard is gone
+    assert table.to_move(table.prompt()) != mover
