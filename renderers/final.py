@@ -18,6 +18,18 @@ from .players import initials
 
 BASE_W, BASE_H = 1280, 800
 CHART_SHAPES = ("circle", "square", "triangle", "diamond")
+ROW_TOP = 120                      # design y of the first ranking row
+CHART_BOX = (650, 40, 1250, 770)   # design box of the score chart
+
+
+def row_height(players: int) -> int:
+    return 86 if players <= 3 else 74
+
+
+def house_centre(place: int, players: int) -> tuple[int, int]:
+    """Design position of the house on ranking row ``place`` (0-based), for tests."""
+    row = row_height(players)
+    return 112, round(ROW_TOP + place * row + (row - 10) / 2)
 
 
 def _ranking(view) -> list[int]:
@@ -68,8 +80,8 @@ def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", 
     winners = set(view.winners)
     tie_broken = len({view.scores[s] for s in order[:2]}) == 1 and len(winners) < sum(
         1 for s in order if view.scores[s] == view.scores[order[0]])
-    y = 120
-    row = 86 if view.num_players <= 3 else 74
+    y = ROW_TOP
+    row = row_height(view.num_players)
     place = 0
     for i, seat in enumerate(order):
         if i == 0 or (view.scores[seat], on_board[seat]) != (view.scores[order[i - 1]], on_board[order[i - 1]]):
@@ -138,7 +150,7 @@ def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", 
         img.paste(board, (left, top))
 
     # Score by round.
-    _chart(img, d, view, marks, lang, k, (650, 40, 1250, 770))
+    _chart(img, d, view, marks, lang, k, CHART_BOX)
     out = io.BytesIO()
     img = img.resize((round(BASE_W * s), round(BASE_H * s)), Image.LANCZOS)
     img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(

@@ -8,6 +8,7 @@ Tests sample pixels at ``station_xy`` to check what the renderer drew there.
 from __future__ import annotations
 
 import math
+from functools import cache
 
 from engine.board import CROSSINGS, LINES, STATIONS
 
@@ -89,32 +90,118 @@ def line_points(colour: str, width: int = BASE_WIDTH) -> list[tuple[int, int]]:
     return [station_xy(s, width) for s in LINES[colour]]
 
 
-_SIDE_ANGLE = {"e": 0, "se": 45, "s": 90, "sw": 135, "w": 180, "nw": 225, "n": 270, "ne": 315}
+SIDE_ANGLE = {"e": 0, "se": 45, "s": 90, "sw": 135, "w": 180, "nw": 225, "n": 270, "ne": 315}
 
 
 def offer_badge_xy(offer, index: int, width: int = BASE_WIDTH) -> tuple[int, int]:
-    """Centre of the numbered badge for ``offer[index]``.
+    """Centre of the numbered badge for ``offer[index]`` on a map ``width`` wide.
 
-    Badges sit on the side of the station away from its name; several offers at one
-    station fan out around it.
+    Badges sit beside their station, clear of its shops, preferably on the side away
+    from its name, and wherever they cover the fewest names, stations and other badges.
     """
-    tile = offer[index]
-    same = [i for i, t in enumerate(offer) if t.station == tile.station]
-    slot = same.index(index)
-    x, y, side, _ = STATION_LAYOUT[tile.station]
-    turn = (180, 135, 225, 90, 270)[slot % 5]
-    angle = math.radians(_SIDE_ANGLE[side] + turn)
-    # Clear of the shops: two side by side at a crossing need more room left and right.
-    a, b = (45, 33) if tile.station in CROSSINGS else (30, 30)
-    distance = 1 / math.hypot(math.cos(angle) / a, math.sin(angle) / b)
+    x, y = _badge_positions(tuple((t.station, t.colour) for t in offer))[index]
     s = scale(width)
-    return round((x + distance * math.cos(angle)) * s), round((y + distance * math.sin(angle)) * s)
+    return round(x * s), round(y * s)
+
+
+BADGE_RADIUS = 13
+
+
+@cache
+def _badge_positions(offer: tuple[tuple[str, str], ...]) -> tuple[tuple[float, float], ...]:
+    taken = list(static_obstacles())
+    placed = []
+    r = BADGE_RADIUS + 1
+    for station, _colour in offer:
+        x, y, side, _ = STATION_LAYOUT[station]
+        a, b = (45, 33) if station in CROSSINGS else (30, 30)
+        best = None
+        for rank, turn in enumerate((180, 135, 225, 90, 270, 45, 315, 0)):
+            angle = math.radians(SIDE_ANGLE[side] + turn)
+            distance = 1 / math.hypot(math.cos(angle) / a, math.sin(angle) / b)
+            cx, cy = x + distance * math.cos(angle), y + distance * math.sin(angle)
+            rect = (cx - r, cy - r, cx + r, cy + r)
+            score = sum(overlap(rect, other) for other in taken) + rank * 12
+            if cx - r < 2 or cy - r < 2 or cx + r > MAP_WIDTH or cy + r > BASE_HEIGHT - 2:
+                score += 10_000
+            if best is None or score < best[0]:
+                best = (score, (cx, cy), rect)
+        placed.append(best[1])
+        taken.append(best[2])
+    return tuple(placed)
+
+
+def overlap(a, b) -> float:
+    """Area shared by two boxes (x0, y0, x1, y1)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+# ---- station names --------------------------------------------------------------------------
+
+LABEL_SIZE = 16
+
+
+def label_anchor(side: str, crossing: bool) -> tuple[int, int, str]:
+    """Offset from the station centre and Pillow anchor for a label side (clear of the shops)."""
+    a, d = (32, 22) if crossing else (18, 16)
+    return {
+        "n": (0, -d - 4, "md"), "s": (0, d + 2, "ma"), "e": (a, 0, "lm"), "w": (-a, 0, "rm"),
+        "ne": (d, -d, "ld"), "nw": (-d, -d, "rd"), "se": (d, d, "la"), "sw": (-d, d, "ra"),
+    }[side]
+
+
+def align(anchor: str) -> str:
+    return {"l": "left", "r": "right", "m": "center"}[anchor[0]]
+
+
+@cache
+def label_boxes(width: int = BASE_WIDTH) -> dict[str, tuple[int, int, int, int]]:
+    """Pixel bounding box of each station name on a map ``width`` wide."""
+    from PIL import Image, ImageDraw
+
+    from .fonts import font
+
+    s = scale(width)
+    f = font(round(LABEL_SIZE * s), bold=True)
+    measure = ImageDraw.Draw(Image.new("L", (1, 1)))
+    boxes = {}
+    for station, (x, y, side, lines) in STATION_LAYOUT.items():
+        dx, dy, anchor = label_anchor(side, station in CROSSINGS)
+        box = measure.multiline_textbbox(((x + dx) * s, (y + dy) * s), "\n".join(lines), font=f, anchor=anchor,
+                                         align=align(anchor), spacing=0)
+        boxes[station] = tuple(round(v) for v in box)
+    return boxes
+
+
+def start_stub(colour: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Outer end and unit direction (towards the first stop) of a line's start arrow."""
+    (x0, y0), (x1, y1) = (STATION_LAYOUT[s][:2] for s in LINES[colour][:2])
+    length = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    return (x0 - ux * 46, y0 - uy * 46), (ux, uy)
+
+
+@cache
+def static_obstacles() -> tuple[tuple[float, float, float, float], ...]:
+    """Design-space boxes that badges and tags should not cover: names, shops, start arrows."""
+    boxes = list(label_boxes(BASE_WIDTH).values())
+    for station, (x, y, _, _) in STATION_LAYOUT.items():
+        rx = 30 if station in CROSSINGS else 15
+        boxes.append((x - rx, y - 17, x + rx, y + 17))
+    for colour in LINES:
+        (sx, sy), (ux, uy) = start_stub(colour)
+        for t in (0, 16, 32):
+            px, py = sx + ux * t, sy + uy * t
+            boxes.append((px - 13, py - 13, px + 13, py + 13))
+    return tuple(boxes)
 
 
 def tag_xy(station: str, width: int = BASE_WIDTH) -> tuple[int, int]:
     """Where a points tag attaches: beyond the first offer badge, away from the name."""
     x, y, side, _ = STATION_LAYOUT[station]
-    angle = math.radians(_SIDE_ANGLE[side] + 180)
+    angle = math.radians(SIDE_ANGLE[side] + 180)
     distance = 40 if station in CROSSINGS else 32
     s = scale(width)
     return round((x + distance * math.cos(angle)) * s), round((y + distance * math.sin(angle)) * s)

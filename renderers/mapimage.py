@@ -17,52 +17,17 @@ from . import layout as L
 from . import style
 from .fonts import fit, font, wrap
 from .i18n import t
+from .layout import label_boxes  # noqa: F401 - re-exported for tests
 from .players import colour as player_colour
 from .players import initials
 
 BG_SUPER = 2          # supersampling of the static background
 LINE_WIDTH = 9
 PANEL_X = 912         # design x where the side panel starts
-LABEL_SIZE = 16
 PNG_LEVEL = 6
 
 
 # ---- static background -------------------------------------------------------------------
-
-def _label_anchor(side: str, crossing: bool) -> tuple[int, int, str]:
-    """Offset from the station centre and Pillow anchor for a label side (clear of the shops)."""
-    a, d = (32, 22) if crossing else (18, 16)
-    return {
-        "n": (0, -d - 4, "md"), "s": (0, d + 2, "ma"), "e": (a, 0, "lm"), "w": (-a, 0, "rm"),
-        "ne": (d, -d, "ld"), "nw": (-d, -d, "rd"), "se": (d, d, "la"), "sw": (-d, d, "ra"),
-    }[side]
-
-
-def label_boxes(width: int = L.BASE_WIDTH) -> dict[str, tuple[int, int, int, int]]:
-    """Bounding box of each station name on a map ``width`` wide (for layout tests)."""
-    s = L.scale(width)
-    f = font(round(LABEL_SIZE * s), bold=True)
-    boxes = {}
-    for station, (x, y, side, lines) in L.STATION_LAYOUT.items():
-        dx, dy, anchor = _label_anchor(side, station in CROSSINGS)
-        text = "\n".join(lines)
-        box = ImageDraw.Draw(Image.new("L", (1, 1))).multiline_textbbox(
-            ((x + dx) * s, (y + dy) * s), text, font=f, anchor=anchor, align=_align(anchor), spacing=0)
-        boxes[station] = tuple(round(v) for v in box)
-    return boxes
-
-
-def _align(anchor: str) -> str:
-    return {"l": "left", "r": "right", "m": "center"}[anchor[0]]
-
-
-def _start_stub(colour: str) -> tuple[tuple[float, float], tuple[float, float]]:
-    """Outer end and unit direction (towards the first stop) of a line's start arrow."""
-    (x0, y0), (x1, y1) = (L.STATION_LAYOUT[s][:2] for s in LINES[colour][:2])
-    length = math.hypot(x1 - x0, y1 - y0)
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    return (x0 - ux * 46, y0 - uy * 46), (ux, uy)
-
 
 @cache
 def background(width: int) -> Image.Image:
@@ -95,7 +60,7 @@ def background(width: int) -> Image.Image:
         rgb = style.LINE_COLOURS[colour]
         pts = [P(*L.STATION_LAYOUT[s][:2]) for s in LINES[colour]]
         d.line(pts, fill=rgb, width=round(LINE_WIDTH * k), joint="curve")
-        (sx, sy), (ux, uy) = _start_stub(colour)
+        (sx, sy), (ux, uy) = L.start_stub(colour)
         x0, y0 = L.STATION_LAYOUT[LINES[colour][0]][:2]
         d.line([P(sx, sy), P(x0, y0)], fill=rgb, width=round(LINE_WIDTH * k))
         # Arrowhead pointing along the line, halfway down the stub.
@@ -120,11 +85,11 @@ def background(width: int) -> Image.Image:
                       width=round(3.5 * k))
 
     # Station names with a paper halo.
-    f = font(round(LABEL_SIZE * k), bold=True)
+    f = font(round(L.LABEL_SIZE * k), bold=True)
     for station, (x, y, side, lines) in L.STATION_LAYOUT.items():
-        dx, dy, anchor = _label_anchor(side, station in CROSSINGS)
+        dx, dy, anchor = L.label_anchor(side, station in CROSSINGS)
         d.multiline_text(P(x + dx, y + dy), "\n".join(lines), font=f, fill=style.INK, anchor=anchor,
-                         align=_align(anchor), spacing=0, stroke_width=round(3 * k), stroke_fill=style.BLOCK)
+                         align=L.align(anchor), spacing=0, stroke_width=round(3 * k), stroke_fill=style.BLOCK)
 
     # The side panel.
     d.rounded_rectangle((*P(PANEL_X - 4, 8), *P(1272, 792)), radius=round(14 * k), fill=style.PANEL,
@@ -228,21 +193,6 @@ def _tag_width(items: Sequence[tuple[int, int]]) -> float:
     return 20 + sum(18 + f.getlength(f"+{points}") + 6 for _, points in items) + 6
 
 
-def _overlap(a, b) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
-
-
-@cache
-def _static_obstacles() -> tuple[tuple[float, float, float, float], ...]:
-    boxes = [tuple(v for v in box) for box in label_boxes(L.BASE_WIDTH).values()]
-    for station, (x, y, _, _) in L.STATION_LAYOUT.items():
-        rx = 30 if station in CROSSINGS else 15
-        boxes.append((x - rx, y - 17, x + rx, y + 17))
-    return tuple(boxes)
-
-
 def _tag_requests(events: Sequence[E.Event]):
     """(key, station, items, edge colour) for each points tag the events call for."""
     for event in events:
@@ -261,7 +211,7 @@ def _tag_requests(events: Sequence[E.Event]):
 
 def _place_tags(view, events: Sequence[E.Event]) -> list[tuple[tuple, tuple, list, tuple]]:
     """Tags in design units, each placed where it covers the fewest names, shops and badges."""
-    taken = list(_static_obstacles())
+    taken = list(L.static_obstacles())
     for i in range(len(view.offer)):
         bx, by = L.offer_badge_xy(view.offer, i)
         taken.append((bx - 14, by - 14, bx + 14, by + 14))
@@ -271,7 +221,7 @@ def _place_tags(view, events: Sequence[E.Event]) -> list[tuple[tuple, tuple, lis
         w, h = _tag_width(items), TAG_H
         best = None
         for turn in (180, 135, 225, 90, 270, 45, 315, 0):
-            angle = math.radians(L._SIDE_ANGLE[side] + turn)
+            angle = math.radians(L.SIDE_ANGLE[side] + turn)
             cos, sin = math.cos(angle), math.sin(angle)
             for distance in (30, 44, 60):
                 cx = x + cos * (distance + w / 2 * abs(cos))
@@ -279,7 +229,7 @@ def _place_tags(view, events: Sequence[E.Event]) -> list[tuple[tuple, tuple, lis
                 rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
                 if rect[0] < 4 or rect[1] < 4 or rect[2] > PANEL_X - 8 or rect[3] > L.BASE_HEIGHT - 4:
                     continue
-                score = sum(_overlap(rect, other) for other in taken) + distance
+                score = sum(L.overlap(rect, other) for other in taken) + distance
                 if best is None or score < best[0]:
                     best = (score, rect)
         rect = best[1] if best else (x, y, x + w, y + h)
