@@ -13,9 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from bot.config import ConfigError
 from bot.contract import GameServiceAPI
 from bot.telegram.commands import register_commands
 from bot.telegram.handlers import AdminCache, TelegramHandlers
@@ -141,14 +143,25 @@ async def _supervised(name: str, loop: Callable[[], Awaitable[None]]) -> None:
 # ---- running without run_polling (tests, embedding) -----------------------------------
 
 async def start_application(application: Application, *, poll_timeout: int = 10,
-                            poll_interval: float = 0.0) -> None:
-    """What ``run_polling`` does before it blocks, without taking over the event loop."""
+                            poll_interval: float = 0.0, webhook: dict | None = None) -> None:
+    """What ``run_polling``/``run_webhook`` do before they block, without taking over the event
+    loop: long polling, or the webhook server when ``webhook`` (see ``webhook_options``) is given."""
     await application.initialize()
     if application.post_init:
         await application.post_init(application)
-    await application.updater.start_polling(poll_interval=poll_interval, timeout=poll_timeout,
-                                            allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
+    if webhook is not None:
+        await application.updater.start_webhook(**webhook, allowed_updates=ALLOWED_UPDATES,
+                                                drop_pending_updates=False)
+    else:
+        await application.updater.start_polling(poll_interval=poll_interval, timeout=poll_timeout,
+                                                allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
     await application.start()
+
+
+def webhook_options(config: TelegramSettings) -> dict:
+    """Where the local webhook server listens and what Telegram is told (setWebhook)."""
+    return {"listen": config.webhook_listen, "port": config.webhook_port, "url_path": config.webhook_path,
+            "webhook_url": config.webhook_url, "secret_token": config.secret_token}
 
 
 async def stop_application(application: Application) -> None:
@@ -174,21 +187,24 @@ def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[Ga
     return open_service
 
 
-def run_telegram(config: TelegramSettings | None = None) -> None:
-    """Run the Telegram bot until interrupted (``paris-paris telegram``)."""
-    config = config or TelegramSettings.from_env()
+def run_telegram(config: TelegramSettings | None = None) -> int:
+    """Run the Telegram bot until interrupted (``paris-paris telegram``); the exit status."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)    # it logs every request, token included
+    try:
+        config = config or TelegramSettings.from_env()
+    except ConfigError as exc:
+        print(f"paris-paris telegram: {exc}", file=sys.stderr)
+        return 2
     application = build_application(config.token, service_factory=_open_service_factory(config),
                                     base_url=config.api_base_url, timer_interval=config.timer_interval)
     if config.webhook_url:
-        log.info("telegram: webhook mode on %s:%s/%s", config.webhook_listen, config.webhook_port,
-                 config.webhook_path)
-        application.run_webhook(listen=config.webhook_listen, port=config.webhook_port,
-                                url_path=config.webhook_path, webhook_url=config.webhook_url,
-                                secret_token=config.secret_token, allowed_updates=ALLOWED_UPDATES,
-                                drop_pending_updates=False)
+        options = webhook_options(config)
+        log.info("telegram: webhook mode, listening on %s:%s/%s", options["listen"], options["port"],
+                 options["url_path"])
+        application.run_webhook(**options, allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
     else:
         log.info("telegram: long polling")
         application.run_polling(allowed_updates=ALLOWED_UPDATES, timeout=config.poll_timeout,
                                 drop_pending_updates=False)
+    return 0

@@ -170,6 +170,7 @@ class FakeBotAPI:
         self.calls: list[Call] = []
         self.answers: dict[str, dict] = {}
         self.commands: list[dict] = []
+        self.webhook: dict | None = None
         self._updates: list[dict] = []
         self.injected: set[int] = set()
         self._update_ids = itertools.count(1)
@@ -243,7 +244,7 @@ class FakeBotAPI:
         return next(counter)
 
     def _queue(self, update: dict) -> int:
-        update["update_id"] = next(self._update_ids)
+        update.setdefault("update_id", next(self._update_ids))
         self._updates.append(update)
         self.injected.add(update["update_id"])
         asyncio.get_running_loop().create_task(self._notify())
@@ -253,16 +254,21 @@ class FakeBotAPI:
         async with self._changed:
             self._changed.notify_all()
 
-    def send_text(self, chat: FakeChat | int, user: FakeUser, text: str) -> Msg:
-        """``user`` writes ``text`` in ``chat`` (a command when it starts with /)."""
+    def message_update(self, chat: FakeChat | int, user: FakeUser, text: str) -> dict:
+        """The update for ``user`` writing ``text`` in ``chat`` (stored, not queued)."""
         chat = self.chats[chat] if isinstance(chat, int) else chat
         msg = Msg(chat.id, self._next_message_id(chat.id), False, user.to_json(), int(time.time()), text=text)
         if text.startswith("/"):
             command = text.split()[0]
             msg.entities = [{"type": "bot_command", "offset": 0, "length": len(command)}]
         self.messages[(chat.id, msg.message_id)] = msg
-        self._queue({"message": msg.to_json(chat)})
-        return msg
+        return {"update_id": next(self._update_ids), "message": msg.to_json(chat)}
+
+    def send_text(self, chat: FakeChat | int, user: FakeUser, text: str) -> Msg:
+        """``user`` writes ``text`` in ``chat`` (a command when it starts with /)."""
+        update = self.message_update(chat, user, text)
+        self._queue(update)
+        return self.messages[(update["message"]["chat"]["id"], update["message"]["message_id"])]
 
     def start_bot(self, user: FakeUser, payload: str | None = None) -> Msg:
         """``user`` opens the private chat and taps Start (optionally via a deep link)."""
@@ -420,6 +426,15 @@ class FakeBotAPI:
         return self.bot
 
     async def _api_deleteWebhook(self, params, files):
+        self.webhook = None
+        return True
+
+    async def _api_setWebhook(self, params, files):
+        url = params.get("url") or ""
+        if url and not url.startswith("https://"):
+            raise ApiError(400, "Bad Request: bad webhook: An HTTPS URL must be provided for webhook")
+        self.webhook = {"url": url, "secret_token": params.get("secret_token"),
+                        "allowed_updates": params.get("allowed_updates")} if url else None
         return True
 
     async def _api_setMyCommands(self, params, files):

@@ -365,3 +365,28 @@ async def test_board_reply_keyboard_plays_and_updates_in_place(api, bot, table):
     after = api.messages[(GROUP_ID, board.message_id)]
     assert not table.tile_buttons(after)             # the used keyboard is gone
     assert table.to_move(table.prompt()) != mover
+
+
+async def test_timers_run_in_the_background(api, table, tmp_path):
+    """Reminders and deadlines fire from the adapter's timer loop, by the service's clock."""
+    from bot.service import ManualClock
+
+    clock = ManualClock(start=1_800_000_000.0)
+    running = Bot(api, str(tmp_path / "timers.sqlite3"), clock=clock)
+    await running.start()
+    try:
+        await start_game(api, running, table)
+        prompt = table.prompt()
+        late = table.to_move(prompt)
+        clock.advance(minutes=4 * 60 + 1)                 # the default reminder
+        reminder = await api.wait_for(lambda: next(
+            (m for m in table.group_messages() if m.message_id > prompt.message_id and late.id in table.mentioned(m)),
+            None), what="the reminder")
+        assert late.first_name in reminder.body
+        clock.advance(minutes=24 * 60)                    # the default deadline: the AI moves for them
+        await api.wait_for(lambda: table.prompt() is not None and table.to_move(table.prompt()) != late,
+                           what="the deadline move")
+        assert any(t("en", "bot.msg.deadline", player=late.first_name, tile="")[:20] in m.body
+                   for m in table.group_messages())
+    finally:
+        await running.stop()

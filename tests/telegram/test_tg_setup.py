@@ -1,0 +1,142 @@
+"""Configuration, webhook mode, and the text helpers of the Telegram adapter."""
+
+from __future__ import annotations
+
+import socket
+
+import aiohttp
+import pytest
+from telegram import MessageEntity
+
+from bot.config import ConfigError, Settings, parse_env
+from bot.contract import User
+from bot.service import GameService
+from bot.telegram.app import (
+    build_application,
+    run_telegram,
+    start_application,
+    stop_application,
+    webhook_options,
+)
+from bot.telegram.formatting import mention_entities, split_text, utf16_len
+from bot.telegram.settings import TelegramSettings
+from renderers.i18n import LANGUAGES, catalog, t
+
+
+def test_env_file_parsing():
+    text = """
+# a comment
+export TELEGRAM_BOT_TOKEN = "123:abc"
+PARIS_PARIS_DB='games.sqlite3'
+TELEGRAM_WEBHOOK_PORT=8443   # trailing comment
+EMPTY=
+broken line
+"""
+    assert parse_env(text) == {"TELEGRAM_BOT_TOKEN": "123:abc", "PARIS_PARIS_DB": "games.sqlite3",
+                               "TELEGRAM_WEBHOOK_PORT": "8443", "EMPTY": ""}
+
+
+def test_environment_wins_over_env_file_and_empty_means_unset():
+    env = Settings({"TELEGRAM_BOT_TOKEN": "from-env", "PARIS_PARIS_DB": ""},
+                   {"TELEGRAM_BOT_TOKEN": "from-file", "PARIS_PARIS_DB": "file.sqlite3"})
+    config = TelegramSettings.from_env(env)
+    assert config.token == "from-env" and config.db_path == "file.sqlite3"
+    assert config.webhook_url is None and config.webhook_port == 8443
+
+
+def test_missing_token_and_bad_values_are_explained():
+    with pytest.raises(ConfigError, match="TELEGRAM_BOT_TOKEN"):
+        TelegramSettings.from_env(Settings({}, {}))
+    with pytest.raises(ConfigError, match="TELEGRAM_WEBHOOK_PORT"):
+        TelegramSettings.from_env(Settings({"TELEGRAM_BOT_TOKEN": "x", "TELEGRAM_WEBHOOK_PORT": "eighty"}, {}))
+    with pytest.raises(ConfigError, match="https"):
+        TelegramSettings.from_env(Settings({"TELEGRAM_BOT_TOKEN": "x", "TELEGRAM_WEBHOOK_URL": "http://a/b"}, {}))
+
+
+def test_run_telegram_without_a_token_exits_with_a_message(monkeypatch, tmp_path, capsys):
+    monkeypatch.chdir(tmp_path)                     # no .env here
+    monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
+    monkeypatch.delenv("PARIS_PARIS_ENV_FILE", raising=False)
+    assert run_telegram() == 2
+    assert "TELEGRAM_BOT_TOKEN" in capsys.readouterr().err
+
+
+def test_webhook_settings():
+    config = TelegramSettings.from_env(Settings({"TELEGRAM_BOT_TOKEN": "1:x",
+                                                 "TELEGRAM_WEBHOOK_URL": "https://bot.example.org/paris/hook"}, {}))
+    options = webhook_options(config)
+    assert options["url_path"] == "paris/hook" and options["webhook_url"] == "https://bot.example.org/paris/hook"
+    assert options["secret_token"] and options["secret_token"] == config.secret_token
+    assert TelegramSettings("2:y").secret_token != TelegramSettings("1:x").secret_token
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def test_webhook_mode_receives_updates(api, tmp_path):
+    ann = api.add_user(101, "Ann", started=True)
+    api.add_group(-100777, "Hook club", owner=ann)
+    port = free_port()
+    config = TelegramSettings(api.token, webhook_url="https://bot.example.org/paris/hook", webhook_port=port,
+                              webhook_listen="127.0.0.1")
+    service = await GameService.open(str(tmp_path / "hook.sqlite3"))
+    app = build_application(api.token, service=service, base_url=api.base_url, register_menu=False)
+    await start_application(app, webhook=webhook_options(config))
+    try:
+        assert api.webhook["url"] == "https://bot.example.org/paris/hook"
+        assert api.webhook["secret_token"] == config.secret_token
+        url = f"http://127.0.0.1:{port}/paris/hook"
+        async with aiohttp.ClientSession() as http:
+            forged = api.message_update(-100777, ann, "/newgame")
+            async with http.post(url, json=forged, headers={"X-Telegram-Bot-Api-Secret-Token": "wrong"}) as r:
+                assert r.status == 403
+            update = api.message_update(-100777, ann, "/newgame")
+            async with http.post(url, json=update,
+                                 headers={"X-Telegram-Bot-Api-Secret-Token": config.secret_token}) as r:
+                assert r.status == 200
+        lobby = await api.wait_for(lambda: next((m for m in api.bot_messages(-100777) if m.buttons()), None),
+                                   what="the lobby")
+        assert "Ann" in lobby.body
+        assert len([m for m in api.bot_messages(-100777) if m.reply_to]) == 1     # one /newgame handled
+        assert api.calls_of("getUpdates") == []
+    finally:
+        await stop_application(app)
+        await service.close()
+
+
+def test_split_text_prefers_paragraphs_and_loses_nothing():
+    text = "\n\n".join(["a" * 600, "b" * 600, "c" * 600])
+    parts = split_text(text, 1024)
+    assert parts == ["a" * 600, "b" * 600, "c" * 600]
+    long_word = "x" * 2500
+    parts = split_text(long_word, 1024)
+    assert "".join(parts) == long_word and all(len(p) <= 1024 for p in parts)
+    emoji = "🚌" * 700                                       # 1400 UTF-16 units
+    parts = split_text(emoji, 1024)
+    assert "".join(parts) == emoji and all(utf16_len(p) <= 1024 for p in parts)
+    assert split_text("", 1024) == [""]
+
+
+def test_mentions_skip_non_telegram_users_and_taken_spans():
+    ann = User("telegram", "1", "Ann")
+    ann2 = User("telegram", "2", "Ann")             # same display name: the next occurrence
+    robot = User("telegram", "ai:Bot Ada", "Bot Ada")
+    entities = mention_entities("Ann and Ann, then Bot Ada", (ann, ann2, robot))
+    assert [(e.type, e.offset, e.user.id) for e in entities] == [(MessageEntity.TEXT_MENTION, 0, 1),
+                                                                 (MessageEntity.TEXT_MENTION, 8, 2)]
+
+
+def test_telegram_texts_exist_in_every_language():
+    english = {k for k in catalog("en") if k.startswith("tg.")}
+    assert len(english) >= 20
+    for language in LANGUAGES:
+        keys = {k for k in catalog(language) if k.startswith("tg.")}
+        assert keys == english, language
+        for key in english:
+            text = t(language, key, name="Ann")
+            assert text and "{" not in text, (language, key)
+            if key.startswith("tg.cmd."):
+                assert 3 <= len(text) <= 256           # Telegram's limits for command descriptions
