@@ -143,8 +143,12 @@ class _Canvas:
             kw["max_width"] = self.n(kw["max_width"])
         return round(D.text(self.d, self.P(x, y), value, self.n(size), **kw) / self.s)
 
-    def house(self, seat: int, x: float, y: float, size: float = L.HOUSE_SIZE, ring: tuple | None = None) -> None:
+    def house(self, seat: int, x: float, y: float, size: float = L.HOUSE_SIZE, ring: tuple | None = None, *,
+              pixels: bool = False) -> None:
+        """A shop centred on (x, y): design units, or pixels when ``pixels``."""
         pc = player_colour(seat)
+        if not pixels:
+            x, y = x * self.s, y * self.s
         D.paste(self.img, D.house(pc.rgb, pc.ink, self.marks[seat], self.n(size), ring), x, y)
 
     def png(self) -> bytes:
@@ -162,7 +166,7 @@ def _shops(c: _Canvas, board: dict[str, tuple[int, ...]], pending=None) -> None:
             ring = None
             if pending is not None and station == pending.station:
                 ring = style.EVICT
-            c.house(owner, x, y, ring=ring)
+            c.house(owner, x, y, ring=ring, pixels=True)
 
 
 def _offer(c: _Canvas, offer) -> None:

@@ -80,11 +80,15 @@ def test_mid_round(n):
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_mid_round_at_other_widths(n):
     view = scenes.mid_round(n).game.view(None)
-    for width in (800, 1600):
+    for width in (640, 800, 1600):
         img = load(renderers.render_map(view, width=width))
         assert img.size == (width, round(800 * width / 1280))
         _check_offer(img, view, width)
         _check_shops(img, view, width)
+        # The side panel shows every player's house too, at any width.
+        panel = (round(layout.MAP_WIDTH * width / 1280), 0, width, img.height)
+        for seat in range(n):
+            assert count_colour(img, panel, player_colour(seat).rgb, 20) > 60 * (width / 1280) ** 2, seat
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
