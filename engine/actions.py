@@ -50,6 +50,16 @@ class Tile:
 _TILES_BY_CODE: dict[int, Tile] = {
     s * 5 + c: Tile(STATIONS[s], COLOURS[c]) for s in range(len(STATIONS)) for c in range(len(COLOURS))
 }
+# (station, colour) -> interned tile: parsing records without building and validating new Tiles.
+TILES_BY_NAME: dict[tuple[str, str], Tile] = {(t.station, t.colour): t for t in _TILES_BY_CODE.values()}
+
+
+def tile_named(station: str, colour: str) -> Tile:
+    """The interned tile for a station and colour id; ``MalformedInput`` if either is unknown."""
+    try:
+        return TILES_BY_NAME[station, colour]
+    except (KeyError, TypeError):
+        return Tile(station, colour)      # raises the readable MalformedInput (or TypeError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +88,18 @@ class Pick:
         return str(self.tile) if self.evict is None else f"{self.tile}!{self.evict}"
 
 
-_PICKS: dict[tuple[int, int | None], Pick] = {}
+MAX_SEATS = 4
+# Interned picks: PLAIN_PICKS[code] takes the tile; EVICTING_PICKS[code][seat] also evicts ``seat``.
+PLAIN_PICKS: tuple[Pick, ...] = tuple(Pick(_TILES_BY_CODE[code]) for code in range(len(_TILES_BY_CODE)))
+EVICTING_PICKS: tuple[tuple[Pick, ...], ...] = tuple(
+    tuple(Pick(_TILES_BY_CODE[code], seat) for seat in range(MAX_SEATS)) for code in range(len(_TILES_BY_CODE))
+)
 
 
 def pick_for(code: int, evict: int | None = None) -> Pick:
     """The interned Pick for a tile code and eviction choice (no allocation on hot paths)."""
-    key = (code, evict)
-    pick = _PICKS.get(key)
-    if pick is None:
-        pick = _PICKS[key] = Pick(_TILES_BY_CODE[code], evict)
-    return pick
+    if evict is None:
+        return PLAIN_PICKS[code]
+    if 0 <= evict < MAX_SEATS:
+        return EVICTING_PICKS[code][evict]
+    return Pick(_TILES_BY_CODE[code], evict)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import board as B
-from .actions import Pick, Tile, pick_for
+from .actions import EVICTING_PICKS, MAX_SEATS, PLAIN_PICKS, Pick, Tile, pick_for
 from .errors import (
     EvictionChoiceRequired,
     GameIsOver,
@@ -52,6 +53,31 @@ _CAPACITY = B.CAPACITY
 _RINGS = B.SMALL_TOUR_RINGS
 _NEIGHBOURS = B.NEIGHBOURS
 _LINE_CROSSINGS = B.LINE_CROSSINGS
+_TILE = tuple(Tile.of(code) for code in range(len(_STATIONS) * 5))   # code -> interned Tile
+_BOX_CODES = tuple(s * 5 + c for s, c in B.TILES)
+_SORTED_BOX = sorted(_BOX_CODES)
+_BOX_COUNTS: dict[int, int] = {}
+for _code in _BOX_CODES:
+    _BOX_COUNTS[_code] = _BOX_COUNTS.get(_code, 0) + 1
+
+# Events are immutable values, so the common small ones are built once and shared: a game
+# emits thousands of them and building frozen dataclasses is a large part of its cost.
+_SHOP_OPENED = tuple(tuple(ShopOpened(seat, tile) for tile in _TILE) for seat in range(MAX_SEATS))
+_TILE_DISCARDED = tuple((TileDiscarded(tile, False), TileDiscarded(tile, True)) for tile in _TILE)
+_DESTINATIONS = ("supply", "bag")
+_SHOP_EVICTED = {
+    (station, owner, by, to_bag): ShopEvicted(name, owner, by, _DESTINATIONS[to_bag])
+    for station, name in enumerate(_STATIONS) for owner in range(MAX_SEATS) for by in range(MAX_SEATS)
+    for to_bag in (0, 1)
+}
+# (station id, owner) pairs as events list them, and the halt at an empty crossing.
+_SHOP_AT = tuple(tuple((name, owner) for owner in range(MAX_SEATS)) for name in _STATIONS)
+# _ONE_SCORER[n][seat][k]: the points of a halt where only ``seat`` scores, k points.
+_MOST_AT_A_HALT = 2 + 2 * 4
+_ONE_SCORER = {n: tuple(tuple(tuple(k if i == seat else 0 for i in range(n)) for k in range(_MOST_AT_A_HALT + 1))
+                        for seat in range(n)) for n in range(2, MAX_SEATS + 1)}
+_EMPTY_HALT = {(station, n): Halt(_STATIONS[station], (), (), (0,) * n)
+               for station in range(len(_STATIONS)) for n in range(2, MAX_SEATS + 1)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +123,7 @@ class Game:
         if seed is None:
             seed = secrets.randbits(63)
         rng = random.Random(seed)
-        tiles = [s * 5 + c for s, c in B.TILES]
+        tiles = list(_BOX_CODES)
         rng.shuffle(tiles)
         size = stack_size(n)
         stacks = [tuple(tiles[i:i + size]) for i in range(0, len(tiles), size)]
@@ -115,20 +141,21 @@ class Game:
         """A game with an explicit deal (from a record or a test); validated."""
         n = _check_players(players)
         size = stack_size(n)
-        box = {}
-        for s, c in B.TILES:
-            box[s * 5 + c] = box.get(s * 5 + c, 0) + 1
-        coded = []
         for i, stack in enumerate(stacks):
             if len(stack) != size:
                 raise InvalidSetup(f"stack {i} holds {len(stack)} tiles; with {n} players each holds {size}",
                                    stack=i)
-            codes = tuple(t.code for t in stack)
-            for t, code in zip(stack, codes, strict=True):
+        coded = [tuple([t.code for t in stack]) for stack in stacks]
+        flat = [code for stack in coded for code in stack]
+        # The whole box (the usual case) is checked at C speed; otherwise count each tile.
+        if not (len(flat) == len(_BOX_CODES) and sorted(flat) == _SORTED_BOX) and any(
+                count > _BOX_COUNTS.get(code, 0) for code, count in Counter(flat).items()):
+            box = dict(_BOX_COUNTS)
+            for code in flat:
                 box[code] = box.get(code, 0) - 1
                 if box[code] < 0:
-                    raise InvalidSetup(f"tile {t} appears more often than the box holds it", tile=str(t))
-            coded.append(codes)
+                    raise InvalidSetup(f"tile {_TILE[code]} appears more often than the box holds it",
+                                       tile=str(_TILE[code]))
         marker_codes = []
         for colour in markers:
             if colour not in B.COLOUR_INDEX:
@@ -252,18 +279,17 @@ class Game:
         if self.finished:
             return []
         board = self.board
-        actions = []
-        seen = set()
-        for code in self.offer:
-            if code in seen:
-                continue
-            seen.add(code)
+        offer = self.offer
+        if len(set(offer)) != len(offer):
+            offer = list(dict.fromkeys(offer))      # the same tile twice on offer is one choice
+        actions: list[Pick] = []
+        for code in offer:
             owners = board[code // 5]
             if len(owners) == 2 and owners[0] != owners[1]:
-                actions.append(pick_for(code, owners[0]))
-                actions.append(pick_for(code, owners[1]))
+                evicting = EVICTING_PICKS[code]
+                actions += (evicting[owners[0]], evicting[owners[1]])
             else:
-                actions.append(pick_for(code))
+                actions.append(PLAIN_PICKS[code])
         return actions
 
     def check(self, action: Pick, *, by: int | None = None) -> Pick:
@@ -276,12 +302,13 @@ class Game:
             raise GameIsOver("the game is over")
         if not isinstance(action, Pick) or not isinstance(action.tile, Tile):
             raise MalformedInput(f"not a move: {action!r}")
-        if by is not None and (not isinstance(by, int) or not 0 <= by < self._n):
-            raise MalformedInput(f"there is no seat {by!r} in this game", seat=by)
-        if by is not None and by != (self.bus + self.picks) % self._n:
+        if by is not None:
+            if not isinstance(by, int) or not 0 <= by < self._n:
+                raise MalformedInput(f"there is no seat {by!r} in this game", seat=by)
             current = (self.bus + self.picks) % self._n
-            raise NotYourTurn(f"it is {self.players[current]}'s turn, not {self.players[by]}'s",
-                              seat=by, current=current)
+            if by != current:
+                raise NotYourTurn(f"it is {self.players[current]}'s turn, not {self.players[by]}'s",
+                                  seat=by, current=current)
         code = action.tile.code
         if code not in self.offer:
             raise TileNotOnOffer(f"{action.tile} is not on offer", tile=str(action.tile))
@@ -315,7 +342,6 @@ class Game:
         Raises an ``IllegalMove`` (and changes nothing) when the move is not legal.
         """
         action = self.check(action, by=by)
-        events: list[Event] = []
         seat = (self.bus + self.picks) % self._n
         code = action.tile.code
         self.offer.remove(code)
@@ -323,19 +349,18 @@ class Game:
         owners = self.board[station]
         if len(owners) == _CAPACITY[station]:
             evicted = action.evict if action.evict is not None else owners[0]
-            rest = list(owners)
-            rest.remove(evicted)
-            owners = tuple(rest)
-            if evicted != seat and self._n > 2:
+            if len(owners) == 1:
+                owners = ()
+            else:
+                owners = (owners[1],) if owners[0] == evicted else (owners[0],)
+            to_bag = evicted != seat and self._n > 2
+            if to_bag:
                 self.bag[evicted] += 1
-                destination = "bag"
             else:
                 self.supply[evicted] += 1
-                destination = "supply"
-            events.append(ShopOpened(seat, action.tile))
-            events.append(ShopEvicted(_STATIONS[station], evicted, seat, destination))
+            events: list[Event] = [_SHOP_OPENED[seat][code], _SHOP_EVICTED[station, evicted, seat, to_bag]]
         else:
-            events.append(ShopOpened(seat, action.tile))
+            events = [_SHOP_OPENED[seat][code]]
         self.board[station] = owners + (seat,)
         self.supply[seat] -= 1
         self.moves.append(action)
@@ -355,84 +380,104 @@ class Game:
         self.round += 1
         self.picks = 0
         events.append(RoundStarted(self.round, len(self.stacks), self.bus,
-                                   tuple(Tile.of(c) for c in self.offer)))
+                                   tuple([_TILE[c] for c in self.offer])))
 
     def _finish_round(self, events: list[Event]) -> None:
         code = self.offer[0]
-        tile = Tile.of(code)
-        events.append(self._small_tour(tile))
+        events.append(self._small_tour(code))
         colour = code % 5
-        matched = self.discard[colour] is not None
-        events.append(TileDiscarded(tile, matched))
-        if matched:
+        if self.discard[colour] is not None:
             self.discard[colour] = None
+            events.append(_TILE_DISCARDED[code][1])
             events.append(self._big_tour(colour, "discard", None))
         else:
             self.discard[colour] = code
+            events.append(_TILE_DISCARDED[code][0])
         self.offer = []
         self.score_history.append(tuple(self.scores))
         self.bus = (self.bus + 1) % self._n
         self._start_round(events)
 
-    def _small_tour(self, tile: Tile) -> SmallTour:
+    def _small_tour(self, code: int) -> SmallTour:
         board = self.board
-        station = tile.code // 5
-        points = [0] * self._n
+        station = code // 5
         owners = board[station]
         if owners:
-            shops = tuple((tile.station, o) for o in owners)
+            at = _SHOP_AT[station]
+            shops = tuple([at[o] for o in owners])
             distance: int | None = 0
         else:
             shops = ()
             distance = None
             for d, ring in enumerate(_RINGS[station], 1):
-                found = [(_STATIONS[s], o) for s in ring for o in board[s]]
+                found = [_SHOP_AT[s][o] for s in ring for o in board[s]]
                 if found:
                     shops = tuple(found)
                     distance = d
                     break
+        points = [0] * self._n
+        scores = self.scores
         for _, owner in shops:
             points[owner] += 1
-            self.scores[owner] += 1
-        return SmallTour(tile, distance, shops, tuple(points))
+            scores[owner] += 1
+        return SmallTour(_TILE[code], distance, shops, tuple(points))
 
-    def _big_tour(self, colour: int, reason: str, seat: int | None) -> BigTour:
-        board = self.board
-        total = [0] * self._n
+    def _big_tour(self, colour: int, reason: str, seat: int | None,
+                  known: dict[int, Halt] | None = None) -> BigTour:
+        """Run the bus along a line; ``known`` holds halts already worked out on this board."""
         halts = []
         for station in _LINE_CROSSINGS[colour]:
-            owners = board[station]
-            points = [0] * self._n
-            adjacent: list[tuple[str, int]] = []
-            for owner in owners:
-                points[owner] += 1
-            for owner in set(owners):
-                for neighbour in _NEIGHBOURS[station]:
-                    for other in board[neighbour]:
-                        if other == owner:
-                            points[owner] += 1
-                            adjacent.append((_STATIONS[neighbour], owner))
-            for i, p in enumerate(points):
-                total[i] += p
-            halts.append(Halt(_STATIONS[station], owners, tuple(adjacent), tuple(points)))
-        for i, p in enumerate(total):
-            self.scores[i] += p
-        return BigTour(_COLOURS[colour], reason, seat, tuple(halts), tuple(total))
+            halt = known.get(station) if known is not None else None
+            if halt is None:
+                halt = self._halt(station)
+                if known is not None:
+                    known[station] = halt
+            halts.append(halt)
+        total = tuple(map(sum, zip(*[halt.points for halt in halts], strict=True)))
+        scores = self.scores
+        for i, points in enumerate(total):
+            scores[i] += points
+        return BigTour(_COLOURS[colour], reason, seat, tuple(halts), total)
+
+    def _halt(self, station: int) -> Halt:
+        """A big tour's halt at a crossing: 1 per shop there, and each owner with a shop there
+        scores 1 per own shop next door (once, even holding both shops; owners in seat order)."""
+        board = self.board
+        owners = board[station]
+        if not owners:
+            return _EMPTY_HALT[station, self._n]
+        first = owners[0]
+        if len(owners) == 1 or owners[1] == first:
+            # One owner (the usual case): their shops here and next door.
+            adjacent = tuple([_SHOP_AT[nb][first] for nb in _NEIGHBOURS[station] for other in board[nb]
+                              if other == first])
+            return Halt(_STATIONS[station], owners, adjacent,
+                        _ONE_SCORER[self._n][first][len(owners) + len(adjacent)])
+        points = [0] * self._n
+        adjacent_list: list[tuple[str, int]] = []
+        for owner in (owners if first < owners[1] else (owners[1], first)):
+            found = [_SHOP_AT[nb][owner] for nb in _NEIGHBOURS[station] for other in board[nb]
+                     if other == owner]
+            points[owner] = 1 + len(found)
+            adjacent_list += found
+        return Halt(_STATIONS[station], owners, tuple(adjacent_list), tuple(points))
 
     def _end_game(self, events: list[Event]) -> None:
         n = self._n
         self.offer = []
         events.append(MarkersRevealed(tuple(_COLOURS[c] for c in self.markers),
                                       None if self.open_marker is None else _COLOURS[self.open_marker]))
+        # The board stays the same during the final tours: each crossing's halt is worked out once.
+        halts: dict[int, Halt] = {}
         if self.options.final_tours == "all_lines":
             for colour in range(5):
-                events.append(self._big_tour(colour, "all_lines", None))
+                events.append(self._big_tour(colour, "all_lines", None, halts))
         else:
             for i in range(n):
                 seat = (self.bus + i) % n
-                events.append(self._big_tour(self.markers[seat], "marker", seat))
+                events.append(self._big_tour(self.markers[seat], "marker", seat, halts))
             if self.open_marker is not None:
-                events.append(self._big_tour(self.open_marker, "open_marker", None))
+                events.append(self._big_tour(self.open_marker, "open_marker", None, halts))
         if n > 2:
             most = max(self.bag)
             leaders = [seat for seat, count in enumerate(self.bag) if count == most]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import board as B
-from .actions import Pick, Tile
+from .actions import TILES_BY_NAME, Pick, Tile, pick_for
 from .errors import GameError, InvalidRecord, MalformedInput
 from .game import Game, Options
 
@@ -43,9 +43,24 @@ def _setup_error(message: str) -> InvalidRecord:
 
 
 def _tile(value: Any, where: str) -> Tile:
+    # Fast path: a [station, colour] pair naming a real tile is looked up, not rebuilt.
+    if type(value) is list and len(value) == 2:
+        try:
+            return TILES_BY_NAME[value[0], value[1]]
+        except (KeyError, TypeError):
+            pass
     if not (isinstance(value, list | tuple) and len(value) == 2 and all(isinstance(v, str) for v in value)):
         raise MalformedInput(f"{where}: a tile is [station, colour], not {value!r}")
     return Tile(value[0], value[1])
+
+
+def _stack_tiles(stacks: list) -> list[list[Tile]]:
+    try:  # Fast path: lists of [station, colour] lists naming real tiles, looked up at once.
+        if all(type(stack) is list and all(type(t) is list for t in stack) for stack in stacks):
+            return [[TILES_BY_NAME[tuple(t)] for t in stack] for stack in stacks]
+    except (KeyError, TypeError):
+        pass
+    return [[_tile(t, f"stack {i}") for t in stack] for i, stack in enumerate(stacks)]
 
 
 def from_record(record: Any) -> Game:
@@ -54,8 +69,9 @@ def from_record(record: Any) -> Game:
     moves = record.get("moves", [])
     if not isinstance(moves, list):
         raise _setup_error("moves must be a list")
+    seats = {name: seat for seat, name in enumerate(game.players)}
     for index, move in enumerate(moves):
-        apply_record_move(game, index, move)
+        apply_record_move(game, index, move, seats)
     return game
 
 
@@ -72,7 +88,7 @@ def setup_from_record(record: Any) -> Game:
         stacks = record.get("stacks")
         if not isinstance(stacks, list):
             raise _setup_error("stacks must be a list")
-        tiles = [[_tile(t, f"stack {i}") for t in stack] for i, stack in enumerate(stacks)]
+        tiles = _stack_tiles(stacks)
         markers = record.get("markers")
         if not isinstance(markers, dict) or set(markers) != set(players):
             raise _setup_error("markers must give every player's marker")
@@ -88,24 +104,28 @@ def setup_from_record(record: Any) -> Game:
         raise InvalidRecord(str(exc), rule="setup") from None
 
 
-def apply_record_move(game: Game, index: int, move: Any) -> None:
+def apply_record_move(game: Game, index: int, move: Any, seats: dict[str, int] | None = None) -> None:
+    """Apply move ``index`` of a record; ``seats`` (name -> seat) may be passed to save work."""
+    if seats is None:
+        seats = {name: seat for seat, name in enumerate(game.players)}
     try:
-        if not isinstance(move, dict):
+        if type(move) is not dict:
             raise MalformedInput("a move is an object with player and tile")
         tile = _tile(move.get("tile"), "tile")
         player = move.get("player")
-        if player is not None and player not in game.players:
-            raise MalformedInput(f"{player!r} is not a player")
+        seat = None
+        if player is not None:
+            seat = seats.get(player) if type(player) is str else None
+            if seat is None:
+                raise MalformedInput(f"{player!r} is not a player")
         evict_name = move.get("evict")
         evict = None
         if evict_name is not None:
-            if evict_name not in game.players:
+            evict = seats.get(evict_name) if type(evict_name) is str else None
+            if evict is None:
                 raise MalformedInput(f"evict names {evict_name!r}, who is not a player")
-            evict = game.players.index(evict_name)
-            if evict not in game.eviction_options(tile):
-                evict = None if not game.eviction_options(tile) else evict
-        seat = None if player is None else game.players.index(player)
-        game.apply(Pick(tile, evict), by=seat)
+        # An eviction choice where the rules ask none is ignored (``check`` drops it).
+        game.apply(pick_for(tile.code, evict), by=seat)
     except GameError as exc:
         raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
 
