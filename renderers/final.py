@@ -119,7 +119,7 @@ def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", 
                 who = ""
                 indent = 26
             elif event.reason == "open_marker":
-                who = t(lang, "map_open_marker") + ": "
+                who = t(lang, "label_value", label=t(lang, "map_open_marker"), value="")
                 indent = 0
             else:
                 who = ""
@@ -127,7 +127,7 @@ def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", 
             label = who + t(lang, "map_big_tour", colour=t(lang, "colour_" + event.colour))
             pts = ", ".join(f"{marks[seat]} +{p}" for seat, p in enumerate(event.points) if p) or t(
                 lang, "map_nobody")
-            text(72 + indent, y + 11, f"{label}: {pts}", 17, anchor="lm", max_width=530 - indent)
+            text(72 + indent, y + 11, t(lang, "label_value", label=label, value=pts), 17, anchor="lm", max_width=530 - indent)
             y += 30
         elif isinstance(event, E.BagScored):
             counts = ", ".join(f"{marks[seat]} {c}" for seat, c in enumerate(event.counts))

@@ -15,7 +15,7 @@ from engine.board import COLOURS, CROSSINGS, DISPLAY_NAMES, LINES
 from . import draw as D
 from . import layout as L
 from . import style
-from .fonts import fit, font, wrap
+from .fonts import drawable, fit, font, wrap
 from .i18n import t
 from .layout import label_boxes  # noqa: F401 - re-exported for tests
 from .players import colour as player_colour
@@ -124,7 +124,7 @@ class _Canvas:
         self.width = width
         self.s = L.scale(width)
         self.language = language
-        self.players = tuple(players)
+        self.players = tuple(drawable(p) for p in players)  # names as the font can draw them
         self.marks = initials(players)
         self.img = background(width).copy()
         self.d = ImageDraw.Draw(self.img)
@@ -393,7 +393,7 @@ def _panel_markers(c: _Canvas, view, y: float) -> float:
         rows.append(("map_your_marker", view.marker))
     for key, colour in rows:
         D.paste(c.img, D.colour_shape(colour, c.n(20)), c.n(PX + 10), c.n(y + 11))
-        c.text(PX + 26, y + 11, f"{c.t(key)}: {c.t('colour_' + colour)}", 16, anchor="lm", max_width=PW - 26)
+        c.text(PX + 26, y + 11, c.t("label_value", label=c.t(key), value=c.t("colour_" + colour)), 16, anchor="lm", max_width=PW - 26)
         y += 28
     return y + (4 if rows else 0)
 
@@ -403,16 +403,18 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
     for event in events:
         if isinstance(event, E.SmallTour):
             text = c.t("map_small_tour", station=DISPLAY_NAMES[event.tile.station])
-            lines.append(("bus", text + ": " + _points_text(c, event.points)))
+            lines.append(("bus", c.t("label_value", label=text, value=_points_text(c, event.points))))
         elif isinstance(event, E.BigTour):
             text = c.t("map_big_tour", colour=c.t("colour_" + event.colour))
-            lines.append((event.colour, text + ": " + _points_text(c, event.points)))
+            lines.append((event.colour, c.t("label_value", label=text, value=_points_text(c, event.points))))
         elif isinstance(event, E.ShopEvicted):
             lines.append(("evict", c.t("map_evicted", owner=c.players[event.owner],
                                             station=DISPLAY_NAMES[event.station])))
     if pending is not None and view.to_move is not None:
-        prompt = c.t("map_evict_choose", player=c.players[view.to_move], station=DISPLAY_NAMES[pending.station])
-        rows = wrap(prompt, c.n(PW - 8), c.n(15), True)
+        owners = " / ".join(c.players[o] for o in view.eviction_options(pending))
+        prompt = c.t("map_evict_choose", player=c.players[view.to_move], station=DISPLAY_NAMES[pending.station],
+                     owners=owners)
+        rows = wrap(prompt, c.n(PW - 8), c.n(15), True, max_lines=3)
         height = 12 + 20 * len(rows)
         c.d.rounded_rectangle((*c.P(PX - 6, y), *c.P(PX + PW + 6, y + height)), radius=c.n(8),
                               fill=(253, 228, 226), outline=style.EVICT, width=max(1, c.n(2)))
