@@ -5,6 +5,7 @@ Pure functions, so every kind of input can be tested without a game.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,11 +17,43 @@ from renderers.i18n import t
 COMMANDS: dict[str, tuple[str, ...]] = {
     "board": ("board", "b"),
     "marker": ("marker", "m"),
-    "map": ("map",),
     "rules": ("rules",),
     "help": ("help", "h", "?"),
     "quit": ("quit", "q", "exit"),
 }
+
+
+# A tile button's label starts with its offer number: "🟢 3 · Centre Pompidou".
+_KEY = re.compile(r"^\W*?(\d+)\s*·\s*")
+_LEAD = re.compile(r"^\W+")
+
+
+def label_key(label: str) -> tuple[int | None, str]:
+    """(the offer number a label starts with, the label without it); (None, label) if none."""
+    match = _KEY.match(label)
+    if match is None:
+        return None, label
+    prefix = label[:match.start(1)].strip()
+    rest = label[match.end():]
+    return int(match.group(1)), f"{prefix} {rest}".strip()
+
+
+def numbering(labels: Sequence[str]) -> list[int]:
+    """The number to show for each choice: a tile keeps its offer number (the one the board
+    shows), every other choice takes the next free number."""
+    keys = [label_key(label)[0] for label in labels]
+    if len({k for k in keys if k is not None}) != sum(k is not None for k in keys):
+        keys = [None] * len(labels)      # repeated keys: fall back to plain counting
+    taken = {k for k in keys if k is not None}
+    numbers, next_free = [], max(taken, default=0) + 1
+    for key in keys:
+        if key is None:
+            while next_free in taken:
+                next_free += 1
+            key = next_free
+            taken.add(key)
+        numbers.append(key)
+    return numbers
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +96,12 @@ def command_words(language: str) -> dict[str, str]:
     return words
 
 
-def interpret(text: str, labels: Sequence[str], language: str = "en") -> Choice | Command | Invalid:
-    """What one typed line means, given the labels of the choices on screen."""
+def interpret(text: str, labels: Sequence[str], language: str = "en",
+              numbers: Sequence[int] | None = None) -> Choice | Command | Invalid:
+    """What one typed line means, given the labels of the choices on screen.
+
+    ``numbers`` are the numbers shown next to the labels (default 1, 2, 3, ...).
+    """
     raw = text.strip()
     if not raw:
         return Invalid("empty")
@@ -73,17 +110,18 @@ def interpret(text: str, labels: Sequence[str], language: str = "en") -> Choice 
     if number.isdigit():
         if not labels:
             return Invalid("no_choices", raw)
-        index = int(number) - 1
-        if 0 <= index < len(labels):
-            return Choice(index)
+        shown = list(numbers) if numbers is not None else list(range(1, len(labels) + 1))
+        if int(number) in shown:
+            return Choice(shown.index(int(number)))
         return Invalid("out_of_range", raw)
     command = command_words(language).get(folded)
     if command is not None:
         return Command(command)
     if labels:
-        matches = [i for i, label in enumerate(labels) if fold(label) == folded]
+        names = [fold(_LEAD.sub("", _KEY.sub("", label))) for label in labels]
+        matches = [i for i, name in enumerate(names) if name == folded]
         if not matches:
-            matches = [i for i, label in enumerate(labels) if fold(label).startswith(folded)]
+            matches = [i for i, name in enumerate(names) if name.startswith(folded)]
         if len(matches) == 1:
             return Choice(matches[0])
         if len(matches) > 1:

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.contract import Button, Chat, Reply, User
-from renderers.i18n import t
+from renderers.i18n import normalize_language, t
 
-from .choices import Choice, Command, Invalid, interpret
+from .choices import Choice, Command, Invalid, interpret, label_key, numbering
 from .reader import LineReader
 from .transport import Console, TerminalTransport
 
@@ -62,6 +62,10 @@ def default_name() -> str:
     return (name or "Player").strip()[:32] or "Player"
 
 
+def colour_word(colour: str, language: str) -> str:
+    return t(language, f"colour_{colour}")
+
+
 class GameStalled(RuntimeError):
     """Nothing to choose and nothing happening: a bug, reported instead of hanging."""
 
@@ -82,6 +86,7 @@ class TerminalSession:
                                            language=options.language)
         self.reader = LineReader(stdin)
         self.reply_buttons: tuple[Button, ...] = ()   # a follow-up choice from a Reply (eviction)
+        self.board_round: int | None = None           # the round whose board was last shown
 
     def say(self, key: str, /, **params: object) -> None:
         self.console.print(t(self.language, key, **params))
@@ -95,36 +100,97 @@ class TerminalSession:
                 return ready
             return await self.play()
         except asyncio.CancelledError:
-            # Ctrl-C: asyncio cancels the main task; the last move is already committed.
+            # Ctrl-C: asyncio cancels the main task; every accepted move is already committed.
             self.console.print()
             self.say("terminal.saved_interrupt", command=self.options.resume_command)
             return EXIT_INTERRUPTED
+        except GameStalled as exc:
+            self.console.print()
+            self.say("terminal.error.stalled", error=str(exc))
+            return EXIT_ERROR
 
     async def open_game(self) -> bool | int:
         """Resume the unfinished terminal game or start a new one. True when a game is running."""
-        existing = await self.unfinished_game()
-        if existing is not None:
+        info = await self.service.game_info(self.chat)
+        if info is not None:
+            self.language = normalize_language(info["options"].get("language") or self.language)
+            self.transport.language = self.language
             if not self.options.resume:
-                self.say("terminal.resume_offer", summary=existing)
+                self.say("terminal.resume_offer", summary=self.summary(info))
                 choice = await self.ask_menu([t(self.language, "terminal.resume_continue"),
                                               t(self.language, "terminal.resume_new")])
                 if choice is None:
                     return self.saved_on_eof()
                 if choice == 1:
-                    await self.abandon()
+                    reply = await self.service.abort(self.chat, self.human)
+                    if not reply.ok:
+                        self.show_reply(reply)
+                        return EXIT_ERROR
+                    self.say("terminal.abandoned")
+                    await self.pump()
+                    self.language = self.options.language
+                    self.transport.language = self.language
                     return await self.start_new()
             self.say("terminal.resuming")
-            await self.replay_state()
+            if info["status"] == "lobby":
+                return await self.start_lobby()
             return True
         if self.options.resume:
             self.say("terminal.nothing_to_resume")
         return await self.start_new()
 
+    def summary(self, info: dict) -> str:
+        """"round 4 of 15: Ann 3, Bot Ada 5, Bot Bea 2" for the resume question."""
+        names = [seat["name"] for seat in info["seats"]]
+        if info["status"] != "playing" or info.get("scores") is None:
+            return t(self.language, "terminal.summary_lobby", players=", ".join(names))
+        scores = ", ".join(f"{n} {p}" for n, p in zip(names, info["scores"], strict=True))
+        return t(self.language, "terminal.summary", round=info["round"], rounds=info["rounds"], scores=scores)
+
+    async def start_new(self) -> bool | int:
+        opts = self.options
+        self.say("terminal.welcome", players=opts.players, ai=opts.ai_seats)
+        if opts.watching:
+            self.say("terminal.watching")
+        self.say("terminal.storage", path=str(opts.db))
+        if opts.maps is not None:
+            self.say("terminal.maps_folder", path=str(opts.maps))
+        game_options: dict = {
+            "final_tours": opts.final_tours, "language": opts.language,
+            # Nobody else waits on a terminal game: no reminders, and no deadline that would
+            # let the AI play the human's turn while the terminal is closed.
+            "reminder_minutes": 0, "deadline_minutes": 0,
+            "join": not opts.watching,
+        }
+        if opts.seed is not None:
+            game_options["seed"] = opts.seed
+        reply = await self.service.new_game(self.chat, self.human, options=game_options)
+        if not reply.ok:
+            self.show_reply(reply)
+            return EXIT_ERROR
+        return await self.start_lobby()
+
+    async def start_lobby(self) -> bool | int:
+        """Fill the table with AI seats and start (also finishes a lobby left by a crash)."""
+        info = await self.service.game_info(self.chat)
+        wanted = self.options.players
+        missing = max(0, wanted - len(info["seats"])) if info else wanted
+        for _ in range(missing):
+            reply = await self.service.add_ai(self.chat, self.human)
+            if not reply.ok:
+                self.show_reply(reply)
+                return EXIT_ERROR
+        reply = await self.service.start(self.chat, self.human)
+        if not reply.ok:
+            self.show_reply(reply)
+            return EXIT_ERROR
+        return True
+
     async def ask_menu(self, labels: list[str]) -> int | None:
-        """A numbered menu outside the game; the 0-based choice, None at end of input."""
+        """A numbered menu outside the game; the 0-based choice, None at end of input or quit."""
         while True:
             for i, label in enumerate(labels, 1):
-                self.console.print(f"  {self.console.style(str(i), 'bold')}. {label}")
+                self.console.print(f"{self.console.style(f'{i:>2}', 'bold')}. {label}")
             self.console.out.write(t(self.language, "terminal.ask", n=len(labels)) + " ")
             self.console.out.flush()
             line = await self.reader.readline()
@@ -136,36 +202,52 @@ class TerminalSession:
                 return answer.index
             if isinstance(answer, Command) and answer.name == "quit":
                 return None
+            if isinstance(answer, Command):
+                answer = Invalid("unknown", line.strip())
             self.explain_invalid(answer, len(labels))
 
     # ---- the game loop -----------------------------------------------------------------
 
     async def play(self) -> int:
-        idle_rounds = 0
         while True:
-            progressed = await self.pump()
-            if await self.is_finished():
-                self.console.print()
-                self.say("terminal.game_over", command="paris-paris play")
-                return EXIT_OK
-            buttons = self.pending_buttons()
+            await self.pump()
+            info = await self.service.game_info(self.chat)
+            if info is None:
+                # Finished (or aborted) games are no longer the chat's current game.
+                return self.game_over()
+            seat = self.human_seat(info)
+            if info["status"] != "playing" or seat is None or info["to_move"] != seat:
+                raise GameStalled(f"status {info['status']}, to move {info['to_move']}, your seat {seat}")
+            board = await self.service.board(self.chat, self.human)
+            if info["round"] != self.board_round:
+                self.board_round = info["round"]
+                self.show_board(board.text)
+            buttons = self.reply_buttons or tuple(b for row in board.buttons for b in row)
             if not buttons:
-                if self.options.watching or not progressed:
-                    idle_rounds = idle_rounds + 1 if not progressed else 0
-                    if idle_rounds > 3:
-                        raise GameStalled("no prompt for the human and no progress")
-                    await self.advance_without_human()
-                    continue
-                raise GameStalled("no prompt for the human")
-            idle_rounds = 0
-            self.show_choices(buttons)
+                raise GameStalled("your turn, but no choices")
+            code = await self.choose(buttons)
+            if code is not None:
+                return code
+
+    def human_seat(self, info: dict) -> int | None:
+        for index, seat in enumerate(info["seats"]):
+            if seat["user_id"] == self.human.id and not seat["is_ai"]:
+                return index
+        return None
+
+    async def choose(self, buttons: tuple[Button, ...]) -> int | None:
+        """Offer ``buttons`` until the player picks one or a command ends the session."""
+        labels = [b.label for b in buttons]
+        numbers = numbering(labels)
+        while True:
+            self.show_choices(buttons, numbers)
             line = await self.reader.readline()
             if line is None:
                 self.console.print()
                 return self.saved_on_eof()
-            answer = interpret(line, [b.label for b in buttons], self.language)
+            answer = interpret(line, labels, self.language, numbers)
             if isinstance(answer, Invalid):
-                self.explain_invalid(answer, len(buttons))
+                self.explain_invalid(answer, max(numbers))
                 continue
             if isinstance(answer, Command):
                 code = await self.command(answer.name)
@@ -173,37 +255,52 @@ class TerminalSession:
                     return code
                 continue
             await self.press(buttons[answer.index])
-
-    def pending_buttons(self) -> tuple[Button, ...]:
-        return self.reply_buttons or self.transport.prompt_buttons()
+            return None
 
     async def press(self, button: Button) -> None:
         self.reply_buttons = ()
         reply = await self.service.press(self.chat, self.human, button.payload)
-        if reply.ok:
-            # The prompt it answered is used up; the service posts the next one.
-            self.transport.clear_prompt()
-        self.show_reply(reply)
+        if button.kind == "marker" and reply.ok:
+            self.show_private(reply.text)
+            return
         if reply.buttons:
+            # A follow-up choice (whose shop to evict); its text also reaches the group.
             self.reply_buttons = tuple(b for row in reply.buttons for b in row)
+            return
+        if not reply.ok:
+            self.show_reply(reply)
+        # An accepted move: the outbox tells the story, so the short confirmation is not repeated.
 
-    async def pump(self) -> bool:
+    async def pump(self) -> int:
         """Deliver every pending message and run due timers until all is quiet."""
-        progressed = False
+        total = 0
         for _ in range(10_000):
             sent = await self.service.deliver_pending(self.transport)
             fired = await self.service.fire_due_timers()
+            total += sent
             if not sent and not fired:
                 break
-            progressed = True
-        return progressed
+        return total
 
-    def show_choices(self, buttons: tuple[Button, ...]) -> None:
+    def game_over(self) -> int:
         self.console.print()
-        for i, button in enumerate(buttons, 1):
-            number = self.console.style(f"{i:>2}", "bold", button.colour)
-            self.console.print(f"{number}. {button.label}")
-        self.console.out.write(t(self.language, "terminal.ask_move", n=len(buttons)) + " ")
+        self.say("terminal.game_over", command="paris-paris play")
+        return EXIT_OK
+
+    def show_board(self, text: str) -> None:
+        self.console.print()
+        for line in text.splitlines():
+            self.console.print(self.console.style(line, "dim") if not line.strip() else line)
+
+    def show_choices(self, buttons: tuple[Button, ...], numbers: list[int]) -> None:
+        self.console.print()
+        for number, button in zip(numbers, buttons, strict=True):
+            key, label = label_key(button.label)
+            if key is not None and button.colour:
+                # a tile: name its colour too, for terminals that show no colour emoji
+                label = f"{label} ({colour_word(button.colour, self.language)})"
+            self.console.print(f"{self.console.style(f'{number:>2}', 'bold', button.colour)}. {label}")
+        self.console.out.write(t(self.language, "terminal.ask_move", n=max(numbers)) + " ")
         self.console.out.flush()
 
     def show_reply(self, reply: Reply) -> None:
@@ -213,6 +310,13 @@ class TerminalSession:
             self.console.print(reply.text)
         else:
             self.console.print(self.console.style(t(self.language, "terminal.refused", text=reply.text), "bold"))
+
+    def show_private(self, text: str) -> None:
+        self.console.print()
+        self.console.print(self.console.style(
+            t(self.language, "terminal.private_header", name=self.human.name), "bold"))
+        for line in text.splitlines():
+            self.console.print(f"  {line}")
 
     def explain_invalid(self, answer: Invalid, n: int) -> None:
         key = {
@@ -230,66 +334,21 @@ class TerminalSession:
             return EXIT_OK
         if name == "help":
             self.say("terminal.help")
-            reply = await self.service.help(self.chat, self.human)
-            self.show_reply(reply)
         elif name == "rules":
             self.show_reply(await self.service.rules(self.chat, self.human))
         elif name == "board":
-            self.show_reply(await self.service.board(self.chat, self.human))
-        elif name == "map":
-            reply = await self.service.board(self.chat, self.human)
-            if reply.image is not None:
-                self.write_reply_image(reply.image)
-            else:
-                self.say("terminal.no_map")
+            self.show_board((await self.service.board(self.chat, self.human)).text)
         elif name == "marker":
             reply = await self.service.marker(self.human, self.chat)
-            self.console.print()
-            self.console.print(self.console.style(
-                t(self.language, "terminal.private_header", name=self.human.name), "bold"))
-            for line in reply.text.splitlines():
-                self.console.print(f"  {line}")
+            if reply.ok:
+                self.show_private(reply.text)
+            else:
+                self.show_reply(reply)
         return None
-
-    def write_reply_image(self, image: bytes) -> None:
-        folder = self.options.maps
-        if folder is None:
-            self.say("terminal.maps_off")
-            return
-        path = folder / "paris-now.png"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(image)
-        except OSError as exc:
-            self.say("terminal.map_failed", path=str(path), error=str(exc))
-            return
-        self.say("terminal.map_saved", path=str(path))
 
     def saved_on_eof(self) -> int:
         self.say("terminal.saved_eof", command=self.options.resume_command)
         return EXIT_OK
-
-    # ---- service-specific steps (filled in against bot.service) --------------------------
-
-    async def unfinished_game(self) -> str | None:
-        """A one-line summary of the unfinished terminal game, None when there is none."""
-        raise NotImplementedError
-
-    async def abandon(self) -> None:
-        raise NotImplementedError
-
-    async def start_new(self) -> bool | int:
-        raise NotImplementedError
-
-    async def replay_state(self) -> None:
-        """After resuming: show the board and re-offer the pending choice."""
-        raise NotImplementedError
-
-    async def is_finished(self) -> bool:
-        raise NotImplementedError
-
-    async def advance_without_human(self) -> None:
-        raise NotImplementedError
 
 
 async def run_play(options: PlayOptions, *, stdin: TextIO | None = None, stdout: TextIO | None = None,

@@ -3,7 +3,8 @@
 Group messages are printed as they are; the human's private messages are printed under
 a clear "only you see this" header; private messages to anyone else (an AI seat) are
 secrets and are never shown. Images are written to the maps folder and their path is
-printed. Messages with buttons are remembered as the prompt the input loop offers.
+printed. Buttons are not printed here: the input loop asks the service for the current
+choices (they survive a restart, a printed message does not).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 from pathlib import Path
 from typing import TextIO
 
-from bot.contract import Button, Outgoing, User
+from bot.contract import Outgoing, User
 from renderers.i18n import t
 
 ANSI = {"green": "32", "red": "31", "blue": "34", "purple": "35", "yellow": "33", "bold": "1", "dim": "2"}
@@ -57,7 +58,6 @@ class TerminalTransport:
         self.human = human
         self.maps_dir = maps_dir
         self.language = language
-        self.prompt: Outgoing | None = None      # the latest message with buttons for the human
         self.maps_written: list[Path] = []
         self.delivered = 0
 
@@ -66,23 +66,15 @@ class TerminalTransport:
         if message.private_to is not None and message.private_to.id != self.human.id:
             # Someone else's secret (an AI seat's marker): nobody at this terminal may see it.
             return message_id
+        if is_lobby_board(message):
+            # The lobby's join/add-AI/start board is for chat groups; the terminal seats the
+            # table itself, so the board would only be noise.
+            return message_id
         self.delivered += 1
         self._print(message)
         if message.image is not None:
             self._save_image(message)
-        self._track_prompt(message)
         return message_id
-
-    # ---- what the input loop asks --------------------------------------------------------
-
-    def prompt_buttons(self) -> tuple[Button, ...]:
-        """The buttons of the pending prompt, flattened in reading order."""
-        if self.prompt is None:
-            return ()
-        return tuple(b for row in self.prompt.buttons for b in row)
-
-    def clear_prompt(self) -> None:
-        self.prompt = None
 
     # ---- printing --------------------------------------------------------------------------
 
@@ -112,21 +104,24 @@ class TerminalTransport:
         self.maps_written.append(path)
         self.console.print(self.console.style(t(self.language, "terminal.map_saved", path=str(path)), "dim"))
 
-    def _track_prompt(self, message: Outgoing) -> None:
-        if message.buttons:
-            self.prompt = message
-        elif self.prompt is not None and message.slot is not None and message.slot == self.prompt.slot:
-            # The prompt's message was replaced by one without buttons: the choice is gone.
-            self.prompt = None
+
+def is_lobby_board(message: Outgoing) -> bool:
+    """The lobby message with its buttons (slot ``g<id>:lobby``); its closing text, without
+    buttons ("the game begins"), is not."""
+    return bool(message.buttons) and (message.slot or "").endswith(":lobby")
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def image_file_name(message: Outgoing) -> str:
-    """A file name unique per outbox message, keeping the service's name: ``paris-0042.png``."""
-    name = _UNSAFE.sub("-", Path(message.image_name or "paris.png").name) or "paris.png"
+    """The service's file name (``paris-3-round7.png``, unique per game and round, so a
+    message delivered again after a crash rewrites the same file), made safe; the generic
+    default name gets the message id so that maps never overwrite each other."""
+    name = _UNSAFE.sub("-", Path(message.image_name or "").name).strip(".-") or "paris.png"
     stem, dot, ext = name.rpartition(".")
     if not dot:
         stem, ext = name, "png"
-    return f"{stem}-{message.id:04d}.{ext}"
+    if name == "paris.png":
+        stem = f"{stem}-{message.id:04d}"
+    return f"{stem}.{ext}"

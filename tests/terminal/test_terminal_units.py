@@ -9,7 +9,7 @@ import pytest
 
 from bot.cli import build_parser
 from bot.contract import Button, Chat, Outgoing, User
-from bot.terminal.choices import Choice, Command, Invalid, fold, interpret
+from bot.terminal.choices import Choice, Command, Invalid, fold, interpret, label_key, numbering
 from bot.terminal.paths import default_db_path, user_data_dir
 from bot.terminal.transport import Console, TerminalTransport, image_file_name
 from renderers.i18n import LANGUAGES, missing_keys
@@ -47,6 +47,18 @@ def test_interpret_localised_commands():
     assert interpret("quit", LABELS, "fr") == Command("quit")
     # ...but another language's words do not
     assert interpret("hilfe", LABELS, "en") == Invalid("unknown", "hilfe")
+
+
+def test_numbering_keeps_offer_numbers():
+    labels = ["🔵 1 · Tour Eiffel", "🟣 3 · Jardin des Plantes", "🔒 My marker"]
+    assert numbering(labels) == [1, 3, 4]
+    assert label_key(labels[0]) == (1, "🔵 Tour Eiffel")
+    assert label_key(labels[2]) == (None, "🔒 My marker")
+    assert interpret("3", labels, numbers=numbering(labels)) == Choice(1)
+    assert interpret("2", labels, numbers=numbering(labels)) == Invalid("out_of_range", "2")
+    assert interpret("jardin", labels) == Choice(1)
+    assert interpret("my", labels) == Choice(2)
+    assert numbering(["Evict Ann", "Evict Bob", "Back"]) == [1, 2, 3]
 
 
 def test_interpret_number_without_choices():
@@ -104,7 +116,7 @@ async def test_transport_writes_images_and_prints_path(tmp_path):
     transport, out = _transport(tmp_path / "maps")
     png = b"\x89PNG\r\n\x1a\nfake"
     await transport.deliver(Outgoing(id=42, text="Round 3", chat=CHAT, image=png, image_name="round-3.png"))
-    path = tmp_path / "maps" / "round-3-0042.png"
+    path = tmp_path / "maps" / "round-3.png"
     assert path.read_bytes() == png
     assert f"Map saved: {path}" in out.getvalue()
 
@@ -116,18 +128,19 @@ async def test_transport_without_maps_folder_writes_nothing(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
-async def test_transport_tracks_the_prompt_and_its_replacement(tmp_path):
-    transport, _ = _transport(None)
-    buttons = ((Button("Louvre", "t_1"), Button("Opéra", "t_2")), (Button("Marker", "m_1", kind="marker"),))
-    await transport.deliver(Outgoing(id=1, text="Ann, pick a tile", chat=CHAT, buttons=buttons, slot="p"))
-    assert [b.payload for b in transport.prompt_buttons()] == ["t_1", "t_2", "m_1"]
-    await transport.deliver(Outgoing(id=2, text="Round 2", chat=CHAT))
-    assert transport.prompt_buttons()     # an unrelated message leaves the prompt alone
-    await transport.deliver(Outgoing(id=3, text="Ann took the Louvre", chat=CHAT, slot="p",
+async def test_transport_skips_the_lobby_board_but_not_its_closing_text(tmp_path):
+    transport, out = _transport(None)
+    buttons = ((Button("Join", "j_1", kind="join"), Button("Start", "g_1")),)
+    await transport.deliver(Outgoing(id=1, text="New game: join!", chat=CHAT, buttons=buttons, slot="g1:lobby"))
+    await transport.deliver(Outgoing(id=2, text="The game begins!", chat=CHAT, slot="g1:lobby",
                                      edit_message_id="terminal-1"))
-    assert transport.prompt_buttons() == ()
+    assert "join!" not in out.getvalue()
+    assert "The game begins!" in out.getvalue()
 
 
 def test_image_file_names_are_safe_and_unique():
-    assert image_file_name(Outgoing(id=7, text="", image_name="../../etc/passwd")) == "passwd-0007.png"
-    assert image_file_name(Outgoing(id=8, text="", image_name="map round 2.png")) == "map-round-2-0008.png"
+    assert image_file_name(Outgoing(id=7, text="", image_name="../../etc/passwd")) == "passwd.png"
+    assert image_file_name(Outgoing(id=8, text="", image_name="map round 2.png")) == "map-round-2.png"
+    assert image_file_name(Outgoing(id=9, text="", image_name="paris-3-round7.png")) == "paris-3-round7.png"
+    assert image_file_name(Outgoing(id=9, text="")) == "paris-0009.png"
+    assert image_file_name(Outgoing(id=10, text="", image_name="..")) == "paris-0010.png"

@@ -1,0 +1,330 @@
+"""``paris-paris play`` through its real entry, with scripted input, against the real service.
+
+Most tests call ``bot.cli.main(argv)`` with standard input and output replaced (fast); a
+few run ``python -m bot.cli`` as a subprocess (the real console, EOF and Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.cli import _run_adapter, main
+from bot.contract import User
+from bot.service import GameService
+from bot.terminal.play import HUMAN_ID, TERMINAL_CHAT
+from engine import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+ALWAYS_FIRST = "1\n" * 200      # more answers than any game asks for
+
+
+def play(monkeypatch, capsys, argv: list[str], stdin: str = "") -> tuple[int, str]:
+    """Run ``paris-paris`` in-process with ``stdin`` as the player's typing."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(argv)
+    return code, capsys.readouterr().out
+
+
+def run_cli(args: list[str], stdin: str = "", env: dict | None = None, timeout: float = 60) \
+        -> subprocess.CompletedProcess:
+    full_env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", **(env or {}))
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, capture_output=True,
+                          text=True, encoding="utf-8", env=full_env, timeout=timeout, cwd=ROOT)
+
+
+def game_state(db: Path) -> dict | None:
+    """The terminal chat's unfinished game, read through the service."""
+    async def read():
+        service = await GameService.open(str(db))
+        try:
+            return await service.game_info(TERMINAL_CHAT)
+        finally:
+            await service.close()
+    return asyncio.run(read())
+
+
+def terminal_stats(db: Path) -> dict:
+    async def read():
+        service = await GameService.open(str(db))
+        try:
+            reply = await service.stats(TERMINAL_CHAT, User("terminal", HUMAN_ID, "Ann"))
+            return reply.extra
+        finally:
+            await service.close()
+    return asyncio.run(read())
+
+
+def final_scores(out: str) -> str:
+    lines = [line for line in out.splitlines() if line.startswith("Scores:")]
+    assert lines, out[-2000:]
+    return lines[-1]
+
+
+def test_two_player_game_against_one_ai_to_the_end(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    result = run_cli(["play", "--players", "2", "--ai", "1", "--seed", "3", "--name", "Ann",
+                      "--db", str(db), "--no-maps"], ALWAYS_FIRST)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert "Paris Paris in the terminal: 2 seats, 1 played by the AI." in out
+    # 20 rounds, one tile for Ann each round (and eviction choices on top)
+    assert out.count("Your choice (1-") >= 20
+    assert "Round 20/20 is over." in out
+    assert "The game is over. Play again with: paris-paris play" in out
+    assert re.search(r"^Scores: Ann \d+, Bot Ada \d+$", out, re.M)
+    # The secret marker was shown to Ann, privately marked; the AI's was not shown before the end.
+    assert "Private, only Ann sees this:" in out
+    before_end = out.split("The special routes are revealed")[0]
+    assert before_end.count("special-route marker for the game") == 1
+    # Stored through the service: the finished game counts in Ann's history; none is unfinished.
+    assert game_state(db) is None
+    assert terminal_stats(db)["games"] == 1
+
+
+def test_watching_an_ai_only_game(monkeypatch, capsys, tmp_path):
+    code, out = play(monkeypatch, capsys, ["play", "--players", "3", "--ai", "3", "--seed", "5",
+                                           "--db", str(tmp_path / "g.sqlite3"), "--no-maps"])
+    assert code == 0
+    assert "Every seat is played by the AI" in out
+    assert "Round 15/15 is over." in out
+    assert "🏆" in out and "The game is over." in out
+    assert "Your choice" not in out          # nobody was asked anything
+    assert "Private, only" not in out        # no seat is the watcher's: no secret is shown
+
+
+def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys, tmp_path):
+    db = tmp_path / "g.sqlite3"
+    typed = "x\n0\n42\n\n-3\nhelp\nboard\nmarker\n1\n"
+    code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--seed", "8", "--name", "Ann",
+                                           "--db", str(db), "--no-maps"], typed)
+    assert code == 0
+    assert "'x' is not a choice or a command: type a number from 1 to" in out
+    assert "0 is not one of the choices: type a number from 1 to" in out
+    assert "42 is not one of the choices" in out
+    assert "Type the number of your choice" in out         # the empty line
+    assert "'-3' is not a choice or a command" in out
+    assert "Commands:" in out and "quit" in out            # help
+    assert out.count("Paris Paris · round 1 of 20") >= 2   # the board, shown again on request
+    assert out.count("Private, only Ann sees this:") >= 2  # the marker, privately
+    # Every mistake showed the same choices again, and nothing was lost: the "1" was played.
+    first_choices = out.split("Your choice")[0].rsplit("\n\n", 1)[-1]
+    assert out.count(first_choices) >= 9
+    state = game_state(db)
+    assert state is not None and state["moves"] >= 2
+    assert "Input closed. The game is saved; continue it with: paris-paris play --resume --db" in out
+
+
+def test_eof_mid_game_then_resume_plays_to_the_same_end(monkeypatch, capsys, tmp_path):
+    args = ["play", "--players", "3", "--seed", "11", "--name", "Ann", "--no-maps"]
+    code, whole = play(monkeypatch, capsys, [*args, "--db", str(tmp_path / "a.sqlite3")], ALWAYS_FIRST)
+    assert code == 0 and "The game is over." in whole
+
+    db = tmp_path / "b.sqlite3"
+    code, first = play(monkeypatch, capsys, [*args, "--db", str(db)], "1\n" * 4)
+    assert code == 0
+    assert "Input closed. The game is saved; continue it with: paris-paris play --resume" in first
+    assert "The game is over" not in first
+    stopped_at = game_state(db)
+    assert stopped_at["status"] == "playing" and stopped_at["moves"] >= 4
+
+    code, rest = play(monkeypatch, capsys, ["play", "--resume", "--db", str(db), "--no-maps"], ALWAYS_FIRST)
+    assert code == 0
+    assert "Continuing your unfinished game." in rest
+    assert "Round 1/15 is over" not in rest     # earlier rounds are not played again
+    assert "The game is over." in rest
+    # Same deal, same answers, same AI seeds: the interrupted game ends exactly like the whole one.
+    assert final_scores(rest) == final_scores(whole)
+    assert game_state(db) is None
+
+
+def test_unfinished_game_is_offered_without_resume_flag(monkeypatch, capsys, tmp_path):
+    db = tmp_path / "g.sqlite3"
+    base = ["play", "--players", "2", "--seed", "4", "--db", str(db), "--no-maps"]
+    play(monkeypatch, capsys, base, "1\n")
+    # Abandon it and start anew: the new game starts at round 1 with a fresh deal.
+    code, out = play(monkeypatch, capsys, [*base[:3], "--seed", "9", *base[5:]], "2\n")
+    assert code == 0
+    assert "You have an unfinished game: round 2 of 20" in out or "You have an unfinished game: round 1 of 20" in out
+    assert "The unfinished game was abandoned." in out
+    assert "Round 1/20 · 19 stacks left" in out
+    # Continue (choice 1) to the end.
+    code, out = play(monkeypatch, capsys, base, ALWAYS_FIRST)
+    assert code == 0
+    assert "You have an unfinished game" in out and "Continuing your unfinished game." in out
+    assert "The game is over." in out
+
+
+def test_resume_without_an_unfinished_game_starts_one(monkeypatch, capsys, tmp_path):
+    code, out = play(monkeypatch, capsys, ["play", "--resume", "--players", "2", "--ai", "2", "--no-maps",
+                                           "--db", str(tmp_path / "g.sqlite3")])
+    assert code == 0
+    assert "There is no unfinished game to continue; starting a new one." in out
+    assert "The game is over." in out
+
+
+def test_maps_are_written_after_each_round(monkeypatch, capsys, tmp_path):
+    maps = tmp_path / "maps"
+    code, out = play(monkeypatch, capsys, ["play", "--players", "4", "--ai", "3", "--seed", "2",
+                                           "--db", str(tmp_path / "g.sqlite3"), "--maps", str(maps)],
+                     ALWAYS_FIRST)
+    assert code == 0
+    files = sorted(maps.glob("*.png"))
+    # A 4-player game has 12 rounds: a map after each of the first 11, then the final map.
+    assert sorted(p.name for p in files) == sorted([f"paris-1-round{r}.png" for r in range(1, 12)]
+                                                   + ["paris-1-final.png"])
+    for path in files:
+        assert f"Map saved: {path}" in out
+        with Image.open(path) as image:
+            assert image.format == "PNG" and image.width >= 400
+    assert f"Maps of Paris are written to {maps}" in out
+
+
+def test_no_maps_writes_no_files(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--ai", "2", "--no-maps",
+                                           "--db", str(tmp_path / "g.sqlite3")])
+    assert code == 0
+    assert "Map saved" not in out
+    assert not (tmp_path / "paris-paris-maps").exists()
+
+
+def test_german(monkeypatch, capsys, tmp_path):
+    code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--language", "de", "--seed", "1",
+                                           "--db", str(tmp_path / "g.sqlite3"), "--no-maps"],
+                     "hilfe\nx\n" + ALWAYS_FIRST)
+    assert code == 0
+    assert "Paris Paris im Terminal: 2 Plätze, 1 davon spielt die KI." in out
+    assert "Deine Wahl (1-" in out
+    assert "Befehle:" in out                                   # "hilfe" is German for help
+    assert "'x' ist weder eine Wahl noch ein Befehl" in out
+    assert "Punkte, " in out and "auf dem Plan" in out        # the board, in German
+    assert "Das Spiel ist zu Ende." in out
+    assert "Your choice" not in out and "Play again with" not in out   # no English from the terminal
+
+
+def test_default_database_goes_to_the_user_data_folder(tmp_path):
+    result = run_cli(["play", "--players", "2", "--ai", "2", "--no-maps"],
+                     env={"XDG_DATA_HOME": str(tmp_path / "data"), "PARIS_PARIS_DB": ""})
+    assert result.returncode == 0, result.stderr
+    db = tmp_path / "data" / "paris-paris" / "games.sqlite3"
+    assert db.is_file()
+    assert f"Games are saved in {db}" in result.stdout
+    assert terminal_stats(db)["leaderboard"]
+
+
+def test_unusable_database_path_is_reported(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = run_cli(["play", "--db", str(blocker / "g.sqlite3"), "--no-maps"])
+    assert result.returncode == 1
+    assert f"Cannot open the game file {blocker / 'g.sqlite3'}" in result.stdout
+    assert "--db PATH" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.skipif(sys.platform.startswith("win"), reason="POSIX signals")
+def test_ctrl_c_saves_and_says_how_to_resume(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "--players", "2", "--seed", "6",
+                             "--db", str(db), "--no-maps"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    try:
+        proc.stdin.write(b"1\n")
+        proc.stdin.flush()
+        seen = b""
+        deadline = time.monotonic() + 30
+        while seen.count(b"Your choice") < 2 and time.monotonic() < deadline:
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            seen += chunk
+        assert seen.count(b"Your choice") >= 2, seen.decode(errors="replace")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = (seen + out).decode()
+    assert proc.returncode == 130, err.decode()
+    assert "Stopped. The game is saved; continue it with: paris-paris play --resume --db" in text
+    assert b"Traceback" not in err
+    state = game_state(db)
+    assert state["status"] == "playing" and state["moves"] >= 2
+    resumed = run_cli(["play", "--resume", "--db", str(db), "--no-maps"], ALWAYS_FIRST)
+    assert resumed.returncode == 0 and "The game is over." in resumed.stdout
+
+
+def test_quit_command_saves(monkeypatch, capsys, tmp_path):
+    db = tmp_path / "g.sqlite3"
+    code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--db", str(db), "--no-maps"], "quit\n")
+    assert code == 0
+    assert "The game is saved; continue it with: paris-paris play --resume" in out
+    assert game_state(db)["status"] == "playing"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["play", "--players", "5"], "--players must be 2, 3 or 4, not 5."),
+    (["play", "--players", "3", "--ai", "0"], "--ai must be between 1 and 3 with 3 players, not 0."),
+    (["play", "--players", "2", "--ai", "3"], "--ai must be between 1 and 2 with 2 players, not 3."),
+    (["play", "--language", "xx"], "invalid choice: 'xx'"),
+    (["play", "--players", "two"], "invalid int value: 'two'"),
+])
+def test_bad_options_are_explained(capsys, argv, message):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_help(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--help"])
+    assert stop.value.code == 0
+    text = capsys.readouterr().out
+    for word in ("play", "telegram", "discord", "replay", "paris-paris play --resume"):
+        assert word in text
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = capsys.readouterr().out
+    for option in ("--players", "--ai", "--name", "--seed", "--language", "--final-tours", "--db", "--maps",
+                   "--no-maps", "--resume"):
+        assert option in text
+
+
+def test_no_command_prints_help(capsys):
+    assert main([]) == 0
+    assert "play" in capsys.readouterr().out
+
+
+def test_replay_delegates_to_the_engine(capsys, tmp_path):
+    game = Game.new(["ann", "bob", "cat"], seed=4)
+    for _ in range(7):
+        game.apply(game.legal_actions()[0])
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(game.to_record()))
+    assert main(["replay", str(path)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["scores"] == dict(zip(game.players, game.scores, strict=True))
+    assert result["to_move"] == game.players[game.current_player]
+    path.write_text("{not json")
+    assert main(["replay", str(path)]) != 0
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1     # one line naming the problem
+
+
+def test_missing_chat_adapter_is_reported(capsys):
+    assert _run_adapter("nowhere", "bot.no_such_adapter", "run_nowhere", "en") == 1
+    assert "The nowhere bot is not available: No module named 'bot.no_such_adapter'" in capsys.readouterr().err
