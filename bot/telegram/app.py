@@ -29,7 +29,7 @@ from telegram.ext import Application, ApplicationBuilder
 log = logging.getLogger(__name__)
 
 RUNTIME_KEY = "paris_paris"
-ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 RESTART_DELAY = 5.0
 
 

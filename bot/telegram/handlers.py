@@ -27,7 +27,7 @@ from telegram import (
 from telegram import User as TgUser
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, Forbidden, TelegramError
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, CommandHandler, ContextTypes
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,8 @@ def display_name(user: TgUser) -> str:
 class AdminCache:
     """Whether a user administers a group, from getChatMember, remembered briefly."""
 
+    max_entries = 10_000
+
     def __init__(self, ttl: float = ADMIN_CACHE_SECONDS, now: Callable[[], float] = time.monotonic) -> None:
         self.ttl = ttl
         self._now = now
@@ -65,6 +67,9 @@ class AdminCache:
         except TelegramError as exc:          # not fatal: treat as a plain member this time
             log.warning("telegram: getChatMember(%s, %s) failed: %s", chat_id, user_id, exc)
             return hit[1] if hit else False
+        if len(self._known) >= self.max_entries:
+            now = self._now()
+            self._known = {k: v for k, v in self._known.items() if now - v[0] < self.ttl}
         self._known[key] = (self._now(), admin)
         return admin
 
@@ -97,13 +102,15 @@ class TelegramHandlers:
             "settings": lambda c, u: self.service.settings(c, u, None),
             "stats": lambda c, u: self.service.stats(c, u),
         }
+        aliases = {"newgame": ["new"], "addbot": ["addai"]}   # the names the service's own texts use
         for name, call in calls.items():
-            application.add_handler(CommandHandler(name, self._group_command(call)))
+            application.add_handler(CommandHandler([name, *aliases.get(name, [])], self._group_command(call)))
         application.add_handler(CommandHandler("start", self.on_start))
         application.add_handler(CommandHandler("marker", self.on_marker))
         application.add_handler(CommandHandler("rules", self._anywhere(lambda c, u: self.service.rules(c, u))))
-        application.add_handler(CommandHandler("help", self._anywhere(lambda c, u: self.service.help(c, u))))
+        application.add_handler(CommandHandler("help", self.on_help))
         application.add_handler(CallbackQueryHandler(self.on_press))
+        application.add_handler(ChatMemberHandler(self.on_bot_added, ChatMemberHandler.MY_CHAT_MEMBER))
         application.add_error_handler(self.on_error)
 
     # ---- values for the service -------------------------------------------------------
@@ -134,6 +141,9 @@ class TelegramHandlers:
             if not self.is_group(chat):
                 await self._reply(message, Reply(t(lang, "tg.group_only"), ok=False))
                 return
+            if message.sender_chat is not None:     # an anonymous admin or a channel: no person to seat
+                await self._reply(message, Reply(t(lang, "tg.anonymous"), ok=False))
+                return
             user = await self.user_of(context.bot, update.effective_user, chat)
             await self._reply(message, await self._guarded(lang, call(self.chat_of(chat), user)))
         return handler
@@ -148,6 +158,29 @@ class TelegramHandlers:
             await self._reply(message, await self._guarded(update.effective_user.language_code, call(target, user)))
         return handler
 
+    async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/help: the Telegram command names (the service's help names the terminal's commands)."""
+        message, tg_user = update.effective_message, update.effective_user
+        if message is None or tg_user is None:
+            return
+        await self._reply(message, Reply(t(tg_user.language_code, "tg.help")),
+                          quote=self.is_group(update.effective_chat))
+
+    async def on_bot_added(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Added to a group: say once how to begin, so nobody has to guess the commands."""
+        change = update.my_chat_member
+        if change is None or not self.is_group(change.chat):
+            return
+        was = change.old_chat_member.status
+        now = change.new_chat_member.status
+        joined = was in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED) and now in (
+            ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
+        if joined:
+            try:
+                await context.bot.send_message(change.chat.id, t(change.from_user.language_code, "tg.help"))
+            except TelegramError as exc:
+                log.warning("telegram: could not greet chat %s: %s", change.chat.id, exc)
+
     async def on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/start [payload]: in the private chat, a deep-link join or just opening the chat."""
         message, chat, tg_user = update.effective_message, update.effective_chat, update.effective_user
@@ -155,8 +188,7 @@ class TelegramHandlers:
             return
         lang = tg_user.language_code
         if self.is_group(chat):          # /start@bot in a group: show the help
-            user = await self.user_of(context.bot, tg_user, chat)
-            await self._reply(message, await self._guarded(lang, self.service.help(self.chat_of(chat), user)))
+            await self.on_help(update, context)
             return
         user = await self.user_of(context.bot, tg_user, None)
         payload = context.args[0] if context.args else None

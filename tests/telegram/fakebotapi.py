@@ -254,19 +254,33 @@ class FakeBotAPI:
         async with self._changed:
             self._changed.notify_all()
 
-    def message_update(self, chat: FakeChat | int, user: FakeUser, text: str) -> dict:
-        """The update for ``user`` writing ``text`` in ``chat`` (stored, not queued)."""
+    def message_update(self, chat: FakeChat | int, user: FakeUser, text: str, *, anonymous: bool = False) -> dict:
+        """The update for ``user`` writing ``text`` in ``chat`` (stored, not queued). ``anonymous``:
+        an anonymous group admin, whom Telegram shows as @GroupAnonymousBot sending as the chat."""
         chat = self.chats[chat] if isinstance(chat, int) else chat
-        msg = Msg(chat.id, self._next_message_id(chat.id), False, user.to_json(), int(time.time()), text=text)
+        sender = ({"id": 1087968824, "is_bot": True, "first_name": "Group", "username": "GroupAnonymousBot"}
+                  if anonymous else user.to_json())
+        msg = Msg(chat.id, self._next_message_id(chat.id), False, sender, int(time.time()), text=text)
         if text.startswith("/"):
             command = text.split()[0]
             msg.entities = [{"type": "bot_command", "offset": 0, "length": len(command)}]
         self.messages[(chat.id, msg.message_id)] = msg
-        return {"update_id": next(self._update_ids), "message": msg.to_json(chat)}
+        data = msg.to_json(chat)
+        if anonymous:
+            data["sender_chat"] = chat.to_json()
+        return {"update_id": next(self._update_ids), "message": data}
 
-    def send_text(self, chat: FakeChat | int, user: FakeUser, text: str) -> Msg:
+    def add_bot_to(self, chat: FakeChat, by: FakeUser) -> int:
+        """``by`` adds the bot to ``chat`` (a my_chat_member update)."""
+        def member(status: str) -> dict:
+            return {"status": status, "user": self.bot}
+        return self._queue({"my_chat_member": {"chat": chat.to_json(), "from": by.to_json(), "date": int(time.time()),
+                                               "old_chat_member": member("left"),
+                                               "new_chat_member": member("member")}})
+
+    def send_text(self, chat: FakeChat | int, user: FakeUser, text: str, *, anonymous: bool = False) -> Msg:
         """``user`` writes ``text`` in ``chat`` (a command when it starts with /)."""
-        update = self.message_update(chat, user, text)
+        update = self.message_update(chat, user, text, anonymous=anonymous)
         self._queue(update)
         return self.messages[(update["message"]["chat"]["id"], update["message"]["message_id"])]
 

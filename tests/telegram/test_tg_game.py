@@ -341,7 +341,7 @@ async def test_commands_where_they_belong(api, bot, table):
     api.send_text(api.chats[bob.id], bob, "/newgame")
     await bot.settle()
     assert api.last_bot_message(bob).body == t("en", "tg.group_only")
-    for command, key in (("/rules", "bot.rules"), ("/help", "bot.help")):
+    for command, key in (("/rules", "bot.rules"), ("/help", "tg.help")):
         api.send_text(api.chats[bob.id], bob, command)
         await bot.settle()
         assert api.last_bot_message(bob).body.startswith(t("en", key)[:40])
@@ -390,3 +390,22 @@ async def test_timers_run_in_the_background(api, table, tmp_path):
                    for m in table.group_messages())
     finally:
         await running.stop()
+
+
+async def test_greeting_aliases_and_anonymous_admins(api, bot, table):
+    ann = table.users["ann"]
+    api.add_bot_to(table.group, ann)
+    await bot.settle()
+    assert table.group_messages()[-1].body == t("en", "tg.help")
+    api.send_text(table.group, ann, "/newgame", anonymous=True)
+    await bot.settle()
+    assert table.group_messages()[-1].body == t("en", "tg.anonymous")
+    api.send_text(table.group, ann, "/new@ParisTestBot")          # the name the service's texts use
+    await bot.settle()
+    assert "Ann" in table.lobby().body
+    api.send_text(table.group, ann, "/addai")
+    await bot.settle()
+    assert "Bot" in table.lobby().body.split("\n")[1]
+    api.send_text(table.group, ann, "/start@ParisTestBot")        # in a group: the help, not a game start
+    await bot.settle()
+    assert table.group_messages()[-1].body == t("en", "tg.help")
