@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -41,7 +41,7 @@ def draw_shape(d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: floa
         d.polygon(shape_points(shape, cx, cy, r), fill=fill, outline=outline, width=width)
 
 
-@cache
+@lru_cache(maxsize=1024)
 def colour_shape(colour: str, size: int, outline: bool = True) -> Image.Image:
     """A small antialiased shape icon for a line colour (RGBA, ``size`` square)."""
     big = size * SUPER
@@ -53,7 +53,7 @@ def colour_shape(colour: str, size: int, outline: bool = True) -> Image.Image:
     return im.resize((size, size), Image.LANCZOS)
 
 
-@cache
+@lru_cache(maxsize=1024)
 def house(fill: tuple, ink: tuple, letter: str, size: int, ring: tuple | None = None) -> Image.Image:
     """A shop: a little house in the owner's colour with their initial (RGBA sprite)."""
     pad = 3 if ring else 1
@@ -82,7 +82,7 @@ def house(fill: tuple, ink: tuple, letter: str, size: int, ring: tuple | None = 
     return im.resize((total, round(total * 1.05)), Image.LANCZOS)
 
 
-@cache
+@lru_cache(maxsize=1024)
 def disc(fill: tuple, size: int, outline: tuple | None = None, text: str = "", ink: tuple = (255, 255, 255),
          border: float = 0.12) -> Image.Image:
     """A round badge with optional text (RGBA sprite)."""
@@ -101,7 +101,7 @@ def disc(fill: tuple, size: int, outline: tuple | None = None, text: str = "", i
     return im.resize((size, size), Image.LANCZOS)
 
 
-@cache
+@lru_cache(maxsize=1024)
 def ring(colour: tuple, size: int, thickness: float, colour2: tuple | None = None,
          dashed: bool = False) -> Image.Image:
     """A ring (halo) around a station; two colours split it in halves (RGBA sprite)."""
@@ -121,7 +121,7 @@ def ring(colour: tuple, size: int, thickness: float, colour2: tuple | None = Non
     return im.resize((size, size), Image.LANCZOS)
 
 
-@cache
+@lru_cache(maxsize=1024)
 def pill(width: int, height: int, fill: tuple, outline: tuple | None = None, border: int = 0) -> Image.Image:
     """A rounded rectangle (RGBA sprite)."""
     bw, bh = width * SUPER, height * SUPER
@@ -137,7 +137,7 @@ def pill(width: int, height: int, fill: tuple, outline: tuple | None = None, bor
     return im.resize((width, height), Image.LANCZOS)
 
 
-@cache
+@lru_cache(maxsize=64)
 def bus_icon(size: int) -> Image.Image:
     """A little bus, the first player's token."""
     big = size * SUPER

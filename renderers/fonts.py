@@ -11,7 +11,7 @@ as "?". The text renderer always keeps the real name.
 from __future__ import annotations
 
 import unicodedata
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 from PIL import ImageFont
@@ -21,7 +21,7 @@ _FILES = {False: "DejaVuSansCondensed.ttf", True: "DejaVuSansCondensed-Bold.ttf"
 ELLIPSIS = "…"
 
 
-@cache
+@lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The shipped font at ``size`` pixels (cached)."""
     path = _FOLDER / _FILES[bold]
@@ -31,13 +31,13 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
         return ImageFont.load_default(size=max(6, size))
 
 
-@cache
+@lru_cache(maxsize=1)
 def _notdef_mask() -> bytes:
     probe = font(20)
     return bytes(probe.getmask("\U0010fffd"))
 
 
-@cache
+@lru_cache(maxsize=16384)
 def can_draw(char: str) -> bool:
     """True when the shipped font has a glyph for ``char``."""
     if char.isspace():

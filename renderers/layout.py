@@ -8,7 +8,7 @@ Tests sample pixels at ``station_xy`` to check what the renderer drew there.
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import lru_cache
 
 from engine.board import CROSSINGS, LINES, STATIONS
 
@@ -107,7 +107,7 @@ def offer_badge_xy(offer, index: int, width: int = BASE_WIDTH) -> tuple[int, int
 BADGE_RADIUS = 13
 
 
-@cache
+@lru_cache(maxsize=512)
 def _badge_positions(offer: tuple[tuple[str, str], ...]) -> tuple[tuple[float, float], ...]:
     taken = list(static_obstacles())
     placed = []
@@ -156,7 +156,7 @@ def align(anchor: str) -> str:
     return {"l": "left", "r": "right", "m": "center"}[anchor[0]]
 
 
-@cache
+@lru_cache(maxsize=8)
 def label_boxes(width: int = BASE_WIDTH) -> dict[str, tuple[int, int, int, int]]:
     """Pixel bounding box of each station name on a map ``width`` wide."""
     from PIL import Image, ImageDraw
@@ -183,7 +183,7 @@ def start_stub(colour: str) -> tuple[tuple[float, float], tuple[float, float]]:
     return (x0 - ux * 46, y0 - uy * 46), (ux, uy)
 
 
-@cache
+@lru_cache(maxsize=1)
 def static_obstacles() -> tuple[tuple[float, float, float, float], ...]:
     """Design-space boxes that badges and tags should not cover: names, shops, start arrows."""
     boxes = list(label_boxes(BASE_WIDTH).values())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -29,7 +29,7 @@ PNG_LEVEL = 6
 
 # ---- static background -------------------------------------------------------------------
 
-@cache
+@lru_cache(maxsize=4)
 def background(width: int) -> Image.Image:
     """The map without the game: paper, the Seine, parks, lines, stations, names, empty panel."""
     w, h = L.canvas_size(width)
@@ -99,7 +99,7 @@ def background(width: int) -> Image.Image:
     return img
 
 
-@cache
+@lru_cache(maxsize=40)
 def _glow(colour: str, width: int) -> tuple[Image.Image, tuple[int, int]]:
     """A translucent band along a line (for big tours): sprite and its top-left corner."""
     s = L.scale(width)

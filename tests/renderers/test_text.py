@@ -178,3 +178,15 @@ def test_error_text_from_real_engine_errors():
     with pytest.raises(errs.TileNotOnOffer) as caught:
         game.apply(Pick(missing))
     assert "nicht" in text.error_text(caught.value, players=game.players, language="de")
+
+
+def test_every_event_kind_has_words():
+    kinds = {cls.kind for cls in E.Event.__subclasses__()}
+    narrated = set()
+    for n in (2, 3, 4):
+        game = _full_game_log(n)
+        for seat in (None, 0):
+            for event in game.log:
+                if event.visible_to(seat) and text.narrate_event(event, players=game.players, language="it"):
+                    narrated.add(event.kind)
+    assert kinds == narrated, kinds ^ narrated
