@@ -108,7 +108,13 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
         maps=None if args.no_maps else args.maps.expanduser(),
         resume=args.resume, resume_command=_resume_command(args),
     )
-    return asyncio.run(run_play(options))
+    try:
+        return asyncio.run(run_play(options))
+    except KeyboardInterrupt:
+        # Ctrl-C before the game loop runs (opening the file) or a second Ctrl-C while saving:
+        # every accepted move is committed already, so there is nothing to lose.
+        print("\n" + t(options.language, "terminal.saved_interrupt", command=options.resume_command))
+        return 130
 
 
 def _resume_command(args: argparse.Namespace) -> str:
@@ -138,9 +144,12 @@ def _run_adapter(platform: str, module: str, function: str, language: str) -> in
     except (ImportError, AttributeError) as exc:
         print(t(language, "terminal.error.adapter", platform=platform, error=str(exc)), file=sys.stderr)
         return 1
-    result = run()
-    if inspect.isawaitable(result):
-        result = asyncio.run(result)
+    try:
+        result = run()
+        if inspect.isawaitable(result):
+            result = asyncio.run(result)
+    except KeyboardInterrupt:
+        return 130
     return result if isinstance(result, int) else 0
 
 

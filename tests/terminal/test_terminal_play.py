@@ -30,6 +30,15 @@ ROOT = Path(__file__).resolve().parents[2]
 ALWAYS_FIRST = "1\n" * 200      # more answers than any game asks for
 
 
+@pytest.fixture(autouse=True)
+def english_system_locale(monkeypatch):
+    """Without --language the CLI follows the system locale; tests must not depend on it."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    monkeypatch.delenv("PARIS_PARIS_DB", raising=False)
+
+
 def play(monkeypatch, capsys, argv: list[str], stdin: str = "") -> tuple[int, str]:
     """Run ``paris-paris`` in-process with ``stdin`` as the player's typing."""
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
@@ -39,7 +48,7 @@ def play(monkeypatch, capsys, argv: list[str], stdin: str = "") -> tuple[int, st
 
 def run_cli(args: list[str], stdin: str = "", env: dict | None = None, timeout: float = 60) \
         -> subprocess.CompletedProcess:
-    full_env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", **(env or {}))
+    full_env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", LC_ALL="C.UTF-8", **(env or {}))
     return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, capture_output=True,
                           text=True, encoding="utf-8", env=full_env, timeout=timeout, cwd=ROOT)
 
@@ -201,6 +210,17 @@ def test_no_maps_writes_no_files(monkeypatch, capsys, tmp_path):
     assert not (tmp_path / "paris-paris-maps").exists()
 
 
+def test_system_locale_picks_the_language(monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("LC_ALL", "it_IT.UTF-8")
+    code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--ai", "2", "--no-maps",
+                                           "--db", str(tmp_path / "g.sqlite3")])
+    assert code == 0
+    assert "Paris Paris nel terminale: 2 posti, 2 giocati dall'IA." in out
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "Gioca al gioco da tavolo Paris Paris" in capsys.readouterr().out
+
+
 def test_german(monkeypatch, capsys, tmp_path):
     code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--language", "de", "--seed", "1",
                                            "--db", str(tmp_path / "g.sqlite3"), "--no-maps"],
@@ -238,7 +258,7 @@ def test_unusable_database_path_is_reported(tmp_path):
 @pytest.mark.skipif(sys.platform.startswith("win"), reason="POSIX signals")
 def test_ctrl_c_saves_and_says_how_to_resume(tmp_path):
     db = tmp_path / "g.sqlite3"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", LC_ALL="C.UTF-8")
     proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "--players", "2", "--seed", "6",
                              "--db", str(db), "--no-maps"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env, cwd=ROOT)
