@@ -117,6 +117,41 @@ def _glow(colour: str, width: int) -> tuple[Image.Image, tuple[int, int]]:
     return im, (x0, y0)
 
 
+LEGEND_BOX = (14, 654, 236, 788)   # design units, bottom left of the map
+
+
+@lru_cache(maxsize=16)
+def _legend(width: int, language: str) -> Image.Image:
+    """A small key to the map's symbols (RGBA sprite, cached per width and language)."""
+    s = L.scale(width) * 2   # drawn at twice the size for smooth shapes
+    x0, y0, x1, y1 = LEGEND_BOX
+    w, h = round((x1 - x0) * s), round((y1 - y0) * s)
+    im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=round(10 * s), fill=style.PANEL + (235,),
+                        outline=style.PANEL_EDGE + (255,), width=max(1, round(1.5 * s)))
+    f = font(round(13 * s))
+    rows = ["legend_shop", "legend_offer", "legend_small_tour", "legend_big_tour", "legend_evicted"]
+    for i, key in enumerate(rows):
+        cy = (12 + 11 + i * 24) * s
+        cx = 22 * s
+        if key == "legend_shop":
+            pc = style.PLAYER_COLOURS[0]
+            icon = D.house(pc.rgb, pc.ink, "A", round(20 * s))
+        elif key == "legend_offer":
+            icon = D.disc(style.LINE_COLOURS["green"], round(20 * s), outline=style.WHITE, text="1", border=0.1)
+        elif key == "legend_small_tour":
+            icon = D.bus_icon(round(20 * s))
+        elif key == "legend_big_tour":
+            icon = D.pill(round(30 * s), round(16 * s), style.LINE_COLOURS["yellow"], style.WHITE, round(3 * s))
+        else:
+            icon = D.disc(style.EVICT, round(18 * s), text="✕", ink=style.WHITE)
+        im.alpha_composite(icon, (round(cx - icon.width / 2), round(cy - icon.height / 2)))
+        label = fit(t(language, key), round((x1 - x0 - 48) * s), round(13 * s))
+        d.text((42 * s, cy), label, font=f, fill=style.INK + (255,), anchor="lm")
+    return im.resize((round((x1 - x0) * L.scale(width)), round((y1 - y0) * L.scale(width))), Image.LANCZOS)
+
+
 # ---- the game layer ----------------------------------------------------------------------
 
 class _Canvas:
@@ -464,6 +499,8 @@ def render_map(view, *, events: Iterable[E.Event] = (), language: str = "en", pe
     """PNG of the board for ``view``; ``events`` (since the previous map) are highlighted."""
     events = _shown_events(view, events)
     c = _Canvas(width, language, view.players)
+    legend = _legend(width, language)
+    c.img.paste(legend, c.P(LEGEND_BOX[0], LEGEND_BOX[1]), legend)
     _highlights(c, events)
     _offer(c, view.offer)
     if pending_tile is not None:
