@@ -15,7 +15,9 @@ import argparse
 import asyncio
 import inspect
 import os
+import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -44,13 +46,18 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     def tr(key: str, **params: object) -> str:
         return t(language, f"terminal.cli.{key}", **params)
 
+    def paragraph(key: str) -> str:
+        # The formatter keeps descriptions as written (for the examples); wrap prose here.
+        width = min(shutil.get_terminal_size().columns, 100) - 2
+        return textwrap.fill(tr(key), width=max(width, 40))
+
     parser = argparse.ArgumentParser(
-        prog=PROG, description=tr("description"), epilog=tr("epilog"),
+        prog=PROG, description=paragraph("description"), epilog=tr("epilog"),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=tr("commands"))
 
-    play = sub.add_parser("play", help=tr("play.help"), description=tr("play.description"),
-                          epilog=tr("play.epilog"), formatter_class=argparse.RawDescriptionHelpFormatter)
+    play = sub.add_parser("play", help=tr("play.help"), description=paragraph("play.description"),
+                          epilog=paragraph("play.epilog"), formatter_class=argparse.RawDescriptionHelpFormatter)
     play.add_argument("--players", type=int, default=3, metavar="N", help=tr("players"))
     play.add_argument("--ai", type=int, default=None, metavar="N", help=tr("ai"))
     play.add_argument("--name", default=None, help=tr("name"))

@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "board": ("board", "b"),
     "marker": ("marker", "m"),
     "rules": ("rules",),
+    "stats": ("stats", "scores"),
     "help": ("help", "h", "?"),
     "quit": ("quit", "q", "exit"),
 }

@@ -334,6 +334,8 @@ class TerminalSession:
             return EXIT_OK
         if name == "help":
             self.say("terminal.help")
+        elif name == "stats":
+            self.show_reply(await self.service.stats(self.chat, self.human))
         elif name == "rules":
             self.show_reply(await self.service.rules(self.chat, self.human))
         elif name == "board":

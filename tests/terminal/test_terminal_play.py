@@ -25,6 +25,7 @@ from bot.contract import User
 from bot.service import GameService
 from bot.terminal.play import HUMAN_ID, TERMINAL_CHAT
 from engine import Game
+from renderers.i18n import t
 
 ROOT = Path(__file__).resolve().parents[2]
 ALWAYS_FIRST = "1\n" * 200      # more answers than any game asks for
@@ -116,7 +117,7 @@ def test_watching_an_ai_only_game(monkeypatch, capsys, tmp_path):
 
 def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys, tmp_path):
     db = tmp_path / "g.sqlite3"
-    typed = "x\n0\n42\n\n-3\nhelp\nboard\nmarker\n1\n"
+    typed = "x\n0\n42\n\n-3\nhelp\nboard\nmarker\nstats\n1\n"
     code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--seed", "8", "--name", "Ann",
                                            "--db", str(db), "--no-maps"], typed)
     assert code == 0
@@ -128,9 +129,10 @@ def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys
     assert "Commands:" in out and "quit" in out            # help
     assert out.count("Paris Paris · round 1 of 20") >= 2   # the board, shown again on request
     assert out.count("Private, only Ann sees this:") >= 2  # the marker, privately
+    assert t("en", "bot.stats.title") in out                # the service's leaderboard
     # Every mistake showed the same choices again, and nothing was lost: the "1" was played.
     first_choices = out.split("Your choice")[0].rsplit("\n\n", 1)[-1]
-    assert out.count(first_choices) >= 9
+    assert out.count(first_choices) >= 10
     state = game_state(db)
     assert state is not None and state["moves"] >= 2
     assert "Input closed. The game is saved; continue it with: paris-paris play --resume --db" in out
