@@ -350,3 +350,82 @@ def test_replay_delegates_to_the_engine(capsys, tmp_path):
 def test_missing_chat_adapter_is_reported(capsys):
     assert _run_adapter("nowhere", "bot.no_such_adapter", "run_nowhere", "en") == 1
     assert "The nowhere bot is not available: No module named 'bot.no_such_adapter'" in capsys.readouterr().err
+
+
+class Player:
+    """Plays ``python -m bot.cli play`` like a person: reads each prompt, then answers it."""
+
+    PROMPT = re.compile(r"Your choice \(1-\d+, or help\): $")
+
+    def __init__(self, args: list[str]) -> None:
+        env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", LC_ALL="C.UTF-8")
+        self.proc = subprocess.Popen([sys.executable, "-m", "bot.cli", *args], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+        self.transcript = ""
+
+    def next_prompt(self, timeout: float = 30) -> dict[int, str] | None:
+        """The numbered choices of the next prompt; None when the program ended instead."""
+        import select
+
+        start = len(self.transcript)
+        deadline = time.monotonic() + timeout
+        while not self.PROMPT.search(self.transcript[start:]):
+            ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
+            assert ready, f"no prompt within {timeout}s:\n{self.transcript[-1500:]}"
+            chunk = os.read(self.proc.stdout.fileno(), 65536)
+            if not chunk:
+                return None
+            self.transcript += chunk.decode("utf-8", errors="replace")
+        block = self.transcript[start:].rsplit("\n\n", 1)[-1]
+        return {int(m.group(1)): m.group(2) for m in re.finditer(r"^ *(\d+)\. (.*)$", block, re.M)}
+
+    def answer(self, text: str) -> None:
+        self.proc.stdin.write(f"{text}\n".encode())
+        self.proc.stdin.flush()
+
+    def finish(self) -> int:
+        self.proc.stdin.close()
+        self.transcript += self.proc.stdout.read().decode("utf-8", errors="replace")
+        return self.proc.wait(timeout=30)
+
+
+@pytest.mark.skipif(sys.platform.startswith("win"), reason="select() on pipes")
+def test_answering_from_the_printed_choices_including_an_eviction(tmp_path):
+    """Always take the last tile on offer; at a full crossing first go back once, then evict
+    the other player's shop when that is a choice."""
+    evictions = backs = moves = 0
+    for seed in range(1, 8):
+        player = Player(["play", "--players", "2", "--seed", str(seed), "--name", "Ann",
+                         "--db", str(tmp_path / f"g{seed}.sqlite3"), "--no-maps"])
+        try:
+            while (choices := player.next_prompt()) is not None:
+                evict = {n: label for n, label in choices.items() if label.startswith("Evict")}
+                if evict:
+                    back = [n for n, label in choices.items() if "Back" in label]
+                    assert back, choices
+                    if backs == evictions:          # once per eviction: change our mind first
+                        player.answer(str(back[0]))
+                        backs += 1
+                        again = player.next_prompt()
+                        assert again and not any(label.startswith("Evict") for label in again.values())
+                        assert any("My marker" in label for label in again.values())
+                        player.answer(str(min(again)))  # the same first tile: the eviction again
+                        continue
+                    others = [n for n, label in evict.items() if "Ann" not in label]
+                    player.answer(str(others[0] if others else min(evict)))
+                    evictions += 1
+                    continue
+                tiles = [n for n, label in choices.items() if "My marker" not in label]
+                player.answer(str(max(tiles)))
+                moves += 1
+            assert player.finish() == 0
+        finally:
+            if player.proc.poll() is None:
+                player.proc.kill()
+        assert "The game is over." in player.transcript
+        assert "Traceback" not in player.transcript
+        if evictions:
+            assert "evicts Bot Ada's shop" in player.transcript or "evicts Ann's shop" in player.transcript
+            break
+    assert evictions >= 1 and backs >= 1, "no eviction came up in seven games"
+    assert moves >= 15
