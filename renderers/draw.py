@@ -71,7 +71,6 @@ def house(fill: tuple, ink: tuple, letter: str, size: int, ring: tuple | None = 
         glow = [(o - g, o + roof), (o + w / 2, o - g * 1.3), (o + w + g, o + roof), (o + w + g, o + w * 1.05 + g),
                 (o - g, o + w * 1.05 + g)]
         d.polygon(glow, fill=ring + (255,))
-    d.polygon(body, fill=(255, 255, 255, 255))
     inset = 1.6 * s
     inner = [(o + inset, o + roof + inset * 0.3), (o + w / 2, o + inset * 1.2), (o + w - inset, o + roof + inset * 0.3),
              (o + w - inset, o + w * 1.05 - inset), (o + inset, o + w * 1.05 - inset)]

@@ -17,7 +17,6 @@ from . import layout as L
 from . import style
 from .fonts import drawable, fit, font, wrap
 from .i18n import t
-from .layout import label_boxes  # noqa: F401 - re-exported for tests
 from .players import colour as player_colour
 from .players import initials
 
@@ -40,7 +39,7 @@ def background(width: int) -> Image.Image:
     def P(x, y):
         return (x * k, y * k)
 
-    # The city inside its boulevard ring, a few arrondissement-like blocks.
+    # The city inside its boulevard ring, with a few parks.
     d.ellipse((*P(-60, 20), *P(940, 790)), fill=style.BLOCK, outline=style.PAPER_DARK, width=round(10 * k))
     for x0, y0, x1, y1 in L.PARKS:
         d.ellipse((*P(x0, y0), *P(x1, y1)), fill=style.PARK)
@@ -241,11 +240,12 @@ def _tag_requests(events: Sequence[E.Event]):
                 if items:
                     yield (halt.station, event.colour), halt.station, items, event.colour
         elif isinstance(event, E.SmallTour) and event.shops:
-            per_station: dict[str, list[tuple[int, int]]] = {}
+            per_station: dict[str, dict[int, int]] = {}
             for station, owner in event.shops:
-                per_station.setdefault(station, []).append((owner, 1))
-            for station, items in per_station.items():
-                yield (station, "small"), station, items, event.tile.colour
+                points = per_station.setdefault(station, {})
+                points[owner] = points.get(owner, 0) + 1
+            for station, points in per_station.items():
+                yield (station, "small"), station, sorted(points.items()), event.tile.colour
 
 
 def _place_tags(view, events: Sequence[E.Event]) -> list[tuple[tuple, tuple, list, tuple]]:
@@ -297,7 +297,7 @@ def _tags(c: _Canvas, view, events: Sequence[E.Event]) -> None:
         cx = x0 + 22
         for seat, points in items:
             pc = player_colour(seat)
-            D.paste(c.img, D.disc(pc.rgb, c.n(16), outline=(30, 30, 35), text=c.marks[seat][:1], ink=pc.ink,
+            D.paste(c.img, D.disc(pc.rgb, c.n(16), outline=(30, 30, 35), text=c.marks[seat], ink=pc.ink,
                                   border=0.08), c.n(cx + 8), c.n(cy))
             cx += 18
             txt = f"+{points}"
@@ -336,7 +336,7 @@ def _evictions(c: _Canvas, events: Sequence[E.Event]) -> None:
         if isinstance(event, E.ShopEvicted):
             x, y = L.STATION_LAYOUT[event.station][:2]
             pc = player_colour(event.owner)
-            D.paste(c.img, D.disc(pc.rgb, c.n(19), outline=(30, 30, 35), text=c.marks[event.owner][:1],
+            D.paste(c.img, D.disc(pc.rgb, c.n(19), outline=(30, 30, 35), text=c.marks[event.owner],
                                   ink=pc.ink, border=0.08), c.n(x - 40), c.n(y + 22))
             D.paste(c.img, D.disc(style.EVICT, c.n(21), outline=style.WHITE, text="✕", ink=style.WHITE,
                                   border=0.1), c.n(x - 24), c.n(y + 22))

@@ -12,7 +12,7 @@ import renderers
 from engine import Game
 from engine.board import CROSSINGS, LINES
 from renderers import layout, mapimage, scenes, style
-from renderers.mapimage import label_boxes
+from renderers.layout import label_boxes
 from renderers.players import colour as player_colour
 
 PLAYER_COUNTS = (2, 3, 4)
