@@ -1,7 +1,17 @@
 """Pictures and words for a game of Paris Paris.
 
-``render_map``, ``render_final`` and ``render_lobby`` return PNG bytes; they import
-Pillow on first use, so importing ``renderers`` (e.g. for ``renderers.text``) stays cheap.
+Pictures (PNG bytes, pure functions of an ``engine.GameView`` and events):
+    render_map(view, *, events=(), language="en", pending_tile=None, width=1280)
+    render_final(view, *, events=(), language="en", width=1280)
+    render_lobby(players, *, language="en", width=1280, title="")
+Words: ``renderers.text`` (board_text, narrate, tile_label, error_text, COLOUR_EMOJI).
+Geometry for tests: ``renderers.layout`` (station_xy, offer_badge_xy, house_xy, tag_xy).
+Colours: ``renderers.style`` (PLAYER_COLOURS, LINE_COLOURS, LINE_SHAPES).
+Fonts ship in ``renderers/fonts`` (see renderers/fonts.py). ``python -m renderers.bench``
+measures, ``python -m renderers.gallery`` writes docs/gallery/.
+
+The image functions import Pillow on first use, so importing ``renderers`` (e.g. for
+``renderers.text``) stays cheap.
 """
 
 from __future__ import annotations

@@ -363,7 +363,8 @@ def _panel_players(c: _Canvas, view, y: float, *, pending=None) -> float:
     for seat, name in enumerate(view.players):
         top = y + seat * row
         turn = not view.finished and seat == view.to_move
-        if turn:
+        won = view.finished and seat in view.winners
+        if turn or won:
             c.d.rounded_rectangle((*c.P(PX - 6, top), *c.P(PX + PW + 6, top + row - 6)), radius=c.n(10),
                                   fill=style.HIGHLIGHT, outline=(230, 200, 90), width=max(1, c.n(2)))
         ring = style.EVICT if seat in choose else None
@@ -373,6 +374,8 @@ def _panel_players(c: _Canvas, view, y: float, *, pending=None) -> float:
         info = c.t("map_supply", count=view.supply[seat])
         if turn:
             info += " · " + c.t("map_to_move")
+        if won:
+            info = c.t("final_shared" if len(view.winners) > 1 else "final_winner") + " · " + info
         c.text(PX + 42, top + 30, info, 14, fill=style.MUTED, max_width=name_w + 40)
         if seat == view.bus and not view.finished:
             D.paste(c.img, D.bus_icon(c.n(24)), c.n(PX + PW - 78), c.n(top + (row - 6) / 2))

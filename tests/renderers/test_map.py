@@ -160,6 +160,9 @@ def test_final_map(n):
     assert view.finished and not view.offer
     img = load(renderers.render_map(view, events=scene.events))
     _check_shops(img, view, 1280)
+    # The winner's row in the panel is highlighted.
+    panel = (layout.MAP_WIDTH, 90, 1280, 340)
+    assert count_colour(img, panel, style.HIGHLIGHT, 6) > 3000
 
 
 def test_private_view_shows_own_marker_only():
