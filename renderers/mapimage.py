@@ -231,10 +231,16 @@ def _tag_width(items: Sequence[tuple[int, int]]) -> float:
     return 20 + sum(18 + f.getlength(f"+{points}") + 6 for _, points in items) + 6
 
 
+EVICTION_W = 38
+
+
 def _tag_requests(events: Sequence[E.Event]):
-    """(key, station, items, edge colour) for each points tag the events call for."""
-    for event in events:
-        if isinstance(event, E.BigTour):
+    """(key, station, items, colour) for each tag the events call for: points tags for tours
+    (items: (seat, points)), and eviction marks (key (station, "evicted", n), items: [(owner, 0)])."""
+    for i, event in enumerate(events):
+        if isinstance(event, E.ShopEvicted):
+            yield (event.station, "evicted", i), event.station, [(event.owner, 0)], None
+        elif isinstance(event, E.BigTour):
             for halt in event.halts:
                 items = [(seat, p) for seat, p in enumerate(halt.points) if p]
                 if items:
@@ -255,9 +261,9 @@ def _place_tags(view, events: Sequence[E.Event]) -> list[tuple[tuple, tuple, lis
         bx, by = L.offer_badge_xy(view.offer, i)
         taken.append((bx - 14, by - 14, bx + 14, by + 14))
     placed = []
-    for key, station, items, edge in _tag_requests(events):
+    for key, station, items, colour in _tag_requests(events):
         x, y, side, _ = L.STATION_LAYOUT[station]
-        w, h = _tag_width(items), TAG_H
+        w, h = (EVICTION_W, 22) if colour is None else (_tag_width(items), TAG_H)
         best = None
         for turn in (180, 135, 225, 90, 270, 45, 315, 0):
             angle = math.radians(L.SIDE_ANGLE[side] + turn)
@@ -273,12 +279,13 @@ def _place_tags(view, events: Sequence[E.Event]) -> list[tuple[tuple, tuple, lis
                     best = (score, rect)
         rect = best[1] if best else (x, y, x + w, y + h)
         taken.append(rect)
-        placed.append((key, rect, items, edge))
+        placed.append((key, rect, items, colour))
     return placed
 
 
 def tag_boxes(view, events: Iterable[E.Event], width: int = L.BASE_WIDTH) -> dict[tuple, tuple[int, ...]]:
-    """Pixel boxes of the points tags (for tests): {(station, colour or "small"): box}."""
+    """Pixel boxes of the tags (for tests): {(station, colour or "small"): box} for points, and
+    {(station, "evicted", event index): box} for evictions."""
     s = L.scale(width)
     events = _shown_events(view, events)
     return {key: tuple(round(v * s) for v in rect) for key, rect, _, _ in _place_tags(view, events)}
@@ -289,6 +296,14 @@ def _tags(c: _Canvas, view, events: Sequence[E.Event]) -> None:
     for key, rect, items, colour in _place_tags(view, events):
         x0, y0, x1, y1 = rect
         cy = (y0 + y1) / 2
+        if colour is None:   # an eviction: the owner's mark crossed out
+            owner = items[0][0]
+            pc = player_colour(owner)
+            D.paste(c.img, D.disc(pc.rgb, c.n(19), outline=(30, 30, 35), text=c.marks[owner], ink=pc.ink,
+                                  border=0.08), c.n(x0 + 10), c.n(cy))
+            D.paste(c.img, D.disc(style.EVICT, c.n(21), outline=style.WHITE, text="✕", ink=style.WHITE,
+                                  border=0.1), c.n(x1 - 11), c.n(cy))
+            continue
         D.paste(c.img, D.pill(c.n(x1 - x0), c.n(TAG_H), style.WHITE, style.LINE_COLOURS[colour], max(1, c.n(2))),
                 c.n((x0 + x1) / 2), c.n(cy))
         # The small tour's tags carry the bus, a big tour's the line's shape (as in the panel).
@@ -329,17 +344,6 @@ def _highlights(c: _Canvas, events: Sequence[E.Event]) -> None:
             D.paste(c.img, D.ring(style.LINE_COLOURS[event.tile.colour], c.n(64 if big else 46), 4 * c.s,
                                   dashed=True), x, y)
             D.paste(c.img, D.bus_icon(c.n(22)), x + c.n(26 if big else 20), y + c.n(22 if big else 17))
-
-
-def _evictions(c: _Canvas, events: Sequence[E.Event]) -> None:
-    for event in events:
-        if isinstance(event, E.ShopEvicted):
-            x, y = L.STATION_LAYOUT[event.station][:2]
-            pc = player_colour(event.owner)
-            D.paste(c.img, D.disc(pc.rgb, c.n(19), outline=(30, 30, 35), text=c.marks[event.owner],
-                                  ink=pc.ink, border=0.08), c.n(x - 40), c.n(y + 22))
-            D.paste(c.img, D.disc(style.EVICT, c.n(21), outline=style.WHITE, text="✕", ink=style.WHITE,
-                                  border=0.1), c.n(x - 24), c.n(y + 22))
 
 
 # ---- the side panel ----------------------------------------------------------------------
@@ -511,7 +515,6 @@ def render_map(view, *, events: Iterable[E.Event] = (), language: str = "en", pe
         D.paste(c.img, D.ring(style.EVICT, c.n(74), 4 * c.s, dashed=True), x, y)
     _shops(c, view.board, pending_tile)
     _offer_badges(c, view.offer)
-    _evictions(c, events)
     _tags(c, view, events)
     y = _panel_header(c, view)
     y = _panel_players(c, view, y, pending=pending_tile)

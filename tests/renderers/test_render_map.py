@@ -147,10 +147,15 @@ def test_after_big_tour(n):
 def test_after_eviction(n):
     scene = scenes.eviction_done(n)
     view = scene.game.view(None)
-    evicted = next(e for e in scene.events if e.kind == "shop_evicted")
+    index, evicted = next((i, e) for i, e in enumerate(scene.events) if e.kind == "shop_evicted")
     img = load(renderers.render_map(view, events=scene.events))
+    plain = load(renderers.render_map(view))
+    box = mapimage.tag_boxes(view, scene.events)[(evicted.station, "evicted", index)]
+    # The mark sits near the station: the evicted owner's colour and the red cross.
     x, y = layout.station_xy(evicted.station)
-    assert near_colour(img, (x - 24, y + 22), style.EVICT, radius=4)
+    assert abs((box[0] + box[2]) / 2 - x) < 90 and abs((box[1] + box[3]) / 2 - y) < 90
+    assert count_colour(img, box, style.EVICT, 12) > count_colour(plain, box, style.EVICT, 12) + 30
+    assert count_colour(img, box, player_colour(evicted.owner).rgb, 20) > 30
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
