@@ -132,14 +132,22 @@ def header(game: Game, language: str) -> str:
              stacks=game.stacks_left)
 
 
-def prompt_text(meta: GameMeta, game: Game) -> str:
+def unreachable_names(meta: GameMeta) -> list[str]:
+    ids = set(meta.extra.get("unreachable", ()))
+    return [seat.name for seat in meta.seats if seat.user_id in ids and not seat.is_ai]
+
+
+def prompt_text(meta: GameMeta, game: Game, notes: list[str] | tuple = ()) -> str:
     lang = meta.language
     _, events = round_events(game)
-    lines = [header(game, lang)]
+    lines = [header(game, lang), *notes]
     lines += present.narrate(events, game.players, lang)
     seat = game.current_player
     lines.append("")
     lines.append(t(lang, "bot.msg.prompt", player=game.players[seat]))
+    names = unreachable_names(meta)
+    if names:
+        lines.append(t(lang, "bot.msg.private_closed", player=", ".join(names)))
     return "\n".join(lines)
 
 
@@ -153,6 +161,8 @@ def offer_buttons(meta: GameMeta, game: Game, codec: PayloadCodec) -> list[list[
         rows.append([button(present.tile_label(tile, key, lang),
                             codec.encode("t", meta.id, meta.moves, tile.code), colour=tile.colour)])
     rows.append([button(t(lang, "bot.btn.marker"), codec.encode("m", meta.id), "marker")])
+    if unreachable_names(meta):
+        rows.append([button(t(lang, "bot.btn.open_private"), codec.encode("p"), "open_private")])
     return rows
 
 
@@ -173,10 +183,11 @@ def eviction_text(meta: GameMeta, game: Game, tile: Tile) -> str:
         owners=", ".join(game.players[o] for o in owners))])
 
 
-def prompt_message(meta: GameMeta, game: Game, codec: PayloadCodec, *, mode: str) -> OutRow:
+def prompt_message(meta: GameMeta, game: Game, codec: PayloadCodec, *, mode: str,
+                   notes: list[str] | tuple = ()) -> OutRow:
     seat = game.current_player
     mentions = () if meta.seats[seat].is_ai else (meta.seats[seat].user(),)
-    return group(meta, prompt_text(meta, game), buttons=offer_buttons(meta, game, codec), mentions=mentions,
+    return group(meta, prompt_text(meta, game, notes), buttons=offer_buttons(meta, game, codec), mentions=mentions,
                  slot=turn_slot(meta), mode=mode)
 
 
@@ -185,8 +196,12 @@ def scores_line(players, scores, language: str) -> str:
 
 
 def after_moves(meta: GameMeta, game: Game, codec: PayloadCodec, log_start: int,
-                moves_before: int) -> list[OutRow]:
-    """Group messages for everything that happened since log index ``log_start``."""
+                moves_before: int, notes: list[str] | tuple = ()) -> list[OutRow]:
+    """Group messages for everything that happened since log index ``log_start``.
+
+    ``notes`` (a deadline move, a seat handed to the AI) go into the next prompt, or the
+    final summary, instead of costing a message of their own.
+    """
     lang = meta.language
     log = game.log
     n = game.num_players
@@ -211,6 +226,7 @@ def after_moves(meta: GameMeta, game: Game, codec: PayloadCodec, log_start: int,
         summary += present.narrate(scoring, game.players, lang)
         if final:
             summary += present.narrate([e for e in log[index:] if e.visible_to(None)], game.players, lang)
+            summary.extend(notes)
             summary.append(t(lang, "bot.msg.final_header"))
             summary.append(t(lang, "bot.msg.winners", winners=", ".join(game.players[s] for s in game.winners)))
             summary.append(scores_line(game.players, game.scores, lang))
@@ -226,7 +242,8 @@ def after_moves(meta: GameMeta, game: Game, codec: PayloadCodec, log_start: int,
         new_round = True
     if not game.finished:
         first_prompt = moves_before == 0 and log_start == 0
-        out.append(prompt_message(meta, game, codec, mode="new" if (new_round or first_prompt) else "edit"))
+        out.append(prompt_message(meta, game, codec, mode="new" if (new_round or first_prompt) else "edit",
+                                  notes=notes))
     return out
 
 

@@ -49,6 +49,8 @@ class GameMeta:
     moves: int = 0                          # moves stored
     created: float = 0.0
     updated: float = 0.0
+    # Small bookkeeping: "unreachable" user ids (private chat closed), "reminded_round".
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def chat(self) -> Chat:

@@ -408,8 +408,8 @@ class GameService:
         info.is_ai = True
         info.ai_reason = reason
         key = "bot.msg.left_game" if reason == "left" else "bot.msg.handed"
-        note = M.group(meta, t(lang, key, player=info.name, by=by.name))
-        await self._advance(loaded, [note], log_start=len(loaded.game.log), moves_before=meta.moves)
+        note = t(meta.language, key, player=info.name, by=by.name)
+        await self._advance(loaded, [], log_start=len(loaded.game.log), moves_before=meta.moves, notes=[note])
         return Reply(t(lang, "bot.reply.left_game" if reason == "left" else "bot.reply.handed",
                        name=info.name))
 
@@ -655,7 +655,7 @@ class GameService:
                             rows=rows)
 
     async def _advance(self, loaded: Loaded, out: list[OutRow], *, log_start: int, moves_before: int,
-                       rows: list[MoveRow] | None = None) -> None:
+                       rows: list[MoveRow] | None = None, notes: list[str] | None = None) -> None:
         """Let AI seats play until a human is to move or the game ends; build the messages,
         timers and results; commit. ``out`` holds messages that go before the narration."""
         meta, game = loaded.meta, loaded.game
@@ -671,7 +671,7 @@ class GameService:
                 rows.append(MoveRow(meta.id, n, str(pick), seat, "ai", now))
             meta.moves = len(game.moves)
             meta.updated = now
-            out = out + M.after_moves(meta, game, self.codec, log_start, moves_before)
+            out = out + M.after_moves(meta, game, self.codec, log_start, moves_before, notes or ())
             changes = Changes(game=meta, moves=rows, outbox=out, timers=self._timers(loaded))
             if game.finished:
                 meta.status = FINISHED
@@ -763,6 +763,10 @@ class GameService:
             lines.append(joined.text)
             ok = joined.ok
         released = await self.storage.release_held(user.platform, f"u:{user.id}", self.clock.now())
+        for gid in await self.storage.user_games(user.platform, user.id):
+            loaded = await self._load(gid)
+            if loaded is not None and user.id in loaded.meta.extra.get("unreachable", ()):
+                await self._mark_unreachable(loaded.meta, user.id, False)
         if released:
             self._wake_platform(user.platform)
             lines.append(t(lang, "bot.reply.private_resent", count=released))
@@ -804,15 +808,20 @@ class GameService:
     async def help(self, chat: Chat | None, user: User) -> Reply:
         return Reply(t(await self._language(chat, user), "bot.help"))
 
-    async def game_info(self, chat: Chat) -> dict[str, Any] | None:
-        """The chat's current game for adapters and tools: id, status, seats, to_move (no secrets)."""
-        loaded = await self._chat_game(chat)
+    async def game_info(self, chat: Chat | None = None, *, game_id: int | None = None) -> dict[str, Any] | None:
+        """The chat's current game (or game ``game_id``, also when over) for adapters and tools:
+        id, status, seats, to_move, round, scores (no secrets)."""
+        loaded = await self._load(game_id) if game_id is not None else await self._chat_game(chat)
         if loaded is None:
             return None
         meta, game = loaded.meta, loaded.game
         return {"game_id": meta.id, "status": meta.status, "host_id": meta.host_id,
                 "seats": [{"name": s.name, "user_id": s.user_id, "is_ai": s.is_ai} for s in meta.seats],
                 "to_move": None if game is None else game.current_player, "moves": meta.moves,
+                "round": None if game is None else game.round,
+                "rounds": None if game is None else game.rounds,
+                "scores": None if game is None else list(game.scores),
+                "winners": None if game is None or not game.finished else list(game.winners),
                 "options": dict(meta.options)}
 
     # ---- timers -------------------------------------------------------------------------
@@ -844,12 +853,20 @@ class GameService:
         who = meta.seats[seat]
         if timer.kind == "reminder":
             text = t(lang, "bot.msg.reminder", player=who.name, round=game.round, rounds=game.rounds)
-            drop.outbox.append(M.group(meta, text, mentions=(who.user(),)))
-            await self._commit(drop)
+            if meta.extra.get("reminded_round") != game.round:
+                # One reminder per round in the group (a round posts at most 3 new messages:
+                # its prompt, its map and this); further reminders that round go privately.
+                meta.extra["reminded_round"] = game.round
+                drop.game = meta
+                drop.outbox.append(M.group(meta, text, mentions=(who.user(),)))
+            else:
+                private_text = t(who.language or lang, "bot.msg.reminder_private", player=who.name,
+                                 chat=meta.chat_title or meta.chat_id, round=game.round, rounds=game.rounds)
+                drop.outbox.append(M.private(meta, meta.platform, who.user(), private_text, who.language or lang))
+            await self._commit(drop, forget=meta.id)
             return True
         pick = self.ai(game, seed=self._ai_seed(meta, meta.moves))
-        note = M.group(meta, t(lang, "bot.msg.deadline", player=who.name,
-                               tile=present.tile_text(pick.tile, lang)), mentions=(who.user(),))
+        note = t(lang, "bot.msg.deadline", player=who.name, tile=present.tile_text(pick.tile, lang))
         log_start, moves_before = len(game.log), meta.moves
         loaded.movers.append(seat)
         try:
@@ -858,7 +875,7 @@ class GameService:
             self._forget(meta.id)
             raise
         rows = [MoveRow(meta.id, moves_before, str(pick), seat, "deadline", self.clock.now())]
-        await self._advance(loaded, [note], log_start=log_start, moves_before=moves_before, rows=rows)
+        await self._advance(loaded, [], log_start=log_start, moves_before=moves_before, rows=rows, notes=[note])
         return True
 
     async def run_timers(self, *, max_sleep: float = 30.0) -> None:
@@ -930,18 +947,11 @@ class GameService:
 
     async def _undeliverable(self, row: StoredOut, exc: Undeliverable) -> None:
         if exc.reason == "private_closed" and row.dest.startswith("u:"):
-            already = [h for h in await self.storage.held_for(row.platform, row.dest) if h.game_id == row.game_id]
+            # Keep the message to re-send on private_started; tell the group in the prompt.
             await self.storage.set_state(row.id, "held", str(exc))
             loaded = await self._load(row.game_id) if row.game_id is not None else None
-            if loaded is not None and not already:
-                meta = loaded.meta
-                user = row.body["private_to"]
-                lang = meta.language
-                note = M.group(meta, t(lang, "bot.msg.private_closed", player=user["name"]),
-                               buttons=[[M.button(t(lang, "bot.btn.open_private"), self.codec.encode("p"),
-                                                  "open_private")]],
-                               mentions=(User(user["platform"], user["id"], user["name"]),))
-                await self._commit(Changes(outbox=[note]))
+            if loaded is not None:
+                await self._mark_unreachable(loaded.meta, row.dest[2:], True)
             return
         if exc.reason == "gone" and row.mode == "edit":
             # The message to edit is gone: post the content anew.
@@ -949,6 +959,31 @@ class GameService:
             self._gone_slots.add((row.platform, row.slot))
             return
         await self.storage.set_state(row.id, "failed", str(exc))
+
+    async def _mark_unreachable(self, meta: GameMeta, user_id: str, unreachable: bool) -> None:
+        """Record that a player's private chat is closed (or open again) and update the prompt."""
+        async with self._lock(meta.platform, meta.chat_id):
+            loaded = await self._load(meta.id)
+            if loaded is None:
+                return
+            meta, game = loaded.meta, loaded.game
+            ids = set(meta.extra.get("unreachable", ()))
+            if (user_id in ids) == unreachable:
+                return
+            ids = ids | {user_id} if unreachable else ids - {user_id}
+            meta.extra["unreachable"] = sorted(ids)
+            changes = Changes(game=meta)
+            if meta.status == PLAYING and game is not None and not game.finished:
+                changes.outbox.append(M.prompt_message(meta, game, self.codec, mode="edit"))
+            elif meta.status == LOBBY and unreachable:
+                seat = meta.seat_of(user_id)
+                name = meta.seats[seat].name if seat is not None else user_id
+                lang = meta.language
+                changes.outbox.append(M.group(
+                    meta, t(lang, "bot.msg.private_closed", player=name),
+                    buttons=[[M.button(t(lang, "bot.btn.open_private"), self.codec.encode("p"),
+                                       "open_private")]]))
+            await self._commit(changes, forget=meta.id)
 
     async def _materialise(self, row: StoredOut) -> Outgoing:
         body = row.body

@@ -68,6 +68,9 @@ MIGRATIONS: list[list[str]] = [
             settings TEXT NOT NULL, PRIMARY KEY (platform, chat_id)) WITHOUT ROWID""",
         """CREATE INDEX outbox_held ON outbox(platform, dest) WHERE state = 'held'""",
     ],
+    [  # 3: per-game bookkeeping (players without a private chat, reminders sent)
+        """ALTER TABLE games ADD COLUMN extra TEXT NOT NULL DEFAULT '{}'""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 UNSENT = ("pending", "sending")
@@ -138,11 +141,12 @@ class Storage(ABC):
 
 def _meta_from_row(row: Any) -> GameMeta:
     (gid, platform, chat_id, title, status, host, options, seed, seats, setup, moves, created,
-     updated) = row
+     updated, extra) = row
     return GameMeta(
         id=gid, platform=platform, chat_id=chat_id, chat_title=title, status=status, host_id=host,
         options=json.loads(options), seed=seed, seats=[Seat(**s) for s in json.loads(seats)],
-        setup=json.loads(setup) if setup else None, moves=moves, created=created, updated=updated)
+        setup=json.loads(setup) if setup else None, moves=moves, created=created, updated=updated,
+        extra=json.loads(extra))
 
 
 def _out_from_row(row: Any) -> StoredOut:
@@ -152,7 +156,7 @@ def _out_from_row(row: Any) -> StoredOut:
 
 _OUT_COLS = "id, game_id, platform, dest, state, body, slot, mode, attempts, due"
 _GAME_COLS = ("id, platform, chat_id, chat_title, status, host_id, options, seed, seats, setup, moves, "
-              "created, updated")
+              "created, updated, extra")
 
 
 class SqliteStorage(Storage):
@@ -275,12 +279,12 @@ class SqliteStorage(Storage):
                 game = changes.game
                 if game is not None:
                     await db.execute(
-                        f"INSERT OR REPLACE INTO games ({_GAME_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        f"INSERT OR REPLACE INTO games ({_GAME_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                         (game.id, game.platform, game.chat_id, game.chat_title, game.status, game.host_id,
                          json.dumps(game.options), game.seed,
                          json.dumps([s.to_dict() for s in game.seats]),
                          json.dumps(game.setup) if game.setup is not None else None,
-                         game.moves, game.created, game.updated))
+                         game.moves, game.created, game.updated, json.dumps(game.extra)))
                 if changes.moves:
                     await db.executemany(
                         "INSERT INTO moves (game_id, n, pick, seat, actor, at) VALUES (?,?,?,?,?,?)",

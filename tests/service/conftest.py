@@ -1,10 +1,9 @@
 from __future__ import annotations
 
 import pytest
+from service_helpers import FakeTransport
 
 from bot.service import GameService, ManualClock
-
-from .helpers import FakeTransport
 
 
 @pytest.fixture

@@ -1,0 +1,172 @@
+"""Whole games through the service, with an in-memory transport."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from service_helpers import chat, play_to_end, play_turn, start_game, user
+
+from engine import Game
+from engine.record import result
+from renderers.i18n import LANGUAGES, t
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_full_game_through_the_service(service, transport, players):
+    names = ["Ann", "Bob", "Cat", "Dan"][:players]
+    users = {u.id: u for u in map(user, names)}
+    c = chat()
+    gid = await start_game(service, c, list(users.values()), options={"seed": 11 + players})
+    await service.deliver_pending(transport)
+    per_round: dict[int, int] = {}
+    await play_to_end(service, c, users, transport, per_round=per_round)
+
+    info = await service.game_info(game_id=gid)
+    assert info["status"] == "finished"
+    rounds = {2: 20, 3: 15, 4: 12}[players]
+    assert info["moves"] == rounds * players
+    # The stored record replays to the same result.
+    meta, moves = await service.storage.load_game(gid)
+    record = dict(meta.setup, moves=[{"tile": m.split("!")[0].split("/")} for m in moves])
+    for move, text in zip(record["moves"], moves, strict=True):
+        if "!" in text:
+            move["evict"] = meta.seats[int(text.split("!")[1])].name
+    replayed = Game.from_record(record)
+    assert replayed.finished and list(replayed.scores) == info["scores"]
+    assert list(replayed.winners) == info["winners"]
+    # Every human got exactly one private message: their own marker.
+    private = transport.private()
+    assert sorted(m.private_to.id for m in private) == sorted(users)
+    for m in private:
+        seat = [s["user_id"] for s in info["seats"]].index(m.private_to.id)
+        colour = record["markers"][info["seats"][seat]["name"]]
+        assert t("en", "bot.colour." + colour) in m.text
+    # At most 3 new group messages per round (prompt, map, reminder); here 2.
+    assert per_round and max(per_round.values()) <= 3
+    assert len(transport.new_group_posts()) <= 2 * rounds + 2
+    # Maps: one render request per round, the last one the final picture.
+    rows = await service.storage.outbox_rows(gid)
+    renders = [r.body["render"] for r in rows if r.body.get("render")]
+    assert [r["kind"] for r in renders] == ["map"] * (rounds - 1) + ["final"]
+    # Everything was delivered.
+    assert all(r.state == "sent" for r in rows)
+    # Stats: leaderboard and per-user history.
+    stats = await service.stats(c, users["ann"])
+    assert stats.ok and stats.extra["games"] == 1
+    assert len(stats.extra["leaderboard"]) == players
+    assert sum(e[2] for e in stats.extra["leaderboard"]) == len(info["winners"])
+
+
+async def test_prompt_mentions_player_and_offers_tiles(service, transport):
+    ann, bob = user("Ann"), user("Bob")
+    c = chat()
+    await start_game(service, c, [ann, bob], options={"seed": 5})
+    await service.deliver_pending(transport)
+    prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
+    info = await service.game_info(c)
+    mover = info["seats"][info["to_move"]]
+    assert [u.id for u in prompt.mentions] == [mover["user_id"]]
+    assert mover["name"] in prompt.text
+    tiles = [b for row in prompt.buttons for b in row if b.payload.startswith("t_")]
+    assert 1 <= len(tiles) <= 3
+    for row in prompt.buttons:
+        for b in row:
+            assert len(b.payload.encode()) <= 64
+
+
+async def test_ai_only_game_runs_to_the_end(service, transport):
+    host = user("Host")
+    c = chat()
+    await service.new_game(c, host, options={"join": False, "seed": 99})
+    for _ in range(4):
+        assert (await service.add_ai(c, host)).ok
+    assert (await service.start(c, host)).ok
+    assert await service.game_info(c) is None           # no active game left in the chat
+    await service.deliver_pending(transport)
+    rows = await service.storage.outbox_rows()
+    assert rows and all(r.state == "sent" for r in rows)
+    assert not transport.private()                       # AI seats get no private messages
+    final = transport.group()[-1]
+    assert t("en", "bot.msg.final_header") in final.text
+    stats = await service.stats(c, host)
+    assert len(stats.extra["leaderboard"]) == 4
+
+
+async def test_ai_seats_move_at_once_after_a_human(service, transport):
+    ann = user("Ann")
+    c = chat()
+    await start_game(service, c, [ann], ais=2, options={"seed": 3})
+    users = {"ann": ann}
+    for _ in range(6):
+        info = await service.game_info(c)
+        assert info["seats"][info["to_move"]]["user_id"] == "ann"   # never waiting on an AI
+        await play_turn(service, c, users)
+    info = await service.game_info(c)
+    assert info["moves"] >= 18 - 2
+
+
+async def test_two_games_in_two_chats_for_one_user(service, transport):
+    ann, bob, cat = user("Ann"), user("Bob"), user("Cat")
+    await start_game(service, chat(1), [ann, bob], options={"seed": 1})
+    await start_game(service, chat(2), [cat, ann], options={"seed": 2})
+    marker = await service.marker(ann)
+    assert marker.ok and marker.text.count("\n") == 1     # one line per game
+    assert "Chat 1" in marker.text and "Chat 2" in marker.text
+    await play_to_end(service, chat(1), {"ann": ann, "bob": bob})
+    assert (await service.game_info(chat(2)))["status"] == "playing"
+
+
+async def test_secrets_never_reach_the_group(service, transport):
+    users = {u.id: u for u in map(user, ["Ann", "Bob", "Cat"])}
+    c = chat()
+    gid = await start_game(service, c, list(users.values()), options={"seed": 21, "language": "de"})
+    await service.deliver_pending(transport)
+    await play_to_end(service, c, users, transport)
+    meta, _ = await service.storage.load_game(gid)
+    secret_phrases = []
+    for lang in LANGUAGES:
+        for key in ("bot.msg.marker_private", "bot.msg.marker_line"):
+            secret_phrases.append(t(lang, key, chat="", colour="").split("{")[0].strip()[:20])
+    group = transport.group()
+    final_index = max(i for i, m in enumerate(group) if m.edit_message_id is None)
+    for i, message in enumerate(group):
+        texts = [message.text] + [b.label for row in message.buttons for b in row]
+        for phrase in secret_phrases:
+            assert all(phrase not in text for text in texts), (phrase, message.text)
+        if i < final_index:
+            # Before the end the group never hears any player's marker colour as "marker".
+            try:
+                from renderers.text import narrate_event
+            except ImportError:
+                continue
+            from engine.events import MarkerDealt
+            for seat, colour in enumerate(meta.setup["markers"].values()):
+                line = narrate_event(MarkerDealt(seat, colour), players=[s.name for s in meta.seats],
+                                     language="de")
+                assert not line or line not in message.text
+    # Every group row in the database, delivered or not, is built from public data only.
+    for row in await service.storage.outbox_rows(gid):
+        if row.dest.startswith("c:"):
+            blob = json.dumps(row.body, ensure_ascii=False)
+            assert "marker_private" not in blob
+            assert all(p not in blob for p in secret_phrases)
+    # The private messages hold each player's own marker, and nobody else's.
+    for m in transport.private():
+        seat = meta.seat_of(m.private_to.id)
+        mine = meta.setup["markers"][meta.seats[seat].name]
+        assert t("de", "bot.colour." + mine) in m.text
+
+
+async def test_result_replays_with_the_engine(service):
+    ann, bob = user("Ann"), user("Bob")
+    c = chat()
+    gid = await start_game(service, c, [ann, bob], options={"seed": 8, "final_tours": "all_lines"})
+    await play_to_end(service, c, {"ann": ann, "bob": bob})
+    meta, moves = await service.storage.load_game(gid)
+    assert meta.setup["options"] == {"final_tours": "all_lines"} and meta.setup["seed"] == 8
+    fresh = Game.new([s.name for s in meta.seats], seed=8, options=None)
+    assert fresh.to_record()["stacks"] == meta.setup["stacks"]       # the deal comes from the stored seed
+    info = await service.game_info(game_id=gid)
+    assert info["status"] == "finished" and len(moves) == 40
+    assert result(Game.from_record(dict(meta.setup, moves=[]))) is not None
