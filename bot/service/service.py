@@ -73,9 +73,9 @@ class Loaded:
 class Refused(Exception):
     """An input the service turns down; carries the catalog key and its parameters."""
 
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
+    def __init__(self, message_key: str, /, **params: Any) -> None:
+        super().__init__(message_key)
+        self.key = message_key
         self.params = params
 
 

@@ -1,0 +1,199 @@
+"""Bad input of every kind: a clear refusal and nothing changed."""
+
+from __future__ import annotations
+
+import asyncio
+
+from service_helpers import chat, play_turn, snapshot, start_game, user
+
+from bot.service.payloads import MAX_BYTES
+from renderers.i18n import t
+
+
+async def _current_buttons(service, c, users):
+    info = await service.game_info(c)
+    mover = users[info["seats"][info["to_move"]]["user_id"]]
+    board = await service.board(c, mover)
+    return info, mover, [row[0] for row in board.buttons if row[0].payload.startswith("t_")]
+
+
+async def test_stale_and_duplicate_presses_change_nothing(service):
+    ann, bob = user("Ann"), user("Bob")
+    users = {"ann": ann, "bob": bob}
+    c = chat()
+    await start_game(service, c, [ann, bob], options={"seed": 4})
+    info, mover, tiles = await _current_buttons(service, c, users)
+    reply = await service.press(c, mover, tiles[0].payload)
+    assert reply.ok
+    before = await snapshot(service)
+    again = await service.press(c, mover, tiles[0].payload)          # the same press delivered twice
+    assert not again.ok and again.alert and again.text == t("en", "bot.err.duplicate")
+    other = await service.press(c, mover, tiles[1].payload)          # an old button, other tile
+    assert not other.ok and other.alert and other.text == t("en", "bot.err.stale")
+    assert await snapshot(service) == before
+
+
+async def test_simultaneous_presses_apply_once(service):
+    ann, bob = user("Ann"), user("Bob")
+    users = {"ann": ann, "bob": bob}
+    c = chat()
+    await start_game(service, c, [ann, bob], options={"seed": 4})
+    info, mover, tiles = await _current_buttons(service, c, users)
+    replies = await asyncio.gather(*(service.press(c, mover, tiles[0].payload) for _ in range(5)))
+    assert sum(r.ok for r in replies) == 1
+    assert (await service.game_info(c))["moves"] == info["moves"] + 1
+
+
+async def test_foreign_and_outsider_presses(service):
+    ann, bob, eve = user("Ann"), user("Bob"), user("Eve")
+    users = {"ann": ann, "bob": bob}
+    c = chat()
+    await start_game(service, c, [ann, bob], options={"seed": 4})
+    info, mover, tiles = await _current_buttons(service, c, users)
+    waiting = bob if mover is ann else ann
+    before = await snapshot(service)
+    reply = await service.press(c, waiting, tiles[0].payload)
+    assert not reply.ok and reply.alert and mover.name in reply.text
+    reply = await service.press(c, eve, tiles[0].payload)
+    assert not reply.ok and reply.text == t("en", "bot.err.not_in_game")
+    reply = await service.press(chat(2), mover, tiles[0].payload)    # pressed in another chat
+    assert not reply.ok and reply.text == t("en", "bot.err.foreign_chat")
+    assert await snapshot(service) == before
+
+
+async def test_forged_payloads(service):
+    ann, bob = user("Ann"), user("Bob")
+    users = {"ann": ann, "bob": bob}
+    c = chat()
+    await start_game(service, c, [ann, bob], options={"seed": 4})
+    info, mover, tiles = await _current_buttons(service, c, users)
+    good = tiles[0].payload
+    kind, gid, move, code, sig = good.split("_")
+    other_code = format((int(code, 36) + 5) % 125, "x")
+    forged = [
+        "", "hello", "t", "t_1_0_0", f"{kind}_{gid}_{move}_{code}_{'0' * 16}",
+        f"{kind}_{gid}_{move}_{other_code}_{sig}",                       # another tile, old signature
+        f"e_{gid}_{move}_{code}_1_{sig}",                                # made-up eviction
+        good + "x", good.upper(), "x" * 500, "t_" + "9" * 60,
+        f"s_f_a_{sig}",                                                  # a settings press, unsigned
+    ]
+    before = await snapshot(service)
+    for payload in forged:
+        reply = await service.press(c, mover, payload)
+        assert not reply.ok and reply.alert, payload
+        assert reply.text == t("en", "bot.err.forged"), (payload, reply.text)
+    assert await snapshot(service) == before
+
+
+async def test_unknown_game_and_no_game(service):
+    ann = user("Ann")
+    c = chat()
+    payload = service.codec.encode("t", 999, 0, 3)      # correctly signed, but no such game
+    reply = await service.press(c, ann, payload)
+    assert not reply.ok and reply.text == t("en", "bot.err.unknown_game")
+    for call in (service.join, service.leave, service.start, service.abort, service.add_ai, service.board):
+        reply = await call(c, ann)
+        assert not reply.ok and reply.text == t("en", "bot.err.no_game"), call
+    reply = await service.move(c, ann, "1")
+    assert not reply.ok and reply.text == t("en", "bot.err.no_game")
+    assert not (await service.marker(ann)).ok
+
+
+async def test_typed_moves_are_validated(service):
+    ann, bob = user("Ann"), user("Bob")
+    users = {"ann": ann, "bob": bob}
+    c = chat()
+    await start_game(service, c, [ann, bob], options={"seed": 4})
+    info, mover, tiles = await _current_buttons(service, c, users)
+    waiting = bob if mover is ann else ann
+    before = await snapshot(service)
+    for text in ("", "9", "0", "xyz", "nowhere/green", "louvre/pink", "1!zed"):
+        reply = await service.move(c, mover, text)
+        assert not reply.ok and reply.alert and reply.text, text
+    reply = await service.move(c, waiting, "1")
+    assert not reply.ok and mover.name in reply.text
+    # A tile that exists but is not on offer: the engine's reason, in words.
+    offer = {b.payload.split("_")[3] for b in tiles}
+    absent = next(s for s in ("louvre/blue", "opera/red", "bastille/blue", "odeon/yellow")
+                  if format(_code(s), "x") not in offer)
+    reply = await service.move(c, mover, absent)
+    assert not reply.ok
+    assert await snapshot(service) == before
+    assert (await service.move(c, mover, "1")).ok
+
+
+def _code(text):
+    from engine import Tile
+
+    return Tile.parse(text).code
+
+
+async def test_lobby_rules(service):
+    ann, bob, cat, dan, eve = (user(n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve"))
+    c = chat()
+    assert (await service.new_game(c, ann)).ok
+    reply = await service.new_game(c, bob)
+    assert not reply.ok and reply.text == t("en", "bot.err.game_exists")
+    reply = await service.start(c, ann)
+    assert not reply.ok and "1" in reply.text                          # too few seats
+    assert not (await service.join(c, ann)).ok                          # already in
+    for u in (bob, cat, dan):
+        assert (await service.join(c, u)).ok
+    reply = await service.join(c, eve)
+    assert not reply.ok and reply.text == t("en", "bot.err.full")
+    assert not (await service.add_ai(c, ann)).ok
+    reply = await service.start(c, bob)
+    assert not reply.ok and "Ann" in reply.text                         # only the host
+    assert (await service.leave(c, ann)).ok                             # the host leaves: Bob hosts
+    assert (await service.game_info(c))["host_id"] == "bob"
+    assert (await service.start(c, bob)).ok
+    assert not (await service.join(c, eve)).ok                          # started
+
+
+async def test_abort_needs_host_or_admin(service):
+    ann, bob = user("Ann"), user("Bob")
+    c = chat()
+    await start_game(service, c, [ann, bob], options={"seed": 1})
+    before = await snapshot(service)
+    reply = await service.abort(c, bob)
+    assert not reply.ok and await snapshot(service) == before
+    admin = user("Zed", is_admin=True)
+    assert (await service.abort(c, admin)).ok
+    assert await service.game_info(c) is None
+    assert (await service.storage.timers_of(1)) == []
+    assert (await service.new_game(c, bob)).ok                          # the chat is free again
+
+
+async def test_settings(service):
+    ann, bob = user("Ann"), user("Bob")
+    c = chat()
+    reply = await service.settings(c, ann, {"language": "de", "reminder_minutes": 30})
+    assert reply.ok and reply.text.startswith(t("de", "bot.reply.settings_saved"))
+    assert not (await service.settings(c, ann, {"colour": "pink"})).ok
+    assert not (await service.settings(c, ann, {"deadline_minutes": -5})).ok
+    assert (await service.new_game(c, ann)).ok
+    info = await service.game_info(c)
+    assert info["options"]["language"] == "de" and info["options"]["reminder_minutes"] == 30
+    # A settings button press, bound to this chat.
+    press = next(b for row in reply.buttons for b in row if b.payload.startswith("s_f_"))
+    assert (await service.press(c, bob, press.payload)).ok is False     # Bob is not the host
+    assert (await service.press(c, ann, press.payload)).ok
+    assert (await service.game_info(c))["options"]["final_tours"] == "all_lines"
+    assert not (await service.press(chat(2), ann, press.payload)).ok    # the button of another chat
+    assert (await service.join(c, bob)).ok
+    assert (await service.start(c, ann)).ok
+    reply = await service.settings(c, ann, {"final_tours": "markers"})
+    assert not reply.ok and reply.text == t("de", "bot.err.final_tours_locked")
+
+
+async def test_every_payload_fits_telegram(service):
+    users = {u.id: u for u in map(user, ["Ann", "Bob", "Cat", "Dan"])}
+    c = chat()
+    await start_game(service, c, list(users.values()), options={"seed": 2})
+    for _ in range(12):
+        await play_turn(service, c, users)
+    for row in await service.storage.outbox_rows():
+        for buttons in row.body["buttons"]:
+            for b in buttons:
+                assert len(b["payload"].encode()) <= MAX_BYTES
+                assert b["payload"].replace("_", "").isalnum()
