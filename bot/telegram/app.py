@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 RUNTIME_KEY = "paris_paris"
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 RESTART_DELAY = 5.0
+CONCURRENT_UPDATES = 16
 
 
 @dataclass
@@ -69,6 +70,8 @@ def build_application(token: str, *, service: GameServiceAPI | None = None,
         builder = builder.base_url(base_url)
     if base_file_url:
         builder = builder.base_file_url(base_file_url)
+    # Updates from different groups are handled side by side; the service serialises each chat.
+    builder = builder.concurrent_updates(CONCURRENT_UPDATES)
     builder = builder.post_init(_post_init).post_stop(_post_stop).post_shutdown(_post_shutdown)
     application = builder.build()
     state = Runtime(service_factory=service_factory, service=service, timer_interval=timer_interval,
