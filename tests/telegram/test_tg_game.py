@@ -129,7 +129,13 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table):
     group = table.group_messages()
     final = group[-1]
     assert t("en", "bot.msg.final_header") in final.body
-    # at most 3 new group messages per round (closing edit, map, next prompt are 2 new ones)
+    # one map per round (14 round maps, then the final picture), uploaded as PNG photos
+    photos = [m for m in group if m.photo is not None]
+    assert len(photos) == 15 and all(p.photo.startswith(b"\x89PNG") for p in photos)
+    assert final.photo is not None
+    # at most 3 new group messages per round: the prompt is edited in place during a round
+    starts = [i for i, m in enumerate(group) if m.photo is not None]
+    assert all(b - a <= 3 for a, b in zip(starts, starts[1:], strict=False))
     assert len(group) <= 2 + 3 * 15
     # the secret markers went only to the private chats
     for call in api.calls:
@@ -409,3 +415,4 @@ async def test_greeting_aliases_and_anonymous_admins(api, bot, table):
     api.send_text(table.group, ann, "/start@ParisTestBot")        # in a group: the help, not a game start
     await bot.settle()
     assert table.group_messages()[-1].body == t("en", "tg.help")
+
