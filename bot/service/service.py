@@ -488,25 +488,26 @@ class GameService:
     # ---- play ---------------------------------------------------------------------------
 
     async def press(self, chat: Chat | None, user: User, payload: str) -> Reply:
-        lang = await self._language(chat, user)
-        forged = Reply(t(lang, "bot.err.forged"), ok=False, alert=True)
+        async def refuse(key: str) -> Reply:
+            return Reply(t(await self._language(chat, user), key), ok=False, alert=True)
+
         kind = self.codec.kind_of(payload) if isinstance(payload, str) else None
         if kind is None:
-            return forged
+            return await refuse("bot.err.forged")
         try:
             if kind == "s":
                 if chat is None:
-                    return forged
+                    return await refuse("bot.err.forged")
                 p = self.codec.decode(payload, bind=f"{chat.platform}:{chat.id}")
                 return await self._press_setting(chat, user, p)
             if kind == "p":
                 return await self.private_started(user, None)
             p = self.codec.decode(payload)
         except ForgedPayload:
-            return forged
+            return await refuse("bot.err.forged")
         loaded = await self._load(p.int(0))
         if loaded is None:
-            return Reply(t(lang, "bot.err.unknown_game"), ok=False, alert=True)
+            return await refuse("bot.err.unknown_game")
         meta = loaded.meta
         lang = meta.language
         if kind == "m":
@@ -924,7 +925,13 @@ class GameService:
                 if found is not None:
                     await self.storage.mark_sent(row, str(found), now)
                     return False
-        await self.storage.mark_sending(row.id)
+        # An edit committed since unsent() read this row may have been coalesced into it
+        # (storage._enqueue); once it is 'sending' nothing more can be, so send the body
+        # as stored at that moment rather than the copy read before.
+        fresh = await self.storage.mark_sending(row.id)
+        if fresh is not None and fresh.body != row.body:
+            row = fresh
+            outgoing = await self._materialise(row)
         try:
             message_id = await transport.deliver(outgoing)
         except RetryLater as exc:
@@ -943,6 +950,7 @@ class GameService:
             blocked.add(row.dest)
             return False
         await self.storage.mark_sent(row, str(message_id), self.clock.now())
+        self._gone_slots.discard((row.platform, row.slot))
         return True
 
     async def _undeliverable(self, row: StoredOut, exc: Undeliverable) -> None:
@@ -990,7 +998,6 @@ class GameService:
         edit_id = None
         if row.mode == "edit" and row.slot is not None and (row.platform, row.slot) not in self._gone_slots:
             edit_id = await self.storage.slot_message(row.platform, row.slot)
-        self._gone_slots.discard((row.platform, row.slot))
         image = None
         render = body.get("render")
         if render:

@@ -10,7 +10,6 @@ A PostgreSQL backend implements the same ``Storage`` methods.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import secrets
 from abc import ABC, abstractmethod
@@ -105,7 +104,9 @@ class Storage(ABC):
     @abstractmethod
     async def next_due(self, platform: str) -> float | None: ...
     @abstractmethod
-    async def mark_sending(self, out_id: int) -> None: ...
+    async def mark_sending(self, out_id: int) -> StoredOut | None:
+        """Mark a message as being sent (no edit can be coalesced into it any more) and
+        return it as stored now: an edit may have been merged in since it was read."""
     @abstractmethod
     async def mark_sent(self, out: StoredOut, message_id: str, now: float) -> None: ...
     @abstractmethod
@@ -120,6 +121,9 @@ class Storage(ABC):
     async def slot_message(self, platform: str, slot: str) -> str | None: ...
     @abstractmethod
     async def outbox_rows(self, game_id: int | None = None) -> list[StoredOut]: ...
+    @abstractmethod
+    async def out_row(self, out_id: int) -> StoredOut | None:
+        """One outbox row as stored now."""
     # timers
     @abstractmethod
     async def due_timers(self, now: float) -> list[TimerRow]: ...
@@ -165,7 +169,6 @@ class SqliteStorage(Storage):
     def __init__(self, path: str) -> None:
         self.path = path
         self._db: aiosqlite.Connection | None = None
-        self._write = asyncio.Lock()   # one connection: transactions must not interleave
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -186,46 +189,54 @@ class SqliteStorage(Storage):
             await self._db.close()
             self._db = None
 
+    # Each read and each transaction runs as one function on aiosqlite's connection thread:
+    # one hop per call instead of one per statement, and two transactions can never
+    # interleave on the shared connection.
+
+    async def _call(self, fn, *args):
+        return await self.db._execute(fn, *args)
+
+    def _sync_tx(self, fn, *args):
+        conn = self.db._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = fn(conn, *args)
+            conn.execute("COMMIT")
+            return result
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    async def _transaction(self, fn, *args):
+        return await self._call(self._sync_tx, fn, *args)
+
+    async def _one(self, sql: str, params: tuple = ()) -> Any:
+        return await self._call(lambda: self.db._conn.execute(sql, params).fetchone())
+
+    async def _all(self, sql: str, params: tuple = ()) -> list[Any]:
+        return await self._call(lambda: self.db._conn.execute(sql, params).fetchall())
+
+    async def _tx(self, statements: list[tuple[str, tuple]]) -> None:
+        def run(conn):
+            for sql, params in statements:
+                conn.execute(sql, params)
+        await self._transaction(run)
+
     async def schema_version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            return (await cur.fetchone())[0]
+        return (await self._one("PRAGMA user_version"))[0]
 
     async def migrate(self, target: int = SCHEMA_VERSION) -> int:
         """Upgrade the schema step by step, each step in its own transaction."""
         version = await self.schema_version()
         if version > SCHEMA_VERSION:
             raise RuntimeError(f"database schema {version} is newer than this code ({SCHEMA_VERSION})")
-        async with self._write:
-            for step in range(version, target):
-                await self.db.execute("BEGIN IMMEDIATE")
-                try:
-                    for sql in MIGRATIONS[step]:
-                        await self.db.execute(sql)
-                    await self.db.execute(f"PRAGMA user_version={step + 1}")
-                    await self.db.execute("COMMIT")
-                except BaseException:
-                    await self.db.execute("ROLLBACK")
-                    raise
+        for step in range(version, target):
+            def run(conn, step=step):
+                for sql in MIGRATIONS[step]:
+                    conn.execute(sql)
+                conn.execute(f"PRAGMA user_version={step + 1}")
+            await self._transaction(run)
         return target
-
-    async def _one(self, sql: str, params: tuple = ()) -> Any:
-        async with self.db.execute(sql, params) as cur:
-            return await cur.fetchone()
-
-    async def _all(self, sql: str, params: tuple = ()) -> list[Any]:
-        async with self.db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
-
-    async def _tx(self, statements: list[tuple[str, tuple]]) -> None:
-        async with self._write:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                for sql, params in statements:
-                    await self.db.execute(sql, params)
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
 
     async def secret(self) -> bytes:
         row = await self._one("SELECT value FROM meta WHERE key = 'payload_secret'")
@@ -246,23 +257,28 @@ class SqliteStorage(Storage):
         return row[0] if row else None
 
     async def load_game(self, game_id: int) -> tuple[GameMeta, list[str]] | None:
-        row = await self._one(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,))
-        if row is None:
+        def run():
+            conn = self.db._conn
+            row = conn.execute(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                return None
+            moves = conn.execute("SELECT pick FROM moves WHERE game_id = ? ORDER BY n", (game_id,)).fetchall()
+            return row, moves
+        got = await self._call(run)
+        if got is None:
             return None
-        moves = await self._all("SELECT pick FROM moves WHERE game_id = ? ORDER BY n", (game_id,))
-        return _meta_from_row(row), [m[0] for m in moves]
+        return _meta_from_row(got[0]), [m[0] for m in got[1]]
 
     async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[str]]]:
-        """Many games in two queries (for eager restore)."""
+        """Many games in few queries (for eager restore)."""
         out: dict[int, tuple[GameMeta, list[str]]] = {}
         for start in range(0, len(game_ids), 500):
-            chunk = game_ids[start:start + 500]
+            chunk = tuple(game_ids[start:start + 500])
             marks = ",".join("?" * len(chunk))
-            for row in await self._all(f"SELECT {_GAME_COLS} FROM games WHERE id IN ({marks})", tuple(chunk)):
+            for row in await self._all(f"SELECT {_GAME_COLS} FROM games WHERE id IN ({marks})", chunk):
                 out[row[0]] = (_meta_from_row(row), [])
             for gid, pick in await self._all(
-                    f"SELECT game_id, pick FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, n",
-                    tuple(chunk)):
+                    f"SELECT game_id, pick FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, n", chunk):
                 out[gid][1].append(pick)
         return out
 
@@ -271,63 +287,54 @@ class SqliteStorage(Storage):
             "SELECT id, platform, chat_id FROM games WHERE status IN ('lobby', 'playing')")]
 
     async def commit(self, changes: Changes, now: float) -> list[int]:
+        return await self._transaction(self._commit_sync, changes, now)
+
+    def _commit_sync(self, db, changes: Changes, now: float) -> list[int]:
         ids: list[int] = []
-        db = self.db
-        async with self._write:
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                game = changes.game
-                if game is not None:
-                    await db.execute(
-                        f"INSERT OR REPLACE INTO games ({_GAME_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                        (game.id, game.platform, game.chat_id, game.chat_title, game.status, game.host_id,
-                         json.dumps(game.options), game.seed,
-                         json.dumps([s.to_dict() for s in game.seats]),
-                         json.dumps(game.setup) if game.setup is not None else None,
-                         game.moves, game.created, game.updated, json.dumps(game.extra)))
-                if changes.moves:
-                    await db.executemany(
-                        "INSERT INTO moves (game_id, n, pick, seat, actor, at) VALUES (?,?,?,?,?,?)",
-                        [(m.game_id, m.n, m.pick, m.seat, m.actor, m.at) for m in changes.moves])
-                for out in changes.outbox:
-                    ids.append(await self._enqueue(out, now))
-                if changes.timers is not None and game is not None:
-                    await db.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
-                    if changes.timers:
-                        await db.executemany(
-                            "INSERT INTO timers (game_id, kind, due, move) VALUES (?,?,?,?)",
-                            [(t.game_id, t.kind, t.due, t.move) for t in changes.timers])
-                if changes.drop_timer is not None:
-                    await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", changes.drop_timer)
-                if changes.results:
-                    await db.executemany(
-                        "INSERT OR REPLACE INTO results (game_id, seat, platform, chat_id, user_id, name, "
-                        "is_ai, points, won, ended) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                        [(r.game_id, r.seat, r.platform, r.chat_id, r.user_id, r.name, int(r.is_ai),
-                          r.points, int(r.won), r.ended) for r in changes.results])
-                if changes.chat_settings is not None:
-                    platform, chat_id, settings = changes.chat_settings
-                    await db.execute("INSERT OR REPLACE INTO chat_settings VALUES (?,?,?)",
-                                     (platform, chat_id, json.dumps(settings)))
-                await db.execute("COMMIT")
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
+        game = changes.game
+        if game is not None:
+            db.execute(
+                f"INSERT OR REPLACE INTO games ({_GAME_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (game.id, game.platform, game.chat_id, game.chat_title, game.status, game.host_id,
+                 json.dumps(game.options), game.seed, json.dumps([s.to_dict() for s in game.seats]),
+                 json.dumps(game.setup) if game.setup is not None else None,
+                 game.moves, game.created, game.updated, json.dumps(game.extra)))
+        if changes.moves:
+            db.executemany("INSERT INTO moves (game_id, n, pick, seat, actor, at) VALUES (?,?,?,?,?,?)",
+                           [(m.game_id, m.n, m.pick, m.seat, m.actor, m.at) for m in changes.moves])
+        for out in changes.outbox:
+            ids.append(self._enqueue(db, out, now))
+        if changes.timers is not None and game is not None:
+            db.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
+            if changes.timers:
+                db.executemany("INSERT INTO timers (game_id, kind, due, move) VALUES (?,?,?,?)",
+                               [(t.game_id, t.kind, t.due, t.move) for t in changes.timers])
+        if changes.drop_timer is not None:
+            db.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", changes.drop_timer)
+        if changes.results:
+            db.executemany(
+                "INSERT OR REPLACE INTO results (game_id, seat, platform, chat_id, user_id, name, "
+                "is_ai, points, won, ended) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                [(r.game_id, r.seat, r.platform, r.chat_id, r.user_id, r.name, int(r.is_ai),
+                  r.points, int(r.won), r.ended) for r in changes.results])
+        if changes.chat_settings is not None:
+            platform, chat_id, settings = changes.chat_settings
+            db.execute("INSERT OR REPLACE INTO chat_settings VALUES (?,?,?)",
+                       (platform, chat_id, json.dumps(settings)))
         return ids
 
-    async def _enqueue(self, out, now: float) -> int:
+    @staticmethod
+    def _enqueue(db, out, now: float) -> int:
         """Insert a message; an edit of a slot whose latest message is still pending replaces
         that message's content instead (coalescing several moves into one post)."""
-        db = self.db
         body = json.dumps(out.body, ensure_ascii=False)
         if out.slot is not None and out.mode == "edit":
-            async with db.execute("SELECT id, state FROM outbox WHERE platform = ? AND slot = ? "
-                                  "ORDER BY id DESC LIMIT 1", (out.platform, out.slot)) as cur:
-                latest = await cur.fetchone()
+            latest = db.execute("SELECT id, state FROM outbox WHERE platform = ? AND slot = ? "
+                                "ORDER BY id DESC LIMIT 1", (out.platform, out.slot)).fetchone()
             if latest is not None and latest[1] == "pending":
-                await db.execute("UPDATE outbox SET body = ? WHERE id = ?", (body, latest[0]))
+                db.execute("UPDATE outbox SET body = ? WHERE id = ?", (body, latest[0]))
                 return latest[0]
-        cur = await db.execute(
+        cur = db.execute(
             "INSERT INTO outbox (game_id, platform, dest, state, body, slot, mode, due, created) "
             "VALUES (?,?,?,'pending',?,?,?,?,?)",
             (out.game_id, out.platform, out.dest, body, out.slot, out.mode, now, now))
@@ -345,9 +352,16 @@ class SqliteStorage(Storage):
                               "('pending', 'sending')", (platform,))
         return row[0] if row else None
 
-    async def mark_sending(self, out_id: int) -> None:
-        await self._tx([("UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
-                         (out_id,))])
+    async def out_row(self, out_id: int) -> StoredOut | None:
+        row = await self._one(f"SELECT {_OUT_COLS} FROM outbox WHERE id = ?", (out_id,))
+        return _out_from_row(row) if row else None
+
+    async def mark_sending(self, out_id: int) -> StoredOut | None:
+        def run(conn):
+            conn.execute("UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?", (out_id,))
+            return conn.execute(f"SELECT {_OUT_COLS} FROM outbox WHERE id = ?", (out_id,)).fetchone()
+        row = await self._transaction(run)
+        return _out_from_row(row) if row else None
 
     async def mark_sent(self, out: StoredOut, message_id: str, now: float) -> None:
         statements: list[tuple[str, tuple]] = [
@@ -371,18 +385,10 @@ class SqliteStorage(Storage):
         return [_out_from_row(r) for r in rows]
 
     async def release_held(self, platform: str, dest: str, now: float) -> int:
-        async with self._write:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = await self.db.execute(
-                    "UPDATE outbox SET state = 'pending', due = ? WHERE platform = ? AND dest = ? "
-                    "AND state = 'held'", (now, platform, dest))
-                count = cur.rowcount
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-        return count
+        def run(conn):
+            return conn.execute("UPDATE outbox SET state = 'pending', due = ? WHERE platform = ? AND dest = ? "
+                                "AND state = 'held'", (now, platform, dest)).rowcount
+        return await self._transaction(run)
 
     async def slot_message(self, platform: str, slot: str) -> str | None:
         row = await self._one("SELECT message_id FROM slots WHERE platform = ? AND slot = ?", (platform, slot))

@@ -295,3 +295,18 @@ def test_every_catalog_key_used_by_the_service_exists():
     keys = set(re.findall(r'"(bot\.[a-z_]+\.[a-z_.]*[a-z_])"', source))
     english = catalog("en")
     assert keys and not [k for k in keys if k not in english]
+
+
+async def test_edit_merged_while_delivering_is_not_lost(service, transport):
+    """A move committed while the delivery loop holds an old copy of the prompt row."""
+    ann, bob = user("Ann"), user("Bob")
+    c = chat()
+    await start_game(service, c, [ann, bob], options={"seed": 3})
+    stale = [r for r in await service.storage.unsent(transport.platform) if r.slot and r.slot.endswith(":turn")]
+    assert stale and stale[0].mode == "new"
+    await play_turn(service, c, {"ann": ann, "bob": bob})          # its edit merges into the pending row
+    await service._deliver_one(transport, stale[0], set())
+    sent = transport.sent[-1]
+    info = await service.game_info(c)
+    assert info["seats"][info["to_move"]]["name"] in sent.text.splitlines()[-1]
+    assert sent.text != stale[0].body["text"]

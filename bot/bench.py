@@ -1,0 +1,179 @@
+"""``python -m bot.bench``: how fast the service handles moves and restores stored games.
+
+Prints, for games stored in SQLite (a temporary file, WAL, one connection):
+  * handling one move (``GameService.press``: validate, apply, build the outbox messages
+    and timers, commit; no network, no delivery): p50 / p99 / max over every move of
+    1,000 concurrent three-player games, both one move at a time across all games and
+    with all 1,000 games pressing at once (then a move also waits for the others' commits);
+  * restoring 10,000 stored games at start: opening the service (lazy: games load on first
+    use), the first use of one game, and rebuilding all 10,000 eagerly (``restore_all``).
+Targets (issue 4): p99 <= 10 ms per move; restore <= 3 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+
+from bot.contract import Chat, User
+from bot.service import GameService
+from engine import Game
+
+
+def _pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def _line(name: str, ms: list[float]) -> str:
+    return (f"{name}: n={len(ms)} p50={_pct(ms, 50):.2f} ms  p99={_pct(ms, 99):.2f} ms  "
+            f"max={max(ms):.2f} ms  mean={statistics.fmean(ms):.2f} ms")
+
+
+async def _setup_games(service: GameService, count: int) -> list[tuple[Chat, dict[str, User]]]:
+    games = []
+    for n in range(count):
+        c = Chat("bench", f"chat{n}", f"Bench {n}")
+        users = {u.id: u for u in (User("bench", f"a{n}", f"Ann{n}"), User("bench", f"b{n}", f"Bob{n}"),
+                                   User("bench", f"c{n}", f"Cat{n}"))}
+        first, *rest = users.values()
+        await service.new_game(c, first, options={"seed": n})
+        for u in rest:
+            await service.join(c, u)
+        await service.start(c, first)
+        games.append((c, users))
+    return games
+
+
+async def _next_press(service: GameService, c: Chat, users: dict[str, User]):
+    """The payload the player to move would press (found outside the timed part)."""
+    info = await service.game_info(c)
+    if info is None:
+        return None
+    mover = users[info["seats"][info["to_move"]]["user_id"]]
+    board = await service.board(c, mover)
+    tiles = [row[0].payload for row in board.buttons if row[0].payload.startswith("t_")]
+    return mover, tiles[info["moves"] % len(tiles)]
+
+
+async def _timed_press(service: GameService, c: Chat, mover: User, payload: str) -> float:
+    start = time.perf_counter()
+    reply = await service.press(c, mover, payload)
+    elapsed = (time.perf_counter() - start) * 1000
+    if reply.ok and reply.buttons and reply.buttons[0][0].payload.startswith("e_"):
+        start = time.perf_counter()
+        reply = await service.press(c, mover, reply.buttons[0][0].payload)
+        elapsed += (time.perf_counter() - start) * 1000    # the eviction choice completes the move
+    if not reply.ok:
+        raise RuntimeError(reply.text)
+    return elapsed
+
+
+async def bench_moves(path: str, games: int, rounds: int) -> None:
+    service = await GameService.open(path)
+    try:
+        started = time.perf_counter()
+        table = await _setup_games(service, games)
+        print(f"set up {games} three-player games in {time.perf_counter() - started:.1f} s")
+        sequential: list[float] = []
+        concurrent: list[float] = []
+        for r in range(rounds * 3):
+            presses = [(c, await _next_press(service, c, users)) for c, users in table]
+            if r % 2 == 0:
+                for c, (mover, payload) in presses:
+                    sequential.append(await _timed_press(service, c, mover, payload))
+            else:
+                concurrent += await asyncio.gather(*(_timed_press(service, c, mover, payload)
+                                                     for c, (mover, payload) in presses))
+        print(_line("move, one at a time across 1,000 games  ", sequential))
+        print(_line("move, all 1,000 games pressing at once   ", concurrent))
+        async with service.storage.db.execute("SELECT COUNT(*) FROM outbox") as cur:
+            outbox = (await cur.fetchone())[0]
+        print(f"  (each move committed with its outbox messages and timers; outbox rows now: {outbox})")
+    finally:
+        await service.close()
+
+
+async def _store_games(path: str, count: int, rng: random.Random) -> None:
+    """Write ``count`` games in progress straight into the schema (fast set-up for the restore test)."""
+    service = await GameService.open(path)
+    db = service.storage.db
+    now = time.time()
+    games, moves, timers = [], [], []
+    for gid in range(1, count + 1):
+        n = rng.choice((2, 3, 4))
+        names = [f"P{gid}-{i}" for i in range(n)]
+        seed = rng.randrange(1 << 62)
+        game = Game.new(names, seed=seed)
+        played = rng.randrange(0, game.rounds * n - 1)
+        for i in range(played):
+            pick = game.legal_actions()[rng.randrange(len(game.legal_actions()))]
+            game.apply(pick)
+            moves.append((gid, i, str(pick), 0, "human", now))
+        setup = game.to_record()
+        setup.pop("moves")
+        setup["seed"] = seed
+        seats = [{"name": p, "platform": "bench", "user_id": f"u{gid}-{i}", "is_ai": False,
+                  "ai_reason": None, "language": None} for i, p in enumerate(names)]
+        options = {"final_tours": "markers", "reminder_minutes": 240, "deadline_minutes": 1440, "language": "en"}
+        games.append((gid, "bench", f"stored{gid}", "", "playing", f"u{gid}-0", json.dumps(options), seed,
+                      json.dumps(seats), json.dumps(setup), played, now, now, "{}"))
+        timers.append((gid, "deadline", now + 86400, played))
+    await db.execute("BEGIN")
+    await db.executemany("INSERT INTO games (id, platform, chat_id, chat_title, status, host_id, options, seed, "
+                         "seats, setup, moves, created, updated, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", games)
+    await db.executemany("INSERT INTO moves (game_id, n, pick, seat, actor, at) VALUES (?,?,?,?,?,?)", moves)
+    await db.executemany("INSERT INTO timers (game_id, kind, due, move) VALUES (?,?,?,?)", timers)
+    await db.execute("COMMIT")
+    await service.close()
+
+
+async def bench_restore(path: str, count: int) -> None:
+    rng = random.Random(1)
+    started = time.perf_counter()
+    await _store_games(path, count, rng)
+    print(f"stored {count} games in progress ({os.path.getsize(path) / 1e6:.1f} MB) in "
+          f"{time.perf_counter() - started:.1f} s")
+
+    started = time.perf_counter()
+    service = await GameService.open(path)
+    due = await service.storage.next_timer()
+    active = await service.storage.active_games()
+    opened = time.perf_counter() - started
+    print(f"restore, lazy: open + migrations check + timers + list of {len(active)} active games: "
+          f"{opened * 1000:.0f} ms")
+    started = time.perf_counter()
+    info = await service.game_info(Chat("bench", "stored5000"))
+    print(f"  first use of one game (load + replay its record): {(time.perf_counter() - started) * 1000:.2f} ms"
+          f" (game {info['game_id']}, {info['moves']} moves)")
+    await service.close()
+    assert due is not None
+
+    service = await GameService.open(path)
+    started = time.perf_counter()
+    restored = await service.restore_all()
+    eager = time.perf_counter() - started
+    print(f"restore, eager: load and rebuild all {restored} games from their records: {eager:.2f} s")
+    await service.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="concurrent games for the move timing")
+    parser.add_argument("--rounds", type=int, default=6, help="rounds played in each of those games")
+    parser.add_argument("--restore", type=int, default=10_000, help="stored games for the restore timing")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(bench_moves(os.path.join(tmp, "moves.sqlite3"), args.games, args.rounds))
+        asyncio.run(bench_restore(os.path.join(tmp, "restore.sqlite3"), args.restore))
+    print("targets: move p99 <= 10 ms; restore <= 3 s")
+
+
+if __name__ == "__main__":
+    main()
