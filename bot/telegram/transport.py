@@ -137,10 +137,12 @@ class TelegramTransport:
                 if not _is(exc, "no text in the message"):
                     raise
                 # the slot's message is a photo: the text becomes its caption
-                caption, _ = self._caption_and_rest(message.text)
+                caption, rest = self._caption_and_rest(message.text)
                 await self.bot.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=caption,
                                                     caption_entities=entities_for_part(caption, message.mentions),
                                                     reply_markup=markup)
+                if rest:
+                    await self._send_text(chat_id, rest, message, None)
                 return str(message_id)
             if len(parts) > 1:
                 return await self._send_text(chat_id, "\n".join(parts[1:]), message, markup)
