@@ -140,3 +140,31 @@ def test_telegram_texts_exist_in_every_language():
             assert text and "{" not in text, (language, key)
             if key.startswith("tg.cmd."):
                 assert 3 <= len(text) <= 256           # Telegram's limits for command descriptions
+
+
+async def test_paris_paris_telegram_command_runs_and_stops_cleanly(api, tmp_path):
+    """The real entry point (``paris-paris telegram``) in a subprocess, configured by the environment."""
+    import asyncio
+    import os
+    import signal
+    import sys
+
+    ann = api.add_user(101, "Ann", started=True)
+    api.add_group(-100888, "CLI club", owner=ann)
+    env = dict(os.environ, TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url,
+               PARIS_PARIS_DB=str(tmp_path / "cli.sqlite3"), TELEGRAM_WEBHOOK_URL="")
+    env.pop("PARIS_PARIS_ENV_FILE", None)
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "telegram", cwd=tmp_path, env=env,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        await api.wait_for(lambda: api.calls_of("getUpdates") or api.commands, timeout=20, what="the bot to start")
+        api.send_text(-100888, ann, "/newgame")
+        lobby = await api.wait_for(lambda: next((m for m in api.bot_messages(-100888) if m.buttons()), None),
+                                   timeout=10, what="the lobby")
+        assert "Ann" in lobby.body
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = await asyncio.wait_for(proc.communicate(), 20)
+    assert proc.returncode == 0, err.decode()[-2000:]
+    assert (tmp_path / "cli.sqlite3").exists()
+    assert api.token not in err.decode()             # httpx request logging (with the token) is silenced
