@@ -9,6 +9,7 @@ query is answered exactly once, with an alert for refusals).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -16,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from bot.contract import Chat, GameServiceAPI, Reply, User
 from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, split_text
 from bot.telegram.keyboards import deep_link, keyboard, open_private_keyboard, split_callback_data
+from bot.telegram.transport import retry_seconds
 from renderers.i18n import t
 from telegram import Chat as TgChat
 from telegram import (
@@ -26,7 +28,7 @@ from telegram import (
 )
 from telegram import User as TgUser
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, CommandHandler, ContextTypes
 
 log = logging.getLogger(__name__)
@@ -34,7 +36,8 @@ log = logging.getLogger(__name__)
 PLATFORM = "telegram"
 ADMIN_CACHE_SECONDS = 60.0
 ANSWER_LIMIT = 200                     # answerCallbackQuery text
-MARKER_START = "mymarker"              # /start payload of the adapter's own "show my marker" link
+MARKER_START = "mymarker"
+REPLY_RETRY_LIMIT = 10.0               # seconds a command reply may wait for flood control              # /start payload of the adapter's own "show my marker" link
 
 # command -> (service call, works in groups, works in private chats)
 GROUP_COMMANDS = ("newgame", "join", "leave", "startgame", "addbot", "abort", "board", "marker", "settings",
@@ -305,11 +308,20 @@ class TelegramHandlers:
                           image: bytes | None = None, quote: bool = True) -> None:
         """Post ``text`` (and ``image``) as a reply to ``message``; failures are logged, not raised."""
         reply_to = ReplyParameters(message.message_id, allow_sending_without_reply=True) if quote else None
-        try:
-            await self._send_chunks(message.get_bot(), message.chat_id, Reply(text, image=image), markup,
-                                    reply_to=reply_to)
-        except TelegramError as exc:
-            log.warning("telegram: could not reply in chat %s: %s", message.chat_id, exc)
+        for attempt in (1, 2):
+            try:
+                await self._send_chunks(message.get_bot(), message.chat_id, Reply(text, image=image), markup,
+                                        reply_to=reply_to)
+                return
+            except RetryAfter as exc:           # flood control: wait as told, once, if it is short
+                wait = retry_seconds(exc)
+                if attempt == 2 or wait > REPLY_RETRY_LIMIT:
+                    log.warning("telegram: reply in chat %s dropped by flood control (%ss)", message.chat_id, wait)
+                    return
+                await asyncio.sleep(wait)
+            except TelegramError as exc:
+                log.warning("telegram: could not reply in chat %s: %s", message.chat_id, exc)
+                return
 
     @staticmethod
     async def _send_chunks(bot, chat_id: int, reply: Reply, markup: InlineKeyboardMarkup | None, *,

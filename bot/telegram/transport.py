@@ -24,7 +24,8 @@ log = logging.getLogger(__name__)
 NETWORK_RETRY_SECONDS = 3.0
 
 
-def _retry_seconds(error: RetryAfter) -> float:
+def retry_seconds(error: RetryAfter) -> float:
+    """Seconds to wait after a flood-control answer (an int or a timedelta, by PTB version)."""
     with warnings.catch_warnings():      # PTB 22 warns that the type will become timedelta
         warnings.simplefilter("ignore")
         value = error.retry_after
@@ -60,7 +61,7 @@ class TelegramTransport:
             except ChatMigrated as migrated:   # a group became a supergroup: follow it
                 return await self._deliver(migrated.new_chat_id, message)
         except RetryAfter as exc:
-            raise RetryLater(_retry_seconds(exc), "telegram flood control") from exc
+            raise RetryLater(retry_seconds(exc), "telegram flood control") from exc
         except Forbidden as exc:
             raise Undeliverable("private_closed" if private else "gone", exc.message) from exc
         except BadRequest as exc:

@@ -416,3 +416,12 @@ async def test_greeting_aliases_and_anonymous_admins(api, bot, table):
     await bot.settle()
     assert table.group_messages()[-1].body == t("en", "tg.help")
 
+
+
+async def test_a_command_reply_waits_out_flood_control(api, bot, table):
+    api.fail_next("sendMessage", retry_after=1)
+    api.send_text(table.group, table.users["bob"], "/help")
+    reply = await api.wait_for(lambda: table.group_messages(), timeout=5, what="the reply")
+    assert reply[0].body == t("en", "tg.help")
+    failed, sent = api.calls_of("sendMessage")[:2]
+    assert not failed.ok and sent.ok and sent.at - failed.at >= 0.95
