@@ -269,7 +269,7 @@ class TelegramHandlers:
         if reply.ok and reply.image is not None and message is not None:
             await self._send_reply(message, reply.text, keyboard(reply.buttons, self._bot_username()),
                                    image=reply.image)
-            await query.answer(t(None, "tg.more_in_chat"))
+            await query.answer(t(query.from_user.language_code, "tg.more_in_chat"))
             return True
         await query.answer(self._short(reply.text) or None, show_alert=reply.alert or not reply.ok)
         return True
@@ -284,7 +284,10 @@ class TelegramHandlers:
                 await message.edit_text(text, reply_markup=markup)
         except BadRequest as exc:
             if "not modified" not in exc.message.lower():
-                raise
+                # the action itself succeeded; only the menu could not be refreshed (e.g. too old)
+                log.info("telegram: could not update reply %s: %s", message.message_id, exc.message)
+        except TelegramError as exc:
+            log.warning("telegram: could not update reply %s: %s", message.message_id, exc)
 
     # ---- showing a reply --------------------------------------------------------------
 

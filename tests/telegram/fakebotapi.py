@@ -32,7 +32,7 @@ from aiohttp import web
 # Request fields that are plain strings and must never be JSON-decoded.
 _TEXT_FIELDS = {
     "text", "caption", "callback_query_id", "parse_mode", "url", "language_code", "inline_message_id",
-    "secret_token", "drop_pending_updates_str", "description", "short_description", "name",
+    "secret_token", "description", "short_description", "name",
 }
 
 FORBIDDEN_NEVER_STARTED = "Forbidden: bot can't initiate conversation with a user"
