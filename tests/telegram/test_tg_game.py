@@ -425,3 +425,20 @@ async def test_a_command_reply_waits_out_flood_control(api, bot, table):
     assert reply[0].body == t("en", "tg.help")
     failed, sent = api.calls_of("sendMessage")[:2]
     assert not failed.ok and sent.ok and sent.at - failed.at >= 0.95
+
+
+async def test_every_press_is_answered_even_when_the_service_fails(api, bot, table, monkeypatch):
+    await start_game(api, bot, table)
+    prompt = table.prompt()
+    mover = table.to_move(prompt)
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("database is locked")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(bot.service, "press", broken)
+        answer = await press(api, bot, mover, prompt, table.tile_buttons(prompt)[0])
+        assert answer["show_alert"] is True and answer["text"] == t("en", "tg.error")
+        assert table.prompt().body == prompt.body                 # nothing changed
+    answer = await press(api, bot, mover, prompt, table.tile_buttons(prompt)[0])
+    assert answer.get("show_alert") is not True                   # and the same tap works afterwards
