@@ -9,11 +9,12 @@ wants the channel or a DM to see goes through the durable outbox and the
 Every interaction is acknowledged at once (``defer``) and answered with a followup,
 so rendering or a slow database never hits Discord's 3-second limit.
 
-Delivery: after each interaction the bot delivers the outbox right away
-(``deliver_pending``, serialised by a lock), so the channel updates while the player
-watches; the service's own delivery loop (``run_delivery``) and a timer loop
-(``fire_due_timers``) run as background tasks for everything not caused by a click:
-reminders, deadlines, retries.
+Delivery: in production the service's delivery loop (``run_delivery``, which also runs
+the reminder and deadline timers) is started in ``setup_hook`` and wakes whenever an
+action commits outbox messages. With ``background_delivery=False`` (tests, or an
+embedding program that runs the loop itself) the bot instead delivers the outbox
+right after each interaction (``deliver_pending``); the two are never combined, so a
+message cannot be sent twice by two concurrent delivery passes.
 """
 
 from __future__ import annotations
@@ -39,8 +40,11 @@ log = logging.getLogger(__name__)
 
 Action = Callable[[Chat | None, User], Awaitable[Reply]]
 
-TIMER_INTERVAL_SECONDS = 30.0
 THREAD_ARCHIVE_MINUTES = 10080      # a week: games are played asynchronously
+INLINE_PASSES = 5
+# The service's payload kind (bot/service/payloads.py: "<kind>_...") of its
+# "open the private chat" button, which on Discord is answered in place.
+OPEN_PRIVATE_KIND = "p"
 
 
 def intents() -> discord.Intents:
@@ -63,8 +67,7 @@ class ParisBot(commands.Bot):
         service: GameServiceAPI,
         *,
         dev_guild_id: int | None = None,
-        background: bool = True,
-        timer_interval: float = TIMER_INTERVAL_SECONDS,
+        background_delivery: bool = True,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -75,8 +78,7 @@ class ParisBot(commands.Bot):
         self.service = service
         self.transport = DiscordTransport(self)
         self.dev_guild_id = dev_guild_id
-        self.background = background
-        self.timer_interval = timer_interval
+        self.background_delivery = background_delivery
         self._flush_lock = asyncio.Lock()
         self._background_tasks: list[asyncio.Task] = []
         self.tree.on_error = self._on_tree_error
@@ -88,11 +90,8 @@ class ParisBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         self.tree.add_command(ParisGroup(self))
         await self.sync_commands()
-        if self.background:
-            self._background_tasks = [
-                asyncio.create_task(self._delivery_loop(), name="paris-delivery"),
-                asyncio.create_task(self._timer_loop(), name="paris-timers"),
-            ]
+        if self.background_delivery:
+            self._background_tasks = [asyncio.create_task(self._delivery_loop(), name="paris-delivery")]
 
     async def sync_commands(self) -> None:
         """To the development guild when one is configured (instant), else globally."""
@@ -115,6 +114,7 @@ class ParisBot(commands.Bot):
         await super().close()
 
     async def _delivery_loop(self) -> None:
+        """The service's delivery loop (it also fires reminders and deadlines)."""
         await self.wait_until_ready()
         while True:
             try:
@@ -125,24 +125,19 @@ class ParisBot(commands.Bot):
                 log.exception("delivery loop failed; restarting in 5 s")
                 await asyncio.sleep(5)
 
-    async def _timer_loop(self) -> None:
-        await self.wait_until_ready()
-        while True:
-            try:
-                await self.service.fire_due_timers()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("timer loop failed")
-            await asyncio.sleep(self.timer_interval)
-
     async def flush(self) -> None:
-        """Deliver what the last action put in the outbox, now."""
+        """Without the background loop: deliver what the last action put in the outbox."""
+        if self.background_delivery:
+            return   # the service's loop was woken by the commit
         async with self._flush_lock:
             try:
-                await self.service.deliver_pending(self.transport)
+                # A pass can commit new messages (e.g. "DMs closed" notices for the
+                # group), so run until a pass after the first delivers nothing.
+                for attempt in range(INLINE_PASSES):
+                    if await self.service.deliver_pending(self.transport) == 0 and attempt > 0:
+                        break
             except Exception:
-                log.exception("delivering the outbox failed; the delivery loop will retry")
+                log.exception("delivering the outbox failed; it stays queued")
 
     # ---------------------------------------------------------- interactions
 
@@ -172,9 +167,22 @@ class ParisBot(commands.Bot):
             return await self.service.press(chat, user, payload)
 
         reply = await self._call(interaction, press, needs_chat=False, chat=chat)
+        if payload.split("_", 1)[0] == OPEN_PRIVATE_KIND and reply.ok:
+            reply = await self._open_private_reply(interaction, chat)
         if reply.text or reply.image is not None or reply.buttons:
             await interaction.followup.send(**self._reply_kwargs(interaction, reply), ephemeral=True)
         await self.flush()
+
+    async def _open_private_reply(self, interaction: discord.Interaction, chat: Chat | None) -> Reply:
+        """Discord has no "open the private chat" link: the service has just re-queued the
+        player's held DMs; show their marker right here (ephemeral) and say how to let
+        the bot's DMs in."""
+        language = interaction_language(interaction)
+        marker = await self._call(
+            interaction, lambda chat, user: self.service.marker(user, chat), needs_chat=False, chat=chat
+        )
+        hint = t(language, "discord.dm_hint", button=t(language, "bot.btn.marker"))
+        return Reply(text=f"{marker.text}\n\n{hint}" if marker.text else hint, ok=True)
 
     async def new_game(self, interaction: discord.Interaction, *, thread: bool, options: dict | None) -> None:
         """/paris new: in this channel, or in a new public thread when asked."""
@@ -217,7 +225,7 @@ class ParisBot(commands.Bot):
     async def help_reply(self, chat: Chat | None, user: User) -> Reply:
         """The service's help plus the Discord command list."""
         reply = await self.service.help(chat, user)
-        commands_text = t(user.language, "discord.help")
+        commands_text = t(user.language, "discord.help", button=t(user.language, "bot.btn.marker"))
         text = f"{reply.text}\n\n{commands_text}" if reply.text else commands_text
         return Reply(text=text, ok=reply.ok, alert=reply.alert, buttons=reply.buttons, image=reply.image,
                      extra=reply.extra)

@@ -102,22 +102,42 @@ class PressButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pp:(?P<p
         await handler(interaction, self.payload)
 
 
-def build_view(rows: Sequence[Sequence[Button]]) -> discord.ui.View | None:
-    """A timeout-free view for the service's button rows (None when there are none).
+def layout(rows: Sequence[Sequence[Button]]) -> list[list[Button]]:
+    """The service's rows fitted into Discord's 5 rows of at most 5 buttons.
 
-    A service row longer than Discord's five buttons wraps onto the next row; buttons
-    beyond Discord's 25 are dropped (the service never issues that many).
+    Rows that fit are kept as the service laid them out (one tile a row reads like a
+    menu). Otherwise (4 players: 5 tiles and "My marker"; or an extra "open private
+    chat" row) consecutive rows of the same sort are merged: the tile buttons
+    (those with a line colour) share rows, and so do the others; as a last resort
+    the buttons simply fill rows of five in order.
     """
-    flat_rows: list[list[Button]] = []
-    for row in rows:
-        row = list(row)
-        while row:
-            flat_rows.append(row[:MAX_PER_ROW])
-            row = row[MAX_PER_ROW:]
-    if not flat_rows:
+    given = [list(row) for row in rows if row]
+    if len(given) <= MAX_ROWS and all(len(row) <= MAX_PER_ROW for row in given):
+        return given
+    merged: list[list[Button]] = []
+    for row in given:
+        sort = all(b.colour is not None for b in row)
+        if (merged and len(merged[-1]) + len(row) <= MAX_PER_ROW
+                and all(b.colour is not None for b in merged[-1]) == sort):
+            merged[-1].extend(row)
+        else:
+            merged.extend(_chunks(row))
+    if len(merged) <= MAX_ROWS:
+        return merged
+    return _chunks([b for row in given for b in row])[:MAX_ROWS]
+
+
+def _chunks(buttons: list[Button]) -> list[list[Button]]:
+    return [buttons[i:i + MAX_PER_ROW] for i in range(0, len(buttons), MAX_PER_ROW)]
+
+
+def build_view(rows: Sequence[Sequence[Button]]) -> discord.ui.View | None:
+    """A timeout-free view for the service's button rows (None when there are none)."""
+    fitted = layout(rows)
+    if not fitted:
         return None
     view = discord.ui.View(timeout=None)
-    for index, row in enumerate(flat_rows[:MAX_ROWS]):
+    for index, row in enumerate(fitted):
         for button in row:
             view.add_item(PressButton.from_button(button, row=index))
     return view

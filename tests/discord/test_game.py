@@ -1,0 +1,107 @@
+"""Whole games in an offline Discord (simcord): real discord.py, real ParisBot, real GameService."""
+
+from __future__ import annotations
+
+import re
+
+from discord_kit import buttons, custom_id
+
+from bot.discord import ParisBot
+from bot.service import GameService
+from renderers.i18n import t
+
+ROUND = re.compile(r"(\d+)/(\d+)")
+
+
+def round_of(prompt) -> int:
+    return int(ROUND.search(prompt.content).group(1))
+
+
+async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, service):
+    await table.started_game()
+    presses = evictions = 0
+    counts: dict[int, int] = {}          # round -> channel messages when it began
+    while (prompt := table.prompt()) is not None:
+        counts.setdefault(round_of(prompt), len(table.messages()))
+        player = table.to_move(prompt)
+        if any(b.custom_id.startswith("pp:e_") for b in buttons(prompt)):
+            cid = custom_id(prompt, "pp:e_", presses)
+            evictions += 1
+        else:
+            cid = custom_id(prompt, "pp:t_", presses)   # vary the tile taken
+        result = await player.click(prompt, custom_id=cid)
+        assert result.acknowledged
+        assert result.followups and all(f.ephemeral for f in result.followups)
+        assert all(f.content != t("en", "discord.error") for f in result.followups)
+        presses += 1
+        assert presses <= 120, "the game does not end"
+
+    info = await service.game_info(game_id=1)
+    assert info["status"] == "finished" and info["winners"]
+    assert presses == 45 + evictions          # 15 rounds x 3 players, plus eviction choices
+    history = table.messages()
+    final = "\n".join(m.content for m in history[-3:])
+    assert t("en", "bot.msg.final_header") in final
+    # readable channel: at most 3 new messages per round
+    starts = [counts[r] for r in sorted(counts)] + [len(history)]
+    per_round = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+    assert len(counts) == 15 and max(per_round) <= 3, per_round
+    # the map is attached to the round summaries
+    maps = [m for m in history if any(a.filename.endswith(".png") for a in m.attachments)]
+    assert len(maps) >= 15
+    # no button is left on any message once the game is over
+    assert all(not buttons(m) for m in history)
+
+
+async def test_presses_by_someone_else_or_on_an_old_message_are_refused_privately(table, service):
+    prompt = await table.started_game()
+    mover = table.to_move(prompt)
+    other = next(p for p in table.players.values() if p is not mover)
+    before = (prompt.content, [b.custom_id for b in buttons(prompt)])
+
+    refused = await other.click(prompt, custom_id=custom_id(prompt, "pp:t_"))
+    assert [f.ephemeral for f in refused.followups] == [True]
+    assert refused.followups[0].content == t("en", "bot.err.not_your_turn", player=mover.name)
+    again = table.prompt()
+    assert (again.content, [b.custom_id for b in buttons(again)]) == before
+    assert (await service.game_info(game_id=1))["moves"] == 0
+
+    # the mover looks at the board privately: it carries their tile buttons too
+    board = await mover.slash(table.channel, "paris board")
+    assert board.ephemeral and buttons(board.response.message)
+    private_copy = board.response
+    await mover.click(prompt, custom_id=custom_id(prompt, "pp:t_", 0))
+    assert (await service.game_info(game_id=1))["moves"] == 1
+    # ... and presses the now outdated copy: an ephemeral explanation, nothing changes
+    stale = await mover.click(private_copy, custom_id=custom_id(private_copy.message, "pp:t_", 1))
+    assert stale.followups[0].ephemeral
+    assert stale.followups[0].content == t("en", "bot.err.stale")
+    assert (await service.game_info(game_id=1))["moves"] == 1
+
+
+async def test_the_bot_restarts_mid_game_and_old_buttons_still_work(table, service, simcord_env, db_path):
+    prompt = await table.started_game()
+    await table.to_move(prompt).click(prompt, custom_id=custom_id(prompt, "pp:t_"))
+    prompt = table.prompt()                  # posted (or edited) before the restart
+    mover = table.to_move(prompt)
+    other = next(p for p in table.players.values() if p is not mover)
+
+    reopened = await GameService.open(db_path)
+    try:
+        await simcord_env.restart_bot(ParisBot(reopened, background_delivery=False))
+        await service.close()
+
+        refused = await other.click(prompt, custom_id=custom_id(prompt, "pp:t_"))
+        assert refused.followups[0].content == t("en", "bot.err.not_your_turn", player=mover.name)
+        moved = await mover.click(prompt, custom_id=custom_id(prompt, "pp:t_"))
+        assert moved.followups[0].ephemeral and moved.followups[0].content.startswith(
+            t("en", "bot.reply.moved", tile="").rstrip(".").strip())
+        info = await reopened.game_info(game_id=1)
+        assert info["moves"] == 2 and info["status"] == "playing"
+        # the game goes on after the restart: the next player is pinged on a current prompt
+        assert table.to_move(table.prompt()) is not mover
+        # commands were synced again by the new bot instance
+        result = await mover.slash(table.channel, "paris marker")
+        assert result.ephemeral
+    finally:
+        await reopened.close()
