@@ -1,0 +1,99 @@
+"""The /paris commands around the game: host and Manage Channels powers, threads, DMs,
+settings choices, help, and the command catalog Discord receives."""
+
+from __future__ import annotations
+
+import discord
+from discord_kit import buttons
+
+from renderers.i18n import t
+
+
+async def test_abort_and_handover_need_the_host_or_manage_channels(table, service):
+    await table.started_game()
+    refused = await table.bob.slash(table.channel, "paris abort")
+    assert refused.ephemeral and refused.response.content == t("en", "bot.err.not_host", host="ann")
+    refused = await table.bob.slash(table.channel, "paris handover", player=table.cat)
+    assert refused.response.content == t("en", "bot.err.not_host", host="ann")
+    assert (await service.game_info(game_id=1))["status"] == "playing"
+
+    # a moderator (Manage Channels, not playing) hands cat's seat to the AI, then aborts
+    handed = await table.mod.slash(table.channel, "paris handover", player=table.cat)
+    assert handed.ephemeral
+    seats = (await service.game_info(game_id=1))["seats"]
+    assert [s["is_ai"] for s in seats if s["user_id"] == str(table.cat.id)] == [True]
+    aborted = await table.mod.slash(table.channel, "paris abort")
+    assert aborted.ephemeral
+    assert (await service.game_info(game_id=1))["status"] == "aborted"
+    assert all(not buttons(m) for m in table.messages())     # no dead buttons left behind
+
+
+async def test_new_game_in_a_thread(table, service):
+    result = await table.ann.slash(table.channel, "paris new", thread=True)
+    assert result.ephemeral
+    threads = table.channel.threads
+    assert len(threads) == 1
+    thread = threads[0]
+    assert thread.mention in result.response.content
+    lobby = thread.last_message
+    assert lobby is not None and any(b.custom_id.startswith("pp:j_") for b in buttons(lobby))
+    # the channel itself only shows Discord's own "started a thread" notice
+    assert [m.type for m in table.channel.history()] == [discord.MessageType.thread_created]
+    # the game belongs to the thread: joining there works, the parent channel has no game
+    joined = await table.bob.slash(thread, "paris join")
+    assert joined.response.content == t("en", "bot.reply.joined")
+    nothing = await table.cat.slash(table.channel, "paris join")
+    assert nothing.response.content == t("en", "bot.err.no_game")
+    info = await service.game_info(_chat(thread))
+    assert [s["name"] for s in info["seats"]] == ["ann", "bob"]
+
+
+async def test_game_commands_in_dms_explain_where_to_use_them(table):
+    result = await table.ann.user.slash("paris join")
+    assert result.response.content == t("en", "discord.server_only")
+    rules = await table.ann.user.slash("paris rules")
+    assert rules.response.content and rules.response.content != t("en", "discord.server_only")
+
+
+async def test_settings_choices_reach_the_service(table, service):
+    await table.ann.slash(table.channel, "paris new", final_tours="all_lines", deadline=1440)
+    changed = await table.ann.slash(table.channel, "paris settings", language="de", reminder=60)
+    assert changed.ephemeral
+    options = (await service.game_info(_chat(table.channel)))["options"]
+    assert options["final_tours"] == "all_lines" and options["deadline_minutes"] == 1440
+    assert options["language"] == "de" and options["reminder_minutes"] == 60
+
+
+async def test_help_adds_the_discord_command_list(table):
+    result = await table.ann.slash(table.channel, "paris help")
+    assert result.ephemeral
+    assert "/paris new" in result.response.content and "/paris handover" in result.response.content
+
+
+async def test_commands_are_synced_with_translated_descriptions(table):
+    paris = table.env.backend.find_command("paris", None)
+    assert paris is not None
+    subcommands = {o["name"]: o for o in paris["options"]}
+    assert set(subcommands) >= {"new", "join", "leave", "start", "addbot", "abort", "board", "marker",
+                                "settings", "stats", "rules", "help", "handover"}
+    new = subcommands["new"]
+    assert new["description_localizations"]["de"] == t("de", "discord.cmd.new")
+    assert new["description_localizations"]["fr"] == t("fr", "discord.cmd.new")
+    deadline = next(o for o in new["options"] if o["name"] == "deadline")
+    week = next(c for c in deadline["choices"] if c["value"] == 10080)
+    assert week["name_localizations"]["it"] == t("it", "discord.choice.7d")
+
+
+def test_no_privileged_intent_is_needed():
+    from bot.discord import intents
+
+    wanted = intents()
+    assert not wanted.message_content and not wanted.members and not wanted.presences
+    assert wanted.guilds
+
+
+def _chat(channel):
+    from bot.contract import Chat
+
+    return Chat("discord", str(channel.id), getattr(channel, "name", "") or "")
+
