@@ -104,8 +104,8 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
     if not 2 <= args.players <= 4:
         parser.error(t(language, "terminal.error.players", players=args.players))
     ai = args.players - 1 if args.ai is None else args.ai
-    if not 1 <= ai <= args.players:
-        parser.error(t(language, "terminal.error.ai", ai=ai, players=args.players))
+    if ai not in (args.players - 1, args.players):
+        parser.error(t(language, "terminal.error.ai", ai=ai, players=args.players, seats=args.players - 1))
     if args.name is not None and not args.name.strip():
         parser.error(t(language, "terminal.error.name"))
     options = PlayOptions(

@@ -3,7 +3,7 @@
 The terminal is a third adapter: it calls the same ``GameService`` as Telegram and
 Discord, with ``platform="terminal"``, one chat (this terminal) and one user (the
 person typing). Everything the service wants said arrives through the outbox and
-``TerminalTransport``; the buttons of the latest prompt become numbered choices.
+``TerminalTransport``; the buttons the service offers the human become numbered choices.
 Every accepted move is committed by the service before anything is printed, so
 closing the terminal, end of input or Ctrl-C loses nothing: ``--resume`` continues.
 """
@@ -95,9 +95,9 @@ class TerminalSession:
 
     async def run(self) -> int:
         try:
-            ready = await self.open_game()
-            if ready is not True:
-                return ready
+            stopped = await self.open_game()
+            if stopped is not None:
+                return stopped
             return await self.play()
         except asyncio.CancelledError:
             # Ctrl-C: asyncio cancels the main task; every accepted move is already committed.
@@ -109,8 +109,9 @@ class TerminalSession:
             self.say("terminal.error.stalled", error=str(exc))
             return EXIT_ERROR
 
-    async def open_game(self) -> bool | int:
-        """Resume the unfinished terminal game or start a new one. True when a game is running."""
+    async def open_game(self) -> int | None:
+        """Resume the unfinished terminal game or start a new one: None when a game is running,
+        else the exit status."""
         info = await self.service.game_info(self.chat)
         if info is not None:
             self.language = normalize_language(info["options"].get("language") or self.language)
@@ -134,7 +135,7 @@ class TerminalSession:
             self.say("terminal.resuming")
             if info["status"] == "lobby":
                 return await self.start_lobby()
-            return True
+            return None
         if self.options.resume:
             self.say("terminal.nothing_to_resume")
         return await self.start_new()
@@ -147,7 +148,7 @@ class TerminalSession:
         scores = ", ".join(f"{n} {p}" for n, p in zip(names, info["scores"], strict=True))
         return t(self.language, "terminal.summary", round=info["round"], rounds=info["rounds"], scores=scores)
 
-    async def start_new(self) -> bool | int:
+    async def start_new(self) -> int | None:
         opts = self.options
         self.say("terminal.welcome", players=opts.players, ai=opts.ai_seats)
         if opts.watching:
@@ -170,7 +171,7 @@ class TerminalSession:
             return EXIT_ERROR
         return await self.start_lobby()
 
-    async def start_lobby(self) -> bool | int:
+    async def start_lobby(self) -> int | None:
         """Fill the table with AI seats and start (also finishes a lobby left by a crash)."""
         info = await self.service.game_info(self.chat)
         wanted = self.options.players
@@ -184,7 +185,7 @@ class TerminalSession:
         if not reply.ok:
             self.show_reply(reply)
             return EXIT_ERROR
-        return True
+        return None
 
     async def ask_menu(self, labels: list[str]) -> int | None:
         """A numbered menu outside the game; the 0-based choice, None at end of input or quit."""

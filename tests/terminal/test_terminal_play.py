@@ -300,8 +300,9 @@ def test_quit_command_saves(monkeypatch, capsys, tmp_path):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["play", "--players", "5"], "--players must be 2, 3 or 4, not 5."),
-    (["play", "--players", "3", "--ai", "0"], "--ai must be between 1 and 3 with 3 players, not 0."),
-    (["play", "--players", "2", "--ai", "3"], "--ai must be between 1 and 2 with 2 players, not 3."),
+    (["play", "--players", "3", "--ai", "0"], "--ai must be 2 (you against the AI) or 3 (watch an AI-only game)"),
+    (["play", "--players", "4", "--ai", "2"], "--ai must be 3 (you against the AI) or 4"),
+    (["play", "--players", "2", "--ai", "3"], "with 2 players, not 3"),
     (["play", "--language", "xx"], "invalid choice: 'xx'"),
     (["play", "--players", "two"], "invalid int value: 'two'"),
 ])
