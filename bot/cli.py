@@ -112,7 +112,7 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
         players=args.players, ai=ai, name=args.name.strip() if args.name else None, seed=args.seed,
         language=args.language or language, final_tours=args.final_tours,
         db=(args.db.expanduser() if args.db else default_db_path()),
-        maps=None if args.no_maps else args.maps.expanduser(),
+        maps=None if args.no_maps else args.maps.expanduser().absolute(),   # a path one can open
         resume=args.resume, resume_command=_resume_command(args),
     )
     try:

@@ -102,16 +102,29 @@ class TerminalSession:
         except asyncio.CancelledError:
             # Ctrl-C: asyncio cancels the main task; every accepted move is already committed.
             self.console.print()
-            self.say("terminal.saved_interrupt", command=self.options.resume_command)
+            if await self.unfinished():
+                self.say("terminal.saved_interrupt", command=self.options.resume_command)
+            else:
+                self.say("terminal.stopped")
             return EXIT_INTERRUPTED
         except GameStalled as exc:
             self.console.print()
             self.say("terminal.error.stalled", error=str(exc))
             return EXIT_ERROR
 
+    async def unfinished(self) -> bool:
+        """Is there a game to resume? (When unsure, say so: the hint is harmless.)"""
+        try:
+            return await self.service.game_info(self.chat) is not None
+        except Exception:   # the database is gone or locked: the resume hint is still the best advice
+            return True
+
     async def open_game(self) -> int | None:
         """Resume the unfinished terminal game or start a new one: None when a game is running,
         else the exit status."""
+        # Messages a previous session committed but could not print (it was stopped while
+        # printing them) come first, in order: nothing is lost, not even the end of a story.
+        await self.pump()
         info = await self.service.game_info(self.chat)
         if info is not None:
             self.language = normalize_language(info["options"].get("language") or self.language)

@@ -430,3 +430,26 @@ def test_answering_from_the_printed_choices_including_an_eviction(tmp_path):
             break
     assert evictions >= 1 and backs >= 1, "no eviction came up in seven games"
     assert moves >= 15
+
+
+def test_messages_left_unprinted_by_a_stopped_session_come_first(monkeypatch, capsys, tmp_path):
+    """A session stopped while printing leaves messages in the outbox; the next one prints them."""
+    db = tmp_path / "g.sqlite3"
+
+    async def ai_game_without_printing():
+        service = await GameService.open(str(db))
+        try:
+            host = User("terminal", HUMAN_ID, "Ann")
+            await service.new_game(TERMINAL_CHAT, host, options={"join": False, "seed": 12})
+            await service.add_ai(TERMINAL_CHAT, host)
+            await service.add_ai(TERMINAL_CHAT, host)
+            assert (await service.start(TERMINAL_CHAT, host)).ok
+        finally:
+            await service.close()
+
+    asyncio.run(ai_game_without_printing())
+    code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--ai", "2", "--seed", "13",
+                                           "--db", str(db), "--no-maps"])
+    assert code == 0
+    assert out.count("Round 20/20 is over.") == 2       # the old game's story, then the new game's
+    assert out.index("Round 20/20 is over.") < out.index("Paris Paris in the terminal:")
