@@ -59,8 +59,21 @@ def run_discord(config: DiscordConfig | None = None) -> int:
         return 2
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    import aiohttp
+
+    import discord
+
     try:
         asyncio.run(serve(config))
     except KeyboardInterrupt:
         log.info("stopped")
+    except discord.LoginFailure:
+        print("paris-paris discord: Discord rejected DISCORD_BOT_TOKEN (reset it in the Developer Portal, Bot tab)")
+        return 1
+    except discord.PrivilegedIntentsRequired as error:
+        print(f"paris-paris discord: {error}")
+        return 1
+    except (aiohttp.ClientConnectionError, OSError) as error:
+        print(f"paris-paris discord: cannot reach Discord ({error})")
+        return 1
     return 0

@@ -13,6 +13,18 @@ from renderers.i18n import t
 ROUND = re.compile(r"(\d+)/(\d+)")
 
 
+def station_of(prompt, cid: str) -> str:
+    label = next(b.label for b in buttons(prompt) if b.custom_id == cid)
+    return label.split("\u00b7", 1)[-1].strip()
+
+
+def crowded_tile(prompt, taken: dict[str, int]) -> str:
+    """The offered tile whose station has seen the most shops: crossings fill up and the
+    placer has to choose whose shop goes."""
+    tiles = [b.custom_id for b in buttons(prompt) if b.custom_id.startswith("pp:t_")]
+    return max(tiles, key=lambda cid: taken.get(station_of(prompt, cid), 0))
+
+
 def round_of(prompt) -> int:
     return int(ROUND.search(prompt.content).group(1))
 
@@ -20,6 +32,7 @@ def round_of(prompt) -> int:
 async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, service):
     await table.started_game()
     presses = evictions = 0
+    taken: dict[str, int] = {}           # station -> tiles taken there (to provoke evictions)
     counts: dict[int, int] = {}          # round -> channel messages when it began
     while (prompt := table.prompt()) is not None:
         counts.setdefault(round_of(prompt), len(table.messages()))
@@ -28,7 +41,8 @@ async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, se
             cid = custom_id(prompt, "pp:e_", presses)
             evictions += 1
         else:
-            cid = custom_id(prompt, "pp:t_", presses)   # vary the tile taken
+            cid = crowded_tile(prompt, taken)
+            taken[station_of(prompt, cid)] = taken.get(station_of(prompt, cid), 0) + 1
         result = await player.click(prompt, custom_id=cid)
         assert result.acknowledged
         assert result.followups and all(f.ephemeral for f in result.followups)
@@ -39,6 +53,7 @@ async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, se
     info = await service.game_info(game_id=1)
     assert info["status"] == "finished" and info["winners"]
     assert presses == 45 + evictions          # 15 rounds x 3 players, plus eviction choices
+    assert evictions > 0                      # the eviction choice was played by buttons too
     history = table.messages()
     final = "\n".join(m.content for m in history[-3:])
     assert t("en", "bot.msg.final_header") in final
@@ -105,3 +120,23 @@ async def test_the_bot_restarts_mid_game_and_old_buttons_still_work(table, servi
         assert result.ephemeral
     finally:
         await reopened.close()
+
+
+async def test_a_failing_service_call_still_answers_and_the_button_works_afterwards(table, service):
+    prompt = await table.started_game()
+    mover = table.to_move(prompt)
+    real_press = service.press
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("database is locked")
+
+    service.press = broken
+    try:
+        failed = await mover.click(prompt, custom_id=custom_id(prompt, "pp:t_"))
+    finally:
+        service.press = real_press
+    assert failed.acknowledged
+    assert [(f.content, f.ephemeral) for f in failed.followups] == [(t("en", "discord.error"), True)]
+    moved = await mover.click(prompt, custom_id=custom_id(prompt, "pp:t_"))
+    assert moved.followups[0].content != t("en", "discord.error")
+    assert (await service.game_info(game_id=1))["moves"] == 1
