@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import inspect
 import os
 import shutil
@@ -115,13 +116,29 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
         maps=None if args.no_maps else args.maps.expanduser().absolute(),   # a path one can open
         resume=args.resume, resume_command=_resume_command(args),
     )
+    _tolerant_output()
     try:
         return asyncio.run(run_play(options))
+    except BrokenPipeError:
+        # The reader of our output went away (``paris-paris play | head``): stop quietly.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except KeyboardInterrupt:
         # Ctrl-C before the game loop runs (opening the file) or a second Ctrl-C while saving:
         # every accepted move is committed already, so there is nothing to lose.
         print("\n" + t(options.language, "terminal.saved_interrupt", command=options.resume_command))
         return 130
+
+
+def _tolerant_output() -> None:
+    """Never crash on a character the console cannot show (emoji on a legacy Windows code
+    page): print a replacement instead."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="replace")
 
 
 def _resume_command(args: argparse.Namespace) -> str:

@@ -290,6 +290,8 @@ class TerminalSession:
         total = 0
         for _ in range(10_000):
             sent = await self.service.deliver_pending(self.transport)
+            if self.transport.output_error is not None:
+                raise self.transport.output_error
             fired = await self.service.fire_due_timers()
             total += sent
             if not sent and not fired:

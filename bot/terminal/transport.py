@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 from typing import TextIO
 
-from bot.contract import Outgoing, User
+from bot.contract import Outgoing, RetryLater, User
 from renderers.i18n import t
 
 ANSI = {"green": "32", "red": "31", "blue": "34", "purple": "35", "yellow": "33", "bold": "1", "dim": "2"}
@@ -25,9 +26,13 @@ def use_colour(stream: TextIO) -> bool:
     if os.environ.get("NO_COLOR"):
         return False
     try:
-        return stream.isatty()
+        tty = stream.isatty()
     except (AttributeError, ValueError):
         return False
+    if tty and sys.platform.startswith("win"):
+        # Only Windows Terminal and ANSI-aware consoles understand the escape codes.
+        return bool(os.environ.get("WT_SESSION") or os.environ.get("ANSICON") or os.environ.get("TERM"))
+    return tty
 
 
 class Console:
@@ -60,6 +65,7 @@ class TerminalTransport:
         self.language = language
         self.maps_written: list[Path] = []
         self.delivered = 0
+        self.output_error: OSError | None = None
 
     async def deliver(self, message: Outgoing) -> str:
         message_id = f"terminal-{message.id}"
@@ -70,8 +76,14 @@ class TerminalTransport:
             # The lobby's join/add-AI/start board is for chat groups; the terminal seats the
             # table itself, so the board would only be noise.
             return message_id
+        try:
+            self._print(message)
+        except OSError as exc:
+            # Our output is gone (a closed pipe, a closed terminal). The message stays in the
+            # outbox, due at once, and is printed by the next session; this one must stop.
+            self.output_error = exc
+            raise RetryLater(0.0, f"terminal output closed: {exc}") from exc
         self.delivered += 1
-        self._print(message)
         if message.image is not None:
             self._save_image(message)
         return message_id

@@ -453,3 +453,34 @@ def test_messages_left_unprinted_by_a_stopped_session_come_first(monkeypatch, ca
     assert code == 0
     assert out.count("Round 20/20 is over.") == 2       # the old game's story, then the new game's
     assert out.index("Round 20/20 is over.") < out.index("Paris Paris in the terminal:")
+
+
+class ClosingOutput(io.StringIO):
+    """An output that breaks after ``lines`` lines, like a pipe whose reader went away."""
+
+    def __init__(self, lines: int) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def write(self, text: str) -> int:
+        if self.getvalue().count("\n") >= self.lines:
+            raise BrokenPipeError(32, "Broken pipe")
+        return super().write(text)
+
+
+def test_closed_output_stops_quietly_and_loses_nothing(monkeypatch, capsys, tmp_path):
+    db = tmp_path / "g.sqlite3"
+    args = ["play", "--players", "2", "--ai", "2", "--seed", "21", "--db", str(db), "--no-maps"]
+    captured = sys.stdout
+    broken = ClosingOutput(lines=30)
+    monkeypatch.setattr(sys, "stdout", broken)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(args) == 1
+    monkeypatch.setattr(sys, "stdout", captured)
+    first = broken.getvalue()
+    assert "Round 1/20 is over." in first and "Round 20/20 is over." not in first
+    # The next session prints the rest of that game's story before anything else.
+    args[args.index("--seed") + 1] = "22"
+    code, out = play(monkeypatch, capsys, args)
+    assert code == 0
+    assert "Round 20/20 is over." in out.split("Paris Paris in the terminal:")[0]
