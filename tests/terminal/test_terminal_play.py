@@ -237,6 +237,7 @@ def test_german(monkeypatch, capsys, tmp_path):
     assert "Your choice" not in out and "Play again with" not in out   # no English from the terminal
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG data folder: Linux convention")
 def test_default_database_goes_to_the_user_data_folder(tmp_path):
     result = run_cli(["play", "--players", "2", "--ai", "2", "--no-maps"],
                      env={"XDG_DATA_HOME": str(tmp_path / "data"), "PARIS_PARIS_DB": ""})
