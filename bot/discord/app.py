@@ -33,6 +33,7 @@ from renderers.i18n import normalize_language, t
 
 from .commands import CatalogTranslator, ParisGroup
 from .identity import chat_of, chat_of_channel, user_of
+from .texts import discord_text
 from .transport import MAX_CONTENT, DiscordTransport
 from .views import PressButton, build_view
 
@@ -149,13 +150,24 @@ class ParisBot(commands.Bot):
         public: bool = False,
         needs_chat: bool = True,
     ) -> None:
-        """Acknowledge a slash command, run ``action`` and show its Reply.
+        """Acknowledge a slash command, run ``action`` and show its Reply to the user alone.
 
-        The Reply is ephemeral unless ``public`` (then a refusal still goes only to the
-        user who asked)."""
-        await interaction.response.defer(ephemeral=not public, thinking=True)
+        With ``public`` (``/paris board public:True``) an accepted Reply is posted in the
+        channel for everyone and the private "thinking" placeholder removed; a refusal
+        still goes only to the user who asked."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         reply = await self._call(interaction, action, needs_chat=needs_chat)
-        await self._show_deferred(interaction, reply, public=public)
+        if public and reply.ok and interaction.channel is not None:
+            try:
+                await interaction.channel.send(**self._reply_kwargs(interaction, reply))
+            except discord.HTTPException:
+                log.warning("could not post a public answer in %s; answering privately", interaction.channel_id)
+            else:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.delete_original_response()
+                await self.flush()
+                return
+        await self._show_deferred(interaction, reply)
         await self.flush()
 
     async def handle_press(self, interaction: discord.Interaction, payload: str) -> None:
@@ -201,9 +213,7 @@ class ParisBot(commands.Bot):
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
         except (discord.Forbidden, AttributeError):
-            await self._show_deferred(
-                interaction, Reply(t(language, "discord.thread_failed"), ok=False), public=False
-            )
+            await self._show_deferred(interaction, Reply(t(language, "discord.thread_failed"), ok=False))
             return
         with contextlib.suppress(discord.HTTPException):
             await created.add_user(interaction.user)
@@ -219,16 +229,16 @@ class ParisBot(commands.Bot):
                 text=f"{reply.text}\n{note}" if reply.text else note,
                 ok=reply.ok, alert=reply.alert, buttons=reply.buttons, image=reply.image, extra=reply.extra,
             )
-        await self._show_deferred(interaction, reply, public=False)
+        await self._show_deferred(interaction, reply)
         await self.flush()
 
     async def help_reply(self, chat: Chat | None, user: User) -> Reply:
-        """The service's help plus the Discord command list."""
-        reply = await self.service.help(chat, user)
-        commands_text = t(user.language, "discord.help", button=t(user.language, "bot.btn.marker"))
-        text = f"{reply.text}\n\n{commands_text}" if reply.text else commands_text
-        return Reply(text=text, ok=reply.ok, alert=reply.alert, buttons=reply.buttons, image=reply.image,
-                     extra=reply.extra)
+        """How to play here: the Discord command list (the service's help names the
+        commands the Telegram way)."""
+        language = normalize_language(user.language)
+        intro = t(language, "discord.help_intro")
+        commands_text = t(language, "discord.help", button=t(language, "bot.btn.marker"))
+        return Reply(text=f"{intro}\n\n{commands_text}")
 
     # --------------------------------------------------------------- helpers
 
@@ -251,7 +261,8 @@ class ParisBot(commands.Bot):
             return Reply(t(language, "discord.error"), ok=False, alert=True)
 
     def _reply_kwargs(self, interaction: discord.Interaction, reply: Reply) -> dict:
-        text = reply.text or ("" if reply.image is not None else t(interaction_language(interaction), "discord.done"))
+        text = discord_text(reply.text) if reply.text else (
+            "" if reply.image is not None else t(interaction_language(interaction), "discord.done"))
         if len(text) > MAX_CONTENT:
             text = text[: MAX_CONTENT - 1] + "\u2026"
         kwargs: dict = {"content": text, "allowed_mentions": discord.AllowedMentions.none()}
@@ -262,16 +273,9 @@ class ParisBot(commands.Bot):
             kwargs["file"] = discord.File(io.BytesIO(reply.image), filename="paris.png")
         return kwargs
 
-    async def _show_deferred(self, interaction: discord.Interaction, reply: Reply, *, public: bool) -> None:
-        """Answer a command acknowledged with ``defer(thinking=True)``."""
-        kwargs = self._reply_kwargs(interaction, reply)
-        if public and not reply.ok:
-            # the "thinking" message is public: replace it by a private refusal
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.delete_original_response()
-            await interaction.followup.send(**kwargs, ephemeral=True)
-            return
-        await interaction.followup.send(**kwargs, ephemeral=not public)
+    async def _show_deferred(self, interaction: discord.Interaction, reply: Reply) -> None:
+        """Answer a command acknowledged with ``defer(ephemeral=True, thinking=True)``."""
+        await interaction.followup.send(**self._reply_kwargs(interaction, reply), ephemeral=True)
 
     async def _on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

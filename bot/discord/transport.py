@@ -22,6 +22,7 @@ import re
 import discord
 from bot.contract import Outgoing, RetryLater, Undeliverable, User
 
+from .texts import discord_text
 from .views import build_view
 
 log = logging.getLogger(__name__)
@@ -114,7 +115,7 @@ class DiscordTransport:
         return await target.create_dm()
 
     async def _post_or_edit(self, channel: discord.abc.Messageable, message: Outgoing) -> str:
-        content = _clip(mention_text(message.text, message.mentions))
+        content = _clip(mention_text(discord_text(message.text), message.mentions))
         allowed = allowed_mentions_for(message.mentions)
         view = build_view(message.buttons)
         if message.edit_message_id is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 from discord_kit import buttons
 
+from bot.discord.texts import discord_text
 from renderers.i18n import t
 
 
@@ -43,7 +44,7 @@ async def test_new_game_in_a_thread(table, service):
     joined = await table.bob.slash(thread, "paris join")
     assert joined.response.content == t("en", "bot.reply.joined")
     nothing = await table.cat.slash(table.channel, "paris join")
-    assert nothing.response.content == t("en", "bot.err.no_game")
+    assert nothing.response.content == discord_text(t("en", "bot.err.no_game"))
     info = await service.game_info(_chat(thread))
     assert [s["name"] for s in info["seats"]] == ["ann", "bob"]
 
@@ -97,3 +98,31 @@ def _chat(channel):
 
     return Chat("discord", str(channel.id), getattr(channel, "name", "") or "")
 
+
+
+async def test_settings_buttons_on_the_private_answer_work(table, service):
+    await table.ann.slash(table.channel, "paris new")
+    shown = await table.ann.slash(table.channel, "paris settings")
+    assert shown.ephemeral
+    switch = [b for b in buttons(shown.response.message) if b.custom_id.startswith("pp:s_")]
+    assert switch, "the settings answer offers buttons"
+    before = dict((await service.game_info(_chat(table.channel)))["options"])
+    pressed = await table.ann.click(shown.response, custom_id=switch[0].custom_id)
+    assert pressed.followups and pressed.followups[0].ephemeral
+    after = (await service.game_info(_chat(table.channel)))["options"]
+    assert after != before
+
+
+async def test_a_public_board_refusal_stays_private(table):
+    result = await table.ann.slash(table.channel, "paris board", public=True)
+    assert result.ephemeral and result.response.content == discord_text(t("en", "bot.err.no_game"))
+    assert table.channel.history() == []
+
+
+async def test_a_public_board_is_shown_to_everyone(table):
+    await table.started_game()
+    before = len(table.messages())
+    result = await table.bob.slash(table.channel, "paris board", public=True)
+    assert result.acknowledged and result.response is None        # the private placeholder is gone
+    posted = table.messages()
+    assert len(posted) == before + 1 and posted[-1].content.startswith("Paris Paris")

@@ -111,3 +111,11 @@ def test_mention_text_replaces_whole_names_or_leads():
     assert mention_text("Ann, your turn", (ann,)) == "<@11>, your turn"
     assert mention_text("Annabel is next", (ann,)) == "<@11>\nAnnabel is next"
     assert mention_text("hi", (User("telegram", "5", "Tg"),)) == "hi"
+
+
+def test_service_command_names_become_paris_subcommands():
+    from bot.discord.texts import discord_text
+
+    assert discord_text("Start one with /new.") == "Start one with /paris new."
+    assert discord_text("/addai: add an AI · /join") == "/paris addbot: add an AI · /paris join"
+    assert discord_text("see https://x.org/new and /paris new") == "see https://x.org/new and /paris new"
