@@ -485,3 +485,15 @@ def test_closed_output_stops_quietly_and_loses_nothing(monkeypatch, capsys, tmp_
     code, out = play(monkeypatch, capsys, args)
     assert code == 0
     assert "Round 20/20 is over." in out.split("Paris Paris in the terminal:")[0]
+
+
+@pytest.mark.parametrize("platform", ["telegram", "discord"])
+def test_chat_bot_commands_reach_their_adapter(tmp_path, platform):
+    """Without a token the adapter explains what is missing (no network is touched)."""
+    env = {k: v for k, v in os.environ.items() if "TOKEN" not in k}
+    env.update(PYTHONPATH=str(ROOT), LC_ALL="C.UTF-8")
+    result = subprocess.run([sys.executable, "-m", "bot.cli", platform], capture_output=True, text=True,
+                            env=env, cwd=tmp_path, timeout=60)
+    assert result.returncode == 2
+    assert f"{platform.upper()}_BOT_TOKEN" in result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
