@@ -119,12 +119,15 @@ class ParisBot(commands.Bot):
         await self.wait_until_ready()
         while True:
             try:
-                await self.service.run_delivery(self.transport)
+                await self._run_delivery()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("delivery loop failed; restarting in 5 s")
                 await asyncio.sleep(5)
+
+    async def _run_delivery(self) -> None:
+        await self.service.run_delivery(self.transport)
 
     async def flush(self) -> None:
         """Without the background loop: deliver what the last action put in the outbox."""
