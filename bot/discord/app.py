@@ -215,7 +215,7 @@ class ParisBot(commands.Bot):
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
-        except (discord.Forbidden, AttributeError):
+        except (discord.HTTPException, AttributeError, TypeError):   # no permission, or not a text channel
             await self._show_deferred(interaction, Reply(t(language, "discord.thread_failed"), ok=False))
             return
         with contextlib.suppress(discord.HTTPException):

@@ -126,3 +126,11 @@ async def test_a_public_board_is_shown_to_everyone(table):
     assert result.acknowledged and result.response is None        # the private placeholder is gone
     posted = table.messages()
     assert len(posted) == before + 1 and posted[-1].content.startswith("Paris Paris")
+
+
+async def test_without_create_public_threads_the_host_is_told_what_to_do(table, service):
+    closed = table.guild.create_text_channel(
+        "no-threads", overwrites={table.guild.me: discord.PermissionOverwrite(create_public_threads=False)})
+    result = await table.ann.slash(closed, "paris new", thread=True)
+    assert result.ephemeral and result.response.content == t("en", "discord.thread_failed")
+    assert closed.threads == [] and await service.game_info(_chat(closed)) is None
