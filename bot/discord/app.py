@@ -39,6 +39,10 @@ from .views import PressButton, build_view
 
 log = logging.getLogger(__name__)
 
+# The bot never joins voice: silence discord.py's "PyNaCl/davey is not installed" warnings.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
 Action = Callable[[Chat | None, User], Awaitable[Reply]]
 
 THREAD_ARCHIVE_MINUTES = 10080      # a week: games are played asynchronously

@@ -9,7 +9,9 @@ globally) and PARIS_PARIS_DB (the SQLite file, shared with the other adapters).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 from dataclasses import dataclass
 
 from bot.config import ConfigError, Settings, settings
@@ -42,6 +44,10 @@ async def serve(config: DiscordConfig) -> None:
     from .app import ParisBot
 
     service = await GameService.open(config.db_path)
+    # SIGTERM (systemd, docker stop) ends the bot as cleanly as Ctrl+C does.
+    main = asyncio.current_task()
+    with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
     try:
         bot = ParisBot(service, dev_guild_id=config.dev_guild_id)
         async with bot:
@@ -65,7 +71,7 @@ def run_discord(config: DiscordConfig | None = None) -> int:
 
     try:
         asyncio.run(serve(config))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
         log.info("stopped")
     except discord.LoginFailure:
         print("paris-paris discord: Discord rejected DISCORD_BOT_TOKEN (reset it in the Developer Portal, Bot tab)")
