@@ -140,3 +140,31 @@ async def test_a_failing_service_call_still_answers_and_the_button_works_afterwa
     moved = await mover.click(prompt, custom_id=custom_id(prompt, "pp:t_"))
     assert moved.followups[0].content != t("en", "discord.error")
     assert (await service.game_info(game_id=1))["moves"] == 1
+
+
+async def test_against_an_ai_seat_added_by_command(table, service):
+    await table.ann.slash(table.channel, "paris new")
+    added = await table.ann.slash(table.channel, "paris addbot")
+    assert added.ephemeral
+    await table.ann.slash(table.channel, "paris start")
+    presses = 0
+    while (prompt := table.prompt()) is not None:
+        assert table.to_move(prompt) is table.ann          # the AI never waits for a click
+        prefix = "pp:e_" if any(b.custom_id.startswith("pp:e_") for b in buttons(prompt)) else "pp:t_"
+        await table.ann.click(prompt, custom_id=custom_id(prompt, prefix, presses))
+        presses += 1
+        assert presses <= 60
+    info = await service.game_info(game_id=1)
+    assert info["status"] == "finished" and [s["is_ai"] for s in info["seats"]] == [False, True]
+    assert presses >= 20                                   # 2 players: 20 rounds, one pick each
+
+
+async def test_leaving_mid_game_hands_the_seat_to_the_ai(table, service):
+    prompt = await table.started_game()
+    left = await table.bob.slash(table.channel, "paris leave")
+    assert left.ephemeral
+    seats = (await service.game_info(game_id=1))["seats"]
+    assert [s["is_ai"] for s in seats if s["user_id"] == str(table.bob.id)] == [True]
+    # the game goes on without waiting for bob
+    prompt = table.prompt()
+    assert table.to_move(prompt) is not table.bob
