@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 from discord_kit import buttons
 
+from bot.discord import ParisBot
 from bot.discord.texts import discord_text
 from renderers.i18n import t
 
@@ -134,3 +135,13 @@ async def test_without_create_public_threads_the_host_is_told_what_to_do(table, 
     result = await table.ann.slash(closed, "paris new", thread=True)
     assert result.ephemeral and result.response.content == t("en", "discord.thread_failed")
     assert closed.threads == [] and await service.game_info(_chat(closed)) is None
+
+
+async def test_a_development_guild_gets_the_commands_directly(table, service, simcord_env):
+    backend = simcord_env.backend
+    assert backend.commands.get(table.guild.id, {}) == {}          # so far only global commands
+    await simcord_env.restart_bot(ParisBot(service, dev_guild_id=table.guild.id, background_delivery=False))
+    scoped = backend.commands.get(table.guild.id, {})
+    assert [name for name, _type in scoped] == ["paris"]
+    result = await table.ann.slash(table.channel, "paris rules")   # resolves to the guild command
+    assert result.ephemeral and result.response.content
