@@ -175,3 +175,21 @@ def test_malformed_records_never_raise_a_traceback(tmp_path_factory, path, value
         assert len(err.getvalue().splitlines()) == 1
         assert err.getvalue().startswith(("setup: ", "move "))
         assert "[rule: " in err.getvalue()
+
+
+def test_record_from_standard_input(in_progress):
+    done = subprocess.run([sys.executable, "-m", "engine", "replay", "-"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, input=json.dumps(in_progress.to_record()))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == json.loads(json.dumps(result(in_progress)))
+
+
+def test_names_with_line_breaks_still_give_one_line(tmp_path):
+    record = copy.deepcopy(CROSSING)
+    record["players"] = ["ann\nx", "bob", "cat"]
+    record["markers"] = {"ann\nx": "green", "bob": "red", "cat": "blue"}
+    record["first_player"] = "ann\nx"
+    record["moves"] = [{"player": "bob", "tile": ["louvre", "blue"]}]
+    done = run_cli(write(tmp_path, record))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == ["move 0: it is ann x's turn, not bob's [rule: not_your_turn]"]
