@@ -119,3 +119,17 @@ def test_service_command_names_become_paris_subcommands():
     assert discord_text("Start one with /new.") == "Start one with /paris new."
     assert discord_text("/addai: add an AI · /join") == "/paris addbot: add an AI · /paris join"
     assert discord_text("see https://x.org/new and /paris new") == "see https://x.org/new and /paris new"
+
+
+def test_button_rows_fit_discords_five_by_five():
+    from bot.discord.views import layout
+
+    tiles = [(Button(f"{i} · Louvre", f"t_{i}", colour="blue"),) for i in range(1, 6)]
+    four_players = [*tiles, (Button("My marker", "m", kind="marker"),),
+                    (Button("Open a private chat", "p", kind="open_private"),)]
+    rows = layout(four_players)
+    assert [[b.payload for b in row] for row in rows] == [["t_1", "t_2", "t_3", "t_4", "t_5"], ["m", "p"]]
+    lobby = [(Button("Join", "j", kind="join"), Button("Leave", "l")), (Button("Add AI", "a"), Button("Start", "g"))]
+    assert layout(lobby) == [list(lobby[0]), list(lobby[1])]          # fits: kept as the service laid it out
+    many = [tuple(Button(str(i * 10 + j), f"x{i}{j}") for j in range(5)) for i in range(7)]
+    assert sum(len(row) for row in layout(many)) == 25 and len(layout(many)) == 5
