@@ -11,13 +11,20 @@ Error mapping (what the service's delivery loop sees):
 - editing a message that was deleted (404, 10008) or sits in an archived thread
   (400, 50083) -> the message is posted anew and the new id returned, so the service
   just records the new id for its slot; nothing is lost.
+
+Pings: Discord notifies nobody for a mention added by an edit, so an edit that pings
+someone the message did not ping before (the turn passed to the next player) is
+posted as a new message and the superseded one deleted (a bot may always delete its
+own messages); the new id goes back to the service like any other.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import re
+from collections import OrderedDict
 
 import discord
 from bot.contract import Outgoing, RetryLater, Undeliverable, User
@@ -30,6 +37,7 @@ log = logging.getLogger(__name__)
 MAX_CONTENT = 2000
 PERMISSION_RETRY_SECONDS = 300.0
 SERVER_ERROR_RETRY_SECONDS = 5.0
+PINGED_MEMORY = 2000        # messages whose pinged users we remember
 
 # Discord JSON error codes we act on.
 UNKNOWN_CHANNEL = 10003
@@ -88,6 +96,7 @@ class DiscordTransport:
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
+        self._pinged: OrderedDict[str, frozenset[str]] = OrderedDict()
 
     async def deliver(self, message: Outgoing) -> str:
         private = message.private_to is not None
@@ -118,6 +127,17 @@ class DiscordTransport:
         content = _clip(mention_text(discord_text(message.text), message.mentions))
         allowed = allowed_mentions_for(message.mentions)
         view = build_view(message.buttons)
+        pinged = frozenset(u.id for u in message.mentions if u.platform == "discord" and u.id.isdigit())
+        if message.edit_message_id is not None and not pinged <= self._pinged.get(
+                message.edit_message_id, frozenset()):
+            # Discord does not notify for a mention added by an edit: when the turn passes
+            # to someone else, post the prompt anew (so they are pinged) and delete the
+            # superseded copy, which keeps the channel just as readable.
+            sent_id = await self._send(channel, message, content, allowed, view, pinged)
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(int(message.edit_message_id)).delete()  # type: ignore[attr-defined]
+            self._pinged.pop(message.edit_message_id, None)
+            return sent_id
         if message.edit_message_id is not None:
             edit_kwargs: dict = {"content": content, "view": view, "allowed_mentions": allowed}
             if message.image is not None:
@@ -125,7 +145,9 @@ class DiscordTransport:
             try:
                 partial = channel.get_partial_message(int(message.edit_message_id))  # type: ignore[attr-defined]
                 edited = await partial.edit(**edit_kwargs)
-                return str(edited.id if edited is not None else message.edit_message_id)
+                edited_id = str(edited.id if edited is not None else message.edit_message_id)
+                self._remember(edited_id, pinged | self._pinged.get(edited_id, frozenset()))
+                return edited_id
             except discord.NotFound as error:
                 if error.code != UNKNOWN_MESSAGE:
                     raise
@@ -134,13 +156,25 @@ class DiscordTransport:
                 if error.code != THREAD_ARCHIVED:
                     raise
                 log.info("slot %s: thread archived; posting anew (unarchives it)", message.slot)
+        return await self._send(channel, message, content, allowed, view, pinged)
+
+    async def _send(self, channel, message: Outgoing, content: str, allowed, view, pinged: frozenset[str]) -> str:
         send_kwargs: dict = {"content": content, "allowed_mentions": allowed}
         if view is not None:
             send_kwargs["view"] = view
         if message.image is not None:
             send_kwargs["file"] = self._file(message)
         sent = await channel.send(**send_kwargs)
+        self._remember(str(sent.id), pinged)
         return str(sent.id)
+
+    def _remember(self, message_id: str, pinged: frozenset[str]) -> None:
+        """Who a message pinged. Kept in memory only: after a restart an edit that pings
+        anyone re-posts once, so a ping is never lost."""
+        self._pinged[message_id] = pinged
+        self._pinged.move_to_end(message_id)
+        while len(self._pinged) > PINGED_MEMORY:
+            self._pinged.popitem(last=False)
 
     @staticmethod
     def _file(message: Outgoing) -> discord.File:

@@ -87,6 +87,11 @@ async def test_presses_by_someone_else_or_on_an_old_message_are_refused_privatel
     private_copy = board.response
     await mover.click(prompt, custom_id=custom_id(prompt, "pp:t_", 0))
     assert (await service.game_info(game_id=1))["moves"] == 1
+    # the turn passed: a fresh prompt pings the next player (an edit would not notify)
+    # and replaces the old one
+    following = table.prompt()
+    assert following.id != prompt.id and table.to_move(following) is not mover
+    assert prompt.id not in [m.id for m in table.messages()]
     # ... and presses the now outdated copy: an ephemeral explanation, nothing changes
     stale = await mover.click(private_copy, custom_id=custom_id(private_copy.message, "pp:t_", 1))
     assert stale.followups[0].ephemeral

@@ -133,3 +133,25 @@ def test_button_rows_fit_discords_five_by_five():
     assert layout(lobby) == [list(lobby[0]), list(lobby[1])]          # fits: kept as the service laid it out
     many = [tuple(Button(str(i * 10 + j), f"x{i}{j}") for j in range(5)) for i in range(7)]
     assert sum(len(row) for row in layout(many)) == 25 and len(layout(many)) == 5
+
+
+async def test_an_edit_that_pings_someone_new_is_posted_anew(world):
+    env, client, channel, alice = world
+    bob = env.guild.add_member(env.create_user("bob"))
+    transport = DiscordTransport(client)
+    first = await transport.deliver(Outgoing(
+        id=1, text="alice, your turn", chat=chat(channel), mentions=(duser(alice),), slot="prompt"))
+    same = await transport.deliver(Outgoing(
+        id=2, text="alice: whose shop goes?", chat=chat(channel), mentions=(duser(alice),),
+        slot="prompt", edit_message_id=first))
+    assert same == first and len(channel.history()) == 1          # same player: edited in place
+    moved = await transport.deliver(Outgoing(
+        id=3, text="bob, your turn", chat=chat(channel), mentions=(duser(bob),),
+        slot="prompt", edit_message_id=first))
+    assert moved != first
+    history = channel.history()
+    assert [str(m.id) for m in history] == [moved]                 # the old copy is gone
+    assert history[0].content == f"<@{bob.id}>, your turn"         # a fresh message pings bob
+    closing = await transport.deliver(Outgoing(
+        id=4, text="Round 1: done", chat=chat(channel), slot="prompt", edit_message_id=moved))
+    assert closing == moved and channel.last_message.content == "Round 1: done"
