@@ -149,7 +149,7 @@ async def bench_restore(path: str, count: int) -> None:
     print(f"restore, lazy: open + migrations check + timers + list of {len(active)} active games: "
           f"{opened * 1000:.0f} ms")
     started = time.perf_counter()
-    info = await service.game_info(Chat("bench", "stored5000"))
+    info = await service.game_info(Chat("bench", f"stored{max(1, count // 2)}"))
     print(f"  first use of one game (load + replay its record): {(time.perf_counter() - started) * 1000:.2f} ms"
           f" (game {info['game_id']}, {info['moves']} moves)")
     await service.close()

@@ -700,8 +700,11 @@ class GameService:
 
     @staticmethod
     def _results(meta: GameMeta, game: Game, now: float) -> list[ResultRow]:
+        # A seat the AI took over (its player left or was absent) counts for that player as a
+        # game played with its points, never as a win.
         return [ResultRow(meta.id, seat, meta.platform, meta.chat_id, info.user_id, info.name,
-                          info.is_ai and info.ai_reason == "added", game.scores[seat], seat in game.winners, now)
+                          info.is_ai and info.user_id is None, game.scores[seat],
+                          seat in game.winners and not (info.is_ai and info.user_id is not None), now)
                 for seat, info in enumerate(meta.seats)]
 
     # ---- information --------------------------------------------------------------------

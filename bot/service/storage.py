@@ -166,8 +166,13 @@ _GAME_COLS = ("id, platform, chat_id, chat_title, status, host_id, options, seed
 class SqliteStorage(Storage):
     """SQLite through aiosqlite: one connection, WAL, one writer at a time."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, synchronous: str = "FULL") -> None:
         self.path = path
+        # FULL: a commit is on disk (fsync) before any message about it can go out, even
+        # across a power loss; NORMAL would only survive a process crash.
+        if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
+            raise ValueError(f"unsupported synchronous mode {synchronous!r}")
+        self.synchronous = synchronous.upper()
         self._db: aiosqlite.Connection | None = None
 
     @property
@@ -179,7 +184,7 @@ class SqliteStorage(Storage):
     async def open(self) -> None:
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         await self.db.execute("PRAGMA journal_mode=WAL")
-        await self.db.execute("PRAGMA synchronous=NORMAL")
+        await self.db.execute(f"PRAGMA synchronous={self.synchronous}")
         await self.db.execute("PRAGMA foreign_keys=ON")
         await self.db.execute("PRAGMA busy_timeout=5000")
         await self.migrate()

@@ -1,0 +1,78 @@
+"""Adapter-facing flows: the delivery loop, deep-link joins, the marker button, stats of taken-over seats."""
+
+from __future__ import annotations
+
+import asyncio
+
+from service_helpers import FakeTransport, chat, play_to_end, start_game, user
+
+from bot.contract import RetryLater
+from bot.service import GameService
+from renderers.i18n import t
+
+
+async def test_run_delivery_sends_soon_after_each_commit(db_path):
+    service = await GameService.open(db_path)          # the real clock: this loop really waits
+    transport = FakeTransport()
+    task = asyncio.create_task(service.run_delivery(transport, max_sleep=5))
+    try:
+        ann, bob = user("Ann"), user("Bob")
+        c = chat()
+        await start_game(service, c, [ann, bob], options={"seed": 1})
+        for _ in range(100):
+            if len(transport.sent) >= 4:                # lobby/start, 2 markers, the first prompt
+                break
+            await asyncio.sleep(0.02)
+        assert len(transport.sent) >= 4
+        # A temporary failure is retried by the loop on its own.
+        transport.failures = [RetryLater(0.1)]
+        before = len(transport.sent)
+        await service.join(chat(2), ann)                # refused: no message
+        await service.new_game(chat(2), ann)
+        for _ in range(100):
+            if len(transport.sent) > before:
+                break
+            await asyncio.sleep(0.02)
+        assert len(transport.sent) == before + 1
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await service.close()
+
+
+async def test_deep_link_join_and_marker_button(service, transport):
+    ann, bob = user("Ann"), user("Bob")
+    c = chat()
+    await service.new_game(c, ann, options={"seed": 5})
+    await service.deliver_pending(transport)
+    lobby = transport.sent[-1]
+    join = next(b for row in lobby.buttons for b in row if b.kind == "join")
+    reply = await service.private_started(bob, join.payload)     # Telegram: /start <payload>
+    assert reply.ok and reply.text.startswith(t("en", "bot.reply.joined"))
+    assert not (await service.private_started(bob, join.payload)).ok   # already in
+    assert not (await service.private_started(bob, join.payload[:-1] + "0")).ok
+    assert (await service.start(c, ann)).ok
+    await service.deliver_pending(transport)
+    prompt = transport.group()[-1]
+    marker = next(b for row in prompt.buttons for b in row if b.kind == "marker")
+    game = (await service.game_info(c))["game_id"]
+    meta, _ = await service.storage.load_game(game)
+    for u in (ann, bob):
+        reply = await service.press(c, u, marker.payload)
+        colour = meta.setup["markers"][u.name]
+        assert reply.ok and t("en", "bot.colour." + colour) in reply.text
+    reply = await service.press(c, user("Eve"), marker.payload)
+    assert not reply.ok
+
+
+async def test_a_seat_taken_over_never_wins_for_its_player(service):
+    ann, bob = user("Ann"), user("Bob")
+    c = chat()
+    gid = await start_game(service, c, [ann, bob], options={"seed": 12})
+    assert (await service.leave(c, bob)).ok
+    await play_to_end(service, c, {"ann": ann})
+    results = await service.storage.chat_results(c.platform, c.id)
+    bob_row = next(r for r in results if r.user_id == "bob")
+    assert not bob_row.won and bob_row.game_id == gid
+    history = await service.stats(c, bob)
+    assert history.extra["games"] == 1 and history.extra["wins"] == 0
