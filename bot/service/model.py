@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.contract import Chat, User
+from engine import Game
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "final_tours": "markers",
@@ -139,3 +140,12 @@ class Changes:
     drop_timer: tuple[int, str] | None = None
     results: list[ResultRow] = field(default_factory=list)
     chat_settings: tuple[str, str, dict[str, Any]] | None = None
+
+
+@dataclass
+class Loaded:
+    """A game in memory: its metadata and, once started, the engine state rebuilt from its record."""
+
+    meta: GameMeta
+    game: Game | None = None
+    movers: list[int] = field(default_factory=list)   # the seat that made each move

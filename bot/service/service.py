@@ -17,10 +17,9 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from bot.contract import Button, Chat, Outgoing, Reply, RetryLater, Transport, Undeliverable, User
+from bot.contract import Button, Chat, Reply, User
 from engine import Game, GameError, Options, Pick, Tile
 from engine.board import COLOURS
 from engine.record import setup_from_record, to_record
@@ -37,15 +36,17 @@ from .model import (
     PLAYING,
     Changes,
     GameMeta,
+    Loaded,
     MoveRow,
     OutRow,
     ResultRow,
     Seat,
-    StoredOut,
     TimerRow,
 )
+from .outbox import DeliveryMixin
 from .payloads import ForgedPayload, Payload, PayloadCodec
 from .storage import SqliteStorage, Storage
+from .timers import TimersMixin
 
 log = logging.getLogger(__name__)
 
@@ -54,20 +55,12 @@ MAX_SEATS = 4
 MAX_NAME = 32
 REMINDER_CHOICES = (0, 60, 240, 720)
 DEADLINE_CHOICES = (0, 720, 1440, 2880)
-MAX_BACKOFF = 600.0
 
 
 def _default_ai(game: Game, *, seed: int) -> Pick:
     from engine.ai import choose_move
 
     return choose_move(game, seed=seed)
-
-
-@dataclass
-class Loaded:
-    meta: GameMeta
-    game: Game | None = None
-    movers: list[int] = field(default_factory=list)   # the seat that made each move
 
 
 class Refused(Exception):
@@ -79,7 +72,7 @@ class Refused(Exception):
         self.params = params
 
 
-class GameService:
+class GameService(DeliveryMixin, TimersMixin):
     """Implements ``bot.contract.GameServiceAPI``. Construct with ``await GameService.open(path)``."""
 
     def __init__(self, storage: Storage, *, clock: Clock | None = None,
@@ -827,240 +820,6 @@ class GameService:
                 "scores": None if game is None else list(game.scores),
                 "winners": None if game is None or not game.finished else list(game.winners),
                 "options": dict(meta.options)}
-
-    # ---- timers -------------------------------------------------------------------------
-
-    async def fire_due_timers(self) -> int:
-        fired = 0
-        for timer in await self.storage.due_timers(self.clock.now()):
-            loaded = await self._load(timer.game_id)
-            if loaded is None:
-                continue
-            async with self._lock(loaded.meta.platform, loaded.meta.chat_id):
-                loaded = await self._load(timer.game_id)
-                if await self._fire(loaded, timer):
-                    fired += 1
-        return fired
-
-    async def _fire(self, loaded: Loaded, timer: TimerRow) -> bool:
-        meta, game = loaded.meta, loaded.game
-        drop = Changes(drop_timer=(meta.id, timer.kind))
-        current = [t_ for t_ in await self.storage.timers_of(meta.id) if t_.kind == timer.kind]
-        if not current or current[0].due > self.clock.now():
-            return False   # handled meanwhile
-        if (meta.status != PLAYING or game is None or game.finished or timer.move != meta.moves
-                or meta.seats[game.current_player].is_ai):
-            await self._commit(drop)
-            return False
-        lang = meta.language
-        seat = game.current_player
-        who = meta.seats[seat]
-        if timer.kind == "reminder":
-            text = t(lang, "bot.msg.reminder", player=who.name, round=game.round, rounds=game.rounds)
-            if meta.extra.get("reminded_round") != game.round:
-                # One reminder per round in the group (a round posts at most 3 new messages:
-                # its prompt, its map and this); further reminders that round go privately.
-                meta.extra["reminded_round"] = game.round
-                drop.game = meta
-                drop.outbox.append(M.group(meta, text, mentions=(who.user(),)))
-            else:
-                private_text = t(who.language or lang, "bot.msg.reminder_private", player=who.name,
-                                 chat=meta.chat_title or meta.chat_id, round=game.round, rounds=game.rounds)
-                drop.outbox.append(M.private(meta, meta.platform, who.user(), private_text, who.language or lang))
-            await self._commit(drop, forget=meta.id)
-            return True
-        pick = self.ai(game, seed=self._ai_seed(meta, meta.moves))
-        note = t(lang, "bot.msg.deadline", player=who.name, tile=present.tile_text(pick.tile, lang))
-        log_start, moves_before = len(game.log), meta.moves
-        loaded.movers.append(seat)
-        try:
-            game.apply(pick, by=seat)
-        except BaseException:
-            self._forget(meta.id)
-            raise
-        rows = [MoveRow(meta.id, moves_before, str(pick), seat, "deadline", self.clock.now())]
-        await self._advance(loaded, [], log_start=log_start, moves_before=moves_before, rows=rows, notes=[note])
-        return True
-
-    async def run_timers(self, *, max_sleep: float = 30.0) -> None:
-        """Fire timers forever (until cancelled); wakes when a commit changes timers."""
-        while True:
-            try:
-                await self.fire_due_timers()
-            except Exception:  # noqa: BLE001 - keep the loop alive; the timer stays due
-                log.exception("firing timers failed")
-            due = await self.storage.next_timer()
-            delay = max_sleep if due is None else min(max_sleep, max(0.05, due - self.clock.now()))
-            self._timer_wake.clear()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._timer_wake.wait(), delay)
-
-    # ---- delivery -----------------------------------------------------------------------
-
-    async def deliver_pending(self, transport: Transport) -> int:
-        platform = transport.platform
-        now = self.clock.now()
-        sent = 0
-        blocked: set[str] = set()
-        wake: float | None = None
-        for row in await self.storage.unsent(platform):
-            if row.dest in blocked:
-                continue
-            if row.due > now:
-                blocked.add(row.dest)   # keep each chat's messages in order
-                wake = row.due if wake is None else min(wake, row.due)
-                continue
-            if await self._deliver_one(transport, row, blocked):
-                sent += 1
-            elif row.dest in blocked:
-                wake = now if wake is None else min(wake, now)
-        self._next_wake[platform] = wake
-        return sent
-
-    async def _deliver_one(self, transport: Transport, row: StoredOut, blocked: set[str]) -> bool:
-        now = self.clock.now()
-        outgoing = await self._materialise(row)
-        if row.state == "sending":
-            # A crash between sending and recording: ask the transport if it went out.
-            check = getattr(transport, "delivered_id", None)
-            if check is not None:
-                found = await check(outgoing)
-                if found is not None:
-                    await self.storage.mark_sent(row, str(found), now)
-                    return False
-        # An edit committed since unsent() read this row may have been coalesced into it
-        # (storage._enqueue); once it is 'sending' nothing more can be, so send the body
-        # as stored at that moment rather than the copy read before.
-        fresh = await self.storage.mark_sending(row.id)
-        if fresh is not None and fresh.body != row.body:
-            row = fresh
-            outgoing = await self._materialise(row)
-        try:
-            message_id = await transport.deliver(outgoing)
-        except RetryLater as exc:
-            await self.storage.reschedule(row.id, now + max(0.0, float(exc.seconds)), row.attempts + 1, str(exc))
-            blocked.add(row.dest)
-            return False
-        except Undeliverable as exc:
-            await self._undeliverable(row, exc)
-            return False
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - any other failure is retried with backoff
-            log.warning("delivery of outbox %s failed: %r", row.id, exc)
-            delay = min(MAX_BACKOFF, 2.0 ** min(row.attempts, 12))
-            await self.storage.reschedule(row.id, now + delay, row.attempts + 1, repr(exc))
-            blocked.add(row.dest)
-            return False
-        await self.storage.mark_sent(row, str(message_id), self.clock.now())
-        self._gone_slots.discard((row.platform, row.slot))
-        return True
-
-    async def _undeliverable(self, row: StoredOut, exc: Undeliverable) -> None:
-        if exc.reason == "private_closed" and row.dest.startswith("u:"):
-            # Keep the message to re-send on private_started; tell the group in the prompt.
-            await self.storage.set_state(row.id, "held", str(exc))
-            loaded = await self._load(row.game_id) if row.game_id is not None else None
-            if loaded is not None:
-                await self._mark_unreachable(loaded.meta, row.dest[2:], True)
-            return
-        if exc.reason == "gone" and row.mode == "edit":
-            # The message to edit is gone: post the content anew.
-            await self.storage.reschedule(row.id, self.clock.now(), row.attempts + 1, str(exc))
-            self._gone_slots.add((row.platform, row.slot))
-            return
-        await self.storage.set_state(row.id, "failed", str(exc))
-
-    async def _mark_unreachable(self, meta: GameMeta, user_id: str, unreachable: bool) -> None:
-        """Record that a player's private chat is closed (or open again) and update the prompt."""
-        async with self._lock(meta.platform, meta.chat_id):
-            loaded = await self._load(meta.id)
-            if loaded is None:
-                return
-            meta, game = loaded.meta, loaded.game
-            ids = set(meta.extra.get("unreachable", ()))
-            if (user_id in ids) == unreachable:
-                return
-            ids = ids | {user_id} if unreachable else ids - {user_id}
-            meta.extra["unreachable"] = sorted(ids)
-            changes = Changes(game=meta)
-            if meta.status == PLAYING and game is not None and not game.finished:
-                changes.outbox.append(M.prompt_message(meta, game, self.codec, mode="edit"))
-            elif meta.status == LOBBY and unreachable:
-                seat = meta.seat_of(user_id)
-                name = meta.seats[seat].name if seat is not None else user_id
-                lang = meta.language
-                changes.outbox.append(M.group(
-                    meta, t(lang, "bot.msg.private_closed", player=name),
-                    buttons=[[M.button(t(lang, "bot.btn.open_private"), self.codec.encode("p"),
-                                       "open_private")]]))
-            await self._commit(changes, forget=meta.id)
-
-    async def _materialise(self, row: StoredOut) -> Outgoing:
-        body = row.body
-        edit_id = None
-        if row.mode == "edit" and row.slot is not None and (row.platform, row.slot) not in self._gone_slots:
-            edit_id = await self.storage.slot_message(row.platform, row.slot)
-        image = None
-        render = body.get("render")
-        if render:
-            image = await self._render(render, body.get("language", "en"))
-        chat = body.get("chat")
-        to = body.get("private_to")
-        return Outgoing(
-            id=row.id, text=body.get("text", ""),
-            chat=Chat(chat["platform"], chat["id"], chat.get("title", "")) if chat else None,
-            private_to=User(to["platform"], to["id"], to["name"], language=to.get("language")) if to else None,
-            image=image, image_name=body.get("image_name", "paris.png"),
-            buttons=M.to_buttons(body.get("buttons") or []),
-            mentions=tuple(User(m["platform"], m["id"], m["name"]) for m in body.get("mentions") or []),
-            slot=row.slot, edit_message_id=edit_id, language=body.get("language", "en"))
-
-    async def _render(self, render: dict, language: str) -> bytes | None:
-        got = await self.storage.load_game(render["game_id"])
-        if got is None or got[0].setup is None:
-            return None
-        meta, moves = got
-
-        def work() -> bytes | None:
-            game = setup_from_record(dict(meta.setup, moves=[]))
-            for text in moves[:render["moves"]]:
-                game.apply(Pick.parse(text))
-            if render["kind"] == "final":
-                events = game.log
-                for i in range(len(game.log) - 1, -1, -1):
-                    if game.log[i].kind == "round_started":
-                        events = game.log[i:]
-                        break
-            else:
-                starts = [i for i, e in enumerate(game.log) if e.kind == "round_started"]
-                r = render.get("round", 1)
-                events = game.log[starts[r - 1]:starts[r]] if len(starts) > r else game.log[starts[r - 1]:]
-            return present.render_image(render["kind"], game.view(None), events, language)
-
-        try:
-            return await asyncio.to_thread(work)
-        except Exception:  # noqa: BLE001 - a picture is not worth losing the message
-            log.exception("rendering %s failed", render)
-            return None
-
-    async def run_delivery(self, transport: Transport, *, max_sleep: float = 30.0) -> None:
-        platform = transport.platform
-        event = self._wake.setdefault(platform, asyncio.Event())
-        if self._timer_task is None or self._timer_task.done():
-            self._timer_task = asyncio.create_task(self.run_timers())
-        while True:
-            event.clear()
-            try:
-                await self.deliver_pending(transport)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # noqa: BLE001 - keep delivering
-                log.exception("delivery pass failed")
-            due = self._next_wake.get(platform)
-            delay = max_sleep if due is None else min(max_sleep, max(0.05, due - self.clock.now()))
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(event.wait(), delay)
 
 
 def _tile_error(tile: Tile) -> GameError:
