@@ -24,6 +24,7 @@ from bot.telegram.handlers import AdminCache, TelegramHandlers
 from bot.telegram.settings import TelegramSettings
 from bot.telegram.transport import TelegramTransport
 from telegram import Update
+from telegram.error import InvalidToken
 from telegram.ext import Application, ApplicationBuilder
 
 log = logging.getLogger(__name__)
@@ -201,13 +202,18 @@ def run_telegram(config: TelegramSettings | None = None) -> int:
         return 2
     application = build_application(config.token, service_factory=_open_service_factory(config),
                                     base_url=config.api_base_url, timer_interval=config.timer_interval)
-    if config.webhook_url:
-        options = webhook_options(config)
-        log.info("telegram: webhook mode, listening on %s:%s/%s", options["listen"], options["port"],
-                 options["url_path"])
-        application.run_webhook(**options, allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
-    else:
-        log.info("telegram: long polling")
-        application.run_polling(allowed_updates=ALLOWED_UPDATES, timeout=config.poll_timeout,
-                                drop_pending_updates=False)
+    try:
+        if config.webhook_url:
+            options = webhook_options(config)
+            log.info("telegram: webhook mode, listening on %s:%s/%s", options["listen"], options["port"],
+                     options["url_path"])
+            application.run_webhook(**options, allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
+        else:
+            log.info("telegram: long polling")
+            application.run_polling(allowed_updates=ALLOWED_UPDATES, timeout=config.poll_timeout,
+                                    drop_pending_updates=False)
+    except InvalidToken:
+        print("paris-paris telegram: Telegram refused TELEGRAM_BOT_TOKEN; copy the token from BotFather "
+              "(/mybots -> API Token)", file=sys.stderr)
+        return 2
     return 0

@@ -168,3 +168,17 @@ async def test_paris_paris_telegram_command_runs_and_stops_cleanly(api, tmp_path
     assert proc.returncode == 0, err.decode()[-2000:]
     assert (tmp_path / "cli.sqlite3").exists()
     assert api.token not in err.decode()             # httpx request logging (with the token) is silenced
+
+
+async def test_a_refused_token_is_explained(api, tmp_path):
+    import asyncio
+    import os
+    import sys
+
+    env = dict(os.environ, TELEGRAM_BOT_TOKEN="999:not-the-token", TELEGRAM_API_BASE_URL=api.base_url,
+               PARIS_PARIS_DB=str(tmp_path / "cli.sqlite3"), TELEGRAM_WEBHOOK_URL="")
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "telegram", cwd=tmp_path, env=env,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 2
+    assert "refused TELEGRAM_BOT_TOKEN" in err.decode()
