@@ -55,6 +55,7 @@ MAX_SEATS = 4
 MAX_NAME = 32
 REMINDER_CHOICES = (0, 60, 240, 720)
 DEADLINE_CHOICES = (0, 720, 1440, 2880)
+_PICKS: dict[str, Pick] = {}   # stored move text -> move (a few hundred distinct values; moves are immutable)
 
 
 def _default_ai(game: Game, *, seed: int) -> Pick:
@@ -155,7 +156,10 @@ class GameService(DeliveryMixin, TimersMixin):
             game = setup_from_record(dict(meta.setup, moves=[]))
             for text in moves:
                 loaded.movers.append(game.current_player)
-                game.apply(Pick.parse(text))
+                pick = _PICKS.get(text)
+                if pick is None:
+                    pick = _PICKS[text] = Pick.parse(text)
+                game.apply(pick)
             loaded.game = game
         return loaded
 

@@ -10,6 +10,8 @@ A PostgreSQL backend implements the same ``Storage`` methods.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import secrets
 from abc import ABC, abstractmethod
@@ -161,6 +163,9 @@ def _out_from_row(row: Any) -> StoredOut:
 _OUT_COLS = "id, game_id, platform, dest, state, body, slot, mode, attempts, due"
 _GAME_COLS = ("id, platform, chat_id, chat_title, status, host_id, options, seed, seats, setup, moves, "
               "created, updated, extra")
+# A plain upsert on the id: a second active game in a chat violates games_active_chat and
+# fails, where INSERT OR REPLACE would silently delete the other game.
+_GAME_UPDATE = ", ".join(f"{c.strip()} = excluded.{c.strip()}" for c in _GAME_COLS.split(",")[1:])
 
 
 class SqliteStorage(Storage):
@@ -173,6 +178,8 @@ class SqliteStorage(Storage):
         if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError(f"unsupported synchronous mode {synchronous!r}")
         self.synchronous = synchronous.upper()
+        self._queue: list[tuple[Changes, float, asyncio.Future]] = []
+        self._flusher: asyncio.Task | None = None
         self._db: aiosqlite.Connection | None = None
 
     @property
@@ -190,6 +197,9 @@ class SqliteStorage(Storage):
         await self.migrate()
 
     async def close(self) -> None:
+        if self._flusher is not None and not self._flusher.done():
+            with contextlib.suppress(Exception):
+                await self._flusher     # let commits already asked for finish
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -292,14 +302,57 @@ class SqliteStorage(Storage):
             "SELECT id, platform, chat_id FROM games WHERE status IN ('lobby', 'playing')")]
 
     async def commit(self, changes: Changes, now: float) -> list[int]:
-        return await self._transaction(self._commit_sync, changes, now)
+        """Group commit: changes that arrive while a transaction is being written are written
+        together in the next one (each in its own savepoint, so one failing change fails alone).
+        Every caller returns only after the transaction holding its changes is committed."""
+        future = asyncio.get_running_loop().create_future()
+        self._queue.append((changes, now, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+        return await future
+
+    async def _flush(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue, []
+            try:
+                results = await self._transaction(self._commit_batch_sync, [(c, n) for c, n, _ in batch])
+            except BaseException as exc:  # the whole transaction failed: nothing of it is stored
+                for _, _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc if isinstance(exc, Exception) else RuntimeError(repr(exc)))
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            for (_, _, future), result in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if isinstance(result, Exception):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)
+
+    def _commit_batch_sync(self, db, batch: list[tuple[Changes, float]]) -> list:
+        if len(batch) == 1:
+            return [self._commit_sync(db, *batch[0])]
+        results: list = []
+        for changes, now in batch:
+            db.execute("SAVEPOINT change")
+            try:
+                results.append(self._commit_sync(db, changes, now))
+                db.execute("RELEASE change")
+            except Exception as exc:  # noqa: BLE001 - this change fails; the others still commit
+                db.execute("ROLLBACK TO change")
+                db.execute("RELEASE change")
+                results.append(exc)
+        return results
 
     def _commit_sync(self, db, changes: Changes, now: float) -> list[int]:
         ids: list[int] = []
         game = changes.game
         if game is not None:
             db.execute(
-                f"INSERT OR REPLACE INTO games ({_GAME_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO games ({_GAME_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                f"ON CONFLICT(id) DO UPDATE SET {_GAME_UPDATE}",
                 (game.id, game.platform, game.chat_id, game.chat_title, game.status, game.host_id,
                  json.dumps(game.options), game.seed, json.dumps([s.to_dict() for s in game.seats]),
                  json.dumps(game.setup) if game.setup is not None else None,

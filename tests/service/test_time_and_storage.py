@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import sqlite3
 
 import aiosqlite
 from service_helpers import FakeTransport, chat, play_to_end, play_turn, snapshot, start_game, user
@@ -310,3 +312,26 @@ async def test_edit_merged_while_delivering_is_not_lost(service, transport):
     info = await service.game_info(c)
     assert info["seats"][info["to_move"]]["name"] in sent.text.splitlines()[-1]
     assert sent.text != stale[0].body["text"]
+
+
+async def test_group_commit_isolates_a_failing_change(db_path):
+    from bot.service.model import Changes, GameMeta
+
+    storage = SqliteStorage(db_path)
+    await storage.open()
+    try:
+        def lobby(gid, chat_id):
+            return GameMeta(id=gid, platform="fake", chat_id=chat_id, chat_title="", status="lobby",
+                            host_id="ann", options={}, seed=1)
+        results = await asyncio.gather(
+            storage.commit(Changes(game=lobby(1, "a")), 0.0),
+            storage.commit(Changes(game=lobby(2, "a")), 0.0),     # a second lobby in chat a: refused
+            storage.commit(Changes(game=lobby(3, "b")), 0.0),
+            return_exceptions=True)
+        assert results[0] == [] and results[2] == []
+        assert isinstance(results[1], sqlite3.IntegrityError)
+        assert await storage.active_game_id("fake", "a") == 1
+        assert await storage.active_game_id("fake", "b") == 3
+        assert await storage.load_game(2) is None
+    finally:
+        await storage.close()
