@@ -245,13 +245,15 @@ async def test_closed_private_chat_recovers_when_the_player_starts_the_bot(api, 
     assert api.bot_messages(ann) == []
     refused = [c for c in api.calls_of("sendMessage") if str(c.params["chat_id"]) == str(ann.id)]
     assert refused and refused[0].error.startswith("Forbidden")
-    # the game goes on meanwhile, and the group is told (in the prompt) that Ann's chat is closed
-    await play_turn(api, bot, table)
+    # the group is told (in the prompt) that Ann's chat is closed, with a button to open it
     closed_note = t("en", "bot.msg.private_closed", player="Ann")
     note = await api.wait_for(lambda: next((m for m in table.group_messages() if closed_note in m.body), None),
                               what="the closed-chat note in the group")
     link = next(b["url"] for b in note.buttons() if "url" in b)
     assert link.startswith("https://t.me/ParisTestBot")
+    # the game goes on meanwhile
+    await play_turn(api, bot, table)
+    assert closed_note in table.prompt().body
     # the marker press tells her where to go, with the deep link
     prompt = table.prompt()
     answer = await press(api, bot, ann, prompt, prompt.button("My marker"))
