@@ -124,6 +124,9 @@ class Storage(ABC):
     @abstractmethod
     async def outbox_rows(self, game_id: int | None = None) -> list[StoredOut]: ...
     @abstractmethod
+    async def prune_outbox(self, before: float) -> int:
+        """Forget sent (or failed) messages older than ``before``; return how many."""
+    @abstractmethod
     async def out_row(self, out_id: int) -> StoredOut | None:
         """One outbox row as stored now."""
     # timers
@@ -446,6 +449,12 @@ class SqliteStorage(Storage):
         def run(conn):
             return conn.execute("UPDATE outbox SET state = 'pending', due = ? WHERE platform = ? AND dest = ? "
                                 "AND state = 'held'", (now, platform, dest)).rowcount
+        return await self._transaction(run)
+
+    async def prune_outbox(self, before: float) -> int:
+        def run(conn):
+            return conn.execute("DELETE FROM outbox WHERE state IN ('sent', 'failed') "
+                                "AND COALESCE(sent_at, created) < ?", (before,)).rowcount
         return await self._transaction(run)
 
     async def slot_message(self, platform: str, slot: str) -> str | None:

@@ -20,6 +20,8 @@ from . import present
 from .model import PLAYING, Changes, Loaded, MoveRow, TimerRow
 
 log = logging.getLogger(__name__)
+PRUNE_EVERY = 3600.0          # seconds between outbox clean-ups
+KEEP_SENT = 7 * 86400.0       # delivered messages are kept a week (for inspection), then forgotten
 
 
 class TimersMixin:
@@ -78,14 +80,19 @@ class TimersMixin:
         return True
 
     async def run_timers(self, *, max_sleep: float = 30.0) -> None:
-        """Fire timers forever (until cancelled); wakes when a commit changes timers."""
+        """Fire timers forever (until cancelled); wakes when a commit changes timers.
+        Once an hour it also forgets delivered outbox messages older than a week."""
+        pruned_at = float("-inf")
         while True:
+            self._timer_wake.clear()     # before looking, so a commit meanwhile wakes us again
             try:
                 await self.fire_due_timers()
+                if self.clock.now() - pruned_at >= PRUNE_EVERY:
+                    pruned_at = self.clock.now()
+                    await self.storage.prune_outbox(pruned_at - KEEP_SENT)
             except Exception:  # noqa: BLE001 - keep the loop alive; the timer stays due
                 log.exception("firing timers failed")
             due = await self.storage.next_timer()
             delay = max_sleep if due is None else min(max_sleep, max(0.05, due - self.clock.now()))
-            self._timer_wake.clear()
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._timer_wake.wait(), delay)

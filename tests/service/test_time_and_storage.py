@@ -335,3 +335,17 @@ async def test_group_commit_isolates_a_failing_change(db_path):
         assert await storage.load_game(2) is None
     finally:
         await storage.close()
+
+
+async def test_delivered_messages_are_pruned_after_a_week(service, clock, transport):
+    ann, bob = user("Ann"), user("Bob")
+    c = chat()
+    await start_game(service, c, [ann, bob], options={"seed": 3, "reminder_minutes": 0, "deadline_minutes": 0})
+    await service.deliver_pending(transport)
+    sent = len(await service.storage.outbox_rows())
+    await play_turn(service, c, {"ann": ann, "bob": bob})        # one more message, not delivered yet
+    assert await service.storage.prune_outbox(clock.now() - 7 * 86400) == 0
+    clock.advance(minutes=8 * 1440)
+    assert await service.storage.prune_outbox(clock.now() - 7 * 86400) == sent
+    rows = await service.storage.outbox_rows()
+    assert len(rows) == 1 and rows[0].state == "pending"           # undelivered messages are kept
