@@ -641,6 +641,15 @@ class GameService(DeliveryMixin, TimersMixin):
     def _ai_seed(self, meta: GameMeta, move: int) -> int:
         return (meta.seed * 1_000_003 + move * 7919 + 1) % (1 << 63)
 
+    def _ai_move(self, game: Game, meta: GameMeta, move: int) -> Pick:
+        """The AI's move for the seat to move; a failing or illegal AI answer never stalls a
+        game: the first legal move is played instead (and the fault logged)."""
+        try:
+            return game.check(self.ai(game, seed=self._ai_seed(meta, move)))
+        except Exception:  # noqa: BLE001 - any AI fault
+            log.exception("AI failed in game %s at move %s; playing the first legal move", meta.id, move)
+            return game.legal_actions()[0]
+
     async def _play(self, loaded: Loaded, pick: Pick, seat: int, actor: str,
                     extra: list[OutRow] | None = None) -> None:
         """Apply a checked move, then every AI move that follows, and commit it all."""
@@ -663,7 +672,7 @@ class GameService(DeliveryMixin, TimersMixin):
             while not game.finished and meta.seats[game.current_player].is_ai:
                 seat = game.current_player
                 n = len(game.moves)
-                pick = self.ai(game, seed=self._ai_seed(meta, n))
+                pick = self._ai_move(game, meta, n)
                 loaded.movers.append(seat)
                 game.apply(pick, by=seat)
                 rows.append(MoveRow(meta.id, n, str(pick), seat, "ai", now))

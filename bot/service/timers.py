@@ -66,7 +66,7 @@ class TimersMixin:
                 drop.outbox.append(M.private(meta, meta.platform, who.user(), private_text, who.language or lang))
             await self._commit(drop, forget=meta.id)
             return True
-        pick = self.ai(game, seed=self._ai_seed(meta, meta.moves))
+        pick = self._ai_move(game, meta, meta.moves)
         note = t(lang, "bot.msg.deadline", player=who.name, tile=present.tile_text(pick.tile, lang))
         log_start, moves_before = len(game.log), meta.moves
         loaded.movers.append(seat)

@@ -76,3 +76,23 @@ async def test_a_seat_taken_over_never_wins_for_its_player(service):
     assert not bob_row.won and bob_row.game_id == gid
     history = await service.stats(c, bob)
     assert history.extra["games"] == 1 and history.extra["wins"] == 0
+
+
+async def test_a_failing_ai_never_stalls_a_game(db_path, clock):
+    calls = []
+
+    def broken_ai(game, *, seed):
+        calls.append(seed)
+        raise RuntimeError("the AI fell over")
+
+    service = await GameService.open(db_path, clock=clock, ai=broken_ai)
+    try:
+        host = user("Host")
+        c = chat()
+        await service.new_game(c, host, options={"join": False, "seed": 5})
+        for _ in range(3):
+            await service.add_ai(c, host)
+        assert (await service.start(c, host)).ok
+        assert len(calls) == 45 and await service.game_info(c) is None   # finished regardless
+    finally:
+        await service.close()
