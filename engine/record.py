@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from . import board as B
-from .actions import TILES_BY_NAME, Pick, Tile, pick_for
+from .actions import PLAIN_PICKS, TILES_BY_NAME, Pick, Tile, pick_for
 from .errors import GameError, InvalidRecord, MalformedInput
 from .game import Game, Options
 
 FORMAT = "paris-paris-record/1"
+
+# (station, colour) -> tile code: records' tiles are read without building Tiles.
+_CODES: dict[tuple[str, str], int] = {name: tile.code for name, tile in TILES_BY_NAME.items()}
 
 
 def to_record(game: Game) -> dict[str, Any]:
@@ -54,28 +57,57 @@ def _tile(value: Any, where: str) -> Tile:
     return Tile(value[0], value[1])
 
 
-def _stack_tiles(stacks: list) -> list[list[Tile]]:
+def _stack_codes(stacks: list) -> list[tuple[int, ...]]:
     try:  # Fast path: lists of [station, colour] lists naming real tiles, looked up at once.
         if all(type(stack) is list and all(type(t) is list for t in stack) for stack in stacks):
-            return [[TILES_BY_NAME[tuple(t)] for t in stack] for stack in stacks]
+            return [tuple([_CODES[tuple(t)] for t in stack]) for stack in stacks]
     except (KeyError, TypeError):
         pass
-    return [[_tile(t, f"stack {i}") for t in stack] for i, stack in enumerate(stacks)]
+    return [tuple([_tile(t, f"stack {i}").code for t in stack]) for i, stack in enumerate(stacks)]
 
 
 def from_record(record: Any) -> Game:
-    """Build and replay a record; raise ``InvalidRecord`` naming the move and rule it breaks."""
-    game = setup_from_record(record)
+    """Build and replay a record; raise ``InvalidRecord`` naming the move and rule it breaks.
+
+    The replay is quiet: it builds no events (``game.log`` is rebuilt when first read).
+    """
+    game = _setup(record, logged=False)
     moves = record.get("moves", [])
     if not isinstance(moves, list):
         raise _setup_error("moves must be a list")
-    seats = {name: seat for seat, name in enumerate(game.players)}
+    names = game.players
+    n = len(names)
+    seats = {name: seat for seat, name in enumerate(names)}
+    board = game.board
+    move_quietly = game._move
     for index, move in enumerate(moves):
-        apply_record_move(game, index, move, seats)
+        # The common move is checked here, inline: a plain pick of a well-formed tile on offer,
+        # by the player to move (or unnamed), where the rules ask no eviction choice. Any other
+        # move goes through ``_record_pick``, which raises the exact error or normalises it.
+        if type(move) is dict and not game.finished and move.get("evict") is None:
+            tile = move.get("tile")
+            player = move.get("player")
+            if type(tile) is list and len(tile) == 2 and (
+                    player is None or (type(player) is str and player == names[(game.bus + game.picks) % n])):
+                try:
+                    code = _CODES.get((tile[0], tile[1]))
+                except TypeError:           # an unhashable station or colour
+                    code = None
+                if code is not None and code in game.offer:
+                    owners = board[code // 5]
+                    if len(owners) < 2 or owners[0] == owners[1]:
+                        move_quietly(PLAIN_PICKS[code], None)
+                        continue
+        move_quietly(_record_pick(game, index, move, seats), None)
     return game
 
 
 def setup_from_record(record: Any) -> Game:
+    """The game a record deals, before any of its moves (with its event log)."""
+    return _setup(record, logged=True)
+
+
+def _setup(record: Any, *, logged: bool) -> Game:
     if not isinstance(record, dict):
         raise _setup_error("a record is a JSON object")
     if record.get("format", FORMAT) != FORMAT:
@@ -88,16 +120,15 @@ def setup_from_record(record: Any) -> Game:
         stacks = record.get("stacks")
         if not isinstance(stacks, list):
             raise _setup_error("stacks must be a list")
-        tiles = _stack_tiles(stacks)
+        codes = _stack_codes(stacks)
         markers = record.get("markers")
         if not isinstance(markers, dict) or set(markers) != set(players):
             raise _setup_error("markers must give every player's marker")
         first = record.get("first_player")
         if first not in players:
             raise _setup_error(f"first_player {first!r} is not a player")
-        return Game.from_setup(players, stacks=tiles, markers=[markers[p] for p in players],
-                               open_marker=record.get("open_marker"), first_player=players.index(first),
-                               options=options, seed=record.get("seed"))
+        return Game._from_codes(players, codes, [markers[p] for p in players], record.get("open_marker"),
+                                players.index(first), options, record.get("seed"), logged=logged)
     except InvalidRecord:
         raise
     except (GameError, TypeError) as exc:
@@ -108,6 +139,11 @@ def apply_record_move(game: Game, index: int, move: Any, seats: dict[str, int] |
     """Apply move ``index`` of a record; ``seats`` (name -> seat) may be passed to save work."""
     if seats is None:
         seats = {name: seat for seat, name in enumerate(game.players)}
+    game.apply(_record_pick(game, index, move, seats))
+
+
+def _record_pick(game: Game, index: int, move: Any, seats: dict[str, int]) -> Pick:
+    """Move ``index`` of a record as a legal Pick in normal form, or ``InvalidRecord``."""
     try:
         if type(move) is not dict:
             raise MalformedInput("a move is an object with player and tile")
@@ -125,7 +161,7 @@ def apply_record_move(game: Game, index: int, move: Any, seats: dict[str, int] |
             if evict is None:
                 raise MalformedInput(f"evict names {evict_name!r}, who is not a player")
         # An eviction choice where the rules ask none is ignored (``check`` drops it).
-        game.apply(pick_for(tile.code, evict), by=seat)
+        return game.check(pick_for(tile.code, evict), by=seat)
     except GameError as exc:
         raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from engine import COLOURS, Game, Options, Tile, full_game_rounds, result
 from engine.board import CAPACITY
 from engine.events import MarkerDealt, RoundStarted, TileDiscarded
+from engine.record import apply_record_move, setup_from_record
 
 NAMES = ("ann", "bob", "cat", "dan")
 games = st.tuples(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 2**32),
@@ -161,6 +162,40 @@ def test_replay_agrees_with_playing_through_the_api(spec, upto):
     assert events == game.log == replayed.log
     assert result(replayed) == result(game)
     assert [e.to_dict() for e in events] == [e.to_dict() for e in game.log]
+
+
+def state(game: Game) -> tuple:
+    """Everything a game holds apart from its log."""
+    return (game.board, game.supply, game.bag, game.scores, game.offer, game.discard, game.bus, game.picks,
+            game.round, game.moves, game.score_history, game.finished, game.winners, game.shops_on_board(),
+            game.legal_actions())
+
+
+@FAST
+@given(games, st.integers(0, 60), st.integers(0, 2**32))
+def test_quiet_replay_matches_a_replay_with_events(spec, upto, more_choices):
+    """``from_record`` replays without events; reading the log rebuilds it. Both must agree with a
+    replay that logs every move, before and after further moves (and in copies)."""
+    players, seed, choices, final_tours = spec
+    game = new_game(players, seed, final_tours)
+    for _ in play(game, choices, upto):
+        pass
+    record = game.to_record()
+    logged = setup_from_record(record)
+    for index, move in enumerate(record["moves"]):
+        apply_record_move(logged, index, move)
+    quiet, unread = Game.from_record(record), Game.from_record(record)
+    assert state(quiet) == state(logged) == state(game)
+    assert result(quiet) == result(logged)
+    clone = quiet.copy()
+    assert quiet.log == logged.log == game.log
+    assert clone.log == game.log and clone.log is not quiet.log
+    # Moves after a quiet replay return their events, and the log holds everything.
+    seen = len(game.log)
+    for _ in play(game, more_choices, 8):
+        assert unread.apply(game.moves[-1]) == game.log[seen:]
+        seen = len(game.log)
+    assert unread.log == game.log and state(unread) == state(game)
 
 
 @FAST
