@@ -230,7 +230,9 @@ class GameService(DeliveryMixin, TimersMixin):
                 opts = await self._chat_options(chat)
                 extra = dict(options or {})
                 seed = extra.pop("seed", None)
-                seat_host = extra.pop("join", True)
+                seat_host = bool(extra.pop("join", True))
+                if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63):
+                    raise Refused("bot.err.bad_setting", key="seed", value=seed)
                 opts.update(self._validate_settings(extra))
                 if not opts.get("language"):
                     opts["language"] = normalize_language(user.language)
@@ -509,17 +511,19 @@ class GameService(DeliveryMixin, TimersMixin):
         lang = meta.language
         if kind == "m":
             return await self._marker_reply(user, [loaded], lang)
-        if kind == "j":
-            return await self.join(meta.chat, user)
-        if chat is not None and (chat.platform, chat.id) != (meta.platform, meta.chat_id):
+        if kind != "j" and chat is not None and (chat.platform, chat.id) != (meta.platform, meta.chat_id):
             return Reply(t(lang, "bot.err.foreign_chat"), ok=False, alert=True)
-        if kind == "a":
-            return await self.add_ai(meta.chat, user)
-        if kind == "g":
-            return await self.start(meta.chat, user)
-        if kind == "l":
-            return await self.leave(meta.chat, user)
+        if kind in LOBBY_ACTIONS:
+            return await self._lobby_press(kind, meta, user)
         return await self._press_move(meta, user, p)
+
+    async def _lobby_press(self, kind: str, meta: GameMeta, user: User) -> Reply:
+        """A lobby button (join, add AI, start, leave) of game ``meta``: only while that game is
+        still the chat's game (an old lobby's button must not act on a newer game)."""
+        if await self.storage.active_game_id(meta.platform, meta.chat_id) != meta.id:
+            key = "bot.err.game_over" if meta.status != LOBBY else "bot.err.stale"
+            return Reply(t(meta.language, key), ok=False, alert=True)
+        return await LOBBY_ACTIONS[kind](self, meta.chat, user)
 
     async def _press_setting(self, chat: Chat, user: User, p: Payload) -> Reply:
         key, value = p.fields
@@ -769,7 +773,7 @@ class GameService(DeliveryMixin, TimersMixin):
             loaded = await self._load(p.int(0))
             if loaded is None:
                 return Reply(t(lang, "bot.err.unknown_game"), ok=False, alert=True)
-            joined = await self.join(loaded.meta.chat, user)
+            joined = await self._lobby_press("j", loaded.meta, user)
             lines.append(joined.text)
             ok = joined.ok
         released = await self.storage.release_held(user.platform, f"u:{user.id}", self.clock.now())
@@ -833,6 +837,10 @@ class GameService(DeliveryMixin, TimersMixin):
                 "scores": None if game is None else list(game.scores),
                 "winners": None if game is None or not game.finished else list(game.winners),
                 "options": dict(meta.options)}
+
+
+LOBBY_ACTIONS = {"j": GameService.join, "a": GameService.add_ai, "g": GameService.start,
+                 "l": GameService.leave}
 
 
 def _tile_error(tile: Tile) -> GameError:

@@ -197,3 +197,18 @@ async def test_every_payload_fits_telegram(service):
             for b in buttons:
                 assert len(b["payload"].encode()) <= MAX_BYTES
                 assert b["payload"].replace("_", "").isalnum()
+
+
+async def test_old_lobby_buttons_do_not_act_on_a_newer_game(service, transport):
+    ann, bob = user("Ann"), user("Bob")
+    c = chat()
+    await service.new_game(c, ann)
+    await service.deliver_pending(transport)
+    old_join = next(b for row in transport.sent[-1].buttons for b in row if b.kind == "join")
+    assert (await service.abort(c, ann)).ok
+    assert (await service.new_game(c, ann)).ok
+    reply = await service.press(c, bob, old_join.payload)
+    assert not reply.ok and reply.alert
+    assert not (await service.private_started(bob, old_join.payload)).ok
+    assert [s["user_id"] for s in (await service.game_info(c))["seats"]] == ["ann"]
+    assert not (await service.new_game(chat(3), ann, options={"seed": "x"})).ok
