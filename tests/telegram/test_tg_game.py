@@ -7,7 +7,7 @@ from tgharness import GROUP_ID, Bot, Table
 
 from renderers.i18n import t
 
-SEED = 23     # a deal where tapping the buttons in turn asks an eviction choice early (turn 6)
+SEED = 23     # a fixed deal: reproducible runs (taps in turn meet an eviction choice in it)
 
 
 @pytest.fixture(autouse=True)
@@ -187,7 +187,7 @@ async def test_eviction_keyboard_back_and_choice(api, bot, table):
         if table.evict_buttons(choice):
             break
         turns += 1
-        assert turns < 20
+        assert table.prompt() is not None and turns < 45, "no eviction choice in a whole game"
     assert choice.message_id == prompt.message_id            # the prompt itself was edited, no new post
     assert table.to_move(choice) == player
     stranger = next(u for n, u in table.users.items() if n in ("ann", "bob", "cat") and u.id != player.id)
