@@ -16,7 +16,13 @@ from collections.abc import Awaitable, Callable
 
 from bot.contract import Chat, GameServiceAPI, Reply, User
 from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, split_text
-from bot.telegram.keyboards import deep_link, keyboard, open_private_keyboard, split_callback_data
+from bot.telegram.keyboards import (
+    add_to_group_keyboard,
+    deep_link,
+    keyboard,
+    open_private_keyboard,
+    split_callback_data,
+)
 from bot.telegram.transport import retry_seconds
 from renderers.i18n import t
 from telegram import Chat as TgChat
@@ -142,7 +148,8 @@ class TelegramHandlers:
                 return
             lang = update.effective_user.language_code
             if not self.is_group(chat):
-                await self._reply(message, Reply(t(lang, "tg.group_only"), ok=False))
+                await self._send_reply(message, t(lang, "tg.group_only"),
+                                       add_to_group_keyboard(t(lang, "tg.add_to_group"), self._bot_username()))
                 return
             if message.sender_chat is not None:     # an anonymous admin or a channel: no person to seat
                 await self._reply(message, Reply(t(lang, "tg.anonymous"), ok=False))
@@ -200,8 +207,13 @@ class TelegramHandlers:
             await self._guarded(lang, self.service.private_started(user, None))
             await self._reply(message, await self._guarded(lang, self.service.marker(user)), quote=False)
             return
-        await self._reply(message, await self._guarded(lang, self.service.private_started(user, payload)),
-                          quote=False)
+        reply = await self._guarded(lang, self.service.private_started(user, payload))
+        if payload is None and not reply.buttons:
+            # a plain /start: offer the next step, adding the bot to a group
+            markup = add_to_group_keyboard(t(lang, "tg.add_to_group"), self._bot_username())
+            await self._send_reply(message, reply.text, markup, quote=False)
+            return
+        await self._reply(message, reply, quote=False)
 
     async def on_marker(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/marker: shown in the private chat only; in a group, a button to the private chat."""

@@ -65,3 +65,8 @@ def keyboard(rows: tuple[tuple[Button, ...], ...], bot_username: str) -> InlineK
 
 def open_private_keyboard(text: str, bot_username: str, payload: str | None = None) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[InlineKeyboardButton(text, url=deep_link(bot_username, payload))]])
+
+
+def add_to_group_keyboard(text: str, bot_username: str) -> InlineKeyboardMarkup:
+    """A button that lets the user pick a group to add the bot to (Telegram's startgroup link)."""
+    return InlineKeyboardMarkup([[InlineKeyboardButton(text, url=f"https://t.me/{bot_username}?startgroup=paris")]])

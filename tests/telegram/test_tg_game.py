@@ -346,9 +346,12 @@ async def test_commands_where_they_belong(api, bot, table):
     api.start_bot(bob)
     await bot.settle()
     assert api.last_bot_message(bob).body == t("en", "bot.reply.private_ok")
+    add = api.last_bot_message(bob).button("group")["url"]
+    assert add == "https://t.me/ParisTestBot?startgroup=paris"
     api.send_text(api.chats[bob.id], bob, "/newgame")
     await bot.settle()
     assert api.last_bot_message(bob).body == t("en", "tg.group_only")
+    assert api.last_bot_message(bob).button("group")["url"] == add
     for command, key in (("/rules", "bot.rules"), ("/help", "tg.help")):
         api.send_text(api.chats[bob.id], bob, command)
         await bot.settle()
