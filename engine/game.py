@@ -13,9 +13,10 @@ from __future__ import annotations
 import random
 import secrets
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import product
+from operator import add
 
 from . import board as B
 from .actions import EVICTING_PICKS, MAX_SEATS, PLAIN_PICKS, Pick, Tile, pick_for
@@ -112,6 +113,11 @@ def _adjacent_tables() -> tuple[dict[int, tuple[tuple[tuple[str, int], ...], ...
 
 
 _ADJACENT = _adjacent_tables()
+# Halts at a crossing held by one owner, by player count, then by the owner's shops near and at
+# the crossing: filled as games meet them (at most 10 crossings * 4 owners * 2 * 3**4 per count).
+_ONE_OWNER_HALTS: dict[int, dict[int, Halt]] = {n: {} for n in range(2, MAX_SEATS + 1)}
+# Small tours scored at the leftover tile's own station, by player count, then (tile, owners there).
+_HOME_TOURS: dict[int, dict[tuple[int, tuple[int, ...]], SmallTour]] = {n: {} for n in range(2, MAX_SEATS + 1)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +135,9 @@ class Options:
         return {"final_tours": self.final_tours}
 
 
+_DEFAULT_OPTIONS = Options()
+
+
 def stack_size(players: int) -> int:
     return players + 1
 
@@ -144,7 +153,7 @@ class Game:
     __slots__ = (
         "players", "options", "seed", "stacks", "markers", "open_marker", "first_player",
         "board", "supply", "bag", "scores", "offer", "discard", "bus", "picks", "round",
-        "moves", "score_history", "finished", "winners", "_n", "_shops", "_log",
+        "moves", "score_history", "finished", "winners", "_n", "_shops", "_log", "_twins",
     )
 
     # ---- setup -------------------------------------------------------------------------
@@ -163,7 +172,7 @@ class Game:
         colours = _shuffled(range(5), rng)
         if first_player is None:
             first_player = rng.randrange(n)
-        return cls._setup(tuple(players), options or Options(), stacks, tuple(colours[:n]),
+        return cls._setup(tuple(players), options or _DEFAULT_OPTIONS, stacks, tuple(colours[:n]),
                           colours[n] if n == 2 else None, first_player, seed)
 
     @classmethod
@@ -214,7 +223,7 @@ class Game:
             raise InvalidSetup("markers must all be different colours")
         if not (isinstance(first_player, int) and 0 <= first_player < n):
             raise InvalidSetup(f"first player must be a seat from 0 to {n - 1}")
-        return cls._setup(tuple(players), options or Options(), stacks, tuple(marker_codes), open_code,
+        return cls._setup(tuple(players), options or _DEFAULT_OPTIONS, stacks, tuple(marker_codes), open_code,
                           first_player, seed, logged=logged)
 
     @classmethod
@@ -237,6 +246,7 @@ class Game:
         game.bag = [0] * n
         game.scores = [0] * n
         game.offer = []
+        game._twins = False         # the stack on offer holds the same tile twice (the box has pairs)
         game.discard = [None] * 5
         game.bus = first_player
         game.picks = 0
@@ -339,7 +349,7 @@ class Game:
             return []
         board = self.board
         offer = self.offer
-        if len(set(offer)) != len(offer):
+        if self._twins:
             offer = list(dict.fromkeys(offer))      # the same tile twice on offer is one choice
         actions: list[Pick] = []
         for code in offer:
@@ -401,7 +411,7 @@ class Game:
         Raises an ``IllegalMove`` (and changes nothing) when the move is not legal.
         """
         action = self.check(action, by=by)
-        log = self.log
+        log = self._log if self._log is not None else self.log   # rebuilt before this move
         events: list[Event] = []
         self._move(action, events)
         log += events
@@ -452,6 +462,7 @@ class Game:
             return
         stack = self.stacks[self.round]
         self.offer = list(stack)
+        self._twins = len(set(stack)) != len(stack)
         self.round += 1
         self.picks = 0
         if events is not None:
@@ -471,7 +482,7 @@ class Game:
                 self._score_big_tour(colour)
             else:
                 events.append(_TILE_DISCARDED[code][1])
-                events.append(self._big_tour(colour, "discard", None))
+                events.append(self._big_tour(colour, "discard", None, self._halt))
         else:
             self.discard[colour] = code
             if events is not None:
@@ -484,26 +495,31 @@ class Game:
     def _small_tour(self, code: int) -> SmallTour:
         board = self.board
         station = code // 5
+        scores = self.scores
         owners = board[station]
         if owners:
-            at = _SHOP_AT[station]
-            shops = tuple([at[o] for o in owners])
-            distance: int | None = 0
-        else:
-            shops = ()
-            distance = None
-            for d, ring in enumerate(_RINGS[station], 1):
-                found = [_SHOP_AT[s][o] for s in ring for o in board[s]]
-                if found:
-                    shops = tuple(found)
-                    distance = d
-                    break
+            # Shops at the station itself (the common case): the tour depends only on the tile
+            # and the owners there, so it is built once and shared.
+            for owner in owners:
+                scores[owner] += 1
+            known = _HOME_TOURS[self._n]
+            tour = known.get((code, owners))
+            if tour is None:
+                points = [0] * self._n
+                for owner in owners:
+                    points[owner] += 1
+                tour = known[code, owners] = SmallTour(_TILE[code], 0, tuple([_SHOP_AT[station][o] for o in owners]),
+                                                       tuple(points))
+            return tour
         points = [0] * self._n
-        scores = self.scores
-        for _, owner in shops:
-            points[owner] += 1
-            scores[owner] += 1
-        return SmallTour(_TILE[code], distance, shops, tuple(points))
+        for distance, ring in enumerate(_RINGS[station], 1):
+            shops = [_SHOP_AT[s][o] for s in ring for o in board[s]]
+            if shops:
+                for _, owner in shops:
+                    points[owner] += 1
+                    scores[owner] += 1
+                return SmallTour(_TILE[code], distance, tuple(shops), tuple(points))
+        return SmallTour(_TILE[code], None, (), tuple(points))
 
     def _score_small_tour(self, station: int) -> None:
         """``_small_tour``'s points only."""
@@ -519,21 +535,14 @@ class Game:
             scores[owner] += 1
 
     def _big_tour(self, colour: int, reason: str, seat: int | None,
-                  known: dict[int, Halt] | None = None) -> BigTour:
-        """Run the bus along a line; ``known`` holds halts already worked out on this board."""
-        halts = []
-        for station in _LINE_CROSSINGS[colour]:
-            halt = known.get(station) if known is not None else None
-            if halt is None:
-                halt = self._halt(station)
-                if known is not None:
-                    known[station] = halt
-            halts.append(halt)
-        total = tuple(map(sum, zip(*[halt.points for halt in halts], strict=True)))
-        scores = self.scores
-        for i, points in enumerate(total):
-            scores[i] += points
-        return BigTour(_COLOURS[colour], reason, seat, tuple(halts), total)
+                  halt_at: Callable[[int], Halt]) -> BigTour:
+        """Run the bus along a line, halting at its four crossings (``halt_at(station)``)."""
+        a, b, c, d = _LINE_CROSSINGS[colour]
+        halts = (halt_at(a), halt_at(b), halt_at(c), halt_at(d))
+        total = tuple(map(add, map(add, halts[0].points, halts[1].points),
+                          map(add, halts[2].points, halts[3].points)))
+        self.scores[:] = map(add, self.scores, total)
+        return BigTour(_COLOURS[colour], reason, seat, halts, total)
 
     def _halt(self, station: int) -> Halt:
         """A big tour's halt at a crossing: 1 per shop there, and each owner with a shop there
@@ -541,18 +550,24 @@ class Game:
         owners = self.board[station]
         if not owners:
             return _EMPTY_HALT[station, self._n]
-        adjacent_to = _ADJACENT[station]
-        near = _NEAR[station]
         shops = self._shops
         first = owners[0]
         if len(owners) == 1 or owners[1] == first:
-            # One owner (the usual case): their shops here and next door.
-            adjacent = adjacent_to[shops[first] & near][first]
-            return Halt(_STATIONS[station], owners, adjacent,
-                        _ONE_SCORER[self._n][first][len(owners) + len(adjacent)])
+            # One owner (the usual case): the halt depends only on the station, the owner, their
+            # shops there and next door, so it is built once and shared.
+            near = shops[first] & _NEAR[station]
+            known = _ONE_OWNER_HALTS[self._n]
+            key = near << 8 | station << 3 | first << 1 | (len(owners) - 1)
+            halt = known.get(key)
+            if halt is None:
+                adjacent = _ADJACENT[station][near][first]
+                halt = known[key] = Halt(_STATIONS[station], owners, adjacent,
+                                         _ONE_SCORER[self._n][first][len(owners) + len(adjacent)])
+            return halt
         low, high = (first, owners[1]) if first < owners[1] else (owners[1], first)
-        low_adjacent = adjacent_to[shops[low] & near][low]
-        high_adjacent = adjacent_to[shops[high] & near][high]
+        near = _NEAR[station]
+        low_adjacent = _ADJACENT[station][shops[low] & near][low]
+        high_adjacent = _ADJACENT[station][shops[high] & near][high]
         points = [0] * self._n
         points[low] = 1 + len(low_adjacent)
         points[high] = 1 + len(high_adjacent)
@@ -591,9 +606,9 @@ class Game:
             events.append(MarkersRevealed(tuple(_COLOURS[c] for c in self.markers),
                                           None if self.open_marker is None else _COLOURS[self.open_marker]))
             # The board stays the same during the final tours: each crossing's halt is worked out once.
-            halts: dict[int, Halt] = {}
-            for colour, reason, seat in tours:
-                events.append(self._big_tour(colour, reason, seat, halts))
+            halts = {station: self._halt(station)
+                     for station in {station for colour, _, _ in tours for station in _LINE_CROSSINGS[colour]}}
+            events += [self._big_tour(colour, reason, seat, halts.__getitem__) for colour, reason, seat in tours]
         if n > 2:
             most = max(self.bag)
             leaders = [seat for seat, count in enumerate(self.bag) if count == most]
