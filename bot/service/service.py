@@ -22,7 +22,7 @@ from typing import Any
 from bot.contract import Button, Chat, Reply, User
 from engine import Game, GameError, Options, Pick, Tile
 from engine.board import COLOURS
-from engine.record import setup_from_record, to_record
+from engine.record import to_record
 from renderers.i18n import LANGUAGES, normalize_language, t
 
 from . import messages as M
@@ -153,7 +153,7 @@ class GameService(DeliveryMixin, TimersMixin):
     def _rebuild(meta: GameMeta, moves: list[str]) -> Loaded:
         loaded = Loaded(meta)
         if meta.setup is not None:
-            game = setup_from_record(dict(meta.setup, moves=[]))
+            game = _game_from_setup(meta.setup)
             for text in moves:
                 loaded.movers.append(game.current_player)
                 pick = _PICKS.get(text)
@@ -837,6 +837,25 @@ class GameService(DeliveryMixin, TimersMixin):
                 "scores": None if game is None else list(game.scores),
                 "winners": None if game is None or not game.finished else list(game.winners),
                 "options": dict(meta.options)}
+
+
+_TILES: dict[tuple[str, str], Tile] = {}
+
+
+def _game_from_setup(setup: dict) -> Game:
+    """The dealt game of a stored setup (our own record, already validated when it was
+    written): ``Game.from_setup`` with shared tile values, faster than parsing a record."""
+    try:
+        stacks = [[_TILES[(s, c)] for s, c in stack] for stack in setup["stacks"]]
+    except KeyError:
+        for stack in setup["stacks"]:
+            for s, c in stack:
+                _TILES.setdefault((s, c), Tile(s, c))
+        return _game_from_setup(setup)
+    players = setup["players"]
+    return Game.from_setup(players, stacks=stacks, markers=[setup["markers"][p] for p in players],
+                           open_marker=setup.get("open_marker"), first_player=players.index(setup["first_player"]),
+                           options=Options(**(setup.get("options") or {})), seed=setup.get("seed"))
 
 
 LOBBY_ACTIONS = {"j": GameService.join, "a": GameService.add_ai, "g": GameService.start,
