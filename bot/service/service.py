@@ -77,7 +77,7 @@ class GameService(DeliveryMixin, TimersMixin):
     """Implements ``bot.contract.GameServiceAPI``. Construct with ``await GameService.open(path)``."""
 
     def __init__(self, storage: Storage, *, clock: Clock | None = None,
-                 ai: Callable[..., Pick] | None = None, cache_size: int = 20_000) -> None:
+                 ai: Callable[..., Pick] | None = None, cache_size: int = 10_000) -> None:
         self.storage = storage
         self.clock = clock or SystemClock()
         self.ai = ai or _default_ai
@@ -97,7 +97,7 @@ class GameService(DeliveryMixin, TimersMixin):
     @classmethod
     async def open(cls, db_path: str = "paris-paris.sqlite3", *, clock: Clock | None = None,
                    storage: Storage | None = None, ai: Callable[..., Pick] | None = None,
-                   cache_size: int = 20_000) -> GameService:
+                   cache_size: int = 10_000) -> GameService:
         service = cls(storage or SqliteStorage(str(db_path)), clock=clock, ai=ai, cache_size=cache_size)
         await service.storage.open()
         service.codec = PayloadCodec(await service.storage.secret())
