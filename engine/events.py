@@ -8,8 +8,9 @@ is the one test a redacted log needs; ``seat=None`` asks for the public view.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any, ClassVar
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar, TypeVar
 
 from .actions import Tile
 
@@ -168,3 +169,38 @@ class GameEnded(Event):
     scores: tuple[int, ...]
     shops_on_board: tuple[int, ...]
     winners: tuple[int, ...]
+
+
+_E = TypeVar("_E")
+
+
+def fast_builder(cls: type[_E]) -> Callable[..., _E]:
+    """``cls(*values)`` for a frozen, slotted class of 4 or 5 fields, at about half the cost.
+
+    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, looking
+    the slot up by name; this sets the slots through their descriptors directly. The object
+    is the same (no ``__post_init__`` to skip: events have none). The engine builds the
+    events it makes many of in each game (rounds, tours, halts) this way.
+    """
+    new = object.__new__
+    one, two, three, four, *rest = (getattr(cls, f.name).__set__ for f in fields(cls))
+    if not rest:
+        def build(a, b, c, d):
+            obj = new(cls)
+            one(obj, a)
+            two(obj, b)
+            three(obj, c)
+            four(obj, d)
+            return obj
+        return build
+    (five,) = rest
+
+    def build5(a, b, c, d, e):
+        obj = new(cls)
+        one(obj, a)
+        two(obj, b)
+        three(obj, c)
+        four(obj, d)
+        five(obj, e)
+        return obj
+    return build5

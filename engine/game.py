@@ -44,6 +44,7 @@ from .events import (
     ShopOpened,
     SmallTour,
     TileDiscarded,
+    fast_builder,
 )
 
 SHOPS_PER_PLAYER = 20
@@ -61,6 +62,12 @@ _SORTED_BOX = sorted(_BOX_CODES)
 _BOX_COUNTS: dict[int, int] = {}
 for _code in _BOX_CODES:
     _BOX_COUNTS[_code] = _BOX_COUNTS.get(_code, 0) + 1
+
+# The events built many times a game, built at half the cost of calling their classes.
+_new_round_started = fast_builder(RoundStarted)
+_new_small_tour = fast_builder(SmallTour)
+_new_big_tour = fast_builder(BigTour)
+_new_halt = fast_builder(Halt)
 
 # Events are immutable values, so the common small ones are built once and shared: a game
 # emits thousands of them and building frozen dataclasses is a large part of its cost.
@@ -466,7 +473,7 @@ class Game:
         self.round += 1
         self.picks = 0
         if events is not None:
-            events.append(RoundStarted(self.round, len(self.stacks), self.bus,
+            events.append(_new_round_started(self.round, len(self.stacks), self.bus,
                                        tuple(map(_TILE.__getitem__, stack))))
 
     def _finish_round(self, events: list[Event] | None) -> None:
@@ -508,8 +515,8 @@ class Game:
                 points = [0] * self._n
                 for owner in owners:
                     points[owner] += 1
-                tour = known[code, owners] = SmallTour(_TILE[code], 0, tuple([_SHOP_AT[station][o] for o in owners]),
-                                                       tuple(points))
+                shops = tuple([_SHOP_AT[station][o] for o in owners])
+                tour = known[code, owners] = SmallTour(_TILE[code], 0, shops, tuple(points))
             return tour
         points = [0] * self._n
         for distance, ring in enumerate(_RINGS[station], 1):
@@ -518,8 +525,8 @@ class Game:
                 for _, owner in shops:
                     points[owner] += 1
                     scores[owner] += 1
-                return SmallTour(_TILE[code], distance, tuple(shops), tuple(points))
-        return SmallTour(_TILE[code], None, (), tuple(points))
+                return _new_small_tour(_TILE[code], distance, tuple(shops), tuple(points))
+        return _new_small_tour(_TILE[code], None, (), tuple(points))
 
     def _score_small_tour(self, station: int) -> None:
         """``_small_tour``'s points only."""
@@ -542,7 +549,7 @@ class Game:
         total = tuple(map(add, map(add, halts[0].points, halts[1].points),
                           map(add, halts[2].points, halts[3].points)))
         self.scores[:] = map(add, self.scores, total)
-        return BigTour(_COLOURS[colour], reason, seat, halts, total)
+        return _new_big_tour(_COLOURS[colour], reason, seat, halts, total)
 
     def _halt(self, station: int) -> Halt:
         """A big tour's halt at a crossing: 1 per shop there, and each owner with a shop there
@@ -571,7 +578,7 @@ class Game:
         points = [0] * self._n
         points[low] = 1 + len(low_adjacent)
         points[high] = 1 + len(high_adjacent)
-        return Halt(_STATIONS[station], owners, low_adjacent + high_adjacent, tuple(points))
+        return _new_halt(_STATIONS[station], owners, low_adjacent + high_adjacent, tuple(points))
 
     def _score_big_tour(self, colour: int) -> None:
         """``_big_tour``'s points only."""

@@ -4,14 +4,24 @@ scores, game length, secrets never leaking, and records replaying to the same ga
 import json
 import random
 from collections import Counter
+from dataclasses import FrozenInstanceError, fields
 
+import pytest
 from engine_testkit import box_counts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import COLOURS, Game, Options, Tile, full_game_rounds, result
 from engine.board import CAPACITY
-from engine.events import MarkerDealt, RoundStarted, TileDiscarded
+from engine.events import (
+    BigTour,
+    Halt,
+    MarkerDealt,
+    RoundStarted,
+    SmallTour,
+    TileDiscarded,
+    fast_builder,
+)
 from engine.record import apply_record_move, setup_from_record
 
 NAMES = ("ann", "bob", "cat", "dan")
@@ -224,3 +234,16 @@ def test_events_are_json_ready():
     tour = next(d for d in data if d["kind"] == "big_tour")
     assert set(tour) == {"kind", "colour", "reason", "seat", "halts", "points"}
     assert set(tour["halts"][0]) == {"station", "shops", "adjacent", "points"}
+
+
+
+@pytest.mark.parametrize("cls", [RoundStarted, SmallTour, Halt, BigTour])
+def test_fast_builder_builds_the_same_event(cls):
+    """The engine builds its most frequent events with ``fast_builder``: the same values as the class."""
+    values = [(f"value {i}", i) for i in range(len(fields(cls)))]     # all different, hashable
+    built = fast_builder(cls)(*values)
+    assert type(built) is cls
+    assert built == cls(*values) and hash(built) == hash(cls(*values))
+    assert [getattr(built, f.name) for f in fields(cls)] == values
+    with pytest.raises(FrozenInstanceError):
+        setattr(built, fields(cls)[0].name, None)
