@@ -137,10 +137,22 @@ def unreachable_names(meta: GameMeta) -> list[str]:
     return [seat.name for seat in meta.seats if seat.user_id in ids and not seat.is_ai]
 
 
-def prompt_text(meta: GameMeta, game: Game, notes: list[str] | tuple = ()) -> str:
+def round_notes(meta: GameMeta, round_: int) -> list[str]:
+    """Notes of a round (a deadline move, a seat handed to the AI), kept in the game's
+    bookkeeping so every later edit of that round's messages still shows them."""
+    return [line for r, line in meta.extra.get("notes", ()) if r == round_]
+
+
+def add_notes(meta: GameMeta, round_: int, lines: list[str] | tuple) -> None:
+    if lines:
+        kept = [[r, line] for r, line in meta.extra.get("notes", ()) if r >= round_ - 1]
+        meta.extra["notes"] = kept + [[round_, line] for line in lines]
+
+
+def prompt_text(meta: GameMeta, game: Game) -> str:
     lang = meta.language
     _, events = round_events(game)
-    lines = [header(game, lang), *notes]
+    lines = [header(game, lang), *round_notes(meta, game.round)]
     lines += present.narrate(events, game.players, lang)
     seat = game.current_player
     lines.append("")
@@ -183,11 +195,10 @@ def eviction_text(meta: GameMeta, game: Game, tile: Tile) -> str:
         owners=", ".join(game.players[o] for o in owners))])
 
 
-def prompt_message(meta: GameMeta, game: Game, codec: PayloadCodec, *, mode: str,
-                   notes: list[str] | tuple = ()) -> OutRow:
+def prompt_message(meta: GameMeta, game: Game, codec: PayloadCodec, *, mode: str) -> OutRow:
     seat = game.current_player
     mentions = () if meta.seats[seat].is_ai else (meta.seats[seat].user(),)
-    return group(meta, prompt_text(meta, game, notes), buttons=offer_buttons(meta, game, codec), mentions=mentions,
+    return group(meta, prompt_text(meta, game), buttons=offer_buttons(meta, game, codec), mentions=mentions,
                  slot=turn_slot(meta), mode=mode)
 
 
@@ -199,9 +210,11 @@ def after_moves(meta: GameMeta, game: Game, codec: PayloadCodec, log_start: int,
                 moves_before: int, notes: list[str] | tuple = ()) -> list[OutRow]:
     """Group messages for everything that happened since log index ``log_start``.
 
-    ``notes`` (a deadline move, a seat handed to the AI) go into the next prompt, or the
-    final summary, instead of costing a message of their own.
+    ``notes`` (a deadline move, a seat handed to the AI), which happened at ``log_start``,
+    go into that round's prompt and closing text instead of costing a message of their own.
     """
+    start, _ = round_events(game, upto=log_start)
+    add_notes(meta, game.log[start].round if game.log[start].kind == "round_started" else 1, notes)
     lang = meta.language
     log = game.log
     n = game.num_players
@@ -219,6 +232,7 @@ def after_moves(meta: GameMeta, game: Game, codec: PayloadCodec, log_start: int,
         moves = [e for e in events if e.kind in ("shop_opened", "shop_evicted")]
         scoring = [e for e in events if e.kind not in ("shop_opened", "shop_evicted")]
         closing = [t(lang, "bot.msg.round_header_done", round=finished_round, rounds=game.rounds)]
+        closing += round_notes(meta, finished_round)
         closing += present.narrate(moves, game.players, lang)
         out.append(group(meta, "\n".join(closing), slot=turn_slot(meta), mode="edit"))
         scores = game.score_history[finished_round - 1]
@@ -226,7 +240,7 @@ def after_moves(meta: GameMeta, game: Game, codec: PayloadCodec, log_start: int,
         summary += present.narrate(scoring, game.players, lang)
         if final:
             summary += present.narrate([e for e in log[index:] if e.visible_to(None)], game.players, lang)
-            summary.extend(notes)
+            summary.extend(round_notes(meta, finished_round))
             summary.append(t(lang, "bot.msg.final_header"))
             summary.append(t(lang, "bot.msg.winners", winners=", ".join(game.players[s] for s in game.winners)))
             summary.append(scores_line(game.players, game.scores, lang))
@@ -242,8 +256,7 @@ def after_moves(meta: GameMeta, game: Game, codec: PayloadCodec, log_start: int,
         new_round = True
     if not game.finished:
         first_prompt = moves_before == 0 and log_start == 0
-        out.append(prompt_message(meta, game, codec, mode="new" if (new_round or first_prompt) else "edit",
-                                  notes=notes))
+        out.append(prompt_message(meta, game, codec, mode="new" if (new_round or first_prompt) else "edit"))
     return out
 
 

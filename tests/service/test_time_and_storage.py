@@ -50,6 +50,12 @@ async def test_reminder_then_deadline(service, clock, transport):
     timers = await service.storage.timers_of(gid)
     assert {t_.kind for t_ in timers} == {"reminder", "deadline"}
     assert all(t_.move == after["moves"] and t_.due > clock.now() for t_ in timers)
+    # The note stays with its round: the round's closing text still tells it.
+    note = prompt.text.splitlines()[1]
+    await play_turn(service, c, {"ann": ann, "bob": bob})
+    await service.deliver_pending(transport)
+    closing = [m for m in transport.sent if m.slot and m.slot.endswith(":turn") and m.edit_message_id][-1]
+    assert note in closing.text and "1/20" in closing.text.splitlines()[0]
 
 
 async def test_second_reminder_in_a_round_goes_privately(service, clock, transport):
