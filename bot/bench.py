@@ -23,6 +23,7 @@ import time
 
 from bot.contract import Chat, User
 from bot.service import GameService
+from bot.service.records import compact_setup
 from engine import Game
 
 
@@ -116,9 +117,7 @@ async def _store_games(path: str, count: int, rng: random.Random) -> None:
             pick = game.legal_actions()[rng.randrange(len(game.legal_actions()))]
             game.apply(pick)
             moves.append((gid, i, str(pick), 0, "human", now))
-        setup = game.to_record()
-        setup.pop("moves")
-        setup["seed"] = seed
+        setup = compact_setup(game.to_record(), seed)
         seats = [{"name": p, "platform": "bench", "user_id": f"u{gid}-{i}", "is_ai": False,
                   "ai_reason": None, "language": None} for i, p in enumerate(names)]
         options = {"final_tours": "markers", "reminder_minutes": 240, "deadline_minutes": 1440, "language": "en"}

@@ -27,12 +27,10 @@ import contextlib
 import logging
 
 from bot.contract import Chat, Outgoing, RetryLater, Transport, Undeliverable, User
-from engine import Pick
-from engine.record import setup_from_record
 from renderers.i18n import t
 
 from . import messages as M
-from . import present
+from . import present, records
 from .model import LOBBY, PLAYING, Changes, GameMeta, StoredOut
 
 log = logging.getLogger(__name__)
@@ -168,9 +166,7 @@ class DeliveryMixin:
         meta, moves = got
 
         def work() -> bytes | None:
-            game = setup_from_record(dict(meta.setup, moves=[]))
-            for text in moves[:render["moves"]]:
-                game.apply(Pick.parse(text))
+            game = records.replay(meta.setup, moves, upto=render["moves"])
             if render["kind"] == "final":
                 events = game.log
                 for i in range(len(game.log) - 1, -1, -1):

@@ -26,7 +26,7 @@ from engine.record import to_record
 from renderers.i18n import LANGUAGES, normalize_language, t
 
 from . import messages as M
-from . import present
+from . import present, records
 from .clock import Clock, SystemClock
 from .model import (
     ABORTED,
@@ -55,7 +55,6 @@ MAX_SEATS = 4
 MAX_NAME = 32
 REMINDER_CHOICES = (0, 60, 240, 720)
 DEADLINE_CHOICES = (0, 720, 1440, 2880)
-_PICKS: dict[str, Pick] = {}   # stored move text -> move (a few hundred distinct values; moves are immutable)
 
 
 def _default_ai(game: Game, *, seed: int) -> Pick:
@@ -153,13 +152,10 @@ class GameService(DeliveryMixin, TimersMixin):
     def _rebuild(meta: GameMeta, moves: list[str]) -> Loaded:
         loaded = Loaded(meta)
         if meta.setup is not None:
-            game = _game_from_setup(meta.setup)
+            game = records.game_from_setup(meta.setup)
             for text in moves:
                 loaded.movers.append(game.current_player)
-                pick = _PICKS.get(text)
-                if pick is None:
-                    pick = _PICKS[text] = Pick.parse(text)
-                game.apply(pick)
+                game.apply(records.pick(text))
             loaded.game = game
         return loaded
 
@@ -359,10 +355,7 @@ class GameService(DeliveryMixin, TimersMixin):
                 raise Refused("bot.err.too_few", count=len(meta.seats))
             game = Game.new([s.name for s in meta.seats], seed=meta.seed,
                             options=Options(meta.options.get("final_tours", "markers")))
-            setup = to_record(game)
-            setup.pop("moves")
-            setup["seed"] = meta.seed
-            meta.setup = setup
+            meta.setup = records.compact_setup(to_record(game), meta.seed)
             meta.status = PLAYING
             loaded.game = game
             loaded.movers = []
@@ -822,6 +815,14 @@ class GameService(DeliveryMixin, TimersMixin):
     async def help(self, chat: Chat | None, user: User) -> Reply:
         return Reply(t(await self._language(chat, user), "bot.help"))
 
+    async def record(self, game_id: int) -> dict[str, Any] | None:
+        """The game record of RULES.md (plus ``seed``) as stored; None for unknown or unstarted games.
+        It holds every secret (markers, stacks): for operators and finished games, not for chats."""
+        got = await self.storage.load_game(game_id)
+        if got is None or got[0].setup is None:
+            return None
+        return records.record_of(got[0].setup, got[1])
+
     async def game_info(self, chat: Chat | None = None, *, game_id: int | None = None) -> dict[str, Any] | None:
         """The chat's current game (or game ``game_id``, also when over) for adapters and tools:
         id, status, seats, to_move, round, scores (no secrets)."""
@@ -837,25 +838,6 @@ class GameService(DeliveryMixin, TimersMixin):
                 "scores": None if game is None else list(game.scores),
                 "winners": None if game is None or not game.finished else list(game.winners),
                 "options": dict(meta.options)}
-
-
-_TILES: dict[tuple[str, str], Tile] = {}
-
-
-def _game_from_setup(setup: dict) -> Game:
-    """The dealt game of a stored setup (our own record, already validated when it was
-    written): ``Game.from_setup`` with shared tile values, faster than parsing a record."""
-    try:
-        stacks = [[_TILES[(s, c)] for s, c in stack] for stack in setup["stacks"]]
-    except KeyError:
-        for stack in setup["stacks"]:
-            for s, c in stack:
-                _TILES.setdefault((s, c), Tile(s, c))
-        return _game_from_setup(setup)
-    players = setup["players"]
-    return Game.from_setup(players, stacks=stacks, markers=[setup["markers"][p] for p in players],
-                           open_marker=setup.get("open_marker"), first_player=players.index(setup["first_player"]),
-                           options=Options(**(setup.get("options") or {})), seed=setup.get("seed"))
 
 
 LOBBY_ACTIONS = {"j": GameService.join, "a": GameService.add_ai, "g": GameService.start,

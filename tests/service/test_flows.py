@@ -56,10 +56,10 @@ async def test_deep_link_join_and_marker_button(service, transport):
     prompt = transport.group()[-1]
     marker = next(b for row in prompt.buttons for b in row if b.kind == "marker")
     game = (await service.game_info(c))["game_id"]
-    meta, _ = await service.storage.load_game(game)
+    record = await service.record(game)
     for u in (ann, bob):
         reply = await service.press(c, u, marker.payload)
-        colour = meta.setup["markers"][u.name]
+        colour = record["markers"][u.name]
         assert reply.ok and t("en", "bot.colour." + colour) in reply.text
     reply = await service.press(c, user("Eve"), marker.payload)
     assert not reply.ok

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from service_helpers import chat, play_to_end, play_turn, start_game, user
@@ -27,11 +29,8 @@ async def test_full_game_through_the_service(service, transport, players):
     rounds = {2: 20, 3: 15, 4: 12}[players]
     assert info["moves"] == rounds * players
     # The stored record replays to the same result.
-    meta, moves = await service.storage.load_game(gid)
-    record = dict(meta.setup, moves=[{"tile": m.split("!")[0].split("/")} for m in moves])
-    for move, text in zip(record["moves"], moves, strict=True):
-        if "!" in text:
-            move["evict"] = meta.seats[int(text.split("!")[1])].name
+    record = await service.record(gid)
+    assert len(record["moves"]) == rounds * players
     replayed = Game.from_record(record)
     assert replayed.finished and list(replayed.scores) == info["scores"]
     assert list(replayed.winners) == info["winners"]
@@ -124,6 +123,7 @@ async def test_secrets_never_reach_the_group(service, transport):
     await service.deliver_pending(transport)
     await play_to_end(service, c, users, transport)
     meta, _ = await service.storage.load_game(gid)
+    record = await service.record(gid)
     secret_phrases = []
     for lang in LANGUAGES:
         for key in ("bot.msg.marker_private", "bot.msg.marker_line"):
@@ -141,7 +141,7 @@ async def test_secrets_never_reach_the_group(service, transport):
             except ImportError:
                 continue
             from engine.events import MarkerDealt
-            for seat, colour in enumerate(meta.setup["markers"].values()):
+            for seat, colour in enumerate(record["markers"].values()):
                 line = narrate_event(MarkerDealt(seat, colour), players=[s.name for s in meta.seats],
                                      language="de")
                 assert not line or line not in message.text
@@ -154,19 +154,27 @@ async def test_secrets_never_reach_the_group(service, transport):
     # The private messages hold each player's own marker, and nobody else's.
     for m in transport.private():
         seat = meta.seat_of(m.private_to.id)
-        mine = meta.setup["markers"][meta.seats[seat].name]
+        mine = record["markers"][meta.seats[seat].name]
         assert t("de", "bot.colour." + mine) in m.text
 
 
-async def test_result_replays_with_the_engine(service):
+async def test_result_replays_with_the_engine(service, tmp_path):
     ann, bob = user("Ann"), user("Bob")
     c = chat()
     gid = await start_game(service, c, [ann, bob], options={"seed": 8, "final_tours": "all_lines"})
     await play_to_end(service, c, {"ann": ann, "bob": bob})
-    meta, moves = await service.storage.load_game(gid)
-    assert meta.setup["options"] == {"final_tours": "all_lines"} and meta.setup["seed"] == 8
-    fresh = Game.new([s.name for s in meta.seats], seed=8, options=None)
-    assert fresh.to_record()["stacks"] == meta.setup["stacks"]       # the deal comes from the stored seed
+    record = await service.record(gid)
+    assert record["options"] == {"final_tours": "all_lines"} and record["seed"] == 8
+    fresh = Game.new(record["players"], seed=8)
+    assert fresh.to_record()["stacks"] == record["stacks"]          # the deal comes from the stored seed
     info = await service.game_info(game_id=gid)
-    assert info["status"] == "finished" and len(moves) == 40
-    assert result(Game.from_record(dict(meta.setup, moves=[]))) is not None
+    assert info["status"] == "finished" and len(record["moves"]) == 40
+    # The engine's replay tool reads the stored record and agrees with the service.
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    out = subprocess.run([sys.executable, "-m", "engine", "replay", str(path)], capture_output=True, text=True,
+                         check=True)
+    replayed = json.loads(out.stdout)
+    assert replayed["finished"] and list(replayed["scores"].values()) == info["scores"]
+    assert replayed["winners"] == [record["players"][s] for s in info["winners"]]
+    assert result(Game.from_record(record))["scores"] == replayed["scores"]
