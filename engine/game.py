@@ -474,7 +474,7 @@ class Game:
         self.picks = 0
         if events is not None:
             events.append(_new_round_started(self.round, len(self.stacks), self.bus,
-                                       tuple(map(_TILE.__getitem__, stack))))
+                                                  tuple(map(_TILE.__getitem__, stack))))
 
     def _finish_round(self, events: list[Event] | None) -> None:
         code = self.offer[0]

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 from . import board as B
-from .actions import PLAIN_PICKS, TILES_BY_NAME, Pick, Tile, pick_for
+from .actions import EVICTING_PICKS, PLAIN_PICKS, TILES_BY_NAME, Pick, Tile, pick_for
 from .errors import GameError, InvalidRecord, MalformedInput
 from .game import Game, Options
 
@@ -13,6 +14,11 @@ FORMAT = "paris-paris-record/1"
 
 # (station, colour) -> tile code: records' tiles are read without building Tiles.
 _CODES: dict[tuple[str, str], int] = {name: tile.code for name, tile in TILES_BY_NAME.items()}
+# station -> colour -> tile code: a whole deal is read with two plain lookups a tile.
+_CODES_AT: dict[str, dict[str, int]] = {}
+for (_station, _colour), _code in _CODES.items():
+    _CODES_AT.setdefault(_station, {})[_colour] = _code
+_LIST = {list}
 
 
 def to_record(game: Game) -> dict[str, Any]:
@@ -59,9 +65,9 @@ def _tile(value: Any, where: str) -> Tile:
 
 def _stack_codes(stacks: list) -> list[tuple[int, ...]]:
     try:  # Fast path: lists of [station, colour] lists naming real tiles, looked up at once.
-        if all(type(stack) is list and all(type(t) is list for t in stack) for stack in stacks):
-            return [tuple([_CODES[tuple(t)] for t in stack]) for stack in stacks]
-    except (KeyError, TypeError):
+        if set(map(type, stacks)) <= _LIST and set(map(type, chain.from_iterable(stacks))) <= _LIST:
+            return [tuple([_CODES_AT[station][colour] for station, colour in stack]) for stack in stacks]
+    except (KeyError, TypeError, ValueError):
         pass
     return [tuple([_tile(t, f"stack {i}").code for t in stack]) for i, stack in enumerate(stacks)]
 
@@ -81,24 +87,29 @@ def from_record(record: Any) -> Game:
     board = game.board
     move_quietly = game._move
     for index, move in enumerate(moves):
-        # The common move is checked here, inline: a plain pick of a well-formed tile on offer,
-        # by the player to move (or unnamed), where the rules ask no eviction choice. Any other
-        # move goes through ``_record_pick``, which raises the exact error or normalises it.
-        if type(move) is dict and not game.finished and move.get("evict") is None:
+        # The common move is checked here, inline: a well-formed pick of a tile on offer by the
+        # player to move (or unnamed), naming whose shop it evicts exactly where the rules ask
+        # (or naming a player where they do not: ignored). Any other move goes through
+        # ``_record_pick``, which raises the exact error or normalises it.
+        pick = None
+        if type(move) is dict and not game.finished:
             tile = move.get("tile")
             player = move.get("player")
-            if type(tile) is list and len(tile) == 2 and (
+            evict = move.get("evict")
+            if type(tile) is list and (evict is None or type(evict) is str) and (
                     player is None or (type(player) is str and player == names[(game.bus + game.picks) % n])):
                 try:
-                    code = _CODES.get((tile[0], tile[1]))
-                except TypeError:           # an unhashable station or colour
+                    code = _CODES.get(tuple(tile))     # a list of two ids naming a tile
+                except TypeError:                     # an unhashable station or colour
                     code = None
                 if code is not None and code in game.offer:
                     owners = board[code // 5]
-                    if len(owners) < 2 or owners[0] == owners[1]:
-                        move_quietly(PLAIN_PICKS[code], None)
-                        continue
-        move_quietly(_record_pick(game, index, move, seats), None)
+                    if len(owners) == 2 and owners[0] != owners[1]:
+                        if seats.get(evict) in owners:
+                            pick = EVICTING_PICKS[code][seats[evict]]
+                    elif evict is None or evict in seats:
+                        pick = PLAIN_PICKS[code]
+        move_quietly(pick if pick is not None else _record_pick(game, index, move, seats), None)
     return game
 
 
