@@ -337,7 +337,7 @@ class Game:
         return self.board[B.STATION_INDEX[station]]
 
     def shops_on_board(self) -> tuple[int, ...]:
-        return tuple(shops.bit_count() for shops in self._shops)
+        return tuple(map(int.bit_count, self._shops))
 
     def eviction_options(self, tile: Tile) -> tuple[int, ...]:
         """Seats whose shop the placer may choose to evict by taking ``tile``.
@@ -431,11 +431,13 @@ class Game:
     def _move(self, action: Pick, events: list[Event] | None) -> None:
         """Play a checked move for the player to move."""
         n = self._n
-        seat = (self.bus + self.picks) % n
+        picks = self.picks
+        seat = (self.bus + picks) % n
         code = action.tile.code
         self.offer.remove(code)
         station = code // 5
-        owners = self.board[station]
+        board = self.board
+        owners = board[station]
         shops = self._shops
         if len(owners) == _CAPACITY[station]:
             evicted = owners[0] if action.evict is None else action.evict
@@ -456,11 +458,11 @@ class Game:
             events.append(_SHOP_OPENED[seat][code])
         first = _FIRST[station]
         shops[seat] |= _SECOND[station] if shops[seat] & first else first
-        self.board[station] = owners + (seat,)
+        board[station] = owners + (seat,)
         self.supply[seat] -= 1
         self.moves.append(action)
-        self.picks += 1
-        if self.picks == n:
+        self.picks = picks = picks + 1
+        if picks == n:
             self._finish_round(events)
 
     def _start_round(self, events: list[Event] | None) -> None:
@@ -618,17 +620,19 @@ class Game:
             events += [self._big_tour(colour, reason, seat, halts.__getitem__) for colour, reason, seat in tours]
         if n > 2:
             most = max(self.bag)
-            leaders = [seat for seat, count in enumerate(self.bag) if count == most]
-            scorer = leaders[0] if len(leaders) == 1 and most > 0 else None
+            scorer = self.bag.index(most) if most > 0 and self.bag.count(most) == 1 else None
             if scorer is not None:
                 self.scores[scorer] += most
             if events is not None:
                 events.append(BagScored(tuple(self.bag), scorer, most if scorer is not None else 0))
         on_board = self.shops_on_board()
         best = max(self.scores)
-        tied = [seat for seat in range(n) if self.scores[seat] == best]
-        fewest = min(on_board[seat] for seat in tied)
-        self.winners = tuple(seat for seat in tied if on_board[seat] == fewest)
+        if self.scores.count(best) == 1:
+            self.winners = (self.scores.index(best),)
+        else:
+            tied = [seat for seat in range(n) if self.scores[seat] == best]
+            fewest = min(on_board[seat] for seat in tied)
+            self.winners = tuple(seat for seat in tied if on_board[seat] == fewest)
         self.finished = True
         self.score_history.append(tuple(self.scores))
         if events is not None:
