@@ -253,7 +253,9 @@ class Game:
         game.bag = [0] * n
         game.scores = [0] * n
         game.offer = []
-        game._twins = False         # the stack on offer holds the same tile twice (the box has pairs)
+        # Whether the offer holds the same tile twice (the box has pairs); None: not yet looked at
+        # this round (only legal_actions needs it, and a shrinking offer cannot gain twins).
+        game._twins = None
         game.discard = [None] * 5
         game.bus = first_player
         game.picks = 0
@@ -356,6 +358,8 @@ class Game:
             return []
         board = self.board
         offer = self.offer
+        if self._twins is None:
+            self._twins = len(set(offer)) != len(offer)
         if self._twins:
             offer = list(dict.fromkeys(offer))      # the same tile twice on offer is one choice
         actions: list[Pick] = []
@@ -471,12 +475,12 @@ class Game:
             return
         stack = self.stacks[self.round]
         self.offer = list(stack)
-        self._twins = len(set(stack)) != len(stack)
+        self._twins = None
         self.round += 1
         self.picks = 0
         if events is not None:
-            events.append(_new_round_started(self.round, len(self.stacks), self.bus,
-                                                  tuple(map(_TILE.__getitem__, stack))))
+            tiles = tuple(map(_TILE.__getitem__, stack))
+            events.append(_new_round_started(self.round, len(self.stacks), self.bus, tiles))
 
     def _finish_round(self, events: list[Event] | None) -> None:
         code = self.offer[0]
@@ -496,7 +500,6 @@ class Game:
             self.discard[colour] = code
             if events is not None:
                 events.append(_TILE_DISCARDED[code][0])
-        self.offer = []
         self.score_history.append(tuple(self.scores))
         self.bus = (self.bus + 1) % self._n
         self._start_round(events)
@@ -612,7 +615,7 @@ class Game:
             for colour, _, _ in tours:
                 self._score_big_tour(colour)
         else:
-            events.append(MarkersRevealed(tuple(_COLOURS[c] for c in self.markers),
+            events.append(MarkersRevealed(tuple(map(_COLOURS.__getitem__, self.markers)),
                                           None if self.open_marker is None else _COLOURS[self.open_marker]))
             # The board stays the same during the final tours: each crossing's halt is worked out once.
             halts = {station: self._halt(station)
