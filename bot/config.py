@@ -95,3 +95,12 @@ def setting(name: str, default: str | None = None) -> str | None:
 def int_setting(name: str, default: int | None = None) -> int | None:
     """One whole-number setting from the environment or ``.env``."""
     return settings().get_int(name, default)
+
+
+def game_defaults(source: Settings | None = None) -> dict[str, str]:
+    """Option defaults for new chats, from PARIS_PARIS_LANGUAGE, PARIS_PARIS_FINAL_TOURS,
+    PARIS_PARIS_REMINDER_MINUTES and PARIS_PARIS_DEADLINE_MINUTES (unset ones keep the built-in)."""
+    source = source or settings()
+    names = {"language": "PARIS_PARIS_LANGUAGE", "final_tours": "PARIS_PARIS_FINAL_TOURS",
+             "reminder_minutes": "PARIS_PARIS_REMINDER_MINUTES", "deadline_minutes": "PARIS_PARIS_DEADLINE_MINUTES"}
+    return {key: value for key, name in names.items() if (value := source.get(name))}

@@ -39,11 +39,12 @@ class DiscordConfig:
 
 async def serve(config: DiscordConfig) -> None:
     """Open the service, connect to Discord and run until the connection closes."""
+    from bot.config import game_defaults
     from bot.service import GameService
 
     from .app import ParisBot
 
-    service = await GameService.open(config.db_path)
+    service = await GameService.open(config.db_path, platforms=("discord",), defaults=game_defaults())
     # SIGTERM (systemd, docker stop) ends the bot as cleanly as Ctrl+C does.
     main = asyncio.current_task()
     with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
@@ -66,7 +67,6 @@ def run_discord(config: DiscordConfig | None = None) -> int:
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     import aiohttp
-
     import discord
 
     try:

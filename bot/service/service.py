@@ -16,7 +16,7 @@ import contextlib
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.contract import Button, Chat, Reply, User
@@ -76,8 +76,13 @@ class GameService(DeliveryMixin, TimersMixin):
     """Implements ``bot.contract.GameServiceAPI``. Construct with ``await GameService.open(path)``."""
 
     def __init__(self, storage: Storage, *, clock: Clock | None = None,
-                 ai: Callable[..., Pick] | None = None, cache_size: int = 10_000) -> None:
+                 ai: Callable[..., Pick] | None = None, cache_size: int = 10_000,
+                 platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None) -> None:
         self.storage = storage
+        # Timers of games on other platforms belong to the process serving those platforms.
+        self.platforms = None if platforms is None else tuple(platforms)
+        # The operator's defaults for new chats (PARIS_PARIS_LANGUAGE, ..._MINUTES), checked once.
+        self.defaults = dict(DEFAULT_OPTIONS, **_clean_options(defaults or {}))
         self.clock = clock or SystemClock()
         self.ai = ai or _default_ai
         self.cache_size = cache_size
@@ -96,8 +101,12 @@ class GameService(DeliveryMixin, TimersMixin):
     @classmethod
     async def open(cls, db_path: str = "paris-paris.sqlite3", *, clock: Clock | None = None,
                    storage: Storage | None = None, ai: Callable[..., Pick] | None = None,
-                   cache_size: int = 10_000) -> GameService:
-        service = cls(storage or SqliteStorage(str(db_path)), clock=clock, ai=ai, cache_size=cache_size)
+                   cache_size: int = 10_000, platforms: Iterable[str] | None = None,
+                   defaults: dict[str, Any] | None = None) -> GameService:
+        """``platforms``: fire only timers of games on these platforms (all when None);
+        ``defaults``: option defaults for chats that have not changed them."""
+        service = cls(storage or SqliteStorage(str(db_path)), clock=clock, ai=ai, cache_size=cache_size,
+                      platforms=platforms, defaults=defaults)
         await service.storage.open()
         service.codec = PayloadCodec(await service.storage.secret())
         service._next_id = await service.storage.max_game_id()
@@ -177,7 +186,7 @@ class GameService(DeliveryMixin, TimersMixin):
         return None if gid is None else await self._load(gid)
 
     async def _chat_options(self, chat: Chat) -> dict[str, Any]:
-        return dict(DEFAULT_OPTIONS, **(await self.storage.chat_settings(chat.platform, chat.id)))
+        return dict(self.defaults, **(await self.storage.chat_settings(chat.platform, chat.id)))
 
     async def _language(self, chat: Chat | None, user: User, loaded: Loaded | None = None) -> str:
         if loaded is not None and loaded.meta.options.get("language"):
@@ -454,7 +463,7 @@ class GameService(DeliveryMixin, TimersMixin):
                             change.timers = self._timers(loaded)
                     await self._commit(change, forget=loaded.meta.id if loaded else None)
                     lang = clean.get("language") or lang
-                options = dict(DEFAULT_OPTIONS, **stored)
+                options = dict(self.defaults, **stored)
                 if loaded is not None:
                     options = loaded.meta.options
                 text = t(lang, "bot.reply.settings", options=M.options_text(options, lang))
@@ -848,3 +857,12 @@ def _tile_error(tile: Tile) -> GameError:
     from engine import TileNotOnOffer
 
     return TileNotOnOffer(f"{tile} is not on offer", tile=str(tile))
+
+
+def _clean_options(defaults: dict[str, Any]) -> dict[str, Any]:
+    """Operator defaults checked like a chat's settings; a bad value stops start-up with a clear error."""
+    given = {k: v for k, v in defaults.items() if v not in (None, "")}
+    try:
+        return GameService._validate_settings(given)
+    except Refused as exc:
+        raise ValueError(f"bad default for {exc.params.get('key')}: {exc.params.get('value')!r}") from None

@@ -131,9 +131,10 @@ class Storage(ABC):
         """One outbox row as stored now."""
     # timers
     @abstractmethod
-    async def due_timers(self, now: float) -> list[TimerRow]: ...
+    async def due_timers(self, now: float, platforms: tuple[str, ...] | None = None) -> list[TimerRow]:
+        """Timers due by ``now``; only those of games on ``platforms`` when given."""
     @abstractmethod
-    async def next_timer(self) -> float | None: ...
+    async def next_timer(self, platforms: tuple[str, ...] | None = None) -> float | None: ...
     @abstractmethod
     async def timers_of(self, game_id: int) -> list[TimerRow]: ...
     # settings and stats
@@ -146,6 +147,15 @@ class Storage(ABC):
     @abstractmethod
     async def user_games(self, platform: str, user_id: str) -> list[int]:
         """Ids of the running games where the user holds a seat."""
+
+
+def _platform_filter(platforms: tuple[str, ...] | None) -> tuple[str, tuple[str, ...]]:
+    """SQL restricting timers to games on ``platforms``: each bot process fires only its own
+    platform's timers, so a Telegram and a Discord process may share one database."""
+    if platforms is None:
+        return "", ()
+    marks = ", ".join("?" * len(platforms))
+    return f" AND game_id IN (SELECT id FROM games WHERE platform IN ({marks}))", tuple(platforms)
 
 
 def _meta_from_row(row: Any) -> GameMeta:
@@ -470,13 +480,15 @@ class SqliteStorage(Storage):
 
     # ---- timers --------------------------------------------------------------------------
 
-    async def due_timers(self, now: float) -> list[TimerRow]:
-        rows = await self._all("SELECT game_id, kind, due, move FROM timers WHERE due <= ? ORDER BY due",
-                               (now,))
+    async def due_timers(self, now: float, platforms: tuple[str, ...] | None = None) -> list[TimerRow]:
+        where, params = _platform_filter(platforms)
+        rows = await self._all("SELECT game_id, kind, due, move FROM timers WHERE due <= ?" + where
+                               + " ORDER BY due", (now, *params))
         return [TimerRow(*r) for r in rows]
 
-    async def next_timer(self) -> float | None:
-        row = await self._one("SELECT MIN(due) FROM timers")
+    async def next_timer(self, platforms: tuple[str, ...] | None = None) -> float | None:
+        where, params = _platform_filter(platforms)
+        row = await self._one("SELECT MIN(due) FROM timers WHERE 1" + where, params)
         return row[0] if row else None
 
     async def timers_of(self, game_id: int) -> list[TimerRow]:

@@ -29,7 +29,7 @@ class TimersMixin:
 
     async def fire_due_timers(self) -> int:
         fired = 0
-        for timer in await self.storage.due_timers(self.clock.now()):
+        for timer in await self.storage.due_timers(self.clock.now(), self.platforms):
             loaded = await self._load(timer.game_id)
             if loaded is None:
                 continue
@@ -92,7 +92,7 @@ class TimersMixin:
                     await self.storage.prune_outbox(pruned_at - KEEP_SENT)
             except Exception:  # noqa: BLE001 - keep the loop alive; the timer stays due
                 log.exception("firing timers failed")
-            due = await self.storage.next_timer()
+            due = await self.storage.next_timer(self.platforms)
             delay = max_sleep if due is None else min(max_sleep, max(0.05, due - self.clock.now()))
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._timer_wake.wait(), delay)

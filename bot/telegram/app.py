@@ -17,15 +17,16 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from telegram import Update
+from telegram.error import InvalidToken
+from telegram.ext import Application, ApplicationBuilder
+
 from bot.config import ConfigError
 from bot.contract import GameServiceAPI
 from bot.telegram.commands import register_commands
 from bot.telegram.handlers import AdminCache, TelegramHandlers
 from bot.telegram.settings import TelegramSettings
 from bot.telegram.transport import TelegramTransport
-from telegram import Update
-from telegram.error import InvalidToken
-from telegram.ext import Application, ApplicationBuilder
 
 log = logging.getLogger(__name__)
 
@@ -185,9 +186,10 @@ async def stop_application(application: Application) -> None:
 
 def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[GameServiceAPI]]:
     async def open_service() -> GameServiceAPI:
+        from bot.config import game_defaults
         from bot.service import GameService  # imported late: the adapter itself needs only the contract
 
-        return await GameService.open(config.db_path)
+        return await GameService.open(config.db_path, platforms=("telegram",), defaults=game_defaults())
     return open_service
 
 

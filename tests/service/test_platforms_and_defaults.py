@@ -1,0 +1,49 @@
+"""One database shared by a Telegram and a Discord process; operator defaults for new chats."""
+
+from __future__ import annotations
+
+import pytest
+from service_helpers import PLATFORM, chat, start_game, user
+
+from bot.config import Settings, game_defaults
+from bot.service import GameService
+
+OPTS = {"seed": 4, "reminder_minutes": 60, "deadline_minutes": 0}
+
+
+async def test_each_process_fires_only_its_own_platforms_timers(db_path, clock):
+    everything = await GameService.open(db_path, clock=clock)
+    await start_game(everything, chat(), [user("Ann"), user("Bob")], options=OPTS)
+    await everything.close()
+
+    other = await GameService.open(db_path, clock=clock, platforms=("discord",))
+    own = await GameService.open(db_path, clock=clock, platforms=(PLATFORM,))
+    try:
+        clock.advance(minutes=61)
+        assert await other.storage.next_timer(other.platforms) is None
+        assert await other.fire_due_timers() == 0          # not its game: the reminder waits
+        assert await own.storage.next_timer(own.platforms) is not None
+        assert await own.fire_due_timers() == 1            # the owning process reminds
+    finally:
+        await other.close()
+        await own.close()
+
+
+async def test_operator_defaults_apply_to_new_chats_only(db_path, clock):
+    defaults = game_defaults(Settings({"PARIS_PARIS_LANGUAGE": "de", "PARIS_PARIS_DEADLINE_MINUTES": "30"}, {}))
+    service = await GameService.open(db_path, clock=clock, defaults=defaults)
+    try:
+        ann = user("Ann", language="en")
+        await service.new_game(chat(), ann)
+        info = await service.game_info(chat())
+        assert info["options"]["language"] == "de"
+        assert info["options"]["deadline_minutes"] == 30
+        await service.new_game(chat(2), ann, options={"language": "fr"})   # a chat's choice wins
+        assert (await service.game_info(chat(2)))["options"]["language"] == "fr"
+    finally:
+        await service.close()
+
+
+async def test_bad_operator_default_is_a_clear_error(db_path):
+    with pytest.raises(ValueError, match="reminder_minutes"):
+        await GameService.open(db_path, defaults={"reminder_minutes": "soon"})
