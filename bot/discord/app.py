@@ -26,9 +26,10 @@ import logging
 from collections.abc import Awaitable, Callable
 
 import discord
-from bot.contract import Chat, GameServiceAPI, Reply, User
 from discord import app_commands
 from discord.ext import commands
+
+from bot.contract import Chat, GameServiceAPI, Reply, User
 from renderers.i18n import normalize_language, t
 
 from .commands import CatalogTranslator, ParisGroup

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
+
 from renderers.i18n import LANGUAGES, catalog
 
 if TYPE_CHECKING:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import discord
+
 from bot.contract import Chat, User
 
 PLATFORM = "discord"

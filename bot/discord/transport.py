@@ -27,6 +27,7 @@ import re
 from collections import OrderedDict
 
 import discord
+
 from bot.contract import Outgoing, RetryLater, Undeliverable, User
 
 from .texts import discord_text

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import discord
+
 from bot.contract import Button
 
 if TYPE_CHECKING:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
-from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
 from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.error import TelegramError
+
+from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
+from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
 
 log = logging.getLogger(__name__)
 

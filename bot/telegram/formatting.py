@@ -7,9 +7,10 @@ entity offsets and the 4096/1024 limits in UTF-16 code units.
 
 from __future__ import annotations
 
-from bot.contract import User
 from telegram import MessageEntity
 from telegram import User as TgUser
+
+from bot.contract import User
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024

@@ -14,17 +14,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.contract import Chat, GameServiceAPI, Reply, User
-from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, split_text
-from bot.telegram.keyboards import (
-    add_to_group_keyboard,
-    deep_link,
-    keyboard,
-    open_private_keyboard,
-    split_callback_data,
-)
-from bot.telegram.transport import retry_seconds
-from renderers.i18n import t
 from telegram import Chat as TgChat
 from telegram import (
     InlineKeyboardMarkup,
@@ -36,6 +25,18 @@ from telegram import User as TgUser
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, CommandHandler, ContextTypes
+
+from bot.contract import Chat, GameServiceAPI, Reply, User
+from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, split_text
+from bot.telegram.keyboards import (
+    add_to_group_keyboard,
+    deep_link,
+    keyboard,
+    open_private_keyboard,
+    split_callback_data,
+)
+from bot.telegram.transport import retry_seconds
+from renderers.i18n import t
 
 log = logging.getLogger(__name__)
 

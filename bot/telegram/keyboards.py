@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
-from bot.contract import Button
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.contract import Button
 
 MARKER_PREFIX = "~m~"
 _DEEP_LINK_SAFE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

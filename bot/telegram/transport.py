@@ -13,11 +13,12 @@ import datetime as dtm
 import logging
 import warnings
 
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
+
 from bot.contract import Outgoing, RetryLater, Undeliverable
 from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, entities_for_part, split_text
 from bot.telegram.keyboards import keyboard
-from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
-from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
 log = logging.getLogger(__name__)
 
