@@ -15,7 +15,7 @@ import secrets
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import chain, product
 from operator import add
 
 from . import board as B
@@ -64,6 +64,7 @@ for _code in _BOX_CODES:
     _BOX_COUNTS[_code] = _BOX_COUNTS.get(_code, 0) + 1
 
 # The events built many times a game, built at half the cost of calling their classes.
+_new_game_started = fast_builder(GameStarted)
 _new_round_started = fast_builder(RoundStarted)
 _new_small_tour = fast_builder(SmallTour)
 _new_big_tour = fast_builder(BigTour)
@@ -175,7 +176,7 @@ class Game:
         rng = random.Random(seed)
         tiles = _shuffled(_BOX_CODES, rng)
         size = stack_size(n)
-        stacks = [tuple(tiles[i:i + size]) for i in range(0, len(tiles), size)]
+        stacks = list(zip(*[iter(tiles)] * size, strict=True))     # consecutive groups of ``size``
         colours = _shuffled(range(5), rng)
         if first_player is None:
             first_player = rng.randrange(n)
@@ -197,11 +198,11 @@ class Game:
         """``from_setup`` with the tiles given as codes; ``logged=False`` for a quiet replay."""
         n = _check_players(players)
         size = stack_size(n)
-        for i, stack in enumerate(stacks):
-            if len(stack) != size:
-                raise InvalidSetup(f"stack {i} holds {len(stack)} tiles; with {n} players each holds {size}",
-                                   stack=i)
-        flat = [code for stack in stacks for code in stack]
+        if not set(map(len, stacks)) <= {size}:
+            i, stack = next((i, stack) for i, stack in enumerate(stacks) if len(stack) != size)
+            raise InvalidSetup(f"stack {i} holds {len(stack)} tiles; with {n} players each holds {size}",
+                               stack=i)
+        flat = list(chain.from_iterable(stacks))
         # The whole box (the usual case) is checked at C speed; otherwise count each tile.
         if not (len(flat) == len(_BOX_CODES) and sorted(flat) == _SORTED_BOX) and any(
                 count > _BOX_COUNTS.get(code, 0) for code, count in Counter(flat).items()):
@@ -265,7 +266,7 @@ class Game:
         game.finished = False
         game.winners = ()
         if logged:
-            log: list[Event] = [GameStarted(players, first_player, len(stacks), options.final_tours)]
+            log: list[Event] = [_new_game_started(players, first_player, len(stacks), options.final_tours)]
             log += [_MARKER_DEALT[seat][c] for seat, c in enumerate(markers)]
             if open_marker is not None:
                 log.append(_OPEN_MARKER_SHOWN[open_marker])

@@ -15,6 +15,7 @@ from engine import COLOURS, Game, Options, Tile, full_game_rounds, result
 from engine.board import CAPACITY
 from engine.events import (
     BigTour,
+    GameStarted,
     Halt,
     MarkerDealt,
     RoundStarted,
@@ -237,7 +238,7 @@ def test_events_are_json_ready():
 
 
 
-@pytest.mark.parametrize("cls", [RoundStarted, SmallTour, Halt, BigTour])
+@pytest.mark.parametrize("cls", [GameStarted, RoundStarted, SmallTour, Halt, BigTour])
 def test_fast_builder_builds_the_same_event(cls):
     """The engine builds its most frequent events with ``fast_builder``: the same values as the class."""
     values = [(f"value {i}", i) for i in range(len(fields(cls)))]     # all different, hashable
