@@ -231,12 +231,17 @@ def after_moves(meta: GameMeta, game: Game, codec: PayloadCodec, log_start: int,
         finished_round = log[start].round
         moves = [e for e in events if e.kind in ("shop_opened", "shop_evicted")]
         scoring = [e for e in events if e.kind not in ("shop_opened", "shop_evicted")]
-        closing = [t(lang, "bot.msg.round_header_done", round=finished_round, rounds=game.rounds)]
-        closing += round_notes(meta, finished_round)
-        closing += present.narrate(moves, game.players, lang)
-        out.append(group(meta, "\n".join(closing), slot=turn_slot(meta), mode="edit"))
-        scores = game.score_history[finished_round - 1]
         summary = [t(lang, "bot.msg.round_over", round=finished_round, rounds=game.rounds)]
+        if start >= log_start:
+            # The whole round was played now (AI seats only): no prompt of it was ever posted,
+            # so its moves go with its map rather than overwrite another round's prompt.
+            summary += present.narrate(moves, game.players, lang)
+        else:
+            closing = [t(lang, "bot.msg.round_header_done", round=finished_round, rounds=game.rounds)]
+            closing += round_notes(meta, finished_round)
+            closing += present.narrate(moves, game.players, lang)
+            out.append(group(meta, "\n".join(closing), slot=turn_slot(meta), mode="edit"))
+        scores = game.score_history[finished_round - 1]
         summary += present.narrate(scoring, game.players, lang)
         if final:
             summary += present.narrate([e for e in log[index:] if e.visible_to(None)], game.players, lang)

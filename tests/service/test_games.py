@@ -88,6 +88,12 @@ async def test_ai_only_game_runs_to_the_end(service, transport):
     assert not transport.private()                       # AI seats get no private messages
     final = transport.group()[-1]
     assert t("en", "bot.msg.final_header") in final.text
+    # Every shop opened is told in the group, each round in its own message with its map.
+    game = await service.record((await service.storage.outbox_rows())[0].game_id)
+    told = "\n".join(m.text for m in transport.group())
+    assert told.count(" opens a shop at ") == len(game["moves"]) == 60 // 5 * 4
+    round_messages = [m for m in transport.group() if m.image is not None]
+    assert len(round_messages) == 12                     # a map per round; the last is the final image
     stats = await service.stats(c, host)
     assert len(stats.extra["leaderboard"]) == 4
 
