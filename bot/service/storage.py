@@ -423,10 +423,6 @@ class SqliteStorage(Storage):
                               "('pending', 'sending')", (platform,))
         return row[0] if row else None
 
-    async def out_row(self, out_id: int) -> StoredOut | None:
-        row = await self._one(f"SELECT {_OUT_COLS} FROM outbox WHERE id = ?", (out_id,))
-        return _out_from_row(row) if row else None
-
     async def mark_sending(self, out_id: int) -> StoredOut | None:
         def run(conn):
             conn.execute("UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?", (out_id,))
