@@ -1,11 +1,12 @@
 """``python -m engine.bench``: how fast the engine plays and replays, on one core.
 
 Prints complete random 4-player games per second (setup from a seed, legal moves,
-random choices from a ``random.Random``, every tour and the final scoring) and game
-records replayed per second (validation, setup and every move, with the full event
-log). A benchmark, not a test: it only measures and prints. Each figure is measured in
-several short runs; the best run is the least disturbed by other work on the machine,
-the median is printed next to it.
+random choices from a ``random.Random``, every tour and the final scoring, every event
+through ``apply``) and game records replayed per second (``from_record``: validation,
+setup, every move and all scoring; the replay is quiet and builds no events, the log is
+rebuilt only if someone reads it). A benchmark, not a test: it only measures and
+prints. Each figure is measured in several short runs; the best run is the least
+disturbed by other work on the machine, the median is printed next to it.
 """
 
 from __future__ import annotations
