@@ -14,8 +14,8 @@ from engine.board import CROSSINGS, LINES, STATIONS
 
 BASE_WIDTH = 1280
 BASE_HEIGHT = 800
-HOUSE_SIZE = 27         # a shop's width in design units
-HOUSE_GAP = 15          # half the distance between the two shops of a crossing
+HOUSE_SIZE = 32         # a shop's width in design units (big enough to read on a phone)
+HOUSE_GAP = 18          # half the distance between the two shops of a crossing
 MAP_WIDTH = 900          # the map occupies x < MAP_WIDTH; the side panel the rest
 
 # station -> (x, y, label side, label lines)
@@ -23,7 +23,7 @@ MAP_WIDTH = 900          # the map occupies x < MAP_WIDTH; the side panel the re
 STATION_LAYOUT: dict[str, tuple[int, int, str, tuple[str, ...]]] = {
     "montmartre": (470, 95, "nw", ("Montmartre",)),
     "gare-du-nord": (650, 130, "e", ("Gare du Nord",)),
-    "arc-de-triomphe": (95, 215, "e", ("Arc de Triomphe",)),
+    "arc-de-triomphe": (95, 215, "e", ("Arc de", "Triomphe")),
     "madeleine": (270, 285, "w", ("Madeleine",)),
     "opera": (370, 215, "w", ("Opéra",)),
     "grands-boulevards": (490, 225, "e", ("Grands", "Boulevards")),
@@ -32,14 +32,14 @@ STATION_LAYOUT: dict[str, tuple[int, int, str, tuple[str, ...]]] = {
     "palais-royal": (380, 325, "w", ("Palais-Royal",)),
     "pompidou": (565, 350, "w", ("Centre", "Pompidou")),
     "saint-nicolas": (650, 350, "se", ("Saint-Nicolas",)),
-    "concorde": (250, 400, "w", ("Concorde",)),
+    "concorde": (244, 404, "w", ("Concorde",)),
     "louvre": (380, 420, "nw", ("Louvre",)),
     "hotel-de-ville": (575, 450, "ne", ("Hôtel de Ville",)),
-    "tour-eiffel": (70, 510, "s", ("Tour Eiffel",)),
-    "invalides": (170, 510, "s", ("Invalides",)),
+    "tour-eiffel": (70, 510, "s", ("Tour", "Eiffel")),
+    "invalides": (165, 510, "s", ("Invalides",)),
     "pont-neuf": (465, 470, "sw", ("Pont Neuf",)),
     "bastille": (770, 470, "n", ("Bastille",)),
-    "saint-germain": (370, 550, "w", ("Saint-Germain-", "des-Prés")),
+    "saint-germain": (370, 550, "w", ("St-Germain-", "des-Prés")),
     "notre-dame": (560, 535, "e", ("Notre-Dame",)),
     "odeon": (455, 590, "e", ("Odéon",)),
     "luxembourg": (380, 650, "w", ("Luxembourg",)),
@@ -104,7 +104,7 @@ def offer_badge_xy(offer, index: int, width: int = BASE_WIDTH) -> tuple[int, int
     return round(x * s), round(y * s)
 
 
-BADGE_RADIUS = 13
+BADGE_RADIUS = 17
 
 
 @lru_cache(maxsize=512)
@@ -114,7 +114,7 @@ def _badge_positions(offer: tuple[tuple[str, str], ...]) -> tuple[tuple[float, f
     r = BADGE_RADIUS + 1
     for station, _colour in offer:
         x, y, side, _ = STATION_LAYOUT[station]
-        a, b = (45, 33) if station in CROSSINGS else (30, 30)
+        a, b = (54, 40) if station in CROSSINGS else (36, 36)
         best = None
         for rank, turn in enumerate((180, 135, 225, 90, 270, 45, 315, 0)):
             angle = math.radians(SIDE_ANGLE[side] + turn)
@@ -140,12 +140,15 @@ def overlap(a, b) -> float:
 
 # ---- station names --------------------------------------------------------------------------
 
-LABEL_SIZE = 16
+# Station names: 22 px bold at 1280 px wide still reads (about 7 CSS px) when a phone shows
+# the image 390 px wide.
+LABEL_SIZE = 22
+LABEL_HALO = 4
 
 
 def label_anchor(side: str, crossing: bool) -> tuple[int, int, str]:
     """Offset from the station centre and Pillow anchor for a label side (clear of the shops)."""
-    a, d = (32, 22) if crossing else (18, 16)
+    a, d = (39, 27) if crossing else (20, 18)
     return {
         "n": (0, -d - 4, "md"), "s": (0, d + 2, "ma"), "e": (a, 0, "lm"), "w": (-a, 0, "rm"),
         "ne": (d, -d, "ld"), "nw": (-d, -d, "rd"), "se": (d, d, "la"), "sw": (-d, d, "ra"),
@@ -188,13 +191,13 @@ def static_obstacles() -> tuple[tuple[float, float, float, float], ...]:
     """Design-space boxes that badges and tags should not cover: names, shops, start arrows."""
     boxes = list(label_boxes(BASE_WIDTH).values())
     for station, (x, y, _, _) in STATION_LAYOUT.items():
-        rx = 30 if station in CROSSINGS else 15
-        boxes.append((x - rx, y - 17, x + rx, y + 17))
+        rx = HOUSE_GAP + HOUSE_SIZE / 2 if station in CROSSINGS else HOUSE_SIZE / 2
+        boxes.append((x - rx, y - 19, x + rx, y + 19))
     for colour in LINES:
         (sx, sy), (ux, uy) = start_stub(colour)
         for t in (0, 16, 32):
             px, py = sx + ux * t, sy + uy * t
-            boxes.append((px - 13, py - 13, px + 13, py + 13))
+            boxes.append((px - 15, py - 15, px + 15, py + 15))
     return tuple(boxes)
 
 

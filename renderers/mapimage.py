@@ -21,7 +21,7 @@ from .players import colour as player_colour
 from .players import initials
 
 BG_SUPER = 2          # supersampling of the static background
-LINE_WIDTH = 9
+LINE_WIDTH = 11
 PANEL_X = 912         # design x where the side panel starts
 PNG_LEVEL = 6
 
@@ -49,12 +49,11 @@ def background(width: int) -> Image.Image:
     for x, y in L.SEINE[1:-1]:
         d.ellipse((*P(x - 12, y - 12), *P(x + 12, y + 12)), fill=style.WATER)
     d.polygon([P(x, y) for x, y in L.ILE], fill=style.BLOCK, outline=style.WATER_EDGE, width=round(2 * k))
-    d.text(P(140, 478), "Seine", font=font(round(14 * k)), fill=(95, 140, 180), anchor="mm")
 
     # Line casings, then the lines, then the start arrows.
     for colour in COLOURS:
         pts = [P(*L.STATION_LAYOUT[s][:2]) for s in LINES[colour]]
-        d.line(pts, fill=style.WHITE, width=round((LINE_WIDTH + 5) * k), joint="curve")
+        d.line(pts, fill=style.WHITE, width=round((LINE_WIDTH + 6) * k), joint="curve")
     for colour in COLOURS:
         rgb = style.LINE_COLOURS[colour]
         pts = [P(*L.STATION_LAYOUT[s][:2]) for s in LINES[colour]]
@@ -65,30 +64,30 @@ def background(width: int) -> Image.Image:
         # Arrowhead pointing along the line, halfway down the stub.
         ax, ay = sx + ux * 30, sy + uy * 30
         nx, ny = -uy, ux
-        head = [P(ax + ux * 9, ay + uy * 9), P(ax - ux * 7 + nx * 11, ay - uy * 7 + ny * 11),
-                P(ax - ux * 7 - nx * 11, ay - uy * 7 - ny * 11)]
+        head = [P(ax + ux * 10, ay + uy * 10), P(ax - ux * 8 + nx * 13, ay - uy * 8 + ny * 13),
+                P(ax - ux * 8 - nx * 13, ay - uy * 8 - ny * 13)]
         d.polygon(head, fill=rgb, outline=style.WHITE, width=round(2 * k))
         # A start badge with the line's shape.
-        d.ellipse((*P(sx - 13, sy - 13), *P(sx + 13, sy + 13)), fill=style.WHITE, outline=rgb, width=round(4 * k))
-        D.draw_shape(d, style.LINE_SHAPES[colour], sx * k, sy * k, 7.5 * k, fill=rgb)
+        d.ellipse((*P(sx - 15, sy - 15), *P(sx + 15, sy + 15)), fill=style.WHITE, outline=rgb, width=round(4 * k))
+        D.draw_shape(d, style.LINE_SHAPES[colour], sx * k, sy * k, 8.5 * k, fill=rgb)
 
     # Stations: crossings as white interchange discs with a heavy rim, stops as small rings.
     for station, (x, y, _, _) in L.STATION_LAYOUT.items():
         if station in CROSSINGS:
-            d.ellipse((*P(x - 17, y - 17), *P(x + 17, y + 17)), fill=style.WHITE, outline=style.INK,
-                      width=round(4 * k))
-            d.ellipse((*P(x - 4, y - 4), *P(x + 4, y + 4)), fill=style.INK)
+            d.ellipse((*P(x - 19, y - 19), *P(x + 19, y + 19)), fill=style.WHITE, outline=style.INK,
+                      width=round(4.5 * k))
+            d.ellipse((*P(x - 5, y - 5), *P(x + 5, y + 5)), fill=style.INK)
         else:
             colour = next(c for c in COLOURS if station in LINES[c])
-            d.ellipse((*P(x - 9, y - 9), *P(x + 9, y + 9)), fill=style.WHITE, outline=style.LINE_COLOURS[colour],
-                      width=round(3.5 * k))
+            d.ellipse((*P(x - 10, y - 10), *P(x + 10, y + 10)), fill=style.WHITE, outline=style.LINE_COLOURS[colour],
+                      width=round(4 * k))
 
     # Station names with a paper halo.
     f = font(round(L.LABEL_SIZE * k), bold=True)
     for station, (x, y, side, lines) in L.STATION_LAYOUT.items():
         dx, dy, anchor = L.label_anchor(side, station in CROSSINGS)
         d.multiline_text(P(x + dx, y + dy), "\n".join(lines), font=f, fill=style.INK, anchor=anchor,
-                         align=L.align(anchor), spacing=0, stroke_width=round(3 * k), stroke_fill=style.BLOCK)
+                         align=L.align(anchor), spacing=0, stroke_width=round(L.LABEL_HALO * k), stroke_fill=style.BLOCK)
 
     # The side panel.
     d.rounded_rectangle((*P(PANEL_X - 4, 8), *P(1272, 792)), radius=round(14 * k), fill=style.PANEL,
@@ -109,14 +108,14 @@ def _glow(colour: str, width: int) -> tuple[Image.Image, tuple[int, int]]:
     im = Image.new("RGBA", (max(xs) - x0 + pad, max(ys) - y0 + pad), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     shifted = [(x - x0, y - y0) for x, y in pts]
-    d.line(shifted, fill=style.LINE_COLOURS[colour] + (90,), width=round(30 * s), joint="curve")
+    d.line(shifted, fill=style.LINE_COLOURS[colour] + (90,), width=round(34 * s), joint="curve")
     for x, y in shifted:
-        r = 15 * s
+        r = 17 * s
         d.ellipse((x - r, y - r, x + r, y + r), fill=style.LINE_COLOURS[colour] + (90,))
     return im, (x0, y0)
 
 
-LEGEND_BOX = (14, 654, 236, 788)   # design units, bottom left of the map
+LEGEND_BOX = (8, 682, 196, 794)    # design units, bottom left of the map (a key for the desktop)
 
 
 @lru_cache(maxsize=16)
@@ -129,25 +128,25 @@ def _legend(width: int, language: str) -> Image.Image:
     d = ImageDraw.Draw(im)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=round(10 * s), fill=style.PANEL + (235,),
                         outline=style.PANEL_EDGE + (255,), width=max(1, round(1.5 * s)))
-    f = font(round(13 * s))
+    f = font(round(12 * s))
     rows = ["legend_shop", "legend_offer", "legend_small_tour", "legend_big_tour", "legend_evicted"]
     for i, key in enumerate(rows):
-        cy = (12 + 11 + i * 24) * s
-        cx = 22 * s
+        cy = (8 + 10 + i * 19.5) * s
+        cx = 18 * s
         if key == "legend_shop":
             pc = style.PLAYER_COLOURS[0]
-            icon = D.house(pc.rgb, pc.ink, "A", round(20 * s))
+            icon = D.house(pc.rgb, pc.ink, "A", round(16 * s))
         elif key == "legend_offer":
-            icon = D.disc(style.LINE_COLOURS["green"], round(20 * s), outline=style.WHITE, text="1", border=0.1)
+            icon = D.disc(style.LINE_COLOURS["green"], round(17 * s), outline=style.WHITE, text="1", border=0.1)
         elif key == "legend_small_tour":
-            icon = D.bus_icon(round(20 * s))
+            icon = D.bus_icon(round(17 * s))
         elif key == "legend_big_tour":
-            icon = D.pill(round(30 * s), round(16 * s), style.LINE_COLOURS["yellow"], style.WHITE, round(3 * s))
+            icon = D.pill(round(24 * s), round(13 * s), style.LINE_COLOURS["yellow"], style.WHITE, round(2.5 * s))
         else:
-            icon = D.disc(style.EVICT, round(18 * s), text="✕", ink=style.WHITE)
+            icon = D.disc(style.EVICT, round(15 * s), text="✕", ink=style.WHITE)
         im.alpha_composite(icon, (round(cx - icon.width / 2), round(cy - icon.height / 2)))
-        label = fit(t(language, key), round((x1 - x0 - 48) * s), round(13 * s))
-        d.text((42 * s, cy), label, font=f, fill=style.INK + (255,), anchor="lm")
+        label = fit(t(language, key), round((x1 - x0 - 40) * s), round(12 * s))
+        d.text((34 * s, cy), label, font=f, fill=style.INK + (255,), anchor="lm")
     return im.resize((round((x1 - x0) * L.scale(width)), round((y1 - y0) * L.scale(width))), Image.LANCZOS)
 
 
@@ -203,35 +202,41 @@ def _shops(c: _Canvas, board: dict[str, tuple[int, ...]], pending=None) -> None:
             c.house(owner, x, y, ring=ring, pixels=True)
 
 
+OFFER_RING = 56   # diameter of the ring around an offered station, design units
+
+
 def _offer(c: _Canvas, offer) -> None:
     by_station: dict[str, list[str]] = {}
     for tile in offer:
         by_station.setdefault(tile.station, []).append(tile.colour)
-    size = c.n(50)
+    size = c.n(OFFER_RING)
     for station, colours in by_station.items():
         x, y = L.station_xy(station, c.width)
         first = style.LINE_COLOURS[colours[0]]
         second = style.LINE_COLOURS[colours[1]] if len(colours) > 1 and colours[1] != colours[0] else None
-        D.paste(c.img, D.ring(first, size, 6 * c.s, second), x, y)
+        D.paste(c.img, D.ring(first, size, 7 * c.s, second), x, y)
 
 
 def _offer_badges(c: _Canvas, offer) -> None:
     for i, tile in enumerate(offer):
         bx, by = L.offer_badge_xy(offer, i, c.width)
         rgb = style.LINE_COLOURS[tile.colour]
-        D.paste(c.img, D.disc(rgb, c.n(26), outline=style.WHITE, text=str(i + 1),
+        D.paste(c.img, D.disc(rgb, c.n(2 * L.BADGE_RADIUS), outline=style.WHITE, text=str(i + 1),
                               ink=style.LINE_INK[tile.colour], border=0.1), bx, by)
 
 
-TAG_H = 24
+TAG_H = 30
+TAG_FONT = 18
+TAG_MARK = 21   # the scorer's initial disc in a tag
 
 
 def _tag_width(items: Sequence[tuple[int, int]]) -> float:
-    f = font(14, bold=True)
-    return 20 + sum(18 + f.getlength(f"+{points}") + 6 for _, points in items) + 6
+    f = font(TAG_FONT, bold=True)
+    return 26 + sum(TAG_MARK + 2 + f.getlength(f"+{points}") + 6 for _, points in items) + 6
 
 
-EVICTION_W = 38
+EVICTION_W = 48
+EVICTION_H = 28
 
 
 def _tag_requests(events: Sequence[E.Event]):
@@ -259,16 +264,17 @@ def _place_tags(view, events: Sequence[E.Event]) -> list[tuple[tuple, tuple, lis
     taken = list(L.static_obstacles())
     for i in range(len(view.offer)):
         bx, by = L.offer_badge_xy(view.offer, i)
-        taken.append((bx - 14, by - 14, bx + 14, by + 14))
+        r = L.BADGE_RADIUS + 1
+        taken.append((bx - r, by - r, bx + r, by + r))
     placed = []
     for key, station, items, colour in _tag_requests(events):
         x, y, side, _ = L.STATION_LAYOUT[station]
-        w, h = (EVICTION_W, 22) if colour is None else (_tag_width(items), TAG_H)
+        w, h = (EVICTION_W, EVICTION_H) if colour is None else (_tag_width(items), TAG_H)
         best = None
         for turn in (180, 135, 225, 90, 270, 45, 315, 0):
             angle = math.radians(L.SIDE_ANGLE[side] + turn)
             cos, sin = math.cos(angle), math.sin(angle)
-            for distance in (30, 44, 60):
+            for distance in (34, 50, 66):
                 cx = x + cos * (distance + w / 2 * abs(cos))
                 cy = y + sin * (distance + h / 2 * abs(sin))
                 rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
@@ -292,29 +298,29 @@ def tag_boxes(view, events: Iterable[E.Event], width: int = L.BASE_WIDTH) -> dic
 
 
 def _tags(c: _Canvas, view, events: Sequence[E.Event]) -> None:
-    f = font(c.n(14), bold=True)
+    f = font(c.n(TAG_FONT), bold=True)
     for key, rect, items, colour in _place_tags(view, events):
         x0, y0, x1, y1 = rect
         cy = (y0 + y1) / 2
         if colour is None:   # an eviction: the owner's mark crossed out
             owner = items[0][0]
             pc = player_colour(owner)
-            D.paste(c.img, D.disc(pc.rgb, c.n(19), outline=(30, 30, 35), text=c.marks[owner], ink=pc.ink,
-                                  border=0.08), c.n(x0 + 10), c.n(cy))
-            D.paste(c.img, D.disc(style.EVICT, c.n(21), outline=style.WHITE, text="✕", ink=style.WHITE,
-                                  border=0.1), c.n(x1 - 11), c.n(cy))
+            D.paste(c.img, D.disc(pc.rgb, c.n(24), outline=(30, 30, 35), text=c.marks[owner], ink=pc.ink,
+                                  border=0.08), c.n(x0 + 12), c.n(cy))
+            D.paste(c.img, D.disc(style.EVICT, c.n(27), outline=style.WHITE, text="✕", ink=style.WHITE,
+                                  border=0.1), c.n(x1 - 14), c.n(cy))
             continue
         D.paste(c.img, D.pill(c.n(x1 - x0), c.n(TAG_H), style.WHITE, style.LINE_COLOURS[colour], max(1, c.n(2))),
                 c.n((x0 + x1) / 2), c.n(cy))
         # The small tour's tags carry the bus, a big tour's the line's shape (as in the panel).
-        icon = D.bus_icon(c.n(17)) if key[1] == "small" else D.colour_shape(colour, c.n(15))
-        D.paste(c.img, icon, c.n(x0 + 13), c.n(cy))
-        cx = x0 + 22
+        icon = D.bus_icon(c.n(21)) if key[1] == "small" else D.colour_shape(colour, c.n(19))
+        D.paste(c.img, icon, c.n(x0 + 16), c.n(cy))
+        cx = x0 + 28
         for seat, points in items:
             pc = player_colour(seat)
-            D.paste(c.img, D.disc(pc.rgb, c.n(16), outline=(30, 30, 35), text=c.marks[seat], ink=pc.ink,
-                                  border=0.08), c.n(cx + 8), c.n(cy))
-            cx += 18
+            D.paste(c.img, D.disc(pc.rgb, c.n(TAG_MARK), outline=(30, 30, 35), text=c.marks[seat], ink=pc.ink,
+                                  border=0.08), c.n(cx + TAG_MARK / 2), c.n(cy))
+            cx += TAG_MARK + 2
             txt = f"+{points}"
             c.d.text(c.P(cx, cy), txt, font=f, fill=style.INK, anchor="lm")
             cx += f.getlength(txt) / c.s + 6
@@ -341,9 +347,9 @@ def _highlights(c: _Canvas, events: Sequence[E.Event]) -> None:
         if isinstance(event, E.SmallTour):
             x, y = L.station_xy(event.tile.station, c.width)
             big = event.tile.station in CROSSINGS
-            D.paste(c.img, D.ring(style.LINE_COLOURS[event.tile.colour], c.n(64 if big else 46), 4 * c.s,
+            D.paste(c.img, D.ring(style.LINE_COLOURS[event.tile.colour], c.n(72 if big else 52), 4.5 * c.s,
                                   dashed=True), x, y)
-            D.paste(c.img, D.bus_icon(c.n(22)), x + c.n(26 if big else 20), y + c.n(22 if big else 17))
+            D.paste(c.img, D.bus_icon(c.n(26)), x + c.n(30 if big else 23), y + c.n(25 if big else 19))
 
 
 # ---- the side panel ----------------------------------------------------------------------
@@ -354,15 +360,15 @@ PW = 1272 - 14 - PX
 
 def _panel_header(c: _Canvas, view) -> float:
     if view.finished:
-        c.text(PX, 62, c.t("map_game_over"), 18, bold=True, fill=style.MUTED)
+        c.text(PX, 58, c.t("map_game_over"), 22, bold=True, fill=style.MUTED)
     else:
-        c.text(PX, 62, c.t("map_round", round=view.round, rounds=view.rounds), 18, bold=True, fill=style.MUTED)
-        c.text(PX + PW, 62, c.t("map_stacks_left", count=view.stacks_left), 18, fill=style.MUTED, anchor="ra")
-    return 96
+        c.text(PX, 58, c.t("map_round", round=view.round, rounds=view.rounds), 22, bold=True, fill=style.MUTED)
+        c.text(PX + PW, 58, c.t("map_stacks_left", count=view.stacks_left), 20, fill=style.MUTED, anchor="ra")
+    return 92
 
 
 def _panel_players(c: _Canvas, view, y: float, *, pending=None) -> float:
-    row = 58 if view.num_players <= 3 else 52
+    row = 66 if view.num_players <= 3 else 60
     choose = set(view.eviction_options(pending)) if pending is not None else set()
     for seat, name in enumerate(view.players):
         top = y + seat * row
@@ -372,40 +378,41 @@ def _panel_players(c: _Canvas, view, y: float, *, pending=None) -> float:
             c.d.rounded_rectangle((*c.P(PX - 6, top), *c.P(PX + PW + 6, top + row - 6)), radius=c.n(10),
                                   fill=style.HIGHLIGHT, outline=(230, 200, 90), width=max(1, c.n(2)))
         ring = style.EVICT if seat in choose else None
-        c.house(seat, PX + 18, top + (row - 6) / 2, size=30, ring=ring)
-        name_w = PW - 150
-        c.text(PX + 42, top + 6, name, 20, bold=True, max_width=name_w)
+        c.house(seat, PX + 19, top + (row - 6) / 2, size=36, ring=ring)
+        name_w = PW - 146
+        c.text(PX + 46, top + 4, name, 25, bold=True, max_width=name_w)
         info = c.t("map_supply", count=view.supply[seat])
         if turn:
             info += " · " + c.t("map_to_move")
         if won:
             info = c.t("final_shared" if len(view.winners) > 1 else "final_winner") + " · " + info
-        c.text(PX + 42, top + 30, info, 14, fill=style.MUTED, max_width=name_w + 40)
+        c.text(PX + 46, top + 33, info, 17, fill=style.MUTED, max_width=name_w + 40)
         if seat == view.bus and not view.finished:
-            D.paste(c.img, D.bus_icon(c.n(24)), c.n(PX + PW - 78), c.n(top + (row - 6) / 2))
-        c.text(PX + PW, top + (row - 6) / 2, str(view.scores[seat]), 28, bold=True, anchor="rm")
+            D.paste(c.img, D.bus_icon(c.n(28)), c.n(PX + PW - 78), c.n(top + (row - 6) / 2))
+        c.text(PX + PW, top + (row - 6) / 2, str(view.scores[seat]), 36, bold=True, anchor="rm")
     return y + row * view.num_players + 8
 
 
 def _panel_offer(c: _Canvas, view, y: float) -> float:
     if not view.offer:
         return y
-    c.text(PX, y, c.t("map_offer"), 16, bold=True, fill=style.MUTED)
-    y += 24
+    c.text(PX, y, c.t("map_offer"), 19, bold=True, fill=style.MUTED)
+    y += 27
     for i, tile in enumerate(view.offer):
         rgb = style.LINE_COLOURS[tile.colour]
-        D.paste(c.img, D.disc(rgb, c.n(24), text=str(i + 1), ink=style.LINE_INK[tile.colour]), c.n(PX + 12),
-                c.n(y + 12))
-        D.paste(c.img, D.colour_shape(tile.colour, c.n(16)), c.n(PX + 36), c.n(y + 12))
-        label = f"{DISPLAY_NAMES[tile.station]}  ({c.t('colour_' + tile.colour)})"
-        c.text(PX + 50, y + 12, label, 16, anchor="lm", max_width=PW - 50)
-        y += 28
-    return y + 6
+        D.paste(c.img, D.disc(rgb, c.n(30), text=str(i + 1), ink=style.LINE_INK[tile.colour]), c.n(PX + 15),
+                c.n(y + 15))
+        D.paste(c.img, D.colour_shape(tile.colour, c.n(19)), c.n(PX + 43), c.n(y + 15))
+        w = c.text(PX + 59, y + 15, DISPLAY_NAMES[tile.station], 21, bold=True, anchor="lm", max_width=PW - 59)
+        c.text(PX + 59 + w + 7, y + 16, c.t("colour_" + tile.colour), 16, fill=style.MUTED, anchor="lm",
+               max_width=PW - 66 - w)
+        y += 35
+    return y + 4
 
 
 def _panel_discard(c: _Canvas, view, y: float) -> float:
-    c.text(PX, y, c.t("map_discard"), 16, bold=True, fill=style.MUTED)
-    y += 24
+    c.text(PX, y, c.t("map_discard"), 19, bold=True, fill=style.MUTED)
+    y += 27
     slot_w, gap = (PW - 4 * 6) / 5, 6
     for i, colour in enumerate(COLOURS):
         x0 = PX + i * (slot_w + gap)
@@ -415,9 +422,9 @@ def _panel_discard(c: _Canvas, view, y: float) -> float:
             tint = tuple(round(v * 0.25 + 255 * 0.75) for v in rgb)
             c.d.rounded_rectangle((*c.P(x0, y), *c.P(x0 + slot_w, y + 52)), radius=c.n(8), fill=tint,
                                   outline=rgb, width=max(1, c.n(3)))
-            D.paste(c.img, D.colour_shape(colour, c.n(20)), c.n(x0 + slot_w / 2), c.n(y + 15))
-            name = fit(DISPLAY_NAMES[tile.station], c.n(slot_w - 6), c.n(12), True)
-            c.d.text(c.P(x0 + slot_w / 2, y + 38), name, font=font(c.n(12), True), fill=style.INK, anchor="mm")
+            D.paste(c.img, D.colour_shape(colour, c.n(22)), c.n(x0 + slot_w / 2), c.n(y + 16))
+            name = fit(DISPLAY_NAMES[tile.station], c.n(slot_w - 6), c.n(13), True)
+            c.d.text(c.P(x0 + slot_w / 2, y + 39), name, font=font(c.n(13), True), fill=style.INK, anchor="mm")
         else:
             c.d.rounded_rectangle((*c.P(x0, y), *c.P(x0 + slot_w, y + 52)), radius=c.n(8), fill=style.PANEL,
                                   outline=(205, 200, 190), width=max(1, c.n(2)))
@@ -434,9 +441,10 @@ def _panel_markers(c: _Canvas, view, y: float) -> float:
     if view.marker and not view.finished:
         rows.append(("map_your_marker", view.marker))
     for key, colour in rows:
-        D.paste(c.img, D.colour_shape(colour, c.n(20)), c.n(PX + 10), c.n(y + 11))
-        c.text(PX + 26, y + 11, c.t("label_value", label=c.t(key), value=c.t("colour_" + colour)), 16, anchor="lm", max_width=PW - 26)
-        y += 28
+        D.paste(c.img, D.colour_shape(colour, c.n(22)), c.n(PX + 11), c.n(y + 13))
+        c.text(PX + 28, y + 13, c.t("label_value", label=c.t(key), value=c.t("colour_" + colour)), 19, anchor="lm",
+               max_width=PW - 28)
+        y += 31
     return y + (4 if rows else 0)
 
 
@@ -456,30 +464,30 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
         owners = " / ".join(c.players[o] for o in view.eviction_options(pending))
         prompt = c.t("map_evict_choose", player=c.players[view.to_move], station=DISPLAY_NAMES[pending.station],
                      owners=owners)
-        rows = wrap(prompt, c.n(PW - 8), c.n(15), True, max_lines=3)
-        height = 12 + 20 * len(rows)
+        rows = wrap(prompt, c.n(PW - 8), c.n(18), True, max_lines=3)
+        height = 12 + 23 * len(rows)
         c.d.rounded_rectangle((*c.P(PX - 6, y), *c.P(PX + PW + 6, y + height)), radius=c.n(8),
                               fill=(253, 228, 226), outline=style.EVICT, width=max(1, c.n(2)))
         for i, row in enumerate(rows):
-            c.text(PX + 4, y + 16 + 20 * i, row, 15, bold=True, fill=style.EVICT, anchor="lm")
+            c.text(PX + 4, y + 17 + 23 * i, row, 18, bold=True, fill=style.EVICT, anchor="lm")
         y += height + 10
     if not lines:
         return y
-    c.text(PX, y, c.t("map_last_round"), 16, bold=True, fill=style.MUTED)
-    y += 24
+    c.text(PX, y, c.t("map_last_round"), 19, bold=True, fill=style.MUTED)
+    y += 27
     for colour, text in lines[-6:]:
-        rows = wrap(text, c.n(PW - 22), c.n(15))
-        if y + 20 * len(rows) > 785:
+        rows = wrap(text, c.n(PW - 26), c.n(18))
+        if y + 22 * len(rows) > 788:
             break
         if colour == "bus":
-            D.paste(c.img, D.bus_icon(c.n(18)), c.n(PX + 8), c.n(y + 10))
+            D.paste(c.img, D.bus_icon(c.n(21)), c.n(PX + 10), c.n(y + 11))
         elif colour == "evict":
-            D.paste(c.img, D.disc(style.EVICT, c.n(16), text="✕", ink=style.WHITE), c.n(PX + 8), c.n(y + 10))
+            D.paste(c.img, D.disc(style.EVICT, c.n(19), text="✕", ink=style.WHITE), c.n(PX + 10), c.n(y + 11))
         elif colour:
-            D.paste(c.img, D.colour_shape(colour, c.n(16)), c.n(PX + 8), c.n(y + 10))
+            D.paste(c.img, D.colour_shape(colour, c.n(19)), c.n(PX + 10), c.n(y + 11))
         for i, row in enumerate(rows):
-            c.text(PX + 22, y + 10 + 19 * i, row, 15, anchor="lm")
-        y += 19 * len(rows) + 6
+            c.text(PX + 26, y + 11 + 22 * i, row, 18, anchor="lm")
+        y += 22 * len(rows) + 5
     return y
 
 
@@ -512,7 +520,7 @@ def render_map(view, *, events: Iterable[E.Event] = (), language: str = "en", pe
     _offer(c, view.offer)
     if pending_tile is not None:
         x, y = L.station_xy(pending_tile.station, width)
-        D.paste(c.img, D.ring(style.EVICT, c.n(74), 4 * c.s, dashed=True), x, y)
+        D.paste(c.img, D.ring(style.EVICT, c.n(80), 5 * c.s, dashed=True), x, y)
     _shops(c, view.board, pending_tile)
     _offer_badges(c, view.offer)
     _tags(c, view, events)

@@ -219,10 +219,11 @@ def test_station_names_do_not_overlap():
             overlap = not (box_a[2] <= box_b[0] or box_b[2] <= box_a[0] or box_a[3] <= box_b[1] or box_b[3] <= box_a[1])
             assert not overlap, f"{a} and {b} labels overlap"
     # No name covers a station or its shops (two side by side at a crossing).
+    half = layout.HOUSE_SIZE / 2
     for station, box in boxes.items():
         for other in layout.STATION_LAYOUT:
             x, y = layout.station_xy(other)
-            rx, ry = (29, 16) if other in CROSSINGS else (14, 16)
+            rx, ry = (layout.HOUSE_GAP + half - 1, half) if other in CROSSINGS else (half - 1, half)
             inside = box[0] < x + rx and x - rx < box[2] and box[1] < y + ry and y - ry < box[3]
             assert not inside, f"label {station} covers station {other}"
 
@@ -242,3 +243,19 @@ def test_player_colours_are_distinct_for_colour_blindness():
                 assert d > 0.12, (kind, style.PLAYER_COLOURS[i].name, style.PLAYER_COLOURS[j].name, d)
     assert not any(close(a.rgb, b.rgb, 60) for i, a in enumerate(style.PLAYER_COLOURS)
                    for b in style.PLAYER_COLOURS[i + 1:])
+
+
+def test_station_names_read_on_a_phone():
+    """Names stay big enough to read when a phone shows the map 390 px wide (about 0.3x):
+    the drawn capitals of every one-line name are at least 15 px tall at the default width
+    (5 px on the phone; 16 px names, as before, drew them 12 px tall)."""
+    img = load(renderers.render_lobby([]))
+    assert img.width == 1280
+    for station, (_, _, _, lines) in layout.STATION_LAYOUT.items():
+        if len(lines) > 1:
+            continue
+        x0, y0, x1, y1 = label_boxes(1280)[station]
+        inked = [y for y in range(y0, y1 + 1)
+                 if any(close(img.getpixel((x, y)), style.INK, 60) for x in range(x0, x1 + 1))]
+        assert inked, f"no name drawn for {station}"
+        assert inked[-1] - inked[0] + 1 >= 15, f"{station}: name only {inked[-1] - inked[0] + 1} px tall"
