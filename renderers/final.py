@@ -23,7 +23,7 @@ CHART_BOX = (650, 40, 1250, 770)   # design box of the score chart
 
 
 def row_height(players: int) -> int:
-    return 86 if players <= 3 else 74
+    return 100 if players <= 3 else 88
 
 
 def house_centre(place: int, players: int) -> tuple[int, int]:
@@ -68,10 +68,10 @@ def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", 
         return D.text(d, P(x, y), value, n(size), **kw)
 
     # Title.
-    text(40, 28, "Paris Paris", 34, bold=True)
-    text(40, 74, t(lang, "final_title"), 22, fill=style.MUTED)
+    text(40, 22, "Paris Paris", 38, bold=True)
+    text(40, 72, t(lang, "final_title"), 26, fill=style.MUTED)
     for shape_i, colour in enumerate(style.LINE_COLOURS):
-        D.draw_shape(d, style.LINE_SHAPES[colour], n(300 + shape_i * 30), n(48), n(10),
+        D.draw_shape(d, style.LINE_SHAPES[colour], n(325 + shape_i * 32), n(45), n(11),
                      fill=style.LINE_COLOURS[colour])
 
     # Ranking.
@@ -92,32 +92,32 @@ def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", 
         d.rounded_rectangle(box, radius=n(14), fill=style.HIGHLIGHT if win else style.PANEL,
                             outline=(225, 190, 70) if win else style.PANEL_EDGE, width=n(3 if win else 2))
         mid = y + (row - 10) / 2
-        text(62, mid, str(place), 30, bold=True, anchor="mm",
+        text(62, mid, str(place), 36, bold=True, anchor="mm",
              fill=(170, 120, 0) if win else style.MUTED)
-        D.paste(img, D.house(pc.rgb, pc.ink, marks[seat], n(40)), n(112), n(mid))
-        text(146, mid - 13, view.players[seat], 24, bold=True, anchor="lm", max_width=290)
+        D.paste(img, D.house(pc.rgb, pc.ink, marks[seat], n(46)), n(112), n(mid))
+        text(146, mid - 15, view.players[seat], 30, bold=True, anchor="lm", max_width=330)
         sub = t(lang, "final_on_board", count=on_board[seat])
         if win:
             sub = (t(lang, "final_shared") if len(winners) > 1 else t(lang, "final_winner")) + " · " + sub
-        text(146, mid + 16, sub, 16, fill=style.MUTED, anchor="lm", max_width=300)
-        text(580, mid, str(view.scores[seat]), 40, bold=True, anchor="rm")
+        text(146, mid + 19, sub, 19, fill=style.MUTED, anchor="lm", max_width=350)
+        text(582, mid, str(view.scores[seat]), 50, bold=True, anchor="rm")
         y += row
     if tie_broken:
-        text(40, y, t(lang, "final_tiebreak"), 15, fill=style.MUTED, max_width=560)
-        y += 26
+        text(40, y, t(lang, "final_tiebreak"), 18, fill=style.MUTED, max_width=560)
+        y += 30
 
     # Special routes and the bag.
     y += 10
-    text(40, y, t(lang, "final_tours"), 18, bold=True, fill=style.MUTED)
-    y += 32
+    text(40, y, t(lang, "final_tours"), 22, bold=True, fill=style.MUTED)
+    y += 36
     for event in events:
         if isinstance(event, E.BigTour) and event.reason != "discard":
-            D.paste(img, D.colour_shape(event.colour, n(22)), n(52), n(y + 11))
+            D.paste(img, D.colour_shape(event.colour, n(26)), n(54), n(y + 14))
             if event.reason == "marker" and event.seat is not None:
                 pc = player_colour(event.seat)
-                D.paste(img, D.house(pc.rgb, pc.ink, marks[event.seat], n(22)), n(78), n(y + 10))
+                D.paste(img, D.house(pc.rgb, pc.ink, marks[event.seat], n(26)), n(84), n(y + 13))
                 who = ""
-                indent = 26
+                indent = 30
             elif event.reason == "open_marker":
                 who = t(lang, "label_value", label=t(lang, "map_open_marker"), value="")
                 indent = 0
@@ -127,15 +127,16 @@ def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", 
             label = who + t(lang, "map_big_tour", colour=t(lang, "colour_" + event.colour))
             pts = ", ".join(f"{marks[seat]} +{p}" for seat, p in enumerate(event.points) if p) or t(
                 lang, "map_nobody")
-            text(72 + indent, y + 11, t(lang, "label_value", label=label, value=pts), 17, anchor="lm", max_width=530 - indent)
-            y += 30
+            text(74 + indent, y + 14, t(lang, "label_value", label=label, value=pts), 21, anchor="lm",
+                 max_width=536 - indent)
+            y += 36
         elif isinstance(event, E.BagScored):
             counts = ", ".join(f"{marks[seat]} {c}" for seat, c in enumerate(event.counts))
             result = (f"{marks[event.seat]} +{event.points}" if event.seat is not None
                       else t(lang, "final_bag_none"))
-            D.paste(img, D.disc((120, 100, 80), n(22), text="●", ink=(240, 230, 210)), n(52), n(y + 11))
-            text(72, y + 11, f"{t(lang, 'final_bag', counts=counts)} → {result}", 17, anchor="lm", max_width=530)
-            y += 30
+            D.paste(img, D.disc((120, 100, 80), n(26), text="●", ink=(240, 230, 210)), n(54), n(y + 14))
+            text(74, y + 14, f"{t(lang, 'final_bag', counts=counts)} → {result}", 21, anchor="lm", max_width=536)
+            y += 36
 
     # The final board, if there is room below.
     room = BASE_H - 20 - (y + 16)
@@ -166,13 +167,13 @@ def _chart(img, d, view, marks: Sequence[str], lang: str, k: float, box) -> None
 
     d.rounded_rectangle((n(x0), n(y0), n(x1), n(y1)), radius=n(14), fill=style.PANEL, outline=style.PANEL_EDGE,
                         width=n(2))
-    D.text(d, (n(x0 + 20), n(y0 + 16)), t(lang, "final_chart"), n(20), bold=True, fill=style.MUTED)
+    D.text(d, (n(x0 + 20), n(y0 + 14)), t(lang, "final_chart"), n(24), bold=True, fill=style.MUTED)
     history = [tuple(0 for _ in view.players), *view.score_history]
     top = max(1, max(max(row) for row in history))
     step = next(v for v in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500) if top / v <= 8)
     top = ((top + step - 1) // step) * step
-    cx0, cy0, cx1, cy1 = x0 + 60, y0 + 60, x1 - 50, y1 - 50
-    small = font(n(14))
+    cx0, cy0, cx1, cy1 = x0 + 60, y0 + 64, x1 - 54, y1 - 62
+    small = font(n(19))
     for v in range(0, top + 1, step):
         yy = cy1 - (cy1 - cy0) * v / top
         d.line((n(cx0), n(yy), n(cx1), n(yy)), fill=(228, 222, 210), width=n(1))
@@ -184,27 +185,27 @@ def _chart(img, d, view, marks: Sequence[str], lang: str, k: float, box) -> None
             if r == count - 1 and count > 15:
                 continue  # leave room for the "end" label
             label = t(lang, "final_end") if r == count and view.finished else str(r)
-            d.text((n(xx), n(cy1 + 10)), label, font=small, fill=style.MUTED, anchor="ma")
-    d.text((n((cx0 + cx1) / 2), n(cy1 + 30)), t(lang, "final_round"), font=small, fill=style.MUTED, anchor="ma")
+            d.text((n(xx), n(cy1 + 9)), label, font=small, fill=style.MUTED, anchor="ma")
+    d.text((n((cx0 + cx1) / 2), n(cy1 + 33)), t(lang, "final_round"), font=small, fill=style.MUTED, anchor="ma")
     d.line((n(cx0), n(cy1), n(cx1), n(cy1)), fill=style.MUTED, width=n(2))
     ends = []
     for seat in range(view.num_players):
         pc = player_colour(seat)
         pts = [(n(cx0 + (cx1 - cx0) * r / max(1, count)), n(cy1 - (cy1 - cy0) * row[seat] / top))
                for r, row in enumerate(history)]
-        d.line(pts, fill=(30, 30, 35), width=n(6), joint="curve")
-        d.line(pts, fill=pc.rgb, width=n(4), joint="curve")
+        d.line(pts, fill=(30, 30, 35), width=n(8), joint="curve")
+        d.line(pts, fill=pc.rgb, width=n(5.5), joint="curve")
         shape = CHART_SHAPES[seat % 4]
         for i, (px, py) in enumerate(pts):
             if i % max(1, count // 10) == 0 or i == len(pts) - 1:
-                D.draw_shape(d, shape, px, py, n(5), fill=pc.rgb, outline=(30, 30, 35), width=n(1.5))
+                D.draw_shape(d, shape, px, py, n(6.5), fill=pc.rgb, outline=(30, 30, 35), width=n(1.5))
         ends.append([pts[-1][1], seat, pts[-1][0]])
     # End labels (initials), nudged apart vertically.
     ends.sort()
     for i in range(1, len(ends)):
-        if ends[i][0] - ends[i - 1][0] < n(22):
-            ends[i][0] = ends[i - 1][0] + n(22)
+        if ends[i][0] - ends[i - 1][0] < n(32):
+            ends[i][0] = ends[i - 1][0] + n(32)
     for yy, seat, xx in ends:
         pc = player_colour(seat)
-        D.paste(img, D.disc(pc.rgb, n(26), outline=(30, 30, 35), text=marks[seat][:2], ink=pc.ink, border=0.08),
-                xx + n(24), yy)
+        D.paste(img, D.disc(pc.rgb, n(32), outline=(30, 30, 35), text=marks[seat][:2], ink=pc.ink, border=0.08),
+                xx + n(26), yy)
