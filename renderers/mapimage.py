@@ -537,20 +537,20 @@ def render_lobby(players: Sequence[str], *, language: str = "en", width: int = 1
     """PNG of the empty board with the players who joined so far."""
     players = tuple(players)[:4]
     c = _Canvas(width, language, players)
-    y = 62
+    y = 60
     if title:
-        c.text(PX, y, title, 18, bold=True, fill=style.MUTED, max_width=PW)
-        y += 30
-    c.text(PX, y, c.t("lobby_title"), 20, bold=True, max_width=PW)
-    y += 40
-    c.text(PX, y, c.t("lobby_players", count=len(players)), 16, bold=True, fill=style.MUTED)
-    y += 28
+        c.text(PX, y, title, 21, bold=True, fill=style.MUTED, max_width=PW)
+        y += 34
+    c.text(PX, y, c.t("lobby_title"), 25, bold=True, max_width=PW)
+    y += 48
+    c.text(PX, y, c.t("lobby_players", count=len(players)), 19, bold=True, fill=style.MUTED)
+    y += 32
     if not players:
-        c.text(PX, y, c.t("lobby_empty"), 16, fill=style.MUTED, max_width=PW)
-        y += 30
+        c.text(PX, y, c.t("lobby_empty"), 19, fill=style.MUTED, max_width=PW)
+        y += 34
     for seat, name in enumerate(players):
-        c.house(seat, PX + 18, y + 20, size=30)
-        c.text(PX + 44, y + 20, name, 20, bold=True, anchor="lm", max_width=PW - 44)
-        y += 50
-    c.text(PX, y + 10, c.t("lobby_hint"), 15, fill=style.MUTED, max_width=PW)
+        c.house(seat, PX + 19, y + 22, size=36)
+        c.text(PX + 48, y + 22, name, 25, bold=True, anchor="lm", max_width=PW - 48)
+        y += 58
+    c.text(PX, y + 10, c.t("lobby_hint"), 18, fill=style.MUTED, max_width=PW)
     return c.png()
