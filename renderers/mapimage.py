@@ -471,7 +471,7 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
         for i, row in enumerate(rows):
             c.text(PX + 4, y + 17 + 23 * i, row, 18, bold=True, fill=style.EVICT, anchor="lm")
         y += height + 10
-    if not lines:
+    if not lines or y + 27 + 22 > 788:   # no heading without room for a line under it
         return y
     c.text(PX, y, c.t("map_last_round"), 19, bold=True, fill=style.MUTED)
     y += 27
