@@ -56,6 +56,7 @@ _CAPACITY = B.CAPACITY
 _RINGS = B.SMALL_TOUR_RINGS
 _NEIGHBOURS = B.NEIGHBOURS
 _LINE_CROSSINGS = B.LINE_CROSSINGS
+_ALL_CROSSINGS = tuple(s for s in range(len(_STATIONS)) if B.IS_CROSSING[s])
 _TILE = tuple(Tile.of(code) for code in range(len(_STATIONS) * 5))   # code -> interned Tile
 _BOX_CODES = tuple(s * 5 + c for s, c in B.TILES)
 _SORTED_BOX = sorted(_BOX_CODES)
@@ -618,9 +619,9 @@ class Game:
         else:
             events.append(MarkersRevealed(tuple(map(_COLOURS.__getitem__, self.markers)),
                                           None if self.open_marker is None else _COLOURS[self.open_marker]))
-            # The board stays the same during the final tours: each crossing's halt is worked out once.
-            halts = {station: self._halt(station)
-                     for station in {station for colour, _, _ in tours for station in _LINE_CROSSINGS[colour]}}
+            # The board stays the same during the final tours: each crossing's halt is worked out
+            # once (the final tours pass all or all but one of the crossings).
+            halts = {station: self._halt(station) for station in _ALL_CROSSINGS}
             events += [self._big_tour(colour, reason, seat, halts.__getitem__) for colour, reason, seat in tours]
         if n > 2:
             most = max(self.bag)
