@@ -1,7 +1,7 @@
 """Pictures and words for a game of Paris Paris.
 
 Pictures (PNG bytes, pure functions of an ``engine.GameView`` and events):
-    render_map(view, *, events=(), language="en", pending_tile=None, width=1280)
+    render_map(view, *, events=(), language="en", pending_tile=None, width=1280, layout="landscape")
     render_final(view, *, events=(), language="en", width=1280)
     render_lobby(players, *, language="en", width=1280, title="")
 Words: ``renderers.text`` (board_text, narrate, tile_label, error_text, COLOUR_EMOJI).
@@ -17,11 +17,15 @@ The image functions import Pillow on first use, so importing ``renderers`` (e.g.
 from __future__ import annotations
 
 
-def render_map(view, *, events=(), language: str = "en", pending_tile=None, width: int = 1280) -> bytes:
-    """The board for ``view`` (a ``engine.GameView``), with what ``events`` changed highlighted."""
+def render_map(view, *, events=(), language: str = "en", pending_tile=None, width: int = 1280,
+               layout: str = "landscape") -> bytes:
+    """The board for ``view`` (a ``engine.GameView``), with what ``events`` changed highlighted.
+
+    ``layout="portrait"`` puts the panel under the map (a larger map on phones).
+    """
     from .mapimage import render_map as _render
 
-    return _render(view, events=events, language=language, pending_tile=pending_tile, width=width)
+    return _render(view, events=events, language=language, pending_tile=pending_tile, width=width, layout=layout)
 
 
 def render_final(view, *, events=(), language: str = "en", width: int = 1280) -> bytes:

@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> None:
         ("map, 4 players, no highlights", lambda: render_map(busy_view, width=args.width)),
         ("map, eviction choice pending", lambda: render_map(pending.game.view(None), events=pending.events,
                                                             pending_tile=pending.pending_tile, width=args.width)),
+        ("map, portrait 1200 px (phones)", lambda: render_map(busy_view, events=busy.events, width=1200,
+                                                              layout="portrait")),
         ("final standings, 4 players", lambda: render_final(final.game.view(None), events=final.events,
                                                           width=args.width)),
         ("lobby, 3 players", lambda: render_lobby(scenes.players(3), width=args.width)),

@@ -153,14 +153,19 @@ def _legend(width: int, language: str) -> Image.Image:
 # ---- the game layer ----------------------------------------------------------------------
 
 class _Canvas:
-    def __init__(self, width: int, language: str, players: Sequence[str]):
+    """An image to draw on in design units; by default the landscape map with its side panel."""
+
+    def __init__(self, width: int, language: str, players: Sequence[str], *, img: Image.Image | None = None,
+                 scale: float | None = None):
         self.width = width
-        self.s = L.scale(width)
+        self.s = L.scale(width) if scale is None else scale
         self.language = language
         self.players = tuple(drawable(p) for p in players)  # names as the font can draw them
         self.marks = initials(players)
-        self.img = background(width).copy()
+        self.img = background(width).copy() if img is None else img
         self.d = ImageDraw.Draw(self.img)
+        # The panel column the _panel_* functions fill (design units) and its lowest usable y.
+        self.px, self.pw, self.bottom = PX, PW, 788
 
     def n(self, v: float) -> int:
         return round(v * self.s)
@@ -358,13 +363,13 @@ PX = PANEL_X + 14
 PW = 1272 - 14 - PX
 
 
-def _panel_header(c: _Canvas, view) -> float:
+def _panel_header(c: _Canvas, view, y: float = 58) -> float:
     if view.finished:
-        c.text(PX, 58, c.t("map_game_over"), 22, bold=True, fill=style.MUTED)
+        c.text(c.px, y, c.t("map_game_over"), 22, bold=True, fill=style.MUTED)
     else:
-        c.text(PX, 58, c.t("map_round", round=view.round, rounds=view.rounds), 22, bold=True, fill=style.MUTED)
-        c.text(PX + PW, 58, c.t("map_stacks_left", count=view.stacks_left), 20, fill=style.MUTED, anchor="ra")
-    return 92
+        c.text(c.px, y, c.t("map_round", round=view.round, rounds=view.rounds), 22, bold=True, fill=style.MUTED)
+        c.text(c.px + c.pw, y, c.t("map_stacks_left", count=view.stacks_left), 20, fill=style.MUTED, anchor="ra")
+    return y + 34
 
 
 def _panel_players(c: _Canvas, view, y: float, *, pending=None) -> float:
@@ -375,47 +380,47 @@ def _panel_players(c: _Canvas, view, y: float, *, pending=None) -> float:
         turn = not view.finished and seat == view.to_move
         won = view.finished and seat in view.winners
         if turn or won:
-            c.d.rounded_rectangle((*c.P(PX - 6, top), *c.P(PX + PW + 6, top + row - 6)), radius=c.n(10),
+            c.d.rounded_rectangle((*c.P(c.px - 6, top), *c.P(c.px + c.pw + 6, top + row - 6)), radius=c.n(10),
                                   fill=style.HIGHLIGHT, outline=(230, 200, 90), width=max(1, c.n(2)))
         ring = style.EVICT if seat in choose else None
-        c.house(seat, PX + 19, top + (row - 6) / 2, size=36, ring=ring)
-        name_w = PW - 146
-        c.text(PX + 46, top + 4, name, 25, bold=True, max_width=name_w)
+        c.house(seat, c.px + 19, top + (row - 6) / 2, size=36, ring=ring)
+        name_w = c.pw - 146
+        c.text(c.px + 46, top + 4, name, 25, bold=True, max_width=name_w)
         info = c.t("map_supply", count=view.supply[seat])
         if turn:
             info += " · " + c.t("map_to_move")
         if won:
             info = c.t("final_shared" if len(view.winners) > 1 else "final_winner") + " · " + info
-        c.text(PX + 46, top + 33, info, 17, fill=style.MUTED, max_width=name_w + 40)
+        c.text(c.px + 46, top + 33, info, 17, fill=style.MUTED, max_width=name_w + 40)
         if seat == view.bus and not view.finished:
-            D.paste(c.img, D.bus_icon(c.n(28)), c.n(PX + PW - 78), c.n(top + (row - 6) / 2))
-        c.text(PX + PW, top + (row - 6) / 2, str(view.scores[seat]), 36, bold=True, anchor="rm")
+            D.paste(c.img, D.bus_icon(c.n(28)), c.n(c.px + c.pw - 78), c.n(top + (row - 6) / 2))
+        c.text(c.px + c.pw, top + (row - 6) / 2, str(view.scores[seat]), 36, bold=True, anchor="rm")
     return y + row * view.num_players + 8
 
 
 def _panel_offer(c: _Canvas, view, y: float) -> float:
     if not view.offer:
         return y
-    c.text(PX, y, c.t("map_offer"), 19, bold=True, fill=style.MUTED)
+    c.text(c.px, y, c.t("map_offer"), 19, bold=True, fill=style.MUTED)
     y += 27
     for i, tile in enumerate(view.offer):
         rgb = style.LINE_COLOURS[tile.colour]
-        D.paste(c.img, D.disc(rgb, c.n(30), text=str(i + 1), ink=style.LINE_INK[tile.colour]), c.n(PX + 15),
+        D.paste(c.img, D.disc(rgb, c.n(30), text=str(i + 1), ink=style.LINE_INK[tile.colour]), c.n(c.px + 15),
                 c.n(y + 15))
-        D.paste(c.img, D.colour_shape(tile.colour, c.n(19)), c.n(PX + 43), c.n(y + 15))
-        w = c.text(PX + 59, y + 15, DISPLAY_NAMES[tile.station], 21, bold=True, anchor="lm", max_width=PW - 59)
-        c.text(PX + 59 + w + 7, y + 16, c.t("colour_" + tile.colour), 16, fill=style.MUTED, anchor="lm",
-               max_width=PW - 66 - w)
+        D.paste(c.img, D.colour_shape(tile.colour, c.n(19)), c.n(c.px + 43), c.n(y + 15))
+        w = c.text(c.px + 59, y + 15, DISPLAY_NAMES[tile.station], 21, bold=True, anchor="lm", max_width=c.pw - 59)
+        c.text(c.px + 59 + w + 7, y + 16, c.t("colour_" + tile.colour), 16, fill=style.MUTED, anchor="lm",
+               max_width=c.pw - 66 - w)
         y += 35
     return y + 4
 
 
 def _panel_discard(c: _Canvas, view, y: float) -> float:
-    c.text(PX, y, c.t("map_discard"), 19, bold=True, fill=style.MUTED)
+    c.text(c.px, y, c.t("map_discard"), 19, bold=True, fill=style.MUTED)
     y += 27
-    slot_w, gap = (PW - 4 * 6) / 5, 6
+    slot_w, gap = (c.pw - 4 * 6) / 5, 6
     for i, colour in enumerate(COLOURS):
-        x0 = PX + i * (slot_w + gap)
+        x0 = c.px + i * (slot_w + gap)
         tile = view.discard.get(colour)
         rgb = style.LINE_COLOURS[colour]
         if tile is not None:
@@ -441,9 +446,9 @@ def _panel_markers(c: _Canvas, view, y: float) -> float:
     if view.marker and not view.finished:
         rows.append(("map_your_marker", view.marker))
     for key, colour in rows:
-        D.paste(c.img, D.colour_shape(colour, c.n(22)), c.n(PX + 11), c.n(y + 13))
-        c.text(PX + 28, y + 13, c.t("label_value", label=c.t(key), value=c.t("colour_" + colour)), 19, anchor="lm",
-               max_width=PW - 28)
+        D.paste(c.img, D.colour_shape(colour, c.n(22)), c.n(c.px + 11), c.n(y + 13))
+        c.text(c.px + 28, y + 13, c.t("label_value", label=c.t(key), value=c.t("colour_" + colour)), 19, anchor="lm",
+               max_width=c.pw - 28)
         y += 31
     return y + (4 if rows else 0)
 
@@ -464,29 +469,29 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
         owners = " / ".join(c.players[o] for o in view.eviction_options(pending))
         prompt = c.t("map_evict_choose", player=c.players[view.to_move], station=DISPLAY_NAMES[pending.station],
                      owners=owners)
-        rows = wrap(prompt, c.n(PW - 8), c.n(18), True, max_lines=3)
+        rows = wrap(prompt, c.n(c.pw - 8), c.n(18), True, max_lines=3)
         height = 12 + 23 * len(rows)
-        c.d.rounded_rectangle((*c.P(PX - 6, y), *c.P(PX + PW + 6, y + height)), radius=c.n(8),
+        c.d.rounded_rectangle((*c.P(c.px - 6, y), *c.P(c.px + c.pw + 6, y + height)), radius=c.n(8),
                               fill=(253, 228, 226), outline=style.EVICT, width=max(1, c.n(2)))
         for i, row in enumerate(rows):
-            c.text(PX + 4, y + 17 + 23 * i, row, 18, bold=True, fill=style.EVICT, anchor="lm")
+            c.text(c.px + 4, y + 17 + 23 * i, row, 18, bold=True, fill=style.EVICT, anchor="lm")
         y += height + 10
-    if not lines or y + 27 + 22 > 788:   # no heading without room for a line under it
+    if not lines or y + 27 + 22 > c.bottom:   # no heading without room for a line under it
         return y
-    c.text(PX, y, c.t("map_last_round"), 19, bold=True, fill=style.MUTED)
+    c.text(c.px, y, c.t("map_last_round"), 19, bold=True, fill=style.MUTED)
     y += 27
     for colour, text in lines[-6:]:
-        rows = wrap(text, c.n(PW - 26), c.n(18))
-        if y + 22 * len(rows) > 788:
+        rows = wrap(text, c.n(c.pw - 26), c.n(18))
+        if y + 22 * len(rows) > c.bottom:
             break
         if colour == "bus":
-            D.paste(c.img, D.bus_icon(c.n(21)), c.n(PX + 10), c.n(y + 11))
+            D.paste(c.img, D.bus_icon(c.n(21)), c.n(c.px + 10), c.n(y + 11))
         elif colour == "evict":
-            D.paste(c.img, D.disc(style.EVICT, c.n(19), text="✕", ink=style.WHITE), c.n(PX + 10), c.n(y + 11))
+            D.paste(c.img, D.disc(style.EVICT, c.n(19), text="✕", ink=style.WHITE), c.n(c.px + 10), c.n(y + 11))
         elif colour:
-            D.paste(c.img, D.colour_shape(colour, c.n(19)), c.n(PX + 10), c.n(y + 11))
+            D.paste(c.img, D.colour_shape(colour, c.n(19)), c.n(c.px + 10), c.n(y + 11))
         for i, row in enumerate(rows):
-            c.text(PX + 26, y + 11 + 22 * i, row, 18, anchor="lm")
+            c.text(c.px + 26, y + 11 + 22 * i, row, 18, anchor="lm")
         y += 22 * len(rows) + 5
     return y
 
@@ -509,21 +514,35 @@ def board_image(view, width: int) -> Image.Image:
 
 # ---- public ------------------------------------------------------------------------------
 
-def render_map(view, *, events: Iterable[E.Event] = (), language: str = "en", pending_tile=None,
-               width: int = 1280) -> bytes:
-    """PNG of the board for ``view``; ``events`` (since the previous map) are highlighted."""
-    events = _shown_events(view, events)
-    c = _Canvas(width, language, view.players)
-    legend = _legend(width, language)
+def _map_layer(c: _Canvas, view, events: Sequence[E.Event], pending_tile) -> None:
+    """Everything drawn on the map itself: legend, highlights, offer, shops, badges and tags."""
+    legend = _legend(c.width, c.language)
     c.img.paste(legend, c.P(LEGEND_BOX[0], LEGEND_BOX[1]), legend)
     _highlights(c, events)
     _offer(c, view.offer)
     if pending_tile is not None:
-        x, y = L.station_xy(pending_tile.station, width)
+        x, y = L.station_xy(pending_tile.station, c.width)
         D.paste(c.img, D.ring(style.EVICT, c.n(80), 5 * c.s, dashed=True), x, y)
     _shops(c, view.board, pending_tile)
     _offer_badges(c, view.offer)
     _tags(c, view, events)
+
+
+def render_map(view, *, events: Iterable[E.Event] = (), language: str = "en", pending_tile=None,
+               width: int = 1280, layout: str = "landscape") -> bytes:
+    """PNG of the board for ``view``; ``events`` (since the previous map) are highlighted.
+
+    ``layout="landscape"`` (default, 1280 x 800): the map with the panel beside it, for desktop
+    previews. ``layout="portrait"``: the map across the whole width with the panel under it, so
+    the map is 1.4 times larger on a phone (``width`` x about 1.37 ``width``).
+    """
+    events = _shown_events(view, events)
+    if layout == "portrait":
+        return _render_portrait(view, events, language, pending_tile, width)
+    if layout != "landscape":
+        raise ValueError(f"layout must be 'landscape' or 'portrait', not {layout!r}")
+    c = _Canvas(width, language, view.players)
+    _map_layer(c, view, events, pending_tile)
     y = _panel_header(c, view)
     y = _panel_players(c, view, y, pending=pending_tile)
     y = _panel_offer(c, view, y)
@@ -553,4 +572,60 @@ def render_lobby(players: Sequence[str], *, language: str = "en", width: int = 1
         c.text(PX + 48, y + 22, name, 25, bold=True, anchor="lm", max_width=PW - 48)
         y += 58
     c.text(PX, y + 10, c.t("lobby_hint"), 18, fill=style.MUTED, max_width=PW)
+    return c.png()
+
+
+# ---- portrait (phones) ---------------------------------------------------------------------
+
+PORTRAIT_DESIGN_W = L.MAP_WIDTH   # the portrait image is MAP_WIDTH design units wide
+PORTRAIT_COLUMN_W = 420           # two panel columns under the map
+PORTRAIT_GAP = 28
+
+
+def portrait_map_scale(width: int) -> float:
+    """Pixels per design unit of the map in a portrait image ``width`` wide (for tests)."""
+    return width / L.MAP_WIDTH
+
+
+def portrait_virtual_width(width: int) -> int:
+    """The landscape width whose map part is ``width`` pixels wide (station_xy etc. take it)."""
+    return round(width * L.BASE_WIDTH / L.MAP_WIDTH)
+
+
+def _portrait_panel_height(view, events: Sequence[E.Event], pending_tile) -> float:
+    """Design height of the panel: the taller of its two columns (estimated, not drawn)."""
+    left = 20 + 34 + (66 if view.num_players <= 3 else 60) * view.num_players + 8
+    if pending_tile is not None:
+        left += 12 + 23 * 3 + 10
+    told = sum(isinstance(e, (E.SmallTour, E.BigTour, E.ShopEvicted)) for e in events)
+    if told:
+        left += 27 + 27 * min(6, told)   # a line (or two) for each of the last round's events
+    right = 20 + (27 + 35 * len(view.offer) + 4 if view.offer else 0) + 27 + 62
+    right += 31 * (bool(view.open_marker) + bool(view.marker and not view.finished)) + 4
+    return max(left, right) + 14
+
+
+def _render_portrait(view, events: Sequence[E.Event], language: str, pending_tile, width: int) -> bytes:
+    virtual = portrait_virtual_width(width)
+    board = _Canvas(virtual, language, view.players)
+    _map_layer(board, view, events, pending_tile)
+    map_img = board.img.crop((0, 0, width, board.img.height))
+    k = portrait_map_scale(width)
+    panel_h = _portrait_panel_height(view, events, pending_tile)
+    img = Image.new("RGB", (width, map_img.height + round(panel_h * k)), style.PAPER)
+    img.paste(map_img, (0, 0))
+    c = _Canvas(width, language, view.players, img=img, scale=k)
+    top = map_img.height / k
+    c.d.rounded_rectangle((*c.P(6, top + 2), *c.P(PORTRAIT_DESIGN_W - 6, top + panel_h - 6)), radius=c.n(14),
+                          fill=style.PANEL, outline=style.PANEL_EDGE, width=max(1, c.n(2)))
+    c.bottom = top + panel_h - 12
+    left = (PORTRAIT_DESIGN_W - 2 * PORTRAIT_COLUMN_W - PORTRAIT_GAP) / 2
+    c.px, c.pw = left, PORTRAIT_COLUMN_W
+    y = _panel_header(c, view, top + 18)
+    y = _panel_players(c, view, y, pending=pending_tile)
+    _panel_events(c, view, events, y, pending_tile)
+    c.px = left + PORTRAIT_COLUMN_W + PORTRAIT_GAP
+    y = _panel_offer(c, view, top + 18)
+    y = _panel_discard(c, view, y)
+    _panel_markers(c, view, y)
     return c.png()

@@ -259,3 +259,31 @@ def test_station_names_read_on_a_phone():
                  if any(close(img.getpixel((x, y)), style.INK, 60) for x in range(x0, x1 + 1))]
         assert inked, f"no name drawn for {station}"
         assert inked[-1] - inked[0] + 1 >= 15, f"{station}: name only {inked[-1] - inked[0] + 1} px tall"
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_portrait_layout_for_phones(n):
+    """The portrait map spans the whole width (1.4x the landscape map's size on a phone), with the
+    offer, the shops and every player's row drawn as in the landscape image."""
+    scene = scenes.eviction_pending(n)
+    view = scene.game.view(None)
+    img = load(renderers.render_map(view, events=scene.events, pending_tile=scene.pending_tile, width=1200,
+                                    layout="portrait"))
+    map_h = round(800 * mapimage.portrait_map_scale(1200))
+    assert img.width == 1200 and img.height > map_h + 200
+    virtual = mapimage.portrait_virtual_width(1200)
+    assert virtual * layout.MAP_WIDTH / 1280 == pytest.approx(1200, abs=1)
+    _check_offer(img, view, virtual)
+    _check_shops(img, view, virtual)
+    panel = (0, map_h, 1200, img.height)
+    for seat in range(n):
+        assert count_colour(img, panel, player_colour(seat).rgb, 20) > 200, f"seat {seat} missing from the panel"
+    for i, tile in enumerate(view.offer):   # the offer list: each key's badge in its tile colour
+        assert count_colour(img, panel, style.LINE_COLOURS[tile.colour], 20) > 150, i
+    assert count_colour(img, panel, style.EVICT, 20) > 300   # the eviction prompt
+
+
+def test_unknown_layout_is_refused():
+    view = scenes.mid_round(2).game.view(None)
+    with pytest.raises(ValueError, match="layout"):
+        renderers.render_map(view, layout="square")
