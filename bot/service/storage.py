@@ -126,9 +126,6 @@ class Storage(ABC):
     @abstractmethod
     async def prune_outbox(self, before: float) -> int:
         """Forget sent (or failed) messages older than ``before``; return how many."""
-    @abstractmethod
-    async def out_row(self, out_id: int) -> StoredOut | None:
-        """One outbox row as stored now."""
     # timers
     @abstractmethod
     async def due_timers(self, now: float, platforms: tuple[str, ...] | None = None) -> list[TimerRow]:
