@@ -507,6 +507,8 @@ class Game:
         self._start_round(events)
 
     def _small_tour(self, code: int) -> SmallTour:
+        """The leftover tile's small tour: the shops at its station, else the nearest along its
+        lines (each direction, no turning), each scoring 1."""
         board = self.board
         station = code // 5
         scores = self.scores
