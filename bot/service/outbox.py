@@ -147,7 +147,7 @@ class DeliveryMixin:
         image = None
         render = body.get("render")
         if render:
-            image = await self._render(render, body.get("language", "en"))
+            image = await self._render(render, body.get("language", "en"), row.platform)
         chat = body.get("chat")
         to = body.get("private_to")
         return Outgoing(
@@ -159,7 +159,7 @@ class DeliveryMixin:
             mentions=tuple(User(m["platform"], m["id"], m["name"]) for m in body.get("mentions") or []),
             slot=row.slot, edit_message_id=edit_id, language=body.get("language", "en"))
 
-    async def _render(self, render: dict, language: str) -> bytes | None:
+    async def _render(self, render: dict, language: str, platform: str) -> bytes | None:
         got = await self.storage.load_game(render["game_id"])
         if got is None or got[0].setup is None:
             return None
@@ -177,7 +177,7 @@ class DeliveryMixin:
                 starts = [i for i, e in enumerate(game.log) if e.kind == "round_started"]
                 r = render.get("round", 1)
                 events = game.log[starts[r - 1]:starts[r]] if len(starts) > r else game.log[starts[r - 1]:]
-            return present.render_image(render["kind"], game.view(None), events, language)
+            return present.render_image(render["kind"], game.view(None), events, language, platform=platform)
 
         try:
             return await asyncio.to_thread(work)

@@ -47,3 +47,20 @@ async def test_operator_defaults_apply_to_new_chats_only(db_path, clock):
 async def test_bad_operator_default_is_a_clear_error(db_path):
     with pytest.raises(ValueError, match="reminder_minutes"):
         await GameService.open(db_path, defaults={"reminder_minutes": "soon"})
+
+
+@pytest.mark.parametrize(("platform", "portrait"), [("telegram", True), ("discord", False), ("terminal", False)])
+def test_round_maps_are_portrait_where_players_are_on_phones(platform, portrait):
+    import io
+
+    from PIL import Image
+
+    from bot.service import present
+    from engine import Game
+
+    game = Game.new(["ann", "bob", "cat"], seed=1)
+    for _ in range(3):
+        game.apply(game.legal_actions()[0])
+    png = present.render_image("map", game.view(None), game.log, "en", platform=platform)
+    width, height = Image.open(io.BytesIO(png)).size
+    assert (height > width) is portrait

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 from tgharness import GROUP_ID, Bot, Table
 
 from renderers.i18n import t
@@ -132,6 +135,9 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table):
     # one map per round (14 round maps, then the final picture), uploaded as PNG photos
     photos = [m for m in group if m.photo is not None]
     assert len(photos) == 15 and all(p.photo.startswith(b"\x89PNG") for p in photos)
+    # Telegram is read on phones: round maps come in the portrait layout (panel under the map)
+    sizes = [Image.open(io.BytesIO(p.photo)).size for p in photos[:-1]]
+    assert all(height > width >= 1200 for width, height in sizes), sizes
     assert final.photo is not None
     # at most 3 new group messages per round: the prompt is edited in place during a round
     starts = [i for i, m in enumerate(group) if m.photo is not None]
