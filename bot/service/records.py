@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Game, Options, Pick, Tile
+from engine import Game, Pick, Tile
 
 _PICKS: dict[str, Pick] = {}   # stored move text -> move (a few hundred distinct values; moves are immutable)
 
@@ -33,14 +33,6 @@ def _stacks(setup: dict[str, Any]) -> list[list[Tile]]:
     return [tiles[i:i + size] for i in range(0, len(tiles), size)]
 
 
-def game_from_setup(setup: dict[str, Any]) -> Game:
-    """The dealt game, before any move (``Game.from_setup`` validates the deal again)."""
-    players = setup["players"]
-    return Game.from_setup(players, stacks=_stacks(setup), markers=[setup["markers"][p] for p in players],
-                           open_marker=setup.get("open_marker"), first_player=players.index(setup["first_player"]),
-                           options=Options(**(setup.get("options") or {})), seed=setup.get("seed"))
-
-
 def pick(text: str) -> Pick:
     found = _PICKS.get(text)
     if found is None:
@@ -49,10 +41,15 @@ def pick(text: str) -> Pick:
 
 
 def replay(setup: dict[str, Any], moves: list[str], *, upto: int | None = None) -> Game:
-    game = game_from_setup(setup)
-    for text in moves if upto is None else moves[:upto]:
-        game.apply(pick(text))
-    return game
+    """The game after its first ``upto`` moves (all when None), through the engine's record
+    replay: it validates every move and builds the event log only when it is first read."""
+    return Game.from_record(record_of(setup, moves if upto is None else moves[:upto]))
+
+
+def mover(first_player: int, players: int, index: int) -> int:
+    """The seat that makes move ``index``: the bus moves on one seat a round, and each round
+    is played in seat order from the bus holder."""
+    return (first_player + index // players + index % players) % players
 
 
 def record_of(setup: dict[str, Any], moves: list[str]) -> dict[str, Any]:
@@ -60,12 +57,11 @@ def record_of(setup: dict[str, Any], moves: list[str]) -> dict[str, Any]:
     record = {k: v for k, v in setup.items() if k != "deal"}
     record["stacks"] = [[[t.station, t.colour] for t in stack] for stack in _stacks(setup)]
     players = setup["players"]
-    n = len(players)
     first = players.index(setup["first_player"])
     out = []
     for index, text in enumerate(moves):
         move = pick(text)
-        entry: dict[str, Any] = {"player": players[(first + index // n + index % n) % n],
+        entry: dict[str, Any] = {"player": players[mover(first, len(players), index)],
                                  "tile": [move.tile.station, move.tile.colour]}
         if move.evict is not None:
             entry["evict"] = players[move.evict]

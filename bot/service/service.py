@@ -161,10 +161,8 @@ class GameService(DeliveryMixin, TimersMixin):
     def _rebuild(meta: GameMeta, moves: list[str]) -> Loaded:
         loaded = Loaded(meta)
         if meta.setup is not None:
-            game = records.game_from_setup(meta.setup)
-            for text in moves:
-                loaded.movers.append(game.current_player)
-                game.apply(records.pick(text))
+            game = records.replay(meta.setup, moves)
+            loaded.movers = [records.mover(game.first_player, game.num_players, i) for i in range(len(moves))]
             loaded.game = game
         return loaded
 
