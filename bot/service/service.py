@@ -275,7 +275,9 @@ class GameService(DeliveryMixin, TimersMixin):
                 return seat.name
         return meta.host_id
 
-    async def _lobby_action(self, chat: Chat, user: User, action: Callable[[Loaded, str], Any]) -> Reply:
+    async def _with_chat_game(self, chat: Chat, user: User, action: Callable[[Loaded, str], Any]) -> Reply:
+        """Run ``action(loaded, language)`` on the chat's game under its lock; a refusal becomes
+        the error reply (and, like every refusal, changes nothing)."""
         lang = await self._language(chat, user)
         async with self._lock(chat.platform, chat.id):
             try:
@@ -299,7 +301,7 @@ class GameService(DeliveryMixin, TimersMixin):
             meta.seats.append(self._human_seat(meta, user))
             await self._save_lobby(loaded)
             return Reply(t(lang, "bot.reply.joined"))
-        return await self._lobby_action(chat, user, act)
+        return await self._with_chat_game(chat, user, act)
 
     async def _save_lobby(self, loaded: Loaded, extra: list[OutRow] | None = None) -> None:
         meta = loaded.meta
@@ -328,7 +330,7 @@ class GameService(DeliveryMixin, TimersMixin):
                 await self._save_lobby(loaded)
                 return Reply(t(lang, "bot.reply.left"))
             return await self._to_ai(loaded, seat, "left", user, lang)
-        return await self._lobby_action(chat, user, act)
+        return await self._with_chat_game(chat, user, act)
 
     async def add_ai(self, chat: Chat, user: User) -> Reply:
         async def act(loaded: Loaded, lang: str) -> Reply:
@@ -345,7 +347,7 @@ class GameService(DeliveryMixin, TimersMixin):
                                    ai_reason="added"))
             await self._save_lobby(loaded)
             return Reply(t(lang, "bot.reply.ai_added", name=name))
-        return await self._lobby_action(chat, user, act)
+        return await self._with_chat_game(chat, user, act)
 
     @staticmethod
     def _may_manage(meta: GameMeta, user: User) -> bool:
@@ -370,7 +372,7 @@ class GameService(DeliveryMixin, TimersMixin):
             out += M.marker_messages(meta, game)
             await self._advance(loaded, out, log_start=0, moves_before=0)
             return Reply(t(lang, "bot.reply.started"))
-        return await self._lobby_action(chat, user, act)
+        return await self._with_chat_game(chat, user, act)
 
     async def abort(self, chat: Chat, user: User) -> Reply:
         async def act(loaded: Loaded, lang: str) -> Reply:
@@ -385,7 +387,7 @@ class GameService(DeliveryMixin, TimersMixin):
             await self._commit(Changes(game=meta, outbox=out, timers=[]), forget=meta.id)
             self._forget(meta.id)
             return Reply(t(lang, "bot.reply.aborted"))
-        return await self._lobby_action(chat, user, act)
+        return await self._with_chat_game(chat, user, act)
 
     async def hand_to_ai(self, chat: Chat, user: User, target_user_id: str | None = None) -> Reply:
         async def act(loaded: Loaded, lang: str) -> Reply:
@@ -399,7 +401,7 @@ class GameService(DeliveryMixin, TimersMixin):
             if seat is None:
                 raise Refused("bot.err.no_such_player" if target != user.id else "bot.err.not_in_game")
             return await self._to_ai(loaded, seat, "handed" if target != user.id else "left", user, lang)
-        return await self._lobby_action(chat, user, act)
+        return await self._with_chat_game(chat, user, act)
 
     async def _to_ai(self, loaded: Loaded, seat: int, reason: str, by: User, lang: str) -> Reply:
         meta = loaded.meta
@@ -597,25 +599,18 @@ class GameService(DeliveryMixin, TimersMixin):
     async def move(self, chat: Chat, user: User, text: str) -> Reply:
         """A move typed as text (terminal, commands): an offer number ("2"), or ``station/colour``
         with an optional eviction (``louvre/blue!1`` evicts seat 1, or ``louvre/blue!Ann``)."""
-        lang = await self._language(chat, user)
-        async with self._lock(chat.platform, chat.id):
-            try:
-                loaded = await self._chat_game(chat)
-                if loaded is None:
-                    raise Refused("bot.err.no_game")
-                meta, game = loaded.meta, loaded.game
-                lang = meta.language
-                if game is None:
-                    raise Refused("bot.err.not_started")
-                seat = meta.seat_of(user.id)
-                if seat is None:
-                    raise Refused("bot.err.not_in_game")
-                if game.current_player != seat:
-                    raise Refused("bot.err.not_your_turn", player=game.players[game.current_player])
-                tile, evict = self._parse_move(game, str(text or ""))
-                return await self._human_move(loaded, seat, tile, evict, lang)
-            except Refused as exc:
-                return self._reply_error(exc, lang)
+        async def act(loaded: Loaded, lang: str) -> Reply:
+            meta, game = loaded.meta, loaded.game
+            if game is None:
+                raise Refused("bot.err.not_started")
+            seat = meta.seat_of(user.id)
+            if seat is None:
+                raise Refused("bot.err.not_in_game")
+            if game.current_player != seat:
+                raise Refused("bot.err.not_your_turn", player=game.players[game.current_player])
+            tile, evict = self._parse_move(game, str(text or ""))
+            return await self._human_move(loaded, seat, tile, evict, lang)
+        return await self._with_chat_game(chat, user, act)
 
     @staticmethod
     def _parse_move(game: Game, text: str) -> tuple[Tile, int | None]:
