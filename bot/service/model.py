@@ -67,6 +67,13 @@ class GameMeta:
                 return index
         return None
 
+    def seat_taken_over(self, user_id: str) -> int | None:
+        """The seat the AI plays for this user since they left or were absent, if any."""
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id and seat.is_ai:
+                return index
+        return None
+
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if not s.is_ai]
 

@@ -292,6 +292,9 @@ class GameService(DeliveryMixin, TimersMixin):
     async def join(self, chat: Chat, user: User) -> Reply:
         async def act(loaded: Loaded, lang: str) -> Reply:
             meta = loaded.meta
+            taken_over = meta.seat_taken_over(user.id)
+            if meta.status == PLAYING and taken_over is not None:
+                return await self._seat_back(loaded, taken_over, lang)
             if meta.status != LOBBY:
                 raise Refused("bot.err.not_lobby")
             if meta.seat_of(user.id) is not None:
@@ -413,6 +416,16 @@ class GameService(DeliveryMixin, TimersMixin):
         await self._advance(loaded, [], log_start=len(loaded.game.log), moves_before=meta.moves, notes=[note])
         return Reply(t(lang, "bot.reply.left_game" if reason == "left" else "bot.reply.handed",
                        name=info.name))
+
+    async def _seat_back(self, loaded: Loaded, seat: int, lang: str) -> Reply:
+        """A player whose seat the AI took over (they left, or were absent) plays it again."""
+        meta = loaded.meta
+        info = meta.seats[seat]
+        info.is_ai = False
+        info.ai_reason = None
+        note = t(meta.language, "bot.msg.seat_back", player=info.name)
+        await self._advance(loaded, [], log_start=len(loaded.game.log), moves_before=meta.moves, notes=[note])
+        return Reply(t(lang, "bot.reply.seat_back", name=info.name))
 
     # ---- settings -----------------------------------------------------------------------
 

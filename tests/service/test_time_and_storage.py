@@ -355,3 +355,29 @@ async def test_delivered_messages_are_pruned_after_a_week(service, clock, transp
     assert await service.storage.prune_outbox(clock.now() - 7 * 86400) == sent
     rows = await service.storage.outbox_rows()
     assert len(rows) == 1 and rows[0].state == "pending"           # undelivered messages are kept
+
+
+async def test_a_player_takes_their_seat_back_from_the_ai(service, transport):
+    ann, bob, eve = user("Ann"), user("Bob"), user("Eve")
+    c = chat()
+    gid = await start_game(service, c, [ann, bob], options={"seed": 9})
+    assert (await service.leave(c, bob)).ok
+    await play_turn(service, c, {"ann": ann})
+    before = await snapshot(service)
+    refused = await service.join(c, eve)                               # never sat here: no seat to take
+    assert not refused.ok and refused.text == t("en", "bot.err.not_lobby")
+    assert await snapshot(service) == before
+    back = await service.join(c, bob)
+    assert back.ok and back.text == t("en", "bot.reply.seat_back", name="Bob")
+    info = await service.game_info(game_id=gid)
+    assert info["seats"][1]["is_ai"] is False
+    await service.deliver_pending(transport)
+    assert any(t("en", "bot.msg.seat_back", player="Bob") in m.text for m in transport.group())
+    # From now on the game waits for Bob's own moves again.
+    users = {"ann": ann, "bob": bob}
+    movers = set()
+    for _ in range(4):
+        info = await service.game_info(c)
+        movers.add(info["seats"][info["to_move"]]["user_id"])
+        await play_turn(service, c, users)
+    assert movers == {"ann", "bob"}
