@@ -17,12 +17,17 @@ async def _current_buttons(service, c, users):
     return info, mover, [row[0] for row in board.buttons if row[0].payload.startswith("t_")]
 
 
-async def test_stale_and_duplicate_presses_change_nothing(service):
+async def _two_player_game(service):
+    """Ann and Bob's game (seed 4) in chat 1, and the tile buttons of whoever is to move."""
     ann, bob = user("Ann"), user("Bob")
-    users = {"ann": ann, "bob": bob}
     c = chat()
     await start_game(service, c, [ann, bob], options={"seed": 4})
-    info, mover, tiles = await _current_buttons(service, c, users)
+    info, mover, tiles = await _current_buttons(service, c, {"ann": ann, "bob": bob})
+    return c, ann, bob, info, mover, tiles
+
+
+async def test_stale_and_duplicate_presses_change_nothing(service):
+    c, ann, bob, info, mover, tiles = await _two_player_game(service)
     reply = await service.press(c, mover, tiles[0].payload)
     assert reply.ok
     before = await snapshot(service)
@@ -34,22 +39,15 @@ async def test_stale_and_duplicate_presses_change_nothing(service):
 
 
 async def test_simultaneous_presses_apply_once(service):
-    ann, bob = user("Ann"), user("Bob")
-    users = {"ann": ann, "bob": bob}
-    c = chat()
-    await start_game(service, c, [ann, bob], options={"seed": 4})
-    info, mover, tiles = await _current_buttons(service, c, users)
+    c, ann, bob, info, mover, tiles = await _two_player_game(service)
     replies = await asyncio.gather(*(service.press(c, mover, tiles[0].payload) for _ in range(5)))
     assert sum(r.ok for r in replies) == 1
     assert (await service.game_info(c))["moves"] == info["moves"] + 1
 
 
 async def test_foreign_and_outsider_presses(service):
-    ann, bob, eve = user("Ann"), user("Bob"), user("Eve")
-    users = {"ann": ann, "bob": bob}
-    c = chat()
-    await start_game(service, c, [ann, bob], options={"seed": 4})
-    info, mover, tiles = await _current_buttons(service, c, users)
+    c, ann, bob, info, mover, tiles = await _two_player_game(service)
+    eve = user("Eve")
     waiting = bob if mover is ann else ann
     before = await snapshot(service)
     reply = await service.press(c, waiting, tiles[0].payload)
@@ -62,11 +60,7 @@ async def test_foreign_and_outsider_presses(service):
 
 
 async def test_forged_payloads(service):
-    ann, bob = user("Ann"), user("Bob")
-    users = {"ann": ann, "bob": bob}
-    c = chat()
-    await start_game(service, c, [ann, bob], options={"seed": 4})
-    info, mover, tiles = await _current_buttons(service, c, users)
+    c, ann, bob, info, mover, tiles = await _two_player_game(service)
     good = tiles[0].payload
     kind, gid, move, code, sig = good.split("_")
     other_code = format((int(code, 36) + 5) % 125, "x")
@@ -100,11 +94,7 @@ async def test_unknown_game_and_no_game(service):
 
 
 async def test_typed_moves_are_validated(service):
-    ann, bob = user("Ann"), user("Bob")
-    users = {"ann": ann, "bob": bob}
-    c = chat()
-    await start_game(service, c, [ann, bob], options={"seed": 4})
-    info, mover, tiles = await _current_buttons(service, c, users)
+    c, ann, bob, info, mover, tiles = await _two_player_game(service)
     waiting = bob if mover is ann else ann
     before = await snapshot(service)
     for text in ("", "9", "0", "xyz", "nowhere/green", "louvre/pink", "1!zed"):
