@@ -183,6 +183,7 @@ def fast_builder(cls: type[_E]) -> Callable[..., _E]:
     events it makes many of in each game (rounds, tours, halts) this way.
     """
     new = object.__new__
+    # One closure per arity, spelled out: a loop over the setters would cost what this saves.
     one, two, three, four, *rest = (getattr(cls, f.name).__set__ for f in fields(cls))
     if not rest:
         def build(a, b, c, d):
