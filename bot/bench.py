@@ -24,7 +24,7 @@ import time
 from bot.contract import Chat, User
 from bot.service import GameService
 from bot.service.records import compact_setup
-from engine import Game
+from engine.paris_paris import Game
 
 
 def _pct(values: list[float], p: float) -> float:

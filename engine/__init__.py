@@ -1,32 +1,6 @@
-"""Paris Paris rules engine: pure Python, no I/O, no global randomness.
+"""Game engines: pure Python, no I/O, no global randomness.
 
-    >>> from engine import Game
-    >>> game = Game.new(["ann", "bob", "cat"], seed=7)
-    >>> events = game.apply(game.legal_actions()[0])
+``engine.interface`` is what every game provides; ``engine.registry`` lists the games;
+each game is a package (``engine.paris_paris``). ``python -m engine replay FILE`` replays
+any game's record; ``python -m engine.bench`` measures every game.
 """
-
-from .actions import Pick, Tile
-from .board import COLOURS, CROSSINGS, DISPLAY_NAMES, LINES, STATIONS
-from .errors import (
-    EvictionChoiceRequired,
-    GameError,
-    GameIsOver,
-    IllegalMove,
-    InvalidEviction,
-    InvalidRecord,
-    InvalidSetup,
-    MalformedInput,
-    NotYourTurn,
-    TileNotOnOffer,
-)
-from .events import Event
-from .game import Game, Options, full_game_rounds
-from .record import result, to_record
-from .view import GameView
-
-__all__ = [
-    "COLOURS", "CROSSINGS", "DISPLAY_NAMES", "LINES", "STATIONS",
-    "Event", "EvictionChoiceRequired", "Game", "GameError", "GameIsOver", "GameView", "IllegalMove",
-    "InvalidEviction", "InvalidRecord", "InvalidSetup", "MalformedInput", "NotYourTurn", "Options",
-    "Pick", "Tile", "TileNotOnOffer", "full_game_rounds", "result", "to_record",
-]

@@ -1,4 +1,6 @@
-"""``python -m engine replay FILE``: replay a game record and print its result as JSON.
+"""``python -m engine replay FILE``: replay any game's record and print its result as JSON.
+
+The record's ``format`` picks the game (engine/registry.py).
 
 Exit status 0 with the result on stdout; 2 with one line on stderr naming the move
 index and the rule when the record breaks a rule or is not a valid record (1 when the
@@ -12,7 +14,7 @@ import json
 import sys
 
 from .errors import InvalidRecord
-from .record import from_record, result
+from .registry import DEFAULT_GAME, GAMES, by_record_format
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,14 +37,26 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, RecursionError) as exc:
         _say(f"setup: the record is not valid JSON ({exc}) [rule: malformed]")
         return 2
+    # Records written before there were several games carry no format: they are Paris Paris's.
+    fmt = record.get("format", GAMES[DEFAULT_GAME].record_format) if isinstance(record, dict) else None
+    definition = by_record_format(fmt)
+    if definition is None:
+        formats = ", ".join(g.record_format for g in GAMES.values())
+        _say(f"setup: unknown record format {_shown(record)}; this tool reads {formats} [rule: format]")
+        return 2
     try:
-        game = from_record(record)
+        match = definition.from_record(record)
     except InvalidRecord as exc:
         _say(f"{exc} [rule: {exc.rule}]")
         return 2
-    json.dump(result(game), sys.stdout, ensure_ascii=False)
+    json.dump(definition.result(match), sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
+
+
+def _shown(record: object) -> str:
+    fmt = record.get("format") if isinstance(record, dict) else None
+    return repr(fmt)[:60] if isinstance(fmt, str) else ("(none)" if fmt is None else "(not text)")
 
 
 def _say(message: str) -> None:

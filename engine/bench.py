@@ -16,8 +16,8 @@ import random
 import statistics
 import time
 
-from .game import Game
-from .record import from_record
+from .paris_paris.game import Game
+from .paris_paris.record import from_record
 
 PLAYERS = ("ann", "bob", "cat", "dan")
 

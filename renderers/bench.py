@@ -12,7 +12,7 @@ import argparse
 import statistics
 import time
 
-from . import render_final, render_lobby, render_map, scenes
+from .paris_paris import render_final, render_lobby, render_map, scenes
 
 
 def _time(fn, repeat: int) -> tuple[float, int]:

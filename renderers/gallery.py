@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from . import render_final, render_lobby, render_map, scenes
+from .paris_paris import render_final, render_lobby, render_map, scenes
 
 
 def pictures():

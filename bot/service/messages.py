@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.contract import Button, Chat, User
-from engine import Game, Tile
-from engine.board import COLOURS
+from engine.paris_paris import Game, Tile
+from engine.paris_paris.board import COLOURS
 from renderers.i18n import t
 
 from . import present

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.contract import Chat, User
-from engine import Game
+from engine.paris_paris import Game
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "final_tours": "markers",

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import renderers
-from engine import Tile
-from engine.board import DISPLAY_NAMES
-from renderers import text
+from engine.paris_paris import Tile
+from engine.paris_paris.board import DISPLAY_NAMES
+from renderers import paris_paris as renderers
+from renderers.paris_paris import text
 
 # Telegram is read mostly on phones, where a portrait map (the panel under the map) shows
 # station names about 1.4 times larger; Discord and the terminal keep the landscape map.

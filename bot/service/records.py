@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Game, Pick, Tile
+from engine.paris_paris import Game, Pick, Tile
 
 _PICKS: dict[str, Pick] = {}   # stored move text -> move (a few hundred distinct values; moves are immutable)
 

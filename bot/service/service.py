@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.contract import Button, Chat, Reply, User
-from engine import Game, GameError, Options, Pick, Tile
-from engine.board import COLOURS
-from engine.record import to_record
+from engine.paris_paris import Game, GameError, Options, Pick, Tile
+from engine.paris_paris.board import COLOURS
+from engine.paris_paris.record import to_record
 from renderers.i18n import LANGUAGES, normalize_language, t
 
 from . import messages as M
@@ -58,7 +58,7 @@ DEADLINE_CHOICES = (0, 720, 1440, 2880)
 
 
 def _default_ai(game: Game, *, seed: int) -> Pick:
-    from engine.ai import choose_move
+    from engine.paris_paris.ai import choose_move
 
     return choose_move(game, seed=seed)
 
@@ -860,7 +860,7 @@ LOBBY_ACTIONS = {"j": GameService.join, "a": GameService.add_ai, "g": GameServic
 
 
 def _tile_error(tile: Tile) -> GameError:
-    from engine import TileNotOnOffer
+    from engine.paris_paris import TileNotOnOffer
 
     return TileNotOnOffer(f"{tile} is not on offer", tile=str(tile))
 

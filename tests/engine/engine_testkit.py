@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine import COLOURS, Game, Options, Pick, Tile
-from engine.board import STATIONS, TILES
-from engine.events import Event
+from engine.paris_paris import COLOURS, Game, Options, Pick, Tile
+from engine.paris_paris.board import STATIONS, TILES
+from engine.paris_paris.events import Event
 
 
 def tile(text: str) -> Tile:

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from engine import Game
-from engine.ai import choose_move
+from engine.paris_paris import Game
+from engine.paris_paris.ai import choose_move
 
 
 def _play(n: int, ai_seats: set[int], seed: int) -> Game:

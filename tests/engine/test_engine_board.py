@@ -3,7 +3,7 @@
 from collections import Counter
 from itertools import combinations
 
-from engine import board as B
+from engine.paris_paris import board as B
 
 
 def test_five_lines_of_seven_stops_in_colour_order():

@@ -3,7 +3,7 @@
 import pytest
 from engine_testkit import deal, play_round, random_game, tile
 
-from engine import (
+from engine.paris_paris import (
     EvictionChoiceRequired,
     Game,
     GameError,
@@ -156,7 +156,7 @@ def test_invalid_record_names_move_and_rule():
         Game.from_record(record)
     error = info.value
     assert error.move_index == 3 and error.rule == "not_your_turn"
-    assert str(error) == "move 3: it is bob's turn, not ann's"
+    assert str(error) == "move 4: it is bob's turn, not ann's"   # messages count from 1
 
 
 def test_view_of_unknown_seat_is_refused():

@@ -11,9 +11,9 @@ from engine_testkit import box_counts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import COLOURS, Game, Options, Tile, full_game_rounds, result
-from engine.board import CAPACITY
-from engine.events import (
+from engine.paris_paris import COLOURS, Game, Options, Tile, full_game_rounds, result
+from engine.paris_paris.board import CAPACITY
+from engine.paris_paris.events import (
     BigTour,
     GameStarted,
     Halt,
@@ -23,7 +23,7 @@ from engine.events import (
     TileDiscarded,
     fast_builder,
 )
-from engine.record import apply_record_move, setup_from_record
+from engine.paris_paris.record import apply_record_move, setup_from_record
 
 NAMES = ("ann", "bob", "cat", "dan")
 games = st.tuples(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 2**32),
@@ -163,7 +163,7 @@ def test_replay_agrees_with_playing_through_the_api(spec, upto):
         pass
     record = game.to_record()
     # Replay by hand: the recorded deal, then each move applied by the named player.
-    from engine import Pick
+    from engine.paris_paris import Pick
     replayed = Game.from_record({**record, "moves": []})
     events = list(replayed.log)
     for move in record["moves"]:

@@ -13,8 +13,8 @@ from engine_testkit import random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game, result
 from engine.__main__ import main
+from engine.paris_paris import Game, result
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,13 +104,13 @@ CROSSING = _full_crossing_record()
 
 @pytest.mark.parametrize(("record", "expected"), [
     ({**CROSSING, "moves": [{"player": "bob", "tile": ["louvre", "blue"]}]},
-     "move 0: it is ann's turn, not bob's [rule: not_your_turn]"),
+     "move 1: it is ann's turn, not bob's [rule: not_your_turn]"),
     ({**CROSSING, "moves": CROSSING["moves"] + [{"player": "bob", "tile": ["opera", "red"]}]},
-     "move 3: opera/red is not on offer [rule: tile_not_on_offer]"),
+     "move 4: opera/red is not on offer [rule: tile_not_on_offer]"),
     ({**CROSSING, "moves": CROSSING["moves"] + [{"player": "bob", "tile": ["louvre", "blue"]}]},
-     "move 3: Louvre is full: choose whose shop to evict (ann or bob) [rule: eviction_choice_required]"),
+     "move 4: Louvre is full: choose whose shop to evict (ann or bob) [rule: eviction_choice_required]"),
     ({**CROSSING, "moves": CROSSING["moves"] + [{"player": "bob", "tile": ["louvre", "blue"], "evict": "cat"}]},
-     "move 3: seat 2 has no shop at Louvre to evict [rule: invalid_eviction]"),
+     "move 4: seat 2 has no shop at Louvre to evict [rule: invalid_eviction]"),
     ({**CROSSING, "stacks": [CROSSING["stacks"][0][:3]]},
      "setup: stack 0 holds 3 tiles; with 3 players each holds 4 [rule: setup]"),
     ({**CROSSING, "markers": {"ann": "green", "bob": "green", "cat": "blue"}},
@@ -119,7 +119,7 @@ CROSSING = _full_crossing_record()
      "setup: tile tour-eiffel/blue appears more often than the box holds it [rule: setup]"),
     ({**CROSSING, "stacks": CROSSING["stacks"][:1],
       "moves": CROSSING["moves"] + [{"player": "ann", "tile": ["belleville", "yellow"]}]},
-     "move 3: the game is over [rule: game_over]"),
+     "move 4: the game is over [rule: game_over]"),
 ])
 def test_rule_breaking_records_exit_2_with_one_line(tmp_path, record, expected):
     done = run_cli(write(tmp_path, record))
@@ -192,4 +192,4 @@ def test_names_with_line_breaks_still_give_one_line(tmp_path):
     record["moves"] = [{"player": "bob", "tile": ["louvre", "blue"]}]
     done = run_cli(write(tmp_path, record))
     assert done.returncode == 2
-    assert done.stderr.splitlines() == ["move 0: it is ann x's turn, not bob's [rule: not_your_turn]"]
+    assert done.stderr.splitlines() == ["move 1: it is ann x's turn, not bob's [rule: not_your_turn]"]

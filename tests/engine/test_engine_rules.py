@@ -3,8 +3,8 @@
 import pytest
 from engine_testkit import deal, of_type, play_round, scripted, tile
 
-from engine import EvictionChoiceRequired, Game, InvalidEviction, Options, Pick
-from engine.events import (
+from engine.paris_paris import EvictionChoiceRequired, Game, InvalidEviction, Options, Pick
+from engine.paris_paris.events import (
     BagScored,
     BigTour,
     GameEnded,
@@ -447,7 +447,7 @@ def test_setup_stacks_and_game_length(players, rounds, size):
     assert game.rounds == rounds
     assert all(len(stack) == size for stack in game.stacks)
     assert sorted(c for stack in game.stacks for c in stack) == sorted(s * 5 + c for s, c in __import__(
-        "engine.board", fromlist=["TILES"]).TILES)
+        "engine.paris_paris.board", fromlist=["TILES"]).TILES)
     moves = 0
     while not game.is_terminal():
         game.apply(game.legal_actions()[-1])

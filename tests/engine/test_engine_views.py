@@ -2,8 +2,8 @@
 
 from engine_testkit import deal, of_type, play_round, random_game, tile
 
-from engine import COLOURS
-from engine.events import MarkerDealt, MarkersRevealed, ShopEvicted
+from engine.paris_paris import COLOURS
+from engine.paris_paris.events import MarkerDealt, MarkersRevealed, ShopEvicted
 
 THREE = ["ann", "bob", "cat"]
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from render_testkit import count_colour, load, near_colour
 
-import renderers
-from engine import Game, Tile
-from renderers import final as F
-from renderers import scenes, style
+from engine.paris_paris import Game, Tile
+from renderers import paris_paris as renderers
+from renderers import style
+from renderers.paris_paris import final as F
+from renderers.paris_paris import scenes
 from renderers.players import colour as player_colour
 
 

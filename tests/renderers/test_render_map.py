@@ -8,11 +8,12 @@ import pytest
 from PIL import Image
 from render_testkit import close, count_colour, load, near_colour
 
-import renderers
-from engine import Game
-from engine.board import CROSSINGS, LINES
-from renderers import layout, mapimage, scenes, style
-from renderers.layout import label_boxes
+from engine.paris_paris import Game
+from engine.paris_paris.board import CROSSINGS, LINES
+from renderers import paris_paris as renderers
+from renderers import style
+from renderers.paris_paris import layout, mapimage, scenes
+from renderers.paris_paris.layout import label_boxes
 from renderers.players import colour as player_colour
 
 PLAYER_COUNTS = (2, 3, 4)

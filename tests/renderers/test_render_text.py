@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from engine import Game, Pick, Tile
-from engine import errors as errs
-from engine import events as E
-from renderers import scenes, text
+from engine.paris_paris import Game, Pick, Tile
+from engine.paris_paris import errors as errs
+from engine.paris_paris import events as E
 from renderers.i18n import LANGUAGES, catalog, missing_keys
+from renderers.paris_paris import scenes, text
 
-LOCALES = Path(text.__file__).with_name("locales")
+LOCALES = Path(text.__file__).parent.parent / "locales"
 
 
 def _render_keys() -> dict[str, dict[str, str]]:

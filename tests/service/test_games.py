@@ -9,8 +9,8 @@ import sys
 import pytest
 from service_helpers import chat, play_to_end, play_turn, start_game, user
 
-from engine import Game
-from engine.record import result
+from engine.paris_paris import Game
+from engine.paris_paris.record import result
 from renderers.i18n import LANGUAGES, t
 
 
@@ -143,10 +143,10 @@ async def test_secrets_never_reach_the_group(service, transport):
         if i < final_index:
             # Before the end the group never hears any player's marker colour as "marker".
             try:
-                from renderers.text import narrate_event
+                from renderers.paris_paris.text import narrate_event
             except ImportError:
                 continue
-            from engine.events import MarkerDealt
+            from engine.paris_paris.events import MarkerDealt
             for seat, colour in enumerate(record["markers"].values()):
                 line = narrate_event(MarkerDealt(seat, colour), players=[s.name for s in meta.seats],
                                      language="de")

@@ -113,7 +113,7 @@ async def test_typed_moves_are_validated(service):
 
 
 def _code(text):
-    from engine import Tile
+    from engine.paris_paris import Tile
 
     return Tile.parse(text).code
 

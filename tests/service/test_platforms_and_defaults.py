@@ -56,7 +56,7 @@ def test_round_maps_are_portrait_where_players_are_on_phones(platform, portrait)
     from PIL import Image
 
     from bot.service import present
-    from engine import Game
+    from engine.paris_paris import Game
 
     game = Game.new(["ann", "bob", "cat"], seed=1)
     for _ in range(3):

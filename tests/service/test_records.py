@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.service import records
-from engine import Game
+from engine.paris_paris import Game
 
 
 def _played(seed: int, players: int, moves: int) -> Game:

@@ -24,7 +24,7 @@ from bot.cli import _run_adapter, main
 from bot.contract import User
 from bot.service import GameService
 from bot.terminal.play import HUMAN_ID, TERMINAL_CHAT
-from engine import Game
+from engine.paris_paris import Game
 from renderers.i18n import t
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine import events as E
-from engine.actions import Tile
-from engine.board import COLOURS, DISPLAY_NAMES
+from engine.paris_paris import events as E
+from engine.paris_paris.actions import Tile
+from engine.paris_paris.board import COLOURS, DISPLAY_NAMES
 
-from .i18n import t
+from ..i18n import t
 
 COLOUR_EMOJI: dict[str, str] = {"green": "🟢", "red": "🔴", "blue": "🔵", "purple": "🟣", "yellow": "🟡"}
 

@@ -7,14 +7,15 @@ from collections.abc import Iterable, Sequence
 
 from PIL import Image, ImageDraw
 
-from engine import events as E
+from engine.paris_paris import events as E
 
-from . import draw as D
-from . import mapimage, style
-from .fonts import font
-from .i18n import t
-from .players import colour as player_colour
-from .players import initials
+from .. import draw as D
+from .. import style
+from ..fonts import font
+from ..i18n import t
+from ..players import colour as player_colour
+from ..players import initials
+from . import mapimage
 
 BASE_W, BASE_H = 1280, 800
 CHART_SHAPES = ("circle", "square", "triangle", "diamond")

@@ -9,16 +9,16 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine import events as E
-from engine.board import COLOURS, CROSSINGS, DISPLAY_NAMES, LINES
+from engine.paris_paris import events as E
+from engine.paris_paris.board import COLOURS, CROSSINGS, DISPLAY_NAMES, LINES
 
-from . import draw as D
+from .. import draw as D
+from .. import style
+from ..fonts import drawable, fit, font, wrap
+from ..i18n import t
+from ..players import colour as player_colour
+from ..players import initials
 from . import layout as L
-from . import style
-from .fonts import drawable, fit, font, wrap
-from .i18n import t
-from .players import colour as player_colour
-from .players import initials
 
 BG_SUPER = 2          # supersampling of the static background
 LINE_WIDTH = 11

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from engine import Game
-from engine import events as E
+from engine.paris_paris import Game
+from engine.paris_paris import events as E
 
 NAMES = ("Amélie", "Bartholomäus von Überlänge-Hohenstein", "Chiara 🎲", "Дмитрий")
 

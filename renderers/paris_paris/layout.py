@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from engine.board import CROSSINGS, LINES, STATIONS
+from engine.paris_paris.board import CROSSINGS, LINES, STATIONS
 
 BASE_WIDTH = 1280
 BASE_HEIGHT = 800
@@ -164,7 +164,7 @@ def label_boxes(width: int = BASE_WIDTH) -> dict[str, tuple[int, int, int, int]]
     """Pixel bounding box of each station name on a map ``width`` wide."""
     from PIL import Image, ImageDraw
 
-    from .fonts import font
+    from ..fonts import font
 
     s = scale(width)
     f = font(round(LABEL_SIZE * s), bold=True)

@@ -1,0 +1,215 @@
+"""The game-agnostic interface: what every game package provides, and all the bot knows of a game.
+
+In the spirit of OpenSpiel and boardgame.io. A game package (``engine/paris_paris``,
+``engine/paris_connection``) exposes one ``GameDefinition`` instance named ``GAME``; the
+registry (``engine/registry.py``) lists them. A ``Match`` is one game being played: mutable
+for speed (``apply`` changes it in place; ``copy`` gives an independent one for look-ahead).
+
+Choices. ``legal_choices(seat)`` lists what a seat may do *now*, as small frozen values that
+print (``str``) and parse back (``parse_choice``). A choice may be one step of a longer
+decision (Paris Connection: pick a colour, then hexes one at a time, then "done"); the match
+then holds the pending part of the decision as state, every step is a move of its own (stored,
+replayed, counted in ``move_count``) and its views show the draft. So any game's turn maps to
+a handful of buttons at a time.
+
+Secrets. ``view(seat)`` (``None``: the public view) and ``log_for(seat)`` are the only way
+state leaves the engine for players; records (``to_record``) hold every secret and are for
+finished games and operators.
+
+Randomness. All of it comes from the seed given at setup and kept in the state (a game's
+own ``random.Random``); nothing calls the global ``random``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from .errors import InvalidOption
+
+
+@runtime_checkable
+class Event(Protocol):
+    """Something that happened, as data. ``kind`` names it; ``visible_to(None)`` is True for
+    public events; ``to_dict()`` is its JSON form (with ``kind``)."""
+
+    kind: str
+
+    def visible_to(self, seat: int | None) -> bool: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option a game declares: its name, the values it allows, and its default.
+
+    ``by_players`` overrides the default for some player counts, where it matters.
+    Settings buttons, command choices, terminal flags, lobby texts and validation are all
+    derived from these declarations. ``labels`` are catalog keys' last parts for each value
+    (the value itself when missing).
+    """
+
+    name: str
+    values: tuple[Any, ...]
+    default: Any
+    by_players: Mapping[int, Any] = field(default_factory=dict)
+
+    def default_for(self, players: int | None = None) -> Any:
+        return self.by_players.get(players, self.default) if players is not None else self.default
+
+    def parse(self, value: Any) -> Any:
+        """The allowed value ``value`` names (also from its text form); ``InvalidOption`` otherwise."""
+        for allowed in self.values:
+            if value == allowed or (isinstance(value, str) and value.strip().lower() == str(allowed).lower()):
+                return allowed
+        shown = value if isinstance(value, str | int | float | bool | None) else type(value).__name__
+        raise InvalidOption(
+            f"{self.name} must be one of {', '.join(map(str, self.values))}, not {shown!r}",
+            option=self.name, value=str(shown)[:40], allowed=tuple(map(str, self.values)))
+
+
+class Match(ABC):
+    """One game in progress. Seats are 0..n-1; ``players`` are their names."""
+
+    players: tuple[str, ...]
+
+    @property
+    @abstractmethod
+    def definition(self) -> GameDefinition: ...
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    @property
+    @abstractmethod
+    def seed(self) -> int | None:
+        """The seed the deal came from (None for an explicit deal)."""
+
+    @property
+    @abstractmethod
+    def move_count(self) -> int:
+        """Choices applied so far (every step of a longer decision counts)."""
+
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that must act now (one, or several in a simultaneous phase); () once over."""
+
+    @property
+    @abstractmethod
+    def cycle(self) -> int:
+        """The turn cycle (round) under way, from 1. The bot posts a picture when it changes."""
+
+    @abstractmethod
+    def legal_choices(self, seat: int) -> list[Any]:
+        """What ``seat`` may choose now, in a stable order ([] when it is not to act)."""
+
+    @abstractmethod
+    def parse_choice(self, text: str) -> Any:
+        """The choice written ``text`` (``str(choice)`` parses back); ``MalformedInput`` otherwise."""
+
+    @abstractmethod
+    def check(self, choice: Any, *, by: int) -> Any:
+        """The choice in normal form if ``by`` may make it now; raises the ``GameError`` that says why not."""
+
+    def is_legal(self, choice: Any, *, by: int) -> bool:
+        from .errors import GameError
+
+        try:
+            self.check(choice, by=by)
+        except GameError:
+            return False
+        return True
+
+    @abstractmethod
+    def apply(self, choice: Any, *, by: int) -> list[Event]:
+        """Check and make the choice; returns the events it caused. A refusal changes nothing."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def returns(self) -> tuple[int, ...]:
+        """Each seat's score (final once terminal)."""
+
+    @property
+    @abstractmethod
+    def winners(self) -> tuple[int, ...]:
+        """The seats that share the victory; () before the end."""
+
+    @abstractmethod
+    def view(self, seat: int | None = None) -> Any:
+        """What ``seat`` may see (None: the public view). Frozen; never holds another seat's secret."""
+
+    @property
+    @abstractmethod
+    def log(self) -> list[Event]: ...
+
+    def log_for(self, seat: int | None) -> list[Event]:
+        return [e for e in self.log if e.visible_to(seat)]
+
+    @abstractmethod
+    def to_record(self) -> dict[str, Any]:
+        """The game's JSON record (its ``format`` names the game); holds every secret."""
+
+    @abstractmethod
+    def stored_setup(self) -> dict[str, Any]:
+        """The setup to store (JSON-ready, without moves); ``GameDefinition.resume`` reads it back."""
+
+    @abstractmethod
+    def copy(self) -> Match: ...
+
+
+class GameDefinition(ABC):
+    """A game: its identity, the options it declares, and how to set up and restore a match."""
+
+    id: str                        # "paris-paris": stored with every game, used in commands
+    name: str                      # "Paris Paris"
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...] = ()
+    record_format: str             # "paris-paris-record/1"
+    ai_levels: tuple[str, ...] = ("normal",)
+
+    def option(self, name: str) -> OptionSpec:
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        raise InvalidOption(f"{self.name} has no option {name!r}", option=str(name)[:40], value="")
+
+    def resolve_options(self, given: Mapping[str, Any] | None, players: int | None = None) -> dict[str, Any]:
+        """Every declared option, from ``given`` where set (validated) and the defaults elsewhere."""
+        given = dict(given or {})
+        out = {}
+        for spec in self.options:
+            out[spec.name] = spec.parse(given.pop(spec.name)) if spec.name in given else spec.default_for(players)
+        if given:
+            name = next(iter(given))
+            raise InvalidOption(f"{self.name} has no option {name!r}", option=str(name)[:40], value="")
+        return out
+
+    @abstractmethod
+    def new_match(self, players: Sequence[str], *, seed: int, options: Mapping[str, Any] | None = None) -> Match:
+        """Deal a new match from ``seed``; ``InvalidSetup``/``InvalidOption`` for bad input."""
+
+    @abstractmethod
+    def from_record(self, record: Any) -> Match:
+        """Validate and replay a record; ``InvalidRecord`` names the move (from 1) and the rule."""
+
+    @abstractmethod
+    def resume(self, setup: Mapping[str, Any], moves: Sequence[str]) -> Match:
+        """The match after ``moves`` (choice texts, in order) from a ``stored_setup``."""
+
+    @abstractmethod
+    def record_of(self, setup: Mapping[str, Any], moves: Sequence[str]) -> dict[str, Any]:
+        """The full record of a stored game (same as ``resume(...).to_record()``, maybe cheaper)."""
+
+    @abstractmethod
+    def result(self, match: Match) -> dict[str, Any]:
+        """What ``python -m engine replay`` prints for a match (JSON-ready)."""
+
+    @abstractmethod
+    def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal") -> Any:
+        """The AI's choice for ``seat``, from what that seat may see; deterministic for a seed."""

@@ -1,0 +1,170 @@
+"""Paris Paris behind the game interface (engine/interface.py): ``GAME`` and its ``Match``.
+
+A thin wrapper: the rules live in ``Game``, which stays the fast object the AI and the
+benchmarks use directly. The stored setup keeps the deal compactly (the tile codes of all
+stacks in reveal order, two hex digits each): reading 60 [station, colour] pairs back was
+the largest part of restoring thousands of games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.errors import InvalidRecord, InvalidSetup, MalformedInput
+from engine.interface import GameDefinition, Match, OptionSpec
+
+from .actions import Pick, Tile
+from .game import FINAL_TOURS, Game, Options
+from .record import FORMAT, from_record, result, to_record
+
+_PICKS: dict[str, Pick] = {}   # stored move text -> move (a few hundred distinct values; moves are immutable)
+
+
+def parse_pick(text: str) -> Pick:
+    found = _PICKS.get(text)
+    if found is None:
+        if not isinstance(text, str):
+            raise MalformedInput(f"not a move: {text!r}")
+        found = Pick.parse(text)
+        if len(_PICKS) < 4096:
+            _PICKS[text] = found
+    return found
+
+
+class ParisParisMatch(Match):
+    """One game of Paris Paris through the interface; ``game`` is the engine's own state."""
+
+    __slots__ = ("game", "players")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.players = game.players
+
+    @property
+    def definition(self) -> GameDefinition:
+        return GAME
+
+    @property
+    def seed(self) -> int | None:
+        return self.game.seed
+
+    @property
+    def move_count(self) -> int:
+        return len(self.game.moves)
+
+    def to_act(self) -> tuple[int, ...]:
+        seat = self.game.current_player
+        return () if seat is None else (seat,)
+
+    @property
+    def cycle(self) -> int:
+        return self.game.round
+
+    def legal_choices(self, seat: int) -> list[Pick]:
+        return self.game.legal_actions() if seat == self.game.current_player else []
+
+    def parse_choice(self, text: str) -> Pick:
+        return parse_pick(text)
+
+    def check(self, choice: Any, *, by: int) -> Pick:
+        return self.game.check(choice, by=by)
+
+    def apply(self, choice: Any, *, by: int) -> list:
+        return self.game.apply(choice, by=by)
+
+    def is_terminal(self) -> bool:
+        return self.game.finished
+
+    def returns(self) -> tuple[int, ...]:
+        return tuple(self.game.scores)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.game.winners
+
+    def view(self, seat: int | None = None):
+        return self.game.view(seat)
+
+    @property
+    def log(self) -> list:
+        return self.game.log
+
+    def log_for(self, seat: int | None) -> list:
+        return self.game.log_for(seat)
+
+    def to_record(self) -> dict[str, Any]:
+        return to_record(self.game)
+
+    def stored_setup(self) -> dict[str, Any]:
+        record = to_record(self.game)
+        setup = {k: v for k, v in record.items() if k not in ("moves", "stacks")}
+        setup["deal"] = "".join(f"{code:02x}" for stack in self.game.stacks for code in stack)
+        setup["seed"] = self.game.seed
+        return setup
+
+    def copy(self) -> ParisParisMatch:
+        return ParisParisMatch(self.game.copy())
+
+
+class ParisParisDefinition(GameDefinition):
+    id = "paris-paris"
+    name = "Paris Paris"
+    min_players = 2
+    max_players = 4
+    options = (OptionSpec("final_tours", tuple(FINAL_TOURS), "markers"),)
+    record_format = FORMAT
+    ai_levels = ("normal",)
+
+    def new_match(self, players: Sequence[str], *, seed: int,
+                  options: Mapping[str, Any] | None = None) -> ParisParisMatch:
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 63:
+            raise InvalidSetup(f"a seed is a whole number from 0 to 2**63 - 1, not {seed!r}")
+        opts = self.resolve_options(options, len(players))
+        return ParisParisMatch(Game.new(players, seed=seed, options=Options(**opts)))
+
+    def from_record(self, record: Any) -> ParisParisMatch:
+        return ParisParisMatch(from_record(record))
+
+    def record_of(self, setup: Mapping[str, Any], moves: Sequence[str]) -> dict[str, Any]:
+        record = {k: v for k, v in setup.items() if k != "deal"}
+        if "deal" in setup:
+            deal, size = setup["deal"], len(setup["players"]) + 1
+            tiles = [Tile.of(int(deal[i:i + 2], 16)) for i in range(0, len(deal), 2)]
+            record["stacks"] = [[[t.station, t.colour] for t in tiles[i:i + size]]
+                                for i in range(0, len(tiles), size)]
+        players = setup["players"]
+        first = players.index(setup["first_player"])
+        n = len(players)
+        out = []
+        for index, text in enumerate(moves):
+            move = parse_pick(text)
+            # The mover is derivable: the bus moves on one seat a round, then seat order.
+            entry: dict[str, Any] = {"player": players[(first + index // n + index % n) % n],
+                                     "tile": [move.tile.station, move.tile.colour]}
+            if move.evict is not None:
+                entry["evict"] = players[move.evict]
+            out.append(entry)
+        record["moves"] = out
+        return record
+
+    def resume(self, setup: Mapping[str, Any], moves: Sequence[str]) -> ParisParisMatch:
+        try:
+            return self.from_record(self.record_of(setup, moves))
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, InvalidRecord):
+                raise
+            raise InvalidRecord(f"the stored game cannot be read ({exc})", rule="setup") from None
+
+    def result(self, match: Match) -> dict[str, Any]:
+        return result(match.game)
+
+    def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal") -> Pick:
+        from .ai import choose_move
+
+        if seat != match.game.current_player:
+            raise ValueError(f"seat {seat} is not to move")
+        return choose_move(match.game, seed=seed)
+
+
+GAME = ParisParisDefinition()
