@@ -24,6 +24,7 @@ from pathlib import Path
 
 from renderers.i18n import LANGUAGES, normalize_language, t
 
+from .games import DEFAULT, KINDS, find
 from .terminal.paths import DEFAULT_MAPS_DIR, default_db_path
 
 PROG = "paris-paris"
@@ -59,13 +60,17 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help=tr("play.help"), description=paragraph("play.description"),
                           epilog=paragraph("play.epilog"), formatter_class=argparse.RawDescriptionHelpFormatter)
-    play.add_argument("--players", type=int, default=3, metavar="N", help=tr("players"))
+    play.add_argument("--game", default=None, metavar="GAME", help=tr("game", games=", ".join(KINDS),
+                                                                        default=DEFAULT))
+    play.add_argument("--players", type=int, default=None, metavar="N", help=tr("players"))
     play.add_argument("--ai", type=int, default=None, metavar="N", help=tr("ai"))
     play.add_argument("--name", default=None, help=tr("name"))
     play.add_argument("--seed", type=int, default=None, help=tr("seed"))
     play.add_argument("--language", choices=LANGUAGES, default=None, help=tr("language"))
-    play.add_argument("--final-tours", choices=("markers", "all_lines"), default="markers",
-                      help=tr("final_tours"))
+    # Each option a game declares becomes a flag (``final_tours`` -> ``--final-tours``).
+    for name, values in _declared_options().items():
+        play.add_argument("--" + name.replace("_", "-"), dest=f"option_{name}", choices=[str(v) for v in values],
+                          default=None, help=tr("option", name=name))
     play.add_argument("--db", type=Path, default=None, metavar="PATH",
                       help=tr("db", path=str(default_db_path())))
     play.add_argument("--maps", type=Path, default=Path(DEFAULT_MAPS_DIR), metavar="DIR", help=tr("maps"))
@@ -99,19 +104,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _declared_options() -> dict[str, tuple]:
+    """Every option any game declares, with the values it allows (the first game's, by name)."""
+    found: dict[str, tuple] = {}
+    for game in KINDS.values():
+        for spec in game.definition.options:
+            found.setdefault(spec.name, spec.values)
+    return found
+
+
 def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: str) -> int:
     from .terminal.play import PlayOptions, run_play
 
-    if not 2 <= args.players <= 4:
-        parser.error(t(language, "terminal.error.players", players=args.players))
-    ai = args.players - 1 if args.ai is None else args.ai
-    if ai not in (args.players - 1, args.players):
-        parser.error(t(language, "terminal.error.ai", ai=ai, players=args.players, seats=args.players - 1))
+    game = find(args.game)
+    if game is None:
+        parser.error(t(language, "terminal.error.game", game=args.game, games=", ".join(KINDS)))
+    definition = game.definition
+    players = args.players if args.players is not None else max(definition.min_players, 3)
+    if not definition.min_players <= players <= definition.max_players:
+        parser.error(t(language, "terminal.error.players_game", players=players, game=definition.name,
+                       min=definition.min_players, max=definition.max_players))
+    ai = players - 1 if args.ai is None else args.ai
+    if ai not in (players - 1, players):
+        parser.error(t(language, "terminal.error.ai", ai=ai, players=players, seats=players - 1))
+    declared = {spec.name for spec in definition.options}
+    game_options = {}
+    for name in _declared_options():
+        value = getattr(args, f"option_{name}")
+        if value is None:
+            continue
+        if name not in declared:
+            parser.error(t(language, "terminal.error.option_game", option="--" + name.replace("_", "-"),
+                           game=definition.name))
+        game_options[name] = definition.option(name).parse(value)
     if args.name is not None and not args.name.strip():
         parser.error(t(language, "terminal.error.name"))
     options = PlayOptions(
-        players=args.players, ai=ai, name=args.name.strip() if args.name else None, seed=args.seed,
-        language=args.language or language, final_tours=args.final_tours,
+        game=game.id, players=players, ai=ai, name=args.name.strip() if args.name else None, seed=args.seed,
+        language=args.language or language, game_options=game_options,
         db=(args.db.expanduser() if args.db else default_db_path()),
         maps=None if args.no_maps else args.maps.expanduser().absolute(),   # a path one can open
         resume=args.resume, resume_command=_resume_command(args),

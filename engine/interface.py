@@ -102,9 +102,29 @@ class Match(ABC):
     def cycle(self) -> int:
         """The turn cycle (round) under way, from 1. The bot posts a picture when it changes."""
 
+    def cycle_start(self, cycle: int) -> int:
+        """The index in ``log`` where cycle ``cycle`` begins (its events run to the next one's start).
+
+        By default a cycle begins after the event of kind "cycle_ended" whose ``cycle`` is the
+        one before (0 for the first); games that mark cycles otherwise override this.
+        """
+        if cycle <= 1:
+            return 0
+        log = self.log
+        for index in range(len(log) - 1, -1, -1):
+            event = log[index]
+            if event.kind == "cycle_ended" and getattr(event, "cycle", None) == cycle - 1:
+                return index + 1
+        return len(log)
+
     @abstractmethod
     def legal_choices(self, seat: int) -> list[Any]:
         """What ``seat`` may choose now, in a stable order ([] when it is not to act)."""
+
+    def in_decision(self, seat: int) -> bool:
+        """Whether ``seat`` is in the middle of a decision of several steps (a build under way):
+        whoever acts for it (the AI at a deadline) goes on until the decision is complete."""
+        return False
 
     @abstractmethod
     def parse_choice(self, text: str) -> Any:

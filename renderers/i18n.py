@@ -53,3 +53,9 @@ def t(language: str | None, key: str, /, **params: object) -> str:
 def missing_keys(language: str) -> set[str]:
     """Keys English has that ``language`` lacks (for the completeness test)."""
     return set(catalog(DEFAULT_LANGUAGE)) - set(catalog(language))
+
+
+def format_number(value: float, language: str | None, digits: int = 1) -> str:
+    """A number with ``digits`` decimals as the language writes it (4.5, 4,5)."""
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if normalize_language(language) in ("de", "it", "fr") else text

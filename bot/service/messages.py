@@ -1,23 +1,25 @@
-"""Builds the outbox messages for a game: lobby, prompts, round summaries, private markers.
+"""Builds the outbox messages for a game: lobby, prompts, cycle summaries, private secrets.
 
-Pure functions of the game's metadata and engine state; every text comes from the catalog.
-Group messages are built only from public events and the public view (viewer None), so a
-secret marker cannot reach the group before the end; markers go out as private messages.
+Pure functions of the game's metadata and its match; every word comes from the catalogs
+or from the game's presenter (renderers/presenter.py), in the game's language. Group
+messages are built only from public events and the public view, so a secret cannot reach
+the group before the end; private events (a dealt marker, new holdings) go to their seat's
+private chat.
 
-Per round the group gets at most two new messages: the map with the round's summary, and
-the turn prompt, which is then edited in place for each further turn of the round.
+Per turn cycle (a round) the group gets at most two new messages: the picture with the
+cycle's summary, and the turn prompt, which is then edited in place for each further turn.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.contract import Button, Chat, User
-from engine.paris_paris import Game, Tile
-from engine.paris_paris.board import COLOURS
+from bot.games import GameKind
 from renderers.i18n import t
+from renderers.presenter import Menu
 
-from . import present
 from .model import GameMeta, OutRow
 from .payloads import PayloadCodec
 
@@ -30,10 +32,6 @@ def duration(minutes: int, language: str) -> str:
     if minutes % 60 == 0:
         return t(language, "bot.duration.hours", n=minutes // 60)
     return t(language, "bot.duration.minutes", n=minutes)
-
-
-def colour_word(colour: str, language: str) -> str:
-    return t(language, "bot.colour." + colour)
 
 
 def button(label: str, payload: str, kind: str = "action", colour: str | None = None) -> dict[str, Any]:
@@ -53,7 +51,7 @@ def chat_dict(chat: Chat) -> dict[str, Any]:
 
 
 def group(meta: GameMeta, text: str, *, buttons=(), mentions=(), slot: str | None = None,
-          mode: str = "new", render: dict | None = None, image_name: str = "paris.png") -> OutRow:
+          mode: str = "new", render: dict | None = None, image_name: str = "board.png") -> OutRow:
     body = {"text": text, "chat": chat_dict(meta.chat), "private_to": None, "buttons": list(buttons),
             "mentions": [user_dict(u) for u in mentions], "language": meta.language, "render": render,
             "image_name": image_name}
@@ -63,7 +61,7 @@ def group(meta: GameMeta, text: str, *, buttons=(), mentions=(), slot: str | Non
 def private(meta: GameMeta | None, platform: str, user: User, text: str, language: str, *,
             buttons=()) -> OutRow:
     body = {"text": text, "chat": None, "private_to": user_dict(user), "buttons": list(buttons),
-            "mentions": [], "language": language, "render": None, "image_name": "paris.png"}
+            "mentions": [], "language": language, "render": None, "image_name": "board.png"}
     return OutRow(meta.id if meta else None, platform, f"u:{user.id}", body, None, "new")
 
 
@@ -75,22 +73,35 @@ def lobby_slot(meta: GameMeta) -> str:
     return f"g{meta.id}:lobby"
 
 
-# ---- lobby --------------------------------------------------------------------------------
-
-def options_text(options: dict[str, Any], language: str) -> str:
-    return t(language, "bot.options",
-             final_tours=t(language, "bot.final_tours." + options.get("final_tours", "markers")),
-             reminder=duration(int(options.get("reminder_minutes") or 0), language),
-             deadline=duration(int(options.get("deadline_minutes") or 0), language),
-             language=t(language, "bot.language." + (options.get("language") or "en")))
+def chat_name(meta: GameMeta) -> str:
+    return meta.chat_title or meta.chat_id
 
 
-def lobby_text(meta: GameMeta, host_name: str) -> str:
+# ---- options and the lobby ----------------------------------------------------------------
+
+def options_text(game: GameKind, options: dict[str, Any], language: str) -> str:
+    """The game's declared options and the bot's timers, in words ("Final tours: ... · ...")."""
+    parts = [f"{game.presenter.option_name_text(spec.name, language)}: "
+             f"{game.presenter.option_value_text(spec.name, options.get(spec.name, spec.default), language)}"
+             for spec in game.definition.options]
+    reminder = int(options.get("reminder_minutes") or 0)
+    deadline = int(options.get("deadline_minutes") or 0)
+    parts.append(t(language, "bot.options.reminder", value=duration(reminder, language)) if reminder
+                 else t(language, "bot.options.no_reminder"))
+    parts.append(t(language, "bot.options.deadline", value=duration(deadline, language)) if deadline
+                 else t(language, "bot.options.no_deadline"))
+    parts.append(t(language, "bot.language." + (options.get("language") or "en")))
+    return " · ".join(parts)
+
+
+def lobby_text(meta: GameMeta, game: GameKind, host_name: str) -> str:
     lang = meta.language
     seats = [s.name + (" 🤖" if s.is_ai else "") for s in meta.seats]
-    lines = [t(lang, "bot.lobby.title", host=host_name),
+    d = game.definition
+    lines = [t(lang, "bot.lobby.title_game", game=game.presenter.title(lang), host=host_name),
              t(lang, "bot.lobby.players", count=len(seats), players=", ".join(seats) or "—"),
-             options_text(meta.options, lang),
+             t(lang, "bot.lobby.seats", min=d.min_players, max=d.max_players),
+             options_text(game, meta.options, lang),
              t(lang, "bot.lobby.hint")]
     return "\n".join(lines)
 
@@ -105,8 +116,8 @@ def lobby_buttons(meta: GameMeta, codec: PayloadCodec) -> list[list[dict[str, An
     ]
 
 
-def lobby_message(meta: GameMeta, codec: PayloadCodec, host_name: str, *, mode: str) -> OutRow:
-    return group(meta, lobby_text(meta, host_name), buttons=lobby_buttons(meta, codec),
+def lobby_message(meta: GameMeta, game: GameKind, codec: PayloadCodec, host_name: str, *, mode: str) -> OutRow:
+    return group(meta, lobby_text(meta, game, host_name), buttons=lobby_buttons(meta, codec),
                  slot=lobby_slot(meta), mode=mode)
 
 
@@ -114,176 +125,170 @@ def lobby_closed(meta: GameMeta, text: str) -> OutRow:
     return group(meta, text, slot=lobby_slot(meta), mode="edit")
 
 
-# ---- turns --------------------------------------------------------------------------------
-
-def round_events(game: Game, *, upto: int | None = None) -> tuple[int, list]:
-    """(round start index, public events of the round running at log index ``upto``)."""
-    log = game.log if upto is None else game.log[:upto]
-    start = 0
-    for i in range(len(log) - 1, -1, -1):
-        if log[i].kind == "round_started":
-            start = i
-            break
-    return start, [e for e in log[start + 1:] if e.visible_to(None)]
-
-
-def header(game: Game, language: str) -> str:
-    return t(language, "bot.msg.round_header", round=game.round, rounds=game.rounds,
-             stacks=game.stacks_left)
-
+# ---- notes kept with a cycle ----------------------------------------------------------------
 
 def unreachable_names(meta: GameMeta) -> list[str]:
     ids = set(meta.extra.get("unreachable", ()))
     return [seat.name for seat in meta.seats if seat.user_id in ids and not seat.is_ai]
 
 
-def round_notes(meta: GameMeta, round_: int) -> list[str]:
-    """Notes of a round (a deadline move, a seat handed to the AI), kept in the game's
-    bookkeeping so every later edit of that round's messages still shows them."""
-    return [line for r, line in meta.extra.get("notes", ()) if r == round_]
+def cycle_notes(meta: GameMeta, cycle: int) -> list[str]:
+    """Notes of a cycle (a deadline move, a seat handed to the AI), kept in the game's
+    bookkeeping so every later edit of that cycle's messages still shows them."""
+    return [line for c, line in meta.extra.get("notes", ()) if c == cycle]
 
 
-def add_notes(meta: GameMeta, round_: int, lines: list[str] | tuple) -> None:
+def add_notes(meta: GameMeta, cycle: int, lines: Sequence[str]) -> None:
     if lines:
-        kept = [[r, line] for r, line in meta.extra.get("notes", ()) if r >= round_ - 1]
-        meta.extra["notes"] = kept + [[round_, line] for line in lines]
+        kept = [[c, line] for c, line in meta.extra.get("notes", ()) if c >= cycle - 1]
+        meta.extra["notes"] = kept + [[cycle, line] for line in lines]
 
 
-def prompt_text(meta: GameMeta, game: Game) -> str:
+# ---- turns ------------------------------------------------------------------------------------
+
+def cycle_events(match, cycle: int, upto: int | None = None) -> list:
+    """The public events of ``cycle`` (up to log index ``upto``)."""
+    log = match.log
+    start = match.cycle_start(cycle)
+    end = match.cycle_start(cycle + 1) if cycle < match.cycle else len(log)
+    if upto is not None:
+        end = min(end, upto)
+    return [e for e in log[start:end] if e.visible_to(None)]
+
+
+def prompt_text(meta: GameMeta, game: GameKind, match, menu: Menu | None = None) -> str:
     lang = meta.language
-    _, events = round_events(game)
-    lines = [header(game, lang), *round_notes(meta, game.round)]
-    lines += present.narrate(events, game.players, lang)
-    seat = game.current_player
+    pres = game.presenter
+    view = match.view(None)
+    moves, _ = pres.split_cycle(cycle_events(match, match.cycle))
+    lines = [pres.status_line(view, lang), *cycle_notes(meta, match.cycle)]
+    lines += pres.narrate(moves, match.players, lang)
     lines.append("")
-    lines.append(t(lang, "bot.msg.prompt", player=game.players[seat]))
+    lines.append(menu.text if menu is not None and menu.text else pres.prompt_line(view, lang))
     names = unreachable_names(meta)
     if names:
         lines.append(t(lang, "bot.msg.private_closed", player=", ".join(names)))
     return "\n".join(lines)
 
 
-def offer_buttons(meta: GameMeta, game: Game, codec: PayloadCodec) -> list[list[dict[str, Any]]]:
+def choice_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat: int,
+                   group_key: str | None = None) -> tuple[Menu, list[list[dict[str, Any]]]]:
+    """The menu of ``seat``'s legal choices as payload buttons: a choice is pressed by its index
+    in the legal choices at this move, a submenu by its key (the service never reads either)."""
     lang = meta.language
-    rows, seen = [], set()
-    for key, tile in enumerate(game.offered_tiles(), 1):
-        if tile.code in seen:
-            continue
-        seen.add(tile.code)
-        rows.append([button(present.tile_label(tile, key, lang),
-                            codec.encode("t", meta.id, meta.moves, tile.code), colour=tile.colour)])
-    rows.append([button(t(lang, "bot.btn.marker"), codec.encode("m", meta.id), "marker")])
+    choices = match.legal_choices(seat)
+    index = {str(c): i for i, c in enumerate(choices)}
+    menu = game.presenter.menu(match.view(seat), choices, lang, group_key)
+    rows = []
+    for row in menu.rows:
+        out = []
+        for item in row:
+            if item.choice is not None:
+                payload = codec.encode("c", meta.id, meta.moves, index[str(item.choice)])
+            else:
+                payload = codec.encode("o", meta.id, meta.moves, item.group)
+            out.append(button(item.label, payload, colour=item.colour))
+        rows.append(out)
+    if menu.back:
+        rows.append([button(t(lang, "bot.btn.back"), codec.encode("b", meta.id, meta.moves))])
+    return menu, rows
+
+
+def prompt_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec,
+                   group_key: str | None = None) -> tuple[Menu | None, list[list[dict[str, Any]]]]:
+    lang = meta.language
+    acting = match.to_act()
+    menu, rows = None, []
+    if len(acting) == 1:
+        menu, rows = choice_buttons(meta, game, match, codec, acting[0], group_key)
+    rows.append([button(game.presenter.secret_button(lang), codec.encode("m", meta.id), "marker")])
     if unreachable_names(meta):
         rows.append([button(t(lang, "bot.btn.open_private"), codec.encode("p"), "open_private")])
-    return rows
+    return menu, rows
 
 
-def eviction_buttons(meta: GameMeta, game: Game, codec: PayloadCodec, tile: Tile) -> list[list[dict[str, Any]]]:
-    lang = meta.language
-    row = [button(t(lang, "bot.btn.evict", player=game.players[seat]),
-                  codec.encode("e", meta.id, meta.moves, tile.code, seat), colour=tile.colour)
-           for seat in game.eviction_options(tile)]
-    return [row, [button(t(lang, "bot.btn.back"), codec.encode("b", meta.id, meta.moves))]]
-
-
-def eviction_text(meta: GameMeta, game: Game, tile: Tile) -> str:
-    lang = meta.language
-    owners = game.eviction_options(tile)
-    return "\n".join([header(game, lang), t(
-        lang, "bot.msg.choose_evict", player=game.players[game.current_player],
-        tile=present.tile_text(tile, lang), station=present.station_name(tile.station),
-        owners=", ".join(game.players[o] for o in owners))])
-
-
-def prompt_message(meta: GameMeta, game: Game, codec: PayloadCodec, *, mode: str) -> OutRow:
-    seat = game.current_player
-    mentions = () if meta.seats[seat].is_ai else (meta.seats[seat].user(),)
-    return group(meta, prompt_text(meta, game), buttons=offer_buttons(meta, game, codec), mentions=mentions,
+def prompt_message(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, mode: str,
+                   group_key: str | None = None) -> OutRow:
+    menu, rows = prompt_buttons(meta, game, match, codec, group_key)
+    mentions = tuple(meta.seats[s].user() for s in match.to_act() if not meta.seats[s].is_ai)
+    return group(meta, prompt_text(meta, game, match, menu), buttons=rows, mentions=mentions,
                  slot=turn_slot(meta), mode=mode)
 
 
-def scores_line(players, scores, language: str) -> str:
-    return t(language, "bot.msg.scores", scores=", ".join(f"{p} {s}" for p, s in zip(players, scores, strict=True)))
+def picture_name(meta: GameMeta, game: GameKind, what: str) -> str:
+    return f"{game.presenter.image_prefix}-{meta.id}-{what}.png"
 
 
-def after_moves(meta: GameMeta, game: Game, codec: PayloadCodec, log_start: int,
-                moves_before: int, notes: list[str] | tuple = ()) -> list[OutRow]:
-    """Group messages for everything that happened since log index ``log_start``.
+def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, log_start: int,
+                cycle_before: int, ends: Sequence[tuple[int, int]], first_prompt: bool = False,
+                notes: Sequence[str] = ()) -> list[OutRow]:
+    """Group messages for everything since log index ``log_start``.
 
-    ``notes`` (a deadline move, a seat handed to the AI), which happened at ``log_start``,
-    go into that round's prompt and closing text instead of costing a message of their own.
+    ``ends`` are the cycles that ended meanwhile, each with the move count right after it:
+    the picture of each shows the board at that moment. ``notes`` (a deadline move, a seat
+    handed to the AI) go into the prompt and the closing text of the cycle they happened in.
     """
-    start, _ = round_events(game, upto=log_start)
-    add_notes(meta, game.log[start].round if game.log[start].kind == "round_started" else 1, notes)
+    add_notes(meta, cycle_before, notes)
     lang = meta.language
-    log = game.log
-    n = game.num_players
+    pres = game.presenter
+    view = match.view(None)
     out: list[OutRow] = []
-    new_round = False
-    for index in range(log_start, len(log)):
-        event = log[index]
-        ending = event.kind == "round_started" and event.round > 1
-        final = event.kind == "markers_revealed"
-        if not (ending or final):
-            continue
-        # The round before ``index`` is complete: close its prompt, post its map and summary.
-        start, events = round_events(game, upto=index)
-        finished_round = log[start].round
-        moves = [e for e in events if e.kind in ("shop_opened", "shop_evicted")]
-        scoring = [e for e in events if e.kind not in ("shop_opened", "shop_evicted")]
-        summary = [t(lang, "bot.msg.round_over", round=finished_round, rounds=game.rounds)]
-        if start >= log_start:
-            # The whole round was played now (AI seats only): no prompt of it was ever posted,
-            # so its moves go with its map rather than overwrite another round's prompt.
-            summary += present.narrate(moves, game.players, lang)
+    for cycle, moves_after in ends:
+        events = cycle_events(match, cycle)
+        moves, outcome = pres.split_cycle(events)
+        summary = [pres.cycle_over_line(view, cycle, lang)]
+        if match.cycle_start(cycle) >= log_start:
+            # The whole cycle was played now (AI seats only): no prompt of it was ever posted,
+            # so its moves go with its picture rather than overwrite another cycle's prompt.
+            summary += pres.narrate(moves, match.players, lang)
         else:
-            closing = [t(lang, "bot.msg.round_header_done", round=finished_round, rounds=game.rounds)]
-            closing += round_notes(meta, finished_round)
-            closing += present.narrate(moves, game.players, lang)
+            closing = [pres.cycle_done_line(view, cycle, lang), *cycle_notes(meta, cycle)]
+            closing += pres.narrate(moves, match.players, lang)
             out.append(group(meta, "\n".join(closing), slot=turn_slot(meta), mode="edit"))
-        scores = game.score_history[finished_round - 1]
-        summary += present.narrate(scoring, game.players, lang)
+        summary += pres.narrate(outcome, match.players, lang)
+        final = match.is_terminal() and cycle == match.cycle
         if final:
-            summary += present.narrate([e for e in log[index:] if e.visible_to(None)], game.players, lang)
-            summary.extend(round_notes(meta, finished_round))
-            summary.append(t(lang, "bot.msg.final_header"))
-            summary.append(t(lang, "bot.msg.winners", winners=", ".join(game.players[s] for s in game.winners)))
-            summary.append(scores_line(game.players, game.scores, lang))
-            out.append(group(meta, "\n".join(summary),
-                             render={"kind": "final", "game_id": meta.id, "moves": len(game.moves)},
-                             image_name=f"paris-{meta.id}-final.png"))
-            break
-        summary.append(scores_line(game.players, scores, lang))
+            summary += cycle_notes(meta, cycle)
+        else:
+            summary.append(pres.scores_line(view, _scores_after(match, cycle), lang))
         out.append(group(meta, "\n".join(summary),
-                         render={"kind": "map", "game_id": meta.id, "moves": finished_round * n,
-                                 "round": finished_round},
-                         image_name=f"paris-{meta.id}-round{finished_round}.png"))
-        new_round = True
-    if not game.finished:
-        first_prompt = moves_before == 0 and log_start == 0
-        out.append(prompt_message(meta, game, codec, mode="new" if (new_round or first_prompt) else "edit"))
+                         render={"kind": "map", "game_id": meta.id, "moves": moves_after, "cycle": cycle},
+                         image_name=picture_name(meta, game, f"round{cycle}")))
+    if match.is_terminal():
+        out.append(group(meta, "\n".join(pres.final_lines(view, lang)),
+                         render={"kind": "final", "game_id": meta.id, "moves": match.move_count},
+                         image_name=picture_name(meta, game, "final")))
+    else:
+        new_prompt = first_prompt or bool(ends)
+        out.append(prompt_message(meta, game, match, codec, mode="new" if new_prompt else "edit"))
     return out
 
 
-def marker_messages(meta: GameMeta, game: Game) -> list[OutRow]:
-    """Each human's secret marker, privately (never to the group)."""
+def _scores_after(match, cycle: int) -> Sequence[int]:
+    history = getattr(match.view(None), "score_history", None)
+    if history and len(history) >= cycle:
+        return history[cycle - 1]
+    return match.returns()
+
+
+def private_events(meta: GameMeta, game: GameKind, match, events: Sequence) -> list[OutRow]:
+    """Each private event (a dealt marker, new holdings) as a message to its seat's player."""
     out = []
-    for seat, info in enumerate(meta.seats):
-        if info.is_ai:
+    for event in events:
+        if event.visible_to(None):
             continue
-        lang = info.language or meta.language
-        colour = COLOURS[game.markers[seat]]
-        text = t(lang, "bot.msg.marker_private", chat=meta.chat_title or meta.chat_id,
-                 colour=colour_word(colour, lang))
-        out.append(private(meta, meta.platform, info.user(), text, lang))
+        for seat, info in enumerate(meta.seats):
+            if info.is_ai or not event.visible_to(seat):
+                continue
+            lang = info.language or meta.language
+            text = game.presenter.private_text(event, match.view(seat), lang, chat_name(meta))
+            if text:
+                out.append(private(meta, meta.platform, info.user(), text, lang))
     return out
 
 
-def started_text(meta: GameMeta, game: Game) -> str:
+def started_text(meta: GameMeta, game: GameKind, match) -> str:
     lang = meta.language
-    lines = [t(lang, "bot.msg.game_started", players=", ".join(game.players),
-               first=game.players[game.first_player], rounds=game.rounds)]
-    if game.open_marker is not None:
-        lines.append(t(lang, "bot.msg.open_marker", colour=colour_word(COLOURS[game.open_marker], lang)))
-    lines.append(options_text(meta.options, lang))
+    lines = game.presenter.started_lines(match.view(None), lang)
+    lines.append(options_text(game, meta.options, lang))
     return "\n".join(lines)

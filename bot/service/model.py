@@ -6,10 +6,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.contract import Chat, User
-from engine.paris_paris import Game
 
+# The bot's own options; each game adds the options it declares (engine/interface.py).
 DEFAULT_OPTIONS: dict[str, Any] = {
-    "final_tours": "markers",
     "reminder_minutes": 240,      # 4 hours: a nudge in the group
     "deadline_minutes": 1440,     # 24 hours: the AI plays the turn so no game stalls
     "language": None,             # None: English, or the creator's client language
@@ -27,6 +26,7 @@ class Seat:
     is_ai: bool = False
     ai_reason: str | None = None  # "added" | "left" | "handed"
     language: str | None = None
+    level: str | None = None      # the AI level playing this seat (None: the game's default)
 
     def user(self) -> User:
         return User(self.platform, self.user_id or f"ai:{self.name}", self.name, language=self.language)
@@ -52,6 +52,8 @@ class GameMeta:
     updated: float = 0.0
     # Small bookkeeping: "unreachable" user ids (private chat closed), "reminded_round".
     extra: dict[str, Any] = field(default_factory=dict)
+    game: str = "paris-paris"               # the game kind (bot/games.py)
+    version: int = 0                        # bumped by every commit (optimistic concurrency)
 
     @property
     def chat(self) -> Chat:
@@ -134,6 +136,7 @@ class ResultRow:
     points: int
     won: bool
     ended: float
+    game: str = "paris-paris"
 
 
 @dataclass(slots=True)
@@ -147,12 +150,3 @@ class Changes:
     drop_timer: tuple[int, str] | None = None
     results: list[ResultRow] = field(default_factory=list)
     chat_settings: tuple[str, str, dict[str, Any]] | None = None
-
-
-@dataclass
-class Loaded:
-    """A game in memory: its metadata and, once started, the engine state rebuilt from its record."""
-
-    meta: GameMeta
-    game: Game | None = None
-    movers: list[int] = field(default_factory=list)   # the seat that made each move

@@ -25,20 +25,38 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 
 from bot.contract import Chat, Outgoing, RetryLater, Transport, Undeliverable, User
-from renderers.i18n import t
 
 from . import messages as M
-from . import present, records
-from .model import LOBBY, PLAYING, Changes, GameMeta, StoredOut
+from .clock import Clock
+from .model import StoredOut
+from .storage import Storage
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = 600.0
 
 
-class DeliveryMixin:
-    """Part of ``GameService``: delivering the outbox through a ``Transport``."""
+class Delivery:
+    """Delivers the outbox through a ``Transport``.
+
+    ``render(render, language, platform)`` draws a message's picture (PNG bytes or None);
+    ``private_closed(game_id, user_id)`` is told when a player's private chat is closed;
+    ``wake`` holds an event per platform that commits set when they add messages.
+    """
+
+    def __init__(self, storage: Storage, clock: Clock, *,
+                 render: Callable[[dict, str, str], Awaitable[bytes | None]],
+                 private_closed: Callable[[int | None, str], Awaitable[None]],
+                 wake: dict[str, asyncio.Event]) -> None:
+        self.storage = storage
+        self.clock = clock
+        self._render = render
+        self._private_closed = private_closed
+        self._wake = wake
+        self._gone_slots: set[tuple[str, str | None]] = set()   # slots whose message was deleted
+        self._next_wake: dict[str, float | None] = {}
 
     async def deliver_pending(self, transport: Transport) -> int:
         platform = transport.platform
@@ -103,9 +121,7 @@ class DeliveryMixin:
         if exc.reason == "private_closed" and row.dest.startswith("u:"):
             # Keep the message to re-send on private_started; tell the group in the prompt.
             await self.storage.set_state(row.id, "held", str(exc))
-            loaded = await self._load(row.game_id) if row.game_id is not None else None
-            if loaded is not None:
-                await self._mark_unreachable(loaded.meta, row.dest[2:], True)
+            await self._private_closed(row.game_id, row.dest[2:])
             return
         if exc.reason == "gone" and row.mode == "edit":
             # The message to edit is gone: post the content anew.
@@ -113,31 +129,6 @@ class DeliveryMixin:
             self._gone_slots.add((row.platform, row.slot))
             return
         await self.storage.set_state(row.id, "failed", str(exc))
-
-    async def _mark_unreachable(self, meta: GameMeta, user_id: str, unreachable: bool) -> None:
-        """Record that a player's private chat is closed (or open again) and update the prompt."""
-        async with self._lock(meta.platform, meta.chat_id):
-            loaded = await self._load(meta.id)
-            if loaded is None:
-                return
-            meta, game = loaded.meta, loaded.game
-            ids = set(meta.extra.get("unreachable", ()))
-            if (user_id in ids) == unreachable:
-                return
-            ids = ids | {user_id} if unreachable else ids - {user_id}
-            meta.extra["unreachable"] = sorted(ids)
-            changes = Changes(game=meta)
-            if meta.status == PLAYING and game is not None and not game.finished:
-                changes.outbox.append(M.prompt_message(meta, game, self.codec, mode="edit"))
-            elif meta.status == LOBBY and unreachable:
-                seat = meta.seat_of(user_id)
-                name = meta.seats[seat].name if seat is not None else user_id
-                lang = meta.language
-                changes.outbox.append(M.group(
-                    meta, t(lang, "bot.msg.private_closed", player=name),
-                    buttons=[[M.button(t(lang, "bot.btn.open_private"), self.codec.encode("p"),
-                                       "open_private")]]))
-            await self._commit(changes, forget=meta.id)
 
     async def _materialise(self, row: StoredOut) -> Outgoing:
         body = row.body
@@ -154,42 +145,14 @@ class DeliveryMixin:
             id=row.id, text=body.get("text", ""),
             chat=Chat(chat["platform"], chat["id"], chat.get("title", "")) if chat else None,
             private_to=User(to["platform"], to["id"], to["name"], language=to.get("language")) if to else None,
-            image=image, image_name=body.get("image_name", "paris.png"),
+            image=image, image_name=body.get("image_name", "board.png"),
             buttons=M.to_buttons(body.get("buttons") or []),
             mentions=tuple(User(m["platform"], m["id"], m["name"]) for m in body.get("mentions") or []),
             slot=row.slot, edit_message_id=edit_id, language=body.get("language", "en"))
 
-    async def _render(self, render: dict, language: str, platform: str) -> bytes | None:
-        got = await self.storage.load_game(render["game_id"])
-        if got is None or got[0].setup is None:
-            return None
-        meta, moves = got
-
-        def work() -> bytes | None:
-            game = records.replay(meta.setup, moves, upto=render["moves"])
-            if render["kind"] == "final":
-                events = game.log
-                for i in range(len(game.log) - 1, -1, -1):
-                    if game.log[i].kind == "round_started":
-                        events = game.log[i:]
-                        break
-            else:
-                starts = [i for i, e in enumerate(game.log) if e.kind == "round_started"]
-                r = render.get("round", 1)
-                events = game.log[starts[r - 1]:starts[r]] if len(starts) > r else game.log[starts[r - 1]:]
-            return present.render_image(render["kind"], game.view(None), events, language, platform=platform)
-
-        try:
-            return await asyncio.to_thread(work)
-        except Exception:  # noqa: BLE001 - a picture is not worth losing the message
-            log.exception("rendering %s failed", render)
-            return None
-
-    async def run_delivery(self, transport: Transport, *, max_sleep: float = 30.0) -> None:
+    async def run(self, transport: Transport, *, max_sleep: float = 30.0) -> None:
         platform = transport.platform
         event = self._wake.setdefault(platform, asyncio.Event())
-        if self._timer_task is None or self._timer_task.done():
-            self._timer_task = asyncio.create_task(self.run_timers())
         while True:
             event.clear()
             try:

@@ -5,16 +5,18 @@ works as a Telegram deep-link start parameter. Numbers are base 36. ``sig`` is t
 8 bytes of an HMAC-SHA256 over the body (and, for chat-bound kinds, the chat), in hex;
 anything edited or made up fails the check and is reported as forged.
 
-Kinds:
-  t  gid move tile          take a tile (tile = the engine's dense tile code)
-  e  gid move tile seat     take a tile and evict ``seat``'s shop
-  b  gid move               back from an eviction choice to the tile choice
-  m  gid                    show my marker
+Kinds (the service never reads a choice: it names one by its index among the legal choices
+of the seat at that move number, which the game lists in a stable order):
+  c  gid move index         make the legal choice number ``index``
+  o  gid move group         open a submenu of the turn's menu (a key the game's presenter gave)
+  b  gid move               back from a submenu to the turn's menu
+  m  gid                    show my secret (marker, holdings) privately
   j  gid                    join the lobby
   a  gid                    add an AI seat
   g  gid                    start the game
   l  gid                    leave the lobby
-  s  setting value          change a chat setting (bound to the chat)
+  s  setting value          change a chat setting: indices into the settings and their values
+                            (bound to the chat)
   p                         just open the private chat (deep link); carries no data
 """
 
@@ -25,7 +27,7 @@ import hmac
 from dataclasses import dataclass
 
 MAX_BYTES = 64
-KINDS = {"t": 3, "e": 4, "b": 2, "m": 1, "j": 1, "a": 1, "g": 1, "l": 1, "s": 2, "p": 0}
+KINDS = {"c": 3, "o": 3, "b": 2, "m": 1, "j": 1, "a": 1, "g": 1, "l": 1, "s": 2, "p": 0}
 _ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -78,7 +80,9 @@ class PayloadCodec:
         if len(parts) < 2 or parts[0] not in KINDS or len(parts) != KINDS[parts[0]] + 2:
             raise ForgedPayload("payload of the wrong shape")
         body, sig = "_".join(parts[:-1]), parts[-1]
-        if not hmac.compare_digest(sig, self._sig(body, bind)):
+        # compare_digest refuses non-ASCII text with a TypeError: such a signature is forged anyway.
+        if not (text.isascii() and text.replace("_", "").isalnum()) \
+                or not hmac.compare_digest(sig, self._sig(body, bind)):
             raise ForgedPayload("bad signature")
         return Payload(parts[0], tuple(parts[1:-1]))
 

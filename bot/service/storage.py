@@ -77,6 +77,10 @@ SCHEMA_VERSION = len(MIGRATIONS)
 UNSENT = ("pending", "sending")
 
 
+class Conflict(Exception):
+    """The game changed in the database since it was read (another process or task moved it)."""
+
+
 class Storage(ABC):
     """What the service needs from a database."""
 
@@ -275,6 +279,13 @@ class SqliteStorage(Storage):
     async def max_game_id(self) -> int:
         row = await self._one("SELECT COALESCE(MAX(id), 0) FROM games")
         return row[0]
+
+    async def new_game_id(self) -> int:
+        self._last_id = max(getattr(self, "_last_id", 0), await self.max_game_id()) + 1
+        return self._last_id
+
+    async def game_version(self, game_id: int) -> int | None:
+        return None
 
     async def active_game_id(self, platform: str, chat_id: str) -> int | None:
         row = await self._one("SELECT id FROM games WHERE platform = ? AND chat_id = ? "
@@ -496,12 +507,12 @@ class SqliteStorage(Storage):
                               (platform, chat_id))
         return json.loads(row[0]) if row else {}
 
-    async def chat_results(self, platform: str, chat_id: str) -> list[ResultRow]:
+    async def chat_results(self, platform: str, chat_id: str, game: str | None = None) -> list[ResultRow]:
         rows = await self._all("SELECT game_id, seat, platform, chat_id, user_id, name, is_ai, points, won, "
                                "ended FROM results WHERE platform = ? AND chat_id = ?", (platform, chat_id))
         return [_result(r) for r in rows]
 
-    async def user_results(self, platform: str, user_id: str) -> list[ResultRow]:
+    async def user_results(self, platform: str, user_id: str, game: str | None = None) -> list[ResultRow]:
         rows = await self._all("SELECT game_id, seat, platform, chat_id, user_id, name, is_ai, points, won, "
                                "ended FROM results WHERE platform = ? AND user_id = ? AND is_ai = 0",
                                (platform, user_id))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
@@ -34,12 +34,13 @@ EXIT_INTERRUPTED = 130
 
 @dataclass(frozen=True, slots=True)
 class PlayOptions:
+    game: str = "paris-paris"             # a game id of bot/games.py
     players: int = 3
     ai: int | None = None                 # None: everyone but the human
     name: str | None = None
     seed: int | None = None
     language: str = "en"
-    final_tours: str = "markers"
+    game_options: dict = field(default_factory=dict)   # options the game declares, checked
     db: Path | None = None
     maps: Path | None = Path("paris-paris-maps")   # None: do not write maps
     resume: bool = False
@@ -170,7 +171,7 @@ class TerminalSession:
         if opts.maps is not None:
             self.say("terminal.maps_folder", path=str(opts.maps))
         game_options: dict = {
-            "final_tours": opts.final_tours, "language": opts.language,
+            **opts.game_options, "game": opts.game, "language": opts.language,
             # Nobody else waits on a terminal game: no reminders, and no deadline that would
             # let the AI play the human's turn while the terminal is closed.
             "reminder_minutes": 0, "deadline_minutes": 0,

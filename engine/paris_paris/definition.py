@@ -61,6 +61,17 @@ class ParisParisMatch(Match):
     def cycle(self) -> int:
         return self.game.round
 
+    def cycle_start(self, cycle: int) -> int:
+        """A round begins with its RoundStarted event (the first also after the set-up events)."""
+        log = self.game.log
+        if cycle <= 1:
+            return 0
+        for index in range(len(log) - 1, -1, -1):
+            event = log[index]
+            if event.kind == "round_started" and event.round == cycle:
+                return index
+        return len(log)
+
     def legal_choices(self, seat: int) -> list[Pick]:
         return self.game.legal_actions() if seat == self.game.current_player else []
 

@@ -96,9 +96,9 @@ async def step(service: GameService) -> bool:
         return True
     mover = USERS[info["seats"][info["to_move"]]["user_id"]]
     board = await service.board(CHAT, mover)
-    tiles = [row[0] for row in board.buttons if row[0].payload.startswith("t_")]
+    tiles = [row[0] for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
     reply = await service.press(CHAT, mover, tiles[0].payload)
-    if reply.ok and reply.buttons and reply.buttons[0][0].payload.startswith("e_"):
+    if reply.ok and reply.buttons and reply.buttons[0][0].payload.startswith("c_"):
         reply = await service.press(CHAT, mover, reply.buttons[0][0].payload)
     if not reply.ok:
         raise RuntimeError(f"refused: {reply.text}")

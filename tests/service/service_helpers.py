@@ -90,10 +90,10 @@ async def play_turn(service, c, users: dict, *, choice: int = 0):
     seat = info["seats"][info["to_move"]]
     u = users[seat["user_id"]]
     board = await service.board(c, u)
-    tiles = [row[0] for row in board.buttons if row[0].payload.startswith("t_")]
+    tiles = [row[0] for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
     reply = await service.press(c, u, tiles[choice % len(tiles)].payload)
     assert reply.ok, reply
-    if reply.buttons and reply.buttons[0][0].payload.startswith("e_"):
+    if reply.buttons and reply.buttons[0][0].payload.startswith("c_"):
         reply = await service.press(c, u, reply.buttons[0][0].payload)
         assert reply.ok, reply
     return reply

@@ -81,7 +81,7 @@ async def test_a_seat_taken_over_never_wins_for_its_player(service):
 async def test_a_failing_ai_never_stalls_a_game(db_path, clock):
     calls = []
 
-    def broken_ai(game, *, seed):
+    def broken_ai(match, seat, *, seed, level):
         calls.append(seed)
         raise RuntimeError("the AI fell over")
 

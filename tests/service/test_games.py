@@ -43,11 +43,15 @@ async def test_full_game_through_the_service(service, transport, players):
         assert t("en", "bot.colour." + colour) in m.text
     # At most 3 new group messages per round (prompt, map, reminder); here 2.
     assert per_round and max(per_round.values()) <= 3
-    assert len(transport.new_group_posts()) <= 2 * rounds + 2
-    # Maps: one render request per round, the last one the final picture.
+    # The lobby, the map at the start, then per round its prompt and its map, and the standings.
+    assert len(transport.new_group_posts()) == 2 * rounds + 3
+    # Maps: the start, one after each round (the last one too), then the final standings.
     rows = await service.storage.outbox_rows(gid)
     renders = [r.body["render"] for r in rows if r.body.get("render")]
-    assert [r["kind"] for r in renders] == ["map"] * (rounds - 1) + ["final"]
+    assert [r["kind"] for r in renders] == ["map"] * (rounds + 1) + ["final"]
+    assert [r["cycle"] for r in renders[:-1]] == list(range(rounds + 1))
+    names = [r.body["image_name"] for r in rows if r.body.get("render")]
+    assert names[1] == f"paris-{gid}-round1.png" and names[-2] == f"paris-{gid}-round{rounds}.png"
     # Everything was delivered.
     assert all(r.state == "sent" for r in rows)
     # Stats: leaderboard and per-user history.
@@ -67,7 +71,7 @@ async def test_prompt_mentions_player_and_offers_tiles(service, transport):
     mover = info["seats"][info["to_move"]]
     assert [u.id for u in prompt.mentions] == [mover["user_id"]]
     assert mover["name"] in prompt.text
-    tiles = [b for row in prompt.buttons for b in row if b.payload.startswith("t_")]
+    tiles = [b for row in prompt.buttons for b in row if b.payload.startswith(("c_", "o_"))]
     assert 1 <= len(tiles) <= 3
     for row in prompt.buttons:
         for b in row:
@@ -93,7 +97,9 @@ async def test_ai_only_game_runs_to_the_end(service, transport):
     told = "\n".join(m.text for m in transport.group())
     assert told.count(" opens a shop at ") == len(game["moves"]) == 60 // 5 * 4
     round_messages = [m for m in transport.group() if m.image is not None]
-    assert len(round_messages) == 12                     # a map per round; the last is the final image
+    # The start, a map per round (its moves told with it: no prompt was posted), the final image.
+    assert len(round_messages) == 1 + 12 + 1
+    assert all(" opens a shop at " in m.text for m in round_messages[1:-1])
     stats = await service.stats(c, host)
     assert len(stats.extra["leaderboard"]) == 4
 

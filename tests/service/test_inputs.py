@@ -14,7 +14,7 @@ async def _current_buttons(service, c, users):
     info = await service.game_info(c)
     mover = users[info["seats"][info["to_move"]]["user_id"]]
     board = await service.board(c, mover)
-    return info, mover, [row[0] for row in board.buttons if row[0].payload.startswith("t_")]
+    return info, mover, [row[0] for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
 
 
 async def _two_player_game(service):
@@ -82,7 +82,7 @@ async def test_forged_payloads(service):
 async def test_unknown_game_and_no_game(service):
     ann = user("Ann")
     c = chat()
-    payload = service.codec.encode("t", 999, 0, 3)      # correctly signed, but no such game
+    payload = service.codec.encode("c", 999, 0, 3)      # correctly signed, but no such game
     reply = await service.press(c, ann, payload)
     assert not reply.ok and reply.text == t("en", "bot.err.unknown_game")
     for call in (service.join, service.leave, service.start, service.abort, service.add_ai, service.board):

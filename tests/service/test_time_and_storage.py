@@ -174,11 +174,11 @@ async def test_eviction_choice_keyboard(service, transport):
         while (info := await service.game_info(c)) is not None:
             mover = users[info["seats"][info["to_move"]]["user_id"]]
             board = await service.board(c, mover)
-            tiles = [row[0] for row in board.buttons if row[0].payload.startswith("t_")]
+            tiles = [row[0] for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
             choice = None
             for b in tiles:
                 reply = await service.press(c, mover, b.payload)
-                if reply.ok and reply.buttons and reply.buttons[0][0].payload.startswith("e_"):
+                if reply.ok and reply.buttons and reply.buttons[0][0].payload.startswith("c_"):
                     choice = reply
                     break
                 if reply.ok:

@@ -1,0 +1,50 @@
+"""The games the bot can host: the one place in bot/ that reaches game packages (through the
+engine's and the renderers' registries). Everything else in bot/ asks this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.interface import GameDefinition
+from engine.registry import DEFAULT_GAME, GAMES
+from renderers.presenter import Presenter
+from renderers.registry import PRESENTERS
+
+
+@dataclass(frozen=True, slots=True)
+class GameKind:
+    """A game's rules (``definition``) and its words and pictures (``presenter``)."""
+
+    definition: GameDefinition
+    presenter: Presenter
+
+    @property
+    def id(self) -> str:
+        return self.definition.id
+
+
+KINDS: dict[str, GameKind] = {gid: GameKind(definition, PRESENTERS[gid]) for gid, definition in GAMES.items()}
+DEFAULT = DEFAULT_GAME
+
+
+def kind(game_id: str | None) -> GameKind:
+    """The game ``game_id`` (the default game for None); ``KeyError`` for an unknown id."""
+    return KINDS[game_id or DEFAULT]
+
+
+def find(name: str | None) -> GameKind | None:
+    """The game a player named: its id, its name, or an unambiguous start of either ("connection")."""
+    if not name:
+        return KINDS[DEFAULT]
+    wanted = "".join(ch for ch in str(name).casefold() if ch.isalnum())
+    if not wanted:
+        return None
+    hits = []
+    for game in KINDS.values():
+        names = {"".join(ch for ch in n.casefold() if ch.isalnum()) for n in (game.id, game.definition.name)}
+        if wanted in names:
+            return game
+        if any(wanted in n for n in names):
+            hits.append(game)
+    return hits[0] if len(hits) == 1 else None

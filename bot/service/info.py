@@ -1,0 +1,127 @@
+"""Questions about games: the board, a player's secret, the leaderboard, rules, help, records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.contract import Chat, Reply, User
+from bot.games import KINDS, GameKind, find, kind
+from renderers.i18n import format_number, t
+
+from . import messages as M
+from .lobby import host_name
+from .payloads import PayloadCodec
+from .store import GameStore, Loaded
+
+
+class Info:
+    def __init__(self, store: GameStore, codec: PayloadCodec) -> None:
+        self.store = store
+        self.storage = store.storage
+        self.codec = codec
+
+    async def board(self, loaded: Loaded, user: User, lang: str) -> Reply:
+        meta, match = loaded.meta, loaded.match
+        if match is None:
+            return Reply(M.lobby_text(meta, loaded.game, host_name(meta)),
+                         buttons=M.to_buttons(M.lobby_buttons(meta, self.codec)),
+                         extra={"game_id": meta.id, "status": meta.status, "game": meta.game})
+        text = loaded.game.presenter.board_text(match.view(None), lang)
+        buttons: tuple = ()
+        seat = meta.seat_of(user.id)
+        if seat is not None and seat in match.to_act():
+            _, rows = M.choice_buttons(meta, loaded.game, match, self.codec, seat)
+            buttons = M.to_buttons(rows)
+        acting = match.to_act()
+        return Reply(text, buttons=buttons, extra={
+            "game_id": meta.id, "status": meta.status, "game": meta.game,
+            "to_move": acting[0] if acting else None, "seat": seat})
+
+    async def secrets(self, user: User, games: list[Loaded], lang: str) -> Reply:
+        """The user's secret in each running game given (a marker, holdings), for a private answer."""
+        lines = []
+        for loaded in games:
+            seat = loaded.meta.seat_of(user.id)
+            if seat is None or loaded.match is None:
+                continue
+            text = loaded.game.presenter.secret_text(loaded.match.view(seat), lang, M.chat_name(loaded.meta))
+            if text:
+                lines.append(text)
+        if not lines:
+            game = games[0].game if games else kind(None)
+            return Reply(game.presenter.no_secret_text(lang), ok=False, alert=True)
+        return Reply("\n".join(lines), alert=True)
+
+    async def user_games(self, user: User) -> list[Loaded]:
+        return [g for gid in await self.storage.user_games(user.platform, user.id)
+                if (g := await self.store.load(gid)) is not None]
+
+    async def stats(self, chat: Chat, user: User, lang: str, game_name: str | None = None) -> Reply:
+        game = find(game_name) if game_name else None
+        gid = game.id if game is not None else None
+        rows = await self.storage.chat_results(chat.platform, chat.id, game=gid)
+        table: dict[str, list] = {}
+        for r in rows:
+            key = r.user_id if not r.is_ai and r.user_id else f"ai:{r.name}"
+            entry = table.setdefault(key, [r.name, 0, 0, 0])
+            entry[0] = r.name
+            entry[1] += 1
+            entry[2] += int(r.won)
+            entry[3] += r.points
+        title = game.presenter.title(lang) if game is not None else None
+        lines = [t(lang, "bot.stats.title_game", game=title) if title else t(lang, "bot.stats.title")]
+        ranked = sorted(table.values(), key=lambda e: (-e[2], -e[3] / e[1], e[0]))
+        for rank, (name, games, wins, points) in enumerate(ranked[:10], 1):
+            lines.append(t(lang, "bot.stats.row", rank=rank, name=name, games=games, wins=wins,
+                           average=format_number(points / games, lang)))
+        if not ranked:
+            lines.append(t(lang, "bot.stats.empty"))
+        mine = await self.storage.user_results(user.platform, user.id, game=gid)
+        if mine:
+            lines.append(t(lang, "bot.stats.you", name=user.name, games=len(mine), wins=sum(r.won for r in mine),
+                           average=format_number(sum(r.points for r in mine) / len(mine), lang)))
+        else:
+            lines.append(t(lang, "bot.stats.you_none", name=user.name))
+        return Reply("\n".join(lines), extra={"leaderboard": ranked, "games": len(mine),
+                                              "wins": sum(r.won for r in mine), "game": gid})
+
+    @staticmethod
+    def rules(game: GameKind, lang: str) -> Reply:
+        return Reply(game.presenter.rules_text(lang))
+
+    @staticmethod
+    def help(game: GameKind | None, lang: str) -> Reply:
+        games = [game] if game is not None else list(KINDS.values())
+        lines = [t(lang, "bot.help.commands")]
+        for g in games:
+            lines.append("")
+            lines.append(g.presenter.help_text(lang))
+        if game is None and len(KINDS) > 1:
+            lines.append("")
+            lines.append(t(lang, "bot.help.games", games=", ".join(f"{g.presenter.title(lang)} ({g.id})"
+                                                                   for g in KINDS.values())))
+        return Reply("\n".join(lines))
+
+    async def record(self, game_id: int) -> dict[str, Any] | None:
+        """The game's record (plus ``seed``) as stored; None for unknown or unstarted games.
+        It holds every secret: for operators and finished games, not for chats."""
+        got = await self.storage.load_game(game_id)
+        if got is None or got[0].setup is None:
+            return None
+        meta, moves = got
+        return kind(meta.game).definition.record_of(meta.setup, moves)
+
+    @staticmethod
+    def game_info(loaded: Loaded) -> dict[str, Any]:
+        """The game for adapters and tools: id, kind, status, seats, to_move, cycle, scores (no secrets)."""
+        meta, match = loaded.meta, loaded.match
+        view = None if match is None else match.view(None)
+        acting = () if match is None else match.to_act()
+        return {"game_id": meta.id, "game": meta.game, "status": meta.status, "host_id": meta.host_id,
+                "seats": [{"name": s.name, "user_id": s.user_id, "is_ai": s.is_ai} for s in meta.seats],
+                "to_move": acting[0] if acting else None, "to_act": list(acting), "moves": meta.moves,
+                "round": None if match is None else match.cycle,
+                "rounds": getattr(view, "rounds", None),
+                "scores": None if match is None else list(match.returns()),
+                "winners": None if match is None or not match.is_terminal() else list(match.winners),
+                "options": dict(meta.options)}

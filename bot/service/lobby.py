@@ -1,0 +1,218 @@
+"""Lobbies and seats: opening a game of any kind, joining, AI seats, starting, aborting, hand-overs."""
+
+from __future__ import annotations
+
+import secrets
+
+from bot.contract import Chat, Reply, User
+from bot.games import GameKind, find
+from engine.errors import GameError
+from renderers.i18n import normalize_language, t
+
+from . import messages as M
+from .clock import Clock
+from .model import ABORTED, LOBBY, PLAYING, Changes, GameMeta, OutRow, Seat
+from .payloads import PayloadCodec
+from .play import Play, Turn
+from .refusal import Refused
+from .settings import Settings
+from .store import GameStore, Loaded
+
+AI_NAMES = ("Bot Ada", "Bot Blaise", "Bot Camille", "Bot Denis", "Bot Émilie", "Bot Fanny", "Bot Gaston")
+MAX_NAME = 32
+
+
+def may_manage(meta: GameMeta, user: User) -> bool:
+    return user.id == meta.host_id or user.is_admin
+
+
+def host_name(meta: GameMeta) -> str:
+    for seat in meta.seats:
+        if seat.user_id == meta.host_id and not seat.is_ai:
+            return seat.name
+    return meta.host_id
+
+
+class Lobby:
+    def __init__(self, store: GameStore, codec: PayloadCodec, clock: Clock, play: Play, settings: Settings) -> None:
+        self.store = store
+        self.codec = codec
+        self.clock = clock
+        self.play = play
+        self.settings = settings
+
+    async def new_game(self, chat: Chat, user: User, options: dict | None, lang: str) -> Reply:
+        if await self.store.chat_game(chat) is not None:
+            raise Refused("bot.err.game_exists")
+        extra = dict(options or {})
+        game = find(extra.pop("game", None))
+        if game is None:
+            raise Refused("bot.err.unknown_kind", games=", ".join(self.settings.game_names(lang)))
+        seed = extra.pop("seed", None)
+        seat_host = bool(extra.pop("join", True))
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63):
+            raise Refused("bot.err.bad_setting", key="seed", value=str(seed)[:40])
+        opts = self.settings.game_options(game, await self.settings.chat_options(chat), extra)
+        if not opts.get("language"):
+            opts["language"] = normalize_language(user.language)
+        now = self.clock.now()
+        meta = GameMeta(
+            id=await self.store.storage.new_game_id(), platform=chat.platform, chat_id=chat.id,
+            chat_title=chat.title, status=LOBBY, host_id=user.id, options=opts,
+            seed=int(seed) if seed is not None else secrets.randbits(63), created=now, updated=now,
+            game=game.id)
+        if seat_host:
+            meta.seats.append(self._human_seat(meta, user))
+        out = [M.lobby_message(meta, game, self.codec, user.name, mode="new")]
+        await self.store.commit(Changes(game=meta, outbox=out))
+        self.store.remember(Loaded(meta))
+        return Reply(t(meta.language, "bot.reply.created_game", game=game.presenter.title(meta.language)),
+                     extra={"game_id": meta.id, "game": game.id})
+
+    def _human_seat(self, meta: GameMeta, user: User) -> Seat:
+        return Seat(name=self._unique_name(meta, user.name or user.id), platform=user.platform,
+                    user_id=user.id, language=user.language)
+
+    @staticmethod
+    def _unique_name(meta: GameMeta, name: str) -> str:
+        base = " ".join(str(name).split())[:MAX_NAME] or "Player"
+        taken = {s.name for s in meta.seats}
+        candidate, n = base, 2
+        while candidate in taken:
+            candidate, n = f"{base} {n}", n + 1
+        return candidate
+
+    async def save(self, loaded: Loaded, extra: list[OutRow] | None = None) -> None:
+        meta = loaded.meta
+        meta.updated = self.clock.now()
+        out = [M.lobby_message(meta, loaded.game, self.codec, host_name(meta), mode="edit")] + (extra or [])
+        await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
+
+    async def join(self, loaded: Loaded, user: User, lang: str) -> Reply:
+        meta = loaded.meta
+        taken_over = meta.seat_taken_over(user.id)
+        if meta.status == PLAYING and taken_over is not None:
+            return await self.seat_back(loaded, taken_over, lang)
+        if meta.status != LOBBY:
+            raise Refused("bot.err.not_lobby")
+        if meta.seat_of(user.id) is not None:
+            raise Refused("bot.err.already_joined")
+        if len(meta.seats) >= loaded.game.definition.max_players:
+            raise Refused("bot.err.full")
+        meta.seats.append(self._human_seat(meta, user))
+        await self.save(loaded)
+        return Reply(t(lang, "bot.reply.joined"))
+
+    async def leave(self, loaded: Loaded, user: User, lang: str) -> Reply:
+        meta = loaded.meta
+        seat = meta.seat_of(user.id)
+        if seat is None:
+            raise Refused("bot.err.not_in_game")
+        if meta.status != LOBBY:
+            return await self.to_ai(loaded, seat, "left", user, lang)
+        del meta.seats[seat]
+        humans = meta.humans()
+        if meta.host_id == user.id and humans:
+            meta.host_id = meta.seats[humans[0]].user_id
+        if humans:
+            await self.save(loaded)
+            return Reply(t(lang, "bot.reply.left"))
+        meta.status = ABORTED
+        meta.updated = self.clock.now()
+        out = [M.lobby_closed(meta, t(lang, "bot.lobby.closed"))]
+        await self.store.commit(Changes(game=meta, outbox=out, timers=[]), forget=meta.id)
+        self.store.forget(meta.id)
+        return Reply(t(lang, "bot.reply.left_closed"))
+
+    async def add_ai(self, loaded: Loaded, user: User, lang: str, level: str | None = None) -> Reply:
+        meta = loaded.meta
+        definition = loaded.game.definition
+        if meta.status != LOBBY:
+            raise Refused("bot.err.not_lobby")
+        if len(meta.seats) >= definition.max_players:
+            raise Refused("bot.err.full")
+        if meta.seat_of(user.id) is None and not may_manage(meta, user):
+            raise Refused("bot.err.not_in_game")
+        if level is not None and level not in definition.ai_levels:
+            raise Refused("bot.err.bad_level", level=str(level)[:20], levels=", ".join(definition.ai_levels))
+        taken = {s.name for s in meta.seats}
+        name = next(n for n in AI_NAMES if n not in taken)
+        meta.seats.append(Seat(name=name, platform=meta.platform, user_id=None, is_ai=True, ai_reason="added",
+                               level=level))
+        await self.save(loaded)
+        return Reply(t(lang, "bot.reply.ai_added", name=name))
+
+    async def start(self, loaded: Loaded, user: User, lang: str) -> Reply:
+        meta = loaded.meta
+        game: GameKind = loaded.game
+        definition = game.definition
+        if meta.status != LOBBY:
+            raise Refused("bot.err.not_lobby")
+        if not may_manage(meta, user):
+            raise Refused("bot.err.not_host", host=host_name(meta))
+        if not definition.min_players <= len(meta.seats) <= definition.max_players:
+            raise Refused("bot.err.seat_count", count=len(meta.seats), game=game.presenter.title(lang),
+                          min=definition.min_players, max=definition.max_players)
+        options = {spec.name: meta.options[spec.name] for spec in definition.options if spec.name in meta.options}
+        try:
+            match = definition.new_match([s.name for s in meta.seats], seed=meta.seed, options=options)
+        except GameError as exc:
+            raise Refused("bot.err.cannot_start", detail=str(exc)) from None
+        meta.setup = match.stored_setup()
+        meta.status = PLAYING
+        loaded.match = match
+        turn = Turn(loaded)
+        turn.log_start = 0            # the set-up is news too: no prompt of the first cycle exists yet
+        turn.private += M.private_events(meta, game, match, match.log)
+        out = [M.lobby_closed(meta, M.started_text(meta, game, match)),
+               M.group(meta, game.presenter.status_line(match.view(None), meta.language),
+                       render={"kind": "map", "game_id": meta.id, "moves": 0, "cycle": 0},
+                       image_name=M.picture_name(meta, game, "start"))]
+        await self.play.finish(loaded, turn, out, first_prompt=True)
+        return Reply(t(lang, "bot.reply.started"))
+
+    async def abort(self, loaded: Loaded, user: User, lang: str) -> Reply:
+        meta = loaded.meta
+        if not may_manage(meta, user):
+            raise Refused("bot.err.not_host", host=host_name(meta))
+        meta.status = ABORTED
+        meta.updated = self.clock.now()
+        text = t(lang, "bot.msg.aborted", by=user.name)
+        out = [M.lobby_closed(meta, text) if loaded.match is None
+               else M.group(meta, text, slot=M.turn_slot(meta), mode="edit")]
+        await self.store.commit(Changes(game=meta, outbox=out, timers=[]), forget=meta.id)
+        self.store.forget(meta.id)
+        return Reply(t(lang, "bot.reply.aborted"))
+
+    async def hand_to_ai(self, loaded: Loaded, user: User, target_user_id: str | None, lang: str) -> Reply:
+        meta = loaded.meta
+        if meta.status != PLAYING:
+            raise Refused("bot.err.not_started")
+        target = user.id if target_user_id is None else str(target_user_id)
+        if target != user.id and not may_manage(meta, user):
+            raise Refused("bot.err.not_host", host=host_name(meta))
+        seat = meta.seat_of(target)
+        if seat is None:
+            raise Refused("bot.err.no_such_player" if target != user.id else "bot.err.not_in_game")
+        return await self.to_ai(loaded, seat, "handed" if target != user.id else "left", user, lang)
+
+    async def to_ai(self, loaded: Loaded, seat: int, reason: str, by: User, lang: str) -> Reply:
+        meta = loaded.meta
+        info = meta.seats[seat]
+        info.is_ai = True
+        info.ai_reason = reason
+        info.level = meta.options.get("ai_level") or info.level
+        key = "bot.msg.left_game" if reason == "left" else "bot.msg.handed"
+        note = t(meta.language, key, player=info.name, by=by.name)
+        await self.play.finish(loaded, Turn(loaded), notes=[note])
+        return Reply(t(lang, "bot.reply.left_game" if reason == "left" else "bot.reply.handed", name=info.name))
+
+    async def seat_back(self, loaded: Loaded, seat: int, lang: str) -> Reply:
+        """A player whose seat the AI took over (they left, or were absent) plays it again."""
+        meta = loaded.meta
+        info = meta.seats[seat]
+        info.is_ai = False
+        info.ai_reason = None
+        note = t(meta.language, "bot.msg.seat_back", player=info.name)
+        await self.play.finish(loaded, Turn(loaded), notes=[note])
+        return Reply(t(lang, "bot.reply.seat_back", name=info.name))

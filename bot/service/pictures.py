@@ -1,0 +1,46 @@
+"""The pictures messages carry: drawn at delivery time, off the move path, from the stored game.
+
+A message names its picture (``{"kind": "map" | "final", "game_id", "moves", "cycle"}``):
+the game is replayed to that move count and its presenter draws the public view, with the
+events of that cycle highlighted. Telegram is read mostly on phones, where a portrait
+picture (the panel under the map) shows names larger; Discord and the terminal keep landscape.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.games import kind
+
+from .storage import Storage
+
+log = logging.getLogger(__name__)
+PORTRAIT_PLATFORMS = frozenset({"telegram"})
+
+
+class Pictures:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    async def render(self, render: dict, language: str, platform: str) -> bytes | None:
+        got = await self.storage.load_game(render["game_id"])
+        if got is None or got[0].setup is None:
+            return None
+        meta, moves = got
+        game = kind(meta.game)
+
+        def work() -> bytes:
+            match = game.definition.resume(meta.setup, moves[:render["moves"]])
+            cycle = render.get("cycle", render.get("round", 1))
+            if render["kind"] == "final":
+                cycle = match.cycle
+            events = [] if cycle < 1 else match.log[match.cycle_start(cycle):]
+            layout = "portrait" if platform in PORTRAIT_PLATFORMS else "landscape"
+            return game.presenter.render(render["kind"], match.view(None), events, language, layout=layout)
+
+        try:
+            return await asyncio.to_thread(work)
+        except Exception:  # noqa: BLE001 - a picture is not worth losing the message
+            log.exception("rendering %s failed", render)
+            return None

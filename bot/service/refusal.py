@@ -1,0 +1,18 @@
+"""A refused input: the catalog key that says why, and its parameters. Nothing was changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.contract import Reply
+from renderers.i18n import t
+
+
+class Refused(Exception):
+    def __init__(self, message_key: str, /, **params: Any) -> None:
+        super().__init__(message_key)
+        self.key = message_key
+        self.params = params
+
+    def reply(self, language: str) -> Reply:
+        return Reply(t(language, self.key, **self.params), ok=False, alert=True)

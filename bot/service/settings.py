@@ -1,0 +1,167 @@
+"""A chat's settings: the bot's own (reminder, deadline, language) and every game's declared options.
+
+Validation, the settings buttons and the words for each option all come from the
+declarations (engine/interface.py ``OptionSpec``), so a game that declares an option gets
+a button row, a lobby line and a command choice for it without the bot naming it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from bot.contract import Button, Chat
+from bot.games import KINDS, GameKind
+from engine.errors import InvalidOption
+from renderers.i18n import LANGUAGES, t
+
+from . import messages as M
+from .model import DEFAULT_OPTIONS
+from .payloads import Payload, PayloadCodec
+from .refusal import Refused
+from .storage import Storage
+
+REMINDER_CHOICES = (0, 60, 240, 720)
+DEADLINE_CHOICES = (0, 720, 1440, 2880)
+MAX_MINUTES = 60 * 24 * 14
+BOT_SETTINGS = ("reminder_minutes", "deadline_minutes", "language")
+
+
+def _game_specs():
+    """Every game's declared options, by name (the first declaration of a name wins)."""
+    specs = {}
+    for game in KINDS.values():
+        for spec in game.definition.options:
+            specs.setdefault(spec.name, spec)
+    return specs
+
+
+def settable() -> tuple[str, ...]:
+    """Every setting's name, in a stable order: a settings button names one by its index."""
+    return BOT_SETTINGS + tuple(sorted(_game_specs()))
+
+
+def values_of(name: str) -> tuple[Any, ...]:
+    if name == "reminder_minutes":
+        return REMINDER_CHOICES
+    if name == "deadline_minutes":
+        return DEADLINE_CHOICES
+    if name == "language":
+        return LANGUAGES
+    return _game_specs()[name].values
+
+
+def validate(changes: dict[str, Any] | None) -> dict[str, Any]:
+    """Checked settings; ``Refused`` (naming the setting and value) for anything else."""
+    clean: dict[str, Any] = {}
+    specs = _game_specs()
+    for key, value in (changes or {}).items():
+        shown = str(value)[:40] if isinstance(value, str | int | float | bool) or value is None \
+            else type(value).__name__
+        if not isinstance(key, str):
+            raise Refused("bot.err.bad_setting", key=type(key).__name__, value=shown)
+        if key in ("reminder_minutes", "deadline_minutes"):
+            clean[key] = _minutes(key, value, shown)
+        elif key == "language" and isinstance(value, str) and value in LANGUAGES:
+            clean[key] = value
+        elif key in specs:
+            try:
+                clean[key] = specs[key].parse(value)
+            except InvalidOption:
+                raise Refused("bot.err.bad_setting", key=key, value=shown) from None
+        else:
+            raise Refused("bot.err.bad_setting", key=key[:40], value=shown)
+    return clean
+
+
+def _minutes(key: str, value: Any, shown: str) -> int:
+    if isinstance(value, bool):
+        raise Refused("bot.err.bad_setting", key=key, value=shown)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise Refused("bot.err.bad_setting", key=key, value=shown)
+    try:
+        minutes = int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise Refused("bot.err.bad_setting", key=key, value=shown) from None
+    if not 0 <= minutes <= MAX_MINUTES:
+        raise Refused("bot.err.bad_setting", key=key, value=shown)
+    return minutes
+
+
+class Settings:
+    def __init__(self, storage: Storage, codec: PayloadCodec, defaults: dict[str, Any] | None = None) -> None:
+        self.storage = storage
+        self.codec = codec
+        self.defaults = dict(DEFAULT_OPTIONS, **checked_defaults(defaults or {}))
+
+    async def chat_options(self, chat: Chat) -> dict[str, Any]:
+        return dict(self.defaults, **(await self.storage.chat_settings(chat.platform, chat.id)))
+
+    @staticmethod
+    def game_options(game: GameKind, chat_options: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+        """A new game's options: the chat's, only the game's own declared ones, then ``extra``."""
+        declared = {spec.name for spec in game.definition.options}
+        unknown = [k for k in extra if k not in declared and k not in BOT_SETTINGS]
+        if unknown:
+            raise Refused("bot.err.bad_setting", key=str(unknown[0])[:40], value=str(extra[unknown[0]])[:40])
+        opts = {k: v for k, v in chat_options.items() if k in BOT_SETTINGS}
+        for spec in game.definition.options:
+            value = chat_options.get(spec.name, spec.default)
+            opts[spec.name] = value if value in spec.values else spec.default
+        opts.update(validate(extra))
+        return opts
+
+    @staticmethod
+    def game_names(language: str) -> list[str]:
+        return [f"{g.presenter.title(language)} ({g.id})" for g in KINDS.values()]
+
+    def text(self, game: GameKind | None, options: dict[str, Any], lang: str) -> str:
+        if game is not None:
+            return M.options_text(game, options, lang)
+        return "\n".join(M.options_text(g, options, lang) for g in KINDS.values())
+
+    def buttons(self, chat: Chat, game: GameKind | None, options: dict[str, Any],
+                lang: str) -> tuple[tuple[Button, ...], ...]:
+        """A row per setting (the current game's options, or every game's outside a game)."""
+        bind = f"{chat.platform}:{chat.id}"
+        names = settable()
+        games = [game] if game is not None else list(KINDS.values())
+        rows = []
+        for g in games:
+            for spec in g.definition.options:
+                if len(spec.values) < 2:
+                    continue
+                label = g.presenter.option_name_text(spec.name, lang)
+                rows.append([M.button(f"{'✅ ' if options.get(spec.name, spec.default) == v else ''}{label}: "
+                                      f"{g.presenter.option_value_text(spec.name, v, lang)}",
+                                      self.codec.encode("s", names.index(spec.name), i, bind=bind))
+                             for i, v in enumerate(spec.values)])
+        rows.append([M.button(t(lang, "bot.language." + code),
+                              self.codec.encode("s", names.index("language"), i, bind=bind))
+                     for i, code in enumerate(LANGUAGES)])
+        rows.append([M.button(t(lang, "bot.btn.reminder", value=M.duration(m, lang)),
+                              self.codec.encode("s", names.index("reminder_minutes"), i, bind=bind))
+                     for i, m in enumerate(REMINDER_CHOICES)])
+        rows.append([M.button(t(lang, "bot.btn.deadline", value=M.duration(m, lang)),
+                              self.codec.encode("s", names.index("deadline_minutes"), i, bind=bind))
+                     for i, m in enumerate(DEADLINE_CHOICES)])
+        return M.to_buttons(rows)
+
+    @staticmethod
+    def change_of(p: Payload) -> dict[str, Any] | None:
+        """The change a settings button stands for; None for a button of no setting."""
+        names = settable()
+        try:
+            name = names[p.int(0)]
+            return {name: values_of(name)[p.int(1)]}
+        except (IndexError, ValueError):
+            return None
+
+
+def checked_defaults(defaults: dict[str, Any]) -> dict[str, Any]:
+    """Operator defaults checked like a chat's settings; a bad value stops start-up with a clear error."""
+    given = {k: v for k, v in defaults.items() if v not in (None, "")}
+    try:
+        return validate(given)
+    except Refused as exc:
+        raise ValueError(f"bad default for {exc.params.get('key')}: {exc.params.get('value')!r}") from None

@@ -1,0 +1,157 @@
+"""Paris Paris for the bot: its words, buttons and pictures (renderers/presenter.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.paris_paris.actions import Pick
+
+from ..i18n import t
+from ..presenter import Menu, MenuItem, Presenter
+from . import text
+
+# Events that are a player's move; what a round's end brought is everything else but the
+# set-up of the game and of the round (the prompt and the picture show those).
+_MOVE_KINDS = frozenset({"shop_opened", "shop_evicted"})
+_SETUP_KINDS = frozenset({"game_started", "marker_dealt", "open_marker_shown", "round_started"})
+
+
+class ParisParisPresenter(Presenter):
+    game_id = "paris-paris"
+    image_prefix = "paris"
+
+    def title(self, language: str) -> str:
+        return "Paris Paris"
+
+    def rules_text(self, language: str) -> str:
+        return t(language, "bot.rules")
+
+    def help_text(self, language: str) -> str:
+        return t(language, "paris_paris.help")
+
+    def option_value_text(self, name: str, value: Any, language: str) -> str:
+        return t(language, f"bot.{name}.{value}")
+
+    def option_name_text(self, name: str, language: str) -> str:
+        return t(language, f"bot.option.{name}")
+
+    # ---- turns and cycles ----------------------------------------------------------------
+    def status_line(self, view, language: str) -> str:
+        return t(language, "bot.msg.round_header", round=view.round, rounds=view.rounds, stacks=view.stacks_left)
+
+    def cycle_done_line(self, view, cycle: int, language: str) -> str:
+        return t(language, "bot.msg.round_header_done", round=cycle, rounds=view.rounds)
+
+    def cycle_over_line(self, view, cycle: int, language: str) -> str:
+        return t(language, "bot.msg.round_over", round=cycle, rounds=view.rounds)
+
+    def prompt_line(self, view, language: str) -> str:
+        return t(language, "bot.msg.prompt", player=view.players[view.to_move])
+
+    def narrate(self, events: Sequence[Any], players: Sequence[str], language: str) -> list[str]:
+        return text.narrate([e for e in events if e.visible_to(None)], players=players, language=language)
+
+    def split_cycle(self, events):
+        moves = [e for e in events if e.kind in _MOVE_KINDS]
+        return moves, [e for e in events if e.kind not in _MOVE_KINDS and e.kind not in _SETUP_KINDS]
+
+    def started_lines(self, view, language: str) -> list[str]:
+        first = view.bus
+        lines = [t(language, "bot.msg.game_started", players=", ".join(view.players),
+                   first=view.players[first], rounds=view.rounds)]
+        if view.open_marker is not None:
+            lines.append(t(language, "bot.msg.open_marker", colour=_colour_word(view.open_marker, language)))
+        return lines
+
+    def scores_line(self, view, scores: Sequence[int], language: str) -> str:
+        return t(language, "bot.msg.scores",
+                 scores=", ".join(f"{p} {s}" for p, s in zip(view.players, scores, strict=True)))
+
+    def final_lines(self, view, language: str) -> list[str]:
+        return [t(language, "bot.msg.final_header"),
+                t(language, "bot.msg.winners", winners=", ".join(view.players[s] for s in view.winners)),
+                self.scores_line(view, view.scores, language)]
+
+    # ---- secrets ----------------------------------------------------------------------------
+    def private_text(self, event, view, language: str, chat: str) -> str | None:
+        if event.kind != "marker_dealt":
+            return None
+        return t(language, "bot.msg.marker_private", chat=chat, colour=_colour_word(event.colour, language))
+
+    def secret_text(self, view, language: str, chat: str) -> str | None:
+        if view.marker is None:
+            return None
+        return t(language, "bot.msg.marker_line", chat=chat, colour=_colour_word(view.marker, language))
+
+    def secret_button(self, language: str) -> str:
+        return t(language, "bot.btn.marker")
+
+    def no_secret_text(self, language: str) -> str:
+        return t(language, "bot.err.no_marker")
+
+    # ---- choices ------------------------------------------------------------------------------
+    def menu(self, view, choices: Sequence[Pick], language: str, group: str | None = None) -> Menu:
+        keys = {tile.code: key for key, tile in reversed(list(enumerate(view.offer, 1)))}
+        by_tile: dict[int, list[Pick]] = {}
+        for pick in choices:
+            by_tile.setdefault(pick.tile.code, []).append(pick)
+        if group is not None:
+            picks = by_tile.get(int(group, 36)) if group.isalnum() and len(group) <= 3 else None
+            if not picks:
+                return self.menu(view, choices, language)
+            tile = picks[0].tile
+            row = tuple(MenuItem(t(language, "bot.btn.evict", player=view.players[p.evict]), choice=p,
+                                 colour=tile.colour) for p in picks)
+            owners = ", ".join(view.players[p.evict] for p in picks)
+            ask = t(language, "bot.msg.choose_evict", player=view.players[view.to_move],
+                    tile=text.tile_text(tile, language), station=text.station_name(tile.station), owners=owners)
+            return Menu((row,), text=ask, back=True)
+        rows = []
+        for code, picks in by_tile.items():
+            tile = picks[0].tile
+            label = text.tile_label(tile, keys.get(code, 0), language=language)
+            if len(picks) > 1:      # a full crossing with two owners: whose shop goes is a second step
+                item = MenuItem(label, group=_b36(code), colour=tile.colour, key=keys.get(code))
+            else:
+                item = MenuItem(label, choice=picks[0], colour=tile.colour, key=keys.get(code))
+            rows.append((item,))
+        return Menu(tuple(rows))
+
+    def choice_text(self, choice: Pick, view, language: str) -> str:
+        return t(language, "bot.reply.moved", tile=text.tile_text(choice.tile, language))
+
+    def short_choice_text(self, choice: Pick, language: str) -> str:
+        return text.tile_text(choice.tile, language)
+
+    # ---- boards and pictures ---------------------------------------------------------------------
+    def board_text(self, view, language: str) -> str:
+        return text.board_text(view, language=language)
+
+    def error_text(self, exc: Exception, players: Sequence[str], language: str) -> str:
+        return text.error_text(exc, players=players, language=language)
+
+    def render(self, kind: str, view, events: Sequence[Any], language: str, *, layout: str = "landscape") -> bytes:
+        from . import render_final, render_map
+
+        public = [e for e in events if e.visible_to(None)]
+        if kind == "final":
+            return render_final(view, events=public, language=language)
+        return render_map(view, events=public, language=language, layout=layout)
+
+
+def _colour_word(colour: str, language: str) -> str:
+    return t(language, "bot.colour." + colour)
+
+
+def _b36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if not n:
+            return out
+
+
+PRESENTER = ParisParisPresenter()
