@@ -171,7 +171,9 @@ def _fixed_boxes() -> tuple[Box, ...]:
 # Weights of the placement rule: covering a name, shop, icon or the legend costs 60 per square unit,
 # a line 2 (names and tags may cross a line when nothing better is free), each unit away 1.
 HARD = 60
+NAME = 300       # a name above all: badges and tags go anywhere else first
 LINE = 2
+REACH = 280      # nothing beside a station is placed farther from it than this
 OUT = 10 ** 9    # outside the map: never
 
 
@@ -210,7 +212,7 @@ def _turns(side: str) -> list[str]:
 # the image 390 px wide.
 LABEL_SIZE = 22
 LABEL_HALO = 4
-LABEL_MAX_GAP = 40   # a name's box comes at most this close to its station (design units)
+LABEL_MAX_GAP = 44   # a name's box comes at least this close to its station (design units)
 LABEL_ON_LINE = 0.08 # a name may cross a line (its halo keeps it legible) rather than stray from its station
 LABEL_SPACING = 6    # names keep this far apart, so that no two read as one
 
@@ -277,6 +279,8 @@ def _label_candidates(station: str):
             box = (x + dx + bx0, y + dy + by0, x + dx + bx1, y + dy + by1)
             # The name must read as this station's: no other station nearer to it.
             nearest_other = min(gap(box, *STATION_LAYOUT[o][:2]) for o in STATION_LAYOUT if o != station)
+            if gap(box, x, y) > LABEL_MAX_GAP:
+                continue
             centre = math.hypot((box[0] + box[2]) / 2 - x, (box[1] + box[3]) / 2 - y)
             own = text_cost + rank * 20 + gap(box, x, y) + centre / 4 + (5000 if nearest_other < gap(box, x, y) + 8 else 0)
             yield own, box, Label(turn, lines, box)
@@ -316,11 +320,18 @@ def label_boxes(width: int = BASE_WIDTH) -> dict[str, tuple[int, int, int, int]]
     return boxes
 
 
-def static_obstacles() -> list[tuple[Sequence[Box], float]]:
-    """What badges and tags must not cover (names, shops, start badges, the legend) and should
-    not cover (lines), with the placement rule's weights."""
+@lru_cache(maxsize=32)
+def static_obstacles(station: str) -> list[tuple[Sequence[Box], float]]:
+    """What badges and tags beside ``station`` must not cover (names above all, then shops, start
+    badges, the legend) and should not cover (lines), with the placement rule's weights; only what
+    lies within their reach of the station, for speed."""
+    x, y, _ = STATION_LAYOUT[station]
+
+    def near(boxes):
+        return tuple(box for box in boxes if gap(box, x, y) < REACH)
+
     names = tuple(grow(label.box, 2) for label in labels().values())
-    return [(_fixed_boxes(), HARD), (names, HARD), (_line_boxes(), LINE)]
+    return [(near(_fixed_boxes()), HARD), (near(names), NAME), (near(_line_boxes()), LINE)]
 
 
 # ---- offer badges ----------------------------------------------------------------------------
@@ -358,7 +369,7 @@ def _badge_positions(offer: tuple[tuple[str, str], ...]) -> tuple[tuple[float, f
                 distance = reach / math.hypot(math.cos(angle) / a, math.sin(angle) / b)
                 cx, cy = x + distance * math.cos(angle), y + distance * math.sin(angle)
                 candidates.append((rank * 12 + distance, _badge_box(cx, cy), (cx, cy)))
-        _, box, centre = _best(candidates, [*static_obstacles(), (placed, HARD)])
+        _, box, centre = _best(candidates, [*static_obstacles(station), (placed, HARD)])
         placed.append(box)
         centres.append(centre)
     return tuple(centres)
@@ -446,14 +457,16 @@ def place_tags(view, events: Sequence[E.Event]) -> list[tuple[Tag, Box]]:
         x, y, _ = STATION_LAYOUT[tag.station]
         w, h = _tag_size(tag)
         candidates = []
-        for side in _turns(labels()[tag.station].side)[::-1]:
-            angle = math.radians(SIDE_ANGLE[side])
-            cos, sin = math.cos(angle), math.sin(angle)
-            for distance in (34, 50, 66, 82, 98):
+        start = SIDE_ANGLE[labels()[tag.station].side] + 180   # away from the name first
+        for distance in (34, 50, 66, 82, 98, 120, 150):
+            for turn in (0, 30, -30, 60, -60, 90, -90, 120, -120, 150, -150, 180):
+                angle = math.radians(start + turn)
+                cos, sin = math.cos(angle), math.sin(angle)
                 cx = x + cos * (distance + w / 2 * abs(cos))
                 cy = y + sin * (distance + h / 2 * abs(sin))
                 candidates.append((distance, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), None))
-        _, box, _ = _best(candidates, [*static_obstacles(), (placed, HARD)])
+        near = [(tuple(b for b in placed if gap(b, x, y) < REACH), HARD)]
+        _, box, _ = _best(candidates, [*static_obstacles(tag.station), *near])
         placed.append(box)
         result.append((tag, box))
     return result

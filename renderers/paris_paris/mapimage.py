@@ -336,7 +336,7 @@ def _panel_offer(c: _Canvas, view, y: float) -> float:
 def _panel_discard(c: _Canvas, view, y: float) -> float:
     c.text(c.px, y, c.t("map_discard"), 19, bold=True, fill=style.MUTED)
     y += 27
-    slot_w, gap = (c.pw - 4 * 6) / 5, 6
+    slot_w, gap = (c.pw - 4 * 4) / 5, 4
     for i, colour in enumerate(COLOURS):
         x0 = c.px + i * (slot_w + gap)
         tile = view.discard.get(colour)
@@ -347,7 +347,7 @@ def _panel_discard(c: _Canvas, view, y: float) -> float:
                                   outline=rgb, width=max(1, c.n(3)))
             D.paste(c.img, D.colour_shape(colour, c.n(18)), c.n(x0 + slot_w / 2), c.n(y + 12))
             # The short name, on two lines if need be, shrunk rather than cut.
-            lines, size = D.fit_lines(short_name(tile.station), c.n(slot_w - 6), c.n(13), True, max_lines=2,
+            lines, size = D.fit_lines(short_name(tile.station), c.n(slot_w - 4), c.n(13), True, max_lines=2,
                                       min_size=c.n(9))
             c.d.multiline_text(c.P(x0 + slot_w / 2, y + 36), "\n".join(lines), font=font(size, True), fill=style.INK,
                                anchor="mm", align="center", spacing=0)
