@@ -192,7 +192,9 @@ def _best(candidates, weighted) -> tuple[float, Box, object]:
     """The rule: of ``candidates`` (own cost, box, payload), in order of preference, the one whose
     own cost plus what it covers (``_cost``) is least; the earlier one on a tie."""
     best = None
-    for own, box, payload in candidates:
+    for own, box, payload in sorted(candidates, key=lambda c: c[0]):   # stable: ties keep their order
+        if best is not None and own >= best[0]:
+            break   # every candidate left costs at least this much on its own
         score = own + _cost(box, weighted)
         if best is None or score < best[0]:
             best = (score, box, payload)
