@@ -163,23 +163,29 @@ def paste(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
 SHRINK = 0.72   # texts that do not fit shrink down to this share of their size before anything else
 
 
-def _pieces(value: str) -> list[str]:
+KEEP = "\x00"   # stands for a space where a line must not break (inside a kept phrase)
+
+
+def line_pieces(value: str) -> list[str]:
     """``value`` cut where a line may break: after a space (kept on the left) or a hyphen."""
-    return re.findall(r"[^ -]*(?:-|\s+|$)", value)[:-1] or [value]
+    return re.findall(r"[^ -]*(?:-| +|$)", value)[:-1] or [value]
 
 
 @lru_cache(maxsize=4096)
 def fit_lines(value: str, width: int, size: int, bold: bool = False, max_lines: int = 1,
-              min_size: int | None = None) -> tuple[tuple[str, ...], int]:
+              min_size: int | None = None, keep: tuple[str, ...] = ()) -> tuple[tuple[str, ...], int]:
     """``value`` (drawable) as at most ``max_lines`` lines no wider than ``width`` pixels, and the size.
 
     Tries ``size`` first, then smaller sizes down to ``min_size`` (default ``SHRINK`` of it); at each
     size, one line, then the most even break into two lines, and so on. Nothing is ever cut: when
     no size fits, the text comes back at the smallest size on as few lines as it can (callers that
-    must never overflow, such as player names, cut it themselves with ``fonts.fit``).
+    must never overflow, such as player names, cut it themselves with ``fonts.fit``). Phrases in
+    ``keep`` (a station's name in a sentence) are never broken.
     """
     value = drawable(value, empty="")
-    pieces = _pieces(value)
+    for phrase in keep:
+        value = value.replace(phrase, phrase.replace(" ", KEEP).replace("-", "-" + KEEP))
+    pieces = [piece.replace("-" + KEEP, "-").replace(KEEP, " ") for piece in line_pieces(value)]
     smallest = max(6, min_size if min_size is not None else round(size * SHRINK))
     fallback = None
     for s in range(size, smallest - 1, -1):

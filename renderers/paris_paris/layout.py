@@ -241,9 +241,9 @@ def align(anchor: str) -> str:
 
 def _two_lines(name: str) -> tuple[str, ...] | None:
     """``name`` broken into two lines as evenly as it can be (None for a single word)."""
-    from ..draw import _pieces
+    from ..draw import line_pieces
 
-    pieces = _pieces(name)
+    pieces = line_pieces(name)
     if len(pieces) < 2:
         return None
     cuts = [("".join(pieces[:i]).strip(), "".join(pieces[i:]).strip()) for i in range(1, len(pieces))]

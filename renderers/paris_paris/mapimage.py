@@ -392,7 +392,7 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
         owners = " / ".join(names[o] for o in view.eviction_options(pending))
         prompt = c.t("map_evict_choose", player=names[view.to_move], station=DISPLAY_NAMES[pending.station],
                      owners=owners)
-        rows, size = _prompt_rows(c, prompt)
+        rows, size = _prompt_rows(c, prompt, DISPLAY_NAMES[pending.station])
         height = 12 + 23 * len(rows)
         c.d.rounded_rectangle((*c.P(c.px - 6, y), *c.P(c.px + c.pw + 6, y + height)), radius=c.n(8),
                               fill=(253, 228, 226), outline=style.EVICT, width=max(1, c.n(2)))
@@ -404,7 +404,7 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
     c.text(c.px, y, c.t("map_last_round"), 19, bold=True, fill=style.MUTED)
     y += 27
     for colour, text in lines[-6:]:
-        rows, size = D.fit_lines(text, c.n(c.pw - 26), c.n(18), max_lines=3)
+        rows, size = D.fit_lines(text, c.n(c.pw - 26), c.n(18), max_lines=3, keep=STATION_NAMES)
         if y + 22 * len(rows) > c.bottom:
             break
         if colour == "bus":
@@ -419,9 +419,9 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
     return y
 
 
-def _prompt_rows(c: _Canvas, prompt: str) -> tuple[tuple[str, ...], int]:
-    """The eviction prompt in at most four lines, shrunk rather than cut (players' names may be long)."""
-    return D.fit_lines(prompt, c.n(c.pw - 8), c.n(18), True, max_lines=4)
+def _prompt_rows(c: _Canvas, prompt: str, station: str) -> tuple[tuple[str, ...], int]:
+    """The eviction prompt in at most four lines, shrunk rather than cut, the station's name whole."""
+    return D.fit_lines(prompt, c.n(c.pw - 8), c.n(18), True, max_lines=4, keep=(station,))
 
 
 def _points_text(c: _Canvas, points: Sequence[int]) -> str:
@@ -429,6 +429,7 @@ def _points_text(c: _Canvas, points: Sequence[int]) -> str:
     return ", ".join(parts) if parts else c.t("map_nobody")
 
 
+STATION_NAMES = tuple(DISPLAY_NAMES.values())   # phrases a line never breaks
 MAP_ASPECT = L.MAP_WIDTH / L.BASE_HEIGHT
 
 

@@ -13,7 +13,7 @@ from engine.paris_paris import Game
 from engine.paris_paris import events as E
 from engine.paris_paris.board import CROSSINGS, DISPLAY_NAMES
 from renderers import draw as D
-from renderers.fonts import ELLIPSIS
+from renderers.fonts import ELLIPSIS, font
 from renderers.paris_paris import layout, mapimage, render_map, scenes
 from renderers.paris_paris.names import SHORT_NAMES
 
@@ -125,9 +125,8 @@ class Recorder:
             self.drawn.append(value)
             return multiline(draw, xy, value, *args, **kwargs)
 
-        def checked_fit_lines(value, width, size, bold=False, max_lines=1, min_size=None):
-            lines, fitted = fit_lines(value, width, size, bold, max_lines, min_size)
-            from renderers.fonts import font
+        def checked_fit_lines(value, width, size, bold=False, max_lines=1, min_size=None, keep=()):
+            lines, fitted = fit_lines(value, width, size, bold, max_lines, min_size, keep)
             if max(font(fitted, bold).getlength(line) for line in lines) > width:
                 self.overflow.append(value)
             return lines, fitted
@@ -180,3 +179,22 @@ def test_crossing_names_sit_by_their_crossing():
         box = boxes[station]
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         assert ((centre[0] - x) ** 2 + (centre[1] - y) ** 2) ** 0.5 < 110, station
+
+
+def test_fit_lines_shrinks_then_wraps_and_never_cuts():
+    face = font(20, True)
+    lines, size = D.fit_lines("Saint-Germain-des-Prés", round(face.getlength("Saint-Germain-des-Prés")), 20, True)
+    assert lines == ("Saint-Germain-des-Prés",) and size == 20
+    lines, size = D.fit_lines("Saint-Germain-des-Prés", 120, 20, True, max_lines=2)
+    assert "".join(lines) == "Saint-Germain-des-Prés" and len(lines) == 2   # broken after a hyphen
+    assert all(font(size, True).getlength(line) <= 120 for line in lines)
+    lines, size = D.fit_lines("Jardin des Plantes", 60, 20, True)   # too long: smallest size, whole
+    assert lines == ("Jardin des Plantes",) and size == round(20 * D.SHRINK)
+
+
+def test_fit_lines_keeps_a_station_name_whole():
+    prompt = "Amélie: choose whose shop leaves Quartier Latin (Amélie / Chiara)"
+    for width in range(140, 400, 20):
+        lines, _ = D.fit_lines(prompt, width, 18, True, max_lines=4, keep=("Quartier Latin",))
+        assert " ".join(lines) == prompt
+        assert any("Quartier Latin" in line for line in lines), (width, lines)
