@@ -141,14 +141,19 @@ class Recorder:
 SCENES = (scenes.mid_round, scenes.big_tour, scenes.eviction_pending, scenes.eviction_done)
 
 
+@cache
+def scene(make, n: int) -> scenes.Scene:
+    return make(n, names=NAMES)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("layout_name", ("landscape", "portrait"))
 def test_no_text_is_cut(monkeypatch, language, layout_name):
     recorder = Recorder(monkeypatch)
     for n in (2, 3, 4):
         for make in SCENES:
-            scene = make(n, names=NAMES)
-            render_map(scene.game.view(None), events=scene.events, pending_tile=scene.pending_tile,
+            shown = scene(make, n)
+            render_map(shown.game.view(None), events=shown.events, pending_tile=shown.pending_tile,
                        language=language, layout=layout_name, width=1280 if layout_name == "landscape" else 1200)
     cut = [text for text in recorder.drawn if ELLIPSIS in text or "..." in text]
     assert not cut, f"cut texts: {cut}"
