@@ -168,13 +168,16 @@ def _fixed_boxes() -> tuple[Box, ...]:
     return tuple(boxes)
 
 
-# Weights of the placement rule: covering a name, shop, icon or the legend costs 60 per square unit,
-# a line 2 (names and tags may cross a line when nothing better is free), each unit away 1.
+# Weights of the placement rule, per square unit covered: a shop, station, badge, tag, start badge
+# or the legend 60; a name 300 for badges and tags (they go anywhere else first); a line 2 for badges
+# and tags, LABEL_ON_LINE for names (a name may cross a line, its halo keeps it legible). Each unit
+# away from the station costs 1.
 HARD = 60
-NAME = 300       # a name above all: badges and tags go anywhere else first
+NAME = 300
 LINE = 2
-REACH = 280      # nothing beside a station is placed farther from it than this
+REACH = 280      # obstacles farther from a station cannot touch what goes beside it (edges stay under 270)
 OUT = 10 ** 9    # outside the map: never
+AMBIGUOUS = 5000  # a name nearer to another station than to its own
 
 
 def _cost(box, weighted: Iterable[tuple[Sequence[Box], float]]) -> float:
@@ -214,8 +217,8 @@ def _turns(side: str) -> list[str]:
 # the image 390 px wide.
 LABEL_SIZE = 22
 LABEL_HALO = 4
-LABEL_MAX_GAP = 44   # a name's box comes at least this close to its station (design units)
-LABEL_ON_LINE = 0.08 # a name may cross a line (its halo keeps it legible) rather than stray from its station
+LABEL_MAX_GAP = 44   # the nearest point of a name is at most this far from its station (design units)
+LABEL_ON_LINE = 0.08
 LABEL_SPACING = 6    # names keep this far apart, so that no two read as one
 
 
@@ -272,6 +275,10 @@ def _text_box(lines: tuple[str, ...], anchor: str, size: int) -> Box:
 
 
 def _label_candidates(station: str):
+    """(own cost, box, Label) for each way to write the name on each side of the station. Own cost:
+    the text's (full name first), 20 for each step away from the preferred side, the distance to the
+    box and a quarter of the distance to its centre (a long name to the side strays further), and
+    AMBIGUOUS when another station is (almost) as near: the name must read as this station's."""
     x, y, side = STATION_LAYOUT[station]
     crossing = station in CROSSINGS
     for lines, text_cost in label_texts(station):
@@ -279,12 +286,12 @@ def _label_candidates(station: str):
             dx, dy, anchor = label_anchor(turn, crossing)
             bx0, by0, bx1, by1 = _text_box(lines, anchor, LABEL_SIZE)
             box = (x + dx + bx0, y + dy + by0, x + dx + bx1, y + dy + by1)
-            # The name must read as this station's: no other station nearer to it.
-            nearest_other = min(gap(box, *STATION_LAYOUT[o][:2]) for o in STATION_LAYOUT if o != station)
-            if gap(box, x, y) > LABEL_MAX_GAP:
+            near = gap(box, x, y)
+            if near > LABEL_MAX_GAP:
                 continue
+            nearest_other = min(gap(box, *STATION_LAYOUT[o][:2]) for o in STATION_LAYOUT if o != station)
             centre = math.hypot((box[0] + box[2]) / 2 - x, (box[1] + box[3]) / 2 - y)
-            own = text_cost + rank * 20 + gap(box, x, y) + centre / 4 + (5000 if nearest_other < gap(box, x, y) + 8 else 0)
+            own = text_cost + rank * 20 + near + centre / 4 + (AMBIGUOUS if nearest_other < near + 8 else 0)
             yield own, box, Label(turn, lines, box)
 
 
