@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+import re
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -158,10 +160,62 @@ def paste(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
     img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
 
 
+SHRINK = 0.72   # texts that do not fit shrink down to this share of their size before anything else
+
+
+KEEP = "\x00"   # stands for a space where a line must not break (inside a kept phrase)
+
+
+def line_pieces(value: str) -> list[str]:
+    """``value`` cut where a line may break: after a space (kept on the left) or a hyphen."""
+    return re.findall(r"[^ -]*(?:-| +|$)", value)[:-1] or [value]
+
+
+@lru_cache(maxsize=4096)
+def fit_lines(value: str, width: int, size: int, bold: bool = False, max_lines: int = 1,
+              min_size: int | None = None, keep: tuple[str, ...] = ()) -> tuple[tuple[str, ...], int]:
+    """``value`` (drawable) as at most ``max_lines`` lines no wider than ``width`` pixels, and the size.
+
+    Tries ``size`` first, then smaller sizes down to ``min_size`` (default ``SHRINK`` of it); at each
+    size, one line, then the most even break into two lines, and so on. Nothing is ever cut: when
+    no size fits, the text comes back at the smallest size on as few lines as it can (callers that
+    must never overflow, such as player names, cut it themselves with ``fonts.fit``). Phrases in
+    ``keep`` (a station's name in a sentence) are never broken.
+    """
+    value = drawable(value, empty="")
+    for phrase in keep:
+        value = value.replace(phrase, phrase.replace(" ", KEEP).replace("-", "-" + KEEP))
+    pieces = [piece.replace("-" + KEEP, "-").replace(KEEP, " ") for piece in line_pieces(value)]
+    smallest = max(6, min_size if min_size is not None else round(size * SHRINK))
+    fallback = None
+    for s in range(size, smallest - 1, -1):
+        face = font(s, bold)
+        for count in range(1, min(max_lines, len(pieces)) + 1):
+            best = None
+            for cuts in itertools.combinations(range(1, len(pieces)), count - 1):
+                bounds = (0, *cuts, len(pieces))
+                lines = tuple("".join(pieces[a:b]).strip() for a, b in itertools.pairwise(bounds))
+                widest = max(face.getlength(line) for line in lines)
+                if best is None or widest < best[0]:
+                    best = (widest, lines)
+            if best[0] <= width:
+                return best[1], s
+            if s == smallest and (fallback is None or best[0] < fallback[0]):
+                fallback = best
+    return fallback[1], smallest
+
+
 def text(d: ImageDraw.ImageDraw, xy, value: str, size: int, *, bold: bool = False, fill=style.INK,
          anchor: str = "la", max_width: int | None = None, stroke: int = 0, stroke_fill=style.WHITE) -> int:
-    """Draw ``value`` (made drawable, truncated to ``max_width``); returns the drawn width."""
-    value = fit(value, max_width, size, bold) if max_width else drawable(value, empty="")
+    """Draw ``value`` (made drawable) on one line; returns the drawn width.
+
+    Too wide for ``max_width``, it shrinks (down to ``SHRINK`` of ``size``); only text that still
+    does not fit, such as a very long player name, is shortened with an ellipsis.
+    """
+    value = drawable(value, empty="")
+    if max_width:
+        (value,), size = fit_lines(value, max_width, size, bold)
+        value = fit(value, max_width, size, bold)
     f = font(size, bold)
     d.text(xy, value, font=f, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
     return round(f.getlength(value))

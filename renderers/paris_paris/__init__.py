@@ -5,7 +5,7 @@ Pictures (PNG bytes, pure functions of an ``engine.GameView`` and events):
     render_final(view, *, events=(), language="en", width=1280)
     render_lobby(players, *, language="en", width=1280, title="")
 Words: ``renderers.text`` (board_text, narrate, tile_label, error_text, COLOUR_EMOJI).
-Geometry for tests: ``renderers.layout`` (station_xy, offer_badge_xy, house_xy, tag_xy).
+Geometry for tests: ``layout`` (station_xy, offer_badge_xy, house_xy, label_boxes, map_boxes).
 Colours: ``renderers.style`` (PLAYER_COLOURS, LINE_COLOURS, LINE_SHAPES).
 Fonts ship in ``renderers/fonts`` (see renderers/fonts.py). ``python -m renderers.bench``
 measures, ``python -m renderers.gallery`` writes docs/gallery/.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -14,11 +13,12 @@ from engine.paris_paris.board import COLOURS, CROSSINGS, DISPLAY_NAMES, LINES
 
 from .. import draw as D
 from .. import style
-from ..fonts import drawable, fit, font, wrap
+from ..fonts import drawable, fit, font
 from ..i18n import t
 from ..players import colour as player_colour
 from ..players import initials
 from . import layout as L
+from .names import short_name
 
 BG_SUPER = 2          # supersampling of the static background
 LINE_WIDTH = 11
@@ -72,7 +72,7 @@ def background(width: int) -> Image.Image:
         D.draw_shape(d, style.LINE_SHAPES[colour], sx * k, sy * k, 8.5 * k, fill=rgb)
 
     # Stations: crossings as white interchange discs with a heavy rim, stops as small rings.
-    for station, (x, y, _, _) in L.STATION_LAYOUT.items():
+    for station, (x, y, _) in L.STATION_LAYOUT.items():
         if station in CROSSINGS:
             d.ellipse((*P(x - 19, y - 19), *P(x + 19, y + 19)), fill=style.WHITE, outline=style.INK,
                       width=round(4.5 * k))
@@ -84,9 +84,10 @@ def background(width: int) -> Image.Image:
 
     # Station names with a paper halo.
     f = font(round(L.LABEL_SIZE * k), bold=True)
-    for station, (x, y, side, lines) in L.STATION_LAYOUT.items():
-        dx, dy, anchor = L.label_anchor(side, station in CROSSINGS)
-        d.multiline_text(P(x + dx, y + dy), "\n".join(lines), font=f, fill=style.INK, anchor=anchor,
+    for station, label in L.labels().items():
+        x, y, _ = L.STATION_LAYOUT[station]
+        dx, dy, anchor = L.label_anchor(label.side, station in CROSSINGS)
+        d.multiline_text(P(x + dx, y + dy), "\n".join(label.lines), font=f, fill=style.INK, anchor=anchor,
                          align=L.align(anchor), spacing=0, stroke_width=round(L.LABEL_HALO * k), stroke_fill=style.BLOCK)
 
     # The side panel.
@@ -115,20 +116,16 @@ def _glow(colour: str, width: int) -> tuple[Image.Image, tuple[int, int]]:
     return im, (x0, y0)
 
 
-LEGEND_BOX = (8, 682, 196, 794)    # design units, bottom left of the map (a key for the desktop)
-
-
 @lru_cache(maxsize=16)
 def _legend(width: int, language: str) -> Image.Image:
     """A small key to the map's symbols (RGBA sprite, cached per width and language)."""
     s = L.scale(width) * 2   # drawn at twice the size for smooth shapes
-    x0, y0, x1, y1 = LEGEND_BOX
+    x0, y0, x1, y1 = L.LEGEND_BOX
     w, h = round((x1 - x0) * s), round((y1 - y0) * s)
     im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=round(10 * s), fill=style.PANEL + (235,),
                         outline=style.PANEL_EDGE + (255,), width=max(1, round(1.5 * s)))
-    f = font(round(12 * s))
     rows = ["legend_shop", "legend_offer", "legend_small_tour", "legend_big_tour", "legend_evicted"]
     for i, key in enumerate(rows):
         cy = (8 + 10 + i * 19.5) * s
@@ -145,8 +142,9 @@ def _legend(width: int, language: str) -> Image.Image:
         else:
             icon = D.disc(style.EVICT, round(15 * s), text="✕", ink=style.WHITE)
         im.alpha_composite(icon, (round(cx - icon.width / 2), round(cy - icon.height / 2)))
-        label = fit(t(language, key), round((x1 - x0 - 40) * s), round(12 * s))
-        d.text((34 * s, cy), label, font=f, fill=style.INK + (255,), anchor="lm")
+        # A long text shrinks (a little) rather than being cut.
+        (label,), size = D.fit_lines(t(language, key), round((x1 - x0 - 40) * s), round(12 * s), min_size=round(9 * s))
+        d.text((34 * s, cy), label, font=font(size), fill=style.INK + (255,), anchor="lm")
     return im.resize((round((x1 - x0) * L.scale(width)), round((y1 - y0) * L.scale(width))), Image.LANCZOS)
 
 
@@ -230,83 +228,14 @@ def _offer_badges(c: _Canvas, offer) -> None:
                               ink=style.LINE_INK[tile.colour], border=0.1), bx, by)
 
 
-TAG_H = 30
-TAG_FONT = 18
-TAG_MARK = 21   # the scorer's initial disc in a tag
-
-
-def _tag_width(items: Sequence[tuple[int, int]]) -> float:
-    f = font(TAG_FONT, bold=True)
-    return 26 + sum(TAG_MARK + 2 + f.getlength(f"+{points}") + 6 for _, points in items) + 6
-
-
-EVICTION_W = 48
-EVICTION_H = 28
-
-
-def _tag_requests(events: Sequence[E.Event]):
-    """(key, station, items, colour) for each tag the events call for: points tags for tours
-    (items: (seat, points)), and eviction marks (key (station, "evicted", n), items: [(owner, 0)])."""
-    for i, event in enumerate(events):
-        if isinstance(event, E.ShopEvicted):
-            yield (event.station, "evicted", i), event.station, [(event.owner, 0)], None
-        elif isinstance(event, E.BigTour):
-            for halt in event.halts:
-                items = [(seat, p) for seat, p in enumerate(halt.points) if p]
-                if items:
-                    yield (halt.station, event.colour), halt.station, items, event.colour
-        elif isinstance(event, E.SmallTour) and event.shops:
-            per_station: dict[str, dict[int, int]] = {}
-            for station, owner in event.shops:
-                points = per_station.setdefault(station, {})
-                points[owner] = points.get(owner, 0) + 1
-            for station, points in per_station.items():
-                yield (station, "small"), station, sorted(points.items()), event.tile.colour
-
-
-def _place_tags(view, events: Sequence[E.Event]) -> list[tuple[tuple, tuple, list, tuple]]:
-    """Tags in design units, each placed where it covers the fewest names, shops and badges."""
-    taken = list(L.static_obstacles())
-    for i in range(len(view.offer)):
-        bx, by = L.offer_badge_xy(view.offer, i)
-        r = L.BADGE_RADIUS + 1
-        taken.append((bx - r, by - r, bx + r, by + r))
-    placed = []
-    for key, station, items, colour in _tag_requests(events):
-        x, y, side, _ = L.STATION_LAYOUT[station]
-        w, h = (EVICTION_W, EVICTION_H) if colour is None else (_tag_width(items), TAG_H)
-        best = None
-        for turn in (180, 135, 225, 90, 270, 45, 315, 0):
-            angle = math.radians(L.SIDE_ANGLE[side] + turn)
-            cos, sin = math.cos(angle), math.sin(angle)
-            for distance in (34, 50, 66):
-                cx = x + cos * (distance + w / 2 * abs(cos))
-                cy = y + sin * (distance + h / 2 * abs(sin))
-                rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-                if rect[0] < 4 or rect[1] < 4 or rect[2] > PANEL_X - 8 or rect[3] > L.BASE_HEIGHT - 4:
-                    continue
-                score = sum(L.overlap(rect, other) for other in taken) + distance
-                if best is None or score < best[0]:
-                    best = (score, rect)
-        rect = best[1] if best else (x, y, x + w, y + h)
-        taken.append(rect)
-        placed.append((key, rect, items, colour))
-    return placed
-
-
-def tag_boxes(view, events: Iterable[E.Event], width: int = L.BASE_WIDTH) -> dict[tuple, tuple[int, ...]]:
-    """Pixel boxes of the tags (for tests): {(station, colour or "small"): box} for points, and
-    {(station, "evicted", event index): box} for evictions."""
-    s = L.scale(width)
-    events = _shown_events(view, events)
-    return {key: tuple(round(v * s) for v in rect) for key, rect, _, _ in _place_tags(view, events)}
-
-
 def _tags(c: _Canvas, view, events: Sequence[E.Event]) -> None:
-    f = font(c.n(TAG_FONT), bold=True)
-    for key, rect, items, colour in _place_tags(view, events):
-        x0, y0, x1, y1 = rect
+    f = font(c.n(L.TAG_FONT), bold=True)
+    for tag, (x0, y0, x1, y1) in L.place_tags(view, events):
+        items, colour = tag.items, tag.colour
         cy = (y0 + y1) / 2
+        if tag.key[0] == "bus":   # the small tour's station
+            D.paste(c.img, D.bus_icon(c.n(L.BUS_SIZE)), c.n((x0 + x1) / 2), c.n(cy))
+            continue
         if colour is None:   # an eviction: the owner's mark crossed out
             owner = items[0][0]
             pc = player_colour(owner)
@@ -315,32 +244,20 @@ def _tags(c: _Canvas, view, events: Sequence[E.Event]) -> None:
             D.paste(c.img, D.disc(style.EVICT, c.n(27), outline=style.WHITE, text="✕", ink=style.WHITE,
                                   border=0.1), c.n(x1 - 14), c.n(cy))
             continue
-        D.paste(c.img, D.pill(c.n(x1 - x0), c.n(TAG_H), style.WHITE, style.LINE_COLOURS[colour], max(1, c.n(2))),
+        D.paste(c.img, D.pill(c.n(x1 - x0), c.n(L.TAG_H), style.WHITE, style.LINE_COLOURS[colour], max(1, c.n(2))),
                 c.n((x0 + x1) / 2), c.n(cy))
         # The small tour's tags carry the bus, a big tour's the line's shape (as in the panel).
-        icon = D.bus_icon(c.n(21)) if key[1] == "small" else D.colour_shape(colour, c.n(19))
+        icon = D.bus_icon(c.n(21)) if tag.key[1] == "small" else D.colour_shape(colour, c.n(19))
         D.paste(c.img, icon, c.n(x0 + 16), c.n(cy))
         cx = x0 + 28
         for seat, points in items:
             pc = player_colour(seat)
-            D.paste(c.img, D.disc(pc.rgb, c.n(TAG_MARK), outline=(30, 30, 35), text=c.marks[seat], ink=pc.ink,
-                                  border=0.08), c.n(cx + TAG_MARK / 2), c.n(cy))
-            cx += TAG_MARK + 2
+            D.paste(c.img, D.disc(pc.rgb, c.n(L.TAG_MARK), outline=(30, 30, 35), text=c.marks[seat], ink=pc.ink,
+                                  border=0.08), c.n(cx + L.TAG_MARK / 2), c.n(cy))
+            cx += L.TAG_MARK + 2
             txt = f"+{points}"
             c.d.text(c.P(cx, cy), txt, font=f, fill=style.INK, anchor="lm")
             cx += f.getlength(txt) / c.s + 6
-
-
-def _shown_events(view, events: Iterable[E.Event]) -> list[E.Event]:
-    """Events to highlight: visible to the viewer, and, once the game is over, only the last
-    round's (the final tours and the bag belong to the final standings image)."""
-    shown = []
-    for event in events:
-        if isinstance(event, E.MarkersRevealed):
-            break
-        if event.visible_to(view.viewer):
-            shown.append(event)
-    return shown
 
 
 def _highlights(c: _Canvas, events: Sequence[E.Event]) -> None:
@@ -354,7 +271,6 @@ def _highlights(c: _Canvas, events: Sequence[E.Event]) -> None:
             big = event.tile.station in CROSSINGS
             D.paste(c.img, D.ring(style.LINE_COLOURS[event.tile.colour], c.n(72 if big else 52), 4.5 * c.s,
                                   dashed=True), x, y)
-            D.paste(c.img, D.bus_icon(c.n(26)), x + c.n(30 if big else 23), y + c.n(25 if big else 19))
 
 
 # ---- the side panel ----------------------------------------------------------------------
@@ -408,9 +324,11 @@ def _panel_offer(c: _Canvas, view, y: float) -> float:
         D.paste(c.img, D.disc(rgb, c.n(30), text=str(i + 1), ink=style.LINE_INK[tile.colour]), c.n(c.px + 15),
                 c.n(y + 15))
         D.paste(c.img, D.colour_shape(tile.colour, c.n(19)), c.n(c.px + 43), c.n(y + 15))
-        w = c.text(c.px + 59, y + 15, DISPLAY_NAMES[tile.station], 21, bold=True, anchor="lm", max_width=c.pw - 59)
-        c.text(c.px + 59 + w + 7, y + 16, c.t("colour_" + tile.colour), 16, fill=style.MUTED, anchor="lm",
-               max_width=c.pw - 66 - w)
+        name, colour_word = DISPLAY_NAMES[tile.station], c.t("colour_" + tile.colour)
+        if font(c.n(21), True).getlength(name) + font(c.n(16)).getlength(colour_word) > c.n(c.pw - 66):
+            name = short_name(tile.station)
+        w = c.text(c.px + 59, y + 15, name, 21, bold=True, anchor="lm", max_width=c.pw - 59)
+        c.text(c.px + 59 + w + 7, y + 16, colour_word, 16, fill=style.MUTED, anchor="lm", max_width=c.pw - 66 - w)
         y += 35
     return y + 4
 
@@ -418,7 +336,7 @@ def _panel_offer(c: _Canvas, view, y: float) -> float:
 def _panel_discard(c: _Canvas, view, y: float) -> float:
     c.text(c.px, y, c.t("map_discard"), 19, bold=True, fill=style.MUTED)
     y += 27
-    slot_w, gap = (c.pw - 4 * 6) / 5, 6
+    slot_w, gap = (c.pw - 4 * 4) / 5, 4
     for i, colour in enumerate(COLOURS):
         x0 = c.px + i * (slot_w + gap)
         tile = view.discard.get(colour)
@@ -427,9 +345,12 @@ def _panel_discard(c: _Canvas, view, y: float) -> float:
             tint = tuple(round(v * 0.25 + 255 * 0.75) for v in rgb)
             c.d.rounded_rectangle((*c.P(x0, y), *c.P(x0 + slot_w, y + 52)), radius=c.n(8), fill=tint,
                                   outline=rgb, width=max(1, c.n(3)))
-            D.paste(c.img, D.colour_shape(colour, c.n(22)), c.n(x0 + slot_w / 2), c.n(y + 16))
-            name = fit(DISPLAY_NAMES[tile.station], c.n(slot_w - 6), c.n(13), True)
-            c.d.text(c.P(x0 + slot_w / 2, y + 39), name, font=font(c.n(13), True), fill=style.INK, anchor="mm")
+            D.paste(c.img, D.colour_shape(colour, c.n(18)), c.n(x0 + slot_w / 2), c.n(y + 12))
+            # The short name, on two lines if need be, shrunk rather than cut.
+            lines, size = D.fit_lines(short_name(tile.station), c.n(slot_w - 4), c.n(13), True, max_lines=2,
+                                      min_size=c.n(9))
+            c.d.multiline_text(c.P(x0 + slot_w / 2, y + 36), "\n".join(lines), font=font(size, True), fill=style.INK,
+                               anchor="mm", align="center", spacing=0)
         else:
             c.d.rounded_rectangle((*c.P(x0, y), *c.P(x0 + slot_w, y + 52)), radius=c.n(8), fill=style.PANEL,
                                   outline=(205, 200, 190), width=max(1, c.n(2)))
@@ -466,22 +387,24 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
             lines.append(("evict", c.t("map_evicted", owner=c.players[event.owner],
                                             station=DISPLAY_NAMES[event.station])))
     if pending is not None and view.to_move is not None:
-        owners = " / ".join(c.players[o] for o in view.eviction_options(pending))
-        prompt = c.t("map_evict_choose", player=c.players[view.to_move], station=DISPLAY_NAMES[pending.station],
+        # Only players' names may be shortened (with an ellipsis), never the words around them.
+        names = [fit(name, c.n(c.pw * 0.45), c.n(18), True) for name in c.players]
+        owners = " / ".join(names[o] for o in view.eviction_options(pending))
+        prompt = c.t("map_evict_choose", player=names[view.to_move], station=DISPLAY_NAMES[pending.station],
                      owners=owners)
-        rows = wrap(prompt, c.n(c.pw - 8), c.n(18), True, max_lines=3)
+        rows, size = _prompt_rows(c, prompt, DISPLAY_NAMES[pending.station])
         height = 12 + 23 * len(rows)
         c.d.rounded_rectangle((*c.P(c.px - 6, y), *c.P(c.px + c.pw + 6, y + height)), radius=c.n(8),
                               fill=(253, 228, 226), outline=style.EVICT, width=max(1, c.n(2)))
         for i, row in enumerate(rows):
-            c.text(c.px + 4, y + 17 + 23 * i, row, 18, bold=True, fill=style.EVICT, anchor="lm")
+            c.d.text(c.P(c.px + 4, y + 17 + 23 * i), row, font=font(size, True), fill=style.EVICT, anchor="lm")
         y += height + 10
     if not lines or y + 27 + 22 > c.bottom:   # no heading without room for a line under it
         return y
     c.text(c.px, y, c.t("map_last_round"), 19, bold=True, fill=style.MUTED)
     y += 27
     for colour, text in lines[-6:]:
-        rows = wrap(text, c.n(c.pw - 26), c.n(18))
+        rows, size = D.fit_lines(text, c.n(c.pw - 26), c.n(18), max_lines=3, keep=STATION_NAMES)
         if y + 22 * len(rows) > c.bottom:
             break
         if colour == "bus":
@@ -491,9 +414,14 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
         elif colour:
             D.paste(c.img, D.colour_shape(colour, c.n(19)), c.n(c.px + 10), c.n(y + 11))
         for i, row in enumerate(rows):
-            c.text(c.px + 26, y + 11 + 22 * i, row, 18, anchor="lm")
+            c.d.text(c.P(c.px + 26, y + 11 + 22 * i), row, font=font(size), fill=style.INK, anchor="lm")
         y += 22 * len(rows) + 5
     return y
+
+
+def _prompt_rows(c: _Canvas, prompt: str, station: str) -> tuple[tuple[str, ...], int]:
+    """The eviction prompt in at most four lines, shrunk rather than cut, the station's name whole."""
+    return D.fit_lines(prompt, c.n(c.pw - 8), c.n(18), True, max_lines=4, keep=(station,))
 
 
 def _points_text(c: _Canvas, points: Sequence[int]) -> str:
@@ -501,6 +429,7 @@ def _points_text(c: _Canvas, points: Sequence[int]) -> str:
     return ", ".join(parts) if parts else c.t("map_nobody")
 
 
+STATION_NAMES = tuple(DISPLAY_NAMES.values())   # phrases a line never breaks
 MAP_ASPECT = L.MAP_WIDTH / L.BASE_HEIGHT
 
 
@@ -517,7 +446,7 @@ def board_image(view, width: int) -> Image.Image:
 def _map_layer(c: _Canvas, view, events: Sequence[E.Event], pending_tile) -> None:
     """Everything drawn on the map itself: legend, highlights, offer, shops, badges and tags."""
     legend = _legend(c.width, c.language)
-    c.img.paste(legend, c.P(LEGEND_BOX[0], LEGEND_BOX[1]), legend)
+    c.img.paste(legend, c.P(L.LEGEND_BOX[0], L.LEGEND_BOX[1]), legend)
     _highlights(c, events)
     _offer(c, view.offer)
     if pending_tile is not None:
@@ -536,7 +465,7 @@ def render_map(view, *, events: Iterable[E.Event] = (), language: str = "en", pe
     previews. ``layout="portrait"``: the map across the whole width with the panel under it, so
     the map is 1.4 times larger on a phone (``width`` x about 1.37 ``width``).
     """
-    events = _shown_events(view, events)
+    events = L.shown_events(view, events)
     if layout == "portrait":
         return _render_portrait(view, events, language, pending_tile, width)
     if layout != "landscape":
@@ -596,10 +525,10 @@ def _portrait_panel_height(view, events: Sequence[E.Event], pending_tile) -> flo
     """Design height of the panel: the taller of its two columns (estimated, not drawn)."""
     left = 20 + 34 + (66 if view.num_players <= 3 else 60) * view.num_players + 8
     if pending_tile is not None:
-        left += 12 + 23 * 3 + 10
+        left += 12 + 23 * 4 + 10
     told = sum(isinstance(e, (E.SmallTour, E.BigTour, E.ShopEvicted)) for e in events)
     if told:
-        left += 27 + 27 * min(6, told)   # a line (or two) for each of the last round's events
+        left += 27 + 32 * min(6, told)   # a line (or two) for each of the last round's events
     right = 20 + (27 + 35 * len(view.offer) + 4 if view.offer else 0) + 27 + 62
     right += 31 * (bool(view.open_marker) + bool(view.marker and not view.finished)) + 4
     return max(left, right) + 14

@@ -140,7 +140,7 @@ def test_after_big_tour(n):
     # A points tag at each crossing where someone scored.
     for halt in tour.halts:
         if any(halt.points):
-            box = mapimage.tag_boxes(view, scene.events)[(halt.station, tour.colour)]
+            box = layout.map_boxes(view, scene.events).tags[(halt.station, tour.colour)]
             assert count_colour(img, box, (255, 255, 255), 12) > count_colour(plain, box, (255, 255, 255), 12) + 100
 
 
@@ -151,7 +151,7 @@ def test_after_eviction(n):
     index, evicted = next((i, e) for i, e in enumerate(scene.events) if e.kind == "shop_evicted")
     img = load(renderers.render_map(view, events=scene.events))
     plain = load(renderers.render_map(view))
-    box = mapimage.tag_boxes(view, scene.events)[(evicted.station, "evicted", index)]
+    box = layout.map_boxes(view, scene.events).tags[(evicted.station, "evicted", index)]
     # The mark sits near the station: the evicted owner's colour and the red cross.
     x, y = layout.station_xy(evicted.station)
     assert abs((box[0] + box[2]) / 2 - x) < 90 and abs((box[1] + box[3]) / 2 - y) < 90
@@ -252,8 +252,8 @@ def test_station_names_read_on_a_phone():
     (5 px on the phone; 16 px names, as before, drew them 12 px tall)."""
     img = load(renderers.render_lobby([]))
     assert img.width == 1280
-    for station, (_, _, _, lines) in layout.STATION_LAYOUT.items():
-        if len(lines) > 1:
+    for station, label in layout.labels().items():
+        if len(label.lines) > 1:
             continue
         x0, y0, x1, y1 = label_boxes(1280)[station]
         inked = [y for y in range(y0, y1 + 1)
