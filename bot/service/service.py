@@ -19,14 +19,14 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from bot.contract import Button, Chat, Reply, User
+from bot.contract import Button, Chat, Outgoing, Reply, Transport, User
 from engine.paris_paris import Game, GameError, Options, Pick, Tile
 from engine.paris_paris.board import COLOURS
 from engine.paris_paris.record import to_record
 from renderers.i18n import LANGUAGES, normalize_language, t
 
 from . import messages as M
-from . import present, records
+from . import outgoing, present, records
 from .clock import Clock, SystemClock
 from .model import (
     ABORTED,
@@ -41,9 +41,10 @@ from .model import (
     OutRow,
     ResultRow,
     Seat,
+    StoredOut,
     TimerRow,
 )
-from .outbox import DeliveryMixin
+from .outbox import Delivery
 from .payloads import ForgedPayload, Payload, PayloadCodec
 from .storage import SqliteStorage, Storage
 from .timers import TimersMixin
@@ -72,7 +73,7 @@ class Refused(Exception):
         self.params = params
 
 
-class GameService(DeliveryMixin, TimersMixin):
+class GameService(TimersMixin):
     """Implements ``bot.contract.GameServiceAPI``. Construct with ``await GameService.open(path)``."""
 
     def __init__(self, storage: Storage, *, clock: Clock | None = None,
@@ -90,11 +91,10 @@ class GameService(DeliveryMixin, TimersMixin):
         self._games: OrderedDict[int, Loaded] = OrderedDict()
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
         self._next_id = 0
-        self._wake: dict[str, asyncio.Event] = {}
         self._timer_wake = asyncio.Event()
         self._timer_task: asyncio.Task | None = None
-        self._gone_slots: set[tuple[str, str | None]] = set()   # slots whose message was deleted
-        self._next_wake: dict[str, float | None] = {}
+        self.delivery = Delivery(storage, self.clock, materialise=self._materialise,
+                                 private_closed=self._private_closed)
 
     # ---- life cycle ---------------------------------------------------------------------
 
@@ -213,10 +213,51 @@ class GameService(DeliveryMixin, TimersMixin):
         return ids
 
     def _wake_platform(self, platform: str) -> None:
-        event = self._wake.get(platform)
-        if event is None:
-            event = self._wake[platform] = asyncio.Event()
-        event.set()
+        self.delivery.wake(platform)
+
+    # ---- delivery -----------------------------------------------------------------------
+
+    async def deliver_pending(self, transport: Transport) -> int:
+        return await self.delivery.deliver_pending(transport)
+
+    async def run_delivery(self, transport: Transport, *, max_sleep: float = 30.0) -> None:
+        """Deliver forever; also starts the timer loop (reminders, deadlines) unless it runs."""
+        if self._timer_task is None or self._timer_task.done():
+            self._timer_task = asyncio.create_task(self.run_timers())
+        await self.delivery.run(transport, max_sleep=max_sleep)
+
+    async def _materialise(self, row: StoredOut) -> Outgoing:
+        return await outgoing.materialise(self.storage, row)
+
+    async def _private_closed(self, game_id: int, user_id: str) -> None:
+        loaded = await self._load(game_id)
+        if loaded is not None:
+            await self._mark_unreachable(loaded.meta, user_id, True)
+
+    async def _mark_unreachable(self, meta: GameMeta, user_id: str, unreachable: bool) -> None:
+        """Record that a player's private chat is closed (or open again) and update the prompt."""
+        async with self._lock(meta.platform, meta.chat_id):
+            loaded = await self._load(meta.id)
+            if loaded is None:
+                return
+            meta, game = loaded.meta, loaded.game
+            ids = set(meta.extra.get("unreachable", ()))
+            if (user_id in ids) == unreachable:
+                return
+            ids = ids | {user_id} if unreachable else ids - {user_id}
+            meta.extra["unreachable"] = sorted(ids)
+            changes = Changes(game=meta)
+            if meta.status == PLAYING and game is not None and not game.finished:
+                changes.outbox.append(M.prompt_message(meta, game, self.codec, mode="edit"))
+            elif meta.status == LOBBY and unreachable:
+                seat = meta.seat_of(user_id)
+                name = meta.seats[seat].name if seat is not None else user_id
+                lang = meta.language
+                changes.outbox.append(M.group(
+                    meta, t(lang, "bot.msg.private_closed", player=name),
+                    buttons=[[M.button(t(lang, "bot.btn.open_private"), self.codec.encode("p"),
+                                       "open_private")]]))
+            await self._commit(changes, forget=meta.id)
 
     def _reply_error(self, exc: Refused, language: str) -> Reply:
         return Reply(t(language, exc.key, **exc.params), ok=False, alert=True)
