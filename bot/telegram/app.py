@@ -1,9 +1,9 @@
 """Building, starting and stopping the Telegram bot.
 
 ``build_application`` wires a python-telegram-bot ``Application`` to a GameService:
-handlers, a ``TelegramTransport``, and two background tasks started after startup
-(``post_init``) and cancelled before the HTTP client closes (``post_stop``): the
-outbox delivery loop and the timer loop (reminders and deadlines). ``run_telegram``
+handlers, a ``TelegramTransport``, and the service's delivery loop, started after startup
+(``post_init``) and stopped before the HTTP client closes (``post_stop``; a send in flight
+is let finish). That loop also runs the service's timers (reminders and deadlines). ``run_telegram``
 is the entry point behind ``paris-paris telegram``: long polling by default, a webhook
 server when ``TELEGRAM_WEBHOOK_URL`` is set.
 """
@@ -44,7 +44,6 @@ class Runtime:
     service: GameServiceAPI | None = None
     owns_service: bool = False
     transport: TelegramTransport | None = None
-    timer_interval: float = 5.0
     register_commands: bool = True
     tasks: list[asyncio.Task] = field(default_factory=list)
 
@@ -61,7 +60,7 @@ def runtime(application: Application) -> Runtime:
 def build_application(token: str, *, service: GameServiceAPI | None = None,
                       service_factory: Callable[[], Awaitable[GameServiceAPI]] | None = None,
                       base_url: str | None = None, base_file_url: str | None = None,
-                      timer_interval: float = 5.0, register_menu: bool = True,
+                      register_menu: bool = True,
                       admin_cache: AdminCache | None = None) -> Application:
     """An Application for ``token`` playing on ``service`` (or one opened by ``service_factory``
     at startup and closed at shutdown). ``base_url`` points at another Bot API server (tests)."""
@@ -76,8 +75,7 @@ def build_application(token: str, *, service: GameServiceAPI | None = None,
     builder = builder.concurrent_updates(CONCURRENT_UPDATES)
     builder = builder.post_init(_post_init).post_stop(_post_stop).post_shutdown(_post_shutdown)
     application = builder.build()
-    state = Runtime(service_factory=service_factory, service=service, timer_interval=timer_interval,
-                    register_commands=register_menu)
+    state = Runtime(service_factory=service_factory, service=service, register_commands=register_menu)
     application.bot_data[RUNTIME_KEY] = state
     TelegramHandlers(state.require_service, lambda: application.bot.username, admin_cache).register(application)
     return application
@@ -94,11 +92,10 @@ async def _post_init(application: Application) -> None:
     state.transport = TelegramTransport(application.bot, application.bot.username)
     if state.register_commands:
         await register_commands(application.bot)
+    # run_delivery also starts the service's timer loop: the process runs exactly one.
     state.tasks = [
         asyncio.create_task(_supervised("delivery", lambda: service.run_delivery(state.transport)),
                             name="paris-paris-telegram-delivery"),
-        asyncio.create_task(_supervised("timers", lambda: _timer_loop(service, state.timer_interval)),
-                            name="paris-paris-telegram-timers"),
     ]
     log.info("telegram: @%s is up", application.bot.username)
 
@@ -122,14 +119,6 @@ async def _post_shutdown(application: Application) -> None:
             await close()
         state.service = None
         state.owns_service = False
-
-
-async def _timer_loop(service: GameServiceAPI, interval: float) -> None:
-    while True:
-        fired = await service.fire_due_timers()
-        if fired:
-            log.info("telegram: fired %d timer(s)", fired)
-        await asyncio.sleep(interval)
 
 
 async def _supervised(name: str, loop: Callable[[], Awaitable[None]]) -> None:
@@ -203,7 +192,7 @@ def run_telegram(config: TelegramSettings | None = None) -> int:
         print(f"paris-paris telegram: {exc}", file=sys.stderr)
         return 2
     application = build_application(config.token, service_factory=_open_service_factory(config),
-                                    base_url=config.api_base_url, timer_interval=config.timer_interval)
+                                    base_url=config.api_base_url)
     try:
         if config.webhook_url:
             options = webhook_options(config)
