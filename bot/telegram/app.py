@@ -13,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from telegram import Update
-from telegram.error import InvalidToken
+from telegram import Bot, Update
+from telegram.error import InvalidToken, NetworkError
 from telegram.ext import Application, ApplicationBuilder
 
 from bot.config import ConfigError
@@ -34,6 +35,8 @@ RUNTIME_KEY = "paris_paris"
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 RESTART_DELAY = 5.0
 CONCURRENT_UPDATES = 16
+REACH_FIRST_DELAY = 1.0      # seconds before the first retry when Telegram cannot be reached
+REACH_MAX_DELAY = 60.0       # ... doubling up to this
 
 
 @dataclass
@@ -182,6 +185,41 @@ def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[Ga
     return open_service
 
 
+async def wait_for_telegram(token: str, base_url: str | None = None) -> None:
+    """Return once the Bot API answers (getMe), so a bot started before the network comes up
+    by itself: each failed attempt is one log line, retried after 1, 2, 4 ... at most 60 s.
+    A refused token raises ``InvalidToken``."""
+    where = base_url or "api.telegram.org"
+    delay = REACH_FIRST_DELAY
+    while True:
+        bot = Bot(token, base_url=base_url) if base_url else Bot(token)
+        try:
+            async with bot:          # initialize() asks getMe
+                return
+        except NetworkError as exc:  # timeouts included
+            log.warning("telegram: cannot reach %s (%s); retrying in %.0f s", where, exc.message, delay)
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, REACH_MAX_DELAY)
+
+
+def _reach(loop: asyncio.AbstractEventLoop, config: TelegramSettings) -> bool:
+    """Wait (on ``loop``) until Telegram answers; False when stopped meanwhile (Ctrl+C, SIGTERM)."""
+    waiting = loop.create_task(wait_for_telegram(config.token, config.api_base_url))
+    with contextlib.suppress(NotImplementedError):
+        loop.add_signal_handler(signal.SIGTERM, waiting.cancel)
+    try:
+        loop.run_until_complete(waiting)
+        return True
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        waiting.cancel()
+        with contextlib.suppress(BaseException):
+            loop.run_until_complete(waiting)
+        return False
+    finally:
+        with contextlib.suppress(NotImplementedError):
+            loop.remove_signal_handler(signal.SIGTERM)
+
+
 def run_telegram(config: TelegramSettings | None = None) -> int:
     """Run the Telegram bot until interrupted (``paris-paris telegram``); the exit status."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -191,9 +229,14 @@ def run_telegram(config: TelegramSettings | None = None) -> int:
     except ConfigError as exc:
         print(f"paris-paris telegram: {exc}", file=sys.stderr)
         return 2
-    application = build_application(config.token, service_factory=_open_service_factory(config),
-                                    base_url=config.api_base_url)
+    # One event loop for the wait and the bot (run_polling/run_webhook use and close it).
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
     try:
+        if not _reach(loop, config):
+            return 0
+        application = build_application(config.token, service_factory=_open_service_factory(config),
+                                        base_url=config.api_base_url)
         if config.webhook_url:
             options = webhook_options(config)
             log.info("telegram: webhook mode, listening on %s:%s/%s", options["listen"], options["port"],
@@ -207,4 +250,7 @@ def run_telegram(config: TelegramSettings | None = None) -> int:
         print("paris-paris telegram: Telegram refused TELEGRAM_BOT_TOKEN; copy the token from BotFather "
               "(/mybots -> API Token)", file=sys.stderr)
         return 2
+    finally:
+        if not loop.is_closed():
+            loop.close()
     return 0

@@ -160,7 +160,7 @@ class FakeBotAPI:
     """The fake server. ``async with FakeBotAPI() as api:`` starts it on a free port."""
 
     def __init__(self, *, token: str = "123456:TEST-token", bot_username: str = "ParisTestBot",
-                 max_poll: float = 0.5):
+                 max_poll: float = 0.5, port: int = 0):
         self.token = token
         self.bot = {"id": 999000, "is_bot": True, "first_name": "Paris Paris", "username": bot_username,
                     "can_join_groups": True, "can_read_all_group_messages": False,
@@ -183,7 +183,7 @@ class FakeBotAPI:
         self.late_started = asyncio.Event()
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
-        self.port: int | None = None
+        self.port: int | None = port or None
 
     # ---- server lifecycle -------------------------------------------------------------
 
@@ -200,7 +200,7 @@ class FakeBotAPI:
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port or 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]
         return self
