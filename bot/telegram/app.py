@@ -197,7 +197,7 @@ async def wait_for_telegram(token: str, base_url: str | None = None) -> None:
             async with bot:          # initialize() asks getMe
                 return
         except NetworkError as exc:  # timeouts included
-            log.warning("telegram: cannot reach %s (%s); retrying in %.0f s", where, exc.message, delay)
+            log.warning("telegram: cannot reach %s (%s); retrying in %g s", where, exc.message, delay)
         await asyncio.sleep(delay)
         delay = min(delay * 2, REACH_MAX_DELAY)
 
