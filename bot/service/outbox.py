@@ -134,6 +134,8 @@ class Delivery:
                     log.warning("stopping: outbox %s was still being sent after %.0f s; it may be "
                                 "sent again after the restart", row.id, self.stop_grace)
                     send.cancel()
+                elif not send.cancelled() and send.exception() is not None:
+                    log.warning("stopping: recording outbox %s failed: %r", row.id, send.exception())
             raise
 
     async def _send(self, transport: Transport, row: StoredOut, outgoing: Outgoing, blocked: set[str]) -> bool:
