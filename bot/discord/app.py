@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -161,13 +162,15 @@ class ParisBot(commands.Bot):
         """Acknowledge a slash command, run ``action`` and show its Reply to the user alone.
 
         With ``public`` (``/paris board public:True``) an accepted Reply is posted in the
-        channel for everyone and the private "thinking" placeholder removed; a refusal
-        still goes only to the user who asked."""
+        channel for everyone, without its buttons (they act for the user who asked, whose
+        prompt already carries them), and the private "thinking" placeholder removed; a
+        refusal still goes only to the user who asked."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         reply = await self._call(interaction, action, needs_chat=needs_chat)
         if public and reply.ok and interaction.channel is not None:
             try:
-                await interaction.channel.send(**self._reply_kwargs(interaction, reply))
+                shown = dataclasses.replace(reply, buttons=())
+                await interaction.channel.send(**self._reply_kwargs(interaction, shown))
             except discord.HTTPException:
                 log.warning("could not post a public answer in %s; answering privately", interaction.channel_id)
             else:

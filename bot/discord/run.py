@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from bot.config import ConfigError, Settings, settings
 
 DEFAULT_DB = "paris-paris.sqlite3"
+REACH_FIRST_DELAY = 1.0      # seconds before the first retry when Discord cannot be reached
+REACH_MAX_DELAY = 60.0       # ... doubling up to this
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +40,11 @@ class DiscordConfig:
 
 
 async def serve(config: DiscordConfig) -> None:
-    """Open the service, connect to Discord and run until the connection closes."""
+    """Open the service, connect to Discord and run until the connection closes. While Discord
+    cannot be reached (a bot started before the network), one log line per attempt and a retry
+    after 1, 2, 4 ... at most 60 s."""
+    import aiohttp
+
     from bot.config import game_defaults
     from bot.service import GameService
 
@@ -47,13 +53,26 @@ async def serve(config: DiscordConfig) -> None:
     service = await GameService.open(config.db_path, platforms=("discord",), defaults=game_defaults())
     # SIGTERM (systemd, docker stop) ends the bot as cleanly as Ctrl+C does.
     main = asyncio.current_task()
+    loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
+        loop.add_signal_handler(signal.SIGTERM, main.cancel)
+    delay = REACH_FIRST_DELAY
     try:
-        bot = ParisBot(service, dev_guild_id=config.dev_guild_id)
-        async with bot:
-            await bot.start(config.token)
+        while True:
+            bot = ParisBot(service, dev_guild_id=config.dev_guild_id)
+            try:
+                async with bot:
+                    await bot.start(config.token)
+                return
+            except (aiohttp.ClientConnectionError, OSError) as error:
+                if bot.is_ready():           # it was up: the network went away, start afresh
+                    delay = REACH_FIRST_DELAY
+                log.warning("discord: cannot reach Discord (%s); retrying in %g s", error, delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, REACH_MAX_DELAY)
     finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGTERM)
         await service.close()
 
 
@@ -66,7 +85,6 @@ def run_discord(config: DiscordConfig | None = None) -> int:
         return 2
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    import aiohttp
     import discord
 
     try:
@@ -78,8 +96,5 @@ def run_discord(config: DiscordConfig | None = None) -> int:
         return 1
     except discord.PrivilegedIntentsRequired as error:
         print(f"paris-paris discord: {error}")
-        return 1
-    except (aiohttp.ClientConnectionError, OSError) as error:
-        print(f"paris-paris discord: cannot reach Discord ({error})")
         return 1
     return 0

@@ -12,6 +12,11 @@ Error mapping (what the service's delivery loop sees):
   (400, 50083) -> the message is posted anew and the new id returned, so the service
   just records the new id for its slot; nothing is lost.
 
+Crash safety: every new message is sent with a nonce derived from its outbox id, and
+discord.py (2.4+) sends a nonce with ``enforce_nonce``, so Discord answers a repeat of the
+same nonce within a few minutes with the message it already created: a message that
+went out just before a crash, and is sent again after the restart, is posted once.
+
 Pings: Discord notifies nobody for a mention added by an edit, so an edit that pings
 someone the message did not ping before (the turn passed to the next player) is
 posted as a new message and the superseded one deleted (a bot may always delete its
@@ -76,6 +81,11 @@ def allowed_mentions_for(mentions: tuple[User, ...]) -> discord.AllowedMentions:
     """Ping exactly the named users: never @everyone, roles or names inside player names."""
     users = [discord.Object(int(u.id)) for u in mentions if u.platform == "discord" and u.id.isdigit()]
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+def delivery_nonce(outbox_id: int) -> str:
+    """The nonce of outbox message ``outbox_id`` (Discord allows 25 characters)."""
+    return f"paris-{outbox_id}"
 
 
 def _retry_after(error: discord.HTTPException) -> float:
@@ -160,7 +170,7 @@ class DiscordTransport:
         return await self._send(channel, message, content, allowed, view, pinged)
 
     async def _send(self, channel, message: Outgoing, content: str, allowed, view, pinged: frozenset[str]) -> str:
-        send_kwargs: dict = {"content": content, "allowed_mentions": allowed}
+        send_kwargs: dict = {"content": content, "allowed_mentions": allowed, "nonce": delivery_nonce(message.id)}
         if view is not None:
             send_kwargs["view"] = view
         if message.image is not None:

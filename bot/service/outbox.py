@@ -1,62 +1,81 @@
 """The durable outbox's delivery: send after commit, record, retry, reroute.
 
-Messages are committed with the action they describe (``storage.commit``); this loop
+Messages are committed with the action they describe (``storage.commit``); ``Delivery``
 sends them in id order per destination (a chat or a user's private chat), so a chat
 never sees its messages out of order, and records the platform's message id.
 
 States: ``pending`` -> ``sending`` (committed just before ``Transport.deliver``) ->
 ``sent`` (with the message id); ``held`` (private chat closed, re-sent on
 ``private_started``); ``failed`` (the chat is gone). ``RetryLater`` reschedules the
-message after the seconds the platform asked for, other errors after an exponential
-backoff (1 s, 2 s, 4 s ... at most 10 min), and later messages to the same destination wait.
+message the seconds the platform asked for after its refusal, other errors after an
+exponential backoff (1 s, 2 s, 4 s ... at most 10 min), and later messages to the same
+destination wait.
 
 Delivery guarantee: a message is never lost (it stays ``pending``/``sending`` until the
 transport returned an id and that id is committed). Exactly once needs the transport's
 help: a crash between the platform accepting a message and the ``sent`` commit leaves
-it ``sending``; on the next pass the service asks the transport's optional
+it ``sending``; on the next pass the delivery asks the transport's optional
 ``delivered_id(message) -> str | None`` whether that outbox id already went out, and
-only re-sends when it did not. Without that hook (chat platforms offer no idempotency
-key) such a message is re-sent: at-least-once, and a duplicate needs a crash in that
-millisecond window. Edits are idempotent anyway.
+only re-sends when it did not. Without that hook the transport may make the repeat
+harmless itself (Discord: a nonce derived from ``Outgoing.id``); otherwise such a
+message is re-sent: at-least-once, and a duplicate needs a crash in that window.
+Edits are idempotent anyway.
+
+A normal stop (the delivery task cancelled) does not cut a send short: the send in
+flight is allowed ``stop_grace`` seconds to finish and be recorded, so a clean restart
+never posts anything twice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.contract import Chat, Outgoing, RetryLater, Transport, Undeliverable, User
+from bot.contract import Outgoing, RetryLater, Transport, Undeliverable
 
-from . import messages as M
 from .clock import Clock
 from .model import StoredOut
 from .storage import Storage
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = 600.0
+STOP_GRACE = 10.0     # seconds a stop waits for a send in flight
+
+Materialise = Callable[[StoredOut], Awaitable[Outgoing]]
+PrivateClosed = Callable[[int, str], Awaitable[None]]
 
 
 class Delivery:
-    """Delivers the outbox through a ``Transport``.
+    """Delivers the outbox of ``storage`` through a ``Transport``.
 
-    ``render(render, language, platform)`` draws a message's picture (PNG bytes or None);
-    ``private_closed(game_id, user_id)`` is told when a player's private chat is closed;
-    ``wake`` holds an event per platform that commits set when they add messages.
+    ``materialise(row)`` turns a stored row into the ``Outgoing`` to post (rendering its
+    picture; the edit target is filled in here); ``private_closed(game_id, user_id)`` is
+    told when a player's private chat turned out closed (the message is held meanwhile).
     """
 
-    def __init__(self, storage: Storage, clock: Clock, *,
-                 render: Callable[[dict, str, str], Awaitable[bytes | None]],
-                 private_closed: Callable[[int | None, str], Awaitable[None]],
-                 wake: dict[str, asyncio.Event]) -> None:
+    def __init__(self, storage: Storage, clock: Clock, *, materialise: Materialise,
+                 private_closed: PrivateClosed, stop_grace: float = STOP_GRACE) -> None:
         self.storage = storage
         self.clock = clock
-        self._render = render
-        self._private_closed = private_closed
-        self._wake = wake
-        self._gone_slots: set[tuple[str, str | None]] = set()   # slots whose message was deleted
+        self.materialise = materialise
+        self.private_closed = private_closed
+        self.stop_grace = stop_grace
+        self._wake: dict[str, asyncio.Event] = {}
         self._next_wake: dict[str, float | None] = {}
+        self._gone_slots: set[tuple[str, str | None]] = set()   # slots whose message was deleted
+
+    def wake(self, platform: str) -> None:
+        """New messages for ``platform`` were committed: the loop delivering it looks now."""
+        self._event(platform).set()
+
+    def _event(self, platform: str) -> asyncio.Event:
+        event = self._wake.get(platform)
+        if event is None:
+            event = self._wake[platform] = asyncio.Event()
+        return event
 
     async def deliver_pending(self, transport: Transport) -> int:
         platform = transport.platform
@@ -78,16 +97,22 @@ class Delivery:
         self._next_wake[platform] = wake
         return sent
 
+    async def _outgoing(self, row: StoredOut) -> Outgoing:
+        outgoing = await self.materialise(row)
+        if row.mode == "edit" and row.slot is not None and (row.platform, row.slot) not in self._gone_slots:
+            edit_id = await self.storage.slot_message(row.platform, row.slot)
+            outgoing = dataclasses.replace(outgoing, edit_message_id=edit_id)
+        return outgoing
+
     async def _deliver_one(self, transport: Transport, row: StoredOut, blocked: set[str]) -> bool:
-        now = self.clock.now()
-        outgoing = await self._materialise(row)
+        outgoing = await self._outgoing(row)
         if row.state == "sending":
             # A crash between sending and recording: ask the transport if it went out.
             check = getattr(transport, "delivered_id", None)
             if check is not None:
                 found = await check(outgoing)
                 if found is not None:
-                    await self.storage.mark_sent(row, str(found), now)
+                    await self.storage.mark_sent(row, str(found), self.clock.now())
                     return False
         # An edit committed since unsent() read this row may have been coalesced into it
         # (storage._enqueue); once it is 'sending' nothing more can be, so send the body
@@ -95,11 +120,31 @@ class Delivery:
         fresh = await self.storage.mark_sending(row.id)
         if fresh is not None and fresh.body != row.body:
             row = fresh
-            outgoing = await self._materialise(row)
+            outgoing = await self._outgoing(row)
+        # From here on the platform may accept the message at any moment: a stop must not
+        # cut the send short, or the row stays 'sending' and is posted again after the restart.
+        send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked))
+        try:
+            return await asyncio.shield(send)
+        except asyncio.CancelledError:
+            try:
+                await asyncio.wait({send}, timeout=self.stop_grace)
+            finally:
+                if not send.done():
+                    log.warning("stopping: outbox %s was still being sent after %.0f s; it may be "
+                                "sent again after the restart", row.id, self.stop_grace)
+                    send.cancel()
+                elif not send.cancelled() and send.exception() is not None:
+                    log.warning("stopping: recording outbox %s failed: %r", row.id, send.exception())
+            raise
+
+    async def _send(self, transport: Transport, row: StoredOut, outgoing: Outgoing, blocked: set[str]) -> bool:
         try:
             message_id = await transport.deliver(outgoing)
         except RetryLater as exc:
-            await self.storage.reschedule(row.id, now + max(0.0, float(exc.seconds)), row.attempts + 1, str(exc))
+            # Counted from the refusal, not from before the picture was rendered and uploaded.
+            due = self.clock.now() + max(0.0, float(exc.seconds))
+            await self.storage.reschedule(row.id, due, row.attempts + 1, str(exc))
             blocked.add(row.dest)
             return False
         except Undeliverable as exc:
@@ -110,7 +155,7 @@ class Delivery:
         except Exception as exc:  # noqa: BLE001 - any other failure is retried with backoff
             log.warning("delivery of outbox %s failed: %r", row.id, exc)
             delay = min(MAX_BACKOFF, 2.0 ** min(row.attempts, 12))
-            await self.storage.reschedule(row.id, now + delay, row.attempts + 1, repr(exc))
+            await self.storage.reschedule(row.id, self.clock.now() + delay, row.attempts + 1, repr(exc))
             blocked.add(row.dest)
             return False
         await self.storage.mark_sent(row, str(message_id), self.clock.now())
@@ -119,9 +164,10 @@ class Delivery:
 
     async def _undeliverable(self, row: StoredOut, exc: Undeliverable) -> None:
         if exc.reason == "private_closed" and row.dest.startswith("u:"):
-            # Keep the message to re-send on private_started; tell the group in the prompt.
+            # Keep the message to re-send on private_started; the game tells the group.
             await self.storage.set_state(row.id, "held", str(exc))
-            await self._private_closed(row.game_id, row.dest[2:])
+            if row.game_id is not None:
+                await self.private_closed(row.game_id, row.dest[2:])
             return
         if exc.reason == "gone" and row.mode == "edit":
             # The message to edit is gone: post the content anew.
@@ -130,29 +176,10 @@ class Delivery:
             return
         await self.storage.set_state(row.id, "failed", str(exc))
 
-    async def _materialise(self, row: StoredOut) -> Outgoing:
-        body = row.body
-        edit_id = None
-        if row.mode == "edit" and row.slot is not None and (row.platform, row.slot) not in self._gone_slots:
-            edit_id = await self.storage.slot_message(row.platform, row.slot)
-        image = None
-        render = body.get("render")
-        if render:
-            image = await self._render(render, body.get("language", "en"), row.platform)
-        chat = body.get("chat")
-        to = body.get("private_to")
-        return Outgoing(
-            id=row.id, text=body.get("text", ""),
-            chat=Chat(chat["platform"], chat["id"], chat.get("title", "")) if chat else None,
-            private_to=User(to["platform"], to["id"], to["name"], language=to.get("language")) if to else None,
-            image=image, image_name=body.get("image_name", "board.png"),
-            buttons=M.to_buttons(body.get("buttons") or []),
-            mentions=tuple(User(m["platform"], m["id"], m["name"]) for m in body.get("mentions") or []),
-            slot=row.slot, edit_message_id=edit_id, language=body.get("language", "en"))
-
     async def run(self, transport: Transport, *, max_sleep: float = 30.0) -> None:
+        """Deliver forever (until cancelled), waking when ``wake`` is called for the platform."""
         platform = transport.platform
-        event = self._wake.setdefault(platform, asyncio.Event())
+        event = self._event(platform)
         while True:
             event.clear()
             try:

@@ -23,6 +23,7 @@ from bot.contract import Chat, Reply, Transport, User
 from bot.games import find, kind
 from renderers.i18n import normalize_language, t
 
+from . import outgoing
 from .clock import Clock, SystemClock
 from .info import Info
 from .lobby import Lobby, host_name, may_manage
@@ -56,7 +57,6 @@ class GameService:
         self.codec = codec
         self.clock = clock or SystemClock()
         self.platforms = None if platforms is None else tuple(platforms)
-        self._wake: dict[str, asyncio.Event] = {}
         self.store = GameStore(storage, self.clock, cache_size=cache_size, on_commit=self._committed)
         self.play = Play(self.store, codec, self.clock)
         if ai is not None:
@@ -67,8 +67,9 @@ class GameService:
         self.info = Info(self.store, codec)
         self.timers = Timers(self.store, self.play, self.clock, self.platforms)
         self.pictures = Pictures(storage)
-        self.delivery = Delivery(storage, self.clock, render=self.pictures.render,
-                                 private_closed=self._private_closed, wake=self._wake)
+        self.delivery = Delivery(storage, self.clock,
+                                 materialise=lambda row: outgoing.materialise(row, self.pictures.render),
+                                 private_closed=self._private_closed)
         self._timer_task: asyncio.Task | None = None
 
     # ---- life cycle ---------------------------------------------------------------------
@@ -106,7 +107,7 @@ class GameService:
 
     def _committed(self, changes: Changes) -> None:
         for platform in {o.platform for o in changes.outbox}:
-            self._wake.setdefault(platform, asyncio.Event()).set()
+            self.delivery.wake(platform)
         if changes.timers is not None:
             self.timers.wake.set()
 
@@ -315,7 +316,7 @@ class GameService:
             if user.id in loaded.meta.extra.get("unreachable", ()):
                 await self.set_unreachable(loaded.meta.id, user.id, False)
         if released:
-            self._wake.setdefault(user.platform, asyncio.Event()).set()
+            self.delivery.wake(user.platform)
             lines.append(t(lang, "bot.reply.private_resent", count=released))
         if not lines:
             lines.append(t(lang, "bot.reply.private_ok"))

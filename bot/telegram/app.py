@@ -1,9 +1,9 @@
 """Building, starting and stopping the Telegram bot.
 
 ``build_application`` wires a python-telegram-bot ``Application`` to a GameService:
-handlers, a ``TelegramTransport``, and two background tasks started after startup
-(``post_init``) and cancelled before the HTTP client closes (``post_stop``): the
-outbox delivery loop and the timer loop (reminders and deadlines). ``run_telegram``
+handlers, a ``TelegramTransport``, and the service's delivery loop, started after startup
+(``post_init``) and stopped before the HTTP client closes (``post_stop``; a send in flight
+is let finish). That loop also runs the service's timers (reminders and deadlines). ``run_telegram``
 is the entry point behind ``paris-paris telegram``: long polling by default, a webhook
 server when ``TELEGRAM_WEBHOOK_URL`` is set.
 """
@@ -13,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from telegram import Update
-from telegram.error import InvalidToken
+from telegram import Bot, Update
+from telegram.error import InvalidToken, NetworkError
 from telegram.ext import Application, ApplicationBuilder
 
 from bot.config import ConfigError
@@ -34,6 +35,8 @@ RUNTIME_KEY = "paris_paris"
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 RESTART_DELAY = 5.0
 CONCURRENT_UPDATES = 16
+REACH_FIRST_DELAY = 1.0      # seconds before the first retry when Telegram cannot be reached
+REACH_MAX_DELAY = 60.0       # ... doubling up to this
 
 
 @dataclass
@@ -44,7 +47,6 @@ class Runtime:
     service: GameServiceAPI | None = None
     owns_service: bool = False
     transport: TelegramTransport | None = None
-    timer_interval: float = 5.0
     register_commands: bool = True
     tasks: list[asyncio.Task] = field(default_factory=list)
 
@@ -61,7 +63,7 @@ def runtime(application: Application) -> Runtime:
 def build_application(token: str, *, service: GameServiceAPI | None = None,
                       service_factory: Callable[[], Awaitable[GameServiceAPI]] | None = None,
                       base_url: str | None = None, base_file_url: str | None = None,
-                      timer_interval: float = 5.0, register_menu: bool = True,
+                      register_menu: bool = True,
                       admin_cache: AdminCache | None = None) -> Application:
     """An Application for ``token`` playing on ``service`` (or one opened by ``service_factory``
     at startup and closed at shutdown). ``base_url`` points at another Bot API server (tests)."""
@@ -76,8 +78,7 @@ def build_application(token: str, *, service: GameServiceAPI | None = None,
     builder = builder.concurrent_updates(CONCURRENT_UPDATES)
     builder = builder.post_init(_post_init).post_stop(_post_stop).post_shutdown(_post_shutdown)
     application = builder.build()
-    state = Runtime(service_factory=service_factory, service=service, timer_interval=timer_interval,
-                    register_commands=register_menu)
+    state = Runtime(service_factory=service_factory, service=service, register_commands=register_menu)
     application.bot_data[RUNTIME_KEY] = state
     TelegramHandlers(state.require_service, lambda: application.bot.username, admin_cache).register(application)
     return application
@@ -94,11 +95,10 @@ async def _post_init(application: Application) -> None:
     state.transport = TelegramTransport(application.bot, application.bot.username)
     if state.register_commands:
         await register_commands(application.bot)
+    # run_delivery also starts the service's timer loop: the process runs exactly one.
     state.tasks = [
         asyncio.create_task(_supervised("delivery", lambda: service.run_delivery(state.transport)),
                             name="paris-paris-telegram-delivery"),
-        asyncio.create_task(_supervised("timers", lambda: _timer_loop(service, state.timer_interval)),
-                            name="paris-paris-telegram-timers"),
     ]
     log.info("telegram: @%s is up", application.bot.username)
 
@@ -122,14 +122,6 @@ async def _post_shutdown(application: Application) -> None:
             await close()
         state.service = None
         state.owns_service = False
-
-
-async def _timer_loop(service: GameServiceAPI, interval: float) -> None:
-    while True:
-        fired = await service.fire_due_timers()
-        if fired:
-            log.info("telegram: fired %d timer(s)", fired)
-        await asyncio.sleep(interval)
 
 
 async def _supervised(name: str, loop: Callable[[], Awaitable[None]]) -> None:
@@ -193,6 +185,41 @@ def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[Ga
     return open_service
 
 
+async def wait_for_telegram(token: str, base_url: str | None = None) -> None:
+    """Return once the Bot API answers (getMe), so a bot started before the network comes up
+    by itself: each failed attempt is one log line, retried after 1, 2, 4 ... at most 60 s.
+    A refused token raises ``InvalidToken``."""
+    where = base_url or "api.telegram.org"
+    delay = REACH_FIRST_DELAY
+    while True:
+        bot = Bot(token, base_url=base_url) if base_url else Bot(token)
+        try:
+            async with bot:          # initialize() asks getMe
+                return
+        except NetworkError as exc:  # timeouts included
+            log.warning("telegram: cannot reach %s (%s); retrying in %g s", where, exc.message, delay)
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, REACH_MAX_DELAY)
+
+
+def _reach(loop: asyncio.AbstractEventLoop, config: TelegramSettings) -> bool:
+    """Wait (on ``loop``) until Telegram answers; False when stopped meanwhile (Ctrl+C, SIGTERM)."""
+    waiting = loop.create_task(wait_for_telegram(config.token, config.api_base_url))
+    with contextlib.suppress(NotImplementedError):
+        loop.add_signal_handler(signal.SIGTERM, waiting.cancel)
+    try:
+        loop.run_until_complete(waiting)
+        return True
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        waiting.cancel()
+        with contextlib.suppress(BaseException):
+            loop.run_until_complete(waiting)
+        return False
+    finally:
+        with contextlib.suppress(NotImplementedError):
+            loop.remove_signal_handler(signal.SIGTERM)
+
+
 def run_telegram(config: TelegramSettings | None = None) -> int:
     """Run the Telegram bot until interrupted (``paris-paris telegram``); the exit status."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -202,9 +229,14 @@ def run_telegram(config: TelegramSettings | None = None) -> int:
     except ConfigError as exc:
         print(f"paris-paris telegram: {exc}", file=sys.stderr)
         return 2
-    application = build_application(config.token, service_factory=_open_service_factory(config),
-                                    base_url=config.api_base_url, timer_interval=config.timer_interval)
+    # One event loop for the wait and the bot (run_polling/run_webhook use and close it).
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
     try:
+        if not _reach(loop, config):
+            return 0
+        application = build_application(config.token, service_factory=_open_service_factory(config),
+                                        base_url=config.api_base_url)
         if config.webhook_url:
             options = webhook_options(config)
             log.info("telegram: webhook mode, listening on %s:%s/%s", options["listen"], options["port"],
@@ -218,4 +250,7 @@ def run_telegram(config: TelegramSettings | None = None) -> int:
         print("paris-paris telegram: Telegram refused TELEGRAM_BOT_TOKEN; copy the token from BotFather "
               "(/mybots -> API Token)", file=sys.stderr)
         return 2
+    finally:
+        if not loop.is_closed():
+            loop.close()
     return 0

@@ -22,7 +22,6 @@ class TelegramSettings:
     webhook_secret: str | None = None     # X-Telegram-Bot-Api-Secret-Token; derived from the token if unset
     api_base_url: str | None = None       # a self-hosted Bot API server, e.g. http://localhost:8081/bot
     poll_timeout: int = 30                # getUpdates long-poll seconds
-    timer_interval: float = 5.0           # how often due reminders/deadlines are fired
 
     @classmethod
     def from_env(cls, source: Settings | None = None) -> TelegramSettings:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dtm
 import logging
-import warnings
+import os
 
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
@@ -24,12 +24,16 @@ log = logging.getLogger(__name__)
 
 NETWORK_RETRY_SECONDS = 3.0
 
+# python-telegram-bot 22.2+ deprecates int time periods (``RetryAfter.retry_after`` and the
+# like become ``datetime.timedelta`` in its next major version) and warns on every read,
+# its own included, unless the program opts in to the new form: we do, for the whole process.
+os.environ.setdefault("PTB_TIMEDELTA", "true")
+
 
 def retry_seconds(error: RetryAfter) -> float:
-    """Seconds to wait after a flood-control answer (an int or a timedelta, by PTB version)."""
-    with warnings.catch_warnings():      # PTB 22 warns that the type will become timedelta
-        warnings.simplefilter("ignore")
-        value = error.retry_after
+    """Seconds to wait after a flood-control answer: a timedelta (the new form), or an int where
+    an operator set PTB_TIMEDELTA=false."""
+    value = error.retry_after
     return value.total_seconds() if isinstance(value, dtm.timedelta) else float(value)
 
 

@@ -129,6 +129,19 @@ async def test_a_public_board_is_shown_to_everyone(table):
     assert len(posted) == before + 1 and posted[-1].content.startswith("Paris Paris")
 
 
+async def test_a_public_board_carries_no_buttons(table):
+    """The player to move shows the board to everyone: their tile buttons and "My marker"
+    stay theirs (on the prompt), not a second copy in the channel that nobody removes."""
+    prompt = await table.started_game()
+    mover = table.to_move(prompt)
+    own = await mover.slash(table.channel, "paris board")
+    assert (own.response or own.followups[0]).components               # privately: with buttons
+    await mover.slash(table.channel, "paris board", public=True)
+    shown = table.messages()[-1]
+    assert shown.content.startswith("Paris Paris") and buttons(shown) == []
+    assert table.prompt().id == prompt.id
+
+
 async def test_without_create_public_threads_the_host_is_told_what_to_do(table, service):
     closed = table.guild.create_text_channel(
         "no-threads", overwrites={table.guild.me: discord.PermissionOverwrite(create_public_threads=False)})

@@ -53,6 +53,19 @@ async def test_posts_text_image_buttons_and_pings_only_the_named_player(world):
     assert sent.json["allowed_mentions"] == {"users": [alice.id], "parse": []}   # no @everyone, no roles
 
 
+async def test_each_new_message_carries_a_nonce_from_its_outbox_id(world):
+    """Discord turns a repeat of an enforced nonce into the first message: a send repeated
+    after a crash is not posted twice (simcord does not model the deduplication itself)."""
+    env, client, channel, alice = world
+    transport = DiscordTransport(client)
+    await transport.deliver(Outgoing(id=9_223_372_036_854_775_807, text="first", chat=chat(channel)))
+    await transport.deliver(Outgoing(id=8, text="map", chat=chat(channel), image=PNG))
+    sent = [r for r in env.http_requests if r.method == "POST" and r.path.endswith("/messages")]
+    nonces = [(r.json or {}).get("nonce") for r in sent]
+    assert nonces == ["paris-9223372036854775807", "paris-8"] and all(len(n) <= 25 for n in nonces)
+    assert all((r.json or {}).get("enforce_nonce") is True for r in sent)
+
+
 async def test_edits_in_place_and_reposts_when_the_message_was_deleted(world):
     env, client, channel, alice = world
     transport = DiscordTransport(client)

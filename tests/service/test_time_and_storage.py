@@ -313,7 +313,7 @@ async def test_edit_merged_while_delivering_is_not_lost(service, transport):
     stale = [r for r in await service.storage.unsent(transport.platform) if r.slot and r.slot.endswith(":turn")]
     assert stale and stale[0].mode == "new"
     await play_turn(service, c, {"ann": ann, "bob": bob})          # its edit merges into the pending row
-    await service._deliver_one(transport, stale[0], set())
+    await service.delivery._deliver_one(transport, stale[0], set())
     sent = transport.sent[-1]
     info = await service.game_info(c)
     assert info["seats"][info["to_move"]]["name"] in sent.text.splitlines()[-1]

@@ -12,6 +12,8 @@ Behaviour modelled on the real API where the adapter depends on it:
   message to edit" for editMessageText on a photo, "message to edit not found";
 - ``answerCallbackQuery`` twice for one query is an error (the adapter must answer once);
 - ``fail_next(method, retry_after=...)`` injects a 429 flood-control answer;
+- ``answer_late(method, seconds, when)`` performs a call at once but answers it late (a
+  slow upload or network): ``late_started`` is set when such a call has been performed;
 - ``getUpdates`` long-polls: it answers as soon as an update is queued, else after
   ``min(timeout, max_poll)`` seconds, so tests stay fast.
 """
@@ -158,7 +160,7 @@ class FakeBotAPI:
     """The fake server. ``async with FakeBotAPI() as api:`` starts it on a free port."""
 
     def __init__(self, *, token: str = "123456:TEST-token", bot_username: str = "ParisTestBot",
-                 max_poll: float = 0.5):
+                 max_poll: float = 0.5, port: int = 0):
         self.token = token
         self.bot = {"id": 999000, "is_bot": True, "first_name": "Paris Paris", "username": bot_username,
                     "can_join_groups": True, "can_read_all_group_messages": False,
@@ -177,9 +179,11 @@ class FakeBotAPI:
         self._message_ids: dict[int, itertools.count] = {}
         self._query_ids = itertools.count(1)
         self._faults: list[tuple[str, ApiError]] = []
+        self._late: list[tuple[str, float, Any]] = []
+        self.late_started = asyncio.Event()
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
-        self.port: int | None = None
+        self.port: int | None = port or None
 
     # ---- server lifecycle -------------------------------------------------------------
 
@@ -196,7 +200,7 @@ class FakeBotAPI:
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port or 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]
         return self
@@ -236,6 +240,11 @@ class FakeBotAPI:
             error = ApiError(code or 500, description or "Internal Server Error")
         for _ in range(times):
             self._faults.append((method, error))
+
+    def answer_late(self, method: str, seconds: float, when=lambda params: True) -> None:
+        """The next call of ``method`` whose parameters satisfy ``when`` is performed (the
+        message exists) but answered only ``seconds`` later."""
+        self._late.append((method, seconds, when))
 
     # ---- acting as users --------------------------------------------------------------
 
@@ -379,6 +388,12 @@ class FakeBotAPI:
             if handler is None:
                 raise ApiError(404, "Not Found")
             call.result = await handler(params, files)
+            for i, (name, seconds, when) in enumerate(self._late):
+                if name == method and when(params):
+                    del self._late[i]
+                    self.late_started.set()
+                    await asyncio.sleep(seconds)
+                    break
         except ApiError as exc:
             call.ok, call.error = False, exc.description
             if method != "getUpdates":

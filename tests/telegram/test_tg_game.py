@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
+import json
 
 import pytest
 from PIL import Image
 from tgharness import GROUP_ID, Bot, Table
 
+from bot.service import GameService
 from renderers.i18n import t
 
 SEED = 23     # a fixed deal: reproducible runs (taps in turn meet an eviction choice in it)
@@ -314,6 +317,38 @@ async def test_bot_restarts_mid_game_and_the_game_goes_on(api, bot, table):
     assert bot.runs == 2
 
 
+async def test_a_stop_during_a_send_posts_nothing_twice(api, bot, table):
+    """SIGTERM while the lobby is being posted: the stop waits for Telegram's answer and records
+    it, so the restarted bot does not post the lobby again."""
+    api.answer_late("sendMessage", 0.5, when=lambda params: "start=j_" in json.dumps(params.get("reply_markup")))
+    api.send_text(table.group, table.users["ann"], "/newgame")
+    await asyncio.wait_for(api.late_started.wait(), 10)
+    await bot.stop()                        # what run_polling does on SIGTERM
+    await bot.start()
+    await bot.settle()
+    lobbies = [m for m in table.group_messages() if any("start=j_" in b.get("url", "") for b in m.buttons())]
+    assert len(lobbies) == 1
+
+
+async def test_the_bot_runs_one_timer_loop(api, tmp_path, monkeypatch):
+    callers: set[asyncio.Task] = set()
+    fire = GameService.fire_due_timers
+
+    async def counted(self) -> int:
+        callers.add(asyncio.current_task())
+        return await fire(self)
+
+    monkeypatch.setattr(GameService, "fire_due_timers", counted)
+    running = Bot(api, str(tmp_path / "timers.sqlite3"))
+    await running.start()
+    try:
+        await api.wait_for(lambda: callers, what="a timer pass")
+        await running.settle()
+        assert len(callers) == 1
+    finally:
+        await running.stop()
+
+
 async def test_settings_menu_edits_in_place(api, bot, table):
     ann, dan = table.users["ann"], table.users["dan"]
     api.send_text(table.group, ann, "/newgame")
@@ -396,11 +431,13 @@ async def test_timers_run_in_the_background(api, table, tmp_path):
         prompt = table.prompt()
         late = table.to_move(prompt)
         clock.advance(minutes=4 * 60 + 1)                 # the default reminder
+        running.service.timers.wake.set()                 # a manual clock's jump wakes nobody by itself
         reminder = await api.wait_for(lambda: next(
             (m for m in table.group_messages() if m.message_id > prompt.message_id and late.id in table.mentioned(m)),
             None), what="the reminder")
         assert late.first_name in reminder.body
         clock.advance(minutes=24 * 60)                    # the default deadline: the AI moves for them
+        running.service.timers.wake.set()
         await api.wait_for(lambda: table.prompt() is not None and table.to_move(table.prompt()) != late,
                            what="the deadline move")
         assert any(t("en", "bot.msg.deadline", player=late.first_name, tile="")[:20] in m.body

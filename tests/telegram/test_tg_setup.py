@@ -170,6 +170,40 @@ async def test_paris_paris_telegram_command_runs_and_stops_cleanly(api, tmp_path
     assert api.token not in err.decode()             # httpx request logging (with the token) is silenced
 
 
+async def test_a_bot_started_before_the_network_comes_up_by_itself(tmp_path):
+    """Nothing listens at the Bot API address yet: one clear line per attempt, no traceback,
+    and once the server is there the bot starts on its own."""
+    import asyncio
+    import os
+    import signal
+    import sys
+
+    from fakebotapi import FakeBotAPI
+
+    with socket.socket() as probe:                   # a port with nothing listening (for now)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    api = FakeBotAPI(max_poll=0.3, port=port)
+    env = dict(os.environ, TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url,
+               PARIS_PARIS_DB=str(tmp_path / "cli.sqlite3"), TELEGRAM_WEBHOOK_URL="")
+    env.pop("PARIS_PARIS_ENV_FILE", None)
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "telegram", cwd=tmp_path, env=env,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    lines = []
+    try:
+        while len(lines) < 2:                        # two attempts: it retries
+            lines.append((await asyncio.wait_for(proc.stderr.readline(), 20)).decode())
+        await api.start()
+        await api.wait_for(lambda: api.calls_of("getUpdates") or api.commands, timeout=20, what="the bot to start")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = await asyncio.wait_for(proc.communicate(), 20)
+        await api.stop()
+    assert proc.returncode == 0, err.decode()[-2000:]
+    assert all("cannot reach" in line and "retrying in" in line for line in lines), lines
+    assert "Traceback" not in "".join(lines) + err.decode()
+
+
 async def test_a_refused_token_is_explained(api, tmp_path):
     import asyncio
     import os

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import datetime as dtm
 import io
+import warnings
 
 import pytest
 from PIL import Image
 from telegram import Bot
+from telegram.error import RetryAfter
+from telegram.warnings import PTBDeprecationWarning
 
 from bot.contract import Button, Chat, Outgoing, RetryLater, Undeliverable, User
 from bot.telegram.keyboards import MARKER_PREFIX
-from bot.telegram.transport import TelegramTransport
+from bot.telegram.transport import TelegramTransport, retry_seconds
 
 GROUP = -100500
 
@@ -116,9 +120,11 @@ async def test_private_message_to_a_user_who_never_started_the_bot(api, transpor
 
 async def test_flood_control_becomes_retry_later(api, transport):
     api.fail_next("sendMessage", retry_after=7)
-    with pytest.raises(RetryLater) as caught:
+    with warnings.catch_warnings(record=True) as seen, pytest.raises(RetryLater) as caught:
+        warnings.simplefilter("always")
         await transport.deliver(group_out(text="hello"))
     assert caught.value.seconds == 7
+    assert not [w for w in seen if issubclass(w.category, PTBDeprecationWarning)]
     assert api.bot_messages(GROUP) == []
     assert await transport.deliver(group_out(text="hello"))
 
@@ -143,3 +149,11 @@ async def test_mentions_are_text_mentions_at_utf16_offsets(api, transport):
     encoded = text.encode("utf-16-le")
     for e, name in zip(entities, ["Zoé", "Ann"], strict=True):
         assert encoded[2 * e["offset"]: 2 * (e["offset"] + e["length"])].decode("utf-16-le") == name
+
+
+def test_retry_after_in_seconds_or_as_a_timedelta(monkeypatch):
+    assert retry_seconds(RetryAfter(dtm.timedelta(seconds=2.5))) == 2.5
+    monkeypatch.setenv("PTB_TIMEDELTA", "false")           # an operator who kept the old form
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        assert retry_seconds(RetryAfter(7)) == 7.0

@@ -35,7 +35,7 @@ class Bot:
     async def start(self) -> None:
         self.service = await GameService.open(self.db_path, clock=self.clock, ai=self.ai)
         self.app = build_application(self.api.token, service=self.service, base_url=self.api.base_url,
-                                     base_file_url=self.api.base_file_url, timer_interval=0.05)
+                                     base_file_url=self.api.base_file_url)
         # runs after the adapter's handlers (group 0) for each update: a sync point for tests
         self.app.add_handler(TypeHandler(Update, self._seen), group=99)
         await start_application(self.app, poll_timeout=1)

@@ -262,9 +262,17 @@ def test_unusable_database_path_is_reported(tmp_path):
 def test_ctrl_c_saves_and_says_how_to_resume(tmp_path):
     db = tmp_path / "g.sqlite3"
     env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", LC_ALL="C.UTF-8")
-    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "--players", "2", "--seed", "6",
-                             "--db", str(db), "--no-maps"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    # The game runs as in a terminal, where Ctrl-C reaches it. A test run started in the
+    # background (``pytest &``) ignores SIGINT, and an ignored signal stays ignored across
+    # exec: the game would never see the Ctrl-C and end at the end of input instead (exit 0).
+    # A handled signal is reset to its default by exec, so handle it while starting the game.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "--players", "2", "--seed", "6",
+                                 "--db", str(db), "--no-maps"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     try:
         proc.stdin.write(b"1\n")
         proc.stdin.flush()

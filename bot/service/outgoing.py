@@ -1,0 +1,35 @@
+"""Turning a stored outbox row into the ``Outgoing`` a transport posts (the game's side of delivery).
+
+The row's body is what ``messages`` committed; its picture is drawn by ``render``
+(``Pictures.render``: off the event loop, from the stored game).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.contract import Chat, Outgoing, User
+
+from . import messages as M
+from .model import StoredOut
+
+Render = Callable[[dict, str, str], Awaitable[bytes | None]]
+
+
+async def materialise(row: StoredOut, render: Render) -> Outgoing:
+    """The message of ``row`` with its picture rendered (never an edit target: delivery adds that)."""
+    body = row.body
+    image = None
+    picture = body.get("render")
+    if picture:
+        image = await render(picture, body.get("language", "en"), row.platform)
+    chat = body.get("chat")
+    to = body.get("private_to")
+    return Outgoing(
+        id=row.id, text=body.get("text", ""),
+        chat=Chat(chat["platform"], chat["id"], chat.get("title", "")) if chat else None,
+        private_to=User(to["platform"], to["id"], to["name"], language=to.get("language")) if to else None,
+        image=image, image_name=body.get("image_name", "board.png"),
+        buttons=M.to_buttons(body.get("buttons") or []),
+        mentions=tuple(User(m["platform"], m["id"], m["name"]) for m in body.get("mentions") or []),
+        slot=row.slot, language=body.get("language", "en"))
