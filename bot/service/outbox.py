@@ -29,7 +29,6 @@ never posts anything twice.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
@@ -39,6 +38,7 @@ from bot.contract import Outgoing, RetryLater, Transport, Undeliverable
 from .clock import Clock
 from .model import StoredOut
 from .storage import Storage
+from .waiting import wait_event
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = 600.0
@@ -190,5 +190,4 @@ class Delivery:
                 log.exception("delivery pass failed")
             due = self._next_wake.get(platform)
             delay = max_sleep if due is None else min(max_sleep, max(0.05, due - self.clock.now()))
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(event.wait(), delay)
+            await wait_event(event, delay)

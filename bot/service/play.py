@@ -72,9 +72,8 @@ class Play:
         meta, match = loaded.meta, loaded.match
         cycle, n = match.cycle, match.move_count
         events = match.apply(choice, by=seat)
-        text = str(choice)
-        loaded.recent[n] = (seat, text)
-        turn.rows.append(MoveRow(meta.id, n, text, seat, actor, self.clock.now()))
+        loaded.recent[n] = (seat, None)
+        turn.rows.append(MoveRow(meta.id, n, str(choice), seat, actor, self.clock.now()))
         done = match.move_count
         turn.ends += [(c, done) for c in range(cycle, match.cycle)]
         if match.is_terminal():
@@ -160,20 +159,23 @@ class Play:
         except GameError as exc:
             return Reply(pres.error_text(exc, match.players, lang), ok=False, alert=True)
         turn = Turn(loaded)
+        index = next((i for i, c in enumerate(match.legal_choices(seat)) if c == choice), None)
+        n = match.move_count
         self.step(loaded, turn, seat, choice, "human")
+        loaded.recent[n] = (seat, index)
         await self.finish(loaded, turn)
         return Reply(pres.choice_text(choice, match.view(seat), lang),
                      extra={"game_id": meta.id, "moves": meta.moves})
 
     @staticmethod
-    def _check_move_number(loaded: Loaded, user: User, move: int) -> None:
-        """A button of an earlier move is stale; pressed by the one who made that move, it is
-        their own press arriving twice (only moves made through this process are known)."""
+    def _check_move_number(loaded: Loaded, user: User, move: int, index: int | None) -> None:
+        """A button of an earlier move is stale; the very button that made that move, pressed
+        by the one who made it, is their press arriving twice (known for moves made here)."""
         meta = loaded.meta
         if move == meta.moves:
             return
         made = loaded.recent.get(move)
-        if made is not None and made[0] == meta.seat_of(user.id):
+        if made is not None and made[0] == meta.seat_of(user.id) and index is not None and made[1] == index:
             raise Refused("bot.err.duplicate")
         raise Refused("bot.err.stale")
 
@@ -184,7 +186,7 @@ class Play:
             raise Refused("bot.err.not_started")
         if meta.status != PLAYING:
             raise Refused("bot.err.game_over")
-        self._check_move_number(loaded, user, p.int(1))
+        self._check_move_number(loaded, user, p.int(1), p.int(2) if p.kind == "c" else None)
         seat = self.acting_seat(loaded, user)
         if p.kind == "c":
             choices = match.legal_choices(seat)

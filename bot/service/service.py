@@ -61,9 +61,9 @@ class GameService:
         self.play = Play(self.store, codec, self.clock)
         if ai is not None:
             self.play.choose_ai = ai
-        self.settings = Settings(storage, codec, defaults)
-        self.defaults = self.settings.defaults
-        self.lobby = Lobby(self.store, codec, self.clock, self.play, self.settings)
+        self.chat_settings = Settings(storage, codec, defaults)
+        self.defaults = self.chat_settings.defaults
+        self.lobby = Lobby(self.store, codec, self.clock, self.play, self.chat_settings)
         self.info = Info(self.store, codec)
         self.timers = Timers(self.store, self.play, self.clock, self.platforms)
         self.pictures = Pictures(storage)
@@ -233,10 +233,10 @@ class GameService:
             await self.store.commit(change, forget=loaded.meta.id if loaded else None)
             lang = clean.get("language") or lang
         options = loaded.meta.options if loaded is not None else dict(self.defaults, **stored)
-        text = t(lang, "bot.reply.settings", options=self.settings.text(game, options, lang))
+        text = t(lang, "bot.reply.settings", options=self.chat_settings.text(game, options, lang))
         if changes:
             text = t(lang, "bot.reply.settings_saved") + "\n" + text
-        return Reply(text, buttons=self.settings.buttons(chat, game, options, lang))
+        return Reply(text, buttons=self.chat_settings.buttons(chat, game, options, lang))
 
     # ---- play ---------------------------------------------------------------------------
 
@@ -250,7 +250,7 @@ class GameService:
                 if chat is None:
                     raise ForgedPayload("a settings button outside its chat")
                 p = self.codec.decode(payload, bind=f"{chat.platform}:{chat.id}")
-                change = self.settings.change_of(p)
+                change = self.chat_settings.change_of(p)
                 if change is None:
                     raise ForgedPayload("no such setting")
                 return await self.settings(chat, user, change)
@@ -329,7 +329,7 @@ class GameService:
         lang = await self._language(chat, user)
         named = find(game) if game else await self._chat_kind(chat)
         if named is None:
-            return Refused("bot.err.unknown_kind", games=", ".join(self.settings.game_names(lang))).reply(lang)
+            return Refused("bot.err.unknown_kind", games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
         return self.info.rules(named, lang)
 
     async def help(self, chat: Chat | None, user: User, game: str | None = None) -> Reply:
@@ -337,7 +337,7 @@ class GameService:
         lang = await self._language(chat, user)
         named = find(game) if game else await self._chat_kind(chat, default=False)
         if game and named is None:
-            return Refused("bot.err.unknown_kind", games=", ".join(self.settings.game_names(lang))).reply(lang)
+            return Refused("bot.err.unknown_kind", games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
         return self.info.help(named, lang)
 
     async def _chat_kind(self, chat: Chat | None, *, default: bool = True):

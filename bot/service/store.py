@@ -33,9 +33,10 @@ class Loaded:
 
     meta: GameMeta
     match: Any = None
-    # Moves made through this process since the game was loaded: move number -> (seat, choice
-    # text), to tell a duplicate press (the same button twice) from a stale one.
-    recent: dict[int, tuple[int, str]] = field(default_factory=dict)
+    # Moves made through this process since the game was loaded: move number -> (seat, index of
+    # the choice among the legal ones; None for the AI's), to tell a duplicate press (the same
+    # button twice) from a stale one.
+    recent: dict[int, tuple[int, int | None]] = field(default_factory=dict)
 
     @property
     def game(self) -> GameKind:

@@ -10,7 +10,6 @@ clock, so tests move a ``ManualClock`` instead of sleeping.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from renderers.i18n import t
@@ -21,6 +20,7 @@ from .model import PLAYING, Changes, TimerRow
 from .play import Play, Turn
 from .storage import Conflict, Storage
 from .store import GameStore, Loaded
+from .waiting import wait_event
 
 log = logging.getLogger(__name__)
 PRUNE_EVERY = 3600.0          # seconds between outbox clean-ups
@@ -116,5 +116,4 @@ class Timers:
                 log.exception("firing timers failed")
             due = await self.storage.next_timer(self.platforms)
             delay = max_sleep if due is None else min(max_sleep, max(0.05, due - self.clock.now()))
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), delay)
+            await wait_event(self.wake, delay)

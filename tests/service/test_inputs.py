@@ -165,7 +165,10 @@ async def test_settings(service):
     info = await service.game_info(c)
     assert info["options"]["language"] == "de" and info["options"]["reminder_minutes"] == 30
     # A settings button press, bound to this chat.
-    press = next(b for row in reply.buttons for b in row if b.payload.startswith("s_f_"))
+    bind = f"{c.platform}:{c.id}"
+    press = next(b for row in reply.buttons for b in row if b.payload.startswith("s_")
+                 and service.chat_settings.change_of(service.codec.decode(b.payload, bind=bind))
+                 == {"final_tours": "all_lines"})
     assert (await service.press(c, bob, press.payload)).ok is False     # Bob is not the host
     assert (await service.press(c, ann, press.payload)).ok
     assert (await service.game_info(c))["options"]["final_tours"] == "all_lines"
@@ -173,7 +176,7 @@ async def test_settings(service):
     assert (await service.join(c, bob)).ok
     assert (await service.start(c, ann)).ok
     reply = await service.settings(c, ann, {"final_tours": "markers"})
-    assert not reply.ok and reply.text == t("de", "bot.err.final_tours_locked")
+    assert not reply.ok and reply.text == t("de", "bot.err.option_locked", option=t("de", "bot.option.final_tours"))
 
 
 async def test_every_payload_fits_telegram(service):

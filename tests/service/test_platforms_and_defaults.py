@@ -6,6 +6,7 @@ import pytest
 from service_helpers import PLATFORM, chat, start_game, user
 
 from bot.config import Settings, game_defaults
+from bot.contract import User
 from bot.service import GameService
 
 OPTS = {"seed": 4, "reminder_minutes": 60, "deadline_minutes": 0}
@@ -50,17 +51,25 @@ async def test_bad_operator_default_is_a_clear_error(db_path):
 
 
 @pytest.mark.parametrize(("platform", "portrait"), [("telegram", True), ("discord", False), ("terminal", False)])
-def test_round_maps_are_portrait_where_players_are_on_phones(platform, portrait):
+async def test_round_maps_are_portrait_where_players_are_on_phones(db_path, clock, platform, portrait):
     import io
 
     from PIL import Image
 
-    from bot.service import present
-    from engine.paris_paris import Game
+    from bot.contract import Chat
+    from bot.service.pictures import Pictures
 
-    game = Game.new(["ann", "bob", "cat"], seed=1)
-    for _ in range(3):
-        game.apply(game.legal_actions()[0])
-    png = present.render_image("map", game.view(None), game.log, "en", platform=platform)
-    width, height = Image.open(io.BytesIO(png)).size
-    assert (height > width) is portrait
+    service = await GameService.open(db_path, clock=clock)
+    try:
+        host = User(platform, "host", "Host")
+        room = Chat(platform, "room")
+        await service.new_game(room, host, options={"join": False, "seed": 1})
+        for _ in range(3):
+            await service.add_ai(room, host)
+        await service.start(room, host)
+        rows = [r for r in await service.storage.outbox_rows() if (r.body.get("render") or {}).get("kind") == "map"]
+        png = await Pictures(service.storage).render(rows[1].body["render"], "en", platform)
+        width, height = Image.open(io.BytesIO(png)).size
+        assert (height > width) is portrait
+    finally:
+        await service.close()
