@@ -89,7 +89,6 @@ class GameService(DeliveryMixin, TimersMixin):
         self.codec: PayloadCodec | None = None
         self._games: OrderedDict[int, Loaded] = OrderedDict()
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
-        self._next_id = 0
         self._wake: dict[str, asyncio.Event] = {}
         self._timer_wake = asyncio.Event()
         self._timer_task: asyncio.Task | None = None
@@ -109,7 +108,6 @@ class GameService(DeliveryMixin, TimersMixin):
                       platforms=platforms, defaults=defaults)
         await service.storage.open()
         service.codec = PayloadCodec(await service.storage.secret())
-        service._next_id = await service.storage.max_game_id()
         return service
 
     async def close(self) -> None:
@@ -240,9 +238,8 @@ class GameService(DeliveryMixin, TimersMixin):
                 if not opts.get("language"):
                     opts["language"] = normalize_language(user.language)
                 now = self.clock.now()
-                self._next_id += 1
                 meta = GameMeta(
-                    id=self._next_id, platform=chat.platform, chat_id=chat.id, chat_title=chat.title,
+                    id=await self.storage.new_game_id(), platform=chat.platform, chat_id=chat.id, chat_title=chat.title,
                     status=LOBBY, host_id=user.id, options=opts,
                     seed=int(seed) if seed is not None else secrets.randbits(63),
                     created=now, updated=now)
