@@ -8,10 +8,12 @@ in order, and timers are claimed with ``FOR UPDATE SKIP LOCKED``.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import re
 import secrets
+import weakref
 from typing import Any
 
 import asyncpg
@@ -38,6 +40,7 @@ class PostgresStorage(Storage):
         self.url = url
         self.min_size, self.max_size = min_size, max_size
         self._pool: asyncpg.Pool | None = None
+        self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -133,6 +136,15 @@ class PostgresStorage(Storage):
             "SELECT id, platform, chat_id FROM games WHERE status IN ('lobby', 'playing')")]
 
     async def commit(self, changes: Changes, now: float) -> list[int]:
+        if changes.game is None:
+            return await self._commit(changes, now)
+        # Commits of one game from this process take turns, so each builds on the version
+        # the one before stored (as SQLite's group commit does within a batch).
+        lock = self._game_locks.setdefault(changes.game.id, asyncio.Lock())
+        async with lock:
+            return await self._commit(changes, now)
+
+    async def _commit(self, changes: Changes, now: float) -> list[int]:
         try:
             async with self.pool.acquire() as conn, conn.transaction():
                 ids = await self._write(conn, changes, now)
