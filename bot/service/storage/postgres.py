@@ -78,19 +78,22 @@ class PostgresStorage(Storage):
             return await self._version_in(conn)
 
     async def migrate(self, target: int = SCHEMA_VERSION) -> int:
-        version = await self.schema_version()
-        if version > SCHEMA_VERSION:
-            raise RuntimeError(f"database schema {version} is newer than this code ({SCHEMA_VERSION})")
         async with self.pool.acquire() as conn:
-            for step in range(version, target):
-                async with conn.transaction():
-                    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-                    if await self._version_in(conn) != step:
-                        continue   # another process took this step while we waited
-                    for sql in PG_MIGRATIONS[step]:
-                        await conn.execute(sql)
-                    await conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', $1) "
-                                       "ON CONFLICT (key) DO UPDATE SET value = excluded.value", str(step + 1))
+            # One process migrates at a time; the others find the work done once they get the
+            # lock (read in a transaction started after it, so it sees the new tables).
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            try:
+                version = await self._version_in(conn)
+                if version > SCHEMA_VERSION:
+                    raise RuntimeError(f"database schema {version} is newer than this code ({SCHEMA_VERSION})")
+                for step in range(version, target):
+                    async with conn.transaction():
+                        for sql in PG_MIGRATIONS[step]:
+                            await conn.execute(sql)
+                        await conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', $1) ON CONFLICT "
+                                           "(key) DO UPDATE SET value = excluded.value", str(step + 1))
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
         return target
 
     async def secret(self) -> bytes:
