@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.service.model import Changes, GameMeta, MoveRow, OutRow, ResultRow, Seat, TimerRow
 
 PLATFORM = "fake"
+# A database made by the code before the storage package (schema 3): see make_v3_fixture.py.
+V3_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "paris-paris-v3.sqlite3"
 
 
 def lobby(gid: int, chat_id: str = "chat1", *, game: str = "paris-paris", users=("ann",)) -> GameMeta:

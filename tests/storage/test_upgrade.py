@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
+
+from storage_kit import V3_FIXTURE
 
 from bot.service import records
 from bot.service.model import Changes
 from bot.service.storage import SCHEMA_VERSION, open_storage
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "paris-paris-v3.sqlite3"
-
 
 async def test_a_version_3_database_upgrades_with_everything_intact(tmp_path):
     path = tmp_path / "old.sqlite3"
-    shutil.copyfile(FIXTURE, path)                  # never the fixture itself: opening migrates it
+    shutil.copyfile(V3_FIXTURE, path)                  # never the fixture itself: opening migrates it
     storage = await open_storage(str(path))
     try:
         assert await storage.schema_version() == SCHEMA_VERSION
