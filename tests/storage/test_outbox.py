@@ -96,3 +96,12 @@ async def test_claims_are_per_platform(storage):
     [mine] = await post(storage, message(1))
     await post(storage, OutRow(1, "other", "c:chat1", {"text": "elsewhere"}))
     assert [o.id for o in await storage.claim_unsent(PLATFORM, "a", 0.0, 30.0)] == [mine]
+
+
+async def test_a_claimed_message_is_next_due_when_its_lease_runs_out(storage):
+    [oid] = await post(storage, message(1), now=5.0)
+    assert await storage.next_due(PLATFORM) == 5.0
+    await storage.claim_unsent(PLATFORM, "a", 6.0, 30.0)
+    assert await storage.next_due(PLATFORM) == 36.0
+    await storage.reschedule(oid, 8.0, 1, "retry")
+    assert await storage.next_due(PLATFORM) == 8.0

@@ -57,3 +57,11 @@ async def test_a_claimed_timer_leaves_when_its_game_replaces_its_timers(storage)
     assert await storage.claim_due_timers(49.0, "b", 60.0) == []
     assert [(t.due, t.move) for t in await storage.claim_due_timers(50.0, "b", 60.0)] == [(50.0, 1)]
     assert claimed.due == 5.0
+
+
+async def test_a_claimed_timer_is_next_when_its_lease_runs_out(storage):
+    await two_games(storage)
+    await storage.claim_due_timers(12.0, "a", 60.0, (PLATFORM,))
+    assert await storage.next_timer((PLATFORM,)) == 30.0              # the deadline, not yet claimed
+    await storage.claim_due_timers(31.0, "a", 60.0, (PLATFORM,))
+    assert await storage.next_timer((PLATFORM,)) == 72.0              # the reminder's lease (12 + 60)

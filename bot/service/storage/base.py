@@ -201,6 +201,12 @@ CLAIMABLE_OUT = (
     "AND (e.due > ? OR (e.state = 'sending' AND e.lease > ?))) ORDER BY o.id LIMIT ?")
 
 
+# When there is work next: a leased message or timer comes back when its lease runs out.
+_WAKE = "MIN(CASE WHEN lease IS NOT NULL AND lease > due THEN lease ELSE due END)"
+NEXT_DUE = f"SELECT {_WAKE} FROM outbox WHERE platform = ? AND state IN ('pending', 'sending')"
+NEXT_TIMER = f"SELECT {_WAKE} FROM timers WHERE TRUE"
+
+
 def claimable_out_params(platform: str, now: float, limit: int) -> tuple:
     return (platform, now, now, now, now, limit)
 

@@ -308,8 +308,7 @@ class SqliteStorage(Storage):
         return [base.out_from_row(r) for r in await self._transaction(run)]
 
     async def next_due(self, platform: str) -> float | None:
-        row = await self._one("SELECT MIN(due) FROM outbox WHERE platform = ? AND state IN "
-                              "('pending', 'sending')", (platform,))
+        row = await self._one(base.NEXT_DUE, (platform,))
         return row[0] if row else None
 
     async def mark_sending(self, out_id: int) -> StoredOut | None:
@@ -376,7 +375,7 @@ class SqliteStorage(Storage):
 
     async def next_timer(self, platforms: tuple[str, ...] | None = None) -> float | None:
         where, params = base.platform_filter(platforms)
-        row = await self._one("SELECT MIN(due) FROM timers WHERE TRUE" + where, params)
+        row = await self._one(base.NEXT_TIMER + where, params)
         return row[0] if row else None
 
     async def timers_of(self, game_id: int) -> list[TimerRow]:
