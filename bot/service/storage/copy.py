@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from .base import TABLES, Storage, key_of
 
 BATCH = 5000
@@ -17,10 +19,14 @@ async def copy_database(src: Storage, dst: Storage, *, batch: int = BATCH) -> di
     counts: dict[str, int] = {}
     for table in TABLES:
         counts[table] = 0
-        after = None
-        while rows := await src.page(table, after, batch):
-            await dst.insert_rows(table, rows)
-            counts[table] += len(rows)
-            after = key_of(table, rows[-1])
+        # The next batch is read while this one is written.
+        reading = asyncio.ensure_future(src.page(table, None, batch))
+        try:
+            while rows := await reading:
+                reading = asyncio.ensure_future(src.page(table, key_of(table, rows[-1]), batch))
+                await dst.insert_rows(table, rows)
+                counts[table] += len(rows)
+        finally:
+            reading.cancel()
     await dst.adopt(await src.secret(), await src.max_game_id())
     return counts
