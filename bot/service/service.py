@@ -239,8 +239,8 @@ class GameService(DeliveryMixin, TimersMixin):
                     opts["language"] = normalize_language(user.language)
                 now = self.clock.now()
                 meta = GameMeta(
-                    id=await self.storage.new_game_id(), platform=chat.platform, chat_id=chat.id, chat_title=chat.title,
-                    status=LOBBY, host_id=user.id, options=opts,
+                    id=await self.storage.new_game_id(), platform=chat.platform, chat_id=chat.id,
+                    chat_title=chat.title, status=LOBBY, host_id=user.id, options=opts,
                     seed=int(seed) if seed is not None else secrets.randbits(63),
                     created=now, updated=now)
                 if seat_host:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-import re
 import secrets
 import weakref
 from typing import Any
@@ -28,8 +27,8 @@ MIGRATION_LOCK = 0x70617269   # advisory lock key: one process migrates at a tim
 @functools.lru_cache(maxsize=256)
 def numbered(sql: str) -> str:
     """The shared ``?`` SQL with PostgreSQL's numbered placeholders."""
-    counter = iter(range(1, 10_000))
-    return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
+    first, *rest = sql.split("?")
+    return first + "".join(f"${n}{part}" for n, part in enumerate(rest, 1))
 
 
 class PostgresStorage(Storage):

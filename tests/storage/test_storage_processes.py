@@ -9,8 +9,10 @@ from pathlib import Path
 
 from storage_kit import lobby, playing
 
+from bot.contract import Chat, User
+from bot.service import GameService, ManualClock
 from bot.service.model import Changes
-from bot.service.storage import open_storage
+from bot.service.storage import open_storage, storage_for
 
 WORKER = str(Path(__file__).with_name("storage_worker.py"))
 ROOT = str(Path(__file__).resolve().parents[2])
@@ -78,3 +80,19 @@ async def test_two_processes_seating_players_in_one_lobby_the_loser_gets_conflic
         assert [s.user_id for s in meta.seats] == ["ann", seated]
     finally:
         await storage.close()
+
+
+async def test_two_services_on_one_database_number_their_games_apart(target):
+    """The defect this fixes: each service counted game ids on its own, so both made game 1."""
+    first = await GameService.open(storage=storage_for(target), clock=ManualClock())
+    second = await GameService.open(storage=storage_for(target), clock=ManualClock())
+    try:
+        ids = []
+        for n in range(4):
+            service = (first, second)[n % 2]
+            reply = await service.new_game(Chat("fake", f"chat{n}", ""), User("fake", f"u{n}", f"U{n}"))
+            ids.append(reply.extra["game_id"])
+        assert ids == [1, 2, 3, 4]
+    finally:
+        await first.close()
+        await second.close()
