@@ -150,7 +150,6 @@ PG_MIGRATIONS: list[list[str]] = [
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 assert len(PG_MIGRATIONS) == SCHEMA_VERSION, "every schema step needs both dialects"
-UNSENT = ("pending", "sending")
 
 # ---- shared SQL (``?`` placeholders) ---------------------------------------------------
 
