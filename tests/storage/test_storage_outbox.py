@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from storage_kit import PLATFORM, message
 
 from bot.service.model import Changes, OutRow
+from bot.service.storage import open_storage
 
 
 async def post(storage, *rows, now: float = 0.0) -> list[int]:
@@ -105,3 +108,28 @@ async def test_a_claimed_message_is_next_due_when_its_lease_runs_out(storage):
     assert await storage.next_due(PLATFORM) == 36.0
     await storage.reschedule(oid, 8.0, 1, "retry")
     assert await storage.next_due(PLATFORM) == 8.0
+
+
+async def test_claims_racing_from_several_connections_split_the_messages(storage, target):
+    """Ten destinations with three messages each, claimed at once through four connections:
+    no message goes to two owners, a destination's messages go to one owner, oldest first."""
+    ids = await post(storage, *[message(1, f"c:chat{i // 3}", str(i)) for i in range(30)])
+    others = [await open_storage(target) for _ in range(4)]
+    try:
+        claims = await asyncio.gather(*(s.claim_unsent(PLATFORM, f"o{k}", 1.0, 60.0, limit=4)
+                                        for k, s in enumerate(others * 3)))
+    finally:
+        for other in others:
+            await other.close()
+    got = sorted(o.id for claim in claims for o in claim)
+    assert got and len(got) == len(set(got))
+    owners: dict[str, set[int]] = {}
+    claimed: dict[str, list[int]] = {}
+    for k, claim in enumerate(claims):
+        for o in claim:
+            owners.setdefault(o.dest, set()).add(k)
+            claimed.setdefault(o.dest, []).append(o.id)
+    assert all(len(found) == 1 for found in owners.values()), owners
+    for dest, found in claimed.items():
+        first = ids[int(dest[6:]) * 3]
+        assert sorted(found) == list(range(first, first + len(found)))   # the oldest ones
