@@ -58,3 +58,16 @@ async def test_copy_refuses_a_destination_with_games(tmp_path, storage):
             await copy_database(src, storage)
     finally:
         await src.close()
+
+
+async def test_copy_between_a_path_and_a_url(tmp_path, target):
+    path = tmp_path / "src.sqlite3"
+    shutil.copyfile(V3_FIXTURE, path)
+    counts = await copy_database(str(path), target)
+    assert counts["games"] == 3 and counts["moves"] == 45
+    copied = await open_storage(target)
+    try:
+        assert sorted(await copied.load_games([1, 2, 3])) == [1, 2, 3]
+        assert await copied.chat_settings("fake", "chat4") == {"language": "de"}
+    finally:
+        await copied.close()
