@@ -9,39 +9,22 @@ where a missing server fails them.
 from __future__ import annotations
 
 import asyncio
-import os
 import uuid
 
-import asyncpg
 import pytest
+from storage_kit import POSTGRES, admin, create_schema_or_skip
 
 from bot.service.storage import open_storage
-
-POSTGRES = os.environ.get("PARIS_PARIS_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-
-
-async def _admin(sql: str) -> None:
-    conn = await asyncpg.connect(POSTGRES, timeout=5)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 @pytest.fixture
 def postgres_url():
     """A URL whose search_path is a new, empty schema of its own (dropped afterwards)."""
     schema = f"test_{uuid.uuid4().hex[:16]}"
-    try:
-        asyncio.run(_admin(f"CREATE SCHEMA {schema}"))
-    except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
-        reason = f"no PostgreSQL server at {POSTGRES} ({exc!r}); set PARIS_PARIS_TEST_POSTGRES"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"CI=true needs PostgreSQL: {reason}")
-        pytest.skip(reason)
+    create_schema_or_skip(POSTGRES, schema)
     sep = "&" if "?" in POSTGRES else "?"
     yield f"{POSTGRES}{sep}search_path={schema}"
-    asyncio.run(_admin(f"DROP SCHEMA {schema} CASCADE"))
+    asyncio.run(admin(POSTGRES, f"DROP SCHEMA {schema} CASCADE"))
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 from pathlib import Path
+
+import asyncpg
+import pytest
 
 from bot.service.model import Changes, GameMeta, MoveRow, OutRow, ResultRow, Seat, TimerRow
 
 PLATFORM = "fake"
 # A database made by the code before the storage package (schema 3): see make_v3_fixture.py.
+POSTGRES = os.environ.get("PARIS_PARIS_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 V3_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "paris-paris-v3.sqlite3"
 
 
@@ -48,3 +54,22 @@ async def a_move(storage, meta: GameMeta, pick: str = "a1", now: float = 20.0, *
     meta.moves += 1
     return await storage.commit(Changes(game=meta, moves=[move(meta.id, meta.moves, pick)],
                                         outbox=[message(meta.id, text=f"move {meta.moves}")], **extra), now)
+
+
+async def admin(server: str, sql: str) -> None:
+    conn = await asyncpg.connect(server, timeout=5)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def create_schema_or_skip(server: str, schema: str) -> None:
+    """Make ``schema`` on ``server``; without a server skip the test, or fail it under CI=true."""
+    try:
+        asyncio.run(admin(server, f"CREATE SCHEMA {schema}"))
+    except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
+        reason = f"no PostgreSQL server at {server} ({exc!r}); set PARIS_PARIS_TEST_POSTGRES"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true needs PostgreSQL: {reason}")
+        pytest.skip(reason)
