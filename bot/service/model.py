@@ -53,9 +53,9 @@ class GameMeta:
     # Small bookkeeping: "unreachable" user ids (private chat closed), "reminded_round".
     extra: dict[str, Any] = field(default_factory=dict)
     game: str = "paris-paris"               # the game kind (engine.registry id)
-    # How many times the row was stored: 0 = never (the commit inserts it); otherwise the
-    # commit updates the row only if it still holds this version, so two processes can
-    # never both build on the same state.
+    # How many times the row was stored since versions exist: 0 = never (the commit inserts
+    # it). A commit writes the row only if it still holds this version, so two processes
+    # can never both build on the same state.
     version: int = 0
 
     @property

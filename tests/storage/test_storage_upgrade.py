@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import shutil
 
+import pytest
 from storage_kit import V3_FIXTURE
 
 from bot.service import records
 from bot.service.model import Changes
-from bot.service.storage import SCHEMA_VERSION, open_storage
+from bot.service.storage import SCHEMA_VERSION, Conflict, open_storage
 
 
 async def test_a_version_3_database_upgrades_with_everything_intact(tmp_path):
@@ -20,9 +22,9 @@ async def test_a_version_3_database_upgrades_with_everything_intact(tmp_path):
         games = await storage.load_games([1, 2, 3])
         assert {gid: (meta.status, meta.game, meta.version, len(moves), meta.moves)
                 for gid, (meta, moves) in games.items()} == {
-            1: ("lobby", "paris-paris", 1, 0, 0),
-            2: ("playing", "paris-paris", 1, 5, 5),
-            3: ("finished", "paris-paris", 1, 40, 40)}
+            1: ("lobby", "paris-paris", 0, 0, 0),
+            2: ("playing", "paris-paris", 0, 5, 5),
+            3: ("finished", "paris-paris", 0, 40, 40)}
         assert [s.user_id for s in games[1][0].seats] == ["ann", "bob"]
         for meta, moves in (games[2], games[3]):
             game = records.replay(meta.setup, moves)         # the stored records still replay
@@ -34,10 +36,12 @@ async def test_a_version_3_database_upgrades_with_everything_intact(tmp_path):
         assert [r.user_id for r in await storage.user_results("fake", "eve")] == ["eve"]
         assert all(o.state == "sent" for o in await storage.outbox_rows())
         assert await storage.new_game_id() == 4                   # the counter starts above the old games
-        # The upgraded games commit like new ones: the next version builds on 1.
-        meta = games[1][0]
+        # An upgraded game commits at version 0 once; a second writer of that version loses.
+        meta, stale = games[1][0], copy.deepcopy(games[1][0])
         meta.chat_title = "renamed"
         await storage.commit(Changes(game=meta), 1.0)
-        assert await storage.game_version(1) == 2
+        assert meta.version == 1 == await storage.game_version(1)
+        with pytest.raises(Conflict):
+            await storage.commit(Changes(game=stale), 1.0)
     finally:
         await storage.close()

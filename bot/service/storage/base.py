@@ -76,8 +76,6 @@ MIGRATIONS: list[list[str]] = [
     [  # 4: game kinds, optimistic versions, leases, game ids from a counter
         """ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'paris-paris'""",
         """ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0""",
-        # version 0 means "never stored"; rows from before versions were stored at least once
-        """UPDATE games SET version = 1""",
         """ALTER TABLE results ADD COLUMN game TEXT NOT NULL DEFAULT 'paris-paris'""",
         """ALTER TABLE outbox ADD COLUMN owner TEXT""",
         """ALTER TABLE outbox ADD COLUMN lease REAL""",
@@ -137,7 +135,6 @@ PG_MIGRATIONS: list[list[str]] = [
     [  # 4
         """ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'paris-paris'""",
         """ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0""",
-        """UPDATE games SET version = 1""",
         """ALTER TABLE results ADD COLUMN game TEXT NOT NULL DEFAULT 'paris-paris'""",
         """ALTER TABLE outbox ADD COLUMN owner TEXT""",
         """ALTER TABLE outbox ADD COLUMN lease DOUBLE PRECISION""",
@@ -159,8 +156,12 @@ OUT_COLS = "id, game_id, platform, dest, state, body, slot, mode, attempts, due"
 RESULT_COLS = "game_id, seat, platform, chat_id, user_id, name, is_ai, points, won, ended, game"
 
 SELECT_GAME = f"SELECT {', '.join(GAME_COLS)} FROM games"
-INSERT_GAME = (f"INSERT INTO games ({', '.join(GAME_COLS)}) "
-               f"VALUES ({', '.join('?' * len(GAME_COLS))})")
+# A game at version 0 was never stored by this code: it is inserted, or it replaces a row
+# that is at version 0 too (written before versions existed, or by hand); a row at any
+# later version means another writer got there first.
+INSERT_GAME = (f"INSERT INTO games ({', '.join(GAME_COLS)}) VALUES ({', '.join('?' * len(GAME_COLS))}) "
+               f"ON CONFLICT (id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in GAME_COLS[1:])} "
+               f"WHERE games.version = 0")
 # Only the writer that read the current version may overwrite the row.
 UPDATE_GAME = (f"UPDATE games SET {', '.join(f'{c} = ?' for c in GAME_COLS[1:])} "
                f"WHERE id = ? AND version = ?")
@@ -343,8 +344,8 @@ class Storage(ABC):
     async def commit(self, changes: Changes, now: float) -> list[int]:
         """Apply everything in one transaction; return the new outbox ids.
 
-        ``changes.game`` with version 0 is inserted; otherwise its row is updated only if
-        it still holds ``changes.game.version``, which becomes version + 1 on success.
+        ``changes.game`` with version 0 is inserted (or replaces a row at version 0);
+        otherwise its row is updated only if it still holds ``changes.game.version``, which becomes version + 1 on success.
         Raises ``Conflict`` (and stores nothing of ``changes``) when the row moved on, the
         id is taken, a move number is stored already or the chat has another active game."""
     # outbox

@@ -161,8 +161,10 @@ class PostgresStorage(Storage):
         game = changes.game
         if game is not None:
             if game.version == 0:
-                await conn.execute(numbered(base.INSERT_GAME), *base.game_values(game))
-            elif await conn.execute(numbered(base.UPDATE_GAME), *base.update_params(game)) != "UPDATE 1":
+                status = await conn.execute(numbered(base.INSERT_GAME), *base.game_values(game))
+            else:
+                status = await conn.execute(numbered(base.UPDATE_GAME), *base.update_params(game))
+            if _count(status) != 1:
                 raise Conflict(f"game {game.id} is no longer at version {game.version}")
         if changes.moves:
             await conn.executemany(numbered(base.INSERT_MOVE), [(m.game_id, m.n, m.pick, m.seat, m.actor, m.at)

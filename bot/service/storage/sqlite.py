@@ -252,8 +252,10 @@ class SqliteStorage(Storage):
             if version is not None and version != game.version:
                 game = replace(game, version=version)   # the row a batch-mate stored just before
             if game.version == 0:
-                db.execute(base.INSERT_GAME, base.game_values(game))
-            elif db.execute(base.UPDATE_GAME, base.update_params(game)).rowcount != 1:
+                stored = db.execute(base.INSERT_GAME, base.game_values(game)).rowcount
+            else:
+                stored = db.execute(base.UPDATE_GAME, base.update_params(game)).rowcount
+            if stored != 1:
                 raise Conflict(f"game {game.id} is no longer at version {game.version}")
         if changes.moves:
             db.executemany(base.INSERT_MOVE, [(m.game_id, m.n, m.pick, m.seat, m.actor, m.at)
