@@ -104,3 +104,11 @@ def game_defaults(source: Settings | None = None) -> dict[str, str]:
     names = {"language": "PARIS_PARIS_LANGUAGE", "final_tours": "PARIS_PARIS_FINAL_TOURS",
              "reminder_minutes": "PARIS_PARIS_REMINDER_MINUTES", "deadline_minutes": "PARIS_PARIS_DEADLINE_MINUTES"}
     return {key: value for key, name in names.items() if (value := source.get(name))}
+
+
+def database_target(source: Settings | None = None, default: str = "paris-paris.sqlite3") -> str:
+    """Where the games live: PARIS_PARIS_DATABASE_URL (``postgresql://...`` or a SQLite path),
+    else the SQLite file PARIS_PARIS_DB, else ``default``. Give the result to
+    ``bot.service.storage.storage_for`` / ``open_storage``."""
+    source = source or settings()
+    return source.get("PARIS_PARIS_DATABASE_URL") or source.get("PARIS_PARIS_DB") or default

@@ -52,8 +52,11 @@ class GameMeta:
     updated: float = 0.0
     # Small bookkeeping: "unreachable" user ids (private chat closed), "reminded_round".
     extra: dict[str, Any] = field(default_factory=dict)
-    game: str = "paris-paris"               # the game kind (bot/games.py)
-    version: int = 0                        # bumped by every commit (optimistic concurrency)
+    game: str = "paris-paris"               # the game kind (engine.registry id)
+    # How many times the row was stored since versions exist: 0 = never (the commit inserts
+    # it). A commit writes the row only if it still holds this version, so two processes
+    # can never both build on the same state.
+    version: int = 0
 
     @property
     def chat(self) -> Chat:

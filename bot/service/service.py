@@ -34,7 +34,7 @@ from .pictures import Pictures
 from .play import Play
 from .refusal import Refused
 from .settings import Settings, checked_defaults, validate
-from .storage import Conflict, SqliteStorage, Storage
+from .storage import Conflict, Storage, storage_for
 from .store import GameStore, Loaded
 from .timers import Timers
 
@@ -82,7 +82,7 @@ class GameService:
         """``platforms``: fire only timers of games on these platforms (all when None);
         ``defaults``: option defaults for chats that have not changed them."""
         checked_defaults(defaults or {})          # a bad operator default stops start-up at once
-        storage = storage or SqliteStorage(str(db_path))
+        storage = storage or storage_for(str(db_path))     # a path, or a postgresql:// URL
         await storage.open()
         codec = PayloadCodec(await storage.secret())
         return cls(storage, codec, clock=clock, ai=ai, cache_size=cache_size, platforms=platforms,
@@ -126,16 +126,21 @@ class GameService:
         race lost to another process) becomes the reply, and changes nothing."""
         lang = await self._language(chat, user)
         async with self.store.lock(chat.platform, chat.id):
-            try:
-                loaded = await self.store.chat_game(chat)
-                if loaded is None:
-                    raise Refused("bot.err.no_game")
-                lang = loaded.meta.language
-                return await action(loaded, lang)
-            except Refused as exc:
-                return exc.reply(lang)
-            except Conflict:
-                return Refused("bot.err.stale").reply(lang)
+            for attempt in (1, 2):
+                try:
+                    loaded = await self.store.chat_game(chat)
+                    if loaded is None:
+                        raise Refused("bot.err.no_game")
+                    lang = loaded.meta.language
+                    return await action(loaded, lang)
+                except Refused as exc:
+                    return exc.reply(lang)
+                except Conflict:
+                    # Another process changed the game meanwhile (the commit dropped our copy):
+                    # once more on the game as it is now; a press of a turn that moved on is stale then.
+                    if attempt == 2:
+                        return Refused("bot.err.stale").reply(lang)
+        raise AssertionError("unreachable")
 
     async def _on_game(self, game_id: int, chat: Chat | None, user: User,
                        action: Callable[[Loaded, str], Awaitable[Reply]]) -> Reply:

@@ -5,14 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import sqlite3
 
 import aiosqlite
 from service_helpers import FakeTransport, chat, play_to_end, play_turn, snapshot, start_game, user
 
 from bot.contract import RetryLater
 from bot.service import GameService
-from bot.service.storage import SCHEMA_VERSION, SqliteStorage
+from bot.service.storage import SCHEMA_VERSION, Conflict, SqliteStorage
 from renderers.i18n import LANGUAGES, catalog, t
 
 OPTS = {"seed": 6, "reminder_minutes": 60, "deadline_minutes": 180}
@@ -277,7 +276,7 @@ async def test_migrations_upgrade_an_old_database(db_path, clock):
     await storage.close()
     service = await GameService.open(db_path, clock=clock)
     try:
-        assert await service.storage.schema_version() == SCHEMA_VERSION == 3
+        assert await service.storage.schema_version() == SCHEMA_VERSION == 4
         info = await service.game_info(chat())
         assert info["game_id"] == 7 and info["seats"][0]["name"] == "Ann"
         assert (await service.join(chat(), user("Bob"))).ok
@@ -335,7 +334,7 @@ async def test_group_commit_isolates_a_failing_change(db_path):
             storage.commit(Changes(game=lobby(3, "b")), 0.0),
             return_exceptions=True)
         assert results[0] == [] and results[2] == []
-        assert isinstance(results[1], sqlite3.IntegrityError)
+        assert isinstance(results[1], Conflict)
         assert await storage.active_game_id("fake", "a") == 1
         assert await storage.active_game_id("fake", "b") == 3
         assert await storage.load_game(2) is None

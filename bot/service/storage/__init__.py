@@ -1,0 +1,14 @@
+"""Durable storage: the interface the service talks to (``Storage``), its SQLite and
+PostgreSQL implementations, and ``open_storage`` choosing one by a URL or path."""
+
+from __future__ import annotations
+
+from ..model import ACTIVE
+from .base import MIGRATIONS, PG_MIGRATIONS, SCHEMA_VERSION, Conflict, Storage
+from .copy import copy_database
+from .factory import is_postgres_url, open_storage, storage_for
+from .postgres import PostgresStorage
+from .sqlite import SqliteStorage
+
+__all__ = ["ACTIVE", "MIGRATIONS", "PG_MIGRATIONS", "SCHEMA_VERSION", "Conflict", "PostgresStorage",
+           "SqliteStorage", "Storage", "copy_database", "is_postgres_url", "open_storage", "storage_for"]

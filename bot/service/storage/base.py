@@ -1,0 +1,419 @@
+"""What the service needs from a database, the schema both backends share, and its SQL.
+
+Everything one action changes (game metadata, the move, outbox messages, timers, results)
+arrives as one ``Changes`` value and is committed in one transaction, so a message about a
+move can never exist without the move, nor the move without its messages. The game itself
+is stored as its record (RULES.md: setup + moves) and rebuilt by replaying it.
+
+Several processes may share one database: game ids come from the database
+(``new_game_id``), a game row is only overwritten by a writer that read its current
+``version`` (otherwise ``Conflict``), and outbox messages and timers are handed out under
+time-limited leases (``claim_unsent``, ``claim_due_timers``) so no two processes work on the
+same one, while a dead process's work is taken over once its lease expires.
+
+The SQL below is written once with ``?`` placeholders and run by both backends (the
+PostgreSQL one numbers the placeholders); only the schema steps differ per dialect.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from typing import Any
+
+from ..model import Changes, GameMeta, ResultRow, Seat, StoredOut, TimerRow
+
+
+class Conflict(Exception):
+    """Another writer changed the same data first (a newer game version, the same move, a
+    second active game in a chat); nothing of the refused ``Changes`` was stored. Reload and
+    retry."""
+
+
+# Versioned schema: each entry upgrades the database from version i to i + 1.
+# Never edit a released step; append a new one, to both lists.
+MIGRATIONS: list[list[str]] = [
+    [  # 1: games, moves, outbox, timers
+        """CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)""",
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY, platform TEXT NOT NULL, chat_id TEXT NOT NULL,
+            chat_title TEXT NOT NULL DEFAULT '', status TEXT NOT NULL, host_id TEXT NOT NULL,
+            options TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, setup TEXT,
+            moves INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL, updated REAL NOT NULL)""",
+        """CREATE UNIQUE INDEX games_active_chat ON games(platform, chat_id)
+            WHERE status IN ('lobby', 'playing')""",
+        """CREATE TABLE moves (
+            game_id INTEGER NOT NULL, n INTEGER NOT NULL, pick TEXT NOT NULL, seat INTEGER NOT NULL,
+            actor TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (game_id, n)) WITHOUT ROWID""",
+        """CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY, game_id INTEGER, platform TEXT NOT NULL, dest TEXT NOT NULL,
+            state TEXT NOT NULL, body TEXT NOT NULL, slot TEXT, mode TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0, due REAL NOT NULL, message_id TEXT,
+            created REAL NOT NULL, sent_at REAL, error TEXT)""",
+        """CREATE INDEX outbox_unsent ON outbox(platform, id) WHERE state IN ('pending', 'sending')""",
+        """CREATE INDEX outbox_slot ON outbox(platform, slot, id) WHERE slot IS NOT NULL""",
+        """CREATE TABLE slots (platform TEXT NOT NULL, slot TEXT NOT NULL, message_id TEXT NOT NULL,
+            PRIMARY KEY (platform, slot)) WITHOUT ROWID""",
+        """CREATE TABLE timers (game_id INTEGER NOT NULL, kind TEXT NOT NULL, due REAL NOT NULL,
+            move INTEGER NOT NULL, PRIMARY KEY (game_id, kind)) WITHOUT ROWID""",
+        """CREATE INDEX timers_due ON timers(due)""",
+    ],
+    [  # 2: results for stats, per-chat settings, held private messages by user
+        """CREATE TABLE results (
+            game_id INTEGER NOT NULL, seat INTEGER NOT NULL, platform TEXT NOT NULL,
+            chat_id TEXT NOT NULL, user_id TEXT, name TEXT NOT NULL, is_ai INTEGER NOT NULL,
+            points INTEGER NOT NULL, won INTEGER NOT NULL, ended REAL NOT NULL,
+            PRIMARY KEY (game_id, seat))""",
+        """CREATE INDEX results_chat ON results(platform, chat_id)""",
+        """CREATE INDEX results_user ON results(platform, user_id)""",
+        """CREATE TABLE chat_settings (platform TEXT NOT NULL, chat_id TEXT NOT NULL,
+            settings TEXT NOT NULL, PRIMARY KEY (platform, chat_id)) WITHOUT ROWID""",
+        """CREATE INDEX outbox_held ON outbox(platform, dest) WHERE state = 'held'""",
+    ],
+    [  # 3: per-game bookkeeping (players without a private chat, reminders sent)
+        """ALTER TABLE games ADD COLUMN extra TEXT NOT NULL DEFAULT '{}'""",
+    ],
+    [  # 4: game kinds, optimistic versions, leases, game ids from a counter
+        """ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'paris-paris'""",
+        """ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0""",
+        """ALTER TABLE results ADD COLUMN game TEXT NOT NULL DEFAULT 'paris-paris'""",
+        """ALTER TABLE outbox ADD COLUMN owner TEXT""",
+        """ALTER TABLE outbox ADD COLUMN lease REAL""",
+        """ALTER TABLE timers ADD COLUMN owner TEXT""",
+        """ALTER TABLE timers ADD COLUMN lease REAL""",
+        """CREATE INDEX outbox_dest ON outbox(platform, dest, id) WHERE state IN ('pending', 'sending')""",
+        """INSERT INTO meta (key, value) SELECT 'last_game_id', CAST(COALESCE(MAX(id), 0) AS TEXT)
+            FROM games""",
+    ],
+]
+
+# The same steps in PostgreSQL's dialect: 64-bit ids and seeds, double precision times, an
+# identity column for outbox ids, a sequence for game ids.
+PG_MIGRATIONS: list[list[str]] = [
+    [  # 1
+        """CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)""",
+        """CREATE TABLE games (
+            id BIGINT PRIMARY KEY, platform TEXT NOT NULL, chat_id TEXT NOT NULL,
+            chat_title TEXT NOT NULL DEFAULT '', status TEXT NOT NULL, host_id TEXT NOT NULL,
+            options TEXT NOT NULL, seed BIGINT NOT NULL, seats TEXT NOT NULL, setup TEXT,
+            moves INTEGER NOT NULL DEFAULT 0, created DOUBLE PRECISION NOT NULL,
+            updated DOUBLE PRECISION NOT NULL)""",
+        """CREATE UNIQUE INDEX games_active_chat ON games(platform, chat_id)
+            WHERE status IN ('lobby', 'playing')""",
+        """CREATE TABLE moves (
+            game_id BIGINT NOT NULL, n INTEGER NOT NULL, pick TEXT NOT NULL, seat INTEGER NOT NULL,
+            actor TEXT NOT NULL, at DOUBLE PRECISION NOT NULL, PRIMARY KEY (game_id, n))""",
+        """CREATE TABLE outbox (
+            id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, game_id BIGINT,
+            platform TEXT NOT NULL, dest TEXT NOT NULL, state TEXT NOT NULL, body TEXT NOT NULL,
+            slot TEXT, mode TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+            due DOUBLE PRECISION NOT NULL, message_id TEXT, created DOUBLE PRECISION NOT NULL,
+            sent_at DOUBLE PRECISION, error TEXT)""",
+        """CREATE INDEX outbox_unsent ON outbox(platform, id) WHERE state IN ('pending', 'sending')""",
+        """CREATE INDEX outbox_slot ON outbox(platform, slot, id) WHERE slot IS NOT NULL""",
+        """CREATE TABLE slots (platform TEXT NOT NULL, slot TEXT NOT NULL, message_id TEXT NOT NULL,
+            PRIMARY KEY (platform, slot))""",
+        """CREATE TABLE timers (game_id BIGINT NOT NULL, kind TEXT NOT NULL,
+            due DOUBLE PRECISION NOT NULL, move INTEGER NOT NULL, PRIMARY KEY (game_id, kind))""",
+        """CREATE INDEX timers_due ON timers(due)""",
+    ],
+    [  # 2
+        """CREATE TABLE results (
+            game_id BIGINT NOT NULL, seat INTEGER NOT NULL, platform TEXT NOT NULL,
+            chat_id TEXT NOT NULL, user_id TEXT, name TEXT NOT NULL, is_ai INTEGER NOT NULL,
+            points INTEGER NOT NULL, won INTEGER NOT NULL, ended DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game_id, seat))""",
+        """CREATE INDEX results_chat ON results(platform, chat_id)""",
+        """CREATE INDEX results_user ON results(platform, user_id)""",
+        """CREATE TABLE chat_settings (platform TEXT NOT NULL, chat_id TEXT NOT NULL,
+            settings TEXT NOT NULL, PRIMARY KEY (platform, chat_id))""",
+        """CREATE INDEX outbox_held ON outbox(platform, dest) WHERE state = 'held'""",
+    ],
+    [  # 3
+        """ALTER TABLE games ADD COLUMN extra TEXT NOT NULL DEFAULT '{}'""",
+    ],
+    [  # 4
+        """ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'paris-paris'""",
+        """ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0""",
+        """ALTER TABLE results ADD COLUMN game TEXT NOT NULL DEFAULT 'paris-paris'""",
+        """ALTER TABLE outbox ADD COLUMN owner TEXT""",
+        """ALTER TABLE outbox ADD COLUMN lease DOUBLE PRECISION""",
+        """ALTER TABLE timers ADD COLUMN owner TEXT""",
+        """ALTER TABLE timers ADD COLUMN lease DOUBLE PRECISION""",
+        """CREATE INDEX outbox_dest ON outbox(platform, dest, id) WHERE state IN ('pending', 'sending')""",
+        """CREATE SEQUENCE game_ids""",
+        """SELECT setval('game_ids', (SELECT COALESCE(MAX(id), 0) FROM games) + 1, false)""",
+    ],
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+assert len(PG_MIGRATIONS) == SCHEMA_VERSION, "every schema step needs both dialects"
+
+# ---- shared SQL (``?`` placeholders) ---------------------------------------------------
+
+GAME_COLS = ("id", "platform", "chat_id", "chat_title", "status", "host_id", "options", "seed", "seats",
+             "setup", "moves", "created", "updated", "extra", "game", "version")
+OUT_COLS = "id, game_id, platform, dest, state, body, slot, mode, attempts, due"
+RESULT_COLS = "game_id, seat, platform, chat_id, user_id, name, is_ai, points, won, ended, game"
+
+SELECT_GAME = f"SELECT {', '.join(GAME_COLS)} FROM games"
+# A game at version 0 was never stored by this code: it is inserted, or it replaces a row
+# that is at version 0 too (written before versions existed, or by hand); a row at any
+# later version means another writer got there first.
+INSERT_GAME = (f"INSERT INTO games ({', '.join(GAME_COLS)}) VALUES ({', '.join('?' * len(GAME_COLS))}) "
+               f"ON CONFLICT (id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in GAME_COLS[1:])} "
+               f"WHERE games.version = 0")
+# Only the writer that read the current version may overwrite the row.
+UPDATE_GAME = (f"UPDATE games SET {', '.join(f'{c} = ?' for c in GAME_COLS[1:])} "
+               f"WHERE id = ? AND version = ?")
+INSERT_MOVE = "INSERT INTO moves (game_id, n, pick, seat, actor, at) VALUES (?,?,?,?,?,?)"
+INSERT_TIMER = "INSERT INTO timers (game_id, kind, due, move) VALUES (?,?,?,?)"
+UPSERT_RESULT = (f"INSERT INTO results ({RESULT_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?) "
+                 "ON CONFLICT (game_id, seat) DO UPDATE SET platform = excluded.platform, "
+                 "chat_id = excluded.chat_id, user_id = excluded.user_id, name = excluded.name, "
+                 "is_ai = excluded.is_ai, points = excluded.points, won = excluded.won, "
+                 "ended = excluded.ended, game = excluded.game")
+UPSERT_SETTINGS = ("INSERT INTO chat_settings (platform, chat_id, settings) VALUES (?,?,?) "
+                   "ON CONFLICT (platform, chat_id) DO UPDATE SET settings = excluded.settings")
+LATEST_IN_SLOT = "SELECT id, state FROM outbox WHERE platform = ? AND slot = ? ORDER BY id DESC LIMIT 1"
+# Coalesce only into a message nobody has started sending (a concurrent claim may just have).
+COALESCE_EDIT = "UPDATE outbox SET body = ? WHERE id = ? AND state = 'pending'"
+INSERT_OUT = ("INSERT INTO outbox (game_id, platform, dest, state, body, slot, mode, due, created) "
+              "VALUES (?,?,?,'pending',?,?,?,?,?)")
+MARK_SENT = ("UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, error = NULL, owner = NULL, "
+             "lease = NULL WHERE id = ?")
+UPSERT_SLOT = ("INSERT INTO slots (platform, slot, message_id) VALUES (?,?,?) "
+               "ON CONFLICT (platform, slot) DO UPDATE SET message_id = excluded.message_id")
+RESCHEDULE = ("UPDATE outbox SET state = 'pending', due = ?, attempts = ?, error = ?, owner = NULL, "
+              "lease = NULL WHERE id = ?")
+SET_STATE = "UPDATE outbox SET state = ?, error = ?, owner = NULL, lease = NULL WHERE id = ?"
+RELEASE_HELD = "UPDATE outbox SET state = 'pending', due = ? WHERE platform = ? AND dest = ? AND state = 'held'"
+PRUNE = "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND COALESCE(sent_at, created) < ?"
+
+# A message may be claimed when it is due and nobody holds a live lease on it, and only
+# when every earlier unsent message to the same destination may be claimed too: a chat
+# must never see its messages out of order, so a destination waits while an earlier
+# message of it is not due yet or is being sent by someone.
+CLAIMABLE_OUT = (
+    "SELECT o.id FROM outbox o WHERE o.platform = ? AND o.state IN ('pending', 'sending') "
+    "AND o.due <= ? AND (o.state = 'pending' OR o.lease IS NULL OR o.lease <= ?) "
+    "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.platform = o.platform AND e.dest = o.dest "
+    "AND e.id < o.id AND e.state IN ('pending', 'sending') "
+    "AND (e.due > ? OR (e.state = 'sending' AND e.lease > ?))) ORDER BY o.id LIMIT ?")
+
+
+# When there is work next: a leased message or timer comes back when its lease runs out.
+_WAKE = "MIN(CASE WHEN lease IS NOT NULL AND lease > due THEN lease ELSE due END)"
+NEXT_DUE = f"SELECT {_WAKE} FROM outbox WHERE platform = ? AND state IN ('pending', 'sending')"
+NEXT_TIMER = f"SELECT {_WAKE} FROM timers WHERE TRUE"
+
+
+def claimable_out_params(platform: str, now: float, limit: int) -> tuple:
+    return (platform, now, now, now, now, limit)
+
+
+def platform_filter(platforms: tuple[str, ...] | None) -> tuple[str, tuple[str, ...]]:
+    """SQL restricting timers to games on ``platforms``: each bot process fires only its own
+    platform's timers, so a Telegram and a Discord process may share one database."""
+    if platforms is None:
+        return "", ()
+    marks = ", ".join("?" * len(platforms))
+    return f" AND game_id IN (SELECT id FROM games WHERE platform IN ({marks}))", tuple(platforms)
+
+
+# ---- rows <-> values --------------------------------------------------------------------
+
+def game_values(game: GameMeta) -> tuple:
+    """The row of ``game`` in GAME_COLS order, as its next version."""
+    return (game.id, game.platform, game.chat_id, game.chat_title, game.status, game.host_id,
+            json.dumps(game.options), game.seed, json.dumps([s.to_dict() for s in game.seats]),
+            json.dumps(game.setup) if game.setup is not None else None,
+            game.moves, game.created, game.updated, json.dumps(game.extra), game.game, game.version + 1)
+
+
+def update_params(game: GameMeta) -> tuple:
+    values = game_values(game)
+    return (*values[1:], game.id, game.version)
+
+
+def meta_from_row(row: Any) -> GameMeta:
+    (gid, platform, chat_id, title, status, host, options, seed, seats, setup, moves, created,
+     updated, extra, game, version) = row
+    return GameMeta(
+        id=gid, platform=platform, chat_id=chat_id, chat_title=title, status=status, host_id=host,
+        options=json.loads(options), seed=seed, seats=[Seat(**s) for s in json.loads(seats)],
+        setup=json.loads(setup) if setup else None, moves=moves, created=created, updated=updated,
+        extra=json.loads(extra), game=game, version=version)
+
+
+def out_from_row(row: Any) -> StoredOut:
+    oid, game_id, platform, dest, state, body, slot, mode, attempts, due = row
+    return StoredOut(oid, game_id, platform, dest, state, json.loads(body), slot, mode, attempts, due)
+
+
+def result_values(r: ResultRow) -> tuple:
+    return (r.game_id, r.seat, r.platform, r.chat_id, r.user_id, r.name, int(r.is_ai), r.points,
+            int(r.won), r.ended, r.game)
+
+
+def result_from_row(r: Any) -> ResultRow:
+    return ResultRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], bool(r[8]), r[9], r[10])
+
+
+def game_filter(game: str | None) -> tuple[str, tuple]:
+    return ("", ()) if game is None else (" AND game = ?", (game,))
+
+
+def user_game_ids(rows: list[Any], user_id: str) -> list[int]:
+    """The ids among (id, seats JSON) rows where ``user_id`` holds a human seat."""
+    return [gid for gid, seats in rows
+            if any(s.get("user_id") == user_id and not s.get("is_ai") for s in json.loads(seats))]
+
+
+# Every table's columns and key, in the order ``copy_database`` moves them.
+TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "games": (GAME_COLS, ("id",)),
+    "moves": (("game_id", "n", "pick", "seat", "actor", "at"), ("game_id", "n")),
+    "outbox": (("id", "game_id", "platform", "dest", "state", "body", "slot", "mode", "attempts", "due",
+                "message_id", "created", "sent_at", "error", "owner", "lease"), ("id",)),
+    "slots": (("platform", "slot", "message_id"), ("platform", "slot")),
+    "timers": (("game_id", "kind", "due", "move", "owner", "lease"), ("game_id", "kind")),
+    "results": (tuple(RESULT_COLS.split(", ")), ("game_id", "seat")),
+    "chat_settings": (("platform", "chat_id", "settings"), ("platform", "chat_id")),
+}
+
+
+def page_query(table: str, after: tuple | None, limit: int) -> tuple[str, tuple]:
+    """The next ``limit`` rows of ``table`` after the key ``after`` (keyset paging)."""
+    cols, key = TABLES[table]
+    where, params = "", ()
+    if after is not None:
+        where = f" WHERE ({', '.join(key)}) > ({', '.join('?' * len(key))})"
+        params = tuple(after)
+    return (f"SELECT {', '.join(cols)} FROM {table}{where} ORDER BY {', '.join(key)} LIMIT ?",
+            (*params, limit))
+
+
+def key_of(table: str, row: tuple) -> tuple:
+    cols, key = TABLES[table]
+    return tuple(row[cols.index(k)] for k in key)
+
+
+def insert_query(table: str) -> str:
+    cols = TABLES[table][0]
+    return f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
+
+
+class Storage(ABC):
+    """What the service needs from a database."""
+
+    @abstractmethod
+    async def open(self) -> None: ...
+    @abstractmethod
+    async def close(self) -> None: ...
+    @abstractmethod
+    async def schema_version(self) -> int: ...
+    @abstractmethod
+    async def migrate(self, target: int = SCHEMA_VERSION) -> int:
+        """Upgrade the schema step by step, each step in its own transaction."""
+    @abstractmethod
+    async def secret(self) -> bytes:
+        """The payload-signing key, created on first use and kept."""
+    # games
+    @abstractmethod
+    async def new_game_id(self) -> int:
+        """A game id no process sharing this database has had or will get."""
+    @abstractmethod
+    async def max_game_id(self) -> int:
+        """The highest game id handed out or stored (0 if none)."""
+    @abstractmethod
+    async def active_game_id(self, platform: str, chat_id: str) -> int | None: ...
+    @abstractmethod
+    async def game_version(self, game_id: int) -> int | None:
+        """The stored version of a game (None: no such game): another process moved the game
+        when it differs from the one in memory."""
+    @abstractmethod
+    async def load_game(self, game_id: int) -> tuple[GameMeta, list[str]] | None:
+        """The metadata and the stored moves (text form, in order)."""
+    @abstractmethod
+    async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[str]]]:
+        """Many games in few queries (for eager restore); missing ids are left out."""
+    @abstractmethod
+    async def active_games(self) -> list[tuple[int, str, str]]:
+        """(id, platform, chat id) of every lobby and running game."""
+    @abstractmethod
+    async def commit(self, changes: Changes, now: float) -> list[int]:
+        """Apply everything in one transaction; return the new outbox ids.
+
+        ``changes.game`` with version 0 is inserted (or replaces a row at version 0);
+        otherwise its row is updated only if it still holds ``changes.game.version``, which becomes version + 1 on success.
+        Raises ``Conflict`` (and stores nothing of ``changes``) when the row moved on, the
+        id is taken, a move number is stored already or the chat has another active game."""
+    # outbox
+    @abstractmethod
+    async def unsent(self, platform: str, limit: int = 500) -> list[StoredOut]: ...
+    @abstractmethod
+    async def claim_unsent(self, platform: str, owner: str, now: float, lease_seconds: float,
+                           limit: int = 100) -> list[StoredOut]:
+        """Due messages nobody else works on (pending, or 'sending' under an expired lease:
+        a dead process's), in id order, marked 'sending' for ``owner`` until
+        ``now + lease_seconds``; a destination's messages are handed out in order and only
+        to one owner at a time."""
+    @abstractmethod
+    async def next_due(self, platform: str) -> float | None: ...
+    @abstractmethod
+    async def mark_sending(self, out_id: int) -> StoredOut | None:
+        """Mark a message as being sent (no edit can be coalesced into it any more) and
+        return it as stored now: an edit may have been merged in since it was read."""
+    @abstractmethod
+    async def mark_sent(self, out: StoredOut, message_id: str, now: float) -> None: ...
+    @abstractmethod
+    async def reschedule(self, out_id: int, due: float, attempts: int, error: str) -> None: ...
+    @abstractmethod
+    async def set_state(self, out_id: int, state: str, error: str = "") -> None: ...
+    @abstractmethod
+    async def held_for(self, platform: str, dest: str) -> list[StoredOut]: ...
+    @abstractmethod
+    async def release_held(self, platform: str, dest: str, now: float) -> int: ...
+    @abstractmethod
+    async def slot_message(self, platform: str, slot: str) -> str | None: ...
+    @abstractmethod
+    async def outbox_rows(self, game_id: int | None = None) -> list[StoredOut]: ...
+    @abstractmethod
+    async def prune_outbox(self, before: float) -> int:
+        """Forget sent (or failed) messages older than ``before``; return how many."""
+    # timers
+    @abstractmethod
+    async def due_timers(self, now: float, platforms: tuple[str, ...] | None = None) -> list[TimerRow]:
+        """Timers due by ``now``; only those of games on ``platforms`` when given."""
+    @abstractmethod
+    async def claim_due_timers(self, now: float, owner: str, lease_seconds: float,
+                               platforms: tuple[str, ...] | None = None) -> list[TimerRow]:
+        """Due timers nobody holds a live lease on, leased to ``owner`` until
+        ``now + lease_seconds``. A timer leaves when its game's commit replaces the game's
+        timers or drops it; until then it is handed out again once its lease expires."""
+    @abstractmethod
+    async def next_timer(self, platforms: tuple[str, ...] | None = None) -> float | None: ...
+    @abstractmethod
+    async def timers_of(self, game_id: int) -> list[TimerRow]: ...
+    # settings and stats
+    @abstractmethod
+    async def chat_settings(self, platform: str, chat_id: str) -> dict[str, Any]: ...
+    @abstractmethod
+    async def chat_results(self, platform: str, chat_id: str, game: str | None = None) -> list[ResultRow]:
+        """Results in a chat; only of that game kind when ``game`` is given."""
+    @abstractmethod
+    async def user_results(self, platform: str, user_id: str, game: str | None = None) -> list[ResultRow]:
+        """A human's results; only of that game kind when ``game`` is given."""
+    @abstractmethod
+    async def user_games(self, platform: str, user_id: str) -> list[int]:
+        """Ids of the running games where the user holds a seat."""
+    # copying between databases (copy_database)
+    @abstractmethod
+    async def page(self, table: str, after: tuple | None, limit: int) -> list[tuple]:
+        """Up to ``limit`` raw rows of ``table`` (TABLES order) after the key ``after``."""
+    @abstractmethod
+    async def insert_rows(self, table: str, rows: list[tuple]) -> None:
+        """Store raw rows as read by ``page`` (into an empty table) in one transaction."""
+    @abstractmethod
+    async def adopt(self, secret: bytes, last_game_id: int) -> None:
+        """Take over another database's signing key and game-id counter (after its rows)."""

@@ -1,0 +1,135 @@
+"""The outbox on both backends: states, coalescing of edits, claims under leases."""
+
+from __future__ import annotations
+
+import asyncio
+
+from storage_kit import PLATFORM, message
+
+from bot.service.model import Changes, OutRow
+from bot.service.storage import open_storage
+
+
+async def post(storage, *rows, now: float = 0.0) -> list[int]:
+    return await storage.commit(Changes(outbox=list(rows)), now)
+
+
+async def states(storage) -> dict[int, str]:
+    return {o.id: o.state for o in await storage.outbox_rows()}
+
+
+async def test_pending_sending_sent_and_the_slot_remembers_the_message(storage):
+    [oid] = await post(storage, message(1, slot="g1:turn"))
+    [row] = await storage.unsent(PLATFORM)
+    assert (row.id, row.state, row.attempts) == (oid, "pending", 0)
+    fresh = await storage.mark_sending(oid)
+    assert (fresh.state, fresh.attempts) == ("sending", 1)
+    assert [r.id for r in await storage.unsent(PLATFORM)] == [oid]      # still unsent until recorded
+    await storage.mark_sent(fresh, "m-77", 3.0)
+    assert await states(storage) == {oid: "sent"}
+    assert await storage.slot_message(PLATFORM, "g1:turn") == "m-77"
+    assert await storage.unsent(PLATFORM) == [] and await storage.next_due(PLATFORM) is None
+
+
+async def test_an_edit_coalesces_into_a_pending_message_only(storage):
+    [first] = await post(storage, message(1, text="v1", slot="g1:turn"))
+    assert await post(storage, message(1, text="v2", slot="g1:turn", mode="edit")) == [first]
+    [row] = await storage.outbox_rows()
+    assert row.body == {"text": "v2"} and row.mode == "new"
+    await storage.claim_unsent(PLATFORM, "a", 0.0, 60.0)
+    [second] = await post(storage, message(1, text="v3", slot="g1:turn", mode="edit"))
+    assert second != first
+    assert [(o.body["text"], o.mode) for o in await storage.outbox_rows()] == [("v2", "new"), ("v3", "edit")]
+
+
+async def test_retry_hold_release_fail_and_prune(storage):
+    a, b, c = await post(storage, message(1, "u:ann", "a"), message(1, "u:ann", "b"), message(1, "c:x", "c"))
+    await storage.reschedule(a, 50.0, 1, "flood " * 200)
+    assert await storage.next_due(PLATFORM) == 0.0
+    rows = {o.id: o for o in await storage.outbox_rows()}
+    assert (rows[a].state, rows[a].due, rows[a].attempts) == ("pending", 50.0, 1)
+    await storage.set_state(a, "held", "private chat closed")
+    await storage.set_state(b, "held", "private chat closed")
+    assert [o.id for o in await storage.held_for(PLATFORM, "u:ann")] == [a, b]
+    assert await storage.release_held(PLATFORM, "u:ann", 9.0) == 2
+    assert await states(storage) == {a: "pending", b: "pending", c: "pending"}
+    await storage.set_state(c, "failed", "chat gone")
+    sent = await storage.mark_sending(a)
+    await storage.mark_sent(sent, "m1", 10.0)
+    assert await storage.prune_outbox(5.0) == 1                     # c: failed, created at 0
+    assert await storage.prune_outbox(11.0) == 1                    # a: sent at 10
+    assert await states(storage) == {b: "pending"}
+
+
+async def test_two_owners_never_get_the_same_message_while_the_lease_holds(storage):
+    ids = await post(storage, *[message(1, f"c:chat{i}", f"m{i}") for i in range(6)])
+    a = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0, limit=4)
+    b = await storage.claim_unsent(PLATFORM, "b", 2.0, 30.0)
+    assert [o.id for o in a] == ids[:4] and [o.id for o in b] == ids[4:]
+    assert all(o.state == "sending" and o.attempts == 1 for o in a + b)
+    assert await storage.claim_unsent(PLATFORM, "c", 30.9, 30.0) == []
+    # a died: once its lease ran out (1 + 30) another owner takes its messages over.
+    taken = await storage.claim_unsent(PLATFORM, "c", 31.0, 30.0)
+    assert [o.id for o in taken] == ids[:4] and all(o.attempts == 2 for o in taken)
+    await storage.mark_sent(taken[0], "x", 31.5)
+    assert [o.id for o in await storage.claim_unsent(PLATFORM, "d", 33.0, 30.0)] == ids[4:]   # b's ran out
+
+
+async def test_a_destination_goes_to_one_owner_in_order(storage):
+    ids = await post(storage, message(1, "c:x", "1"), message(1, "c:x", "2"), message(1, "c:y", "3"),
+                     message(1, "c:x", "4"))
+    a = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0, limit=1)
+    assert [o.id for o in a] == ids[:1]
+    # x's first message is out with a: the rest of x waits; y is free.
+    b = await storage.claim_unsent(PLATFORM, "b", 1.0, 30.0)
+    assert [o.id for o in b] == [ids[2]]
+    await storage.mark_sent(a[0], "m1", 2.0)
+    c = await storage.claim_unsent(PLATFORM, "c", 2.0, 30.0)
+    assert [o.id for o in c] == [ids[1], ids[3]]
+
+
+async def test_a_message_not_due_holds_back_its_destination(storage):
+    ids = await post(storage, message(1, "c:x", "1"), message(1, "c:x", "2"), message(1, "c:y", "3"))
+    await storage.reschedule(ids[0], 100.0, 1, "retry later")
+    assert [o.id for o in await storage.claim_unsent(PLATFORM, "a", 50.0, 300.0)] == [ids[2]]
+    assert [o.id for o in await storage.claim_unsent(PLATFORM, "a", 100.0, 30.0)] == ids[:2]
+
+
+async def test_claims_are_per_platform(storage):
+    [mine] = await post(storage, message(1))
+    await post(storage, OutRow(1, "other", "c:chat1", {"text": "elsewhere"}))
+    assert [o.id for o in await storage.claim_unsent(PLATFORM, "a", 0.0, 30.0)] == [mine]
+
+
+async def test_a_claimed_message_is_next_due_when_its_lease_runs_out(storage):
+    [oid] = await post(storage, message(1), now=5.0)
+    assert await storage.next_due(PLATFORM) == 5.0
+    await storage.claim_unsent(PLATFORM, "a", 6.0, 30.0)
+    assert await storage.next_due(PLATFORM) == 36.0
+    await storage.reschedule(oid, 8.0, 1, "retry")
+    assert await storage.next_due(PLATFORM) == 8.0
+
+
+async def test_claims_racing_from_several_connections_split_the_messages(storage, target):
+    """Ten destinations with three messages each, claimed at once through four connections:
+    no message goes to two owners, a destination's messages go to one owner, oldest first."""
+    ids = await post(storage, *[message(1, f"c:chat{i // 3}", str(i)) for i in range(30)])
+    others = [await open_storage(target) for _ in range(4)]
+    try:
+        claims = await asyncio.gather(*(s.claim_unsent(PLATFORM, f"o{k}", 1.0, 60.0, limit=4)
+                                        for k, s in enumerate(others * 3)))
+    finally:
+        for other in others:
+            await other.close()
+    got = sorted(o.id for claim in claims for o in claim)
+    assert got and len(got) == len(set(got))
+    owners: dict[str, set[int]] = {}
+    claimed: dict[str, list[int]] = {}
+    for k, claim in enumerate(claims):
+        for o in claim:
+            owners.setdefault(o.dest, set()).add(k)
+            claimed.setdefault(o.dest, []).append(o.id)
+    assert all(len(found) == 1 for found in owners.values()), owners
+    for dest, found in claimed.items():
+        first = ids[int(dest[6:]) * 3]
+        assert sorted(found) == list(range(first, first + len(found)))   # the oldest ones
