@@ -8,7 +8,7 @@ import shutil
 import pytest
 from storage_kit import V3_FIXTURE
 
-from bot.service import records
+from bot.games import kind
 from bot.service.model import Changes
 from bot.service.storage import SCHEMA_VERSION, Conflict, open_storage
 
@@ -27,8 +27,8 @@ async def test_a_version_3_database_upgrades_with_everything_intact(tmp_path):
             3: ("finished", "paris-paris", 0, 40, 40)}
         assert [s.user_id for s in games[1][0].seats] == ["ann", "bob"]
         for meta, moves in (games[2], games[3]):
-            game = records.replay(meta.setup, moves)         # the stored records still replay
-            assert game.finished == (meta.status == "finished")
+            match = kind(meta.game).definition.resume(meta.setup, moves)   # the stored records still replay
+            assert match.is_terminal() == (meta.status == "finished")
         assert sorted(await storage.active_games()) == [(1, "fake", "chat1"), (2, "fake", "chat2")]
         assert await storage.chat_settings("fake", "chat4") == {"language": "de"}
         results = await storage.chat_results("fake", "chat3", "paris-paris")
@@ -45,3 +45,33 @@ async def test_a_version_3_database_upgrades_with_everything_intact(tmp_path):
             await storage.commit(Changes(game=stale), 1.0)
     finally:
         await storage.close()
+
+
+async def test_a_game_in_progress_goes_on_after_the_upgrade(tmp_path):
+    """Through the service: the upgraded game in progress is played to its end by its players."""
+    from bot.contract import Chat, User
+    from bot.service import GameService, ManualClock
+
+    path = tmp_path / "old.sqlite3"
+    shutil.copyfile(V3_FIXTURE, path)
+    service = await GameService.open(str(path), clock=ManualClock(1_000_000.0))
+    try:
+        room = Chat("fake", "chat2")
+        info = await service.game_info(room)
+        assert info["status"] == "playing" and info["moves"] == 5 and info["game"] == "paris-paris"
+        users = {s["user_id"]: User("fake", s["user_id"], s["name"]) for s in info["seats"] if s["user_id"]}
+        for _ in range(200):
+            info = await service.game_info(game_id=info["game_id"])
+            if info["status"] != "playing":
+                break
+            mover = users[info["seats"][info["to_move"]]["user_id"]]
+            reply = await service.move(room, mover, "1")
+            assert reply.ok, reply.text
+            if reply.buttons:                    # a full crossing: whose shop goes is a second step
+                reply = await service.press(room, mover, reply.buttons[0][0].payload)
+                assert reply.ok, reply.text
+        assert info["status"] == "finished" and info["winners"]
+        assert await service.new_game(Chat("fake", "chat9"), users[next(iter(users))]) is not None
+        assert (await service.game_info(Chat("fake", "chat9")))["game_id"] == 4   # ids go on above the old ones
+    finally:
+        await service.close()
