@@ -32,7 +32,8 @@ async def test_reminder_then_deadline(service, clock, transport):
     await service.deliver_pending(transport)
     reminder = transport.sent[-1]
     assert reminder.chat is not None and [u.id for u in reminder.mentions] == [mover["user_id"]]
-    assert reminder.text == t("en", "bot.msg.reminder", player=mover["name"], round=1, rounds=20)
+    status = t("en", "bot.msg.round_header", round=1, rounds=20, stacks=19)
+    assert reminder.text == t("en", "bot.msg.reminder_now", player=mover["name"], status=status)
     assert await service.fire_due_timers() == 0                     # fires once
     assert (await service.game_info(c))["moves"] == info["moves"]
     clock.advance(minutes=120)
@@ -141,9 +142,9 @@ async def test_restart_mid_game_and_continue(db_path, clock, transport):
         assert (await service.board(c, users["ann"])).text == view
         await play_to_end(service, c, users, transport)
         assert (await service.game_info(game_id=gid))["status"] == "finished"
-        # Nothing was lost across the restart: one map per round, all delivered.
+        # Nothing was lost across the restart: the start, a map per round, the standings, all delivered.
         rows = await service.storage.outbox_rows(gid)
-        assert sum(1 for r in rows if r.body.get("render")) == 15
+        assert sum(1 for r in rows if r.body.get("render")) == 1 + 15 + 1
         assert all(r.state == "sent" for r in rows)
     finally:
         await service.close()
