@@ -69,6 +69,7 @@ _CITY_HEXES = frozenset(c.id for c in B.cities())
 _CAPACITY = {h: cell.capacity for h, cell in B.HEXES.items()}
 _VALUE = {h: cell.value for h, cell in B.HEXES.items()}
 _NEIGHBOURS = {h: B.neighbours(h) for h in B.HEXES}
+_ORDER = {h: i for i, h in enumerate(B.HEXES)}
 
 
 class Game:
@@ -77,7 +78,7 @@ class Game:
     __slots__ = (
         "players", "seed", "rng", "start_hexes", "deal", "first_player", "board", "networks", "values",
         "storage", "holdings", "to_move", "turns", "draft_colour", "draft_hexes", "finished", "end_reason",
-        "winners", "moves", "record_moves", "log", "value_history",
+        "winners", "moves", "record_moves", "log", "value_history", "_legal_cache",
     )
 
     # --- Setup -----------------------------------------------------------------------------
@@ -142,6 +143,7 @@ class Game:
         game.moves = []
         game.record_moves = []
         game.value_history = []
+        game._legal_cache = {}
         game.log = [GameStarted(game.players, first_player, dict(start_hexes))]
         game.log += [HoldingsDealt(seat, dict(h)) for seat, h in enumerate(holdings)]
         game._skip_stuck_players(game.log)
@@ -163,6 +165,7 @@ class Game:
         other.record_moves = list(self.record_moves)
         other.log = list(self.log)
         other.value_history = list(self.value_history)
+        other._legal_cache = dict(self._legal_cache)
         return other
 
     # --- What is where ---------------------------------------------------------------------
@@ -203,15 +206,23 @@ class Game:
 
     def _can_reach_free_city(self, colour: str) -> bool:
         """Whether ``colour`` could still extend its lines to some empty city hex."""
+        board = self.board
         seen = set(self.networks[colour])
         queue = deque(seen)
         while queue:
             for nxt in _NEIGHBOURS[queue.popleft()]:
-                if nxt not in seen and self._can_take(nxt, colour):
+                if nxt in seen:
+                    continue
+                here = board.get(nxt)
+                if here is None:
                     if nxt in _CITY_HEXES:
                         return True
-                    seen.add(nxt)
-                    queue.append(nxt)
+                    if not _CAPACITY[nxt]:
+                        continue
+                elif len(here) >= _CAPACITY[nxt] or colour in here:
+                    continue
+                seen.add(nxt)
+                queue.append(nxt)
         return False
 
     def _would_block(self, hex_id: str, colour: str) -> str | None:
@@ -234,10 +245,16 @@ class Game:
                 del self.board[hex_id]
 
     def legal_hexes(self, colour: str) -> tuple[str, ...]:
-        """Where the next ``colour`` locomotive may go now, in map order."""
-        candidates = {nxt for h in self.networks[colour] for nxt in _NEIGHBOURS[h]
-                      if self._can_take(nxt, colour)}
-        return tuple(h for h in B.HEXES if h in candidates and self._would_block(h, colour) is None)
+        """Where the next ``colour`` locomotive may go now, in map order (kept until the
+        board changes: every placement, undo and build clears it)."""
+        found = self._legal_cache.get(colour)
+        if found is None:
+            candidates = {nxt for h in self.networks[colour] for nxt in _NEIGHBOURS[h]
+                          if self._can_take(nxt, colour)}
+            found = tuple(sorted((h for h in candidates if self._would_block(h, colour) is None),
+                                 key=_ORDER.__getitem__))
+            self._legal_cache[colour] = found
+        return found
 
     def can_build(self, colour: str) -> bool:
         return self.storage[colour] > 0 and bool(self.legal_hexes(colour))
@@ -365,6 +382,7 @@ class Game:
 
     def _place(self, seat: int, hex_id: str, events: list[Event]) -> None:
         colour = self.draft_colour
+        self._legal_cache.clear()
         self.board.setdefault(hex_id, []).append(colour)
         self.networks[colour].add(hex_id)
         self.storage[colour] -= 1
@@ -383,6 +401,7 @@ class Game:
             events.append(BuildCancelled(seat, colour))
             return
         hex_id = self.draft_hexes.pop()
+        self._legal_cache.clear()
         here = self.board[hex_id]
         here.remove(colour)
         if not here:
