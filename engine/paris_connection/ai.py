@@ -35,9 +35,9 @@ _ORDER = {h: i for i, h in enumerate(B.HEXES)}
 
 PROGRESS_WEIGHT = 0.5     # a step towards a city counts for this share of what the city adds
 FUTURE_WEIGHT = 0.5       # a company is worth its value plus this share of what it can still gain
-TEMPO = 0.5               # worth of each locomotive an action takes off the storage boards, when
-                          # the AI wants the end (less when it does not)
-HURRY_CYCLE = 15          # from this turn cycle on every AI wants the end: AI games always finish
+TEMPO = 1.5               # worth of each locomotive an action takes off the storage boards when
+                          # the AI wants the end
+HURRY_CYCLE = 10          # from this turn cycle on every AI wants the end: AI games always finish
 
 
 def choose(match, seat: int, *, seed: int, level: str = "normal") -> Choice:
@@ -91,6 +91,11 @@ class _Mind:
     def weight(self, colour: str) -> float:
         """How much more of ``colour`` the AI holds than an average opponent."""
         return self.mine[colour] - self.others[colour] / (self.n - 1)
+
+    def tempo(self, drained: int) -> float:
+        """What taking ``drained`` locomotives off the storage boards is worth: bringing the end
+        nearer is good only when the AI wants the end."""
+        return drained * TEMPO if self.hurry else 0.0
 
     def ends_game(self, storage: dict[str, int]) -> bool:
         return sum(1 for c in _COMPANIES if storage[c]) <= 1
@@ -206,7 +211,7 @@ class _Mind:
                 storage[choice.give] += 1
                 storage[choice.take] -= choice.count
                 drained = choice.count - 1
-            worth += drained * (TEMPO if self.hurry else -TEMPO)
+            worth += self.tempo(drained)
             if self.ends_game(storage):
                 worth += 100.0 if self.hurry else -100.0
             scored.append((worth, self.rng.random(), choice))
@@ -221,7 +226,7 @@ class _Mind:
         legal = [c for c in choices if isinstance(c, Place)]
         budget = min(MAX_BUILD - len(draft.hexes), self.view.storage[draft.colour])
         hexes, gain = self.plan(draft.colour, budget)
-        worth = self.build_worth(draft.colour, hexes, gain) if hexes else 0.0
+        worth = self.build_worth(draft.colour, hexes, gain) + self.tempo(len(hexes)) if hexes else 0.0
         stop = DONE if DONE in choices else UNDO
         if not legal or worth <= 0 and draft.hexes:
             return stop

@@ -457,7 +457,9 @@ class Game:
             self._next_turn(events)
 
     def _can_act(self, seat: int) -> bool:
-        return bool(self._trades(seat)) or any(self.can_build(c) for c in _COMPANIES)
+        held, storage = self.holdings[seat], self.storage
+        can_trade = any(held[give] and any(storage[t] for t in _COMPANIES if t != give) for give in _COMPANIES)
+        return can_trade or any(self.can_build(c) for c in _COMPANIES)
 
     def _end(self, reason: str, events: list[Event]) -> None:
         self.turns += 1
