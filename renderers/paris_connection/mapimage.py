@@ -1,0 +1,293 @@
+"""The Paris Connection map: hexes of France, locomotives, the build under way, and a side panel.
+
+The static part (sea, hexes, cities and their values, ids, Paris, start hexes, barriers) is
+drawn once per size and cached; a render copies it and adds the locomotives, highlights and
+the panel. Landscape puts the panel right of the map; portrait (phones) puts it below.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.paris_connection.board import BARRIERS, COMPANIES, HEXES, hex_centre
+
+from .. import style
+from ..draw import paste
+from ..draw import text as draw_text
+from ..fonts import fit, wrap
+from ..i18n import t
+from . import palette as P
+from .text import colour_word, event_line
+
+_SQRT3 = math.sqrt(3.0)
+_CENTRES = {h: hex_centre(c.q, c.r) for h, c in HEXES.items()}
+_X0 = min(x for x, _ in _CENTRES.values()) - _SQRT3 / 2
+_X1 = max(x for x, _ in _CENTRES.values()) + _SQRT3 / 2
+_Y0 = min(y for _, y in _CENTRES.values()) - 1
+_Y1 = max(y for _, y in _CENTRES.values()) + 1
+MARGIN = 10
+PANEL_LANDSCAPE = 470      # panel width beside the map
+PANEL_PORTRAIT = 520       # panel height under the map
+PNG_LEVEL = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    width: int
+    height: int
+    size: float            # hex circumradius in pixels
+    ox: float              # pixel of hex-unit (0, 0)
+    oy: float
+    panel: tuple[int, int, int, int]
+
+    def xy(self, hex_id: str) -> tuple[float, float]:
+        x, y = _CENTRES[hex_id]
+        return self.ox + x * self.size, self.oy + y * self.size
+
+
+@lru_cache(maxsize=8)
+def geometry(width: int = 1280, layout: str = "landscape") -> Geometry:
+    span_x, span_y = _X1 - _X0, _Y1 - _Y0
+    if layout == "portrait":
+        size = (width - 2 * MARGIN) / span_x
+        map_h = round(span_y * size + 2 * MARGIN)
+        return Geometry(width, map_h + PANEL_PORTRAIT, size, MARGIN - _X0 * size, MARGIN - _Y0 * size,
+                        (0, map_h, width, map_h + PANEL_PORTRAIT))
+    panel = round(PANEL_LANDSCAPE * width / 1280)
+    map_w = width - panel
+    size = (map_w - 2 * MARGIN) / span_x
+    height = round(span_y * size + 2 * MARGIN)
+    return Geometry(width, height, size, MARGIN - _X0 * size, MARGIN - _Y0 * size, (map_w, 0, width, height))
+
+
+def hex_xy(hex_id: str, width: int = 1280, layout: str = "landscape") -> tuple[int, int]:
+    """The pixel centre of a hex in a picture of ``width`` (for tests and overlays)."""
+    x, y = geometry(width, layout).xy(hex_id)
+    return round(x), round(y)
+
+
+def token_xy(view, hex_id: str, colour: str, width: int = 1280, layout: str = "landscape") -> tuple[int, int]:
+    """Where the ``colour`` locomotive on ``hex_id`` is drawn (a rural hex's two sit side by side)."""
+    g = geometry(width, layout)
+    x, y = g.xy(hex_id)
+    here = _colours_at(view).get(hex_id, ())
+    slots = _slots(len(here), HEXES[hex_id].kind)
+    dx = slots[here.index(colour)] if colour in here else 0
+    return round(x + dx * g.size), round(y + 0.22 * g.size)
+
+
+def _slots(count: int, kind: str) -> tuple[float, ...]:
+    if kind == "city":
+        return (-0.3,)
+    return (0.0,) if count <= 1 else (-0.4, 0.4)
+
+
+def _corners(g: Geometry, hex_id: str, shrink: float = 1.0) -> list[tuple[float, float]]:
+    cx, cy = g.xy(hex_id)
+    r = g.size * shrink
+    return [(cx + r * math.cos(math.radians(60 * i - 30)), cy + r * math.sin(math.radians(60 * i - 30)))
+            for i in range(6)]
+
+
+@lru_cache(maxsize=4)
+def background(width: int, layout: str) -> Image.Image:
+    """The map without pieces: sea, hexes, city values, ids, Paris, start hexes, barriers."""
+    g = geometry(width, layout)
+    img = Image.new("RGB", (g.width, g.height), P.SEA)
+    d = ImageDraw.Draw(img)
+    for hex_id, cell in HEXES.items():
+        fill = {"city": P.CITY_FILL.get(cell.value, P.LAND), "start": P.START, "tower": P.TOWER}.get(cell.kind, P.LAND)
+        d.polygon(_corners(g, hex_id), fill=fill, outline=P.HEX_EDGE)
+    id_size = max(8, round(g.size * 0.44))
+    for hex_id, cell in HEXES.items():
+        cx, cy = g.xy(hex_id)
+        if cell.kind == "tower":
+            _tower(d, cx, cy, g.size)
+            continue
+        ink = style.INK if cell.kind != "start" else style.MUTED
+        draw_text(d, (cx, cy - g.size * 0.42), hex_id, id_size, bold=True, fill=ink, anchor="mm")
+        if cell.kind == "city":
+            r = g.size * 0.3
+            bx, by = cx + g.size * 0.42, cy + g.size * 0.24
+            d.ellipse((bx - r, by - r, bx + r, by + r), fill=style.WHITE, outline=style.INK, width=1)
+            draw_text(d, (bx, by + 1), str(cell.value), max(8, round(g.size * 0.46)), bold=True, anchor="mm")
+    dash = max(2.0, g.size * 0.25)
+    for edge in BARRIERS:
+        a, b = sorted(edge)
+        (ax, ay), (bx, by) = g.xy(a), g.xy(b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        length = math.hypot(bx - ax, by - ay)
+        ux, uy = -(by - ay) / length, (bx - ax) / length          # along the shared edge
+        half = g.size / 2
+        steps = max(2, round(2 * half / dash))
+        for i in range(0, steps, 2):
+            s0, s1 = -half + i * 2 * half / steps, -half + (i + 1) * 2 * half / steps
+            d.line((mx + ux * s0, my + uy * s0, mx + ux * s1, my + uy * s1), fill=P.BARRIER,
+                   width=max(3, round(g.size * 0.2)))
+    return img
+
+
+def _tower(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
+    """The Eiffel Tower, a little white A-frame on the dark Paris hex."""
+    top, foot, w = cy - s * 0.7, cy + s * 0.6, s * 0.45
+    white = style.WHITE
+    d.line((cx, top, cx - w, foot), fill=white, width=max(2, round(s * 0.1)))
+    d.line((cx, top, cx + w, foot), fill=white, width=max(2, round(s * 0.1)))
+    for k in (0.45, 0.75):
+        y = top + (foot - top) * k
+        d.line((cx - w * k, y, cx + w * k, y), fill=white, width=max(1, round(s * 0.08)))
+
+
+def _colours_at(view) -> dict[str, tuple[str, ...]]:
+    """Every locomotive standing on the map, the build under way's included (drawn last)."""
+    here = {h: tuple(cs) for h, cs in view.board.items()}
+    if view.draft is not None:
+        for h in view.draft.hexes:
+            here[h] = here.get(h, ()) + (view.draft.colour,)
+    return here
+
+
+def recent_hexes(events: Sequence) -> set[str]:
+    """Hexes where the events passed in put locomotives (finished builds and placements)."""
+    hexes: set[str] = set()
+    for e in events:
+        if e.kind == "build_completed":
+            hexes.update(e.hexes)
+        elif e.kind == "locomotive_placed":
+            hexes.add(e.hex)
+        elif e.kind == "placement_undone":
+            hexes.discard(e.hex)
+    return hexes
+
+
+def _rim(d: ImageDraw.ImageDraw, g: Geometry, hex_id: str, colour, width: float) -> None:
+    corners = _corners(g, hex_id, 0.9)
+    d.line(corners + corners[:1], fill=colour, width=max(2, round(width)), joint="curve")
+
+
+class _Panel:
+    """A column of text and small pictures, top to bottom."""
+
+    def __init__(self, img: Image.Image, box: tuple[int, int, int, int], language: str) -> None:
+        self.img, self.d, self.language = img, ImageDraw.Draw(img), language
+        self.x0, self.y, self.x1, self.y1 = box[0] + 16, box[1] + 14, box[2] - 14, box[3] - 8
+
+    @property
+    def width(self) -> int:
+        return self.x1 - self.x0
+
+    def line(self, value: str, size: int = 17, *, bold: bool = False, fill=style.INK, indent: int = 0,
+             gap: int = 6) -> None:
+        draw_text(self.d, (self.x0 + indent, self.y), value, size, bold=bold, fill=fill,
+                  max_width=self.width - indent)
+        self.y += size + gap
+
+    def wrapped(self, value: str, size: int = 15, *, lines: int = 2, fill=style.INK, indent: int = 0) -> None:
+        for part in wrap(value, self.width - indent, size, max_lines=lines):
+            draw_text(self.d, (self.x0 + indent, self.y), part, size, fill=fill)
+            self.y += size + 4
+        self.y += 2
+
+    def room(self, height: int) -> bool:
+        return self.y + height <= self.y1
+
+
+def _panel(img: Image.Image, g: Geometry, view, events: Sequence, language: str) -> None:
+    d = ImageDraw.Draw(img)
+    d.rectangle(g.panel, fill=style.PANEL)
+    d.line((g.panel[0], g.panel[1], g.panel[0] if g.panel[1] == 0 else g.panel[2], g.panel[1] if g.panel[1] else
+            g.panel[3]), fill=style.PANEL_EDGE, width=2)
+    p = _Panel(img, g.panel, language)
+    p.line(t(language, "pc.img.title"), 24, bold=True, gap=8)
+    state = (t(language, "pc.img.to_move", player=view.players[view.to_move]) if view.to_move is not None
+             else t(language, "pc.img.game_over"))
+    p.line(f"{t(language, 'pc.img.round', cycle=view.cycle)} · {state}", 17, bold=True, gap=12)
+    _companies(p, view)
+    _screens(p, view)
+    if view.draft is not None:
+        from .text import draft_text
+
+        p.y += 4
+        p.wrapped(draft_text(view, language), 16, fill=(0, 110, 70))
+    shown = [event_line(e, view.players, language) for e in events
+             if e.visible_to(None) and e.kind in ("build_completed", "traded", "build_cancelled", "turn_skipped",
+                                                 "game_ended")]
+    if shown and p.room(40):
+        p.y += 4
+        p.line(t(language, "pc.img.recent"), 17, bold=True, fill=(190, 95, 0))
+        for line in shown[-6:]:
+            if not p.room(36):
+                break
+            p.wrapped(line, 14, fill=style.INK)
+
+
+def _companies(p: _Panel, view) -> None:
+    """Value track and storage boards: one row per company, its token, word, value bar, storage."""
+    p.line(t(p.language, "pc.img.companies"), 17, bold=True, gap=8)
+    top = max(10, *view.values.values())
+    bar_x, bar_w = p.x0 + 150, p.width - 150 - 92
+    for c in COMPANIES:
+        cy = p.y + 12
+        paste(p.img, P.token(c, 24), p.x0 + 12, cy)
+        draw_text(p.d, (p.x0 + 30, cy), colour_word(c, p.language), 16, anchor="lm", max_width=115)
+        p.d.rectangle((bar_x, cy - 8, bar_x + bar_w, cy + 8), fill=style.PAPER_DARK)
+        filled = round(bar_w * view.values[c] / top)
+        if filled:
+            p.d.rectangle((bar_x, cy - 8, bar_x + filled, cy + 8), fill=P.COMPANY_RGB[c])
+        draw_text(p.d, (bar_x + bar_w + 8, cy), str(view.values[c]), 17, bold=True, anchor="lm")
+        draw_text(p.d, (p.x1, cy), f"▣ {view.storage[c]}", 15, fill=style.MUTED, anchor="rm")
+        p.y += 27
+    draw_text(p.d, (bar_x, p.y), t(p.language, "pc.img.value"), 12, fill=style.MUTED)
+    draw_text(p.d, (p.x1, p.y), f"▣ {t(p.language, 'pc.img.storage')}", 12, fill=style.MUTED, anchor="ra")
+    p.y += 24
+
+
+def _screens(p: _Panel, view) -> None:
+    """The number behind every screen; the player to move marked."""
+    p.line(t(p.language, "pc.img.players"), 17, bold=True, gap=8)
+    for seat, name in enumerate(view.players):
+        bold = seat == view.to_move
+        mark = "▶ " if bold else "   "
+        shown = fit(name, p.width - 190, 16, bold)
+        p.line(f"{mark}{shown} · {t(p.language, 'pc.img.screen', count=view.screens[seat])}", 16, bold=bold,
+               gap=5)
+    p.y += 6
+
+
+def board_image(view, events: Sequence = (), language: str = "en", *, width: int = 1280,
+                layout: str = "landscape") -> Image.Image:
+    g = geometry(width, layout)
+    img = background(width, layout).copy()
+    d = ImageDraw.Draw(img)
+    for hex_id in view.legal_hexes:
+        _rim(d, g, hex_id, P.LEGAL, g.size * 0.07)
+    for hex_id in recent_hexes(events):
+        _rim(d, g, hex_id, P.RECENT, g.size * 0.22)
+    if view.draft is not None:
+        for hex_id in view.draft.hexes:
+            _rim(d, g, hex_id, P.DRAFT, g.size * 0.24)
+    size = max(10, round(g.size * 0.78))
+    for hex_id, colours in _colours_at(view).items():
+        for colour in colours:
+            paste(img, P.token(colour, size), *token_xy(view, hex_id, colour, width, layout))
+    _panel(img, g, view, events, language)
+    return img
+
+
+def png(img: Image.Image) -> bytes:
+    out = io.BytesIO()
+    img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
+        out, format="PNG", compress_level=PNG_LEVEL)
+    return out.getvalue()
+
+
+def render_map(view, *, events: Sequence = (), language: str = "en", width: int = 1280,
+               layout: str = "landscape") -> bytes:
+    """The board for ``view`` (a public ``ConnectionView``) with what ``events`` changed highlighted."""
+    return png(board_image(view, events, language, width=width, layout=layout))

@@ -1,0 +1,180 @@
+"""What the bot asks of a game's renderers: words, buttons and pictures for its views and events.
+
+Each game package under ``renderers/`` provides one ``Presenter`` (``PRESENTER``), listed in
+``renderers/registry.py``. The bot service never looks inside a game's views, events or
+choices: it hands them to the presenter, in the reader's language.
+
+Only public events are passed for group messages; a private event (a dealt marker, new
+holdings) goes to ``private_text`` for its own seat. Menus turn a seat's legal choices into
+rows of buttons; an item either makes a choice or opens a submenu (``group``), for decisions
+that would need too many buttons at once (Paris Paris's eviction choice, a trade's colours).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .i18n import t
+
+
+@dataclass(frozen=True, slots=True)
+class MenuItem:
+    label: str
+    choice: Any = None            # a legal choice: pressing the button makes it
+    group: str | None = None      # or a submenu this button opens (a key the presenter reads back)
+    colour: str | None = None     # a colour id, for platforms that style buttons
+    key: int | None = None        # the number the map shows for it, when it has one
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    rows: tuple[tuple[MenuItem, ...], ...]
+    text: str | None = None       # what the submenu asks; None at the top level (the prompt says it)
+    back: bool = False            # a submenu offers a way back to the top level
+
+    def items(self) -> list[MenuItem]:
+        return [item for row in self.rows for item in row]
+
+
+class ChoiceNotFound(LookupError):
+    """Typed text that names no legal choice; ``candidates`` are the labels it could mean."""
+
+    def __init__(self, text: str, candidates: Sequence[str] = (), *, reason: str = "unknown") -> None:
+        super().__init__(text)
+        self.text = text
+        self.candidates = tuple(candidates)
+        self.reason = reason      # "unknown" | "ambiguous" | "not_now" (a real choice, not legal now)
+
+
+class Presenter(ABC):
+    game_id: str
+    image_prefix: str             # file names of pictures: "<prefix>-<game id>-..."
+
+    def title(self, language: str) -> str:
+        return t(language, f"game.{self.game_id}.name")
+
+    def rules_text(self, language: str) -> str:
+        return t(language, f"game.{self.game_id}.rules")
+
+    def help_text(self, language: str) -> str:
+        return t(language, f"game.{self.game_id}.help")
+
+    def option_value_text(self, name: str, value: Any, language: str) -> str:
+        return t(language, f"game.{self.game_id}.option.{name}.{value}")
+
+    def option_name_text(self, name: str, language: str) -> str:
+        return t(language, f"game.{self.game_id}.option.{name}")
+
+    # ---- turns and cycles ----------------------------------------------------------------
+    @abstractmethod
+    def status_line(self, view: Any, language: str) -> str:
+        """Where the game stands ("Round 3/15 · 10 stacks left")."""
+
+    @abstractmethod
+    def cycle_done_line(self, view: Any, cycle: int, language: str) -> str:
+        """The heading of a finished cycle's prompt ("Round 3/15: done")."""
+
+    @abstractmethod
+    def prompt_line(self, view: Any, language: str) -> str:
+        """Who must act now and what they choose ("👉 Ann, your turn: pick a tile.")."""
+
+    @abstractmethod
+    def cycle_over_line(self, view: Any, cycle: int, language: str) -> str:
+        """The first line of the picture posted after a cycle ("Round 3/15 is over.")."""
+
+    @abstractmethod
+    def narrate(self, events: Sequence[Any], players: Sequence[str], language: str) -> list[str]:
+        """One line per public event worth words."""
+
+    def split_cycle(self, events: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+        """(the players' moves, what the end of the cycle brought): moves go with the prompt,
+        the outcome with the picture. Default: all moves."""
+        return list(events), []
+
+    @abstractmethod
+    def started_lines(self, view: Any, language: str) -> list[str]:
+        """What the group reads when the game starts (players, first player, public set-up)."""
+
+    @abstractmethod
+    def scores_line(self, view: Any, scores: Sequence[int], language: str) -> str: ...
+
+    @abstractmethod
+    def final_lines(self, view: Any, language: str) -> list[str]:
+        """The end of the game: winners and scores."""
+
+    # ---- secrets ----------------------------------------------------------------------------
+    @abstractmethod
+    def private_text(self, event: Any, view: Any, language: str, chat: str) -> str | None:
+        """A private event (a dealt marker, new holdings) as a message to its seat; None: no message."""
+
+    @abstractmethod
+    def secret_text(self, view: Any, language: str, chat: str) -> str | None:
+        """The viewer's secret on request ("your marker is blue"); None when there is none."""
+
+    @abstractmethod
+    def secret_button(self, language: str) -> str:
+        """The label of the button that shows a player their secret privately."""
+
+    @abstractmethod
+    def no_secret_text(self, language: str) -> str:
+        """The answer to a player who asks for a secret but holds none in a running game here."""
+
+    # ---- choices ------------------------------------------------------------------------------
+    @abstractmethod
+    def menu(self, view: Any, choices: Sequence[Any], language: str, group: str | None = None) -> Menu:
+        """Buttons for ``choices`` (the seat's legal choices now); ``group``: an open submenu."""
+
+    @abstractmethod
+    def choice_text(self, choice: Any, view: Any, language: str) -> str:
+        """A made choice in words, for the one who made it ("Done: you opened a shop at ...")."""
+
+    def short_choice_text(self, choice: Any, language: str) -> str:
+        """A choice in a few words, for a note ("the AI played for them: ...")."""
+        return str(choice)
+
+    def find_item(self, view: Any, choices: Sequence[Any], text: str, language: str) -> MenuItem:
+        """The menu item typed ``text`` means: its number, or the start of its label (a choice,
+        or a submenu to open). Raises ``ChoiceNotFound`` (with candidates when ambiguous)."""
+        items = self.menu(view, choices, language).items()
+        text = " ".join(str(text).split())
+        if text.isascii() and text.isdigit() and len(text) <= 4:
+            number = int(text)
+            for index, item in enumerate(items, 1):
+                if (item.key if item.key is not None else index) == number:
+                    return item
+            raise ChoiceNotFound(text, reason="unknown")
+        folded = text.casefold()
+        hits = [item for item in items if _label_words(item.label).startswith(folded)]
+        if len(hits) == 1:
+            return hits[0]
+        exact = [item for item in hits if _label_words(item.label) == folded]
+        if len(exact) == 1:
+            return exact[0]
+        if hits:
+            raise ChoiceNotFound(text, [item.label for item in hits], reason="ambiguous")
+        raise ChoiceNotFound(text, self.not_now(view, text, language), reason="unknown")
+
+    def not_now(self, view: Any, text: str, language: str) -> list[str]:
+        """Names of real things ``text`` may mean that are not a choice now (a tile not on offer)."""
+        return []
+
+    # ---- boards and pictures ---------------------------------------------------------------------
+    @abstractmethod
+    def board_text(self, view: Any, language: str) -> str: ...
+
+    @abstractmethod
+    def error_text(self, exc: Exception, players: Sequence[str], language: str) -> str: ...
+
+    @abstractmethod
+    def render(self, kind: str, view: Any, events: Sequence[Any], language: str, *,
+               layout: str = "landscape") -> bytes:
+        """A PNG: "map" (the board after a cycle, with what ``events`` changed) or "final"."""
+
+
+def _label_words(label: str) -> str:
+    """A label without its leading emoji and number, folded for prefix matching."""
+    words = label.split("·", 1)[-1] if "·" in label else label
+    return words.strip(" \t🟢🔴🔵🟣🟡🟤⚫").casefold()
