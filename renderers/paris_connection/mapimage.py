@@ -20,10 +20,10 @@ from engine.paris_connection.board import BARRIERS, COMPANIES, HEXES, hex_centre
 from .. import style
 from ..draw import paste
 from ..draw import text as draw_text
-from ..fonts import fit, wrap
+from ..fonts import wrap
 from ..i18n import t
 from . import palette as P
-from .text import colour_word, event_line
+from .text import colour_word, draft_text, event_line
 
 _SQRT3 = math.sqrt(3.0)
 _CENTRES = {h: hex_centre(c.q, c.r) for h, c in HEXES.items()}
@@ -172,80 +172,90 @@ def _rim(d: ImageDraw.ImageDraw, g: Geometry, hex_id: str, colour, width: float)
 
 
 class _Panel:
-    """A column of text and small pictures, top to bottom."""
+    """A column of text and small pictures, top to bottom, at scale ``k``."""
 
-    def __init__(self, img: Image.Image, box: tuple[int, int, int, int], language: str) -> None:
-        self.img, self.d, self.language = img, ImageDraw.Draw(img), language
-        self.x0, self.y, self.x1, self.y1 = box[0] + 16, box[1] + 14, box[2] - 14, box[3] - 8
+    def __init__(self, img: Image.Image, box: tuple[int, int, int, int], language: str, k: float) -> None:
+        self.img, self.d, self.language, self.k = img, ImageDraw.Draw(img), language, k
+        self.x0, self.y, self.x1, self.y1 = box[0] + self.n(16), box[1] + self.n(14), box[2] - self.n(14), box[3] - 8
+
+    def n(self, v: float) -> int:
+        return round(v * self.k)
 
     @property
     def width(self) -> int:
         return self.x1 - self.x0
 
-    def line(self, value: str, size: int = 17, *, bold: bool = False, fill=style.INK, indent: int = 0,
-             gap: int = 6) -> None:
-        draw_text(self.d, (self.x0 + indent, self.y), value, size, bold=bold, fill=fill,
-                  max_width=self.width - indent)
-        self.y += size + gap
+    def line(self, value: str, size: int = 17, *, bold: bool = False, fill=style.INK, gap: int = 6) -> None:
+        draw_text(self.d, (self.x0, self.y), value, self.n(size), bold=bold, fill=fill, max_width=self.width)
+        self.y += self.n(size + gap)
 
-    def wrapped(self, value: str, size: int = 15, *, lines: int = 2, fill=style.INK, indent: int = 0) -> None:
-        for part in wrap(value, self.width - indent, size, max_lines=lines):
-            draw_text(self.d, (self.x0 + indent, self.y), part, size, fill=fill)
-            self.y += size + 4
-        self.y += 2
+    def wrapped(self, value: str, size: int = 15, *, lines: int = 2, fill=style.INK) -> None:
+        for part in wrap(value, self.width, self.n(size), max_lines=lines):
+            draw_text(self.d, (self.x0, self.y), part, self.n(size), fill=fill)
+            self.y += self.n(size + 4)
+        self.y += self.n(2)
 
     def room(self, height: int) -> bool:
-        return self.y + height <= self.y1
+        return self.y + self.n(height) <= self.y1
 
 
-def _panel(img: Image.Image, g: Geometry, view, events: Sequence, language: str) -> None:
+def _panel(img: Image.Image, g: Geometry, view, events: Sequence, language: str, portrait: bool) -> None:
     d = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = g.panel
     d.rectangle(g.panel, fill=style.PANEL)
-    d.line((g.panel[0], g.panel[1], g.panel[0] if g.panel[1] == 0 else g.panel[2], g.panel[1] if g.panel[1] else
-            g.panel[3]), fill=style.PANEL_EDGE, width=2)
-    p = _Panel(img, g.panel, language)
-    p.line(t(language, "pc.img.title"), 24, bold=True, gap=8)
+    d.line((x0, y0, x1, y0) if portrait else (x0, y0, x0, y1), fill=style.PANEL_EDGE, width=2)
+    k = g.width / 1280 * (1.25 if portrait else 1.0)
+    if portrait:          # two columns: the game on the left, the players and the news on the right
+        left = _Panel(img, (x0, y0, (x0 + x1) // 2, y1), language, k)
+        right = _Panel(img, ((x0 + x1) // 2, y0, x1, y1), language, k)
+    else:
+        left = right = _Panel(img, g.panel, language, k)
+    left.line(t(language, "pc.img.title"), 24, bold=True, gap=6)
+    left.line(t(language, "pc.img.round", cycle=view.cycle), 17, bold=True, gap=4)
     state = (t(language, "pc.img.to_move", player=view.players[view.to_move]) if view.to_move is not None
              else t(language, "pc.img.game_over"))
-    p.line(f"{t(language, 'pc.img.round', cycle=view.cycle)} · {state}", 17, bold=True, gap=12)
-    _companies(p, view)
-    _screens(p, view)
+    left.line(state, 17, bold=True, fill=(0, 110, 70), gap=12)
+    _companies(left, view)
+    _screens(right, view)
     if view.draft is not None:
-        from .text import draft_text
-
-        p.y += 4
-        p.wrapped(draft_text(view, language), 16, fill=(0, 110, 70))
+        right.y += right.n(4)
+        right.wrapped(draft_text(view, language), 16, fill=(0, 110, 70))
     shown = [event_line(e, view.players, language) for e in events
-             if e.visible_to(None) and e.kind in ("build_completed", "traded", "build_cancelled", "turn_skipped",
-                                                 "game_ended")]
-    if shown and p.room(40):
-        p.y += 4
-        p.line(t(language, "pc.img.recent"), 17, bold=True, fill=(190, 95, 0))
+             if e.visible_to(None) and e.kind in _NEWS]
+    if shown and right.room(40):
+        right.y += right.n(4)
+        right.line(t(language, "pc.img.recent"), 17, bold=True, fill=(190, 95, 0))
         for line in shown[-6:]:
-            if not p.room(36):
+            if not right.room(36):
                 break
-            p.wrapped(line, 14, fill=style.INK)
+            right.wrapped(line, 15)
+
+
+# Events the panel's "just now" lists (placements show on the map; a finished build says where).
+_NEWS = frozenset({"build_completed", "traded", "build_cancelled", "turn_skipped", "game_ended"})
 
 
 def _companies(p: _Panel, view) -> None:
     """Value track and storage boards: one row per company, its token, word, value bar, storage."""
     p.line(t(p.language, "pc.img.companies"), 17, bold=True, gap=8)
     top = max(10, *view.values.values())
-    bar_x, bar_w = p.x0 + 150, p.width - 150 - 92
+    word_w = p.n(118)
+    bar_x = p.x0 + p.n(30) + word_w
+    bar_w = p.width - (bar_x - p.x0) - p.n(100)
     for c in COMPANIES:
-        cy = p.y + 12
-        paste(p.img, P.token(c, 24), p.x0 + 12, cy)
-        draw_text(p.d, (p.x0 + 30, cy), colour_word(c, p.language), 16, anchor="lm", max_width=115)
-        p.d.rectangle((bar_x, cy - 8, bar_x + bar_w, cy + 8), fill=style.PAPER_DARK)
+        cy = p.y + p.n(12)
+        paste(p.img, P.token(c, p.n(24)), p.x0 + p.n(12), cy)
+        draw_text(p.d, (p.x0 + p.n(30), cy), colour_word(c, p.language), p.n(16), anchor="lm", max_width=word_w)
+        p.d.rectangle((bar_x, cy - p.n(8), bar_x + bar_w, cy + p.n(8)), fill=style.PAPER_DARK)
         filled = round(bar_w * view.values[c] / top)
         if filled:
-            p.d.rectangle((bar_x, cy - 8, bar_x + filled, cy + 8), fill=P.COMPANY_RGB[c])
-        draw_text(p.d, (bar_x + bar_w + 8, cy), str(view.values[c]), 17, bold=True, anchor="lm")
-        draw_text(p.d, (p.x1, cy), f"▣ {view.storage[c]}", 15, fill=style.MUTED, anchor="rm")
-        p.y += 27
-    draw_text(p.d, (bar_x, p.y), t(p.language, "pc.img.value"), 12, fill=style.MUTED)
-    draw_text(p.d, (p.x1, p.y), f"▣ {t(p.language, 'pc.img.storage')}", 12, fill=style.MUTED, anchor="ra")
-    p.y += 24
+            p.d.rectangle((bar_x, cy - p.n(8), bar_x + filled, cy + p.n(8)), fill=P.COMPANY_RGB[c])
+        draw_text(p.d, (bar_x + bar_w + p.n(8), cy), str(view.values[c]), p.n(17), bold=True, anchor="lm")
+        draw_text(p.d, (p.x1, cy), f"▣ {view.storage[c]}", p.n(16), fill=style.MUTED, anchor="rm")
+        p.y += p.n(27)
+    draw_text(p.d, (bar_x, p.y), t(p.language, "pc.img.value"), p.n(13), fill=style.MUTED)
+    draw_text(p.d, (p.x1, p.y), f"▣ {t(p.language, 'pc.img.storage')}", p.n(13), fill=style.MUTED, anchor="ra")
+    p.y += p.n(26)
 
 
 def _screens(p: _Panel, view) -> None:
@@ -253,11 +263,12 @@ def _screens(p: _Panel, view) -> None:
     p.line(t(p.language, "pc.img.players"), 17, bold=True, gap=8)
     for seat, name in enumerate(view.players):
         bold = seat == view.to_move
-        mark = "▶ " if bold else "   "
-        shown = fit(name, p.width - 190, 16, bold)
-        p.line(f"{mark}{shown} · {t(p.language, 'pc.img.screen', count=view.screens[seat])}", 16, bold=bold,
-               gap=5)
-    p.y += 6
+        count = t(p.language, "pc.img.screen", count=view.screens[seat])
+        count_w = draw_text(p.d, (p.x1, p.y), count, p.n(16), bold=bold, anchor="ra")
+        draw_text(p.d, (p.x0, p.y), f"{'▶ ' if bold else ''}{name}", p.n(16), bold=bold,
+                  max_width=p.width - count_w - p.n(10))
+        p.y += p.n(22)
+    p.y += p.n(6)
 
 
 def board_image(view, events: Sequence = (), language: str = "en", *, width: int = 1280,
@@ -272,11 +283,11 @@ def board_image(view, events: Sequence = (), language: str = "en", *, width: int
     if view.draft is not None:
         for hex_id in view.draft.hexes:
             _rim(d, g, hex_id, P.DRAFT, g.size * 0.24)
-    size = max(10, round(g.size * 0.78))
+    size = max(10, round(g.size * 0.9))
     for hex_id, colours in _colours_at(view).items():
         for colour in colours:
             paste(img, P.token(colour, size), *token_xy(view, hex_id, colour, width, layout))
-    _panel(img, g, view, events, language)
+    _panel(img, g, view, events, language, layout == "portrait")
     return img
 
 

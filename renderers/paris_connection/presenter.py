@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.paris_connection.actions import Build, Done, Place, Trade, Undo
-from engine.paris_connection.board import COMPANIES, HEXES
+from engine.paris_connection.board import COMPANIES
 
 from ..i18n import t
 from ..presenter import ChoiceNotFound, Menu, MenuItem, Presenter
@@ -249,4 +249,3 @@ def _hex_chunks(places: Sequence[Place]) -> dict[str, list[Place]]:
 
 
 PRESENTER = ParisConnectionPresenter()
-assert all(h[0].isalpha() and h[1:].isdigit() for h in HEXES)     # _hex_chunks sorts on this shape

@@ -1,0 +1,8 @@
+"""Every game's presenter, by game id (the renderers' counterpart of engine/registry.py)."""
+
+from __future__ import annotations
+
+from .paris_connection.presenter import PRESENTER as PARIS_CONNECTION
+from .presenter import Presenter
+
+PRESENTERS: dict[str, Presenter] = {p.game_id: p for p in (PARIS_CONNECTION,)}
