@@ -4,7 +4,7 @@ Menus. Before acting a seat sees one button per colour it can build and a Trade 
 trade is two submenus (the colour returned, group "t", then what to take, group "t<colour>").
 During a build it sees one button per legal hex (label: the id the map shows, and a city's
 name and value), then Undo and Done. Discord shows at most 25 buttons (5 rows of 5), so when
-more than ``MAX_ITEMS`` hexes are legal they go into submenus by map columns (group
+more than ``MAX_HEXES`` hexes are legal they go into submenus by map columns (group
 "h<first hex><last hex>").
 """
 
@@ -21,7 +21,7 @@ from ..presenter import ChoiceNotFound, Menu, MenuItem, Presenter
 from . import text
 from .text import COLOUR_EMOJI, colour_word
 
-MAX_ITEMS = 20          # choices in one menu: 4 rows of 5, leaving a row for Undo/Done or Back
+MAX_HEXES = 18          # hex buttons in one menu: with Undo and Done, 4 rows of 5 and one of 2
 ROW = 5                 # buttons in a row (Discord's limit)
 
 
@@ -227,7 +227,7 @@ def _rows(items: Sequence[MenuItem], width: int = ROW) -> tuple[tuple[MenuItem, 
 
 
 def _hex_chunks(places: Sequence[Place]) -> dict[str, list[Place]]:
-    """Legal hexes in map order (column, then row), cut into runs of at most ``MAX_ITEMS``,
+    """Legal hexes in map order (column, then row), cut into runs of at most ``MAX_HEXES``,
     whole columns where they fit; keyed by the group that opens them."""
     columns: dict[str, list[Place]] = {}
     for place in sorted(places, key=lambda p: (p.hex[0], int(p.hex[1:]))):
@@ -235,11 +235,11 @@ def _hex_chunks(places: Sequence[Place]) -> dict[str, list[Place]]:
     chunks: list[list[Place]] = []
     current: list[Place] = []
     for column in columns.values():
-        if current and len(current) + len(column) > MAX_ITEMS:
+        if current and len(current) + len(column) > MAX_HEXES:
             chunks.append(current)
             current = []
         for place in column:
-            if len(current) == MAX_ITEMS:
+            if len(current) == MAX_HEXES:
                 chunks.append(current)
                 current = []
             current.append(place)
