@@ -74,7 +74,7 @@ def _chart(img: Image.Image, view, language: str, box: tuple[int, int, int, int]
     d = ImageDraw.Draw(img)
     x0, y0, x1, y1 = box
     draw_text(d, (x0, y0), t(language, "pc.img.chart"), round(18 * k), bold=True)
-    top_y, left, right = y0 + round(34 * k), x0 + round(40 * k), x1 - round(30 * k)
+    top_y, left, right = y0 + round(34 * k), x0 + round(40 * k), x1 - round(60 * k)
     history = [dict.fromkeys(COMPANIES, 0), *view.value_history]
     peak = max(5, *(v for point in history for v in point.values()))
     d.rectangle((left, top_y, right, y1), outline=style.PANEL_EDGE, fill=style.WHITE)
@@ -87,9 +87,11 @@ def _chart(img: Image.Image, view, language: str, box: tuple[int, int, int, int]
     def xy(i: int, value: int) -> tuple[float, float]:
         return left + (right - left) * i / steps, y1 - (y1 - top_y) * value / peak
 
+    for i in range(0, len(history), max(1, steps // 10)):       # rounds along the bottom
+        draw_text(d, (xy(i, 0)[0], y1 + round(4 * k)), str(i), round(13 * k), anchor="ma", fill=style.MUTED)
     for c in COMPANIES:
         points = [xy(i, point[c]) for i, point in enumerate(history)]
         d.line(points, fill=P.COMPANY_RGB[c], width=max(2, round(3 * k)), joint="curve")
     for offset, c in enumerate(COMPANIES):            # end markers side by side where lines end together
         x, y = xy(len(history) - 1, history[-1][c])
-        paste(img, P.token(c, round(22 * k)), x + round((8 + offset * 4) * k) - round(4 * k), y)
+        paste(img, P.token(c, round(22 * k)), x + round((6 + offset * 8) * k), y)

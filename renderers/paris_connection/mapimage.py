@@ -226,9 +226,32 @@ def _panel(img: Image.Image, g: Geometry, view, events: Sequence, language: str,
         right.y += right.n(4)
         right.line(t(language, "pc.img.recent"), 17, bold=True, fill=(190, 95, 0))
         for line in shown[-6:]:
-            if not right.room(36):
+            if not right.room(36 + 60):
                 break
             right.wrapped(line, 15)
+    _legend(right, g)
+
+
+def _legend(p: _Panel, g: Geometry) -> None:
+    """What the marks on the map mean, at the foot of the panel, two to a line."""
+    s = g.size * 0.5
+    items = ("city", "barrier", "draft", "recent")
+    row_h, col_w = p.n(26), p.width // 2
+    top = p.y1 - row_h * 2
+    for index, item in enumerate(items):
+        x, y = p.x0 + (index % 2) * col_w, top + (index // 2) * row_h + row_h // 2
+        if item == "city":
+            p.d.ellipse((x, y - s * 0.6, x + s * 1.2, y + s * 0.6), fill=style.WHITE, outline=style.INK)
+            draw_text(p.d, (x + s * 0.6, y + 1), "2", p.n(13), bold=True, anchor="mm")
+        elif item == "barrier":
+            for dx in (0, s * 0.9):
+                p.d.line((x + dx, y, x + dx + s * 0.5, y), fill=P.BARRIER, width=max(3, round(s * 0.35)))
+        else:
+            colour = P.DRAFT if item == "draft" else P.RECENT
+            p.d.rounded_rectangle((x, y - s * 0.6, x + s * 1.4, y + s * 0.6), radius=3, outline=colour,
+                                  width=max(2, round(s * 0.3)))
+        draw_text(p.d, (x + s * 1.4 + p.n(8), y), t(p.language, f"pc.img.legend_{item}"), p.n(14), anchor="lm",
+                  fill=style.MUTED, max_width=col_w - round(s * 1.4) - p.n(12))
 
 
 # Events the panel's "just now" lists (placements show on the map; a finished build says where).
