@@ -18,7 +18,7 @@ from engine.paris_connection.board import COMPANIES
 
 from ..i18n import t
 from ..presenter import ChoiceNotFound, Menu, MenuItem, Presenter
-from . import text
+from . import text as words
 from .text import COLOUR_EMOJI, colour_word
 
 MAX_HEXES = 18          # hex buttons in one menu: with Undo and Done, 4 rows of 5 and one of 2
@@ -69,7 +69,7 @@ class ParisConnectionPresenter(Presenter):
         return t(language, "pc.cycle_over", cycle=cycle)
 
     def narrate(self, events: Sequence[Any], players: Sequence[str], language: str) -> list[str]:
-        return text.narrate(events, players, language)
+        return words.narrate(events, players, language)
 
     def split_cycle(self, events: Sequence[Any]) -> tuple[list[Any], list[Any]]:
         outcome = {"cycle_ended", "game_ended"}
@@ -78,22 +78,22 @@ class ParisConnectionPresenter(Presenter):
 
     def started_lines(self, view, language: str) -> list[str]:
         hexes = [f"{COLOUR_EMOJI[c]} {colour_word(c, language)} {view.start_hexes[c]}" for c in COMPANIES]
-        return [t(language, "pc.started", players=text.listing(view.players, language),
+        return [t(language, "pc.started", players=words.listing(view.players, language),
                   player=view.players[view.first_player]),
                 t(language, "pc.started_limit", limit=view.holding_limit),
-                t(language, "pc.started_hexes", hexes=text.listing(hexes, language))]
+                t(language, "pc.started_hexes", hexes=words.listing(hexes, language))]
 
     def scores_line(self, view, scores: Sequence[int], language: str) -> str:
-        return t(language, "pc.scores", scores=text.listing(
+        return t(language, "pc.scores", scores=words.listing(
             [f"{p} {s}" for p, s in zip(view.players, scores, strict=True)], language))
 
     def final_lines(self, view, language: str) -> list[str]:
-        winners = text.listing([view.players[s] for s in view.winners], language)
+        winners = words.listing([view.players[s] for s in view.winners], language)
         lines = [t(language, "pc.final_header"),
                  t(language, "pc.winner" if len(view.winners) == 1 else "pc.winners", players=winners)]
         order = sorted(range(view.num_players), key=lambda s: -view.scores[s])
         lines += [t(language, "pc.score_line", player=view.players[s], total=view.scores[s],
-                    detail=text.score_detail(view, s, language)) for s in order]
+                    detail=words.score_detail(view, s, language)) for s in order]
         return lines
 
     # ---- secrets ----------------------------------------------------------------------------
@@ -101,13 +101,13 @@ class ParisConnectionPresenter(Presenter):
         keys = {"holdings_dealt": "pc.holdings_dealt", "holdings_changed": "pc.holdings_changed"}
         if event.kind not in keys:
             return None
-        return t(language, keys[event.kind], chat=chat, holdings=text.holdings_text(event.holdings, language),
+        return t(language, keys[event.kind], chat=chat, holdings=words.holdings_text(event.holdings, language),
                  count=sum(event.holdings.values()), limit=view.holding_limit)
 
     def secret_text(self, view, language: str, chat: str) -> str | None:
         if view.holdings is None:
             return None
-        return t(language, "pc.holdings_now", chat=chat, holdings=text.holdings_text(view.holdings, language),
+        return t(language, "pc.holdings_now", chat=chat, holdings=words.holdings_text(view.holdings, language),
                  count=sum(view.holdings.values()), limit=view.holding_limit)
 
     def secret_button(self, language: str) -> str:
@@ -167,12 +167,12 @@ class ParisConnectionPresenter(Presenter):
         cancels = view.draft is None or not view.draft.hexes
         return MenuItem(t(language, "pc.btn.cancel" if cancels else "pc.btn.undo"), choice=choice)
 
-    def find_item(self, view, choices: Sequence[Any], text_: str, language: str) -> MenuItem:
+    def find_item(self, view, choices: Sequence[Any], text: str, language: str) -> MenuItem:
         """As the base class, and a hex id typed while the hexes sit in submenus finds its hex."""
         try:
-            return super().find_item(view, choices, text_, language)
+            return super().find_item(view, choices, text, language)
         except ChoiceNotFound as missing:
-            wanted = " ".join(str(text_).split()).upper()
+            wanted = " ".join(str(text).split()).upper()
             for choice in choices:
                 if isinstance(choice, Place) and choice.hex == wanted:
                     return _hex_item(choice)
@@ -182,7 +182,7 @@ class ParisConnectionPresenter(Presenter):
         if isinstance(choice, Build):
             return t(language, "pc.reply.build", colour=colour_word(choice.colour, language))
         if isinstance(choice, Place):
-            return t(language, "pc.reply.place", hex=text.hex_text(choice.hex))
+            return t(language, "pc.reply.place", hex=words.hex_text(choice.hex))
         if isinstance(choice, Undo):
             return t(language, "pc.reply.undo")
         if isinstance(choice, Done):
@@ -194,7 +194,7 @@ class ParisConnectionPresenter(Presenter):
         if isinstance(choice, Build):
             return t(language, "pc.short.build", colour=colour_word(choice.colour, language))
         if isinstance(choice, Place):
-            return t(language, "pc.short.place", hex=text.hex_text(choice.hex))
+            return t(language, "pc.short.place", hex=words.hex_text(choice.hex))
         if isinstance(choice, Undo | Done):
             return t(language, "pc.short.undo" if isinstance(choice, Undo) else "pc.short.done")
         return t(language, f"pc.short.trade_{choice.count}", give=colour_word(choice.give, language),
@@ -202,10 +202,10 @@ class ParisConnectionPresenter(Presenter):
 
     # ---- boards and pictures ---------------------------------------------------------------------
     def board_text(self, view, language: str) -> str:
-        return text.board_text(view, language)
+        return words.board_text(view, language)
 
     def error_text(self, exc: Exception, players: Sequence[str], language: str) -> str:
-        return text.error_text(exc, players, language)
+        return words.error_text(exc, players, language)
 
     def render(self, kind: str, view, events: Sequence[Any], language: str, *, layout: str = "landscape") -> bytes:
         public = [e for e in events if e.visible_to(None)]
@@ -219,7 +219,7 @@ class ParisConnectionPresenter(Presenter):
 
 
 def _hex_item(place: Place) -> MenuItem:
-    return MenuItem(text.hex_label(place.hex), choice=place)
+    return MenuItem(words.hex_label(place.hex), choice=place)
 
 
 def _rows(items: Sequence[MenuItem], width: int = ROW) -> tuple[tuple[MenuItem, ...], ...]:
