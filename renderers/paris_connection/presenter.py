@@ -59,8 +59,9 @@ class ParisConnectionPresenter(Presenter):
         if view.draft is None:
             return t(language, "pc.prompt", player=player)
         colour = f"{COLOUR_EMOJI[view.draft.colour]} {colour_word(view.draft.colour, language)}"
-        key = "pc.prompt_build" if view.draft.hexes else "pc.prompt_build_first"
-        return t(language, key, player=player, colour=colour, placed=len(view.draft.hexes))
+        placed = len(view.draft.hexes)
+        key = {0: "pc.prompt_build_first", 1: "pc.prompt_build_one"}.get(placed, "pc.prompt_build")
+        return t(language, key, player=player, colour=colour, placed=placed)
 
     def cycle_done_line(self, view, cycle: int, language: str) -> str:
         return t(language, "pc.cycle_done", cycle=cycle)
