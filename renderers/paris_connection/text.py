@@ -136,6 +136,11 @@ def error_text(exc: Exception, players: Sequence[str], language: str) -> str:
     return text
 
 
+def _map_order(hex_id: str) -> tuple[str, int]:
+    """Column letter, then row number: "J8" before "J10"."""
+    return hex_id[0], int(hex_id[1:])
+
+
 def board_text(view, language: str) -> str:
     """The board as text for the terminal and /board: values, storage, screens, lines by colour."""
     lines = [f"{t(language, 'pc.img.round', cycle=view.cycle)} · "
@@ -145,10 +150,11 @@ def board_text(view, language: str) -> str:
     on_map: dict[str, list[str]] = {c: [] for c in COMPANIES}
     for hex_id, colours in view.board.items():
         for c in colours:
-            on_map[c].append(hex_text(hex_id))
+            on_map[c].append(hex_id)
     for c in COMPANIES:
+        hexes = listing([hex_text(h) for h in sorted(on_map[c], key=_map_order)], language)
         lines.append(f"  {COLOUR_EMOJI[c]} {colour_word(c, language)}: {t(language, 'pc.img.value')} {view.values[c]}"
-                     f" · {t(language, 'pc.img.storage')} {view.storage[c]} · {listing(sorted(on_map[c]), language)}")
+                     f" · {t(language, 'pc.img.storage')} {view.storage[c]} · {hexes}")
     lines.append(f"{t(language, 'pc.img.players')}:")
     for seat, name in enumerate(view.players):
         mark = "👉 " if seat == view.to_move else "   "
