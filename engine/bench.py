@@ -1,12 +1,13 @@
-"""``python -m engine.bench``: how fast the engine plays and replays, on one core.
+"""``python -m engine.bench``: how fast each game's engine plays and replays, on one core.
 
-Prints complete random 4-player games per second (setup from a seed, legal moves,
-random choices from a ``random.Random``, every tour and the final scoring, every event
+For each game it prints complete random games per second (setup from a seed, legal moves,
+random choices from a ``random.Random``, every step and the final scoring, every event
 through ``apply``) and game records replayed per second (``from_record``: validation,
-setup, every move and all scoring; the replay is quiet and builds no events, the log is
-rebuilt only if someone reads it). A benchmark, not a test: it only measures and
-prints. Each figure is measured in several short runs; the best run is the least
-disturbed by other work on the machine, the median is printed next to it.
+setup, every move and all scoring). Each game's own engine state is measured, the fast
+object behind its ``Match``. Paris Paris's replay is quiet and builds no events (the log is
+rebuilt only if someone reads it). A benchmark, not a test: it only measures and prints.
+Each figure is measured in several short runs; the best run is the least disturbed by
+other work on the machine, the median is printed next to it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import random
 import statistics
 import time
 
+from .paris_connection import record as connection_record
+from .paris_connection.game import Game as ConnectionGame
 from .paris_paris.game import Game
 from .paris_paris.record import from_record
 
@@ -23,9 +26,19 @@ PLAYERS = ("ann", "bob", "cat", "dan")
 
 
 def play_random(seed: int, players=PLAYERS) -> Game:
-    """One complete game with uniformly random legal moves."""
+    """One complete game of Paris Paris with uniformly random legal moves."""
     rng = random.Random(seed)
     game = Game.new(players, seed=seed)
+    while not game.finished:
+        actions = game.legal_actions()
+        game.apply(actions[int(rng.random() * len(actions))])
+    return game
+
+
+def play_random_connection(seed: int, players=PLAYERS) -> ConnectionGame:
+    """One complete game of Paris Connection with uniformly random legal steps."""
+    rng = random.Random(seed)
+    game = ConnectionGame.new(players, seed=seed)
     while not game.finished:
         actions = game.legal_actions()
         game.apply(actions[int(rng.random() * len(actions))])
@@ -45,6 +58,11 @@ def _rates(work, batch: int, seconds: float, runs: int) -> list[float]:
     return rates
 
 
+def _print(label: str, rates: list[float], args) -> None:
+    print(f"{label + ':':45} {max(rates):8,.1f}/s best, {statistics.median(rates):8,.1f}/s median "
+          f"({args.runs} runs of {args.seconds:g} s, one core)")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m engine.bench")
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one run")
@@ -55,9 +73,16 @@ def main(argv: list[str] | None = None) -> None:
     games = _rates(lambda: [play_random(next(seeds)) for _ in range(20)], 20, args.seconds, args.runs)
     records = [play_random(10**9 + i).to_record() for i in range(200)]
     replays = _rates(lambda: [from_record(r) for r in records], len(records), args.seconds, args.runs)
-    for label, rates in (("random 4-player games", games), ("4-player records replayed", replays)):
-        print(f"{label + ':':27} {max(rates):7,.0f}/s best, {statistics.median(rates):7,.0f}/s median "
-              f"({args.runs} runs of {args.seconds:g} s, one core)")
+    _print("Paris Paris, random 4-player games", games, args)
+    _print("Paris Paris, 4-player records replayed", replays, args)
+
+    # Paris Connection games are about 50 times longer (every placement is a step).
+    games = _rates(lambda: [play_random_connection(next(seeds))], 1, args.seconds, args.runs)
+    records = [connection_record.to_record(play_random_connection(10**9 + i)) for i in range(20)]
+    replays = _rates(lambda: [connection_record.from_record(r) for r in records], len(records),
+                     args.seconds, args.runs)
+    _print("Paris Connection, random 4-player games", games, args)
+    _print("Paris Connection, 4-player records replayed", replays, args)
 
 
 if __name__ == "__main__":

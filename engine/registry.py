@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from .interface import GameDefinition
+from .paris_connection.definition import GAME as PARIS_CONNECTION
 from .paris_paris.definition import GAME as PARIS_PARIS
 
-GAMES: dict[str, GameDefinition] = {g.id: g for g in (PARIS_PARIS,)}
+GAMES: dict[str, GameDefinition] = {g.id: g for g in (PARIS_PARIS, PARIS_CONNECTION)}
 DEFAULT_GAME = PARIS_PARIS.id
 
 

@@ -1,9 +1,10 @@
 """Benchmark: ``python -m renderers.bench [--width 1280] [--repeat 40]``.
 
-Prints the median time per map render and the PNG size at the default width, for a
+Paris Paris: the median time per map render and the PNG size at the default width, for a
 busy 4-player position with highlights (targets: median <= 60 ms, <= 250 KB), plus
 the first render (which draws and caches the static background), the final standings
-and the lobby.
+and the lobby. Paris Connection: the same for a 6-player map after a cycle, a build under
+way, portrait, and the final picture (targets: median <= 80 ms, <= 300 KB).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import argparse
 import statistics
 import time
 
+from . import paris_connection
+from .paris_connection import scenes as pc_scenes
 from .paris_paris import render_final, render_lobby, render_map, scenes
 
 
@@ -58,6 +61,36 @@ def main(argv: list[str] | None = None) -> None:
     median, size = results[0]
     print(f"MAP median {median:.1f} ms per render, {size / 1024:.1f} KB "
           f"(targets: <= 60 ms, <= 250 KB): {'OK' if median <= 60 and size <= 250 * 1024 else 'MISSED'}")
+    _paris_connection(args.width, args.repeat)
+
+
+def _paris_connection(width: int, repeat: int) -> None:
+    after = pc_scenes.after_cycle(6)
+    build = pc_scenes.building(4)
+    final = pc_scenes.final(5)
+    start = time.perf_counter()
+    paris_connection.render_map(after.view, events=after.events, width=width)
+    first = (time.perf_counter() - start) * 1000
+    rows = [
+        ("map, 6 players, after a cycle", lambda: paris_connection.render_map(after.view, events=after.events,
+                                                                            width=width)),
+        ("map, 4 players, build under way", lambda: paris_connection.render_map(build.view, events=build.events,
+                                                                              width=width)),
+        ("map, portrait (phones)", lambda: paris_connection.render_map(after.view, events=after.events,
+                                                                      width=width, layout="portrait")),
+        ("final, 5 players", lambda: paris_connection.render_final(final.view, events=final.events, width=width)),
+    ]
+    print(f"\nParis Connection, width {width} px")
+    print(f"first map render (draws and caches the background): {first:.1f} ms")
+    results = []
+    for label, fn in rows:
+        median, size = _time(fn, repeat)
+        results.append((median, size))
+        print(f"{label:<36} median {median:6.1f} ms   PNG {size / 1024:6.1f} KB")
+    ok = all(median <= 80 and size <= 300 * 1024 for median, size in results[:2] + results[3:])
+    median, size = results[0]
+    print(f"PARIS CONNECTION MAP median {median:.1f} ms per render, {size / 1024:.1f} KB "
+          f"(targets at the default size, map and final: <= 80 ms, <= 300 KB): {'OK' if ok else 'MISSED'}")
 
 
 if __name__ == "__main__":

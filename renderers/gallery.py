@@ -1,7 +1,7 @@
 """Write the gallery of example images: ``python -m renderers.gallery [folder]``.
 
-Every image comes from a seeded game (renderers.scenes), so the gallery is
-reproducible; the default folder is docs/gallery/.
+Every image comes from a seeded game (each game's ``scenes`` module), so the gallery is
+reproducible; the default folder is docs/gallery/. Paris Connection's files start "pc-".
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from . import paris_connection
+from .paris_connection import scenes as pc_scenes
 from .paris_paris import render_final, render_lobby, render_map, scenes
 
 
@@ -29,6 +31,21 @@ def pictures():
         final = scenes.final(n)
         yield f"final-{n}p.png", render_final(final.game.view(None), events=final.events,
                                               language="en" if n == 2 else "fr")
+    yield from _paris_connection()
+
+
+def _paris_connection():
+    for n, language in ((3, "en"), (6, "fr")):
+        after = pc_scenes.after_cycle(n)
+        yield f"pc-map-{n}p-after-cycle.png", paris_connection.render_map(after.view, events=after.events,
+                                                                          language=language)
+    build = pc_scenes.building(4)
+    yield "pc-map-4p-building.png", paris_connection.render_map(build.view, events=build.events)
+    yield "pc-map-4p-building-portrait-de.png", paris_connection.render_map(build.view, events=build.events,
+                                                                            language="de", layout="portrait")
+    for n, language in ((3, "it"), (5, "en")):
+        final = pc_scenes.final(n)
+        yield f"pc-final-{n}p.png", paris_connection.render_final(final.view, events=final.events, language=language)
 
 
 def main(argv: list[str] | None = None) -> None:

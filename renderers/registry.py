@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
+from .paris_connection.presenter import PRESENTER as PARIS_CONNECTION
 from .paris_paris.presenter import PRESENTER as PARIS_PARIS
 from .presenter import Presenter
 
-PRESENTERS: dict[str, Presenter] = {p.game_id: p for p in (PARIS_PARIS,)}
+PRESENTERS: dict[str, Presenter] = {p.game_id: p for p in (PARIS_PARIS, PARIS_CONNECTION)}

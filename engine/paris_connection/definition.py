@@ -1,0 +1,137 @@
+"""Paris Connection behind the game interface (engine/interface.py): ``GAME`` and its ``Match``.
+
+A thin wrapper: the rules live in ``Game`` (game.py), records in record.py. The stored setup
+is the record's setup plus the seed; the stored moves are the step texts (``build:red``,
+``place:F7``, ``done``, ``trade:red:blue:2``...), every step a move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.errors import GameError, InvalidRecord, InvalidSetup
+from engine.interface import GameDefinition, Match
+
+from .actions import Choice, parse
+from .game import MAX_PLAYERS, MIN_PLAYERS, Game
+from .record import FORMAT, from_record, game_from_setup, result, setup_of, to_record
+from .view import ConnectionView
+
+
+class ConnectionMatch(Match):
+    """One game of Paris Connection through the interface; ``game`` is the engine's own state."""
+
+    __slots__ = ("game", "players")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.players = game.players
+
+    @property
+    def definition(self) -> GameDefinition:
+        return GAME
+
+    @property
+    def seed(self) -> int | None:
+        return self.game.seed
+
+    @property
+    def move_count(self) -> int:
+        return len(self.game.moves)
+
+    def to_act(self) -> tuple[int, ...]:
+        seat = self.game.current_player
+        return () if seat is None else (seat,)
+
+    @property
+    def cycle(self) -> int:
+        return self.game.cycle
+
+    def in_decision(self, seat: int) -> bool:
+        """A build under way: its colour is chosen, its placements are not done yet."""
+        return self.game.draft_colour is not None and seat in self.to_act()
+
+    def legal_choices(self, seat: int) -> list[Choice]:
+        return self.game.legal_actions() if seat == self.game.current_player else []
+
+    def parse_choice(self, text: str) -> Choice:
+        return parse(text)
+
+    def check(self, choice: Any, *, by: int) -> Choice:
+        return self.game.check(choice, by=by)
+
+    def apply(self, choice: Any, *, by: int) -> list:
+        return self.game.apply(choice, by=by)
+
+    def is_terminal(self) -> bool:
+        return self.game.finished
+
+    def returns(self) -> tuple[int, ...]:
+        return self.game.scores()
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.game.winners
+
+    def view(self, seat: int | None = None) -> ConnectionView:
+        return self.game.view(seat)
+
+    @property
+    def log(self) -> list:
+        return self.game.log
+
+    def log_for(self, seat: int | None) -> list:
+        return self.game.log_for(seat)
+
+    def to_record(self) -> dict[str, Any]:
+        return to_record(self.game)
+
+    def stored_setup(self) -> dict[str, Any]:
+        return {**setup_of(self.game), "seed": self.game.seed}
+
+    def copy(self) -> ConnectionMatch:
+        return ConnectionMatch(self.game.copy())
+
+
+class ConnectionDefinition(GameDefinition):
+    id = "paris-connection"
+    name = "Paris Connection"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options = ()
+    record_format = FORMAT
+    ai_levels = ("normal",)
+
+    def new_match(self, players: Sequence[str], *, seed: int,
+                  options: Mapping[str, Any] | None = None) -> ConnectionMatch:
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 63:
+            raise InvalidSetup(f"a seed is a whole number from 0 to 2**63 - 1, not {seed!r}")
+        self.resolve_options(options, len(players))
+        return ConnectionMatch(Game.new(players, seed=seed))
+
+    def from_record(self, record: Any) -> ConnectionMatch:
+        return ConnectionMatch(from_record(record))
+
+    def resume(self, setup: Mapping[str, Any], moves: Sequence[str]) -> ConnectionMatch:
+        game = game_from_setup(setup)
+        for index, text in enumerate(moves):
+            try:
+                game.apply(parse(text))
+            except GameError as exc:
+                raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
+        return ConnectionMatch(game)
+
+    def record_of(self, setup: Mapping[str, Any], moves: Sequence[str]) -> dict[str, Any]:
+        return self.resume(setup, moves).to_record()
+
+    def result(self, match: Match) -> dict[str, Any]:
+        return result(match.game)
+
+    def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal") -> Choice:
+        from .ai import choose
+
+        return choose(match, seat, seed=seed, level=level)
+
+
+GAME = ConnectionDefinition()

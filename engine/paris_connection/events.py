@@ -1,0 +1,153 @@
+"""Typed events: everything that happened, as data, in order.
+
+Seats are indices into the players; colours and hexes their string ids. ``private_to`` is
+None for public events and a seat for secrets (a deal, holdings after a trade);
+``visible_to(seat)`` is the one test a redacted log needs (``seat=None``: the public view).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: ClassVar[str] = "event"
+
+    @property
+    def private_to(self) -> int | None:
+        return None
+
+    def visible_to(self, seat: int | None) -> bool:
+        owner = self.private_to
+        return owner is None or owner == seat
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form with ``kind``; tuples become lists."""
+        data = asdict(self)
+        data["kind"] = self.kind
+        return _jsonable(data)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(Event):
+    kind: ClassVar[str] = "game_started"
+    players: tuple[str, ...]
+    first_player: int
+    start_hexes: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class HoldingsDealt(Event):
+    """What ``seat`` drew at the deal: a secret."""
+
+    kind: ClassVar[str] = "holdings_dealt"
+    seat: int
+    holdings: dict[str, int]
+
+    @property
+    def private_to(self) -> int | None:
+        return self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class BuildStarted(Event):
+    kind: ClassVar[str] = "build_started"
+    seat: int
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class LocomotivePlaced(Event):
+    """A tentative placement; ``gain`` is what this locomotive would add (its city's value)."""
+
+    kind: ClassVar[str] = "locomotive_placed"
+    seat: int
+    colour: str
+    hex: str
+    gain: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlacementUndone(Event):
+    kind: ClassVar[str] = "placement_undone"
+    seat: int
+    colour: str
+    hex: str
+
+
+@dataclass(frozen=True, slots=True)
+class BuildCancelled(Event):
+    kind: ClassVar[str] = "build_cancelled"
+    seat: int
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class BuildCompleted(Event):
+    """A build committed: ``gain`` raised the company to ``value``."""
+
+    kind: ClassVar[str] = "build_completed"
+    seat: int
+    colour: str
+    hexes: tuple[str, ...]
+    gain: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Traded(Event):
+    kind: ClassVar[str] = "traded"
+    seat: int
+    give: str
+    take: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class HoldingsChanged(Event):
+    """``seat``'s holdings after one of their trades: a secret."""
+
+    kind: ClassVar[str] = "holdings_changed"
+    seat: int
+    holdings: dict[str, int]
+
+    @property
+    def private_to(self) -> int | None:
+        return self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSkipped(Event):
+    """``seat`` could neither build nor trade."""
+
+    kind: ClassVar[str] = "turn_skipped"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CycleEnded(Event):
+    kind: ClassVar[str] = "cycle_ended"
+    cycle: int
+    values: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    """``reason``: "marseille" or "storage"; ``holdings`` is everyone's, revealed."""
+
+    kind: ClassVar[str] = "game_ended"
+    reason: str
+    scores: tuple[int, ...]
+    penalties: tuple[int, ...]
+    holdings: tuple[dict[str, int], ...]
+    winners: tuple[int, ...]

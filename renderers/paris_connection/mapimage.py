@@ -1,0 +1,356 @@
+"""The Paris Connection map: hexes of France, locomotives, the build under way, and a side panel.
+
+The static part (sea, hexes, cities and their values, ids, Paris, start hexes, barriers) is
+drawn once per size and cached; a render copies it and adds the locomotives, highlights and
+the panel. Landscape puts the panel right of the map; portrait (phones) puts it below.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.paris_connection.board import BARRIERS, COMPANIES, HEXES, hex_centre
+from engine.paris_connection.events import BuildCompleted, Traded
+from engine.paris_connection.view import ConnectionView, Draft
+
+from .. import style
+from ..draw import paste
+from ..draw import text as draw_text
+from ..fonts import wrap
+from ..i18n import t
+from . import palette as P
+from .text import colour_word, draft_text, event_line
+
+_SQRT3 = math.sqrt(3.0)
+_CENTRES = {h: hex_centre(c.q, c.r) for h, c in HEXES.items()}
+_X0 = min(x for x, _ in _CENTRES.values()) - _SQRT3 / 2
+_X1 = max(x for x, _ in _CENTRES.values()) + _SQRT3 / 2
+_Y0 = min(y for _, y in _CENTRES.values()) - 1
+_Y1 = max(y for _, y in _CENTRES.values()) + 1
+MARGIN = 10
+PANEL_LANDSCAPE = 470      # panel width beside the map
+PANEL_PORTRAIT = 520       # panel height under the map
+PNG_LEVEL = 3           # zlib level: 4 and above cost 3-4x the time for 10-20 % smaller files
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    width: int
+    height: int
+    size: float            # hex circumradius in pixels
+    ox: float              # pixel of hex-unit (0, 0)
+    oy: float
+    panel: tuple[int, int, int, int]
+
+    def xy(self, hex_id: str) -> tuple[float, float]:
+        x, y = _CENTRES[hex_id]
+        return self.ox + x * self.size, self.oy + y * self.size
+
+
+@lru_cache(maxsize=8)
+def geometry(width: int = 1280, layout: str = "landscape") -> Geometry:
+    span_x, span_y = _X1 - _X0, _Y1 - _Y0
+    if layout == "portrait":
+        size = (width - 2 * MARGIN) / span_x
+        map_h = round(span_y * size + 2 * MARGIN)
+        return Geometry(width, map_h + PANEL_PORTRAIT, size, MARGIN - _X0 * size, MARGIN - _Y0 * size,
+                        (0, map_h, width, map_h + PANEL_PORTRAIT))
+    panel = round(PANEL_LANDSCAPE * width / 1280)
+    map_w = width - panel
+    size = (map_w - 2 * MARGIN) / span_x
+    height = round(span_y * size + 2 * MARGIN)
+    return Geometry(width, height, size, MARGIN - _X0 * size, MARGIN - _Y0 * size, (map_w, 0, width, height))
+
+
+def hex_xy(hex_id: str, width: int = 1280, layout: str = "landscape") -> tuple[int, int]:
+    """The pixel centre of a hex in a picture of ``width`` (for tests and overlays)."""
+    x, y = geometry(width, layout).xy(hex_id)
+    return round(x), round(y)
+
+
+def token_xy(view, hex_id: str, colour: str, width: int = 1280, layout: str = "landscape") -> tuple[int, int]:
+    """Where the ``colour`` locomotive on ``hex_id`` is drawn (a rural hex's two sit side by side)."""
+    g = geometry(width, layout)
+    x, y = g.xy(hex_id)
+    here = _colours_at(view).get(hex_id, ())
+    slots = _slots(len(here), HEXES[hex_id].kind)
+    dx = slots[here.index(colour)] if colour in here else 0
+    return round(x + dx * g.size), round(y + 0.22 * g.size)
+
+
+def _slots(count: int, kind: str) -> tuple[float, ...]:
+    if kind == "city":
+        return (-0.3,)
+    return (0.0,) if count <= 1 else (-0.4, 0.4)
+
+
+def _corners(g: Geometry, hex_id: str, shrink: float = 1.0) -> list[tuple[float, float]]:
+    cx, cy = g.xy(hex_id)
+    r = g.size * shrink
+    return [(cx + r * math.cos(math.radians(60 * i - 30)), cy + r * math.sin(math.radians(60 * i - 30)))
+            for i in range(6)]
+
+
+@lru_cache(maxsize=4)
+def background(width: int, layout: str) -> Image.Image:
+    """The map without pieces: sea, hexes, city values, ids, Paris, start hexes, barriers."""
+    g = geometry(width, layout)
+    img = Image.new("RGB", (g.width, g.height), P.SEA)
+    d = ImageDraw.Draw(img)
+    for hex_id, cell in HEXES.items():
+        fill = {"city": P.CITY_FILL.get(cell.value, P.LAND), "start": P.START, "tower": P.TOWER}.get(cell.kind, P.LAND)
+        d.polygon(_corners(g, hex_id), fill=fill, outline=P.HEX_EDGE)
+    id_size = max(8, round(g.size * 0.44))
+    for hex_id, cell in HEXES.items():
+        cx, cy = g.xy(hex_id)
+        if cell.kind == "tower":
+            _tower(d, cx, cy, g.size)
+            continue
+        ink = style.INK if cell.kind != "start" else style.MUTED
+        draw_text(d, (cx, cy - g.size * 0.42), hex_id, id_size, bold=True, fill=ink, anchor="mm")
+        if cell.kind == "city":
+            r = g.size * 0.3
+            bx, by = cx + g.size * 0.42, cy + g.size * 0.24
+            d.ellipse((bx - r, by - r, bx + r, by + r), fill=style.WHITE, outline=style.INK, width=1)
+            draw_text(d, (bx, by + 1), str(cell.value), max(8, round(g.size * 0.46)), bold=True, anchor="mm")
+    dash = max(2.0, g.size * 0.25)
+    for edge in BARRIERS:
+        a, b = sorted(edge)
+        (ax, ay), (bx, by) = g.xy(a), g.xy(b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        length = math.hypot(bx - ax, by - ay)
+        ux, uy = -(by - ay) / length, (bx - ax) / length          # along the shared edge
+        half = g.size / 2
+        steps = max(2, round(2 * half / dash))
+        for i in range(0, steps, 2):
+            s0, s1 = -half + i * 2 * half / steps, -half + (i + 1) * 2 * half / steps
+            d.line((mx + ux * s0, my + uy * s0, mx + ux * s1, my + uy * s1), fill=P.BARRIER,
+                   width=max(3, round(g.size * 0.2)))
+    return img
+
+
+def _tower(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
+    """The Eiffel Tower, a little white A-frame on the dark Paris hex."""
+    top, foot, w = cy - s * 0.7, cy + s * 0.6, s * 0.45
+    white = style.WHITE
+    d.line((cx, top, cx - w, foot), fill=white, width=max(2, round(s * 0.1)))
+    d.line((cx, top, cx + w, foot), fill=white, width=max(2, round(s * 0.1)))
+    for k in (0.45, 0.75):
+        y = top + (foot - top) * k
+        d.line((cx - w * k, y, cx + w * k, y), fill=white, width=max(1, round(s * 0.08)))
+
+
+def _colours_at(view) -> dict[str, tuple[str, ...]]:
+    """Every locomotive standing on the map, the build under way's included (drawn last)."""
+    here = {h: tuple(cs) for h, cs in view.board.items()}
+    if view.draft is not None:
+        for h in view.draft.hexes:
+            here[h] = here.get(h, ()) + (view.draft.colour,)
+    return here
+
+
+def recent_hexes(events: Sequence) -> set[str]:
+    """Hexes where the events passed in put locomotives (finished builds and placements)."""
+    hexes: set[str] = set()
+    for e in events:
+        if e.kind == "build_completed":
+            hexes.update(e.hexes)
+        elif e.kind == "locomotive_placed":
+            hexes.add(e.hex)
+        elif e.kind == "placement_undone":
+            hexes.discard(e.hex)
+    return hexes
+
+
+def _rim(d: ImageDraw.ImageDraw, g: Geometry, hex_id: str, colour, width: float) -> None:
+    corners = _corners(g, hex_id, 0.9)
+    d.line(corners + corners[:1], fill=colour, width=max(2, round(width)), joint="curve")
+
+
+class _Panel:
+    """A column of text and small pictures, top to bottom, at scale ``k``."""
+
+    def __init__(self, img: Image.Image, box: tuple[int, int, int, int], language: str, k: float) -> None:
+        self.img, self.d, self.language, self.k = img, ImageDraw.Draw(img), language, k
+        self.x0, self.y, self.x1, self.y1 = box[0] + self.n(16), box[1] + self.n(14), box[2] - self.n(14), box[3] - 8
+
+    def n(self, v: float) -> int:
+        return round(v * self.k)
+
+    @property
+    def width(self) -> int:
+        return self.x1 - self.x0
+
+    def line(self, value: str, size: int = 17, *, bold: bool = False, fill=style.INK, gap: int = 6) -> None:
+        draw_text(self.d, (self.x0, self.y), value, self.n(size), bold=bold, fill=fill, max_width=self.width)
+        self.y += self.n(size + gap)
+
+    def wrapped(self, value: str, size: int = 15, *, lines: int = 2, fill=style.INK) -> None:
+        for part in wrap(value, self.width, self.n(size), max_lines=lines):
+            draw_text(self.d, (self.x0, self.y), part, self.n(size), fill=fill)
+            self.y += self.n(size + 4)
+        self.y += self.n(2)
+
+    def room(self, height: int) -> bool:
+        return self.y + self.n(height) <= self.y1
+
+
+def _panel(img: Image.Image, g: Geometry, view, events: Sequence, language: str, portrait: bool) -> None:
+    d = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = g.panel
+    d.rectangle(g.panel, fill=style.PANEL)
+    d.line((x0, y0, x1, y0) if portrait else (x0, y0, x0, y1), fill=style.PANEL_EDGE, width=2)
+    k = g.width / 1280 * (1.25 if portrait else 1.0)
+    if portrait:          # two columns: the game on the left, the players and the news on the right
+        left = _Panel(img, (x0, y0, (x0 + x1) // 2, y1), language, k)
+        right = _Panel(img, ((x0 + x1) // 2, y0, x1, y1), language, k)
+    else:
+        left = right = _Panel(img, g.panel, language, k)
+    left.line(t(language, "pc.img.title"), 24, bold=True, gap=6)
+    left.line(t(language, "pc.img.round", cycle=view.cycle), 17, bold=True, gap=4)
+    state = (t(language, "pc.img.to_move", player=view.players[view.to_move]) if view.to_move is not None
+             else t(language, "pc.img.game_over"))
+    left.line(state, 17, bold=True, fill=(0, 110, 70), gap=12)
+    _companies(left, view)
+    _screens(right, view)
+    if view.draft is not None:
+        right.y += right.n(4)
+        right.wrapped(draft_text(view, language), 16, fill=(0, 110, 70))
+    shown = [event_line(e, view.players, language) for e in events
+             if e.visible_to(None) and e.kind in _NEWS]
+    if shown and right.room(40):
+        right.y += right.n(4)
+        right.line(t(language, "pc.img.recent"), 17, bold=True, fill=(190, 95, 0))
+        for line in shown[-6:]:
+            if not right.room(36 + 60):
+                break
+            right.wrapped(line, 15)
+    _legend(right, g)
+
+
+def _legend(p: _Panel, g: Geometry) -> None:
+    """What the marks on the map mean, at the foot of the panel, two to a line."""
+    s = g.size * 0.5
+    items = ("city", "barrier", "draft", "recent")
+    row_h, col_w = p.n(26), p.width // 2
+    top = p.y1 - row_h * 2
+    for index, item in enumerate(items):
+        x, y = p.x0 + (index % 2) * col_w, top + (index // 2) * row_h + row_h // 2
+        if item == "city":
+            p.d.ellipse((x, y - s * 0.6, x + s * 1.2, y + s * 0.6), fill=style.WHITE, outline=style.INK)
+            draw_text(p.d, (x + s * 0.6, y + 1), "2", p.n(13), bold=True, anchor="mm")
+        elif item == "barrier":
+            for dx in (0, s * 0.9):
+                p.d.line((x + dx, y, x + dx + s * 0.5, y), fill=P.BARRIER, width=max(3, round(s * 0.35)))
+        else:
+            colour = P.DRAFT if item == "draft" else P.RECENT
+            p.d.rounded_rectangle((x, y - s * 0.6, x + s * 1.4, y + s * 0.6), radius=3, outline=colour,
+                                  width=max(2, round(s * 0.3)))
+        draw_text(p.d, (x + s * 1.4 + p.n(8), y), t(p.language, f"pc.img.legend_{item}"), p.n(14), anchor="lm",
+                  fill=style.MUTED, max_width=col_w - round(s * 1.4) - p.n(12))
+
+
+# Events the panel's "just now" lists (placements show on the map; a finished build says where).
+_NEWS = frozenset({"build_completed", "traded", "build_cancelled", "turn_skipped", "game_ended"})
+
+
+def _companies(p: _Panel, view) -> None:
+    """Value track and storage boards: one row per company, its token, word, value bar, storage."""
+    p.line(t(p.language, "pc.img.companies"), 17, bold=True, gap=8)
+    top = max(10, *view.values.values())
+    word_w = p.n(118)
+    bar_x = p.x0 + p.n(30) + word_w
+    bar_w = p.width - (bar_x - p.x0) - p.n(100)
+    for c in COMPANIES:
+        cy = p.y + p.n(12)
+        paste(p.img, P.token(c, p.n(24)), p.x0 + p.n(12), cy)
+        draw_text(p.d, (p.x0 + p.n(30), cy), colour_word(c, p.language), p.n(16), anchor="lm", max_width=word_w)
+        p.d.rectangle((bar_x, cy - p.n(8), bar_x + bar_w, cy + p.n(8)), fill=style.PAPER_DARK)
+        filled = round(bar_w * view.values[c] / top)
+        if filled:
+            p.d.rectangle((bar_x, cy - p.n(8), bar_x + filled, cy + p.n(8)), fill=P.COMPANY_RGB[c])
+        draw_text(p.d, (bar_x + bar_w + p.n(8), cy), str(view.values[c]), p.n(17), bold=True, anchor="lm")
+        draw_text(p.d, (p.x1, cy), f"▣ {view.storage[c]}", p.n(16), fill=style.MUTED, anchor="rm")
+        p.y += p.n(27)
+    draw_text(p.d, (bar_x, p.y), t(p.language, "pc.img.value"), p.n(13), fill=style.MUTED)
+    draw_text(p.d, (p.x1, p.y), f"▣ {t(p.language, 'pc.img.storage')}", p.n(13), fill=style.MUTED, anchor="ra")
+    p.y += p.n(26)
+
+
+def _screens(p: _Panel, view) -> None:
+    """The number behind every screen; the player to move marked."""
+    p.line(t(p.language, "pc.img.players"), 17, bold=True, gap=8)
+    for seat, name in enumerate(view.players):
+        bold = seat == view.to_move
+        count = t(p.language, "pc.img.screen", count=view.screens[seat])
+        count_w = draw_text(p.d, (p.x1, p.y), count, p.n(16), bold=bold, anchor="ra")
+        draw_text(p.d, (p.x0, p.y), f"{'▶ ' if bold else ''}{name}", p.n(16), bold=bold,
+                  max_width=p.width - count_w - p.n(10))
+        p.y += p.n(22)
+    p.y += p.n(6)
+
+
+def board_image(view, events: Sequence = (), language: str = "en", *, width: int = 1280,
+                layout: str = "landscape") -> Image.Image:
+    g = geometry(width, layout)
+    img = background(width, layout).copy()
+    d = ImageDraw.Draw(img)
+    for hex_id in view.legal_hexes:
+        _rim(d, g, hex_id, P.LEGAL, g.size * 0.07)
+    for hex_id in recent_hexes(events):
+        _rim(d, g, hex_id, P.RECENT, g.size * 0.22)
+    if view.draft is not None:
+        for hex_id in view.draft.hexes:
+            _rim(d, g, hex_id, P.DRAFT, g.size * 0.24)
+    size = max(10, round(g.size * 0.9))
+    for hex_id, colours in _colours_at(view).items():
+        for colour in colours:
+            paste(img, P.token(colour, size), *token_xy(view, hex_id, colour, width, layout))
+    _panel(img, g, view, events, language, layout == "portrait")
+    return img
+
+
+def png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
+    """PNG bytes of ``img`` in 256 colours: its own (octree), or ``palette``'s (several times faster)."""
+    if palette is None:
+        small = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    else:
+        small = img.quantize(palette=palette, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, format="PNG", compress_level=PNG_LEVEL)
+    return out.getvalue()
+
+
+@lru_cache(maxsize=4)
+def map_palette(width: int, layout: str) -> Image.Image:
+    """The 256 colours of every map picture of a size, taken once from a sample board that shows
+    every kind of mark (all six companies, a build under way, legal hexes, a finished build)."""
+    starts = dict(zip(COMPANIES, sorted(h for h, c in HEXES.items() if c.kind == "start"), strict=True))
+    rural = [h for h, c in HEXES.items() if c.kind == "rural"]
+    cities = [h for h, c in HEXES.items() if c.kind == "city"]
+    board = {h: (c,) for c, h in starts.items()}
+    for i, c in enumerate(COMPANIES):
+        board[cities[i]] = (c,)
+        board[rural[i]] = (c, COMPANIES[i - 1])
+    values = {c: 3 * i for i, c in enumerate(COMPANIES)}
+    sample = ConnectionView(
+        viewer=None, players=tuple(f"Player {i}" for i in range(6)), first_player=0, to_move=0, cycle=9,
+        holding_limit=10, start_hexes=starts, board=board, values=values, storage=dict.fromkeys(COMPANIES, 9),
+        screens=(5,) * 6, holdings=None, draft=Draft("red", (rural[10], rural[11]), 2), legal_hexes=tuple(rural[12:16]),
+        pending_trade=None, value_history=(values,), finished=False, end_reason=None, scores=None, penalties=None,
+        all_holdings=None, winners=())
+    events = (BuildCompleted(1, "blue", (rural[20], cities[8]), 2, 5), Traded(2, "red", "blue", 2))
+    return board_image(sample, events, "en", width=width, layout=layout).quantize(
+        256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def render_map(view, *, events: Sequence = (), language: str = "en", width: int = 1280,
+               layout: str = "landscape") -> bytes:
+    """The board for ``view`` (a public ``ConnectionView``) with what ``events`` changed highlighted."""
+    return png(board_image(view, events, language, width=width, layout=layout), map_palette(width, layout))

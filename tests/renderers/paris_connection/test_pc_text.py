@@ -1,0 +1,140 @@
+"""Words: every event kind, error code and private message in four languages, and no secrets in public."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pc_render_kit import NAMES, played
+
+from engine.paris_connection import errors as pc_errors
+from engine.paris_connection import events as E
+from engine.paris_connection.actions import DONE, UNDO, Build, Place, Trade
+from renderers.i18n import LANGUAGES, t
+from renderers.paris_connection.presenter import PRESENTER
+from renderers.paris_connection.text import narrate
+
+LOCALES = Path(__file__).resolve().parents[3] / "renderers" / "locales"
+PLAYERS = NAMES[:4]
+VALUES = {"red": 3, "blue": 0, "black": 7, "brown": 1, "yellow": 2, "purple": 4}
+
+EVERY_PUBLIC_EVENT = [
+    E.GameStarted(PLAYERS, 2, {"red": "M7"}),
+    E.BuildStarted(1, "red"),
+    E.LocomotivePlaced(1, "red", "K4", 0),
+    E.LocomotivePlaced(1, "red", "M3", 1),
+    E.PlacementUndone(1, "red", "M3"),
+    E.BuildCancelled(1, "red"),
+    E.BuildCompleted(1, "blue", ("K4", "M3"), 1, 5),
+    E.BuildCompleted(1, "blue", ("K4",), 0, 5),
+    E.Traded(2, "yellow", "purple", 1),
+    E.Traded(2, "yellow", "purple", 2),
+    E.TurnSkipped(3),
+    E.CycleEnded(4, VALUES),
+    E.GameEnded("marseille", (1, 2, 3, 4), (0, 0, 20, 0), ({"red": 1},) * 4, (3,)),
+    E.GameEnded("storage", (1, 2, 3, 4), (0, 0, 20, 0), ({"red": 1},) * 4, (3,)),
+]
+SECRETS = [E.HoldingsDealt(0, {"red": 3, "blue": 1}), E.HoldingsChanged(0, {"red": 2, "blue": 3})]
+
+
+def clean(text: str) -> bool:
+    return bool(text) and "{" not in text and "}" not in text and "pc." not in text
+
+
+def test_catalogs_have_every_english_key_and_the_same_placeholders():
+    english = json.loads((LOCALES / "en" / "paris_connection.json").read_text(encoding="utf-8"))
+    assert all(key.startswith("pc.") for key in english)
+    for language in LANGUAGES:
+        other = json.loads((LOCALES / language / "paris_connection.json").read_text(encoding="utf-8"))
+        assert set(other) == set(english), language
+        for key, text in english.items():
+            wanted = {part.split("}")[0] for part in text.split("{")[1:]}
+            assert {part.split("}")[0] for part in other[key].split("{")[1:]} == wanted, (language, key)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("event", EVERY_PUBLIC_EVENT, ids=lambda e: e.kind)
+def test_every_public_event_kind_is_narrated(event, language):
+    lines = narrate([event], PLAYERS, language)
+    assert len(lines) == 1 and clean(lines[0]), lines
+
+
+def test_a_finished_build_stands_for_its_steps_and_an_unfinished_one_shows_them():
+    started, placed = E.BuildStarted(1, "red"), E.LocomotivePlaced(1, "red", "K4", 0)
+    done = E.BuildCompleted(1, "red", ("K4",), 0, 0)
+    assert narrate([started, placed, done], PLAYERS, "en") == narrate([done], PLAYERS, "en")
+    assert len(narrate([started, placed], PLAYERS, "en")) == 2
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_private_events_are_never_narrated_but_told_to_their_seat(language):
+    match, steps = played(4, 12)
+    view = match.view(0)
+    assert narrate(SECRETS, PLAYERS, language) == []
+    for event in SECRETS:
+        text = PRESENTER.private_text(event, view, language, "#rails")
+        assert clean(text) and "#rails" in text and "3" in text
+    assert PRESENTER.private_text(E.TurnSkipped(0), view, language, "#rails") is None
+    assert clean(PRESENTER.secret_text(steps[5][1], language, "#rails"))
+    assert PRESENTER.secret_text(steps[5][0], language, "#rails") is None     # the public view holds none
+
+
+def every_error():
+    for name in pc_errors.__all__:
+        cls = getattr(pc_errors, name)
+        if name in ("GameError", "IllegalMove"):
+            yield cls("x")
+        elif name == "InvalidRecord":
+            yield cls("x", move_index=3, rule="hex_full")
+        else:
+            yield cls("x", colour="red", hex="K4", blocked="blue", count=2, to_move=1, seat=0)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("exc", list(every_error()), ids=lambda e: type(e).__name__)
+def test_every_error_code_has_words(exc, language):
+    text = PRESENTER.error_text(exc, PLAYERS, language)
+    assert clean(text)
+    if exc.code not in ("error", "illegal"):
+        assert text != t(language, "pc.err.illegal"), exc.code
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_lines_for_a_whole_game_read_cleanly(language):
+    match, steps = played(5, 21)
+    end = match.view(None)
+    lines = [PRESENTER.title(language), PRESENTER.help_text(language), PRESENTER.rules_text(language),
+             PRESENTER.secret_button(language), PRESENTER.no_secret_text(language),
+             *PRESENTER.started_lines(steps[0][0], language), *PRESENTER.final_lines(end, language),
+             PRESENTER.scores_line(end, end.scores, language), PRESENTER.status_line(end, language),
+             PRESENTER.cycle_done_line(end, 3, language), PRESENTER.cycle_over_line(end, 3, language),
+             PRESENTER.board_text(end, language)]
+    for view, _, _, events in steps[::7]:
+        lines += [PRESENTER.status_line(view, language), PRESENTER.prompt_line(view, language),
+                  PRESENTER.board_text(view, language), *PRESENTER.narrate(events, view.players, language)]
+    for choice in (Build("red"), Place("K4"), UNDO, DONE, Trade("red", "blue", 1), Trade("red", "blue", 2)):
+        lines += [PRESENTER.choice_text(choice, end, language), PRESENTER.short_choice_text(choice, language)]
+    assert all(clean(line) for line in lines), [line for line in lines if not clean(line)]
+    assert end.players[end.winners[0]] in PRESENTER.final_lines(end, language)[1]
+
+
+def test_the_prompt_during_a_build_names_colour_and_count():
+    match, steps = played(4, 12)
+    for placed in (1, 2):
+        view = next(v for v, _, _, _ in steps if v.draft is not None and len(v.draft.hexes) == placed)
+        line = PRESENTER.prompt_line(view, "en")
+        assert view.players[view.to_move] in line and view.draft.colour in line and f"{placed} placed" in line
+
+
+def test_public_texts_hold_no_holdings_before_the_end():
+    """The public view carries no holdings, and narration leaves out the private events it is given."""
+    match, steps = played(3, 31)
+    secrets = 0
+    for view, seat_view, _, events in steps:
+        assert view.holdings is None and view.all_holdings is None and view.scores is None
+        assert seat_view.all_holdings is None
+        public = [e for e in events if e.visible_to(None)]
+        secrets += len(events) - len(public)
+        assert narrate(events, view.players, "en") == narrate(public, view.players, "en")
+    assert secrets, "no trade in this game: the test would prove nothing"
