@@ -128,8 +128,3 @@ def decimal(language: str | None, value: float, places: int = 1) -> str:
     """``value`` with ``places`` decimals as ``language`` writes it ("4.5", "4,5")."""
     pattern = "#,##0." + "0" * places if places else "#,##0"
     return format_decimal(value, format=pattern, locale=normalize_language(language))
-
-
-def missing_keys(language: str) -> set[str]:
-    """Keys English has that ``language`` lacks (for the completeness tests)."""
-    return set(catalog(DEFAULT_LANGUAGE)) - set(catalog(language))

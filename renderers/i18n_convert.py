@@ -30,7 +30,7 @@ from babel.messages.pofile import read_po, write_po
 from .i18n import LOCALES, po_path
 
 # A fixed date in new headers, so that re-running the script on unchanged input changes nothing.
-_FIXED_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+_FIXED_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 
 
 def load_po(path: Path, language: str, area: str) -> Catalog:

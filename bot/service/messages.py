@@ -15,7 +15,7 @@ from typing import Any
 from bot.contract import Button, Chat, User
 from engine.paris_paris import Game, Tile
 from engine.paris_paris.board import COLOURS
-from renderers.i18n import t
+from renderers.i18n import decimal, t
 
 from . import present
 from .model import GameMeta, OutRow
@@ -30,6 +30,12 @@ def duration(minutes: int, language: str) -> str:
     if minutes % 60 == 0:
         return t(language, "bot.duration.hours", n=minutes // 60)
     return t(language, "bot.duration.minutes", n=minutes)
+
+
+def stats_record(language: str, games: int, wins: int, points: int) -> dict[str, str]:
+    """The ``wins``, ``games`` and ``average`` parts of a leaderboard line (each with its own plural)."""
+    return {"wins": t(language, "bot.stats.wins", wins=wins), "games": t(language, "bot.stats.games", games=games),
+            "average": t(language, "bot.stats.average", average=decimal(language, points / games))}
 
 
 def colour_word(colour: str, language: str) -> str:

@@ -810,15 +810,13 @@ class GameService(DeliveryMixin, TimersMixin):
         lines = [t(lang, "bot.stats.title")]
         ranked = sorted(table.values(), key=lambda e: (-e[2], -e[3] / e[1], e[0]))
         for rank, (name, games, wins, points) in enumerate(ranked[:10], 1):
-            lines.append(t(lang, "bot.stats.row", rank=rank, name=name, games=games, wins=wins,
-                           average=f"{points / games:.1f}"))
+            lines.append(t(lang, "bot.stats.row", rank=rank, name=name, **M.stats_record(lang, games, wins, points)))
         if not ranked:
             lines.append(t(lang, "bot.stats.empty"))
         mine = await self.storage.user_results(user.platform, user.id)
         if mine:
-            wins = sum(r.won for r in mine)
-            lines.append(t(lang, "bot.stats.you", name=user.name, games=len(mine), wins=wins,
-                           average=f"{sum(r.points for r in mine) / len(mine):.1f}"))
+            lines.append(t(lang, "bot.stats.you", name=user.name,
+                           **M.stats_record(lang, len(mine), sum(r.won for r in mine), sum(r.points for r in mine))))
         else:
             lines.append(t(lang, "bot.stats.you_none", name=user.name))
         return Reply("\n".join(lines), extra={"leaderboard": ranked, "games": len(mine),
