@@ -2,7 +2,7 @@
 
 Command and option names stay English (Discord requires stable names); descriptions
 and choice names are translated for German, Italian and French clients from
-``renderers/locales/<lang>/discord.json`` through ``CatalogTranslator``.
+``renderers/locales/<lang>/LC_MESSAGES/discord.po`` through ``CatalogTranslator``.
 """
 
 from __future__ import annotations
