@@ -58,21 +58,19 @@ class Message:
         return self.forms[-1]
 
 
-def po_path(language: str, area: str) -> Path:
-    return LOCALES / language / "LC_MESSAGES" / f"{area}.po"
-
-
 def _po_files(language: str) -> list[Path]:
     return sorted((LOCALES / language / "LC_MESSAGES").glob("*.po"))
 
 
 @cache
-def catalog(language: str) -> dict[str, Message]:
-    """All messages of one language, merged from its area files."""
+def _load(language: str) -> tuple[dict[str, Message], Callable[[int], int]]:
+    """All messages of one language, merged from its area files, and its plural rule."""
     merged: dict[str, Message] = {}
-    for path in _po_files(language):
+    rule = "(n != 1)"
+    for path in sorted((LOCALES / language / "LC_MESSAGES").glob("*.po")):
         with path.open("rb") as f:
             po = read_po(f, locale=language, domain=path.stem)
+        rule = po.plural_expr
         for entry in po:
             if not entry.id:
                 continue                        # the header
@@ -80,16 +78,17 @@ def catalog(language: str) -> dict[str, Message]:
                 merged[entry.id[0]] = Message(path.stem, tuple(entry.string), entry.id[1])
             else:
                 merged[entry.id] = Message(path.stem, (entry.string,))
-    return merged
+    return merged, gettext.c2py(rule)
 
 
-@cache
+def catalog(language: str) -> dict[str, Message]:
+    """All messages of one language, merged from its area files."""
+    return _load(language)[0]
+
+
 def plural_rule(language: str) -> Callable[[int], int]:
     """The language's ``Plural-Forms`` expression: a count -> the index of its plural form."""
-    for path in _po_files(language):
-        with path.open("rb") as f:
-            return gettext.c2py(read_po(f, locale=language).plural_expr)
-    return gettext.c2py("(n != 1)")
+    return _load(language)[1]
 
 
 def normalize_language(language: str | None) -> str:

@@ -27,19 +27,22 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
-from .i18n import LOCALES, po_path
+from .i18n import LOCALES
 
 # A fixed date in new headers, so that re-running the script on unchanged input changes nothing.
 _FIXED_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 
 
 def load_po(path: Path, language: str, area: str) -> Catalog:
+    """The catalog in ``path``, or a new empty one for ``language`` (with its Plural-Forms header)."""
     if path.exists():
         with path.open("rb") as f:
             return read_po(f, locale=language, domain=area)
     return Catalog(locale=language, domain=area, project="paris-paris-bot", version="1", fuzzy=False,
                    header_comment=f"# Paris Paris bot: the {area} messages in {language}. The msgid is the key the\n"
                                   "# code asks for; see renderers/i18n.py for placeholders and plural entries.",
+                   msgid_bugs_address="the project's issue tracker", last_translator="Paris Paris bot authors",
+                   language_team=f"Paris Paris bot ({language})",
                    creation_date=_FIXED_DATE, revision_date=_FIXED_DATE)
 
 
@@ -50,38 +53,49 @@ def save_po(catalog: Catalog, path: Path) -> None:
     path.write_bytes(out.getvalue())
 
 
+def _texts_in(folder: Path) -> dict[str, str | tuple[str, ...]]:
+    """Every message the .po files in ``folder`` hold (a key may live in another area than the JSON's)."""
+    texts: dict[str, str | tuple[str, ...]] = {}
+    for path in folder.glob("*.po"):
+        with path.open("rb") as f:
+            texts |= {m.id[0] if isinstance(m.id, tuple) else m.id: m.string for m in read_po(f) if m.id}
+    return texts
+
+
 def merge_json(json_path: Path) -> tuple[int, list[str]]:
-    """Merge one JSON catalog into its .po file: (keys added, keys whose texts differ)."""
+    """Merge ``<lang>/<area>.json`` into ``<lang>/LC_MESSAGES/<area>.po``: (keys added, keys kept)."""
     language, area = json_path.parent.name, json_path.stem
     texts: dict[str, str] = json.loads(json_path.read_text(encoding="utf-8"))
-    target = po_path(language, area)
+    folder = json_path.parent / "LC_MESSAGES"
+    known = _texts_in(folder)
+    target = folder / f"{area}.po"
     catalog = load_po(target, language, area)
-    added, differing = 0, []
+    added, kept = 0, []
     for key, text in texts.items():
-        existing = catalog.get(key)
-        if existing is None:
+        if key not in known:
             catalog.add(key, text)
             added += 1
-        elif existing.string != text:
-            differing.append(key)
+        elif known[key] != text:
+            kept.append(key)
     save_po(catalog, target)
-    return added, differing
+    return added, kept
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", action="store_true", help="keep the JSON files after merging")
+    parser.add_argument("--locales", type=Path, default=LOCALES, help="the locales folder (default: %(default)s)")
     args = parser.parse_args(argv)
-    found = sorted(LOCALES.glob("*/*.json"))
+    found = sorted(args.locales.glob("*/*.json"))
     for json_path in found:
-        added, differing = merge_json(json_path)
-        print(f"{json_path.relative_to(LOCALES)}: {added} new message(s)")
-        for key in differing:
-            print(f"  kept the .po text of {key} (the JSON text differs)")
+        added, kept = merge_json(json_path)
+        print(f"{json_path.relative_to(args.locales)}: {added} new message(s)")
+        for key in kept:
+            print(f"  {key}: kept the .po text, the JSON text differs")
         if not args.keep:
             json_path.unlink()
     if not found:
-        print("no JSON catalogs left under", LOCALES)
+        print("no JSON catalogs left under", args.locales)
     return 0
 
 
