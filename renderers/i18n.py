@@ -1,33 +1,94 @@
 """Message catalogs: every user-facing text comes from here.
 
-Catalogs are JSON files ``renderers/locales/<language>/<area>.json`` (flat objects of
-key -> text with ``str.format`` placeholders). Each area of the code owns its file
-(``render.json`` for renderers, ``bot.json`` for the service, ``telegram.json``,
-``discord.json``); all files of a language are merged. A key missing in a language
-falls back to English, and a key missing everywhere shows as the key itself, so a
-gap in a catalog is visible but never crashes a game.
+Catalogs are gettext PO files, ``renderers/locales/<language>/LC_MESSAGES/<area>.po``, one per
+language and area of the code (``render`` for the renderers, ``bot`` for the service,
+``telegram``, ``discord``, ``terminal``). They are read at run time with Babel
+(``babel.messages.pofile.read_po``, once per language, then cached): no compile step, and
+package-data ships the .po files. All areas of a language are merged.
+
+The ``msgid`` is the key the code asks for (``t(language, "bot.msg.prompt", player=...)``) and the
+``msgstr`` the text, with ``str.format`` placeholders. A message that shows a count is a plural
+entry whose ``msgid_plural`` names the parameter that holds the count::
+
+    msgid "bot.msg.round_header"
+    msgid_plural "stacks"
+    msgstr[0] "Round {round}/{rounds} · {stacks} stack left"
+    msgstr[1] "Round {round}/{rounds} · {stacks} stacks left"
+
+``t()`` picks the form with the language's ``Plural-Forms`` header from that parameter's value,
+so call sites just pass their numbers. A number shown with decimals goes through ``decimal()``
+("4.5" in English, "4,5" in German, Italian and French).
+
+A key missing in a language falls back to English, and a key missing everywhere shows as the
+key itself, so a gap in a catalog is visible but never crashes a game. The tests check that
+every language has every English message with the same plural structure and placeholders, and
+that every message is used by the code (tests/renderers/test_catalogs.py).
+
+Older branches add JSON catalogs (``locales/<language>/<area>.json``, key -> text): fold them in
+with ``python -m renderers.i18n_convert`` (see that module).
 """
 
 from __future__ import annotations
 
-import json
+import gettext
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
 LANGUAGES = ("en", "de", "it", "fr")
 DEFAULT_LANGUAGE = "en"
-_LOCALES = Path(__file__).with_name("locales")
+LOCALES = Path(__file__).with_name("locales")
+
+
+@dataclass(frozen=True)
+class Message:
+    """One catalog entry: a text, or one text per plural form chosen by the number in ``count``."""
+
+    area: str
+    forms: tuple[str, ...]
+    count: str | None = None     # the parameter holding the count (plural entries only)
+
+    @property
+    def text(self) -> str:
+        """The text of a simple message, the most general (last) form of a plural one."""
+        return self.forms[-1]
+
+
+def _po_files(language: str) -> list[Path]:
+    return sorted((LOCALES / language / "LC_MESSAGES").glob("*.po"))
 
 
 @cache
-def catalog(language: str) -> dict[str, str]:
+def _load(language: str) -> tuple[dict[str, Message], Callable[[int], int]]:
+    """All messages of one language, merged from its area files, and its plural rule."""
+    merged: dict[str, Message] = {}
+    rule = "(n != 1)"
+    for path in sorted((LOCALES / language / "LC_MESSAGES").glob("*.po")):
+        with path.open("rb") as f:
+            po = read_po(f, locale=language, domain=path.stem)
+        rule = po.plural_expr
+        for entry in po:
+            if not entry.id:
+                continue                        # the header
+            if isinstance(entry.id, tuple):
+                merged[entry.id[0]] = Message(path.stem, tuple(entry.string), entry.id[1])
+            else:
+                merged[entry.id] = Message(path.stem, (entry.string,))
+    return merged, gettext.c2py(rule)
+
+
+def catalog(language: str) -> dict[str, Message]:
     """All messages of one language, merged from its area files."""
-    merged: dict[str, str] = {}
-    folder = _LOCALES / language
-    if folder.is_dir():
-        for path in sorted(folder.glob("*.json")):
-            merged.update(json.loads(path.read_text(encoding="utf-8")))
-    return merged
+    return _load(language)[0]
+
+
+def plural_rule(language: str) -> Callable[[int], int]:
+    """The language's ``Plural-Forms`` expression: a count -> the index of its plural form."""
+    return _load(language)[1]
 
 
 def normalize_language(language: str | None) -> str:
@@ -39,23 +100,30 @@ def normalize_language(language: str | None) -> str:
 
 
 def t(language: str | None, key: str, /, **params: object) -> str:
-    """The message ``key`` in ``language``, formatted with ``params``."""
+    """The message ``key`` in ``language``, formatted with ``params``.
+
+    For a plural entry the form follows the number in the parameter the entry names; without
+    a usable number the most general form is shown.
+    """
     lang = normalize_language(language)
-    text = catalog(lang).get(key)
-    if text is None:
-        text = catalog(DEFAULT_LANGUAGE).get(key, key)
+    message = catalog(lang).get(key)
+    if message is None:
+        lang = DEFAULT_LANGUAGE
+        message = catalog(lang).get(key)
+    if message is None:
+        return key
+    text = message.text
+    if message.count is not None:
+        count = params.get(message.count)
+        if isinstance(count, int):
+            text = message.forms[min(plural_rule(lang)(abs(count)), len(message.forms) - 1)]
     try:
         return text.format(**params)
     except (KeyError, IndexError, ValueError):
         return text
 
 
-def missing_keys(language: str) -> set[str]:
-    """Keys English has that ``language`` lacks (for the completeness test)."""
-    return set(catalog(DEFAULT_LANGUAGE)) - set(catalog(language))
-
-
-def format_number(value: float, language: str | None, digits: int = 1) -> str:
-    """A number with ``digits`` decimals as the language writes it (4.5, 4,5)."""
-    text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if normalize_language(language) in ("de", "it", "fr") else text
+def decimal(language: str | None, value: float, places: int = 1) -> str:
+    """``value`` with ``places`` decimals as ``language`` writes it ("4.5", "4,5")."""
+    pattern = "#,##0." + "0" * places if places else "#,##0"
+    return format_decimal(value, format=pattern, locale=normalize_language(language))

@@ -2,7 +2,7 @@
 
 Command and option names stay English (Discord requires stable names); descriptions
 and choice names are translated for German, Italian and French clients from
-``renderers/locales/<lang>/discord.json`` through ``CatalogTranslator``.
+``renderers/locales/<lang>/LC_MESSAGES/discord.po`` through ``CatalogTranslator``.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ class CatalogTranslator(app_commands.Translator):
         language = locale.value.split("-")[0]
         if not key or language == "en" or language not in LANGUAGES:
             return None
-        text = catalog(language).get(KEY_PREFIX + key)
-        if not text:
+        message = catalog(language).get(KEY_PREFIX + key)
+        if message is None or not message.text:
             return None
-        return text[:100]   # Discord's limit for descriptions and choice names
+        return message.text[:100]   # Discord's limit for descriptions and choice names
 
 
 LANGUAGE_CHOICES = [

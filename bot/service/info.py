@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.contract import Chat, Reply, User
 from bot.games import KINDS, GameKind, find, kind
-from renderers.i18n import format_number, t
+from renderers.i18n import t
 
 from . import messages as M
 from .lobby import host_name
@@ -72,14 +72,13 @@ class Info:
         lines = [t(lang, "bot.stats.title_game", game=title) if title else t(lang, "bot.stats.title")]
         ranked = sorted(table.values(), key=lambda e: (-e[2], -e[3] / e[1], e[0]))
         for rank, (name, games, wins, points) in enumerate(ranked[:10], 1):
-            lines.append(t(lang, "bot.stats.row", rank=rank, name=name, games=games, wins=wins,
-                           average=format_number(points / games, lang)))
+            lines.append(t(lang, "bot.stats.row", rank=rank, name=name, **M.stats_record(lang, games, wins, points)))
         if not ranked:
             lines.append(t(lang, "bot.stats.empty"))
         mine = await self.storage.user_results(user.platform, user.id, game=gid)
         if mine:
-            lines.append(t(lang, "bot.stats.you", name=user.name, games=len(mine), wins=sum(r.won for r in mine),
-                           average=format_number(sum(r.points for r in mine) / len(mine), lang)))
+            lines.append(t(lang, "bot.stats.you", name=user.name,
+                           **M.stats_record(lang, len(mine), sum(r.won for r in mine), sum(r.points for r in mine))))
         else:
             lines.append(t(lang, "bot.stats.you_none", name=user.name))
         return Reply("\n".join(lines), extra={"leaderboard": ranked, "games": len(mine),

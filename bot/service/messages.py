@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.contract import Button, Chat, User
 from bot.games import GameKind
-from renderers.i18n import t
+from renderers.i18n import decimal, t
 from renderers.presenter import Menu
 
 from .model import GameMeta, OutRow
@@ -32,6 +32,12 @@ def duration(minutes: int, language: str) -> str:
     if minutes % 60 == 0:
         return t(language, "bot.duration.hours", n=minutes // 60)
     return t(language, "bot.duration.minutes", n=minutes)
+
+
+def stats_record(language: str, games: int, wins: int, points: int) -> dict[str, str]:
+    """The ``wins``, ``games`` and ``average`` parts of a leaderboard line (each with its own plural)."""
+    return {"wins": t(language, "bot.stats.wins", wins=wins), "games": t(language, "bot.stats.games", games=games),
+            "average": t(language, "bot.stats.average", average=decimal(language, points / games))}
 
 
 def button(label: str, payload: str, kind: str = "action", colour: str | None = None) -> dict[str, Any]:

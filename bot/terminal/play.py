@@ -164,7 +164,7 @@ class TerminalSession:
 
     async def start_new(self) -> int | None:
         opts = self.options
-        self.say("terminal.welcome", players=opts.players, ai=opts.ai_seats)
+        self.say("terminal.welcome", seats=t(self.language, "terminal.seats", players=opts.players), ai=opts.ai_seats)
         if opts.watching:
             self.say("terminal.watching")
         self.say("terminal.storage", path=str(opts.db))

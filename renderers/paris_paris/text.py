@@ -153,7 +153,8 @@ def board_text(view, *, language: str = "en") -> str:
         if view.finished and seat in view.winners:
             marks.append("🏆")
         lines.append(t(lang, "bt_player", marks=" ".join(marks) + (" " if marks else ""), player=player,
-                       points=view.scores[seat], supply=view.supply[seat], board=on_board[seat]))
+                       points=t(lang, "final_points", points=view.scores[seat]),
+                       supply=t(lang, "bt_supply", supply=view.supply[seat]), board=on_board[seat]))
     if view.board:
         shops = []
         for station, owners in sorted(view.board.items(), key=lambda item: station_name(item[0])):

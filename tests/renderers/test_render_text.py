@@ -1,39 +1,16 @@
-"""The text renderer in all four languages, and the catalogs' completeness."""
+"""The text renderer in all four languages (the catalogs themselves: test_catalogs.py)."""
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 
 from engine.paris_paris import Game, Pick, Tile
 from engine.paris_paris import errors as errs
 from engine.paris_paris import events as E
-from renderers.i18n import LANGUAGES, catalog, missing_keys
+from renderers.i18n import LANGUAGES, t
 from renderers.paris_paris import scenes, text
-
-LOCALES = Path(text.__file__).parent.parent / "locales"
-
-
-def _render_keys() -> dict[str, dict[str, str]]:
-    return {lang: json.loads((LOCALES / lang / "render.json").read_text("utf-8")) for lang in LANGUAGES}
-
-
-def test_catalogs_complete_and_placeholders_match():
-    files = _render_keys()
-    for lang in LANGUAGES:
-        assert set(files[lang]) == set(files["en"]), (lang, set(files["en"]) ^ set(files[lang]))
-        assert not missing_keys(lang) & set(files["en"])
-        for key, value in files["en"].items():
-            assert value.strip(), key
-            fields = set(re.findall(r"{(\w+)}", value))
-            assert set(re.findall(r"{(\w+)}", files[lang][key])) == fields, (lang, key)
-    # Translations are real translations, not English copies (proper names and symbols aside).
-    for lang in ("de", "it", "fr"):
-        same = [k for k, v in files[lang].items() if v == files["en"][k] and re.search(r"[a-z]{4,}", v)]
-        assert len(same) <= 4, (lang, same)
 
 
 def _full_game_log(n: int, seed: int = 9):
@@ -60,8 +37,7 @@ def test_narrate_every_event_kind(lang, n):
     joined = "\n".join(lines)
     for name in game.players:
         assert name in joined
-    words = catalog(lang)
-    assert words["colour_green"] in joined or words["colour_red"] in joined
+    assert t(lang, "colour_green") in joined or t(lang, "colour_red") in joined
 
 
 def test_narrate_redacts_secret_markers():
@@ -93,8 +69,10 @@ def test_narrate_examples_in_english():
                         "(Concorde and Louvre, distance 2): ann +1, cat +1.")
     assert "nobody scores" in lines[3]
     assert lines[4] == "cat's special route, the 🟢 green line: ann +3, cat +5."
-    assert lines[5] == "The bag holds ann 2, bob 1, cat 0. ann has the most and scores 2."
+    assert lines[5] == "The bag holds ann 2, bob 1, cat 0. ann has the most and scores 2 points."
     assert lines[6] == "Game over! ann wins with 20 points."
+    one = text.narrate([E.BagScored((1, 0, 0), 0, 1)], players=players)
+    assert one == ["The bag holds ann 1, bob 0, cat 0. ann has the most and scores 1 point."]
 
 
 def test_tile_label_and_colour_emoji():
@@ -118,10 +96,9 @@ def test_board_text(lang):
     # The public board never names a secret marker; a seat's board names its own.
     secret = scene.game.view(0).marker
     own = text.board_text(scene.game.view(0), language=lang)
-    own_line = catalog(lang)["your_marker"].format(colour=f"{text.COLOUR_EMOJI[secret]} "
-                                                           f"{catalog(lang)['colour_' + secret]}")
+    own_line = t(lang, "your_marker", colour=f"{text.COLOUR_EMOJI[secret]} {t(lang, 'colour_' + secret)}")
     assert own_line in own.splitlines()
-    assert catalog(lang)[f"colour_{secret}"] not in board
+    assert t(lang, f"colour_{secret}") not in board
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

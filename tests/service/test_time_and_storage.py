@@ -1,10 +1,9 @@
-"""Timers with a manual clock, seats handed to the AI, restarts, the outbox, migrations, catalogs."""
+"""Timers with a manual clock, seats handed to the AI, restarts, the outbox, migrations."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import re
 
 import aiosqlite
 from service_helpers import FakeTransport, chat, play_to_end, play_turn, snapshot, start_game, user
@@ -12,7 +11,7 @@ from service_helpers import FakeTransport, chat, play_to_end, play_turn, snapsho
 from bot.contract import RetryLater
 from bot.service import GameService
 from bot.service.storage import SCHEMA_VERSION, Conflict, SqliteStorage
-from renderers.i18n import LANGUAGES, catalog, t
+from renderers.i18n import t
 
 OPTS = {"seed": 6, "reminder_minutes": 60, "deadline_minutes": 180}
 
@@ -284,25 +283,6 @@ async def test_migrations_upgrade_an_old_database(db_path, clock):
         assert (await service.start(chat(), user("Ann"))).ok
     finally:
         await service.close()
-
-
-def test_catalogs_complete_in_every_language():
-    english = {k: v for k, v in catalog("en").items() if k.startswith("bot.")}
-    assert len(english) > 90
-    for lang in LANGUAGES:
-        mine = {k: v for k, v in catalog(lang).items() if k.startswith("bot.")}
-        assert set(mine) == set(english), (lang, set(english) ^ set(mine))
-        for key, text in english.items():
-            assert set(re.findall(r"{(\w+)}", mine[key])) == set(re.findall(r"{(\w+)}", text)), (lang, key)
-
-
-def test_every_catalog_key_used_by_the_service_exists():
-    from pathlib import Path
-
-    source = "".join(p.read_text() for p in Path("bot/service").glob("*.py"))
-    keys = set(re.findall(r'"(bot\.[a-z_]+\.[a-z_.]*[a-z_])"', source))
-    english = catalog("en")
-    assert keys and not [k for k in keys if k not in english]
 
 
 async def test_edit_merged_while_delivering_is_not_lost(service, transport):

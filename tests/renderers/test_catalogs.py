@@ -1,0 +1,160 @@
+"""The message catalogs (renderers/locales/<lang>/LC_MESSAGES/<area>.po) as a whole: every language
+has every English message with the same plural structure and placeholders, a message that shows a
+count is a plural entry, every key the code asks for exists, and every message is used."""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
+from bot.terminal.choices import COMMANDS as TERMINAL_COMMANDS
+from engine.paris_paris.board import COLOURS
+from engine.paris_paris.game import FINAL_TOURS
+from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, LOCALES, catalog, t
+from renderers.style import PLAYER_COLOURS
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = sorted(p for folder in ("bot", "engine", "renderers") for p in (ROOT / folder).rglob("*.py"))
+ENGLISH = catalog(DEFAULT_LANGUAGE)
+
+
+def _literals(paths) -> set[str]:
+    found: set[str] = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found.add(node.value)
+    return found
+
+
+# Keys the code builds from a prefix and a value (``t(lang, "bot.colour." + colour)``), with the
+# values each prefix is completed with, taken from where the code gets them.
+DYNAMIC_KEYS: dict[str, set[str]] = {
+    "bot.colour.": set(COLOURS),
+    "colour_": set(COLOURS),
+    "player_colour_": {colour.name for colour in PLAYER_COLOURS},
+    "bot.language.": set(LANGUAGES),
+    "bot.final_tours.": set(FINAL_TOURS),
+    "tg.cmd.": set(GROUP_COMMANDS + PRIVATE_COMMANDS),
+    "terminal.alias.": set(TERMINAL_COMMANDS),
+}
+# Prefixes completed by string literals of one module: build_parser's tr("play.help"), the Discord
+# command tree's L("...", "cmd.new"), error_text's t(lang, f"err_{code}") for the codes it names.
+LITERAL_SUFFIXES: dict[str, Path] = {
+    "terminal.cli.": ROOT / "bot" / "cli.py",
+    "discord.": ROOT / "bot" / "discord" / "commands.py",
+    "err_": ROOT / "renderers" / "paris_paris" / "text.py",
+}
+
+# Parameters that hold a number of things; "{count} shops" must then be a plural entry.
+COUNT_PARAMS = {"n", "count", "stacks", "points", "supply", "wins", "games", "rounds", "players", "ai", "seats"}
+NOT_A_COUNT = {("bot.msg.round_over", "rounds"),     # "Round 3/20 is over": not a number of rounds
+               ("lobby_players", "count")}          # "Players (3 of 4)"
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def english_fields(key: str) -> set[str]:
+    return set().union(*(fields(form) for form in ENGLISH[key].forms))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_file_declares_the_languages_plural_forms(language):
+    paths = sorted((LOCALES / language / "LC_MESSAGES").glob("*.po"))
+    assert {p.stem for p in paths} >= {"bot", "discord", "render", "telegram", "terminal"}
+    assert not list((LOCALES / language).glob("*.json")), "run python -m renderers.i18n_convert"
+    expected = Catalog(locale=language).plural_forms
+    for path in paths:
+        with path.open("rb") as f:
+            po = read_po(f)
+        assert po.plural_forms == expected, path
+        assert str(po.locale) == language, path
+
+
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE])
+def test_every_language_has_every_message_with_the_same_structure(language):
+    mine = catalog(language)
+    assert set(mine) == set(ENGLISH), (set(ENGLISH) - set(mine), set(mine) - set(ENGLISH))
+    for key, english in ENGLISH.items():
+        assert mine[key].area == english.area, key
+        assert mine[key].count == english.count, key
+        assert len(mine[key].forms) == len(english.forms), key
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_placeholders_match_english_in_every_form(language):
+    for key, message in catalog(language).items():
+        wanted = english_fields(key)
+        for form in message.forms:
+            assert form.strip(), (language, key)
+            # A singular form may spell the number out ("one stack"), nothing else may differ.
+            assert wanted - {message.count} <= fields(form) <= wanted, (language, key, form)
+
+
+def test_a_message_that_shows_a_count_is_a_plural_entry():
+    for key, message in ENGLISH.items():
+        if message.count is not None:
+            assert message.count in english_fields(key), key
+        for form in message.forms:
+            for name in re.findall(r"\{(\w+)\}\s+[^\W\d_]", form):
+                if name in COUNT_PARAMS and (key, name) not in NOT_A_COUNT:
+                    assert message.count == name, (key, form)
+
+
+def test_plural_forms_follow_each_language():
+    assert t("en", "final_points", points=1) == "1 point"
+    assert t("en", "final_points", points=0) == "0 points"
+    assert t("fr", "final_points", points=0) == "0 point"         # French: 0 and 1 are singular
+    assert t("fr", "final_points", points=2) == "2 points"
+    assert t("de", "bot.stats.games", games=1) == "in 1 Spiel"
+    assert t("de", "bot.stats.games", games=5) == "in 5 Spielen"
+    assert t("it", "final_on_board", count=1) == "1 negozio sul tabellone"
+    assert t("en", "final_points") == "{points} points"          # no number: the general form, unformatted
+
+
+def _keys_in_calls() -> set[str]:
+    """Literal keys passed to ``t(lang, key)``, ``c.t(key)``, ``say(key)`` and ``Refused(key)``."""
+    keys: set[str] = set()
+    for path in SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+            position = 1 if isinstance(node.func, ast.Name) and name == "t" else 0
+            if name in ("t", "say", "Refused") and len(node.args) > position:
+                arg = node.args[position]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    keys.add(arg.value)
+    return keys
+
+
+def test_every_key_the_code_asks_for_exists():
+    asked = _keys_in_calls()
+    assert len(asked) > 150
+    assert not asked - set(ENGLISH)
+    for prefix, values in DYNAMIC_KEYS.items():
+        assert not {prefix + value for value in values} - set(ENGLISH), prefix
+
+
+def test_every_message_is_used():
+    literals = _literals(SOURCES)
+    built = {prefix + value for prefix, values in DYNAMIC_KEYS.items() for value in values}
+    built |= {prefix + value for prefix, path in LITERAL_SUFFIXES.items() for value in _literals([path])}
+    unused = set(ENGLISH) - literals - built
+    assert not unused, sorted(unused)
+
+
+@pytest.mark.parametrize("language", ["de", "it", "fr"])
+def test_translations_are_not_english_copies(language):
+    same = [k for k, m in catalog(language).items() if m.forms == ENGLISH[k].forms and not k.startswith("bot.language.")
+            and re.search(r"[a-z]{4,}", re.sub(r"\{\w+\}|Paris", "", m.text))]
+    assert len(same) <= 4, same
