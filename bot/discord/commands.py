@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
+from bot.games import KINDS
 from renderers.i18n import LANGUAGES, catalog
 
 if TYPE_CHECKING:
@@ -70,6 +71,9 @@ DEADLINE_CHOICES = [
     Choice(name=L("1 week", "choice.7d"), value=10080),
 ]
 
+# The games the bot hosts, from the registry (names are the games' own: not translated).
+GAME_CHOICES = [Choice(name=game.definition.name, value=game.id) for game in KINDS.values()]
+
 SETTING_DESCRIPTIONS = {
     "language": L("Language of the game's messages and map", "opt.language"),
     "final_tours": L("Which lines run at the end of the game", "opt.final_tours"),
@@ -114,19 +118,23 @@ class ParisGroup(app_commands.Group):
     # ---------------------------------------------------------------- lobby
 
     @app_commands.command(name="new", description=L("Open a new game in this channel", "cmd.new"))
-    @app_commands.describe(thread=L("Open a thread for the game", "opt.thread"), **SETTING_DESCRIPTIONS)
-    @app_commands.choices(**SETTING_CHOICES)
+    @app_commands.describe(game=L("Which game to play", "opt.game"),
+                           thread=L("Open a thread for the game", "opt.thread"), **SETTING_DESCRIPTIONS)
+    @app_commands.choices(game=GAME_CHOICES, **SETTING_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
+        game: str | None = None,
         thread: bool = False,
         language: str | None = None,
         final_tours: str | None = None,
         reminder: int | None = None,
         deadline: int | None = None,
     ) -> None:
-        options = setting_changes(language, final_tours, reminder, deadline) or None
-        await self.bot.new_game(interaction, thread=thread, options=options)
+        options = setting_changes(language, final_tours, reminder, deadline)
+        if game is not None:
+            options["game"] = game
+        await self.bot.new_game(interaction, thread=thread, options=options or None)
 
     @app_commands.command(name="join", description=L("Take a seat in this channel's game", "cmd.join"))
     async def join(self, interaction: discord.Interaction) -> None:

@@ -101,16 +101,18 @@ class TelegramHandlers:
 
     def register(self, application: Application) -> None:
         """The one place that maps commands and buttons to handler functions."""
-        calls: dict[str, Callable[[Chat, User], Awaitable[Reply]]] = {
-            "newgame": lambda c, u: self.service.new_game(c, u),
-            "join": lambda c, u: self.service.join(c, u),
-            "leave": lambda c, u: self.service.leave(c, u),
-            "startgame": lambda c, u: self.service.start(c, u),
-            "addbot": lambda c, u: self.service.add_ai(c, u),
-            "abort": lambda c, u: self.service.abort(c, u),
-            "board": lambda c, u: self.service.board(c, u),
-            "settings": lambda c, u: self.service.settings(c, u, None),
-            "stats": lambda c, u: self.service.stats(c, u),
+        # Each call gets the chat, the user and the command's words: "/newgame connection",
+        # "/addbot strong", "/stats connection".
+        calls: dict[str, Callable[[Chat, User, tuple[str, ...]], Awaitable[Reply]]] = {
+            "newgame": lambda c, u, a: self.service.new_game(c, u, options={"game": " ".join(a)} if a else None),
+            "join": lambda c, u, a: self.service.join(c, u),
+            "leave": lambda c, u, a: self.service.leave(c, u),
+            "startgame": lambda c, u, a: self.service.start(c, u),
+            "addbot": lambda c, u, a: self.service.add_ai(c, u, a[0] if a else None),
+            "abort": lambda c, u, a: self.service.abort(c, u),
+            "board": lambda c, u, a: self.service.board(c, u),
+            "settings": lambda c, u, a: self.service.settings(c, u, None),
+            "stats": lambda c, u, a: self.service.stats(c, u, " ".join(a) or None),
         }
         aliases = {"newgame": ["new"], "addbot": ["addai"]}   # the names the service's own texts use
         for name, call in calls.items():
@@ -142,7 +144,7 @@ class TelegramHandlers:
 
     # ---- commands ---------------------------------------------------------------------
 
-    def _group_command(self, call: Callable[[Chat, User], Awaitable[Reply]]):
+    def _group_command(self, call: Callable[[Chat, User, tuple[str, ...]], Awaitable[Reply]]):
         async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             message, chat = update.effective_message, update.effective_chat
             if message is None or chat is None or update.effective_user is None:
@@ -156,7 +158,8 @@ class TelegramHandlers:
                 await self._reply(message, Reply(t(lang, "tg.anonymous"), ok=False))
                 return
             user = await self.user_of(context.bot, update.effective_user, chat)
-            await self._reply(message, await self._guarded(lang, call(self.chat_of(chat), user)))
+            words = tuple(str(w)[:40] for w in (context.args or ())[:4])
+            await self._reply(message, await self._guarded(lang, call(self.chat_of(chat), user, words)))
         return handler
 
     def _anywhere(self, call: Callable[[Chat | None, User], Awaitable[Reply]]):
