@@ -82,6 +82,14 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help=tr("replay.help"), description=tr("replay.description"))
     replay.add_argument("file", metavar="FILE", help=tr("replay.file"))
+
+    export = sub.add_parser("export", help=tr("export.help"), description=tr("export.help"))
+    export.add_argument("game_id", nargs="?", type=int, default=None, metavar="ID", help=tr("export.id"))
+    export.add_argument("--db", default=None, metavar="PATH|URL", help=tr("db", path=str(default_db_path())))
+
+    migrate = sub.add_parser("migrate-db", help=tr("migrate.help"), description=tr("migrate.help"))
+    migrate.add_argument("source", metavar="FROM", help=tr("migrate.source"))
+    migrate.add_argument("target", metavar="TO", help=tr("migrate.target"))
     return parser
 
 
@@ -100,6 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from engine.__main__ import main as engine_main
 
         return engine_main(["replay", args.file])
+    if args.command == "export":
+        return asyncio.run(_export(args.db or str(default_db_path()), args.game_id, language))
+    if args.command == "migrate-db":
+        return asyncio.run(_migrate(args.source, args.target, language))
     parser.print_help()
     return 0
 
@@ -159,6 +171,46 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
         # every accepted move is committed already, so there is nothing to lose.
         print("\n" + t(options.language, "terminal.saved_interrupt", command=options.resume_command))
         return 130
+
+
+async def _export(target: str, game_id: int | None, language: str) -> int:
+    """Print a game's JSON record (the latest started game when no id is given)."""
+    import json
+
+    from .service.storage import open_storage
+
+    storage = await open_storage(target)
+    try:
+        if game_id is None:
+            game_id = await storage.latest_started_game()
+        got = None if game_id is None else await storage.load_game(game_id)
+        if got is None or got[0].setup is None:
+            print(t(language, "terminal.export.none", id=game_id if game_id is not None else "-"), file=sys.stderr)
+            return 1
+        meta, moves = got
+        record = find(meta.game).definition.record_of(meta.setup, moves)
+        json.dump(record, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return 0
+    finally:
+        await storage.close()
+
+
+async def _migrate(source: str, target: str, language: str) -> int:
+    """Copy every game, message and setting from one database to another (SQLite to PostgreSQL)."""
+    import time
+
+    from .service.storage import copy_database
+
+    started = time.perf_counter()
+    try:
+        counts = await copy_database(source, target)
+    except (ValueError, RuntimeError, OSError) as exc:
+        print(t(language, "terminal.migrate.failed", error=str(exc)), file=sys.stderr)
+        return 1
+    rows = ", ".join(f"{table} {count}" for table, count in counts.items())
+    print(t(language, "terminal.migrate.done", rows=rows, seconds=f"{time.perf_counter() - started:.1f}"))
+    return 0
 
 
 def _tolerant_output() -> None:

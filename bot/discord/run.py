@@ -35,7 +35,8 @@ class DiscordConfig:
         return cls(
             token=source.require("DISCORD_BOT_TOKEN"),
             dev_guild_id=source.get_int("DISCORD_DEV_GUILD_ID"),
-            db_path=source.get("PARIS_PARIS_DB", DEFAULT_DB) or DEFAULT_DB,
+            # A PostgreSQL URL when several processes share one database, else the SQLite file.
+            db_path=source.get("PARIS_PARIS_DATABASE_URL") or source.get("PARIS_PARIS_DB") or DEFAULT_DB,
         )
 
 

@@ -31,7 +31,8 @@ class TelegramSettings:
             raise ConfigError("TELEGRAM_WEBHOOK_URL must be an https:// URL (Telegram only calls HTTPS webhooks)")
         return cls(
             token=env.require("TELEGRAM_BOT_TOKEN"),
-            db_path=env.get("PARIS_PARIS_DB", DEFAULT_DB) or DEFAULT_DB,
+            # A PostgreSQL URL when several processes share one database, else the SQLite file.
+            db_path=env.get("PARIS_PARIS_DATABASE_URL") or env.get("PARIS_PARIS_DB") or DEFAULT_DB,
             webhook_url=webhook_url,
             webhook_port=env.get_int("TELEGRAM_WEBHOOK_PORT", 8443) or 8443,
             webhook_listen=env.get("TELEGRAM_WEBHOOK_LISTEN", "0.0.0.0") or "0.0.0.0",

@@ -328,6 +328,9 @@ class Storage(ABC):
     @abstractmethod
     async def active_game_id(self, platform: str, chat_id: str) -> int | None: ...
     @abstractmethod
+    async def latest_started_game(self) -> int | None:
+        """The id of the newest game that was started (for exporting "the latest" record)."""
+    @abstractmethod
     async def game_version(self, game_id: int) -> int | None:
         """The stored version of a game (None: no such game): another process moved the game
         when it differs from the one in memory."""

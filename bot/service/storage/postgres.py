@@ -111,6 +111,9 @@ class PostgresStorage(Storage):
             "SELECT GREATEST((SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM game_ids), "
             "(SELECT COALESCE(MAX(id), 0) FROM games))")
 
+    async def latest_started_game(self) -> int | None:
+        return await self.pool.fetchval("SELECT MAX(id) FROM games WHERE setup IS NOT NULL")
+
     async def active_game_id(self, platform: str, chat_id: str) -> int | None:
         row = await self._one("SELECT id FROM games WHERE platform = ? AND chat_id = ? "
                               "AND status IN ('lobby', 'playing')", platform, chat_id)

@@ -143,6 +143,10 @@ class SqliteStorage(Storage):
     async def max_game_id(self) -> int:
         return await self._call(lambda: self._last_game_id(self.db._conn))
 
+    async def latest_started_game(self) -> int | None:
+        row = await self._one("SELECT MAX(id) FROM games WHERE setup IS NOT NULL")
+        return row[0] if row else None
+
     async def active_game_id(self, platform: str, chat_id: str) -> int | None:
         row = await self._one("SELECT id FROM games WHERE platform = ? AND chat_id = ? "
                               "AND status IN ('lobby', 'playing')", (platform, chat_id))
