@@ -22,9 +22,8 @@ import tempfile
 import time
 
 from bot.contract import Chat, User
+from bot.games import kind
 from bot.service import GameService
-from bot.service.records import compact_setup
-from engine.paris_paris import Game
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -59,15 +58,15 @@ async def _next_press(service: GameService, c: Chat, users: dict[str, User]):
         return None
     mover = users[info["seats"][info["to_move"]]["user_id"]]
     board = await service.board(c, mover)
-    tiles = [row[0].payload for row in board.buttons if row[0].payload.startswith("t_")]
-    return mover, tiles[info["moves"] % len(tiles)]
+    choices = [row[0].payload for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
+    return mover, choices[info["moves"] % len(choices)]
 
 
 async def _timed_press(service: GameService, c: Chat, mover: User, payload: str) -> float:
     start = time.perf_counter()
     reply = await service.press(c, mover, payload)
     elapsed = (time.perf_counter() - start) * 1000
-    if reply.ok and reply.buttons and reply.buttons[0][0].payload.startswith("e_"):
+    if reply.ok and reply.buttons and reply.buttons[0][0].payload.startswith("c_"):
         start = time.perf_counter()
         reply = await service.press(c, mover, reply.buttons[0][0].payload)
         elapsed += (time.perf_counter() - start) * 1000    # the eviction choice completes the move
@@ -107,17 +106,20 @@ async def _store_games(path: str, count: int, rng: random.Random) -> None:
     db = service.storage.db
     now = time.time()
     games, moves, timers = [], [], []
+    definition = kind("paris-paris").definition
     for gid in range(1, count + 1):
         n = rng.choice((2, 3, 4))
         names = [f"P{gid}-{i}" for i in range(n)]
         seed = rng.randrange(1 << 62)
-        game = Game.new(names, seed=seed)
-        played = rng.randrange(0, game.rounds * n - 1)
+        match = definition.new_match(names, seed=seed)
+        played = rng.randrange(0, match.view(None).rounds * n - 1)
         for i in range(played):
-            pick = game.legal_actions()[rng.randrange(len(game.legal_actions()))]
-            game.apply(pick)
-            moves.append((gid, i, str(pick), 0, "human", now))
-        setup = compact_setup(game.to_record(), seed)
+            seat = match.to_act()[0]
+            choices = match.legal_choices(seat)
+            choice = choices[rng.randrange(len(choices))]
+            match.apply(choice, by=seat)
+            moves.append((gid, i, str(choice), seat, "human", now))
+        setup = match.stored_setup()
         seats = [{"name": p, "platform": "bench", "user_id": f"u{gid}-{i}", "is_ai": False,
                   "ai_reason": None, "language": None} for i, p in enumerate(names)]
         options = {"final_tours": "markers", "reminder_minutes": 240, "deadline_minutes": 1440, "language": "en"}

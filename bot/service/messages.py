@@ -221,8 +221,16 @@ def prompt_message(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *
                  slot=turn_slot(meta), mode=mode)
 
 
+def game_code(meta: GameMeta) -> str:
+    """A short code of the game's deal: with the id it names the game across databases too."""
+    from .payloads import b36
+
+    return b36(meta.seed % 36 ** 4).rjust(4, "0")
+
+
 def picture_name(meta: GameMeta, game: GameKind, what: str) -> str:
-    return f"{game.presenter.image_prefix}-{meta.id}-{what}.png"
+    """``paris-3-k2x9-round7.png``: unique per game (id and deal code) and picture."""
+    return f"{game.presenter.image_prefix}-{meta.id}-{game_code(meta)}-{what}.png"
 
 
 def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, log_start: int,

@@ -26,6 +26,7 @@ from renderers.i18n import normalize_language, t
 from . import outgoing
 from .clock import Clock, SystemClock
 from .info import Info
+from .inputs import cleaned
 from .lobby import Lobby, host_name, may_manage
 from .model import LOBBY, PLAYING, Changes
 from .outbox import Delivery
@@ -408,5 +409,11 @@ class GameService:
             with contextlib.suppress(Conflict):
                 await self.store.commit(changes, forget=meta.id)
 
+
+# Every method the adapters call takes its chats, users and text through ``inputs.clean``.
+for _name in ("new_game", "join", "leave", "add_ai", "start", "abort", "hand_to_ai", "settings", "press", "move",
+              "board", "marker", "private_started", "stats", "rules", "help"):
+    setattr(GameService, _name, cleaned(getattr(GameService, _name)))
+GameService.secret = GameService.marker
 
 __all__ = ["GameService", "Payload", "Refused"]

@@ -17,6 +17,8 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.names import check_names
+
 from . import board as B
 from .actions import DONE, UNDO, Build, Choice, Done, Place, Trade, Undo, parse
 from .errors import (
@@ -491,13 +493,12 @@ class Game:
 
 
 def _check_players(players: Sequence[str]) -> int:
-    if isinstance(players, str) or not all(isinstance(p, str) and p.strip() for p in players):
+    if isinstance(players, str):
         raise InvalidSetup("players must be a list of names")
     n = len(players)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise InvalidSetup(f"Paris Connection is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
-    if len(set(players)) != n:
-        raise InvalidSetup("player names must be different")
+    check_names(players)
     return n
 
 

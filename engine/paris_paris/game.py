@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from itertools import chain, product
 from operator import add
 
+from engine.names import check_names
+
 from . import board as B
 from .actions import EVICTING_PICKS, MAX_SEATS, PLAIN_PICKS, Pick, Tile, pick_for
 from .errors import (
@@ -688,8 +690,5 @@ def _shuffled(items: Sequence[int], rng: random.Random) -> list[int]:
 def _check_players(players: Sequence[str]) -> int:
     if isinstance(players, str) or not 2 <= len(players) <= 4:
         raise InvalidSetup("Paris Paris is played by 2 to 4 players")
-    if any(not isinstance(p, str) or not p.strip() for p in players):
-        raise InvalidSetup("every player needs a name")
-    if len(set(players)) != len(players):
-        raise InvalidSetup("player names must be different")
+    check_names(players)
     return len(players)

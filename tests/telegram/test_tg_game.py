@@ -19,7 +19,7 @@ SEED = 23     # a fixed deal: reproducible runs (taps in turn meet an eviction c
 @pytest.fixture(autouse=True)
 def fixed_deal(monkeypatch):
     """Every new game gets the same deal, so runs are reproducible."""
-    monkeypatch.setattr("bot.service.service.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: SEED)
 
 
 @pytest.fixture

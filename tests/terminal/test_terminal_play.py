@@ -193,9 +193,12 @@ def test_maps_are_written_after_each_round(monkeypatch, capsys, tmp_path):
                      ALWAYS_FIRST)
     assert code == 0
     files = sorted(maps.glob("*.png"))
-    # A 4-player game has 12 rounds: a map after each of the first 11, then the final map.
-    assert sorted(p.name for p in files) == sorted([f"paris-1-round{r}.png" for r in range(1, 12)]
-                                                   + ["paris-1-final.png"])
+    # A 4-player game has 12 rounds: the start, a map after each round, then the final standings;
+    # the names carry the game's id and deal code, so another database's game 1 never overwrites them.
+    code = files[0].name.split("-")[2]
+    assert len(code) == 4
+    assert sorted(p.name for p in files) == sorted([f"paris-1-{code}-round{r}.png" for r in range(1, 13)]
+                                                   + [f"paris-1-{code}-start.png", f"paris-1-{code}-final.png"])
     for path in files:
         assert f"Map saved: {path}" in out
         with Image.open(path) as image:
@@ -308,7 +311,7 @@ def test_quit_command_saves(monkeypatch, capsys, tmp_path):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["play", "--players", "5"], "--players must be 2, 3 or 4, not 5."),
+    (["play", "--players", "5"], "Paris Paris is for 2 to 4 players, not 5"),
     (["play", "--players", "3", "--ai", "0"], "--ai must be 2 (you against the AI) or 3 (watch an AI-only game)"),
     (["play", "--players", "4", "--ai", "2"], "--ai must be 3 (you against the AI) or 4"),
     (["play", "--players", "2", "--ai", "3"], "with 2 players, not 3"),
