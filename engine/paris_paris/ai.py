@@ -75,17 +75,18 @@ def _unseen_tiles_per_station(game: Game) -> list[int]:
 def _value(game: Game, seat: int, action: Pick, unseen: list[int]) -> float:
     station = action.tile.code // 5
     board = list(game.board)
-    owners = list(board[station])
-    evicted = None
-    if len(owners) == B.CAPACITY[station]:
-        evicted = action.evict if action.evict is not None else owners[0]
-        owners.remove(evicted)
-    board[station] = (*owners, seat)
-
-    value = _shop_worth(board, seat, station, game.markers[seat])
-    value /= 1.0 + UNSEEN_TILE_RISK * max(unseen[station], 0)
-    if evicted is not None:
-        value += EVICT_SELF if evicted == seat else EVICT_OPPONENT
+    value = 0.0
+    if game.supply[seat]:     # an empty supply opens no shop: only the leftover counts
+        owners = list(board[station])
+        evicted = None
+        if len(owners) == B.CAPACITY[station]:
+            evicted = action.evict if action.evict is not None else owners[0]
+            owners.remove(evicted)
+        board[station] = (*owners, seat)
+        value = _shop_worth(board, seat, station, game.markers[seat])
+        value /= 1.0 + UNSEEN_TILE_RISK * max(unseen[station], 0)
+        if evicted is not None:
+            value += EVICT_SELF if evicted == seat else EVICT_OPPONENT
 
     offer = list(game.offer)
     offer.remove(action.tile.code)

@@ -44,10 +44,12 @@ from .events import (
     ShopOpened,
     SmallTour,
     TileDiscarded,
+    TileTaken,
     fast_builder,
 )
 
-SHOPS_PER_PLAYER = 20
+# The box holds 20 shops a colour; the 20th is the score marker (RULES.md, "Components and setup").
+SHOPS_PER_PLAYER = 19
 FINAL_TOURS = ("markers", "all_lines")
 
 _STATIONS = B.STATIONS
@@ -74,6 +76,7 @@ _new_halt = fast_builder(Halt)
 # Events are immutable values, so the common small ones are built once and shared: a game
 # emits thousands of them and building frozen dataclasses is a large part of its cost.
 _SHOP_OPENED = tuple(tuple(ShopOpened(seat, tile) for tile in _TILE) for seat in range(MAX_SEATS))
+_TILE_TAKEN = tuple(tuple(TileTaken(seat, tile) for tile in _TILE) for seat in range(MAX_SEATS))
 _TILE_DISCARDED = tuple((TileDiscarded(tile, False), TileDiscarded(tile, True)) for tile in _TILE)
 _DESTINATIONS = ("supply", "bag")
 _SHOP_EVICTED = {
@@ -214,16 +217,19 @@ class Game:
                     raise InvalidSetup(f"tile {_TILE[code]} appears more often than the box holds it",
                                        tile=str(_TILE[code]))
         marker_codes = []
-        for colour in markers:
-            if colour not in B.COLOUR_INDEX:
-                raise InvalidSetup(f"unknown marker colour {colour!r}", value=colour)
+        for seat, colour in enumerate(markers):
+            if not isinstance(colour, str) or colour not in B.COLOUR_INDEX:
+                whose = f"{players[seat]}'s marker" if seat < n else "a marker"
+                raise InvalidSetup(f"{whose} must be a line colour ({', '.join(_COLOURS)}), not {colour!r}",
+                                   value=str(colour)[:40])
             marker_codes.append(B.COLOUR_INDEX[colour])
         if len(marker_codes) != n:
             raise InvalidSetup(f"{n} players need {n} markers, got {len(marker_codes)}")
         open_code = None
         if n == 2:
-            if open_marker not in B.COLOUR_INDEX:
-                raise InvalidSetup("with 2 players a face-up marker (a line colour) is required")
+            if not isinstance(open_marker, str) or open_marker not in B.COLOUR_INDEX:
+                raise InvalidSetup(f"with 2 players a face-up marker is required: a line colour "
+                                   f"({', '.join(_COLOURS)}), not {open_marker!r}")
             open_code = B.COLOUR_INDEX[open_marker]
         elif open_marker is not None:
             raise InvalidSetup("a face-up marker is only used with 2 players")
@@ -364,6 +370,8 @@ class Game:
             self._twins = len(set(offer)) != len(offer)
         if self._twins:
             offer = list(dict.fromkeys(offer))      # the same tile twice on offer is one choice
+        if not self.supply[(self.bus + self.picks) % self._n]:
+            return [PLAIN_PICKS[code] for code in offer]   # no shop to open, so nothing to evict
         actions: list[Pick] = []
         for code in offer:
             owners = board[code // 5]
@@ -395,7 +403,7 @@ class Game:
         if code not in self.offer:
             raise TileNotOnOffer(f"{action.tile} is not on offer", tile=str(action.tile))
         owners = self.board[code // 5]
-        if len(owners) == 2 and owners[0] != owners[1]:
+        if len(owners) == 2 and owners[0] != owners[1] and self.supply[(self.bus + self.picks) % self._n]:
             if action.evict is None:
                 raise EvictionChoiceRequired(
                     f"{B.DISPLAY_NAMES[action.tile.station]} is full: choose whose shop to evict "
@@ -441,31 +449,37 @@ class Game:
         seat = (self.bus + picks) % n
         code = action.tile.code
         self.offer.remove(code)
-        station = code // 5
-        board = self.board
-        owners = board[station]
-        shops = self._shops
-        if len(owners) == _CAPACITY[station]:
-            evicted = owners[0] if action.evict is None else action.evict
-            if len(owners) == 1:
-                owners = ()
-            else:
-                owners = (owners[1],) if owners[0] == evicted else (owners[0],)
-            second = _SECOND[station]
-            shops[evicted] ^= second if shops[evicted] & second else _FIRST[station]
-            to_bag = evicted != seat and n > 2
-            if to_bag:
-                self.bag[evicted] += 1
-            else:
-                self.supply[evicted] += 1
-            if events is not None:
-                events += (_SHOP_OPENED[seat][code], _SHOP_EVICTED[station, evicted, seat, to_bag])
+        supply = self.supply
+        if supply[seat]:
+            station = code // 5
+            board = self.board
+            owners = board[station]
+            shops = self._shops
+            if len(owners) == _CAPACITY[station]:
+                evicted = owners[0] if action.evict is None else action.evict
+                if len(owners) == 1:
+                    owners = ()
+                else:
+                    owners = (owners[1],) if owners[0] == evicted else (owners[0],)
+                second = _SECOND[station]
+                shops[evicted] ^= second if shops[evicted] & second else _FIRST[station]
+                to_bag = evicted != seat and n > 2
+                if to_bag:
+                    self.bag[evicted] += 1
+                else:
+                    supply[evicted] += 1
+                if events is not None:
+                    events += (_SHOP_OPENED[seat][code], _SHOP_EVICTED[station, evicted, seat, to_bag])
+            elif events is not None:
+                events.append(_SHOP_OPENED[seat][code])
+            first = _FIRST[station]
+            shops[seat] |= _SECOND[station] if shops[seat] & first else first
+            board[station] = owners + (seat,)
+            supply[seat] -= 1
         elif events is not None:
-            events.append(_SHOP_OPENED[seat][code])
-        first = _FIRST[station]
-        shops[seat] |= _SECOND[station] if shops[seat] & first else first
-        board[station] = owners + (seat,)
-        self.supply[seat] -= 1
+            # An empty supply (2 players, the 20th pick of a player never evicted): the tile is
+            # taken and no shop opens, so nothing is evicted either (RULES.md, "Open shops").
+            events.append(_TILE_TAKEN[seat][code])
         self.moves.append(action)
         self.picks = picks = picks + 1
         if picks == n:
