@@ -39,21 +39,41 @@ LEFTOVER_WEIGHT = 1.0
 
 def choose_move(game: Game, *, seed: int) -> Pick:
     """A legal move for ``game.current_player``, deterministic for a given ``seed``."""
-    actions = game.legal_actions()
-    if not actions:
-        raise ValueError("no legal move: the game is over")
+    values = move_values(game)
     rng = random.Random(seed)
-    seat = game.current_player
-    unseen = _unseen_tiles_per_station(game)
     best: list[Pick] = []
     best_value = float("-inf")
-    for action in actions:
-        value = _value(game, seat, action, unseen)
+    for action, value in values:
         if value > best_value + 1e-9:
             best, best_value = [action], value
         elif abs(value - best_value) <= 1e-9:
             best.append(action)
     return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def move_values(game: Game, *, unseen: list[int] | None = None,
+                leftover_weight: float = LEFTOVER_WEIGHT) -> list[tuple[Pick, float]]:
+    """Every legal move of the player to move with its worth, in ``legal_actions`` order.
+
+    ``unseen`` (tiles of each station still face down) is worked out from the public log when
+    not given; ``leftover_weight`` 0 ignores what the leftover tile will do.
+    """
+    actions = game.legal_actions()
+    if not actions:
+        raise ValueError("no legal move: the game is over")
+    seat = game.current_player
+    if unseen is None:
+        unseen = _unseen_tiles_per_station(game)
+    return [(action, _value(game, seat, action, unseen, leftover_weight)) for action in actions]
+
+
+def unseen_tiles_in(stacks) -> list[int]:
+    """Tiles of each station in ``stacks`` (face-down stacks, as tile codes)."""
+    counts = [0] * len(B.STATIONS)
+    for stack in stacks:
+        for code in stack:
+            counts[code // 5] += 1
+    return counts
 
 
 def _unseen_tiles_per_station(game: Game) -> list[int]:
@@ -72,7 +92,7 @@ def _unseen_tiles_per_station(game: Game) -> list[int]:
     return counts
 
 
-def _value(game: Game, seat: int, action: Pick, unseen: list[int]) -> float:
+def _value(game: Game, seat: int, action: Pick, unseen: list[int], leftover_weight: float) -> float:
     station = action.tile.code // 5
     board = list(game.board)
     value = 0.0
@@ -90,13 +110,13 @@ def _value(game: Game, seat: int, action: Pick, unseen: list[int]) -> float:
 
     offer = list(game.offer)
     offer.remove(action.tile.code)
-    if offer:
+    if offer and leftover_weight:
         total = 0.0
         for code in offer:
             points = _leftover_points(board, code, game.discard, game.num_players)
             others = [p for s, p in enumerate(points) if s != seat]
             total += points[seat] - sum(others) / len(others)
-        value += LEFTOVER_WEIGHT * total / len(offer)
+        value += leftover_weight * total / len(offer)
     return value
 
 

@@ -148,6 +148,7 @@ class Options:
 
 
 _DEFAULT_OPTIONS = Options()
+_new_game = object.__new__
 
 
 def stack_size(players: int) -> int:
@@ -284,16 +285,74 @@ class Game:
             game._start_round(None)
         return game
 
+    @classmethod
+    def sampled(cls, view, *, stacks: list[tuple[int, ...]], markers: tuple[int, ...],
+                bag: Sequence[int]) -> Game:
+        """A game that shows exactly what ``view`` shows, with its hidden parts given: every stack
+        in reveal order (tile codes; those after ``view.round`` are face down), every seat's
+        marker (colour indices) and the bag per seat. A determinization for look-ahead: it holds
+        no move history and builds no events (play it with ``advance``)."""
+        game = cls.__new__(cls)
+        n = game._n = len(view.players)
+        game.players = view.players
+        game.options = Options(view.final_tours)
+        game.seed = None
+        game.stacks = stacks
+        game.markers = markers
+        game.open_marker = None if view.open_marker is None else B.COLOUR_INDEX[view.open_marker]
+        game.first_player = (view.bus - max(view.round - 1, 0)) % n
+        board = game.board = [()] * len(_STATIONS)
+        shops = game._shops = [0] * n
+        for name, owners in view.board.items():
+            station = B.STATION_INDEX[name]
+            board[station] = owners
+            for owner in owners:
+                shops[owner] |= _SECOND[station] if shops[owner] & _FIRST[station] else _FIRST[station]
+        game.supply = list(view.supply)
+        game.bag = list(bag)
+        game.scores = list(view.scores)
+        game.offer = [tile.code for tile in view.offer]
+        game._twins = None
+        game.discard = [None if tile is None else tile.code for tile in view.discard.values()]
+        game.bus = view.bus
+        game.picks = 0 if view.to_move is None else (view.to_move - view.bus) % n
+        game.round = view.round
+        game.moves = []
+        game.score_history = list(view.score_history)
+        game.finished = view.finished
+        game.winners = view.winners
+        game._log = None
+        return game
+
     def copy(self) -> Game:
-        """An independent copy (events and tiles are immutable and shared)."""
-        other = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(other, name, getattr(self, name))
-        for name in ("board", "_shops", "supply", "bag", "scores", "offer", "discard", "moves",
-                     "score_history"):
-            setattr(other, name, list(getattr(self, name)))
-        if self._log is not None:
-            other._log = list(self._log)
+        """An independent copy (events and tiles are immutable and shared). Spelled out slot by
+        slot: the look-ahead copies a game for every move it tries, and a loop over the slots
+        with ``setattr`` costs three times as much."""
+        other = _new_game(Game)
+        other.players = self.players
+        other.options = self.options
+        other.seed = self.seed
+        other.stacks = self.stacks            # never changed once dealt
+        other.markers = self.markers
+        other.open_marker = self.open_marker
+        other.first_player = self.first_player
+        other.board = self.board[:]
+        other.supply = self.supply[:]
+        other.bag = self.bag[:]
+        other.scores = self.scores[:]
+        other.offer = self.offer[:]
+        other.discard = self.discard[:]
+        other.bus = self.bus
+        other.picks = self.picks
+        other.round = self.round
+        other.moves = self.moves[:]
+        other.score_history = self.score_history[:]
+        other.finished = self.finished
+        other.winners = self.winners
+        other._n = self._n
+        other._shops = self._shops[:]
+        other._log = None if self._log is None else self._log[:]
+        other._twins = self._twins
         return other
 
     # ---- queries -----------------------------------------------------------------------
@@ -437,6 +496,11 @@ class Game:
         self._move(action, events)
         log += events
         return events
+
+    def advance(self, action: Pick) -> None:
+        """Play a move known to be legal (one of ``legal_actions()``) without checking it or
+        building events: the look-ahead's inner loop. Not for moves from outside."""
+        self._move(action, None)
 
     # ---- rules -------------------------------------------------------------------------
     # Each step appends its events to ``events``; with ``events=None`` (a quiet replay) it
