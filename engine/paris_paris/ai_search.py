@@ -14,14 +14,16 @@ saw:
 It is built from ``view(seat)`` and ``log_for(seat)`` only (``Knowledge``), so two games that
 differ only in what the seat cannot see give the same search, move for move.
 
-The iteration then walks one tree shared by all determinizations (nodes are moves; a move
-that is not legal in this determinization is skipped, and UCT counts how often each child was
-*available*), adds one node, and plays the game out with the normal AI's heuristic for every
-seat. The result (a win share, plus a little for the score margin) is backed up for each node
-from the point of view of the seat that made its move. The most visited root move is played.
+Every root move is then tried on that determinization (paired samples: the root compares its
+moves on the same luck). Below each root move one tree is shared by all determinizations: a
+move that is not legal in a determinization is skipped, UCT counts how often each child was
+*available*, and a node grows children only once it has been visited ``EXPAND_AFTER`` times.
+From the tree's edge the game is played out with the normal AI's heuristic for every seat; the
+result (half the share of the victory, half the score margin) is backed up for each node from
+the point of view of the seat that made its move. The root move with the best total is played.
 
-Budget: a number of seconds (float) or of iterations (int). With an iteration budget the
-search is deterministic for a seed.
+Budget: seconds (a float) or playouts (an int). With playouts the search is deterministic for a
+seed.
 """
 
 from __future__ import annotations
@@ -43,7 +45,6 @@ EXPLORATION = 0.7          # UCT's constant, for rewards in [0, 1]
 MARGIN_SHARE = 0.5         # part of the reward that comes from the score margin (rest: winning)
 MARGIN_SCALE = 20.0        # a margin of this many points is worth the whole margin share
 EXPAND_AFTER = 8           # visits before a node below the root grows children
-ROLLOUT_RANDOM = 0.0       # chance that a rollout move is random instead of the heuristic's
 _BOX = sorted(s * 5 + c for s, c in B.TILES)
 
 
@@ -105,57 +106,53 @@ class _Node:
 
 def choose_strong(view: GameView, log: list, *, seed: int, budget: float | int | None = None) -> Pick:
     """The searched move for ``view.viewer`` (who must be to move). ``budget``: seconds (float),
-    iterations (int) or None (``DEFAULT_SECONDS``)."""
+    playouts (int) or None (``DEFAULT_SECONDS``)."""
     return search(Knowledge.of(view, log), seed=seed, budget=budget).best
 
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
     best: Pick
-    playouts: int
-    visits: dict[Pick, int]
+    playouts: int                    # 0 when there was only one legal move
+    values: dict[Pick, float]        # each root move's mean reward
 
 
 def search(knowledge: Knowledge, *, seed: int, budget: float | int | None = None) -> SearchResult:
+    """Search from the knowledge's position. A playout budget is rounded up to whole
+    determinizations (each tries every root move once)."""
     view = knowledge.view
     if view.to_move != knowledge.seat:
         raise ValueError(f"seat {knowledge.seat} is not to move")
-    rng = random.Random(seed)
-    root = _Node()
-    first = knowledge.determinize(rng)
-    actions = first.legal_actions()
-    if len(actions) == 1:
-        return SearchResult(actions[0], 0, {actions[0]: 0})
     if budget is None:
         budget = DEFAULT_SECONDS
     if isinstance(budget, bool) or not isinstance(budget, int | float) or budget <= 0:
-        raise ValueError(f"a budget is a number of seconds (float) or iterations (int), not {budget!r}")
+        raise ValueError(f"a budget is a number of seconds (float) or playouts (int), not {budget!r}")
+    rng = random.Random(seed)
+    game = knowledge.determinize(rng)
+    actions = game.legal_actions()
+    if len(actions) == 1:
+        return SearchResult(actions[0], 0, {actions[0]: 0.0})
     deadline = time.perf_counter() + budget if isinstance(budget, float) else None
-    children = {action: _Node() for action in actions}
-    root.children = children
+    root = {action: _Node() for action in actions}
     playouts = 0
-    game = first
     while True:
-        # Every root move is tried on the same determinization, with the same random numbers
-        # for its rollout: the root compares moves on equal luck, which removes most of the noise.
-        rollout_seed = rng.getrandbits(32)
+        # Every root move is tried on the same determinization, and the trees below them draw
+        # the same random numbers: the root compares its moves on equal luck, which removes most
+        # of the noise the hidden information brings.
+        tree_seed = rng.getrandbits(32)
         for action in actions:
             trial = game.copy()
             trial.advance(action)
-            child = children[action]
-            child.available += 1
-            _iterate(child, trial, random.Random(rollout_seed), knowledge.seat)
-            playouts += 1
-        root.visits += len(actions)
+            _iterate(root[action], trial, random.Random(tree_seed), knowledge.seat)
+        playouts += len(actions)
         if deadline is None:
             if playouts >= budget:
                 break
         elif time.perf_counter() >= deadline:
             break
         game = knowledge.determinize(rng)
-    visits = {action: node.visits for action, node in children.items()}
-    best = max(actions, key=lambda a: children[a].total)
-    return SearchResult(best, playouts, visits)
+    best = max(actions, key=lambda a: root[a].total)
+    return SearchResult(best, playouts, {a: node.total / node.visits for a, node in root.items()})
 
 
 def _iterate(top: _Node, game: Game, rng: random.Random, seat: int) -> None:
@@ -192,21 +189,21 @@ def _iterate(top: _Node, game: Game, rng: random.Random, seat: int) -> None:
         node = children[action]
         game.advance(action)
         path.append((node, seat))
-    rewards = _rollout(game, rng)
+    rewards = _rollout(game)
     for node, seat in path:
         node.visits += 1
         node.total += rewards[seat]
 
 
-def _rollout(game: Game, rng: random.Random) -> list[float]:
-    """Play ``game`` to its end with the normal AI's heuristic (now and then a random move) and
-    return each seat's reward in [0, 1]."""
+def _rollout(game: Game) -> list[float]:
+    """Play ``game`` to its end with the normal AI's heuristic for every seat (its first best
+    move, no random moves: they cost more points than the search could win back) and return
+    each seat's reward in [0, 1]."""
+    counted_in = -1
     while not game.finished:
-        if rng.random() < ROLLOUT_RANDOM:
-            actions = game.legal_actions()
-            game.advance(actions[int(rng.random() * len(actions))])
-            continue
-        unseen = unseen_tiles_in(game.stacks[game.round:])
+        if counted_in != game.round:       # the face-down tiles change once a round
+            unseen = unseen_tiles_in(game.stacks[game.round:])
+            counted_in = game.round
         best, best_value = None, -math.inf
         for action, value in move_values(game, unseen=unseen):
             if value > best_value:
@@ -216,8 +213,8 @@ def _rollout(game: Game, rng: random.Random) -> list[float]:
 
 
 def rewards(game: Game) -> list[float]:
-    """Each seat's reward for a finished game: its share of the victory, plus a little for how
-    far ahead of (or behind) the best other seat it finished."""
+    """Each seat's reward for a finished game: part its share of the victory, part how far ahead
+    of (or behind) the best other seat it finished (``MARGIN_SHARE``)."""
     scores = game.scores
     winners = game.winners
     out = []
