@@ -20,7 +20,8 @@ move that is not legal in a determinization is skipped, UCT counts how often eac
 *available*, and a node grows children only once it has been visited ``EXPAND_AFTER`` times.
 From the tree's edge the game is played out with the normal AI's heuristic for every seat; the
 result (half the share of the victory, half the score margin) is backed up for each node from
-the point of view of the seat that made its move. The root move with the best total is played.
+the point of view of the seat that made its move. The normal AI's move is played unless another
+root move beat it on the same determinizations by more than a standard error (``CONFIDENCE``).
 
 Budget: seconds (a float) or playouts (an int). With playouts the search is deterministic for a
 seed.
@@ -45,6 +46,7 @@ EXPLORATION = 0.7          # UCT's constant, for rewards in [0, 1]
 MARGIN_SHARE = 0.5         # part of the reward that comes from the score margin (rest: winning)
 MARGIN_SCALE = 20.0        # a margin of this many points is worth the whole margin share
 EXPAND_AFTER = 8           # visits before a node below the root grows children
+CONFIDENCE = 1.0           # standard errors by which a move must beat the normal AI's choice
 _BOX = sorted(s * 5 + c for s, c in B.TILES)
 
 
@@ -134,6 +136,7 @@ def search(knowledge: Knowledge, *, seed: int, budget: float | int | None = None
         return SearchResult(actions[0], 0, {actions[0]: 0.0})
     deadline = time.perf_counter() + budget if isinstance(budget, float) else None
     root = {action: _Node() for action in actions}
+    rewards: dict[Pick, list[float]] = {action: [] for action in actions}   # per determinization
     playouts = 0
     while True:
         # Every root move is tried on the same determinization, and the trees below them draw
@@ -143,7 +146,7 @@ def search(knowledge: Knowledge, *, seed: int, budget: float | int | None = None
         for action in actions:
             trial = game.copy()
             trial.advance(action)
-            _iterate(root[action], trial, random.Random(tree_seed), knowledge.seat)
+            rewards[action].append(_iterate(root[action], trial, random.Random(tree_seed), knowledge.seat))
         playouts += len(actions)
         if deadline is None:
             if playouts >= budget:
@@ -151,14 +154,37 @@ def search(knowledge: Knowledge, *, seed: int, budget: float | int | None = None
         elif time.perf_counter() >= deadline:
             break
         game = knowledge.determinize(rng)
-    best = max(actions, key=lambda a: root[a].total)
+    best = _confident_best(game, actions, rewards)
     return SearchResult(best, playouts, {a: node.total / node.visits for a, node in root.items()})
 
 
-def _iterate(top: _Node, game: Game, rng: random.Random, seat: int) -> None:
-    """One ISMCTS descent below the root move ``top`` (just played by ``seat``) on a
-    determinization ``game``, then a rollout, backed up along the path."""
-    path: list[tuple[_Node, int]] = [(top, seat)]     # (node, seat whose move led to it)
+def _confident_best(game: Game, actions: list[Pick], rewards: dict[Pick, list[float]]) -> Pick:
+    """The normal AI's move, unless another move beat it on the same determinizations by more
+    than ``CONFIDENCE`` standard errors of the paired differences: a small budget must not
+    trade a good heuristic move for a lucky sample."""
+    unseen = unseen_tiles_in(game.stacks[game.round:])   # the same multiset in every determinization
+    values = dict(move_values(game, unseen=unseen))
+    default = max(actions, key=values.__getitem__)
+    base = rewards[default]
+    samples = len(base)
+    best, best_bound = default, 0.0
+    for action in actions:
+        if action == default or samples < 2:
+            continue
+        gains = [r - b for r, b in zip(rewards[action], base, strict=True)]
+        mean = sum(gains) / samples
+        spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (samples - 1) / samples)
+        bound = mean - CONFIDENCE * spread
+        if bound > best_bound:
+            best, best_bound = action, bound
+    return best
+
+
+def _iterate(top: _Node, game: Game, rng: random.Random, top_seat: int) -> float:
+    """One ISMCTS descent below the root move ``top`` (just played by ``top_seat``) on a
+    determinization ``game``, then a rollout, backed up along the path; returns the reward of
+    ``top_seat``."""
+    path: list[tuple[_Node, int]] = [(top, top_seat)]     # (node, seat whose move led to it)
     node = top
     # A node grows children only once it has been visited EXPAND_AFTER times: until then the
     # rollout (the normal AI's play) answers for everyone, so a small budget is a one-step
@@ -193,6 +219,7 @@ def _iterate(top: _Node, game: Game, rng: random.Random, seat: int) -> None:
     for node, seat in path:
         node.visits += 1
         node.total += rewards[seat]
+    return rewards[top_seat]
 
 
 def _rollout(game: Game) -> list[float]:
