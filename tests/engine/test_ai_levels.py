@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from engine.paris_paris import Game
 from engine.paris_paris.ai_search import Knowledge, search
 from engine.paris_paris.board import COLOUR_INDEX, COLOURS
 from engine.paris_paris.definition import GAME, ParisParisMatch
@@ -152,3 +153,20 @@ def _duel(players: int, a: str, b: str, deals: int) -> float:
 def test_easy_beats_random_and_loses_to_normal():
     assert _duel(2, "easy", "random", deals=15) >= 0.8
     assert _duel(2, "normal", "easy", deals=30) >= 0.55
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_game_sampled_with_the_real_secrets_plays_on_as_the_real_game(players):
+    match = _match_after(players, seed=10 + players, moves=7 * players)
+    game = match.game
+    seat = game.current_player
+    knowledge = Knowledge.of(match.view(seat), match.log_for(seat))
+    sampled = Game.sampled(match.view(seat), stacks=list(game.stacks), markers=game.markers, bag=knowledge.bag)
+    rng = random.Random(players)
+    while not game.is_terminal():
+        actions = game.legal_actions()
+        assert sampled.legal_actions() == actions
+        action = rng.choice(actions)
+        game.apply(action)
+        sampled.advance(action)
+    assert sampled.is_terminal() and sampled.scores == game.scores and sampled.winners == game.winners
