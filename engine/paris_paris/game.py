@@ -429,12 +429,11 @@ class Game:
             self._twins = len(set(offer)) != len(offer)
         if self._twins:
             offer = list(dict.fromkeys(offer))      # the same tile twice on offer is one choice
-        if not self.supply[(self.bus + self.picks) % self._n]:
-            return [PLAIN_PICKS[code] for code in offer]   # no shop to open, so nothing to evict
         actions: list[Pick] = []
         for code in offer:
             owners = board[code // 5]
-            if len(owners) == 2 and owners[0] != owners[1]:
+            # (An empty supply opens no shop, so it evicts nobody: one plain pick there too.)
+            if len(owners) == 2 and owners[0] != owners[1] and self.supply[(self.bus + self.picks) % self._n]:
                 evicting = EVICTING_PICKS[code]
                 actions += (evicting[owners[0]], evicting[owners[1]])
             else:
