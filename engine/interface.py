@@ -231,5 +231,8 @@ class GameDefinition(ABC):
         """What ``python -m engine replay`` prints for a match (JSON-ready)."""
 
     @abstractmethod
-    def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal") -> Any:
-        """The AI's choice for ``seat``, from what that seat may see; deterministic for a seed."""
+    def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
+               budget: float | int | None = None) -> Any:
+        """The AI's choice for ``seat`` at ``level`` (one of ``ai_levels``), from what that seat
+        may see. ``budget`` is for levels that search: None (the level's default), seconds (a
+        float) or iterations (an int). Deterministic for a seed unless the budget is in seconds."""

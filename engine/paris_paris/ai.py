@@ -39,21 +39,41 @@ LEFTOVER_WEIGHT = 1.0
 
 def choose_move(game: Game, *, seed: int) -> Pick:
     """A legal move for ``game.current_player``, deterministic for a given ``seed``."""
-    actions = game.legal_actions()
-    if not actions:
-        raise ValueError("no legal move: the game is over")
+    values = move_values(game)
     rng = random.Random(seed)
-    seat = game.current_player
-    unseen = _unseen_tiles_per_station(game)
     best: list[Pick] = []
     best_value = float("-inf")
-    for action in actions:
-        value = _value(game, seat, action, unseen)
+    for action, value in values:
         if value > best_value + 1e-9:
             best, best_value = [action], value
         elif abs(value - best_value) <= 1e-9:
             best.append(action)
     return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def move_values(game: Game, *, unseen: list[int] | None = None,
+                leftover_weight: float = LEFTOVER_WEIGHT) -> list[tuple[Pick, float]]:
+    """Every legal move of the player to move with its worth, in ``legal_actions`` order.
+
+    ``unseen`` (tiles of each station still face down) is worked out from the public log when
+    not given; ``leftover_weight`` 0 ignores what the leftover tile will do.
+    """
+    actions = game.legal_actions()
+    if not actions:
+        raise ValueError("no legal move: the game is over")
+    seat = game.current_player
+    if unseen is None:
+        unseen = _unseen_tiles_per_station(game)
+    return [(action, _value(game, seat, action, unseen, leftover_weight)) for action in actions]
+
+
+def unseen_tiles_in(stacks) -> list[int]:
+    """Tiles of each station in ``stacks`` (face-down stacks, as tile codes)."""
+    counts = [0] * len(B.STATIONS)
+    for stack in stacks:
+        for code in stack:
+            counts[code // 5] += 1
+    return counts
 
 
 def _unseen_tiles_per_station(game: Game) -> list[int]:
@@ -72,30 +92,31 @@ def _unseen_tiles_per_station(game: Game) -> list[int]:
     return counts
 
 
-def _value(game: Game, seat: int, action: Pick, unseen: list[int]) -> float:
+def _value(game: Game, seat: int, action: Pick, unseen: list[int], leftover_weight: float) -> float:
     station = action.tile.code // 5
     board = list(game.board)
-    owners = list(board[station])
-    evicted = None
-    if len(owners) == B.CAPACITY[station]:
-        evicted = action.evict if action.evict is not None else owners[0]
-        owners.remove(evicted)
-    board[station] = (*owners, seat)
-
-    value = _shop_worth(board, seat, station, game.markers[seat])
-    value /= 1.0 + UNSEEN_TILE_RISK * max(unseen[station], 0)
-    if evicted is not None:
-        value += EVICT_SELF if evicted == seat else EVICT_OPPONENT
+    value = 0.0
+    if game.supply[seat]:     # an empty supply opens no shop: only the leftover counts
+        owners = list(board[station])
+        evicted = None
+        if len(owners) == B.CAPACITY[station]:
+            evicted = action.evict if action.evict is not None else owners[0]
+            owners.remove(evicted)
+        board[station] = (*owners, seat)
+        value = _shop_worth(board, seat, station, game.markers[seat])
+        value /= 1.0 + UNSEEN_TILE_RISK * max(unseen[station], 0)
+        if evicted is not None:
+            value += EVICT_SELF if evicted == seat else EVICT_OPPONENT
 
     offer = list(game.offer)
     offer.remove(action.tile.code)
-    if offer:
+    if offer and leftover_weight:
         total = 0.0
+        others = game.num_players - 1
         for code in offer:
-            points = _leftover_points(board, code, game.discard, game.num_players)
-            others = [p for s, p in enumerate(points) if s != seat]
-            total += points[seat] - sum(others) / len(others)
-        value += LEFTOVER_WEIGHT * total / len(offer)
+            mine, everyone = _leftover_points(board, code, game.discard, seat)
+            total += mine - (everyone - mine) / others
+        value += leftover_weight * total / len(offer)
     return value
 
 
@@ -120,27 +141,31 @@ def _shop_worth(board: list, seat: int, station: int, marker: int) -> float:
     return worth
 
 
-def _leftover_points(board: list, code: int, discard: list, n: int) -> list[int]:
-    """Points each seat would score if tile ``code`` were the leftover (small + big tour)."""
-    points = [0] * n
+def _leftover_points(board: list, code: int, discard: list, seat: int) -> tuple[int, int]:
+    """The points ``seat``, and all seats together, would score if tile ``code`` were the
+    leftover (small tour and big tour). The rollouts of the search call this most: it counts
+    instead of building a list of points per seat."""
     station = code // 5
-    if board[station]:
-        for owner in board[station]:
-            points[owner] += 1
-    else:
+    scorers = board[station]
+    if not scorers:
         for ring in B.SMALL_TOUR_RINGS[station]:
-            found = [o for s in ring for o in board[s]]
-            if found:
-                for owner in found:
-                    points[owner] += 1
+            scorers = [o for s in ring for o in board[s]]
+            if scorers:
                 break
+    mine = scorers.count(seat)
+    everyone = len(scorers)
     colour = code % 5
     if discard[colour] is not None:
         for crossing in B.LINE_CROSSINGS[colour]:
             owners = board[crossing]
-            for owner in owners:
-                points[owner] += 1
-            for owner in set(owners):
-                for neighbour in B.NEIGHBOURS[crossing]:
-                    points[owner] += board[neighbour].count(owner)
-    return points
+            if not owners:
+                continue
+            mine += owners.count(seat)
+            everyone += len(owners)
+            near = B.NEIGHBOURS[crossing]
+            for owner in (owners if len(owners) == 1 or owners[0] != owners[1] else owners[:1]):
+                adjacent = sum([board[neighbour].count(owner) for neighbour in near])
+                everyone += adjacent
+                if owner == seat:
+                    mine += adjacent
+    return mine, everyone

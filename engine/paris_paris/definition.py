@@ -15,6 +15,9 @@ from engine.errors import InvalidRecord, InvalidSetup, MalformedInput
 from engine.interface import GameDefinition, Match, OptionSpec
 
 from .actions import Pick, Tile
+from .ai import choose_move
+from .ai_easy import choose_easy
+from .ai_search import choose_strong
 from .game import FINAL_TOURS, Game, Options
 from .record import FORMAT, from_record, result, to_record
 
@@ -125,7 +128,7 @@ class ParisParisDefinition(GameDefinition):
     max_players = 4
     options = (OptionSpec("final_tours", tuple(FINAL_TOURS), "markers"),)
     record_format = FORMAT
-    ai_levels = ("normal",)
+    ai_levels = ("easy", "normal", "strong")
 
     def new_match(self, players: Sequence[str], *, seed: int,
                   options: Mapping[str, Any] | None = None) -> ParisParisMatch:
@@ -170,12 +173,22 @@ class ParisParisDefinition(GameDefinition):
     def result(self, match: Match) -> dict[str, Any]:
         return result(match.game)
 
-    def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal") -> Pick:
-        from .ai import choose_move
-
+    def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
+               budget: float | int | None = None) -> Pick:
+        """``level``: "easy", "normal" or "strong"; ``budget`` (strong only): seconds (float),
+        iterations (int) or None for the default (ai_search.DEFAULT_SECONDS)."""
         if seat != match.game.current_player:
             raise ValueError(f"seat {seat} is not to move")
-        return choose_move(match.game, seed=seed)
+        if level == "normal":
+            return choose_move(match.game, seed=seed)
+        if level == "easy":
+            return choose_easy(match.game, seed=seed)
+        if level == "strong":
+            # The search sees the seat's view and log only; its seed also depends on the move, so
+            # a seed reused for a whole game still gives each move a search of its own.
+            return choose_strong(match.view(seat), match.log_for(seat),
+                                 seed=seed * 1_000_003 + match.move_count, budget=budget)
+        raise ValueError(f"unknown AI level {level!r}; Paris Paris has {', '.join(self.ai_levels)}")
 
 
 GAME = ParisParisDefinition()

@@ -92,6 +92,16 @@ class ShopOpened(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TileTaken(Event):
+    """A pick that opens no shop: the player's supply is empty (possible only with 2 players,
+    20 picks and 19 shops; RULES.md, "Open shops"). The tile leaves the game all the same."""
+
+    kind: ClassVar[str] = "tile_taken"
+    seat: int
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
 class ShopEvicted(Event):
     """``destination`` is "bag" (evicted by another player, 3-4 players) or "supply"."""
 

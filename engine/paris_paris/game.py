@@ -46,10 +46,12 @@ from .events import (
     ShopOpened,
     SmallTour,
     TileDiscarded,
+    TileTaken,
     fast_builder,
 )
 
-SHOPS_PER_PLAYER = 20
+# The box holds 20 shops a colour; the 20th is the score marker (RULES.md, "Components and setup").
+SHOPS_PER_PLAYER = 19
 FINAL_TOURS = ("markers", "all_lines")
 
 _STATIONS = B.STATIONS
@@ -76,6 +78,7 @@ _new_halt = fast_builder(Halt)
 # Events are immutable values, so the common small ones are built once and shared: a game
 # emits thousands of them and building frozen dataclasses is a large part of its cost.
 _SHOP_OPENED = tuple(tuple(ShopOpened(seat, tile) for tile in _TILE) for seat in range(MAX_SEATS))
+_TILE_TAKEN = tuple(tuple(TileTaken(seat, tile) for tile in _TILE) for seat in range(MAX_SEATS))
 _TILE_DISCARDED = tuple((TileDiscarded(tile, False), TileDiscarded(tile, True)) for tile in _TILE)
 _DESTINATIONS = ("supply", "bag")
 _SHOP_EVICTED = {
@@ -147,6 +150,7 @@ class Options:
 
 
 _DEFAULT_OPTIONS = Options()
+_new_game = object.__new__
 
 
 def stack_size(players: int) -> int:
@@ -216,16 +220,19 @@ class Game:
                     raise InvalidSetup(f"tile {_TILE[code]} appears more often than the box holds it",
                                        tile=str(_TILE[code]))
         marker_codes = []
-        for colour in markers:
-            if colour not in B.COLOUR_INDEX:
-                raise InvalidSetup(f"unknown marker colour {colour!r}", value=colour)
+        for seat, colour in enumerate(markers):
+            if not isinstance(colour, str) or colour not in B.COLOUR_INDEX:
+                whose = f"{players[seat]}'s marker" if seat < n else "a marker"
+                raise InvalidSetup(f"{whose} must be a line colour ({', '.join(_COLOURS)}), not {colour!r}",
+                                   value=str(colour)[:40])
             marker_codes.append(B.COLOUR_INDEX[colour])
         if len(marker_codes) != n:
             raise InvalidSetup(f"{n} players need {n} markers, got {len(marker_codes)}")
         open_code = None
         if n == 2:
-            if open_marker not in B.COLOUR_INDEX:
-                raise InvalidSetup("with 2 players a face-up marker (a line colour) is required")
+            if not isinstance(open_marker, str) or open_marker not in B.COLOUR_INDEX:
+                raise InvalidSetup(f"with 2 players a face-up marker is required: a line colour "
+                                   f"({', '.join(_COLOURS)}), not {open_marker!r}")
             open_code = B.COLOUR_INDEX[open_marker]
         elif open_marker is not None:
             raise InvalidSetup("a face-up marker is only used with 2 players")
@@ -280,16 +287,74 @@ class Game:
             game._start_round(None)
         return game
 
+    @classmethod
+    def sampled(cls, view, *, stacks: list[tuple[int, ...]], markers: tuple[int, ...],
+                bag: Sequence[int]) -> Game:
+        """A game that shows exactly what ``view`` shows, with its hidden parts given: every stack
+        in reveal order (tile codes; those after ``view.round`` are face down), every seat's
+        marker (colour indices) and the bag per seat. A determinization for look-ahead: it holds
+        no move history and builds no events (play it with ``advance``)."""
+        game = cls.__new__(cls)
+        n = game._n = len(view.players)
+        game.players = view.players
+        game.options = Options(view.final_tours)
+        game.seed = None
+        game.stacks = stacks
+        game.markers = markers
+        game.open_marker = None if view.open_marker is None else B.COLOUR_INDEX[view.open_marker]
+        game.first_player = (view.bus - max(view.round - 1, 0)) % n
+        board = game.board = [()] * len(_STATIONS)
+        shops = game._shops = [0] * n
+        for name, owners in view.board.items():
+            station = B.STATION_INDEX[name]
+            board[station] = owners
+            for owner in owners:
+                shops[owner] |= _SECOND[station] if shops[owner] & _FIRST[station] else _FIRST[station]
+        game.supply = list(view.supply)
+        game.bag = list(bag)
+        game.scores = list(view.scores)
+        game.offer = [tile.code for tile in view.offer]
+        game._twins = None
+        game.discard = [None if tile is None else tile.code for tile in view.discard.values()]
+        game.bus = view.bus
+        game.picks = 0 if view.to_move is None else (view.to_move - view.bus) % n
+        game.round = view.round
+        game.moves = []
+        game.score_history = list(view.score_history)
+        game.finished = view.finished
+        game.winners = view.winners
+        game._log = None
+        return game
+
     def copy(self) -> Game:
-        """An independent copy (events and tiles are immutable and shared)."""
-        other = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(other, name, getattr(self, name))
-        for name in ("board", "_shops", "supply", "bag", "scores", "offer", "discard", "moves",
-                     "score_history"):
-            setattr(other, name, list(getattr(self, name)))
-        if self._log is not None:
-            other._log = list(self._log)
+        """An independent copy (events and tiles are immutable and shared). Spelled out slot by
+        slot: the look-ahead copies a game for every move it tries, and a loop over the slots
+        with ``setattr`` costs three times as much."""
+        other = _new_game(Game)
+        other.players = self.players
+        other.options = self.options
+        other.seed = self.seed
+        other.stacks = self.stacks            # never changed once dealt
+        other.markers = self.markers
+        other.open_marker = self.open_marker
+        other.first_player = self.first_player
+        other.board = self.board[:]
+        other.supply = self.supply[:]
+        other.bag = self.bag[:]
+        other.scores = self.scores[:]
+        other.offer = self.offer[:]
+        other.discard = self.discard[:]
+        other.bus = self.bus
+        other.picks = self.picks
+        other.round = self.round
+        other.moves = self.moves[:]
+        other.score_history = self.score_history[:]
+        other.finished = self.finished
+        other.winners = self.winners
+        other._n = self._n
+        other._shops = self._shops[:]
+        other._log = None if self._log is None else self._log[:]
+        other._twins = self._twins
         return other
 
     # ---- queries -----------------------------------------------------------------------
@@ -369,7 +434,8 @@ class Game:
         actions: list[Pick] = []
         for code in offer:
             owners = board[code // 5]
-            if len(owners) == 2 and owners[0] != owners[1]:
+            # (An empty supply opens no shop, so it evicts nobody: one plain pick there too.)
+            if len(owners) == 2 and owners[0] != owners[1] and self.supply[(self.bus + self.picks) % self._n]:
                 evicting = EVICTING_PICKS[code]
                 actions += (evicting[owners[0]], evicting[owners[1]])
             else:
@@ -397,7 +463,7 @@ class Game:
         if code not in self.offer:
             raise TileNotOnOffer(f"{action.tile} is not on offer", tile=str(action.tile))
         owners = self.board[code // 5]
-        if len(owners) == 2 and owners[0] != owners[1]:
+        if len(owners) == 2 and owners[0] != owners[1] and self.supply[(self.bus + self.picks) % self._n]:
             if action.evict is None:
                 raise EvictionChoiceRequired(
                     f"{B.DISPLAY_NAMES[action.tile.station]} is full: choose whose shop to evict "
@@ -432,6 +498,11 @@ class Game:
         log += events
         return events
 
+    def advance(self, action: Pick) -> None:
+        """Play a move known to be legal (one of ``legal_actions()``) without checking it or
+        building events: the look-ahead's inner loop. Not for moves from outside."""
+        self._move(action, None)
+
     # ---- rules -------------------------------------------------------------------------
     # Each step appends its events to ``events``; with ``events=None`` (a quiet replay) it
     # changes the state and scores only and builds no event at all.
@@ -443,31 +514,37 @@ class Game:
         seat = (self.bus + picks) % n
         code = action.tile.code
         self.offer.remove(code)
-        station = code // 5
-        board = self.board
-        owners = board[station]
-        shops = self._shops
-        if len(owners) == _CAPACITY[station]:
-            evicted = owners[0] if action.evict is None else action.evict
-            if len(owners) == 1:
-                owners = ()
-            else:
-                owners = (owners[1],) if owners[0] == evicted else (owners[0],)
-            second = _SECOND[station]
-            shops[evicted] ^= second if shops[evicted] & second else _FIRST[station]
-            to_bag = evicted != seat and n > 2
-            if to_bag:
-                self.bag[evicted] += 1
-            else:
-                self.supply[evicted] += 1
-            if events is not None:
-                events += (_SHOP_OPENED[seat][code], _SHOP_EVICTED[station, evicted, seat, to_bag])
+        supply = self.supply
+        if supply[seat]:
+            station = code // 5
+            board = self.board
+            owners = board[station]
+            shops = self._shops
+            if len(owners) == _CAPACITY[station]:
+                evicted = owners[0] if action.evict is None else action.evict
+                if len(owners) == 1:
+                    owners = ()
+                else:
+                    owners = (owners[1],) if owners[0] == evicted else (owners[0],)
+                second = _SECOND[station]
+                shops[evicted] ^= second if shops[evicted] & second else _FIRST[station]
+                to_bag = evicted != seat and n > 2
+                if to_bag:
+                    self.bag[evicted] += 1
+                else:
+                    supply[evicted] += 1
+                if events is not None:
+                    events += (_SHOP_OPENED[seat][code], _SHOP_EVICTED[station, evicted, seat, to_bag])
+            elif events is not None:
+                events.append(_SHOP_OPENED[seat][code])
+            first = _FIRST[station]
+            shops[seat] |= _SECOND[station] if shops[seat] & first else first
+            board[station] = owners + (seat,)
+            supply[seat] -= 1
         elif events is not None:
-            events.append(_SHOP_OPENED[seat][code])
-        first = _FIRST[station]
-        shops[seat] |= _SECOND[station] if shops[seat] & first else first
-        board[station] = owners + (seat,)
-        self.supply[seat] -= 1
+            # An empty supply (2 players, the 20th pick of a player never evicted): the tile is
+            # taken and no shop opens, so nothing is evicted either (RULES.md, "Open shops").
+            events.append(_TILE_TAKEN[seat][code])
         self.moves.append(action)
         self.picks = picks = picks + 1
         if picks == n:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from itertools import chain
 from typing import Any
 
@@ -69,6 +70,9 @@ def _stack_codes(stacks: list) -> list[tuple[int, ...]]:
             return [tuple([_CODES_AT[station][colour] for station, colour in stack]) for stack in stacks]
     except (KeyError, TypeError, ValueError):
         pass
+    for i, stack in enumerate(stacks):
+        if not isinstance(stack, list):
+            raise _setup_error(f"stack {i} must be a list of tiles, not {stack!r}"[:120])
     return [tuple([_tile(t, f"stack {i}").code for t in stack]) for i, stack in enumerate(stacks)]
 
 
@@ -85,26 +89,28 @@ def from_record(record: Any) -> Game:
     n = len(names)
     seats = {name: seat for seat, name in enumerate(names)}
     board = game.board
+    supply = game.supply
     move_quietly = game._move
     for index, move in enumerate(moves):
         # The common move is checked here, inline: a well-formed pick of a tile on offer by the
         # player to move (or unnamed), naming whose shop it evicts exactly where the rules ask
-        # (or naming a player where they do not: ignored). Any other move goes through
-        # ``_record_pick``, which raises the exact error or normalises it.
+        # (or naming a player where they do not, or where an empty supply opens no shop: ignored).
+        # Any other move goes through ``_record_pick``, which raises the exact error or normalises it.
         pick = None
         if type(move) is dict and not game.finished:
             tile = move.get("tile")
             player = move.get("player")
             evict = move.get("evict")
+            seat = (game.bus + game.picks) % n
             if type(tile) is list and (evict is None or type(evict) is str) and (
-                    player is None or (type(player) is str and player == names[(game.bus + game.picks) % n])):
+                    player is None or (type(player) is str and player == names[seat])):
                 try:
                     code = _CODES.get(tuple(tile))     # a list of two ids naming a tile
                 except TypeError:                     # an unhashable station or colour
                     code = None
                 if code is not None and code in game.offer:
                     owners = board[code // 5]
-                    if len(owners) == 2 and owners[0] != owners[1]:
+                    if len(owners) == 2 and owners[0] != owners[1] and supply[seat]:
                         if seats.get(evict) in owners:
                             pick = EVICTING_PICKS[code][seats[evict]]
                     elif evict is None or evict in seats:
@@ -127,7 +133,7 @@ def _setup(record: Any, *, logged: bool) -> Game:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise _setup_error("players must be a list of names")
     try:
-        options = Options(**(record.get("options") or {}))
+        options = _options(record.get("options"))
         stacks = record.get("stacks")
         if not isinstance(stacks, list):
             raise _setup_error("stacks must be a list")
@@ -144,6 +150,20 @@ def _setup(record: Any, *, logged: bool) -> Game:
         raise
     except (GameError, TypeError) as exc:
         raise InvalidRecord(str(exc), rule="setup") from None
+
+
+def _options(given: Any) -> Options:
+    """The record's options (none given: the defaults), or ``InvalidRecord`` naming what is wrong."""
+    if given is None:
+        return Options()
+    known = tuple(field.name for field in fields(Options))
+    if not isinstance(given, dict):
+        raise _setup_error(f"options must be an object naming options ({', '.join(known)}), "
+                           f"not {type(given).__name__}")
+    unknown = [name for name in given if name not in known]
+    if unknown:
+        raise _setup_error(f"unknown option {unknown[0]!r}; Paris Paris has the options {', '.join(known)}")
+    return Options(**given)
 
 
 def apply_record_move(game: Game, index: int, move: Any, seats: dict[str, int] | None = None) -> None:

@@ -138,7 +138,7 @@ def test_moves_print_and_parse_back():
     (lambda: Game.from_setup(["a", "b", "c"], stacks=[], markers=["red", "blue"], open_marker=None,
                              first_player=0), "3 players need 3 markers"),
     (lambda: Game.from_setup(["a", "b", "c"], stacks=[], markers=["red", "blue", "pink"], open_marker=None,
-                             first_player=0), "unknown marker colour 'pink'"),
+                             first_player=0), "c's marker must be a line colour \\(green, red, blue, purple, yellow\\), not 'pink'"),
     (lambda: Game.from_setup(["a", "b", "c"], stacks=[], markers=["red", "blue", "green"], open_marker=None,
                              first_player=3), "first player must be a seat from 0 to 2"),
 ])

@@ -61,7 +61,7 @@ def tiles_accounted(game: Game) -> None:
 def shops_accounted(game: Game) -> None:
     on_board = game.shops_on_board()
     for seat in range(game.num_players):
-        assert on_board[seat] + game.supply[seat] + game.bag[seat] == 20
+        assert on_board[seat] + game.supply[seat] + game.bag[seat] == 19
         assert game.supply[seat] >= 0
     if game.num_players == 2:
         assert game.bag == [0, 0]

@@ -117,6 +117,16 @@ CROSSING = _full_crossing_record()
      "setup: markers must all be different colours [rule: setup]"),
     ({**CROSSING, "stacks": [[["tour-eiffel", "blue"]] * 4]},
      "setup: tile tour-eiffel/blue appears more often than the box holds it [rule: setup]"),
+    ({**CROSSING, "markers": {"ann": ["green"], "bob": "red", "cat": "blue"}},
+     "setup: ann's marker must be a line colour (green, red, blue, purple, yellow), not ['green'] [rule: setup]"),
+    ({**CROSSING, "options": {"final_tours": "markers", "speed": "fast"}},
+     "setup: unknown option 'speed'; Paris Paris has the options final_tours [rule: setup]"),
+    ({**CROSSING, "options": ["markers"]},
+     "setup: options must be an object naming options (final_tours), not list [rule: setup]"),
+    ({**CROSSING, "players": ["ann", "bob"], "markers": {"ann": "green", "bob": "red"}, "open_marker": ["blue"],
+      "stacks": [s[:3] for s in CROSSING["stacks"]], "moves": []},
+     "setup: with 2 players a face-up marker is required: a line colour (green, red, blue, purple, yellow), "
+     "not ['blue'] [rule: setup]"),
     ({**CROSSING, "stacks": CROSSING["stacks"][:1],
       "moves": CROSSING["moves"] + [{"player": "ann", "tile": ["belleville", "yellow"]}]},
      "move 4: the game is over [rule: game_over]"),
@@ -175,6 +185,9 @@ def test_malformed_records_never_raise_a_traceback(tmp_path_factory, path, value
         assert len(err.getvalue().splitlines()) == 1
         assert err.getvalue().startswith(("setup: ", "move "))
         assert "[rule: " in err.getvalue()
+        # It says what is wrong with the record, not what went wrong inside Python.
+        assert not any(internal in err.getvalue() for internal in
+                       ("unhashable", "__init__", "argument after", "object is not", "NoneType"))
 
 
 def test_record_from_standard_input(in_progress):

@@ -3,7 +3,8 @@
 import pytest
 from engine_testkit import deal, of_type, play_round, scripted, tile
 
-from engine.paris_paris import EvictionChoiceRequired, Game, InvalidEviction, Options, Pick
+from engine.paris_paris import EvictionChoiceRequired, Game, InvalidEviction, Options, Pick, Tile, result
+from engine.paris_paris.board import CAPACITY
 from engine.paris_paris.events import (
     BagScored,
     BigTour,
@@ -16,7 +17,9 @@ from engine.paris_paris.events import (
     ShopOpened,
     SmallTour,
     TileDiscarded,
+    TileTaken,
 )
+from engine.paris_paris.record import from_record
 
 THREE = ["ann", "bob", "cat"]
 TWO = ["ann", "bob"]
@@ -32,7 +35,7 @@ def test_opening_a_shop_uses_the_tile_and_a_shop_from_supply():
     events = game.apply(Pick.parse("madeleine/red"), by=0)
     assert events == [ShopOpened(0, tile("madeleine/red"))]
     assert game.shops_at("madeleine") == (0,)
-    assert game.supply == [19, 20, 20]
+    assert game.supply == [18, 19, 19]
     assert tile("madeleine/red") not in game.offered_tiles()
     assert game.current_player == 1
 
@@ -44,7 +47,7 @@ def test_evicting_your_own_shop_returns_it_to_your_supply():
     ])
     assert second[2:4] == [ShopOpened(0, tile("madeleine/red")), ShopEvicted("madeleine", 0, 0, "supply")]
     assert game.shops_at("madeleine") == (0,)
-    assert game.supply == [19, 18, 18]
+    assert game.supply == [18, 17, 17]
     assert game.bag == [0, 0, 0]
 
 
@@ -56,7 +59,7 @@ def test_evicting_another_players_shop_puts_it_in_the_bag():
     assert second[:2] == [ShopOpened(1, tile("madeleine/red")), ShopEvicted("madeleine", 0, 1, "bag")]
     assert game.shops_at("madeleine") == (1,)
     assert game.bag == [1, 0, 0]
-    assert game.supply == [18, 18, 18]
+    assert game.supply == [17, 17, 17]
     assert game.shops_on_board() == (1, 2, 2)
 
 
@@ -67,7 +70,7 @@ def test_with_two_players_an_evicted_shop_goes_back_to_supply():
     ])
     assert second[:2] == [ShopOpened(1, tile("madeleine/red")), ShopEvicted("madeleine", 0, 1, "supply")]
     assert game.bag == [0, 0]
-    assert game.supply == [19, 18]
+    assert game.supply == [18, 17]
     assert game.shops_on_board() == (1, 2)
 
 
@@ -132,7 +135,7 @@ def test_full_crossing_the_placer_may_evict_their_own_shop():
                                                  ShopEvicted("louvre", 1, 1, "supply")]
     assert game.shops_at("louvre") == (0, 1)
     assert game.bag == [0, 0, 0]
-    assert game.supply == [19, 19, 19]
+    assert game.supply == [18, 18, 18]
 
 
 def test_rulebook_eviction_example():
@@ -153,6 +156,63 @@ def test_rulebook_eviction_example():
     assert third[2:4] == [ShopOpened(purple, tile("opera/purple")), ShopEvicted("opera", grey, purple, "bag")]
     assert game.shops_at("opera") == (yellow, purple)
     assert game.bag == [2, 0, 0]
+
+
+# ---- the 20th pick with two players (19 shops each) ------------------------------------------
+
+def _two_players_at_an_empty_supply() -> Game:
+    """A 2-player game at the pick of a player whose 19 shops are all on the board, with a full
+    crossing of two owners on offer. Both players open shops where there is room when they can,
+    so evictions are rare; the first seed that comes to such a pick is used."""
+    for seed in range(100):
+        game = Game.new(TWO, seed=seed)
+        while not game.is_terminal():
+            seat = game.current_player
+            if game.supply[seat] == 0 and any(len(set(game.board[c // 5])) == 2 for c in game.offer):
+                return game
+            actions = game.legal_actions()
+            free = [a for a in actions if len(game.board[a.tile.code // 5]) < CAPACITY[a.tile.code // 5]]
+            game.apply((free or actions)[0])
+    raise AssertionError("no game came to an empty supply")
+
+
+def test_each_player_builds_with_19_shops():
+    game = Game.new(TWO, seed=1)
+    assert game.supply == [19, 19]
+    assert game.view(0).supply == (19, 19)
+
+
+def test_an_empty_supply_takes_the_tile_opens_no_shop_and_evicts_nobody():
+    game = _two_players_at_an_empty_supply()
+    seat = game.current_player
+    assert game.round == 20 and game.shops_on_board()[seat] == 19
+    assert game.legal_actions() == [Pick(t) for t in dict.fromkeys(game.offered_tiles())]
+    crossing = Tile.of(next(c for c in game.offer if len(set(game.board[c // 5])) == 2))
+    owners = game.shops_at(crossing.station)
+    assert game.check(Pick(crossing, owners[0]), by=seat) == Pick(crossing)   # no choice to make
+    board, shops = list(game.board), game.shops_on_board()
+    events = game.apply(Pick(crossing), by=seat)
+    assert events[0] == TileTaken(seat, crossing)
+    assert not of_type(events, ShopOpened) and not of_type(events, ShopEvicted)
+    assert game.board == board and game.shops_on_board() == shops and game.supply[seat] == 0
+    assert game.moves[-1] == Pick(crossing)
+    while not game.is_terminal():   # the round goes on and ends with its small tour, as usual
+        events = game.apply(game.legal_actions()[0])
+    assert len(game.moves) == 40 and len(of_type(events, SmallTour)) == 1
+
+
+def test_a_record_with_an_empty_supply_replays_and_an_eviction_named_there_is_ignored():
+    game = _two_players_at_an_empty_supply()
+    seat = game.current_player
+    crossing = Tile.of(next(c for c in game.offer if len(set(game.board[c // 5])) == 2))
+    record = game.to_record()
+    record["moves"].append({"player": game.players[seat], "tile": [crossing.station, crossing.colour],
+                            "evict": game.players[game.shops_at(crossing.station)[0]]})
+    game.apply(Pick(crossing), by=seat)
+    replayed = from_record(record)
+    assert replayed.moves[-1] == Pick(crossing)
+    assert result(replayed) == result(game)
+    assert replayed.shops_on_board() == game.shops_on_board()
 
 
 # ---- the small tour ---------------------------------------------------------------------------

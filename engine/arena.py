@@ -1,0 +1,194 @@
+"""``python -m engine.arena``: two AI configurations play many games; a benchmark, not a test.
+
+    python -m engine.arena --game paris-paris --a strong --b normal --players 2 --games 400 --jobs 2
+
+A configuration is one of the game's AI levels or ``random`` (uniformly random legal moves).
+One seat plays A and the others B. Deals are paired: each deal (a seed) is played once with A
+in every seat, so both sides meet the same tiles from every seat and luck of the deal cancels
+out. ``--games`` is rounded up to whole deals.
+
+Printed: A's win rate (a shared victory counts half) with its 95% Wilson interval, beside the
+even mark (1/players); A's mean score minus the mean score of the B seats; think time per move
+p50/p99 for each side; and, before the games, how many playouts a second the strong search
+makes beside how many random games a second the engine plays, on this machine now. With
+``--progress K`` a line with the running figures follows every K games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from .registry import GAMES
+
+RANDOM = "random"
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    level: str                          # an AI level of the game, or "random"
+    budget: float | int | None = None   # for searching levels
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    game: str
+    players: int
+    deal: int          # the deal's seed
+    a_seat: int
+    a: Side
+    b: Side
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    a_seat: int
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    a_times: tuple[float, ...]          # seconds per move
+    b_times: tuple[float, ...]
+
+    @property
+    def a_share(self) -> float:
+        return 1 / len(self.winners) if self.a_seat in self.winners else 0.0
+
+    @property
+    def margin(self) -> float:
+        others = [s for seat, s in enumerate(self.scores) if seat != self.a_seat]
+        return self.scores[self.a_seat] - sum(others) / len(others)
+
+
+def play(task: Task) -> Outcome:
+    """One game of the task's deal with A in ``a_seat``."""
+    definition = GAMES[task.game]
+    names = [f"p{i}" for i in range(task.players)]
+    match = definition.new_match(names, seed=task.deal)
+    rng = random.Random(task.deal * 7 + task.a_seat)
+    times: dict[bool, list[float]] = {True: [], False: []}
+    while not match.is_terminal():
+        (seat,) = match.to_act()
+        side = task.a if seat == task.a_seat else task.b
+        start = time.perf_counter()
+        if side.level == RANDOM:
+            choices = match.legal_choices(seat)
+            choice = choices[int(rng.random() * len(choices))]
+        else:
+            seed = (task.deal * 4 + task.a_seat) * 1000 + match.move_count
+            choice = definition.choose(match, seat, seed=seed, level=side.level, budget=side.budget)
+        times[seat == task.a_seat].append(time.perf_counter() - start)
+        match.apply(choice, by=seat)
+    return Outcome(task.a_seat, match.returns(), match.winners, tuple(times[True]), tuple(times[False]))
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summary(outcomes: list[Outcome], players: int, a: str, b: str) -> str:
+    n = len(outcomes)
+    wins = sum(o.a_share for o in outcomes)
+    low, high = wilson(wins, n)
+    margin = statistics.fmean(o.margin for o in outcomes) if outcomes else 0.0
+    a_times = [t for o in outcomes for t in o.a_times]
+    b_times = [t for o in outcomes for t in o.b_times]
+    return (f"{n} games: A ({a}) wins {wins / max(n, 1):.1%} [95% CI {low:.1%}-{high:.1%}] "
+            f"(even: {1 / players:.0%}); mean score A - B {margin:+.2f}; think time per move "
+            f"A p50 {percentile(a_times, 0.5) * 1000:.1f} ms p99 {percentile(a_times, 0.99) * 1000:.1f} ms, "
+            f"B ({b}) p50 {percentile(b_times, 0.5) * 1000:.1f} ms p99 {percentile(b_times, 0.99) * 1000:.1f} ms")
+
+
+def speeds(game: str, players: int, seconds: float = 1.0) -> str:
+    """The strong search's playouts a second beside the engine's random games a second."""
+    if game != "paris-paris":
+        return ""
+    from .bench import play_random
+    from .paris_paris.ai_search import Knowledge, search
+    from .paris_paris.game import Game
+
+    names = [f"p{i}" for i in range(players)]
+    start, done = time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        play_random(done, names)
+        done += 1
+    games = done / (time.perf_counter() - start)
+    playouts = []
+    for seed in range(3):     # the searches of a move early, midway and late in a game
+        position = Game.new(names, seed=seed)
+        for _ in range(len(position.stacks) * players * seed // 3):
+            position.apply(position.legal_actions()[0])
+        seat = position.current_player
+        start = time.perf_counter()
+        found = search(Knowledge.of(position.view(seat), position.log_for(seat)), seed=seed,
+                       budget=seconds / 3)
+        playouts.append(found.playouts / (time.perf_counter() - start))
+    return (f"engine: {games:,.0f} random {players}-player games/s; strong search: "
+            f"{statistics.fmean(playouts):,.0f} playouts/s (early/mid/late "
+            f"{'/'.join(f'{p:,.0f}' for p in playouts)}), one core")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.arena")
+    parser.add_argument("--game", default="paris-paris", choices=sorted(GAMES))
+    parser.add_argument("--a", required=True, help="A's level, or random")
+    parser.add_argument("--b", required=True, help="B's level, or random")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--budget", type=float, help="seconds a move for searching levels")
+    parser.add_argument("--iterations", type=int, help="iterations a move for searching levels (not with --budget)")
+    parser.add_argument("--seed", type=int, default=1, help="the first deal's seed")
+    parser.add_argument("--jobs", type=int, default=1, help="processes")
+    parser.add_argument("--progress", type=int, default=0, help="print running figures every K games")
+    args = parser.parse_args(argv)
+    definition = GAMES[args.game]
+    for level in (args.a, args.b):
+        if level != RANDOM and level not in definition.ai_levels:
+            parser.error(f"{level!r} is not a level of {definition.name}: "
+                         f"{', '.join(definition.ai_levels)} or {RANDOM}")
+    if not definition.min_players <= args.players <= definition.max_players:
+        parser.error(f"{definition.name} is played by {definition.min_players} to {definition.max_players}")
+    if args.budget is not None and args.iterations is not None:
+        parser.error("give --budget or --iterations, not both")
+    budget = args.budget if args.budget is not None else args.iterations
+    a, b = Side(args.a, budget), Side(args.b, budget)
+    deals = math.ceil(args.games / args.players)
+    tasks = [Task(args.game, args.players, args.seed + d, seat, a, b)
+             for d in range(deals) for seat in range(args.players)]
+    print(f"{definition.name}, {args.players} players: A = {args.a}, B = {args.b} "
+          f"({'one A against ' + str(args.players - 1) + ' B' if args.players > 2 else 'seats rotated'}), "
+          f"{len(tasks)} games from {deals} deals (seeds {args.seed}-{args.seed + deals - 1}), "
+          f"budget {'default' if budget is None else budget}, {args.jobs} job(s)", flush=True)
+    if "strong" in (args.a, args.b):
+        line = speeds(args.game, args.players)
+        if line:
+            print(line, flush=True)
+    outcomes: list[Outcome] = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for outcome in pool.map(play, tasks, chunksize=1):
+            outcomes.append(outcome)
+            if args.progress and len(outcomes) % args.progress == 0 and len(outcomes) < len(tasks):
+                print("  so far: " + summary(outcomes, args.players, args.a, args.b), flush=True)
+    print(summary(outcomes, args.players, args.a, args.b), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
