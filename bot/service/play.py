@@ -8,6 +8,7 @@ its index among the legal ones at that move number).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -46,6 +47,8 @@ class Play:
         self.clock = clock
         # ``choose_ai(match, seat, seed=, level=)``; None: the game's own AI. Tests put in others.
         self.choose_ai = None
+        # Seconds a searching AI level may think per move (None: the game's default, 1 s).
+        self.ai_budget: float | None = None
 
     # ---- applying choices ---------------------------------------------------------------------
 
@@ -53,14 +56,18 @@ class Play:
     def ai_seed(meta, move: int) -> int:
         return (meta.seed * 1_000_003 + move * 7919 + 1) % (1 << 63)
 
-    def ai_choice(self, loaded: Loaded, seat: int) -> Any:
-        """The AI's choice for ``seat``; a failing or illegal AI answer never stalls a game:
-        the first legal choice is made instead (and the fault logged)."""
+    async def ai_choice(self, loaded: Loaded, seat: int) -> Any:
+        """The AI's choice for ``seat``, thought out in a worker thread so that the event loop
+        goes on answering other chats meanwhile (a search thinks for a second). A failing or
+        illegal AI answer never stalls a game: the first legal choice is made instead (and the
+        fault logged). The chat's lock is held, so nothing changes the match meanwhile."""
         meta, match = loaded.meta, loaded.match
         level = meta.seats[seat].level or "normal"
         choose = self.choose_ai or loaded.game.definition.choose
+        extra = {} if self.ai_budget is None else {"budget": self.ai_budget}
         try:
-            choice = choose(match, seat, seed=self.ai_seed(meta, match.move_count), level=level)
+            choice = await asyncio.to_thread(choose, match, seat, seed=self.ai_seed(meta, match.move_count),
+                                             level=level, **extra)
             return match.check(choice, by=seat)
         except Exception:  # noqa: BLE001 - any AI fault
             log.exception("AI failed in game %s at move %s; making the first legal choice",
@@ -89,7 +96,7 @@ class Play:
                 ai = [s for s in match.to_act() if meta.seats[s].is_ai]
                 if not ai:
                     break
-                self.step(loaded, turn, ai[0], self.ai_choice(loaded, ai[0]), "ai")
+                self.step(loaded, turn, ai[0], await self.ai_choice(loaded, ai[0]), "ai")
             now = self.clock.now()
             meta.moves = match.move_count
             meta.updated = now

@@ -53,7 +53,8 @@ class GameService:
 
     def __init__(self, storage: Storage, codec: PayloadCodec, *, clock: Clock | None = None,
                  ai: Callable[..., Any] | None = None, cache_size: int = 10_000,
-                 platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None) -> None:
+                 platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None,
+                 ai_seconds: float | None = None) -> None:
         self.storage = storage
         self.codec = codec
         self.clock = clock or SystemClock()
@@ -62,6 +63,7 @@ class GameService:
         self.play = Play(self.store, codec, self.clock)
         if ai is not None:
             self.play.choose_ai = ai
+        self.play.ai_budget = ai_seconds
         self.chat_settings = Settings(storage, codec, defaults)
         self.defaults = self.chat_settings.defaults
         self.lobby = Lobby(self.store, codec, self.clock, self.play, self.chat_settings)
@@ -79,7 +81,7 @@ class GameService:
     async def open(cls, db_path: str = "paris-paris.sqlite3", *, clock: Clock | None = None,
                    storage: Storage | None = None, ai: Callable[..., Any] | None = None,
                    cache_size: int = 10_000, platforms: Iterable[str] | None = None,
-                   defaults: dict[str, Any] | None = None) -> GameService:
+                   defaults: dict[str, Any] | None = None, ai_seconds: float | None = None) -> GameService:
         """``platforms``: fire only timers of games on these platforms (all when None);
         ``defaults``: option defaults for chats that have not changed them."""
         checked_defaults(defaults or {})          # a bad operator default stops start-up at once
@@ -87,7 +89,7 @@ class GameService:
         await storage.open()
         codec = PayloadCodec(await storage.secret())
         return cls(storage, codec, clock=clock, ai=ai, cache_size=cache_size, platforms=platforms,
-                   defaults=defaults)
+                   defaults=defaults, ai_seconds=ai_seconds)
 
     async def close(self) -> None:
         if self._timer_task is not None:

@@ -90,7 +90,7 @@ class Timers:
                 # The AI makes the seat's choice, and every further step of it (a whole build).
                 first = True
                 while not match.is_terminal() and seat in match.to_act() and (first or match.in_decision(seat)):
-                    choice = self.play.ai_choice(loaded, seat)
+                    choice = await self.play.ai_choice(loaded, seat)
                     made.append(pres.short_choice_text(choice, lang))
                     self.play.step(loaded, turn, seat, choice, "deadline")
                     first = False

@@ -128,7 +128,9 @@ class ConnectionDefinition(GameDefinition):
     def result(self, match: Match) -> dict[str, Any]:
         return result(match.game)
 
-    def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal") -> Choice:
+    def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
+               budget: float | int | None = None) -> Choice:
+        """The one AI level there is (``budget`` is for searching levels; this one does not search)."""
         from .ai import choose
 
         return choose(match, seat, seed=seed, level=level)

@@ -13,7 +13,7 @@ from . import text
 
 # Events that are a player's move; what a round's end brought is everything else but the
 # set-up of the game and of the round (the prompt and the picture show those).
-_MOVE_KINDS = frozenset({"shop_opened", "shop_evicted"})
+_MOVE_KINDS = frozenset({"shop_opened", "shop_evicted", "tile_taken"})
 _SETUP_KINDS = frozenset({"game_started", "marker_dealt", "open_marker_shown", "round_started"})
 
 

@@ -72,6 +72,8 @@ def narrate_event(event: E.Event, *, players: Sequence[str], language: str = "en
         offer = "; ".join(tile_label(tile, i, language=lang) for i, tile in enumerate(event.offer, 1))
         return t(lang, "ev_round_started", round=event.round, rounds=event.rounds,
                  player=name(event.bus), offer=offer)
+    if isinstance(event, E.TileTaken):
+        return t(lang, "ev_tile_taken", player=name(event.seat), tile=tile_text(event.tile, lang))
     if isinstance(event, E.ShopOpened):
         return t(lang, "ev_shop_opened", player=name(event.seat), tile=tile_text(event.tile, lang))
     if isinstance(event, E.ShopEvicted):
