@@ -129,13 +129,14 @@ class Settings:
         rows = []
         for g in games:
             for spec in g.definition.options:
-                if len(spec.values) < 2:
-                    continue
+                # Only the values it can switch to: a button for the current one would do nothing.
+                current = options.get(spec.name, spec.default)
                 label = g.presenter.option_name_text(spec.name, lang)
-                rows.append([M.button(f"{'✅ ' if options.get(spec.name, spec.default) == v else ''}{label}: "
-                                      f"{g.presenter.option_value_text(spec.name, v, lang)}",
-                                      self.codec.encode("s", names.index(spec.name), i, bind=bind))
-                             for i, v in enumerate(spec.values)])
+                row = [M.button(f"{label}: {g.presenter.option_value_text(spec.name, v, lang)}",
+                                self.codec.encode("s", names.index(spec.name), i, bind=bind))
+                       for i, v in enumerate(spec.values) if v != current]
+                if row:
+                    rows.append(row)
         rows.append([M.button(t(lang, "bot.language." + code),
                               self.codec.encode("s", names.index("language"), i, bind=bind))
                      for i, code in enumerate(LANGUAGES)])

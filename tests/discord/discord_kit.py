@@ -32,7 +32,7 @@ class Table:
     def prompt(self):
         """The game message that currently offers tiles (or an eviction choice)."""
         for message in reversed(self.channel.history()):
-            if any(b.custom_id.startswith(("pp:t_", "pp:e_")) for b in buttons(message)):
+            if any(b.custom_id.startswith(("pp:c_", "pp:o_")) for b in buttons(message)):
                 return message
         return None
 

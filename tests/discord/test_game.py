@@ -21,7 +21,7 @@ def station_of(prompt, cid: str) -> str:
 def crowded_tile(prompt, taken: dict[str, int]) -> str:
     """The offered tile whose station has seen the most shops: crossings fill up and the
     placer has to choose whose shop goes."""
-    tiles = [b.custom_id for b in buttons(prompt) if b.custom_id.startswith("pp:t_")]
+    tiles = [b.custom_id for b in buttons(prompt) if b.custom_id.startswith(("pp:c_", "pp:o_"))]
     return max(tiles, key=lambda cid: taken.get(station_of(prompt, cid), 0))
 
 
@@ -37,8 +37,8 @@ async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, se
     while (prompt := table.prompt()) is not None:
         counts.setdefault(round_of(prompt), len(table.messages()))
         player = table.to_move(prompt)
-        if any(b.custom_id.startswith("pp:e_") for b in buttons(prompt)):
-            cid = custom_id(prompt, "pp:e_", presses)
+        if any(b.custom_id.startswith("pp:b_") for b in buttons(prompt)):      # whose shop goes
+            cid = custom_id(prompt, "pp:c_", presses)
             evictions += 1
         else:
             cid = crowded_tile(prompt, taken)
@@ -74,7 +74,7 @@ async def test_presses_by_someone_else_or_on_an_old_message_are_refused_privatel
     other = next(p for p in table.players.values() if p is not mover)
     before = (prompt.content, [b.custom_id for b in buttons(prompt)])
 
-    refused = await other.click(prompt, custom_id=custom_id(prompt, "pp:t_"))
+    refused = await other.click(prompt, custom_id=custom_id(prompt, ("pp:c_", "pp:o_")))
     assert [f.ephemeral for f in refused.followups] == [True]
     assert refused.followups[0].content == t("en", "bot.err.not_your_turn", player=mover.name)
     again = table.prompt()
@@ -85,7 +85,7 @@ async def test_presses_by_someone_else_or_on_an_old_message_are_refused_privatel
     board = await mover.slash(table.channel, "paris board")
     assert board.ephemeral and buttons(board.response.message)
     private_copy = board.response
-    await mover.click(prompt, custom_id=custom_id(prompt, "pp:t_", 0))
+    await mover.click(prompt, custom_id=custom_id(prompt, ("pp:c_", "pp:o_"), 0))
     assert (await service.game_info(game_id=1))["moves"] == 1
     # the turn passed: a fresh prompt pings the next player (an edit would not notify)
     # and replaces the old one
@@ -93,7 +93,7 @@ async def test_presses_by_someone_else_or_on_an_old_message_are_refused_privatel
     assert following.id != prompt.id and table.to_move(following) is not mover
     assert prompt.id not in [m.id for m in table.messages()]
     # ... and presses the now outdated copy: an ephemeral explanation, nothing changes
-    stale = await mover.click(private_copy, custom_id=custom_id(private_copy.message, "pp:t_", 1))
+    stale = await mover.click(private_copy, custom_id=custom_id(private_copy.message, ("pp:c_", "pp:o_"), 1))
     assert stale.followups[0].ephemeral
     assert stale.followups[0].content == t("en", "bot.err.stale")
     assert (await service.game_info(game_id=1))["moves"] == 1
@@ -101,7 +101,7 @@ async def test_presses_by_someone_else_or_on_an_old_message_are_refused_privatel
 
 async def test_the_bot_restarts_mid_game_and_old_buttons_still_work(table, service, simcord_env, db_path):
     prompt = await table.started_game()
-    await table.to_move(prompt).click(prompt, custom_id=custom_id(prompt, "pp:t_"))
+    await table.to_move(prompt).click(prompt, custom_id=custom_id(prompt, ("pp:c_", "pp:o_")))
     prompt = table.prompt()                  # posted (or edited) before the restart
     mover = table.to_move(prompt)
     other = next(p for p in table.players.values() if p is not mover)
@@ -111,9 +111,9 @@ async def test_the_bot_restarts_mid_game_and_old_buttons_still_work(table, servi
         await simcord_env.restart_bot(ParisBot(reopened, background_delivery=False))
         await service.close()
 
-        refused = await other.click(prompt, custom_id=custom_id(prompt, "pp:t_"))
+        refused = await other.click(prompt, custom_id=custom_id(prompt, ("pp:c_", "pp:o_")))
         assert refused.followups[0].content == t("en", "bot.err.not_your_turn", player=mover.name)
-        moved = await mover.click(prompt, custom_id=custom_id(prompt, "pp:t_"))
+        moved = await mover.click(prompt, custom_id=custom_id(prompt, ("pp:c_", "pp:o_")))
         assert moved.followups[0].ephemeral and moved.followups[0].content.startswith(
             t("en", "bot.reply.moved", tile="").rstrip(".").strip())
         info = await reopened.game_info(game_id=1)
@@ -137,12 +137,12 @@ async def test_a_failing_service_call_still_answers_and_the_button_works_afterwa
 
     service.press = broken
     try:
-        failed = await mover.click(prompt, custom_id=custom_id(prompt, "pp:t_"))
+        failed = await mover.click(prompt, custom_id=custom_id(prompt, ("pp:c_", "pp:o_")))
     finally:
         service.press = real_press
     assert failed.acknowledged
     assert [(f.content, f.ephemeral) for f in failed.followups] == [(t("en", "discord.error"), True)]
-    moved = await mover.click(prompt, custom_id=custom_id(prompt, "pp:t_"))
+    moved = await mover.click(prompt, custom_id=custom_id(prompt, ("pp:c_", "pp:o_")))
     assert moved.followups[0].content != t("en", "discord.error")
     assert (await service.game_info(game_id=1))["moves"] == 1
 
@@ -155,7 +155,8 @@ async def test_against_an_ai_seat_added_by_command(table, service):
     presses = 0
     while (prompt := table.prompt()) is not None:
         assert table.to_move(prompt) is table.ann          # the AI never waits for a click
-        prefix = "pp:e_" if any(b.custom_id.startswith("pp:e_") for b in buttons(prompt)) else "pp:t_"
+        # An open submenu (whose shop goes) has a Back button; its choices are plain choices.
+        prefix = "pp:c_" if any(b.custom_id.startswith("pp:b_") for b in buttons(prompt)) else ("pp:c_", "pp:o_")
         await table.ann.click(prompt, custom_id=custom_id(prompt, prefix, presses))
         presses += 1
         assert presses <= 60
