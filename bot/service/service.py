@@ -377,7 +377,7 @@ class GameService:
         return await self.timers.fire_due()
 
     async def run_timers(self) -> None:
-        await self.timers.run()
+        await self.timers.run(self.fire_due_timers)
 
     async def _private_closed(self, game_id: int | None, user_id: str) -> None:
         if game_id is not None:

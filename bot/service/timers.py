@@ -101,14 +101,16 @@ class Timers:
         await self.play.finish(loaded, turn, notes=[note])
         return True
 
-    async def run(self, *, max_sleep: float = 30.0) -> None:
-        """Fire timers forever (until cancelled); wakes when a commit changes timers.
-        Once an hour it also forgets delivered outbox messages older than a week."""
+    async def run(self, fire=None, *, max_sleep: float = 30.0) -> None:
+        """Fire timers forever (until cancelled) through ``fire`` (``fire_due`` by default);
+        wakes when a commit changes timers. Once an hour it also forgets delivered outbox
+        messages older than a week."""
+        fire = fire or self.fire_due
         pruned_at = float("-inf")
         while True:
             self.wake.clear()     # before looking, so a commit meanwhile wakes us again
             try:
-                await self.fire_due()
+                await fire()
                 if self.clock.now() - pruned_at >= PRUNE_EVERY:
                     pruned_at = self.clock.now()
                     await self.storage.prune_outbox(pruned_at - KEEP_SENT)

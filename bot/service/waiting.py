@@ -7,6 +7,7 @@ awaited event is set (the race behind a stop that never finished); ``asyncio.wai
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 
 async def wait_event(event: asyncio.Event, timeout: float) -> bool:
@@ -14,6 +15,19 @@ async def wait_event(event: asyncio.Event, timeout: float) -> bool:
     waiter = asyncio.ensure_future(event.wait())
     try:
         await asyncio.wait({waiter}, timeout=timeout)
-    finally:
-        waiter.cancel()
+    except GeneratorExit:
+        raise                 # the loop is being torn down: nothing can be scheduled any more
+    except BaseException:
+        await _reap(waiter)
+        raise
+    await _reap(waiter)
     return event.is_set()
+
+
+async def _reap(waiter: asyncio.Future) -> None:
+    """Cancel the helper task and wait for it, so none is left pending when the loop closes."""
+    if waiter.done() or waiter.get_loop().is_closed():
+        return
+    waiter.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await waiter

@@ -135,9 +135,9 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table):
     group = table.group_messages()
     final = group[-1]
     assert t("en", "bot.msg.final_header") in final.body
-    # one map per round (14 round maps, then the final picture), uploaded as PNG photos
+    # the map at the start, one per round, then the final picture, uploaded as PNG photos
     photos = [m for m in group if m.photo is not None]
-    assert len(photos) == 15 and all(p.photo.startswith(b"\x89PNG") for p in photos)
+    assert len(photos) == 1 + 15 + 1 and all(p.photo.startswith(b"\x89PNG") for p in photos)
     # Telegram is read on phones: round maps come in the portrait layout (panel under the map)
     sizes = [Image.open(io.BytesIO(p.photo)).size for p in photos[:-1]]
     assert all(height > width >= 1200 for width, height in sizes), sizes

@@ -15,8 +15,9 @@ from bot.service import GameService
 from bot.telegram.app import build_application, start_application, stop_application
 
 GROUP_ID = -1001234
-TILE_PAYLOAD = re.compile(r"^t_")
-EVICT_PAYLOAD = re.compile(r"^e_")
+# A turn's buttons: "c_" makes a choice, "o_" opens a submenu (whose shop goes), "b_" goes back.
+CHOICE_PAYLOAD = re.compile(r"^[co]_")
+BACK_PAYLOAD = re.compile(r"^b_")
 
 
 @dataclass
@@ -95,8 +96,7 @@ class Table:
     def prompt(self) -> Msg | None:
         """The current turn message: the latest group message with tile or eviction buttons."""
         for m in reversed(self.group_messages()):
-            if any(TILE_PAYLOAD.match(b.get("callback_data", "")) or EVICT_PAYLOAD.match(b.get("callback_data", ""))
-                   for b in m.buttons()):
+            if any(CHOICE_PAYLOAD.match(b.get("callback_data", "")) for b in m.buttons()):
                 return m
         return None
 
@@ -110,9 +110,19 @@ class Table:
         return self.by_id(ids[0])
 
     @staticmethod
-    def tile_buttons(msg: Msg) -> list[dict]:
-        return [b for b in msg.buttons() if TILE_PAYLOAD.match(b.get("callback_data", ""))]
+    def _submenu(msg: Msg) -> bool:
+        return any(BACK_PAYLOAD.match(b.get("callback_data", "")) for b in msg.buttons())
 
-    @staticmethod
-    def evict_buttons(msg: Msg) -> list[dict]:
-        return [b for b in msg.buttons() if EVICT_PAYLOAD.match(b.get("callback_data", ""))]
+    @classmethod
+    def tile_buttons(cls, msg: Msg) -> list[dict]:
+        """The offered tiles (none while the eviction submenu is open)."""
+        if cls._submenu(msg):
+            return []
+        return [b for b in msg.buttons() if CHOICE_PAYLOAD.match(b.get("callback_data", ""))]
+
+    @classmethod
+    def evict_buttons(cls, msg: Msg) -> list[dict]:
+        """Whose shop goes: the choices of the open submenu."""
+        if not cls._submenu(msg):
+            return []
+        return [b for b in msg.buttons() if b.get("callback_data", "").startswith("c_")]
