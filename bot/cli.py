@@ -64,6 +64,9 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
                                                                         default=DEFAULT))
     play.add_argument("--players", type=int, default=None, metavar="N", help=tr("players"))
     play.add_argument("--ai", type=int, default=None, metavar="N", help=tr("ai"))
+    play.add_argument("--ai-level", default=None, metavar="LEVEL",
+                      help=tr("ai_level", levels=", ".join(sorted({lv for g in KINDS.values()
+                                                                    for lv in g.definition.ai_levels}))))
     play.add_argument("--name", default=None, help=tr("name"))
     play.add_argument("--seed", type=int, default=None, help=tr("seed"))
     play.add_argument("--language", choices=LANGUAGES, default=None, help=tr("language"))
@@ -139,6 +142,9 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
     ai = players - 1 if args.ai is None else args.ai
     if ai not in (players - 1, players):
         parser.error(t(language, "terminal.error.ai", ai=ai, players=players, seats=players - 1))
+    if args.ai_level is not None and args.ai_level not in definition.ai_levels:
+        parser.error(t(language, "terminal.error.ai_level", level=args.ai_level, game=definition.name,
+                       levels=", ".join(definition.ai_levels)))
     declared = {spec.name for spec in definition.options}
     game_options = {}
     for name in _declared_options():
@@ -152,7 +158,8 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
     if args.name is not None and not args.name.strip():
         parser.error(t(language, "terminal.error.name"))
     options = PlayOptions(
-        game=game.id, players=players, ai=ai, name=args.name.strip() if args.name else None, seed=args.seed,
+        game=game.id, players=players, ai=ai, ai_level=args.ai_level,
+        name=args.name.strip() if args.name else None, seed=args.seed,
         language=args.language or language, game_options=game_options,
         db=(args.db.expanduser() if args.db else default_db_path()),
         maps=None if args.no_maps else args.maps.expanduser().absolute(),   # a path one can open

@@ -44,6 +44,7 @@ class PlayOptions:
     db: Path | None = None
     maps: Path | None = Path("paris-paris-maps")   # None: do not write maps
     resume: bool = False
+    ai_level: str | None = None           # None: the game's default level
     resume_command: str = "paris-paris play --resume"
 
     @property
@@ -191,7 +192,7 @@ class TerminalSession:
         wanted = self.options.players
         missing = max(0, wanted - len(info["seats"])) if info else wanted
         for _ in range(missing):
-            reply = await self.service.add_ai(self.chat, self.human)
+            reply = await self.service.add_ai(self.chat, self.human, self.options.ai_level)
             if not reply.ok:
                 self.show_reply(reply)
                 return EXIT_ERROR
