@@ -49,10 +49,11 @@ LANGUAGE_CHOICES = [
     Choice(name="Italiano", value="it"),
     Choice(name="Français", value="fr"),
 ]
-FINAL_TOURS_CHOICES = [
-    Choice(name=L("Marker lines (standard rules)", "choice.final_markers"), value="markers"),
-    Choice(name=L("All five lines (Brettspielwelt variant)", "choice.final_all"), value="all_lines"),
-]
+# A declared game option's values (engine/interface.py OptionSpec), each labelled by its catalog
+# entry "discord.option.<name>.<value>": the choices follow the games' declarations.
+_OPTION_SPECS = {spec.name: spec for game in KINDS.values() for spec in game.definition.options}
+FINAL_TOURS_CHOICES = [Choice(name=L(str(value), f"option.final_tours.{value}"), value=str(value))
+                       for value in _OPTION_SPECS["final_tours"].values]
 REMINDER_CHOICES = [
     Choice(name=L("Off", "choice.off"), value=0),
     Choice(name=L("15 minutes", "choice.15m"), value=15),
