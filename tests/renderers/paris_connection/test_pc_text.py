@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ from pc_render_kit import NAMES, played
 from engine.paris_connection import errors as pc_errors
 from engine.paris_connection import events as E
 from engine.paris_connection.actions import DONE, UNDO, Build, Place, Trade
-from renderers.i18n import LANGUAGES, t
+from renderers.i18n import LANGUAGES, catalog, t
 from renderers.paris_connection.presenter import PRESENTER
 from renderers.paris_connection.text import narrate
 
@@ -43,14 +42,14 @@ def clean(text: str) -> bool:
 
 
 def test_catalogs_have_every_english_key_and_the_same_placeholders():
-    english = json.loads((LOCALES / "en" / "paris_connection.json").read_text(encoding="utf-8"))
-    assert all(key.startswith("pc.") for key in english)
+    english = {k: m for k, m in catalog("en").items() if k.startswith("pc.")}
+    assert english and all(m.area == "paris_connection" for m in english.values())
     for language in LANGUAGES:
-        other = json.loads((LOCALES / language / "paris_connection.json").read_text(encoding="utf-8"))
-        assert set(other) == set(english), language
-        for key, text in english.items():
-            wanted = {part.split("}")[0] for part in text.split("{")[1:]}
-            assert {part.split("}")[0] for part in other[key].split("{")[1:]} == wanted, (language, key)
+        other = catalog(language)
+        for key, message in english.items():
+            assert key in other, (language, key)
+            wanted = {part.split("}")[0] for part in message.text.split("{")[1:]}
+            assert {part.split("}")[0] for part in other[key].text.split("{")[1:]} == wanted, (language, key)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
