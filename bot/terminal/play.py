@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.contract import Button, Chat, Reply, User
+from bot.games import find
 from renderers.i18n import normalize_language, t
 
 from .choices import Choice, Command, Invalid, interpret, label_key, numbering
@@ -165,7 +166,8 @@ class TerminalSession:
 
     async def start_new(self) -> int | None:
         opts = self.options
-        self.say("terminal.welcome", seats=t(self.language, "terminal.seats", players=opts.players), ai=opts.ai_seats)
+        self.say("terminal.welcome", game=find(opts.game).definition.name,
+                 seats=t(self.language, "terminal.seats", players=opts.players), ai=opts.ai_seats)
         if opts.watching:
             self.say("terminal.watching")
         self.say("terminal.storage", path=str(opts.db))

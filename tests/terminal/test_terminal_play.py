@@ -203,7 +203,7 @@ def test_maps_are_written_after_each_round(monkeypatch, capsys, tmp_path):
         assert f"Map saved: {path}" in out
         with Image.open(path) as image:
             assert image.format == "PNG" and image.width >= 400
-    assert f"Maps of Paris are written to {maps}" in out
+    assert f"Maps are written to {maps}" in out
 
 
 def test_no_maps_writes_no_files(monkeypatch, capsys, tmp_path):
