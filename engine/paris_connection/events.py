@@ -7,35 +7,10 @@ None for public events and a seat for secrets (a deal, holdings after a trade);
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import ClassVar
 
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    kind: ClassVar[str] = "event"
-
-    @property
-    def private_to(self) -> int | None:
-        return None
-
-    def visible_to(self, seat: int | None) -> bool:
-        owner = self.private_to
-        return owner is None or owner == seat
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form with ``kind``; tuples become lists."""
-        data = asdict(self)
-        data["kind"] = self.kind
-        return _jsonable(data)
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    return value
+from engine.events import Event
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,40 +9,28 @@ is the one test a redacted log needs; ``seat=None`` asks for the public view.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar
+
+from engine.events import Event as BaseEvent
 
 from .actions import Tile
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
-    kind: ClassVar[str] = "event"
+class Event(BaseEvent):
+    """A Paris Paris event: tiles print as [station, colour] in its JSON form."""
 
-    @property
-    def private_to(self) -> int | None:
-        return None
-
-    def visible_to(self, seat: int | None) -> bool:
-        owner = self.private_to
-        return owner is None or owner == seat
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form: tiles become [station, colour], tuples become lists."""
-        data = asdict(self)
-        data["kind"] = self.kind
-        return _jsonable(data)
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        # ``asdict`` turns a Tile into {"station", "colour", "code"}; records write [station, colour].
-        if set(value) == {"station", "colour", "code"}:
-            return [value["station"], value["colour"]]
-        return {k: _jsonable(v) for k, v in value.items() if k != "code"}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    return value
+    @classmethod
+    def jsonable(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            # ``asdict`` turns a Tile into {"station", "colour", "code"}; records write [station, colour].
+            if set(value) == {"station", "colour", "code"}:
+                return [value["station"], value["colour"]]
+            return {k: cls.jsonable(v) for k, v in value.items() if k != "code"}
+        if isinstance(value, list | tuple):
+            return [cls.jsonable(v) for v in value]
+        return value
 
 
 @dataclass(frozen=True, slots=True)
