@@ -11,11 +11,10 @@ How it plays: a build is worth the value it adds times how much more of that col
 holds than an average opponent; a trade is worth what it takes minus what it gives back, at
 the companies' values plus part of what they can still gain, less any holding penalty. It
 steers towards the end of the game (emptying storage boards, reaching Marseille) when its
-estimated score leads (and late in any game; later still it only builds, so that games
-between AIs always end), and
-away from it when behind. Within a build it follows a plan
-(cities within reach of the locomotives left) recomputed at every step, and stops when the
-rest of the plan adds nothing. Ties are broken by a ``random.Random(seed)``.
+estimated score leads, and away from it when behind; late in any game it steers towards the
+end regardless, and later still it only builds, so that games between AIs always end.
+Within a build it follows a plan (cities within reach of the locomotives left) recomputed
+at every step, and stops when the rest of the plan adds nothing. Ties are broken by a ``random.Random(seed)``.
 """
 
 from __future__ import annotations
