@@ -11,10 +11,10 @@ How it plays: a build is worth the value it adds times how much more of that col
 holds than an average opponent; a trade is worth what it takes minus what it gives back, at
 the companies' values plus part of what they can still gain, less any holding penalty. It
 steers towards the end of the game (emptying storage boards, reaching Marseille) when its
-estimated score leads (and late in any game, so that games between AIs always end), and
-away from it when behind. Within a build it follows a plan
-(cities within reach of the locomotives left) recomputed at every step, and stops when the
-rest of the plan adds nothing. Ties are broken by a ``random.Random(seed)``.
+estimated score leads, and away from it when behind; late in any game it steers towards the
+end regardless, and later still it only builds, so that games between AIs always end.
+Within a build it follows a plan (cities within reach of the locomotives left) recomputed
+at every step, and stops when the rest of the plan adds nothing. Ties are broken by a ``random.Random(seed)``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ PROGRESS_WEIGHT = 0.5     # a step towards a city counts for this share of what 
 FUTURE_WEIGHT = 0.5       # a company is worth its value plus this share of what it can still gain
 TEMPO = 1.5               # worth of each locomotive an action takes off the storage boards when
                           # the AI wants the end
-HURRY_CYCLE = 10          # from this turn cycle on every AI wants the end: AI games always finish
+HURRY_CYCLE = 10          # from this turn cycle on every AI wants the end
+BUILD_ONLY_CYCLE = 20     # and from this one it builds whenever it can: every build empties the
+                          # storage boards a little, so games between AIs always finish
 
 
 def choose(match, seat: int, *, seed: int, level: str = "normal") -> Choice:
@@ -193,6 +195,8 @@ class _Mind:
     def pick(self, choices: list[Choice]) -> Choice:
         if self.view.draft is not None:
             return self._next_step(choices)
+        if self.view.cycle >= BUILD_ONLY_CYCLE:
+            choices = [c for c in choices if isinstance(c, Build)] or choices
         scored: list[tuple[float, float, Choice]] = []
         futures = {c: self.future(c) for c in _COMPANIES}
         for choice in choices:

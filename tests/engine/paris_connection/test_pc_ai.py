@@ -34,6 +34,5 @@ def test_blind_to_other_screens():
 
 
 def test_beats_random_players():
-    wins = sum(seat in play(4, seed, ai_seats={seat}).winners for seed, seat in zip(range(8), range(8), strict=True)
-               for seat in [seat % 4])
-    assert wins >= 6             # measured: python -m engine.paris_connection.selfplay --vs-random
+    wins = sum(seed % 4 in play(4, seed, ai_seats={seed % 4}).winners for seed in range(8))
+    assert wins >= 6             # chance: 2 of 8; measured: python -m engine.paris_connection.selfplay --vs-random
