@@ -9,33 +9,15 @@ from __future__ import annotations
 
 from engine.paris_paris.board import DISPLAY_NAMES
 
-SHORT_NAMES: dict[str, str] = {
-    "montmartre": "Montmartre",
+# Only the names that are too long for a tight spot; every other station keeps its full name.
+_SHORTENED: dict[str, str] = {
     "grands-boulevards": "Gds Boulevards",
     "pompidou": "Pompidou",
-    "hotel-de-ville": "Hôtel de Ville",
-    "notre-dame": "Notre-Dame",
-    "quartier-latin": "Quartier Latin",
-    "place-d-italie": "Place d'Italie",
-    "arc-de-triomphe": "Arc de Triomphe",
-    "concorde": "Concorde",
-    "madeleine": "Madeleine",
-    "opera": "Opéra",
-    "gare-du-nord": "Gare du Nord",
-    "republique": "République",
-    "tour-eiffel": "Tour Eiffel",
-    "invalides": "Invalides",
-    "louvre": "Louvre",
-    "pont-neuf": "Pont Neuf",
-    "bastille": "Bastille",
-    "palais-royal": "Palais-Royal",
     "saint-germain": "St-Germain",
-    "luxembourg": "Luxembourg",
     "jardin-des-plantes": "J. des Plantes",
-    "odeon": "Odéon",
     "saint-nicolas": "St-Nicolas",
-    "belleville": "Belleville",
 }
+SHORT_NAMES: dict[str, str] = {station: _SHORTENED.get(station, name) for station, name in DISPLAY_NAMES.items()}
 
 assert set(SHORT_NAMES) == set(DISPLAY_NAMES)
 assert len(set(SHORT_NAMES.values())) == len(SHORT_NAMES), "short names must tell stations apart"
