@@ -99,10 +99,12 @@ def int_setting(name: str, default: int | None = None) -> int | None:
 
 def game_defaults(source: Settings | None = None) -> dict[str, str]:
     """Option defaults for new chats, from PARIS_PARIS_LANGUAGE, PARIS_PARIS_FINAL_TOURS,
-    PARIS_PARIS_REMINDER_MINUTES and PARIS_PARIS_DEADLINE_MINUTES (unset ones keep the built-in)."""
+    PARIS_PARIS_REMINDER_MINUTES, PARIS_PARIS_DEADLINE_MINUTES and PARIS_PARIS_AI_LEVEL (unset ones
+    keep the built-in)."""
     source = source or settings()
     names = {"language": "PARIS_PARIS_LANGUAGE", "final_tours": "PARIS_PARIS_FINAL_TOURS",
-             "reminder_minutes": "PARIS_PARIS_REMINDER_MINUTES", "deadline_minutes": "PARIS_PARIS_DEADLINE_MINUTES"}
+             "reminder_minutes": "PARIS_PARIS_REMINDER_MINUTES", "deadline_minutes": "PARIS_PARIS_DEADLINE_MINUTES",
+             "ai_level": "PARIS_PARIS_AI_LEVEL"}
     return {key: value for key, name in names.items() if (value := source.get(name))}
 
 

@@ -26,11 +26,29 @@ class GameKind:
 
 KINDS: dict[str, GameKind] = {gid: GameKind(definition, PRESENTERS[gid]) for gid, definition in GAMES.items()}
 DEFAULT = DEFAULT_GAME
+# Every AI level some game offers, weakest first (a chat's stand-in level is one of them).
+AI_LEVELS: tuple[str, ...] = tuple(sorted({lv for g in KINDS.values() for lv in g.definition.ai_levels},
+                                          key=("easy", "normal", "strong").index))
 
 
 def kind(game_id: str | None) -> GameKind:
     """The game ``game_id`` (the default game for None); ``KeyError`` for an unknown id."""
     return KINDS[game_id or DEFAULT]
+
+
+def ai_level(game: GameKind, wanted: str | None) -> str:
+    """The level that plays for ``wanted`` in ``game``: itself where the game has it, else the
+    game's "normal" (or its first) level, so a chat's stand-in level suits every game."""
+    levels = game.definition.ai_levels
+    if wanted in levels:
+        return wanted
+    return "normal" if "normal" in levels else levels[0]
+
+
+def level_at(game: GameKind, index: int) -> str | None:
+    """The game's AI level number ``index`` (as a lobby button names it); None if it has no such level."""
+    levels = game.definition.ai_levels
+    return levels[index] if 0 <= index < len(levels) else None
 
 
 def find(name: str | None) -> GameKind | None:

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot.games import KINDS
+from bot.games import AI_LEVELS, KINDS
 from renderers.i18n import LANGUAGES, catalog
 
 if TYPE_CHECKING:
@@ -74,6 +74,8 @@ DEADLINE_CHOICES = [
 
 # The games the bot hosts, from the registry (names are the games' own: not translated).
 GAME_CHOICES = [Choice(name=game.definition.name, value=game.id) for game in KINDS.values()]
+# Every game's AI levels, each labelled by "discord.level.<level>" (a game lacking one plays its normal level).
+LEVEL_CHOICES = [Choice(name=L(level, f"level.{level}"), value=level) for level in AI_LEVELS]
 
 SETTING_DESCRIPTIONS = {
     "language": L("Language of the game's messages and map", "opt.language"),
@@ -146,8 +148,10 @@ class ParisGroup(app_commands.Group):
         await self.bot.answer(interaction, lambda chat, user: self.service.leave(chat, user))
 
     @app_commands.command(name="addbot", description=L("Add an AI player to the lobby", "cmd.addbot"))
-    async def addbot(self, interaction: discord.Interaction) -> None:
-        await self.bot.answer(interaction, lambda chat, user: self.service.add_ai(chat, user))
+    @app_commands.describe(level=L("How well it plays (empty: the channel's AI level)", "opt.level"))
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, level: str | None = None) -> None:
+        await self.bot.answer(interaction, lambda chat, user: self.service.add_ai(chat, user, level))
 
     @app_commands.command(name="start", description=L("Start the game (host)", "cmd.start"))
     async def start(self, interaction: discord.Interaction) -> None:

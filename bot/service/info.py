@@ -24,7 +24,7 @@ class Info:
         meta, match = loaded.meta, loaded.match
         if match is None:
             return Reply(M.lobby_text(meta, loaded.game, host_name(meta)),
-                         buttons=M.to_buttons(M.lobby_buttons(meta, self.codec)),
+                         buttons=M.to_buttons(M.lobby_buttons(meta, loaded.game, self.codec)),
                          extra={"game_id": meta.id, "status": meta.status, "game": meta.game})
         text = loaded.game.presenter.board_text(match.view(None), lang)
         buttons: tuple = ()
@@ -117,7 +117,8 @@ class Info:
         view = None if match is None else match.view(None)
         acting = () if match is None else match.to_act()
         return {"game_id": meta.id, "game": meta.game, "status": meta.status, "host_id": meta.host_id,
-                "seats": [{"name": s.name, "user_id": s.user_id, "is_ai": s.is_ai} for s in meta.seats],
+                "seats": [{"name": s.name, "user_id": s.user_id, "is_ai": s.is_ai, "level": s.level if s.is_ai else None}
+                          for s in meta.seats],
                 "to_move": acting[0] if acting else None, "to_act": list(acting), "moves": meta.moves,
                 "round": None if match is None else match.cycle,
                 "rounds": getattr(view, "rounds", None),

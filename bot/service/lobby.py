@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 
 from bot.contract import Chat, Reply, User
-from bot.games import GameKind, find
+from bot.games import GameKind, ai_level, find
 from engine.errors import GameError
 from renderers.i18n import normalize_language, t
 
@@ -31,6 +31,15 @@ def host_name(meta: GameMeta) -> str:
         if seat.user_id == meta.host_id and not seat.is_ai:
             return seat.name
     return meta.host_id
+
+
+def _level_named(levels: tuple[str, ...], name: str, lang: str) -> str | None:
+    """The level a player typed: its id ("strong") or its name in the chat's language ("stark")."""
+    wanted = name.strip().casefold()
+    for level in levels:
+        if wanted in (level, M.level_text(level, lang).casefold()):
+            return level
+    return None
 
 
 class Lobby:
@@ -134,9 +143,14 @@ class Lobby:
         if meta.seat_of(user.id) is None and not may_manage(meta, user):
             raise Refused("bot.err.not_in_game")
         if level is not None and level not in definition.ai_levels:
-            raise Refused("bot.err.bad_level", level=str(level)[:20], levels=", ".join(definition.ai_levels))
+            named = _level_named(definition.ai_levels, str(level), lang)
+            if named is None:
+                raise Refused("bot.err.bad_level", level=str(level)[:20], levels=", ".join(
+                    M.level_text(lv, lang) for lv in definition.ai_levels))
+            level = named
         taken = {s.name for s in meta.seats}
         name = next(n for n in AI_NAMES if n not in taken)
+        level = ai_level(loaded.game, level or meta.options.get("ai_level"))
         meta.seats.append(Seat(name=name, platform=meta.platform, user_id=None, is_ai=True, ai_reason="added",
                                level=level))
         await self.save(loaded)
@@ -201,7 +215,7 @@ class Lobby:
         info = meta.seats[seat]
         info.is_ai = True
         info.ai_reason = reason
-        info.level = meta.options.get("ai_level") or info.level
+        info.level = ai_level(loaded.game, meta.options.get("ai_level"))
         key = "bot.msg.left_game" if reason == "left" else "bot.msg.handed"
         note = t(meta.language, key, player=info.name, by=by.name)
         await self.play.finish(loaded, Turn(loaded), notes=[note])

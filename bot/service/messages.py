@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.contract import Button, Chat, User
-from bot.games import GameKind
+from bot.games import GameKind, ai_level
 from renderers.i18n import decimal, t
 from renderers.presenter import Menu
 
@@ -96,13 +96,22 @@ def options_text(game: GameKind, options: dict[str, Any], language: str) -> str:
                  else t(language, "bot.options.no_reminder"))
     parts.append(t(language, "bot.options.deadline", value=duration(deadline, language)) if deadline
                  else t(language, "bot.options.no_deadline"))
+    if len(game.definition.ai_levels) > 1:
+        parts.append(t(language, "bot.options.ai_level",
+                       level=level_text(ai_level(game, options.get("ai_level")), language)))
     parts.append(t(language, "bot.language." + (options.get("language") or "en")))
     return " · ".join(parts)
 
 
+def level_text(level: str, language: str) -> str:
+    return t(language, "bot.level." + level)
+
+
 def lobby_text(meta: GameMeta, game: GameKind, host_name: str) -> str:
     lang = meta.language
-    seats = [s.name + (" 🤖" if s.is_ai else "") for s in meta.seats]
+    levels = len(game.definition.ai_levels) > 1
+    seats = [t(lang, "bot.lobby.ai_seat", name=s.name, level=level_text(ai_level(game, s.level), lang))
+             if s.is_ai and levels else s.name + (" 🤖" if s.is_ai else "") for s in meta.seats]
     d = game.definition
     lines = [t(lang, "bot.lobby.title_game", game=game.presenter.title(lang), host=host_name),
              t(lang, "bot.lobby.players", count=len(seats), players=", ".join(seats) or "—"),
@@ -112,18 +121,22 @@ def lobby_text(meta: GameMeta, game: GameKind, host_name: str) -> str:
     return "\n".join(lines)
 
 
-def lobby_buttons(meta: GameMeta, codec: PayloadCodec) -> list[list[dict[str, Any]]]:
+def lobby_buttons(meta: GameMeta, game: GameKind, codec: PayloadCodec) -> list[list[dict[str, Any]]]:
+    """Join and leave; add an AI (one button per level where the game has several); start."""
     lang = meta.language
-    return [
-        [button(t(lang, "bot.btn.join"), codec.encode("j", meta.id), "join"),
-         button(t(lang, "bot.btn.leave"), codec.encode("l", meta.id))],
-        [button(t(lang, "bot.btn.add_ai"), codec.encode("a", meta.id)),
-         button(t(lang, "bot.btn.start"), codec.encode("g", meta.id))],
-    ]
+    levels = game.definition.ai_levels
+    start = button(t(lang, "bot.btn.start"), codec.encode("g", meta.id))
+    if len(levels) == 1:
+        add_rows = [[button(t(lang, "bot.btn.add_ai"), codec.encode("a", meta.id)), start]]
+    else:
+        add_rows = [[button(t(lang, "bot.btn.add_ai_level", level=level_text(level, lang)),
+                            codec.encode("v", meta.id, i)) for i, level in enumerate(levels)], [start]]
+    return [[button(t(lang, "bot.btn.join"), codec.encode("j", meta.id), "join"),
+             button(t(lang, "bot.btn.leave"), codec.encode("l", meta.id))], *add_rows]
 
 
 def lobby_message(meta: GameMeta, game: GameKind, codec: PayloadCodec, host_name: str, *, mode: str) -> OutRow:
-    return group(meta, lobby_text(meta, game, host_name), buttons=lobby_buttons(meta, codec),
+    return group(meta, lobby_text(meta, game, host_name), buttons=lobby_buttons(meta, game, codec),
                  slot=lobby_slot(meta), mode=mode)
 
 

@@ -12,6 +12,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "reminder_minutes": 240,      # 4 hours: a nudge in the group
     "deadline_minutes": 1440,     # 24 hours: the AI plays the turn so no game stalls
     "language": None,             # None: English, or the creator's client language
+    "ai_level": "normal",         # the AI that plays a seat handed over or a turn past its deadline
 }
 
 LOBBY, PLAYING, FINISHED, ABORTED = "lobby", "playing", "finished", "aborted"

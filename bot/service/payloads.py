@@ -12,7 +12,8 @@ of the seat at that move number, which the game lists in a stable order):
   b  gid move               back from a submenu to the turn's menu
   m  gid                    show my secret (marker, holdings) privately
   j  gid                    join the lobby
-  a  gid                    add an AI seat
+  a  gid                    add an AI seat (at the chat's AI level)
+  v  gid level              add an AI seat at a level: its index among the game's AI levels
   g  gid                    start the game
   l  gid                    leave the lobby
   s  setting value          change a chat setting: indices into the settings and their values
@@ -27,7 +28,7 @@ import hmac
 from dataclasses import dataclass
 
 MAX_BYTES = 64
-KINDS = {"c": 3, "o": 3, "b": 2, "m": 1, "j": 1, "a": 1, "g": 1, "l": 1, "s": 2, "p": 0}
+KINDS = {"c": 3, "o": 3, "b": 2, "m": 1, "j": 1, "a": 1, "v": 2, "g": 1, "l": 1, "s": 2, "p": 0}
 _ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 

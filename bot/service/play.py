@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.contract import Reply, User
+from bot.games import ai_level
 from engine.errors import GameError
 from renderers.i18n import t
 from renderers.presenter import ChoiceNotFound
@@ -62,7 +63,7 @@ class Play:
         illegal AI answer never stalls a game: the first legal choice is made instead (and the
         fault logged). The chat's lock is held, so nothing changes the match meanwhile."""
         meta, match = loaded.meta, loaded.match
-        level = meta.seats[seat].level or "normal"
+        level = ai_level(loaded.game, meta.seats[seat].level or meta.options.get("ai_level"))
         choose = self.choose_ai or loaded.game.definition.choose
         extra = {} if self.ai_budget is None else {"budget": self.ai_budget}
         try:

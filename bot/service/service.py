@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from bot.contract import Chat, Reply, Transport, User
-from bot.games import find, kind
+from bot.games import find, kind, level_at
 from renderers.i18n import normalize_language, t
 
 from . import outgoing
@@ -34,7 +34,7 @@ from .payloads import ForgedPayload, Payload, PayloadCodec
 from .pictures import Pictures
 from .play import Play
 from .refusal import Refused
-from .settings import Settings, checked_defaults, validate
+from .settings import BOT_SETTINGS, Settings, checked_defaults, validate
 from .storage import Conflict, Storage, storage_for
 from .store import GameStore, Loaded
 from .timers import Timers
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 # A press's kind -> (needs the game's lock, the handler); the payload's first field is the game id.
 # "c" make a choice, "o" open a submenu, "b" back to the menu, "m" my secret,
-# "j" join, "a" add an AI, "g" start, "l" leave.
+# "j" join, "a" add an AI, "g" start, "l" leave (and "v": add an AI at a level, below).
 LOBBY_PRESSES = {"j": "join", "a": "add_ai", "g": "start", "l": "leave"}
 TURN_PRESSES = frozenset({"c", "o", "b"})
 
@@ -229,8 +229,7 @@ class GameService:
             if loaded is not None:
                 meta = loaded.meta
                 declared = {spec.name for spec in game.definition.options}
-                meta.options.update({k: v for k, v in clean.items()
-                                     if k in declared or k in ("reminder_minutes", "deadline_minutes", "language")})
+                meta.options.update({k: v for k, v in clean.items() if k in declared or k in BOT_SETTINGS})
                 meta.updated = self.clock.now()
                 change.game = meta
                 if meta.status == LOBBY:
@@ -273,6 +272,9 @@ class GameService:
             if loaded is None:
                 return Refused("bot.err.unknown_game").reply(await self._language(chat, user))
             return await self.info.secrets(user, [loaded], loaded.meta.language)
+        if kind_ == "v":
+            return await self._on_game(game_id, chat, user, lambda g, lang: self.lobby.add_ai(
+                g, user, lang, level_at(g.game, p.int(1))))
         if kind_ in LOBBY_PRESSES:
             action = getattr(self.lobby, LOBBY_PRESSES[kind_])
             target = None if kind_ == "j" else chat   # a join link opens from the private chat

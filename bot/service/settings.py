@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from bot.contract import Button, Chat
-from bot.games import KINDS, GameKind
+from bot.games import AI_LEVELS, KINDS, GameKind, ai_level
 from engine.errors import InvalidOption
 from renderers.i18n import LANGUAGES, t
 
@@ -24,7 +24,7 @@ from .storage import Storage
 REMINDER_CHOICES = (0, 60, 240, 720)
 DEADLINE_CHOICES = (0, 720, 1440, 2880)
 MAX_MINUTES = 60 * 24 * 14
-BOT_SETTINGS = ("reminder_minutes", "deadline_minutes", "language")
+BOT_SETTINGS = ("reminder_minutes", "deadline_minutes", "language", "ai_level")
 
 
 def _game_specs():
@@ -37,8 +37,9 @@ def _game_specs():
 
 
 def settable() -> tuple[str, ...]:
-    """Every setting's name, in a stable order: a settings button names one by its index."""
-    return BOT_SETTINGS + tuple(sorted(_game_specs()))
+    """Every setting's name, in a stable order: a settings button names one by its index
+    (settings added later go last, so the buttons already posted keep their meaning)."""
+    return BOT_SETTINGS[:3] + tuple(sorted(_game_specs())) + BOT_SETTINGS[3:]
 
 
 def values_of(name: str) -> tuple[Any, ...]:
@@ -48,6 +49,8 @@ def values_of(name: str) -> tuple[Any, ...]:
         return DEADLINE_CHOICES
     if name == "language":
         return LANGUAGES
+    if name == "ai_level":
+        return AI_LEVELS
     return _game_specs()[name].values
 
 
@@ -62,7 +65,7 @@ def validate(changes: dict[str, Any] | None) -> dict[str, Any]:
             raise Refused("bot.err.bad_setting", key=type(key).__name__, value=shown)
         if key in ("reminder_minutes", "deadline_minutes"):
             clean[key] = _minutes(key, value, shown)
-        elif key == "language" and isinstance(value, str) and value in LANGUAGES:
+        elif key in ("language", "ai_level") and isinstance(value, str) and value in values_of(key):
             clean[key] = value
         elif key in specs:
             try:
@@ -137,6 +140,13 @@ class Settings:
                        for i, v in enumerate(spec.values) if v != current]
                 if row:
                     rows.append(row)
+        levels = [lv for lv in AI_LEVELS if any(lv in g.definition.ai_levels for g in games)]
+        current = ai_level(game, options.get("ai_level")) if game is not None else options.get("ai_level")
+        row = [M.button(t(lang, "bot.btn.ai_level", level=M.level_text(level, lang)),
+                        self.codec.encode("s", names.index("ai_level"), AI_LEVELS.index(level), bind=bind))
+               for level in levels if level != current]
+        if len(levels) > 1 and row:
+            rows.append(row)
         rows.append([M.button(t(lang, "bot.language." + code),
                               self.codec.encode("s", names.index("language"), i, bind=bind))
                      for i, code in enumerate(LANGUAGES)])

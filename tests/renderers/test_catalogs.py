@@ -13,6 +13,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
+from bot.games import AI_LEVELS
 from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.terminal.choices import COMMANDS as TERMINAL_COMMANDS
 from engine.paris_connection.board import COMPANIES
@@ -42,6 +43,8 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "colour_": set(COLOURS),
     "player_colour_": {colour.name for colour in PLAYER_COLOURS},
     "bot.language.": set(LANGUAGES),
+    "bot.level.": set(AI_LEVELS),
+    "discord.level.": set(AI_LEVELS),
     "bot.final_tours.": set(FINAL_TOURS),
     "tg.cmd.": set(GROUP_COMMANDS + PRIVATE_COMMANDS),
     "terminal.alias.": set(TERMINAL_COMMANDS),
