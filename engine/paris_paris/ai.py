@@ -64,7 +64,8 @@ def move_values(game: Game, *, unseen: list[int] | None = None,
     seat = game.current_player
     if unseen is None:
         unseen = _unseen_tiles_per_station(game)
-    return [(action, _value(game, seat, action, unseen, leftover_weight)) for action in actions]
+    halts: dict[int, tuple[int, int]] = {}     # big-tour points per crossing, on the board as it is
+    return [(action, _value(game, seat, action, unseen, leftover_weight, halts)) for action in actions]
 
 
 def unseen_tiles_in(stacks) -> list[int]:
@@ -92,10 +93,12 @@ def _unseen_tiles_per_station(game: Game) -> list[int]:
     return counts
 
 
-def _value(game: Game, seat: int, action: Pick, unseen: list[int], leftover_weight: float) -> float:
+def _value(game: Game, seat: int, action: Pick, unseen: list[int], leftover_weight: float,
+           halts: dict[int, tuple[int, int]]) -> float:
     station = action.tile.code // 5
     board = list(game.board)
     value = 0.0
+    changed = None
     if game.supply[seat]:     # an empty supply opens no shop: only the leftover counts
         owners = list(board[station])
         evicted = None
@@ -103,6 +106,7 @@ def _value(game: Game, seat: int, action: Pick, unseen: list[int], leftover_weig
             evicted = action.evict if action.evict is not None else owners[0]
             owners.remove(evicted)
         board[station] = (*owners, seat)
+        changed = station
         value = _shop_worth(board, seat, station, game.markers[seat])
         value /= 1.0 + UNSEEN_TILE_RISK * max(unseen[station], 0)
         if evicted is not None:
@@ -114,7 +118,7 @@ def _value(game: Game, seat: int, action: Pick, unseen: list[int], leftover_weig
         total = 0.0
         others = game.num_players - 1
         for code in offer:
-            mine, everyone = _leftover_points(board, code, game.discard, seat)
+            mine, everyone = _leftover_points(board, code, game.discard, seat, halts, changed)
             total += mine - (everyone - mine) / others
         value += leftover_weight * total / len(offer)
     return value
@@ -141,10 +145,20 @@ def _shop_worth(board: list, seat: int, station: int, marker: int) -> float:
     return worth
 
 
-def _leftover_points(board: list, code: int, discard: list, seat: int) -> tuple[int, int]:
+# The crossings whose big-tour points a shop at each station can change: itself, if a crossing,
+# and the crossings it neighbours (their owners score a halt for each adjacent own shop).
+_TOUCHED = tuple(frozenset(x for x in range(len(B.STATIONS))
+                           if B.IS_CROSSING[x] and (x == s or s in B.NEIGHBOURS[x]))
+                 for s in range(len(B.STATIONS)))
+
+
+def _leftover_points(board: list, code: int, discard: list, seat: int,
+                     halts: dict[int, tuple[int, int]], changed: int | None) -> tuple[int, int]:
     """The points ``seat``, and all seats together, would score if tile ``code`` were the
     leftover (small tour and big tour). The rollouts of the search call this most: it counts
-    instead of building a list of points per seat."""
+    instead of building a list of points per seat, and takes each crossing's big-tour points
+    from ``halts`` (filled as it goes, shared by every move of one position) unless the move's
+    shop at ``changed`` touches that crossing."""
     station = code // 5
     scorers = board[station]
     if not scorers:
@@ -156,16 +170,32 @@ def _leftover_points(board: list, code: int, discard: list, seat: int) -> tuple[
     everyone = len(scorers)
     colour = code % 5
     if discard[colour] is not None:
+        touched = _TOUCHED[changed] if changed is not None else ()
         for crossing in B.LINE_CROSSINGS[colour]:
-            owners = board[crossing]
-            if not owners:
-                continue
-            mine += owners.count(seat)
-            everyone += len(owners)
-            near = B.NEIGHBOURS[crossing]
-            for owner in (owners if len(owners) == 1 or owners[0] != owners[1] else owners[:1]):
-                adjacent = sum([board[neighbour].count(owner) for neighbour in near])
-                everyone += adjacent
-                if owner == seat:
-                    mine += adjacent
+            if crossing in touched:
+                m, e = _crossing_points(board, crossing, seat)
+            else:
+                points = halts.get(crossing)
+                if points is None:
+                    points = halts[crossing] = _crossing_points(board, crossing, seat)
+                m, e = points
+            mine += m
+            everyone += e
+    return mine, everyone
+
+
+def _crossing_points(board: list, crossing: int, seat: int) -> tuple[int, int]:
+    """A big tour's points at one crossing: each shop there scores, and each owner there scores
+    once more for each of their shops next to it."""
+    owners = board[crossing]
+    if not owners:
+        return 0, 0
+    mine = owners.count(seat)
+    everyone = len(owners)
+    near = B.NEIGHBOURS[crossing]
+    for owner in (owners if len(owners) == 1 or owners[0] != owners[1] else owners[:1]):
+        adjacent = sum([board[neighbour].count(owner) for neighbour in near])
+        everyone += adjacent
+        if owner == seat:
+            mine += adjacent
     return mine, everyone
