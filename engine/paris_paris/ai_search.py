@@ -147,11 +147,18 @@ def search(knowledge: Knowledge, *, seed: int, budget: float | int | None = None
             trial = game.copy()
             trial.advance(action)
             rewards[action].append(_iterate(root[action], trial, random.Random(tree_seed), knowledge.seat))
-        playouts += len(actions)
+            playouts += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
         if deadline is None:
             if playouts >= budget:
                 break
         elif time.perf_counter() >= deadline:
+            # Out of time, perhaps within a determinization: the root compares its moves only
+            # on the determinizations that every move was tried on (none: the normal AI's move).
+            complete = min(len(r) for r in rewards.values())
+            for samples in rewards.values():
+                del samples[complete:]
             break
         game = knowledge.determinize(rng)
     best = _confident_best(game, actions, rewards)
