@@ -3,6 +3,9 @@ without one, for seats handed to the AI and for turns played at a deadline."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
 from service_helpers import FakeTransport, chat, user
 
@@ -106,3 +109,30 @@ async def test_a_level_may_be_named_in_the_chats_language(service):
     refused = await service.add_ai(c, host, "brillant")
     assert not refused.ok and "brillant" in refused.text and "leicht, mittel, stark" in refused.text
     assert len((await service.game_info(c))["seats"]) == 2
+
+
+async def test_other_chats_are_answered_while_an_ai_thinks(db_path, clock):
+    """The AI thinks in a worker thread: while one game's AI is thinking, the event loop serves
+    other chats (the wait below only bounds a broken run)."""
+    thinking, release = threading.Event(), threading.Event()
+
+    def slow_ai(match, seat, *, seed, level, **_):
+        thinking.set()
+        release.wait(timeout=30)
+        return match.legal_choices(seat)[0]
+
+    service = await GameService.open(db_path, clock=clock, ai=slow_ai)
+    try:
+        host, other = user("Host"), user("Other")
+        await service.new_game(chat(1), host, options={"join": False})
+        await service.add_ai(chat(1), host)
+        await service.add_ai(chat(1), host)
+        start = asyncio.create_task(service.start(chat(1), host))
+        assert await asyncio.to_thread(thinking.wait, 30)
+        reply = await asyncio.wait_for(service.new_game(chat(2), other), timeout=30)
+        assert reply.ok and not start.done()              # answered while the AI still thinks
+        release.set()
+        assert (await start).ok
+    finally:
+        release.set()
+        await service.close()
