@@ -263,8 +263,8 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
         final = match.is_terminal() and cycle == match.cycle
         if final:
             summary += cycle_notes(meta, cycle)
-        else:
-            summary.append(pres.scores_line(view, _scores_after(match, cycle), lang))
+        elif (scores := _scores_after(match, cycle)) is not None:
+            summary.append(pres.scores_line(view, scores, lang))
         out.append(group(meta, "\n".join(summary),
                          render={"kind": "map", "game_id": meta.id, "moves": moves_after, "cycle": cycle},
                          image_name=picture_name(meta, game, f"round{cycle}")))
@@ -278,11 +278,14 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
     return out
 
 
-def _scores_after(match, cycle: int) -> Sequence[int]:
+def _scores_after(match, cycle: int) -> Sequence[int] | None:
+    """The scores after ``cycle`` as everyone may know them (None: secret until the end)."""
     history = getattr(match.view(None), "score_history", None)
     if history and len(history) >= cycle:
         return history[cycle - 1]
-    return match.returns()
+    if match.is_terminal():              # a cycle that closed with the game: no running scores of it
+        return None
+    return match.public_returns()
 
 
 def private_events(meta: GameMeta, game: GameKind, match, events: Sequence) -> list[OutRow]:
