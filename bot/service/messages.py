@@ -251,9 +251,11 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
         events = cycle_events(match, cycle)
         moves, outcome = pres.split_cycle(events)
         summary = [pres.cycle_over_line(view, cycle, lang)]
-        if match.cycle_start(cycle) >= log_start:
+        start = match.cycle_start(cycle)
+        if start > log_start or start == log_start and first_prompt:
             # The whole cycle was played now (AI seats only): no prompt of it was ever posted,
             # so its moves go with its picture rather than overwrite another cycle's prompt.
+            # (A cycle whose first move opens this batch had its prompt: that move was made on it.)
             summary += pres.narrate(moves, match.players, lang)
         else:
             closing = [pres.cycle_done_line(view, cycle, lang), *cycle_notes(meta, cycle)]

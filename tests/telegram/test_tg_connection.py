@@ -76,7 +76,7 @@ class Player:
         await press(self.api, self.bot, user, prompt, trade)
         gives = self.table.prompt()
         assert gives.message_id == prompt.message_id             # the submenu replaces the menu in place
-        assert labelled(gives, "bot.btn.back") is not None or any(payload(b).startswith("b_") for b in gives.buttons())
+        assert any(payload(b).startswith("b_") for b in gives.buttons())          # with a way back
         give = [b for b in gives.buttons() if payload(b).startswith("o_")][self.turns % 2 - 1]
         await press(self.api, self.bot, user, gives, give)
         takes = self.table.prompt()
@@ -89,8 +89,10 @@ class Player:
     async def build(self, user, prompt, colour) -> None:
         await press(self.api, self.bot, user, prompt, colour)
         target = 2 + self.turns % 4                                # 2 to 5 placements
-        placed = 0
+        placed = steps = 0
         while (menu := self.table.prompt()) is not None and self.table.to_move(menu) == user:
+            steps += 1
+            assert steps <= 12, [b["text"] for b in menu.buttons()]
             hexes, pages = self.hexes_of(menu)
             done = labelled(menu, "pc.btn.done")
             undo = labelled(menu, "pc.btn.undo")
