@@ -154,6 +154,11 @@ class Match(ABC):
     def returns(self) -> tuple[int, ...]:
         """Each seat's score (final once terminal)."""
 
+    def public_returns(self) -> tuple[int, ...] | None:
+        """Each seat's score as everyone may know it now: ``returns()`` unless the running
+        scores would give a secret away (Paris Connection's screens), then None until the end."""
+        return self.returns()
+
     @property
     @abstractmethod
     def winners(self) -> tuple[int, ...]:

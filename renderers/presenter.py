@@ -123,6 +123,10 @@ class Presenter(ABC):
         """The answer to a player who asks for a secret but holds none in a running game here."""
 
     # ---- choices ------------------------------------------------------------------------------
+    def back_text(self, language: str) -> str:
+        """The answer to a press of Back: the top-level menu is shown again."""
+        return t(language, "bot.reply.back")
+
     @abstractmethod
     def menu(self, view: Any, choices: Sequence[Any], language: str, group: str | None = None) -> Menu:
         """Buttons for ``choices`` (the seat's legal choices now); ``group``: an open submenu."""

@@ -122,6 +122,6 @@ class Info:
                 "to_move": acting[0] if acting else None, "to_act": list(acting), "moves": meta.moves,
                 "round": None if match is None else match.cycle,
                 "rounds": getattr(view, "rounds", None),
-                "scores": None if match is None else list(match.returns()),
+                "scores": None if match is None or (scores := match.public_returns()) is None else list(scores),
                 "winners": None if match is None or not match.is_terminal() else list(match.winners),
                 "options": dict(meta.options)}

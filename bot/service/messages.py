@@ -264,9 +264,11 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
         events = cycle_events(match, cycle)
         moves, outcome = pres.split_cycle(events)
         summary = [pres.cycle_over_line(view, cycle, lang)]
-        if match.cycle_start(cycle) >= log_start:
+        start = match.cycle_start(cycle)
+        if start > log_start or start == log_start and first_prompt:
             # The whole cycle was played now (AI seats only): no prompt of it was ever posted,
             # so its moves go with its picture rather than overwrite another cycle's prompt.
+            # (A cycle whose first move opens this batch had its prompt: that move was made on it.)
             summary += pres.narrate(moves, match.players, lang)
         else:
             closing = [pres.cycle_done_line(view, cycle, lang), *cycle_notes(meta, cycle)]
@@ -276,8 +278,8 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
         final = match.is_terminal() and cycle == match.cycle
         if final:
             summary += cycle_notes(meta, cycle)
-        else:
-            summary.append(pres.scores_line(view, _scores_after(match, cycle), lang))
+        elif (scores := _scores_after(match, cycle)) is not None:
+            summary.append(pres.scores_line(view, scores, lang))
         out.append(group(meta, "\n".join(summary),
                          render={"kind": "map", "game_id": meta.id, "moves": moves_after, "cycle": cycle},
                          image_name=picture_name(meta, game, f"round{cycle}")))
@@ -291,11 +293,14 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
     return out
 
 
-def _scores_after(match, cycle: int) -> Sequence[int]:
+def _scores_after(match, cycle: int) -> Sequence[int] | None:
+    """The scores after ``cycle`` as everyone may know them (None: secret until the end)."""
     history = getattr(match.view(None), "score_history", None)
     if history and len(history) >= cycle:
         return history[cycle - 1]
-    return match.returns()
+    if match.is_terminal():              # a cycle that closed with the game: no running scores of it
+        return None
+    return match.public_returns()
 
 
 def private_events(meta: GameMeta, game: GameKind, match, events: Sequence) -> list[OutRow]:

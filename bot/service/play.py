@@ -16,7 +16,6 @@ from typing import Any
 from bot.contract import Reply, User
 from bot.games import ai_level
 from engine.errors import GameError
-from renderers.i18n import t
 from renderers.presenter import ChoiceNotFound
 
 from . import messages as M
@@ -212,7 +211,7 @@ class Play:
         edit = M.group(meta, M.prompt_text(meta, loaded.game, match, menu), buttons=rows,
                        slot=M.turn_slot(meta), mode="edit", mentions=(meta.seats[seat].user(),))
         await self.store.commit(Changes(outbox=[edit]))
-        text = menu.text if menu is not None and menu.text else t(lang, "bot.reply.back")
+        text = menu.text if menu is not None and menu.text else loaded.game.presenter.back_text(lang)
         return Reply(text, buttons=M.to_buttons(rows))
 
     async def typed(self, loaded: Loaded, user: User, text: str, lang: str) -> Reply:

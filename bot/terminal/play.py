@@ -159,8 +159,10 @@ class TerminalSession:
     def summary(self, info: dict) -> str:
         """"round 4 of 15: Ann 3, Bot Ada 5, Bot Bea 2" for the resume question."""
         names = [seat["name"] for seat in info["seats"]]
-        if info["status"] != "playing" or info.get("scores") is None:
+        if info["status"] != "playing":
             return t(self.language, "terminal.summary_lobby", players=", ".join(names))
+        if info.get("scores") is None or info.get("rounds") is None:       # scores secret, or no fixed length
+            return t(self.language, "terminal.summary_open", round=info["round"], players=", ".join(names))
         scores = ", ".join(f"{n} {p}" for n, p in zip(names, info["scores"], strict=True))
         return t(self.language, "terminal.summary", round=info["round"], rounds=info["rounds"], scores=scores)
 

@@ -9,7 +9,8 @@ hold their screen's share of it.
 
 How it plays: a build is worth the value it adds times how much more of that colour the AI
 holds than an average opponent; a trade is worth what it takes minus what it gives back, at
-the companies' values plus part of what they can still gain, less any holding penalty. It
+the companies' values plus part of what they can still gain, less any holding penalty, and
+scaled by ``TRADE_WEIGHT`` (so the AIs build a little more than they would trade). It
 steers towards the end of the game (emptying storage boards, reaching Marseille) when its
 estimated score leads, and away from it when behind; late in any game it steers towards the
 end regardless, and later still it only builds, so that games between AIs always end.
@@ -37,6 +38,11 @@ PROGRESS_WEIGHT = 0.5     # a step towards a city counts for this share of what 
 FUTURE_WEIGHT = 0.5       # a company is worth its value plus this share of what it can still gain
 TEMPO = 1.5               # worth of each locomotive an action takes off the storage boards when
                           # the AI wants the end
+TRADE_WEIGHT = 0.7        # a trade's worth is scaled by this against a build's: at full weight
+                          # the AIs trade up to the holding limit (3 players: 18.6 actions a
+                          # player); at 0.7 they build more (16.4) and lose little against
+                          # full-weight AIs (0.91 of an even share of wins); lower costs strength
+                          # (docs/games/paris-connection-map.md, "Tuning")
 HURRY_CYCLE = 10          # from this turn cycle on every AI wants the end
 BUILD_ONLY_CYCLE = 20     # and from this one it builds whenever it can: every build empties the
                           # storage boards a little, so games between AIs always finish
@@ -211,7 +217,7 @@ class _Mind:
                 if _MARSEILLE in hexes:
                     worth += 100.0                 # planned only when the AI wants the end
             else:
-                worth = self.trade_worth(choice, futures)
+                worth = TRADE_WEIGHT * self.trade_worth(choice, futures)
                 storage[choice.give] += 1
                 storage[choice.take] -= choice.count
                 drained = choice.count - 1

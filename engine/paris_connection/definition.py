@@ -70,6 +70,10 @@ class ConnectionMatch(Match):
     def returns(self) -> tuple[int, ...]:
         return self.game.scores()
 
+    def public_returns(self) -> tuple[int, ...] | None:
+        """None before the end: values are public, so running scores would tell the screens."""
+        return self.game.scores() if self.game.finished else None
+
     @property
     def winners(self) -> tuple[int, ...]:
         return self.game.winners

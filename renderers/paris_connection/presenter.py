@@ -148,6 +148,9 @@ class ParisConnectionPresenter(Presenter):
             rows += ((MenuItem(t(language, "pc.btn.trade"), group="t"),),)
         return Menu(rows)
 
+    def back_text(self, language: str) -> str:
+        return t(language, "pc.reply.back")
+
     def _give_menu(self, trades: Sequence[Trade], language: str) -> Menu:
         gives = [c for c in COMPANIES if any(tr.give == c for tr in trades)]
         items = [MenuItem(t(language, "pc.btn.give", emoji=COLOUR_EMOJI[c], colour=colour_word(c, language)),

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from service_helpers import chat, user
 
+from renderers.i18n import t
+
 
 async def _press_on(service, c, human, buttons) -> bool:
     """Press the first choice or submenu among ``buttons``; False if there is none."""
@@ -33,11 +35,13 @@ async def test_a_whole_game_with_a_human_and_ai_seats(service, transport, player
         if info is None:
             break
         assert info["to_act"] == [0], info                       # AI seats never keep the human waiting
+        assert info["scores"] is None                            # running scores would tell the screens
         board = await service.board(c, ann)
         assert await _press_on(service, c, ann, board.buttons), board.text
     gid = 1
     info = await service.game_info(game_id=gid)
     assert info["status"] == "finished" and info["game"] == "paris-connection" and info["winners"]
+    assert len(info["scores"]) == players
     await service.deliver_pending(transport)
     record = await service.record(gid)
     assert record["format"] == "paris-connection-record/1"
@@ -46,6 +50,7 @@ async def test_a_whole_game_with_a_human_and_ai_seats(service, transport, player
     assert private and all(m.private_to.id == "ann" for m in private)
     group_text = "\n".join(m.text for m in transport.group())
     assert all(m.text not in group_text for m in private)
+    assert t("en", "pc.scores", scores="")[:6] not in group_text.rsplit(t("en", "pc.final_header"), 1)[0]
     pictures = [m for m in transport.group() if m.image is not None]
     assert pictures and pictures[-1].image_name.endswith("-final.png")
     stats = await service.stats(c, ann, "connection")
