@@ -16,10 +16,14 @@ estimated score leads, and away from it when behind; late in any game it steers 
 end regardless, and later still it only builds, so that games between AIs always end.
 Within a build it follows a plan (cities within reach of the locomotives left) recomputed
 at every step, and stops when the rest of the plan adds nothing. Ties are broken by a ``random.Random(seed)``.
+
+The easy level weighs the same worths but draws its action at random, favouring the better
+ones (``EASY_TEMPERATURE``), and sometimes ends a build early, as a beginner does.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
 
@@ -48,21 +52,30 @@ BUILD_ONLY_CYCLE = 20     # and from this one it builds whenever it can: every b
                           # storage boards a little, so games between AIs always finish
 
 
+LEVELS = ("easy", "normal")
+EASY_TEMPERATURE = 6.0    # easy: an action drawn with weight exp(worth / this), so a move worth a
+                          # few points less than the best is still often played, as a beginner would
+EASY_STOP_EARLY = 0.25    # easy: the chance of calling a build done while the plan still adds
+
+
 def choose(match, seat: int, *, seed: int, level: str = "normal") -> Choice:
-    """The AI's next step for ``seat``; deterministic for a seed."""
+    """The AI's next step for ``seat`` at ``level`` ("easy" or "normal"); deterministic for a seed."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown AI level {level!r}; Paris Connection has {', '.join(LEVELS)}")
     choices = match.legal_choices(seat)
     if not choices:
         raise ValueError(f"seat {seat} has nothing to choose now")
     view = match.view(seat)
-    return _Mind(view, random.Random(seed)).pick(choices)
+    return _Mind(view, random.Random(seed), easy=level == "easy").pick(choices)
 
 
 class _Mind:
     """One decision's worth of reasoning about one view."""
 
-    def __init__(self, view, rng: random.Random) -> None:
+    def __init__(self, view, rng: random.Random, *, easy: bool = False) -> None:
         self.view = view
         self.rng = rng
+        self.easy = easy
         self.n = len(view.players)
         self.occupancy: dict[str, list[str]] = {h: list(cs) for h, cs in view.board.items()}
         if view.draft is not None:
@@ -227,6 +240,10 @@ class _Mind:
             scored.append((worth, self.rng.random(), choice))
         if not scored:                             # every build plan is empty: any legal choice
             return choices[0]
+        if self.easy:
+            top = max(w for w, _, _ in scored)
+            weights = [math.exp((w - top) / EASY_TEMPERATURE) for w, _, _ in scored]
+            return self.rng.choices([c for _, _, c in scored], weights=weights)[0]
         return max(scored, key=lambda s: (s[0], s[1]))[2]
 
     def _next_step(self, choices: list[Choice]) -> Choice:
@@ -240,6 +257,8 @@ class _Mind:
         stop = DONE if DONE in choices else UNDO
         if not legal or worth <= 0 and draft.hexes:
             return stop
+        if self.easy and draft.hexes and DONE in choices and self.rng.random() < EASY_STOP_EARLY:
+            return DONE
         if hexes and Place(hexes[0]) in legal:
             return Place(hexes[0])
         if not hexes:

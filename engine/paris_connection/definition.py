@@ -105,7 +105,7 @@ class ConnectionDefinition(GameDefinition):
     max_players = MAX_PLAYERS
     options = ()
     record_format = FORMAT
-    ai_levels = ("normal",)
+    ai_levels = ("easy", "normal")
 
     def new_match(self, players: Sequence[str], *, seed: int,
                   options: Mapping[str, Any] | None = None) -> ConnectionMatch:
@@ -134,7 +134,7 @@ class ConnectionDefinition(GameDefinition):
 
     def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
                budget: float | int | None = None) -> Choice:
-        """The one AI level there is (``budget`` is for searching levels; this one does not search)."""
+        """``level``: "easy" or "normal" (``budget`` is for searching levels; neither searches)."""
         from .ai import choose
 
         return choose(match, seat, seed=seed, level=level)

@@ -50,16 +50,19 @@ async def test_the_lobby_offers_one_add_button_per_level(service):
     assert t("en", "bot.lobby.ai_seat", name=info["seats"][1]["name"], level="strong") in text
 
 
-async def test_a_game_with_one_level_keeps_one_add_button(service):
+async def test_a_game_offers_only_its_own_levels(service):
     host, c = user("Host"), chat()
     assert (await service.new_game(c, host, options={"game": "paris-connection"})).ok
     buttons = await lobby_buttons(service, c)
-    assert t("en", "bot.btn.add_ai") in buttons
-    assert not any(text.startswith("🤖 ") and text != t("en", "bot.btn.add_ai") for text in buttons)
+    add = {level: t("en", "bot.btn.add_ai_level", level=t("en", "bot.level." + level))
+           for level in ("easy", "normal", "strong")}
+    assert add["easy"] in buttons and add["normal"] in buttons and add["strong"] not in buttons
     # The chat's AI level may be one this game lacks: its own normal level plays instead.
     assert (await service.settings(c, host, {"ai_level": "strong"})).ok
-    assert (await service.press(c, host, buttons[t("en", "bot.btn.add_ai")])).ok
+    assert (await service.add_ai(c, host)).ok
     assert (await service.game_info(c))["seats"][1]["level"] == "normal"
+    refused = await service.add_ai(c, host, "strong")
+    assert not refused.ok and "easy, normal" in refused.text
 
 
 async def test_the_chats_ai_level_plays_added_handed_and_deadline_seats(recorded, clock):

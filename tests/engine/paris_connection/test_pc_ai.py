@@ -2,6 +2,7 @@
 
 import dataclasses
 
+import pytest
 from pc_testkit import NAMES
 
 from engine.paris_connection.ai import choose
@@ -36,3 +37,24 @@ def test_blind_to_other_screens():
 def test_beats_random_players():
     wins = sum(seed % 4 in play(4, seed, ai_seats={seed % 4}).winners for seed in range(8))
     assert wins >= 6             # chance: 2 of 8; measured: python -m engine.paris_connection.selfplay --vs-random
+
+
+def test_levels_easy_and_normal_through_the_definition():
+    assert GAME.ai_levels == ("easy", "normal")
+    match = GAME.new_match(NAMES[:5], seed=21)
+    differs = 0
+    while not match.is_terminal():
+        seat = match.to_act()[0]
+        easy = GAME.choose(match, seat, seed=match.move_count, level="easy")
+        assert easy == GAME.choose(match, seat, seed=match.move_count, level="easy")   # deterministic
+        assert match.check(easy, by=seat) == easy                                       # legal
+        normal = GAME.choose(match, seat, seed=match.move_count, level="normal")
+        differs += easy != normal
+        match.apply(easy, by=seat)
+    assert differs > 5           # easy is not normal under another name
+
+
+def test_an_unknown_level_is_refused():
+    match = GAME.new_match(NAMES[:3], seed=2)
+    with pytest.raises(ValueError, match="'strong'; Paris Connection has easy, normal"):
+        GAME.choose(match, match.to_act()[0], seed=1, level="strong")
