@@ -92,7 +92,8 @@ class ParisParisPresenter(Presenter):
 
     # ---- choices ------------------------------------------------------------------------------
     def menu(self, view, choices: Sequence[Pick], language: str, group: str | None = None) -> Menu:
-        keys = {tile.code: key for key, tile in reversed(list(enumerate(view.offer, 1)))}
+        # A tile's number is its offer slot, the number the map shows (twins: the first one's).
+        keys = {tile.code: slot for slot, tile in reversed(view.offer_numbered())}
         by_tile: dict[int, list[Pick]] = {}
         for pick in choices:
             by_tile.setdefault(pick.tile.code, []).append(pick)

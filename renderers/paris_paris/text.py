@@ -32,7 +32,8 @@ def tile_text(tile: Tile, language: str = "en") -> str:
 
 
 def tile_label(tile: Tile, key: int, *, language: str = "en") -> str:
-    """Button label for an offered tile: ``🟢 3 · Centre Pompidou``; ``key`` is its 1-based offer index."""
+    """Button label for an offered tile: ``🟢 3 · Centre Pompidou``; ``key`` is its offer slot
+    (``GameView.offer_numbered``: the number the map shows, stable through the round)."""
     return f"{COLOUR_EMOJI.get(tile.colour, '')} {key} · {station_name(tile.station)}"
 
 
@@ -166,7 +167,7 @@ def board_text(view, *, language: str = "en") -> str:
         lines.append(t(lang, "bt_no_shops"))
     if view.offer:
         lines.append(t(lang, "bt_offer", offer="; ".join(
-            tile_label(tile, i, language=lang) for i, tile in enumerate(view.offer, 1))))
+            tile_label(tile, slot, language=lang) for slot, tile in view.offer_numbered())))
     discard = [f"{COLOUR_EMOJI[c]} {station_name(tile.station)}" for c in COLOURS
                if (tile := view.discard.get(c)) is not None]
     lines.append(t(lang, "bt_discard", discard=", ".join(discard) if discard else t(lang, "bt_empty")))

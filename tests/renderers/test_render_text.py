@@ -86,8 +86,8 @@ def test_board_text(lang):
     scene = scenes.mid_round(3)
     view = scene.game.view(None)
     board = text.board_text(view, language=lang)
-    for i, tile in enumerate(view.offer, 1):
-        assert text.tile_label(tile, i, language=lang) in board
+    for slot, tile in view.offer_numbered():
+        assert text.tile_label(tile, slot, language=lang) in board
     for seat, name in enumerate(view.players):
         line = next(line for line in board.splitlines() if name in line and str(view.scores[seat]) in line)
         assert str(view.supply[seat]) in line
