@@ -56,10 +56,11 @@ class Info:
         return [g for gid in await self.storage.user_games(user.platform, user.id)
                 if (g := await self.store.load(gid)) is not None]
 
-    async def stats(self, chat: Chat, user: User, lang: str, game_name: str | None = None) -> Reply:
+    async def stats(self, chat: Chat, user: User, lang: str, game_name: str | None = None, *,
+                    all_chats: bool = False) -> Reply:
         game = find(game_name) if game_name else None
         gid = game.id if game is not None else None
-        rows = await self.storage.chat_results(chat.platform, chat.id, game=gid)
+        rows = await self.storage.chat_results(chat.platform, None if all_chats else chat.id, game=gid)
         table: dict[str, list] = {}
         for r in rows:
             key = r.user_id if not r.is_ai and r.user_id else f"ai:{r.name}"

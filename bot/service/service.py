@@ -330,8 +330,10 @@ class GameService:
             lines.append(t(lang, "bot.reply.private_ok"))
         return Reply("\n".join(lines), ok=ok)
 
-    async def stats(self, chat: Chat, user: User, game: str | None = None) -> Reply:
-        return await self.info.stats(chat, user, await self._language(chat, user), game)
+    async def stats(self, chat: Chat, user: User, game: str | None = None, *, all_chats: bool = False) -> Reply:
+        """The leaderboard of the chat's games (``all_chats``: of every chat on its platform,
+        for the terminal, where each game is a chat of its own)."""
+        return await self.info.stats(chat, user, await self._language(chat, user), game, all_chats=all_chats)
 
     async def rules(self, chat: Chat | None, user: User, game: str | None = None) -> Reply:
         lang = await self._language(chat, user)
@@ -357,6 +359,17 @@ class GameService:
 
     async def record(self, game_id: int) -> dict[str, Any] | None:
         return await self.info.record(game_id)
+
+    async def platform_games(self, platform: str, limit: int = 20) -> list[dict[str, Any]]:
+        """``game_info`` of a platform's newest games, newest first, finished ones too, each
+        with its chat and times (the terminal lists its games with this)."""
+        out = []
+        for meta in await self.storage.platform_games(platform, limit):
+            loaded = await self.store.load(meta.id)
+            if loaded is not None:
+                out.append(dict(self.info.game_info(loaded), chat=meta.chat, created=meta.created,
+                                updated=meta.updated))
+        return out
 
     async def game_info(self, chat: Chat | None = None, *, game_id: int | None = None) -> dict[str, Any] | None:
         loaded = await self.store.load(game_id) if game_id is not None else await self.store.chat_game(chat)

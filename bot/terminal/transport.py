@@ -66,6 +66,7 @@ class TerminalTransport:
         self.maps_written: list[Path] = []
         self.delivered = 0
         self.output_error: OSError | None = None
+        self.chat_id: str | None = None     # the game being played; others' leftovers get a header
 
     async def deliver(self, message: Outgoing) -> str:
         message_id = f"terminal-{message.id}"
@@ -101,6 +102,9 @@ class TerminalTransport:
             return
         if text:
             self.console.print()
+            if self.chat_id is not None and message.chat is not None and message.chat.id != self.chat_id:
+                # Left unprinted by a session of another game that was stopped while printing.
+                self.console.print(self.console.style(t(self.language, "terminal.other_game"), "dim"))
             self.console.print(text)
 
     def _save_image(self, message: Outgoing) -> None:

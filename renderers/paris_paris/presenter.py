@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from engine.paris_paris import board as B
 from engine.paris_paris.actions import Pick
 
 from ..i18n import t
@@ -119,6 +121,19 @@ class ParisParisPresenter(Presenter):
             rows.append((item,))
         return Menu(tuple(rows))
 
+    def not_now(self, view, typed: str, language: str) -> list[str]:
+        """Stations whose name starts with ``typed`` (accents, case and hyphens aside): real
+        tiles, just not on offer now (a name on offer was found among the choices already)."""
+        wanted = _folded(typed)
+        if len(wanted) < 3:
+            return []
+        return sorted({name for station in B.STATIONS
+                       if _folded(name := text.station_name(station)).startswith(wanted)})
+
+    def not_now_text(self, view, names: Sequence[str], language: str) -> str:
+        offer = "; ".join(text.tile_label(tile, slot, language=language) for slot, tile in view.offer_numbered())
+        return t(language, "bot.err.not_on_offer", tiles=", ".join(names), offer=offer or "—")
+
     def choice_text(self, choice: Pick, view, language: str) -> str:
         return t(language, "bot.reply.moved", tile=text.tile_text(choice.tile, language))
 
@@ -139,6 +154,12 @@ class ParisParisPresenter(Presenter):
         if kind == "final":
             return render_final(view, events=public, language=language)
         return render_map(view, events=public, language=language, layout=layout)
+
+
+def _folded(words: str) -> str:
+    """Lower case without accents or punctuation: "Notre Dame" finds "Notre-Dame"."""
+    decomposed = unicodedata.normalize("NFKD", words.casefold())
+    return "".join(c for c in decomposed if c.isalnum())
 
 
 def _colour_word(colour: str, language: str) -> str:

@@ -14,6 +14,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -28,7 +29,62 @@ from engine.paris_paris import Game
 from renderers.i18n import t
 
 ROOT = Path(__file__).resolve().parents[2]
-ALWAYS_FIRST = "1\n" * 200      # more answers than any game asks for
+# For a subprocess that is given all its input at once: every number in turn, so that each
+# prompt soon gets one of its choices (a tile keeps its offer number through a round, so "1"
+# is not always on offer). In-process tests answer from the printed choices (``FirstChoice``).
+ANY_CHOICE = "1\n2\n3\n4\n5\n" * 200
+
+
+class Screen(io.StringIO):
+    """Standard output that tells a waiting ``FirstChoice`` when a question was asked (a write
+    that does not end a line: the terminal's prompts)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changed = threading.Condition()
+        self.prompts = 0
+        self.done = False
+
+    def write(self, text: str) -> int:
+        with self.changed:
+            n = super().write(text)
+            if text and not text.endswith("\n"):
+                self.prompts += 1
+            self.changed.notify_all()
+        return n
+
+    def finish(self) -> None:
+        with self.changed:
+            self.done = True
+            self.changed.notify_all()
+
+
+class FirstChoice(io.TextIOBase):
+    """A player who types ``typed`` first, then answers every prompt with the first number
+    printed above it, ``answers`` times (then closes the input)."""
+
+    def __init__(self, screen: Screen, typed: str = "", answers: int = 10_000) -> None:
+        self.screen = screen
+        self.typed = typed.splitlines(keepends=True)
+        self.answers = answers
+        self.lines = 0      # every line answers one prompt: line k is read at prompt k
+
+    def readline(self, size: int = -1) -> str:
+        self.lines += 1
+        if self.typed:
+            return self.typed.pop(0)
+        screen = self.screen
+        if self.answers <= 0:
+            return ""
+        with screen.changed:
+            # (a safety net against a hang, not a timing: a prompt comes within milliseconds)
+            screen.changed.wait_for(lambda: screen.prompts >= self.lines or screen.done, timeout=60)
+            if screen.prompts < self.lines:
+                return ""
+            text = screen.getvalue()
+        self.answers -= 1
+        block = text[text.rfind("\n\n"):]
+        return re.search(r"^\s*(\d+)\. ", block, re.M).group(1) + "\n"
 
 
 @pytest.fixture(autouse=True)
@@ -40,11 +96,22 @@ def english_system_locale(monkeypatch):
     monkeypatch.delenv("PARIS_PARIS_DB", raising=False)
 
 
-def play(monkeypatch, capsys, argv: list[str], stdin: str = "") -> tuple[int, str]:
-    """Run ``paris-paris`` in-process with ``stdin`` as the player's typing."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main(argv)
-    return code, capsys.readouterr().out
+def play(monkeypatch, capsys, argv: list[str], stdin: str = "", *, answers: int = 0) -> tuple[int, str]:
+    """Run ``paris-paris`` in-process with ``stdin`` as the player's typing, then (``answers``
+    times) the first choice printed at each prompt."""
+    screen, before = Screen(), sys.stdout
+    monkeypatch.setattr(sys, "stdout", screen)
+    monkeypatch.setattr(sys, "stdin", FirstChoice(screen, stdin, answers))
+    try:
+        code = main(argv)
+    finally:
+        screen.finish()
+        monkeypatch.setattr(sys, "stdout", before)
+    capsys.readouterr()
+    return code, screen.getvalue()
+
+
+FIRST = 10_000      # ``answers``: the first choice, as long as the game asks
 
 
 def run_cli(args: list[str], stdin: str = "", env: dict | None = None, timeout: float = 60) \
@@ -54,22 +121,27 @@ def run_cli(args: list[str], stdin: str = "", env: dict | None = None, timeout: 
                           text=True, encoding="utf-8", env=full_env, timeout=timeout, cwd=ROOT)
 
 
-def game_state(db: Path) -> dict | None:
-    """The terminal chat's unfinished game, read through the service."""
+def terminal_games(db: Path) -> list[dict]:
+    """Every terminal game in ``db``, newest first, read through the service."""
     async def read():
         service = await GameService.open(str(db))
         try:
-            return await service.game_info(TERMINAL_CHAT)
+            return await service.platform_games("terminal")
         finally:
             await service.close()
     return asyncio.run(read())
+
+
+def game_state(db: Path) -> dict | None:
+    """The latest unfinished terminal game."""
+    return next((g for g in terminal_games(db) if g["status"] in ("lobby", "playing")), None)
 
 
 def terminal_stats(db: Path) -> dict:
     async def read():
         service = await GameService.open(str(db))
         try:
-            reply = await service.stats(TERMINAL_CHAT, User("terminal", HUMAN_ID, "Ann"))
+            reply = await service.stats(TERMINAL_CHAT, User("terminal", HUMAN_ID, "Ann"), all_chats=True)
             return reply.extra
         finally:
             await service.close()
@@ -85,7 +157,7 @@ def final_scores(out: str) -> str:
 def test_two_player_game_against_one_ai_to_the_end(tmp_path):
     db = tmp_path / "games.sqlite3"
     result = run_cli(["play", "--players", "2", "--ai", "1", "--seed", "3", "--name", "Ann",
-                      "--db", str(db), "--no-maps"], ALWAYS_FIRST)
+                      "--db", str(db), "--no-maps"], ANY_CHOICE)
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
@@ -121,8 +193,8 @@ def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys
     code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--seed", "8", "--name", "Ann",
                                            "--db", str(db), "--no-maps"], typed)
     assert code == 0
-    assert "'x' is not a choice or a command: type a number from 1 to" in out
-    assert "0 is not one of the choices: type a number from 1 to" in out
+    assert "'x' is not a choice or a command: type a number (1" in out
+    assert "0 is not one of the choices; the choices are 1" in out
     assert "42 is not one of the choices" in out
     assert "Type the number of your choice" in out         # the empty line
     assert "'-3' is not a choice or a command" in out
@@ -135,25 +207,25 @@ def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys
     assert out.count(first_choices) >= 10
     state = game_state(db)
     assert state is not None and state["moves"] >= 2
-    assert "Input closed. The game is saved; continue it with: paris-paris play --resume --db" in out
+    assert "Input closed. The game is saved; continue it with: paris-paris play --resume 1 --db" in out
 
 
 def test_eof_mid_game_then_resume_plays_to_the_same_end(monkeypatch, capsys, tmp_path):
     args = ["play", "--players", "3", "--seed", "11", "--name", "Ann", "--no-maps"]
-    code, whole = play(monkeypatch, capsys, [*args, "--db", str(tmp_path / "a.sqlite3")], ALWAYS_FIRST)
+    code, whole = play(monkeypatch, capsys, [*args, "--db", str(tmp_path / "a.sqlite3")], answers=FIRST)
     assert code == 0 and "The game is over." in whole
 
     db = tmp_path / "b.sqlite3"
-    code, first = play(monkeypatch, capsys, [*args, "--db", str(db)], "1\n" * 4)
+    code, first = play(monkeypatch, capsys, [*args, "--db", str(db)], answers=4)
     assert code == 0
     assert "Input closed. The game is saved; continue it with: paris-paris play --resume" in first
     assert "The game is over" not in first
     stopped_at = game_state(db)
     assert stopped_at["status"] == "playing" and stopped_at["moves"] >= 4
 
-    code, rest = play(monkeypatch, capsys, ["play", "--resume", "--db", str(db), "--no-maps"], ALWAYS_FIRST)
+    code, rest = play(monkeypatch, capsys, ["play", "--resume", "--db", str(db), "--no-maps"], answers=FIRST)
     assert code == 0
-    assert "Continuing your unfinished game." in rest
+    assert f"Continuing game {stopped_at['game_id']}: round " in rest
     assert "Round 1/15 is over" not in rest     # earlier rounds are not played again
     assert "The game is over." in rest
     # Same deal, same answers, same AI seeds: the interrupted game ends exactly like the whole one.
@@ -161,21 +233,54 @@ def test_eof_mid_game_then_resume_plays_to_the_same_end(monkeypatch, capsys, tmp
     assert game_state(db) is None
 
 
-def test_unfinished_game_is_offered_without_resume_flag(monkeypatch, capsys, tmp_path):
+def test_several_games_live_in_one_database(monkeypatch, capsys, tmp_path):
+    """A new game never asks to abandon an unfinished one; --resume takes the latest or an id;
+    ``paris-paris games`` lists them all."""
     db = tmp_path / "g.sqlite3"
-    base = ["play", "--players", "2", "--seed", "4", "--db", str(db), "--no-maps"]
-    play(monkeypatch, capsys, base, "1\n")
-    # Abandon it and start anew: the new game starts at round 1 with a fresh deal.
-    code, out = play(monkeypatch, capsys, [*base[:3], "--seed", "9", *base[5:]], "2\n")
+    base = ["play", "--players", "2", "--db", str(db), "--no-maps"]
+    code, out = play(monkeypatch, capsys, [*base, "--seed", "4", "--name", "Ann"], "quit\n")
+    assert code == 0 and "continue it with: paris-paris play --resume 1 --db" in out
+    # Watching an AI game meanwhile: it just starts, saying once how to continue the other one.
+    code, out = play(monkeypatch, capsys, ["play", "--players", "4", "--ai", "4", "--seed", "5",
+                                           "--db", str(db), "--no-maps"])
     assert code == 0
-    assert "You have an unfinished game: round 2 of 20" in out or "You have an unfinished game: round 1 of 20" in out
-    assert "The unfinished game was abandoned." in out
-    assert "Round 1/20 · 19 stacks left" in out
-    # Continue (choice 1) to the end.
-    code, out = play(monkeypatch, capsys, base, ALWAYS_FIRST)
+    assert out.startswith("Your unfinished game 1 stays saved: continue it with paris-paris play --resume 1 "
+                          f"--db {db} --no-maps (list: paris-paris games --db {db}).\n")
+    assert out.count("unfinished game") == 1 and "Abandon" not in out
+    assert "Round 12/12 is over." in out
+    code, out = play(monkeypatch, capsys, [*base, "--seed", "9", "--name", "Bea"], "quit\n")
+    assert "Your unfinished game 1 stays saved" in out
+    # The list: newest first, with game, players, round, start and state.
+    code, out = play(monkeypatch, capsys, ["games", "--db", str(db)])
     assert code == 0
-    assert "You have an unfinished game" in out and "Continuing your unfinished game." in out
-    assert "The game is over." in out
+    rows = [line for line in out.splitlines() if " · " in line]
+    assert [row.split()[0] for row in rows] == ["3", "2", "1"]
+    assert re.match(r"^ +3  Paris Paris · Bea, Bot Ada · round 1 of 20 · started \d{4}-\d\d-\d\d \d\d:\d\d "
+                    r"· unfinished$", rows[0]), rows[0]
+    assert "Bot Ada, Bot Blaise, Bot Camille, Bot Denis · round 12 of 12" in rows[1] and rows[1].endswith("finished")
+    assert "Ann, Bot Ada" in rows[2] and rows[2].endswith("unfinished")
+    assert "paris-paris play --resume ID" in out
+    assert play(monkeypatch, capsys, [*base, "--list"])[1] == out
+    # --resume alone: the latest unfinished game (3); --resume 1: that one, to its end.
+    code, out = play(monkeypatch, capsys, ["play", "--resume", "--db", str(db), "--no-maps"], "quit\n")
+    assert "Continuing game 3: round 1 of 20" in out and "Bea" in out
+    code, out = play(monkeypatch, capsys, ["play", "--resume", "1", "--db", str(db), "--no-maps"], answers=FIRST)
+    assert code == 0
+    assert "Continuing game 1: round 1 of 20; scores: Ann 0, Bot Ada 0." in out
+    assert "Round 20/20 is over." in out
+    assert [g["status"] for g in terminal_games(db)] == ["playing", "finished", "finished"]
+    # A finished or unknown game cannot be resumed; each says what to do instead.
+    code, out = play(monkeypatch, capsys, ["play", "--resume", "2", "--db", str(db), "--no-maps"])
+    assert code == 1 and "Game 2 is over: there is nothing to continue. Its record: paris-paris export 2" in out
+    code, out = play(monkeypatch, capsys, ["play", "--resume", "7", "--db", str(db), "--no-maps"])
+    assert code == 1 and f"There is no terminal game 7 in this database. Your games: paris-paris games --db {db}" in out
+    # The terminal's stats count every terminal game, not only the one being played.
+    assert terminal_stats(db)["games"] == 1
+
+
+def test_no_games_yet(monkeypatch, capsys, tmp_path):
+    code, out = play(monkeypatch, capsys, ["games", "--db", str(tmp_path / "none.sqlite3")])
+    assert code == 0 and "No terminal games in" in out and not (tmp_path / "none.sqlite3").exists()
 
 
 def test_resume_without_an_unfinished_game_starts_one(monkeypatch, capsys, tmp_path):
@@ -190,7 +295,7 @@ def test_maps_are_written_after_each_round(monkeypatch, capsys, tmp_path):
     maps = tmp_path / "maps"
     code, out = play(monkeypatch, capsys, ["play", "--players", "4", "--ai", "3", "--seed", "2",
                                            "--db", str(tmp_path / "g.sqlite3"), "--maps", str(maps)],
-                     ALWAYS_FIRST)
+                     answers=FIRST)
     assert code == 0
     files = sorted(maps.glob("*.png"))
     # A 4-player game has 12 rounds: the start, a map after each round, then the final standings;
@@ -229,7 +334,7 @@ def test_system_locale_picks_the_language(monkeypatch, capsys, tmp_path):
 def test_german(monkeypatch, capsys, tmp_path):
     code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--language", "de", "--seed", "1",
                                            "--db", str(tmp_path / "g.sqlite3"), "--no-maps"],
-                     "hilfe\nx\n" + ALWAYS_FIRST)
+                     "hilfe\nx\n", answers=FIRST)
     assert code == 0
     assert "Paris Paris im Terminal: 2 Plätze, 1 davon spielt die KI." in out
     assert "Deine Wahl (1-" in out
@@ -294,11 +399,11 @@ def test_ctrl_c_saves_and_says_how_to_resume(tmp_path):
             proc.kill()
     text = (seen + out).decode()
     assert proc.returncode == 130, err.decode()
-    assert "Stopped. The game is saved; continue it with: paris-paris play --resume --db" in text
+    assert "Stopped. The game is saved; continue it with: paris-paris play --resume 1 --db" in text
     assert b"Traceback" not in err
     state = game_state(db)
     assert state["status"] == "playing" and state["moves"] >= 2
-    resumed = run_cli(["play", "--resume", "--db", str(db), "--no-maps"], ALWAYS_FIRST)
+    resumed = run_cli(["play", "--resume", "--db", str(db), "--no-maps"], ANY_CHOICE)
     assert resumed.returncode == 0 and "The game is over." in resumed.stdout
 
 
@@ -368,7 +473,7 @@ def test_missing_chat_adapter_is_reported(capsys):
 class Player:
     """Plays ``python -m bot.cli play`` like a person: reads each prompt, then answers it."""
 
-    PROMPT = re.compile(r"Your choice \(1-\d+, or help\): $")
+    PROMPT = re.compile(r"Your choice \([-\d, ]+, or help\): $")
 
     def __init__(self, args: list[str]) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", LC_ALL="C.UTF-8")
