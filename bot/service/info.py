@@ -37,14 +37,18 @@ class Info:
             "game_id": meta.id, "status": meta.status, "game": meta.game,
             "to_move": acting[0] if acting else None, "seat": seat})
 
-    async def secrets(self, user: User, games: list[Loaded], lang: str) -> Reply:
+    async def secrets(self, user: User, games: list[Loaded], lang: str, *, here: bool = False) -> Reply:
         """The user's secret in each running game given (a marker, holdings), for a private answer."""
         lines = []
+        # Asked about one game (in its chat): the chat goes without saying. Asked about all of
+        # one's games (a private chat): each line says where that game is played.
+        named = len(games) > 1 or not here
         for loaded in games:
             seat = loaded.meta.seat_of(user.id)
             if seat is None or loaded.match is None:
                 continue
-            text = loaded.game.presenter.secret_text(loaded.match.view(seat), lang, M.chat_name(loaded.meta))
+            text = loaded.game.presenter.secret_text(loaded.match.view(seat), lang,
+                                                     M.chat_label(loaded.meta) if named else "")
             if text:
                 lines.append(text)
         if not lines:

@@ -303,7 +303,7 @@ class GameService:
             games = [loaded] if loaded is not None else []
         else:
             games = await self.info.user_games(user)
-        return await self.info.secrets(user, games, lang)
+        return await self.info.secrets(user, games, lang, here=chat is not None)
 
     secret = marker
 

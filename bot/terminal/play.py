@@ -36,7 +36,8 @@ ACTIVE = ("lobby", "playing")
 def new_chat() -> Chat:
     """Each terminal game is a chat of its own, so several can be unfinished at once (the
     service keeps one running game per chat)."""
-    return Chat(platform=PLATFORM, id=f"local-{secrets.token_hex(4)}", title="Terminal")
+    # No title: the game is the terminal's whole conversation, private texts name no place.
+    return Chat(platform=PLATFORM, id=f"local-{secrets.token_hex(4)}", title="")
 
 EXIT_OK = 0
 EXIT_ERROR = 1

@@ -398,8 +398,13 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
             text = c.t("map_big_tour", colour=c.t("colour_" + event.colour))
             lines.append((event.colour, c.t("label_value", label=text, value=_points_text(c, event.points))))
         elif isinstance(event, E.ShopEvicted):
-            lines.append(("evict", c.t("map_evicted", owner=c.players[event.owner],
-                                            station=DISPLAY_NAMES[event.station])))
+            # who evicted whom, never just the evicted owner (it would read as if they did it)
+            if event.owner == event.by:
+                said = c.t("map_evicted_own", by=c.players[event.by], station=DISPLAY_NAMES[event.station])
+            else:
+                said = c.t("map_evicted", by=c.players[event.by], owner=c.players[event.owner],
+                           station=DISPLAY_NAMES[event.station])
+            lines.append(("evict", said))
     if pending is not None and view.to_move is not None:
         # Only players' names may be shortened (with an ellipsis), never the words around them.
         names = [fit(name, c.n(c.pw * 0.45), c.n(18), True) for name in c.players]

@@ -16,7 +16,9 @@ from . import text
 # Events that are a player's move; what a round's end brought is everything else but the
 # set-up of the game and of the round (the prompt and the picture show those).
 _MOVE_KINDS = frozenset({"shop_opened", "shop_evicted", "tile_taken"})
-_SETUP_KINDS = frozenset({"game_started", "marker_dealt", "open_marker_shown", "round_started"})
+_SETUP_KINDS = frozenset({"game_started", "marker_dealt", "open_marker_shown", "round_started",
+                          # the end is announced once, by ``final_lines``, not by the last round too
+                          "game_ended"})
 
 
 class ParisParisPresenter(Presenter):
@@ -73,17 +75,21 @@ class ParisParisPresenter(Presenter):
     def final_lines(self, view, language: str) -> list[str]:
         return [t(language, "bot.msg.final_header"),
                 t(language, "bot.msg.winners", winners=", ".join(view.players[s] for s in view.winners)),
-                self.scores_line(view, view.scores, language)]
+                t(language, "bot.msg.final_scores", ranking=ranking(view.players, view.scores))]
 
     # ---- secrets ----------------------------------------------------------------------------
     def private_text(self, event, view, language: str, chat: str) -> str | None:
         if event.kind != "marker_dealt":
             return None
+        if not chat:        # the game's own conversation (a terminal): no need to say where
+            return t(language, "bot.msg.marker_private_here", colour=_colour_word(event.colour, language))
         return t(language, "bot.msg.marker_private", chat=chat, colour=_colour_word(event.colour, language))
 
     def secret_text(self, view, language: str, chat: str) -> str | None:
         if view.marker is None:
             return None
+        if not chat:        # asked about this game only: no need to name where it is played
+            return t(language, "bot.msg.marker_yours", colour=_colour_word(view.marker, language))
         return t(language, "bot.msg.marker_line", chat=chat, colour=_colour_word(view.marker, language))
 
     def secret_button(self, language: str) -> str:
@@ -154,6 +160,17 @@ class ParisParisPresenter(Presenter):
         if kind == "final":
             return render_final(view, events=public, language=language)
         return render_map(view, events=public, language=language, layout=layout)
+
+
+def ranking(players: Sequence[str], scores: Sequence[int]) -> str:
+    """"1. Ann 67, 2. Bea 63, 2. Cid 63, 4. Dan 51": highest first, ties share a place."""
+    order = sorted(range(len(players)), key=lambda s: (-scores[s], s))
+    parts, place = [], 0
+    for i, seat in enumerate(order):
+        if i == 0 or scores[seat] != scores[order[i - 1]]:
+            place = i + 1
+        parts.append(f"{place}. {players[seat]} {scores[seat]}")
+    return ", ".join(parts)
 
 
 def _folded(words: str) -> str:

@@ -78,6 +78,8 @@ def narrate_event(event: E.Event, *, players: Sequence[str], language: str = "en
     if isinstance(event, E.ShopOpened):
         return t(lang, "ev_shop_opened", player=name(event.seat), tile=tile_text(event.tile, lang))
     if isinstance(event, E.ShopEvicted):
+        if event.owner == event.by:     # a player makes room at a full station held only by them
+            return t(lang, "ev_shop_evicted_own", by=name(event.by), station=station_name(event.station))
         key = "ev_shop_evicted_bag" if event.destination == "bag" else "ev_shop_evicted_supply"
         return t(lang, key, owner=name(event.owner), by=name(event.by), station=station_name(event.station))
     if isinstance(event, E.SmallTour):

@@ -149,7 +149,7 @@ def terminal_stats(db: Path) -> dict:
 
 
 def final_scores(out: str) -> str:
-    lines = [line for line in out.splitlines() if line.startswith("Scores:")]
+    lines = [line for line in out.splitlines() if line.startswith("Final scores:")]
     assert lines, out[-2000:]
     return lines[-1]
 
@@ -165,12 +165,16 @@ def test_two_player_game_against_one_ai_to_the_end(tmp_path):
     # 20 rounds, one tile for Ann each round (and eviction choices on top)
     assert out.count("Your choice (1-") >= 20
     assert "Round 20/20 is over." in out
-    assert "The game is over. Play again with: paris-paris play" in out
-    assert re.search(r"^Scores: Ann \d+, Bot Ada \d+$", out, re.M)
+    # The end is told once: the winner, the scores ranked (ties share a place), how to play again.
+    assert out.count("The game is over") == 1 and "wins with" not in out
+    assert out.endswith("Play again with: paris-paris play\n")
+    ranked = re.search(r"^Final scores: 1\. (.+) (\d+), (\d)\. (.+) (\d+)$", out, re.M)
+    assert ranked and {ranked[1], ranked[4]} == {"Ann", "Bot Ada"}
+    assert int(ranked[2]) >= int(ranked[5]) and ranked[3] == ("1" if ranked[2] == ranked[5] else "2")
     # The secret marker was shown to Ann, privately marked; the AI's was not shown before the end.
     assert "Private, only Ann sees this:" in out
     before_end = out.split("The special routes are revealed")[0]
-    assert before_end.count("special-route marker for the game") == 1
+    assert before_end.count("Your secret special-route marker: ") == 1      # no "in Terminal" place
     # Stored through the service: the finished game counts in Ann's history; none is unfinished.
     assert game_state(db) is None
     assert terminal_stats(db)["games"] == 1
@@ -182,9 +186,19 @@ def test_watching_an_ai_only_game(monkeypatch, capsys, tmp_path):
     assert code == 0
     assert "Every seat is played by the AI" in out
     assert "Round 15/15 is over." in out
-    assert "🏆" in out and "The game is over." in out
+    assert "🏆" in out and "The game is over!" in out
     assert "Your choice" not in out          # nobody was asked anything
     assert "Private, only" not in out        # no seat is the watcher's: no secret is shown
+    # Plain words at the start: nothing about reminders or time limits nobody uses here.
+    start = out.split("Round 1/15")[0]
+    assert "reminder" not in start and "time limit" not in start and " off" not in start
+    # Each round's moves come before the line that says the round is over.
+    lines = out.splitlines()
+    for r in (1, 2, 15):
+        over = next(i for i, line in enumerate(lines) if f"Round {r}/15 is over." in line)
+        assert " opens a shop at " in lines[over - 1] and lines[over - 1].startswith("Bot "), lines[over - 3:over + 2]
+        assert " opens a shop at " not in lines[over + 1]
+    assert out.count("The game is over") == 1
 
 
 def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys, tmp_path):
@@ -201,6 +215,7 @@ def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys
     assert "Commands:" in out and "quit" in out            # help
     assert out.count("Paris Paris · round 1 of 20") >= 2   # the board, shown again on request
     assert out.count("Private, only Ann sees this:") >= 2  # the marker, privately
+    assert "🔒 Your marker is " in out and "Terminal:" not in out   # no platform in front of it
     assert t("en", "bot.stats.title") in out                # the service's leaderboard
     # Every mistake showed the same choices again, and nothing was lost: the "1" was played.
     first_choices = out.split("Your choice")[0].rsplit("\n\n", 1)[-1]
@@ -213,7 +228,7 @@ def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys
 def test_eof_mid_game_then_resume_plays_to_the_same_end(monkeypatch, capsys, tmp_path):
     args = ["play", "--players", "3", "--seed", "11", "--name", "Ann", "--no-maps"]
     code, whole = play(monkeypatch, capsys, [*args, "--db", str(tmp_path / "a.sqlite3")], answers=FIRST)
-    assert code == 0 and "The game is over." in whole
+    assert code == 0 and "The game is over!" in whole
 
     db = tmp_path / "b.sqlite3"
     code, first = play(monkeypatch, capsys, [*args, "--db", str(db)], answers=4)
@@ -227,7 +242,7 @@ def test_eof_mid_game_then_resume_plays_to_the_same_end(monkeypatch, capsys, tmp
     assert code == 0
     assert f"Continuing game {stopped_at['game_id']}: round " in rest
     assert "Round 1/15 is over" not in rest     # earlier rounds are not played again
-    assert "The game is over." in rest
+    assert "The game is over!" in rest
     # Same deal, same answers, same AI seeds: the interrupted game ends exactly like the whole one.
     assert final_scores(rest) == final_scores(whole)
     assert game_state(db) is None
@@ -288,7 +303,7 @@ def test_resume_without_an_unfinished_game_starts_one(monkeypatch, capsys, tmp_p
                                            "--db", str(tmp_path / "g.sqlite3")])
     assert code == 0
     assert "There is no unfinished game to continue; starting a new one." in out
-    assert "The game is over." in out
+    assert "The game is over!" in out
 
 
 def test_maps_are_written_after_each_round(monkeypatch, capsys, tmp_path):
@@ -341,7 +356,7 @@ def test_german(monkeypatch, capsys, tmp_path):
     assert "Befehle:" in out                                   # "hilfe" is German for help
     assert "'x' ist weder eine Wahl noch ein Befehl" in out
     assert "Punkte, " in out and "auf dem Plan" in out        # the board, in German
-    assert "Das Spiel ist zu Ende." in out
+    assert "Das Spiel ist aus!" in out
     assert "Your choice" not in out and "Play again with" not in out   # no English from the terminal
 
 
@@ -404,7 +419,7 @@ def test_ctrl_c_saves_and_says_how_to_resume(tmp_path):
     state = game_state(db)
     assert state["status"] == "playing" and state["moves"] >= 2
     resumed = run_cli(["play", "--resume", "--db", str(db), "--no-maps"], ANY_CHOICE)
-    assert resumed.returncode == 0 and "The game is over." in resumed.stdout
+    assert resumed.returncode == 0 and "The game is over!" in resumed.stdout
 
 
 def test_quit_command_saves(monkeypatch, capsys, tmp_path):
@@ -524,7 +539,10 @@ def test_answering_from_the_printed_choices_including_an_eviction(tmp_path):
                     if backs == evictions:          # once per eviction: change our mind first
                         player.answer(str(back[0]))
                         backs += 1
+                        told = len(player.transcript)
                         again = player.next_prompt()
+                        # Back changes nobody's move: no move is told again, as if made twice.
+                        assert " opens a shop at " not in player.transcript[told:], player.transcript[told:]
                         assert again and not any(label.startswith("Evict") for label in again.values())
                         assert any("My marker" in label for label in again.values())
                         player.answer(str(min(again)))  # the same first tile: the eviction again
@@ -540,7 +558,7 @@ def test_answering_from_the_printed_choices_including_an_eviction(tmp_path):
         finally:
             if player.proc.poll() is None:
                 player.proc.kill()
-        assert "The game is over." in player.transcript
+        assert "The game is over!" in player.transcript
         assert "Traceback" not in player.transcript
         if evictions:
             assert "evicts Bot Ada's shop" in player.transcript or "evicts Ann's shop" in player.transcript
