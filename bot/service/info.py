@@ -115,6 +115,19 @@ class Info:
         meta, moves = got
         return kind(meta.game).definition.record_of(meta.setup, moves)
 
+    async def record_file(self, game_id: int, lang: str) -> Reply:
+        """A finished game's record as a JSON file (``paris-paris replay FILE`` plays it again)."""
+        import json
+
+        got = await self.storage.load_game(game_id)
+        meta, moves = got
+        game = kind(meta.game)
+        record = game.definition.record_of(meta.setup, moves)
+        data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
+        name = M.picture_name(meta, game, "record").removesuffix(".png") + ".json"
+        return Reply(t(lang, "bot.reply.record", id=game_id, game=game.presenter.title(lang), file=name),
+                     document=data, document_name=name, extra={"game_id": game_id})
+
     @staticmethod
     def game_info(loaded: Loaded) -> dict[str, Any]:
         """The game for adapters and tools: id, kind, status, seats, to_move, cycle, scores (no secrets)."""

@@ -357,6 +357,15 @@ class GameService:
             return loaded.game
         return kind(None) if default else None
 
+    async def record_file(self, chat: Chat, user: User) -> Reply:
+        """The chat's latest finished game's record, as a JSON file. Only finished games: a
+        record holds every secret (markers, holdings), harmless once the game is over."""
+        lang = await self._language(chat, user)
+        finished = {r.game_id for r in await self.storage.chat_results(chat.platform, chat.id)}
+        if not finished:
+            return Refused("bot.err.no_record").reply(lang)
+        return await self.info.record_file(max(finished), lang)
+
     async def record(self, game_id: int) -> dict[str, Any] | None:
         return await self.info.record(game_id)
 
@@ -427,7 +436,7 @@ class GameService:
 
 # Every method the adapters call takes its chats, users and text through ``inputs.clean``.
 for _name in ("new_game", "join", "leave", "add_ai", "start", "abort", "hand_to_ai", "settings", "press", "move",
-              "board", "marker", "private_started", "stats", "rules", "help"):
+              "board", "marker", "private_started", "stats", "record_file", "rules", "help"):
     setattr(GameService, _name, cleaned(getattr(GameService, _name)))
 GameService.secret = GameService.marker
 
