@@ -231,3 +231,14 @@ async def test_a_station_not_on_offer_is_answered_as_such(service, lang, said):
     numbers = sorted(int(label.split("·")[0].split()[-1]) for label in labels)
     assert not reply.ok and reply.text.endswith(f": {number_list(numbers)}.") or reply.text.endswith(
         f" : {number_list(numbers)}.")
+
+
+async def test_the_start_says_only_the_timers_in_use(service, transport):
+    """A game with reminders says so when it starts; one without them says nothing about them."""
+    for n, options, said in ((1, None, True), (2, {"reminder_minutes": 0, "deadline_minutes": 0}, False)):
+        c = chat(n)
+        await start_game(service, c, [user("Ann")], ais=1, options=options)
+        await service.deliver_pending(transport)
+        started = next(m.text for m in transport.group() if m.chat == c and "🚌" in m.text)
+        assert (t("en", "bot.options.reminder", value="4 hours") in started) is said, started
+        assert "no reminder" not in started and "no time limit" not in started
