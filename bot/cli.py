@@ -1,7 +1,8 @@
 """The ``paris-paris`` command.
 
     paris-paris play                  a game in the terminal against AI opponents
-    paris-paris play --resume         continue the unfinished terminal game
+    paris-paris play --resume [ID]    continue the latest unfinished terminal game (or game ID)
+    paris-paris games                 list the terminal games (id, players, round, finished or not)
     paris-paris telegram | discord    run a chat bot (token from the environment or .env)
     paris-paris replay FILE           replay a game record and print the result as JSON
 
@@ -78,7 +79,12 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
                       help=tr("db", path=str(default_db_path())))
     play.add_argument("--maps", type=Path, default=Path(DEFAULT_MAPS_DIR), metavar="DIR", help=tr("maps"))
     play.add_argument("--no-maps", action="store_true", help=tr("no_maps"))
-    play.add_argument("--resume", action="store_true", help=tr("resume"))
+    play.add_argument("--resume", nargs="?", const=True, default=False, type=int, metavar="ID", help=tr("resume"))
+    play.add_argument("--list", action="store_true", help=tr("list"))
+
+    games = sub.add_parser("games", help=tr("games.help"), description=tr("games.help"))
+    games.add_argument("--db", type=Path, default=None, metavar="PATH", help=tr("db", path=str(default_db_path())))
+    games.add_argument("--language", choices=LANGUAGES, default=None, help=tr("language"))
 
     sub.add_parser("telegram", help=tr("telegram.help"), description=tr("telegram.description"))
     sub.add_parser("discord", help=tr("discord.help"), description=tr("discord.description"))
@@ -101,6 +107,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     language = _language_hint(args_list)
     parser = build_parser(language)
     args = parser.parse_args(args_list)
+    if args.command == "play" and args.list or args.command == "games":
+        from .terminal.play import list_games
+
+        db = args.db.expanduser() if args.db else default_db_path()
+        return asyncio.run(list_games(db, args.language or language))
     if args.command == "play":
         return _play(parser, args, language)
     if args.command == "telegram":
@@ -163,7 +174,8 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
         language=args.language or language, game_options=game_options,
         db=(args.db.expanduser() if args.db else default_db_path()),
         maps=None if args.no_maps else args.maps.expanduser().absolute(),   # a path one can open
-        resume=args.resume, resume_command=_resume_command(args),
+        resume=args.resume is not False, resume_id=None if isinstance(args.resume, bool) else args.resume,
+        resume_command=_resume_command(args),
     )
     _tolerant_output()
     try:

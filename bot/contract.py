@@ -91,6 +91,10 @@ class Reply:
     buttons: tuple[tuple[Button, ...], ...] = ()
     image: bytes | None = None
     extra: dict = field(default_factory=dict)
+    # A file for the user to keep (a finished game's JSON record): Telegram sends it as a
+    # document, Discord attaches it, the terminal writes it.
+    document: bytes | None = None
+    document_name: str = ""
 
 
 class RetryLater(Exception):
@@ -161,6 +165,9 @@ class GameServiceAPI(Protocol):
         when the payload says so and re-sends private messages that could not be delivered."""
         ...
     async def stats(self, chat: Chat, user: User) -> Reply: ...
+    async def record_file(self, chat: Chat, user: User) -> Reply:
+        """The JSON record of the chat's latest finished game, as ``Reply.document``."""
+        ...
     async def rules(self, chat: Chat | None, user: User) -> Reply: ...
     async def help(self, chat: Chat | None, user: User) -> Reply: ...
 

@@ -127,3 +127,20 @@ def decimal(language: str | None, value: float, places: int = 1) -> str:
     """``value`` with ``places`` decimals as ``language`` writes it ("4.5", "4,5")."""
     pattern = "#,##0." + "0" * places if places else "#,##0"
     return format_decimal(value, format=pattern, locale=normalize_language(language))
+
+
+def number_list(numbers) -> str:
+    """The numbers a player may type, short: "1-4", "2, 3, 5", "2, 4-6" (runs of three or more
+    as a range; a tile keeps its offer number, so the choices need not start at 1)."""
+    ordered = sorted(set(numbers))
+    parts, i = [], 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        if j - i >= 2:
+            parts.append(f"{ordered[i]}-{ordered[j]}")
+        else:
+            parts.extend(str(n) for n in ordered[i:j + 1])
+        i = j + 1
+    return ", ".join(parts)

@@ -165,6 +165,10 @@ class Presenter(ABC):
         """Names of real things ``text`` may mean that are not a choice now (a tile not on offer)."""
         return []
 
+    def not_now_text(self, view: Any, names: Sequence[str], language: str) -> str:
+        """The answer to a player who named ``names`` (from ``not_now``): not a choice now."""
+        return t(language, "bot.err.not_now", text=", ".join(names))
+
     # ---- boards and pictures ---------------------------------------------------------------------
     @abstractmethod
     def board_text(self, view: Any, language: str) -> str: ...

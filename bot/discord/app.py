@@ -282,6 +282,8 @@ class ParisBot(commands.Bot):
             kwargs["view"] = view
         if reply.image is not None:
             kwargs["file"] = discord.File(io.BytesIO(reply.image), filename="paris.png")
+        elif reply.document is not None:      # a game's record, attached as a file
+            kwargs["file"] = discord.File(io.BytesIO(reply.document), filename=reply.document_name or "record.json")
         return kwargs
 
     async def _show_deferred(self, interaction: discord.Interaction, reply: Reply) -> None:

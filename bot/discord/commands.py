@@ -202,6 +202,12 @@ class ParisGroup(app_commands.Group):
     async def stats(self, interaction: discord.Interaction, public: bool = False) -> None:
         await self.bot.answer(interaction, lambda chat, user: self.service.stats(chat, user), public=public)
 
+    @app_commands.command(name="record", description=L("The record of this channel's last finished game (JSON file)",
+                                                       "cmd.record"))
+    @app_commands.describe(public=L("Show it to everyone in the channel", "opt.public"))
+    async def record(self, interaction: discord.Interaction, public: bool = False) -> None:
+        await self.bot.answer(interaction, lambda chat, user: self.service.record_file(chat, user), public=public)
+
     @app_commands.command(name="rules", description=L("The rules of Paris Paris in short", "cmd.rules"))
     async def rules(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(

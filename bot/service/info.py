@@ -37,14 +37,18 @@ class Info:
             "game_id": meta.id, "status": meta.status, "game": meta.game,
             "to_move": acting[0] if acting else None, "seat": seat})
 
-    async def secrets(self, user: User, games: list[Loaded], lang: str) -> Reply:
+    async def secrets(self, user: User, games: list[Loaded], lang: str, *, here: bool = False) -> Reply:
         """The user's secret in each running game given (a marker, holdings), for a private answer."""
         lines = []
+        # Asked about one game (in its chat): the chat goes without saying. Asked about all of
+        # one's games (a private chat): each line says where that game is played.
+        named = len(games) > 1 or not here
         for loaded in games:
             seat = loaded.meta.seat_of(user.id)
             if seat is None or loaded.match is None:
                 continue
-            text = loaded.game.presenter.secret_text(loaded.match.view(seat), lang, M.chat_name(loaded.meta))
+            text = loaded.game.presenter.secret_text(loaded.match.view(seat), lang,
+                                                     M.chat_label(loaded.meta) if named else "")
             if text:
                 lines.append(text)
         if not lines:
@@ -56,10 +60,11 @@ class Info:
         return [g for gid in await self.storage.user_games(user.platform, user.id)
                 if (g := await self.store.load(gid)) is not None]
 
-    async def stats(self, chat: Chat, user: User, lang: str, game_name: str | None = None) -> Reply:
+    async def stats(self, chat: Chat, user: User, lang: str, game_name: str | None = None, *,
+                    all_chats: bool = False) -> Reply:
         game = find(game_name) if game_name else None
         gid = game.id if game is not None else None
-        rows = await self.storage.chat_results(chat.platform, chat.id, game=gid)
+        rows = await self.storage.chat_results(chat.platform, None if all_chats else chat.id, game=gid)
         table: dict[str, list] = {}
         for r in rows:
             key = r.user_id if not r.is_ai and r.user_id else f"ai:{r.name}"
@@ -109,6 +114,19 @@ class Info:
             return None
         meta, moves = got
         return kind(meta.game).definition.record_of(meta.setup, moves)
+
+    async def record_file(self, game_id: int, lang: str) -> Reply:
+        """A finished game's record as a JSON file (``paris-paris replay FILE`` plays it again)."""
+        import json
+
+        got = await self.storage.load_game(game_id)
+        meta, moves = got
+        game = kind(meta.game)
+        record = game.definition.record_of(meta.setup, moves)
+        data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
+        name = M.picture_name(meta, game, "record").removesuffix(".png") + ".json"
+        return Reply(t(lang, "bot.reply.record", id=game_id, game=game.presenter.title(lang), file=name),
+                     document=data, document_name=name, extra={"game_id": game_id})
 
     @staticmethod
     def game_info(loaded: Loaded) -> dict[str, Any]:

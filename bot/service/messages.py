@@ -83,19 +83,31 @@ def chat_name(meta: GameMeta) -> str:
     return meta.chat_title or meta.chat_id
 
 
+def chat_label(meta: GameMeta) -> str:
+    """Where the game is played, for a player's private messages; "" for a chat without a
+    title (a terminal game, its own conversation): the texts then name no place."""
+    return meta.chat_title
+
+
 # ---- options and the lobby ----------------------------------------------------------------
 
-def options_text(game: GameKind, options: dict[str, Any], language: str) -> str:
-    """The game's declared options and the bot's timers, in words ("Final tours: ... · ...")."""
+def options_text(game: GameKind, options: dict[str, Any], language: str, *, timers_off: bool = True) -> str:
+    """The game's declared options and the bot's timers, in words ("Final tours: ... · ...").
+    ``timers_off=False``: a timer that is off goes unsaid (the start of a game played alone at
+    a terminal has no reminder to speak of)."""
     parts = [f"{game.presenter.option_name_text(spec.name, language)}: "
              f"{game.presenter.option_value_text(spec.name, options.get(spec.name, spec.default), language)}"
              for spec in game.definition.options]
     reminder = int(options.get("reminder_minutes") or 0)
     deadline = int(options.get("deadline_minutes") or 0)
-    parts.append(t(language, "bot.options.reminder", value=duration(reminder, language)) if reminder
-                 else t(language, "bot.options.no_reminder"))
-    parts.append(t(language, "bot.options.deadline", value=duration(deadline, language)) if deadline
-                 else t(language, "bot.options.no_deadline"))
+    if reminder:
+        parts.append(t(language, "bot.options.reminder", value=duration(reminder, language)))
+    elif timers_off:
+        parts.append(t(language, "bot.options.no_reminder"))
+    if deadline:
+        parts.append(t(language, "bot.options.deadline", value=duration(deadline, language)))
+    elif timers_off:
+        parts.append(t(language, "bot.options.no_deadline"))
     if len(game.definition.ai_levels) > 1:
         parts.append(t(language, "bot.options.ai_level",
                        level=level_text(ai_level(game, options.get("ai_level")), language)))
@@ -267,9 +279,10 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
         start = match.cycle_start(cycle)
         if start > log_start or start == log_start and first_prompt:
             # The whole cycle was played now (AI seats only): no prompt of it was ever posted,
-            # so its moves go with its picture rather than overwrite another cycle's prompt.
-            # (A cycle whose first move opens this batch had its prompt: that move was made on it.)
-            summary += pres.narrate(moves, match.players, lang)
+            # so its moves go with its picture rather than overwrite another cycle's prompt,
+            # told before the line that says the cycle is over. (A cycle whose first move opens
+            # this batch had its prompt: that move was made on it.)
+            summary = pres.narrate(moves, match.players, lang) + summary
         else:
             closing = [pres.cycle_done_line(view, cycle, lang), *cycle_notes(meta, cycle)]
             closing += pres.narrate(moves, match.players, lang)
@@ -313,7 +326,7 @@ def private_events(meta: GameMeta, game: GameKind, match, events: Sequence) -> l
             if info.is_ai or not event.visible_to(seat):
                 continue
             lang = info.language or meta.language
-            text = game.presenter.private_text(event, match.view(seat), lang, chat_name(meta))
+            text = game.presenter.private_text(event, match.view(seat), lang, chat_label(meta))
             if text:
                 out.append(private(meta, meta.platform, info.user(), text, lang))
     return out
@@ -322,5 +335,5 @@ def private_events(meta: GameMeta, game: GameKind, match, events: Sequence) -> l
 def started_text(meta: GameMeta, game: GameKind, match) -> str:
     lang = meta.language
     lines = game.presenter.started_lines(match.view(None), lang)
-    lines.append(options_text(game, meta.options, lang))
+    lines.append(options_text(game, meta.options, lang, timers_off=False))
     return "\n".join(lines)

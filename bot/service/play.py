@@ -16,6 +16,7 @@ from typing import Any
 from bot.contract import Reply, User
 from bot.games import ai_level
 from engine.errors import GameError
+from renderers.i18n import number_list
 from renderers.presenter import ChoiceNotFound
 
 from . import messages as M
@@ -234,10 +235,11 @@ class Play:
             if miss.reason == "ambiguous":
                 raise Refused("bot.err.ambiguous", text=text[:40], choices=", ".join(miss.candidates)) from None
             if miss.candidates:
-                raise Refused("bot.err.not_now", text=", ".join(miss.candidates)) from None
+                return Reply(pres.not_now_text(match.view(seat), miss.candidates, lang), ok=False, alert=True)
             if text.isascii() and text.isdigit():
-                raise Refused("bot.err.bad_choice", count=len(pres.menu(match.view(seat), choices, lang).items())) \
-                    from None
+                items = pres.menu(match.view(seat), choices, lang).items()
+                numbers = [item.key if item.key is not None else i for i, item in enumerate(items, 1)]
+                raise Refused("bot.err.bad_choice", numbers=number_list(numbers)) from None
             raise Refused("bot.err.bad_move", text=text[:40]) from None
         if item.group is not None:
             return await self.show_menu(loaded, seat, item.group, lang)

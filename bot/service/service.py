@@ -305,7 +305,7 @@ class GameService:
             games = [loaded] if loaded is not None else []
         else:
             games = await self.info.user_games(user)
-        return await self.info.secrets(user, games, lang)
+        return await self.info.secrets(user, games, lang, here=chat is not None)
 
     secret = marker
 
@@ -332,8 +332,10 @@ class GameService:
             lines.append(t(lang, "bot.reply.private_ok"))
         return Reply("\n".join(lines), ok=ok)
 
-    async def stats(self, chat: Chat, user: User, game: str | None = None) -> Reply:
-        return await self.info.stats(chat, user, await self._language(chat, user), game)
+    async def stats(self, chat: Chat, user: User, game: str | None = None, *, all_chats: bool = False) -> Reply:
+        """The leaderboard of the chat's games (``all_chats``: of every chat on its platform,
+        for the terminal, where each game is a chat of its own)."""
+        return await self.info.stats(chat, user, await self._language(chat, user), game, all_chats=all_chats)
 
     async def rules(self, chat: Chat | None, user: User, game: str | None = None) -> Reply:
         lang = await self._language(chat, user)
@@ -357,8 +359,28 @@ class GameService:
             return loaded.game
         return kind(None) if default else None
 
+    async def record_file(self, chat: Chat, user: User) -> Reply:
+        """The chat's latest finished game's record, as a JSON file. Only finished games: a
+        record holds every secret (markers, holdings), harmless once the game is over."""
+        lang = await self._language(chat, user)
+        finished = {r.game_id for r in await self.storage.chat_results(chat.platform, chat.id)}
+        if not finished:
+            return Refused("bot.err.no_record").reply(lang)
+        return await self.info.record_file(max(finished), lang)
+
     async def record(self, game_id: int) -> dict[str, Any] | None:
         return await self.info.record(game_id)
+
+    async def platform_games(self, platform: str, limit: int = 20) -> list[dict[str, Any]]:
+        """``game_info`` of a platform's newest games, newest first, finished ones too, each
+        with its chat and times (the terminal lists its games with this)."""
+        out = []
+        for meta in await self.storage.platform_games(platform, limit):
+            loaded = await self.store.load(meta.id)
+            if loaded is not None:
+                out.append(dict(self.info.game_info(loaded), chat=meta.chat, created=meta.created,
+                                updated=meta.updated))
+        return out
 
     async def game_info(self, chat: Chat | None = None, *, game_id: int | None = None) -> dict[str, Any] | None:
         loaded = await self.store.load(game_id) if game_id is not None else await self.store.chat_game(chat)
@@ -416,7 +438,7 @@ class GameService:
 
 # Every method the adapters call takes its chats, users and text through ``inputs.clean``.
 for _name in ("new_game", "join", "leave", "add_ai", "start", "abort", "hand_to_ai", "settings", "press", "move",
-              "board", "marker", "private_started", "stats", "rules", "help"):
+              "board", "marker", "private_started", "stats", "record_file", "rules", "help"):
     setattr(GameService, _name, cleaned(getattr(GameService, _name)))
 GameService.secret = GameService.marker
 

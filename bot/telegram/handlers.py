@@ -48,7 +48,7 @@ REPLY_RETRY_LIMIT = 10.0               # seconds a command reply may wait for fl
 
 # command -> (service call, works in groups, works in private chats)
 GROUP_COMMANDS = ("newgame", "join", "leave", "startgame", "addbot", "abort", "board", "marker", "settings",
-                  "stats", "rules", "help")
+                  "stats", "record", "rules", "help")
 PRIVATE_COMMANDS = ("start", "marker", "rules", "help")
 
 
@@ -113,6 +113,7 @@ class TelegramHandlers:
             "board": lambda c, u, a: self.service.board(c, u),
             "settings": lambda c, u, a: self.service.settings(c, u, None),
             "stats": lambda c, u, a: self.service.stats(c, u, " ".join(a) or None),
+            "record": lambda c, u, a: self.service.record_file(c, u),
         }
         aliases = {"newgame": ["new"], "addbot": ["addai"]}   # the names the service's own texts use
         for name, call in calls.items():
@@ -320,8 +321,21 @@ class TelegramHandlers:
         return text if len(text) <= ANSWER_LIMIT else text[: ANSWER_LIMIT - 1] + "…"
 
     async def _reply(self, message: Message, reply: Reply, *, quote: bool = True) -> None:
+        if reply.document is not None:
+            await self._send_document(message, reply)
+            return
         await self._send_reply(message, reply.text, keyboard(reply.buttons, self._bot_username()),
                                image=reply.image, quote=quote)
+
+    async def _send_document(self, message: Message, reply: Reply) -> None:
+        """A file (a game's record) with the reply's text as its caption; failures are logged."""
+        caption = split_text(reply.text or "", CAPTION_LIMIT)[0] or None
+        try:
+            await message.get_bot().send_document(
+                message.chat_id, reply.document, filename=reply.document_name or "record.json", caption=caption,
+                reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True))
+        except TelegramError as exc:
+            log.warning("telegram: could not send a document in chat %s: %s", message.chat_id, exc)
 
     async def _send_reply(self, message: Message, text: str, markup: InlineKeyboardMarkup | None, *,
                           image: bytes | None = None, quote: bool = True) -> None:

@@ -12,21 +12,32 @@ from __future__ import annotations
 
 import asyncio
 import getpass
+import secrets
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
 from bot.contract import Button, Chat, Reply, User
 from bot.games import find
-from renderers.i18n import normalize_language, t
+from renderers.i18n import normalize_language, number_list, t
 
-from .choices import Choice, Command, Invalid, interpret, label_key, numbering
+from .choices import Command, Invalid, interpret, label_key, numbering
 from .reader import LineReader
 from .transport import Console, TerminalTransport
 
-TERMINAL_CHAT = Chat(platform="terminal", id="local", title="Terminal")
+PLATFORM = "terminal"
+# Games saved before several terminal games could share a database were all in this chat.
+TERMINAL_CHAT = Chat(platform=PLATFORM, id="local", title="Terminal")
 HUMAN_ID = "local"
+ACTIVE = ("lobby", "playing")
+
+
+def new_chat() -> Chat:
+    """Each terminal game is a chat of its own, so several can be unfinished at once (the
+    service keeps one running game per chat)."""
+    # No title: the game is the terminal's whole conversation, private texts name no place.
+    return Chat(platform=PLATFORM, id=f"local-{secrets.token_hex(4)}", title="")
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -45,6 +56,7 @@ class PlayOptions:
     db: Path | None = None
     maps: Path | None = Path("paris-paris-maps")   # None: do not write maps
     resume: bool = False
+    resume_id: int | None = None          # with ``resume``: this game, else the latest unfinished one
     ai_level: str | None = None           # None: the game's default level
     resume_command: str = "paris-paris play --resume"
 
@@ -84,7 +96,8 @@ class TerminalSession:
         self.console = Console(stdout, colour=colour)
         self.human = User(platform="terminal", id=HUMAN_ID, name=options.name or default_name(),
                           language=options.language)
-        self.chat = TERMINAL_CHAT
+        self.chat = new_chat()                        # the game's chat, once it is known
+        self.game_id: int | None = None
         self.transport = TerminalTransport(self.console, self.human, maps_dir=options.maps,
                                            language=options.language)
         self.reader = LineReader(stdin)
@@ -106,7 +119,7 @@ class TerminalSession:
             # Ctrl-C: asyncio cancels the main task; every accepted move is already committed.
             self.console.print()
             if await self.unfinished():
-                self.say("terminal.saved_interrupt", command=self.options.resume_command)
+                self.say("terminal.saved_interrupt", command=self.resume_command)
             else:
                 self.say("terminal.stopped")
             return EXIT_INTERRUPTED
@@ -122,39 +135,57 @@ class TerminalSession:
         except Exception:   # the database is gone or locked: the resume hint is still the best advice
             return True
 
+    @property
+    def resume_command(self) -> str:
+        """The command that continues this very game (several may be unfinished)."""
+        return resume_command_for(self.options, self.game_id)
+
     async def open_game(self) -> int | None:
-        """Resume the unfinished terminal game or start a new one: None when a game is running,
-        else the exit status."""
+        """Resume a terminal game or start a new one: None when a game is running, else the
+        exit status. Starting a new game leaves unfinished ones as they are."""
+        games = await self.service.platform_games(PLATFORM, limit=1000)
+        unfinished = [g for g in games if g["status"] in ACTIVE]
+        if self.options.resume:
+            if self.options.resume_id is None:
+                target = unfinished[0] if unfinished else None
+            else:
+                target = next((g for g in games if g["game_id"] == self.options.resume_id), None)
+                if target is None:
+                    self.say("terminal.resume_unknown", id=self.options.resume_id, command=list_command(self.options))
+                    return EXIT_ERROR
+                if target["status"] not in ACTIVE:
+                    self.say("terminal.resume_over", id=target["game_id"],
+                             command=f"paris-paris export {target['game_id']}")
+                    return EXIT_ERROR
+            if target is not None:
+                return await self.resume(target)
+            self.say("terminal.nothing_to_resume")
+        elif unfinished:
+            # Said once, plainly; the other games wait as they are.
+            latest = unfinished[0]["game_id"]
+            self.say("terminal.others_unfinished", count=len(unfinished), id=latest,
+                     command=resume_command_for(self.options, latest), list=list_command(self.options))
         # Messages a previous session committed but could not print (it was stopped while
         # printing them) come first, in order: nothing is lost, not even the end of a story.
         await self.pump()
-        info = await self.service.game_info(self.chat)
-        if info is not None:
-            self.language = normalize_language(info["options"].get("language") or self.language)
-            self.transport.language = self.language
-            if not self.options.resume:
-                self.say("terminal.resume_offer", summary=self.summary(info))
-                choice = await self.ask_menu([t(self.language, "terminal.resume_continue"),
-                                              t(self.language, "terminal.resume_new")])
-                if choice is None:
-                    return self.saved_on_eof()
-                if choice == 1:
-                    reply = await self.service.abort(self.chat, self.human)
-                    if not reply.ok:
-                        self.show_reply(reply)
-                        return EXIT_ERROR
-                    self.say("terminal.abandoned")
-                    await self.pump()
-                    self.language = self.options.language
-                    self.transport.language = self.language
-                    return await self.start_new()
-            self.say("terminal.resuming")
-            if info["status"] == "lobby":
-                return await self.start_lobby()
-            return None
-        if self.options.resume:
-            self.say("terminal.nothing_to_resume")
         return await self.start_new()
+
+    async def resume(self, info: dict) -> int | None:
+        self.chat = info["chat"]
+        self.game_id = info["game_id"]
+        self.transport.chat_id = self.chat.id
+        self.language = normalize_language(info["options"].get("language") or self.language)
+        self.transport.language = self.language
+        seat = next((s for s in info["seats"] if s["user_id"] == HUMAN_ID and not s["is_ai"]), None)
+        if seat is not None and self.options.name is None:
+            # the name the game knows the player by, whatever the login name is now
+            self.human = replace(self.human, name=seat["name"])
+            self.transport.human = self.human
+        await self.pump()
+        self.say("terminal.resuming", id=info["game_id"], summary=self.summary(info))
+        if info["status"] == "lobby":
+            return await self.start_lobby()
+        return None
 
     def summary(self, info: dict) -> str:
         """"round 4 of 15: Ann 3, Bot Ada 5, Bot Bea 2" for the resume question."""
@@ -184,6 +215,7 @@ class TerminalSession:
         }
         if opts.seed is not None:
             game_options["seed"] = opts.seed
+        self.transport.chat_id = self.chat.id
         reply = await self.service.new_game(self.chat, self.human, options=game_options)
         if not reply.ok:
             self.show_reply(reply)
@@ -193,6 +225,8 @@ class TerminalSession:
     async def start_lobby(self) -> int | None:
         """Fill the table with AI seats and start (also finishes a lobby left by a crash)."""
         info = await self.service.game_info(self.chat)
+        if info is not None:
+            self.game_id = info["game_id"]
         wanted = self.options.players
         missing = max(0, wanted - len(info["seats"])) if info else wanted
         for _ in range(missing):
@@ -205,26 +239,6 @@ class TerminalSession:
             self.show_reply(reply)
             return EXIT_ERROR
         return None
-
-    async def ask_menu(self, labels: list[str]) -> int | None:
-        """A numbered menu outside the game; the 0-based choice, None at end of input or quit."""
-        while True:
-            for i, label in enumerate(labels, 1):
-                self.console.print(f"{self.console.style(f'{i:>2}', 'bold')}. {label}")
-            self.console.out.write(t(self.language, "terminal.ask", n=len(labels)) + " ")
-            self.console.out.flush()
-            line = await self.reader.readline()
-            if line is None:
-                self.console.print()
-                return None
-            answer = interpret(line, labels, self.language)
-            if isinstance(answer, Choice):
-                return answer.index
-            if isinstance(answer, Command) and answer.name == "quit":
-                return None
-            if isinstance(answer, Command):
-                answer = Invalid("unknown", line.strip())
-            self.explain_invalid(answer, len(labels))
 
     # ---- the game loop -----------------------------------------------------------------
 
@@ -266,8 +280,14 @@ class TerminalSession:
                 self.console.print()
                 return self.saved_on_eof()
             answer = interpret(line, labels, self.language, numbers)
+            if isinstance(answer, Invalid) and answer.reason == "unknown" and not self.reply_buttons:
+                # Words that name no choice on screen: the game may know what they mean (a tile
+                # written as station/colour, or one that is not on offer now) and says so.
+                if await self.typed(line.strip(), answer, numbers):
+                    return None
+                continue
             if isinstance(answer, Invalid):
-                self.explain_invalid(answer, max(numbers))
+                self.explain_invalid(answer, numbers)
                 continue
             if isinstance(answer, Command):
                 code = await self.command(answer.name)
@@ -290,6 +310,18 @@ class TerminalSession:
         if not reply.ok:
             self.show_reply(reply)
         # An accepted move: the outbox tells the story, so the short confirmation is not repeated.
+
+    async def typed(self, text: str, answer: Invalid, numbers: list[int]) -> bool:
+        """A move typed in words, through the game; True when it was made."""
+        reply = await self.service.move(self.chat, self.human, text)
+        if reply.buttons:
+            self.reply_buttons = tuple(b for row in reply.buttons for b in row)
+            return True
+        if reply.extra.get("refused") == "bot.err.bad_move":
+            self.explain_invalid(answer, numbers)     # the game knows no more than we do: our words
+        elif not reply.ok:
+            self.show_reply(reply)
+        return reply.ok
 
     async def pump(self) -> int:
         """Deliver every pending message and run due timers until all is quiet."""
@@ -322,7 +354,7 @@ class TerminalSession:
                 # a tile: name its colour too, for terminals that show no colour emoji
                 label = f"{label} ({colour_word(button.colour, self.language)})"
             self.console.print(f"{self.console.style(f'{number:>2}', 'bold', button.colour)}. {label}")
-        self.console.out.write(t(self.language, "terminal.ask_move", n=max(numbers)) + " ")
+        self.console.out.write(t(self.language, "terminal.ask_move", numbers=number_list(numbers)) + " ")
         self.console.out.flush()
 
     def show_reply(self, reply: Reply) -> None:
@@ -340,24 +372,24 @@ class TerminalSession:
         for line in text.splitlines():
             self.console.print(f"  {line}")
 
-    def explain_invalid(self, answer: Invalid, n: int) -> None:
+    def explain_invalid(self, answer: Invalid, numbers: list[int]) -> None:
         key = {
             "empty": "terminal.invalid.empty",
             "out_of_range": "terminal.invalid.out_of_range",
             "ambiguous": "terminal.invalid.ambiguous",
             "no_choices": "terminal.invalid.no_choices",
         }.get(answer.reason, "terminal.invalid.unknown")
-        self.say(key, value=answer.value, n=n)
+        self.say(key, value=answer.value, numbers=number_list(numbers))
 
     async def command(self, name: str) -> int | None:
         """Run a typed command; an exit code ends the session."""
         if name == "quit":
-            self.say("terminal.saved_quit", command=self.options.resume_command)
+            self.say("terminal.saved_quit", command=self.resume_command)
             return EXIT_OK
         if name == "help":
             self.say("terminal.help")
         elif name == "stats":
-            self.show_reply(await self.service.stats(self.chat, self.human))
+            self.show_reply(await self.service.stats(self.chat, self.human, all_chats=True))
         elif name == "rules":
             self.show_reply(await self.service.rules(self.chat, self.human))
         elif name == "board":
@@ -371,8 +403,20 @@ class TerminalSession:
         return None
 
     def saved_on_eof(self) -> int:
-        self.say("terminal.saved_eof", command=self.options.resume_command)
+        self.say("terminal.saved_eof", command=self.resume_command)
         return EXIT_OK
+
+
+def resume_command_for(options: PlayOptions, game_id: int | None) -> str:
+    """``paris-paris play --resume ID`` with this session's database and maps folder."""
+    if game_id is None:
+        return options.resume_command
+    return options.resume_command.replace("play --resume", f"play --resume {game_id}", 1)
+
+
+def list_command(options: PlayOptions) -> str:
+    """``paris-paris games`` with the same database as the resume command names."""
+    return options.resume_command.replace("play --resume", "games", 1).replace(" --no-maps", "").split(" --maps")[0]
 
 
 async def run_play(options: PlayOptions, *, stdin: TextIO | None = None, stdout: TextIO | None = None,
@@ -394,3 +438,45 @@ async def run_play(options: PlayOptions, *, stdin: TextIO | None = None, stdout:
         return await session.run()
     finally:
         await service.close()
+
+
+async def list_games(db: Path, language: str, out: TextIO | None = None, limit: int = 50) -> int:
+    """``paris-paris games``: the terminal games saved in ``db``, newest first."""
+    import time
+
+    from bot.service import GameService
+
+    out = out or sys.stdout
+    if not db.exists():
+        out.write(t(language, "terminal.games.none", path=str(db)) + "\n")
+        return EXIT_OK
+    try:
+        service = await GameService.open(str(db))
+    except Exception as exc:    # the player's to see, plainly
+        out.write(t(language, "terminal.error.db", path=str(db), error=str(exc)) + "\n")
+        return EXIT_ERROR
+    try:
+        games = await service.platform_games(PLATFORM, limit=limit)
+    finally:
+        await service.close()
+    if not games:
+        out.write(t(language, "terminal.games.none", path=str(db)) + "\n")
+        return EXIT_OK
+    out.write(t(language, "terminal.games.title", path=str(db)) + "\n")
+    for g in games:
+        if g["round"] is None:
+            progress = t(language, "terminal.games.not_started")
+        elif g["rounds"]:
+            progress = t(language, "terminal.games.round", round=g["round"], rounds=g["rounds"])
+        else:
+            progress = t(language, "terminal.games.cycle", round=g["round"])
+        state = t(language, "terminal.games.unfinished" if g["status"] in ACTIVE else
+                  "terminal.games.aborted" if g["status"] == "aborted" else "terminal.games.finished")
+        kind = find(g["game"])
+        out.write(t(language, "terminal.games.row", id=f"{g['game_id']:>4}",
+                    game=kind.presenter.title(language) if kind else g["game"],
+                    players=", ".join(s["name"] for s in g["seats"]), progress=progress,
+                    started=time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])), state=state) + "\n")
+    if any(g["status"] in ACTIVE for g in games):
+        out.write(t(language, "terminal.games.hint") + "\n")
+    return EXIT_OK

@@ -66,6 +66,10 @@ class TerminalTransport:
         self.maps_written: list[Path] = []
         self.delivered = 0
         self.output_error: OSError | None = None
+        self.chat_id: str | None = None     # the game being played; others' leftovers get a header
+        # Lines already printed of each editable message (a turn's prompt): a chat edits that
+        # message in place, a terminal can only print on, so an edit prints just its new lines.
+        self.slot_lines: dict[str, set[str]] = {}
 
     async def deliver(self, message: Outgoing) -> str:
         message_id = f"terminal-{message.id}"
@@ -99,9 +103,26 @@ class TerminalTransport:
             for line in text.splitlines() or [""]:
                 self.console.print(f"  {line}")
             return
+        if message.slot is not None:
+            text = self._new_lines(message, text)
         if text:
             self.console.print()
+            if self.chat_id is not None and message.chat is not None and message.chat.id != self.chat_id:
+                # Left unprinted by a session of another game that was stopped while printing.
+                self.console.print(self.console.style(t(self.language, "terminal.other_game"), "dim"))
             self.console.print(text)
+
+    def _new_lines(self, message: Outgoing, text: str) -> str:
+        """The lines of an edit not printed for its message yet (the moves before a press, the
+        prompt after Back at an eviction are not told twice); all of a new message."""
+        lines = [line for line in text.splitlines() if line.strip()]
+        seen = self.slot_lines.get(message.slot) if message.edit_message_id is not None else None
+        if seen is None:
+            self.slot_lines[message.slot] = set(lines)
+            return text
+        fresh = [line for line in lines if line not in seen]
+        seen.update(fresh)
+        return "\n".join(fresh)
 
     def _save_image(self, message: Outgoing) -> None:
         if self.maps_dir is None:

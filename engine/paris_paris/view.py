@@ -35,6 +35,17 @@ class GameView:
     winners: tuple[int, ...]
     markers: tuple[str, ...] | None     # everyone's, only once the game is over
     bag: tuple[int, ...] | None         # shops in the bag per seat, only once the game is over
+    # The offer's slots: the round's tiles are numbered 1..``slots`` as dealt, and a tile keeps
+    # its number while the others are taken (a map saved at the round's start and the choices
+    # offered later name the same tile with the same number). ``offer_slots[i]`` is the
+    # number of ``offer[i]``.
+    offer_slots: tuple[int, ...] = ()
+    slots: int = 0
+
+    def offer_numbered(self) -> tuple[tuple[int, Tile], ...]:
+        """(slot number, tile) for each tile on offer, in offer order."""
+        slots = self.offer_slots if len(self.offer_slots) == len(self.offer) else range(1, len(self.offer) + 1)
+        return tuple(zip(slots, self.offer, strict=True))
 
     @property
     def num_players(self) -> int:
@@ -70,4 +81,24 @@ def view_of(game, seat: int | None) -> GameView:
         winners=game.winners,
         markers=tuple(B.COLOURS[c] for c in game.markers) if over else None,
         bag=tuple(game.bag) if over else None,
+        **_slots(game),
     )
+
+
+def _slots(game) -> dict:
+    """The slot number of each offered tile in the round's dealt stack. The offer is what is
+    left of that stack, in order; a taken tile's twin keeps the later slot (``list.remove``
+    takes the first), hence the match from the right."""
+    offer = list(game.offer)
+    dealt = game.stacks[game.round - 1] if 0 < game.round <= len(game.stacks) else ()
+    slots: list[int] = []
+    j = len(dealt) - 1
+    for code in reversed(offer):
+        while j >= 0 and dealt[j] != code:
+            j -= 1
+        if j < 0:       # not from this stack (a hand-made position): plain counting
+            return {"offer_slots": tuple(range(1, len(offer) + 1)), "slots": len(offer)}
+        slots.append(j + 1)
+        j -= 1
+    return {"offer_slots": tuple(reversed(slots)), "slots": len(dealt) if offer else 0}
+

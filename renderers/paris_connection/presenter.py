@@ -100,6 +100,8 @@ class ParisConnectionPresenter(Presenter):
     # ---- secrets ----------------------------------------------------------------------------
     def private_text(self, event, view, language: str, chat: str) -> str | None:
         keys = {"holdings_dealt": "pc.holdings_dealt", "holdings_changed": "pc.holdings_changed"}
+        if not chat:        # the game's own conversation (a terminal): no need to say where
+            keys = {"holdings_dealt": "pc.holdings_here", "holdings_changed": "pc.holdings_changed_here"}
         if event.kind not in keys:
             return None
         return t(language, keys[event.kind], chat=chat, holdings=words.holdings_text(event.holdings, language),
@@ -108,7 +110,8 @@ class ParisConnectionPresenter(Presenter):
     def secret_text(self, view, language: str, chat: str) -> str | None:
         if view.holdings is None:
             return None
-        return t(language, "pc.holdings_now", chat=chat, holdings=words.holdings_text(view.holdings, language),
+        return t(language, "pc.holdings_now" if chat else "pc.holdings_here", chat=chat,
+                 holdings=words.holdings_text(view.holdings, language),
                  count=sum(view.holdings.values()), limit=view.holding_limit)
 
     def secret_button(self, language: str) -> str:

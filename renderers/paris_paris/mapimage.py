@@ -220,11 +220,12 @@ def _offer(c: _Canvas, offer) -> None:
         D.paste(c.img, D.ring(first, size, 7 * c.s, second), x, y)
 
 
-def _offer_badges(c: _Canvas, offer) -> None:
-    for i, tile in enumerate(offer):
+def _offer_badges(c: _Canvas, view) -> None:
+    offer = view.offer
+    for i, (slot, tile) in enumerate(view.offer_numbered()):
         bx, by = L.offer_badge_xy(offer, i, c.width)
         rgb = style.LINE_COLOURS[tile.colour]
-        D.paste(c.img, D.disc(rgb, c.n(2 * L.BADGE_RADIUS), outline=style.WHITE, text=str(i + 1),
+        D.paste(c.img, D.disc(rgb, c.n(2 * L.BADGE_RADIUS), outline=style.WHITE, text=str(slot),
                               ink=style.LINE_INK[tile.colour], border=0.1), bx, by)
 
 
@@ -319,9 +320,16 @@ def _panel_offer(c: _Canvas, view, y: float) -> float:
         return y
     c.text(c.px, y, c.t("map_offer"), 19, bold=True, fill=style.MUTED)
     y += 27
-    for i, tile in enumerate(view.offer):
+    for slot, tile in _offer_rows(view):
+        if tile is None:
+            # a slot whose tile was taken this round: its number stays, so the others keep theirs
+            D.paste(c.img, D.disc(style.PANEL, c.n(30), outline=style.MUTED, text=str(slot), ink=style.MUTED,
+                                  border=0.06), c.n(c.px + 15), c.n(y + 15))
+            c.text(c.px + 43, y + 15, "—", 21, fill=style.MUTED, anchor="lm")
+            y += 35
+            continue
         rgb = style.LINE_COLOURS[tile.colour]
-        D.paste(c.img, D.disc(rgb, c.n(30), text=str(i + 1), ink=style.LINE_INK[tile.colour]), c.n(c.px + 15),
+        D.paste(c.img, D.disc(rgb, c.n(30), text=str(slot), ink=style.LINE_INK[tile.colour]), c.n(c.px + 15),
                 c.n(y + 15))
         D.paste(c.img, D.colour_shape(tile.colour, c.n(19)), c.n(c.px + 43), c.n(y + 15))
         name, colour_word = DISPLAY_NAMES[tile.station], c.t("colour_" + tile.colour)
@@ -331,6 +339,12 @@ def _panel_offer(c: _Canvas, view, y: float) -> float:
         c.text(c.px + 59 + w + 7, y + 16, colour_word, 16, fill=style.MUTED, anchor="lm", max_width=c.pw - 66 - w)
         y += 35
     return y + 4
+
+
+def _offer_rows(view) -> list[tuple[int, object]]:
+    """Every slot of the round's offer in order, with its tile or None once taken."""
+    by_slot = dict(view.offer_numbered())
+    return [(slot, by_slot.get(slot)) for slot in range(1, max([view.slots, *by_slot]) + 1)]
 
 
 def _panel_discard(c: _Canvas, view, y: float) -> float:
@@ -384,8 +398,13 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
             text = c.t("map_big_tour", colour=c.t("colour_" + event.colour))
             lines.append((event.colour, c.t("label_value", label=text, value=_points_text(c, event.points))))
         elif isinstance(event, E.ShopEvicted):
-            lines.append(("evict", c.t("map_evicted", owner=c.players[event.owner],
-                                            station=DISPLAY_NAMES[event.station])))
+            # who evicted whom, never just the evicted owner (it would read as if they did it)
+            if event.owner == event.by:
+                said = c.t("map_evicted_own", by=c.players[event.by], station=DISPLAY_NAMES[event.station])
+            else:
+                said = c.t("map_evicted", by=c.players[event.by], owner=c.players[event.owner],
+                           station=DISPLAY_NAMES[event.station])
+            lines.append(("evict", said))
     if pending is not None and view.to_move is not None:
         # Only players' names may be shortened (with an ellipsis), never the words around them.
         names = [fit(name, c.n(c.pw * 0.45), c.n(18), True) for name in c.players]
@@ -453,7 +472,7 @@ def _map_layer(c: _Canvas, view, events: Sequence[E.Event], pending_tile) -> Non
         x, y = L.station_xy(pending_tile.station, c.width)
         D.paste(c.img, D.ring(style.EVICT, c.n(80), 5 * c.s, dashed=True), x, y)
     _shops(c, view.board, pending_tile)
-    _offer_badges(c, view.offer)
+    _offer_badges(c, view)
     _tags(c, view, events)
 
 
@@ -529,7 +548,7 @@ def _portrait_panel_height(view, events: Sequence[E.Event], pending_tile) -> flo
     told = sum(isinstance(e, (E.SmallTour, E.BigTour, E.ShopEvicted)) for e in events)
     if told:
         left += 27 + 32 * min(6, told)   # a line (or two) for each of the last round's events
-    right = 20 + (27 + 35 * len(view.offer) + 4 if view.offer else 0) + 27 + 62
+    right = 20 + (27 + 35 * len(_offer_rows(view)) + 4 if view.offer else 0) + 27 + 62
     right += 31 * (bool(view.open_marker) + bool(view.marker and not view.finished)) + 4
     return max(left, right) + 14
 

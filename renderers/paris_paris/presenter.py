@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from engine.paris_paris import board as B
 from engine.paris_paris.actions import Pick
 
 from ..i18n import t
@@ -14,7 +16,9 @@ from . import text
 # Events that are a player's move; what a round's end brought is everything else but the
 # set-up of the game and of the round (the prompt and the picture show those).
 _MOVE_KINDS = frozenset({"shop_opened", "shop_evicted", "tile_taken"})
-_SETUP_KINDS = frozenset({"game_started", "marker_dealt", "open_marker_shown", "round_started"})
+_SETUP_KINDS = frozenset({"game_started", "marker_dealt", "open_marker_shown", "round_started",
+                          # the end is announced once, by ``final_lines``, not by the last round too
+                          "game_ended"})
 
 
 class ParisParisPresenter(Presenter):
@@ -71,17 +75,21 @@ class ParisParisPresenter(Presenter):
     def final_lines(self, view, language: str) -> list[str]:
         return [t(language, "bot.msg.final_header"),
                 t(language, "bot.msg.winners", winners=", ".join(view.players[s] for s in view.winners)),
-                self.scores_line(view, view.scores, language)]
+                t(language, "bot.msg.final_scores", ranking=ranking(view.players, view.scores))]
 
     # ---- secrets ----------------------------------------------------------------------------
     def private_text(self, event, view, language: str, chat: str) -> str | None:
         if event.kind != "marker_dealt":
             return None
+        if not chat:        # the game's own conversation (a terminal): no need to say where
+            return t(language, "bot.msg.marker_private_here", colour=_colour_word(event.colour, language))
         return t(language, "bot.msg.marker_private", chat=chat, colour=_colour_word(event.colour, language))
 
     def secret_text(self, view, language: str, chat: str) -> str | None:
         if view.marker is None:
             return None
+        if not chat:        # asked about this game only: no need to name where it is played
+            return t(language, "bot.msg.marker_yours", colour=_colour_word(view.marker, language))
         return t(language, "bot.msg.marker_line", chat=chat, colour=_colour_word(view.marker, language))
 
     def secret_button(self, language: str) -> str:
@@ -92,7 +100,8 @@ class ParisParisPresenter(Presenter):
 
     # ---- choices ------------------------------------------------------------------------------
     def menu(self, view, choices: Sequence[Pick], language: str, group: str | None = None) -> Menu:
-        keys = {tile.code: key for key, tile in reversed(list(enumerate(view.offer, 1)))}
+        # A tile's number is its offer slot, the number the map shows (twins: the first one's).
+        keys = {tile.code: slot for slot, tile in reversed(view.offer_numbered())}
         by_tile: dict[int, list[Pick]] = {}
         for pick in choices:
             by_tile.setdefault(pick.tile.code, []).append(pick)
@@ -118,6 +127,19 @@ class ParisParisPresenter(Presenter):
             rows.append((item,))
         return Menu(tuple(rows))
 
+    def not_now(self, view, typed: str, language: str) -> list[str]:
+        """Stations whose name starts with ``typed`` (accents, case and hyphens aside): real
+        tiles, just not on offer now (a name on offer was found among the choices already)."""
+        wanted = _folded(typed)
+        if len(wanted) < 3:
+            return []
+        return sorted({name for station in B.STATIONS
+                       if _folded(name := text.station_name(station)).startswith(wanted)})
+
+    def not_now_text(self, view, names: Sequence[str], language: str) -> str:
+        offer = "; ".join(text.tile_label(tile, slot, language=language) for slot, tile in view.offer_numbered())
+        return t(language, "bot.err.not_on_offer", tiles=", ".join(names), offer=offer or "—")
+
     def choice_text(self, choice: Pick, view, language: str) -> str:
         return t(language, "bot.reply.moved", tile=text.tile_text(choice.tile, language))
 
@@ -138,6 +160,23 @@ class ParisParisPresenter(Presenter):
         if kind == "final":
             return render_final(view, events=public, language=language)
         return render_map(view, events=public, language=language, layout=layout)
+
+
+def ranking(players: Sequence[str], scores: Sequence[int]) -> str:
+    """"1. Ann 67, 2. Bea 63, 2. Cid 63, 4. Dan 51": highest first, ties share a place."""
+    order = sorted(range(len(players)), key=lambda s: (-scores[s], s))
+    parts, place = [], 0
+    for i, seat in enumerate(order):
+        if i == 0 or scores[seat] != scores[order[i - 1]]:
+            place = i + 1
+        parts.append(f"{place}. {players[seat]} {scores[seat]}")
+    return ", ".join(parts)
+
+
+def _folded(words: str) -> str:
+    """Lower case without accents or punctuation: "Notre Dame" finds "Notre-Dame"."""
+    decomposed = unicodedata.normalize("NFKD", words.casefold())
+    return "".join(c for c in decomposed if c.isalnum())
 
 
 def _colour_word(colour: str, language: str) -> str:

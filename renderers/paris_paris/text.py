@@ -32,7 +32,8 @@ def tile_text(tile: Tile, language: str = "en") -> str:
 
 
 def tile_label(tile: Tile, key: int, *, language: str = "en") -> str:
-    """Button label for an offered tile: ``🟢 3 · Centre Pompidou``; ``key`` is its 1-based offer index."""
+    """Button label for an offered tile: ``🟢 3 · Centre Pompidou``; ``key`` is its offer slot
+    (``GameView.offer_numbered``: the number the map shows, stable through the round)."""
     return f"{COLOUR_EMOJI.get(tile.colour, '')} {key} · {station_name(tile.station)}"
 
 
@@ -77,6 +78,8 @@ def narrate_event(event: E.Event, *, players: Sequence[str], language: str = "en
     if isinstance(event, E.ShopOpened):
         return t(lang, "ev_shop_opened", player=name(event.seat), tile=tile_text(event.tile, lang))
     if isinstance(event, E.ShopEvicted):
+        if event.owner == event.by:     # a player makes room at a full station held only by them
+            return t(lang, "ev_shop_evicted_own", by=name(event.by), station=station_name(event.station))
         key = "ev_shop_evicted_bag" if event.destination == "bag" else "ev_shop_evicted_supply"
         return t(lang, key, owner=name(event.owner), by=name(event.by), station=station_name(event.station))
     if isinstance(event, E.SmallTour):
@@ -166,7 +169,7 @@ def board_text(view, *, language: str = "en") -> str:
         lines.append(t(lang, "bt_no_shops"))
     if view.offer:
         lines.append(t(lang, "bt_offer", offer="; ".join(
-            tile_label(tile, i, language=lang) for i, tile in enumerate(view.offer, 1))))
+            tile_label(tile, slot, language=lang) for slot, tile in view.offer_numbered())))
     discard = [f"{COLOUR_EMOJI[c]} {station_name(tile.station)}" for c in COLOURS
                if (tile := view.discard.get(c)) is not None]
     lines.append(t(lang, "bt_discard", discard=", ".join(discard) if discard else t(lang, "bt_empty")))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from discord_kit import buttons, custom_id
@@ -66,6 +67,16 @@ async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, se
     assert len(maps) >= 15
     # no button is left on any message once the game is over
     assert all(not buttons(m) for m in history)
+    # The finished game's record: a JSON file attached to the answer, privately or for everyone.
+    private = await table.bob.slash(table.channel, "paris record")
+    answer = private.response or private.followups[0]
+    assert private.ephemeral and answer.attachments and answer.attachments[0].filename.endswith("-record.json")
+    assert "paris-paris replay" in answer.content
+    await table.cat.slash(table.channel, "paris record", public=True)
+    shown = table.messages()[-1]
+    attached = shown.attachments[0]
+    record = json.loads(await attached.read())
+    assert attached.filename.endswith("-record.json") and len(record["moves"]) == presses - evictions == 45
 
 
 async def test_presses_by_someone_else_or_on_an_old_message_are_refused_privately(table, service):

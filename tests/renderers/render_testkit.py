@@ -30,3 +30,28 @@ def near_colour(img: Image.Image, xy, rgb, radius: int = 2, tolerance: int = 40)
 def count_colour(img: Image.Image, box, rgb, tolerance: int = 30) -> int:
     colours = img.crop(box).getcolors(maxcolors=1 << 24)
     return sum(count for count, px in colours if close(px, rgb, tolerance))
+
+
+def badge_number(img: Image.Image, offer, index: int, width: int = 1280, most: int = 6) -> int:
+    """The number printed on the map's badge of ``offer[index]`` (``offer``: the tiles the map
+    was drawn with, in offer order), read by comparing the badge's inside with badges drawn
+    with each number 1..``most``. Fails when no number matches (the badge is covered or missing)."""
+    from renderers import draw, style
+    from renderers.paris_paris import layout
+
+    tile = offer[index]
+    bx, by = layout.offer_badge_xy(offer, index, width)
+    size = round(2 * layout.BADGE_RADIUS * layout.scale(width))
+    r = int(size * 0.3)
+    scores = {}
+    for number in range(1, most + 1):
+        sprite = draw.disc(style.LINE_COLOURS[tile.colour], size, outline=style.WHITE, text=str(number),
+                           ink=style.LINE_INK[tile.colour], border=0.1).convert("RGB")
+        x0, y0 = round(bx - sprite.width / 2), round(by - sprite.height / 2)
+        scores[number] = sum(
+            sum(abs(a - b) for a, b in zip(img.getpixel((x, y)), sprite.getpixel((x - x0, y - y0)), strict=True))
+            for x in range(bx - r, bx + r + 1) for y in range(by - r, by + r + 1))
+    best = min(scores, key=scores.get)
+    ranked = sorted(scores.values())
+    assert ranked[0] * 3 < ranked[1], f"badge {index} of {tile} shows no clear number: {scores}"
+    return best

@@ -86,8 +86,8 @@ def test_board_text(lang):
     scene = scenes.mid_round(3)
     view = scene.game.view(None)
     board = text.board_text(view, language=lang)
-    for i, tile in enumerate(view.offer, 1):
-        assert text.tile_label(tile, i, language=lang) in board
+    for slot, tile in view.offer_numbered():
+        assert text.tile_label(tile, slot, language=lang) in board
     for seat, name in enumerate(view.players):
         line = next(line for line in board.splitlines() if name in line and str(view.scores[seat]) in line)
         assert str(view.supply[seat]) in line
@@ -173,3 +173,42 @@ def test_every_event_kind_has_words():
         assert line and "ann" in line and "{" not in line
     narrated.add(rare.kind)
     assert kinds == narrated, kinds ^ narrated
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_eviction_says_who_evicted_whom(lang):
+    """"Ada evicts root's shop", never a line that reads as if root had done it."""
+    players = ("Ada", "root", "Bea")
+    line = text.narrate_event(E.ShopEvicted(station="quartier-latin", owner=1, by=0, destination="bag"),
+                              players=players, language=lang)
+    assert line.startswith("Ada ") and "root" in line and "Quartier Latin" in line
+    panel = t(lang, "map_evicted", by="Ada", owner="root", station="Quartier Latin")
+    assert panel.startswith("Ada ") and "root" in panel
+    # Making room at a station held only by oneself: one name, told as one's own shop.
+    own = text.narrate_event(E.ShopEvicted(station="odeon", owner=2, by=2, destination="supply"),
+                             players=players, language=lang)
+    assert own.startswith("Bea ") and own.count("Bea") == 1
+    assert "Bea" in t(lang, "map_evicted_own", by="Bea", station="Odéon")
+
+
+@pytest.mark.parametrize(("lang", "bag"), [("en", "bag"), ("de", "Beutel"), ("it", "sacchetto"), ("fr", "sac")])
+def test_the_rules_tell_the_bag_scoring(lang, bag):
+    from renderers.paris_paris.presenter import PRESENTER
+
+    rules = PRESENTER.rules_text(lang)
+    assert bag in rules and "3" in rules and "4" in rules and "1" in rules
+    assert rules.index(bag) < len(rules) - 30       # told before who wins, not tacked on
+
+
+def test_final_scores_are_ranked_with_shared_places():
+    from renderers.paris_paris.presenter import PRESENTER, ranking
+
+    assert ranking(["Ann", "Bea", "Cid", "Dan"], [5, 7, 7, 1]) == "1. Bea 7, 1. Cid 7, 3. Ann 5, 4. Dan 1"
+    game = Game.new(["Ann", "Bea", "Cid"], seed=3)
+    while not game.finished:
+        game.apply(game.legal_actions()[-1])
+    view = game.view(None)
+    lines = PRESENTER.final_lines(view, "en")
+    scores = [int(n) for n in re.findall(r"\d+\. \S+ (\d+)", lines[-1])]
+    assert lines[-1].startswith("Final scores: 1. ") and scores == sorted(view.scores, reverse=True)
+    assert sum("over" in line for line in lines) == 1

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from service_helpers import chat, play_turn, snapshot, start_game, user
 
 from bot.service.payloads import MAX_BYTES
-from renderers.i18n import t
+from renderers.i18n import number_list, t
 
 
 async def _current_buttons(service, c, users):
@@ -205,3 +206,39 @@ async def test_old_lobby_buttons_do_not_act_on_a_newer_game(service, transport):
     assert not (await service.private_started(bob, old_join.payload)).ok
     assert [s["user_id"] for s in (await service.game_info(c))["seats"]] == ["ann"]
     assert not (await service.new_game(chat(3), ann, options={"seed": "x"})).ok
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "not on offer now"), ("de", "gerade nicht im Angebot"),
+                                            ("it", "adesso non è in offerta"), ("fr", "pas dans l'offre")])
+async def test_a_station_not_on_offer_is_answered_as_such(service, lang, said):
+    """``louvre`` when the Louvre is not on offer: that it is not on offer now, and what is."""
+    c, ann, bob, info, mover, tiles = await _two_player_game(service)
+    await service.settings(c, ann, {"language": lang})
+    labels = [b.label for b in tiles]
+    name = next(n for n in ("Louvre", "Opéra", "Bastille", "Montmartre", "Odéon")
+                if not any(n in label for label in labels))
+    before = await snapshot(service)
+    typed = name.lower().replace("é", "e")[:5]           # as one types it: lower case, no accent, short
+    reply = await service.move(c, mover, typed)
+    assert not reply.ok and reply.text.startswith(f"{name}: " if lang != "fr" else f"{name} : ")
+    assert said in reply.text
+    for label in labels:                                  # what can be taken instead, with its number
+        assert label in reply.text
+    assert t(lang, "bot.err.bad_move", text=typed) != reply.text
+    assert await snapshot(service) == before
+    # The number that is not on offer names the numbers that are.
+    reply = await service.move(c, mover, "9")
+    numbers = sorted(int(label.split("·")[0].split()[-1]) for label in labels)
+    assert not reply.ok and reply.text.endswith(f": {number_list(numbers)}.") or reply.text.endswith(
+        f" : {number_list(numbers)}.")
+
+
+async def test_the_start_says_only_the_timers_in_use(service, transport):
+    """A game with reminders says so when it starts; one without them says nothing about them."""
+    for n, options, said in ((1, None, True), (2, {"reminder_minutes": 0, "deadline_minutes": 0}, False)):
+        c = chat(n)
+        await start_game(service, c, [user("Ann")], ais=1, options=options)
+        await service.deliver_pending(transport)
+        started = next(m.text for m in transport.group() if m.chat == c and "🚌" in m.text)
+        assert (t("en", "bot.options.reminder", value="4 hours") in started) is said, started
+        assert "no reminder" not in started and "no time limit" not in started

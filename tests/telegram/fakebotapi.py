@@ -94,6 +94,8 @@ class Msg:
     text: str | None = None
     caption: str | None = None
     photo: bytes | None = None
+    document: bytes | None = None
+    document_name: str | None = None
     entities: list = field(default_factory=list)
     reply_markup: dict | None = None
     reply_to: int | None = None
@@ -133,6 +135,12 @@ class Msg:
                 data["caption"] = self.caption
                 if self.entities:
                     data["caption_entities"] = self.entities
+        if self.document is not None:
+            data["document"] = {"file_id": f"doc-{self.chat_id}-{self.message_id}",
+                                "file_unique_id": f"d{self.chat_id}{self.message_id}",
+                                "file_name": self.document_name, "file_size": len(self.document)}
+            if self.caption is not None:
+                data["caption"] = self.caption
         if self.reply_markup:
             data["reply_markup"] = self.reply_markup
         return data
@@ -363,6 +371,7 @@ class FakeBotAPI:
         for key, value in form.items():
             if isinstance(value, web.FileField):
                 files[key] = value.file.read()
+                params[f"{key}_filename"] = value.filename
             elif key in _TEXT_FIELDS:
                 params[key] = value
             else:
@@ -508,6 +517,22 @@ class FakeBotAPI:
             raise ApiError(400, "Bad Request: message caption is too long")
         self._check_markup(params.get("reply_markup"))
         return self._store(chat, photo=data, caption=caption, entities=params.get("caption_entities") or [],
+                           reply_markup=params.get("reply_markup"), reply_to=self._reply_to(params))
+
+    async def _api_sendDocument(self, params, files):
+        chat = self._chat(params.get("chat_id"))
+        self._writable(chat)
+        document = params.get("document")
+        data = files.get("document")
+        if data is None and isinstance(document, str) and document.startswith("attach://"):
+            data = files.get(document[len("attach://"):])
+        if data is None:
+            raise ApiError(400, "Bad Request: there is no document in the request")
+        caption = params.get("caption")
+        if caption is not None and len(caption) > 1024:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        return self._store(chat, document=data, document_name=params.get("document_filename"), caption=caption,
+                           entities=params.get("caption_entities") or [],
                            reply_markup=params.get("reply_markup"), reply_to=self._reply_to(params))
 
     async def _api_editMessageText(self, params, files):

@@ -89,7 +89,7 @@ async def test_commands_menus_are_registered(api, bot):
     group_menu = next(c for c in api.commands if c["scope"]["type"] == "all_group_chats" and not c["language_code"])
     assert [c["command"] for c in group_menu["commands"]] == [
         "newgame", "join", "leave", "startgame", "addbot", "abort", "board", "marker", "settings", "stats",
-        "rules", "help"]
+        "record", "rules", "help"]
     german = next(c for c in api.commands if c["scope"]["type"] == "all_group_chats" and c["language_code"] == "de")
     assert german["commands"][0]["description"] == t("de", "tg.cmd.newgame")
 
@@ -119,6 +119,9 @@ async def test_lobby_by_deep_link_and_start(api, bot, table):
 
 async def test_complete_three_player_game_by_taps_only(api, bot, table):
     lobby = await open_lobby(api, bot, table)
+    api.send_text(table.group, table.users["bob"], "/record")     # nothing finished here yet
+    await bot.settle()
+    assert table.group_messages()[-1].body == t("en", "bot.err.no_record")
     await press(api, bot, table.users["ann"], lobby, lobby.button("Start"))
     humans = {table.users[n].id for n in ("ann", "bob", "cat")}
     markers = {uid: [m.body for m in api.bot_messages(uid)][-1] for uid in humans}
@@ -156,6 +159,14 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table):
     assert len(api.answers) == len(api.calls_of("answerCallbackQuery"))
     assert all(c.ok for c in api.calls_of("answerCallbackQuery"))
     assert len(presses) >= len(api.answers) >= 46
+    # The finished game's record, as a JSON file in the group (sendDocument), replayable.
+    api.send_text(table.group, table.users["bob"], "/record")
+    await bot.settle()
+    doc = table.group_messages()[-1]
+    assert doc.document is not None and doc.document_name.endswith("-record.json"), doc
+    assert doc.reply_to is not None and "paris-paris replay " + doc.document_name in doc.caption
+    record = json.loads(doc.document)
+    assert record["players"] == ["Ann", "Bob", "Cat"] and len(record["moves"]) == 45
 
 
 async def test_stale_duplicate_and_foreign_presses_get_alerts(api, bot, table):

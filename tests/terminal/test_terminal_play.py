@@ -14,6 +14,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -28,7 +29,62 @@ from engine.paris_paris import Game
 from renderers.i18n import t
 
 ROOT = Path(__file__).resolve().parents[2]
-ALWAYS_FIRST = "1\n" * 200      # more answers than any game asks for
+# For a subprocess that is given all its input at once: every number in turn, so that each
+# prompt soon gets one of its choices (a tile keeps its offer number through a round, so "1"
+# is not always on offer). In-process tests answer from the printed choices (``FirstChoice``).
+ANY_CHOICE = "1\n2\n3\n4\n5\n" * 200
+
+
+class Screen(io.StringIO):
+    """Standard output that tells a waiting ``FirstChoice`` when a question was asked (a write
+    that does not end a line: the terminal's prompts)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changed = threading.Condition()
+        self.prompts = 0
+        self.done = False
+
+    def write(self, text: str) -> int:
+        with self.changed:
+            n = super().write(text)
+            if text and not text.endswith("\n"):
+                self.prompts += 1
+            self.changed.notify_all()
+        return n
+
+    def finish(self) -> None:
+        with self.changed:
+            self.done = True
+            self.changed.notify_all()
+
+
+class FirstChoice(io.TextIOBase):
+    """A player who types ``typed`` first, then answers every prompt with the first number
+    printed above it, ``answers`` times (then closes the input)."""
+
+    def __init__(self, screen: Screen, typed: str = "", answers: int = 10_000) -> None:
+        self.screen = screen
+        self.typed = typed.splitlines(keepends=True)
+        self.answers = answers
+        self.lines = 0      # every line answers one prompt: line k is read at prompt k
+
+    def readline(self, size: int = -1) -> str:
+        self.lines += 1
+        if self.typed:
+            return self.typed.pop(0)
+        screen = self.screen
+        if self.answers <= 0:
+            return ""
+        with screen.changed:
+            # (a safety net against a hang, not a timing: a prompt comes within milliseconds)
+            screen.changed.wait_for(lambda: screen.prompts >= self.lines or screen.done, timeout=60)
+            if screen.prompts < self.lines:
+                return ""
+            text = screen.getvalue()
+        self.answers -= 1
+        block = text[text.rfind("\n\n"):]
+        return re.search(r"^\s*(\d+)\. ", block, re.M).group(1) + "\n"
 
 
 @pytest.fixture(autouse=True)
@@ -40,11 +96,22 @@ def english_system_locale(monkeypatch):
     monkeypatch.delenv("PARIS_PARIS_DB", raising=False)
 
 
-def play(monkeypatch, capsys, argv: list[str], stdin: str = "") -> tuple[int, str]:
-    """Run ``paris-paris`` in-process with ``stdin`` as the player's typing."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main(argv)
-    return code, capsys.readouterr().out
+def play(monkeypatch, capsys, argv: list[str], stdin: str = "", *, answers: int = 0) -> tuple[int, str]:
+    """Run ``paris-paris`` in-process with ``stdin`` as the player's typing, then (``answers``
+    times) the first choice printed at each prompt."""
+    screen, before = Screen(), sys.stdout
+    monkeypatch.setattr(sys, "stdout", screen)
+    monkeypatch.setattr(sys, "stdin", FirstChoice(screen, stdin, answers))
+    try:
+        code = main(argv)
+    finally:
+        screen.finish()
+        monkeypatch.setattr(sys, "stdout", before)
+    capsys.readouterr()
+    return code, screen.getvalue()
+
+
+FIRST = 10_000      # ``answers``: the first choice, as long as the game asks
 
 
 def run_cli(args: list[str], stdin: str = "", env: dict | None = None, timeout: float = 60) \
@@ -54,22 +121,27 @@ def run_cli(args: list[str], stdin: str = "", env: dict | None = None, timeout: 
                           text=True, encoding="utf-8", env=full_env, timeout=timeout, cwd=ROOT)
 
 
-def game_state(db: Path) -> dict | None:
-    """The terminal chat's unfinished game, read through the service."""
+def terminal_games(db: Path) -> list[dict]:
+    """Every terminal game in ``db``, newest first, read through the service."""
     async def read():
         service = await GameService.open(str(db))
         try:
-            return await service.game_info(TERMINAL_CHAT)
+            return await service.platform_games("terminal")
         finally:
             await service.close()
     return asyncio.run(read())
+
+
+def game_state(db: Path) -> dict | None:
+    """The latest unfinished terminal game."""
+    return next((g for g in terminal_games(db) if g["status"] in ("lobby", "playing")), None)
 
 
 def terminal_stats(db: Path) -> dict:
     async def read():
         service = await GameService.open(str(db))
         try:
-            reply = await service.stats(TERMINAL_CHAT, User("terminal", HUMAN_ID, "Ann"))
+            reply = await service.stats(TERMINAL_CHAT, User("terminal", HUMAN_ID, "Ann"), all_chats=True)
             return reply.extra
         finally:
             await service.close()
@@ -77,7 +149,7 @@ def terminal_stats(db: Path) -> dict:
 
 
 def final_scores(out: str) -> str:
-    lines = [line for line in out.splitlines() if line.startswith("Scores:")]
+    lines = [line for line in out.splitlines() if line.startswith("Final scores:")]
     assert lines, out[-2000:]
     return lines[-1]
 
@@ -85,7 +157,7 @@ def final_scores(out: str) -> str:
 def test_two_player_game_against_one_ai_to_the_end(tmp_path):
     db = tmp_path / "games.sqlite3"
     result = run_cli(["play", "--players", "2", "--ai", "1", "--seed", "3", "--name", "Ann",
-                      "--db", str(db), "--no-maps"], ALWAYS_FIRST)
+                      "--db", str(db), "--no-maps"], ANY_CHOICE)
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
@@ -93,12 +165,16 @@ def test_two_player_game_against_one_ai_to_the_end(tmp_path):
     # 20 rounds, one tile for Ann each round (and eviction choices on top)
     assert out.count("Your choice (1-") >= 20
     assert "Round 20/20 is over." in out
-    assert "The game is over. Play again with: paris-paris play" in out
-    assert re.search(r"^Scores: Ann \d+, Bot Ada \d+$", out, re.M)
+    # The end is told once: the winner, the scores ranked (ties share a place), how to play again.
+    assert out.count("The game is over") == 1 and "wins with" not in out
+    assert out.endswith("Play again with: paris-paris play\n")
+    ranked = re.search(r"^Final scores: 1\. (.+) (\d+), (\d)\. (.+) (\d+)$", out, re.M)
+    assert ranked and {ranked[1], ranked[4]} == {"Ann", "Bot Ada"}
+    assert int(ranked[2]) >= int(ranked[5]) and ranked[3] == ("1" if ranked[2] == ranked[5] else "2")
     # The secret marker was shown to Ann, privately marked; the AI's was not shown before the end.
     assert "Private, only Ann sees this:" in out
     before_end = out.split("The special routes are revealed")[0]
-    assert before_end.count("special-route marker for the game") == 1
+    assert before_end.count("Your secret special-route marker: ") == 1      # no "in Terminal" place
     # Stored through the service: the finished game counts in Ann's history; none is unfinished.
     assert game_state(db) is None
     assert terminal_stats(db)["games"] == 1
@@ -110,9 +186,19 @@ def test_watching_an_ai_only_game(monkeypatch, capsys, tmp_path):
     assert code == 0
     assert "Every seat is played by the AI" in out
     assert "Round 15/15 is over." in out
-    assert "🏆" in out and "The game is over." in out
+    assert "🏆" in out and "The game is over!" in out
     assert "Your choice" not in out          # nobody was asked anything
     assert "Private, only" not in out        # no seat is the watcher's: no secret is shown
+    # Plain words at the start: nothing about reminders or time limits nobody uses here.
+    start = out.split("Round 1/15")[0]
+    assert "reminder" not in start and "time limit" not in start and " off" not in start
+    # Each round's moves come before the line that says the round is over.
+    lines = out.splitlines()
+    for r in (1, 2, 15):
+        over = next(i for i, line in enumerate(lines) if f"Round {r}/15 is over." in line)
+        assert " opens a shop at " in lines[over - 1] and lines[over - 1].startswith("Bot "), lines[over - 3:over + 2]
+        assert " opens a shop at " not in lines[over + 1]
+    assert out.count("The game is over") == 1
 
 
 def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys, tmp_path):
@@ -121,61 +207,95 @@ def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys
     code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--seed", "8", "--name", "Ann",
                                            "--db", str(db), "--no-maps"], typed)
     assert code == 0
-    assert "'x' is not a choice or a command: type a number from 1 to" in out
-    assert "0 is not one of the choices: type a number from 1 to" in out
+    assert "'x' is not a choice or a command: type a number (1" in out
+    assert "0 is not one of the choices; the choices are 1" in out
     assert "42 is not one of the choices" in out
     assert "Type the number of your choice" in out         # the empty line
     assert "'-3' is not a choice or a command" in out
     assert "Commands:" in out and "quit" in out            # help
     assert out.count("Paris Paris · round 1 of 20") >= 2   # the board, shown again on request
     assert out.count("Private, only Ann sees this:") >= 2  # the marker, privately
+    assert "🔒 Your marker is " in out and "Terminal:" not in out   # no platform in front of it
     assert t("en", "bot.stats.title") in out                # the service's leaderboard
     # Every mistake showed the same choices again, and nothing was lost: the "1" was played.
     first_choices = out.split("Your choice")[0].rsplit("\n\n", 1)[-1]
     assert out.count(first_choices) >= 10
     state = game_state(db)
     assert state is not None and state["moves"] >= 2
-    assert "Input closed. The game is saved; continue it with: paris-paris play --resume --db" in out
+    assert "Input closed. The game is saved; continue it with: paris-paris play --resume 1 --db" in out
 
 
 def test_eof_mid_game_then_resume_plays_to_the_same_end(monkeypatch, capsys, tmp_path):
     args = ["play", "--players", "3", "--seed", "11", "--name", "Ann", "--no-maps"]
-    code, whole = play(monkeypatch, capsys, [*args, "--db", str(tmp_path / "a.sqlite3")], ALWAYS_FIRST)
-    assert code == 0 and "The game is over." in whole
+    code, whole = play(monkeypatch, capsys, [*args, "--db", str(tmp_path / "a.sqlite3")], answers=FIRST)
+    assert code == 0 and "The game is over!" in whole
 
     db = tmp_path / "b.sqlite3"
-    code, first = play(monkeypatch, capsys, [*args, "--db", str(db)], "1\n" * 4)
+    code, first = play(monkeypatch, capsys, [*args, "--db", str(db)], answers=4)
     assert code == 0
     assert "Input closed. The game is saved; continue it with: paris-paris play --resume" in first
     assert "The game is over" not in first
     stopped_at = game_state(db)
     assert stopped_at["status"] == "playing" and stopped_at["moves"] >= 4
 
-    code, rest = play(monkeypatch, capsys, ["play", "--resume", "--db", str(db), "--no-maps"], ALWAYS_FIRST)
+    code, rest = play(monkeypatch, capsys, ["play", "--resume", "--db", str(db), "--no-maps"], answers=FIRST)
     assert code == 0
-    assert "Continuing your unfinished game." in rest
+    assert f"Continuing game {stopped_at['game_id']}: round " in rest
     assert "Round 1/15 is over" not in rest     # earlier rounds are not played again
-    assert "The game is over." in rest
+    assert "The game is over!" in rest
     # Same deal, same answers, same AI seeds: the interrupted game ends exactly like the whole one.
     assert final_scores(rest) == final_scores(whole)
     assert game_state(db) is None
 
 
-def test_unfinished_game_is_offered_without_resume_flag(monkeypatch, capsys, tmp_path):
+def test_several_games_live_in_one_database(monkeypatch, capsys, tmp_path):
+    """A new game never asks to abandon an unfinished one; --resume takes the latest or an id;
+    ``paris-paris games`` lists them all."""
     db = tmp_path / "g.sqlite3"
-    base = ["play", "--players", "2", "--seed", "4", "--db", str(db), "--no-maps"]
-    play(monkeypatch, capsys, base, "1\n")
-    # Abandon it and start anew: the new game starts at round 1 with a fresh deal.
-    code, out = play(monkeypatch, capsys, [*base[:3], "--seed", "9", *base[5:]], "2\n")
+    base = ["play", "--players", "2", "--db", str(db), "--no-maps"]
+    code, out = play(monkeypatch, capsys, [*base, "--seed", "4", "--name", "Ann"], "quit\n")
+    assert code == 0 and "continue it with: paris-paris play --resume 1 --db" in out
+    # Watching an AI game meanwhile: it just starts, saying once how to continue the other one.
+    code, out = play(monkeypatch, capsys, ["play", "--players", "4", "--ai", "4", "--seed", "5",
+                                           "--db", str(db), "--no-maps"])
     assert code == 0
-    assert "You have an unfinished game: round 2 of 20" in out or "You have an unfinished game: round 1 of 20" in out
-    assert "The unfinished game was abandoned." in out
-    assert "Round 1/20 · 19 stacks left" in out
-    # Continue (choice 1) to the end.
-    code, out = play(monkeypatch, capsys, base, ALWAYS_FIRST)
+    assert out.startswith("Your unfinished game 1 stays saved: continue it with paris-paris play --resume 1 "
+                          f"--db {db} --no-maps (list: paris-paris games --db {db}).\n")
+    assert out.count("unfinished game") == 1 and "Abandon" not in out
+    assert "Round 12/12 is over." in out
+    code, out = play(monkeypatch, capsys, [*base, "--seed", "9", "--name", "Bea"], "quit\n")
+    assert "Your unfinished game 1 stays saved" in out
+    # The list: newest first, with game, players, round, start and state.
+    code, out = play(monkeypatch, capsys, ["games", "--db", str(db)])
     assert code == 0
-    assert "You have an unfinished game" in out and "Continuing your unfinished game." in out
-    assert "The game is over." in out
+    rows = [line for line in out.splitlines() if " · " in line]
+    assert [row.split()[0] for row in rows] == ["3", "2", "1"]
+    assert re.match(r"^ +3  Paris Paris · Bea, Bot Ada · round 1 of 20 · started \d{4}-\d\d-\d\d \d\d:\d\d "
+                    r"· unfinished$", rows[0]), rows[0]
+    assert "Bot Ada, Bot Blaise, Bot Camille, Bot Denis · round 12 of 12" in rows[1] and rows[1].endswith("finished")
+    assert "Ann, Bot Ada" in rows[2] and rows[2].endswith("unfinished")
+    assert "paris-paris play --resume ID" in out
+    assert play(monkeypatch, capsys, [*base, "--list"])[1] == out
+    # --resume alone: the latest unfinished game (3); --resume 1: that one, to its end.
+    code, out = play(monkeypatch, capsys, ["play", "--resume", "--db", str(db), "--no-maps"], "quit\n")
+    assert "Continuing game 3: round 1 of 20" in out and "Bea" in out
+    code, out = play(monkeypatch, capsys, ["play", "--resume", "1", "--db", str(db), "--no-maps"], answers=FIRST)
+    assert code == 0
+    assert "Continuing game 1: round 1 of 20; scores: Ann 0, Bot Ada 0." in out
+    assert "Round 20/20 is over." in out
+    assert [g["status"] for g in terminal_games(db)] == ["playing", "finished", "finished"]
+    # A finished or unknown game cannot be resumed; each says what to do instead.
+    code, out = play(monkeypatch, capsys, ["play", "--resume", "2", "--db", str(db), "--no-maps"])
+    assert code == 1 and "Game 2 is over: there is nothing to continue. Its record: paris-paris export 2" in out
+    code, out = play(monkeypatch, capsys, ["play", "--resume", "7", "--db", str(db), "--no-maps"])
+    assert code == 1 and f"There is no terminal game 7 in this database. Your games: paris-paris games --db {db}" in out
+    # The terminal's stats count every terminal game, not only the one being played.
+    assert terminal_stats(db)["games"] == 1
+
+
+def test_no_games_yet(monkeypatch, capsys, tmp_path):
+    code, out = play(monkeypatch, capsys, ["games", "--db", str(tmp_path / "none.sqlite3")])
+    assert code == 0 and "No terminal games in" in out and not (tmp_path / "none.sqlite3").exists()
 
 
 def test_resume_without_an_unfinished_game_starts_one(monkeypatch, capsys, tmp_path):
@@ -183,14 +303,14 @@ def test_resume_without_an_unfinished_game_starts_one(monkeypatch, capsys, tmp_p
                                            "--db", str(tmp_path / "g.sqlite3")])
     assert code == 0
     assert "There is no unfinished game to continue; starting a new one." in out
-    assert "The game is over." in out
+    assert "The game is over!" in out
 
 
 def test_maps_are_written_after_each_round(monkeypatch, capsys, tmp_path):
     maps = tmp_path / "maps"
     code, out = play(monkeypatch, capsys, ["play", "--players", "4", "--ai", "3", "--seed", "2",
                                            "--db", str(tmp_path / "g.sqlite3"), "--maps", str(maps)],
-                     ALWAYS_FIRST)
+                     answers=FIRST)
     assert code == 0
     files = sorted(maps.glob("*.png"))
     # A 4-player game has 12 rounds: the start, a map after each round, then the final standings;
@@ -229,14 +349,14 @@ def test_system_locale_picks_the_language(monkeypatch, capsys, tmp_path):
 def test_german(monkeypatch, capsys, tmp_path):
     code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--language", "de", "--seed", "1",
                                            "--db", str(tmp_path / "g.sqlite3"), "--no-maps"],
-                     "hilfe\nx\n" + ALWAYS_FIRST)
+                     "hilfe\nx\n", answers=FIRST)
     assert code == 0
     assert "Paris Paris im Terminal: 2 Plätze, 1 davon spielt die KI." in out
     assert "Deine Wahl (1-" in out
     assert "Befehle:" in out                                   # "hilfe" is German for help
     assert "'x' ist weder eine Wahl noch ein Befehl" in out
     assert "Punkte, " in out and "auf dem Plan" in out        # the board, in German
-    assert "Das Spiel ist zu Ende." in out
+    assert "Das Spiel ist aus!" in out
     assert "Your choice" not in out and "Play again with" not in out   # no English from the terminal
 
 
@@ -294,12 +414,12 @@ def test_ctrl_c_saves_and_says_how_to_resume(tmp_path):
             proc.kill()
     text = (seen + out).decode()
     assert proc.returncode == 130, err.decode()
-    assert "Stopped. The game is saved; continue it with: paris-paris play --resume --db" in text
+    assert "Stopped. The game is saved; continue it with: paris-paris play --resume 1 --db" in text
     assert b"Traceback" not in err
     state = game_state(db)
     assert state["status"] == "playing" and state["moves"] >= 2
-    resumed = run_cli(["play", "--resume", "--db", str(db), "--no-maps"], ALWAYS_FIRST)
-    assert resumed.returncode == 0 and "The game is over." in resumed.stdout
+    resumed = run_cli(["play", "--resume", "--db", str(db), "--no-maps"], ANY_CHOICE)
+    assert resumed.returncode == 0 and "The game is over!" in resumed.stdout
 
 
 def test_quit_command_saves(monkeypatch, capsys, tmp_path):
@@ -368,7 +488,7 @@ def test_missing_chat_adapter_is_reported(capsys):
 class Player:
     """Plays ``python -m bot.cli play`` like a person: reads each prompt, then answers it."""
 
-    PROMPT = re.compile(r"Your choice \(1-\d+, or help\): $")
+    PROMPT = re.compile(r"Your choice \([-\d, ]+, or help\): $")
 
     def __init__(self, args: list[str]) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", LC_ALL="C.UTF-8")
@@ -419,7 +539,10 @@ def test_answering_from_the_printed_choices_including_an_eviction(tmp_path):
                     if backs == evictions:          # once per eviction: change our mind first
                         player.answer(str(back[0]))
                         backs += 1
+                        told = len(player.transcript)
                         again = player.next_prompt()
+                        # Back changes nobody's move: no move is told again, as if made twice.
+                        assert " opens a shop at " not in player.transcript[told:], player.transcript[told:]
                         assert again and not any(label.startswith("Evict") for label in again.values())
                         assert any("My marker" in label for label in again.values())
                         player.answer(str(min(again)))  # the same first tile: the eviction again
@@ -435,7 +558,7 @@ def test_answering_from_the_printed_choices_including_an_eviction(tmp_path):
         finally:
             if player.proc.poll() is None:
                 player.proc.kill()
-        assert "The game is over." in player.transcript
+        assert "The game is over!" in player.transcript
         assert "Traceback" not in player.transcript
         if evictions:
             assert "evicts Bot Ada's shop" in player.transcript or "evicts Ann's shop" in player.transcript

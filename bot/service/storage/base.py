@@ -263,6 +263,14 @@ def game_filter(game: str | None) -> tuple[str, tuple]:
     return ("", ()) if game is None else (" AND game = ?", (game,))
 
 
+def chat_filter(chat_id: str | None) -> tuple[str, tuple]:
+    """One chat's rows, or (None) every chat's of the platform."""
+    return ("", ()) if chat_id is None else (" AND chat_id = ?", (chat_id,))
+
+
+PLATFORM_GAMES = f"{SELECT_GAME} WHERE platform = ? ORDER BY id DESC LIMIT ?"
+
+
 def user_game_ids(rows: list[Any], user_id: str) -> list[int]:
     """The ids among (id, seats JSON) rows where ``user_id`` holds a human seat."""
     return [gid for gid, seats in rows
@@ -330,6 +338,10 @@ class Storage(ABC):
     @abstractmethod
     async def latest_started_game(self) -> int | None:
         """The id of the newest game that was started (for exporting "the latest" record)."""
+    @abstractmethod
+    async def platform_games(self, platform: str, limit: int = 50) -> list[GameMeta]:
+        """The newest ``limit`` games of a platform, newest first, any status (without moves):
+        the terminal lists its games with this."""
     @abstractmethod
     async def game_version(self, game_id: int) -> int | None:
         """The stored version of a game (None: no such game): another process moved the game
@@ -402,7 +414,7 @@ class Storage(ABC):
     @abstractmethod
     async def chat_settings(self, platform: str, chat_id: str) -> dict[str, Any]: ...
     @abstractmethod
-    async def chat_results(self, platform: str, chat_id: str, game: str | None = None) -> list[ResultRow]:
+    async def chat_results(self, platform: str, chat_id: str | None, game: str | None = None) -> list[ResultRow]:
         """Results in a chat; only of that game kind when ``game`` is given."""
     @abstractmethod
     async def user_results(self, platform: str, user_id: str, game: str | None = None) -> list[ResultRow]:

@@ -147,6 +147,9 @@ class SqliteStorage(Storage):
         row = await self._one("SELECT MAX(id) FROM games WHERE setup IS NOT NULL")
         return row[0] if row else None
 
+    async def platform_games(self, platform: str, limit: int = 50) -> list[GameMeta]:
+        return [base.meta_from_row(r) for r in await self._all(base.PLATFORM_GAMES, (platform, limit))]
+
     async def active_game_id(self, platform: str, chat_id: str) -> int | None:
         row = await self._one("SELECT id FROM games WHERE platform = ? AND chat_id = ? "
                               "AND status IN ('lobby', 'playing')", (platform, chat_id))
@@ -396,10 +399,11 @@ class SqliteStorage(Storage):
                               (platform, chat_id))
         return json.loads(row[0]) if row else {}
 
-    async def chat_results(self, platform: str, chat_id: str, game: str | None = None) -> list[ResultRow]:
+    async def chat_results(self, platform: str, chat_id: str | None, game: str | None = None) -> list[ResultRow]:
         where, params = base.game_filter(game)
-        rows = await self._all(f"SELECT {base.RESULT_COLS} FROM results WHERE platform = ? AND chat_id = ?"
-                               + where, (platform, chat_id, *params))
+        chat, chat_params = base.chat_filter(chat_id)
+        rows = await self._all(f"SELECT {base.RESULT_COLS} FROM results WHERE platform = ?" + chat
+                               + where, (platform, *chat_params, *params))
         return [base.result_from_row(r) for r in rows]
 
     async def user_results(self, platform: str, user_id: str, game: str | None = None) -> list[ResultRow]:
