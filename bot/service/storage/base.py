@@ -194,16 +194,29 @@ PRUNE = "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND COALESCE(sent_
 # must never see its messages out of order, so a destination waits while an earlier
 # message of it is not due yet or is being sent by someone.
 CLAIMABLE_OUT = (
-    "SELECT o.id FROM outbox o WHERE o.platform = ? AND o.state IN ('pending', 'sending') "
+    "SELECT o.id, o.state FROM outbox o WHERE o.platform = ? AND o.state IN ('pending', 'sending') "
     "AND o.due <= ? AND (o.state = 'pending' OR o.lease IS NULL OR o.lease <= ?) "
     "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.platform = o.platform AND e.dest = o.dest "
     "AND e.id < o.id AND e.state IN ('pending', 'sending') "
     "AND (e.due > ? OR (e.state = 'sending' AND e.lease > ?))) ORDER BY o.id LIMIT ?")
 
 
+# An owner keeps a claimed message only while its lease is live and nobody took it over.
+RENEW_OUT = (f"UPDATE outbox SET lease = ? WHERE id = ? AND owner = ? AND state = 'sending' AND lease > ? "
+             f"RETURNING {OUT_COLS}")
+RELEASE_OUT = "UPDATE outbox SET state = ?, owner = NULL, lease = NULL WHERE id = ? AND owner = ? AND state = 'sending'"
+RELEASE_TIMER = "UPDATE timers SET owner = NULL, lease = NULL WHERE game_id = ? AND kind = ? AND owner = ?"
+# A restarted process (same owner name) takes its work back at once; a message it was
+# sending stays 'sending' (it may have gone out) and is checked when claimed again.
+RELEASE_OWNER_OUT = "UPDATE outbox SET owner = NULL, lease = NULL WHERE owner = ? AND state IN ('pending', 'sending')"
+RELEASE_OWNER_TIMERS = "UPDATE timers SET owner = NULL, lease = NULL WHERE owner = ?"
+
 # When there is work next: a leased message or timer comes back when its lease runs out.
 _WAKE = "MIN(CASE WHEN lease IS NOT NULL AND lease > due THEN lease ELSE due END)"
-NEXT_DUE = f"SELECT {_WAKE} FROM outbox WHERE platform = ? AND state IN ('pending', 'sending')"
+# Only a destination's first unsent message counts: the ones after it wait for it.
+NEXT_DUE = (f"SELECT {_WAKE} FROM outbox o WHERE platform = ? AND state IN ('pending', 'sending') "
+            "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.platform = o.platform AND e.dest = o.dest "
+            "AND e.id < o.id AND e.state IN ('pending', 'sending'))")
 NEXT_TIMER = f"SELECT {_WAKE} FROM timers WHERE TRUE"
 
 
@@ -361,6 +374,22 @@ class Storage(ABC):
         a dead process's), in id order, marked 'sending' for ``owner`` until
         ``now + lease_seconds``; a destination's messages are handed out in order and only
         to one owner at a time."""
+    @abstractmethod
+    async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
+        """Extend ``owner``'s live lease on a claimed message to ``now + lease_seconds`` and
+        return the message as stored; None when the lease ran out or another owner holds it
+        (then the message must not be sent by ``owner``)."""
+    @abstractmethod
+    async def release_claim(self, out: StoredOut, owner: str) -> None:
+        """Give back a claimed message unsent (back to 'pending', or 'sending' if it was
+        taken over): any owner may claim it again at once."""
+    @abstractmethod
+    async def release_timer(self, timer: TimerRow, owner: str) -> None:
+        """Give back a claimed timer that did not fire: any owner may claim it again at once."""
+    @abstractmethod
+    async def release_owner(self, owner: str) -> None:
+        """Free every message and timer leased to ``owner`` (a clean stop, or a restart of a
+        process that keeps its name)."""
     @abstractmethod
     async def next_due(self, platform: str) -> float | None: ...
     @abstractmethod

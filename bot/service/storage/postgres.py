@@ -13,6 +13,7 @@ import functools
 import json
 import secrets
 import weakref
+from dataclasses import replace
 from typing import Any
 
 import asyncpg
@@ -219,11 +220,27 @@ class PostgresStorage(Storage):
         sql = (f"WITH c AS ({numbered(base.CLAIMABLE_OUT)} FOR UPDATE) "
                f"UPDATE outbox SET state = 'sending', owner = ${n + 1}, lease = ${n + 2}, "
                f"attempts = outbox.attempts + 1 FROM c WHERE outbox.id = c.id "
-               f"RETURNING {', '.join('outbox.' + c for c in base.OUT_COLS.split(', '))}")
+               f"RETURNING {', '.join('outbox.' + c for c in base.OUT_COLS.split(', '))}, c.state")
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext('outbox claim ' || $1))", platform)
             rows = await conn.fetch(sql, *params, owner, now + lease_seconds)
-        return sorted((base.out_from_row(r) for r in rows), key=lambda o: o.id)
+        return sorted((replace(base.out_from_row(r[:-1]), taken_over=r[-1] == "sending") for r in rows),
+                      key=lambda o: o.id)
+
+    async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
+        row = await self._one(base.RENEW_OUT, now + lease_seconds, out_id, owner, now)
+        return base.out_from_row(row) if row else None
+
+    async def release_claim(self, out: StoredOut, owner: str) -> None:
+        await self._execute(base.RELEASE_OUT, "sending" if out.taken_over else "pending", out.id, owner)
+
+    async def release_timer(self, timer: TimerRow, owner: str) -> None:
+        await self._execute(base.RELEASE_TIMER, timer.game_id, timer.kind, owner)
+
+    async def release_owner(self, owner: str) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(numbered(base.RELEASE_OWNER_OUT), owner)
+            await conn.execute(numbered(base.RELEASE_OWNER_TIMERS), owner)
 
     async def next_due(self, platform: str) -> float | None:
         row = await self._one(base.NEXT_DUE, platform)
