@@ -78,7 +78,7 @@ class Pick:
         tile_text, sep, evict_text = text.strip().partition("!")
         evict = None
         if sep:
-            if not evict_text.isdigit():
+            if not (evict_text.isascii() and evict_text.isdigit()):   # '²' is a digit to isdigit()
                 raise MalformedInput(f"the eviction choice must be a seat number, not {evict_text!r}",
                                      value=text)
             evict = int(evict_text)
