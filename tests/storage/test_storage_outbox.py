@@ -144,17 +144,19 @@ async def test_a_message_taken_over_from_a_dead_owner_says_so(storage):
     assert [(o.id, o.taken_over) for o in taken] == [(first, True), (second, False)]
 
 
-async def test_only_the_owner_under_a_live_lease_may_renew_and_send(storage):
+async def test_only_the_owner_may_renew_and_send_until_another_claims_it(storage):
     [oid] = await post(storage, message(1, text="v1"))
     [a] = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0)
     assert await storage.renew_lease(oid, "b", 2.0, 30.0) is None           # not b's
     renewed = await storage.renew_lease(oid, "a", 20.0, 30.0)
     assert renewed.id == oid and renewed.body == {"text": "v1"} and renewed.state == "sending"
     assert await storage.claim_unsent(PLATFORM, "b", 49.0, 30.0) == []     # the lease now runs to 50
-    assert await storage.renew_lease(oid, "a", 50.0, 30.0) is None          # ran out: a must not send it
-    [b] = await storage.claim_unsent(PLATFORM, "b", 50.0, 30.0)
+    # Ran out, but nobody claimed it: still a's, and renewing makes it a's again for a while.
+    assert (await storage.renew_lease(oid, "a", 60.0, 30.0)).id == oid
+    assert await storage.claim_unsent(PLATFORM, "b", 89.0, 30.0) == []
+    [b] = await storage.claim_unsent(PLATFORM, "b", 90.0, 30.0)             # ran out again: b takes it
     assert b.id == oid and b.taken_over
-    assert await storage.renew_lease(oid, "a", 51.0, 30.0) is None          # b's now
+    assert await storage.renew_lease(oid, "a", 91.0, 30.0) is None          # b's now: a must not send it
 
 
 async def test_released_messages_are_claimable_at_once_in_their_state(storage):

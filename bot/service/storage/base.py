@@ -194,15 +194,17 @@ PRUNE = "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND COALESCE(sent_
 # must never see its messages out of order, so a destination waits while an earlier
 # message of it is not due yet or is being sent by someone.
 CLAIMABLE_OUT = (
-    "SELECT o.id, o.state FROM outbox o WHERE o.platform = ? AND o.state IN ('pending', 'sending') "
-    "AND o.due <= ? AND (o.state = 'pending' OR o.lease IS NULL OR o.lease <= ?) "
-    "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.platform = o.platform AND e.dest = o.dest "
-    "AND e.id < o.id AND e.state IN ('pending', 'sending') "
-    "AND (e.due > ? OR (e.state = 'sending' AND e.lease > ?))) ORDER BY o.id LIMIT ?")
+    "SELECT o.id, o.state FROM outbox o LEFT JOIN ("
+    "SELECT dest, MIN(id) AS first_blocked FROM outbox WHERE platform = ? AND state IN ('pending', 'sending') "
+    "AND (due > ? OR (state = 'sending' AND lease > ?)) GROUP BY dest) b ON b.dest = o.dest "
+    "WHERE o.platform = ? AND o.state IN ('pending', 'sending') AND o.due <= ? "
+    "AND (o.state = 'pending' OR o.lease IS NULL OR o.lease <= ?) "
+    "AND (b.first_blocked IS NULL OR o.id < b.first_blocked) ORDER BY o.id LIMIT ?")
 
 
-# An owner keeps a claimed message only while its lease is live and nobody took it over.
-RENEW_OUT = (f"UPDATE outbox SET lease = ? WHERE id = ? AND owner = ? AND state = 'sending' AND lease > ? "
+# An owner keeps a claimed message until another owner claims it (which a claim may do once
+# the lease ran out); renewing makes the lease live again, so nobody can claim it meanwhile.
+RENEW_OUT = (f"UPDATE outbox SET lease = ? WHERE id = ? AND owner = ? AND state = 'sending' "
              f"RETURNING {OUT_COLS}")
 RELEASE_OUT = "UPDATE outbox SET state = ?, owner = NULL, lease = NULL WHERE id = ? AND owner = ? AND state = 'sending'"
 RELEASE_TIMER = "UPDATE timers SET owner = NULL, lease = NULL WHERE game_id = ? AND kind = ? AND owner = ?"
@@ -213,15 +215,15 @@ RELEASE_OWNER_TIMERS = "UPDATE timers SET owner = NULL, lease = NULL WHERE owner
 
 # When there is work next: a leased message or timer comes back when its lease runs out.
 _WAKE = "MIN(CASE WHEN lease IS NOT NULL AND lease > due THEN lease ELSE due END)"
-# Only a destination's first unsent message counts: the ones after it wait for it.
-NEXT_DUE = (f"SELECT {_WAKE} FROM outbox o WHERE platform = ? AND state IN ('pending', 'sending') "
-            "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.platform = o.platform AND e.dest = o.dest "
-            "AND e.id < o.id AND e.state IN ('pending', 'sending'))")
+# Only a destination's first unsent message counts: the ones after it wait for it. (Written
+# as a join on each destination's first id, so it costs one pass over the unsent messages.)
+NEXT_DUE = (f"SELECT {_WAKE} FROM outbox o JOIN (SELECT MIN(id) AS first FROM outbox WHERE platform = ? "
+            "AND state IN ('pending', 'sending') GROUP BY dest) f ON o.id = f.first")
 NEXT_TIMER = f"SELECT {_WAKE} FROM timers WHERE TRUE"
 
 
 def claimable_out_params(platform: str, now: float, limit: int) -> tuple:
-    return (platform, now, now, now, now, limit)
+    return (platform, now, now, platform, now, now, limit)
 
 
 def platform_filter(platforms: tuple[str, ...] | None) -> tuple[str, tuple[str, ...]]:
@@ -376,9 +378,9 @@ class Storage(ABC):
         to one owner at a time."""
     @abstractmethod
     async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
-        """Extend ``owner``'s live lease on a claimed message to ``now + lease_seconds`` and
-        return the message as stored; None when the lease ran out or another owner holds it
-        (then the message must not be sent by ``owner``)."""
+        """Extend ``owner``'s lease on a claimed message to ``now + lease_seconds`` and return
+        the message as stored; None when another owner claimed it meanwhile (possible once
+        the lease ran out): then ``owner`` must not send it."""
     @abstractmethod
     async def release_claim(self, out: StoredOut, owner: str) -> None:
         """Give back a claimed message unsent (back to 'pending', or 'sending' if it was

@@ -49,7 +49,8 @@ class PostgresStorage(Storage):
         return self._pool
 
     async def open(self) -> None:
-        self._pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size)
+        self._pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size,
+                                               reset=_keep_session)
         await self.migrate()
 
     async def close(self) -> None:
@@ -217,7 +218,7 @@ class PostgresStorage(Storage):
         # edit into it must not be skipped while the messages after it are handed out.
         params = base.claimable_out_params(platform, now, limit)
         n = len(params)
-        sql = (f"WITH c AS ({numbered(base.CLAIMABLE_OUT)} FOR UPDATE) "
+        sql = (f"WITH c AS ({numbered(base.CLAIMABLE_OUT)} FOR UPDATE OF o) "
                f"UPDATE outbox SET state = 'sending', owner = ${n + 1}, lease = ${n + 2}, "
                f"attempts = outbox.attempts + 1 FROM c WHERE outbox.id = c.id "
                f"RETURNING {', '.join('outbox.' + c for c in base.OUT_COLS.split(', '))}, c.state")
@@ -228,7 +229,7 @@ class PostgresStorage(Storage):
                       key=lambda o: o.id)
 
     async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
-        row = await self._one(base.RENEW_OUT, now + lease_seconds, out_id, owner, now)
+        row = await self._one(base.RENEW_OUT, now + lease_seconds, out_id, owner)
         return base.out_from_row(row) if row else None
 
     async def release_claim(self, out: StoredOut, owner: str) -> None:
@@ -252,10 +253,15 @@ class PostgresStorage(Storage):
         return base.out_from_row(row) if row else None
 
     async def mark_sent(self, out: StoredOut, message_id: str, now: float) -> None:
-        async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute(numbered(base.MARK_SENT), message_id, now, out.id)
-            if out.slot is not None:
-                await conn.execute(numbered(base.UPSERT_SLOT), out.platform, out.slot, message_id)
+        if out.slot is None:
+            await self._execute(base.MARK_SENT, message_id, now, out.id)
+            return
+        # One statement (so one round trip), atomic like a transaction.
+        await self.pool.execute(
+            f"WITH sent AS ({numbered(base.MARK_SENT)}) "
+            "INSERT INTO slots (platform, slot, message_id) VALUES ($4, $5, $1) "
+            "ON CONFLICT (platform, slot) DO UPDATE SET message_id = excluded.message_id",
+            message_id, now, out.id, out.platform, out.slot)
 
     async def reschedule(self, out_id: int, due: float, attempts: int, error: str) -> None:
         await self._execute(base.RESCHEDULE, due, attempts, error[:500], out_id)
@@ -357,6 +363,13 @@ class PostgresStorage(Storage):
             # Copied outbox rows kept their ids: new ones continue after them.
             await conn.execute("SELECT setval(pg_get_serial_sequence('outbox', 'id'), "
                                "COALESCE(MAX(id), 0) + 1, false) FROM outbox")
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it is: nothing here changes session state (advisory
+    locks are per transaction, the migration's session lock is released where it is taken),
+    and asyncpg rolls back a transaction left open anyway. asyncpg's default reset would cost a
+    round trip to the server on every query."""
 
 
 def _count(status: str) -> int:

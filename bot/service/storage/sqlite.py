@@ -316,7 +316,7 @@ class SqliteStorage(Storage):
 
     async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
         row = await self._transaction(
-            lambda conn: conn.execute(base.RENEW_OUT, (now + lease_seconds, out_id, owner, now)).fetchone())
+            lambda conn: conn.execute(base.RENEW_OUT, (now + lease_seconds, out_id, owner)).fetchone())
         return base.out_from_row(row) if row else None
 
     async def release_claim(self, out: StoredOut, owner: str) -> None:
