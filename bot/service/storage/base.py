@@ -220,6 +220,11 @@ _WAKE = "MIN(CASE WHEN lease IS NOT NULL AND lease > due THEN lease ELSE due END
 NEXT_DUE = (f"SELECT {_WAKE} FROM outbox o JOIN (SELECT MIN(id) AS first FROM outbox WHERE platform = ? "
             "AND state IN ('pending', 'sending') GROUP BY dest) f ON o.id = f.first")
 NEXT_TIMER = f"SELECT {_WAKE} FROM timers WHERE TRUE"
+# Work that should have been done by ``before`` and is not (for the health check): unsent
+# messages and unfired timers due then, not under a live lease.
+LATE_OUT = ("SELECT COUNT(*) FROM outbox WHERE state IN ('pending', 'sending') AND due < ? "
+            "AND (lease IS NULL OR lease < ?)")
+LATE_TIMERS = "SELECT COUNT(*) FROM timers WHERE due < ? AND (lease IS NULL OR lease < ?)"
 
 
 def claimable_out_params(platform: str, now: float, limit: int) -> tuple:
@@ -425,6 +430,10 @@ class Storage(ABC):
         """Due timers nobody holds a live lease on, leased to ``owner`` until
         ``now + lease_seconds``. A timer leaves when its game's commit replaces the game's
         timers or drops it; until then it is handed out again once its lease expires."""
+    @abstractmethod
+    async def late_work(self, before: float, now: float) -> tuple[int, int]:
+        """(messages, timers) due before ``before`` and still waiting at ``now`` (no live lease):
+        nonzero means no process is keeping up (the health check)."""
     @abstractmethod
     async def next_timer(self, platforms: tuple[str, ...] | None = None) -> float | None: ...
     @abstractmethod

@@ -316,6 +316,11 @@ class PostgresStorage(Storage):
         row = await self._one(base.NEXT_TIMER + where, *params)
         return row[0] if row else None
 
+    async def late_work(self, before: float, now: float) -> tuple[int, int]:
+        out = (await self._one(base.LATE_OUT, before, now))[0]
+        timers = (await self._one(base.LATE_TIMERS, before, now))[0]
+        return out, timers
+
     async def timers_of(self, game_id: int) -> list[TimerRow]:
         rows = await self._all("SELECT game_id, kind, due, move FROM timers WHERE game_id = ? ORDER BY kind",
                                game_id)
