@@ -11,12 +11,15 @@ message the seconds the platform asked for after its refusal, other errors after
 exponential backoff (1 s, 2 s, 4 s ... at most 10 min), and later messages to the same
 destination wait.
 
+Several processes may share the outbox: a pass claims due messages for this process
+(``owner``) under a lease, so no two live processes send the same message (see ``Delivery``).
+
 Delivery guarantee: a message is never lost (it stays ``pending``/``sending`` until the
 transport returned an id and that id is committed). Exactly once needs the transport's
 help: a crash between the platform accepting a message and the ``sent`` commit leaves
-it ``sending``; on the next pass the delivery asks the transport's optional
-``delivered_id(message) -> str | None`` whether that outbox id already went out, and
-only re-sends when it did not. Without that hook the transport may make the repeat
+it ``sending``; whoever claims it next (the restarted process, or another once the lease
+ran out) asks the transport's optional ``delivered_id(message) -> str | None`` whether
+that outbox id already went out, and only re-sends when it did not. Without that hook the transport may make the repeat
 harmless itself (Discord: a nonce derived from ``Outgoing.id``); otherwise such a
 message is re-sent: at-least-once, and a duplicate needs a crash in that window.
 Edits are idempotent anyway.
