@@ -8,6 +8,14 @@ Prints, for games stored in SQLite (a temporary file, WAL, one connection):
   * restoring 10,000 stored games at start: opening the service (lazy: games load on first
     use), the first use of one game, and rebuilding all 10,000 eagerly (``restore_all``).
 Targets (issue 4): p99 <= 10 ms per move; restore <= 3 s.
+
+With ``--database-url postgresql://...`` it measures several bot processes instead
+(``bench_processes``): 1,000 three-player games are set up in a fresh schema (dropped
+afterwards), then 1, 2 and 3 OS processes, each a ``GameService`` with its share of the
+games, play a round in every game, 16 players per process pressing at once; it prints
+moves/s (all processes together, wall time) and the p50/p99 of one move (the presses,
+which include the version check and the commit) for each, beside the same run on SQLite
+in one process.
 """
 
 from __future__ import annotations
@@ -164,12 +172,127 @@ async def bench_restore(path: str, count: int) -> None:
     await service.close()
 
 
+# ---- several processes ------------------------------------------------------------------
+
+PLAYERS_PER_PROCESS = 8       # players pressing at the same time in one process
+
+
+async def _worker(target: str, games: int, index: int, processes: int, rounds: int) -> None:
+    """One bench process: plays ``rounds`` rounds in its share of the games once told "go" on
+    stdin; prints the press times (ms) and its wall time as JSON."""
+    import sys
+
+    service = await GameService.open(target)
+    try:
+        mine = [n for n in range(games) if n % processes == index]
+        await service.restore_all()
+        print("ready", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        times: list[float] = []
+        started = time.perf_counter()
+
+        async def player(k: int) -> None:
+            for _ in range(rounds * 3):
+                for n in mine[k::PLAYERS_PER_PROCESS]:
+                    c = Chat("bench", f"chat{n}", f"Bench {n}")
+                    users = {u: User("bench", f"{u[0]}{n}", u) for u in ("a", "b", "c")}
+                    users = {f"{k_}{n}": v for k_, v in users.items()}
+                    mover, payload = await _next_press(service, c, users)
+                    times.append(await _timed_press(service, c, mover, payload))
+        await asyncio.gather(*(player(k) for k in range(PLAYERS_PER_PROCESS)))
+        print(json.dumps({"ms": times, "seconds": time.perf_counter() - started}), flush=True)
+    finally:
+        await service.close()
+
+
+def _run_processes(target: str, games: int, processes: int, rounds: int) -> tuple[list[float], float]:
+    import subprocess
+    import sys
+
+    procs = [subprocess.Popen([sys.executable, "-m", "bot.bench", "--worker", target, str(games), str(i),
+                               str(processes), str(rounds)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True) for i in range(processes)]
+    for proc in procs:
+        if proc.stdout.readline().strip() != "ready":
+            raise RuntimeError("a bench process failed to start")
+    started = time.perf_counter()
+    for proc in procs:
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    results = [json.loads(proc.communicate()[0].strip().splitlines()[-1]) for proc in procs]
+    wall = time.perf_counter() - started
+    return [ms for r in results for ms in r["ms"]], wall
+
+
+async def _prepare(target: str, games: int) -> None:
+    service = await GameService.open(target)
+    try:
+        started = time.perf_counter()
+        await _setup_games(service, games)
+        print(f"set up {games} three-player games in {time.perf_counter() - started:.1f} s")
+    finally:
+        await service.close()
+
+
+def bench_processes(database_url: str, games: int, rounds: int, counts: list[int]) -> None:
+    """Moves/s and move latency with 1..N processes on PostgreSQL, and one on SQLite."""
+    import uuid
+
+    import asyncpg
+
+    schema = f"bench_{uuid.uuid4().hex[:10]}"
+
+    async def admin(sql: str) -> None:
+        conn = await asyncpg.connect(database_url)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+    asyncio.run(admin(f"CREATE SCHEMA {schema}"))
+    sep = "&" if "?" in database_url else "?"
+    target = f"{database_url}{sep}search_path={schema}"
+    rows = []
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            sqlite = os.path.join(tmp, "moves.sqlite3")
+            for name, where, ks in (("SQLite", sqlite, [1]), ("PostgreSQL", target, counts)):
+                asyncio.run(_prepare(where, games))
+                for k in ks:
+                    ms, wall = _run_processes(where, games, k, rounds)
+                    rows.append((name, k, len(ms) / wall, _pct(ms, 50), _pct(ms, 99)))
+                    print(f"{name}, {k} process{'es' if k > 1 else ''}: {len(ms)} moves in {wall:.1f} s = "
+                          f"{len(ms) / wall:.0f} moves/s; a move p50 {_pct(ms, 50):.1f} ms, p99 {_pct(ms, 99):.1f} ms",
+                          flush=True)
+    finally:
+        asyncio.run(admin(f"DROP SCHEMA {schema} CASCADE"))
+    print("\n| database | processes | moves/s | move p50 | move p99 |\n|---|---|---|---|---|")
+    for name, k, rate, p50, p99 in rows:
+        print(f"| {name} | {k} | {rate:,.0f} | {p50:.1f} ms | {p99:.1f} ms |")
+
+
 def main(argv: list[str] | None = None) -> None:
+    import sys
+
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--worker"]:
+        target, games, index, processes, rounds = argv[1:6]
+        asyncio.run(_worker(target, int(games), int(index), int(processes), int(rounds)))
+        return
     parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="concurrent games for the move timing")
-    parser.add_argument("--rounds", type=int, default=6, help="rounds played in each of those games")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="rounds played in each of those games (default 6; 1 per process count with "
+                             "--database-url)")
     parser.add_argument("--restore", type=int, default=10_000, help="stored games for the restore timing")
+    parser.add_argument("--database-url", default=None, metavar="URL",
+                        help="PostgreSQL: time 1, 2 and 3 processes sharing it (and SQLite in one)")
+    parser.add_argument("--processes", default="1,2,3", help="process counts with --database-url")
     args = parser.parse_args(argv)
+    if args.database_url:
+        bench_processes(args.database_url, args.games, args.rounds or 1,
+                        [int(k) for k in args.processes.split(",")])
+        return
+    args.rounds = args.rounds or 6
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(bench_moves(os.path.join(tmp, "moves.sqlite3"), args.games, args.rounds))
         asyncio.run(bench_restore(os.path.join(tmp, "restore.sqlite3"), args.restore))

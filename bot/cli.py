@@ -96,6 +96,10 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     export.add_argument("game_id", nargs="?", type=int, default=None, metavar="ID", help=tr("export.id"))
     export.add_argument("--db", default=None, metavar="PATH|URL", help=tr("db", path=str(default_db_path())))
 
+    health = sub.add_parser("health", help=tr("health.help"), description=tr("health.help"))
+    health.add_argument("--db", default=None, metavar="PATH|URL", help=tr("health.db"))
+    health.add_argument("--late", type=float, default=300.0, metavar="SECONDS", help=tr("health.late"))
+
     migrate = sub.add_parser("migrate-db", help=tr("migrate.help"), description=tr("migrate.help"))
     migrate.add_argument("source", metavar="FROM", help=tr("migrate.source"))
     migrate.add_argument("target", metavar="TO", help=tr("migrate.target"))
@@ -124,6 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return engine_main(["replay", args.file])
     if args.command == "export":
         return asyncio.run(_export(args.db or str(default_db_path()), args.game_id, language))
+    if args.command == "health":
+        return asyncio.run(_health(args.db, args.late))
     if args.command == "migrate-db":
         return asyncio.run(_migrate(args.source, args.target, language))
     parser.print_help()
@@ -230,6 +236,35 @@ async def _migrate(source: str, target: str, language: str) -> int:
     rows = ", ".join(f"{table} {count}" for table, count in counts.items())
     print(t(language, "terminal.migrate.done", rows=rows, seconds=f"{time.perf_counter() - started:.1f}"))
     return 0
+
+
+async def _health(target: str | None, late: float) -> int:
+    """Exit 0 when the database answers, its schema is this code's and no message or timer is
+    more than ``late`` seconds overdue (some process is delivering and firing); 1 otherwise.
+    Prints one JSON line with what it found (for a container's health check or monitoring)."""
+    import json
+    import time
+
+    from .config import database_target
+    from .service.storage import SCHEMA_VERSION, is_postgres_url, storage_for
+
+    target = target or database_target()
+    report: dict = {"database": "postgresql" if is_postgres_url(target) else "sqlite"}
+    storage = storage_for(target)
+    try:
+        await asyncio.wait_for(storage.open(), timeout=10)
+        now = time.time()
+        report["schema"] = await storage.schema_version()
+        report["late_messages"], report["late_timers"] = await storage.late_work(now - late, now)
+        report["ok"] = (report["schema"] == SCHEMA_VERSION and not report["late_messages"]
+                        and not report["late_timers"])
+    except Exception as exc:  # noqa: BLE001 - any failure is unhealthy, and said so
+        report.update(ok=False, error=f"{type(exc).__name__}: {exc}"[:300])
+    finally:
+        with contextlib.suppress(Exception):
+            await storage.close()
+    print(json.dumps(report))
+    return 0 if report["ok"] else 1
 
 
 def _tolerant_output() -> None:

@@ -4,8 +4,8 @@ Public API: ``ParisBot`` (a ``commands.Bot`` around a game service), ``DiscordTr
 ``run_discord()`` (the ``paris-paris discord`` entry point). See docs/discord.md.
 """
 
-from .app import ParisBot, intents
+from .app import ParisBot, ShardedParisBot, intents
 from .run import DiscordConfig, run_discord
 from .transport import DiscordTransport
 
-__all__ = ["DiscordConfig", "DiscordTransport", "ParisBot", "intents", "run_discord"]
+__all__ = ["DiscordConfig", "DiscordTransport", "ParisBot", "ShardedParisBot", "intents", "run_discord"]

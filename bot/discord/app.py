@@ -75,13 +75,17 @@ class ParisBot(commands.Bot):
         *,
         dev_guild_id: int | None = None,
         background_delivery: bool = True,
+        sync: bool = True,
+        **client_options,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            **client_options,
         )
+        self.sync = sync          # several processes: only one syncs the slash commands
         self.service = service
         self.transport = DiscordTransport(self)
         self.dev_guild_id = dev_guild_id
@@ -96,7 +100,8 @@ class ParisBot(commands.Bot):
         self.add_dynamic_items(PressButton)
         await self.tree.set_translator(CatalogTranslator())
         self.tree.add_command(ParisGroup(self))
-        await self.sync_commands()
+        if self.sync:
+            await self.sync_commands()
         if self.background_delivery:
             self._background_tasks = [asyncio.create_task(self._delivery_loop(), name="paris-delivery")]
 
@@ -300,3 +305,8 @@ class ParisBot(commands.Bot):
                 await interaction.followup.send(text, ephemeral=True)
             else:
                 await interaction.response.send_message(text, ephemeral=True)
+
+
+class ShardedParisBot(ParisBot, commands.AutoShardedBot):
+    """The bot on some of the bot's shards (``shard_ids`` of ``shard_count``): one of several
+    processes serving a bot in many servers (Discord requires shards past 2,500)."""

@@ -3,7 +3,14 @@
 ``paris-paris discord`` calls ``run_discord()``. Settings come from the environment or
 ``.env`` (see ``.env.example``): DISCORD_BOT_TOKEN (required), DISCORD_DEV_GUILD_ID
 (optional: sync the slash commands to that one server, instantly; without it they sync
-globally) and PARIS_PARIS_DB (the SQLite file, shared with the other adapters).
+globally) and PARIS_PARIS_DB (the SQLite file, shared with the other adapters) or
+PARIS_PARIS_DATABASE_URL (PostgreSQL, for several processes).
+
+Several processes: PARIS_PARIS_DISCORD_SHARD_COUNT (the bot's total number of shards) and
+PARIS_PARIS_DISCORD_SHARD_IDS (this process's shards, e.g. ``0,1``; default all) make the
+bot an ``AutoShardedBot`` connecting only those shards; without them it is one connection,
+as before. Any process may deliver any message (sending uses Discord's REST API), and only
+the process holding shard 0 syncs the slash commands.
 """
 
 from __future__ import annotations
@@ -28,6 +35,9 @@ class DiscordConfig:
     token: str
     dev_guild_id: int | None
     db_path: str
+    shard_count: int | None = None               # None: one connection, no sharding
+    shard_ids: tuple[int, ...] | None = None     # this process's shards (None: all of them)
+    instance: str | None = None                  # PARIS_PARIS_INSTANCE: this process's name
 
     @classmethod
     def from_settings(cls, source: Settings | None = None) -> DiscordConfig:
@@ -37,7 +47,44 @@ class DiscordConfig:
             dev_guild_id=source.get_int("DISCORD_DEV_GUILD_ID"),
             # A PostgreSQL URL when several processes share one database, else the SQLite file.
             db_path=source.get("PARIS_PARIS_DATABASE_URL") or source.get("PARIS_PARIS_DB") or DEFAULT_DB,
+            **_shards(source), instance=source.get("PARIS_PARIS_INSTANCE"),
         )
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Only one process syncs the slash commands: the one holding shard 0."""
+        return self.shard_ids is None or 0 in self.shard_ids
+
+
+def _shards(source: Settings) -> dict:
+    count = source.get_int("PARIS_PARIS_DISCORD_SHARD_COUNT")
+    ids_text = source.get("PARIS_PARIS_DISCORD_SHARD_IDS")
+    if count is None:
+        if ids_text is not None:
+            raise ConfigError("PARIS_PARIS_DISCORD_SHARD_IDS needs PARIS_PARIS_DISCORD_SHARD_COUNT (the total)")
+        return {}
+    if count < 1:
+        raise ConfigError(f"PARIS_PARIS_DISCORD_SHARD_COUNT must be at least 1, not {count}")
+    if ids_text is None:
+        return {"shard_count": count}
+    try:
+        ids = tuple(sorted({int(part) for part in ids_text.replace(" ", "").split(",") if part}))
+    except ValueError:
+        raise ConfigError(f"PARIS_PARIS_DISCORD_SHARD_IDS must be shard numbers like 0,1, not {ids_text!r}") from None
+    if not ids or any(not 0 <= i < count for i in ids):
+        raise ConfigError(f"PARIS_PARIS_DISCORD_SHARD_IDS {ids_text!r} must name shards 0 to {count - 1}")
+    return {"shard_count": count, "shard_ids": ids}
+
+
+def make_bot(service, config: DiscordConfig):
+    """The bot for ``config``: sharded (only this process's shards) when a shard count is set."""
+    from .app import ParisBot, ShardedParisBot
+
+    if config.shard_count is None:
+        return ParisBot(service, dev_guild_id=config.dev_guild_id)
+    return ShardedParisBot(service, dev_guild_id=config.dev_guild_id, sync=config.syncs_commands,
+                           shard_count=config.shard_count,
+                           shard_ids=list(config.shard_ids) if config.shard_ids is not None else None)
 
 
 async def serve(config: DiscordConfig) -> None:
@@ -49,9 +96,8 @@ async def serve(config: DiscordConfig) -> None:
     from bot.config import game_defaults
     from bot.service import GameService
 
-    from .app import ParisBot
-
-    service = await GameService.open(config.db_path, platforms=("discord",), defaults=game_defaults())
+    service = await GameService.open(config.db_path, platforms=("discord",), defaults=game_defaults(),
+                                     owner=config.instance)
     # SIGTERM (systemd, docker stop) ends the bot as cleanly as Ctrl+C does.
     main = asyncio.current_task()
     loop = asyncio.get_running_loop()
@@ -60,7 +106,7 @@ async def serve(config: DiscordConfig) -> None:
     delay = REACH_FIRST_DELAY
     try:
         while True:
-            bot = ParisBot(service, dev_guild_id=config.dev_guild_id)
+            bot = make_bot(service, config)
             try:
                 async with bot:
                     await bot.start(config.token)

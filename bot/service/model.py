@@ -118,6 +118,9 @@ class StoredOut:
     mode: str
     attempts: int
     due: float
+    # Set by ``claim_unsent`` on a message another owner was sending when its lease ran out
+    # (that owner died or stalled): it may have reached the platform already.
+    taken_over: bool = False
 
 
 @dataclass(slots=True)

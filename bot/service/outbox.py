@@ -11,12 +11,15 @@ message the seconds the platform asked for after its refusal, other errors after
 exponential backoff (1 s, 2 s, 4 s ... at most 10 min), and later messages to the same
 destination wait.
 
+Several processes may share the outbox: a pass claims due messages for this process
+(``owner``) under a lease, so no two live processes send the same message (see ``Delivery``).
+
 Delivery guarantee: a message is never lost (it stays ``pending``/``sending`` until the
 transport returned an id and that id is committed). Exactly once needs the transport's
 help: a crash between the platform accepting a message and the ``sent`` commit leaves
-it ``sending``; on the next pass the delivery asks the transport's optional
-``delivered_id(message) -> str | None`` whether that outbox id already went out, and
-only re-sends when it did not. Without that hook the transport may make the repeat
+it ``sending``; whoever claims it next (the restarted process, or another once the lease
+ran out) asks the transport's optional ``delivered_id(message) -> str | None`` whether
+that outbox id already went out, and only re-sends when it did not. Without that hook the transport may make the repeat
 harmless itself (Discord: a nonce derived from ``Outgoing.id``); otherwise such a
 message is re-sent: at-least-once, and a duplicate needs a crash in that window.
 Edits are idempotent anyway.
@@ -29,6 +32,7 @@ never posts anything twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
@@ -43,6 +47,9 @@ from .waiting import wait_event
 log = logging.getLogger(__name__)
 MAX_BACKOFF = 600.0
 STOP_GRACE = 10.0     # seconds a stop waits for a send in flight
+LEASE_SECONDS = 60.0  # how long a claimed message is one owner's (renewed before each send)
+CLAIM_BATCH = 50      # messages claimed at a time
+BLOCKED_POLL = 0.5    # seconds between looks while a due message waits behind another owner's send
 
 Materialise = Callable[[StoredOut], Awaitable[Outgoing]]
 PrivateClosed = Callable[[int, str], Awaitable[None]]
@@ -54,15 +61,25 @@ class Delivery:
     ``materialise(row)`` turns a stored row into the ``Outgoing`` to post (rendering its
     picture; the edit target is filled in here); ``private_closed(game_id, user_id)`` is
     told when a player's private chat turned out closed (the message is held meanwhile).
+
+    Several processes may deliver one database's outbox: each pass claims due messages for
+    ``owner`` under a lease of ``lease_seconds`` (``Storage.claim_unsent``: a destination's
+    messages go to one owner, in order), renews the lease just before each send and skips a
+    message whose lease it lost, and gives back what it did not send. A dead process's
+    messages are claimed by another once its lease ran out; one it was sending is checked
+    with the transport's ``delivered_id`` before it is sent again.
     """
 
     def __init__(self, storage: Storage, clock: Clock, *, materialise: Materialise,
-                 private_closed: PrivateClosed, stop_grace: float = STOP_GRACE) -> None:
+                 private_closed: PrivateClosed, stop_grace: float = STOP_GRACE, owner: str = "local",
+                 lease_seconds: float = LEASE_SECONDS) -> None:
         self.storage = storage
         self.clock = clock
         self.materialise = materialise
         self.private_closed = private_closed
         self.stop_grace = stop_grace
+        self.owner = owner
+        self.lease_seconds = lease_seconds
         self._wake: dict[str, asyncio.Event] = {}
         self._next_wake: dict[str, float | None] = {}
         self._gone_slots: set[tuple[str, str | None]] = set()   # slots whose message was deleted
@@ -78,24 +95,42 @@ class Delivery:
         return event
 
     async def deliver_pending(self, transport: Transport) -> int:
+        """Send every message that may go out now; return how many were sent."""
         platform = transport.platform
-        now = self.clock.now()
         sent = 0
-        blocked: set[str] = set()
-        wake: float | None = None
-        for row in await self.storage.unsent(platform):
-            if row.dest in blocked:
-                continue
-            if row.due > now:
-                blocked.add(row.dest)   # keep each chat's messages in order
-                wake = row.due if wake is None else min(wake, row.due)
-                continue
-            if await self._deliver_one(transport, row, blocked):
-                sent += 1
-            elif row.dest in blocked:
-                wake = now if wake is None else min(wake, now)
-        self._next_wake[platform] = wake
+        blocked: set[str] = set()      # destinations that must wait (a refusal, a retry) this pass
+        while True:
+            claimed = await self.storage.claim_unsent(platform, self.owner, self.clock.now(), self.lease_seconds,
+                                                      limit=CLAIM_BATCH)
+            tried = 0
+            waiting: list[StoredOut] = []
+            try:
+                while claimed:
+                    row = claimed.pop(0)
+                    if row.dest in blocked:
+                        waiting.append(row)     # keep each chat's messages in order
+                        continue
+                    tried += 1
+                    if await self._deliver_one(transport, row, blocked):
+                        sent += 1
+            finally:
+                for row in waiting + claimed:   # not sent: any owner may take them again at once
+                    with contextlib.suppress(Exception):
+                        await asyncio.shield(self.storage.release_claim(row, self.owner))
+            if not tried:
+                break
+        await self._plan_wake(platform)
         return sent
+
+    async def _plan_wake(self, platform: str) -> None:
+        """When the loop looks again: when the first unsent message of some destination falls
+        due or its lease (another owner's send) runs out; soon if one is due already (committed
+        during the pass)."""
+        due = await self.storage.next_due(platform)
+        now = self.clock.now()
+        if due is not None and due <= now:
+            due = now + BLOCKED_POLL
+        self._next_wake[platform] = due
 
     async def _outgoing(self, row: StoredOut) -> Outgoing:
         outgoing = await self.materialise(row)
@@ -106,21 +141,22 @@ class Delivery:
 
     async def _deliver_one(self, transport: Transport, row: StoredOut, blocked: set[str]) -> bool:
         outgoing = await self._outgoing(row)
-        if row.state == "sending":
-            # A crash between sending and recording: ask the transport if it went out.
+        if row.taken_over:
+            # Its sender died (or stalled past its lease) between sending and recording: ask
+            # the transport whether it went out.
             check = getattr(transport, "delivered_id", None)
             if check is not None:
                 found = await check(outgoing)
                 if found is not None:
                     await self.storage.mark_sent(row, str(found), self.clock.now())
                     return False
-        # An edit committed since unsent() read this row may have been coalesced into it
-        # (storage._enqueue); once it is 'sending' nothing more can be, so send the body
-        # as stored at that moment rather than the copy read before.
-        fresh = await self.storage.mark_sending(row.id)
-        if fresh is not None and fresh.body != row.body:
-            row = fresh
-            outgoing = await self._outgoing(row)
+        # Rendering may have taken a while: the lease must still be ours (and is extended)
+        # right before the platform gets the message, or another owner may be sending it.
+        fresh = await self.storage.renew_lease(row.id, self.owner, self.clock.now(), self.lease_seconds)
+        if fresh is None:
+            log.warning("outbox %s: lease lost before sending; left to its new owner", row.id)
+            blocked.add(row.dest)
+            return False
         # From here on the platform may accept the message at any moment: a stop must not
         # cut the send short, or the row stays 'sending' and is posted again after the restart.
         send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked))

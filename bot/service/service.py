@@ -16,6 +16,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
+import socket
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -36,6 +39,7 @@ from .play import Play
 from .refusal import Refused
 from .settings import BOT_SETTINGS, Settings, checked_defaults, validate
 from .storage import Conflict, Storage, storage_for
+from .storage.postgres import PostgresStorage
 from .store import GameStore, Loaded
 from .timers import Timers
 
@@ -46,6 +50,12 @@ log = logging.getLogger(__name__)
 # "j" join, "a" add an AI, "g" start, "l" leave (and "v": add an AI at a level, below).
 LOBBY_PRESSES = {"j": "join", "a": "add_ai", "g": "start", "l": "leave"}
 TURN_PRESSES = frozenset({"c", "o", "b"})
+LOCAL_OWNER = "local"     # the owner of a process alone on its SQLite file
+
+
+def unique_owner() -> str:
+    """A name no other process gets: host, process id and a random part."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
 class GameService:
@@ -54,8 +64,11 @@ class GameService:
     def __init__(self, storage: Storage, codec: PayloadCodec, *, clock: Clock | None = None,
                  ai: Callable[..., Any] | None = None, cache_size: int = 10_000,
                  platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None,
-                 ai_seconds: float | None = None) -> None:
+                 ai_seconds: float | None = None, owner: str | None = None,
+                 lease_seconds: float | None = None) -> None:
         self.storage = storage
+        # The name this process claims outbox messages and timers under (see ``open``).
+        self.owner = owner or unique_owner()
         self.codec = codec
         self.clock = clock or SystemClock()
         self.platforms = None if platforms is None else tuple(platforms)
@@ -68,11 +81,12 @@ class GameService:
         self.defaults = self.chat_settings.defaults
         self.lobby = Lobby(self.store, codec, self.clock, self.play, self.chat_settings)
         self.info = Info(self.store, codec)
-        self.timers = Timers(self.store, self.play, self.clock, self.platforms)
+        leases = {} if lease_seconds is None else {"lease_seconds": lease_seconds}
+        self.timers = Timers(self.store, self.play, self.clock, self.platforms, owner=self.owner, **leases)
         self.pictures = Pictures(storage)
         self.delivery = Delivery(storage, self.clock,
                                  materialise=lambda row: outgoing.materialise(row, self.pictures.render),
-                                 private_closed=self._private_closed)
+                                 private_closed=self._private_closed, owner=self.owner, **leases)
         self._timer_task: asyncio.Task | None = None
 
     # ---- life cycle ---------------------------------------------------------------------
@@ -81,15 +95,28 @@ class GameService:
     async def open(cls, db_path: str = "paris-paris.sqlite3", *, clock: Clock | None = None,
                    storage: Storage | None = None, ai: Callable[..., Any] | None = None,
                    cache_size: int = 10_000, platforms: Iterable[str] | None = None,
-                   defaults: dict[str, Any] | None = None, ai_seconds: float | None = None) -> GameService:
+                   defaults: dict[str, Any] | None = None, ai_seconds: float | None = None,
+                   owner: str | None = None, lease_seconds: float | None = None) -> GameService:
         """``platforms``: fire only timers of games on these platforms (all when None);
-        ``defaults``: option defaults for chats that have not changed them."""
+        ``defaults``: option defaults for chats that have not changed them.
+
+        ``owner``: the name this process claims outbox messages and timers under, unique
+        among the processes sharing the database (``PARIS_PARIS_INSTANCE``). A named process
+        takes back at start whatever it held when it stopped or died, so a restart resumes at
+        once. Unnamed, a process on SQLite is ``local`` (one process per file) and on
+        PostgreSQL gets a unique name; what a dead unnamed process held is taken over by
+        the others when its lease (``lease_seconds``, default 60 s for messages, 120 s for
+        timers) runs out."""
         checked_defaults(defaults or {})          # a bad operator default stops start-up at once
         storage = storage or storage_for(str(db_path))     # a path, or a postgresql:// URL
         await storage.open()
+        if owner is None and not isinstance(storage, PostgresStorage):
+            owner = LOCAL_OWNER
+        if owner is not None:
+            await storage.release_owner(owner)
         codec = PayloadCodec(await storage.secret())
         return cls(storage, codec, clock=clock, ai=ai, cache_size=cache_size, platforms=platforms,
-                   defaults=defaults, ai_seconds=ai_seconds)
+                   defaults=defaults, ai_seconds=ai_seconds, owner=owner, lease_seconds=lease_seconds)
 
     async def close(self) -> None:
         if self._timer_task is not None:
@@ -97,6 +124,9 @@ class GameService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._timer_task
             self._timer_task = None
+        # What this process still holds goes back now, not when its leases run out.
+        with contextlib.suppress(Exception):
+            await self.storage.release_owner(self.owner)
         await self.storage.close()
 
     async def __aenter__(self) -> GameService:

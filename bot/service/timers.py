@@ -10,6 +10,7 @@ clock, so tests move a ``ManualClock`` instead of sleeping.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from renderers.i18n import t
@@ -25,43 +26,70 @@ from .waiting import wait_event
 log = logging.getLogger(__name__)
 PRUNE_EVERY = 3600.0          # seconds between outbox clean-ups
 KEEP_SENT = 7 * 86400.0       # delivered messages are kept a week (for inspection), then forgotten
+LEASE_SECONDS = 120.0         # a claimed timer is one process's this long (a deadline may run the AI)
 
 
 class Timers:
-    def __init__(self, store: GameStore, play: Play, clock: Clock, platforms: tuple[str, ...] | None) -> None:
+    def __init__(self, store: GameStore, play: Play, clock: Clock, platforms: tuple[str, ...] | None, *,
+                 owner: str = "local", lease_seconds: float = LEASE_SECONDS) -> None:
         self.store = store
         self.storage: Storage = store.storage
         self.play = play
         self.clock = clock
         # Timers of games on other platforms belong to the process serving those platforms.
         self.platforms = platforms
+        # Processes sharing the database claim due timers under leases: each fires once; a
+        # dead process's claimed timers are claimed by another when the lease runs out.
+        self.owner = owner
+        self.lease_seconds = lease_seconds
         self.wake = asyncio.Event()
 
     async def fire_due(self) -> int:
         fired = 0
-        for timer in await self.storage.due_timers(self.clock.now(), self.platforms):
-            loaded = await self.store.load(timer.game_id)
-            if loaded is None:
-                continue
-            async with self.store.lock(loaded.meta.platform, loaded.meta.chat_id):
-                loaded = await self.store.load(timer.game_id)
-                try:
-                    if loaded is not None and await self._fire(loaded, timer):
-                        fired += 1
-                except Conflict:
-                    log.info("timer of game %s lost a race with another process; it is read again", timer.game_id)
+        claimed = await self.storage.claim_due_timers(self.clock.now(), self.owner, self.lease_seconds,
+                                                      self.platforms)
+        while claimed:
+            timer = claimed.pop(0)
+            try:
+                if await self._fire_claimed(timer):
+                    fired += 1
+            except BaseException:
+                for left in claimed:    # not looked at: any process may take them at once
+                    with contextlib.suppress(Exception):
+                        await asyncio.shield(self.storage.release_timer(left, self.owner))
+                raise
         return fired
 
-    async def _fire(self, loaded: Loaded, timer: TimerRow) -> bool:
+    async def _fire_claimed(self, timer: TimerRow) -> bool:
+        loaded = await self.store.load(timer.game_id)
+        if loaded is None:
+            return False        # no such game: the timer comes back after its lease
+        async with self.store.lock(loaded.meta.platform, loaded.meta.chat_id):
+            loaded = await self.store.load(timer.game_id)
+            try:
+                return loaded is not None and await self._fire(loaded, timer) is not None
+            except Conflict:
+                log.info("timer of game %s lost a race with another process; it is read again", timer.game_id)
+                await self.storage.release_timer(timer, self.owner)
+                self.wake.set()
+                return False
+
+    async def _fire(self, loaded: Loaded, timer: TimerRow) -> TimerRow | None:
+        """Fire the game's timer of ``timer``'s kind if it is due; the timer fired (as stored:
+        a commit may have replaced the one claimed), or None."""
         meta, match = loaded.meta, loaded.match
-        drop = Changes(drop_timer=(meta.id, timer.kind))
+        # The game goes with every commit here, so it is checked against the stored version:
+        # a copy another process moved on since it was read cannot drop the timers its move
+        # armed, nor remind twice (``Conflict``: the timer is read again).
+        drop = Changes(game=meta, drop_timer=(meta.id, timer.kind))
         current = [t_ for t_ in await self.storage.timers_of(meta.id) if t_.kind == timer.kind]
         if not current or current[0].due > self.clock.now():
-            return False   # handled meanwhile
+            return None   # handled meanwhile
+        timer = current[0]   # as stored now (a commit may have replaced the one claimed)
         humans = [] if match is None else [s for s in match.to_act() if not meta.seats[s].is_ai]
         if meta.status != PLAYING or match.is_terminal() or timer.move != meta.moves or not humans:
-            await self.store.commit(drop)
-            return False
+            await self.store.commit(drop, forget=meta.id)
+            return None
         lang = meta.language
         pres = loaded.game.presenter
         status = pres.status_line(match.view(None), lang)
@@ -72,7 +100,6 @@ class Timers:
                 # One reminder per cycle in the group (a cycle posts at most 3 new messages:
                 # its prompt, its picture and this); further reminders that cycle go privately.
                 meta.extra["reminded_cycle"] = match.cycle
-                drop.game = meta
                 drop.outbox.append(M.group(meta, t(lang, "bot.msg.reminder_now", player=names, status=status),
                                            mentions=tuple(w.user() for w in who)))
             else:
@@ -82,7 +109,7 @@ class Timers:
                              status=pres.status_line(match.view(None), wl))
                     drop.outbox.append(M.private(meta, meta.platform, w.user(), text, wl))
             await self.store.commit(drop, forget=meta.id)
-            return True
+            return timer
         turn = Turn(loaded)
         made = []
         try:
@@ -99,7 +126,7 @@ class Timers:
             raise
         note = t(lang, "bot.msg.deadline", player=names, tile="; ".join(made))
         await self.play.finish(loaded, turn, notes=[note])
-        return True
+        return timer
 
     async def run(self, fire=None, *, max_sleep: float = 30.0) -> None:
         """Fire timers forever (until cancelled) through ``fire`` (``fire_due`` by default);

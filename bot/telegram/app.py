@@ -181,7 +181,8 @@ def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[Ga
         from bot.config import game_defaults
         from bot.service import GameService  # imported late: the adapter itself needs only the contract
 
-        return await GameService.open(config.db_path, platforms=("telegram",), defaults=game_defaults())
+        return await GameService.open(config.db_path, platforms=("telegram",), defaults=game_defaults(),
+                                      owner=config.instance)
     return open_service
 
 

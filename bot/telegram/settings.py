@@ -22,6 +22,7 @@ class TelegramSettings:
     webhook_secret: str | None = None     # X-Telegram-Bot-Api-Secret-Token; derived from the token if unset
     api_base_url: str | None = None       # a self-hosted Bot API server, e.g. http://localhost:8081/bot
     poll_timeout: int = 30                # getUpdates long-poll seconds
+    instance: str | None = None           # PARIS_PARIS_INSTANCE: this process's name among several
 
     @classmethod
     def from_env(cls, source: Settings | None = None) -> TelegramSettings:
@@ -38,6 +39,7 @@ class TelegramSettings:
             webhook_listen=env.get("TELEGRAM_WEBHOOK_LISTEN", "0.0.0.0") or "0.0.0.0",
             webhook_secret=env.get("TELEGRAM_WEBHOOK_SECRET"),
             api_base_url=env.get("TELEGRAM_API_BASE_URL"),
+            instance=env.get("PARIS_PARIS_INSTANCE"),
         )
 
     @property

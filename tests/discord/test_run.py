@@ -72,3 +72,37 @@ async def test_a_bot_started_before_the_network_keeps_trying(tmp_path, monkeypat
     assert len(found) >= 3, [r.getMessage() for r in caplog.records]
     assert [r.getMessage().rsplit("retrying in ", 1)[1] for r in found[:3]] == ["0.05 s", "0.1 s", "0.2 s"]
     assert all(r.exc_info is None for r in caplog.records if r.levelno >= logging.WARNING)
+
+
+def shard_config(**env) -> DiscordConfig:
+    return DiscordConfig.from_settings(Settings(environ={"DISCORD_BOT_TOKEN": "t", **env}, env_file={}))
+
+
+async def test_shards_of_this_process_come_from_the_environment():
+    import discord
+    from discord.ext import commands
+
+    from bot.discord.run import make_bot
+
+    plain = make_bot(None, shard_config())
+    assert not isinstance(plain, discord.AutoShardedClient) and plain.sync      # today's single connection
+    config = shard_config(PARIS_PARIS_DISCORD_SHARD_COUNT="4", PARIS_PARIS_DISCORD_SHARD_IDS="3, 2")
+    assert (config.shard_count, config.shard_ids, config.syncs_commands) == (4, (2, 3), False)
+    bot = make_bot(None, config)
+    assert isinstance(bot, commands.AutoShardedBot)
+    assert (bot.shard_count, bot.shard_ids, bot.sync) == (4, [2, 3], False)     # shard 0 is another's
+    first = make_bot(None, shard_config(PARIS_PARIS_DISCORD_SHARD_COUNT="4", PARIS_PARIS_DISCORD_SHARD_IDS="0,1"))
+    assert first.shard_ids == [0, 1] and first.sync
+    every = make_bot(None, shard_config(PARIS_PARIS_DISCORD_SHARD_COUNT="2"))
+    assert (every.shard_count, every.shard_ids, every.sync) == (2, None, True)
+
+
+@pytest.mark.parametrize(("env", "says"), [
+    ({"PARIS_PARIS_DISCORD_SHARD_IDS": "0"}, "SHARD_COUNT"),
+    ({"PARIS_PARIS_DISCORD_SHARD_COUNT": "0"}, "at least 1"),
+    ({"PARIS_PARIS_DISCORD_SHARD_COUNT": "2", "PARIS_PARIS_DISCORD_SHARD_IDS": "2"}, "shards 0 to 1"),
+    ({"PARIS_PARIS_DISCORD_SHARD_COUNT": "2", "PARIS_PARIS_DISCORD_SHARD_IDS": "a"}, "shard numbers"),
+])
+def test_bad_shard_settings_are_explained(env, says):
+    with pytest.raises(ConfigError, match=says):
+        shard_config(**env)

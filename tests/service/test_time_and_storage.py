@@ -286,15 +286,16 @@ async def test_migrations_upgrade_an_old_database(db_path, clock):
 
 
 async def test_edit_merged_while_delivering_is_not_lost(service, transport):
-    """A move committed while the delivery loop holds an old copy of the prompt row."""
+    """A move committed after the prompt row was first read but before delivery claimed it:
+    the edit merged into the row is what goes out (the claim reads and marks it at once)."""
     ann, bob = user("Ann"), user("Bob")
     c = chat()
     await start_game(service, c, [ann, bob], options={"seed": 3})
     stale = [r for r in await service.storage.unsent(transport.platform) if r.slot and r.slot.endswith(":turn")]
     assert stale and stale[0].mode == "new"
     await play_turn(service, c, {"ann": ann, "bob": bob})          # its edit merges into the pending row
-    await service.delivery._deliver_one(transport, stale[0], set())
-    sent = transport.sent[-1]
+    await service.deliver_pending(transport)
+    [sent] = [m for m in transport.sent if m.id == stale[0].id]
     info = await service.game_info(c)
     assert info["seats"][info["to_move"]]["name"] in sent.text.splitlines()[-1]
     assert sent.text != stale[0].body["text"]

@@ -94,8 +94,11 @@ async def test_group_of_commits_one_failing_alone(storage):
         storage.commit(Changes(game=lobby(2, "a"), outbox=[message(2)]), 0.0),
         storage.commit(Changes(game=lobby(3, "b"), outbox=[message(3)]), 0.0),
         return_exceptions=True)
-    assert isinstance(results[1], Conflict)
-    assert [o.game_id for o in await storage.outbox_rows()] == [1, 3]
+    # Games 1 and 2 want the same chat: one of them loses (on PostgreSQL either may commit
+    # first); the others are stored with their messages.
+    lost = [i for i, r in enumerate(results) if isinstance(r, Conflict)]
+    assert len(lost) == 1 and lost[0] in (0, 1)
+    assert [o.game_id for o in await storage.outbox_rows()] == [2 - lost[0], 3]
 
 
 async def test_one_meta_committed_twice_at_once_builds_on_itself(storage):

@@ -133,3 +133,68 @@ async def test_claims_racing_from_several_connections_split_the_messages(storage
     for dest, found in claimed.items():
         first = ids[int(dest[6:]) * 3]
         assert sorted(found) == list(range(first, first + len(found)))   # the oldest ones
+
+
+async def test_a_message_taken_over_from_a_dead_owner_says_so(storage):
+    first, second = await post(storage, message(1, "c:x", "1"), message(1, "c:y", "2"))
+    [a] = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0, limit=1)
+    assert (a.id, a.taken_over) == (first, False)
+    # a dies while sending; b takes the message over after the lease and is told it may have gone out
+    taken = await storage.claim_unsent(PLATFORM, "b", 31.0, 30.0)
+    assert [(o.id, o.taken_over) for o in taken] == [(first, True), (second, False)]
+
+
+async def test_only_the_owner_may_renew_and_send_until_another_claims_it(storage):
+    [oid] = await post(storage, message(1, text="v1"))
+    [a] = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0)
+    assert await storage.renew_lease(oid, "b", 2.0, 30.0) is None           # not b's
+    renewed = await storage.renew_lease(oid, "a", 20.0, 30.0)
+    assert renewed.id == oid and renewed.body == {"text": "v1"} and renewed.state == "sending"
+    assert await storage.claim_unsent(PLATFORM, "b", 49.0, 30.0) == []     # the lease now runs to 50
+    # Ran out, but nobody claimed it: still a's, and renewing makes it a's again for a while.
+    assert (await storage.renew_lease(oid, "a", 60.0, 30.0)).id == oid
+    assert await storage.claim_unsent(PLATFORM, "b", 89.0, 30.0) == []
+    [b] = await storage.claim_unsent(PLATFORM, "b", 90.0, 30.0)             # ran out again: b takes it
+    assert b.id == oid and b.taken_over
+    assert await storage.renew_lease(oid, "a", 91.0, 30.0) is None          # b's now: a must not send it
+
+
+async def test_released_messages_are_claimable_at_once_in_their_state(storage):
+    first, second = await post(storage, message(1, "c:x", "1"), message(1, "c:x", "2"))
+    a = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0)
+    await storage.release_claim(a[1], "b")                                  # not b's to give back
+    assert await states(storage) == {first: "sending", second: "sending"}
+    await storage.release_claim(a[1], "a")
+    await storage.release_claim(a[0], "a")
+    assert await states(storage) == {first: "pending", second: "pending"}
+    again = await storage.claim_unsent(PLATFORM, "b", 2.0, 30.0)
+    assert [o.id for o in again] == [first, second]
+    # a taken-over message goes back as 'sending' (it may have been sent): the next claim checks it
+    taken = await storage.claim_unsent(PLATFORM, "c", 40.0, 30.0)
+    assert all(o.taken_over for o in taken)
+    await storage.release_claim(taken[0], "c")
+    assert (await storage.claim_unsent(PLATFORM, "d", 41.0, 30.0, limit=1))[0].taken_over
+
+
+async def test_a_restarted_owner_takes_its_messages_and_timers_back(storage):
+    from storage_kit import playing, timer
+    await storage.commit(Changes(game=playing(1), timers=[timer(1, "reminder", 1.0)]), 0.0)
+    ids = await post(storage, message(1, "c:x", "1"), message(1, "c:y", "2"))
+    await storage.claim_unsent(PLATFORM, "bot-1", 2.0, 60.0)
+    await storage.claim_due_timers(2.0, "bot-1", 60.0)
+    await storage.release_owner("bot-2")                                   # someone else's: nothing
+    assert await storage.claim_unsent(PLATFORM, "bot-1", 3.0, 60.0) == []
+    await storage.release_owner("bot-1")
+    back = await storage.claim_unsent(PLATFORM, "bot-1", 3.0, 60.0)
+    assert [(o.id, o.taken_over) for o in back] == [(ids[0], True), (ids[1], True)]
+    assert [t.kind for t in await storage.claim_due_timers(3.0, "bot-1", 60.0)] == ["reminder"]
+
+
+async def test_next_due_looks_only_at_the_first_unsent_message_of_each_destination(storage):
+    ids = await post(storage, message(1, "c:x", "1"), message(1, "c:x", "2"), now=5.0)
+    await storage.reschedule(ids[0], 100.0, 1, "retry later")
+    assert await storage.next_due(PLATFORM) == 100.0        # x's second message waits for the first
+    [y] = await post(storage, message(1, "c:y", "3"), now=7.0)
+    assert await storage.next_due(PLATFORM) == 7.0
+    await storage.claim_unsent(PLATFORM, "a", 8.0, 30.0)
+    assert await storage.next_due(PLATFORM) == 38.0         # y is out with a until its lease ends

@@ -65,3 +65,13 @@ async def test_a_claimed_timer_is_next_when_its_lease_runs_out(storage):
     assert await storage.next_timer((PLATFORM,)) == 30.0              # the deadline, not yet claimed
     await storage.claim_due_timers(31.0, "a", 60.0, (PLATFORM,))
     assert await storage.next_timer((PLATFORM,)) == 72.0              # the reminder's lease (12 + 60)
+
+
+async def test_a_released_timer_is_claimable_again_at_once(storage):
+    await two_games(storage)
+    [reminder] = await storage.claim_due_timers(12.0, "a", 60.0, (PLATFORM,))
+    await storage.release_timer(reminder, "b")                        # not b's
+    assert await storage.claim_due_timers(13.0, "b", 60.0, (PLATFORM,)) == []
+    await storage.release_timer(reminder, "a")
+    assert await storage.next_timer((PLATFORM,)) == 10.0
+    assert [t.kind for t in await storage.claim_due_timers(13.0, "b", 60.0, (PLATFORM,))] == ["reminder"]

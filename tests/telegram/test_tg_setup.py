@@ -9,7 +9,7 @@ import pytest
 from telegram import MessageEntity
 
 from bot.config import ConfigError, Settings, parse_env
-from bot.contract import User
+from bot.contract import Chat, User
 from bot.service import GameService
 from bot.telegram.app import (
     build_application,
@@ -216,3 +216,47 @@ async def test_a_refused_token_is_explained(api, tmp_path):
     _, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 2
     assert "refused TELEGRAM_BOT_TOKEN" in err.decode()
+
+
+async def test_two_webhook_workers_behind_one_endpoint_share_the_games(api, tmp_path):
+    """Several processes in webhook mode: a reverse proxy hands each update to any of them
+    (here alternately). Each worker tells Telegram the same webhook (harmless: identical
+    settings), any worker handles any update because the games are in the shared database,
+    and stopping one worker leaves the webhook to the others."""
+    ann = api.add_user(101, "Ann", started=True)
+    bob = api.add_user(102, "Bob", started=True)
+    api.add_group(-100778, "Two workers", owner=ann)
+    db = str(tmp_path / "shared.sqlite3")
+    workers = []
+    for name in ("tg-a", "tg-b"):
+        port = free_port()
+        config = TelegramSettings(api.token, webhook_url="https://bot.example.org/paris/hook", webhook_port=port,
+                                  webhook_listen="127.0.0.1")
+        service = await GameService.open(db, owner=name)
+        app = build_application(api.token, service=service, base_url=api.base_url, register_menu=False)
+        await start_application(app, webhook=webhook_options(config))
+        workers.append((app, service, f"http://127.0.0.1:{port}/paris/hook", config.secret_token))
+    try:
+        hooks = api.calls_of("setWebhook")
+        assert len(hooks) == 2 and hooks[0].params == hooks[1].params       # the same webhook, twice
+        assert api.webhook["url"] == "https://bot.example.org/paris/hook"
+        async with aiohttp.ClientSession() as http:
+            async def post(worker, update) -> None:
+                _, _, url, secret = worker
+                async with http.post(url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": secret}) as r:
+                    assert r.status == 200
+            await post(workers[0], api.message_update(-100778, ann, "/newgame"))
+            await api.wait_for(lambda: next((m for m in api.bot_messages(-100778) if m.buttons()), None),
+                               what="the lobby")
+            await post(workers[1], api.message_update(-100778, bob, "/join"))     # the other worker
+            await api.wait_for(lambda: any("Bob" in m.body for m in api.bot_messages(-100778)), what="Bob seated")
+        for _, service, _, _ in workers:          # both workers see the game as it is stored
+            info = await service.game_info(Chat("telegram", "-100778"))
+            assert [seat["name"] for seat in info["seats"]] == ["Ann", "Bob"]
+        await stop_application(workers[0][0])
+        assert api.calls_of("deleteWebhook") == [] and api.webhook is not None    # the other one still gets updates
+    finally:
+        for app, service, _, _ in workers:
+            await stop_application(app)
+            await service.close()
+

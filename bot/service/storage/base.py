@@ -194,21 +194,41 @@ PRUNE = "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND COALESCE(sent_
 # must never see its messages out of order, so a destination waits while an earlier
 # message of it is not due yet or is being sent by someone.
 CLAIMABLE_OUT = (
-    "SELECT o.id FROM outbox o WHERE o.platform = ? AND o.state IN ('pending', 'sending') "
-    "AND o.due <= ? AND (o.state = 'pending' OR o.lease IS NULL OR o.lease <= ?) "
-    "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.platform = o.platform AND e.dest = o.dest "
-    "AND e.id < o.id AND e.state IN ('pending', 'sending') "
-    "AND (e.due > ? OR (e.state = 'sending' AND e.lease > ?))) ORDER BY o.id LIMIT ?")
+    "SELECT o.id, o.state FROM outbox o LEFT JOIN ("
+    "SELECT dest, MIN(id) AS first_blocked FROM outbox WHERE platform = ? AND state IN ('pending', 'sending') "
+    "AND (due > ? OR (state = 'sending' AND lease > ?)) GROUP BY dest) b ON b.dest = o.dest "
+    "WHERE o.platform = ? AND o.state IN ('pending', 'sending') AND o.due <= ? "
+    "AND (o.state = 'pending' OR o.lease IS NULL OR o.lease <= ?) "
+    "AND (b.first_blocked IS NULL OR o.id < b.first_blocked) ORDER BY o.id LIMIT ?")
 
+
+# An owner keeps a claimed message until another owner claims it (which a claim may do once
+# the lease ran out); renewing makes the lease live again, so nobody can claim it meanwhile.
+RENEW_OUT = (f"UPDATE outbox SET lease = ? WHERE id = ? AND owner = ? AND state = 'sending' "
+             f"RETURNING {OUT_COLS}")
+RELEASE_OUT = "UPDATE outbox SET state = ?, owner = NULL, lease = NULL WHERE id = ? AND owner = ? AND state = 'sending'"
+RELEASE_TIMER = "UPDATE timers SET owner = NULL, lease = NULL WHERE game_id = ? AND kind = ? AND owner = ?"
+# A restarted process (same owner name) takes its work back at once; a message it was
+# sending stays 'sending' (it may have gone out) and is checked when claimed again.
+RELEASE_OWNER_OUT = "UPDATE outbox SET owner = NULL, lease = NULL WHERE owner = ? AND state IN ('pending', 'sending')"
+RELEASE_OWNER_TIMERS = "UPDATE timers SET owner = NULL, lease = NULL WHERE owner = ?"
 
 # When there is work next: a leased message or timer comes back when its lease runs out.
 _WAKE = "MIN(CASE WHEN lease IS NOT NULL AND lease > due THEN lease ELSE due END)"
-NEXT_DUE = f"SELECT {_WAKE} FROM outbox WHERE platform = ? AND state IN ('pending', 'sending')"
+# Only a destination's first unsent message counts: the ones after it wait for it. (Written
+# as a join on each destination's first id, so it costs one pass over the unsent messages.)
+NEXT_DUE = (f"SELECT {_WAKE} FROM outbox o JOIN (SELECT MIN(id) AS first FROM outbox WHERE platform = ? "
+            "AND state IN ('pending', 'sending') GROUP BY dest) f ON o.id = f.first")
 NEXT_TIMER = f"SELECT {_WAKE} FROM timers WHERE TRUE"
+# Work that should have been done by ``before`` and is not (for the health check): unsent
+# messages and unfired timers due then, not under a live lease.
+LATE_OUT = ("SELECT COUNT(*) FROM outbox WHERE state IN ('pending', 'sending') AND due < ? "
+            "AND (lease IS NULL OR lease < ?)")
+LATE_TIMERS = "SELECT COUNT(*) FROM timers WHERE due < ? AND (lease IS NULL OR lease < ?)"
 
 
 def claimable_out_params(platform: str, now: float, limit: int) -> tuple:
-    return (platform, now, now, now, now, limit)
+    return (platform, now, now, platform, now, now, limit)
 
 
 def platform_filter(platforms: tuple[str, ...] | None) -> tuple[str, tuple[str, ...]]:
@@ -374,6 +394,22 @@ class Storage(ABC):
         ``now + lease_seconds``; a destination's messages are handed out in order and only
         to one owner at a time."""
     @abstractmethod
+    async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
+        """Extend ``owner``'s lease on a claimed message to ``now + lease_seconds`` and return
+        the message as stored; None when another owner claimed it meanwhile (possible once
+        the lease ran out): then ``owner`` must not send it."""
+    @abstractmethod
+    async def release_claim(self, out: StoredOut, owner: str) -> None:
+        """Give back a claimed message unsent (back to 'pending', or 'sending' if it was
+        taken over): any owner may claim it again at once."""
+    @abstractmethod
+    async def release_timer(self, timer: TimerRow, owner: str) -> None:
+        """Give back a claimed timer that did not fire: any owner may claim it again at once."""
+    @abstractmethod
+    async def release_owner(self, owner: str) -> None:
+        """Free every message and timer leased to ``owner`` (a clean stop, or a restart of a
+        process that keeps its name)."""
+    @abstractmethod
     async def next_due(self, platform: str) -> float | None: ...
     @abstractmethod
     async def mark_sending(self, out_id: int) -> StoredOut | None:
@@ -406,6 +442,10 @@ class Storage(ABC):
         """Due timers nobody holds a live lease on, leased to ``owner`` until
         ``now + lease_seconds``. A timer leaves when its game's commit replaces the game's
         timers or drops it; until then it is handed out again once its lease expires."""
+    @abstractmethod
+    async def late_work(self, before: float, now: float) -> tuple[int, int]:
+        """(messages, timers) due before ``before`` and still waiting at ``now`` (no live lease):
+        nonzero means no process is keeping up (the health check)."""
     @abstractmethod
     async def next_timer(self, platforms: tuple[str, ...] | None = None) -> float | None: ...
     @abstractmethod

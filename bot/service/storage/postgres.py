@@ -13,6 +13,7 @@ import functools
 import json
 import secrets
 import weakref
+from dataclasses import replace
 from typing import Any
 
 import asyncpg
@@ -48,7 +49,8 @@ class PostgresStorage(Storage):
         return self._pool
 
     async def open(self) -> None:
-        self._pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size)
+        self._pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size,
+                                               reset=_keep_session)
         await self.migrate()
 
     async def close(self) -> None:
@@ -219,14 +221,30 @@ class PostgresStorage(Storage):
         # edit into it must not be skipped while the messages after it are handed out.
         params = base.claimable_out_params(platform, now, limit)
         n = len(params)
-        sql = (f"WITH c AS ({numbered(base.CLAIMABLE_OUT)} FOR UPDATE) "
+        sql = (f"WITH c AS ({numbered(base.CLAIMABLE_OUT)} FOR UPDATE OF o) "
                f"UPDATE outbox SET state = 'sending', owner = ${n + 1}, lease = ${n + 2}, "
                f"attempts = outbox.attempts + 1 FROM c WHERE outbox.id = c.id "
-               f"RETURNING {', '.join('outbox.' + c for c in base.OUT_COLS.split(', '))}")
+               f"RETURNING {', '.join('outbox.' + c for c in base.OUT_COLS.split(', '))}, c.state")
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext('outbox claim ' || $1))", platform)
             rows = await conn.fetch(sql, *params, owner, now + lease_seconds)
-        return sorted((base.out_from_row(r) for r in rows), key=lambda o: o.id)
+        return sorted((replace(base.out_from_row(r[:-1]), taken_over=r[-1] == "sending") for r in rows),
+                      key=lambda o: o.id)
+
+    async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
+        row = await self._one(base.RENEW_OUT, now + lease_seconds, out_id, owner)
+        return base.out_from_row(row) if row else None
+
+    async def release_claim(self, out: StoredOut, owner: str) -> None:
+        await self._execute(base.RELEASE_OUT, "sending" if out.taken_over else "pending", out.id, owner)
+
+    async def release_timer(self, timer: TimerRow, owner: str) -> None:
+        await self._execute(base.RELEASE_TIMER, timer.game_id, timer.kind, owner)
+
+    async def release_owner(self, owner: str) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(numbered(base.RELEASE_OWNER_OUT), owner)
+            await conn.execute(numbered(base.RELEASE_OWNER_TIMERS), owner)
 
     async def next_due(self, platform: str) -> float | None:
         row = await self._one(base.NEXT_DUE, platform)
@@ -238,10 +256,15 @@ class PostgresStorage(Storage):
         return base.out_from_row(row) if row else None
 
     async def mark_sent(self, out: StoredOut, message_id: str, now: float) -> None:
-        async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute(numbered(base.MARK_SENT), message_id, now, out.id)
-            if out.slot is not None:
-                await conn.execute(numbered(base.UPSERT_SLOT), out.platform, out.slot, message_id)
+        if out.slot is None:
+            await self._execute(base.MARK_SENT, message_id, now, out.id)
+            return
+        # One statement (so one round trip), atomic like a transaction.
+        await self.pool.execute(
+            f"WITH sent AS ({numbered(base.MARK_SENT)}) "
+            "INSERT INTO slots (platform, slot, message_id) VALUES ($4, $5, $1) "
+            "ON CONFLICT (platform, slot) DO UPDATE SET message_id = excluded.message_id",
+            message_id, now, out.id, out.platform, out.slot)
 
     async def reschedule(self, out_id: int, due: float, attempts: int, error: str) -> None:
         await self._execute(base.RESCHEDULE, due, attempts, error[:500], out_id)
@@ -296,6 +319,11 @@ class PostgresStorage(Storage):
         row = await self._one(base.NEXT_TIMER + where, *params)
         return row[0] if row else None
 
+    async def late_work(self, before: float, now: float) -> tuple[int, int]:
+        out = (await self._one(base.LATE_OUT, before, now))[0]
+        timers = (await self._one(base.LATE_TIMERS, before, now))[0]
+        return out, timers
+
     async def timers_of(self, game_id: int) -> list[TimerRow]:
         rows = await self._all("SELECT game_id, kind, due, move FROM timers WHERE game_id = ? ORDER BY kind",
                                game_id)
@@ -344,6 +372,13 @@ class PostgresStorage(Storage):
             # Copied outbox rows kept their ids: new ones continue after them.
             await conn.execute("SELECT setval(pg_get_serial_sequence('outbox', 'id'), "
                                "COALESCE(MAX(id), 0) + 1, false) FROM outbox")
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it is: nothing here changes session state (advisory
+    locks are per transaction, the migration's session lock is released where it is taken),
+    and asyncpg rolls back a transaction left open anyway. asyncpg's default reset would cost a
+    round trip to the server on every query."""
 
 
 def _count(status: str) -> int:

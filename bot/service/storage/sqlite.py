@@ -306,15 +306,30 @@ class SqliteStorage(Storage):
                            limit: int = 100) -> list[StoredOut]:
         # BEGIN IMMEDIATE: no other process can claim (or commit) between the choice and the mark.
         def run(conn):
-            ids = [r[0] for r in conn.execute(base.CLAIMABLE_OUT, base.claimable_out_params(platform, now, limit))]
-            if not ids:
-                return []
-            marks = ",".join("?" * len(ids))
+            before = dict(conn.execute(base.CLAIMABLE_OUT, base.claimable_out_params(platform, now, limit)).fetchall())
+            if not before:
+                return [], before
+            marks = ",".join("?" * len(before))
             conn.execute(f"UPDATE outbox SET state = 'sending', owner = ?, lease = ?, attempts = attempts + 1 "
-                         f"WHERE id IN ({marks})", (owner, now + lease_seconds, *ids))
+                         f"WHERE id IN ({marks})", (owner, now + lease_seconds, *before))
             return conn.execute(f"SELECT {base.OUT_COLS} FROM outbox WHERE id IN ({marks}) ORDER BY id",
-                                ids).fetchall()
-        return [base.out_from_row(r) for r in await self._transaction(run)]
+                                tuple(before)).fetchall(), before
+        rows, before = await self._transaction(run)
+        return [replace(base.out_from_row(r), taken_over=before[r[0]] == "sending") for r in rows]
+
+    async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
+        row = await self._transaction(
+            lambda conn: conn.execute(base.RENEW_OUT, (now + lease_seconds, out_id, owner)).fetchone())
+        return base.out_from_row(row) if row else None
+
+    async def release_claim(self, out: StoredOut, owner: str) -> None:
+        await self._tx([(base.RELEASE_OUT, ("sending" if out.taken_over else "pending", out.id, owner))])
+
+    async def release_timer(self, timer: TimerRow, owner: str) -> None:
+        await self._tx([(base.RELEASE_TIMER, (timer.game_id, timer.kind, owner))])
+
+    async def release_owner(self, owner: str) -> None:
+        await self._tx([(base.RELEASE_OWNER_OUT, (owner,)), (base.RELEASE_OWNER_TIMERS, (owner,))])
 
     async def next_due(self, platform: str) -> float | None:
         row = await self._one(base.NEXT_DUE, (platform,))
@@ -386,6 +401,11 @@ class SqliteStorage(Storage):
         where, params = base.platform_filter(platforms)
         row = await self._one(base.NEXT_TIMER + where, params)
         return row[0] if row else None
+
+    async def late_work(self, before: float, now: float) -> tuple[int, int]:
+        out = (await self._one(base.LATE_OUT, (before, now)))[0]
+        timers = (await self._one(base.LATE_TIMERS, (before, now)))[0]
+        return out, timers
 
     async def timers_of(self, game_id: int) -> list[TimerRow]:
         rows = await self._all("SELECT game_id, kind, due, move FROM timers WHERE game_id = ? ORDER BY kind",

@@ -1,0 +1,109 @@
+"""Two services (two processes' worth) on one database: outbox messages and timers are
+claimed under leases, so each goes out or fires once; a dead service's work is taken over
+when its lease runs out, and a message it may have sent is checked before it is sent again."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from service_helpers import FakeTransport, chat, start_game, user
+
+from bot.service import GameService, ManualClock
+
+OPTS = {"seed": 6, "reminder_minutes": 60, "deadline_minutes": 180}
+
+
+@pytest.fixture
+async def pair(db_path):
+    clock = ManualClock()
+    a = await GameService.open(db_path, clock=clock, owner="bot-a", lease_seconds=30)
+    b = await GameService.open(db_path, clock=clock, owner="bot-b", lease_seconds=30)
+    yield a, b, clock
+    await a.close()
+    await b.close()
+
+
+class CheckingTransport(FakeTransport):
+    """Also answers ``delivered_id``: whether an outbox message already reached the chat."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[int] = []
+
+    async def delivered_id(self, message):
+        self.asked.append(message.id)
+        found = [mid for mid, m in self.messages.items() if m.id == message.id]
+        return found[0] if found else None
+
+
+async def test_two_services_delivering_at_once_send_each_message_once(pair):
+    a, b, _ = pair
+    transport = FakeTransport()
+    for n in range(6):
+        await start_game(a, chat(n), [user("Ann"), user(f"Bob{n}")])
+    counts = await asyncio.gather(a.deliver_pending(transport), b.deliver_pending(transport),
+                                  a.deliver_pending(transport), b.deliver_pending(transport))
+    ids = [m.id for m in transport.sent]
+    assert len(ids) == len(set(ids)) == sum(counts)
+    assert {o.state for o in await a.storage.outbox_rows()} == {"sent"}
+    # each chat saw its messages in the order they were committed
+    for n in range(6):
+        mine = [m.id for m in transport.sent if m.chat is not None and m.chat.id == f"chat{n}"]
+        assert mine == sorted(mine) and mine
+
+
+async def test_a_dead_services_messages_go_out_once_its_lease_ran_out(pair):
+    a, b, clock = pair
+    transport = CheckingTransport()
+    await start_game(a, chat(), [user("Ann"), user("Bob")])
+    # a claims everything, posts the first message and dies before recording it
+    claimed = await a.storage.claim_unsent("fake", "bot-a", clock.now(), 30)
+    first = claimed[0]
+    await transport.deliver(await a.delivery._outgoing(first))
+    assert await b.deliver_pending(transport) == 0            # a's lease holds: b waits
+    clock.advance(seconds=31)
+    sent = await b.deliver_pending(transport)
+    assert transport.asked == [o.id for o in claimed]         # every taken-over message is checked
+    assert sent == len(claimed) - 1                           # the first was out already: recorded, not re-sent
+    ids = [m.id for m in transport.sent]
+    assert sorted(ids) == [o.id for o in claimed] and len(set(ids)) == len(ids)
+    assert {o.state for o in await b.storage.outbox_rows()} == {"sent"}
+
+
+async def test_a_restarted_named_service_takes_its_work_back_at_once(db_path):
+    clock = ManualClock()
+    a = await GameService.open(db_path, clock=clock, owner="bot-a")
+    await start_game(a, chat(), [user("Ann"), user("Bob")])
+    claimed = await a.storage.claim_unsent("fake", "bot-a", clock.now(), 60)
+    await a.storage.close()                                   # killed: nothing given back
+    again = await GameService.open(db_path, clock=clock, owner="bot-a")
+    try:
+        transport = FakeTransport()
+        assert await again.deliver_pending(transport) == len(claimed)   # no wait for the lease
+    finally:
+        await again.close()
+
+
+async def test_a_due_timer_fires_once_with_two_services(pair):
+    a, b, clock = pair
+    gid = await start_game(a, chat(), [user("Ann"), user("Bob")], options=OPTS)
+    clock.advance(minutes=61)
+    fired = await asyncio.gather(a.fire_due_timers(), b.fire_due_timers(), a.fire_due_timers())
+    assert sum(fired) == 1                                    # the reminder, once
+    clock.advance(minutes=120)
+    assert await b.fire_due_timers() + await a.fire_due_timers() == 1   # the deadline, once
+    assert (await a.game_info(chat()))["moves"] == 1
+    assert {t.kind for t in await a.storage.timers_of(gid)} == {"reminder", "deadline"}
+
+
+async def test_a_dead_services_timer_fires_elsewhere_after_its_lease(pair):
+    a, b, clock = pair
+    await start_game(a, chat(), [user("Ann"), user("Bob")], options=OPTS)
+    clock.advance(minutes=181)
+    claimed = await a.storage.claim_due_timers(clock.now(), "bot-a", 30)     # a dies holding both
+    assert {t.kind for t in claimed} == {"reminder", "deadline"}
+    assert await b.fire_due_timers() == 0
+    clock.advance(seconds=31)
+    assert await b.fire_due_timers() >= 1
+    assert (await b.game_info(chat()))["moves"] == 1          # the deadline moved for the absent player
