@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from storage_kit import lobby, playing
@@ -23,6 +24,10 @@ def run_at_once(target: str, *commands: list[str]) -> list[str]:
     procs = [subprocess.Popen([sys.executable, WORKER, target, *cmd], cwd=ROOT, text=True,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
              for cmd in commands]
+    # A worker that never says "ready" must not hang the suite: after 120 s all are killed,
+    # and the reads below see the end of their output (a failure naming what they printed).
+    watchdog = threading.Timer(120, lambda: [proc.kill() for proc in procs])
+    watchdog.start()
     try:
         for proc in procs:
             line = proc.stdout.readline()
@@ -37,6 +42,7 @@ def run_at_once(target: str, *commands: list[str]) -> list[str]:
             outputs.append(out.strip())
         return outputs
     finally:
+        watchdog.cancel()
         for proc in procs:
             if proc.poll() is None:
                 proc.kill()

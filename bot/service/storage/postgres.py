@@ -51,7 +51,11 @@ class PostgresStorage(Storage):
     async def open(self) -> None:
         self._pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size,
                                                reset=_keep_session)
-        await self.migrate()
+        try:
+            await self.migrate()
+        except BaseException:
+            await self.close()
+            raise
 
     async def close(self) -> None:
         if self._pool is not None:

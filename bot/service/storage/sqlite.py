@@ -42,13 +42,19 @@ class SqliteStorage(Storage):
 
     async def open(self) -> None:
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        # Another process may hold the write lock: wait for it (first of all while
-        # switching to WAL, which needs the lock when the file is new).
-        await self.db.execute("PRAGMA busy_timeout=30000")
-        await self.db.execute("PRAGMA journal_mode=WAL")
-        await self.db.execute(f"PRAGMA synchronous={self.synchronous}")
-        await self.db.execute("PRAGMA foreign_keys=ON")
-        await self.migrate()
+        try:
+            # Another process may hold the write lock: wait for it (first of all while
+            # switching to WAL, which needs the lock when the file is new).
+            await self.db.execute("PRAGMA busy_timeout=30000")
+            await self.db.execute("PRAGMA journal_mode=WAL")
+            await self.db.execute(f"PRAGMA synchronous={self.synchronous}")
+            await self.db.execute("PRAGMA foreign_keys=ON")
+            await self.migrate()
+        except BaseException:
+            # aiosqlite's connection thread keeps a process alive until closed: a failed open
+            # must close it, or the process hangs at exit instead of reporting the error.
+            await self.close()
+            raise
 
     async def close(self) -> None:
         if self._flusher is not None and not self._flusher.done():
