@@ -503,18 +503,25 @@ class FakeBotAPI:
         return self._store(chat, text=text, entities=params.get("entities") or [],
                            reply_markup=params.get("reply_markup"), reply_to=self._reply_to(params))
 
-    async def _api_sendPhoto(self, params, files):
-        chat = self._chat(params.get("chat_id"))
-        self._writable(chat)
-        photo = params.get("photo")
-        data = files.get("photo")
-        if data is None and isinstance(photo, str) and photo.startswith("attach://"):
-            data = files.get(photo[len("attach://"):])
+    @staticmethod
+    def _upload(params, files, field: str):
+        """The uploaded file of a send method (sent as a part, or named by "attach://") and its
+        caption, checked as the Bot API checks them."""
+        value = params.get(field)
+        data = files.get(field)
+        if data is None and isinstance(value, str) and value.startswith("attach://"):
+            data = files.get(value[len("attach://"):])
         if data is None:
-            raise ApiError(400, "Bad Request: there is no photo in the request")
+            raise ApiError(400, f"Bad Request: there is no {field} in the request")
         caption = params.get("caption")
         if caption is not None and len(caption) > 1024:
             raise ApiError(400, "Bad Request: message caption is too long")
+        return data, caption
+
+    async def _api_sendPhoto(self, params, files):
+        chat = self._chat(params.get("chat_id"))
+        self._writable(chat)
+        data, caption = self._upload(params, files, "photo")
         self._check_markup(params.get("reply_markup"))
         return self._store(chat, photo=data, caption=caption, entities=params.get("caption_entities") or [],
                            reply_markup=params.get("reply_markup"), reply_to=self._reply_to(params))
@@ -522,15 +529,7 @@ class FakeBotAPI:
     async def _api_sendDocument(self, params, files):
         chat = self._chat(params.get("chat_id"))
         self._writable(chat)
-        document = params.get("document")
-        data = files.get("document")
-        if data is None and isinstance(document, str) and document.startswith("attach://"):
-            data = files.get(document[len("attach://"):])
-        if data is None:
-            raise ApiError(400, "Bad Request: there is no document in the request")
-        caption = params.get("caption")
-        if caption is not None and len(caption) > 1024:
-            raise ApiError(400, "Bad Request: message caption is too long")
+        data, caption = self._upload(params, files, "document")
         return self._store(chat, document=data, document_name=params.get("document_filename"), caption=caption,
                            entities=params.get("caption_entities") or [],
                            reply_markup=params.get("reply_markup"), reply_to=self._reply_to(params))

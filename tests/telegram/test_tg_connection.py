@@ -21,14 +21,6 @@ SEEDS = {3: 31, 4: 42, 5: 51, 6: 61}     # fixed deals: reproducible runs
 
 
 @pytest.fixture
-async def bot(api, tmp_path):
-    running = Bot(api, str(tmp_path / "connection.sqlite3"))
-    await running.start()
-    yield running
-    await running.stop()
-
-
-@pytest.fixture
 def table(api) -> Table:
     ann = api.add_user(101, "Ann", started=True)
     bob = api.add_user(102, "Bob", started=True)

@@ -23,14 +23,6 @@ def fixed_deal(monkeypatch):
 
 
 @pytest.fixture
-async def bot(api, tmp_path):
-    running = Bot(api, str(tmp_path / "paris.sqlite3"))
-    await running.start()
-    yield running
-    await running.stop()
-
-
-@pytest.fixture
 def table(api) -> Table:
     ann = api.add_user(101, "Ann", started=True)
     bob = api.add_user(102, "Bob", language_code="en")
