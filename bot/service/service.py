@@ -110,13 +110,17 @@ class GameService:
         checked_defaults(defaults or {})          # a bad operator default stops start-up at once
         storage = storage or storage_for(str(db_path))     # a path, or a postgresql:// URL
         await storage.open()
-        if owner is None and not isinstance(storage, PostgresStorage):
-            owner = LOCAL_OWNER
-        if owner is not None:
-            await storage.release_owner(owner)
-        codec = PayloadCodec(await storage.secret())
-        return cls(storage, codec, clock=clock, ai=ai, cache_size=cache_size, platforms=platforms,
-                   defaults=defaults, ai_seconds=ai_seconds, owner=owner, lease_seconds=lease_seconds)
+        try:
+            if owner is None and not isinstance(storage, PostgresStorage):
+                owner = LOCAL_OWNER
+            if owner is not None:
+                await storage.release_owner(owner)
+            codec = PayloadCodec(await storage.secret())
+            return cls(storage, codec, clock=clock, ai=ai, cache_size=cache_size, platforms=platforms,
+                       defaults=defaults, ai_seconds=ai_seconds, owner=owner, lease_seconds=lease_seconds)
+        except BaseException:
+            await storage.close()       # a half-opened service must not leave its connection behind
+            raise
 
     async def close(self) -> None:
         if self._timer_task is not None:
