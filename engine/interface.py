@@ -187,6 +187,29 @@ class Match(ABC):
     def copy(self) -> Match: ...
 
 
+class EngineMatch(Match):
+    """A ``Match`` over a game's own engine object, which keeps ``players``, ``seed``, ``moves``
+    and ``current_player`` (None once the game is over): what every such wrapper shares."""
+
+    __slots__ = ("game", "players")
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.players = game.players
+
+    @property
+    def seed(self) -> int | None:
+        return self.game.seed
+
+    @property
+    def move_count(self) -> int:
+        return len(self.game.moves)
+
+    def to_act(self) -> tuple[int, ...]:
+        seat = self.game.current_player
+        return () if seat is None else (seat,)
+
+
 class GameDefinition(ABC):
     """A game: its identity, the options it declares, and how to set up and restore a match."""
 

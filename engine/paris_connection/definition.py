@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import GameError, InvalidRecord, InvalidSetup
-from engine.interface import GameDefinition, Match
+from engine.interface import EngineMatch, GameDefinition, Match
 
 from .actions import Choice, parse
 from .game import MAX_PLAYERS, MIN_PLAYERS, Game
@@ -19,30 +19,14 @@ from .record import FORMAT, from_record, game_from_setup, result, setup_of, to_r
 from .view import ConnectionView
 
 
-class ConnectionMatch(Match):
+class ConnectionMatch(EngineMatch):
     """One game of Paris Connection through the interface; ``game`` is the engine's own state."""
 
-    __slots__ = ("game", "players")
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.players = game.players
+    __slots__ = ()
 
     @property
     def definition(self) -> GameDefinition:
         return GAME
-
-    @property
-    def seed(self) -> int | None:
-        return self.game.seed
-
-    @property
-    def move_count(self) -> int:
-        return len(self.game.moves)
-
-    def to_act(self) -> tuple[int, ...]:
-        seat = self.game.current_player
-        return () if seat is None else (seat,)
 
     @property
     def cycle(self) -> int:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import InvalidRecord, InvalidSetup, MalformedInput
-from engine.interface import GameDefinition, Match, OptionSpec
+from engine.interface import EngineMatch, GameDefinition, Match, OptionSpec
 
 from .actions import Pick, Tile
 from .ai import choose_move
@@ -35,30 +35,14 @@ def parse_pick(text: str) -> Pick:
     return found
 
 
-class ParisParisMatch(Match):
+class ParisParisMatch(EngineMatch):
     """One game of Paris Paris through the interface; ``game`` is the engine's own state."""
 
-    __slots__ = ("game", "players")
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.players = game.players
+    __slots__ = ()
 
     @property
     def definition(self) -> GameDefinition:
         return GAME
-
-    @property
-    def seed(self) -> int | None:
-        return self.game.seed
-
-    @property
-    def move_count(self) -> int:
-        return len(self.game.moves)
-
-    def to_act(self) -> tuple[int, ...]:
-        seat = self.game.current_player
-        return () if seat is None else (seat,)
 
     @property
     def cycle(self) -> int:
