@@ -188,8 +188,10 @@ class Match(ABC):
 
 
 class EngineMatch(Match):
-    """A ``Match`` over a game's own engine object, which keeps ``players``, ``seed``, ``moves``
-    and ``current_player`` (None once the game is over): what every such wrapper shares."""
+    """A ``Match`` over a game's own engine object, which keeps ``players``, ``seed``, ``moves``,
+    ``current_player`` (None once the game is over), ``finished``, ``winners``, ``log`` and
+    offers ``legal_actions``, ``check``, ``apply``, ``view`` and ``log_for``: the delegation every
+    such wrapper shares. A game adds its own parsing, scores, cycles and records."""
 
     __slots__ = ("game", "players")
 
@@ -208,6 +210,32 @@ class EngineMatch(Match):
     def to_act(self) -> tuple[int, ...]:
         seat = self.game.current_player
         return () if seat is None else (seat,)
+
+    def legal_choices(self, seat: int) -> list[Any]:
+        return self.game.legal_actions() if seat == self.game.current_player else []
+
+    def check(self, choice: Any, *, by: int) -> Any:
+        return self.game.check(choice, by=by)
+
+    def apply(self, choice: Any, *, by: int) -> list:
+        return self.game.apply(choice, by=by)
+
+    def is_terminal(self) -> bool:
+        return self.game.finished
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.game.winners
+
+    def view(self, seat: int | None = None) -> Any:
+        return self.game.view(seat)
+
+    @property
+    def log(self) -> list:
+        return self.game.log
+
+    def log_for(self, seat: int | None) -> list:
+        return self.game.log_for(seat)
 
 
 class GameDefinition(ABC):

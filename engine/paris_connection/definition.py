@@ -16,7 +16,6 @@ from engine.interface import EngineMatch, GameDefinition, Match
 from .actions import Choice, parse
 from .game import MAX_PLAYERS, MIN_PLAYERS, Game
 from .record import FORMAT, from_record, game_from_setup, result, setup_of, to_record
-from .view import ConnectionView
 
 
 class ConnectionMatch(EngineMatch):
@@ -36,20 +35,8 @@ class ConnectionMatch(EngineMatch):
         """A build under way: its colour is chosen, its placements are not done yet."""
         return self.game.draft_colour is not None and seat in self.to_act()
 
-    def legal_choices(self, seat: int) -> list[Choice]:
-        return self.game.legal_actions() if seat == self.game.current_player else []
-
     def parse_choice(self, text: str) -> Choice:
         return parse(text)
-
-    def check(self, choice: Any, *, by: int) -> Choice:
-        return self.game.check(choice, by=by)
-
-    def apply(self, choice: Any, *, by: int) -> list:
-        return self.game.apply(choice, by=by)
-
-    def is_terminal(self) -> bool:
-        return self.game.finished
 
     def returns(self) -> tuple[int, ...]:
         return self.game.scores()
@@ -57,20 +44,6 @@ class ConnectionMatch(EngineMatch):
     def public_returns(self) -> tuple[int, ...] | None:
         """None before the end: values are public, so running scores would tell the screens."""
         return self.game.scores() if self.game.finished else None
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self.game.winners
-
-    def view(self, seat: int | None = None) -> ConnectionView:
-        return self.game.view(seat)
-
-    @property
-    def log(self) -> list:
-        return self.game.log
-
-    def log_for(self, seat: int | None) -> list:
-        return self.game.log_for(seat)
 
     def to_record(self) -> dict[str, Any]:
         return to_record(self.game)

@@ -59,37 +59,11 @@ class ParisParisMatch(EngineMatch):
                 return index
         return len(log)
 
-    def legal_choices(self, seat: int) -> list[Pick]:
-        return self.game.legal_actions() if seat == self.game.current_player else []
-
     def parse_choice(self, text: str) -> Pick:
         return parse_pick(text)
 
-    def check(self, choice: Any, *, by: int) -> Pick:
-        return self.game.check(choice, by=by)
-
-    def apply(self, choice: Any, *, by: int) -> list:
-        return self.game.apply(choice, by=by)
-
-    def is_terminal(self) -> bool:
-        return self.game.finished
-
     def returns(self) -> tuple[int, ...]:
         return tuple(self.game.scores)
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self.game.winners
-
-    def view(self, seat: int | None = None):
-        return self.game.view(seat)
-
-    @property
-    def log(self) -> list:
-        return self.game.log
-
-    def log_for(self, seat: int | None) -> list:
-        return self.game.log_for(seat)
 
     def to_record(self) -> dict[str, Any]:
         return to_record(self.game)
