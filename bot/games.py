@@ -24,7 +24,9 @@ class GameKind:
         return self.definition.id
 
 
-KINDS: dict[str, GameKind] = {gid: GameKind(definition, PRESENTERS[gid]) for gid, definition in GAMES.items()}
+# A registered game without a presenter yet (its pictures and words come later) is not offered.
+KINDS: dict[str, GameKind] = {gid: GameKind(definition, PRESENTERS[gid]) for gid, definition in GAMES.items()
+                              if gid in PRESENTERS}
 DEFAULT = DEFAULT_GAME
 # Every AI level some game offers, weakest first (a chat's stand-in level is one of them).
 AI_LEVELS: tuple[str, ...] = tuple(sorted({lv for g in KINDS.values() for lv in g.definition.ai_levels},

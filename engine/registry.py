@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from .interface import GameDefinition
+from .papa_paolo.definition import GAME as PAPA_PAOLO
 from .paris_connection.definition import GAME as PARIS_CONNECTION
 from .paris_paris.definition import GAME as PARIS_PARIS
 
-GAMES: dict[str, GameDefinition] = {g.id: g for g in (PARIS_PARIS, PARIS_CONNECTION)}
+GAMES: dict[str, GameDefinition] = {g.id: g for g in (PARIS_PARIS, PARIS_CONNECTION, PAPA_PAOLO)}
 DEFAULT_GAME = PARIS_PARIS.id
 
 

@@ -1,0 +1,164 @@
+"""Papà Paolo behind the game interface (engine/interface.py): ``GAME`` and its ``Match``.
+
+The rules live in ``Game`` (game.py) as whole moves and in stepper.py as steps; records in
+record.py. The stored setup is the record without moves, plus the seed; the stored moves are
+``(seat, step text)`` pairs, every step a move. Phase 5 is simultaneous: ``to_act`` gives every
+seat still planning, each with its own steps (``moves_by``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.errors import GameError, InvalidRecord, InvalidSetup
+from engine.interface import GameDefinition, Match, OptionSpec
+
+from .components import MAX_PLAYERS, MIN_PLAYERS
+from .game import OPTIONS, Game
+from .record import FORMAT, from_record, game_from_setup, result, setup_of, to_record
+from .stepper import apply_step, check_step, in_decision, legal_steps
+from .steps import Step, parse
+from .view import PapaView, view_of
+
+
+class PapaMatch(Match):
+    """One game of Papà Paolo through the interface; ``game`` is the engine's own state."""
+
+    __slots__ = ("game", "players")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.players = game.players
+
+    @property
+    def definition(self) -> GameDefinition:
+        return GAME
+
+    @property
+    def seed(self) -> int | None:
+        return self.game.seed
+
+    @property
+    def move_count(self) -> int:
+        return len(self.game.moves)
+
+    def moves_by(self, seat: int) -> int:
+        return self.game.by_seat[seat]
+
+    @property
+    def cycle(self) -> int:
+        return self.game.round
+
+    def to_act(self) -> tuple[int, ...]:
+        return self.game.to_act()
+
+    def legal_choices(self, seat: int) -> list[Step]:
+        return legal_steps(self.game, seat)
+
+    def in_decision(self, seat: int) -> bool:
+        return in_decision(self.game, seat)
+
+    def parse_choice(self, text: str) -> Step:
+        return parse(text)
+
+    def check(self, choice: Any, *, by: int) -> Step:
+        step = parse(choice) if isinstance(choice, str) else choice
+        if not isinstance(step, Step):
+            from engine.errors import MalformedInput
+            raise MalformedInput(f"not a Papà Paolo choice: {choice!r}"[:80])
+        return check_step(self.game, by, step)
+
+    def apply(self, choice: Any, *, by: int) -> list:
+        return apply_step(self.game, by, self.check(choice, by=by))
+
+    def is_terminal(self) -> bool:
+        return self.game.finished
+
+    def returns(self) -> tuple[int, ...]:
+        return self.game.scores()
+
+    def public_returns(self) -> tuple[int, ...] | None:
+        """With hidden money and the money bonus, running scores would tell the Lire: None until the end."""
+        g = self.game
+        if g.options["hidden_money"] and g.options["money_bonus"] and not g.finished:
+            return None
+        return g.scores()
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.game.winners
+
+    def view(self, seat: int | None = None) -> PapaView:
+        return view_of(self.game, seat)
+
+    @property
+    def log(self) -> list:
+        return self.game.log
+
+    def log_for(self, seat: int | None) -> list:
+        return self.game.log_for(seat)
+
+    def to_record(self) -> dict[str, Any]:
+        return to_record(self.game)
+
+    def stored_setup(self) -> dict[str, Any]:
+        return {**setup_of(self.game), "seed": self.game.seed}
+
+    def copy(self) -> PapaMatch:
+        return PapaMatch(self.game.copy())
+
+
+class PapaDefinition(GameDefinition):
+    id = "papa-paolo"
+    name = "Papà Paolo"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options = tuple(OptionSpec(name, (False, True), False) for name in OPTIONS)
+    record_format = FORMAT
+    ai_levels = ("easy", "normal")
+    dynamics = "simultaneous"
+    information = "imperfect"
+
+    def new_match(self, players: Sequence[str], *, seed: int,
+                  options: Mapping[str, Any] | None = None) -> PapaMatch:
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 63:
+            raise InvalidSetup(f"a seed is a whole number from 0 to 2**63 - 1, not {seed!r}")
+        resolved = self.resolve_options(options, len(players) if not isinstance(players, str) else None)
+        return PapaMatch(Game.new(players, seed=seed, options=resolved))
+
+    def from_record(self, record: Any) -> PapaMatch:
+        return PapaMatch(from_record(record))
+
+    def resume(self, setup: Mapping[str, Any], moves: Sequence[Any]) -> PapaMatch:
+        """``moves``: ``(seat, text)`` pairs in the order applied (a bare text is the one seat to act's)."""
+        seed = setup.get("seed") if isinstance(setup, Mapping) else None
+        bare = {k: v for k, v in setup.items() if k != "seed"} if isinstance(setup, Mapping) else setup
+        game = game_from_setup(bare, seed if type(seed) is int else None)
+        for index, move in enumerate(moves):
+            try:
+                if isinstance(move, str):
+                    acting = game.to_act()
+                    seat, text = (acting[0] if acting else 0), move
+                else:
+                    seat, text = move
+                apply_step(game, seat, check_step(game, seat, parse(text)))
+            except GameError as exc:
+                raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
+        return PapaMatch(game)
+
+    def record_of(self, setup: Mapping[str, Any], moves: Sequence[Any]) -> dict[str, Any]:
+        return self.resume(setup, moves).to_record()
+
+    def result(self, match: Match) -> dict[str, Any]:
+        return result(match.game)
+
+    def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
+               budget: float | int | None = None) -> Step:
+        """``level``: "easy" or "normal", from ``match.view(seat)`` and its legal choices only."""
+        from .ai import choose
+
+        return choose(match, seat, seed=seed, level=level)
+
+
+GAME = PapaDefinition()

@@ -1,0 +1,697 @@
+"""The Papà Paolo game state and its round (PAPA_PAOLO.md §4-§6): set-up, the phases, scoring.
+
+``Game`` is mutable: whole moves (the record's JSON objects, ``play``) change it in place and
+return the events they caused; the automatic phases (subsidies, experience, preparation) and
+the decisions the rules make alone (a pass when not outbid, leaving the staircase when nothing is
+affordable, an investment with no use) run inside ``_advance`` until a player must decide.
+Play in small steps (buttons) lives in stepper.py and ends in the same whole moves.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.names import check_names
+
+from . import components as C
+from .actions import (
+    NO_BONUS,
+    Bonus,
+    Player,
+    action_json,
+    bonus_of,
+    build_choices,
+    buy_counts,
+    can_express,
+    check_action,
+    do_action,
+    parse_action,
+)
+from .errors import (
+    ActionNotOnSpace,
+    BadRotation,
+    GameIsOver,
+    IllegalMove,
+    InvalidSetup,
+    MalformedInput,
+    NoLegalPlacement,
+    NoSuchSpace,
+    NoTileThere,
+    NotYourTurn,
+    SpaceTaken,
+    StairsIllegal,
+    TileNotOpen,
+    TrackFull,
+    WrongInvestmentAction,
+    fault,
+)
+from .events import (
+    BidPlaced,
+    CoinAwarded,
+    CycleEnded,
+    DeliveriesMade,
+    DeliveryTileTaken,
+    Event,
+    ExpressDelivered,
+    GameEnded,
+    GameStarted,
+    InvestmentResolved,
+    InvestmentTaken,
+    LateDeclined,
+    LeftStaircase,
+    MarkerPlaced,
+    NoAction,
+    OrderChanged,
+    PizzasBought,
+    PizzeriaBuilt,
+    PlanSubmitted,
+    RoundStarted,
+    Sponsored,
+    StairsPaid,
+    TileTaken,
+    TrackAdvanced,
+)
+from .hood import City, Hood, Pos, Shop, rotated
+from .trips import Trip, check_plan, parse_trip, trip_json
+
+OPTIONS = ("hidden_money", "first_player_coin", "reverse_bid_order", "money_bonus", "two_player_preview",
+           "express_ignores_roads")
+PHASE_NUMBER = {"place": 1, "bid": 3, "settle": 3, "late": 3, "invest": 4, "deliver": 5, "over": 6}
+BID_CAP_FACTOR = 10
+
+
+def check_options(options: Mapping[str, Any] | None, n: int) -> dict[str, bool]:
+    given = dict(options or {})
+    unknown = set(given) - set(OPTIONS)
+    if unknown:
+        raise InvalidSetup(f"no option {sorted(unknown)[0]!r}")
+    out = {k: bool(given.get(k, False)) for k in OPTIONS}
+    if any(not isinstance(given.get(k, False), bool) for k in OPTIONS):
+        raise InvalidSetup("options are true or false")
+    if out["first_player_coin"] and out["reverse_bid_order"]:
+        raise InvalidSetup("first_player_coin and reverse_bid_order cannot be combined")
+    if out["two_player_preview"] and n != 2:
+        raise InvalidSetup("two_player_preview is for 2 players only")
+    return out
+
+
+def deal(n: int, seed: int, options: Mapping[str, bool]) -> dict[str, Any]:
+    """A shuffled set-up (the record's ``setup`` with seats for names) from ``seed``."""
+    rng = random.Random(seed)
+    starts = sorted(C.STARTING_TILES)
+    rng.shuffle(starts)
+    stack = list(C.CITY_IDS)
+    rng.shuffle(stack)
+    coins = []
+    for _ in range(C.ROUNDS):
+        round_coins = list(C.BOARDS[n].coins)
+        rng.shuffle(round_coins)
+        coins.append(round_coins)
+    stacks = {}
+    for colour in C.COLOURS:
+        tiles = list(C.INVESTMENT_BY_COLOUR[colour])
+        rng.shuffle(tiles)
+        stacks[colour] = tiles
+    setup = {"starting_tiles": starts[:n], "city_stack": stack, "coins": coins, "investment_stacks": stacks}
+    if options.get("first_player_coin"):
+        setup["face_down_coin"] = [rng.randrange(len(c)) for c in coins]
+    return setup
+
+
+class Game:
+    """One game of Papà Paolo. Seats are 0..n-1, clockwise."""
+
+    __slots__ = (
+        "players", "n", "seed", "options", "board", "starting", "city_stack", "coin_setup", "face_down",
+        "inv_stacks", "round", "phase", "order", "turn", "grid", "markers", "left", "coins", "dealt",
+        "discarded", "inv_open", "inv_used", "stairs_tiles", "pos", "placed", "out", "bid_turns", "queue",
+        "inv_held", "dlv_held", "plans", "pending", "people", "supply", "track_steps", "moves", "by_seat",
+        "record_moves", "log", "finished", "winners", "final", "drafts", "coin_paid",
+    )
+
+    # --- Set-up ------------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: Sequence[str], *, seed: int, options: Mapping[str, Any] | None = None) -> Game:
+        n = _check_players(players)
+        opts = check_options(options, n)
+        return cls.from_setup(players, deal(n, seed, opts), opts, seed=seed)
+
+    @classmethod
+    def from_setup(cls, players: Sequence[str], setup: Mapping[str, Any], options: Mapping[str, bool], *,
+                   seed: int | None = None) -> Game:
+        """A game from an explicit set-up (seats' starting tiles as a list); ``InvalidSetup`` if wrong."""
+        n = _check_players(players)
+        opts = check_options(options, n)
+        _check_setup(setup, n, opts)
+        g = cls.__new__(cls)
+        g.players, g.n, g.seed, g.options = tuple(players), n, seed, opts
+        g.board = C.BOARDS[n]
+        g.starting = tuple(setup["starting_tiles"])
+        g.city_stack = tuple(setup["city_stack"])
+        g.coin_setup = tuple(tuple(c) for c in setup["coins"])
+        g.face_down = tuple(setup["face_down_coin"]) if opts["first_player_coin"] else None
+        g.inv_stacks = {c: tuple(setup["investment_stacks"][c]) for c in C.COLOURS}
+        g.people = []
+        for start_id in g.starting:
+            st = C.STARTING_TILES[start_id]
+            hood = Hood()
+            hood.shops[(0, 0)] = Shop(st.pizzeria, st.capacity, st.pizzas)
+            hood.cities[(1, 0)] = City(st.id, st.colour, st.roads, st.houses)
+            g.people.append(Player(hood, C.START_LIRE, dict.fromkeys(C.COLOURS, 0)))
+        first = min(range(n), key=lambda s: C.STARTING_TILES[g.starting[s]].number)
+        g.order = [(first + i) % n for i in range(n)]
+        g.supply = list(g.board.pizzerias)
+        g.track_steps = [0] * n
+        g.dealt, g.discarded, g.inv_used = 0, [], []
+        g.inv_held, g.dlv_held = [None] * n, [None] * n
+        g.moves, g.by_seat, g.record_moves = [], [0] * n, []
+        g.finished, g.winners, g.final = False, (), None
+        g.drafts, g.plans, g.pending = {}, {}, []
+        g.coin_paid = []
+        g.log = [GameStarted(g.players, tuple(g.order), g.starting)]
+        g.round = 0
+        g._start_round(g.log)
+        g._advance(g.log)
+        return g
+
+    def copy(self) -> Game:
+        other = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.people = [p.copy() for p in self.people]
+        for name in ("order", "grid", "left", "coins", "discarded", "inv_open", "inv_used", "stairs_tiles",
+                     "queue", "inv_held", "dlv_held", "pending", "supply", "track_steps", "moves", "by_seat",
+                     "record_moves", "log", "coin_paid"):
+            setattr(other, name, list(getattr(self, name)))
+        other.markers, other.pos = dict(self.markers), dict(self.pos)
+        other.placed, other.out = set(self.placed), set(self.out)
+        other.plans = dict(self.plans)
+        other.drafts = _copy.deepcopy(self.drafts)
+        return other
+
+    # --- Who acts ----------------------------------------------------------------------------
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.finished:
+            return ()
+        if self.phase == "deliver":
+            return tuple(s for s in self.order if s in self.pending)
+        if self.phase == "place":
+            return (self.order[self.turn],)
+        if self.phase == "bid":
+            return (self.order[self.turn],)
+        return (self.queue[0],)
+
+    @property
+    def phase_number(self) -> int:
+        return PHASE_NUMBER[self.phase]
+
+    def bonus_now(self, seat: int) -> Bonus:
+        """The bonus an action of ``seat`` gets now (an investment tile's in phase 4)."""
+        if self.phase == "invest" and self.inv_held[seat] is not None:
+            tile = C.INVESTMENT_TILES[self.inv_held[seat]]
+            return bonus_of(tile.action, tile.bonus)
+        return NO_BONUS
+
+    def delivery_tile(self, seat: int) -> C.DeliveryTile | None:
+        held = self.dlv_held[seat]
+        return None if held is None else C.DELIVERY_TILES[held]
+
+    # --- Whole moves (the record's) ----------------------------------------------------------
+
+    def play(self, seat: int, move: Mapping[str, Any]) -> list[Event]:
+        """Check and apply one whole move of the record (without its "player"); refusals change nothing."""
+        if self.finished:
+            raise GameIsOver("the game is over")
+        if seat not in self.to_act():
+            names = ", ".join(self.players[s] for s in self.to_act())
+            raise NotYourTurn(f"it is {names}'s turn, not {self.players[seat]}'s", seat=seat)
+        if not isinstance(move, Mapping) or not move:
+            raise MalformedInput("a move is an object")
+        handler = {"place": self._play_place, "bid": self._play_bid, "settle": self._play_settle,
+                   "late": self._play_late, "invest": self._play_invest, "deliver": self._play_deliver}
+        events: list[Event] = []
+        handler[self.phase](seat, dict(move), events)
+        self.record_moves.append((seat, dict(move)))
+        self.drafts.pop(seat, None)
+        self._advance(events)
+        self.log += events
+        return events
+
+    def _expect(self, move: dict, keys: set[str], what: str) -> None:
+        if set(move) != keys:
+            raise MalformedInput(f"expected {what} now, not a move with {', '.join(sorted(move))}")
+
+    def _play_place(self, seat: int, move: dict, events: list[Event]) -> None:
+        if set(move) not in ({"place", "take"}, {"place", "action"}):
+            raise MalformedInput('a phase-1 move is {"place": [row, col]} with "take" or "action"')
+        space = move["place"]
+        if not isinstance(space, list) or len(space) != 2 or not all(type(v) is int for v in space):
+            raise MalformedInput("place is [row, col]")
+        r, c = space
+        if not (0 <= r < self.board.rows and 0 <= c < self.board.cols):
+            raise NoSuchSpace(f"there is no space [{r}, {c}] on this board")
+        index = r * self.board.cols + c
+        if index in self.markers:
+            raise SpaceTaken(f"space [{r}, {c}] already holds a marker")
+        person = self.people[seat]
+        if "take" in move:
+            square, rotation = _parse_take(move["take"])
+            tile_id = self.grid[index]
+            if tile_id is None:
+                raise NoTileThere(f"the tile of space [{r}, {c}] is gone")
+            tile = C.CITY_TILES[tile_id]
+            if not person.hood.placements(tile):
+                raise NoLegalPlacement(f"{tile_id} fits nowhere in the neighbourhood")
+            roads = rotated(tile.roads, rotation)
+            code = person.hood.placement_fault(square, roads)
+            if code is not None:
+                raise fault(code, f"{tile_id} on {square}")
+            self.markers[index] = seat
+            self.left[seat] -= 1
+            self.grid[index] = None
+            person.hood.cities[square] = City(tile_id, tile.colour, roads, tile.houses)
+            events += [MarkerPlaced(seat, (r, c)), TileTaken(seat, (r, c), tile_id, square, rotation)]
+        else:
+            name, body = parse_action(move["action"])
+            if name != "none" and name not in self.board.actions_at(r, c):
+                raise ActionNotOnSpace(f"space [{r}, {c}] offers {', '.join(self.board.actions_at(r, c))}, "
+                                       f"not {name}")
+            self._action(seat, name, body, NO_BONUS, events, before=[MarkerPlaced(seat, (r, c))])
+            self.markers[index] = seat
+            self.left[seat] -= 1
+        self._next_placer()
+
+    def _action(self, seat: int, name: str, body: Any, bonus: Bonus, events: list[Event],
+                before: Sequence[Event] = ()) -> None:
+        person = self.people[seat]
+        check_action(person, name, body, bonus, supply=self.supply,
+                     ignore_roads=self.options["express_ignores_roads"])
+        events += before
+        facts = do_action(person, name, body, bonus, self.supply)
+        if name == "sponsor":
+            events.append(Sponsored(seat, facts["lire"]))
+        elif name == "buy":
+            events.append(PizzasBought(seat, body[0], facts["cost"], tuple((p[0], p[1], k) for p, k in body[1]),
+                                       facts["lost"]))
+        elif name == "express":
+            events.append(ExpressDelivered(seat, facts["fee"], trip_json(body)))
+            self._score_completions(seat, events)
+        elif name == "build":
+            events.append(PizzeriaBuilt(seat, body[0], body[1], facts["cost"]))
+        else:
+            events.append(NoAction(seat))
+
+    def _next_placer(self) -> None:
+        for _ in range(self.n):
+            self.turn = (self.turn + 1) % self.n
+            if self.left[self.order[self.turn]]:
+                return
+
+    def _play_bid(self, seat: int, move: dict, events: list[Event]) -> None:
+        self._expect(move, {"stairs"}, "a staircase space")
+        space = move["stairs"]
+        if not isinstance(space, list) or len(space) != 2 or not all(type(v) is int for v in space):
+            raise MalformedInput("stairs is [row, column]")
+        row, col = space
+        if (row, col) not in self.stair_spaces(seat):
+            raise StairsIllegal(self._stairs_why(seat, row, col))
+        self.pos[seat] = (row, col)
+        self.placed.add(seat)
+        events.append(BidPlaced(seat, row, col))
+        self._next_bidder()
+
+    def _play_settle(self, seat: int, move: dict, events: list[Event]) -> None:
+        self._expect(move, {"invest"}, "an investment tile")
+        tile = move["invest"]
+        if tile not in self.inv_open:
+            raise TileNotOpen(f"{tile!r} is not an open investment tile"[:80])
+        self.inv_open.remove(tile)
+        self.inv_held[seat] = tile
+        col = self.pos[seat][1]
+        self.dlv_held[seat] = self.stairs_tiles[col - 1]
+        events += [InvestmentTaken(seat, tile, False), DeliveryTileTaken(seat, self.dlv_held[seat])]
+        self.queue.pop(0)
+        self._pay_head(events)
+
+    def _play_late(self, seat: int, move: dict, events: list[Event]) -> None:
+        self._expect(move, {"late"}, "a late investment tile or null")
+        tile = move["late"]
+        if tile is None:
+            events.append(LateDeclined(seat))
+        else:
+            if tile not in self.inv_open:
+                raise TileNotOpen(f"{tile!r} is not an open investment tile"[:80])
+            self.inv_open.remove(tile)
+            self.inv_held[seat] = tile
+            self.people[seat].lire -= C.LATE_PRICE
+            events.append(InvestmentTaken(seat, tile, True))
+        self.queue.pop(0)
+
+    def _play_invest(self, seat: int, move: dict, events: list[Event]) -> None:
+        self._expect(move, {"resolve"}, "an investment resolved")
+        tile = C.INVESTMENT_TILES[self.inv_held[seat]]
+        how = move["resolve"]
+        if how == "track":
+            if self.people[seat].tracks[tile.colour] >= C.TRACK_TOP:
+                raise TrackFull(f"the {tile.colour} track is at its last position")
+            self._advance_track(seat, tile.colour, "investment", None, events)
+            events.append(InvestmentResolved(seat, tile.id, "track"))
+        else:
+            name, body = parse_action(how)
+            if name != tile.action:
+                raise WrongInvestmentAction(f"{tile.id}'s action is {tile.action}, not {name}")
+            self._action(seat, name, body, bonus_of(tile.action, tile.bonus), events)
+            events.append(InvestmentResolved(seat, tile.id, "action"))
+        self.inv_used.append(tile.id)
+        self.inv_held[seat] = None
+        self.queue.pop(0)
+
+    def _play_deliver(self, seat: int, move: dict, events: list[Event]) -> None:
+        self._expect(move, {"deliver"}, "a delivery plan")
+        trips_data = move["deliver"]
+        if not isinstance(trips_data, list):
+            raise MalformedInput("deliver is a list of trips")
+        trips = [parse_trip(t) for t in trips_data]
+        tile = self.delivery_tile(seat)
+        check_plan(self.people[seat].hood, trips, trips_allowed=self.people[seat].value("green"),
+                   max_pizzas=tile.max_pizzas, max_distance=tile.max_distance)
+        self.plans[seat] = trips
+        self.pending.remove(seat)
+        events.append(PlanSubmitted(seat))
+        if not self.pending:
+            self._resolve_deliveries(events)
+
+    # --- Staircase -----------------------------------------------------------------------------
+
+    def stair_spaces(self, seat: int) -> list[tuple[int, int]]:
+        """The staircase spaces ``seat`` may move its marker to now, bottom row first."""
+        lire = self.people[seat].lire
+        here = self.pos.get(seat)
+        out = []
+        for col in range(1, self.board.stair_columns + 1):
+            tops = [r for s, (r, c) in self.pos.items() if c == col and s != seat]
+            low = max(tops) + 1 if tops else 0
+            if here is not None:
+                low = max(low, here[0] + 1 if here[1] == col else here[0])
+            out += [(row, col) for row in range(low, C.STAIR_ROWS) if C.stair_cost(row, col) <= lire]
+        return sorted(out)
+
+    def _stairs_why(self, seat: int, row: int, col: int) -> str:
+        if not (0 <= row < C.STAIR_ROWS and 1 <= col <= self.board.stair_columns):
+            return f"there is no usable staircase space ({row}, {col})"
+        if C.stair_cost(row, col) > self.people[seat].lire:
+            return f"space ({row}, {col}) costs {C.stair_cost(row, col)} Lire"
+        return f"({row}, {col}) is not above every other marker in its column, or steps down"
+
+    def outbid(self, seat: int) -> bool:
+        here = self.pos.get(seat)
+        return here is not None and any(c == here[1] and r > here[0] for s, (r, c) in self.pos.items() if s != seat)
+
+    def _bidding_over(self) -> bool:
+        if len(self.placed | self.out) < self.n:
+            return False
+        cols = [c for _, c in self.pos.values()]
+        return len(cols) == len(set(cols))
+
+    def _next_bidder(self) -> None:
+        self.turn = (self.turn + 1) % self.n
+        self.bid_turns += 1
+
+    def _run_bidding(self, events: list[Event]) -> bool:
+        """Pass and leave for players until one must choose (True) or bidding ends (False)."""
+        cap = BID_CAP_FACTOR * self.n * C.STAIR_ROWS
+        while not self._bidding_over():
+            if self.bid_turns > cap:
+                raise AssertionError("bidding did not end within its cap")
+            seat = self.order[self.turn]
+            if seat not in self.out and (seat not in self.placed or self.outbid(seat)):
+                if self.stair_spaces(seat):
+                    return True
+                self.pos.pop(seat, None)
+                self.out.add(seat)
+                self.placed.discard(seat)
+                events.append(LeftStaircase(seat))
+            self._next_bidder()
+        return False
+
+    def rank(self) -> list[int]:
+        """Staircase players in settlement order: higher row, then dearer, then leftmost (ruling 13)."""
+        return sorted(self.pos, key=lambda s: (-self.pos[s][0], -C.stair_cost(*self.pos[s]), self.pos[s][1]))
+
+    def _pay_head(self, events: list[Event]) -> None:
+        if self.phase == "settle" and self.queue:
+            seat = self.queue[0]
+            cost = C.stair_cost(*self.pos[seat])
+            self.people[seat].lire -= cost
+            events.append(StairsPaid(seat, cost))
+
+    # --- The automatic flow ------------------------------------------------------------------
+
+    def _advance(self, events: list[Event]) -> None:
+        """Run what the rules decide alone until a player must choose or the game ends."""
+        while not self.finished:
+            if self.phase == "place":
+                if any(self.left):
+                    return
+                self._subsidies(events)
+                self._start_bidding()
+            elif self.phase == "bid":
+                if self._run_bidding(events):
+                    return
+                self.phase, self.queue = "settle", self.rank()
+                self._pay_head(events)
+            elif self.phase == "settle":
+                if self.queue:
+                    return
+                self.phase = "late"
+                self.queue = [s for s in self.order if s not in self.pos]
+            elif self.phase == "late":
+                while self.queue and (not self.inv_open or self.people[self.queue[0]].lire < C.LATE_PRICE):
+                    self.queue.pop(0)
+                if self.queue:
+                    return
+                self._new_order(events)
+                self.phase, self.queue = "invest", [s for s in self.order if self.inv_held[s]]
+            elif self.phase == "invest":
+                while self.queue and not self.resolutions(self.queue[0]):
+                    seat = self.queue.pop(0)
+                    events.append(InvestmentResolved(seat, self.inv_held[seat], "unused"))
+                    self.inv_used.append(self.inv_held[seat])
+                    self.inv_held[seat] = None
+                if self.queue:
+                    return
+                self.phase = "deliver"
+                self.plans = {}
+                self.pending = [s for s in self.order if self.dlv_held[s] is not None]
+                if not self.pending:
+                    self._resolve_deliveries(events)
+            elif self.phase == "deliver":
+                return
+
+    def resolutions(self, seat: int) -> list[str]:
+        """How ``seat`` may resolve its investment tile now: "track" and/or "action"."""
+        tile = C.INVESTMENT_TILES[self.inv_held[seat]]
+        person = self.people[seat]
+        out = ["track"] if person.tracks[tile.colour] < C.TRACK_TOP else []
+        if self.can_act(seat, tile.action, bonus_of(tile.action, tile.bonus)):
+            out.append("action")
+        return out
+
+    def can_act(self, seat: int, action: str, bonus: Bonus) -> bool:
+        person = self.people[seat]
+        if action == "sponsor":
+            return True
+        if action == "buy":
+            return bool(buy_counts(person, bonus))
+        if action == "express":
+            return can_express(person, bonus, self.options["express_ignores_roads"])
+        return bool(build_choices(person, self.supply, bonus)) and bool(person.hood.shop_squares())
+
+    def _start_round(self, events: list[Event]) -> None:
+        self.round += 1
+        b = self.board
+        size = b.rows * b.cols
+        self.grid = list(self.city_stack[self.dealt:self.dealt + size])
+        self.dealt += size
+        self.coins = list(self.coin_setup[self.round - 1])
+        self.markers, self.left, self.turn = {}, [C.MARKERS] * self.n, 0
+        self.inv_open = [self.inv_stacks[c][self.round - 1] for c in C.COLOURS]
+        self.stairs_tiles = list(C.delivery_tiles_for(self.round, self.n))
+        self.pos, self.placed, self.out, self.bid_turns, self.queue = {}, set(), set(), 0, []
+        self.phase = "place"
+        shown = tuple(None if self.face_down is not None and i == self.face_down[self.round - 1] else v
+                      for i, v in enumerate(self.coins))
+        events.append(RoundStarted(self.round, tuple(self.grid), shown, tuple(self.stairs_tiles),
+                                   tuple(self.inv_open)))
+
+    def _subsidies(self, events: list[Event]) -> None:
+        b = self.board
+        lines = [("row", r) for r in range(b.rows)] + [("col", c) for c in range(b.cols)]
+        paid = 0
+        for i, ((line, k), value) in enumerate(zip(lines, self.coins, strict=True)):
+            spaces = [(k, c) for c in range(b.cols)] if line == "row" else [(r, k) for r in range(b.rows)]
+            owners = [self.markers.get(r * b.cols + c) for r, c in spaces]   # nearest the coin first
+            counts = {s: owners.count(s) for s in owners if s is not None}
+            winner = None
+            if counts:
+                most = max(counts.values())
+                winner = next(s for s in owners if s is not None and counts[s] == most)
+                self.people[winner].lire += value
+                paid += value
+            events.append(CoinAwarded(line, k, value, winner))
+            if self.face_down is not None and i == self.face_down[self.round - 1] and winner is not None:
+                self.order = [(winner + j) % self.n for j in range(self.n)]
+                events.append(OrderChanged(tuple(self.order)))
+        self.coin_paid.append(paid)
+        self.markers = {}
+
+    def _start_bidding(self) -> None:
+        self.phase, self.turn, self.bid_turns = "bid", 0, 0
+
+    def _new_order(self, events: list[Event]) -> None:
+        before = list(self.order)
+        if self.options["reverse_bid_order"]:
+            outside = [s for s in self.order if s not in self.pos]
+            self.order = outside + list(reversed(self.rank()))
+        elif not self.options["first_player_coin"] and self.pos:
+            first = min(self.pos, key=lambda s: self.pos[s][1])
+            self.order = [(first + j) % self.n for j in range(self.n)]
+        if self.order != before:
+            events.append(OrderChanged(tuple(self.order)))
+
+    def _resolve_deliveries(self, events: list[Event]) -> None:
+        for seat in self.order:
+            trips = self.plans.get(seat)
+            if trips is None:
+                continue
+            hood = self.people[seat].hood
+            for start, _, drops in trips:
+                hood.shops[start].pizzas -= len(drops)
+                for q in drops:
+                    hood.cities[q].served += 1
+            events.append(DeliveriesMade(seat, tuple(trip_json(t) for t in trips), sum(len(t[2]) for t in trips)))
+        self.dlv_held = [None] * self.n
+        self.pending = []
+        # Phase 6: experience.
+        for seat in self.order:
+            self._score_completions(seat, events)
+        events.append(CycleEnded(self.round))
+        if self.round == C.ROUNDS:
+            self._end(events)
+        else:
+            self.discarded += [t for t in self.grid if t is not None]
+            self._start_round(events)
+
+    def _score_completions(self, seat: int, events: list[Event]) -> None:
+        for pos, city in sorted(self.people[seat].hood.cities.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            if not city.scored and city.served == city.houses:
+                city.scored = True
+                self.track_steps[seat] += 1
+                self._advance_track(seat, city.colour, "completed", pos, events)
+
+    def _advance_track(self, seat: int, colour: str, reason: str, square: Pos | None, events: list[Event]) -> None:
+        tracks = self.people[seat].tracks
+        if tracks[colour] < C.TRACK_TOP:
+            tracks[colour] += 1
+        events.append(TrackAdvanced(seat, colour, tracks[colour], reason, square))
+
+    # --- The end -------------------------------------------------------------------------------
+
+    def score_parts(self, seat: int) -> dict[str, int]:
+        person = self.people[seat]
+        low = min(person.tracks.values())
+        parts = {"delivered": person.hood.delivered(), "experience": C.TRACK_VP[low],
+                 "maxed": C.MAXED_VP * sum(1 for v in person.tracks.values() if v == C.TRACK_TOP),
+                 "left": -person.hood.pizzas(), "money": 0}
+        if self.options["money_bonus"]:
+            amounts = sorted({p.lire for p in self.people}, reverse=True)
+            for place, amount in enumerate(amounts[:len(C.MONEY_BONUS)]):
+                if person.lire == amount:
+                    parts["money"] = C.MONEY_BONUS[place]
+        return parts
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(sum(self.score_parts(s).values()) for s in range(self.n))
+
+    def _end(self, events: list[Event]) -> None:
+        self.finished = True
+        self.phase = "over"
+        scores = self.scores()
+        key = [(scores[s], self.people[s].lire, self.people[s].hood.delivered()) for s in range(self.n)]
+        best = max(key)
+        self.winners = tuple(s for s in range(self.n) if key[s] == best)
+        self.final = scores
+        events.append(GameEnded(scores, tuple(p.lire for p in self.people), self.winners))
+
+    def log_for(self, seat: int | None) -> list[Event]:
+        return [e for e in self.log if e.visible_to(seat)]
+
+
+# --- Checks of set-ups and moves -------------------------------------------------------------------
+
+def _check_players(players: Sequence[str]) -> int:
+    if isinstance(players, str):
+        raise InvalidSetup("players must be a list of names")
+    n = len(players)
+    if not C.MIN_PLAYERS <= n <= C.MAX_PLAYERS:
+        raise InvalidSetup(f"Papà Paolo is for {C.MIN_PLAYERS} to {C.MAX_PLAYERS} players, not {n}")
+    check_names(players)
+    return n
+
+
+def _check_setup(setup: Mapping[str, Any], n: int, opts: Mapping[str, bool]) -> None:
+    keys = {"starting_tiles", "city_stack", "coins", "investment_stacks"}
+    if opts["first_player_coin"]:
+        keys.add("face_down_coin")
+    if not isinstance(setup, Mapping) or set(setup) != keys:
+        raise InvalidSetup(f"the set-up holds exactly {', '.join(sorted(keys))}")
+    starts = setup["starting_tiles"]
+    if not isinstance(starts, list | tuple) or len(starts) != n or len(set(starts)) != n \
+            or not set(starts) <= set(C.STARTING_TILES):
+        raise InvalidSetup("each player has a different starting tile S1-S4")
+    stack = setup["city_stack"]
+    if not isinstance(stack, list | tuple) or sorted(stack) != sorted(C.CITY_IDS):
+        raise InvalidSetup(f"city_stack holds all {len(C.CITY_IDS)} city tiles, each once")
+    coins = setup["coins"]
+    want = sorted(C.BOARDS[n].coins)
+    if not isinstance(coins, list | tuple) or len(coins) != C.ROUNDS or any(
+            not isinstance(c, list | tuple) or not all(type(v) is int for v in c) or sorted(c) != want
+            for c in coins):
+        raise InvalidSetup(f"coins gives each of the {C.ROUNDS} rounds the coins {want} in some order")
+    stacks = setup["investment_stacks"]
+    if not isinstance(stacks, Mapping) or set(stacks) != set(C.COLOURS) or any(
+            not isinstance(stacks[c], list | tuple) or sorted(stacks[c]) != sorted(C.INVESTMENT_BY_COLOUR[c])
+            for c in C.COLOURS):
+        raise InvalidSetup("investment_stacks gives each colour its five tiles, each once")
+    if opts["first_player_coin"]:
+        down = setup["face_down_coin"]
+        if not isinstance(down, list | tuple) or len(down) != C.ROUNDS or any(
+                type(i) is not int or not 0 <= i < len(want) for i in down):
+            raise InvalidSetup(f"face_down_coin gives each round an index into its {len(want)} coins")
+
+
+def _parse_take(data: Any) -> tuple[Pos, int]:
+    if not isinstance(data, Mapping) or set(data) != {"square", "rotation"}:
+        raise MalformedInput('take is {"square": [x, y], "rotation": 0-3}')
+    sq, rot = data["square"], data["rotation"]
+    if not isinstance(sq, list) or len(sq) != 2 or not all(type(v) is int for v in sq):
+        raise MalformedInput("a square is [x, y]")
+    if type(rot) is not int or not 0 <= rot <= 3:
+        raise BadRotation(f"a rotation is 0 to 3, not {rot!r}"[:60])
+    return (sq[0], sq[1]), rot
+
+
+def take_move(space: tuple[int, int], square: Pos, rotation: int) -> dict[str, Any]:
+    return {"place": list(space), "take": {"square": list(square), "rotation": rotation}}
+
+
+def place_action_move(space: tuple[int, int], name: str, body: Any) -> dict[str, Any]:
+    return {"place": list(space), "action": action_json(name, body)}
+
+
+__all__ = ["Game", "IllegalMove", "Trip"]

@@ -1,0 +1,227 @@
+"""A player's neighbourhood: squares, road links, placement rules and trips (PAPA_PAOLO.md §3, §2.11).
+
+Coordinates (x, y): the starting pizzeria at (0, 0), its town square at (1, 0); x grows east,
+y grows south. A square is a ``City`` (a city tile or the town square) or a ``Shop`` (a pizzeria).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+
+from .components import DELTA, MAX_BBOX, OPPOSITE, SIDES, CityTile
+
+Pos = tuple[int, int]
+
+
+class City:
+    __slots__ = ("tile", "colour", "roads", "houses", "served", "scored")
+
+    def __init__(self, tile: str, colour: str, roads: frozenset[str], houses: int) -> None:
+        self.tile, self.colour, self.roads, self.houses = tile, colour, roads, houses
+        self.served = 0
+        self.scored = False
+
+    def copy(self) -> City:
+        other = City(self.tile, self.colour, self.roads, self.houses)
+        other.served, other.scored = self.served, self.scored
+        return other
+
+    @property
+    def open(self) -> int:
+        return self.houses - self.served
+
+
+class Shop:
+    __slots__ = ("id", "capacity", "pizzas")
+
+    def __init__(self, id: str, capacity: int, pizzas: int) -> None:
+        self.id, self.capacity, self.pizzas = id, capacity, pizzas
+
+    def copy(self) -> Shop:
+        return Shop(self.id, self.capacity, self.pizzas)
+
+    @property
+    def room(self) -> int:
+        return self.capacity - self.pizzas
+
+
+def rotated(roads: Iterable[str], rotation: int) -> frozenset[str]:
+    """``roads`` turned ``rotation`` quarter turns clockwise (N -> E -> S -> W -> N)."""
+    return frozenset(SIDES[(SIDES.index(s) + rotation) % 4] for s in roads)
+
+
+def step(pos: Pos, side: str) -> Pos:
+    dx, dy = DELTA[side]
+    return pos[0] + dx, pos[1] + dy
+
+
+def fits_box(xs: Iterable[int], ys: Iterable[int]) -> bool:
+    xs, ys = list(xs), list(ys)
+    w, h = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+    return min(w, h) <= min(MAX_BBOX) and max(w, h) <= max(MAX_BBOX)
+
+
+class Hood:
+    """One player's neighbourhood."""
+
+    __slots__ = ("cities", "shops")
+
+    def __init__(self) -> None:
+        self.cities: dict[Pos, City] = {}
+        self.shops: dict[Pos, Shop] = {}
+
+    def copy(self) -> Hood:
+        other = Hood()
+        other.cities = {p: c.copy() for p, c in self.cities.items()}
+        other.shops = {p: s.copy() for p, s in self.shops.items()}
+        return other
+
+    # --- Geometry ----------------------------------------------------------------------------
+
+    def occupied(self, pos: Pos) -> bool:
+        return pos in self.cities or pos in self.shops
+
+    def squares(self) -> Iterator[Pos]:
+        yield from self.cities
+        yield from self.shops
+
+    def frontier(self) -> list[Pos]:
+        """Free squares orthogonally next to the neighbourhood, in (y, x) order."""
+        out = {step(p, s) for p in self.squares() for s in SIDES}
+        return sorted((q for q in out if not self.occupied(q)), key=lambda q: (q[1], q[0]))
+
+    def fits_with(self, pos: Pos) -> bool:
+        squares = [*self.squares(), pos]
+        return fits_box((p[0] for p in squares), (p[1] for p in squares))
+
+    def linked(self, a: Pos, side: str) -> bool:
+        """Whether a road link joins square ``a`` to its neighbour on ``side``."""
+        b = step(a, side)
+        ca, cb = self.cities.get(a), self.cities.get(b)
+        if ca is not None and cb is not None:
+            return side in ca.roads and OPPOSITE[side] in cb.roads
+        if ca is not None and b in self.shops:
+            return side in ca.roads
+        if cb is not None and a in self.shops:
+            return OPPOSITE[side] in cb.roads
+        return False
+
+    def links(self, a: Pos) -> list[tuple[str, Pos]]:
+        return [(s, step(a, s)) for s in SIDES if self.linked(a, s)]
+
+    # --- Placement rules ---------------------------------------------------------------------
+
+    def placement_fault(self, pos: Pos, roads: frozenset[str]) -> str | None:
+        """Why a city tile with ``roads`` may not go on ``pos`` (an error code), or None if it may."""
+        if self.occupied(pos):
+            return "square_taken"
+        near = [(s, step(pos, s)) for s in SIDES]
+        if not any(self.occupied(q) for _, q in near):
+            return "not_adjacent"
+        connected = False
+        for side, q in near:
+            city = self.cities.get(q)
+            if city is not None:
+                theirs = OPPOSITE[side] in city.roads
+                if (side in roads) != theirs:
+                    return "road_cut"
+                connected = connected or theirs
+            elif q in self.shops and side in roads:
+                connected = True
+        if not connected:
+            return "not_connected"
+        if not self.fits_with(pos):
+            return "too_large"
+        return None
+
+    def placements(self, tile: CityTile) -> list[tuple[Pos, int]]:
+        """Every legal (square, rotation) for ``tile``; rotations giving the same roads count once."""
+        out = []
+        for pos in self.frontier():
+            seen: set[frozenset[str]] = set()
+            for rot in range(4):
+                roads = rotated(tile.roads, rot)
+                if roads in seen:
+                    continue
+                seen.add(roads)
+                if self.placement_fault(pos, roads) is None:
+                    out.append((pos, rot))
+        return out
+
+    def shop_fault(self, pos: Pos) -> str | None:
+        """Why a pizzeria may not be built on ``pos``, or None."""
+        if self.occupied(pos):
+            return "square_taken"
+        near = [step(pos, s) for s in SIDES]
+        if not any(self.occupied(q) for q in near):
+            return "not_adjacent"
+        if any(q in self.shops for q in near):
+            return "pizzerias_adjacent"
+        if not self.fits_with(pos):
+            return "too_large"
+        return None
+
+    def shop_squares(self) -> list[Pos]:
+        return [p for p in self.frontier() if self.shop_fault(p) is None]
+
+    # --- Serving -----------------------------------------------------------------------------
+
+    def reachable(self, start: Pos, used: frozenset = frozenset()) -> set[Pos]:
+        """City squares reachable from ``start`` without entering a pizzeria or crossing ``used`` links."""
+        seen: set[Pos] = set()
+        queue = deque([start])
+        while queue:
+            a = queue.popleft()
+            for _, b in self.links(a):
+                if b in seen or b in self.shops or frozenset((a, b)) in used:
+                    continue
+                seen.add(b)
+                queue.append(b)
+        return seen
+
+    def can_express(self, ignore_roads: bool) -> bool:
+        """Whether one express trip could serve at least one house."""
+        for pos, shop in self.shops.items():
+            if shop.pizzas <= 0:
+                continue
+            squares = self.cities if ignore_roads else self.reachable(pos)
+            if any(self.cities[q].open > 0 for q in squares):
+                return True
+        return False
+
+    def free_room(self) -> int:
+        return sum(s.room for s in self.shops.values())
+
+    def pizzas(self) -> int:
+        return sum(s.pizzas for s in self.shops.values())
+
+    def delivered(self) -> int:
+        return sum(c.served for c in self.cities.values())
+
+    def completed(self) -> int:
+        return sum(1 for c in self.cities.values() if c.scored)
+
+
+def trip_fault(hood: Hood, start: Pos, path: list[Pos], max_distance: int | None) -> str | None:
+    """Why ``path`` from pizzeria ``start`` is not a trip (§3), or None."""
+    if start not in hood.shops:
+        return "not_a_pizzeria"
+    if not path:
+        return "empty_trip"
+    if max_distance is not None and len(path) > max_distance:
+        return "too_far"
+    used: set[frozenset[Pos]] = set()
+    here = start
+    for nxt in path:
+        side = next((s for s in SIDES if step(here, s) == nxt), None)
+        if nxt in hood.shops:
+            return "enters_pizzeria"
+        if side is None or not hood.linked(here, side):
+            return "no_road"
+        link = frozenset((here, nxt))
+        if link in used:
+            return "road_twice"
+        used.add(link)
+        here = nxt
+    return None

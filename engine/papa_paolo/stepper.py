@@ -1,0 +1,351 @@
+"""Play in small steps: what a seat may choose next (``legal_steps``) and making it (``apply_step``).
+
+A decision of several steps keeps its draft in ``game.drafts[seat]`` and ends in one whole move
+(``Game.play``), the record's: phase 1 is a space, then "take" (a square, then a rotation, only
+legal ones offered) or an action (its details one step at a time); phase 4 is "track" or
+"action"; phase 5 is a private plan (pizzeria, next square, drop here, end trip, done) or
+"best-plan", computed exactly for that seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import components as C
+from .actions import build_choices, buy_counts, received
+from .errors import (
+    GameIsOver,
+    NotYourTurn,
+    SpaceTaken,
+    StairsIllegal,
+    StepNotOffered,
+    TileNotOpen,
+    TrackFull,
+    fault,
+)
+from .events import Event, PlanStep
+from .game import Game, place_action_move, take_move
+from .hood import Hood, Pos, rotated
+from .steps import Step
+from .trips import best_plan, trip_json
+
+ORDER = lambda p: (p[1], p[0])  # noqa: E731  squares in reading order (y, then x)
+
+
+def legal_steps(g: Game, seat: int) -> list[Step]:
+    if g.finished or seat not in g.to_act():
+        return []
+    draft = g.drafts.get(seat)
+    if g.phase == "place":
+        if draft is None:
+            b = g.board
+            return [Step("place", (i // b.cols, i % b.cols)) for i in range(b.rows * b.cols) if i not in g.markers]
+        return _action_steps(g, seat, draft)
+    if g.phase == "invest":
+        return [Step(w) for w in g.resolutions(seat)] if draft is None else _action_steps(g, seat, draft)
+    if g.phase == "bid":
+        return [Step("stairs", s) for s in g.stair_spaces(seat)]
+    if g.phase == "settle":
+        return [Step("invest", t) for t in g.inv_open]
+    if g.phase == "late":
+        return [*(Step("late", t) for t in g.inv_open), Step("decline")]
+    return _plan_steps(g, seat, draft or {"trips": [], "cur": None})
+
+
+# --- Phase 1 and 4 actions ----------------------------------------------------------------------
+
+def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
+    person = g.people[seat]
+    hood = person.hood
+    mode = d["mode"]
+    if mode == "choose":
+        r, c = d["space"]
+        out = []
+        tile = g.grid[r * g.board.cols + c]
+        if tile is not None and hood.placements(C.CITY_TILES[tile]):
+            out.append(Step("take"))
+        out += [Step(a) for a in g.board.actions_at(r, c) if g.can_act(seat, a, g.bonus_now(seat))]
+        return [*out, Step("nothing")]
+    if mode == "square":
+        return [Step("square", q) for q in _unique(q for q, _ in _placements(g, d))]
+    if mode == "rotate":
+        return [Step("rotate", rot) for q, rot in _placements(g, d) if q == d["square"]]
+    if mode == "pizzas":
+        return [Step("pizzas", n) for n in buy_counts(person, g.bonus_now(seat))]
+    if mode == "put":
+        return [Step("put", p) for p in sorted(hood.shops, key=ORDER) if _room_left(hood, d, p) > 0]
+    if mode == "which":
+        return [Step("pizzeria", p) for p in build_choices(person, g.supply, g.bonus_now(seat))]
+    if mode == "where":
+        return [Step("square", q) for q in hood.shop_squares()]
+    if mode == "from":
+        ignore = g.options["express_ignores_roads"]
+        return [Step("from", p) for p in sorted(hood.shops, key=ORDER)
+                if hood.shops[p].pizzas > 0 and _serves(hood, p, ignore)]
+    return _trip_steps(hood, d["trip"], limit=person.value("red"), max_distance=None,
+                       stock={}, open_={}, express=True, ignore=g.options["express_ignores_roads"])
+
+
+def _placements(g: Game, d: dict[str, Any]) -> list[tuple[Pos, int]]:
+    r, c = d["space"]
+    return g.people[d["seat"]].hood.placements(C.CITY_TILES[g.grid[r * g.board.cols + c]])
+
+
+def _unique(items) -> list:
+    out = []
+    for i in items:
+        if i not in out:
+            out.append(i)
+    return out
+
+
+def _room_left(hood: Hood, d: dict[str, Any], p: Pos) -> int:
+    return hood.shops[p].room - d["to"].get(p, 0)
+
+
+def _serves(hood: Hood, start: Pos, ignore: bool) -> bool:
+    squares = hood.cities if ignore else hood.reachable(start)
+    return any(hood.cities[q].open > 0 for q in squares)
+
+
+# --- Trips (express and phase 5) ------------------------------------------------------------------
+
+def _trip_steps(hood: Hood, trip: dict[str, Any], *, limit: int, max_distance: int | None,
+                stock: dict[Pos, int], open_: dict[Pos, int], express: bool, ignore: bool) -> list[Step]:
+    """Steps of a trip under way; ``stock``/``open_`` hold what earlier trips of the plan took."""
+    start, path, drops = trip["from"], trip["path"], trip["drops"]
+    stock_left = hood.shops[start].pizzas - stock.get(start, 0) - len(drops)
+    can_drop = len(drops) < limit and stock_left > 0
+
+    def open_left(q: Pos) -> int:
+        return hood.cities[q].open - open_.get(q, 0) - drops.count(q)
+
+    out: list[Step] = []
+    if ignore and express:
+        if can_drop:
+            out += [Step("drop", q) for q in sorted(hood.cities, key=ORDER) if open_left(q) > 0]
+        return [*out, Step("end-trip")] if drops else out
+    here = path[-1] if path else start
+    used = {frozenset((a, b)) for a, b in zip([start, *path], path, strict=False)}
+    if max_distance is None or len(path) < max_distance:
+        for _, nxt in hood.links(here):
+            link = frozenset((here, nxt))
+            if nxt in hood.shops or link in used:
+                continue
+            if express and not drops and not _drop_ahead(hood, nxt, used | {link}, open_left):
+                continue
+            out.append(Step("step", nxt))
+    if path and can_drop and open_left(here) > 0:
+        out.append(Step("drop", here))
+    if path and (drops or not express):
+        out.append(Step("end-trip"))
+    return out
+
+
+def _drop_ahead(hood: Hood, pos: Pos, used: set, open_left) -> bool:
+    """Whether a trip at ``pos`` could still reach a house without a pizza."""
+    return open_left(pos) > 0 or any(open_left(q) > 0 for q in hood.reachable(pos, frozenset(used)))
+
+
+def _plan_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
+    person = g.people[seat]
+    hood = person.hood
+    tile = g.delivery_tile(seat)
+    stock, open_, total = _plan_use(d["trips"])
+    if d["cur"] is not None:
+        return _trip_steps(hood, d["cur"], limit=tile.max_pizzas - total, max_distance=tile.max_distance,
+                           stock=stock, open_=open_, express=False, ignore=False)
+    out = []
+    if len(d["trips"]) < person.value("green") and total < tile.max_pizzas:
+        out = [Step("from", p) for p in sorted(hood.shops, key=ORDER)
+               if hood.shops[p].pizzas - stock.get(p, 0) > 0
+               and any(q not in hood.shops for _, q in hood.links(p))]
+    out.append(Step("done"))
+    if not d["trips"]:
+        out.append(Step("best-plan"))
+    return out
+
+
+def _plan_use(trips: list[dict[str, Any]]) -> tuple[dict[Pos, int], dict[Pos, int], int]:
+    stock: dict[Pos, int] = {}
+    open_: dict[Pos, int] = {}
+    for t in trips:
+        stock[t["from"]] = stock.get(t["from"], 0) + len(t["drops"])
+        for q in t["drops"]:
+            open_[q] = open_.get(q, 0) + 1
+    return stock, open_, sum(len(t["drops"]) for t in trips)
+
+
+# --- Checking and applying a step -------------------------------------------------------------
+
+def check_step(g: Game, seat: int, step: Step) -> Step:
+    if g.finished:
+        raise GameIsOver("the game is over")
+    if seat not in g.to_act():
+        names = ", ".join(g.players[s] for s in g.to_act())
+        raise NotYourTurn(f"it is {names}'s turn, not {g.players[seat]}'s", seat=seat)
+    offered = legal_steps(g, seat)
+    if step in offered:
+        return step
+    raise _why_not(g, seat, step, offered)
+
+
+def _why_not(g: Game, seat: int, step: Step, offered: list[Step]) -> Exception:
+    d = g.drafts.get(seat) or {}
+    verbs = {s.verb for s in offered}
+    if step.verb in verbs:
+        if step.verb == "place":
+            return SpaceTaken(f"space {step.arg} is taken or not on the board")
+        if step.verb == "stairs":
+            return StairsIllegal(f"staircase space {step.arg} is not open to you (too dear, not above "
+                                 "the others, or a step down)")
+        if step.verb in ("invest", "late"):
+            return TileNotOpen(f"{step.arg} is not an open investment tile")
+        if step.verb == "square" and d.get("mode") == "where" and isinstance(step.arg, tuple):
+            code = g.people[seat].hood.shop_fault(step.arg)
+            if code:
+                return fault(code, f"square {step.arg}")
+        if step.verb == "square" and d.get("mode") == "square" and isinstance(step.arg, tuple):
+            r, c = d["space"]
+            tile = C.CITY_TILES[g.grid[r * g.board.cols + c]]
+            codes = {g.people[seat].hood.placement_fault(step.arg, rotated(tile.roads, k)) for k in range(4)}
+            codes.discard(None)
+            if codes:
+                return fault(sorted(codes)[0], f"{tile.id} on {step.arg}")
+    if step.verb == "track" and g.phase == "invest":
+        return TrackFull("the track of this investment tile is at its last position")
+    shown = ", ".join(str(s) for s in offered[:8]) + (" ..." if len(offered) > 8 else "")
+    return StepNotOffered(f"{step} is not a choice now; the choices are: {shown}", step=str(step))
+
+
+def apply_step(g: Game, seat: int, step: Step) -> list[Event]:
+    check_step(g, seat, step)
+    before = len(g.log)
+    g.moves.append((seat, str(step)))
+    g.by_seat[seat] += 1
+    private = g.phase == "deliver"
+    _do(g, seat, step)
+    if private and g.phase == "deliver" and seat in g.pending:
+        event = PlanStep(seat, str(step))
+        g.log.append(event)
+    return g.log[before:]
+
+
+def _do(g: Game, seat: int, step: Step) -> None:
+    v, arg = step.verb, step.arg
+    if g.phase == "bid":
+        g.play(seat, {"stairs": list(arg)})
+    elif g.phase == "settle":
+        g.play(seat, {"invest": arg})
+    elif g.phase == "late":
+        g.play(seat, {"late": None if v == "decline" else arg})
+    elif g.phase == "deliver":
+        _plan_step(g, seat, step)
+    elif v == "place":
+        g.drafts[seat] = {"seat": seat, "space": arg, "mode": "choose"}
+    elif v == "track":
+        g.play(seat, {"resolve": "track"})
+    elif v == "action":
+        tile = C.INVESTMENT_TILES[g.inv_held[seat]]
+        g.drafts[seat] = {"seat": seat, "space": None, "mode": "choose"}
+        _start_action(g, seat, tile.action)
+    else:
+        _action_step(g, seat, step)
+
+
+def _start_action(g: Game, seat: int, action: str) -> None:
+    d = g.drafts[seat]
+    d["action"] = action
+    if action in ("sponsor", "nothing"):
+        _finish(g, seat, "none" if action == "nothing" else action, None)
+    elif action == "take":
+        d["mode"] = "square"
+    elif action == "buy":
+        d["mode"] = "pizzas"
+    elif action == "express":
+        d["mode"] = "from"
+    else:
+        d["mode"] = "which"
+
+
+def _action_step(g: Game, seat: int, step: Step) -> None:
+    d = g.drafts[seat]
+    v, arg = step.verb, step.arg
+    hood = g.people[seat].hood
+    if d["mode"] == "choose":
+        _start_action(g, seat, v)
+    elif d["mode"] == "square":
+        d["square"], d["mode"] = arg, "rotate"
+    elif d["mode"] == "rotate":
+        g.play(seat, take_move(d["space"], d["square"], arg))
+    elif d["mode"] == "pizzas":
+        d["n"], d["to"], d["left"], d["mode"] = arg, {}, received(g.people[seat], arg), "put"
+        _settle_put(g, seat)
+    elif d["mode"] == "put":
+        d["to"][arg] = d["to"].get(arg, 0) + 1
+        d["left"] -= 1
+        _settle_put(g, seat)
+    elif d["mode"] == "which":
+        d["pizzeria"], d["mode"] = arg, "where"
+    elif d["mode"] == "where":
+        _finish(g, seat, "build", (d["pizzeria"], arg))
+    elif d["mode"] == "from":
+        d["trip"], d["mode"] = {"from": arg, "path": [], "drops": []}, "trip"
+    elif v == "step":
+        d["trip"]["path"].append(arg)
+    elif v == "drop":
+        d["trip"]["drops"].append(arg)
+    elif hood is not None:       # end-trip
+        t = d["trip"]
+        _finish(g, seat, "express", (t["from"], tuple(t["path"]), tuple(t["drops"])))
+
+
+def _settle_put(g: Game, seat: int) -> None:
+    """Put the rest automatically once only one pizzeria has room; finish when all are placed."""
+    d = g.drafts[seat]
+    hood = g.people[seat].hood
+    roomy = [p for p in hood.shops if _room_left(hood, d, p) > 0]
+    if d["left"] > 0 and len(roomy) == 1:
+        d["to"][roomy[0]] = d["to"].get(roomy[0], 0) + d["left"]
+        d["left"] = 0
+    if d["left"] <= 0:
+        to = tuple(sorted(((p, k) for p, k in d["to"].items() if k), key=lambda item: ORDER(item[0])))
+        _finish(g, seat, "buy", (d["n"], to))
+
+
+def _finish(g: Game, seat: int, name: str, body: Any) -> None:
+    d = g.drafts[seat]
+    if d["space"] is None:
+        from .actions import action_json
+        g.play(seat, {"resolve": action_json(name, body)})
+    else:
+        g.play(seat, place_action_move(d["space"], name, body))
+
+
+def _plan_step(g: Game, seat: int, step: Step) -> None:
+    d = g.drafts.setdefault(seat, {"trips": [], "cur": None})
+    v, arg = step.verb, step.arg
+    if v == "from":
+        d["cur"] = {"from": arg, "path": [], "drops": []}
+    elif v == "step":
+        d["cur"]["path"].append(arg)
+    elif v == "drop":
+        d["cur"]["drops"].append(arg)
+    elif v == "end-trip":
+        d["trips"].append(d["cur"])
+        d["cur"] = None
+    elif v == "done":
+        g.play(seat, {"deliver": [trip_json((t["from"], tuple(t["path"]), tuple(t["drops"])))
+                                  for t in d["trips"]]})
+    else:
+        tile = g.delivery_tile(seat)
+        plan = best_plan(g.people[seat].hood, trips_allowed=g.people[seat].value("green"),
+                         max_pizzas=tile.max_pizzas, max_distance=tile.max_distance)
+        g.play(seat, {"deliver": [trip_json(t) for t in plan]})
+
+
+def in_decision(g: Game, seat: int) -> bool:
+    d = g.drafts.get(seat)
+    if d is None or seat not in g.to_act():
+        return False
+    return bool(d.get("trips") or d.get("cur")) if g.phase == "deliver" else True

@@ -1,0 +1,224 @@
+"""Trips: their JSON form, their rules (§3, phase 5, the express action) and the best plan.
+
+A trip is ``(start, path, drops)``: the pizzeria it leaves, the squares it enters in order and
+one square per pizza dropped. ``check_trip`` applies the rules to one trip against the stock
+and the unserved houses still left (both updated when the trip is legal), so a plan is checked
+trip after trip, as its trips run.
+
+``best_plan`` is the one-step "best plan": an exact search for the plan serving the most houses,
+then completing the most squares, then leaving the fewest pizzas (PAPA_PAOLO.md §9).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from .errors import (
+    DropOffPath,
+    HouseServed,
+    MalformedInput,
+    NoPizzasLeft,
+    TooManyPizzas,
+    TooManyTrips,
+    fault,
+)
+from .hood import Hood, Pos, trip_fault
+
+Trip = tuple[Pos, tuple[Pos, ...], tuple[Pos, ...]]
+
+
+def _pos(value: Any, what: str) -> Pos:
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(type(v) is int for v in value)):
+        raise MalformedInput(f"{what} is a square [x, y], not {value!r}"[:120])
+    return value[0], value[1]
+
+
+def parse_trip(data: Any) -> Trip:
+    if not isinstance(data, Mapping) or set(data) != {"from", "path", "drops"}:
+        raise MalformedInput('a trip is {"from": [x, y], "path": [...], "drops": [...]}')
+    if not isinstance(data["path"], list) or not isinstance(data["drops"], list):
+        raise MalformedInput("a trip's path and drops are lists of squares")
+    return (_pos(data["from"], "from"), tuple(_pos(p, "a path square") for p in data["path"]),
+            tuple(_pos(p, "a drop") for p in data["drops"]))
+
+
+def trip_json(trip: Trip) -> dict[str, Any]:
+    start, path, drops = trip
+    return {"from": list(start), "path": [list(p) for p in path], "drops": [list(p) for p in drops]}
+
+
+def check_trip(hood: Hood, trip: Trip, *, max_distance: int | None, max_drops: int,
+               stock: dict[Pos, int], open_: dict[Pos, int], ignore_roads: bool = False) -> None:
+    """Raise the rule ``trip`` breaks; otherwise take its drops off ``stock`` and ``open_``."""
+    start, path, drops = trip
+    if ignore_roads:
+        if start not in hood.shops:
+            raise fault("not_a_pizzeria", str(start))
+        if path:
+            raise MalformedInput("an express delivery that ignores roads has an empty path")
+        allowed = set(hood.cities)
+    else:
+        code = trip_fault(hood, start, list(path), max_distance)
+        if code is not None:
+            raise fault(code, f"trip from {start}")
+        allowed = set(path)
+    if len(drops) > max_drops:
+        raise TooManyPizzas(f"this trip may drop at most {max_drops} pizzas, not {len(drops)}")
+    if len(drops) > stock[start]:
+        raise NoPizzasLeft(f"the pizzeria at {start} holds {stock[start]} pizzas, not {len(drops)}")
+    for square, count in Counter(drops).items():
+        if square not in allowed:
+            raise DropOffPath(f"a pizza is dropped on {square}, which the trip does not enter")
+        if count > open_.get(square, 0):
+            raise HouseServed(f"{square} has {open_.get(square, 0)} house(s) without a pizza, not {count}")
+    stock[start] -= len(drops)
+    for square in drops:
+        open_[square] -= 1
+
+
+def check_plan(hood: Hood, trips: list[Trip], *, trips_allowed: int, max_pizzas: int,
+               max_distance: int) -> None:
+    """Raise the rule a phase-5 plan breaks (trips run in listed order)."""
+    if len(trips) > trips_allowed:
+        raise TooManyTrips(f"the green track allows {trips_allowed} trip(s), not {len(trips)}")
+    stock = {p: s.pizzas for p, s in hood.shops.items()}
+    open_ = {p: c.open for p, c in hood.cities.items()}
+    left = max_pizzas
+    for trip in trips:
+        check_trip(hood, trip, max_distance=max_distance, max_drops=left, stock=stock, open_=open_)
+        left -= len(trip[2])
+
+
+# --- The best plan -------------------------------------------------------------------------------
+
+SEARCH_CAP = 60_000          # allocations tried; far above what a 4x5 neighbourhood needs
+
+
+def trails(hood: Hood, start: Pos, max_distance: int) -> dict[frozenset[Pos], tuple[Pos, ...]]:
+    """Every set of squares with unserved houses one trip from ``start`` can reach, with a shortest
+    path for each; sets contained in another are dropped (they are never better)."""
+    found: dict[frozenset[Pos], tuple[Pos, ...]] = {}
+
+    def walk(here: Pos, path: tuple[Pos, ...], used: frozenset) -> None:
+        covered = frozenset(p for p in path if hood.cities[p].open > 0)
+        if covered and (covered not in found or len(found[covered]) > len(path)):
+            found[covered] = path
+        if len(path) == max_distance:
+            return
+        for _, nxt in hood.links(here):
+            link = frozenset((here, nxt))
+            if nxt in hood.shops or link in used:
+                continue
+            walk(nxt, (*path, nxt), used | {link})
+
+    walk(start, (), frozenset())
+    keys = sorted(found, key=len, reverse=True)
+    kept: list[frozenset[Pos]] = []
+    for k in keys:
+        if not any(k < other for other in kept):
+            kept.append(k)
+    return {k: found[k] for k in kept}
+
+
+def _allocate(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
+              ) -> tuple[tuple[int, int], dict[Pos, dict[Pos, int]]]:
+    """The best drops given what each pizzeria's trips reach: (served, completed) and, per
+    pizzeria, pizzas per square."""
+    shops = sorted(cover)
+    squares = sorted({q for qs in cover.values() for q in qs})
+    who = [tuple(i for i, p in enumerate(shops) if q in cover[p]) for q in squares]
+    opens = [hood.cities[q].open for q in squares]
+
+    @cache
+    def best(i: int, stock: tuple[int, ...], left: int) -> tuple[tuple[int, int], tuple]:
+        if i == len(squares) or left == 0:
+            return (0, 0), ()
+        result = ((-1, -1), ())
+        for amounts in _splits(opens[i], [stock[j] for j in who[i]], left):
+            got = sum(amounts)
+            nxt = list(stock)
+            for j, a in zip(who[i], amounts, strict=True):
+                nxt[j] -= a
+            (served, done), rest = best(i + 1, tuple(nxt), left - got)
+            value = (served + got, done + (got == opens[i]))
+            if value > result[0]:
+                result = (value, ((i, amounts), *rest))
+        return result
+
+    value, chosen = best(0, tuple(hood.shops[p].pizzas for p in shops), max_pizzas)
+    drops: dict[Pos, dict[Pos, int]] = {p: {} for p in shops}
+    for i, amounts in chosen:
+        for j, a in zip(who[i], amounts, strict=True):
+            if a:
+                drops[shops[j]][squares[i]] = a
+    return value, drops
+
+
+def _splits(need: int, stocks: list[int], left: int) -> list[tuple[int, ...]]:
+    """Ways to take up to ``need`` pizzas (and ``left`` in all) from pizzerias with ``stocks``."""
+    out: list[tuple[int, ...]] = [()]
+    for s in stocks:
+        out = [(*o, a) for o in out for a in range(min(s, need - sum(o), left - sum(o)) + 1)]
+    return out
+
+
+def best_plan(hood: Hood, *, trips_allowed: int, max_pizzas: int, max_distance: int) -> list[Trip]:
+    """The plan serving the most houses, then completing the most squares, then leaving the
+    fewest pizzas (the same as serving the most: every pizza dropped serves a house)."""
+    options: list[tuple[Pos, frozenset[Pos], tuple[Pos, ...]]] = []
+    for start, shop in sorted(hood.shops.items()):
+        if shop.pizzas > 0:
+            options += [(start, k, path) for k, path in trails(hood, start, max_distance).items()]
+    if not options or trips_allowed <= 0 or max_pizzas <= 0:
+        return []
+    everything: dict[Pos, frozenset[Pos]] = {}
+    for start, k, _ in options:
+        everything[start] = everything.get(start, frozenset()) | k
+    ceiling, _ = _allocate(hood, everything, max_pizzas)
+    best: list[Any] = [(-1, -1), None, None]
+    tried = [0]
+    seen: set[frozenset] = set()
+
+    def search(first: int, chosen: list[int], cover: dict[Pos, frozenset[Pos]]) -> bool:
+        key = frozenset(cover.items())
+        if chosen and key not in seen:
+            seen.add(key)
+            tried[0] += 1
+            value, drops = _allocate(hood, cover, max_pizzas)
+            if value > best[0]:
+                best[:] = [value, list(chosen), drops]
+                if value == ceiling:
+                    return True
+        if len(chosen) == trips_allowed or tried[0] >= SEARCH_CAP:
+            return False
+        for i in range(first, len(options)):
+            start, k, _ = options[i]
+            if k <= cover.get(start, frozenset()):
+                continue
+            grown = {**cover, start: cover.get(start, frozenset()) | k}
+            if search(i + 1, [*chosen, i], grown):
+                return True
+        return False
+
+    search(0, [], {})
+    _, chosen, drops = best
+    if not chosen or best[0][0] == 0:
+        return []
+    return _trips_of(chosen, options, drops)
+
+
+def _trips_of(chosen: list[int], options, drops: dict[Pos, dict[Pos, int]]) -> list[Trip]:
+    trips = []
+    todo = {p: dict(d) for p, d in drops.items()}
+    for i in chosen:
+        start, _, path = options[i]
+        mine: list[Pos] = []
+        for q in sorted(set(path)):
+            count = todo.get(start, {}).pop(q, 0)
+            mine += [q] * count
+        trips.append((start, path, tuple(mine)))
+    return trips

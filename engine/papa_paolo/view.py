@@ -1,0 +1,122 @@
+"""Per-seat observations: what one seat (or the table) may see of a game (PAPA_PAOLO.md §9).
+
+Public: the grid, markers, coins (not a face-down one), the staircase, open tiles, every
+neighbourhood, pizzas, tracks, order. Lire: everyone's, or with ``hidden_money`` only the
+viewer's own (None for the others) until the end. A delivery plan under way is seen only by its
+owner; the table sees who has planned. The order of the stacks is seen by nobody.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import components as C
+
+
+@dataclass(frozen=True, slots=True)
+class SquareView:
+    x: int
+    y: int
+    kind: str                       # "city" or "pizzeria"
+    id: str                         # the city tile (or starting tile) id, or the pizzeria id
+    colour: str | None
+    roads: tuple[str, ...]
+    houses: int
+    served: int
+    scored: bool
+    capacity: int
+    pizzas: int
+
+
+@dataclass(frozen=True, slots=True)
+class PapaView:
+    viewer: int | None
+    players: tuple[str, ...]
+    options: dict[str, bool]
+    round: int
+    phase: str                      # place, bid, settle, late, invest, deliver, over
+    phase_number: int
+    order: tuple[int, ...]
+    to_act: tuple[int, ...]
+    grid_size: tuple[int, int]
+    grid: tuple[str | None, ...]    # row by row; None where the tile is gone
+    markers: dict[tuple[int, int], int]
+    space_actions: tuple[tuple[str, ...], ...]
+    coins: tuple[int | None, ...]   # rows then columns; None: face down
+    staircase: dict[int, tuple[int, int]]    # seat -> (row, column)
+    out: tuple[int, ...]
+    stair_columns: int
+    delivery_tiles: tuple[str, ...]          # per staircase column, this round
+    next_delivery_tiles: tuple[str, ...] | None   # two_player_preview
+    investment_open: tuple[str, ...]
+    investment_held: tuple[str | None, ...]
+    delivery_held: tuple[str | None, ...]
+    supply: tuple[str, ...]
+    lire: tuple[int | None, ...]
+    tracks: tuple[dict[str, int], ...]
+    neighbourhoods: tuple[tuple[SquareView, ...], ...]
+    planned: tuple[int, ...]                 # seats whose plan is in
+    draft: dict[str, Any] | None             # the decision under way the viewer may see
+    finished: bool
+    scores: tuple[int, ...] | None
+    winners: tuple[int, ...]
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+
+def _squares(hood) -> tuple[SquareView, ...]:
+    out = [SquareView(x, y, "city", c.tile, c.colour, tuple(s for s in C.SIDES if s in c.roads), c.houses,
+                      c.served, c.scored, 0, 0) for (x, y), c in hood.cities.items()]
+    out += [SquareView(x, y, "pizzeria", s.id, None, (), 0, 0, False, s.capacity, s.pizzas)
+            for (x, y), s in hood.shops.items()]
+    return tuple(sorted(out, key=lambda q: (q.y, q.x)))
+
+
+def _draft(game, seat: int | None) -> dict[str, Any] | None:
+    acting = game.to_act()
+    if game.phase == "deliver":
+        d = game.drafts.get(seat) if seat is not None else None
+        return None if d is None else _plain(d)
+    if len(acting) == 1 and acting[0] in game.drafts:
+        return _plain({k: v for k, v in game.drafts[acting[0]].items()})
+    return None
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k) if isinstance(k, tuple) else k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
+def view_of(game, seat: int | None) -> PapaView:
+    if seat is not None and not (type(seat) is int and 0 <= seat < game.n):
+        raise ValueError(f"no seat {seat!r} in this game")
+    b = game.board
+    hidden = game.options["hidden_money"] and not game.finished
+    face_down = game.face_down[game.round - 1] if game.face_down is not None and game.phase == "place" else None
+    preview = None
+    if game.options["two_player_preview"] and game.round < C.ROUNDS:
+        preview = C.delivery_tiles_for(game.round + 1, game.n)
+    return PapaView(
+        viewer=seat, players=game.players, options=dict(game.options), round=game.round, phase=game.phase,
+        phase_number=game.phase_number, order=tuple(game.order), to_act=game.to_act(),
+        grid_size=(b.rows, b.cols), grid=tuple(game.grid),
+        markers={(i // b.cols, i % b.cols): s for i, s in game.markers.items()},
+        space_actions=tuple(b.actions_at(i // b.cols, i % b.cols) for i in range(b.rows * b.cols)),
+        coins=tuple(None if i == face_down else v for i, v in enumerate(game.coins)),
+        staircase=dict(game.pos), out=tuple(sorted(game.out)), stair_columns=b.stair_columns,
+        delivery_tiles=tuple(game.stairs_tiles), next_delivery_tiles=preview,
+        investment_open=tuple(game.inv_open), investment_held=tuple(game.inv_held),
+        delivery_held=tuple(game.dlv_held), supply=tuple(game.supply),
+        lire=tuple(p.lire if not hidden or s == seat else None for s, p in enumerate(game.people)),
+        tracks=tuple(dict(p.tracks) for p in game.people),
+        neighbourhoods=tuple(_squares(p.hood) for p in game.people),
+        planned=tuple(s for s in game.order if s in game.plans),
+        draft=_draft(game, seat), finished=game.finished,
+        scores=game.final, winners=game.winners,
+    )
