@@ -55,3 +55,9 @@ def random_match(n: int, seed: int, options: dict | None = None):
         choices = match.legal_choices(seat)
         match.apply(choices[int(rng.random() * len(choices))], by=seat)
         yield match
+
+
+def play_out(n: int, seed: int, options: dict | None = None):
+    """The match of ``random_match`` once it is over."""
+    *_, last = random_match(n, seed, options)
+    return last
