@@ -72,7 +72,7 @@ def play(task: Task) -> Outcome:
     rng = random.Random(task.deal * 7 + task.a_seat)
     times: dict[bool, list[float]] = {True: [], False: []}
     while not match.is_terminal():
-        (seat,) = match.to_act()
+        seat = match.to_act()[0]      # a simultaneous phase: its seats one after another
         side = task.a if seat == task.a_seat else task.b
         start = time.perf_counter()
         if side.level == RANDOM:

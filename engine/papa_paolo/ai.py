@@ -1,9 +1,358 @@
-"""Placeholder AI (replaced below)."""
+"""Papà Paolo AI players, one step at a time, from what the seat may see (its view and choices).
+
+The AI rebuilds its own neighbourhood from ``match.view(seat)`` (every neighbourhood is public)
+and weighs each choice in victory points:
+
+* a tile: its houses, discounted by their road distance from a pizzeria, plus the road ends it
+  opens toward growth and a little for the colour of its lowest track;
+* sponsor: Lire at ``LIRA`` points each (less as the game ends); buy: the pizzas it can deliver
+  this round and next (a pizza left at the end costs a point); express: the houses served now
+  plus the tracks they move; build: the houses it brings within reach;
+* a staircase space: what the column's delivery tile lets it deliver (a quick estimate of the
+  best plan) less the price; an investment tile: a track step (worth more on the lowest track)
+  or its action;
+* deliveries: the exact best plan (the engine's "best-plan").
+
+``normal`` takes the best-valued choice (ties broken by a seeded ``random.Random``); ``easy``
+draws among choices with weights ``exp(value / EASY_TEMPERATURE)``, so it often plays a
+worse move, and bids on a random affordable space.
+"""
+
 from __future__ import annotations
 
+import math
 import random
+from collections import deque
+from typing import Any
+
+from . import components as C
+from .hood import City, Hood, Pos, Shop, rotated
+from .steps import Step
+from .trips import best_plan
+
+LEVELS = ("easy", "normal")
+LIRA = 0.3                 # points a Lira is worth early on
+EASY_TEMPERATURE = 1.5
+HOUSE = 1.0                # a house within reach: a pizza delivered later
+ROAD_END = 0.35            # an open road end: room to grow
+COIN_SHARE = 0.5           # share of a coin's worth counted for a line the AI would lead
 
 
-def choose(match, seat: int, *, seed: int, level: str = "normal"):
+def choose(match, seat: int, *, seed: int, level: str = "normal") -> Step:
+    if level not in LEVELS:
+        raise ValueError(f"unknown AI level {level!r}; Papà Paolo has {', '.join(LEVELS)}")
     choices = match.legal_choices(seat)
-    return random.Random(seed).choice(choices)
+    if not choices:
+        raise ValueError(f"seat {seat} has nothing to choose now")
+    if len(choices) == 1:
+        return choices[0]
+    mind = _Mind(match.view(seat), seat, random.Random(seed), easy=level == "easy")
+    return mind.pick(choices)
+
+
+def hood_of(view, seat: int) -> Hood:
+    hood = Hood()
+    for q in view.neighbourhoods[seat]:
+        if q.kind == "city":
+            city = City(q.id, q.colour, frozenset(q.roads), q.houses)
+            city.served, city.scored = q.served, q.scored
+            hood.cities[(q.x, q.y)] = city
+        else:
+            hood.shops[(q.x, q.y)] = Shop(q.id, q.capacity, q.pizzas)
+    return hood
+
+
+def distances(hood: Hood) -> dict[Pos, int]:
+    """Road distance of every city square from the nearest pizzeria."""
+    dist: dict[Pos, int] = {}
+    queue = deque()
+    for p in hood.shops:
+        dist[p] = 0
+        queue.append(p)
+    while queue:
+        a = queue.popleft()
+        for _, b in hood.links(a):
+            if b not in dist and b not in hood.shops:
+                dist[b] = dist[a] + 1
+                queue.append(b)
+    return dist
+
+
+class _Mind:
+    def __init__(self, view, seat: int, rng: random.Random, *, easy: bool) -> None:
+        self.view, self.seat, self.rng, self.easy = view, seat, rng, easy
+        self.hood = hood_of(view, seat)
+        self.tracks = dict(view.tracks[seat])
+        self.lire = view.lire[seat] or 0
+        self.rounds_left = C.ROUNDS - view.round + 1
+        self.lira = LIRA * min(1.0, (self.rounds_left + 0.5) / 3)
+        self.dist = distances(self.hood)
+
+    def value(self, colour: str) -> int:
+        return C.track_value(colour, self.tracks[colour])
+
+    # --- Picking ------------------------------------------------------------------------------
+
+    def pick(self, choices: list[Step]) -> Step:
+        if self.view.phase == "deliver":
+            return Step("best-plan") if Step("best-plan") in choices else self._continue_plan(choices)
+        if self.view.phase == "bid" and self.easy:
+            cheap = sorted(choices, key=lambda s: C.stair_cost(*s.arg))[:3]
+            return self.rng.choice(cheap)
+        scored = [(self.worth(c), i, c) for i, c in enumerate(choices)]
+        if self.easy:
+            top = max(w for w, _, _ in scored)
+            weights = [math.exp((w - top) / EASY_TEMPERATURE) for w, _, _ in scored]
+            return self.rng.choices([c for _, _, c in scored], weights)[0]
+        best = max(w for w, _, _ in scored)
+        return self.rng.choice([c for w, _, c in scored if w >= best - 1e-9])
+
+    def _continue_plan(self, choices: list[Step]) -> Step:
+        """A plan begun by hand (a deadline): drop where possible, else end it."""
+        for verb in ("drop", "end-trip", "done"):
+            for c in choices:
+                if c.verb == verb:
+                    return c
+        return choices[0]
+
+    def worth(self, step: Step) -> float:
+        v = self.view
+        draft = v.draft or {}
+        mode = draft.get("mode")
+        if v.phase == "bid":
+            return self.stairs_worth(*step.arg)
+        if v.phase in ("settle", "late"):
+            if step.verb == "decline":
+                return self.lira * C.LATE_PRICE
+            return self.investment_worth(step.arg)
+        if step.verb == "place":
+            return self.space_worth(step.arg)
+        if step.verb == "track":
+            return self.track_worth(C.INVESTMENT_TILES[v.investment_held[self.seat]].colour)
+        if step.verb == "action":
+            tile = C.INVESTMENT_TILES[v.investment_held[self.seat]]
+            return self.action_worth(tile.action, tile.bonus)
+        if mode == "choose":
+            if step.verb == "take":
+                return self.take_worth(self._draft_tile())
+            if step.verb == "nothing":
+                return 0.0
+            return self.action_worth(step.verb, 0)
+        if mode == "square":
+            return max(self.placement_worth(self._draft_tile(), step.arg, rot)
+                       for rot in range(4) if self._fits(step.arg, rot))
+        if mode == "rotate":
+            return self.placement_worth(self._draft_tile(), draft["square"], step.arg)
+        if mode == "pizzas":
+            return self.buy_worth(step.arg, self._bonus("buy"))
+        if mode == "put":
+            return self.shop_reach(step.arg)
+        if mode == "which":
+            return -C.PIZZERIAS[step.arg].cost * self.lira + C.PIZZERIAS[step.arg].capacity * 0.1
+        if mode == "where":
+            return self.build_square_worth(step.arg)
+        if mode == "from":
+            return self.express_from_worth(step.arg)
+        return self.trip_step_worth(step, draft)
+
+    def _bonus(self, action: str) -> int:
+        held = self.view.investment_held[self.seat]
+        if self.view.phase == "invest" and held is not None:
+            tile = C.INVESTMENT_TILES[held]
+            return tile.bonus if tile.action == action else 0
+        return 0
+
+    def _draft_tile(self) -> C.CityTile:
+        r, c = self.view.draft["space"]
+        return C.CITY_TILES[self.view.grid[r * self.view.grid_size[1] + c]]
+
+    def _fits(self, square: Pos, rot: int) -> bool:
+        return self.hood.placement_fault(square, rotated(self._draft_tile().roads, rot)) is None
+
+    # --- Phase 1 -------------------------------------------------------------------------------
+
+    def space_worth(self, space: tuple[int, int]) -> float:
+        v = self.view
+        rows, cols = v.grid_size
+        r, c = space
+        options = [0.0]
+        tile_id = v.grid[r * cols + c]
+        if tile_id is not None:
+            options.append(self.take_worth(C.CITY_TILES[tile_id]))
+        options += [self.action_worth(a, 0) for a in v.space_actions[r * cols + c]]
+        return max(options) + self.coin_worth(r, c)
+
+    def coin_worth(self, r: int, c: int) -> float:
+        v = self.view
+        rows, cols = v.grid_size
+        total = 0.0
+        for line, k, coin in (("row", r, v.coins[r]), ("col", c, v.coins[rows + c])):
+            spaces = [(k, j) for j in range(cols)] if line == "row" else [(i, k) for i in range(rows)]
+            mine = sum(1 for s in spaces if v.markers.get(s) == self.seat) + 1
+            others = [sum(1 for s in spaces if v.markers.get(s) == o) for o in range(len(v.players)) if o != self.seat]
+            if mine > max(others, default=0):
+                total += (coin if coin is not None else 2) * self.lira * COIN_SHARE
+        return total
+
+    def take_worth(self, tile: C.CityTile) -> float:
+        placements = self.hood.placements(tile)
+        if not placements:
+            return -1.0
+        return max(self.placement_worth(tile, q, rot) for q, rot in placements)
+
+    def placement_worth(self, tile: C.CityTile, square: Pos, rot: int) -> float:
+        roads = rotated(tile.roads, rot)
+        hood = self.hood
+        if hood.placement_fault(square, roads) is not None:
+            return -1.0
+        hood.cities[square] = City(tile.id, tile.colour, roads, tile.houses)
+        try:
+            dist = distances(hood).get(square, 9)
+            ends = self._open_ends()
+        finally:
+            del hood.cities[square]
+        before = self._open_ends()
+        reach = max(0.2, 1.0 - 0.15 * max(0, dist - 2))
+        lowest = min(self.tracks.values())
+        colour = 0.5 if self.tracks[tile.colour] == lowest else 0.0
+        easy_complete = 0.3 if tile.houses == 1 else 0.0
+        late = 0.5 if self.rounds_left <= 1 else 1.0
+        return late * (tile.houses * HOUSE * reach + colour + easy_complete) + ROAD_END * (ends - before) * late
+
+    def _open_ends(self) -> int:
+        """Road ends pointing at free squares that a tile could still use (inside the 4x5 box)."""
+        hood = self.hood
+        count = 0
+        for q, city in hood.cities.items():
+            for side in city.roads:
+                dx, dy = C.DELTA[side]
+                nxt = (q[0] + dx, q[1] + dy)
+                if not hood.occupied(nxt) and hood.fits_with(nxt):
+                    count += 1
+        return count
+
+    def open_houses(self, max_distance: int = 99) -> int:
+        return sum(c.open for q, c in self.hood.cities.items() if self.dist.get(q, 99) <= max_distance)
+
+    def action_worth(self, action: str, bonus: int) -> float:
+        if action == "sponsor":
+            return (self.value("yellow") + (bonus if self._bonus("sponsor") else 0)) * self.lira
+        if action == "buy":
+            return max([self.buy_worth(n, bonus) for n in range(1, C.MAX_BUY + 1)], default=-1.0)
+        if action == "express":
+            return self.express_worth(bonus)
+        if action == "build":
+            return self.build_worth(bonus)
+        return 0.0
+
+    def buy_worth(self, n: int, bonus: int) -> float:
+        hood = self.hood
+        cost = max(0, C.INGREDIENT_COST[n] - bonus)
+        if cost > self.lire or n > hood.free_room():
+            return -5.0
+        got = min(n + self.value("blue"), hood.free_room())
+        need = self.open_houses(5) - hood.pizzas()
+        rounds = min(self.rounds_left, 2)
+        useful = min(got, max(0, need), 5 * rounds)
+        waste = got - useful
+        return useful * 0.9 - waste * (0.8 if self.rounds_left <= 1 else 0.2) - cost * self.lira
+
+    def express_worth(self, bonus: int) -> float:
+        fee = max(0, C.EXPRESS_FEE - bonus)
+        if fee > self.lire:
+            return -5.0
+        best = 0.0
+        for start, shop in self.hood.shops.items():
+            if shop.pizzas <= 0:
+                continue
+            squares = self.hood.reachable(start) if not self.view.options["express_ignores_roads"] \
+                else set(self.hood.cities)
+            opens = sorted((self.hood.cities[q].open for q in squares if self.hood.cities[q].open > 0))
+            can = min(self.value("red"), shop.pizzas)
+            served, done = 0, 0
+            for o in opens:
+                if served + o <= can:
+                    served += o
+                    done += 1
+            served = min(can, sum(opens))
+            best = max(best, served * 1.1 + done * 1.2)
+        return best - fee * self.lira if best else -5.0
+
+    def build_worth(self, bonus: int) -> float:
+        cheapest = min((C.PIZZERIAS[p].cost for p in self.view.supply), default=None)
+        if cheapest is None or max(0, cheapest - bonus) > self.lire or not self.hood.shop_squares():
+            return -5.0
+        far = sum(c.open for q, c in self.hood.cities.items() if self.dist.get(q, 99) > 2)
+        best_square = max(self.build_square_worth(q) for q in self.hood.shop_squares())
+        late = 0.3 if self.rounds_left <= 1 else 1.0
+        return late * (1.5 + 0.3 * far + best_square) - max(0, cheapest - bonus) * self.lira
+
+    def build_square_worth(self, square: Pos) -> float:
+        hood = self.hood
+        near = 0.0
+        for side, (dx, dy) in C.DELTA.items():
+            city = hood.cities.get((square[0] + dx, square[1] + dy))
+            if city is not None and C.OPPOSITE[side] in city.roads:
+                near += 1 + city.open * 0.5
+        return near
+
+    def shop_reach(self, square: Pos) -> float:
+        hood = self.hood
+        return sum(hood.cities[q].open for q in hood.reachable(square)) + hood.shops[square].room * 0.01
+
+    def express_from_worth(self, square: Pos) -> float:
+        return self.shop_reach(square) + self.hood.shops[square].pizzas * 0.1
+
+    def trip_step_worth(self, step: Step, draft: dict[str, Any]) -> float:
+        """Express under way: drop where there are houses; otherwise head for the nearest house."""
+        if step.verb == "drop":
+            city = self.hood.cities[step.arg]
+            return 10.0 + (1.0 if city.open == 1 else 0.0)
+        if step.verb == "end-trip":
+            return 1.0
+        trip = draft.get("trip") or {}
+        path = [tuple(p) for p in trip.get("path", ())]
+        start = tuple(trip.get("from", (0, 0)))
+        used = {frozenset((a, b)) for a, b in zip([start, *path], path, strict=False)}
+        here = path[-1] if path else start
+        used.add(frozenset((here, step.arg)))
+        reach = self.hood.reachable(step.arg, frozenset(used)) | {step.arg}
+        return 2.0 + sum(self.hood.cities[q].open for q in reach if q in self.hood.cities) * 0.1
+
+    # --- Phases 3 and 4 ----------------------------------------------------------------------
+
+    def delivery_worth(self, tile_id: str) -> float:
+        tile = C.DELIVERY_TILES[tile_id]
+        plan = best_plan(self.hood, trips_allowed=self.value("green"), max_pizzas=tile.max_pizzas,
+                         max_distance=tile.max_distance) if self.value("green") <= 2 else None
+        if plan is None:
+            served = min(tile.max_pizzas, self.hood.pizzas(), self.open_houses(tile.max_distance))
+        else:
+            served = sum(len(t[2]) for t in plan)
+        return served * 1.1
+
+    def stairs_worth(self, row: int, col: int) -> float:
+        tile = self.view.delivery_tiles[col - 1]
+        first = 0.3 if col == 1 else 0.0
+        return self.delivery_worth(tile) + 1.0 + first - C.stair_cost(row, col) * self.lira - row * 0.05
+
+    def track_worth(self, colour: str) -> float:
+        pos = self.tracks[colour]
+        if pos >= C.TRACK_TOP:
+            return -1.0
+        low = min(self.tracks.values())
+        gain = 0.0
+        if pos == low and sum(1 for v in self.tracks.values() if v == low) == 1:
+            gain += C.TRACK_VP[low + 1] - C.TRACK_VP[low]
+        elif pos == low:
+            gain += (C.TRACK_VP[low + 1] - C.TRACK_VP[low]) * 0.4
+        if pos + 1 == C.TRACK_TOP:
+            gain += C.MAXED_VP
+        use = {"yellow": 0.4, "blue": 0.6, "red": 0.4, "green": 1.2}[colour] * min(self.rounds_left, 3) / 3
+        return gain + use
+
+    def investment_worth(self, tile_id: str) -> float:
+        tile = C.INVESTMENT_TILES[tile_id]
+        action = self.action_worth(tile.action, tile.bonus)
+        return max(self.track_worth(tile.colour), action) - (self.lira * C.LATE_PRICE
+                                                              if self.view.phase == "late" else 0)
