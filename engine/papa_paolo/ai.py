@@ -267,7 +267,7 @@ class _Mind:
                 continue
             squares = self.hood.reachable(start) if not self.view.options["express_ignores_roads"] \
                 else set(self.hood.cities)
-            opens = sorted((self.hood.cities[q].open for q in squares if self.hood.cities[q].open > 0))
+            opens = sorted(self.hood.cities[q].open for q in squares if self.hood.cities[q].open > 0)
             can = min(self.value("red"), shop.pizzas)
             served, done = 0, 0
             for o in opens:
