@@ -17,6 +17,9 @@ import random
 import statistics
 import time
 
+from .papa_paolo import record as papa_record
+from .papa_paolo.game import Game as PapaGame
+from .papa_paolo.stepper import apply_step, legal_steps
 from .paris_connection import record as connection_record
 from .paris_connection.game import Game as ConnectionGame
 from .paris_paris.game import Game
@@ -42,6 +45,18 @@ def play_random_connection(seed: int, players=PLAYERS) -> ConnectionGame:
     while not game.finished:
         actions = game.legal_actions()
         game.apply(actions[int(rng.random() * len(actions))])
+    return game
+
+
+def play_random_papa(seed: int, players=PLAYERS) -> PapaGame:
+    """One complete game of Papà Paolo with uniformly random legal steps (every seat in a
+    simultaneous phase in turn)."""
+    rng = random.Random(seed)
+    game = PapaGame.new(players, seed=seed)
+    while not game.finished:
+        seat = game.to_act()[0]
+        steps = legal_steps(game, seat)
+        apply_step(game, seat, steps[int(rng.random() * len(steps))])
     return game
 
 
@@ -83,6 +98,12 @@ def main(argv: list[str] | None = None) -> None:
                      args.seconds, args.runs)
     _print("Paris Connection, random 4-player games", games, args)
     _print("Paris Connection, 4-player records replayed", replays, args)
+
+    games = _rates(lambda: [play_random_papa(next(seeds))], 1, args.seconds, args.runs)
+    records = [papa_record.to_record(play_random_papa(10**9 + i)) for i in range(20)]
+    replays = _rates(lambda: [papa_record.from_record(r) for r in records], len(records), args.seconds, args.runs)
+    _print("Papà Paolo, random 4-player games", games, args)
+    _print("Papà Paolo, 4-player records replayed", replays, args)
 
 
 if __name__ == "__main__":
