@@ -265,7 +265,7 @@ class Game:
             if tile_id is None:
                 raise NoTileThere(f"the tile of space [{r}, {c}] is gone")
             tile = C.CITY_TILES[tile_id]
-            if not person.hood.placements(tile):
+            if not person.hood.placements(tile, first_only=True):
                 raise NoLegalPlacement(f"{tile_id} fits nowhere in the neighbourhood")
             roads = rotated(tile.roads, rotation)
             code = person.hood.placement_fault(square, roads)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 from .components import DELTA, MAX_BBOX, OPPOSITE, SIDES, CityTile
 
@@ -46,9 +47,14 @@ class Shop:
         return self.capacity - self.pizzas
 
 
+@cache
+def _rotated(roads: frozenset[str], rotation: int) -> frozenset[str]:
+    return frozenset(SIDES[(SIDES.index(s) + rotation) % 4] for s in roads)
+
+
 def rotated(roads: Iterable[str], rotation: int) -> frozenset[str]:
     """``roads`` turned ``rotation`` quarter turns clockwise (N -> E -> S -> W -> N)."""
-    return frozenset(SIDES[(SIDES.index(s) + rotation) % 4] for s in roads)
+    return _rotated(frozenset(roads), rotation % 4)
 
 
 def step(pos: Pos, side: str) -> Pos:
@@ -135,18 +141,38 @@ class Hood:
             return "too_large"
         return None
 
-    def placements(self, tile: CityTile) -> list[tuple[Pos, int]]:
-        """Every legal (square, rotation) for ``tile``; rotations giving the same roads count once."""
+    def placements(self, tile: CityTile, first_only: bool = False) -> list[tuple[Pos, int]]:
+        """Every legal (square, rotation) for ``tile``; rotations giving the same roads count once.
+        (The same rules as ``placement_fault``, with the box and the neighbours read once a square.)"""
         out = []
+        turns: list[tuple[int, frozenset[str]]] = []
+        for rot in range(4):
+            roads = rotated(tile.roads, rot)
+            if all(roads != r for _, r in turns):
+                turns.append((rot, roads))
+        xs = [p[0] for p in self.squares()]
+        ys = [p[1] for p in self.squares()]
+        box = (min(xs), max(xs), min(ys), max(ys))
         for pos in self.frontier():
-            seen: set[frozenset[str]] = set()
-            for rot in range(4):
-                roads = rotated(tile.roads, rot)
-                if roads in seen:
-                    continue
-                seen.add(roads)
-                if self.placement_fault(pos, roads) is None:
+            x0, x1, y0, y1 = min(box[0], pos[0]), max(box[1], pos[0]), min(box[2], pos[1]), max(box[3], pos[1])
+            w, h = x1 - x0 + 1, y1 - y0 + 1
+            if min(w, h) > min(MAX_BBOX) or max(w, h) > max(MAX_BBOX):
+                continue
+            need: dict[str, bool] = {}
+            shop_sides = set()
+            for side in SIDES:
+                q = step(pos, side)
+                city = self.cities.get(q)
+                if city is not None:
+                    need[side] = OPPOSITE[side] in city.roads
+                elif q in self.shops:
+                    shop_sides.add(side)
+            for rot, roads in turns:
+                if all((s in roads) == want for s, want in need.items()) and any(
+                        s in roads and (need.get(s) or s in shop_sides) for s in SIDES):
                     out.append((pos, rot))
+                    if first_only:
+                        return out
         return out
 
     def shop_fault(self, pos: Pos) -> str | None:

@@ -62,7 +62,7 @@ def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
         r, c = d["space"]
         out = []
         tile = g.grid[r * g.board.cols + c]
-        if tile is not None and hood.placements(C.CITY_TILES[tile]):
+        if tile is not None and hood.placements(C.CITY_TILES[tile], first_only=True):
             out.append(Step("take"))
         out += [Step(a) for a in g.board.actions_at(r, c) if g.can_act(seat, a, g.bonus_now(seat))]
         return [*out, Step("nothing")]
