@@ -1,0 +1,268 @@
+"""Rules beyond the numbered rulings: set-up, the round's flow, the options, steps and views."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+from pp_testkit import game, idle_placements, setup
+
+from engine.errors import InvalidOption, InvalidSetup
+from engine.papa_paolo import components as C
+from engine.papa_paolo import errors as E
+from engine.papa_paolo.definition import GAME
+from engine.papa_paolo.events import OrderChanged, PlanStep, PlanSubmitted
+from engine.papa_paolo.game import Game
+from engine.papa_paolo.hood import City, Hood, Shop, rotated
+from engine.papa_paolo.steps import Step, parse
+from engine.papa_paolo.trips import best_plan, check_plan
+
+
+def test_setup_per_player_count():
+    for n, (rows, cols, columns, supply) in {2: (3, 3, 3, 4), 3: (4, 3, 3, 6), 4: (4, 4, 4, 8)}.items():
+        g = Game.new(["a", "b", "c", "d"][:n], seed=5)
+        assert (g.board.rows, g.board.cols, g.board.stair_columns, len(g.supply)) == (rows, cols, columns, supply)
+        assert len(g.grid) == rows * cols and len(g.stairs_tiles) == columns
+        assert all(p.lire == 10 and p.hood.pizzas() == 3 for p in g.people)
+        first = g.order[0]
+        assert C.STARTING_TILES[g.starting[first]].number == min(C.STARTING_TILES[s].number for s in g.starting)
+        assert g.order == [(first + i) % n for i in range(n)]
+    with pytest.raises(InvalidSetup):
+        Game.new(["a"], seed=1)
+    with pytest.raises(InvalidSetup):
+        Game.new(["a", "b", "c"], seed=1, options={"two_player_preview": True})
+    with pytest.raises(InvalidOption):
+        GAME.new_match(["a", "b"], seed=1, options={"turbo": True})
+
+
+def test_phase_one_gives_every_player_four_turns_in_order():
+    g = game(3)
+    seen = []
+    while g.phase == "place":
+        seat = g.to_act()[0]
+        seen.append(seat)
+        free = next(i for i in range(len(g.grid)) if i not in g.markers)
+        g.play(seat, {"place": [free // 3, free % 3], "action": {"none": {}}})
+    assert seen == [0, 1, 2] * 4 and g.phase == "bid"
+    with pytest.raises(Exception) as info:
+        game(3).play(0, {"place": [0, 1], "action": {"sponsor": {}}})
+    assert info.value.code == "action_not_on_space"      # [0, 1] offers only buying
+
+
+def test_first_player_after_settlement_is_the_leftmost_column():
+    g = game(3)
+    idle_placements(g)
+    a, b, c = g.order
+    g.play(a, {"stairs": [0, 3]})
+    g.play(b, {"stairs": [0, 2]})
+    g.play(c, {"stairs": [0, 1]})
+    while g.phase in ("settle", "late"):
+        g.play(g.to_act()[0], {"invest": g.inv_open[0]} if g.phase == "settle" else {"late": None})
+    assert g.order[0] == c
+
+
+def test_reverse_bid_order():
+    g = game(3, options={"reverse_bid_order": True})
+    idle_placements(g)
+    a, b, c = g.order
+    g.people[c].lire = 0
+    g.play(a, {"stairs": [2, 1]})
+    g.play(b, {"stairs": [0, 2]})
+    assert c in g.out                                 # nothing free is left for 0 Lire
+    while g.phase in ("settle", "late"):
+        g.play(g.to_act()[0], {"invest": g.inv_open[0]} if g.phase == "settle" else {"late": None})
+    assert g.order == [c, b, a]                       # outside first, then lowest rank to highest
+
+
+def test_first_player_coin_sets_the_order_at_once():
+    g = game(2, options={"first_player_coin": True}, coins=[3, 1, 1, 1, 1, 2])   # face down: row 0's coin
+    for seat, space in [(0, [1, 0]), (1, [0, 0]), (0, [1, 1]), (1, [0, 1]), (0, [1, 2]), (1, [2, 0]),
+                        (0, [2, 1]), (1, [2, 2])]:
+        g.play(seat, {"place": space, "action": {"none": {}}})
+    assert g.order == [1, 0] and any(isinstance(e, OrderChanged) for e in g.log)
+
+
+def test_face_down_coin_hidden_in_views():
+    match = GAME.new_match(["a", "b"], seed=2, options={"first_player_coin": True})
+    index = match.game.face_down[0]
+    assert match.view(None).coins[index] is None and match.view(0).coins[index] is None
+
+
+def test_money_bonus():
+    g = game(3, options={"money_bonus": True})
+    for p, lire in zip(g.people, (9, 9, 4), strict=True):
+        p.lire = lire
+    assert [g.score_parts(s)["money"] for s in range(3)] == [2, 2, 1]
+
+
+def test_two_player_preview():
+    plain = GAME.new_match(["a", "b"], seed=1)
+    shown = GAME.new_match(["a", "b"], seed=1, options={"two_player_preview": True})
+    assert plain.view(None).next_delivery_tiles is None
+    assert shown.view(None).next_delivery_tiles == ("B3", "B4", "B5")
+
+
+def test_express_ignoring_roads():
+    g = game(2, options={"express_ignores_roads": True})
+    hood = g.people[0].hood
+    hood.cities[(1, 1)] = City("Y01", "yellow", frozenset(), 1)      # no road reaches it
+    g.play(0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [], "drops": [[1, 1]]}}})
+    assert hood.cities[(1, 1)].served == 1 and hood.cities[(1, 1)].scored
+    g2 = game(2)
+    with pytest.raises(E.EmptyTrip):                  # without the option a trip follows roads
+        g2.play(0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [], "drops": [[1, 0]]}}})
+
+
+def test_hidden_money_views():
+    match = GAME.new_match(["a", "b", "c"], seed=4, options={"hidden_money": True})
+    assert match.view(None).lire == (None, None, None)
+    assert match.view(1).lire == (None, 10, None)
+    assert match.public_returns() is not None
+    both = GAME.new_match(["a", "b"], seed=4, options={"hidden_money": True, "money_bonus": True})
+    assert both.public_returns() is None
+
+
+def test_steps_print_and_parse_back():
+    for text in ("place 1,2", "take", "square -1,0", "rotate 3", "pizzas 2", "put 0,0", "pizzeria P4-1",
+                 "from 0,0", "step 1,-1", "drop 1,0", "end-trip", "done", "best-plan", "stairs 2,1",
+                 "invest IY3", "late IB2", "decline", "track", "action", "nothing", "sponsor"):
+        assert str(parse(text)) == text
+    with pytest.raises(E.MalformedInput):
+        parse("fly 1,2")
+
+
+def test_a_placement_in_steps():
+    match = GAME.new_match(["a", "b"], seed=11)
+    g = match.game
+    seat = match.to_act()[0]
+    match.apply(Step("place", (0, 0)), by=seat)
+    assert match.in_decision(seat) and match.to_act() == (seat,)
+    choices = match.legal_choices(seat)
+    assert Step("take") in choices and Step("nothing") in choices
+    match.apply(Step("take"), by=seat)
+    squares = match.legal_choices(seat)
+    assert squares and all(s.verb == "square" for s in squares)
+    match.apply(squares[0], by=seat)
+    rotations = match.legal_choices(seat)
+    tile = C.CITY_TILES[g.grid[0]]
+    assert all(g.people[seat].hood.placement_fault(squares[0].arg, rotated(tile.roads, r.arg)) is None
+               for r in rotations)
+    match.apply(rotations[0], by=seat)
+    assert not match.in_decision(seat) and match.to_act() != (seat,) and len(g.record_moves) == 1
+    assert match.moves_by(seat) == 4 and match.move_count == 4
+
+
+def test_placements_agree_with_the_rule():
+    rng = random.Random(3)
+    for _ in range(30):
+        hood = Hood()
+        hood.shops[(0, 0)] = Shop("S1P", 5, 3)
+        hood.cities[(1, 0)] = City("S1", "yellow", frozenset("NESW"), 2)
+        for _ in range(rng.randrange(12)):
+            tile = C.CITY_TILES[rng.choice(C.CITY_IDS)]
+            options = hood.placements(tile)
+            if options:
+                q, r = rng.choice(options)
+                hood.cities[q] = City(tile.id, tile.colour, rotated(tile.roads, r), tile.houses)
+        tile = C.CITY_TILES[rng.choice(C.CITY_IDS)]
+        brute = {(q, r) for q in hood.frontier() for r in range(4)
+                 if hood.placement_fault(q, rotated(tile.roads, r)) is None}
+        fast = set(hood.placements(tile))
+        assert fast <= brute and {(q, rotated(tile.roads, r)) for q, r in fast} == \
+            {(q, rotated(tile.roads, r)) for q, r in brute}
+
+
+def test_simultaneous_deliveries_stay_private_until_all_are_in():
+    match = GAME.new_match(["a", "b", "c"], seed=21)
+    rng = random.Random(0)
+    while match.game.phase != "deliver" or len(match.to_act()) < 2:
+        seat = match.to_act()[0]
+        choices = match.legal_choices(seat)
+        match.apply(choices[int(rng.random() * len(choices))], by=seat)
+    planners = match.to_act()
+    a, b = planners[0], planners[1]
+    assert match.legal_choices(a) and match.legal_choices(b)
+    start = next(c for c in match.legal_choices(b) if c.verb == "from")
+    before_a = match.moves_by(a)
+    match.apply(start, by=b)
+    assert match.moves_by(a) == before_a and match.in_decision(b)
+    assert match.view(b).draft is not None and match.view(a).draft is None and match.view(None).draft is None
+    assert all(not isinstance(e, PlanStep) for e in match.log_for(None))
+    assert any(isinstance(e, PlanStep) for e in match.log_for(b))
+    match.apply(Step("done") if Step("done") in match.legal_choices(a) else match.legal_choices(a)[-1], by=a)
+    assert any(isinstance(e, PlanSubmitted) and e.seat == a for e in match.log_for(None))
+    assert a not in match.to_act() and b in match.to_act()
+
+
+def _brute_best(hood, trips_allowed, max_pizzas, max_distance):
+    """Every plan of whole trails, each drop choice: the best (served, completed)."""
+    from engine.papa_paolo.trips import trails
+    paths = []
+    for start in hood.shops:
+        def walk(here, path, used, start=start):
+            if path:
+                paths.append((start, tuple(path)))
+            if len(path) == max_distance:
+                return
+            for _, nxt in hood.links(here):
+                link = frozenset((here, nxt))
+                if nxt not in hood.shops and link not in used:
+                    walk(nxt, [*path, nxt], used | {link})
+        walk(start, [], frozenset())
+    assert trails
+    best = (0, 0)
+    for k in range(1, trips_allowed + 1):
+        for combo in itertools.combinations(paths, k):
+            squares = sorted({q for _, p in combo for q in p})
+            counts_options = [range(hood.cities[q].open + 1) for q in squares]
+            for counts in itertools.product(*counts_options):
+                drops = [q for q, c in zip(squares, counts, strict=True) for _ in range(c)]
+                trips = []
+                left = list(drops)
+                for start, p in combo:
+                    mine = [q for q in left if q in p]
+                    take = mine[:hood.shops[start].pizzas]
+                    for q in take:
+                        left.remove(q)
+                    trips.append((start, p, tuple(take)))
+                if left:
+                    continue
+                try:
+                    check_plan(hood, trips, trips_allowed=trips_allowed, max_pizzas=max_pizzas,
+                               max_distance=max_distance)
+                except Exception:
+                    continue
+                done = sum(1 for q, c in zip(squares, counts, strict=True) if c == hood.cities[q].open)
+                best = max(best, (len(drops), done))
+    return best
+
+
+def test_best_plan_is_exact_on_small_neighbourhoods():
+    rng = random.Random(8)
+    for _ in range(12):
+        hood = Hood()
+        hood.shops[(0, 0)] = Shop("S1P", 5, rng.randrange(1, 6))
+        hood.cities[(1, 0)] = City("S1", "yellow", frozenset("NESW"), 2)
+        for _ in range(rng.randrange(2, 5)):
+            tile = C.CITY_TILES[rng.choice(C.CITY_IDS)]
+            options = hood.placements(tile)
+            if options:
+                q, r = rng.choice(options)
+                hood.cities[q] = City(tile.id, tile.colour, rotated(tile.roads, r), tile.houses)
+        trips, pizzas, dist = rng.randrange(1, 3), rng.randrange(2, 6), rng.randrange(2, 4)
+        plan = best_plan(hood, trips_allowed=trips, max_pizzas=pizzas, max_distance=dist)
+        check_plan(hood, plan, trips_allowed=trips, max_pizzas=pizzas, max_distance=dist)
+        served = sum(len(t[2]) for t in plan)
+        from collections import Counter
+        got = Counter(q for t in plan for q in t[2])
+        done = sum(1 for q, c in got.items() if c == hood.cities[q].open)
+        assert (served, done) == _brute_best(hood, trips, pizzas, dist)
+
+
+def test_views_are_json_free_of_stack_order():
+    match = GAME.new_match(["a", "b", "c", "d"], seed=9)
+    text = repr(match.view(None))
+    assert match.game.city_stack[20] not in text or match.game.city_stack[20] in match.game.grid
+    assert setup(2)["city_stack"] and json.dumps(match.to_record())
