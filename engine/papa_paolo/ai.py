@@ -245,17 +245,24 @@ class _Mind:
             return self.build_worth(bonus)
         return 0.0
 
+    def deliveries_left(self) -> int:
+        """Pizzas the AI can still hope to deliver: the delivery phases to come (a mid-sized tile
+        each) and an express now and then, within the houses it has and will add."""
+        v = self.view
+        phases = self.rounds_left - (1 if v.phase in ("over",) else 0)
+        tiles = sum(min(r + 2, 6) for r in range(v.round if v.phase != "over" else 6, C.ROUNDS + 1))
+        houses = self.open_houses() + 4 * max(0, phases - 1)
+        return min(tiles + phases, houses)
+
     def buy_worth(self, n: int, bonus: int) -> float:
         hood = self.hood
         cost = max(0, C.INGREDIENT_COST[n] - bonus)
         if cost > self.lire or n > hood.free_room():
             return -5.0
         got = min(n + self.value("blue"), hood.free_room())
-        need = self.open_houses(5) - hood.pizzas()
-        rounds = min(self.rounds_left, 2)
-        useful = min(got, max(0, need), 5 * rounds)
-        waste = got - useful
-        return useful * 0.9 - waste * (0.8 if self.rounds_left <= 1 else 0.2) - cost * self.lira
+        room = max(0, self.deliveries_left() - hood.pizzas())
+        useful = min(got, room)
+        return useful * 0.9 - (got - useful) * 1.0 - cost * self.lira
 
     def express_worth(self, bonus: int) -> float:
         fee = max(0, C.EXPRESS_FEE - bonus)
@@ -275,7 +282,7 @@ class _Mind:
                     served += o
                     done += 1
             served = min(can, sum(opens))
-            best = max(best, served * 1.1 + done * 1.2)
+            best = max(best, served * (1.8 if self.rounds_left <= 1 else 1.1) + done * 1.2)
         return best - fee * self.lira if best else -5.0
 
     def build_worth(self, bonus: int) -> float:
@@ -285,7 +292,8 @@ class _Mind:
         far = sum(c.open for q, c in self.hood.cities.items() if self.dist.get(q, 99) > 2)
         best_square = max(self.build_square_worth(q) for q in self.hood.shop_squares())
         late = 0.3 if self.rounds_left <= 1 else 1.0
-        return late * (1.5 + 0.3 * far + best_square) - max(0, cheapest - bonus) * self.lira
+        surplus = max(0, self.hood.pizzas() + 2 - self.deliveries_left())
+        return late * (1.5 + 0.3 * far + best_square) - max(0, cheapest - bonus) * self.lira - surplus
 
     def build_square_worth(self, square: Pos) -> float:
         hood = self.hood
@@ -329,7 +337,7 @@ class _Mind:
             served = min(tile.max_pizzas, self.hood.pizzas(), self.open_houses(tile.max_distance))
         else:
             served = sum(len(t[2]) for t in plan)
-        return served * 1.1
+        return served * (2.0 if self.rounds_left <= 1 else 1.1)
 
     def stairs_worth(self, row: int, col: int) -> float:
         tile = self.view.delivery_tiles[col - 1]
