@@ -271,7 +271,6 @@ def _start_action(g: Game, seat: int, action: str) -> None:
 def _action_step(g: Game, seat: int, step: Step) -> None:
     d = g.drafts[seat]
     v, arg = step.verb, step.arg
-    hood = g.people[seat].hood
     if d["mode"] == "choose":
         _start_action(g, seat, v)
     elif d["mode"] == "square":
@@ -295,7 +294,7 @@ def _action_step(g: Game, seat: int, step: Step) -> None:
         d["trip"]["path"].append(arg)
     elif v == "drop":
         d["trip"]["drops"].append(arg)
-    elif hood is not None:       # end-trip
+    else:                        # end-trip: the express delivery is complete
         t = d["trip"]
         _finish(g, seat, "express", (t["from"], tuple(t["path"]), tuple(t["drops"])))
 
