@@ -87,6 +87,7 @@ class _Mind:
         self.rounds_left = C.ROUNDS - view.round + 1
         self.lira = LIRA * min(1.0, (self.rounds_left + 0.5) / 3)
         self.dist = distances(self.hood)
+        self.memo: dict[str, float] = {}
 
     def value(self, colour: str) -> int:
         return C.track_value(colour, self.tracks[colour])
@@ -330,6 +331,11 @@ class _Mind:
     # --- Phases 3 and 4 ----------------------------------------------------------------------
 
     def delivery_worth(self, tile_id: str) -> float:
+        if tile_id not in self.memo:
+            self.memo[tile_id] = self._delivery_worth(tile_id)
+        return self.memo[tile_id]
+
+    def _delivery_worth(self, tile_id: str) -> float:
         tile = C.DELIVERY_TILES[tile_id]
         plan = best_plan(self.hood, trips_allowed=self.value("green"), max_pizzas=tile.max_pizzas,
                          max_distance=tile.max_distance) if self.value("green") <= 2 else None

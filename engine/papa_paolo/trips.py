@@ -95,7 +95,9 @@ def check_plan(hood: Hood, trips: list[Trip], *, trips_allowed: int, max_pizzas:
 
 # --- The best plan -------------------------------------------------------------------------------
 
-SEARCH_CAP = 60_000          # allocations tried; far above what a 4x5 neighbourhood needs
+SEARCH_CAP = 400             # sets of trips weighed at most: a guard (about 1 s of one core) that
+                             # only the largest neighbourhoods with 4 trips reach; then the best
+                             # plan found is played (typical searches end on the bound far sooner)
 
 
 def trails(hood: Hood, start: Pos, max_distance: int) -> dict[frozenset[Pos], tuple[Pos, ...]]:
@@ -133,8 +135,20 @@ def _allocate(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
     who = [tuple(i for i, p in enumerate(shops) if q in cover[p]) for q in squares]
     opens = [hood.cities[q].open for q in squares]
 
-    @cache
+    # What the squares from i on could still take from each pizzeria, and in all: stocks and the
+    # tile's limit beyond these change nothing, so states are clamped to them (far fewer states).
+    suffix = [[0] * len(shops) for _ in range(len(squares) + 1)]
+    total = [0] * (len(squares) + 1)
+    for i in range(len(squares) - 1, -1, -1):
+        suffix[i] = [suffix[i + 1][j] + (opens[i] if j in who[i] else 0) for j in range(len(shops))]
+        total[i] = total[i + 1] + opens[i]
+
     def best(i: int, stock: tuple[int, ...], left: int) -> tuple[tuple[int, int], tuple]:
+        stock = tuple(min(s, suffix[i][j]) for j, s in enumerate(stock))
+        return _best(i, stock, min(left, total[i]))
+
+    @cache
+    def _best(i: int, stock: tuple[int, ...], left: int) -> tuple[tuple[int, int], tuple]:
         if i == len(squares) or left == 0:
             return (0, 0), ()
         result = ((-1, -1), ())
@@ -168,22 +182,34 @@ def _splits(need: int, stocks: list[int], left: int) -> list[tuple[int, ...]]:
 
 def best_plan(hood: Hood, *, trips_allowed: int, max_pizzas: int, max_distance: int) -> list[Trip]:
     """The plan serving the most houses, then completing the most squares, then leaving the
-    fewest pizzas (the same as serving the most: every pizza dropped serves a house)."""
+    fewest pizzas (the same as serving the most: every pizza dropped serves a house).
+
+    A branch and bound over sets of trips (each trip a maximal set of squares it can reach),
+    richest trips first; a branch stops when even its best completion cannot beat the best plan
+    found (its houses, stock and tile limit bound what it can serve)."""
     options: list[tuple[Pos, frozenset[Pos], tuple[Pos, ...]]] = []
     for start, shop in sorted(hood.shops.items()):
         if shop.pizzas > 0:
             options += [(start, k, path) for k, path in trails(hood, start, max_distance).items()]
     if not options or trips_allowed <= 0 or max_pizzas <= 0:
         return []
-    everything: dict[Pos, frozenset[Pos]] = {}
-    for start, k, _ in options:
-        everything[start] = everything.get(start, frozenset()) | k
-    ceiling, _ = _allocate(hood, everything, max_pizzas)
+    opens = {q: c.open for q, c in hood.cities.items()}
+    options.sort(key=lambda o: (-sum(opens[q] for q in o[1]), o[0], sorted(o[1])))
+    stock = sum(hood.shops[p].pizzas for p in {o[0] for o in options})
+    limit = min(max_pizzas, stock)
     best: list[Any] = [(-1, -1), None, None]
     tried = [0]
     seen: set[frozenset] = set()
 
-    def search(first: int, chosen: list[int], cover: dict[Pos, frozenset[Pos]]) -> bool:
+    def bound(first: int, cover: dict[Pos, frozenset[Pos]], trips_left: int) -> tuple[int, int]:
+        covered = frozenset().union(*cover.values()) if cover else frozenset()
+        extra = sorted((len(o[1] - covered) and sum(opens[q] for q in o[1] - covered)
+                        for o in options[first:]), reverse=True)[:trips_left]
+        houses = sum(opens[q] for q in covered) + sum(extra)
+        reach = covered.union(*(o[1] for o in options[first:]))
+        return min(limit, houses), _most_done({q: opens[q] for q in reach}, limit)
+
+    def search(first: int, chosen: list[int], cover: dict[Pos, frozenset[Pos]]) -> None:
         key = frozenset(cover.items())
         if chosen and key not in seen:
             seen.add(key)
@@ -191,24 +217,33 @@ def best_plan(hood: Hood, *, trips_allowed: int, max_pizzas: int, max_distance: 
             value, drops = _allocate(hood, cover, max_pizzas)
             if value > best[0]:
                 best[:] = [value, list(chosen), drops]
-                if value == ceiling:
-                    return True
-        if len(chosen) == trips_allowed or tried[0] >= SEARCH_CAP:
-            return False
+        left = trips_allowed - len(chosen)
+        if left == 0 or tried[0] >= SEARCH_CAP or best[0][0] == limit and best[0][1] >= _most_done(opens, limit):
+            return
+        if bound(first, cover, left) <= best[0]:
+            return
         for i in range(first, len(options)):
             start, k, _ = options[i]
             if k <= cover.get(start, frozenset()):
                 continue
-            grown = {**cover, start: cover.get(start, frozenset()) | k}
-            if search(i + 1, [*chosen, i], grown):
-                return True
-        return False
+            search(i + 1, [*chosen, i], {**cover, start: cover.get(start, frozenset()) | k})
 
     search(0, [], {})
     _, chosen, drops = best
     if not chosen or best[0][0] == 0:
         return []
     return _trips_of(chosen, options, drops)
+
+
+def _most_done(opens: dict[Pos, int], limit: int) -> int:
+    """The most squares ``limit`` pizzas could complete, whatever the roads."""
+    done, used = 0, 0
+    for o in sorted(v for v in opens.values() if v > 0):
+        if used + o > limit:
+            break
+        used += o
+        done += 1
+    return done
 
 
 def _trips_of(chosen: list[int], options, drops: dict[Pos, dict[Pos, int]]) -> list[Trip]:
