@@ -36,6 +36,7 @@ EASY_TEMPERATURE = 1.5
 HOUSE = 1.0                # a house within reach: a pizza delivered later
 ROAD_END = 0.35            # an open road end: room to grow
 COIN_SHARE = 0.5           # share of a coin's worth counted for a line the AI would lead
+COLOUR_NEED = (1.0, 0.5, 0.1, 0.0)   # a tile of its lowest (then second, third) track's colour
 
 
 def choose(match, seat: int, *, seed: int, level: str = "normal") -> Step:
@@ -214,8 +215,8 @@ class _Mind:
             del hood.cities[square]
         before = self._open_ends()
         reach = max(0.2, 1.0 - 0.15 * max(0, dist - 2))
-        lowest = min(self.tracks.values())
-        colour = 0.5 if self.tracks[tile.colour] == lowest else 0.0
+        ranked = sorted(self.tracks.values())
+        colour = COLOUR_NEED[min(ranked.index(self.tracks[tile.colour]), 3)]
         easy_complete = 0.3 if tile.houses == 1 else 0.0
         late = 0.5 if self.rounds_left <= 1 else 1.0
         return late * (tile.houses * HOUSE * reach + colour + easy_complete) + ROAD_END * (ends - before) * late
