@@ -232,7 +232,7 @@ def prompt_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec,
     menu, rows = None, []
     if len(acting) == 1:
         menu, rows = choice_buttons(meta, game, match, codec, acting[0], group_key)
-    rows.append([button(game.presenter.secret_button(lang), codec.encode("m", meta.id), "marker")])
+    rows.append([button(game.presenter.secret_button(lang), codec.encode("m", meta.id), "secret")])
     if unreachable_names(meta):
         rows.append([button(t(lang, "bot.btn.open_private"), codec.encode("p"), "open_private")])
     return menu, rows

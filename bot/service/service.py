@@ -331,8 +331,9 @@ class GameService:
             return Reply(t(lang, "bot.err.no_game"), ok=False)
         return await self.info.board(loaded, user, loaded.meta.language)
 
-    async def marker(self, user: User, chat: Chat | None = None) -> Reply:
-        """The user's secret (a marker, holdings) in the chat's game, or in all their games."""
+    async def secret(self, user: User, chat: Chat | None = None) -> Reply:
+        """The user's secret (what the game keeps hidden from the others) in the chat's game,
+        or in all their games."""
         lang = await self._language(chat, user)
         if chat is not None:
             loaded = await self.store.chat_game(chat)
@@ -340,8 +341,6 @@ class GameService:
         else:
             games = await self.info.user_games(user)
         return await self.info.secrets(user, games, lang, here=chat is not None)
-
-    secret = marker
 
     async def private_started(self, user: User, payload: str | None = None) -> Reply:
         lang = normalize_language(user.language)
@@ -472,8 +471,7 @@ class GameService:
 
 # Every method the adapters call takes its chats, users and text through ``inputs.clean``.
 for _name in ("new_game", "join", "leave", "add_ai", "start", "abort", "hand_to_ai", "settings", "press", "move",
-              "board", "marker", "private_started", "stats", "record_file", "rules", "help"):
+              "board", "secret", "private_started", "stats", "record_file", "rules", "help"):
     setattr(GameService, _name, cleaned(getattr(GameService, _name)))
-GameService.secret = GameService.marker
 
 __all__ = ["GameService", "Payload", "Refused"]
