@@ -339,6 +339,10 @@ class Storage(ABC):
     @abstractmethod
     async def open(self) -> None: ...
     @abstractmethod
+    async def open_existing(self) -> None:
+        """Open for reading what is there (the health check): never creates a database nor
+        changes one (no migration); fails when there is no database at all."""
+    @abstractmethod
     async def close(self) -> None: ...
     @abstractmethod
     async def schema_version(self) -> int: ...

@@ -8,6 +8,7 @@ import json
 import secrets
 import sqlite3
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -58,6 +59,14 @@ class SqliteStorage(Storage):
             # must close it, or the process hangs at exit instead of reporting the error.
             await self.close()
             raise
+
+    async def open_existing(self) -> None:
+        path = Path(self.path)
+        if not path.is_file():          # sqlite3 would create it (or open ":memory:")
+            raise FileNotFoundError(f"no database file at {self.path}")
+        # mode=rw: the file must exist; nothing here switches the journal or migrates.
+        self._db = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True, isolation_level=None)
+        await self.db.execute(f"PRAGMA busy_timeout={int(OPEN_PATIENCE * 1000)}")
 
     async def _prepare(self) -> None:
         await self.db.execute("PRAGMA journal_mode=WAL")
