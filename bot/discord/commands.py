@@ -203,9 +203,11 @@ class ParisGroup(app_commands.Group):
         await self.secret.callback(self, interaction)
 
     @app_commands.command(name="stats", description=L("Results and records in this channel", "cmd.stats"))
-    @app_commands.describe(public=L("Show it to everyone in the channel", "opt.public"))
-    async def stats(self, interaction: discord.Interaction, public: bool = False) -> None:
-        await self.bot.answer(interaction, lambda chat, user: self.service.stats(chat, user), public=public)
+    @app_commands.describe(game=L("Only this game (empty: each game played here)", "opt.stats_game"),
+                           public=L("Show it to everyone in the channel", "opt.public"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def stats(self, interaction: discord.Interaction, game: str | None = None, public: bool = False) -> None:
+        await self.bot.answer(interaction, lambda chat, user: self.service.stats(chat, user, game), public=public)
 
     @app_commands.command(name="record", description=L("The record of this channel's last finished game (JSON file)",
                                                        "cmd.record"))

@@ -158,3 +158,16 @@ async def test_a_development_guild_gets_the_commands_directly(table, service, si
     assert [name for name, _type in scoped] == ["paris"]
     result = await table.ann.slash(table.channel, "paris rules")   # resolves to the guild command
     assert result.ephemeral and result.response.content
+
+
+async def test_stats_are_per_game_and_can_name_one(table, service):
+    from bot.service.model import Changes, ResultRow
+
+    chat = _chat(table.channel)
+    rows = [ResultRow(gid, 0, "discord", chat.id, str(table.ann.id), "ann", False, points, True, 1.0, game)
+            for gid, game, points in ((1, "paris-paris", 33), (2, "paris-connection", 160))]
+    await service.storage.commit(Changes(results=rows), 1.0)
+    both = (await table.ann.slash(table.channel, "paris stats")).response.content
+    assert "Paris Paris" in both and "Paris Connection" in both and "96" not in both
+    one = (await table.ann.slash(table.channel, "paris stats", game="paris-connection")).response.content
+    assert "Paris Connection" in one and "Paris Paris" not in one

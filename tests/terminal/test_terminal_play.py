@@ -217,6 +217,8 @@ def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys
     assert out.count("Private, only Ann sees this:") >= 2  # the marker, privately
     assert "🔒 Your marker is " in out and "Terminal:" not in out   # no platform in front of it
     assert t("en", "bot.stats.title") in out                # the service's leaderboard
+    # The terminal's leaderboard covers every terminal game: it says so, not "in this chat".
+    assert t("en", "bot.stats.empty_anywhere") in out and t("en", "bot.stats.empty") not in out
     # Every mistake showed the same choices again, and nothing was lost: the "1" was played.
     first_choices = out.split("Your choice")[0].rsplit("\n\n", 1)[-1]
     assert out.count(first_choices) >= 10
