@@ -49,7 +49,6 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "tg.cmd.": set(GROUP_COMMANDS + PRIVATE_COMMANDS),
     "terminal.alias.": set(TERMINAL_COMMANDS),
     "bot.option.": {"final_tours"},
-    "discord.option.final_tours.": set(FINAL_TOURS),
     "pc.colour.": set(COMPANIES),
     "pc.colours.": set(COMPANIES),
     "pc.ev.ended_": {"marseille", "storage"},
