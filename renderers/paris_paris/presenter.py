@@ -110,8 +110,9 @@ class ParisParisPresenter(Presenter):
             if not picks:
                 return self.menu(view, choices, language)
             tile = picks[0].tile
-            row = tuple(MenuItem(t(language, "bot.btn.evict", player=view.players[p.evict]), choice=p,
-                                 colour=tile.colour) for p in picks)
+            dot = text.COLOUR_EMOJI.get(tile.colour, "")
+            row = tuple(MenuItem(f"{dot} {t(language, 'bot.btn.evict', player=view.players[p.evict])}".strip(),
+                                 choice=p, colour=tile.colour) for p in picks)
             owners = ", ".join(view.players[p.evict] for p in picks)
             ask = t(language, "bot.msg.choose_evict", player=view.players[view.to_move],
                     tile=text.tile_text(tile, language), station=text.station_name(tile.station), owners=owners)
