@@ -62,7 +62,7 @@ async def test_deep_link_join_and_marker_button(service, transport):
     for u in (ann, bob):
         reply = await service.press(c, u, marker.payload)
         colour = record["markers"][u.name]
-        assert reply.ok and t("en", "bot.colour." + colour) in reply.text
+        assert reply.ok and t("en", "pp.colour." + colour) in reply.text
     reply = await service.press(c, user("Eve"), marker.payload)
     assert not reply.ok
 
