@@ -40,8 +40,12 @@ def stats_record(language: str, games: int, wins: int, points: int) -> dict[str,
             "average": t(language, "bot.stats.average", average=decimal(language, points / games))}
 
 
-def button(label: str, payload: str, kind: str = "action", colour: str | None = None) -> dict[str, Any]:
-    return {"label": label, "payload": payload, "kind": kind, "colour": colour}
+def button(label: str, payload: str, kind: str = "action", colour: str | None = None,
+           key: int | None = None) -> dict[str, Any]:
+    out = {"label": label, "payload": payload, "kind": kind, "colour": colour}
+    if key is not None:
+        out["key"] = key
+    return out
 
 
 def to_buttons(rows: list[list[dict[str, Any]]]) -> tuple[tuple[Button, ...], ...]:
@@ -218,7 +222,7 @@ def choice_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, s
                 payload = codec.encode("c", meta.id, meta.moves, index[str(item.choice)])
             else:
                 payload = codec.encode("o", meta.id, meta.moves, item.group)
-            out.append(button(item.label, payload, colour=item.colour))
+            out.append(button(item.label, payload, colour=item.colour, key=item.key))
         rows.append(out)
     if menu.back:
         rows.append([button(t(lang, "bot.btn.back"), codec.encode("b", meta.id, meta.moves))])
@@ -232,7 +236,7 @@ def prompt_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec,
     menu, rows = None, []
     if len(acting) == 1:
         menu, rows = choice_buttons(meta, game, match, codec, acting[0], group_key)
-    rows.append([button(game.presenter.secret_button(lang), codec.encode("m", meta.id), "marker")])
+    rows.append([button(game.presenter.secret_button(lang), codec.encode("m", meta.id), "secret")])
     if unreachable_names(meta):
         rows.append([button(t(lang, "bot.btn.open_private"), codec.encode("p"), "open_private")])
     return menu, rows

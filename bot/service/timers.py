@@ -124,7 +124,7 @@ class Timers:
         except BaseException:
             self.store.forget(meta.id)
             raise
-        note = t(lang, "bot.msg.deadline", player=names, tile="; ".join(made))
+        note = t(lang, "bot.msg.deadline", player=names, choice="; ".join(made))
         await self.play.finish(loaded, turn, notes=[note])
         return timer
 

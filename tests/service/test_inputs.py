@@ -91,7 +91,7 @@ async def test_unknown_game_and_no_game(service):
         assert not reply.ok and reply.text == t("en", "bot.err.no_game"), call
     reply = await service.move(c, ann, "1")
     assert not reply.ok and reply.text == t("en", "bot.err.no_game")
-    assert not (await service.marker(ann)).ok
+    assert not (await service.secret(ann)).ok
 
 
 async def test_typed_moves_are_validated(service):
@@ -177,7 +177,7 @@ async def test_settings(service):
     assert (await service.join(c, bob)).ok
     assert (await service.start(c, ann)).ok
     reply = await service.settings(c, ann, {"final_tours": "markers"})
-    assert not reply.ok and reply.text == t("de", "bot.err.option_locked", option=t("de", "bot.option.final_tours"))
+    assert not reply.ok and reply.text == t("de", "bot.err.option_locked", option=t("de", "pp.option.final_tours"))
 
 
 async def test_every_payload_fits_telegram(service):

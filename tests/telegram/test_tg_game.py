@@ -80,7 +80,7 @@ async def test_commands_menus_are_registered(api, bot):
     assert ("all_group_chats", "de") in scopes and ("all_private_chats", "fr") in scopes
     group_menu = next(c for c in api.commands if c["scope"]["type"] == "all_group_chats" and not c["language_code"])
     assert [c["command"] for c in group_menu["commands"]] == [
-        "newgame", "join", "leave", "startgame", "addbot", "abort", "board", "marker", "settings", "stats",
+        "newgame", "join", "leave", "startgame", "addbot", "abort", "board", "secret", "settings", "stats",
         "record", "rules", "help"]
     german = next(c for c in api.commands if c["scope"]["type"] == "all_group_chats" and c["language_code"] == "de")
     assert german["commands"][0]["description"] == t("de", "tg.cmd.newgame")
@@ -129,7 +129,7 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table):
     assert stats.get("evictions", 0) >= 1               # eviction keyboards came up and were used
     group = table.group_messages()
     final = group[-1]
-    assert t("en", "bot.msg.final_header") in final.body
+    assert t("en", "pp.msg.final_header") in final.body
     # the map at the start, one per round, then the final picture, uploaded as PNG photos
     photos = [m for m in group if m.photo is not None]
     assert len(photos) == 1 + 15 + 1 and all(p.photo.startswith(b"\x89PNG") for p in photos)
@@ -221,30 +221,37 @@ async def test_marker_is_only_shown_privately(api, bot, table):
     bob, dan = table.users["bob"], table.users["dan"]
     colour = next(w for w in ("green", "red", "blue", "purple", "yellow") if w in api.bot_messages(bob)[-1].body)
     before = len(table.group_messages())
-    # /marker in the group: no marker there, a button to the private chat instead
-    api.send_text(table.group, bob, "/marker")
+    # /secret in the group: no secret there, a button to the private chat instead
+    api.send_text(table.group, bob, "/secret")
     await bot.settle()
     reply = table.group_messages()[-1]
     assert reply.reply_to is not None and "🔒" not in reply.body.split("\n")[0][:1]
-    assert t("en", "tg.marker.group", name="Bob") == reply.body
+    assert t("en", "tg.secret.group", name="Bob") == reply.body
     link = reply.button("private")["url"]
-    assert link == "https://t.me/ParisTestBot?start=mymarker"
+    assert link == "https://t.me/ParisTestBot?start=secret"
     api.follow_url(bob, link)
     await bot.settle()
-    assert t("en", "bot.msg.marker_line", chat="Paris fans", colour=colour) in api.last_bot_message(bob).body
-    # /marker in the private chat
-    api.send_text(api.chats[bob.id], bob, "/marker")
+    assert t("en", "pp.msg.marker_line", chat="Paris fans", colour=colour) in api.last_bot_message(bob).body
+    # the link earlier versions posted still works
+    count = len(api.bot_messages(bob))
+    api.follow_url(bob, "https://t.me/ParisTestBot?start=mymarker")
     await bot.settle()
-    assert colour in api.last_bot_message(bob).body
+    assert len(api.bot_messages(bob)) > count and colour in api.last_bot_message(bob).body
+    # /secret and its older name /marker in the private chat
+    for command in ("/secret", "/marker"):
+        count = len(api.bot_messages(bob))
+        api.send_text(api.chats[bob.id], bob, command)
+        await bot.settle()
+        assert len(api.bot_messages(bob)) == count + 1 and colour in api.last_bot_message(bob).body
     # the "My marker" button under the prompt: answered in the private chat
     prompt = table.prompt()
     count = len(api.bot_messages(bob))
     answer = await press(api, bot, bob, prompt, prompt.button("My marker"))
-    assert answer["text"] == t("en", "tg.marker.sent")
+    assert answer["text"] == t("en", "tg.secret.sent")
     assert len(api.bot_messages(bob)) == count + 1 and colour in api.last_bot_message(bob).body
     # someone without a seat gets an alert, and nothing is posted anywhere
     answer = await press(api, bot, dan, prompt, prompt.button("My marker"))
-    assert answer["show_alert"] is True and answer["text"] == t("en", "bot.err.no_marker")
+    assert answer["show_alert"] is True and answer["text"] == t("en", "pp.err.no_marker")
     group_texts = [m.body for m in table.group_messages()]
     assert not any(colour in text for text in group_texts)
     assert len(table.group_messages()) == before + 1        # only the /marker hint
@@ -316,7 +323,7 @@ async def test_bot_restarts_mid_game_and_the_game_goes_on(api, bot, table):
         turns += 1
         assert turns <= 45
     assert turns == 45
-    assert t("en", "bot.msg.final_header") in table.group_messages()[-1].body
+    assert t("en", "pp.msg.final_header") in table.group_messages()[-1].body
     assert bot.runs == 2
 
 
@@ -396,7 +403,7 @@ async def test_commands_where_they_belong(api, bot, table):
     await bot.settle()
     assert api.last_bot_message(bob).body == t("en", "tg.group_only")
     assert api.last_bot_message(bob).button("group")["url"] == add
-    for command, key in (("/rules", "bot.rules"), ("/help", "tg.help")):
+    for command, key in (("/rules", "pp.rules"), ("/help", "tg.help")):
         api.send_text(api.chats[bob.id], bob, command)
         await bot.settle()
         assert api.last_bot_message(bob).body.startswith(t("en", key)[:40])
@@ -443,7 +450,7 @@ async def test_timers_run_in_the_background(api, table, tmp_path):
         running.service.timers.wake.set()
         await api.wait_for(lambda: table.prompt() is not None and table.to_move(table.prompt()) != late,
                            what="the deadline move")
-        assert any(t("en", "bot.msg.deadline", player=late.first_name, tile="")[:20] in m.body
+        assert any(t("en", "bot.msg.deadline", player=late.first_name, choice="")[:20] in m.body
                    for m in table.group_messages())
     finally:
         await running.stop()
