@@ -1,4 +1,4 @@
-"""The /paris slash-command group: each subcommand is one service call.
+"""The /boardchat slash-command group (bot/product.py): each subcommand is one service call.
 
 Command and option names stay English (Discord requires stable names); descriptions
 and choice names are translated for German, Italian and French clients from
@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.games import AI_LEVELS, KINDS
+from bot.product import DISCORD_GROUP, OLD_DISCORD_GROUP
 from renderers.i18n import LANGUAGES, catalog
 
 if TYPE_CHECKING:
@@ -107,11 +108,18 @@ def setting_changes(
     return changes
 
 
-class ParisGroup(app_commands.Group):
-    """/paris ...: thin wrappers that hand each command to ``ParisBot.answer``."""
+GROUP_DESCRIPTIONS = {
+    DISCORD_GROUP: L("Play board games with friends and AI players", "cmd.group"),
+    OLD_DISCORD_GROUP: L("The same commands under their old name", "cmd.old_group"),
+}
 
-    def __init__(self, bot: ParisBot) -> None:
-        super().__init__(name="paris", description=L("Play Paris Paris, the board game", "cmd.paris"))
+
+class ParisGroup(app_commands.Group):
+    """/boardchat ...: thin wrappers that hand each command to ``ParisBot.answer``. The same
+    group under its old name (/paris) answers deployments that had it (``ParisBot.sync_commands``)."""
+
+    def __init__(self, bot: ParisBot, name: str = DISCORD_GROUP) -> None:
+        super().__init__(name=name, description=GROUP_DESCRIPTIONS[name])
         self.bot = bot
 
     @property
@@ -208,7 +216,7 @@ class ParisGroup(app_commands.Group):
     async def record(self, interaction: discord.Interaction, public: bool = False) -> None:
         await self.bot.answer(interaction, lambda chat, user: self.service.record_file(chat, user), public=public)
 
-    @app_commands.command(name="rules", description=L("The rules of Paris Paris in short", "cmd.rules"))
+    @app_commands.command(name="rules", description=L("The rules of this channel's game in short", "cmd.rules"))
     async def rules(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(
             interaction, lambda chat, user: self.service.rules(chat, user), needs_chat=False

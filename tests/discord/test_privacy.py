@@ -27,7 +27,7 @@ async def test_markers_go_by_dm_and_ephemerally_never_to_the_channel(table):
     assert len(set(dealt.values())) == 3        # three different markers
 
     for player in table.players.values():
-        by_command = await player.slash(table.channel, "paris marker")
+        by_command = await player.slash(table.channel, "boardchat marker")
         assert by_command.ephemeral
         assert colour_in(by_command.response.content) == dealt[player.name]
         by_button = await player.click(prompt, custom_id=custom_id(prompt, "pp:m_"))
@@ -38,7 +38,7 @@ async def test_markers_go_by_dm_and_ephemerally_never_to_the_channel(table):
     for message in table.messages():
         assert "marker is" not in message.content and "Your secret" not in message.content
     # a spectator has no marker
-    spectator = await table.mod.slash(table.channel, "paris marker")
+    spectator = await table.mod.slash(table.channel, "boardchat marker")
     assert spectator.ephemeral and not COLOUR.search(spectator.response.content)
 
 

@@ -139,7 +139,7 @@ def test_telegram_texts_exist_in_every_language():
         keys = {k for k in catalog(language) if k.startswith("tg.")}
         assert keys == english, language
         for key in english:
-            text = t(language, key, name="Ann")
+            text = t(language, key, name="Ann", games="-", game="G", min=2, max=4, command="/newgame")
             assert text and "{" not in text, (language, key)
             if key.startswith("tg.cmd."):
                 assert 3 <= len(text) <= 256           # Telegram's limits for command descriptions
