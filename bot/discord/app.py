@@ -107,7 +107,7 @@ class ParisBot(commands.Bot):
         if self.sync:
             await self.sync_commands()
         if self.background_delivery:
-            self._background_tasks = [asyncio.create_task(self._delivery_loop(), name="paris-delivery")]
+            self._background_tasks = [asyncio.create_task(self._delivery_loop(), name="discord-delivery")]
 
     async def sync_commands(self) -> None:
         """To the development guild when one is configured (instant), else globally.

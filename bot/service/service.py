@@ -24,6 +24,7 @@ from typing import Any
 
 from bot.contract import Chat, Reply, Transport, User
 from bot.games import find, kind, level_at
+from bot.product import DEFAULT_DB
 from renderers.i18n import normalize_language, t
 
 from . import outgoing
@@ -92,7 +93,7 @@ class GameService:
     # ---- life cycle ---------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, db_path: str = "paris-paris.sqlite3", *, clock: Clock | None = None,
+    async def open(cls, db_path: str = DEFAULT_DB, *, clock: Clock | None = None,
                    storage: Storage | None = None, ai: Callable[..., Any] | None = None,
                    cache_size: int = 10_000, platforms: Iterable[str] | None = None,
                    defaults: dict[str, Any] | None = None, ai_seconds: float | None = None,
@@ -101,7 +102,7 @@ class GameService:
         ``defaults``: option defaults for chats that have not changed them.
 
         ``owner``: the name this process claims outbox messages and timers under, unique
-        among the processes sharing the database (``PARIS_PARIS_INSTANCE``). A named process
+        among the processes sharing the database (``BOARDCHAT_INSTANCE``). A named process
         takes back at start whatever it held when it stopped or died, so a restart resumes at
         once. Unnamed, a process on SQLite is ``local`` (one process per file) and on
         PostgreSQL gets a unique name; what a dead unnamed process held is taken over by
