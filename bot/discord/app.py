@@ -122,10 +122,12 @@ class ParisBot(commands.Bot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
-            log.info("synced %d command(s) to guild %s", len(synced), self.dev_guild_id)
+            log.info("synced %d command(s) to guild %s: type /%s new in one of its channels",
+                     len(synced), self.dev_guild_id, DISCORD_GROUP)
         else:
             synced = await self.tree.sync()
-            log.info("synced %d global command(s) (may take a while to appear)", len(synced))
+            log.info("synced %d global command(s): /%s may take a while to appear (DISCORD_DEV_GUILD_ID "
+                     "syncs to one server at once)", len(synced), DISCORD_GROUP)
 
     async def close(self) -> None:
         for task in self._background_tasks:

@@ -101,7 +101,7 @@ async def _post_init(application: Application) -> None:
         asyncio.create_task(_supervised("delivery", lambda: service.run_delivery(state.transport)),
                             name="telegram-delivery"),
     ]
-    log.info("telegram: @%s is up", application.bot.username)
+    log.info("telegram: @%s is up: add it to a group and send /newgame there", application.bot.username)
 
 
 async def _post_stop(application: Application) -> None:
