@@ -54,7 +54,7 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     def paragraph(key: str, **params: object) -> str:
         # The formatter keeps descriptions as written (for the examples); wrap prose here.
         width = min(shutil.get_terminal_size().columns, 100) - 2
-        return textwrap.fill(tr(key, **params), width=max(width, 40))
+        return textwrap.fill(tr(key, **params), width=max(width, 40), break_on_hyphens=False)
 
     games_line = cli_help.games_line(language)
     parser = argparse.ArgumentParser(
@@ -89,10 +89,12 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     games.add_argument("--db", type=Path, default=None, metavar="PATH", help=tr("db", path=str(default_db_path())))
     games.add_argument("--language", choices=LANGUAGES, default=None, help=tr("language"))
 
-    sub.add_parser("telegram", help=tr("telegram.help"), description=tr("telegram.description"))
-    sub.add_parser("discord", help=tr("discord.help"), description=tr("discord.description"))
+    sub.add_parser("telegram", help=tr("telegram.help"), description=paragraph("telegram.description"))
+    sub.add_parser("discord", help=tr("discord.help"), description=paragraph("discord.description"))
 
-    replay = sub.add_parser("replay", help=tr("replay.help"), description=tr("replay.description"))
+    formats = ", ".join(g.definition.record_format for g in KINDS.values())
+    replay = sub.add_parser("replay", help=tr("replay.help"), description=paragraph("replay.description",
+                                                                                       formats=formats))
     replay.add_argument("file", metavar="FILE", help=tr("replay.file"))
 
     export = sub.add_parser("export", help=tr("export.help"), description=tr("export.help"))
