@@ -89,12 +89,15 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     games.add_argument("--db", type=Path, default=None, metavar="PATH", help=tr("db", path=str(default_db_path())))
     games.add_argument("--language", choices=LANGUAGES, default=None, help=tr("language"))
 
-    sub.add_parser("telegram", help=tr("telegram.help"), description=paragraph("telegram.description"))
-    sub.add_parser("discord", help=tr("discord.help"), description=paragraph("discord.description"))
+    raw = argparse.RawDescriptionHelpFormatter        # the paragraphs are wrapped already
+    sub.add_parser("telegram", help=tr("telegram.help"), description=paragraph("telegram.description"),
+                   formatter_class=raw)
+    sub.add_parser("discord", help=tr("discord.help"), description=paragraph("discord.description"),
+                   formatter_class=raw)
 
     formats = ", ".join(g.definition.record_format for g in KINDS.values())
-    replay = sub.add_parser("replay", help=tr("replay.help"), description=paragraph("replay.description",
-                                                                                       formats=formats))
+    replay = sub.add_parser("replay", help=tr("replay.help"), formatter_class=raw,
+                            description=paragraph("replay.description", formats=formats))
     replay.add_argument("file", metavar="FILE", help=tr("replay.file"))
 
     export = sub.add_parser("export", help=tr("export.help"), description=tr("export.help"))
