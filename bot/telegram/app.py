@@ -32,7 +32,7 @@ from bot.telegram.transport import TelegramTransport
 
 log = logging.getLogger(__name__)
 
-RUNTIME_KEY = "paris_paris"
+RUNTIME_KEY = "boardchat"        # our state in the Application's bot_data (in memory only)
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 RESTART_DELAY = 5.0
 CONCURRENT_UPDATES = 16
