@@ -268,7 +268,7 @@ class ParisBot(commands.Bot):
         commands the Telegram way)."""
         language = normalize_language(user.language)
         intro = "\n".join(t(language, "discord.help_game", help=game.presenter.help_text(language),
-                            group=DISCORD_GROUP, game=game.id) for game in KINDS.values())
+                            group=DISCORD_GROUP, game=game.definition.name) for game in KINDS.values())
         commands_text = t(language, "discord.help", button=t(language, "bot.btn.marker"), group=DISCORD_GROUP)
         return Reply(text=f"{intro}\n\n{commands_text}")
 

@@ -45,3 +45,11 @@ async def test_an_old_deployment_keeps_its_group_and_its_buttons(table, service,
     assert clicked.followups and clicked.followups[0].content == t("en", "bot.reply.joined")
     info = await service.game_info(game_id=1)
     assert [seat["name"] for seat in info["seats"]] == ["ann", "bob", "cat"]
+
+
+async def test_help_says_how_to_start_each_game(table):
+    from bot.games import KINDS
+
+    result = await table.ann.slash(table.channel, f"{product.DISCORD_GROUP} help")
+    for game in KINDS.values():
+        assert f"/{product.DISCORD_GROUP} new game:{game.definition.name}" in result.response.content
