@@ -267,8 +267,9 @@ class ParisBot(commands.Bot):
         """How to play here: the Discord command list (the service's help names the
         commands the Telegram way)."""
         language = normalize_language(user.language)
-        intro = "\n".join(t(language, "discord.help_game", help=game.presenter.help_text(language),
-                            group=DISCORD_GROUP, game=game.definition.name) for game in KINDS.values())
+        intro = "\n".join(t(language, "discord.help_game", game=game.definition.name, group=DISCORD_GROUP,
+                            min=game.definition.min_players, max=game.definition.max_players)
+                          for game in KINDS.values())
         commands_text = t(language, "discord.help", button=t(language, "bot.btn.marker"), group=DISCORD_GROUP)
         return Reply(text=f"{intro}\n\n{commands_text}")
 
