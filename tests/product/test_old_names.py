@@ -84,3 +84,19 @@ def test_the_old_command_is_installed_beside_the_new_one():
     assert project["name"] == product.DISTRIBUTION
     scripts = project["scripts"]
     assert scripts[product.COMMAND] == scripts[product.OLD_COMMAND] == "bot.cli:main"
+
+
+def test_the_command_says_once_at_start_which_names_to_change(tmp_path, monkeypatch, capsys):
+    from bot.cli import main
+
+    monkeypatch.chdir(tmp_path)                      # no .env here
+    monkeypatch.setenv("PARIS_PARIS_LANGUAGE", "de")
+    monkeypatch.setenv("PARIS_PARIS_REMINDER_MINUTES", "60")
+    assert main(["games", "--db", str(tmp_path / "none.sqlite3")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "PARIS_PARIS_LANGUAGE -> BOARDCHAT_LANGUAGE" in err[0] \
+        and "PARIS_PARIS_REMINDER_MINUTES -> BOARDCHAT_REMINDER_MINUTES" in err[0]
+    monkeypatch.delenv("PARIS_PARIS_LANGUAGE")
+    monkeypatch.delenv("PARIS_PARIS_REMINDER_MINUTES")
+    assert main(["games", "--db", str(tmp_path / "none.sqlite3")]) == 0
+    assert capsys.readouterr().err == ""
