@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from . import product
-from .product import env_name, old_env_name
+from .product import env_name, env_names
 
 DEFAULT_ENV_FILE = ".env"
 
@@ -68,9 +68,9 @@ class Settings:
     def get(self, name: str, default: str | None = None) -> str | None:
         """The value of ``name``; an empty value counts as unset. For one of our variables the
         name it had before the rename is read when the new one is unset anywhere."""
-        for wanted in (name, old_env_name(name)):
+        for wanted in env_names(name):
             for source in (self._environ, self._file):
-                value = source.get(wanted) if wanted else None
+                value = source.get(wanted)
                 if value is not None and value.strip() != "":
                     return value.strip()
         return default

@@ -30,9 +30,11 @@ def env_name(suffix: str) -> str:
     return ENV_PREFIX + suffix
 
 
-def old_env_name(name: str) -> str | None:
-    """What a variable was called before the rename (``BOARDCHAT_DB`` -> ``PARIS_PARIS_DB``);
-    None for a variable that is not ours (``TELEGRAM_BOT_TOKEN``)."""
-    if not name.startswith(ENV_PREFIX):
-        return None
-    return OLD_ENV_PREFIX + name[len(ENV_PREFIX):]
+def env_names(name: str) -> tuple[str, ...]:
+    """The names to look up for a variable, the new one first: ``BOARDCHAT_DB`` and ``PARIS_PARIS_DB``
+    for either of them (so code still asking by an old name reads the new one too); others as they are."""
+    if name.startswith(ENV_PREFIX):
+        return name, OLD_ENV_PREFIX + name[len(ENV_PREFIX):]
+    if name.startswith(OLD_ENV_PREFIX):
+        return ENV_PREFIX + name[len(OLD_ENV_PREFIX):], name
+    return (name,)

@@ -23,6 +23,8 @@ def test_an_old_variable_is_still_read_and_the_new_name_wins():
     # the new name wins wherever it is set: an old name in the environment loses to the new one in .env
     mixed = Settings({"PARIS_PARIS_DB": "old.sqlite3"}, {"BOARDCHAT_DB": "file.sqlite3"})
     assert mixed.get("BOARDCHAT_DB") == "file.sqlite3"
+    # code that still asks by the old name reads the new one first
+    assert both.get("PARIS_PARIS_DB") == "new.sqlite3" and old.get("PARIS_PARIS_DB") == "old.sqlite3"
     # someone else's variable has no old name
     assert Settings({"PARIS_PARIS_TELEGRAM_BOT_TOKEN": "x"}, {}).get("TELEGRAM_BOT_TOKEN") is None
 
