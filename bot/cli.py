@@ -1,10 +1,10 @@
-"""The ``paris-paris`` command.
+"""The ``boardchat`` command (also installed as ``paris-paris``, its name before other games came).
 
-    paris-paris play                  a game in the terminal against AI opponents
-    paris-paris play --resume [ID]    continue the latest unfinished terminal game (or game ID)
-    paris-paris games                 list the terminal games (id, players, round, finished or not)
-    paris-paris telegram | discord    run a chat bot (token from the environment or .env)
-    paris-paris replay FILE           replay a game record and print the result as JSON
+    boardchat play                  a game in the terminal against AI opponents
+    boardchat play --resume [ID]    continue the latest unfinished terminal game (or game ID)
+    boardchat games                 list the terminal games (id, players, round, finished or not)
+    boardchat telegram | discord    run a chat bot (token from the environment or .env)
+    boardchat replay FILE           replay a game record and print the result as JSON
 
 Help texts come from the message catalogs in the language named by ``--language`` or,
 failing that, the system's (``LANG``).
@@ -25,10 +25,12 @@ from pathlib import Path
 
 from renderers.i18n import LANGUAGES, normalize_language, t
 
+from . import cli_help
 from .games import DEFAULT, KINDS, find
+from .product import COMMAND, env_name
 from .terminal.paths import DEFAULT_MAPS_DIR, default_db_path
 
-PROG = "paris-paris"
+PROG = COMMAND
 
 
 def _language_hint(argv: Sequence[str]) -> str:
@@ -49,47 +51,53 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     def tr(key: str, **params: object) -> str:
         return t(language, f"terminal.cli.{key}", **params)
 
-    def paragraph(key: str) -> str:
+    def paragraph(key: str, **params: object) -> str:
         # The formatter keeps descriptions as written (for the examples); wrap prose here.
         width = min(shutil.get_terminal_size().columns, 100) - 2
-        return textwrap.fill(tr(key), width=max(width, 40))
+        return textwrap.fill(tr(key, **params), width=max(width, 40), break_on_hyphens=False)
 
+    games_line = cli_help.games_line(language)
     parser = argparse.ArgumentParser(
-        prog=PROG, description=paragraph("description"), epilog=tr("epilog"),
+        prog=PROG, description=paragraph("description", games=games_line), epilog=cli_help.examples(language),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=tr("commands"))
 
-    play = sub.add_parser("play", help=tr("play.help"), description=paragraph("play.description"),
+    play = sub.add_parser("play", help=tr("play.help"),
+                          description=paragraph("play.description", games=games_line,
+                                                command=f"{PROG} play --resume"),
                           epilog=paragraph("play.epilog"), formatter_class=argparse.RawDescriptionHelpFormatter)
     play.add_argument("--game", default=None, metavar="GAME", help=tr("game", games=", ".join(KINDS),
                                                                         default=DEFAULT))
-    play.add_argument("--players", type=int, default=None, metavar="N", help=tr("players"))
+    play.add_argument("--players", type=int, default=None, metavar="N", help=cli_help.players_help(language))
     play.add_argument("--ai", type=int, default=None, metavar="N", help=tr("ai"))
-    play.add_argument("--ai-level", default=None, metavar="LEVEL",
-                      help=tr("ai_level", levels=", ".join(sorted({lv for g in KINDS.values()
-                                                                    for lv in g.definition.ai_levels}))))
+    play.add_argument("--ai-level", default=None, metavar="LEVEL", help=cli_help.levels_help(language))
     play.add_argument("--name", default=None, help=tr("name"))
     play.add_argument("--seed", type=int, default=None, help=tr("seed"))
     play.add_argument("--language", choices=LANGUAGES, default=None, help=tr("language"))
-    # Each option a game declares becomes a flag (``final_tours`` -> ``--final-tours``).
-    for name, values in _declared_options().items():
-        play.add_argument("--" + name.replace("_", "-"), dest=f"option_{name}", choices=[str(v) for v in values],
-                          default=None, help=tr("option", name=name))
     play.add_argument("--db", type=Path, default=None, metavar="PATH",
                       help=tr("db", path=str(default_db_path())))
-    play.add_argument("--maps", type=Path, default=Path(DEFAULT_MAPS_DIR), metavar="DIR", help=tr("maps"))
+    play.add_argument("--maps", type=Path, default=Path(DEFAULT_MAPS_DIR), metavar="DIR",
+                      help=tr("maps", path=f"./{DEFAULT_MAPS_DIR}"))
     play.add_argument("--no-maps", action="store_true", help=tr("no_maps"))
-    play.add_argument("--resume", nargs="?", const=True, default=False, type=int, metavar="ID", help=tr("resume"))
+    play.add_argument("--resume", nargs="?", const=True, default=False, type=int, metavar="ID",
+                      help=tr("resume", command=f"{PROG} games"))
     play.add_argument("--list", action="store_true", help=tr("list"))
+    # Each game's own options, grouped under the game (``final_tours`` -> ``--final-tours``).
+    cli_help.add_game_options(play, language)
 
     games = sub.add_parser("games", help=tr("games.help"), description=tr("games.help"))
     games.add_argument("--db", type=Path, default=None, metavar="PATH", help=tr("db", path=str(default_db_path())))
     games.add_argument("--language", choices=LANGUAGES, default=None, help=tr("language"))
 
-    sub.add_parser("telegram", help=tr("telegram.help"), description=tr("telegram.description"))
-    sub.add_parser("discord", help=tr("discord.help"), description=tr("discord.description"))
+    raw = argparse.RawDescriptionHelpFormatter        # the paragraphs are wrapped already
+    sub.add_parser("telegram", help=tr("telegram.help"), description=paragraph("telegram.description"),
+                   formatter_class=raw)
+    sub.add_parser("discord", help=tr("discord.help"), description=paragraph("discord.description"),
+                   formatter_class=raw)
 
-    replay = sub.add_parser("replay", help=tr("replay.help"), description=tr("replay.description"))
+    formats = ", ".join(g.definition.record_format for g in KINDS.values())
+    replay = sub.add_parser("replay", help=tr("replay.help"), formatter_class=raw,
+                            description=paragraph("replay.description", formats=formats))
     replay.add_argument("file", metavar="FILE", help=tr("replay.file"))
 
     export = sub.add_parser("export", help=tr("export.help"), description=tr("export.help"))
@@ -97,7 +105,8 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     export.add_argument("--db", default=None, metavar="PATH|URL", help=tr("db", path=str(default_db_path())))
 
     health = sub.add_parser("health", help=tr("health.help"), description=tr("health.help"))
-    health.add_argument("--db", default=None, metavar="PATH|URL", help=tr("health.db"))
+    health.add_argument("--db", default=None, metavar="PATH|URL",
+                        help=tr("health.db", url=env_name("DATABASE_URL"), db=env_name("DB")))
     health.add_argument("--late", type=float, default=300.0, metavar="SECONDS", help=tr("health.late"))
 
     migrate = sub.add_parser("migrate-db", help=tr("migrate.help"), description=tr("migrate.help"))
@@ -109,6 +118,7 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     language = _language_hint(args_list)
+    _say_renamed_settings()
     parser = build_parser(language)
     args = parser.parse_args(args_list)
     if args.command == "play" and args.list or args.command == "games":
@@ -152,7 +162,7 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
     if game is None:
         parser.error(t(language, "terminal.error.game", game=args.game, games=", ".join(KINDS)))
     definition = game.definition
-    players = args.players if args.players is not None else max(definition.min_players, 3)
+    players = args.players if args.players is not None else cli_help.default_players(game)
     if not definition.min_players <= players <= definition.max_players:
         parser.error(t(language, "terminal.error.players_game", players=players, game=definition.name,
                        min=definition.min_players, max=definition.max_players))
@@ -182,12 +192,13 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
         maps=None if args.no_maps else args.maps.expanduser().absolute(),   # a path one can open
         resume=args.resume is not False, resume_id=None if isinstance(args.resume, bool) else args.resume,
         resume_command=_resume_command(args),
+        again_command=_resume_command(args).replace(" --resume", "", 1),
     )
     _tolerant_output()
     try:
         return asyncio.run(run_play(options))
     except BrokenPipeError:
-        # The reader of our output went away (``paris-paris play | head``): stop quietly.
+        # The reader of our output went away (``boardchat play | head``): stop quietly.
         with contextlib.suppress(OSError, ValueError, AttributeError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
@@ -272,6 +283,15 @@ async def _health(target: str | None, late: float) -> int:
             await storage.close()
     print(json.dumps(report))
     return 0 if report["ok"] else 1
+
+
+def _say_renamed_settings() -> None:
+    """One line on stderr when the settings use the variable names of earlier versions."""
+    from .config import renamed_notice
+
+    line = renamed_notice()
+    if line:
+        print(line, file=sys.stderr)
 
 
 def _tolerant_output() -> None:

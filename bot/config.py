@@ -5,6 +5,10 @@ an optional ``export`` prefix and matching single or double quotes around the va
 are allowed). A variable set in the real environment always wins over ``.env``, so
 an operator can override one value without editing the file. Every adapter (Telegram,
 Discord, the terminal) reads its settings through ``setting``/``int_setting``.
+
+Our own variables carry the product's prefix (``BOARDCHAT_DB``, see bot/product.py). The names
+of earlier versions (``PARIS_PARIS_DB``) are still read, so an existing deployment keeps working;
+when both are set the new one wins, and ``renamed_notice`` says at start which names to change.
 """
 
 from __future__ import annotations
@@ -12,6 +16,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+
+from . import product
+from .product import env_name, env_names
 
 DEFAULT_ENV_FILE = ".env"
 
@@ -43,8 +50,8 @@ def parse_env(text: str) -> dict[str, str]:
 
 
 def load_env_file(path: str | os.PathLike[str] | None = None) -> dict[str, str]:
-    """The pairs in ``path`` (default: ``$PARIS_PARIS_ENV_FILE`` or ``./.env``); {} if absent."""
-    target = Path(path or os.environ.get("PARIS_PARIS_ENV_FILE") or DEFAULT_ENV_FILE)
+    """The pairs in ``path`` (default: ``$BOARDCHAT_ENV_FILE`` or ``./.env``); {} if absent."""
+    target = Path(path or Settings(os.environ, {}).get(env_name("ENV_FILE")) or DEFAULT_ENV_FILE)
     try:
         return parse_env(target.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -59,12 +66,23 @@ class Settings:
         self._file = load_env_file() if env_file is None else env_file
 
     def get(self, name: str, default: str | None = None) -> str | None:
-        """The value of ``name``; an empty value counts as unset."""
-        for source in (self._environ, self._file):
-            value = source.get(name)
-            if value is not None and value.strip() != "":
-                return value.strip()
+        """The value of ``name``; an empty value counts as unset. For one of our variables the
+        name it had before the rename is read when the new one is unset anywhere."""
+        for wanted in env_names(name):
+            for source in (self._environ, self._file):
+                value = source.get(wanted)
+                if value is not None and value.strip() != "":
+                    return value.strip()
         return default
+
+    def renamed(self) -> dict[str, str]:
+        """The old variable names set here (environment or ``.env``) -> the name to use instead."""
+        found = {}
+        for source in (self._environ, self._file):
+            for key, value in source.items():
+                if key.startswith(product.OLD_ENV_PREFIX) and value.strip():
+                    found[key] = product.ENV_PREFIX + key[len(product.OLD_ENV_PREFIX):]
+        return dict(sorted(found.items()))
 
     def require(self, name: str) -> str:
         value = self.get(name)
@@ -97,20 +115,38 @@ def int_setting(name: str, default: int | None = None) -> int | None:
     return settings().get_int(name, default)
 
 
+def renamed_notice(source: Settings | None = None) -> str | None:
+    """One line for the start of a run when old variable names are in use; None otherwise."""
+    renamed = (source or settings()).renamed()
+    if not renamed:
+        return None
+    pairs = ", ".join(f"{old} -> {new}" for old, new in renamed.items())
+    return (f"{product.COMMAND}: please rename {pairs} (the old names still work; a new name wins "
+            f"when both are set)")
+
+
 def game_defaults(source: Settings | None = None) -> dict[str, str]:
-    """Option defaults for new chats, from PARIS_PARIS_LANGUAGE, PARIS_PARIS_FINAL_TOURS,
-    PARIS_PARIS_REMINDER_MINUTES, PARIS_PARIS_DEADLINE_MINUTES and PARIS_PARIS_AI_LEVEL (unset ones
+    """Option defaults for new chats, from BOARDCHAT_LANGUAGE, BOARDCHAT_FINAL_TOURS,
+    BOARDCHAT_REMINDER_MINUTES, BOARDCHAT_DEADLINE_MINUTES and BOARDCHAT_AI_LEVEL (unset ones
     keep the built-in)."""
     source = source or settings()
-    names = {"language": "PARIS_PARIS_LANGUAGE", "final_tours": "PARIS_PARIS_FINAL_TOURS",
-             "reminder_minutes": "PARIS_PARIS_REMINDER_MINUTES", "deadline_minutes": "PARIS_PARIS_DEADLINE_MINUTES",
-             "ai_level": "PARIS_PARIS_AI_LEVEL"}
-    return {key: value for key, name in names.items() if (value := source.get(name))}
+    names = {"language": "LANGUAGE", "final_tours": "FINAL_TOURS", "reminder_minutes": "REMINDER_MINUTES",
+             "deadline_minutes": "DEADLINE_MINUTES", "ai_level": "AI_LEVEL"}
+    return {key: value for key, name in names.items() if (value := source.get(env_name(name)))}
 
 
-def database_target(source: Settings | None = None, default: str = "paris-paris.sqlite3") -> str:
-    """Where the games live: PARIS_PARIS_DATABASE_URL (``postgresql://...`` or a SQLite path),
-    else the SQLite file PARIS_PARIS_DB, else ``default``. Give the result to
-    ``bot.service.storage.storage_for`` / ``open_storage``."""
+def default_database(folder: str | os.PathLike[str] = ".") -> str:
+    """The chat bots' SQLite file when none is configured: ``boardchat.sqlite3``, or the file of
+    an earlier version (``paris-paris.sqlite3``) when only that one exists, so its games go on."""
+    new, old = Path(folder) / product.DEFAULT_DB, Path(folder) / product.OLD_DEFAULT_DB
+    chosen = product.OLD_DEFAULT_DB if old.exists() and not new.exists() else product.DEFAULT_DB
+    return chosen if Path(folder) == Path(".") else str(Path(folder) / chosen)
+
+
+def database_target(source: Settings | None = None, default: str | None = None) -> str:
+    """Where the games live: BOARDCHAT_DATABASE_URL (``postgresql://...`` or a SQLite path),
+    else the SQLite file BOARDCHAT_DB, else ``default`` (``default_database()``). Give the result
+    to ``bot.service.storage.storage_for`` / ``open_storage``."""
     source = source or settings()
-    return source.get("PARIS_PARIS_DATABASE_URL") or source.get("PARIS_PARIS_DB") or default
+    return (source.get(env_name("DATABASE_URL")) or source.get(env_name("DB"))
+            or default or default_database())

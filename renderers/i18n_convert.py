@@ -38,11 +38,11 @@ def load_po(path: Path, language: str, area: str) -> Catalog:
     if path.exists():
         with path.open("rb") as f:
             return read_po(f, locale=language, domain=area)
-    return Catalog(locale=language, domain=area, project="paris-paris-bot", version="1", fuzzy=False,
-                   header_comment=f"# Paris Paris bot: the {area} messages in {language}. The msgid is the key the\n"
+    return Catalog(locale=language, domain=area, project="boardchat", version="1", fuzzy=False,
+                   header_comment=f"# Boardchat: the {area} messages in {language}. The msgid is the key the\n"
                                   "# code asks for; see renderers/i18n.py for placeholders and plural entries.",
-                   msgid_bugs_address="the project's issue tracker", last_translator="Paris Paris bot authors",
-                   language_team=f"Paris Paris bot ({language})",
+                   msgid_bugs_address="the project's issue tracker", last_translator="Boardchat authors",
+                   language_team=f"Boardchat ({language})",
                    creation_date=_FIXED_DATE, revision_date=_FIXED_DATE)
 
 

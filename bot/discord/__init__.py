@@ -1,7 +1,7 @@
-"""The Discord adapter (discord.py 2.x): /paris slash commands, persistent buttons, a Transport.
+"""The Discord adapter (discord.py 2.x): /boardchat slash commands, persistent buttons, a Transport.
 
 Public API: ``ParisBot`` (a ``commands.Bot`` around a game service), ``DiscordTransport``,
-``run_discord()`` (the ``paris-paris discord`` entry point). See docs/discord.md.
+``run_discord()`` (the ``boardchat discord`` entry point). See docs/discord.md.
 """
 
 from .app import ParisBot, ShardedParisBot, intents

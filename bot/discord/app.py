@@ -31,6 +31,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.contract import Chat, GameServiceAPI, Reply, User
+from bot.games import KINDS, kind
+from bot.product import DISCORD_GROUP, OLD_DISCORD_GROUP
 from renderers.i18n import normalize_language, t
 
 from .commands import CatalogTranslator, ParisGroup
@@ -71,7 +73,7 @@ def interaction_language(interaction: discord.Interaction) -> str:
 
 
 class ParisBot(commands.Bot):
-    """The Paris Paris Discord bot around one game service."""
+    """The Discord bot around one game service."""
 
     def __init__(
         self,
@@ -104,21 +106,32 @@ class ParisBot(commands.Bot):
         self.add_dynamic_items(PressButton)
         await self.tree.set_translator(CatalogTranslator())
         self.tree.add_command(ParisGroup(self))
+        # The old name answers too; it is synced only where it was registered before (below).
+        self.tree.add_command(ParisGroup(self, OLD_DISCORD_GROUP))
         if self.sync:
             await self.sync_commands()
         if self.background_delivery:
-            self._background_tasks = [asyncio.create_task(self._delivery_loop(), name="paris-delivery")]
+            self._background_tasks = [asyncio.create_task(self._delivery_loop(), name="discord-delivery")]
 
     async def sync_commands(self) -> None:
-        """To the development guild when one is configured (instant), else globally."""
-        if self.dev_guild_id:
-            guild = discord.Object(self.dev_guild_id)
+        """To the development guild when one is configured (instant), else globally.
+
+        A bot whose commands were registered under the old group name (/paris, before the
+        rename) keeps it beside the new one, so its servers' habits and docs keep working; a new
+        bot never shows it."""
+        guild = discord.Object(self.dev_guild_id) if self.dev_guild_id else None
+        registered = {command.name for command in await self.tree.fetch_commands(guild=guild)}
+        if OLD_DISCORD_GROUP not in registered:
+            self.tree.remove_command(OLD_DISCORD_GROUP)
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
-            log.info("synced %d command(s) to guild %s", len(synced), self.dev_guild_id)
+            log.info("synced %d command(s) to guild %s: type /%s new in one of its channels",
+                     len(synced), self.dev_guild_id, DISCORD_GROUP)
         else:
             synced = await self.tree.sync()
-            log.info("synced %d global command(s) (may take a while to appear)", len(synced))
+            log.info("synced %d global command(s): /%s may take a while to appear (DISCORD_DEV_GUILD_ID "
+                     "syncs to one server at once)", len(synced), DISCORD_GROUP)
 
     async def close(self) -> None:
         for task in self._background_tasks:
@@ -170,7 +183,7 @@ class ParisBot(commands.Bot):
     ) -> None:
         """Acknowledge a slash command, run ``action`` and show its Reply to the user alone.
 
-        With ``public`` (``/paris board public:True``) an accepted Reply is posted in the
+        With ``public`` (``/boardchat board public:True``) an accepted Reply is posted in the
         channel for everyone, without its buttons (they act for the user who asked, whose
         prompt already carries them), and the private "thinking" placeholder removed; a
         refusal still goes only to the user who asked."""
@@ -217,7 +230,7 @@ class ParisBot(commands.Bot):
         return Reply(text=f"{secret.text}\n\n{hint}" if secret.text else hint, ok=True)
 
     async def new_game(self, interaction: discord.Interaction, *, thread: bool, options: dict | None) -> None:
-        """/paris new: in this channel, or in a new public thread when asked."""
+        """/boardchat new: in this channel, or in a new public thread when asked."""
         if not thread or isinstance(interaction.channel, discord.Thread) or interaction.guild_id is None:
             await self.answer(
                 interaction, lambda chat, user: self.service.new_game(chat, user, options=options)
@@ -228,12 +241,14 @@ class ParisBot(commands.Bot):
         user = user_of(interaction)
         try:
             created = await interaction.channel.create_thread(  # type: ignore[union-attr]
-                name=t(language, "discord.thread_name", host=user.name)[:100],
+                name=t(language, "discord.thread_name", host=user.name,
+                       game=kind((options or {}).get("game")).presenter.title(language))[:100],
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
         except (discord.HTTPException, AttributeError, TypeError):   # no permission, or not a text channel
-            await self._show_deferred(interaction, Reply(t(language, "discord.thread_failed"), ok=False))
+            await self._show_deferred(interaction, Reply(t(language, "discord.thread_failed", group=DISCORD_GROUP),
+                                                         ok=False))
             return
         with contextlib.suppress(discord.HTTPException):
             await created.add_user(interaction.user)
@@ -244,7 +259,7 @@ class ParisBot(commands.Bot):
 
         reply = await self._call(interaction, open_game, needs_chat=False, chat=chat)
         if reply.ok:
-            note = t(language, "discord.thread_opened", thread=created.mention)
+            note = t(language, "discord.thread_opened", thread=created.mention, group=DISCORD_GROUP)
             reply = Reply(
                 text=f"{reply.text}\n{note}" if reply.text else note,
                 ok=reply.ok, alert=reply.alert, buttons=reply.buttons, image=reply.image, extra=reply.extra,
@@ -256,8 +271,10 @@ class ParisBot(commands.Bot):
         """How to play here: the Discord command list (the service's help names the
         commands the Telegram way)."""
         language = normalize_language(user.language)
-        intro = t(language, "discord.help_intro")
-        commands_text = t(language, "discord.help", button=SECRET_MARK)
+        intro = "\n".join(t(language, "discord.help_game", game=game.definition.name, group=DISCORD_GROUP,
+                            min=game.definition.min_players, max=game.definition.max_players)
+                          for game in KINDS.values())
+        commands_text = t(language, "discord.help", button=SECRET_MARK, group=DISCORD_GROUP)
         return Reply(text=f"{intro}\n\n{commands_text}")
 
     # --------------------------------------------------------------- helpers
@@ -273,7 +290,7 @@ class ParisBot(commands.Bot):
         language = interaction_language(interaction)
         chat = chat if chat is not None else chat_of(interaction)
         if needs_chat and chat is None:
-            return Reply(t(language, "discord.server_only"), ok=False)
+            return Reply(t(language, "discord.server_only", group=DISCORD_GROUP), ok=False)
         try:
             return await action(chat, user_of(interaction))
         except Exception:

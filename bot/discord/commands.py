@@ -1,4 +1,4 @@
-"""The /paris slash-command group: each subcommand is one service call.
+"""The /boardchat slash-command group (bot/product.py): each subcommand is one service call.
 
 Command and option names stay English (Discord requires stable names); descriptions
 and choice names are translated for German, Italian and French clients from
@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.games import AI_LEVELS, KINDS, GameKind
+from bot.product import DISCORD_GROUP, OLD_DISCORD_GROUP
 from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
 
 if TYPE_CHECKING:
@@ -138,11 +139,18 @@ def with_settings(command):
     return app_commands.choices(**choices)(app_commands.describe(**descriptions)(command))
 
 
-class ParisGroup(app_commands.Group):
-    """/paris ...: thin wrappers that hand each command to ``ParisBot.answer``."""
+GROUP_DESCRIPTIONS = {
+    DISCORD_GROUP: L("Play board games with friends and AI players", "cmd.group"),
+    OLD_DISCORD_GROUP: L("The same commands under their old name", "cmd.old_group"),
+}
 
-    def __init__(self, bot: ParisBot) -> None:
-        super().__init__(name="paris", description=L("Play board games in this channel", "cmd.paris"))
+
+class ParisGroup(app_commands.Group):
+    """/boardchat ...: thin wrappers that hand each command to ``ParisBot.answer``. The same
+    group under its old name (/paris) answers deployments that had it (``ParisBot.sync_commands``)."""
+
+    def __init__(self, bot: ParisBot, name: str = DISCORD_GROUP) -> None:
+        super().__init__(name=name, description=GROUP_DESCRIPTIONS[name])
         self.bot = bot
 
     @property

@@ -1,13 +1,13 @@
 """Starting the Discord bot: settings, the game service, the gateway connection.
 
-``paris-paris discord`` calls ``run_discord()``. Settings come from the environment or
+``boardchat discord`` calls ``run_discord()``. Settings come from the environment or
 ``.env`` (see ``.env.example``): DISCORD_BOT_TOKEN (required), DISCORD_DEV_GUILD_ID
 (optional: sync the slash commands to that one server, instantly; without it they sync
-globally) and PARIS_PARIS_DB (the SQLite file, shared with the other adapters) or
-PARIS_PARIS_DATABASE_URL (PostgreSQL, for several processes).
+globally) and BOARDCHAT_DB (the SQLite file, shared with the other adapters) or
+BOARDCHAT_DATABASE_URL (PostgreSQL, for several processes).
 
-Several processes: PARIS_PARIS_DISCORD_SHARD_COUNT (the bot's total number of shards) and
-PARIS_PARIS_DISCORD_SHARD_IDS (this process's shards, e.g. ``0,1``; default all) make the
+Several processes: BOARDCHAT_DISCORD_SHARD_COUNT (the bot's total number of shards) and
+BOARDCHAT_DISCORD_SHARD_IDS (this process's shards, e.g. ``0,1``; default all) make the
 bot an ``AutoShardedBot`` connecting only those shards; without them it is one connection,
 as before. Any process may deliver any message (sending uses Discord's REST API), and only
 the process holding shard 0 syncs the slash commands.
@@ -21,9 +21,10 @@ import logging
 import signal
 from dataclasses import dataclass
 
-from bot.config import ConfigError, Settings, settings
+from bot.config import ConfigError, Settings, database_target, settings
+from bot.product import COMMAND, env_name
 
-DEFAULT_DB = "paris-paris.sqlite3"
+SHARD_COUNT, SHARD_IDS = env_name("DISCORD_SHARD_COUNT"), env_name("DISCORD_SHARD_IDS")
 REACH_FIRST_DELAY = 1.0      # seconds before the first retry when Discord cannot be reached
 REACH_MAX_DELAY = 60.0       # ... doubling up to this
 
@@ -37,7 +38,7 @@ class DiscordConfig:
     db_path: str
     shard_count: int | None = None               # None: one connection, no sharding
     shard_ids: tuple[int, ...] | None = None     # this process's shards (None: all of them)
-    instance: str | None = None                  # PARIS_PARIS_INSTANCE: this process's name
+    instance: str | None = None                  # BOARDCHAT_INSTANCE: this process's name
 
     @classmethod
     def from_settings(cls, source: Settings | None = None) -> DiscordConfig:
@@ -46,8 +47,8 @@ class DiscordConfig:
             token=source.require("DISCORD_BOT_TOKEN"),
             dev_guild_id=source.get_int("DISCORD_DEV_GUILD_ID"),
             # A PostgreSQL URL when several processes share one database, else the SQLite file.
-            db_path=source.get("PARIS_PARIS_DATABASE_URL") or source.get("PARIS_PARIS_DB") or DEFAULT_DB,
-            **_shards(source), instance=source.get("PARIS_PARIS_INSTANCE"),
+            db_path=database_target(source),
+            **_shards(source), instance=source.get(env_name("INSTANCE")),
         )
 
     @property
@@ -57,22 +58,22 @@ class DiscordConfig:
 
 
 def _shards(source: Settings) -> dict:
-    count = source.get_int("PARIS_PARIS_DISCORD_SHARD_COUNT")
-    ids_text = source.get("PARIS_PARIS_DISCORD_SHARD_IDS")
+    count = source.get_int(SHARD_COUNT)
+    ids_text = source.get(SHARD_IDS)
     if count is None:
         if ids_text is not None:
-            raise ConfigError("PARIS_PARIS_DISCORD_SHARD_IDS needs PARIS_PARIS_DISCORD_SHARD_COUNT (the total)")
+            raise ConfigError(f"{SHARD_IDS} needs {SHARD_COUNT} (the total)")
         return {}
     if count < 1:
-        raise ConfigError(f"PARIS_PARIS_DISCORD_SHARD_COUNT must be at least 1, not {count}")
+        raise ConfigError(f"{SHARD_COUNT} must be at least 1, not {count}")
     if ids_text is None:
         return {"shard_count": count}
     try:
         ids = tuple(sorted({int(part) for part in ids_text.replace(" ", "").split(",") if part}))
     except ValueError:
-        raise ConfigError(f"PARIS_PARIS_DISCORD_SHARD_IDS must be shard numbers like 0,1, not {ids_text!r}") from None
+        raise ConfigError(f"{SHARD_IDS} must be shard numbers like 0,1, not {ids_text!r}") from None
     if not ids or any(not 0 <= i < count for i in ids):
-        raise ConfigError(f"PARIS_PARIS_DISCORD_SHARD_IDS {ids_text!r} must name shards 0 to {count - 1}")
+        raise ConfigError(f"{SHARD_IDS} {ids_text!r} must name shards 0 to {count - 1}")
     return {"shard_count": count, "shard_ids": ids}
 
 
@@ -128,7 +129,7 @@ def run_discord(config: DiscordConfig | None = None) -> int:
     try:
         config = config or DiscordConfig.from_settings()
     except ConfigError as error:
-        print(f"paris-paris discord: {error}")
+        print(f"{COMMAND} discord: {error}")
         return 2
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -139,9 +140,9 @@ def run_discord(config: DiscordConfig | None = None) -> int:
     except (KeyboardInterrupt, asyncio.CancelledError):
         log.info("stopped")
     except discord.LoginFailure:
-        print("paris-paris discord: Discord rejected DISCORD_BOT_TOKEN (reset it in the Developer Portal, Bot tab)")
+        print(f"{COMMAND} discord: Discord rejected DISCORD_BOT_TOKEN (reset it in the Developer Portal, Bot tab)")
         return 1
     except discord.PrivilegedIntentsRequired as error:
-        print(f"paris-paris discord: {error}")
+        print(f"{COMMAND} discord: {error}")
         return 1
     return 0

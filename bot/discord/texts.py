@@ -1,12 +1,14 @@
 """Service texts, Discord-style.
 
 The service's catalog names commands the Telegram way ("/new", "/addai"); on Discord
-they live under one group, so "/new" becomes "/paris new" and "/addai" "/paris addbot".
+they live under one group, so "/new" becomes "/boardchat new" and "/addai" "/boardchat addbot".
 """
 
 from __future__ import annotations
 
 import re
+
+from bot.product import DISCORD_GROUP
 
 COMMANDS = {
     "new": "new", "join": "join", "leave": "leave", "start": "start", "addai": "addbot",
@@ -17,5 +19,5 @@ _COMMAND = re.compile(r"(?<![\w/.:<@#])/(" + "|".join(COMMANDS) + r")\b")
 
 
 def discord_text(text: str) -> str:
-    """``text`` with every bare "/command" written as the /paris subcommand."""
-    return _COMMAND.sub(lambda m: "/paris " + COMMANDS[m.group(1)], text)
+    """``text`` with every bare "/command" written as the group's subcommand."""
+    return _COMMAND.sub(lambda m: f"/{DISCORD_GROUP} " + COMMANDS[m.group(1)], text)

@@ -19,6 +19,8 @@ from bot.contract import Button
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+# Kept from the first version (its initials): the buttons of messages already posted carry it,
+# and a press is routed by it, so changing it would leave those buttons dead.
 CUSTOM_ID_PREFIX = "pp:"
 MAX_CUSTOM_ID = 100        # Discord's limit
 MAX_LABEL = 80             # Discord's limit for a button label

@@ -5,7 +5,7 @@ Usage::
     from bot.contract import Chat, User
     from bot.service import GameService
 
-    service = await GameService.open("paris-paris.sqlite3")     # creates/migrates the DB
+    service = await GameService.open("boardchat.sqlite3")     # creates/migrates the DB
     chat, ann = Chat("terminal", "local"), User("terminal", "ann", "Ann")
     await service.new_game(chat, ann, options={"seed": 7})      # also: final_tours, language, ...
     await service.add_ai(chat, ann)

@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.contract import Chat, Reply, User
 from bot.games import KINDS, GameKind, find, kind
+from bot.product import COMMAND
 from renderers.i18n import t
 
 from . import messages as M
@@ -138,7 +139,7 @@ class Info:
         return kind(meta.game).definition.record_of(meta.setup, moves)
 
     async def record_file(self, game_id: int, lang: str) -> Reply:
-        """A finished game's record as a JSON file (``paris-paris replay FILE`` plays it again)."""
+        """A finished game's record as a JSON file (``boardchat replay FILE`` plays it again)."""
         import json
 
         got = await self.storage.load_game(game_id)
@@ -147,7 +148,8 @@ class Info:
         record = game.definition.record_of(meta.setup, moves)
         data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
         name = M.picture_name(meta, game, "record").removesuffix(".png") + ".json"
-        return Reply(t(lang, "bot.reply.record", id=game_id, game=game.presenter.title(lang), file=name),
+        return Reply(t(lang, "bot.reply.record", id=game_id, game=game.presenter.title(lang), file=name,
+                       command=f"{COMMAND} replay"),
                      document=data, document_name=name, extra={"game_id": game_id})
 
     @staticmethod

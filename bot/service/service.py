@@ -24,6 +24,7 @@ from typing import Any
 
 from bot.contract import Chat, Reply, Transport, User
 from bot.games import find, kind, level_at
+from bot.product import DEFAULT_DB
 from renderers.i18n import normalize_language, t
 
 from . import outgoing
@@ -113,7 +114,7 @@ class GameService:
     # ---- life cycle ---------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, db_path: str = "paris-paris.sqlite3", *, clock: Clock | None = None,
+    async def open(cls, db_path: str = DEFAULT_DB, *, clock: Clock | None = None,
                    storage: Storage | None = None, ai: Callable[..., Any] | None = None,
                    cache_size: int = 10_000, platforms: Iterable[str] | None = None,
                    defaults: dict[str, Any] | None = None, ai_seconds: float | None = None,
@@ -122,7 +123,7 @@ class GameService:
         ``defaults``: option defaults for chats that have not changed them.
 
         ``owner``: the name this process claims outbox messages and timers under, unique
-        among the processes sharing the database (``PARIS_PARIS_INSTANCE``). A named process
+        among the processes sharing the database (``BOARDCHAT_INSTANCE``). A named process
         takes back at start whatever it held when it stopped or died, so a restart resumes at
         once. Unnamed, a process gets a unique name (host, process id, a random part), so
         processes sharing a file or a server never take each other's work; what an unnamed

@@ -1,4 +1,4 @@
-"""Play Paris Paris in Telegram groups: a thin python-telegram-bot (v22) adapter.
+"""Play the games in Telegram groups: a thin python-telegram-bot (v22) adapter.
 
 ``run_telegram()`` runs the bot from the environment/.env; ``build_application`` wires an
 Application to a GameService (tests and embedding); ``TelegramTransport`` delivers the

@@ -4,7 +4,7 @@
 handlers, a ``TelegramTransport``, and the service's delivery loop, started after startup
 (``post_init``) and stopped before the HTTP client closes (``post_stop``; a send in flight
 is let finish). That loop also runs the service's timers (reminders and deadlines). ``run_telegram``
-is the entry point behind ``paris-paris telegram``: long polling by default, a webhook
+is the entry point behind ``boardchat telegram``: long polling by default, a webhook
 server when ``TELEGRAM_WEBHOOK_URL`` is set.
 """
 
@@ -24,6 +24,7 @@ from telegram.ext import Application, ApplicationBuilder
 
 from bot.config import ConfigError
 from bot.contract import GameServiceAPI
+from bot.product import COMMAND
 from bot.telegram.commands import register_commands
 from bot.telegram.handlers import AdminCache, TelegramHandlers
 from bot.telegram.settings import TelegramSettings
@@ -31,7 +32,7 @@ from bot.telegram.transport import TelegramTransport
 
 log = logging.getLogger(__name__)
 
-RUNTIME_KEY = "paris_paris"
+RUNTIME_KEY = "boardchat"        # our state in the Application's bot_data (in memory only)
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 RESTART_DELAY = 5.0
 CONCURRENT_UPDATES = 16
@@ -98,9 +99,9 @@ async def _post_init(application: Application) -> None:
     # run_delivery also starts the service's timer loop: the process runs exactly one.
     state.tasks = [
         asyncio.create_task(_supervised("delivery", lambda: service.run_delivery(state.transport)),
-                            name="paris-paris-telegram-delivery"),
+                            name="telegram-delivery"),
     ]
-    log.info("telegram: @%s is up", application.bot.username)
+    log.info("telegram: @%s is up: add it to a group and send /newgame there", application.bot.username)
 
 
 async def _post_stop(application: Application) -> None:
@@ -222,13 +223,13 @@ def _reach(loop: asyncio.AbstractEventLoop, config: TelegramSettings) -> bool:
 
 
 def run_telegram(config: TelegramSettings | None = None) -> int:
-    """Run the Telegram bot until interrupted (``paris-paris telegram``); the exit status."""
+    """Run the Telegram bot until interrupted (``boardchat telegram``); the exit status."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)    # it logs every request, token included
     try:
         config = config or TelegramSettings.from_env()
     except ConfigError as exc:
-        print(f"paris-paris telegram: {exc}", file=sys.stderr)
+        print(f"{COMMAND} telegram: {exc}", file=sys.stderr)
         return 2
     # One event loop for the wait and the bot (run_polling/run_webhook use and close it).
     loop = asyncio.new_event_loop()
@@ -248,7 +249,7 @@ def run_telegram(config: TelegramSettings | None = None) -> int:
             application.run_polling(allowed_updates=ALLOWED_UPDATES, timeout=config.poll_timeout,
                                     drop_pending_updates=False)
     except InvalidToken:
-        print("paris-paris telegram: Telegram refused TELEGRAM_BOT_TOKEN; copy the token from BotFather "
+        print(f"{COMMAND} telegram: Telegram refused TELEGRAM_BOT_TOKEN; copy the token from BotFather "
               "(/mybots -> API Token)", file=sys.stderr)
         return 2
     finally:

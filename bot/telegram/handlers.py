@@ -27,6 +27,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, CommandHandler, ContextTypes
 
 from bot.contract import Chat, GameServiceAPI, Reply, User
+from bot.games import DEFAULT, KINDS
 from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, split_text
 from bot.telegram.keyboards import (
     add_to_group_keyboard,
@@ -180,7 +181,7 @@ class TelegramHandlers:
         message, tg_user = update.effective_message, update.effective_user
         if message is None or tg_user is None:
             return
-        await self._reply(message, Reply(t(tg_user.language_code, "tg.help")),
+        await self._reply(message, Reply(help_text(tg_user.language_code)),
                           quote=self.is_group(update.effective_chat))
 
     async def on_bot_added(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -194,7 +195,7 @@ class TelegramHandlers:
             ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
         if joined:
             try:
-                await context.bot.send_message(change.chat.id, t(change.from_user.language_code, "tg.help"))
+                await context.bot.send_message(change.chat.id, help_text(change.from_user.language_code))
             except TelegramError as exc:
                 log.warning("telegram: could not greet chat %s: %s", change.chat.id, exc)
 
@@ -379,3 +380,12 @@ class TelegramHandlers:
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("telegram: error while handling an update", exc_info=context.error)
+
+
+def help_text(language: str | None) -> str:
+    """The Telegram help: every game with its player counts and the command that starts it."""
+    games = "\n".join(
+        t(language, "tg.help_game", game=g.presenter.title(language or "en"), min=g.definition.min_players,
+          max=g.definition.max_players, command="/newgame" if g.id == DEFAULT else f"/newgame {g.id}")
+        for g in KINDS.values())
+    return t(language, "tg.help", games=games)

@@ -6,10 +6,9 @@ import hashlib
 from dataclasses import dataclass
 from urllib.parse import urlparse
 
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, database_target
 from bot.config import settings as load_settings
-
-DEFAULT_DB = "paris-paris.sqlite3"
+from bot.product import DEFAULT_DB, env_name
 
 
 @dataclass(frozen=True)
@@ -22,7 +21,7 @@ class TelegramSettings:
     webhook_secret: str | None = None     # X-Telegram-Bot-Api-Secret-Token; derived from the token if unset
     api_base_url: str | None = None       # a self-hosted Bot API server, e.g. http://localhost:8081/bot
     poll_timeout: int = 30                # getUpdates long-poll seconds
-    instance: str | None = None           # PARIS_PARIS_INSTANCE: this process's name among several
+    instance: str | None = None           # BOARDCHAT_INSTANCE: this process's name among several
 
     @classmethod
     def from_env(cls, source: Settings | None = None) -> TelegramSettings:
@@ -33,13 +32,13 @@ class TelegramSettings:
         return cls(
             token=env.require("TELEGRAM_BOT_TOKEN"),
             # A PostgreSQL URL when several processes share one database, else the SQLite file.
-            db_path=env.get("PARIS_PARIS_DATABASE_URL") or env.get("PARIS_PARIS_DB") or DEFAULT_DB,
+            db_path=database_target(env),
             webhook_url=webhook_url,
             webhook_port=env.get_int("TELEGRAM_WEBHOOK_PORT", 8443) or 8443,
             webhook_listen=env.get("TELEGRAM_WEBHOOK_LISTEN", "0.0.0.0") or "0.0.0.0",
             webhook_secret=env.get("TELEGRAM_WEBHOOK_SECRET"),
             api_base_url=env.get("TELEGRAM_API_BASE_URL"),
-            instance=env.get("PARIS_PARIS_INSTANCE"),
+            instance=env.get(env_name("INSTANCE")),
         )
 
     @property
@@ -51,4 +50,5 @@ class TelegramSettings:
     def secret_token(self) -> str:
         if self.webhook_secret:
             return self.webhook_secret
+        # The salt keeps its first product's name: the secret must not change under a running webhook.
         return hashlib.sha256(b"paris-paris-webhook:" + self.token.encode()).hexdigest()[:48]

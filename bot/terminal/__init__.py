@@ -1,4 +1,4 @@
-"""The terminal adapter: ``paris-paris play`` (see docs/terminal.md).
+"""The terminal adapter: ``boardchat play`` (see docs/terminal.md).
 
 ``run_play(PlayOptions(...))`` runs one session against ``bot.service.GameService``;
 ``TerminalTransport`` prints the service's outbox (platform "terminal").

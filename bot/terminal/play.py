@@ -1,4 +1,4 @@
-"""``paris-paris play``: one human against AI seats, in the terminal, stored in SQLite.
+"""``boardchat play``: one human against AI seats, in the terminal, stored in SQLite.
 
 The terminal is a third adapter: it calls the same ``GameService`` as Telegram and
 Discord, with ``platform="terminal"``, one chat (this terminal) and one user (the
@@ -18,8 +18,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
+from bot.cli_help import again_command
 from bot.contract import Button, Chat, Reply, User
-from bot.games import find
+from bot.games import DEFAULT, find
+from bot.product import COMMAND, MAPS_FOLDER
 from renderers.i18n import normalize_language, number_list, t
 
 from .choices import Command, Invalid, interpret, numbering
@@ -46,7 +48,7 @@ EXIT_INTERRUPTED = 130
 
 @dataclass(frozen=True, slots=True)
 class PlayOptions:
-    game: str = "paris-paris"             # a game id of bot/games.py
+    game: str = DEFAULT                   # a game id of bot/games.py
     players: int = 3
     ai: int | None = None                 # None: everyone but the human
     name: str | None = None
@@ -54,11 +56,12 @@ class PlayOptions:
     language: str = "en"
     game_options: dict = field(default_factory=dict)   # options the game declares, checked
     db: Path | None = None
-    maps: Path | None = Path("paris-paris-maps")   # None: do not write maps
+    maps: Path | None = Path(MAPS_FOLDER)   # None: do not write maps
     resume: bool = False
     resume_id: int | None = None          # with ``resume``: this game, else the latest unfinished one
     ai_level: str | None = None           # None: the game's default level
-    resume_command: str = "paris-paris play --resume"
+    resume_command: str = f"{COMMAND} play --resume"
+    again_command: str = f"{COMMAND} play"     # ``play`` with this session's --db and --maps flags
 
     @property
     def ai_seats(self) -> int:
@@ -151,7 +154,7 @@ class TerminalSession:
                     return EXIT_ERROR
                 if target["status"] not in ACTIVE:
                     self.say("terminal.resume_over", id=target["game_id"],
-                             command=f"paris-paris export {target['game_id']}")
+                             command=f"{COMMAND} export {target['game_id']}")
                     return EXIT_ERROR
             if target is not None:
                 return await self.resume(target)
@@ -239,12 +242,13 @@ class TerminalSession:
     # ---- the game loop -----------------------------------------------------------------
 
     async def play(self) -> int:
+        info = None
         while True:
             await self.pump()
-            info = await self.service.game_info(self.chat)
+            last, info = info, await self.service.game_info(self.chat)
             if info is None:
                 # Finished (or aborted) games are no longer the chat's current game.
-                return self.game_over()
+                return self.game_over(last)
             seat = self.human_seat(info)
             if info["status"] != "playing" or seat is None or info["to_move"] != seat:
                 raise GameStalled(f"status {info['status']}, to move {info['to_move']}, your seat {seat}")
@@ -332,9 +336,15 @@ class TerminalSession:
                 break
         return total
 
-    def game_over(self) -> int:
+    def game_over(self, info: dict | None) -> int:
+        """The end: the command that starts the same game again (``info``: the game as last seen)."""
         self.console.print()
-        self.say("terminal.game_over", command="paris-paris play")
+        opts = self.options
+        game = find(info["game"] if info else opts.game)
+        players = len(info["seats"]) if info else opts.players
+        ai = sum(seat["is_ai"] for seat in info["seats"]) if info else opts.ai_seats
+        options = info["options"] if info else opts.game_options
+        self.say("terminal.game_over", command=again_command(opts.again_command, game, players, ai, options))
         return EXIT_OK
 
     def show_board(self, text: str) -> None:
@@ -380,7 +390,7 @@ class TerminalSession:
             self.say("terminal.saved_quit", command=self.resume_command)
             return EXIT_OK
         if name == "help":
-            self.say("terminal.help")
+            self.say("terminal.help", command=self.resume_command)
         elif name == "stats":
             self.show_reply(await self.service.stats(self.chat, self.human, all_chats=True))
         elif name == "rules":
@@ -401,14 +411,14 @@ class TerminalSession:
 
 
 def resume_command_for(options: PlayOptions, game_id: int | None) -> str:
-    """``paris-paris play --resume ID`` with this session's database and maps folder."""
+    """``boardchat play --resume ID`` with this session's database and maps folder."""
     if game_id is None:
         return options.resume_command
     return options.resume_command.replace("play --resume", f"play --resume {game_id}", 1)
 
 
 def list_command(options: PlayOptions) -> str:
-    """``paris-paris games`` with the same database as the resume command names."""
+    """``boardchat games`` with the same database as the resume command names."""
     return options.resume_command.replace("play --resume", "games", 1).replace(" --no-maps", "").split(" --maps")[0]
 
 
@@ -434,14 +444,14 @@ async def run_play(options: PlayOptions, *, stdin: TextIO | None = None, stdout:
 
 
 async def list_games(db: Path, language: str, out: TextIO | None = None, limit: int = 50) -> int:
-    """``paris-paris games``: the terminal games saved in ``db``, newest first."""
+    """``boardchat games``: the terminal games saved in ``db``, newest first."""
     import time
 
     from bot.service import GameService
 
     out = out or sys.stdout
     if not db.exists():
-        out.write(t(language, "terminal.games.none", path=str(db)) + "\n")
+        out.write(t(language, "terminal.games.none", path=str(db), command=f"{COMMAND} play") + "\n")
         return EXIT_OK
     try:
         service = await GameService.open(str(db))
@@ -453,7 +463,7 @@ async def list_games(db: Path, language: str, out: TextIO | None = None, limit: 
     finally:
         await service.close()
     if not games:
-        out.write(t(language, "terminal.games.none", path=str(db)) + "\n")
+        out.write(t(language, "terminal.games.none", path=str(db), command=f"{COMMAND} play") + "\n")
         return EXIT_OK
     out.write(t(language, "terminal.games.title", path=str(db)) + "\n")
     for g in games:
@@ -471,5 +481,5 @@ async def list_games(db: Path, language: str, out: TextIO | None = None, limit: 
                     players=", ".join(s["name"] for s in g["seats"]), progress=progress,
                     started=time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])), state=state) + "\n")
     if any(g["status"] in ACTIVE for g in games):
-        out.write(t(language, "terminal.games.hint") + "\n")
+        out.write(t(language, "terminal.games.hint", command=f"{COMMAND} play --resume ID") + "\n")
     return EXIT_OK

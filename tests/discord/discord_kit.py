@@ -44,16 +44,16 @@ class Table:
 
     async def lobby_of_three(self):
         """ann opens a game by command, bob joins by command, cat by the Join button."""
-        result = await self.ann.slash(self.channel, "paris new")
+        result = await self.ann.slash(self.channel, "boardchat new")
         assert result.ephemeral and result.followups == [] and result.response is not None
-        await self.bob.slash(self.channel, "paris join")
+        await self.bob.slash(self.channel, "boardchat join")
         lobby = self.channel.last_message
         joined = await self.cat.click(lobby, custom_id=custom_id(lobby, "pp:j_"))
         assert joined.followups and joined.followups[0].ephemeral
 
     async def started_game(self):
         await self.lobby_of_three()
-        started = await self.ann.slash(self.channel, "paris start")
+        started = await self.ann.slash(self.channel, "boardchat start")
         assert started.ephemeral
         return self.prompt()
 

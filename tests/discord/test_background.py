@@ -43,7 +43,7 @@ async def test_the_background_delivery_loop_posts_committed_messages(db_path):
         guild = env.create_guild()
         channel = guild.create_text_channel("paris")
         ann = guild.add_member(env.create_user("ann"))
-        created = await ann.slash(channel, "paris new")
+        created = await ann.slash(channel, "boardchat new")
         assert created.ephemeral
         assert await wait_until(lambda: channel.last_message is not None)
         assert "ann" in channel.last_message.content

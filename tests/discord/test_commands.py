@@ -1,4 +1,4 @@
-"""The /paris commands around the game: host and Manage Channels powers, threads, DMs,
+"""The /boardchat commands around the game: host and Manage Channels powers, threads, DMs,
 settings choices, help, and the command catalog Discord receives."""
 
 from __future__ import annotations
@@ -13,25 +13,25 @@ from renderers.i18n import t
 
 async def test_abort_and_handover_need_the_host_or_manage_channels(table, service):
     await table.started_game()
-    refused = await table.bob.slash(table.channel, "paris abort")
+    refused = await table.bob.slash(table.channel, "boardchat abort")
     assert refused.ephemeral and refused.response.content == t("en", "bot.err.not_host", host="ann")
-    refused = await table.bob.slash(table.channel, "paris handover", player=table.cat)
+    refused = await table.bob.slash(table.channel, "boardchat handover", player=table.cat)
     assert refused.response.content == t("en", "bot.err.not_host", host="ann")
     assert (await service.game_info(game_id=1))["status"] == "playing"
 
     # a moderator (Manage Channels, not playing) hands cat's seat to the AI, then aborts
-    handed = await table.mod.slash(table.channel, "paris handover", player=table.cat)
+    handed = await table.mod.slash(table.channel, "boardchat handover", player=table.cat)
     assert handed.ephemeral
     seats = (await service.game_info(game_id=1))["seats"]
     assert [s["is_ai"] for s in seats if s["user_id"] == str(table.cat.id)] == [True]
-    aborted = await table.mod.slash(table.channel, "paris abort")
+    aborted = await table.mod.slash(table.channel, "boardchat abort")
     assert aborted.ephemeral
     assert (await service.game_info(game_id=1))["status"] == "aborted"
     assert all(not buttons(m) for m in table.messages())     # no dead buttons left behind
 
 
 async def test_new_game_in_a_thread(table, service):
-    result = await table.ann.slash(table.channel, "paris new", thread=True)
+    result = await table.ann.slash(table.channel, "boardchat new", thread=True)
     assert result.ephemeral
     threads = table.channel.threads
     assert len(threads) == 1
@@ -42,24 +42,24 @@ async def test_new_game_in_a_thread(table, service):
     # the channel itself only shows Discord's own "started a thread" notice
     assert [m.type for m in table.channel.history()] == [discord.MessageType.thread_created]
     # the game belongs to the thread: joining there works, the parent channel has no game
-    joined = await table.bob.slash(thread, "paris join")
+    joined = await table.bob.slash(thread, "boardchat join")
     assert joined.response.content == t("en", "bot.reply.joined")
-    nothing = await table.cat.slash(table.channel, "paris join")
+    nothing = await table.cat.slash(table.channel, "boardchat join")
     assert nothing.response.content == discord_text(t("en", "bot.err.no_game"))
     info = await service.game_info(_chat(thread))
     assert [s["name"] for s in info["seats"]] == ["ann", "bob"]
 
 
 async def test_game_commands_in_dms_explain_where_to_use_them(table):
-    result = await table.ann.user.slash("paris join")
-    assert result.response.content == t("en", "discord.server_only")
-    rules = await table.ann.user.slash("paris rules")
-    assert rules.response.content and rules.response.content != t("en", "discord.server_only")
+    result = await table.ann.user.slash("boardchat join")
+    assert result.response.content == t("en", "discord.server_only", group="boardchat")
+    rules = await table.ann.user.slash("boardchat rules")
+    assert rules.response.content and rules.response.content != t("en", "discord.server_only", group="boardchat")
 
 
 async def test_settings_choices_reach_the_service(table, service):
-    await table.ann.slash(table.channel, "paris new", final_tours="all_lines", deadline=1440)
-    changed = await table.ann.slash(table.channel, "paris settings", language="de", reminder=60)
+    await table.ann.slash(table.channel, "boardchat new", final_tours="all_lines", deadline=1440)
+    changed = await table.ann.slash(table.channel, "boardchat settings", language="de", reminder=60)
     assert changed.ephemeral
     options = (await service.game_info(_chat(table.channel)))["options"]
     assert options["final_tours"] == "all_lines" and options["deadline_minutes"] == 1440
@@ -67,13 +67,13 @@ async def test_settings_choices_reach_the_service(table, service):
 
 
 async def test_help_adds_the_discord_command_list(table):
-    result = await table.ann.slash(table.channel, "paris help")
+    result = await table.ann.slash(table.channel, "boardchat help")
     assert result.ephemeral
-    assert "/paris new" in result.response.content and "/paris handover" in result.response.content
+    assert "/boardchat new" in result.response.content and "/boardchat handover" in result.response.content
 
 
 async def test_commands_are_synced_with_translated_descriptions(table):
-    paris = table.env.backend.find_command("paris", None)
+    paris = table.env.backend.find_command("boardchat", None)
     assert paris is not None
     subcommands = {o["name"]: o for o in paris["options"]}
     assert set(subcommands) >= {"new", "join", "leave", "start", "addbot", "abort", "board", "secret", "marker",
@@ -102,8 +102,8 @@ def _chat(channel):
 
 
 async def test_settings_buttons_on_the_private_answer_work(table, service):
-    await table.ann.slash(table.channel, "paris new")
-    shown = await table.ann.slash(table.channel, "paris settings")
+    await table.ann.slash(table.channel, "boardchat new")
+    shown = await table.ann.slash(table.channel, "boardchat settings")
     assert shown.ephemeral
     switch = [b for b in buttons(shown.response.message) if b.custom_id.startswith("pp:s_")]
     assert switch, "the settings answer offers buttons"
@@ -115,7 +115,7 @@ async def test_settings_buttons_on_the_private_answer_work(table, service):
 
 
 async def test_a_public_board_refusal_stays_private(table):
-    result = await table.ann.slash(table.channel, "paris board", public=True)
+    result = await table.ann.slash(table.channel, "boardchat board", public=True)
     assert result.ephemeral and result.response.content == discord_text(t("en", "bot.err.no_game"))
     assert table.channel.history() == []
 
@@ -123,7 +123,7 @@ async def test_a_public_board_refusal_stays_private(table):
 async def test_a_public_board_is_shown_to_everyone(table):
     await table.started_game()
     before = len(table.messages())
-    result = await table.bob.slash(table.channel, "paris board", public=True)
+    result = await table.bob.slash(table.channel, "boardchat board", public=True)
     assert result.acknowledged and result.response is None        # the private placeholder is gone
     posted = table.messages()
     assert len(posted) == before + 1 and posted[-1].content.startswith("Paris Paris")
@@ -134,9 +134,9 @@ async def test_a_public_board_carries_no_buttons(table):
     stay theirs (on the prompt), not a second copy in the channel that nobody removes."""
     prompt = await table.started_game()
     mover = table.to_move(prompt)
-    own = await mover.slash(table.channel, "paris board")
+    own = await mover.slash(table.channel, "boardchat board")
     assert (own.response or own.followups[0]).components               # privately: with buttons
-    await mover.slash(table.channel, "paris board", public=True)
+    await mover.slash(table.channel, "boardchat board", public=True)
     shown = table.messages()[-1]
     assert shown.content.startswith("Paris Paris") and buttons(shown) == []
     assert table.prompt().id == prompt.id
@@ -145,8 +145,8 @@ async def test_a_public_board_carries_no_buttons(table):
 async def test_without_create_public_threads_the_host_is_told_what_to_do(table, service):
     closed = table.guild.create_text_channel(
         "no-threads", overwrites={table.guild.me: discord.PermissionOverwrite(create_public_threads=False)})
-    result = await table.ann.slash(closed, "paris new", thread=True)
-    assert result.ephemeral and result.response.content == t("en", "discord.thread_failed")
+    result = await table.ann.slash(closed, "boardchat new", thread=True)
+    assert result.ephemeral and result.response.content == t("en", "discord.thread_failed", group="boardchat")
     assert closed.threads == [] and await service.game_info(_chat(closed)) is None
 
 
@@ -155,8 +155,8 @@ async def test_a_development_guild_gets_the_commands_directly(table, service, si
     assert backend.commands.get(table.guild.id, {}) == {}          # so far only global commands
     await simcord_env.restart_bot(ParisBot(service, dev_guild_id=table.guild.id, background_delivery=False))
     scoped = backend.commands.get(table.guild.id, {})
-    assert [name for name, _type in scoped] == ["paris"]
-    result = await table.ann.slash(table.channel, "paris rules")   # resolves to the guild command
+    assert [name for name, _type in scoped] == ["boardchat"]
+    result = await table.ann.slash(table.channel, "boardchat rules")   # resolves to the guild command
     assert result.ephemeral and result.response.content
 
 

@@ -142,12 +142,12 @@ class Player:
 async def test_whole_game_by_buttons(table, service, players, monkeypatch):
     monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: SEEDS[players])
     ann, bob = table.ann, table.bob
-    opened = await ann.slash(table.channel, "paris new", game="paris-connection")
+    opened = await ann.slash(table.channel, "boardchat new", game="paris-connection")
     assert opened.ephemeral
-    await bob.slash(table.channel, "paris join")
+    await bob.slash(table.channel, "boardchat join")
     for _ in range(players - 2):
-        await ann.slash(table.channel, "paris addbot")
-    started = await ann.slash(table.channel, "paris start")
+        await ann.slash(table.channel, "boardchat addbot")
+    started = await ann.slash(table.channel, "boardchat start")
     assert started.ephemeral
     humans = (ann, bob)
     for member in humans:                       # the deal goes by DM

@@ -68,11 +68,11 @@ async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, se
     # no button is left on any message once the game is over
     assert all(not buttons(m) for m in history)
     # The finished game's record: a JSON file attached to the answer, privately or for everyone.
-    private = await table.bob.slash(table.channel, "paris record")
+    private = await table.bob.slash(table.channel, "boardchat record")
     answer = private.response or private.followups[0]
     assert private.ephemeral and answer.attachments and answer.attachments[0].filename.endswith("-record.json")
-    assert "paris-paris replay" in answer.content
-    await table.cat.slash(table.channel, "paris record", public=True)
+    assert "boardchat replay" in answer.content
+    await table.cat.slash(table.channel, "boardchat record", public=True)
     shown = table.messages()[-1]
     attached = shown.attachments[0]
     record = json.loads(await attached.read())
@@ -93,7 +93,7 @@ async def test_presses_by_someone_else_or_on_an_old_message_are_refused_privatel
     assert (await service.game_info(game_id=1))["moves"] == 0
 
     # the mover looks at the board privately: it carries their tile buttons too
-    board = await mover.slash(table.channel, "paris board")
+    board = await mover.slash(table.channel, "boardchat board")
     assert board.ephemeral and buttons(board.response.message)
     private_copy = board.response
     await mover.click(prompt, custom_id=custom_id(prompt, ("pp:c_", "pp:o_"), 0))
@@ -132,7 +132,7 @@ async def test_the_bot_restarts_mid_game_and_old_buttons_still_work(table, servi
         # the game goes on after the restart: the next player is pinged on a current prompt
         assert table.to_move(table.prompt()) is not mover
         # commands were synced again by the new bot instance
-        result = await mover.slash(table.channel, "paris marker")
+        result = await mover.slash(table.channel, "boardchat marker")
         assert result.ephemeral
     finally:
         await reopened.close()
@@ -159,10 +159,10 @@ async def test_a_failing_service_call_still_answers_and_the_button_works_afterwa
 
 
 async def test_against_an_ai_seat_added_by_command(table, service):
-    await table.ann.slash(table.channel, "paris new")
-    added = await table.ann.slash(table.channel, "paris addbot")
+    await table.ann.slash(table.channel, "boardchat new")
+    added = await table.ann.slash(table.channel, "boardchat addbot")
     assert added.ephemeral
-    await table.ann.slash(table.channel, "paris start")
+    await table.ann.slash(table.channel, "boardchat start")
     presses = 0
     while (prompt := table.prompt()) is not None:
         assert table.to_move(prompt) is table.ann          # the AI never waits for a click
@@ -178,7 +178,7 @@ async def test_against_an_ai_seat_added_by_command(table, service):
 
 async def test_leaving_mid_game_hands_the_seat_to_the_ai(table, service):
     prompt = await table.started_game()
-    left = await table.bob.slash(table.channel, "paris leave")
+    left = await table.bob.slash(table.channel, "boardchat leave")
     assert left.ephemeral
     seats = (await service.game_info(game_id=1))["seats"]
     assert [s["is_ai"] for s in seats if s["user_id"] == str(table.bob.id)] == [True]

@@ -27,7 +27,7 @@ async def test_markers_go_by_dm_and_ephemerally_never_to_the_channel(table):
     assert len(set(dealt.values())) == 3        # three different markers
 
     for player in table.players.values():
-        for command in ("paris secret", "paris marker"):       # "marker": the older name, still working
+        for command in ("boardchat secret", "boardchat marker"):       # "marker": the older name, still working
             by_command = await player.slash(table.channel, command)
             assert by_command.ephemeral
             assert colour_in(by_command.response.content) == dealt[player.name]
@@ -39,7 +39,7 @@ async def test_markers_go_by_dm_and_ephemerally_never_to_the_channel(table):
     for message in table.messages():
         assert "marker is" not in message.content and "Your secret" not in message.content
     # a spectator has no marker
-    spectator = await table.mod.slash(table.channel, "paris marker")
+    spectator = await table.mod.slash(table.channel, "boardchat marker")
     assert spectator.ephemeral and not COLOUR.search(spectator.response.content)
 
 

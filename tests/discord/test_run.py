@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_config_from_environment_and_env_file():
     config = DiscordConfig.from_settings(Settings(
         environ={"DISCORD_BOT_TOKEN": "from-env", "DISCORD_DEV_GUILD_ID": ""},
-        env_file={"DISCORD_BOT_TOKEN": "from-file", "DISCORD_DEV_GUILD_ID": "1234", "PARIS_PARIS_DB": "x.db"},
+        env_file={"DISCORD_BOT_TOKEN": "from-file", "DISCORD_DEV_GUILD_ID": "1234", "BOARDCHAT_DB": "x.db"},
     ))
     assert config == DiscordConfig(token="from-env", dev_guild_id=1234, db_path="x.db")
     assert DiscordConfig.from_settings(Settings(environ={"DISCORD_BOT_TOKEN": "t"}, env_file={})).db_path
@@ -32,7 +32,7 @@ def test_missing_token_or_bad_guild_id_is_explained():
 
 
 def test_the_cli_entry_point_without_a_token_exits_with_a_message(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "PARIS_PARIS_ENV_FILE": str(tmp_path / "none.env"), "HOME": str(tmp_path)}
+    env = {"PATH": "/usr/bin:/bin", "BOARDCHAT_ENV_FILE": str(tmp_path / "none.env"), "HOME": str(tmp_path)}
     done = subprocess.run([sys.executable, "-m", "bot.cli", "discord"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
@@ -86,22 +86,22 @@ async def test_shards_of_this_process_come_from_the_environment():
 
     plain = make_bot(None, shard_config())
     assert not isinstance(plain, discord.AutoShardedClient) and plain.sync      # today's single connection
-    config = shard_config(PARIS_PARIS_DISCORD_SHARD_COUNT="4", PARIS_PARIS_DISCORD_SHARD_IDS="3, 2")
+    config = shard_config(BOARDCHAT_DISCORD_SHARD_COUNT="4", BOARDCHAT_DISCORD_SHARD_IDS="3, 2")
     assert (config.shard_count, config.shard_ids, config.syncs_commands) == (4, (2, 3), False)
     bot = make_bot(None, config)
     assert isinstance(bot, commands.AutoShardedBot)
     assert (bot.shard_count, bot.shard_ids, bot.sync) == (4, [2, 3], False)     # shard 0 is another's
-    first = make_bot(None, shard_config(PARIS_PARIS_DISCORD_SHARD_COUNT="4", PARIS_PARIS_DISCORD_SHARD_IDS="0,1"))
+    first = make_bot(None, shard_config(BOARDCHAT_DISCORD_SHARD_COUNT="4", BOARDCHAT_DISCORD_SHARD_IDS="0,1"))
     assert first.shard_ids == [0, 1] and first.sync
-    every = make_bot(None, shard_config(PARIS_PARIS_DISCORD_SHARD_COUNT="2"))
+    every = make_bot(None, shard_config(BOARDCHAT_DISCORD_SHARD_COUNT="2"))
     assert (every.shard_count, every.shard_ids, every.sync) == (2, None, True)
 
 
 @pytest.mark.parametrize(("env", "says"), [
-    ({"PARIS_PARIS_DISCORD_SHARD_IDS": "0"}, "SHARD_COUNT"),
-    ({"PARIS_PARIS_DISCORD_SHARD_COUNT": "0"}, "at least 1"),
-    ({"PARIS_PARIS_DISCORD_SHARD_COUNT": "2", "PARIS_PARIS_DISCORD_SHARD_IDS": "2"}, "shards 0 to 1"),
-    ({"PARIS_PARIS_DISCORD_SHARD_COUNT": "2", "PARIS_PARIS_DISCORD_SHARD_IDS": "a"}, "shard numbers"),
+    ({"BOARDCHAT_DISCORD_SHARD_IDS": "0"}, "SHARD_COUNT"),
+    ({"BOARDCHAT_DISCORD_SHARD_COUNT": "0"}, "at least 1"),
+    ({"BOARDCHAT_DISCORD_SHARD_COUNT": "2", "BOARDCHAT_DISCORD_SHARD_IDS": "2"}, "shards 0 to 1"),
+    ({"BOARDCHAT_DISCORD_SHARD_COUNT": "2", "BOARDCHAT_DISCORD_SHARD_IDS": "a"}, "shard numbers"),
 ])
 def test_bad_shard_settings_are_explained(env, says):
     with pytest.raises(ConfigError, match=says):

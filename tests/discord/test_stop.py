@@ -40,7 +40,7 @@ async def test_closing_the_bot_lets_the_send_in_flight_finish(db_path):
         guild = env.create_guild()
         channel = guild.create_text_channel("paris")
         ann = guild.add_member(env.create_user("ann"))
-        await ann.slash(channel, "paris new")
+        await ann.slash(channel, "boardchat new")
         await asyncio.wait_for(posting.wait(), 10)
     finally:
         await env.shutdown()                     # closes the bot: the delivery loop is cancelled

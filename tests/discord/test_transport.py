@@ -131,9 +131,9 @@ def test_mention_text_replaces_whole_names_or_leads():
 def test_service_command_names_become_paris_subcommands():
     from bot.discord.texts import discord_text
 
-    assert discord_text("Start one with /new.") == "Start one with /paris new."
-    assert discord_text("/addai: add an AI · /join") == "/paris addbot: add an AI · /paris join"
-    assert discord_text("see https://x.org/new and /paris new") == "see https://x.org/new and /paris new"
+    assert discord_text("Start one with /new.") == "Start one with /boardchat new."
+    assert discord_text("/addai: add an AI · /join") == "/boardchat addbot: add an AI · /boardchat join"
+    assert discord_text("see https://x.org/new and /boardchat new") == "see https://x.org/new and /boardchat new"
 
 
 def test_button_rows_fit_discords_five_by_five():

@@ -31,7 +31,7 @@ async def test_each_process_fires_only_its_own_platforms_timers(db_path, clock):
 
 
 async def test_operator_defaults_apply_to_new_chats_only(db_path, clock):
-    defaults = game_defaults(Settings({"PARIS_PARIS_LANGUAGE": "de", "PARIS_PARIS_DEADLINE_MINUTES": "30"}, {}))
+    defaults = game_defaults(Settings({"BOARDCHAT_LANGUAGE": "de", "BOARDCHAT_DEADLINE_MINUTES": "30"}, {}))
     service = await GameService.open(db_path, clock=clock, defaults=defaults)
     try:
         ann = user("Ann", language="en")

@@ -16,13 +16,15 @@ def test_a_postgresql_url_means_postgresql_and_anything_else_a_sqlite_file():
     assert isinstance(sqlite, SqliteStorage) and sqlite.path == "data/games.sqlite3"
 
 
-def test_the_database_url_wins_over_the_sqlite_file_setting():
+def test_the_database_url_wins_over_the_sqlite_file_setting(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
     def target(**env):
         return database_target(Settings(environ=env, env_file={}))
-    assert target() == "paris-paris.sqlite3"
-    assert target(PARIS_PARIS_DB="x.sqlite3") == "x.sqlite3"
-    assert target(PARIS_PARIS_DB="x.sqlite3", PARIS_PARIS_DATABASE_URL="postgresql://h/db") == "postgresql://h/db"
-    assert target(PARIS_PARIS_DATABASE_URL=" ") == "paris-paris.sqlite3"
+    assert target() == "boardchat.sqlite3"
+    assert target(BOARDCHAT_DB="x.sqlite3") == "x.sqlite3"
+    assert target(BOARDCHAT_DB="x.sqlite3", BOARDCHAT_DATABASE_URL="postgresql://h/db") == "postgresql://h/db"
+    assert target(BOARDCHAT_DATABASE_URL=" ") == "boardchat.sqlite3"
 
 
 @pytest.mark.parametrize(("ci", "outcome"), [("", pytest.skip.Exception), ("true", pytest.fail.Exception)])

@@ -10,7 +10,9 @@ import pytest
 from PIL import Image
 from tgharness import GROUP_ID, Bot, Table
 
+from bot.games import KINDS
 from bot.service import GameService
+from bot.telegram.handlers import help_text
 from renderers.i18n import t
 
 SEED = 23     # a fixed deal: reproducible runs (taps in turn meet an eviction choice in it)
@@ -156,7 +158,7 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table):
     await bot.settle()
     doc = table.group_messages()[-1]
     assert doc.document is not None and doc.document_name.endswith("-record.json"), doc
-    assert doc.reply_to is not None and "paris-paris replay " + doc.document_name in doc.caption
+    assert doc.reply_to is not None and "boardchat replay " + doc.document_name in doc.caption
     record = json.loads(doc.document)
     assert record["players"] == ["Ann", "Bob", "Cat"] and len(record["moves"]) == 45
 
@@ -403,10 +405,10 @@ async def test_commands_where_they_belong(api, bot, table):
     await bot.settle()
     assert api.last_bot_message(bob).body == t("en", "tg.group_only")
     assert api.last_bot_message(bob).button("group")["url"] == add
-    for command, key in (("/rules", "pp.rules"), ("/help", "tg.help")):
+    for command, expected in (("/rules", t("en", "pp.rules")), ("/help", help_text("en"))):
         api.send_text(api.chats[bob.id], bob, command)
         await bot.settle()
-        assert api.last_bot_message(bob).body.startswith(t("en", key)[:40])
+        assert api.last_bot_message(bob).body.startswith(expected[:40])
     api.send_text(table.group, bob, "/board")
     await bot.settle()
     assert table.group_messages()[-1].body == t("en", "bot.err.no_game")
@@ -460,7 +462,7 @@ async def test_greeting_aliases_and_anonymous_admins(api, bot, table):
     ann = table.users["ann"]
     api.add_bot_to(table.group, ann)
     await bot.settle()
-    assert table.group_messages()[-1].body == t("en", "tg.help")
+    assert table.group_messages()[-1].body == help_text("en")
     api.send_text(table.group, ann, "/newgame", anonymous=True)
     await bot.settle()
     assert table.group_messages()[-1].body == t("en", "tg.anonymous")
@@ -472,7 +474,7 @@ async def test_greeting_aliases_and_anonymous_admins(api, bot, table):
     assert "Bot" in table.lobby().body.split("\n")[1]
     api.send_text(table.group, ann, "/start@ParisTestBot")        # in a group: the help, not a game start
     await bot.settle()
-    assert table.group_messages()[-1].body == t("en", "tg.help")
+    assert table.group_messages()[-1].body == help_text("en")
 
 
 
@@ -480,7 +482,7 @@ async def test_a_command_reply_waits_out_flood_control(api, bot, table):
     api.fail_next("sendMessage", retry_after=1)
     api.send_text(table.group, table.users["bob"], "/help")
     reply = await api.wait_for(lambda: table.group_messages(), timeout=5, what="the reply")
-    assert reply[0].body == t("en", "tg.help")
+    assert reply[0].body == help_text("en")
     failed, sent = api.calls_of("sendMessage")[:2]
     assert not failed.ok and sent.ok and sent.at - failed.at >= 0.95
 
@@ -500,3 +502,17 @@ async def test_every_press_is_answered_even_when_the_service_fails(api, bot, tab
         assert table.prompt().body == prompt.body                 # nothing changed
     answer = await press(api, bot, mover, prompt, table.tile_buttons(prompt)[0])
     assert answer.get("show_alert") is not True                   # and the same tap works afterwards
+
+
+async def test_help_shows_how_to_start_each_game(api, bot, table):
+    api.send_text(table.group, table.users["ann"], "/help")
+    await bot.settle()
+    text = table.group_messages()[-1].body
+    for game in KINDS.values():
+        assert f"{game.definition.name} ({game.definition.min_players}-{game.definition.max_players} players)" in text
+    # the command the help gives for the second game opens that game
+    command = next(line for line in text.splitlines() if "Paris Connection" in line).split(": ", 1)[1]
+    api.send_text(table.group, table.users["ann"], command)
+    await bot.settle()
+    info = await bot.service.game_info(game_id=1)
+    assert info is not None and info["game"] == "paris-connection"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -22,23 +23,25 @@ from bot.telegram.formatting import mention_entities, split_text, utf16_len
 from bot.telegram.settings import TelegramSettings
 from renderers.i18n import LANGUAGES, catalog, t
 
+REPO = str(Path(__file__).resolve().parents[2])
+
 
 def test_env_file_parsing():
     text = """
 # a comment
 export TELEGRAM_BOT_TOKEN = "123:abc"
-PARIS_PARIS_DB='games.sqlite3'
+BOARDCHAT_DB='games.sqlite3'
 TELEGRAM_WEBHOOK_PORT=8443   # trailing comment
 EMPTY=
 broken line
 """
-    assert parse_env(text) == {"TELEGRAM_BOT_TOKEN": "123:abc", "PARIS_PARIS_DB": "games.sqlite3",
+    assert parse_env(text) == {"TELEGRAM_BOT_TOKEN": "123:abc", "BOARDCHAT_DB": "games.sqlite3",
                                "TELEGRAM_WEBHOOK_PORT": "8443", "EMPTY": ""}
 
 
 def test_environment_wins_over_env_file_and_empty_means_unset():
-    env = Settings({"TELEGRAM_BOT_TOKEN": "from-env", "PARIS_PARIS_DB": ""},
-                   {"TELEGRAM_BOT_TOKEN": "from-file", "PARIS_PARIS_DB": "file.sqlite3"})
+    env = Settings({"TELEGRAM_BOT_TOKEN": "from-env", "BOARDCHAT_DB": ""},
+                   {"TELEGRAM_BOT_TOKEN": "from-file", "BOARDCHAT_DB": "file.sqlite3"})
     config = TelegramSettings.from_env(env)
     assert config.token == "from-env" and config.db_path == "file.sqlite3"
     assert config.webhook_url is None and config.webhook_port == 8443
@@ -56,7 +59,7 @@ def test_missing_token_and_bad_values_are_explained():
 def test_run_telegram_without_a_token_exits_with_a_message(monkeypatch, tmp_path, capsys):
     monkeypatch.chdir(tmp_path)                     # no .env here
     monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
-    monkeypatch.delenv("PARIS_PARIS_ENV_FILE", raising=False)
+    monkeypatch.delenv("BOARDCHAT_ENV_FILE", raising=False)
     assert run_telegram() == 2
     assert "TELEGRAM_BOT_TOKEN" in capsys.readouterr().err
 
@@ -136,7 +139,7 @@ def test_telegram_texts_exist_in_every_language():
         keys = {k for k in catalog(language) if k.startswith("tg.")}
         assert keys == english, language
         for key in english:
-            text = t(language, key, name="Ann")
+            text = t(language, key, name="Ann", games="-", game="G", min=2, max=4, command="/newgame")
             assert text and "{" not in text, (language, key)
             if key.startswith("tg.cmd."):
                 assert 3 <= len(text) <= 256           # Telegram's limits for command descriptions
@@ -152,8 +155,9 @@ async def test_paris_paris_telegram_command_runs_and_stops_cleanly(api, tmp_path
     ann = api.add_user(101, "Ann", started=True)
     api.add_group(-100888, "CLI club", owner=ann)
     env = dict(os.environ, TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url,
-               PARIS_PARIS_DB=str(tmp_path / "cli.sqlite3"), TELEGRAM_WEBHOOK_URL="")
-    env.pop("PARIS_PARIS_ENV_FILE", None)
+               BOARDCHAT_DB=str(tmp_path / "cli.sqlite3"), TELEGRAM_WEBHOOK_URL="")
+    env.pop("BOARDCHAT_ENV_FILE", None)
+    env["PYTHONPATH"] = REPO          # this checkout's code, not whatever is installed
     proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "telegram", cwd=tmp_path, env=env,
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     try:
@@ -185,8 +189,9 @@ async def test_a_bot_started_before_the_network_comes_up_by_itself(tmp_path):
         port = probe.getsockname()[1]
     api = FakeBotAPI(max_poll=0.3, port=port)
     env = dict(os.environ, TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=api.base_url,
-               PARIS_PARIS_DB=str(tmp_path / "cli.sqlite3"), TELEGRAM_WEBHOOK_URL="")
-    env.pop("PARIS_PARIS_ENV_FILE", None)
+               BOARDCHAT_DB=str(tmp_path / "cli.sqlite3"), TELEGRAM_WEBHOOK_URL="")
+    env.pop("BOARDCHAT_ENV_FILE", None)
+    env["PYTHONPATH"] = REPO          # this checkout's code, not whatever is installed
     proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "telegram", cwd=tmp_path, env=env,
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     lines = []
@@ -210,7 +215,7 @@ async def test_a_refused_token_is_explained(api, tmp_path):
     import sys
 
     env = dict(os.environ, TELEGRAM_BOT_TOKEN="999:not-the-token", TELEGRAM_API_BASE_URL=api.base_url,
-               PARIS_PARIS_DB=str(tmp_path / "cli.sqlite3"), TELEGRAM_WEBHOOK_URL="")
+               BOARDCHAT_DB=str(tmp_path / "cli.sqlite3"), TELEGRAM_WEBHOOK_URL="", PYTHONPATH=REPO)
     proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "telegram", cwd=tmp_path, env=env,
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     _, err = await asyncio.wait_for(proc.communicate(), 30)

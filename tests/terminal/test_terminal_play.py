@@ -1,4 +1,4 @@
-"""``paris-paris play`` through its real entry, with scripted input, against the real service.
+"""``boardchat play`` through its real entry, with scripted input, against the real service.
 
 Most tests call ``bot.cli.main(argv)`` with standard input and output replaced (fast); a
 few run ``python -m bot.cli`` as a subprocess (the real console, EOF and Ctrl-C).
@@ -23,6 +23,7 @@ from PIL import Image
 
 from bot.cli import _run_adapter, main
 from bot.contract import User
+from bot.games import KINDS
 from bot.service import GameService
 from bot.terminal.play import HUMAN_ID, TERMINAL_CHAT
 from engine.paris_paris import Game
@@ -93,11 +94,12 @@ def english_system_locale(monkeypatch):
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    monkeypatch.delenv("BOARDCHAT_DB", raising=False)
     monkeypatch.delenv("PARIS_PARIS_DB", raising=False)
 
 
 def play(monkeypatch, capsys, argv: list[str], stdin: str = "", *, answers: int = 0) -> tuple[int, str]:
-    """Run ``paris-paris`` in-process with ``stdin`` as the player's typing, then (``answers``
+    """Run ``boardchat`` in-process with ``stdin`` as the player's typing, then (``answers``
     times) the first choice printed at each prompt."""
     screen, before = Screen(), sys.stdout
     monkeypatch.setattr(sys, "stdout", screen)
@@ -167,7 +169,7 @@ def test_two_player_game_against_one_ai_to_the_end(tmp_path):
     assert "Round 20/20 is over." in out
     # The end is told once: the winner, the scores ranked (ties share a place), how to play again.
     assert out.count("The game is over") == 1 and "wins with" not in out
-    assert out.endswith("Play again with: paris-paris play\n")
+    assert out.endswith(f"Play again with: boardchat play --players 2 --db {db} --no-maps\n")
     ranked = re.search(r"^Final scores: 1\. (.+) (\d+), (\d)\. (.+) (\d+)$", out, re.M)
     assert ranked and {ranked[1], ranked[4]} == {"Ann", "Bot Ada"}
     assert int(ranked[2]) >= int(ranked[5]) and ranked[3] == ("1" if ranked[2] == ranked[5] else "2")
@@ -224,7 +226,7 @@ def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys
     assert out.count(first_choices) >= 10
     state = game_state(db)
     assert state is not None and state["moves"] >= 2
-    assert "Input closed. The game is saved; continue it with: paris-paris play --resume 1 --db" in out
+    assert "Input closed. The game is saved; continue it with: boardchat play --resume 1 --db" in out
 
 
 def test_eof_mid_game_then_resume_plays_to_the_same_end(monkeypatch, capsys, tmp_path):
@@ -235,7 +237,7 @@ def test_eof_mid_game_then_resume_plays_to_the_same_end(monkeypatch, capsys, tmp
     db = tmp_path / "b.sqlite3"
     code, first = play(monkeypatch, capsys, [*args, "--db", str(db)], answers=4)
     assert code == 0
-    assert "Input closed. The game is saved; continue it with: paris-paris play --resume" in first
+    assert "Input closed. The game is saved; continue it with: boardchat play --resume" in first
     assert "The game is over" not in first
     stopped_at = game_state(db)
     assert stopped_at["status"] == "playing" and stopped_at["moves"] >= 4
@@ -252,17 +254,17 @@ def test_eof_mid_game_then_resume_plays_to_the_same_end(monkeypatch, capsys, tmp
 
 def test_several_games_live_in_one_database(monkeypatch, capsys, tmp_path):
     """A new game never asks to abandon an unfinished one; --resume takes the latest or an id;
-    ``paris-paris games`` lists them all."""
+    ``boardchat games`` lists them all."""
     db = tmp_path / "g.sqlite3"
     base = ["play", "--players", "2", "--db", str(db), "--no-maps"]
     code, out = play(monkeypatch, capsys, [*base, "--seed", "4", "--name", "Ann"], "quit\n")
-    assert code == 0 and "continue it with: paris-paris play --resume 1 --db" in out
+    assert code == 0 and "continue it with: boardchat play --resume 1 --db" in out
     # Watching an AI game meanwhile: it just starts, saying once how to continue the other one.
     code, out = play(monkeypatch, capsys, ["play", "--players", "4", "--ai", "4", "--seed", "5",
                                            "--db", str(db), "--no-maps"])
     assert code == 0
-    assert out.startswith("Your unfinished game 1 stays saved: continue it with paris-paris play --resume 1 "
-                          f"--db {db} --no-maps (list: paris-paris games --db {db}).\n")
+    assert out.startswith("Your unfinished game 1 stays saved: continue it with boardchat play --resume 1 "
+                          f"--db {db} --no-maps (list: boardchat games --db {db}).\n")
     assert out.count("unfinished game") == 1 and "Abandon" not in out
     assert "Round 12/12 is over." in out
     code, out = play(monkeypatch, capsys, [*base, "--seed", "9", "--name", "Bea"], "quit\n")
@@ -276,7 +278,7 @@ def test_several_games_live_in_one_database(monkeypatch, capsys, tmp_path):
                     r"· unfinished$", rows[0]), rows[0]
     assert "Bot Ada, Bot Blaise, Bot Camille, Bot Denis · round 12 of 12" in rows[1] and rows[1].endswith("finished")
     assert "Ann, Bot Ada" in rows[2] and rows[2].endswith("unfinished")
-    assert "paris-paris play --resume ID" in out
+    assert "boardchat play --resume ID" in out
     assert play(monkeypatch, capsys, [*base, "--list"])[1] == out
     # --resume alone: the latest unfinished game (3); --resume 1: that one, to its end.
     code, out = play(monkeypatch, capsys, ["play", "--resume", "--db", str(db), "--no-maps"], "quit\n")
@@ -288,9 +290,9 @@ def test_several_games_live_in_one_database(monkeypatch, capsys, tmp_path):
     assert [g["status"] for g in terminal_games(db)] == ["playing", "finished", "finished"]
     # A finished or unknown game cannot be resumed; each says what to do instead.
     code, out = play(monkeypatch, capsys, ["play", "--resume", "2", "--db", str(db), "--no-maps"])
-    assert code == 1 and "Game 2 is over: there is nothing to continue. Its record: paris-paris export 2" in out
+    assert code == 1 and "Game 2 is over: there is nothing to continue. Its record: boardchat export 2" in out
     code, out = play(monkeypatch, capsys, ["play", "--resume", "7", "--db", str(db), "--no-maps"])
-    assert code == 1 and f"There is no terminal game 7 in this database. Your games: paris-paris games --db {db}" in out
+    assert code == 1 and f"There is no terminal game 7 in this database. Your games: boardchat games --db {db}" in out
     # The terminal's stats count every terminal game, not only the one being played.
     assert terminal_stats(db)["games"] == 1
 
@@ -334,7 +336,7 @@ def test_no_maps_writes_no_files(monkeypatch, capsys, tmp_path):
                                            "--db", str(tmp_path / "g.sqlite3")])
     assert code == 0
     assert "Map saved" not in out
-    assert not (tmp_path / "paris-paris-maps").exists()
+    assert not (tmp_path / "boardchat-maps").exists()
 
 
 def test_system_locale_picks_the_language(monkeypatch, capsys, tmp_path):
@@ -345,7 +347,7 @@ def test_system_locale_picks_the_language(monkeypatch, capsys, tmp_path):
     assert "Paris Paris nel terminale: 2 posti, 2 giocati dall'IA." in out
     with pytest.raises(SystemExit):
         main(["--help"])
-    assert "Gioca al gioco da tavolo Paris Paris" in capsys.readouterr().out
+    assert "Gioca a giochi da tavolo nel terminale" in capsys.readouterr().out
 
 
 def test_german(monkeypatch, capsys, tmp_path):
@@ -365,9 +367,9 @@ def test_german(monkeypatch, capsys, tmp_path):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG data folder: Linux convention")
 def test_default_database_goes_to_the_user_data_folder(tmp_path):
     result = run_cli(["play", "--players", "2", "--ai", "2", "--no-maps"],
-                     env={"XDG_DATA_HOME": str(tmp_path / "data"), "PARIS_PARIS_DB": ""})
+                     env={"XDG_DATA_HOME": str(tmp_path / "data"), "BOARDCHAT_DB": ""})
     assert result.returncode == 0, result.stderr
-    db = tmp_path / "data" / "paris-paris" / "games.sqlite3"
+    db = tmp_path / "data" / "boardchat" / "games.sqlite3"
     assert db.is_file()
     assert f"Games are saved in {db}" in result.stdout
     assert terminal_stats(db)["leaderboard"]
@@ -416,7 +418,7 @@ def test_ctrl_c_saves_and_says_how_to_resume(tmp_path):
             proc.kill()
     text = (seen + out).decode()
     assert proc.returncode == 130, err.decode()
-    assert "Stopped. The game is saved; continue it with: paris-paris play --resume 1 --db" in text
+    assert "Stopped. The game is saved; continue it with: boardchat play --resume 1 --db" in text
     assert b"Traceback" not in err
     state = game_state(db)
     assert state["status"] == "playing" and state["moves"] >= 2
@@ -428,7 +430,7 @@ def test_quit_command_saves(monkeypatch, capsys, tmp_path):
     db = tmp_path / "g.sqlite3"
     code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--db", str(db), "--no-maps"], "quit\n")
     assert code == 0
-    assert "The game is saved; continue it with: paris-paris play --resume" in out
+    assert "The game is saved; continue it with: boardchat play --resume" in out
     assert game_state(db)["status"] == "playing"
 
 
@@ -452,14 +454,35 @@ def test_help(capsys):
         main(["--help"])
     assert stop.value.code == 0
     text = capsys.readouterr().out
-    for word in ("play", "telegram", "discord", "replay", "paris-paris play --resume"):
+    for word in ("play", "telegram", "discord", "replay", "boardchat play --resume"):
         assert word in text
+    # an example for every game, by its name, and each game's player counts
+    for game in KINDS.values():
+        name, players = game.definition.name, f"{game.definition.min_players}-{game.definition.max_players}"
+        assert re.search(rf"^  boardchat play( --game {game.id})? +{name}: you against", text, re.M), name
+        assert f"{name} ({players} players)" in " ".join(text.split())
     with pytest.raises(SystemExit):
         main(["play", "--help"])
-    text = capsys.readouterr().out
+    text = " ".join(capsys.readouterr().out.split())
     for option in ("--players", "--ai", "--name", "--seed", "--language", "--final-tours", "--db", "--maps",
                    "--no-maps", "--resume"):
         assert option in text
+    assert "2 to 4 for Paris Paris, 3 to 6 for Paris Connection" in text
+    # a game's own option is listed under that game, in the game's words
+    assert "options of Paris Paris: --final-tours {markers,all_lines} Final tours: markers" in text
+
+
+def test_play_again_names_the_game_that_was_played(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    result = run_cli(["play", "--game", "connection", "--players", "4", "--ai", "4", "--seed", "1",
+                      "--db", str(db), "--no-maps"])
+    assert result.returncode == 0, result.stderr
+    again = result.stdout.rstrip().splitlines()[-1]
+    assert again == f"Play again with: boardchat play --game paris-connection --players 4 --ai 4 --db {db} --no-maps"
+    # ... and that command starts that game
+    replayed = run_cli(again.removeprefix("Play again with: boardchat ").split())
+    assert replayed.returncode == 0 and "Paris Connection in the terminal: 4 seats, 4 played by the AI." \
+        in replayed.stdout
 
 
 def test_no_command_prints_help(capsys):

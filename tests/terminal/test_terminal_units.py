@@ -78,13 +78,12 @@ def test_fold():
     assert fold("  Hôtel de Ville ") == "hotel de ville"
 
 
-def test_default_paths_follow_each_system():
-    assert default_db_path({"XDG_DATA_HOME": "/data"}, "linux") == Path("/data/paris-paris/games.sqlite3")
-    assert default_db_path({}, "linux") == Path.home() / ".local/share/paris-paris/games.sqlite3"
-    assert user_data_dir({}, "darwin") == Path.home() / "Library/Application Support/paris-paris"
+def test_default_paths_follow_each_system(tmp_path):
+    data = str(tmp_path)
+    assert default_db_path({"XDG_DATA_HOME": data}, "linux") == tmp_path / "boardchat/games.sqlite3"
     assert user_data_dir({"APPDATA": "C:/Users/a/AppData/Roaming"}, "win32") == \
-        Path("C:/Users/a/AppData/Roaming/paris-paris")
-    assert default_db_path({"PARIS_PARIS_DB": "/tmp/x.db", "XDG_DATA_HOME": "/data"}, "linux") == \
+        Path("C:/Users/a/AppData/Roaming/boardchat")
+    assert default_db_path({"BOARDCHAT_DB": "/tmp/x.db", "XDG_DATA_HOME": "/data"}, "linux") == \
         Path("/tmp/x.db")
 
 

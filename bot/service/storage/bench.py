@@ -6,7 +6,7 @@ Makes a SQLite database of ``--games`` finished and running games (about 40 move
 messages and 2 results each), times ``copy_database`` from it into SQLite and into
 PostgreSQL, then times commits of moves (game row + move + message + timers) one after
 another and from 50 tasks at once. PostgreSQL runs in a fresh schema, dropped afterwards;
-without ``--postgres`` (or ``$PARIS_PARIS_DATABASE_URL``) only SQLite is measured.
+without ``--postgres`` (or ``$BOARDCHAT_DATABASE_URL``) only SQLite is measured.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ import uuid
 from pathlib import Path
 
 import asyncpg
+
+from bot.config import Settings
+from bot.product import env_name
 
 from ..model import Changes, GameMeta, MoveRow, OutRow, Seat, TimerRow
 from .base import Storage
@@ -152,7 +155,7 @@ def run() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--commits", type=int, default=2000)
-    parser.add_argument("--postgres", default=os.environ.get("PARIS_PARIS_DATABASE_URL"),
+    parser.add_argument("--postgres", default=Settings(os.environ, {}).get(env_name("DATABASE_URL")),
                         help="a postgresql:// URL (a schema is made and dropped in it)")
     args = parser.parse_args()
     asyncio.run(main(args.games, args.commits, args.postgres))
