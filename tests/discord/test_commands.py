@@ -167,9 +167,9 @@ async def test_stats_are_per_game_and_can_name_one(table, service):
     rows = [ResultRow(gid, 0, "discord", chat.id, str(table.ann.id), "ann", False, points, True, 1.0, game)
             for gid, game, points in ((1, "paris-paris", 33), (2, "paris-connection", 160))]
     await service.storage.commit(Changes(results=rows), 1.0)
-    both = (await table.ann.slash(table.channel, "paris stats")).response.content
+    both = (await table.ann.slash(table.channel, "boardchat stats")).response.content
     assert "Paris Paris" in both and "Paris Connection" in both and "96" not in both
-    one = (await table.ann.slash(table.channel, "paris stats", game="paris-connection")).response.content
+    one = (await table.ann.slash(table.channel, "boardchat stats", game="paris-connection")).response.content
     assert "Paris Connection" in one and "Paris Paris" not in one
 
 
