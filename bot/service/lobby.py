@@ -18,7 +18,9 @@ from .refusal import Refused
 from .settings import Settings
 from .store import GameStore, Loaded
 
-AI_NAMES = ("Bot Ada", "Bot Blaise", "Bot Camille", "Bot Denis", "Bot Émilie", "Bot Fanny", "Bot Gaston")
+# The 🤖 mark says a seat is the AI's: the names need no common prefix, and their first letters differ
+# so that the map's initials do too.
+AI_NAMES = ("Ada", "Blaise", "Camille", "Denis", "Émilie", "Fanny", "Gaston")
 MAX_NAME = 32
 
 

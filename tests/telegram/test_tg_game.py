@@ -462,7 +462,7 @@ async def test_greeting_aliases_and_anonymous_admins(api, bot, table):
     assert "Ann" in table.lobby().body
     api.send_text(table.group, ann, "/addai")
     await bot.settle()
-    assert "Bot" in table.lobby().body.split("\n")[1]
+    assert "Ada" in table.lobby().body.split("\n")[1]
     api.send_text(table.group, ann, "/start@ParisTestBot")        # in a group: the help, not a game start
     await bot.settle()
     assert table.group_messages()[-1].body == t("en", "tg.help")

@@ -24,6 +24,7 @@ from PIL import Image
 from bot.cli import _run_adapter, main
 from bot.contract import User
 from bot.service import GameService
+from bot.service.lobby import AI_NAMES
 from bot.terminal.play import HUMAN_ID, TERMINAL_CHAT
 from engine.paris_paris import Game
 from renderers.i18n import t
@@ -169,7 +170,7 @@ def test_two_player_game_against_one_ai_to_the_end(tmp_path):
     assert out.count("The game is over") == 1 and "wins with" not in out
     assert out.endswith("Play again with: paris-paris play\n")
     ranked = re.search(r"^Final scores: 1\. (.+) (\d+), (\d)\. (.+) (\d+)$", out, re.M)
-    assert ranked and {ranked[1], ranked[4]} == {"Ann", "Bot Ada"}
+    assert ranked and {ranked[1], ranked[4]} == {"Ann", "Ada"}
     assert int(ranked[2]) >= int(ranked[5]) and ranked[3] == ("1" if ranked[2] == ranked[5] else "2")
     # The secret marker was shown to Ann, privately marked; the AI's was not shown before the end.
     assert "Private, only Ann sees this:" in out
@@ -196,7 +197,7 @@ def test_watching_an_ai_only_game(monkeypatch, capsys, tmp_path):
     lines = out.splitlines()
     for r in (1, 2, 15):
         over = next(i for i, line in enumerate(lines) if f"Round {r}/15 is over." in line)
-        assert " opens a shop at " in lines[over - 1] and lines[over - 1].startswith("Bot "), lines[over - 3:over + 2]
+        assert " opens a shop at " in lines[over - 1] and lines[over - 1].split()[0] in AI_NAMES, lines[over - 3:over + 2]
         assert " opens a shop at " not in lines[over + 1]
     assert out.count("The game is over") == 1
 
@@ -270,10 +271,10 @@ def test_several_games_live_in_one_database(monkeypatch, capsys, tmp_path):
     assert code == 0
     rows = [line for line in out.splitlines() if " · " in line]
     assert [row.split()[0] for row in rows] == ["3", "2", "1"]
-    assert re.match(r"^ +3  Paris Paris · Bea, Bot Ada · round 1 of 20 · started \d{4}-\d\d-\d\d \d\d:\d\d "
+    assert re.match(r"^ +3  Paris Paris · Bea, Ada · round 1 of 20 · started \d{4}-\d\d-\d\d \d\d:\d\d "
                     r"· unfinished$", rows[0]), rows[0]
-    assert "Bot Ada, Bot Blaise, Bot Camille, Bot Denis · round 12 of 12" in rows[1] and rows[1].endswith("finished")
-    assert "Ann, Bot Ada" in rows[2] and rows[2].endswith("unfinished")
+    assert "Ada, Blaise, Camille, Denis · round 12 of 12" in rows[1] and rows[1].endswith("finished")
+    assert "Ann, Ada" in rows[2] and rows[2].endswith("unfinished")
     assert "paris-paris play --resume ID" in out
     assert play(monkeypatch, capsys, [*base, "--list"])[1] == out
     # --resume alone: the latest unfinished game (3); --resume 1: that one, to its end.
@@ -281,7 +282,7 @@ def test_several_games_live_in_one_database(monkeypatch, capsys, tmp_path):
     assert "Continuing game 3: round 1 of 20" in out and "Bea" in out
     code, out = play(monkeypatch, capsys, ["play", "--resume", "1", "--db", str(db), "--no-maps"], answers=FIRST)
     assert code == 0
-    assert "Continuing game 1: round 1 of 20; scores: Ann 0, Bot Ada 0." in out
+    assert "Continuing game 1: round 1 of 20; scores: Ann 0, Ada 0." in out
     assert "Round 20/20 is over." in out
     assert [g["status"] for g in terminal_games(db)] == ["playing", "finished", "finished"]
     # A finished or unknown game cannot be resumed; each says what to do instead.
@@ -561,7 +562,7 @@ def test_answering_from_the_printed_choices_including_an_eviction(tmp_path):
         assert "The game is over!" in player.transcript
         assert "Traceback" not in player.transcript
         if evictions:
-            assert "evicts Bot Ada's shop" in player.transcript or "evicts Ann's shop" in player.transcript
+            assert "evicts Ada's shop" in player.transcript or "evicts Ann's shop" in player.transcript
             break
     assert evictions >= 1 and backs >= 1, "no eviction came up in seven games"
     assert moves >= 15
