@@ -12,6 +12,7 @@ that would need too many buttons at once (Paris Paris's eviction choice, a trade
 
 from __future__ import annotations
 
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ class MenuItem:
     group: str | None = None      # or a submenu this button opens (a key the presenter reads back)
     colour: str | None = None     # a colour id, for platforms that style buttons
     key: int | None = None        # the number the map shows for it, when it has one
+    also: tuple[int, ...] = ()    # other numbers the map shows for the same choice (two equal tiles)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,11 +149,14 @@ class Presenter(ABC):
         if text.isascii() and text.isdigit() and len(text) <= 4:
             number = int(text)
             for index, item in enumerate(items, 1):
-                if (item.key if item.key is not None else index) == number:
+                if (item.key if item.key is not None else index) == number or number in item.also:
                     return item
             raise ChoiceNotFound(text, reason="unknown")
-        folded = text.casefold()
+        folded = _fold(text)
         hits = [item for item in items if _label_words(item.label).startswith(folded)]
+        if not hits:        # any word of the name, as the map may show it shorter ("Pompidou")
+            hits = [item for item in items
+                    if any(word.startswith(folded) for word in _label_words(item.label).split())]
         if len(hits) == 1:
             return hits[0]
         exact = [item for item in hits if _label_words(item.label) == folded]
@@ -185,4 +190,10 @@ class Presenter(ABC):
 def _label_words(label: str) -> str:
     """A label without its leading emoji and number, folded for prefix matching."""
     words = label.split("·", 1)[-1] if "·" in label else label
-    return words.strip(" \t🟢🔴🔵🟣🟡🟤⚫").casefold()
+    return _fold(words.strip(" \t🟢🔴🔵🟣🟡🟤⚫"))
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents, hyphens as spaces: "opera" finds "Opéra", "notre dame" "Notre-Dame"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("-", " "))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))

@@ -102,6 +102,10 @@ class ParisParisPresenter(Presenter):
     def menu(self, view, choices: Sequence[Pick], language: str, group: str | None = None) -> Menu:
         # A tile's number is its offer slot, the number the map shows (twins: the first one's).
         keys = {tile.code: slot for slot, tile in reversed(view.offer_numbered())}
+        twins: dict[int, tuple[int, ...]] = {}      # the twin's own number means the same tile
+        for slot, tile in view.offer_numbered():
+            if slot != keys[tile.code]:
+                twins[tile.code] = (*twins.get(tile.code, ()), slot)
         by_tile: dict[int, list[Pick]] = {}
         for pick in choices:
             by_tile.setdefault(pick.tile.code, []).append(pick)
@@ -110,20 +114,17 @@ class ParisParisPresenter(Presenter):
             if not picks:
                 return self.menu(view, choices, language)
             tile = picks[0].tile
-            row = tuple(MenuItem(t(language, "bot.btn.evict", player=view.players[p.evict]), choice=p,
-                                 colour=tile.colour) for p in picks)
-            owners = ", ".join(view.players[p.evict] for p in picks)
-            ask = t(language, "bot.msg.choose_evict", player=view.players[view.to_move],
-                    tile=text.tile_text(tile, language), station=text.station_name(tile.station), owners=owners)
-            return Menu((row,), text=ask, back=True)
+            return _eviction_menu(view, picks, language)
         rows = []
         for code, picks in by_tile.items():
             tile = picks[0].tile
             label = text.tile_label(tile, keys.get(code, 0), language=language)
             if len(picks) > 1:      # a full crossing with two owners: whose shop goes is a second step
-                item = MenuItem(label, group=_b36(code), colour=tile.colour, key=keys.get(code))
+                item = MenuItem(label, group=_b36(code), colour=tile.colour, key=keys.get(code),
+                                also=twins.get(code, ()))
             else:
-                item = MenuItem(label, choice=picks[0], colour=tile.colour, key=keys.get(code))
+                item = MenuItem(label, choice=picks[0], colour=tile.colour, key=keys.get(code),
+                                also=twins.get(code, ()))
             rows.append((item,))
         return Menu(tuple(rows))
 
@@ -160,6 +161,22 @@ class ParisParisPresenter(Presenter):
         if kind == "final":
             return render_final(view, events=public, language=language)
         return render_map(view, events=public, language=language, layout=layout)
+
+
+def _eviction_menu(view, picks: Sequence[Pick], language: str) -> Menu:
+    """Whose shop leaves a full crossing: the one choosing reads their own shop in the first
+    person, with a warning before they evict it."""
+    tile, me = picks[0].tile, view.to_move
+    row = tuple(MenuItem(t(language, "bot.btn.evict_own") if p.evict == me else
+                         t(language, "bot.btn.evict", player=view.players[p.evict]), choice=p, colour=tile.colour)
+                for p in picks)
+    owners = ", ".join(view.players[p.evict] for p in picks)
+    station = text.station_name(tile.station)
+    ask = t(language, "bot.msg.choose_evict", player=view.players[me], tile=text.tile_text(tile, language),
+            station=station, owners=owners)
+    if any(p.evict == me for p in picks):
+        ask += "\n" + t(language, "bot.msg.evict_own_warning", station=station)
+    return Menu((row,), text=ask, back=True)
 
 
 def ranking(players: Sequence[str], scores: Sequence[int]) -> str:

@@ -355,7 +355,7 @@ def test_german(monkeypatch, capsys, tmp_path):
     assert "Paris Paris im Terminal: 2 Plätze, 1 davon spielt die KI." in out
     assert "Deine Wahl (1-" in out
     assert "Befehle:" in out                                   # "hilfe" is German for help
-    assert "'x' ist weder eine Wahl noch ein Befehl" in out
+    assert "„x“ ist weder eine Option noch ein Befehl" in out
     assert "Punkte, " in out and "auf dem Plan" in out        # the board, in German
     assert "Das Spiel ist aus!" in out
     assert "Your choice" not in out and "Play again with" not in out   # no English from the terminal
@@ -632,3 +632,19 @@ def test_chat_bot_commands_reach_their_adapter(tmp_path, platform):
     assert result.returncode == 2
     assert f"{platform.upper()}_BOT_TOKEN" in result.stdout + result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_every_number_shown_is_accepted_for_two_tiles_of_the_same_station(monkeypatch, capsys, tmp_path):
+    """Seed 11 offers 1 · Invalides and 2 · Invalides (the same tile twice): 2 means that tile."""
+    code, out = play(monkeypatch, capsys, ["play", "--players", "3", "--seed", "11", "--name", "Ann", "--no-maps",
+                                           "--db", str(tmp_path / "g.sqlite3")], "2\nquit\n")
+    assert code == 0
+    assert "🔵 1 · Invalides; 🔵 2 · Invalides" in out
+    assert "not one of the choices" not in out
+    assert "Ann opens a shop at 🔵 Invalides (blue)." in out
+
+
+def test_a_word_of_a_name_is_accepted(monkeypatch, capsys, tmp_path):
+    code, out = play(monkeypatch, capsys, ["play", "--players", "3", "--seed", "11", "--name", "Ann", "--no-maps",
+                                           "--db", str(tmp_path / "g.sqlite3")], "ville\nquit\n")
+    assert code == 0 and "Ann opens a shop at 🟢 Hôtel de Ville (green)." in out

@@ -139,3 +139,29 @@ def test_image_file_names_are_safe_and_unique():
     assert image_file_name(Outgoing(id=9, text="", image_name="paris-3-round7.png")) == "paris-3-round7.png"
     assert image_file_name(Outgoing(id=9, text="")) == "paris-0009.png"
     assert image_file_name(Outgoing(id=10, text="", image_name="..")) == "paris-0010.png"
+
+
+class _PressOnly:
+    """The service as far as a press goes: the marker button answers privately, and nothing else."""
+
+    def __init__(self) -> None:
+        self.pressed: list[str] = []
+
+    async def press(self, chat, user, payload):
+        from bot.contract import Reply
+
+        self.pressed.append(payload)
+        return Reply("Your secret marker: purple.")
+
+
+async def test_looking_at_the_marker_keeps_the_eviction_choice_open():
+    from bot.terminal.play import PlayOptions, TerminalSession
+
+    out = io.StringIO()
+    session = TerminalSession(_PressOnly(), PlayOptions(db=Path("unused")), stdin=io.StringIO(), stdout=out,
+                              colour=False)
+    pending = (Button("Evict Ann", "c_1"), Button("Evict my own shop", "c_2"), Button("My marker", "m", kind="marker"))
+    session.reply_buttons = pending
+    await session.press(pending[2])
+    assert "Your secret marker: purple." in out.getvalue()
+    assert session.reply_buttons == pending          # still choosing whose shop to evict
