@@ -280,7 +280,7 @@ class TerminalSession:
                 self.console.print()
                 return self.saved_on_eof()
             answer = interpret(line, labels, self.language, numbers)
-            if isinstance(answer, Invalid) and answer.reason == "unknown" and not self.reply_buttons:
+            if isinstance(answer, Invalid) and answer.reason in ("unknown", "out_of_range") and not self.reply_buttons:
                 # Words that name no choice on screen: the game may know what they mean (a tile
                 # written as station/colour, or one that is not on offer now) and says so.
                 if await self.typed(line.strip(), answer, numbers):
@@ -298,11 +298,11 @@ class TerminalSession:
             return None
 
     async def press(self, button: Button) -> None:
-        self.reply_buttons = ()
         reply = await self.service.press(self.chat, self.human, button.payload)
         if button.kind == "marker" and reply.ok:
-            self.show_private(reply.text)
+            self.show_private(reply.text)       # a look at the secret: the open submenu stays
             return
+        self.reply_buttons = ()
         if reply.buttons:
             # A follow-up choice (whose shop to evict); its text also reaches the group.
             self.reply_buttons = tuple(b for row in reply.buttons for b in row)
