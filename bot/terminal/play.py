@@ -317,7 +317,7 @@ class TerminalSession:
         if reply.buttons:
             self.reply_buttons = tuple(b for row in reply.buttons for b in row)
             return True
-        if reply.extra.get("refused") == "bot.err.bad_move":
+        if reply.extra.get("refused") in ("bot.err.bad_move", "bot.err.bad_choice"):
             self.explain_invalid(answer, numbers)     # the game knows no more than we do: our words
         elif not reply.ok:
             self.show_reply(reply)

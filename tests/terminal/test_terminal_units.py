@@ -165,3 +165,20 @@ async def test_looking_at_the_marker_keeps_the_eviction_choice_open():
     await session.press(pending[2])
     assert "Your secret marker: purple." in out.getvalue()
     assert session.reply_buttons == pending          # still choosing whose shop to evict
+
+
+async def test_an_edited_prompt_tells_a_placement_made_again_after_undo(tmp_path):
+    """A prompt edited in place: each edit prints what the last version did not say, so a
+    placement undone and made again, and the "N placed" header it brings back, are printed."""
+    transport, out = _transport(None)
+    status, placed, undone = "Round 1 · Ann's turn", "Ann places red on K4 Amiens (+1).", "Ann takes red back from K4."
+    versions = [[status, "👉 Ann builds red: 1 placed"],
+                [status, placed, "👉 Ann builds red: 2 placed"],
+                [status, placed, undone, "👉 Ann builds red: 1 placed"],
+                [status, placed, undone, placed, "👉 Ann builds red: 2 placed"]]
+    for n, lines in enumerate(versions):
+        await transport.deliver(Outgoing(id=n + 1, text="\n".join(lines), chat=CHAT, slot="g1:prompt",
+                                         edit_message_id="terminal-1" if n else None))
+    printed = [line for line in out.getvalue().splitlines() if line]
+    assert printed.count(placed) == 2 and printed.count(status) == 1
+    assert printed.count("👉 Ann builds red: 1 placed") == 2 and printed[-1] == "👉 Ann builds red: 2 placed"
