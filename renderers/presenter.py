@@ -70,6 +70,14 @@ class Presenter(ABC):
     def option_name_text(self, name: str, language: str) -> str:
         return t(language, f"game.{self.game_id}.option.{name}")
 
+    def board_help(self, language: str) -> str:
+        """What the board command shows, for the help ("the board, scores and tiles on offer")."""
+        return t(language, f"game.{self.game_id}.help.board")
+
+    def secret_help(self, language: str) -> str:
+        """What the secret command shows, for the help and the private chat's greeting."""
+        return t(language, f"game.{self.game_id}.help.secret")
+
     # ---- turns and cycles ----------------------------------------------------------------
     @abstractmethod
     def status_line(self, view: Any, language: str) -> str:

@@ -387,7 +387,9 @@ class TerminalSession:
             self.say("terminal.saved_quit", command=self.resume_command)
             return EXIT_OK
         if name == "help":
-            self.say("terminal.help")
+            presenter = find(self.options.game).presenter      # what board and marker show in this game
+            self.say("terminal.help", board=presenter.board_help(self.language),
+                     secret=presenter.secret_help(self.language))
         elif name == "stats":
             self.show_reply(await self.service.stats(self.chat, self.human, all_chats=True))
         elif name == "rules":

@@ -38,6 +38,12 @@ class ParisConnectionPresenter(Presenter):
     def help_text(self, language: str) -> str:
         return t(language, "pc.help")
 
+    def board_help(self, language: str) -> str:
+        return t(language, "pc.help.board")
+
+    def secret_help(self, language: str) -> str:
+        return t(language, "pc.help.secret")
+
     # The game declares no options; these answer for any that a later version adds.
     def option_value_text(self, name: str, value: Any, language: str) -> str:
         return t(language, f"pc.option.{name}.{value}")

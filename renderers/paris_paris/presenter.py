@@ -34,6 +34,12 @@ class ParisParisPresenter(Presenter):
     def help_text(self, language: str) -> str:
         return t(language, "paris_paris.help")
 
+    def board_help(self, language: str) -> str:
+        return t(language, "bot.help.board")
+
+    def secret_help(self, language: str) -> str:
+        return t(language, "bot.help.secret")
+
     def option_value_text(self, name: str, value: Any, language: str) -> str:
         return t(language, f"bot.{name}.{value}")
 

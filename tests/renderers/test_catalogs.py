@@ -178,3 +178,22 @@ def test_translations_are_not_english_copies(language):
     same = [k for k, m in catalog(language).items() if m.forms == ENGLISH[k].forms and not k.startswith("bot.language.")
             and re.search(r"[a-z]{4,}", re.sub(r"\{\w+\}|Paris|Connection", "", m.text))]
     assert len(same) <= 5, same      # French shares some: "minutes", "orange", "points", "total"
+
+
+def test_paris_connection_prompts_name_the_cancel_button_as_it_reads():
+    """The first prompt of a build and the refusal of an empty one say the button's own words."""
+    for language in LANGUAGES:
+        button = t(language, "pc.btn.cancel").removeprefix("↩️").strip()
+        undo = t(language, "pc.btn.undo").removeprefix("↩️").strip()
+        for key in ("pc.prompt_build_first", "pc.err.nothing_placed"):
+            text = t(language, key, player="Ann", colour="red")
+            assert button in text and f"{undo} " not in text.replace(button, ""), (language, key, text)
+
+
+def test_french_speaks_to_the_player_as_tu_throughout():
+    vous = re.compile(r"\b(choisissez|posez|rendez|prenez|construisez|échangez|appuyez|tapez|vous|votre|vos)\b",
+                      re.IGNORECASE)
+    for po in sorted((LOCALES / "fr" / "LC_MESSAGES").glob("*.po")):
+        for number, line in enumerate(po.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.startswith("msgid"):
+                assert not vous.search(line), f"{po.name}:{number}: {line}"

@@ -648,3 +648,17 @@ def test_a_word_of_a_name_is_accepted(monkeypatch, capsys, tmp_path):
     code, out = play(monkeypatch, capsys, ["play", "--players", "3", "--seed", "11", "--name", "Ann", "--no-maps",
                                            "--db", str(tmp_path / "g.sqlite3")], "ville\nquit\n")
     assert code == 0 and "Ann opens a shop at 🟢 Hôtel de Ville (green)." in out
+
+
+@pytest.mark.parametrize(("game", "board", "secret"), [
+    ("paris-paris", "tiles on offer", "special-route marker"),
+    ("connection", "the companies' values", "the locomotives you hold"),
+])
+def test_help_says_what_board_and_marker_show_in_this_game(monkeypatch, capsys, tmp_path, game, board, secret):
+    code, out = play(monkeypatch, capsys, ["play", "--game", game, "--players", "3", "--seed", "2", "--no-maps",
+                                           "--db", str(tmp_path / "g.sqlite3")], "help\nquit\n")
+    assert code == 0
+    help_text = out.split("Commands:")[1]
+    assert board in help_text and secret in help_text
+    other = {"tiles on offer", "special-route marker", "locomotives"} - {board, secret, "locomotives"}
+    assert not any(words in help_text for words in other if words not in board + secret)
