@@ -197,3 +197,19 @@ def test_french_speaks_to_the_player_as_tu_throughout():
         for number, line in enumerate(po.read_text(encoding="utf-8").splitlines(), 1):
             if not line.startswith("msgid"):
                 assert not vous.search(line), f"{po.name}:{number}: {line}"
+
+
+@pytest.mark.parametrize(("language", "key", "params", "never", "reads"), [
+    ("fr", "bot.msg.marker_yours", {"colour": "bleue"}, "jeton est bleue", "ligne bleue"),
+    ("fr", "bt_shop", {"station": "Centre Pompidou", "owners": "Ada"}, "Pompidou: ", "Centre Pompidou : Ada"),
+    ("fr", "bot.options.option", {"name": "Tournées finales", "value": "jetons"}, "finales:", "Tournées finales : "),
+    ("fr", "ev_small_tour_near", {"tile": "X", "stations": "Y", "distance": 2, "scores": "Z"}, "là", "à cette station"),
+    ("fr", "bot.rules", {}, "l'emporte", "le plus de points gagne"),
+    ("de", "terminal.ask_move", {"numbers": "3, 4"}, ", oder", "(3, 4 oder hilfe)"),
+    ("de", "ev_shop_opened", {"player": "Ada", "tile": "Quartier Latin"}, "Laden an Quartier", "an der Station Quartier Latin"),
+    ("it", "bot.msg.round_over", {"round": 2, "rounds": 15}, "turno", "round 2/15"),
+    ("it", "pc.status", {"cycle": 2, "player": "Ada", "boards": 5}, "Giro", "Round 2"),
+])
+def test_wording_players_flagged_reads_as_a_native_player_writes(language, key, params, never, reads):
+    text = t(language, key, **params)
+    assert text != key and never not in text and reads in text, text
