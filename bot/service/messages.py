@@ -95,8 +95,8 @@ def options_text(game: GameKind, options: dict[str, Any], language: str, *, time
     """The game's declared options and the bot's timers, in words ("Final tours: ... · ...").
     ``timers_off=False``: a timer that is off goes unsaid (the start of a game played alone at
     a terminal has no reminder to speak of)."""
-    parts = [f"{game.presenter.option_name_text(spec.name, language)}: "
-             f"{game.presenter.option_value_text(spec.name, options.get(spec.name, spec.default), language)}"
+    parts = [t(language, "bot.options.option", name=game.presenter.option_name_text(spec.name, language),
+               value=game.presenter.option_value_text(spec.name, options.get(spec.name, spec.default), language))
              for spec in game.definition.options]
     reminder = int(options.get("reminder_minutes") or 0)
     deadline = int(options.get("deadline_minutes") or 0)
