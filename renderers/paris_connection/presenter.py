@@ -18,6 +18,7 @@ from engine.paris_connection.board import COMPANIES
 
 from ..i18n import t
 from ..presenter import ChoiceNotFound, Menu, MenuItem, Presenter
+from ..ranking import places
 from . import text as words
 from .text import COLOUR_EMOJI, colour_word
 
@@ -98,9 +99,10 @@ class ParisConnectionPresenter(Presenter):
         winners = words.listing([view.players[s] for s in view.winners], language)
         lines = [t(language, "pc.final_header"),
                  t(language, "pc.winner" if len(view.winners) == 1 else "pc.winners", players=winners)]
-        order = sorted(range(view.num_players), key=lambda s: -view.scores[s])
-        lines += [t(language, "pc.score_line", player=view.players[s], total=view.scores[s],
-                    detail=words.score_detail(view, s, language)) for s in order]
+        order = sorted(range(view.num_players), key=lambda s: (-view.scores[s], s))
+        lines += [t(language, "pc.score_line", place=place, player=view.players[s], total=view.scores[s],
+                    detail=words.score_detail(view, s, language))
+                  for place, s in zip(places(order, view.scores), order, strict=True)]
         return lines
 
     # ---- secrets ----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from engine.paris_paris.actions import Pick
 
 from ..i18n import t
 from ..presenter import Menu, MenuItem, Presenter
+from ..ranking import places
 from . import text
 
 # Events that are a player's move; what a round's end brought is everything else but the
@@ -186,14 +187,10 @@ def _eviction_menu(view, picks: Sequence[Pick], language: str) -> Menu:
 
 
 def ranking(players: Sequence[str], scores: Sequence[int]) -> str:
-    """"1. Ann 67, 2. Bea 63, 2. Cid 63, 4. Dan 51": highest first, ties share a place."""
+    """"1. Ann 67, =2. Bea 63, =2. Cid 63, 4. Dan 51": highest first, ties share a marked place."""
     order = sorted(range(len(players)), key=lambda s: (-scores[s], s))
-    parts, place = [], 0
-    for i, seat in enumerate(order):
-        if i == 0 or scores[seat] != scores[order[i - 1]]:
-            place = i + 1
-        parts.append(f"{place}. {players[seat]} {scores[seat]}")
-    return ", ".join(parts)
+    return ", ".join(f"{place} {players[seat]} {scores[seat]}" for place, seat in zip(places(order, scores), order,
+                                                                                       strict=True))
 
 
 def _folded(words: str) -> str:

@@ -137,3 +137,16 @@ def test_public_texts_hold_no_holdings_before_the_end():
         secrets += len(events) - len(public)
         assert narrate(events, view.players, "en") == narrate(public, view.players, "en")
     assert secrets, "no trade in this game: the test would prove nothing"
+
+
+def test_tied_players_share_a_place_marked_as_a_tie(monkeypatch):
+    """108 and 108: both "=3.", not 3 and 4; the others keep their own places."""
+    from types import SimpleNamespace
+
+    import renderers.paris_connection.presenter as module
+
+    monkeypatch.setattr(module.words, "score_detail", lambda view, seat, language: "…")
+    view = SimpleNamespace(players=["Ann", "Bob", "Cid", "Dan"], scores=[120, 108, 130, 108], winners=[2],
+                           num_players=4)
+    lines = PRESENTER.final_lines(view, "en")
+    assert lines[2:] == ["1. Cid: 130 (…)", "2. Ann: 120 (…)", "=3. Bob: 108 (…)", "=3. Dan: 108 (…)"]
