@@ -10,14 +10,16 @@ more than ``MAX_HEXES`` hexes are legal they go into submenus by map columns (gr
 
 from __future__ import annotations
 
+import math
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
 from engine.paris_connection.actions import Build, Done, Place, Trade, Undo
-from engine.paris_connection.board import COMPANIES
+from engine.paris_connection.board import COMPANIES, HEXES, TOWER, cities, hex_centre
 
 from ..i18n import t
-from ..presenter import ChoiceNotFound, Menu, MenuItem, Presenter
+from ..presenter import Menu, MenuItem, Presenter
 from ..ranking import places
 from . import text as words
 from .text import COLOUR_EMOJI, colour_word
@@ -148,8 +150,7 @@ class ParisConnectionPresenter(Presenter):
             if len(chunks) == 1:
                 items = [_hex_item(c) for c in places]
             else:
-                items = [MenuItem(t(language, "pc.btn.columns", first=chunk[0].hex, last=chunk[-1].hex,
-                                    count=len(chunk)), group=key) for key, chunk in chunks.items()]
+                items = [MenuItem(_page_label(chunk, language), group=key) for key, chunk in chunks.items()]
             return Menu(_rows(items) + ((tuple(ends),) if ends else ()))
         items = [MenuItem(t(language, "pc.btn.build", emoji=COLOUR_EMOJI[c.colour],
                             colour=colour_word(c.colour, language), left=view.storage[c.colour]),
@@ -183,15 +184,17 @@ class ParisConnectionPresenter(Presenter):
         return MenuItem(t(language, "pc.btn.cancel" if cancels else "pc.btn.undo"), choice=choice)
 
     def find_item(self, view, choices: Sequence[Any], text: str, language: str) -> MenuItem:
-        """As the base class, and a hex id typed while the hexes sit in submenus finds its hex."""
-        try:
-            return super().find_item(view, choices, text, language)
-        except ChoiceNotFound as missing:
-            wanted = " ".join(str(text).split()).upper()
-            for choice in choices:
-                if isinstance(choice, Place) and choice.hex == wanted:
-                    return _hex_item(choice)
-            raise missing from None
+        """A hex id, or a city's name or a word of it, finds its hex wherever it sits in the
+        menu (on a page or not); anything else as the base class."""
+        wanted = " ".join(str(text).split())
+        places = [c for c in choices if isinstance(c, Place)]
+        for choice in places:
+            if choice.hex == wanted.upper():
+                return _hex_item(choice)
+        named = [c for c in places if HEXES[c.hex].city and _folded_words_start(HEXES[c.hex].city, wanted)]
+        if len(named) == 1:
+            return _hex_item(named[0])
+        return super().find_item(view, choices, text, language)
 
     def choice_text(self, choice, view, language: str) -> str:
         if isinstance(choice, Build):
@@ -233,6 +236,22 @@ class ParisConnectionPresenter(Presenter):
         return render_map(view, events=public, language=language, layout=layout)
 
 
+def _folded_words_start(name: str, typed: str) -> bool:
+    """"saint et" finds Saint-Étienne, "etienne" too: accents, case and hyphens aside."""
+    def fold(text: str) -> str:
+        return "".join(c for c in unicodedata.normalize("NFKD", text.casefold().replace("-", " "))
+                       if not unicodedata.combining(c))
+    name, typed = fold(name), fold(typed).strip()
+    return bool(typed) and (name.startswith(typed) or any(w.startswith(typed) for w in name.split()))
+
+
+def _page_label(chunk: Sequence[Place], language: str) -> str:
+    """"🗺️ Around Lyon, Dijon (12)": where on the map a page of hexes is."""
+    names = chunk_cities(chunk)
+    shown = words.listing(names[:3], language) + (" …" if len(names) > 3 else "")
+    return t(language, "pc.btn.around", cities=shown, count=len(chunk))
+
+
 def _hex_item(place: Place) -> MenuItem:
     return MenuItem(words.hex_label(place.hex), choice=place)
 
@@ -242,18 +261,20 @@ def _rows(items: Sequence[MenuItem], width: int = ROW) -> tuple[tuple[MenuItem, 
 
 
 def _hex_chunks(places: Sequence[Place]) -> dict[str, list[Place]]:
-    """Legal hexes in map order (column, then row), cut into runs of at most ``MAX_HEXES``,
-    whole columns where they fit; keyed by the group that opens them."""
-    columns: dict[str, list[Place]] = {}
+    """Legal hexes in pages of at most ``MAX_HEXES``, each page the hexes around one or a few
+    cities (a page is where on the map it leads, not a range of ids), keyed by the group that
+    opens it."""
+    by_city: dict[str, list[Place]] = {}
     for place in sorted(places, key=lambda p: (p.hex[0], int(p.hex[1:]))):
-        columns.setdefault(place.hex[0], []).append(place)
+        by_city.setdefault(nearest_city(place.hex), []).append(place)
     chunks: list[list[Place]] = []
     current: list[Place] = []
-    for column in columns.values():
-        if current and len(current) + len(column) > MAX_HEXES:
+    for city in sorted(by_city, key=lambda c: _CITY_ORDER[c]):
+        around = by_city[city]
+        if current and len(current) + len(around) > MAX_HEXES:
             chunks.append(current)
             current = []
-        for place in column:
+        for place in around:
             if len(current) == MAX_HEXES:
                 chunks.append(current)
                 current = []
@@ -261,6 +282,28 @@ def _hex_chunks(places: Sequence[Place]) -> dict[str, list[Place]]:
     if current:
         chunks.append(current)
     return {f"h{chunk[0].hex}{chunk[-1].hex}": chunk for chunk in chunks}
+
+
+def chunk_cities(chunk: Sequence[Place]) -> list[str]:
+    """The cities a page of hexes lies around, in the order the page holds them."""
+    return list(dict.fromkeys(nearest_city(place.hex) for place in chunk))
+
+
+def nearest_city(hex_id: str) -> str:
+    """The city nearest to ``hex_id`` on the map (counted in hexes; the city itself for a city)."""
+    cell = HEXES[hex_id]
+    return min(cities(), key=lambda c: (_distance(cell, c), c.id)).city
+
+
+def _distance(a, b) -> int:
+    dq, dr = a.q - b.q, a.r - b.r
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+# Cities clockwise around Paris from the north: a page holds the hexes of one direction.
+_CITY_ORDER = {c.city: math.atan2(hex_centre(c.q, c.r)[0] - hex_centre(HEXES[TOWER].q, HEXES[TOWER].r)[0],
+                                  hex_centre(HEXES[TOWER].q, HEXES[TOWER].r)[1] - hex_centre(c.q, c.r)[1]) % math.tau
+               for c in cities()}
 
 
 PRESENTER = ParisConnectionPresenter()
