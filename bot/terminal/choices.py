@@ -123,6 +123,8 @@ def interpret(text: str, labels: Sequence[str], language: str = "en",
         matches = [i for i, name in enumerate(names) if name == folded]
         if not matches:
             matches = [i for i, name in enumerate(names) if name.startswith(folded)]
+        if not matches:     # any word of it: "yel" for "Return 1 yellow", "pomp" for "Centre Pompidou"
+            matches = [i for i, name in enumerate(names) if any(w.startswith(folded) for w in name.split())]
         if len(matches) == 1:
             return Choice(matches[0])
         if len(matches) > 1:

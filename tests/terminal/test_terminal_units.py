@@ -57,7 +57,8 @@ def test_numbering_keeps_offer_numbers():
     assert interpret("3", labels, numbers=numbering(labels)) == Choice(1)
     assert interpret("2", labels, numbers=numbering(labels)) == Invalid("out_of_range", "2")
     assert interpret("jardin", labels) == Choice(1)
-    assert interpret("my", labels) == Choice(2)
+    assert interpret("my", labels) == Command("marker")     # the word for what you hold: the same secret
+    assert interpret("my m", labels) == Choice(2)
     assert numbering(["Evict Ann", "Evict Bob", "Back"]) == [1, 2, 3]
 
 
@@ -182,3 +183,14 @@ async def test_an_edited_prompt_tells_a_placement_made_again_after_undo(tmp_path
     printed = [line for line in out.getvalue().splitlines() if line]
     assert printed.count(placed) == 2 and printed.count(status) == 1
     assert printed.count("👉 Ann builds red: 1 placed") == 2 and printed[-1] == "👉 Ann builds red: 2 placed"
+
+
+def test_interpret_accepts_any_word_of_a_label():
+    labels = ["🔴 Return 1 red", "🟡 Return 1 yellow", "↩️ Back"]
+    assert interpret("yel", labels) == Choice(1)
+    assert interpret("pomp", ["🟢 1 · Centre Pompidou", "🔵 2 · Louvre"]) == Choice(0)
+
+
+@pytest.mark.parametrize("word", ["hand", "my", "locomotives", "holdings", "marker"])
+def test_words_for_what_you_hold_name_the_secret_command(word):
+    assert interpret(word, ["🔴 Build red"], "en") == Command("marker")
