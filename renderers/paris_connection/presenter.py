@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.paris_connection.actions import Build, Done, Place, Trade, Undo
 from engine.paris_connection.board import COMPANIES, HEXES, TOWER, cities, hex_centre
+from engine.paris_connection.game import PENALTY
 
 from ..i18n import t
 from ..presenter import Menu, MenuItem, Presenter
@@ -114,15 +115,17 @@ class ParisConnectionPresenter(Presenter):
             keys = {"holdings_dealt": "pc.holdings_here", "holdings_changed": "pc.holdings_changed_here"}
         if event.kind not in keys:
             return None
-        return t(language, keys[event.kind], chat=chat, holdings=words.holdings_text(event.holdings, language),
-                 count=sum(event.holdings.values()), limit=view.holding_limit)
+        return "\n".join([t(language, keys[event.kind], chat=chat, holdings=words.holdings_text(event.holdings, language),
+                             count=sum(event.holdings.values()), limit=view.holding_limit),
+                           *words.worth_lines(event.holdings, view.values, view.holding_limit, language)])
 
     def secret_text(self, view, language: str, chat: str) -> str | None:
         if view.holdings is None:
             return None
-        return t(language, "pc.holdings_now" if chat else "pc.holdings_here", chat=chat,
-                 holdings=words.holdings_text(view.holdings, language),
-                 count=sum(view.holdings.values()), limit=view.holding_limit)
+        return "\n".join([t(language, "pc.holdings_now" if chat else "pc.holdings_here", chat=chat,
+                             holdings=words.holdings_text(view.holdings, language),
+                             count=sum(view.holdings.values()), limit=view.holding_limit),
+                           *words.worth_lines(view.holdings, view.values, view.holding_limit, language)])
 
     def secret_button(self, language: str) -> str:
         return t(language, "pc.secret_button")
@@ -135,11 +138,11 @@ class ParisConnectionPresenter(Presenter):
         places = [c for c in choices if isinstance(c, Place)]
         trades = [c for c in choices if isinstance(c, Trade)]
         if group == "t" and trades:
-            return self._give_menu(trades, language)
+            return self._give_menu(trades, view, language)
         if group and group.startswith("t") and group[1:] in COMPANIES:
             offered = [c for c in trades if c.give == group[1:]]
             if offered:
-                return self._take_menu(offered, language)
+                return self._take_menu(offered, view, language)
         if group and group.startswith("h"):
             chunk = _hex_chunks(places).get(group)
             if chunk:
@@ -163,19 +166,29 @@ class ParisConnectionPresenter(Presenter):
     def back_text(self, language: str) -> str:
         return t(language, "pc.reply.back")
 
-    def _give_menu(self, trades: Sequence[Trade], language: str) -> Menu:
+    def _give_menu(self, trades: Sequence[Trade], view, language: str) -> Menu:
         gives = [c for c in COMPANIES if any(tr.give == c for tr in trades)]
         items = [MenuItem(t(language, "pc.btn.give", emoji=COLOUR_EMOJI[c], colour=colour_word(c, language)),
                           group=f"t{c}", colour=c) for c in gives]
-        return Menu(_rows(items, width=3), text=t(language, "pc.ask.give"), back=True)
+        return Menu(_rows(items, width=3), text="\n".join([t(language, "pc.ask.give"), *_holding(view, language)]),
+                    back=True)
 
-    def _take_menu(self, trades: Sequence[Trade], language: str) -> Menu:
+    def _take_menu(self, trades: Sequence[Trade], view, language: str) -> Menu:
         ordered = sorted(trades, key=lambda tr: (COMPANIES.index(tr.take), -tr.count))
-        items = [MenuItem(t(language, f"pc.btn.take_{tr.count}", emoji=COLOUR_EMOJI[tr.take],
-                            colour=colour_word(tr.take, language, count=tr.count)), choice=tr, colour=tr.take)
-                 for tr in ordered]
-        give = colour_word(trades[0].give, language)
-        return Menu(_rows(items, width=4), text=t(language, "pc.ask.take", colour=give), back=True)
+        held = sum(view.holdings.values()) if view.holdings is not None else 0
+        limit = view.holding_limit
+
+        def label(tr: Trade) -> str:
+            text = t(language, f"pc.btn.take_{tr.count}", emoji=COLOUR_EMOJI[tr.take],
+                     colour=colour_word(tr.take, language, count=tr.count))
+            over = max(0, held - 1 + tr.count - limit) - max(0, held - limit)    # what this trade adds over it
+            return t(language, "pc.btn.take_over", label=text, cost=over * PENALTY) if over > 0 else text
+
+        items = [MenuItem(label(tr), choice=tr, colour=tr.take) for tr in ordered]
+        lines = [t(language, "pc.ask.take", colour=colour_word(trades[0].give, language)), *_holding(view, language)]
+        if held + 1 > limit:       # taking 2 for 1 goes over the limit: said before, with its cost
+            lines.append(t(language, "pc.ask.take_over", count=held, limit=limit, penalty=PENALTY))
+        return Menu(_rows(items, width=4), text="\n".join(lines), back=True)
 
     def _step_item(self, choice, view, language: str) -> MenuItem:
         if isinstance(choice, Done):
@@ -234,6 +247,14 @@ class ParisConnectionPresenter(Presenter):
         from .mapimage import render_map
 
         return render_map(view, events=public, language=language, layout=layout)
+
+
+def _holding(view, language: str) -> list[str]:
+    """What the one trading holds and what the companies are worth now, under a trade's question."""
+    if view.holdings is None:
+        return []
+    return [t(language, "pc.ask.you_hold", holdings=words.holdings_text(view.holdings, language),
+              values=words.values_text(view.values, language))]
 
 
 def _folded_words_start(name: str, typed: str) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.paris_connection.board import COMPANIES, HEXES
+from engine.paris_connection.game import PENALTY
 
 from ..i18n import t
 
@@ -158,10 +159,25 @@ def board_text(view, language: str) -> str:
     lines.append(f"{t(language, 'pc.img.players')}:")
     for seat, name in enumerate(view.players):
         mark = "👉 " if seat == view.to_move else "   "
-        lines.append(f"{mark}{name}: {t(language, 'pc.img.screen', count=view.screens[seat])}")
+        over = view.screens[seat] - view.holding_limit
+        screen = t(language, "pc.img.screen_over", count=view.screens[seat], over=over) if over > 0 else \
+            t(language, "pc.img.screen", count=view.screens[seat])
+        lines.append(f"{mark}{name}: {screen}")
+    if view.holdings is not None:          # the viewer's own screen: what they hold, and its worth now
+        lines.append(t(language, "pc.your_holdings", holdings=holdings_text(view.holdings, language)))
+        lines += worth_lines(view.holdings, view.values, view.holding_limit, language)
     if view.draft is not None:
         lines.append(draft_text(view, language))
     return "\n".join(lines)
+
+
+def worth_lines(holdings: Mapping[str, int], values: Mapping[str, int], limit: int, language: str) -> list[str]:
+    """What ``holdings`` are worth at today's values, and what holding over the limit costs."""
+    lines = [t(language, "pc.holdings_worth", points=sum(values[c] * n for c, n in holdings.items()))]
+    over = sum(holdings.values()) - limit
+    if over > 0:
+        lines.append(t(language, "pc.holdings_over", over=over, limit=limit, cost=over * PENALTY))
+    return lines
 
 
 def draft_text(view, language: str) -> str:
