@@ -29,6 +29,7 @@ class MenuItem:
     colour: str | None = None     # a colour id, for platforms that style buttons
     key: int | None = None        # the number the map shows for it, when it has one
     also: tuple[int, ...] = ()    # other numbers the map shows for the same choice (two equal tiles)
+    letter: str | None = None     # a fixed key for an action that is always there (Undo "u"), never a number
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +162,9 @@ class Presenter(ABC):
                     return item
             raise ChoiceNotFound(text, reason="unknown")
         folded = _fold(text)
+        lettered = [item for item in items if item.letter and item.letter == folded]
+        if lettered:
+            return lettered[0]
         hits = [item for item in items if _label_words(item.label).startswith(folded)]
         if not hits:        # any word of the name, as the map may show it shorter ("Pompidou")
             hits = [item for item in items

@@ -160,7 +160,7 @@ class ParisConnectionPresenter(Presenter):
                           choice=c, colour=c.colour) for c in choices if isinstance(c, Build)]
         rows = _rows(items, width=2)
         if trades:
-            rows += ((MenuItem(t(language, "pc.btn.trade"), group="t"),),)
+            rows += ((MenuItem(t(language, "pc.btn.trade"), group="t", letter="t"),),)
         return Menu(rows)
 
     def back_text(self, language: str) -> str:
@@ -191,10 +191,11 @@ class ParisConnectionPresenter(Presenter):
         return Menu(_rows(items, width=4), text="\n".join(lines), back=True)
 
     def _step_item(self, choice, view, language: str) -> MenuItem:
+        # fixed keys: a player typing a remembered key never undoes by accident
         if isinstance(choice, Done):
-            return MenuItem(t(language, "pc.btn.done"), choice=choice)
+            return MenuItem(t(language, "pc.btn.done"), choice=choice, letter="d")
         cancels = view.draft is None or not view.draft.hexes
-        return MenuItem(t(language, "pc.btn.cancel" if cancels else "pc.btn.undo"), choice=choice)
+        return MenuItem(t(language, "pc.btn.cancel" if cancels else "pc.btn.undo"), choice=choice, letter="u")
 
     def find_item(self, view, choices: Sequence[Any], text: str, language: str) -> MenuItem:
         """A hex id, or a city's name or a word of it, finds its hex wherever it sits in the

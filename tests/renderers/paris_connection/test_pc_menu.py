@@ -129,3 +129,21 @@ def test_a_hex_id_or_a_city_name_is_found_at_the_top_of_the_menu():
     assert PRESENTER.find_item(view, choices, name.lower()[:5], "en").choice == city or \
         sum(HEXES[c.hex].city.casefold().startswith(name.casefold()[:5]) for c in on_pages if HEXES[c.hex].city) > 1
     assert PRESENTER.find_item(view, choices, name, "en").choice == city
+
+
+def test_fixed_actions_keep_fixed_letters_at_every_step():
+    """Undo, Done and Trade are always u, d and t, whatever the number of hexes before them."""
+    from engine.paris_connection.actions import Done, Undo
+
+    seen = set()
+    for index, (_, view, choices, _) in enumerate(game_steps(4, 12)):
+        for item in PRESENTER.menu(view, choices, "en").items():
+            wanted = ("u" if isinstance(item.choice, Undo) else "d" if isinstance(item.choice, Done)
+                      else "t" if item.group == "t" else None)
+            assert item.letter == wanted, (index, item)
+            seen.add(wanted)
+        if index > 200:
+            break
+    assert {"u", "d", "t"} <= seen
+    view, choices = next((v, c) for _, v, c, _ in game_steps(4, 12) if any(isinstance(x, Undo) for x in c))
+    assert isinstance(PRESENTER.find_item(view, choices, "u", "en").choice, Undo)
