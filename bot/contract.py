@@ -55,6 +55,7 @@ class Button:
     payload: str
     kind: str = "action"
     colour: str | None = None     # a line colour, for platforms that style buttons
+    letter: str | None = None     # a fixed key to type for it (the terminal), the same at every turn
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,8 +40,12 @@ def stats_record(language: str, games: int, wins: int, points: int) -> dict[str,
             "average": t(language, "bot.stats.average", average=decimal(language, points / games))}
 
 
-def button(label: str, payload: str, kind: str = "action", colour: str | None = None) -> dict[str, Any]:
-    return {"label": label, "payload": payload, "kind": kind, "colour": colour}
+def button(label: str, payload: str, kind: str = "action", colour: str | None = None,
+           letter: str | None = None) -> dict[str, Any]:
+    out = {"label": label, "payload": payload, "kind": kind, "colour": colour}
+    if letter:          # only when there is one: rows stored before it existed read the same
+        out["letter"] = letter
+    return out
 
 
 def to_buttons(rows: list[list[dict[str, Any]]]) -> tuple[tuple[Button, ...], ...]:
@@ -218,7 +222,7 @@ def choice_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, s
                 payload = codec.encode("c", meta.id, meta.moves, index[str(item.choice)])
             else:
                 payload = codec.encode("o", meta.id, meta.moves, item.group)
-            out.append(button(item.label, payload, colour=item.colour))
+            out.append(button(item.label, payload, colour=item.colour, letter=item.letter))
         rows.append(out)
     if menu.back:
         rows.append([button(t(lang, "bot.btn.back"), codec.encode("b", meta.id, meta.moves))])
