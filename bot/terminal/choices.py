@@ -115,6 +115,9 @@ def interpret(text: str, labels: Sequence[str], language: str = "en",
         if int(number) in shown:
             return Choice(shown.index(int(number)))
         return Invalid("out_of_range", raw)
+    shown_keys = [str(n).casefold() for n in numbers] if numbers is not None else []
+    if labels and folded in shown_keys and not folded.isdigit():     # a fixed letter (Undo: u)
+        return Choice(shown_keys.index(folded))
     command = command_words(language).get(folded)
     if command is not None:
         return Command(command)

@@ -273,13 +273,15 @@ class TerminalSession:
         """Offer ``buttons`` until the player picks one or a command ends the session."""
         labels = [b.label for b in buttons]
         numbers = numbering(labels)
+        # an action with a fixed letter (Undo u, Done d) keeps it: numbers never move under it
+        keys: list[int | str] = [b.letter or n for b, n in zip(buttons, numbers, strict=True)]
         while True:
-            self.show_choices(buttons, numbers)
+            self.show_choices(buttons, keys)
             line = await self.reader.readline()
             if line is None:
                 self.console.print()
                 return self.saved_on_eof()
-            answer = interpret(line, labels, self.language, numbers)
+            answer = interpret(line, labels, self.language, keys)
             if isinstance(answer, Invalid) and answer.reason in ("unknown", "out_of_range") and not self.reply_buttons:
                 # Words that name no choice on screen: the game may know what they mean (a tile
                 # written as station/colour, or one that is not on offer now) and says so.
@@ -346,7 +348,7 @@ class TerminalSession:
         for line in text.splitlines():
             self.console.print(self.console.style(line, "dim") if not line.strip() else line)
 
-    def show_choices(self, buttons: tuple[Button, ...], numbers: list[int]) -> None:
+    def show_choices(self, buttons: tuple[Button, ...], numbers: list) -> None:
         self.console.print()
         for number, button in zip(numbers, buttons, strict=True):
             key, label = label_key(button.label)
@@ -354,7 +356,7 @@ class TerminalSession:
                 # a tile: name its colour too, for terminals that show no colour emoji
                 label = f"{label} ({colour_word(button.colour, self.language)})"
             self.console.print(f"{self.console.style(f'{number:>2}', 'bold', button.colour)}. {label}")
-        self.console.out.write(t(self.language, "terminal.ask_move", numbers=number_list(numbers)) + " ")
+        self.console.out.write(t(self.language, "terminal.ask_move", numbers=key_list(numbers)) + " ")
         self.console.out.flush()
 
     def show_reply(self, reply: Reply) -> None:
@@ -379,7 +381,7 @@ class TerminalSession:
             "ambiguous": "terminal.invalid.ambiguous",
             "no_choices": "terminal.invalid.no_choices",
         }.get(answer.reason, "terminal.invalid.unknown")
-        self.say(key, value=answer.value, numbers=number_list(numbers))
+        self.say(key, value=answer.value, numbers=key_list(numbers))
 
     async def command(self, name: str) -> int | None:
         """Run a typed command; an exit code ends the session."""
@@ -407,6 +409,12 @@ class TerminalSession:
     def saved_on_eof(self) -> int:
         self.say("terminal.saved_eof", command=self.resume_command)
         return EXIT_OK
+
+
+def key_list(keys) -> str:
+    """"1-6, u, d": the numbers as a short list, then the fixed letters."""
+    numbers = [k for k in keys if isinstance(k, int)]
+    return ", ".join(part for part in (number_list(numbers), *[k for k in keys if isinstance(k, str)]) if part)
 
 
 def resume_command_for(options: PlayOptions, game_id: int | None) -> str:

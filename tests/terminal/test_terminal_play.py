@@ -662,3 +662,13 @@ def test_help_says_what_board_and_marker_show_in_this_game(monkeypatch, capsys, 
     assert board in help_text and secret in help_text
     other = {"tiles on offer", "special-route marker", "locomotives"} - {board, secret, "locomotives"}
     assert not any(words in help_text for words in other if words not in board + secret)
+
+
+def test_undo_done_and_trade_keep_their_letters_in_the_terminal(monkeypatch, capsys, tmp_path):
+    code, out = play(monkeypatch, capsys, ["play", "--game", "connection", "--players", "3", "--seed", "5",
+                                           "--name", "Ann", "--no-maps", "--db", str(tmp_path / "g.sqlite3")],
+                     "1\n1\nu\n1\n1\nd\nquit\n")
+    assert code == 0
+    assert " t. 🔁 Trade" in out and " u. ↩️ Cancel the build" in out and " u. ↩️ Undo" in out and " d. ✅ Done" in out
+    assert "Your choice (1-5, u, d, or help)" in out
+    assert "Ann takes red back from L5." in out and "Ann built red on L5, K4 Amiens" in out
