@@ -152,3 +152,23 @@ def test_the_value_chart_tells_its_lines_apart_by_shape_along_them(monkeypatch):
     plain = load(render_final(view, language="en"))
     chart = (0, with_shapes.height // 2, with_shapes.width, with_shapes.height)      # below the table
     assert ImageChops.difference(with_shapes.crop(chart).convert("RGB"), plain.crop(chart).convert("RGB")).getbbox()
+
+
+@pytest.mark.parametrize("layout", ["landscape", "portrait"])
+def test_the_map_names_its_cities_and_draws_the_coast_of_france(layout):
+    """Under every city hex a white tag carries its name; France's coast and borders are drawn."""
+    from engine.paris_connection.board import HEXES
+
+    view = played(3, 11)[1][0][0]
+    img = load(render_map(view, events=[], language="en", layout=layout)).convert("RGB")
+    g = geometry(1280, layout)
+    for hex_id, cell in HEXES.items():
+        if cell.kind != "city":
+            continue
+        x, y = hex_xy(hex_id, 1280, layout)
+        tag = img.crop((x - 6, round(y + g.size * 0.6), x + 6, round(y + g.size * 0.95)))
+        inks = {colour for _, colour in tag.getcolors(maxcolors=1 << 16)}
+        assert any(close(c, palette.NAME_TAG, 12) for c in inks), (hex_id, cell.city)     # the tag
+        assert any(sum(c) < 450 for c in inks), (hex_id, cell.city)                        # letters on it
+    coast = sum(n for n, colour in img.getcolors(maxcolors=1 << 16) if close(colour, palette.COAST, 10))
+    assert coast > 1000
