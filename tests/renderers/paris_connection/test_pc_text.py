@@ -200,3 +200,11 @@ def replace_holdings(view, extra: int):
     first = next(c for c in held if held[c])
     held[first] += extra
     return replace(view, holdings=held)
+
+
+def test_french_board_text_puts_a_space_before_every_colon():
+    import re
+
+    for _, seat_view, _, _ in game_steps(3, 11)[:40:8]:
+        text = PRESENTER.board_text(seat_view, "fr")
+        assert not re.search(r"[^\s\d]:", text), text
