@@ -191,7 +191,7 @@ def test_paris_connection_prompts_name_the_cancel_button_as_it_reads():
 
 
 def test_french_speaks_to_the_player_as_tu_throughout():
-    vous = re.compile(r"\b(choisissez|posez|rendez|prenez|construisez|échangez|appuyez|tapez|vous|votre|vos)\b",
+    vous = re.compile(r"\b(choisissez|posez|rendez|prenez|construisez|échangez|appuyez|tapez|vous|votre|vos|vôtre)\b",
                       re.IGNORECASE)
     for po in sorted((LOCALES / "fr" / "LC_MESSAGES").glob("*.po")):
         for number, line in enumerate(po.read_text(encoding="utf-8").splitlines(), 1):
@@ -209,6 +209,7 @@ def test_french_speaks_to_the_player_as_tu_throughout():
     ("de", "ev_shop_opened", {"player": "Ada", "tile": "Quartier Latin"}, "Laden an Quartier", "an der Station Quartier Latin"),
     ("it", "bot.msg.round_over", {"round": 2, "rounds": 15}, "turno", "round 2/15"),
     ("it", "pc.status", {"cycle": 2, "player": "Ada", "boards": 5}, "Giro", "Round 2"),
+    ("fr", "pc.status", {"cycle": 2, "player": "Ada", "boards": 5}, "Tour", "Manche 2 · à Ada de jouer"),
 ])
 def test_wording_players_flagged_reads_as_a_native_player_writes(language, key, params, never, reads):
     text = t(language, key, **params)
