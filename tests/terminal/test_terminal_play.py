@@ -672,3 +672,15 @@ def test_undo_done_and_trade_keep_their_letters_in_the_terminal(monkeypatch, cap
     assert " t. 🔁 Trade" in out and " u. ↩️ Cancel the build" in out and " u. ↩️ Undo" in out and " d. ✅ Done" in out
     assert "Your choice (1-5, u, d, or help)" in out
     assert "Ann takes red back from L5." in out and "Ann built red on L5, K4 Amiens" in out
+
+
+def test_on_your_turn_the_board_shows_what_is_on_offer_now(monkeypatch, capsys, tmp_path):
+    """Seed 11, round 2: the AI players took two tiles before Ann's turn; the board printed at her
+    prompt offers only the two left, under their map numbers."""
+    code, out = play(monkeypatch, capsys, ["play", "--players", "3", "--seed", "11", "--name", "Ann", "--no-maps",
+                                           "--db", str(tmp_path / "g.sqlite3")], "1\nquit\n")
+    assert code == 0
+    round2 = out.split("Round 2/15 · 13 stacks left", 1)[1]
+    before_prompt = round2.split("Your choice", 1)[0]
+    assert "Ada opens a shop at" in before_prompt and "Blaise opens a shop at" in before_prompt
+    assert "On offer: 🟡 1 · République; 🟢 3 · Grands Boulevards" in before_prompt
