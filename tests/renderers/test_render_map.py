@@ -313,3 +313,23 @@ def test_offer_badges_sit_nearer_their_own_station_than_any_other():
                 wrong.append(tile.station)
     assert not [s for s in wrong if s in ("madeleine", "concorde", "louvre", "opera")], wrong
     assert len(wrong) <= 8, wrong
+
+
+def test_a_highlight_never_covers_its_stations_name():
+    """Belleville and Odéon on offer: their rings reach towards their names; each name stays as the plain map
+    draws it, pixel for pixel."""
+    from PIL import ImageChops
+
+    from engine.paris_paris import Game
+    from renderers.paris_paris import layout as L
+    from renderers.paris_paris import mapimage as M
+
+    game = Game.new(["Ann", "Bob", "Cid"], seed=3)
+    shown = {t.station for t in game.view(None).offer}
+    img = load(M.render_map(game.view(None))).convert("RGB")
+    plain = M.background(1280).convert("RGB")
+    s = L.scale(1280)
+    for station in shown:
+        x0, y0, x1, y1 = (round(v * s) for v in L.labels()[station].box)
+        diff = ImageChops.difference(img.crop((x0, y0, x1, y1)), plain.crop((x0, y0, x1, y1)))
+        assert max(channel[1] for channel in diff.getextrema()) <= 40, station     # palette rounding only
