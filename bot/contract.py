@@ -59,6 +59,7 @@ class Button:
     kind: str = "action"
     colour: str | None = None     # a colour id of the game's, for platforms that style buttons
     key: int | None = None        # the number the game shows for this choice (on its board), if any
+    letter: str | None = None     # a fixed key to type for it (the terminal), the same at every turn
 
 
 @dataclass(frozen=True, slots=True)

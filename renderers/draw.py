@@ -164,6 +164,7 @@ SHRINK = 0.72   # texts that do not fit shrink down to this share of their size 
 
 
 KEEP = "\x00"   # stands for a space where a line must not break (inside a kept phrase)
+KEEP_HYPHEN = "\x01"   # and for a hyphen there ("Saint-Nicolas" stays whole, not "Saint- / Nicolas")
 
 
 def line_pieces(value: str) -> list[str]:
@@ -184,8 +185,8 @@ def fit_lines(value: str, width: int, size: int, bold: bool = False, max_lines: 
     """
     value = drawable(value, empty="")
     for phrase in keep:
-        value = value.replace(phrase, phrase.replace(" ", KEEP).replace("-", "-" + KEEP))
-    pieces = [piece.replace("-" + KEEP, "-").replace(KEEP, " ") for piece in line_pieces(value)]
+        value = value.replace(phrase, phrase.replace(" ", KEEP).replace("-", KEEP_HYPHEN))
+    pieces = [piece.replace(KEEP_HYPHEN, "-").replace(KEEP, " ") for piece in line_pieces(value)]
     smallest = max(6, min_size if min_size is not None else round(size * SHRINK))
     fallback = None
     for s in range(size, smallest - 1, -1):

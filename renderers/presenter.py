@@ -28,6 +28,8 @@ class MenuItem:
     group: str | None = None      # or a submenu this button opens (a key the presenter reads back)
     colour: str | None = None     # a colour id, for platforms that style buttons
     key: int | None = None        # the number the map shows for it, when it has one
+    also: tuple[int, ...] = ()    # other numbers the map shows for the same choice (two equal tiles)
+    letter: str | None = None     # a fixed key for an action that is always there (Undo "u"), never a number
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,14 @@ class Presenter(ABC):
 
     def option_name_text(self, name: str, language: str) -> str:
         return t(language, f"game.{self.game_id}.option.{name}")
+
+    def board_help(self, language: str) -> str:
+        """What the board command shows, for the help ("the board, scores and tiles on offer")."""
+        return t(language, f"game.{self.game_id}.help.board")
+
+    def secret_help(self, language: str) -> str:
+        """What the secret command shows, for the help and the private chat's greeting."""
+        return t(language, f"game.{self.game_id}.help.secret")
 
     # ---- turns and cycles ----------------------------------------------------------------
     @abstractmethod
@@ -148,11 +158,17 @@ class Presenter(ABC):
         if text.isascii() and text.isdigit() and len(text) <= 4:
             number = int(text)
             for index, item in enumerate(items, 1):
-                if (item.key if item.key is not None else index) == number:
+                if (item.key if item.key is not None else index) == number or number in item.also:
                     return item
             raise ChoiceNotFound(text, reason="unknown")
-        folded = text.casefold()
+        folded = _fold(text)
+        lettered = [item for item in items if item.letter and item.letter == folded]
+        if lettered:
+            return lettered[0]
         hits = [item for item in items if _label_words(item.label).startswith(folded)]
+        if not hits:        # any word of the name, as the map may show it shorter ("Pompidou")
+            hits = [item for item in items
+                    if any(word.startswith(folded) for word in _label_words(item.label).split())]
         if len(hits) == 1:
             return hits[0]
         exact = [item for item in hits if _label_words(item.label) == folded]
@@ -186,7 +202,7 @@ class Presenter(ABC):
 def _label_words(label: str) -> str:
     """A label without its leading emoji and number, folded for prefix matching."""
     words = label.split("·", 1)[-1] if "·" in label else label
-    return _strip_symbols(words).casefold()
+    return _fold(_strip_symbols(words))
 
 
 def _strip_symbols(text: str) -> str:
@@ -199,3 +215,9 @@ def _strip_symbols(text: str) -> str:
     while end > start and decoration(text[end - 1]):
         end -= 1
     return text[start:end]
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents, hyphens as spaces: "opera" finds "Opéra", "notre dame" "Notre-Dame"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("-", " "))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))

@@ -22,6 +22,7 @@ import signal
 from dataclasses import dataclass
 
 from bot.config import ConfigError, Settings, database_target, settings
+from bot.outage import Outage
 from bot.product import COMMAND, env_name
 
 SHARD_COUNT, SHARD_IDS = env_name("DISCORD_SHARD_COUNT"), env_name("DISCORD_SHARD_IDS")
@@ -105,23 +106,35 @@ async def serve(config: DiscordConfig) -> None:
     with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
         loop.add_signal_handler(signal.SIGTERM, main.cancel)
     delay = REACH_FIRST_DELAY
+    outage = Outage(log, "Discord")
+    # discord.py says "logging in using static token" at every attempt: only its warnings matter here
+    logging.getLogger("discord.client").setLevel(logging.WARNING)
     try:
         while True:
             bot = make_bot(service, config)
             try:
                 async with bot:
-                    await bot.start(config.token)
+                    told = asyncio.create_task(_tell_when_ready(bot, outage))
+                    try:
+                        await bot.start(config.token)
+                    finally:
+                        told.cancel()
                 return
             except (aiohttp.ClientConnectionError, OSError) as error:
                 if bot.is_ready():           # it was up: the network went away, start afresh
                     delay = REACH_FIRST_DELAY
-                log.warning("discord: cannot reach Discord (%s); retrying in %g s", error, delay)
+                outage.failed(error)
             await asyncio.sleep(delay)
             delay = min(delay * 2, REACH_MAX_DELAY)
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGTERM)
         await service.close()
+
+
+async def _tell_when_ready(bot, outage: Outage) -> None:
+    await bot.wait_until_ready()
+    outage.reached()
 
 
 def run_discord(config: DiscordConfig | None = None) -> int:

@@ -18,7 +18,9 @@ from .refusal import Refused
 from .settings import Settings
 from .store import GameStore, Loaded
 
-AI_NAMES = ("Bot Ada", "Bot Blaise", "Bot Camille", "Bot Denis", "Bot Émilie", "Bot Fanny", "Bot Gaston")
+# The 🤖 mark says a seat is the AI's: the names need no common prefix, and their first letters differ
+# so that the map's initials do too.
+AI_NAMES = ("Ada", "Blaise", "Camille", "Denis", "Émilie", "Fanny", "Gaston")
 MAX_NAME = 32
 
 
@@ -179,7 +181,8 @@ class Lobby:
         turn.log_start = 0            # the set-up is news too: no prompt of the first cycle exists yet
         turn.private += M.private_events(meta, game, match, match.log)
         out = [M.lobby_closed(meta, M.started_text(meta, game, match)),
-               M.group(meta, game.presenter.status_line(match.view(None), meta.language),
+               # the first prompt opens with the status line: the picture says what it shows
+               M.group(meta, t(meta.language, "bot.msg.start_map"),
                        render={"kind": "map", "game_id": meta.id, "moves": 0, "cycle": 0},
                        image_name=M.picture_name(meta, game, "start"))]
         await self.play.finish(loaded, turn, out, first_prompt=True)

@@ -41,10 +41,12 @@ def stats_record(language: str, games: int, wins: int, points: int) -> dict[str,
 
 
 def button(label: str, payload: str, kind: str = "action", colour: str | None = None,
-           key: int | None = None) -> dict[str, Any]:
+           key: int | None = None, letter: str | None = None) -> dict[str, Any]:
     out = {"label": label, "payload": payload, "kind": kind, "colour": colour}
     if key is not None:
         out["key"] = key
+    if letter:          # only when there is one: rows stored before it existed read the same
+        out["letter"] = letter
     return out
 
 
@@ -99,8 +101,8 @@ def options_text(game: GameKind, options: dict[str, Any], language: str, *, time
     """The game's declared options and the bot's timers, in words ("Final tours: ... · ...").
     ``timers_off=False``: a timer that is off goes unsaid (the start of a game played alone at
     a terminal has no reminder to speak of)."""
-    parts = [f"{game.presenter.option_name_text(spec.name, language)}: "
-             f"{game.presenter.option_value_text(spec.name, options.get(spec.name, spec.default), language)}"
+    parts = [t(language, "bot.options.option", name=game.presenter.option_name_text(spec.name, language),
+               value=game.presenter.option_value_text(spec.name, options.get(spec.name, spec.default), language))
              for spec in game.definition.options]
     reminder = int(options.get("reminder_minutes") or 0)
     deadline = int(options.get("deadline_minutes") or 0)
@@ -222,7 +224,7 @@ def choice_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, s
                 payload = codec.encode("c", meta.id, meta.moves, index[str(item.choice)])
             else:
                 payload = codec.encode("o", meta.id, meta.moves, item.group)
-            out.append(button(item.label, payload, colour=item.colour, key=item.key))
+            out.append(button(item.label, payload, colour=item.colour, key=item.key, letter=item.letter))
         rows.append(out)
     if menu.back:
         rows.append([button(t(lang, "bot.btn.back"), codec.encode("b", meta.id, meta.moves))])

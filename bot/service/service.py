@@ -379,13 +379,17 @@ class GameService:
             lines.append(joined.text)
             ok = joined.ok
         released = await self.storage.release_held(user.platform, f"u:{user.id}", self.clock.now())
-        for loaded in await self.info.user_games(user):
+        games = await self.info.user_games(user)
+        for loaded in games:
             if user.id in loaded.meta.extra.get("unreachable", ()):
                 await self.set_unreachable(loaded.meta.id, user.id, False)
         if released:
             self.delivery.wake(user.platform)
             lines.append(t(lang, "bot.reply.private_resent", count=released))
-        if not lines:
+        if not lines and games:     # the game's own words: a marker in one game, locomotives in another
+            kind = games[0].game.presenter
+            lines.append(t(lang, "bot.reply.private_ok_game", game=kind.title(lang), secret=kind.secret_help(lang)))
+        elif not lines:
             lines.append(t(lang, "bot.reply.private_ok"))
         return Reply("\n".join(lines), ok=ok)
 

@@ -24,6 +24,7 @@ from telegram.ext import Application, ApplicationBuilder
 
 from bot.config import ConfigError
 from bot.contract import GameServiceAPI
+from bot.outage import Outage
 from bot.product import COMMAND
 from bot.telegram.commands import register_commands
 from bot.telegram.handlers import AdminCache, TelegramHandlers
@@ -189,17 +190,19 @@ def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[Ga
 
 async def wait_for_telegram(token: str, base_url: str | None = None) -> None:
     """Return once the Bot API answers (getMe), so a bot started before the network comes up
-    by itself: each failed attempt is one log line, retried after 1, 2, 4 ... at most 60 s.
+    by itself: retried after 1, 2, 4 ... at most 60 s, told in the log once, every few minutes
+    while it lasts, and when Telegram answers (``Outage``).
     A refused token raises ``InvalidToken``."""
-    where = base_url or "api.telegram.org"
+    outage = Outage(log, f"Telegram at {base_url or 'api.telegram.org'}")
     delay = REACH_FIRST_DELAY
     while True:
         bot = Bot(token, base_url=base_url) if base_url else Bot(token)
         try:
             async with bot:          # initialize() asks getMe
+                outage.reached()
                 return
         except NetworkError as exc:  # timeouts included
-            log.warning("telegram: cannot reach %s (%s); retrying in %g s", where, exc.message, delay)
+            outage.failed(exc.message)
         await asyncio.sleep(delay)
         delay = min(delay * 2, REACH_MAX_DELAY)
 
@@ -236,6 +239,7 @@ def run_telegram(config: TelegramSettings | None = None) -> int:
     asyncio.set_event_loop(loop)
     try:
         if not _reach(loop, config):
+            log.info("stopped")
             return 0
         application = build_application(config.token, service_factory=_open_service_factory(config),
                                         base_url=config.api_base_url)
@@ -248,6 +252,7 @@ def run_telegram(config: TelegramSettings | None = None) -> int:
             log.info("telegram: long polling")
             application.run_polling(allowed_updates=ALLOWED_UPDATES, timeout=config.poll_timeout,
                                     drop_pending_updates=False)
+        log.info("stopped")          # Ctrl+C or SIGTERM ended the run, as the Discord bot says too
     except InvalidToken:
         print(f"{COMMAND} telegram: Telegram refused TELEGRAM_BOT_TOKEN; copy the token from BotFather "
               "(/mybots -> API Token)", file=sys.stderr)

@@ -10,6 +10,7 @@ query is answered exactly once, with an alert for refusals).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -113,7 +114,7 @@ class TelegramHandlers:
             "startgame": lambda c, u, a: self.service.start(c, u),
             "addbot": lambda c, u, a: self.service.add_ai(c, u, a[0] if a else None),
             "abort": lambda c, u, a: self.service.abort(c, u),
-            "board": lambda c, u, a: self.service.board(c, u),
+            "board": lambda c, u, a: self._without_buttons(self.service.board(c, u)),
             "settings": lambda c, u, a: self.service.settings(c, u, None),
             "stats": lambda c, u, a: self.service.stats(c, u, " ".join(a) or None),
             "record": lambda c, u, a: self.service.record_file(c, u),
@@ -128,6 +129,12 @@ class TelegramHandlers:
         application.add_handler(CallbackQueryHandler(self.on_press))
         application.add_handler(ChatMemberHandler(self.on_bot_added, ChatMemberHandler.MY_CHAT_MEMBER))
         application.add_error_handler(self.on_error)
+
+    @staticmethod
+    async def _without_buttons(answer: Awaitable[Reply]) -> Reply:
+        """A board posted in the group is for everyone to read: the turn's buttons stay on the
+        prompt, where they go stale with it, not on a copy that outlives the turn (as Discord)."""
+        return dataclasses.replace(await answer, buttons=())
 
     # ---- values for the service -------------------------------------------------------
 

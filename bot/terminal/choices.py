@@ -119,6 +119,9 @@ def interpret(text: str, labels: Sequence[str], language: str = "en",
         if int(number) in shown:
             return Choice(shown.index(int(number)))
         return Invalid("out_of_range", raw)
+    shown_keys = [str(n).casefold() for n in numbers] if numbers is not None else []
+    if labels and folded in shown_keys and not folded.isdigit():     # a fixed letter (Undo: u)
+        return Choice(shown_keys.index(folded))
     command = command_words(language).get(folded)
     if command is not None:
         return Command(command)
@@ -128,6 +131,8 @@ def interpret(text: str, labels: Sequence[str], language: str = "en",
         matches = [i for i, name in enumerate(names) if name == folded]
         if not matches:
             matches = [i for i, name in enumerate(names) if name.startswith(folded)]
+        if not matches:     # any word of it: "yel" for "Return 1 yellow", "pomp" for "Centre Pompidou"
+            matches = [i for i, name in enumerate(names) if any(w.startswith(folded) for w in name.split())]
         if len(matches) == 1:
             return Choice(matches[0])
         if len(matches) > 1:

@@ -273,14 +273,16 @@ class TerminalSession:
         """Offer ``buttons`` until the player picks one or a command ends the session."""
         labels = [b.label for b in buttons]
         numbers = numbering([b.key for b in buttons])
+        # an action with a fixed letter (Undo u, Done d) keeps it: numbers never move under it
+        keys: list[int | str] = [b.letter or n for b, n in zip(buttons, numbers, strict=True)]
         while True:
-            self.show_choices(buttons, numbers)
+            self.show_choices(buttons, keys)
             line = await self.reader.readline()
             if line is None:
                 self.console.print()
                 return self.saved_on_eof()
-            answer = interpret(line, labels, self.language, numbers)
-            if isinstance(answer, Invalid) and answer.reason == "unknown" and not self.reply_buttons:
+            answer = interpret(line, labels, self.language, keys)
+            if isinstance(answer, Invalid) and answer.reason in ("unknown", "out_of_range") and not self.reply_buttons:
                 # Words that name no choice on screen: the game may know what they mean (a tile
                 # written as station/colour, or one that is not on offer now) and says so.
                 if await self.typed(line.strip(), answer, numbers):
@@ -298,11 +300,11 @@ class TerminalSession:
             return None
 
     async def press(self, button: Button) -> None:
-        self.reply_buttons = ()
         reply = await self.service.press(self.chat, self.human, button.payload)
         if button.kind == "secret" and reply.ok:
-            self.show_private(reply.text)
+            self.show_private(reply.text)       # a look at the secret: the open submenu stays
             return
+        self.reply_buttons = ()
         if reply.buttons:
             # A follow-up choice (whose shop to evict); its text also reaches the group.
             self.reply_buttons = tuple(b for row in reply.buttons for b in row)
@@ -317,7 +319,7 @@ class TerminalSession:
         if reply.buttons:
             self.reply_buttons = tuple(b for row in reply.buttons for b in row)
             return True
-        if reply.extra.get("refused") == "bot.err.bad_move":
+        if reply.extra.get("refused") in ("bot.err.bad_move", "bot.err.bad_choice"):
             self.explain_invalid(answer, numbers)     # the game knows no more than we do: our words
         elif not reply.ok:
             self.show_reply(reply)
@@ -352,12 +354,12 @@ class TerminalSession:
         for line in text.splitlines():
             self.console.print(self.console.style(line, "dim") if not line.strip() else line)
 
-    def show_choices(self, buttons: tuple[Button, ...], numbers: list[int]) -> None:
+    def show_choices(self, buttons: tuple[Button, ...], numbers: list) -> None:
         self.console.print()
         for number, button in zip(numbers, buttons, strict=True):
             # The label as the game worded it (a number it shows is the one typed: the key).
             self.console.print(f"{self.console.style(f'{number:>2}', 'bold', button.colour)}. {button.label}")
-        self.console.out.write(t(self.language, "terminal.ask_move", numbers=number_list(numbers)) + " ")
+        self.console.out.write(t(self.language, "terminal.ask_move", numbers=key_list(numbers)) + " ")
         self.console.out.flush()
 
     def show_reply(self, reply: Reply) -> None:
@@ -382,7 +384,7 @@ class TerminalSession:
             "ambiguous": "terminal.invalid.ambiguous",
             "no_choices": "terminal.invalid.no_choices",
         }.get(answer.reason, "terminal.invalid.unknown")
-        self.say(key, value=answer.value, numbers=number_list(numbers))
+        self.say(key, value=answer.value, numbers=key_list(numbers))
 
     async def command(self, name: str) -> int | None:
         """Run a typed command; an exit code ends the session."""
@@ -390,7 +392,9 @@ class TerminalSession:
             self.say("terminal.saved_quit", command=self.resume_command)
             return EXIT_OK
         if name == "help":
-            self.say("terminal.help", command=self.resume_command)
+            presenter = find(self.options.game).presenter      # what board and the secret show in this game
+            self.say("terminal.help", command=self.resume_command, board=presenter.board_help(self.language),
+                     secret=presenter.secret_help(self.language))
         elif name == "stats":
             self.show_reply(await self.service.stats(self.chat, self.human, all_chats=True))
         elif name == "rules":
@@ -408,6 +412,12 @@ class TerminalSession:
     def saved_on_eof(self) -> int:
         self.say("terminal.saved_eof", command=self.resume_command)
         return EXIT_OK
+
+
+def key_list(keys) -> str:
+    """"1-6, u, d": the numbers as a short list, then the fixed letters."""
+    numbers = [k for k in keys if isinstance(k, int)]
+    return ", ".join(part for part in (number_list(numbers), *[k for k in keys if isinstance(k, str)]) if part)
 
 
 def resume_command_for(options: PlayOptions, game_id: int | None) -> str:

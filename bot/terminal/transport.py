@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
@@ -69,7 +70,7 @@ class TerminalTransport:
         self.chat_id: str | None = None     # the game being played; others' leftovers get a header
         # Lines already printed of each editable message (a turn's prompt): a chat edits that
         # message in place, a terminal can only print on, so an edit prints just its new lines.
-        self.slot_lines: dict[str, set[str]] = {}
+        self.slot_lines: dict[str, Counter[str]] = {}
 
     async def deliver(self, message: Outgoing) -> str:
         message_id = f"terminal-{message.id}"
@@ -113,15 +114,20 @@ class TerminalTransport:
             self.console.print(text)
 
     def _new_lines(self, message: Outgoing, text: str) -> str:
-        """The lines of an edit not printed for its message yet (the moves before a press, the
-        prompt after Back at an eviction are not told twice); all of a new message."""
+        """The lines of an edit that its message's last version did not have (the moves before
+        a press are not told twice); all of a new message. A line an edit took away and a later
+        one brings back (a placement after Undo, the "1 placed" header) is news again."""
         lines = [line for line in text.splitlines() if line.strip()]
         seen = self.slot_lines.get(message.slot) if message.edit_message_id is not None else None
+        self.slot_lines[message.slot] = Counter(lines)
         if seen is None:
-            self.slot_lines[message.slot] = set(lines)
             return text
-        fresh = [line for line in lines if line not in seen]
-        seen.update(fresh)
+        fresh = []
+        for line in lines:      # counted: the same placement made again after Undo is told again
+            if seen[line]:
+                seen[line] -= 1
+            else:
+                fresh.append(line)
         return "\n".join(fresh)
 
     def _save_image(self, message: Outgoing) -> None:

@@ -261,3 +261,9 @@ def cities() -> tuple[HexCell, ...]:
 def marseille() -> str:
     """The id of Marseille's hex: a locomotive arriving there ends the game."""
     return next(c.id for c in HEXES.values() if c.city == MARSEILLE)
+
+
+def project(lat: float, lon: float) -> tuple[float, float]:
+    """A place as km east and south of the map's centre, the frame hex centres are in (times
+    ``HEX_KM``): for pictures that draw the real coast over the hexes."""
+    return _project(lat, lon)

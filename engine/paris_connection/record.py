@@ -95,9 +95,11 @@ def _replay(game: Game, move: Any, *, last: bool) -> None:
     if not isinstance(move, Mapping) or ("build" in move) == ("trade" in move):
         raise MalformedInput("a move is an object with a player and either a build or a trade")
     player = move.get("player")
-    if player is not None and player not in game.players:
+    if player is None:      # every move names its player: an unnamed one is no one's turn
+        raise MalformedInput("a move names its player")
+    if not isinstance(player, str) or player not in game.players:
         raise MalformedInput(f"{player!r} is not a player")
-    if not game.finished and player is not None and player != game.players[game.to_move]:
+    if not game.finished and player != game.players[game.to_move]:
         raise InvalidRecord(f"it is {game.players[game.to_move]}'s turn, not {player}'s", rule="not_your_turn")
     if "trade" in move:
         trade = move["trade"]

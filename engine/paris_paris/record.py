@@ -93,7 +93,7 @@ def from_record(record: Any) -> Game:
     move_quietly = game._move
     for index, move in enumerate(moves):
         # The common move is checked here, inline: a well-formed pick of a tile on offer by the
-        # player to move (or unnamed), naming whose shop it evicts exactly where the rules ask
+        # player to move, naming whose shop it evicts exactly where the rules ask
         # (or naming a player where they do not, or where an empty supply opens no shop: ignored).
         # Any other move goes through ``_record_pick``, which raises the exact error or normalises it.
         pick = None
@@ -103,7 +103,7 @@ def from_record(record: Any) -> Game:
             evict = move.get("evict")
             seat = (game.bus + game.picks) % n
             if type(tile) is list and (evict is None or type(evict) is str) and (
-                    player is None or (type(player) is str and player == names[seat])):
+                    type(player) is str and player == names[seat]):
                 try:
                     code = _CODES.get(tuple(tile))     # a list of two ids naming a tile
                 except TypeError:                     # an unhashable station or colour
@@ -180,11 +180,11 @@ def _record_pick(game: Game, index: int, move: Any, seats: dict[str, int]) -> Pi
             raise MalformedInput("a move is an object with player and tile")
         tile = _tile(move.get("tile"), "tile")
         player = move.get("player")
-        seat = None
-        if player is not None:
-            seat = seats.get(player) if type(player) is str else None
-            if seat is None:
-                raise MalformedInput(f"{player!r} is not a player")
+        if player is None:      # every move names its player: an unnamed one is no one's turn
+            raise MalformedInput("a move names its player")
+        seat = seats.get(player) if type(player) is str else None
+        if seat is None:
+            raise MalformedInput(f"{player!r} is not a player")
         evict_name = move.get("evict")
         evict = None
         if evict_name is not None:

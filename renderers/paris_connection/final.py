@@ -13,6 +13,7 @@ from .. import style
 from ..draw import paste
 from ..draw import text as draw_text
 from ..i18n import t
+from ..ranking import places
 from . import palette as P
 from .mapimage import png
 from .text import colour_word
@@ -47,12 +48,12 @@ def render_final(view, *, events: Sequence = (), language: str = "en", width: in
               anchor="lm", fill=style.EVICT, max_width=round(item_w))
     draw_text(d, (col_total, y + n(8)), t(language, "pc.img.total"), n(15), anchor="rm", fill=style.MUTED)
     y += n(28)
-    for place, seat in enumerate(order):
+    for place, seat in zip(places(order, view.scores), order, strict=True):
         winner = seat in view.winners
         if winner:
             d.rectangle((n(16), y, width - n(16), y + n(ROW_H) - n(6)), fill=style.HIGHLIGHT)
         mid = y + n(ROW_H) // 2 - n(3)
-        name = f"{place + 1}. {view.players[seat]}" + (f" 🏆 {t(language, 'pc.img.winner')}" if winner else "")
+        name = f"{place} {view.players[seat]}" + (f" 🏆 {t(language, 'pc.img.winner')}" if winner else "")
         draw_text(d, (col_name, mid), name, n(20), bold=winner, anchor="lm", max_width=col_total - col_name - n(90))
         draw_text(d, (col_total, mid), str(view.scores[seat]), n(26), bold=True, anchor="rm")
         held = view.all_holdings[seat]
@@ -68,6 +69,14 @@ def render_final(view, *, events: Sequence = (), language: str = "en", width: in
         y += n(ROW_H)
     _chart(img, view, language, (n(30), y + n(20), width - n(30), y + n(20 + CHART_H)), k)
     return png(img)
+
+
+def marker_rounds(points: int, offset: int, every: int = 0) -> list[int]:
+    """The rounds at which a company's line carries its shape: about eight along the line,
+    staggered by ``offset`` so that lines running together show each shape in turn (the
+    last point has the end marker)."""
+    every = every or max(len(COMPANIES), (points - 1) // 8 or 1)
+    return [i for i in range(1, points - 1) if (i - 1 - offset) % every == 0]
 
 
 def _chart(img: Image.Image, view, language: str, box: tuple[int, int, int, int], k: float) -> None:
@@ -89,9 +98,11 @@ def _chart(img: Image.Image, view, language: str, box: tuple[int, int, int, int]
 
     for i in range(0, len(history), max(1, steps // 10)):       # rounds along the bottom
         draw_text(d, (xy(i, 0)[0], y1 + round(4 * k)), str(i), round(13 * k), anchor="ma", fill=style.MUTED)
-    for c in COMPANIES:
+    for offset, c in enumerate(COMPANIES):
         points = [xy(i, point[c]) for i, point in enumerate(history)]
         d.line(points, fill=P.COMPANY_RGB[c], width=max(2, round(3 * k)), joint="curve")
+        for i in marker_rounds(len(history), offset):      # the company's shape along its line, not only colour
+            paste(img, P.token(c, round(16 * k)), *points[i])
     for offset, c in enumerate(COMPANIES):            # end markers side by side where lines end together
         x, y = xy(len(history) - 1, history[-1][c])
         paste(img, P.token(c, round(22 * k)), x + round((6 + offset * 8) * k), y)

@@ -15,14 +15,14 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.paris_connection.board import BARRIERS, COMPANIES, HEXES, hex_centre
+from engine.paris_connection.board import BARRIERS, COMPANIES, HEX_KM, HEXES, OUTLINE, hex_centre, project
 from engine.paris_connection.events import BuildCompleted, Traded
 from engine.paris_connection.view import ConnectionView, Draft
 
 from .. import style
 from ..draw import paste
 from ..draw import text as draw_text
-from ..fonts import wrap
+from ..fonts import font, wrap
 from ..i18n import t
 from . import palette as P
 from .text import colour_word, draft_text, event_line
@@ -103,10 +103,13 @@ def background(width: int, layout: str) -> Image.Image:
     g = geometry(width, layout)
     img = Image.new("RGB", (g.width, g.height), P.SEA)
     d = ImageDraw.Draw(img)
+    coast = [_pixel(g, lat, lon) for lat, lon in OUTLINE]
+    d.polygon(coast, fill=P.COAST_LAND)            # France itself under the hexes, so its shape shows
     for hex_id, cell in HEXES.items():
         fill = {"city": P.CITY_FILL.get(cell.value, P.LAND), "start": P.START, "tower": P.TOWER}.get(cell.kind, P.LAND)
         d.polygon(_corners(g, hex_id), fill=fill, outline=P.HEX_EDGE)
-    id_size = max(8, round(g.size * 0.44))
+    d.line([*coast, coast[0]], fill=P.COAST, width=max(1, round(g.size * 0.08)), joint="curve")
+    id_size = max(9, round(g.size * 0.5))
     for hex_id, cell in HEXES.items():
         cx, cy = g.xy(hex_id)
         if cell.kind == "tower":
@@ -119,6 +122,7 @@ def background(width: int, layout: str) -> Image.Image:
             bx, by = cx + g.size * 0.42, cy + g.size * 0.24
             d.ellipse((bx - r, by - r, bx + r, by + r), fill=style.WHITE, outline=style.INK, width=1)
             draw_text(d, (bx, by + 1), str(cell.value), max(8, round(g.size * 0.46)), bold=True, anchor="mm")
+    _city_names(d, g)
     dash = max(2.0, g.size * 0.25)
     for edge in BARRIERS:
         a, b = sorted(edge)
@@ -133,6 +137,25 @@ def background(width: int, layout: str) -> Image.Image:
             d.line((mx + ux * s0, my + uy * s0, mx + ux * s1, my + uy * s1), fill=P.BARRIER,
                    width=max(3, round(g.size * 0.2)))
     return img
+
+
+def _pixel(g: Geometry, lat: float, lon: float) -> tuple[float, float]:
+    """A place on the ground as a pixel of the map."""
+    x, y = project(lat, lon)
+    return g.ox + x / HEX_KM * g.size, g.oy + y / HEX_KM * g.size
+
+
+def _city_names(d: ImageDraw.ImageDraw, g: Geometry) -> None:
+    """Each city's name under its hex, on a white tag that keeps it readable over the land."""
+    size = max(8, round(g.size * 0.42))
+    for hex_id, cell in HEXES.items():
+        if cell.kind != "city" or not cell.city:
+            continue
+        cx, cy = g.xy(hex_id)
+        y = cy + g.size * 0.78
+        box = d.textbbox((cx, y), cell.city, font=font(size, False), anchor="mm")
+        d.rounded_rectangle((box[0] - 2, box[1] - 1, box[2] + 2, box[3] + 1), radius=2, fill=P.NAME_TAG)
+        draw_text(d, (cx, y), cell.city, size, fill=style.INK, anchor="mm")
 
 
 def _tower(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:

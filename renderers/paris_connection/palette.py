@@ -31,6 +31,9 @@ COMPANY_SHAPE: dict[str, str] = {
 }
 
 SEA: RGB = (200, 222, 238)
+COAST: RGB = (70, 110, 150)          # France's coast and borders, over the hexes
+COAST_LAND: RGB = (226, 232, 208)    # the land outside the hexes, so the country's shape shows
+NAME_TAG: RGB = (255, 255, 255)      # under a city's name
 LAND: RGB = (244, 238, 222)
 HEX_EDGE: RGB = (196, 186, 164)
 START: RGB = (214, 208, 196)

@@ -10,14 +10,18 @@ more than ``MAX_HEXES`` hexes are legal they go into submenus by map columns (gr
 
 from __future__ import annotations
 
+import math
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
 from engine.paris_connection.actions import Build, Done, Place, Trade, Undo
-from engine.paris_connection.board import COMPANIES
+from engine.paris_connection.board import COMPANIES, HEXES, TOWER, cities, hex_centre
+from engine.paris_connection.game import PENALTY
 
 from ..i18n import t
-from ..presenter import ChoiceNotFound, Menu, MenuItem, Presenter
+from ..presenter import Menu, MenuItem, Presenter
+from ..ranking import places
 from . import text as words
 from .text import COLOUR_EMOJI, colour_word
 
@@ -37,6 +41,12 @@ class ParisConnectionPresenter(Presenter):
 
     def help_text(self, language: str) -> str:
         return t(language, "pc.help")
+
+    def board_help(self, language: str) -> str:
+        return t(language, "pc.help.board")
+
+    def secret_help(self, language: str) -> str:
+        return t(language, "pc.help.secret")
 
     # The game declares no options; these answer for any that a later version adds.
     def option_value_text(self, name: str, value: Any, language: str) -> str:
@@ -92,9 +102,10 @@ class ParisConnectionPresenter(Presenter):
         winners = words.listing([view.players[s] for s in view.winners], language)
         lines = [t(language, "pc.final_header"),
                  t(language, "pc.winner" if len(view.winners) == 1 else "pc.winners", players=winners)]
-        order = sorted(range(view.num_players), key=lambda s: -view.scores[s])
-        lines += [t(language, "pc.score_line", player=view.players[s], total=view.scores[s],
-                    detail=words.score_detail(view, s, language)) for s in order]
+        order = sorted(range(view.num_players), key=lambda s: (-view.scores[s], s))
+        lines += [t(language, "pc.score_line", place=place, player=view.players[s], total=view.scores[s],
+                    detail=words.score_detail(view, s, language))
+                  for place, s in zip(places(order, view.scores), order, strict=True)]
         return lines
 
     # ---- secrets ----------------------------------------------------------------------------
@@ -104,15 +115,17 @@ class ParisConnectionPresenter(Presenter):
             keys = {"holdings_dealt": "pc.holdings_here", "holdings_changed": "pc.holdings_changed_here"}
         if event.kind not in keys:
             return None
-        return t(language, keys[event.kind], chat=chat, holdings=words.holdings_text(event.holdings, language),
-                 count=sum(event.holdings.values()), limit=view.holding_limit)
+        return "\n".join([t(language, keys[event.kind], chat=chat, holdings=words.holdings_text(event.holdings, language),
+                             count=sum(event.holdings.values()), limit=view.holding_limit),
+                           *words.worth_lines(event.holdings, view.values, view.holding_limit, language)])
 
     def secret_text(self, view, language: str, chat: str) -> str | None:
         if view.holdings is None:
             return None
-        return t(language, "pc.holdings_now" if chat else "pc.holdings_here", chat=chat,
-                 holdings=words.holdings_text(view.holdings, language),
-                 count=sum(view.holdings.values()), limit=view.holding_limit)
+        return "\n".join([t(language, "pc.holdings_now" if chat else "pc.holdings_here", chat=chat,
+                             holdings=words.holdings_text(view.holdings, language),
+                             count=sum(view.holdings.values()), limit=view.holding_limit),
+                           *words.worth_lines(view.holdings, view.values, view.holding_limit, language)])
 
     def secret_button(self, language: str) -> str:
         return t(language, "pc.secret_button")
@@ -125,11 +138,11 @@ class ParisConnectionPresenter(Presenter):
         places = [c for c in choices if isinstance(c, Place)]
         trades = [c for c in choices if isinstance(c, Trade)]
         if group == "t" and trades:
-            return self._give_menu(trades, language)
+            return self._give_menu(trades, view, language)
         if group and group.startswith("t") and group[1:] in COMPANIES:
             offered = [c for c in trades if c.give == group[1:]]
             if offered:
-                return self._take_menu(offered, language)
+                return self._take_menu(offered, view, language)
         if group and group.startswith("h"):
             chunk = _hex_chunks(places).get(group)
             if chunk:
@@ -140,50 +153,62 @@ class ParisConnectionPresenter(Presenter):
             if len(chunks) == 1:
                 items = [_hex_item(c) for c in places]
             else:
-                items = [MenuItem(t(language, "pc.btn.columns", first=chunk[0].hex, last=chunk[-1].hex,
-                                    count=len(chunk)), group=key) for key, chunk in chunks.items()]
+                items = [MenuItem(_page_label(chunk, language), group=key) for key, chunk in chunks.items()]
             return Menu(_rows(items) + ((tuple(ends),) if ends else ()))
         items = [MenuItem(t(language, "pc.btn.build", emoji=COLOUR_EMOJI[c.colour],
                             colour=colour_word(c.colour, language), left=view.storage[c.colour]),
                           choice=c, colour=c.colour) for c in choices if isinstance(c, Build)]
         rows = _rows(items, width=2)
         if trades:
-            rows += ((MenuItem(t(language, "pc.btn.trade"), group="t"),),)
+            rows += ((MenuItem(t(language, "pc.btn.trade"), group="t", letter="t"),),)
         return Menu(rows)
 
     def back_text(self, language: str) -> str:
         return t(language, "pc.reply.back")
 
-    def _give_menu(self, trades: Sequence[Trade], language: str) -> Menu:
+    def _give_menu(self, trades: Sequence[Trade], view, language: str) -> Menu:
         gives = [c for c in COMPANIES if any(tr.give == c for tr in trades)]
         items = [MenuItem(t(language, "pc.btn.give", emoji=COLOUR_EMOJI[c], colour=colour_word(c, language)),
                           group=f"t{c}", colour=c) for c in gives]
-        return Menu(_rows(items, width=3), text=t(language, "pc.ask.give"), back=True)
+        return Menu(_rows(items, width=3), text="\n".join([t(language, "pc.ask.give"), *_holding(view, language)]),
+                    back=True)
 
-    def _take_menu(self, trades: Sequence[Trade], language: str) -> Menu:
+    def _take_menu(self, trades: Sequence[Trade], view, language: str) -> Menu:
         ordered = sorted(trades, key=lambda tr: (COMPANIES.index(tr.take), -tr.count))
-        items = [MenuItem(t(language, f"pc.btn.take_{tr.count}", emoji=COLOUR_EMOJI[tr.take],
-                            colour=colour_word(tr.take, language, count=tr.count)), choice=tr, colour=tr.take)
-                 for tr in ordered]
-        give = colour_word(trades[0].give, language)
-        return Menu(_rows(items, width=4), text=t(language, "pc.ask.take", colour=give), back=True)
+        held = sum(view.holdings.values()) if view.holdings is not None else 0
+        limit = view.holding_limit
+
+        def label(tr: Trade) -> str:
+            text = t(language, f"pc.btn.take_{tr.count}", emoji=COLOUR_EMOJI[tr.take],
+                     colour=colour_word(tr.take, language, count=tr.count))
+            over = max(0, held - 1 + tr.count - limit) - max(0, held - limit)    # what this trade adds over it
+            return t(language, "pc.btn.take_over", label=text, cost=over * PENALTY) if over > 0 else text
+
+        items = [MenuItem(label(tr), choice=tr, colour=tr.take) for tr in ordered]
+        lines = [t(language, "pc.ask.take", colour=colour_word(trades[0].give, language)), *_holding(view, language)]
+        if held + 1 > limit:       # taking 2 for 1 goes over the limit: said before, with its cost
+            lines.append(t(language, "pc.ask.take_over", count=held, limit=limit, penalty=PENALTY))
+        return Menu(_rows(items, width=4), text="\n".join(lines), back=True)
 
     def _step_item(self, choice, view, language: str) -> MenuItem:
+        # fixed keys: a player typing a remembered key never undoes by accident
         if isinstance(choice, Done):
-            return MenuItem(t(language, "pc.btn.done"), choice=choice)
+            return MenuItem(t(language, "pc.btn.done"), choice=choice, letter="d")
         cancels = view.draft is None or not view.draft.hexes
-        return MenuItem(t(language, "pc.btn.cancel" if cancels else "pc.btn.undo"), choice=choice)
+        return MenuItem(t(language, "pc.btn.cancel" if cancels else "pc.btn.undo"), choice=choice, letter="u")
 
     def find_item(self, view, choices: Sequence[Any], text: str, language: str) -> MenuItem:
-        """As the base class, and a hex id typed while the hexes sit in submenus finds its hex."""
-        try:
-            return super().find_item(view, choices, text, language)
-        except ChoiceNotFound as missing:
-            wanted = " ".join(str(text).split()).upper()
-            for choice in choices:
-                if isinstance(choice, Place) and choice.hex == wanted:
-                    return _hex_item(choice)
-            raise missing from None
+        """A hex id, or a city's name or a word of it, finds its hex wherever it sits in the
+        menu (on a page or not); anything else as the base class."""
+        wanted = " ".join(str(text).split())
+        places = [c for c in choices if isinstance(c, Place)]
+        for choice in places:
+            if choice.hex == wanted.upper():
+                return _hex_item(choice)
+        named = [c for c in places if HEXES[c.hex].city and _folded_words_start(HEXES[c.hex].city, wanted)]
+        if len(named) == 1:
+            return _hex_item(named[0])
+        return super().find_item(view, choices, text, language)
 
     def choice_text(self, choice, view, language: str) -> str:
         if isinstance(choice, Build):
@@ -225,6 +250,30 @@ class ParisConnectionPresenter(Presenter):
         return render_map(view, events=public, language=language, layout=layout)
 
 
+def _holding(view, language: str) -> list[str]:
+    """What the one trading holds and what the companies are worth now, under a trade's question."""
+    if view.holdings is None:
+        return []
+    return [t(language, "pc.ask.you_hold", holdings=words.holdings_text(view.holdings, language),
+              values=words.values_text(view.values, language))]
+
+
+def _folded_words_start(name: str, typed: str) -> bool:
+    """"saint et" finds Saint-Étienne, "etienne" too: accents, case and hyphens aside."""
+    def fold(text: str) -> str:
+        return "".join(c for c in unicodedata.normalize("NFKD", text.casefold().replace("-", " "))
+                       if not unicodedata.combining(c))
+    name, typed = fold(name), fold(typed).strip()
+    return bool(typed) and (name.startswith(typed) or any(w.startswith(typed) for w in name.split()))
+
+
+def _page_label(chunk: Sequence[Place], language: str) -> str:
+    """"🗺️ Around Lyon, Dijon (12)": where on the map a page of hexes is."""
+    names = chunk_cities(chunk)
+    shown = words.listing(names[:3], language) + (" …" if len(names) > 3 else "")
+    return t(language, "pc.btn.around", cities=shown, count=len(chunk))
+
+
 def _hex_item(place: Place) -> MenuItem:
     return MenuItem(words.hex_label(place.hex), choice=place)
 
@@ -234,18 +283,20 @@ def _rows(items: Sequence[MenuItem], width: int = ROW) -> tuple[tuple[MenuItem, 
 
 
 def _hex_chunks(places: Sequence[Place]) -> dict[str, list[Place]]:
-    """Legal hexes in map order (column, then row), cut into runs of at most ``MAX_HEXES``,
-    whole columns where they fit; keyed by the group that opens them."""
-    columns: dict[str, list[Place]] = {}
+    """Legal hexes in pages of at most ``MAX_HEXES``, each page the hexes around one or a few
+    cities (a page is where on the map it leads, not a range of ids), keyed by the group that
+    opens it."""
+    by_city: dict[str, list[Place]] = {}
     for place in sorted(places, key=lambda p: (p.hex[0], int(p.hex[1:]))):
-        columns.setdefault(place.hex[0], []).append(place)
+        by_city.setdefault(nearest_city(place.hex), []).append(place)
     chunks: list[list[Place]] = []
     current: list[Place] = []
-    for column in columns.values():
-        if current and len(current) + len(column) > MAX_HEXES:
+    for city in sorted(by_city, key=lambda c: _CITY_ORDER[c]):
+        around = by_city[city]
+        if current and len(current) + len(around) > MAX_HEXES:
             chunks.append(current)
             current = []
-        for place in column:
+        for place in around:
             if len(current) == MAX_HEXES:
                 chunks.append(current)
                 current = []
@@ -253,6 +304,28 @@ def _hex_chunks(places: Sequence[Place]) -> dict[str, list[Place]]:
     if current:
         chunks.append(current)
     return {f"h{chunk[0].hex}{chunk[-1].hex}": chunk for chunk in chunks}
+
+
+def chunk_cities(chunk: Sequence[Place]) -> list[str]:
+    """The cities a page of hexes lies around, in the order the page holds them."""
+    return list(dict.fromkeys(nearest_city(place.hex) for place in chunk))
+
+
+def nearest_city(hex_id: str) -> str:
+    """The city nearest to ``hex_id`` on the map (counted in hexes; the city itself for a city)."""
+    cell = HEXES[hex_id]
+    return min(cities(), key=lambda c: (_distance(cell, c), c.id)).city
+
+
+def _distance(a, b) -> int:
+    dq, dr = a.q - b.q, a.r - b.r
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+# Cities clockwise around Paris from the north: a page holds the hexes of one direction.
+_CITY_ORDER = {c.city: math.atan2(hex_centre(c.q, c.r)[0] - hex_centre(HEXES[TOWER].q, HEXES[TOWER].r)[0],
+                                  hex_centre(HEXES[TOWER].q, HEXES[TOWER].r)[1] - hex_centre(c.q, c.r)[1]) % math.tau
+               for c in cities()}
 
 
 PRESENTER = ParisConnectionPresenter()

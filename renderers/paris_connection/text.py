@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.paris_connection.board import COMPANIES, HEXES
+from engine.paris_connection.game import PENALTY
 
 from ..i18n import t
 
@@ -146,22 +147,38 @@ def board_text(view, language: str) -> str:
     lines = [f"{t(language, 'pc.img.round', cycle=view.cycle)} · "
              + (t(language, "pc.img.to_move", player=view.players[view.to_move]) if view.to_move is not None
                 else t(language, "pc.img.game_over"))]
-    lines.append(f"{t(language, 'pc.img.companies')}:")
+    lines.append(t(language, "pc.heading", title=t(language, "pc.img.companies")))
     on_map: dict[str, list[str]] = {c: [] for c in COMPANIES}
     for hex_id, colours in view.board.items():
         for c in colours:
             on_map[c].append(hex_id)
     for c in COMPANIES:
         hexes = listing([hex_text(h) for h in sorted(on_map[c], key=_map_order)], language)
-        lines.append(f"  {COLOUR_EMOJI[c]} {colour_word(c, language)}: {t(language, 'pc.img.value')} {view.values[c]}"
-                     f" · {t(language, 'pc.img.storage')} {view.storage[c]} · {hexes}")
-    lines.append(f"{t(language, 'pc.img.players')}:")
+        lines.append("  " + t(language, "pc.pair", name=f"{COLOUR_EMOJI[c]} {colour_word(c, language)}",
+                              value=f"{t(language, 'pc.img.value')} {view.values[c]}"
+                                    f" · {t(language, 'pc.img.storage')} {view.storage[c]} · {hexes}"))
+    lines.append(t(language, "pc.heading", title=t(language, "pc.img.players")))
     for seat, name in enumerate(view.players):
         mark = "👉 " if seat == view.to_move else "   "
-        lines.append(f"{mark}{name}: {t(language, 'pc.img.screen', count=view.screens[seat])}")
+        over = view.screens[seat] - view.holding_limit
+        screen = t(language, "pc.img.screen_over", count=view.screens[seat], over=over) if over > 0 else \
+            t(language, "pc.img.screen", count=view.screens[seat])
+        lines.append(mark + t(language, "pc.pair", name=name, value=screen))
+    if view.holdings is not None:          # the viewer's own screen: what they hold, and its worth now
+        lines.append(t(language, "pc.your_holdings", holdings=holdings_text(view.holdings, language)))
+        lines += worth_lines(view.holdings, view.values, view.holding_limit, language)
     if view.draft is not None:
         lines.append(draft_text(view, language))
     return "\n".join(lines)
+
+
+def worth_lines(holdings: Mapping[str, int], values: Mapping[str, int], limit: int, language: str) -> list[str]:
+    """What ``holdings`` are worth at today's values, and what holding over the limit costs."""
+    lines = [t(language, "pc.holdings_worth", points=sum(values[c] * n for c, n in holdings.items()))]
+    over = sum(holdings.values()) - limit
+    if over > 0:
+        lines.append(t(language, "pc.holdings_over", over=over, limit=limit, cost=over * PENALTY))
+    return lines
 
 
 def draft_text(view, language: str) -> str:

@@ -93,7 +93,9 @@ def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", 
         d.rounded_rectangle(box, radius=n(14), fill=style.HIGHLIGHT if win else style.PANEL,
                             outline=(225, 190, 70) if win else style.PANEL_EDGE, width=n(3 if win else 2))
         mid = y + (row - 10) / 2
-        text(62, mid, str(place), 36, bold=True, anchor="mm",
+        key = (view.scores[seat], on_board[seat])
+        tied = sum(1 for s in order if (view.scores[s], on_board[s]) == key) > 1      # "=2": a shared place
+        text(62, mid, f"={place}" if tied else str(place), 36 if not tied else 30, bold=True, anchor="mm",
              fill=(170, 120, 0) if win else style.MUTED)
         D.paste(img, D.house(pc.rgb, pc.ink, marks[seat], n(46)), n(112), n(mid))
         text(146, mid - 15, view.players[seat], 30, bold=True, anchor="lm", max_width=330)

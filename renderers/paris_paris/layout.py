@@ -377,11 +377,25 @@ def _badge_positions(offer: tuple[tuple[str, str], ...]) -> tuple[tuple[float, f
                 angle = math.radians(SIDE_ANGLE[side])
                 distance = reach / math.hypot(math.cos(angle) / a, math.sin(angle) / b)
                 cx, cy = x + distance * math.cos(angle), y + distance * math.sin(angle)
-                candidates.append((rank * 12 + distance, _badge_box(cx, cy), (cx, cy)))
+                own = rank * 12 + distance + (AMBIGUOUS if _nearer_elsewhere(station, cx, cy) else 0)
+                candidates.append((own, _badge_box(cx, cy), (cx, cy)))
         _, box, centre = _best(candidates, [*static_obstacles(station), (placed, HARD)])
         placed.append(box)
         centres.append(centre)
     return tuple(centres)
+
+
+def _nearer_elsewhere(station: str, x: float, y: float) -> bool:
+    """A badge at (x, y) would be read as another station's: it is nearer to another station, or
+    to another station's name, than to its own station."""
+    sx, sy, _ = STATION_LAYOUT[station]
+    own = math.hypot(x - sx, y - sy)
+    for other, (ox, oy, _) in STATION_LAYOUT.items():
+        if other == station:
+            continue
+        if math.hypot(x - ox, y - oy) < own or gap(labels()[other].box, x, y) < own - BADGE_RADIUS:
+            return True
+    return False
 
 
 def badge_box(offer, index: int) -> Box:

@@ -221,6 +221,17 @@ def _offer(c: _Canvas, offer) -> None:
         D.paste(c.img, D.ring(first, size, 7 * c.s, second), x, y)
 
 
+def _names_on_top(c: _Canvas) -> None:
+    """Station names back over the rings and glows drawn since the background: a highlight
+    marks its station without hiding its name (Madeleine's ring covered "Madeleine")."""
+    plain = background(c.width)
+    for label in L.labels().values():
+        x0, y0, x1, y1 = label.box
+        box = (c.n(x0), c.n(y0), c.n(x1), c.n(y1))
+        if before := plain.crop(box):
+            c.img.paste(before, box[:2])
+
+
 def _offer_badges(c: _Canvas, view) -> None:
     offer = view.offer
     for i, (slot, tile) in enumerate(view.offer_numbered()):
@@ -472,6 +483,7 @@ def _map_layer(c: _Canvas, view, events: Sequence[E.Event], pending_tile) -> Non
     if pending_tile is not None:
         x, y = L.station_xy(pending_tile.station, c.width)
         D.paste(c.img, D.ring(style.EVICT, c.n(80), 5 * c.s, dashed=True), x, y)
+    _names_on_top(c)
     _shops(c, view.board, pending_tile)
     _offer_badges(c, view)
     _tags(c, view, events)

@@ -11,6 +11,7 @@ from engine.paris_paris.actions import Pick
 
 from ..i18n import t
 from ..presenter import Menu, MenuItem, Presenter
+from ..ranking import places
 from . import text
 
 # Events that are a player's move; what a round's end brought is everything else but the
@@ -33,6 +34,12 @@ class ParisParisPresenter(Presenter):
 
     def help_text(self, language: str) -> str:
         return t(language, "paris_paris.help")
+
+    def board_help(self, language: str) -> str:
+        return t(language, "pp.help.board")
+
+    def secret_help(self, language: str) -> str:
+        return t(language, "pp.help.secret")
 
     def option_value_text(self, name: str, value: Any, language: str) -> str:
         return t(language, f"pp.{name}.{value}")
@@ -102,6 +109,10 @@ class ParisParisPresenter(Presenter):
     def menu(self, view, choices: Sequence[Pick], language: str, group: str | None = None) -> Menu:
         # A tile's number is its offer slot, the number the map shows (twins: the first one's).
         keys = {tile.code: slot for slot, tile in reversed(view.offer_numbered())}
+        twins: dict[int, tuple[int, ...]] = {}      # the twin's own number means the same tile
+        for slot, tile in view.offer_numbered():
+            if slot != keys[tile.code]:
+                twins[tile.code] = (*twins.get(tile.code, ()), slot)
         by_tile: dict[int, list[Pick]] = {}
         for pick in choices:
             by_tile.setdefault(pick.tile.code, []).append(pick)
@@ -110,21 +121,17 @@ class ParisParisPresenter(Presenter):
             if not picks:
                 return self.menu(view, choices, language)
             tile = picks[0].tile
-            dot = text.COLOUR_EMOJI.get(tile.colour, "")
-            row = tuple(MenuItem(f"{dot} {t(language, 'pp.btn.evict', player=view.players[p.evict])}".strip(),
-                                 choice=p, colour=tile.colour) for p in picks)
-            owners = ", ".join(view.players[p.evict] for p in picks)
-            ask = t(language, "pp.msg.choose_evict", player=view.players[view.to_move],
-                    tile=text.tile_text(tile, language), station=text.station_name(tile.station), owners=owners)
-            return Menu((row,), text=ask, back=True)
+            return _eviction_menu(view, picks, language)
         rows = []
         for code, picks in by_tile.items():
             tile = picks[0].tile
             label = text.tile_label(tile, keys.get(code, 0), language=language)
             if len(picks) > 1:      # a full crossing with two owners: whose shop goes is a second step
-                item = MenuItem(label, group=_b36(code), colour=tile.colour, key=keys.get(code))
+                item = MenuItem(label, group=_b36(code), colour=tile.colour, key=keys.get(code),
+                                also=twins.get(code, ()))
             else:
-                item = MenuItem(label, choice=picks[0], colour=tile.colour, key=keys.get(code))
+                item = MenuItem(label, choice=picks[0], colour=tile.colour, key=keys.get(code),
+                                also=twins.get(code, ()))
             rows.append((item,))
         return Menu(tuple(rows))
 
@@ -163,15 +170,29 @@ class ParisParisPresenter(Presenter):
         return render_map(view, events=public, language=language, layout=layout)
 
 
+def _eviction_menu(view, picks: Sequence[Pick], language: str) -> Menu:
+    """Whose shop leaves a full crossing: the one choosing reads their own shop in the first
+    person, with a warning before they evict it."""
+    tile, me = picks[0].tile, view.to_move
+    dot = text.COLOUR_EMOJI.get(tile.colour, "")
+    row = tuple(MenuItem(f"{dot} " + (t(language, "pp.btn.evict_own") if p.evict == me else
+                                     t(language, "pp.btn.evict", player=view.players[p.evict])),
+                         choice=p, colour=tile.colour)
+                for p in picks)
+    owners = ", ".join(view.players[p.evict] for p in picks)
+    station = text.station_name(tile.station)
+    ask = t(language, "pp.msg.choose_evict", player=view.players[me], tile=text.tile_text(tile, language),
+            station=station, owners=owners)
+    if any(p.evict == me for p in picks):
+        ask += "\n" + t(language, "pp.msg.evict_own_warning", station=station)
+    return Menu((row,), text=ask, back=True)
+
+
 def ranking(players: Sequence[str], scores: Sequence[int]) -> str:
-    """"1. Ann 67, 2. Bea 63, 2. Cid 63, 4. Dan 51": highest first, ties share a place."""
+    """"1. Ann 67, =2. Bea 63, =2. Cid 63, 4. Dan 51": highest first, ties share a marked place."""
     order = sorted(range(len(players)), key=lambda s: (-scores[s], s))
-    parts, place = [], 0
-    for i, seat in enumerate(order):
-        if i == 0 or scores[seat] != scores[order[i - 1]]:
-            place = i + 1
-        parts.append(f"{place}. {players[seat]} {scores[seat]}")
-    return ", ".join(parts)
+    return ", ".join(f"{place} {players[seat]} {scores[seat]}" for place, seat in zip(places(order, scores), order,
+                                                                                       strict=True))
 
 
 def _folded(words: str) -> str:

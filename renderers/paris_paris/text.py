@@ -163,7 +163,8 @@ def board_text(view, *, language: str = "en") -> str:
     if view.board:
         shops = []
         for station, owners in sorted(view.board.items(), key=lambda item: station_name(item[0])):
-            shops.append(f"{station_name(station)}: {', '.join(players[o] for o in owners)}")
+            shops.append(t(lang, "bt_shop", station=station_name(station),
+                           owners=", ".join(players[o] for o in owners)))
         lines.append(t(lang, "bt_shops", shops="; ".join(shops)))
     else:
         lines.append(t(lang, "bt_no_shops"))

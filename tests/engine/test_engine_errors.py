@@ -159,6 +159,18 @@ def test_invalid_record_names_move_and_rule():
     assert str(error) == "move 4: it is bob's turn, not ann's"   # messages count from 1
 
 
+@pytest.mark.parametrize("unnamed", [{}, {"player": None}])
+def test_a_record_move_without_its_player_is_refused(unnamed):
+    game = full_louvre()
+    record = game.to_record()
+    # a tile on offer to bob, who is to move: before, it was replayed as bob's without a turn check
+    record["moves"].append({"tile": ["louvre", "blue"], **unnamed})
+    with pytest.raises(InvalidRecord) as info:
+        Game.from_record(record)
+    assert info.value.move_index == 3 and info.value.rule == "malformed"
+    assert str(info.value) == "move 4: a move names its player"
+
+
 def test_view_of_unknown_seat_is_refused():
     game = full_louvre()
     with pytest.raises(ValueError, match="no seat 3"):

@@ -94,7 +94,8 @@ def _full_crossing_record():
         "stacks": [[["louvre", "blue"], ["louvre", "purple"], ["tour-eiffel", "blue"], ["belleville", "yellow"]],
                    [["louvre", "blue"], ["arc-de-triomphe", "red"], ["madeleine", "red"], ["bastille", "blue"]]],
         "markers": {"ann": "green", "bob": "red", "cat": "blue"}, "open_marker": None, "first_player": "ann",
-        "moves": [{"tile": ["louvre", "blue"]}, {"tile": ["louvre", "purple"]}, {"tile": ["tour-eiffel", "blue"]}],
+        "moves": [{"player": "ann", "tile": ["louvre", "blue"]}, {"player": "bob", "tile": ["louvre", "purple"]},
+                  {"player": "cat", "tile": ["tour-eiffel", "blue"]}],
     })
     return game.to_record()
 
@@ -111,6 +112,10 @@ CROSSING = _full_crossing_record()
      "move 4: Louvre is full: choose whose shop to evict (ann or bob) [rule: eviction_choice_required]"),
     ({**CROSSING, "moves": CROSSING["moves"] + [{"player": "bob", "tile": ["louvre", "blue"], "evict": "cat"}]},
      "move 4: seat 2 has no shop at Louvre to evict [rule: invalid_eviction]"),
+    ({**CROSSING, "moves": CROSSING["moves"] + [{"tile": ["opera", "red"]}]},
+     "move 4: a move names its player [rule: malformed]"),
+    ({**CROSSING, "moves": [{"player": None, "tile": ["louvre", "blue"]}]},
+     "move 1: a move names its player [rule: malformed]"),
     ({**CROSSING, "stacks": [CROSSING["stacks"][0][:3]]},
      "setup: stack 0 holds 3 tiles; with 3 players each holds 4 [rule: setup]"),
     ({**CROSSING, "markers": {"ann": "green", "bob": "green", "cat": "blue"}},

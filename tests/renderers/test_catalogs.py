@@ -177,3 +177,39 @@ def test_translations_are_not_english_copies(language):
     same = [k for k, m in catalog(language).items() if m.forms == ENGLISH[k].forms and not k.startswith("bot.language.")
             and re.search(r"[a-z]{4,}", re.sub(r"\{\w+\}|Paris|Connection", "", m.text))]
     assert len(same) <= 5, same      # French shares some: "minutes", "orange", "points", "total"
+
+
+def test_paris_connection_prompts_name_the_cancel_button_as_it_reads():
+    """The first prompt of a build and the refusal of an empty one say the button's own words."""
+    for language in LANGUAGES:
+        button = t(language, "pc.btn.cancel").removeprefix("↩️").strip()
+        undo = t(language, "pc.btn.undo").removeprefix("↩️").strip()
+        for key in ("pc.prompt_build_first", "pc.err.nothing_placed"):
+            text = t(language, key, player="Ann", colour="red")
+            assert button in text and f"{undo} " not in text.replace(button, ""), (language, key, text)
+
+
+def test_french_speaks_to_the_player_as_tu_throughout():
+    vous = re.compile(r"\b(choisissez|posez|rendez|prenez|construisez|échangez|appuyez|tapez|vous|votre|vos|vôtre)\b",
+                      re.IGNORECASE)
+    for po in sorted((LOCALES / "fr" / "LC_MESSAGES").glob("*.po")):
+        for number, line in enumerate(po.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.startswith("msgid"):
+                assert not vous.search(line), f"{po.name}:{number}: {line}"
+
+
+@pytest.mark.parametrize(("language", "key", "params", "never", "reads"), [
+    ("fr", "pp.msg.marker_yours", {"colour": "bleue"}, "jeton est bleue", "ligne bleue"),
+    ("fr", "bt_shop", {"station": "Centre Pompidou", "owners": "Ada"}, "Pompidou: ", "Centre Pompidou : Ada"),
+    ("fr", "bot.options.option", {"name": "Tournées finales", "value": "jetons"}, "finales:", "Tournées finales : "),
+    ("fr", "ev_small_tour_near", {"tile": "X", "stations": "Y", "distance": 2, "scores": "Z"}, "là", "à cette station"),
+    ("fr", "pp.rules", {}, "l'emporte", "le plus de points gagne"),
+    ("de", "terminal.ask_move", {"numbers": "3, 4"}, ", oder", "(3, 4 oder hilfe)"),
+    ("de", "ev_shop_opened", {"player": "Ada", "tile": "Quartier Latin"}, "Laden an Quartier", "an der Station Quartier Latin"),
+    ("it", "pp.msg.round_over", {"round": 2, "rounds": 15}, "turno", "round 2/15"),
+    ("it", "pc.status", {"cycle": 2, "player": "Ada", "boards": 5}, "Giro", "Round 2"),
+    ("fr", "pc.status", {"cycle": 2, "player": "Ada", "boards": 5}, "Tour", "Manche 2 · à Ada de jouer"),
+])
+def test_wording_players_flagged_reads_as_a_native_player_writes(language, key, params, never, reads):
+    text = t(language, key, **params)
+    assert text != key and never not in text and reads in text, text

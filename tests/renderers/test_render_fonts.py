@@ -42,7 +42,19 @@ def test_wrap_breaks_lines_and_caps_them():
 def test_initials_are_distinct():
     assert initials(["ann", "bob", "cat"]) == ("A", "B", "C")
     assert initials(["ann", "anna", "bob"]) == ("A1", "A2", "B")
+    # a shared first letter: a second letter that tells them apart, not a seat number
+    assert initials(["root", "Bot Ada", "Bot Blaise"]) == ("R", "BA", "BB")
+    assert initials(["Ann", "Ada", "Blaise"]) == ("An", "Ad", "B")
     assert initials(["王小明", "🎲", "Юлия", "x"]) == ("1", "2", "Ю", "X")
     for names in (["a", "A", "á", "b"], ["", " ", "?", "!"]):
         marks = initials(names)
         assert len(set(marks)) == len(marks)
+
+
+def test_ai_players_get_distinct_single_initials():
+    """The AI names share no prefix ("Bot ..."): against the AI, every map initial is one letter."""
+    from bot.service.lobby import AI_NAMES
+
+    for seats in range(1, len(AI_NAMES) + 1):
+        marks = initials(["root", *AI_NAMES[:seats]])
+        assert all(len(mark) == 1 for mark in marks) and len(set(marks)) == len(marks), marks

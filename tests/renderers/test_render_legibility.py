@@ -203,3 +203,11 @@ def test_fit_lines_keeps_a_station_name_whole():
         lines, _ = D.fit_lines(prompt, width, 18, True, max_lines=4, keep=("Quartier Latin",))
         assert " ".join(lines) == prompt
         assert any("Quartier Latin" in line for line in lines), (width, lines)
+
+
+def test_fit_lines_keeps_a_hyphenated_station_name_whole_and_unspaced():
+    """"Saint-Nicolas" in "What just happened" stays one word: never "Saint- Nicolas"."""
+    text = "Small tour: Saint-Nicolas: Ada +1, Blaise +1, Camille +2"
+    for width in range(120, 420, 15):
+        lines, _ = D.fit_lines(text, width, 18, max_lines=3, keep=("Saint-Nicolas",))
+        assert "Saint- Nicolas" not in " ".join(lines) and any("Saint-Nicolas" in line for line in lines), lines

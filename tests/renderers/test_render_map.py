@@ -288,3 +288,48 @@ def test_unknown_layout_is_refused():
     view = scenes.mid_round(2).game.view(None)
     with pytest.raises(ValueError, match="layout"):
         renderers.render_map(view, layout="square")
+
+
+def test_offer_badges_sit_nearer_their_own_station_than_any_other():
+    """A badge read against another station (3 for Madeleine by the Opéra, 4 on the Concorde-Louvre
+    line) sends the player to the wrong tile: each badge is nearer its station than any other."""
+    import math
+    import random
+
+    from engine.paris_paris.actions import Tile
+    from engine.paris_paris.board import COLOURS, STATIONS
+    from renderers.paris_paris import layout as L
+
+    rng = random.Random(5)
+    wrong = []
+    for _ in range(200):
+        offer = [Tile(rng.choice(STATIONS), rng.choice(COLOURS)) for _ in range(4)]
+        for index, tile in enumerate(offer):
+            x, y = L.offer_badge_xy(offer, index, L.BASE_WIDTH)
+            sx, sy, _ = L.STATION_LAYOUT[tile.station]
+            own = math.hypot(x - sx, y - sy)
+            if any(math.hypot(x - ox, y - oy) < own for other, (ox, oy, _) in L.STATION_LAYOUT.items()
+                   if other != tile.station):
+                wrong.append(tile.station)
+    assert not [s for s in wrong if s in ("madeleine", "concorde", "louvre", "opera")], wrong
+    assert len(wrong) <= 8, wrong
+
+
+def test_a_highlight_never_covers_its_stations_name():
+    """Belleville and Odéon on offer: their rings reach towards their names; each name stays as the plain map
+    draws it, pixel for pixel."""
+    from PIL import ImageChops
+
+    from engine.paris_paris import Game
+    from renderers.paris_paris import layout as L
+    from renderers.paris_paris import mapimage as M
+
+    game = Game.new(["Ann", "Bob", "Cid"], seed=3)
+    shown = {t.station for t in game.view(None).offer}
+    img = load(M.render_map(game.view(None))).convert("RGB")
+    plain = M.background(1280).convert("RGB")
+    s = L.scale(1280)
+    for station in shown:
+        x0, y0, x1, y1 = (round(v * s) for v in L.labels()[station].box)
+        diff = ImageChops.difference(img.crop((x0, y0, x1, y1)), plain.crop((x0, y0, x1, y1)))
+        assert max(channel[1] for channel in diff.getextrema()) <= 40, station     # palette rounding only

@@ -203,12 +203,13 @@ def test_the_rules_tell_the_bag_scoring(lang, bag):
 def test_final_scores_are_ranked_with_shared_places():
     from renderers.paris_paris.presenter import PRESENTER, ranking
 
-    assert ranking(["Ann", "Bea", "Cid", "Dan"], [5, 7, 7, 1]) == "1. Bea 7, 1. Cid 7, 3. Ann 5, 4. Dan 1"
+    assert ranking(["Ann", "Bea", "Cid", "Dan"], [5, 7, 7, 1]) == "=1. Bea 7, =1. Cid 7, 3. Ann 5, 4. Dan 1"
+    assert ranking(["Ann", "Bea", "Cid", "Dan"], [9, 7, 7, 7]) == "1. Ann 9, =2. Bea 7, =2. Cid 7, =2. Dan 7"
     game = Game.new(["Ann", "Bea", "Cid"], seed=3)
     while not game.finished:
         game.apply(game.legal_actions()[-1])
     view = game.view(None)
     lines = PRESENTER.final_lines(view, "en")
     scores = [int(n) for n in re.findall(r"\d+\. \S+ (\d+)", lines[-1])]
-    assert lines[-1].startswith("Final scores: 1. ") and scores == sorted(view.scores, reverse=True)
+    assert lines[-1].startswith(("Final scores: 1. ", "Final scores: =1. ")) and scores == sorted(view.scores, reverse=True)
     assert sum("over" in line for line in lines) == 1

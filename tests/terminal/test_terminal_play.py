@@ -25,6 +25,7 @@ from bot.cli import _run_adapter, main
 from bot.contract import User
 from bot.games import KINDS
 from bot.service import GameService
+from bot.service.lobby import AI_NAMES
 from bot.terminal.play import HUMAN_ID, TERMINAL_CHAT
 from engine.paris_paris import Game
 from renderers.i18n import t
@@ -171,7 +172,7 @@ def test_two_player_game_against_one_ai_to_the_end(tmp_path):
     assert out.count("The game is over") == 1 and "wins with" not in out
     assert out.endswith(f"Play again with: boardchat play --players 2 --db {db} --no-maps\n")
     ranked = re.search(r"^Final scores: 1\. (.+) (\d+), (\d)\. (.+) (\d+)$", out, re.M)
-    assert ranked and {ranked[1], ranked[4]} == {"Ann", "Bot Ada"}
+    assert ranked and {ranked[1], ranked[4]} == {"Ann", "Ada"}
     assert int(ranked[2]) >= int(ranked[5]) and ranked[3] == ("1" if ranked[2] == ranked[5] else "2")
     # The secret marker was shown to Ann, privately marked; the AI's was not shown before the end.
     assert "Private, only Ann sees this:" in out
@@ -198,7 +199,7 @@ def test_watching_an_ai_only_game(monkeypatch, capsys, tmp_path):
     lines = out.splitlines()
     for r in (1, 2, 15):
         over = next(i for i, line in enumerate(lines) if f"Round {r}/15 is over." in line)
-        assert " opens a shop at " in lines[over - 1] and lines[over - 1].startswith("Bot "), lines[over - 3:over + 2]
+        assert " opens a shop at " in lines[over - 1] and lines[over - 1].split()[0] in AI_NAMES, lines[over - 3:over + 2]
         assert " opens a shop at " not in lines[over + 1]
     assert out.count("The game is over") == 1
 
@@ -274,10 +275,10 @@ def test_several_games_live_in_one_database(monkeypatch, capsys, tmp_path):
     assert code == 0
     rows = [line for line in out.splitlines() if " · " in line]
     assert [row.split()[0] for row in rows] == ["3", "2", "1"]
-    assert re.match(r"^ +3  Paris Paris · Bea, Bot Ada · round 1 of 20 · started \d{4}-\d\d-\d\d \d\d:\d\d "
+    assert re.match(r"^ +3  Paris Paris · Bea, Ada · round 1 of 20 · started \d{4}-\d\d-\d\d \d\d:\d\d "
                     r"· unfinished$", rows[0]), rows[0]
-    assert "Bot Ada, Bot Blaise, Bot Camille, Bot Denis · round 12 of 12" in rows[1] and rows[1].endswith("finished")
-    assert "Ann, Bot Ada" in rows[2] and rows[2].endswith("unfinished")
+    assert "Ada, Blaise, Camille, Denis · round 12 of 12" in rows[1] and rows[1].endswith("finished")
+    assert "Ann, Ada" in rows[2] and rows[2].endswith("unfinished")
     assert "boardchat play --resume ID" in out
     assert play(monkeypatch, capsys, [*base, "--list"])[1] == out
     # --resume alone: the latest unfinished game (3); --resume 1: that one, to its end.
@@ -285,7 +286,7 @@ def test_several_games_live_in_one_database(monkeypatch, capsys, tmp_path):
     assert "Continuing game 3: round 1 of 20" in out and "Bea" in out
     code, out = play(monkeypatch, capsys, ["play", "--resume", "1", "--db", str(db), "--no-maps"], answers=FIRST)
     assert code == 0
-    assert "Continuing game 1: round 1 of 20; scores: Ann 0, Bot Ada 0." in out
+    assert "Continuing game 1: round 1 of 20; scores: Ann 0, Ada 0." in out
     assert "Round 20/20 is over." in out
     assert [g["status"] for g in terminal_games(db)] == ["playing", "finished", "finished"]
     # A finished or unknown game cannot be resumed; each says what to do instead.
@@ -358,7 +359,7 @@ def test_german(monkeypatch, capsys, tmp_path):
     assert "Paris Paris im Terminal: 2 Plätze, 1 davon spielt die KI." in out
     assert "Deine Wahl (1-" in out
     assert "Befehle:" in out                                   # "hilfe" is German for help
-    assert "'x' ist weder eine Wahl noch ein Befehl" in out
+    assert "„x“ ist weder eine Option noch ein Befehl" in out
     assert "Punkte, " in out and "auf dem Plan" in out        # the board, in German
     assert "Das Spiel ist aus!" in out
     assert "Your choice" not in out and "Play again with" not in out   # no English from the terminal
@@ -586,7 +587,7 @@ def test_answering_from_the_printed_choices_including_an_eviction(tmp_path):
         assert "The game is over!" in player.transcript
         assert "Traceback" not in player.transcript
         if evictions:
-            assert "evicts Bot Ada's shop" in player.transcript or "evicts Ann's shop" in player.transcript
+            assert "evicts Ada's shop" in player.transcript or "evicts Ann's shop" in player.transcript
             break
     assert evictions >= 1 and backs >= 1, "no eviction came up in seven games"
     assert moves >= 15
@@ -656,3 +657,55 @@ def test_chat_bot_commands_reach_their_adapter(tmp_path, platform):
     assert result.returncode == 2
     assert f"{platform.upper()}_BOT_TOKEN" in result.stdout + result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_every_number_shown_is_accepted_for_two_tiles_of_the_same_station(monkeypatch, capsys, tmp_path):
+    """Seed 11 offers 1 · Invalides and 2 · Invalides (the same tile twice): 2 means that tile."""
+    code, out = play(monkeypatch, capsys, ["play", "--players", "3", "--seed", "11", "--name", "Ann", "--no-maps",
+                                           "--db", str(tmp_path / "g.sqlite3")], "2\nquit\n")
+    assert code == 0
+    assert "🔵 1 · Invalides; 🔵 2 · Invalides" in out
+    assert "not one of the choices" not in out
+    assert "Ann opens a shop at 🔵 Invalides (blue)." in out
+
+
+def test_a_word_of_a_name_is_accepted(monkeypatch, capsys, tmp_path):
+    code, out = play(monkeypatch, capsys, ["play", "--players", "3", "--seed", "11", "--name", "Ann", "--no-maps",
+                                           "--db", str(tmp_path / "g.sqlite3")], "ville\nquit\n")
+    assert code == 0 and "Ann opens a shop at 🟢 Hôtel de Ville (green)." in out
+
+
+@pytest.mark.parametrize(("game", "board", "secret"), [
+    ("paris-paris", "tiles on offer", "special-route marker"),
+    ("connection", "the companies' values", "the locomotives you hold"),
+])
+def test_help_says_what_board_and_marker_show_in_this_game(monkeypatch, capsys, tmp_path, game, board, secret):
+    code, out = play(monkeypatch, capsys, ["play", "--game", game, "--players", "3", "--seed", "2", "--no-maps",
+                                           "--db", str(tmp_path / "g.sqlite3")], "help\nquit\n")
+    assert code == 0
+    help_text = out.split("Commands:")[1]
+    assert board in help_text and secret in help_text
+    other = {"tiles on offer", "special-route marker", "locomotives"} - {board, secret, "locomotives"}
+    assert not any(words in help_text for words in other if words not in board + secret)
+
+
+def test_undo_done_and_trade_keep_their_letters_in_the_terminal(monkeypatch, capsys, tmp_path):
+    code, out = play(monkeypatch, capsys, ["play", "--game", "connection", "--players", "3", "--seed", "5",
+                                           "--name", "Ann", "--no-maps", "--db", str(tmp_path / "g.sqlite3")],
+                     "1\n1\nu\n1\n1\nd\nquit\n")
+    assert code == 0
+    assert " t. 🔁 Trade" in out and " u. ↩️ Cancel the build" in out and " u. ↩️ Undo" in out and " d. ✅ Done" in out
+    assert "Your choice (1-5, u, d, or help)" in out
+    assert "Ann takes red back from L5." in out and "Ann built red on L5, K4 Amiens" in out
+
+
+def test_on_your_turn_the_board_shows_what_is_on_offer_now(monkeypatch, capsys, tmp_path):
+    """Seed 11, round 2: the AI players took two tiles before Ann's turn; the board printed at her
+    prompt offers only the two left, under their map numbers."""
+    code, out = play(monkeypatch, capsys, ["play", "--players", "3", "--seed", "11", "--name", "Ann", "--no-maps",
+                                           "--db", str(tmp_path / "g.sqlite3")], "1\nquit\n")
+    assert code == 0
+    round2 = out.split("Round 2/15 · 13 stacks left", 1)[1]
+    before_prompt = round2.split("Your choice", 1)[0]
+    assert "Ada opens a shop at" in before_prompt and "Blaise opens a shop at" in before_prompt
+    assert "On offer: 🟡 1 · République; 🟢 3 · Grands Boulevards" in before_prompt

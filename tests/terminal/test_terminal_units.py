@@ -56,7 +56,8 @@ def test_numbering_keeps_the_keys_the_game_gives():
     assert interpret("3", labels, numbers=numbers) == Choice(1)
     assert interpret("2", labels, numbers=numbers) == Invalid("out_of_range", "2")
     assert interpret("jardin", labels, numbers=numbers) == Choice(1)
-    assert interpret("my", labels, numbers=numbers) == Choice(2)
+    assert interpret("my", labels, numbers=numbers) == Command("secret")   # the word for what you hold
+    assert interpret("my m", labels, numbers=numbers) == Choice(2)
     assert numbering([None, None, None]) == [1, 2, 3]
     assert numbering([2, 2, None]) == [1, 2, 3]                # repeated keys: plain counting
     # The number comes from the key, never from reading the label: another game's labels
@@ -147,3 +148,56 @@ def test_image_file_names_are_safe_and_unique():
     assert image_file_name(Outgoing(id=9, text="", image_name="paris-3-round7.png")) == "paris-3-round7.png"
     assert image_file_name(Outgoing(id=9, text="")) == "picture-0009.png"
     assert image_file_name(Outgoing(id=10, text="", image_name="..")) == "picture-0010.png"
+
+class _PressOnly:
+    """The service as far as a press goes: the marker button answers privately, and nothing else."""
+
+    def __init__(self) -> None:
+        self.pressed: list[str] = []
+
+    async def press(self, chat, user, payload):
+        from bot.contract import Reply
+
+        self.pressed.append(payload)
+        return Reply("Your secret marker: purple.")
+
+
+async def test_looking_at_the_marker_keeps_the_eviction_choice_open():
+    from bot.terminal.play import PlayOptions, TerminalSession
+
+    out = io.StringIO()
+    session = TerminalSession(_PressOnly(), PlayOptions(db=Path("unused")), stdin=io.StringIO(), stdout=out,
+                              colour=False)
+    pending = (Button("Evict Ann", "c_1"), Button("Evict my own shop", "c_2"), Button("My marker", "m", kind="secret"))
+    session.reply_buttons = pending
+    await session.press(pending[2])
+    assert "Your secret marker: purple." in out.getvalue()
+    assert session.reply_buttons == pending          # still choosing whose shop to evict
+
+
+async def test_an_edited_prompt_tells_a_placement_made_again_after_undo(tmp_path):
+    """A prompt edited in place: each edit prints what the last version did not say, so a
+    placement undone and made again, and the "N placed" header it brings back, are printed."""
+    transport, out = _transport(None)
+    status, placed, undone = "Round 1 · Ann's turn", "Ann places red on K4 Amiens (+1).", "Ann takes red back from K4."
+    versions = [[status, "👉 Ann builds red: 1 placed"],
+                [status, placed, "👉 Ann builds red: 2 placed"],
+                [status, placed, undone, "👉 Ann builds red: 1 placed"],
+                [status, placed, undone, placed, "👉 Ann builds red: 2 placed"]]
+    for n, lines in enumerate(versions):
+        await transport.deliver(Outgoing(id=n + 1, text="\n".join(lines), chat=CHAT, slot="g1:prompt",
+                                         edit_message_id="terminal-1" if n else None))
+    printed = [line for line in out.getvalue().splitlines() if line]
+    assert printed.count(placed) == 2 and printed.count(status) == 1
+    assert printed.count("👉 Ann builds red: 1 placed") == 2 and printed[-1] == "👉 Ann builds red: 2 placed"
+
+
+def test_interpret_accepts_any_word_of_a_label():
+    labels = ["🔴 Return 1 red", "🟡 Return 1 yellow", "↩️ Back"]
+    assert interpret("yel", labels) == Choice(1)
+    assert interpret("pomp", ["🟢 1 · Centre Pompidou", "🔵 2 · Louvre"]) == Choice(0)
+
+
+@pytest.mark.parametrize("word", ["hand", "my", "locomotives", "holdings", "marker"])
+def test_words_for_what_you_hold_name_the_secret_command(word):
+    assert interpret(word, ["🔴 Build red"], "en") == Command("secret")

@@ -81,6 +81,12 @@ def _record_with(*moves):
     ([{"player": "ann", "trade": {"return": "blue", "take": "blue", "count": 1}}], 0, "same_colour"),
     ([{"player": "ann", "trade": {"return": "blue", "take": "red", "count": 3}}], 0, "malformed"),
     (["trade"], 0, "malformed"),
+    # every move names its player: unnamed, it is refused, not replayed for whoever is to move
+    ([{"build": {"colour": "yellow", "hexes": ["J8"]}}], 0, "malformed"),
+    ([{"player": None, "build": {"colour": "yellow", "hexes": ["J8"]}}], 0, "malformed"),
+    ([{"player": "ann", "build": {"colour": "yellow", "hexes": ["J8"]}},
+      {"trade": {"return": "blue", "take": "red", "count": 1}}], 1, "malformed"),
+    ([{"player": ["ann"], "build": {"colour": "yellow", "hexes": ["J8"]}}], 0, "malformed"),
 ])
 def test_rule_breaking_records(moves, index, rule):
     with pytest.raises(InvalidRecord) as caught:
@@ -101,10 +107,16 @@ def test_bad_setups(change):
 def test_moves_after_the_end_are_refused():
     g = random_game(3, seed=11)
     record = to_record(g)
-    record["moves"].append({"player": None, "trade": {"return": "red", "take": "blue", "count": 1}})
+    record["moves"].append({"player": "ann", "trade": {"return": "red", "take": "blue", "count": 1}})
     with pytest.raises(InvalidRecord) as caught:
         from_record(record)
     assert caught.value.rule == "game_over" and caught.value.move_index == len(record["moves"]) - 1
+
+
+def test_cli_refuses_a_move_without_a_player(tmp_path):
+    record = _record_with({"build": {"colour": "yellow", "hexes": ["J8"]}})
+    done = run_cli(tmp_path, record)
+    assert done.returncode != 0 and "move 1: a move names its player" in done.stderr + done.stdout
 
 
 def run_cli(tmp_path, record) -> subprocess.CompletedProcess:

@@ -98,3 +98,52 @@ def test_a_hex_typed_while_hexes_sit_in_submenus_is_found():
 def test_an_unknown_group_falls_back_to_the_top_level():
     view, _, choices, _ = game_steps(3, 11)[0]
     assert PRESENTER.menu(view, choices, "en", "nonsense") == PRESENTER.menu(view, choices, "en")
+
+
+def _busiest(players: int, seed: int):
+    steps = [(view, choices) for view, _, choices, _ in game_steps(players, seed)]
+    return max(steps, key=lambda s: sum(isinstance(c, Place) for c in s[1]))
+
+
+@pytest.mark.parametrize("players, seed", [(3, 11), (4, 12), (6, 14)])
+def test_hex_pages_say_where_on_the_map_they_lead_by_city_names(players, seed):
+    """Pages are named by the cities their hexes lie around, not by ranges of ids ("F18–H19")."""
+    from renderers.paris_connection.presenter import chunk_cities, nearest_city
+
+    view, choices = _busiest(players, seed)
+    pages = [item for item in PRESENTER.menu(view, choices, "en").items() if item.group]
+    assert len(pages) >= 2
+    for page in pages:
+        hexes = [item.choice.hex for item in PRESENTER.menu(view, choices, "en", page.group).items() if item.choice]
+        cities = chunk_cities([Place(h) for h in hexes])
+        assert page.label.startswith("🗺️ Around " + cities[0]) and "–" not in page.label, page.label
+        assert all(nearest_city(h) in cities for h in hexes)
+
+
+def test_a_hex_id_or_a_city_name_is_found_at_the_top_of_the_menu():
+    view, choices = _busiest(4, 12)
+    on_pages = [c for c in choices if isinstance(c, Place)]
+    city = next(c for c in on_pages if HEXES[c.hex].city)
+    assert PRESENTER.find_item(view, choices, city.hex.lower(), "en").choice == city
+    name = HEXES[city.hex].city
+    assert PRESENTER.find_item(view, choices, name.lower()[:5], "en").choice == city or \
+        sum(HEXES[c.hex].city.casefold().startswith(name.casefold()[:5]) for c in on_pages if HEXES[c.hex].city) > 1
+    assert PRESENTER.find_item(view, choices, name, "en").choice == city
+
+
+def test_fixed_actions_keep_fixed_letters_at_every_step():
+    """Undo, Done and Trade are always u, d and t, whatever the number of hexes before them."""
+    from engine.paris_connection.actions import Done, Undo
+
+    seen = set()
+    for index, (_, view, choices, _) in enumerate(game_steps(4, 12)):
+        for item in PRESENTER.menu(view, choices, "en").items():
+            wanted = ("u" if isinstance(item.choice, Undo) else "d" if isinstance(item.choice, Done)
+                      else "t" if item.group == "t" else None)
+            assert item.letter == wanted, (index, item)
+            seen.add(wanted)
+        if index > 200:
+            break
+    assert {"u", "d", "t"} <= seen
+    view, choices = next((v, c) for _, v, c, _ in game_steps(4, 12) if any(isinstance(x, Undo) for x in c))
+    assert isinstance(PRESENTER.find_item(view, choices, "u", "en").choice, Undo)

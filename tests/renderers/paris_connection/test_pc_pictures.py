@@ -135,3 +135,40 @@ def test_the_final_picture_shows_winners_scores_and_the_value_chart(players, see
     for company in COMPANIES:
         assert any(close(c, palette.COMPANY_RGB[company], 30) for c in colours), company
     assert panel_edge_is_clean(img, (0, 0, img.width, img.height))
+
+
+def test_the_value_chart_tells_its_lines_apart_by_shape_along_them(monkeypatch):
+    """Each company's line carries its shape at points of its own, not only at its end."""
+    from renderers.paris_connection import final
+
+    rounds = {c: final.marker_rounds(16, i) for i, c in enumerate(COMPANIES)}
+    assert all(len(r) >= 2 for r in rounds.values()), rounds
+    every = [i for r in rounds.values() for i in r]
+    assert len(every) == len(set(every))           # staggered: no two shapes on the same round
+    match, _ = played(4, 12)
+    view = match.view(None)
+    with_shapes = load(render_final(view, language="en"))
+    monkeypatch.setattr(final, "marker_rounds", lambda points, offset: [])
+    plain = load(render_final(view, language="en"))
+    chart = (0, with_shapes.height // 2, with_shapes.width, with_shapes.height)      # below the table
+    assert ImageChops.difference(with_shapes.crop(chart).convert("RGB"), plain.crop(chart).convert("RGB")).getbbox()
+
+
+@pytest.mark.parametrize("layout", ["landscape", "portrait"])
+def test_the_map_names_its_cities_and_draws_the_coast_of_france(layout):
+    """Under every city hex a white tag carries its name; France's coast and borders are drawn."""
+    from engine.paris_connection.board import HEXES
+
+    view = played(3, 11)[1][0][0]
+    img = load(render_map(view, events=[], language="en", layout=layout)).convert("RGB")
+    g = geometry(1280, layout)
+    for hex_id, cell in HEXES.items():
+        if cell.kind != "city":
+            continue
+        x, y = hex_xy(hex_id, 1280, layout)
+        tag = img.crop((x - 6, round(y + g.size * 0.6), x + 6, round(y + g.size * 0.95)))
+        inks = {colour for _, colour in tag.getcolors(maxcolors=1 << 16)}
+        assert any(close(c, palette.NAME_TAG, 12) for c in inks), (hex_id, cell.city)     # the tag
+        assert any(sum(c) < 450 for c in inks), (hex_id, cell.city)                        # letters on it
+    coast = sum(n for n, colour in img.getcolors(maxcolors=1 << 16) if close(colour, palette.COAST, 10))
+    assert coast > 1000

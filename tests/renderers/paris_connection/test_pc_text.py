@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pc_render_kit import NAMES, played
+from pc_render_kit import NAMES, game_steps, played
 
 from engine.paris_connection import errors as pc_errors
 from engine.paris_connection import events as E
 from engine.paris_connection.actions import DONE, UNDO, Build, Place, Trade
 from renderers.i18n import LANGUAGES, catalog, t
+from renderers.paris_connection import text as words
 from renderers.paris_connection.presenter import PRESENTER
 from renderers.paris_connection.text import narrate
 
@@ -137,3 +138,73 @@ def test_public_texts_hold_no_holdings_before_the_end():
         secrets += len(events) - len(public)
         assert narrate(events, view.players, "en") == narrate(public, view.players, "en")
     assert secrets, "no trade in this game: the test would prove nothing"
+
+
+def test_tied_players_share_a_place_marked_as_a_tie(monkeypatch):
+    """108 and 108: both "=3.", not 3 and 4; the others keep their own places."""
+    from types import SimpleNamespace
+
+    import renderers.paris_connection.presenter as module
+
+    monkeypatch.setattr(module.words, "score_detail", lambda view, seat, language: "…")
+    view = SimpleNamespace(players=["Ann", "Bob", "Cid", "Dan"], scores=[120, 108, 130, 108], winners=[2],
+                           num_players=4)
+    lines = PRESENTER.final_lines(view, "en")
+    assert lines[2:] == ["1. Cid: 130 (…)", "2. Ann: 120 (…)", "=3. Bob: 108 (…)", "=3. Dan: 108 (…)"]
+
+
+def _at_the_limit():
+    """The seat to move in a 4-player game, as it sees the game, its holdings raised to the limit (15)."""
+    from dataclasses import replace
+
+    for _, view, choices, _ in game_steps(4, 12):
+        trades = [c for c in choices if isinstance(c, Trade)]
+        if trades and view.holdings is not None and view.draft is None:
+            held = dict(view.holdings)
+            first = next(c for c in held if held[c])
+            held[first] += view.holding_limit - sum(held.values())
+            return replace(view, holdings=held), choices, trades
+    raise AssertionError("no trade in this game")
+
+
+def test_a_trade_says_what_you_hold_and_what_the_companies_are_worth():
+    view, choices, trades = _at_the_limit()
+    give = PRESENTER.menu(view, choices, "en", "t")
+    assert "You hold " in give.text and "Values now: " in give.text
+    assert words.holdings_text(view.holdings, "en") in give.text and words.values_text(view.values, "en") in give.text
+
+
+def test_going_over_the_holding_limit_is_warned_before_with_its_cost():
+    view, choices, trades = _at_the_limit()
+    two = next(tr for tr in trades if tr.count == 2)
+    take = PRESENTER.menu(view, choices, "en", "t" + two.give)
+    assert f"You hold {view.holding_limit}/{view.holding_limit}" in take.text and "20 points at the end" in take.text
+    labels = {item.choice: item.label for item in take.items() if item.choice is not None}
+    assert labels[two].endswith("⚠️ −20")
+    assert all("⚠️" not in label for tr, label in labels.items() if tr.count == 1)
+
+
+def test_what_you_hold_and_its_worth_is_in_the_secret_and_the_board():
+    view, _, _ = _at_the_limit()
+    over = replace_holdings(view, 2)
+    secret = PRESENTER.secret_text(over, "en", "")
+    assert "worth" in secret and "2 over the limit of" in secret and "−40 points at the end" in secret
+    board = PRESENTER.board_text(over, "en")
+    assert "Your locomotives: " in board and "worth" in board
+
+
+def replace_holdings(view, extra: int):
+    from dataclasses import replace
+
+    held = dict(view.holdings)
+    first = next(c for c in held if held[c])
+    held[first] += extra
+    return replace(view, holdings=held)
+
+
+def test_french_board_text_puts_a_space_before_every_colon():
+    import re
+
+    for _, seat_view, _, _ in game_steps(3, 11)[:40:8]:
+        text = PRESENTER.board_text(seat_view, "fr")
+        assert not re.search(r"[^\s\d]:", text), text
