@@ -11,8 +11,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import GameError, InvalidRecord, InvalidSetup
-from engine.interface import (Dynamics, EngineMatch, GameDefinition, Information, Match, SeatedMove,
-                              seated_moves)
+from engine.interface import (
+    Dynamics,
+    EngineMatch,
+    GameDefinition,
+    Information,
+    Match,
+    SeatedMove,
+    seated_moves,
+)
 
 from .actions import Choice, parse
 from .game import MAX_PLAYERS, MIN_PLAYERS, Game

@@ -12,8 +12,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import InvalidRecord, InvalidSetup, MalformedInput
-from engine.interface import (Dynamics, EngineMatch, GameDefinition, Information, Match, OptionSpec,
-                              SeatedMove, seated_moves)
+from engine.interface import (
+    Dynamics,
+    EngineMatch,
+    GameDefinition,
+    Information,
+    Match,
+    OptionSpec,
+    SeatedMove,
+    seated_moves,
+)
 
 from .actions import Pick, Tile
 from .ai import choose_move
