@@ -32,6 +32,7 @@ def _cards(cards: Sequence[int]) -> str:
 class TinyPresenter(Presenter):
     game_id = "tiny-hands"
     image_prefix = "tiny"
+    private_pictures = True       # render_private draws a seat's own hand
 
     def title(self, language: str) -> str:
         return "Tiny Hands"
@@ -144,15 +145,24 @@ class TinyPresenter(Presenter):
 
     def render(self, kind: str, view: TinyView, events: Sequence[Any], language: str, *,
                layout: str = "landscape") -> bytes:
-        """A small PNG of the board as text: the public view, or one seat's (its hand included)."""
-        lines = [kind, *self.board_text(view, language).splitlines(), *self.narrate(events, view.players, language)]
-        image = Image.new("RGB", (420, 16 * len(lines) + 8), "white")
-        draw = ImageDraw.Draw(image)
-        for row, line in enumerate(lines):
-            draw.text((6, 4 + 16 * row), line, fill="black")
-        out = io.BytesIO()
-        image.save(out, format="PNG")
-        return out.getvalue()
+        return _picture([kind, *self.board_text(view, language).splitlines(),
+                         *self.narrate(events, view.players, language)])
+
+    def render_private(self, view: TinyView, events: Sequence[Any], language: str, *,
+                       layout: str = "landscape") -> bytes:
+        """One seat's own board: its hand and the cards it has chosen so far."""
+        return _picture([f"{view.players[view.viewer]}'s hand", *self.board_text(view, language).splitlines()])
+
+
+def _picture(lines: Sequence[str]) -> bytes:
+    """A small PNG of some lines of text (enough to prove where a picture goes and what it shows)."""
+    image = Image.new("RGB", (420, 16 * len(lines) + 8), "white")
+    draw = ImageDraw.Draw(image)
+    for row, line in enumerate(lines):
+        draw.text((6, 4 + 16 * row), line, fill="black")
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
 
 
 PRESENTER = TinyPresenter()
