@@ -179,7 +179,18 @@ class Presenter(ABC):
     @abstractmethod
     def render(self, kind: str, view: Any, events: Sequence[Any], language: str, *,
                layout: str = "landscape") -> bytes:
-        """A PNG: "map" (the board after a cycle, with what ``events`` changed) or "final"."""
+        """A PNG: "map" (the board after a cycle, with what ``events`` changed) or "final".
+        ``view`` is always the public view and ``events`` only public ones."""
+
+    # A presenter that can draw one seat's own board (its plans, its secrets) sets this; the
+    # service then sends that picture privately to the seat with its choices.
+    private_pictures: bool = False
+
+    def render_private(self, view: Any, events: Sequence[Any], language: str, *,
+                       layout: str = "landscape") -> bytes:
+        """A PNG of one seat's own view (``view(seat)``, the events that seat may see), sent
+        only to that seat. Only called where ``private_pictures`` is set."""
+        raise NotImplementedError(f"{type(self).__name__} draws no private pictures")
 
 
 def _label_words(label: str) -> str:

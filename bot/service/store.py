@@ -74,7 +74,7 @@ class GameStore:
         return self._games.get(game_id)
 
     @staticmethod
-    def rebuild(meta: GameMeta, moves: list[str]) -> Loaded:
+    def rebuild(meta: GameMeta, moves: list[tuple[int, str]]) -> Loaded:
         loaded = Loaded(meta)
         if meta.setup is not None:
             loaded.match = kind(meta.game).definition.resume(meta.setup, moves)
