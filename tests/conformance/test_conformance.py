@@ -14,6 +14,7 @@ from conformance_kit import (
     MAX_STEPS,
     names,
     play_random,
+    position_of,
     random_move,
     replay,
     state_of,
@@ -56,29 +57,31 @@ def test_check_agrees_with_apply_and_a_refusal_changes_nothing(case):
     definition, n = case
     refused = 0
 
-    def try_everyone_on_every_choice(match):
+    def try_every_seat_on_the_choices_now(match):
         nonlocal refused
+        if rng.random() > 0.1:            # a sample of the positions keeps the suite fast
+            return
         candidates = {str(c): c for s in match.to_act() for c in match.legal_choices(s)}
         for seat in range(n):
             legal = match.legal_choices(seat)
-            for choice in candidates.values():
+            for choice in rng.sample(list(candidates.values()), min(len(candidates), 12)):
                 if match.is_legal(choice, by=seat):
                     assert match.check(choice, by=seat) in legal, (seat, choice)
                     continue
                 with pytest.raises(GameError) as checked:
                     match.check(choice, by=seat)
-                if rng.random() < 0.2:           # applying costs a snapshot: a sample is enough
-                    before = state_of(match)
-                    with pytest.raises(type(checked.value)):
-                        match.apply(choice, by=seat)
-                    assert state_of(match) == before, f"refusing {choice} by seat {seat} changed the match"
-                    refused += 1
+                before = state_of(match)
+                with pytest.raises(type(checked.value)):
+                    match.apply(choice, by=seat)
+                assert state_of(match) == before, f"refusing {choice} by seat {seat} changed the match"
+                refused += 1
+                break
         with pytest.raises(MalformedInput):
             match.parse_choice("no such choice §")
 
     for seed in seeds(2):
         rng = random.Random(seed)
-        play_random(definition.new_match(names(n), seed=seed), rng, on_step=try_everyone_on_every_choice)
+        play_random(definition.new_match(names(n), seed=seed), rng, on_step=try_every_seat_on_the_choices_now)
     assert refused, "no refusal was tried: the check tested nothing"
 
 
@@ -117,10 +120,13 @@ def test_the_record_round_trips_and_replays_to_the_same_state(case):
         match = definition.new_match(names(n), seed=seed)
         moves: list = []
         while True:             # records of games in progress (a decision half made) and of the finished game
+            # A record may keep whole decisions (a build's hexes, not its undone steps): replayed, it
+            # gives the same position and the same record, though maybe not the same count of steps.
             record = json.loads(json.dumps(match.to_record()))
-            assert state_of(definition.from_record(record)) == state_of(match)
-            setup = match.stored_setup()
-            assert definition.record_of(setup, moves) == match.to_record()
+            assert position_of(definition.from_record(record)) == position_of(match)
+            assert definition.from_record(record).to_record() == record
+            stored = definition.record_of(match.stored_setup(), moves)
+            assert position_of(definition.from_record(stored)) == position_of(match)
             assert by_record_format(record["format"]) is definition
             if match.is_terminal():
                 break
@@ -159,10 +165,10 @@ def test_no_view_holds_a_secret_of_another_seat(case):
     for seed in seeds(7):
         rng = random.Random(seed)
         setup = json.loads(json.dumps(definition.new_match(names(n), seed=seed).stored_setup()))
-        for seat in range(n):
+        for seat in rng.sample(range(n), 2):       # two seats a deal: the seeds vary which
             twin_setup, changed = twin(setup, seat, rng)
             assert seat in changed
             assert definition.resume(setup, []).view(seat) != definition.resume(twin_setup, []).view(seat), (
                 "the twin deal changed nothing the seat sees: it tests nothing")
             steps += walk_twins(definition, setup, twin_setup, changed, rng)
-    assert steps > 10 * n * GAMES_PER_COUNT, "the twins parted at once: the check saw hardly any play"
+    assert steps > 20 * GAMES_PER_COUNT, "the twins parted at once: the check saw hardly any play"
