@@ -53,15 +53,30 @@ class Side:
         match = (await self.service.store.load(1)).match
         return match.view(None), match.log_for(None)
 
+    def latest_menus(self, u) -> list:
+        """The buttons of the newest private message to ``u`` and of the newest group message that
+        offer choices (a turn message is edited in place, so the transport holds its last content)."""
+        newest = sorted(self.transport.messages.items(), key=lambda item: -int(item[0]))
+        mine = [m.buttons for _, m in newest if m.private_to is not None and m.private_to.id == u.id
+                and turn_buttons(m.buttons)]
+        group = [m.buttons for _, m in newest if m.private_to is None and turn_buttons(m.buttons)]
+        return mine[:1] + group[:1]
+
     async def press(self, c, u, rng_value: float):
-        """The user presses a button of their open menu (a submenu) or of their turn's menu."""
-        buttons = turn_buttons(self.menus.get(u.id) or ())
-        if not buttons:
-            buttons = turn_buttons((await self.service.board(c, u)).buttons)
-        if not buttons:
-            return None
-        reply = await self.service.press(c, u, buttons[int(rng_value * len(buttons))].payload)
-        self.menus[u.id] = reply.buttons
+        """The user presses a button: of the menu their last press opened, else of their newest
+        private turn message, else of the group's turn message, else of the board's menu; a source
+        whose press is refused (stale) gives way to the next. Returns the last reply."""
+        reply = None
+        sources = [self.menus.get(u.id, ()), *self.latest_menus(u)]
+        for buttons in [*sources, None]:
+            if buttons is None:
+                buttons = (await self.service.board(c, u)).buttons
+            choices = turn_buttons(buttons)
+            if choices:
+                reply = await self.service.press(c, u, choices[int(rng_value * len(choices))].payload)
+                self.menus[u.id] = reply.buttons
+                if reply.ok:
+                    break
         return reply
 
 
