@@ -289,7 +289,7 @@ def prompt_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec,
         if menu.private:
             menu, rows = choice_buttons(meta, game, match, codec, acting[0])
     if has_secrets(game):
-        rows.append([button(game.presenter.secret_button(lang), codec.encode("m", meta.id), "marker")])
+        rows.append([button(game.presenter.secret_button(lang), codec.encode("m", meta.id), "secret")])
     if unreachable_names(meta):
         rows.append([button(t(lang, "bot.btn.open_private"), codec.encode("p"), "open_private")])
     return menu, rows

@@ -225,11 +225,13 @@ class Play:
             raise Refused("bot.err.forged")
         if meta.seat_of(user.id) is None:
             raise Refused("bot.err.not_in_game")
+        self._check_position(loaded, user, seat, p.int(2), p.int(3), p.int(4) if p.kind == "c" else None)
         if meta.seat_of(user.id) != seat:
             # Someone else's buttons (a group turn message, a forwarded menu): refused to the
             # presser alone, and nothing changes for the seat they belong to.
+            if meta.seat_of(user.id) not in match.to_act():
+                self.acting_seat(loaded, user)         # "it is Ann's turn, not yours"
             raise Refused("bot.err.not_your_buttons", player=meta.seats[seat].name)
-        self._check_position(loaded, user, seat, p.int(2), p.int(3), p.int(4) if p.kind == "c" else None)
         if p.kind == "c":
             choices = match.legal_choices(seat)
             index = p.int(4)
@@ -257,9 +259,8 @@ class Play:
         edit = M.group(meta, M.prompt_text(meta, game, match, menu), buttons=rows,
                        slot=M.turn_slot(meta), mode="edit", mentions=(meta.seats[seat].user(),))
         await self.store.commit(Changes(outbox=[edit]))
-        _, own = M.choice_buttons(meta, game, match, self.codec, seat, group)
         text = menu.text if menu is not None and menu.text else game.presenter.back_text(lang)
-        return Reply(text, buttons=M.to_buttons(own))
+        return Reply(text, buttons=M.to_buttons(rows))
 
     async def _show_private(self, loaded: Loaded, seat: int, group: str | None, menu, lang: str, *,
                             in_private: bool) -> Reply:

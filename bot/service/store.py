@@ -67,6 +67,16 @@ class GameStore:
             self._games.popitem(last=False)
         return loaded
 
+    def _keep(self, loaded: Loaded) -> Loaded:
+        """``loaded``, checked current a moment ago, as the most recently used game. Another
+        task may have evicted it, or cached a newer copy, while this one awaited the database:
+        the newest copy is kept and returned, never an error."""
+        cached = self._games.get(loaded.meta.id)
+        if cached is not None and cached.meta.version >= loaded.meta.version:
+            self._games.move_to_end(loaded.meta.id)
+            return cached
+        return self.remember(loaded)
+
     def forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
 
@@ -86,16 +96,12 @@ class GameStore:
         if loaded is not None:
             version = await self.storage.game_version(game_id)
             if version is None or version == loaded.meta.version:
-                self._games.move_to_end(game_id)
-                return loaded
+                return self._keep(loaded)
             self.forget(game_id)       # moved by another process: read it again
         got = await self.storage.load_game(game_id)
         if got is None:
             return None
-        again = self._games.get(game_id)   # loaded meanwhile by another task
-        if again is not None and again.meta.version >= got[0].version:
-            return again
-        return self.remember(self.rebuild(*got))
+        return self._keep(self.rebuild(*got))   # or the copy another task loaded meanwhile
 
     async def restore_all(self) -> int:
         """Load and rebuild every lobby and running game now (start-up is lazy otherwise)."""

@@ -158,7 +158,7 @@ class Timers:
             raise
         names = ", ".join(meta.seats[s].name for s in humans)
         note = (t(lang, "bot.msg.deadline_private", player=names) if private
-                else t(lang, "bot.msg.deadline", player=names, tile="; ".join(made)))
+                else t(lang, "bot.msg.deadline", player=names, choice="; ".join(made)))
         await self.play.finish(loaded, turn, notes=[note])
 
     async def run(self, fire=None, *, max_sleep: float = 30.0) -> None:

@@ -300,7 +300,7 @@ class TerminalSession:
     async def press(self, button: Button) -> None:
         self.reply_buttons = ()
         reply = await self.service.press(self.chat, self.human, button.payload)
-        if button.kind == "marker" and reply.ok:
+        if button.kind == "secret" and reply.ok:
             self.show_private(reply.text)
             return
         if reply.buttons:
@@ -394,8 +394,8 @@ class TerminalSession:
             self.show_reply(await self.service.rules(self.chat, self.human))
         elif name == "board":
             self.show_board((await self.service.board(self.chat, self.human)).text)
-        elif name == "marker":
-            reply = await self.service.marker(self.human, self.chat)
+        elif name == "secret":
+            reply = await self.service.secret(self.human, self.chat)
             if reply.ok:
                 self.show_private(reply.text)
             else:

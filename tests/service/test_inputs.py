@@ -94,7 +94,7 @@ async def test_unknown_game_and_no_game(service):
         assert not reply.ok and reply.text == t("en", "bot.err.no_game"), call
     reply = await service.move(c, ann, "1")
     assert not reply.ok and reply.text == t("en", "bot.err.no_game")
-    assert not (await service.marker(ann)).ok
+    assert not (await service.secret(ann)).ok
 
 
 async def test_typed_moves_are_validated(service):

@@ -57,6 +57,10 @@ class PostgresStorage(Storage):
             await self.close()
             raise
 
+    async def open_existing(self) -> None:
+        # The server must have the database already (asyncpg fails otherwise); no migration.
+        self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=1, reset=_keep_session)
+
     async def close(self) -> None:
         if self._pool is not None:
             await self._pool.close()
