@@ -94,8 +94,15 @@ def walk_twins(definition: GameDefinition, setup: dict, twin_setup: dict, change
         assert_same_for(first, second, others, logs=steps % 16 == 0)
         acting = first.to_act()
         assert second.to_act() == acting, "who acts differs"
+        if steps % 24 == 0:      # the AI plays from what its seat may see: the same in both deals
+            level = rng.choice(definition.ai_levels)
+            for seat in (s for s in acting if s not in changed):
+                mine = definition.choose(first, seat, seed=steps, level=level, budget=20)
+                assert mine == definition.choose(second, seat, seed=steps, level=level, budget=20), (
+                    f"the {level} AI of seat {seat} chose differently: it saw another seat's secret")
         seat = rng.choice(acting)
-        both = [c for c in first.legal_choices(seat) if c in second.legal_choices(seat)]
+        theirs = set(map(str, second.legal_choices(seat)))
+        both = [c for c in first.legal_choices(seat) if str(c) in theirs]
         if not both:
             break
         choice = rng.choice(both)

@@ -9,18 +9,14 @@ and the inputs of every public picture (the presenter's ``render`` is replaced b
 from __future__ import annotations
 
 import random
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from conformance.twins import TWINS  # tests/ is on the path (tests/conftest.py)
 from service_helpers import FakeTransport, chat, user
 
 from bot.games import kind
 from bot.service import GameService
 from bot.service.service import TURN_PRESSES
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))
-from twins import TWINS  # noqa: E402
 
 PNG = b"\x89PNG\r\n\x1a\n"       # what the recording presenter draws
 NAMES = ("Ann", "Bob", "Cy")
