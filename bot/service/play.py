@@ -91,9 +91,12 @@ class Play:
         # ``index``: the button (the choice's place among the legal ones) a human pressed, to
         # tell the same press arriving twice from a stale one.
         loaded.recent[(seat, own)] = index
+        # A seat begins to act when it joins those to act, or when, acting alone, it completed a
+        # decision and goes on with a new one (two turns in a row): its phase begins anew.
         since = meta.extra.setdefault("since", {})
-        for s in match.to_act():
-            if s not in before:
+        acting = match.to_act()
+        for s in acting:
+            if s not in before or (acting == (seat,) and s == seat and not match.in_decision(seat)):
                 since[str(s)] = match.move_count
         turn.stepped.add(seat)
         turn.rows.append(MoveRow(meta.id, n, str(choice), seat, actor, self.clock.now()))
