@@ -2,8 +2,9 @@
 secret, played with the same presses, give the group and that seat's opponents exactly the
 same texts, captions, button labels and picture inputs until the game reveals the secret.
 
-Paris Paris: one seat's marker; Paris Connection: a locomotive of one colour swapped for another
-between two screens (the storage boards stay the same); Tiny Hands: cards of one hand.
+Every registered game with secrets is played so (tests/conformance/twins.py deals the twins): Paris
+Paris, one seat's marker; Paris Connection, a locomotive of one colour swapped for another between
+two screens (the storage boards stay the same); Tiny Hands, cards of one hand.
 """
 
 from __future__ import annotations
@@ -11,19 +12,28 @@ from __future__ import annotations
 import random
 
 import pytest
+from conformance.twins import TWINS
 from service_helpers import chat, user
+from tinygame import GAME as TINY
 from twin_streams import NAMES, record_pictures, seen, start_twins
 
-CASES = [("paris-paris", 0, 11), ("paris-paris", 2, 12), ("paris-connection", 0, 21),
-         ("paris-connection", 1, 22), ("tiny-hands", 1, 31), ("tiny-hands", 2, 32)]
+from engine.registry import GAMES
+
+# Every registered game that deals secrets (and the test-only one), two seats each, as many humans
+# as the game's smallest table of at least three.
+GAMES_WITH_SECRETS = [(game_id, definition) for game_id, definition in [*GAMES.items(), (TINY.id, TINY)]
+                      if game_id in TWINS]
+CASES = [(game_id, min(max(3, d.min_players), d.max_players), seat, 10 * index + seat + 11)
+         for index, (game_id, d) in enumerate(GAMES_WITH_SECRETS) for seat in (0, 1)]
 
 
-@pytest.mark.parametrize(("game_id", "seat", "seed"), CASES, ids=[f"{g}-seat{s}" for g, s, _ in CASES])
+@pytest.mark.parametrize(("game_id", "players", "seat", "seed"), CASES,
+                         ids=[f"{g}-{n}p-seat{s}" for g, n, s, _ in CASES])
 async def test_twin_deals_give_the_group_and_the_opponents_the_same_stream(
-        tmp_path, clock, monkeypatch, tiny_game, game_id, seat, seed):
-    sides, changed = await start_twins(tmp_path, clock, monkeypatch, game_id, seat, seed)
+        tmp_path, clock, monkeypatch, tiny_game, game_id, players, seat, seed):
+    sides, changed = await start_twins(tmp_path, clock, monkeypatch, game_id, players, seat, seed)
     current = record_pictures(monkeypatch, game_id, sides)
-    users = {u.id: u for u in map(user, NAMES)}
+    users = {u.id: u for u in map(user, NAMES[:players])}
     seated = (await sides[0].service.game_info(chat(1)))["seats"]
     watchers = {s["user_id"] for i, s in enumerate(seated) if i not in changed}
     rng, compared, moves = random.Random(seed), 0, 0

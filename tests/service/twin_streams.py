@@ -19,7 +19,7 @@ from bot.service import GameService
 from bot.service.service import TURN_PRESSES
 
 PNG = b"\x89PNG\r\n\x1a\n"       # what the recording presenter draws
-NAMES = ("Ann", "Bob", "Cy")
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 
 
 def seen(message) -> tuple:
@@ -76,8 +76,8 @@ class Side:
         return reply
 
 
-async def start_twins(tmp_path, clock, monkeypatch, game_id: str, seat: int, seed: int):
-    """Two services, each with a started game of ``game_id`` for Ann, Bob and Cy (all human); the
+async def start_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, seat: int, seed: int):
+    """Two services, each with a started game of ``game_id`` for ``players`` humans (Ann, Bob...); the
     second dealt the twin in which ``seat``'s secret differs. Returns the sides and the changed seats."""
     definition = kind(game_id).definition
     real = definition.new_match
@@ -94,7 +94,7 @@ async def start_twins(tmp_path, clock, monkeypatch, game_id: str, seat: int, see
         with monkeypatch.context() as patch:
             if twin:
                 patch.setattr(definition, "new_match", twin_deal)
-            users = [user(name) for name in NAMES]
+            users = [user(name) for name in NAMES[:players]]
             c = chat(1)
             assert (await svc.new_game(c, users[0], options={"game": game_id, "seed": seed})).ok
             for u in users[1:]:
