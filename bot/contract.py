@@ -159,7 +159,11 @@ class GameServiceAPI(Protocol):
         """Any button payload the service issued (choices, submenus, join, secret, settings).
         Stale, foreign, duplicate or forged payloads get ``Reply(ok=False, alert=True)``."""
         ...
-    async def board(self, chat: Chat, user: User) -> Reply: ...
+    async def board(self, chat: Chat, user: User, *, private: bool = False) -> Reply:
+        """The board (``extra["to_act"]``: every seat to act now) and the user's choices if they
+        are among them; where seats choose in private, only a button that brings them privately,
+        unless ``private`` (the answer is seen by the user alone, as at the terminal)."""
+        ...
     async def secret(self, user: User, chat: Chat | None = None) -> Reply:
         """The user's secret(s): for one chat's game, or all their games when chat is None.
         Adapters show it only privately (ephemeral reply, private chat)."""

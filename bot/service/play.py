@@ -298,7 +298,8 @@ class Play:
         M.set_shown(meta, shown | {seat})
         meta.updated = self.clock.now()
         await self.store.commit(Changes(game=meta, outbox=[row]), forget=meta.id)
-        return Reply(row.body["text"], buttons=M.to_buttons(rows), extra={"private": True, "seat": seat})
+        text = t(lang, "bot.reply.choices_private") + "\n" + row.body["text"]
+        return Reply(text, buttons=M.to_buttons(rows), extra={"private": True, "seat": seat})
 
     async def typed(self, loaded: Loaded, user: User, text: str, lang: str) -> Reply:
         """A choice typed as text (terminal, commands): its number on the menu, the start of its

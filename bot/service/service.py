@@ -353,12 +353,15 @@ class GameService:
 
     # ---- information --------------------------------------------------------------------
 
-    async def board(self, chat: Chat, user: User) -> Reply:
+    async def board(self, chat: Chat, user: User, *, private: bool = False) -> Reply:
+        """The board, and the user's choices if they are to act. ``private``: the answer is seen
+        by the user alone (the terminal), so it carries their own menu even where the seats
+        choose in private; otherwise a button that brings it privately."""
         lang = await self._language(chat, user)
         loaded = await self.store.chat_game(chat)
         if loaded is None:
             return Reply(t(lang, "bot.err.no_game"), ok=False)
-        return await self.info.board(loaded, user, loaded.meta.language)
+        return await self.info.board(loaded, user, loaded.meta.language, private=private)
 
     async def secret(self, user: User, chat: Chat | None = None) -> Reply:
         """The user's secret (what the game keeps hidden from the others) in the chat's game,
