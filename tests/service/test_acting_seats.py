@@ -7,12 +7,13 @@ pictures drawn from public events only."""
 from __future__ import annotations
 
 from service_helpers import chat, snapshot, start_game, user
-from twin_streams import NAMES, turn_buttons
+from twin_streams import turn_buttons
 
 from bot.games import kind
 from renderers.i18n import t
 
 TRADE = t("en", "pc.btn.trade")
+NAMES = ("Ann", "Bob", "Cy")
 
 
 def newest_private_menu(transport, u) -> list:
