@@ -7,12 +7,13 @@ pictures drawn from public events only."""
 from __future__ import annotations
 
 from service_helpers import chat, snapshot, start_game, user
-from twin_streams import NAMES, turn_buttons
+from twin_streams import turn_buttons
 
 from bot.games import kind
 from renderers.i18n import t
 
 TRADE = t("en", "pc.btn.trade")
+NAMES = ("Ann", "Bob", "Cy")
 
 
 def newest_private_menu(transport, u) -> list:
@@ -92,7 +93,9 @@ async def test_every_acting_seat_is_reported_and_choices_come_privately(service,
     assert mine.ok and mine.buttons
     await service.deliver_pending(transport)
     fresh = transport.sent[sent:]
-    assert [m.private_to.id for m in fresh] == ["bob"] and turn_buttons(fresh[0].buttons)
+    assert [m.private_to.id for m in fresh] == ["bob", "bob"] and turn_buttons(fresh[-1].buttons)
+    assert fresh[0].edit_message_id is not None and not fresh[0].buttons     # the older one loses its buttons
+    assert fresh[-1].edit_message_id is None                                  # the menu comes anew
     # The group's turn message names who is still to choose, with no choice buttons.
     prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
     assert t("en", "bot.msg.waiting", players="Ann, Bob, Cy") in prompt.text
@@ -208,3 +211,32 @@ async def test_a_turn_button_of_the_old_form_is_stale_not_forged(service, transp
     assert not reply.ok and reply.text == t("en", "bot.err.stale")
     forged = await service.press(c, user("Ann"), f"{body}_{'0' * 16}")
     assert not forged.ok and forged.text == t("en", "bot.err.forged")
+
+
+async def test_two_turns_in_a_row_are_two_phases(service, transport, clock):
+    """In a two-player Paris Paris the bus can give one player two turns in a row: the second
+    turn's deadline runs from its own start, and the first turn's buttons are stale."""
+    from bot.games import kind as kind_of
+
+    c = chat(1)
+    ann, bob = user("Ann"), user("Bob")
+    game_id = await start_game(service, c, [ann, bob], options={"seed": 4, "deadline_minutes": 60})
+    users = {"ann": ann, "bob": bob}
+    definition = kind_of("paris-paris").definition
+    for _ in range(12):
+        info = await service.game_info(game_id=game_id)
+        seat = info["to_act"][0]
+        board = await service.board(c, users[info["seats"][seat]["user_id"]])
+        loaded = await service.store.load(game_id)
+        choice = definition.choose(loaded.match, seat, seed=1, level="easy")
+        clock.advance(minutes=5)
+        assert (await service.move(c, users[info["seats"][seat]["user_id"]], str(choice))).ok
+        after = await service.game_info(game_id=game_id)
+        if after["to_act"] == [seat]:                                   # the same player again
+            (deadline,) = [t_ for t_ in await service.storage.timers_of(game_id) if t_.kind == "deadline"]
+            assert deadline.due == clock.now() + 3600 and deadline.move == after["moves"]
+            first = [b for row in board.buttons for b in row if b.payload.startswith("c_")][0]
+            again = await service.press(c, users[info["seats"][seat]["user_id"]], first.payload)
+            assert not again.ok and again.text in (t("en", "bot.err.stale"), t("en", "bot.err.duplicate"))
+            return
+    raise AssertionError("no player had two turns in a row")
