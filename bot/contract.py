@@ -76,7 +76,8 @@ class Outgoing:
     text: str
     chat: Chat | None = None
     private_to: User | None = None
-    image: bytes | None = None                     # PNG, rendered by the delivery loop
+    image: bytes | None = None                     # PNG, rendered by the delivery loop; a private
+                                                   # message's is that seat's own board
     image_name: str = DEFAULT_IMAGE_NAME           # the service names each picture after its game
     buttons: tuple[tuple[Button, ...], ...] = ()   # rows of buttons
     mentions: tuple[User, ...] = ()                # users to ping ("{mention:<seat>}" in text is
@@ -161,7 +162,11 @@ class GameServiceAPI(Protocol):
         """Any button payload the service issued (choices, submenus, join, secret, settings).
         Stale, foreign, duplicate or forged payloads get ``Reply(ok=False, alert=True)``."""
         ...
-    async def board(self, chat: Chat, user: User) -> Reply: ...
+    async def board(self, chat: Chat, user: User, *, private: bool = False) -> Reply:
+        """The board (``extra["to_act"]``: every seat to act now) and the user's choices if they
+        are among them; where seats choose in private, only a button that brings them privately,
+        unless ``private`` (the answer is seen by the user alone, as at the terminal)."""
+        ...
     async def secret(self, user: User, chat: Chat | None = None) -> Reply:
         """The user's secret(s): for one chat's game, or all their games when chat is None.
         Adapters show it only privately (ephemeral reply, private chat)."""

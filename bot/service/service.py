@@ -34,7 +34,7 @@ from .inputs import cleaned
 from .lobby import Lobby, host_name, may_manage
 from .model import LOBBY, PLAYING, Changes
 from .outbox import Delivery
-from .payloads import ForgedPayload, Payload, PayloadCodec
+from .payloads import ForgedPayload, Payload, PayloadCodec, StalePayload
 from .pictures import Pictures
 from .play import Play
 from .refusal import Refused
@@ -46,7 +46,7 @@ from .timers import Timers
 log = logging.getLogger(__name__)
 
 # A press's kind -> (needs the game's lock, the handler); the payload's first field is the game id.
-# "c" make a choice, "o" open a submenu, "b" back to the menu, "m" my secret,
+# "c" make a choice, "o" open a submenu, "b" back to the menu, "h" my choices, "m" my secret,
 # "j" join, "a" add an AI, "g" start, "l" leave (and "v": add an AI at a level, below).
 LOBBY_PRESSES = {"j": "join", "a": "add_ai", "g": "start", "l": "leave"}
 TURN_PRESSES = frozenset({"c", "o", "b"})
@@ -322,6 +322,8 @@ class GameService:
             if kind_ == "p":
                 return await self.private_started(user, None)
             p = self.codec.decode(payload)
+        except StalePayload:
+            return Refused("bot.err.stale").reply(await self._language(chat, user))
         except ForgedPayload:
             return Refused("bot.err.forged").reply(await self._language(chat, user))
         game_id = p.int(0)
@@ -338,7 +340,11 @@ class GameService:
             target = None if kind_ == "j" else chat   # a join link opens from the private chat
             return await self._on_game(game_id, target, user, lambda g, lang: action(g, user, lang))
         if kind_ in TURN_PRESSES:
-            return await self._on_game(game_id, chat, user, lambda g, lang: self.play.press(g, user, p, lang))
+            # A press in a private chat (``chat`` None) keeps the seat's menus there.
+            return await self._on_game(game_id, chat, user, lambda g, lang: self.play.press(
+                g, user, p, lang, in_private=chat is None))
+        if kind_ == "h":
+            return await self._on_game(game_id, chat, user, lambda g, lang: self.play.my_choices(g, user, lang))
         return Refused("bot.err.forged").reply(await self._language(chat, user))
 
     async def move(self, chat: Chat, user: User, text: str) -> Reply:
@@ -348,12 +354,15 @@ class GameService:
 
     # ---- information --------------------------------------------------------------------
 
-    async def board(self, chat: Chat, user: User) -> Reply:
+    async def board(self, chat: Chat, user: User, *, private: bool = False) -> Reply:
+        """The board, and the user's choices if they are to act. ``private``: the answer is seen
+        by the user alone (the terminal), so it carries their own menu even where the seats
+        choose in private; otherwise a button that brings it privately."""
         lang = await self._language(chat, user)
         loaded = await self.store.chat_game(chat)
         if loaded is None:
             return Reply(t(lang, "bot.err.no_game"), ok=False)
-        return await self.info.board(loaded, user, loaded.meta.language)
+        return await self.info.board(loaded, user, loaded.meta.language, private=private)
 
     async def secret(self, user: User, chat: Chat | None = None) -> Reply:
         """The user's secret (what the game keeps hidden from the others) in the chat's game,

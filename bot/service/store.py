@@ -33,10 +33,10 @@ class Loaded:
 
     meta: GameMeta
     match: Any = None
-    # Moves made through this process since the game was loaded: move number -> (seat, index of
-    # the choice among the legal ones; None for the AI's), to tell a duplicate press (the same
-    # button twice) from a stale one.
-    recent: dict[int, tuple[int, int | None]] = field(default_factory=dict)
+    # Steps made through this process since the game was loaded: (seat, that seat's count of
+    # choices before it) -> the index of the choice among its legal ones (None for the AI's and
+    # typed ones), to tell a duplicate press (the same button twice) from a stale one.
+    recent: dict[tuple[int, int], int | None] = field(default_factory=dict)
 
     @property
     def game(self) -> GameKind:
@@ -84,7 +84,7 @@ class GameStore:
         return self._games.get(game_id)
 
     @staticmethod
-    def rebuild(meta: GameMeta, moves: list[str]) -> Loaded:
+    def rebuild(meta: GameMeta, moves: list[tuple[int, str]]) -> Loaded:
         loaded = Loaded(meta)
         if meta.setup is not None:
             loaded.match = kind(meta.game).definition.resume(meta.setup, moves)

@@ -98,6 +98,11 @@ class TerminalTransport:
     def _print(self, message: Outgoing) -> None:
         text = message.text.strip("\n")
         if message.private_to is not None:
+            if message.slot is not None:
+                # The player's own turn message, edited as they step: only what is new.
+                text = self._new_lines(message, text)
+                if not text:
+                    return
             header = t(self.language, "terminal.private_header", name=self.human.name)
             self.console.print()
             self.console.print(self.console.style(header, "bold"))

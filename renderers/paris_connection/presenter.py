@@ -160,7 +160,8 @@ class ParisConnectionPresenter(Presenter):
                           choice=c, colour=c.colour) for c in choices if isinstance(c, Build)]
         rows = _rows(items, width=2)
         if trades:
-            rows += ((MenuItem(t(language, "pc.btn.trade"), group="t", letter="t"),),)
+            # What a seat may return depends on its holdings, a secret: the trade's submenus are private.
+            rows += ((MenuItem(t(language, "pc.btn.trade"), group="t", letter="t", private=True),),)
         return Menu(rows)
 
     def back_text(self, language: str) -> str:
@@ -171,7 +172,7 @@ class ParisConnectionPresenter(Presenter):
         items = [MenuItem(t(language, "pc.btn.give", emoji=COLOUR_EMOJI[c], colour=colour_word(c, language)),
                           group=f"t{c}", colour=c) for c in gives]
         return Menu(_rows(items, width=3), text="\n".join([t(language, "pc.ask.give"), *_holding(view, language)]),
-                    back=True)
+                    back=True, private=True)
 
     def _take_menu(self, trades: Sequence[Trade], view, language: str) -> Menu:
         ordered = sorted(trades, key=lambda tr: (COMPANIES.index(tr.take), -tr.count))
@@ -188,7 +189,7 @@ class ParisConnectionPresenter(Presenter):
         lines = [t(language, "pc.ask.take", colour=colour_word(trades[0].give, language)), *_holding(view, language)]
         if held + 1 > limit:       # taking 2 for 1 goes over the limit: said before, with its cost
             lines.append(t(language, "pc.ask.take_over", count=held, limit=limit, penalty=PENALTY))
-        return Menu(_rows(items, width=4), text="\n".join(lines), back=True)
+        return Menu(_rows(items, width=4), text="\n".join(lines), back=True, private=True)
 
     def _step_item(self, choice, view, language: str) -> MenuItem:
         # fixed keys: a player typing a remembered key never undoes by accident

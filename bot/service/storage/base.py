@@ -373,10 +373,10 @@ class Storage(ABC):
         """The stored version of a game (None: no such game): another process moved the game
         when it differs from the one in memory."""
     @abstractmethod
-    async def load_game(self, game_id: int) -> tuple[GameMeta, list[str]] | None:
-        """The metadata and the stored moves (text form, in order)."""
+    async def load_game(self, game_id: int) -> tuple[GameMeta, list[tuple[int, str]]] | None:
+        """The metadata and the stored moves, in order: (the seat that made it, its text)."""
     @abstractmethod
-    async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[str]]]:
+    async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[tuple[int, str]]]]:
         """Many games in few queries (for eager restore); missing ids are left out."""
     @abstractmethod
     async def active_games(self) -> list[tuple[int, str, str]]:

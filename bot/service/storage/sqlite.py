@@ -218,29 +218,31 @@ class SqliteStorage(Storage):
         row = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
         return row[0] if row else None
 
-    async def load_game(self, game_id: int) -> tuple[GameMeta, list[str]] | None:
+    async def load_game(self, game_id: int) -> tuple[GameMeta, list[tuple[int, str]]] | None:
         def run():
             conn = self.db._conn
             row = conn.execute(f"{base.SELECT_GAME} WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 return None
-            moves = conn.execute("SELECT pick FROM moves WHERE game_id = ? ORDER BY n", (game_id,)).fetchall()
+            moves = conn.execute("SELECT seat, pick FROM moves WHERE game_id = ? ORDER BY n",
+                                 (game_id,)).fetchall()
             return row, moves
         got = await self._call(run)
         if got is None:
             return None
-        return base.meta_from_row(got[0]), [m[0] for m in got[1]]
+        return base.meta_from_row(got[0]), [(seat, pick) for seat, pick in got[1]]
 
-    async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[str]]]:
-        out: dict[int, tuple[GameMeta, list[str]]] = {}
+    async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[tuple[int, str]]]]:
+        out: dict[int, tuple[GameMeta, list[tuple[int, str]]]] = {}
         for start in range(0, len(game_ids), 500):
             chunk = tuple(game_ids[start:start + 500])
             marks = ",".join("?" * len(chunk))
             for row in await self._all(f"{base.SELECT_GAME} WHERE id IN ({marks})", chunk):
                 out[row[0]] = (base.meta_from_row(row), [])
-            for gid, pick in await self._all(
-                    f"SELECT game_id, pick FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, n", chunk):
-                out[gid][1].append(pick)
+            for gid, seat, pick in await self._all(
+                    f"SELECT game_id, seat, pick FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, n",
+                    chunk):
+                out[gid][1].append((seat, pick))
         return out
 
     async def active_games(self) -> list[tuple[int, str, str]]:

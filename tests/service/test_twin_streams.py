@@ -1,0 +1,50 @@
+"""The group stream gives no secret away (issue 17): two games that differ only in one seat's
+secret, played with the same presses, give the group and that seat's opponents exactly the
+same texts, captions, button labels and picture inputs until the game reveals the secret.
+
+Every registered game with secrets is played so (tests/conformance/twins.py deals the twins): Paris
+Paris, one seat's marker; Paris Connection, a locomotive of one colour swapped for another between
+two screens (the storage boards stay the same); Tiny Hands, cards of one hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from conformance.twins import TWINS
+from tinygame import GAME as TINY
+from twin_streams import play_twins
+
+from bot.games import kind
+from engine.registry import GAMES
+
+# Every registered game that deals secrets (and the test-only one), two seats each, as many humans
+# as the game's smallest table of at least three.
+GAMES_WITH_SECRETS = [(game_id, definition) for game_id, definition in [*GAMES.items(), (TINY.id, TINY)]
+                      if game_id in TWINS]
+CASES = [(game_id, min(max(3, d.min_players), d.max_players), seat, 10 * index + seat + 11)
+         for index, (game_id, d) in enumerate(GAMES_WITH_SECRETS) for seat in (0, 1)]
+
+
+@pytest.mark.parametrize(("game_id", "players", "seat", "seed"), CASES,
+                         ids=[f"{g}-{n}p-seat{s}" for g, n, s, _ in CASES])
+async def test_twin_deals_give_the_group_and_the_opponents_the_same_stream(
+        tmp_path, clock, monkeypatch, tiny_game, game_id, players, seat, seed):
+    compared, moves = await play_twins(tmp_path, clock, monkeypatch, game_id, players, seat, seed)
+    assert compared >= 5 and moves >= 3, f"the test compared hardly anything ({compared} presses, {moves} moves)"
+
+
+async def test_a_secret_submenu_shown_to_the_group_is_caught(tmp_path, clock, monkeypatch):
+    """Paris Connection's trade menus, no longer marked private, come to the group: the twins part."""
+    presenter = kind("paris-connection").presenter
+    honest = presenter.menu
+
+    def public_menu(*args, **kwargs):
+        menu = honest(*args, **kwargs)
+        rows = tuple(tuple(dataclasses.replace(item, private=False) for item in row) for row in menu.rows)
+        return dataclasses.replace(menu, rows=rows, private=False)
+
+    monkeypatch.setattr(presenter, "menu", public_menu)
+    with pytest.raises(AssertionError, match="different messages"):
+        await play_twins(tmp_path, clock, monkeypatch, "paris-connection", 3, 0, 21)
