@@ -14,6 +14,13 @@ destination wait.
 Several processes may share the outbox: a pass claims due messages for this process
 (``owner``) under a lease, so no two live processes send the same message (see ``Delivery``).
 
+Pacing (``pacing.Pacer``, when the transport declares its platform's ``pace``): a pass
+claims only the next message of each destination whose own budget allows one now, prompts a
+player waits for first, and sends them side by side within the bot's overall budget. So a
+busy group waits for its own budget while the others go on, and a burst is spread over
+time instead of refused. An edit that would show exactly what its slot shows already is
+recorded as delivered without a call.
+
 Delivery guarantee: a message is never lost (it stays ``pending``/``sending`` until the
 transport returned an id and that id is committed). Exactly once needs the transport's
 help: a crash between the platform accepting a message and the ``sent`` commit leaves
@@ -41,6 +48,7 @@ from bot.contract import Outgoing, RetryLater, Transport, Undeliverable
 
 from .clock import Clock
 from .model import StoredOut
+from .pacing import Pacer
 from .storage import Storage
 from .waiting import wait_event
 
@@ -48,8 +56,10 @@ log = logging.getLogger(__name__)
 MAX_BACKOFF = 600.0
 STOP_GRACE = 10.0     # seconds a stop waits for a send in flight
 LEASE_SECONDS = 60.0  # how long a claimed message is one owner's (renewed before each send)
-CLAIM_BATCH = 50      # messages claimed at a time
+CLAIM_BATCH = 50      # messages claimed at a time (one per destination)
+SEND_AT_ONCE = 8      # paced: destinations sent to side by side (few, so a new prompt's turn comes soon)
 BLOCKED_POLL = 0.5    # seconds between looks while a due message waits behind another owner's send
+PACED_POLL = 0.2      # ... or for its chat's budget to refill
 
 Materialise = Callable[[StoredOut], Awaitable[Outgoing]]
 PrivateClosed = Callable[[int, str], Awaitable[None]]
@@ -72,7 +82,7 @@ class Delivery:
 
     def __init__(self, storage: Storage, clock: Clock, *, materialise: Materialise,
                  private_closed: PrivateClosed, stop_grace: float = STOP_GRACE, owner: str = "local",
-                 lease_seconds: float = LEASE_SECONDS) -> None:
+                 lease_seconds: float = LEASE_SECONDS, share: float = 1.0) -> None:
         self.storage = storage
         self.clock = clock
         self.materialise = materialise
@@ -83,6 +93,16 @@ class Delivery:
         self._wake: dict[str, asyncio.Event] = {}
         self._next_wake: dict[str, float | None] = {}
         self._gone_slots: set[tuple[str, str | None]] = set()   # slots whose message was deleted
+        self.share = share          # of the platform's overall budget, for this process
+        self._pacers: dict[str, Pacer | None] = {}
+
+    def pacer(self, transport: Transport) -> Pacer | None:
+        """This process's budgets for ``transport``'s platform (None: it declares no limits)."""
+        platform = transport.platform
+        if platform not in self._pacers:
+            limits = getattr(transport, "pace", None)
+            self._pacers[platform] = Pacer(limits, self.share) if limits is not None else None
+        return self._pacers[platform]
 
     def wake(self, platform: str) -> None:
         """New messages for ``platform`` were committed: the loop delivering it looks now."""
@@ -139,7 +159,23 @@ class Delivery:
             outgoing = dataclasses.replace(outgoing, edit_message_id=edit_id)
         return outgoing
 
-    async def _deliver_one(self, transport: Transport, row: StoredOut, blocked: set[str]) -> bool:
+    async def _unchanged(self, row: StoredOut) -> bool:
+        """Whether ``row`` is an edit that would show just what its slot shows now: then it is
+        recorded as delivered without a call (every call counts against the platform's limits)."""
+        if row.mode != "edit" or row.slot is None or (row.platform, row.slot) in self._gone_slots:
+            return False
+        if await self.storage.last_shown(row.platform, row.slot) != row.body:
+            return False
+        message_id = await self.storage.slot_message(row.platform, row.slot)
+        if message_id is None:
+            return False
+        await self.storage.mark_sent(row, message_id, self.clock.now())
+        return True
+
+    async def _deliver_one(self, transport: Transport, row: StoredOut, blocked: set[str],
+                           pacer: Pacer | None = None) -> bool:
+        if await self._unchanged(row):
+            return True
         outgoing = await self._outgoing(row)
         if row.taken_over:
             # Its sender died (or stalled past its lease) between sending and recording: ask
@@ -157,6 +193,8 @@ class Delivery:
             log.warning("outbox %s: lease lost before sending; left to its new owner", row.id)
             blocked.add(row.dest)
             return False
+        if pacer is not None:
+            await pacer.take(row.dest)
         # From here on the platform may accept the message at any moment: a stop must not
         # cut the send short, or the row stays 'sending' and is posted again after the restart.
         send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked))
