@@ -114,3 +114,13 @@ def database_target(source: Settings | None = None, default: str = "paris-paris.
     ``bot.service.storage.storage_for`` / ``open_storage``."""
     source = source or settings()
     return source.get("PARIS_PARIS_DATABASE_URL") or source.get("PARIS_PARIS_DB") or default
+
+
+def senders_setting(source: Settings | None = None) -> int:
+    """PARIS_PARIS_SENDERS: how many processes send for one bot (each takes that share of the
+    platform's overall send budget; see docs/deployment.md). Default 1."""
+    source = source or settings()
+    count = source.get_int("PARIS_PARIS_SENDERS", 1)
+    if count is None or count < 1:
+        raise ConfigError(f"PARIS_PARIS_SENDERS must be 1 or more, not {count}")
+    return count

@@ -21,7 +21,7 @@ import logging
 import signal
 from dataclasses import dataclass
 
-from bot.config import ConfigError, Settings, settings
+from bot.config import ConfigError, Settings, senders_setting, settings
 
 DEFAULT_DB = "paris-paris.sqlite3"
 REACH_FIRST_DELAY = 1.0      # seconds before the first retry when Discord cannot be reached
@@ -38,6 +38,7 @@ class DiscordConfig:
     shard_count: int | None = None               # None: one connection, no sharding
     shard_ids: tuple[int, ...] | None = None     # this process's shards (None: all of them)
     instance: str | None = None                  # PARIS_PARIS_INSTANCE: this process's name
+    senders: int = 1                             # PARIS_PARIS_SENDERS: processes sending for this bot
 
     @classmethod
     def from_settings(cls, source: Settings | None = None) -> DiscordConfig:
@@ -47,7 +48,7 @@ class DiscordConfig:
             dev_guild_id=source.get_int("DISCORD_DEV_GUILD_ID"),
             # A PostgreSQL URL when several processes share one database, else the SQLite file.
             db_path=source.get("PARIS_PARIS_DATABASE_URL") or source.get("PARIS_PARIS_DB") or DEFAULT_DB,
-            **_shards(source), instance=source.get("PARIS_PARIS_INSTANCE"),
+            **_shards(source), instance=source.get("PARIS_PARIS_INSTANCE"), senders=senders_setting(source),
         )
 
     @property
@@ -97,7 +98,7 @@ async def serve(config: DiscordConfig) -> None:
     from bot.service import GameService
 
     service = await GameService.open(config.db_path, platforms=("discord",), defaults=game_defaults(),
-                                     owner=config.instance)
+                                     owner=config.instance, send_share=1 / config.senders)
     # SIGTERM (systemd, docker stop) ends the bot as cleanly as Ctrl+C does.
     main = asyncio.current_task()
     loop = asyncio.get_running_loop()

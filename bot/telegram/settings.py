@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass
 from urllib.parse import urlparse
 
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, senders_setting
 from bot.config import settings as load_settings
 
 DEFAULT_DB = "paris-paris.sqlite3"
@@ -23,6 +23,7 @@ class TelegramSettings:
     api_base_url: str | None = None       # a self-hosted Bot API server, e.g. http://localhost:8081/bot
     poll_timeout: int = 30                # getUpdates long-poll seconds
     instance: str | None = None           # PARIS_PARIS_INSTANCE: this process's name among several
+    senders: int = 1                      # PARIS_PARIS_SENDERS: processes sending for this bot
 
     @classmethod
     def from_env(cls, source: Settings | None = None) -> TelegramSettings:
@@ -40,6 +41,7 @@ class TelegramSettings:
             webhook_secret=env.get("TELEGRAM_WEBHOOK_SECRET"),
             api_base_url=env.get("TELEGRAM_API_BASE_URL"),
             instance=env.get("PARIS_PARIS_INSTANCE"),
+            senders=senders_setting(env),
         )
 
     @property

@@ -33,7 +33,6 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from aiohttp import web
-
 from flood import FloodLimits, FloodModel
 
 # Request fields that are plain strings and must never be JSON-decoded.

@@ -21,7 +21,7 @@ class FloodLimits:
 
     bot: tuple[int, float] = (30, 1.0)          # every chat together
     group: tuple[int, float] = (20, 60.0)       # one group or supergroup
-    chat: tuple[int, float] = (3, 3.0)          # one chat: about one a second, short bursts allowed
+    chat: tuple[int, float] = (5, 5.0)          # one chat: about one a second, short bursts allowed
 
 
 @dataclass
