@@ -104,6 +104,10 @@ class Delivery:
             self._pacers[platform] = Pacer(limits, self.share) if limits is not None else None
         return self._pacers[platform]
 
+    def reset_pacing(self) -> None:
+        """Start again with full budgets, read afresh from the transports (tests, benchmarks)."""
+        self._pacers.clear()
+
     def wake(self, platform: str) -> None:
         """New messages for ``platform`` were committed: the loop delivering it looks now."""
         self._event(platform).set()
@@ -117,39 +121,54 @@ class Delivery:
     async def deliver_pending(self, transport: Transport) -> int:
         """Send every message that may go out now; return how many were sent."""
         platform = transport.platform
+        pacer = self.pacer(transport)
         sent = 0
         blocked: set[str] = set()      # destinations that must wait (a refusal, a retry) this pass
         while True:
+            skip = frozenset(blocked | pacer.busy()) if pacer is not None else frozenset(blocked)
             claimed = await self.storage.claim_unsent(platform, self.owner, self.clock.now(), self.lease_seconds,
-                                                      limit=CLAIM_BATCH)
-            tried = 0
-            waiting: list[StoredOut] = []
-            try:
-                while claimed:
-                    row = claimed.pop(0)
-                    if row.dest in blocked:
-                        waiting.append(row)     # keep each chat's messages in order
-                        continue
-                    tried += 1
-                    if await self._deliver_one(transport, row, blocked):
-                        sent += 1
-            finally:
-                for row in waiting + claimed:   # not sent: any owner may take them again at once
-                    with contextlib.suppress(Exception):
-                        await asyncio.shield(self.storage.release_claim(row, self.owner))
-            if not tried:
+                                                      limit=SEND_AT_ONCE if pacer is not None else CLAIM_BATCH,
+                                                      skip=skip)
+            if not claimed:
                 break
-        await self._plan_wake(platform)
+            if pacer is None:
+                sent += await self._deliver_in_turn(transport, claimed, blocked)
+                continue
+            # One message per destination: side by side, each chat's order is kept.
+            results = await asyncio.gather(*(self._deliver_one(transport, row, blocked, pacer)
+                                             for row in claimed), return_exceptions=True)
+            sent += sum(1 for r in results if r is True)
+            errors = [r for r in results if isinstance(r, BaseException)]
+            if errors:
+                raise errors[0]
+        await self._plan_wake(platform, pacer)
         return sent
 
-    async def _plan_wake(self, platform: str) -> None:
+    async def _deliver_in_turn(self, transport: Transport, claimed: list[StoredOut], blocked: set[str]) -> int:
+        """Send ``claimed`` one after the other; give back what was not tried."""
+        sent = 0
+        try:
+            while claimed:
+                row = claimed.pop(0)
+                if row.dest in blocked:
+                    await self.storage.release_claim(row, self.owner)
+                    continue
+                if await self._deliver_one(transport, row, blocked):
+                    sent += 1
+        finally:
+            for row in claimed:   # not sent: any owner may take them again at once
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(self.storage.release_claim(row, self.owner))
+        return sent
+
+    async def _plan_wake(self, platform: str, pacer: Pacer | None = None) -> None:
         """When the loop looks again: when the first unsent message of some destination falls
         due or its lease (another owner's send) runs out; soon if one is due already (committed
-        during the pass)."""
+        during the pass, or waiting for its chat's budget)."""
         due = await self.storage.next_due(platform)
         now = self.clock.now()
         if due is not None and due <= now:
-            due = now + BLOCKED_POLL
+            due = now + (PACED_POLL if pacer is not None and pacer.busy() else BLOCKED_POLL)
         self._next_wake[platform] = due
 
     async def _outgoing(self, row: StoredOut) -> Outgoing:
