@@ -166,6 +166,13 @@ class World:
         return sum(1 for r in rows if r.dest in chats)
 
 
+def _chat_of(call) -> int | None:
+    try:
+        return int(call.params.get("chat_id"))
+    except (TypeError, ValueError):
+        return None
+
+
 async def check_chats(bot: Bot, api: FakeBotAPI, groups: list[Group]) -> dict[str, int]:
     """Lost, doubled and reordered messages per chat: every outbox message sent, every message
     the group shows recorded by exactly one outbox message, posts in the outbox's order."""
@@ -188,11 +195,14 @@ async def check_chats(bot: Bot, api: FakeBotAPI, groups: list[Group]) -> dict[st
     return counts
 
 
-async def open_world(tmp: str, *, speed: float, limits: FloodLimits | None) -> tuple[FakeBotAPI, Bot, World]:
+async def open_world(tmp: str, *, speed: float, limits: FloodLimits | None,
+                     pace_total: Budget | None = None) -> tuple[FakeBotAPI, Bot, World]:
+    """``pace_total``: the bot's overall pace when the limits say other than Telegram's 30 a second."""
     api = await FakeBotAPI(max_poll=0.2).start()
     bot = Bot(api, f"{tmp}/load.sqlite3", ai=first_choice)
     await bot.start()
-    world = World(api, bot, flood_at(limits, speed) if limits else None, pace_at(TELEGRAM_PACE, speed))
+    pace = TELEGRAM_PACE if pace_total is None else dataclasses.replace(TELEGRAM_PACE, total=pace_total)
+    world = World(api, bot, flood_at(limits, speed) if limits else None, pace_at(pace, speed))
     return api, bot, world
 
 
@@ -205,11 +215,12 @@ async def settle(world: World, chats: set[str], timeout: float) -> None:
 
 
 async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TELEGRAM,
-                   min_presses: int = 5, think: float = 3.0, seed: int = 1, timeout: float = 600.0) -> dict:
+                   pace_total: Budget | None = None, min_presses: int = 5, think: float = 3.0, seed: int = 1,
+                   timeout: float = 600.0) -> dict:
     """``groups`` groups pressing at once, presses in one more group meanwhile: the figures."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
-        api, bot, world = await open_world(tmp, speed=speed, limits=limits)
+        api, bot, world = await open_world(tmp, speed=speed, limits=limits, pace_total=pace_total)
         try:
             world.quiet()
             busy = [await seat_group(bot, api, i, humans=1, ais=1, game=GAMES[0]) for i in range(groups)]
@@ -221,6 +232,7 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
             for group in busy:
                 press(api, group, rng)
             waits: list[float] = []
+            prompted: list[float] = []          # when each of the extra group's prompts showed
             done = asyncio.Event()
 
             async def extra_player() -> None:
@@ -230,7 +242,8 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
                         return
                     pressed = time.monotonic()
                     await next_prompt(api, extra, before, timeout)
-                    waits.append(time.monotonic() - pressed)
+                    prompted.append(time.monotonic())
+                    waits.append(prompted[-1] - pressed)
                     await asyncio.sleep(think / speed)      # a quick player reads and picks
             player = asyncio.create_task(extra_player())
             await asyncio.sleep(0.2)
@@ -241,7 +254,9 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
             await settle(world, chats | {f"c:{extra.chat.id}"}, timeout)
             flood = api.flood
             calls = sum(sum(c.values()) for c in flood.flood_counts.values())
-            return {"groups": groups, "refused": len(flood.refused), "calls": calls - len(flood.refused),
+            busy_ids = {g.chat.id for g in busy}
+            last_busy = max(c.at for c in api.calls if c.ok and _chat_of(c) in busy_ids)
+            return {"extra_prompts_during_load": sum(1 for t in prompted if t < last_busy), "groups": groups, "refused": len(flood.refused), "calls": calls - len(flood.refused),
                     "seconds": everything, "per_second": (calls - len(flood.refused)) / everything,
                     "press_p50": pct(waits, 50), "press_p99": pct(waits, 99), "presses": len(waits),
                     **await check_chats(bot, api, busy + [extra])}
