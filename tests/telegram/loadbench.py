@@ -137,6 +137,20 @@ async def next_prompt(api: FakeBotAPI, group: Group, before: tuple, timeout: flo
     await api.wait_for(ready, timeout, f"the next prompt in {group.chat.title}")
 
 
+_PNG: list[bytes] = []
+
+
+async def _small_picture(render: dict, language: str, platform: str) -> bytes:
+    if not _PNG:
+        import io
+
+        from PIL import Image
+        out = io.BytesIO()
+        Image.new("RGB", (64, 48), "white").save(out, "PNG")
+        _PNG.append(out.getvalue())
+    return _PNG[0]
+
+
 # ---- one run --------------------------------------------------------------------------
 
 class World:
@@ -216,11 +230,15 @@ async def settle(world: World, chats: set[str], timeout: float) -> None:
 
 async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TELEGRAM,
                    pace_total: Budget | None = None, min_presses: int = 5, think: float = 3.0, seed: int = 1,
-                   timeout: float = 600.0) -> dict:
-    """``groups`` groups pressing at once, presses in one more group meanwhile: the figures."""
+                   timeout: float = 600.0, pictures: bool = True) -> dict:
+    """``groups`` groups pressing at once, presses in one more group meanwhile: the figures.
+    ``pictures=False``: every picture is one small PNG drawn once (the delivery alone, without
+    the CPU that drawing the rounds' maps takes)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         api, bot, world = await open_world(tmp, speed=speed, limits=limits, pace_total=pace_total)
+        if not pictures:
+            bot.service.pictures.render = _small_picture
         try:
             world.quiet()
             busy = [await seat_group(bot, api, i, humans=1, ais=1, game=GAMES[0]) for i in range(groups)]
@@ -232,18 +250,20 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
             for group in busy:
                 press(api, group, rng)
             waits: list[float] = []
+            round_ends: list[float] = []        # the presses that ended a round (a new prompt was posted)
             prompted: list[float] = []          # when each of the extra group's prompts showed
             done = asyncio.Event()
 
             async def extra_player() -> None:
-                while not done.is_set() or len(waits) < min_presses:
+                while not done.is_set() or len(waits) + len(round_ends) < min_presses:
                     before = press(api, extra, rng)
                     if before is None:
                         return
                     pressed = time.monotonic()
                     await next_prompt(api, extra, before, timeout)
                     prompted.append(time.monotonic())
-                    waits.append(prompted[-1] - pressed)
+                    new_message = shown(prompt_of(api, extra.chat))[0] != before[0]
+                    (round_ends if new_message else waits).append(prompted[-1] - pressed)
                     await asyncio.sleep(think / speed)      # a quick player reads and picks
             player = asyncio.create_task(extra_player())
             await asyncio.sleep(0.2)
@@ -258,7 +278,9 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
             last_busy = max(c.at for c in api.calls if c.ok and _chat_of(c) in busy_ids)
             return {"extra_prompts_during_load": sum(1 for t in prompted if t < last_busy), "groups": groups, "refused": len(flood.refused), "calls": calls - len(flood.refused),
                     "seconds": everything, "per_second": (calls - len(flood.refused)) / everything,
-                    "press_p50": pct(waits, 50), "press_p99": pct(waits, 99), "presses": len(waits),
+                    "press_p50": pct(waits + round_ends, 50), "press_p99": pct(waits + round_ends, 99),
+                    "presses": len(waits) + len(round_ends), "edit_p99": pct(waits, 99), "edits": len(waits),
+                    "round_end_max": max(round_ends, default=float("nan")), "round_ends": len(round_ends),
                     **await check_chats(bot, api, busy + [extra])}
         finally:
             await bot.stop()
@@ -303,6 +325,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--table", type=int, default=0, metavar="ACTIONS",
                         help="instead: one table of four per game, this many actions at full speed")
     parser.add_argument("--no-limits", action="store_true", help="the fake Bot API without flood limits")
+    parser.add_argument("--small-pictures", action="store_true",
+                        help="one small PNG for every picture: the delivery without drawing the maps")
     args = parser.parse_args(argv)
     limits = FloodLimits(bot=(10**6, 1.0), group=(10**6, 1.0), chat=(10**6, 1.0)) if args.no_limits else FloodLimits()
     if args.table:
@@ -313,13 +337,16 @@ def main(argv: list[str] | None = None) -> None:
             print(f"| {game} | {r['actions']} | {r['sends']:.2f} | {r['edits']:.2f} | {r['private']:.2f} | "
                   f"{r['per_minute']:.1f} | {r['refused']} | {r['lost']}/{r['doubled']}/{r['reordered']} |", flush=True)
         return
-    r = asyncio.run(run_load(args.groups, limits=limits))
-    print(f"{r['groups']} groups pressing at once, one more pressing meanwhile:\n"
+    r = asyncio.run(run_load(args.groups, limits=limits, pictures=not args.small_pictures))
+    print(f"{r['groups']} groups pressing at once, one more pressing meanwhile"
+          f"{' (small pictures)' if args.small_pictures else ''}:\n"
           f"  429s served: {r['refused']} (goal 0)\n"
           f"  sends and edits delivered: {r['calls']}, {r['per_second']:.1f} a second (goal about 30)\n"
           f"  every group has its messages after {r['seconds']:.1f} s\n"
           f"  press to prompt in the extra group: p50 {r['press_p50']:.2f} s, p99 {r['press_p99']:.2f} s "
           f"over {r['presses']} presses (goal p99 <= 3 s)\n"
+          f"    of which {r['edits']} edited the prompt (p99 {r['edit_p99']:.2f} s) and {r['round_ends']} ended a "
+          f"round (closing edit, picture, new prompt: at most {r['round_end_max']:.2f} s)\n"
           f"  lost {r['lost']}, doubled {r['doubled']}, reordered {r['reordered']} (goal 0)")
 
 
