@@ -122,27 +122,41 @@ class Delivery:
         """Send every message that may go out now; return how many were sent."""
         platform = transport.platform
         pacer = self.pacer(transport)
-        sent = 0
         blocked: set[str] = set()      # destinations that must wait (a refusal, a retry) this pass
-        while True:
-            skip = frozenset(blocked | pacer.busy()) if pacer is not None else frozenset(blocked)
-            claimed = await self.storage.claim_unsent(platform, self.owner, self.clock.now(), self.lease_seconds,
-                                                      limit=SEND_AT_ONCE if pacer is not None else CLAIM_BATCH,
-                                                      skip=skip)
-            if not claimed:
-                break
-            if pacer is None:
+        if pacer is not None:
+            sent = await self._deliver_paced(transport, pacer, blocked)
+        else:
+            sent = 0
+            while claimed := await self.storage.claim_unsent(platform, self.owner, self.clock.now(),
+                                                             self.lease_seconds, limit=CLAIM_BATCH,
+                                                             skip=frozenset(blocked)):
                 sent += await self._deliver_in_turn(transport, claimed, blocked)
-                continue
-            # One message per destination: side by side, each chat's order is kept.
-            results = await asyncio.gather(*(self._deliver_one(transport, row, blocked, pacer)
-                                             for row in claimed), return_exceptions=True)
-            sent += sum(1 for r in results if r is True)
-            errors = [r for r in results if isinstance(r, BaseException)]
-            if errors:
-                raise errors[0]
         await self._plan_wake(platform, pacer)
         return sent
+
+    async def _deliver_paced(self, transport: Transport, pacer: Pacer, blocked: set[str]) -> int:
+        """Up to ``SEND_AT_ONCE`` sends side by side, each to another destination (a chat's
+        next message is claimable only once the one before it is recorded: its order is
+        kept); a new claim as soon as one finishes, so a prompt committed meanwhile waits
+        for one send, not for a batch."""
+        sent = 0
+        running: set[asyncio.Task] = set()
+        try:
+            while True:
+                if len(running) < SEND_AT_ONCE:
+                    claimed = await self.storage.claim_unsent(
+                        transport.platform, self.owner, self.clock.now(), self.lease_seconds,
+                        limit=SEND_AT_ONCE - len(running), skip=frozenset(blocked | pacer.busy()))
+                    running |= {asyncio.ensure_future(self._deliver_one(transport, row, blocked, pacer))
+                                for row in claimed}
+                if not running:
+                    return sent
+                done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                sent += sum(1 for task in done if task.result() is True)     # a failure stops the pass
+        finally:
+            for task in running:        # a stop, or a failure: the sends in flight get their grace
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
 
     async def _deliver_in_turn(self, transport: Transport, claimed: list[StoredOut], blocked: set[str]) -> int:
         """Send ``claimed`` one after the other; give back what was not tried."""
@@ -235,6 +249,10 @@ class Delivery:
         try:
             message_id = await transport.deliver(outgoing)
         except RetryLater as exc:
+            # Paced, a refusal is rare: the operator should see it (a platform gives longer
+            # waits to a bot that keeps hitting its limits).
+            log.warning("%s: outbox %s to %s must wait %.1f s (%s)", row.platform, row.id, row.dest,
+                        float(exc.seconds), exc)
             # Counted from the refusal, not from before the picture was rendered and uploaded.
             due = self.clock.now() + max(0.0, float(exc.seconds))
             await self.storage.reschedule(row.id, due, row.attempts + 1, str(exc))
