@@ -221,8 +221,10 @@ async def open_world(tmp: str, *, speed: float, limits: FloodLimits | None,
 
 
 async def settle(world: World, chats: set[str], timeout: float) -> None:
+    """Until every press was handled and ``chats`` have nothing left to send."""
     deadline = time.monotonic() + timeout
-    while await world.unsent_in(chats) or world.bot.api._updates:
+    bot = world.bot
+    while not bot.api.injected <= bot.handled or await world.unsent_in(chats):
         if time.monotonic() > deadline:
             raise AssertionError("the outbox did not drain")
         await asyncio.sleep(0.05)
