@@ -180,6 +180,19 @@ class World:
         return sum(1 for r in rows if r.dest in chats)
 
 
+async def _overtaken(bot: Bot, extra: str, busy: set[str], since: float) -> list[int]:
+    """For each prompt of ``extra`` sent while ``busy`` chats still had messages to send: how
+    many of theirs went out between its commit and its send (with prompts first, about the
+    sends already in flight when it was committed)."""
+    async with bot.service.storage.db.execute(
+            "SELECT dest, priority, created, sent_at FROM outbox WHERE state = 'sent' AND platform = 'telegram'") as cur:
+        rows = await cur.fetchall()
+    sent = [at for dest, _, created, at in rows if dest in busy and created >= since]
+    last = max(sent, default=0.0)
+    return [sum(1 for at in sent if created < at < done) for dest, priority, created, done in rows
+            if dest == extra and priority == 0 and since <= created and done < last]
+
+
 def _chat_of(call) -> int | None:
     try:
         return int(call.params.get("chat_id"))
@@ -248,12 +261,13 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
             chats = {f"c:{g.chat.id}" for g in busy}
             await settle(world, chats | {f"c:{extra.chat.id}"}, timeout)
             world.limited()
-            started = time.monotonic()
+            started, since = time.monotonic(), bot.service.clock.now()
             for group in busy:
                 press(api, group, rng)
             waits: list[float] = []
             round_ends: list[float] = []        # the presses that ended a round (a new prompt was posted)
             prompted: list[float] = []          # when each of the extra group's prompts showed
+            edited: list[tuple[float, float]] = []   # (pressed, prompt shown) of the presses that edited it
             done = asyncio.Event()
 
             async def extra_player() -> None:
@@ -266,6 +280,8 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
                     prompted.append(time.monotonic())
                     new_message = shown(prompt_of(api, extra.chat))[0] != before[0]
                     (round_ends if new_message else waits).append(prompted[-1] - pressed)
+                    if not new_message:
+                        edited.append((pressed, prompted[-1]))
                     await asyncio.sleep(think / speed)      # a quick player reads and picks
             player = asyncio.create_task(extra_player())
             await asyncio.sleep(0.2)
@@ -278,7 +294,9 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
             calls = sum(sum(c.values()) for c in flood.flood_counts.values())
             busy_ids = {g.chat.id for g in busy}
             last_busy = max(c.at for c in api.calls if c.ok and _chat_of(c) in busy_ids)
-            return {"extra_prompts_during_load": sum(1 for t in prompted if t < last_busy), "groups": groups, "refused": len(flood.refused), "calls": calls - len(flood.refused),
+            overtaken = await _overtaken(bot, f"c:{extra.chat.id}", {f"c:{g.chat.id}" for g in busy}, since)
+            return {"extra_prompts_during_load": sum(1 for t in prompted if t < last_busy), "groups": groups,
+                    "overtaken_max": max(overtaken, default=0), "prompts_during_load": len(overtaken), "refused": len(flood.refused), "calls": calls - len(flood.refused),
                     "seconds": everything, "per_second": (calls - len(flood.refused)) / everything,
                     "press_p50": pct(waits + round_ends, 50), "press_p99": pct(waits + round_ends, 99),
                     "presses": len(waits) + len(round_ends), "edit_p99": pct(waits, 99), "edits": len(waits),
