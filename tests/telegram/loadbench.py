@@ -367,6 +367,8 @@ def main(argv: list[str] | None = None) -> None:
           f"over {r['presses']} presses (goal p99 <= 3 s)\n"
           f"    of which {r['edits']} edited the prompt (p99 {r['edit_p99']:.2f} s) and {r['round_ends']} ended a "
           f"round (closing edit, picture, new prompt: at most {r['round_end_max']:.2f} s)\n"
+          f"  other groups' sends between a prompt's commit and its send: at most {r['overtaken_max']} "
+          f"(over {r['prompts_during_load']} prompts during the load)\n"
           f"  lost {r['lost']}, doubled {r['doubled']}, reordered {r['reordered']} (goal 0)")
 
 
