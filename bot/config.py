@@ -150,3 +150,14 @@ def database_target(source: Settings | None = None, default: str | None = None) 
     source = source or settings()
     return (source.get(env_name("DATABASE_URL")) or source.get(env_name("DB"))
             or default or default_database())
+
+
+def senders_setting(source: Settings | None = None) -> int:
+    """BOARDCHAT_SENDERS: how many processes send for one bot (each takes that share of the
+    platform's overall send budget; see docs/deployment.md). Default 1."""
+    source = source or settings()
+    name = env_name("SENDERS")
+    count = source.get_int(name, 1)
+    if count is None or count < 1:
+        raise ConfigError(f"{name} must be 1 or more, not {count}")
+    return count

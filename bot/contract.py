@@ -125,8 +125,31 @@ class Undeliverable(Exception):
         self.reason = reason
 
 
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """A pace: at most ``burst`` calls at once, refilled at ``per_second``. Such a budget never
+    spends more than ``burst + per_second * seconds`` in any window of ``seconds``: a platform's
+    documented "N a minute" is kept by choosing the two so that sum stays under N."""
+
+    burst: int
+    per_second: float
+
+
+@dataclass(frozen=True, slots=True)
+class PaceLimits:
+    """How fast a platform lets one bot post (sends and edits alike): ``total`` over every
+    chat, ``chat`` in any one chat, ``group`` in a group chat on top (None: no such limit)."""
+
+    total: Budget
+    chat: Budget
+    group: Budget | None = None
+
+
 class Transport(Protocol):
-    """What an adapter implements so the service's delivery loop can post for it."""
+    """What an adapter implements so the service's delivery loop can post for it.
+
+    Optionally also ``pace: PaceLimits``: the delivery loop then spreads its sends so as to
+    stay within them (a burst waits instead of being refused)."""
 
     platform: str
 

@@ -96,6 +96,10 @@ class ParisBot(commands.Bot):
         self.transport = DiscordTransport(self)
         self.dev_guild_id = dev_guild_id
         self.background_delivery = background_delivery
+        if not background_delivery:
+            # Delivered inline right after each interaction, everything goes at once: no loop
+            # would come back for a message held for its pace (discord.py still waits per route).
+            self.transport.pace = None
         self._flush_lock = asyncio.Lock()
         self._background_tasks: list[asyncio.Task] = []
         self.tree.on_error = self._on_tree_error

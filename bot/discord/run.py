@@ -21,7 +21,7 @@ import logging
 import signal
 from dataclasses import dataclass
 
-from bot.config import ConfigError, Settings, database_target, settings
+from bot.config import ConfigError, Settings, database_target, senders_setting, settings
 from bot.outage import Outage
 from bot.product import COMMAND, env_name
 
@@ -40,6 +40,7 @@ class DiscordConfig:
     shard_count: int | None = None               # None: one connection, no sharding
     shard_ids: tuple[int, ...] | None = None     # this process's shards (None: all of them)
     instance: str | None = None                  # BOARDCHAT_INSTANCE: this process's name
+    senders: int = 1                             # BOARDCHAT_SENDERS: processes sending for this bot
 
     @classmethod
     def from_settings(cls, source: Settings | None = None) -> DiscordConfig:
@@ -49,7 +50,7 @@ class DiscordConfig:
             dev_guild_id=source.get_int("DISCORD_DEV_GUILD_ID"),
             # A PostgreSQL URL when several processes share one database, else the SQLite file.
             db_path=database_target(source),
-            **_shards(source), instance=source.get(env_name("INSTANCE")),
+            **_shards(source), instance=source.get(env_name("INSTANCE")), senders=senders_setting(source),
         )
 
     @property
@@ -99,7 +100,7 @@ async def serve(config: DiscordConfig) -> None:
     from bot.service import GameService
 
     service = await GameService.open(config.db_path, platforms=("discord",), defaults=game_defaults(),
-                                     owner=config.instance)
+                                     owner=config.instance, send_share=1 / config.senders)
     # SIGTERM (systemd, docker stop) ends the bot as cleanly as Ctrl+C does.
     main = asyncio.current_task()
     loop = asyncio.get_running_loop()

@@ -33,7 +33,7 @@ from collections import OrderedDict
 
 import discord
 
-from bot.contract import DEFAULT_IMAGE_NAME, Outgoing, RetryLater, Undeliverable, User
+from bot.contract import DEFAULT_IMAGE_NAME, Budget, Outgoing, PaceLimits, RetryLater, Undeliverable, User
 
 from .texts import discord_text
 from .views import build_view
@@ -44,6 +44,12 @@ MAX_CONTENT = 2000
 PERMISSION_RETRY_SECONDS = 300.0
 SERVER_ERROR_RETRY_SECONDS = 5.0
 PINGED_MEMORY = 2000        # messages whose pinged users we remember
+
+# discord.py waits out each route's bucket itself (POST /channels/{id}/messages: 5 per 5 s
+# per channel) and the global 50 requests a second; the outbox paces below both, so its
+# bursts are spread instead of queueing inside discord.py behind one busy channel:
+# 40 a second overall, 2 + 0.6 x 5 = 5 in any 5 s in one channel.
+DISCORD_PACE = PaceLimits(total=Budget(1, 40.0), chat=Budget(2, 0.6))
 
 # Discord JSON error codes we act on.
 UNKNOWN_CHANNEL = 10003
@@ -104,6 +110,7 @@ class DiscordTransport:
     """Delivers ``Outgoing`` messages through a logged-in discord.py client."""
 
     platform = "discord"
+    pace = DISCORD_PACE
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client

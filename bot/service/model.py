@@ -105,6 +105,12 @@ class OutRow:
     slot: str | None = None
     mode: str = "new"     # "new" | "edit"
 
+    @property
+    def priority(self) -> int:
+        """0 for a message that names a player (a prompt someone waits for), else 1: the
+        outbox sends such messages before other chats' pictures and edits."""
+        return 0 if self.body.get("mentions") else 1
+
 
 @dataclass(slots=True)
 class StoredOut:

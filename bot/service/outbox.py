@@ -14,6 +14,13 @@ destination wait.
 Several processes may share the outbox: a pass claims due messages for this process
 (``owner``) under a lease, so no two live processes send the same message (see ``Delivery``).
 
+Pacing (``pacing.Pacer``, when the transport declares its platform's ``pace``): a pass
+claims only the next message of each destination whose own budget allows one now, prompts a
+player waits for first, and sends them side by side within the bot's overall budget. So a
+busy group waits for its own budget while the others go on, and a burst is spread over
+time instead of refused. An edit that would show exactly what its slot shows already is
+recorded as delivered without a call.
+
 Delivery guarantee: a message is never lost (it stays ``pending``/``sending`` until the
 transport returned an id and that id is committed). Exactly once needs the transport's
 help: a crash between the platform accepting a message and the ``sent`` commit leaves
@@ -41,6 +48,7 @@ from bot.contract import Outgoing, RetryLater, Transport, Undeliverable
 
 from .clock import Clock
 from .model import StoredOut
+from .pacing import Pacer
 from .storage import Storage
 from .waiting import wait_event
 
@@ -48,8 +56,10 @@ log = logging.getLogger(__name__)
 MAX_BACKOFF = 600.0
 STOP_GRACE = 10.0     # seconds a stop waits for a send in flight
 LEASE_SECONDS = 60.0  # how long a claimed message is one owner's (renewed before each send)
-CLAIM_BATCH = 50      # messages claimed at a time
+CLAIM_BATCH = 50      # messages claimed at a time (one per destination)
+SEND_AT_ONCE = 8      # paced: destinations sent to side by side (few, so a new prompt's turn comes soon)
 BLOCKED_POLL = 0.5    # seconds between looks while a due message waits behind another owner's send
+PACED_POLL = 0.2      # ... or for its chat's budget to refill
 
 Materialise = Callable[[StoredOut], Awaitable[Outgoing]]
 PrivateClosed = Callable[[int, str], Awaitable[None]]
@@ -72,7 +82,7 @@ class Delivery:
 
     def __init__(self, storage: Storage, clock: Clock, *, materialise: Materialise,
                  private_closed: PrivateClosed, stop_grace: float = STOP_GRACE, owner: str = "local",
-                 lease_seconds: float = LEASE_SECONDS) -> None:
+                 lease_seconds: float = LEASE_SECONDS, share: float = 1.0) -> None:
         self.storage = storage
         self.clock = clock
         self.materialise = materialise
@@ -83,6 +93,20 @@ class Delivery:
         self._wake: dict[str, asyncio.Event] = {}
         self._next_wake: dict[str, float | None] = {}
         self._gone_slots: set[tuple[str, str | None]] = set()   # slots whose message was deleted
+        self.share = share          # of the platform's overall budget, for this process
+        self._pacers: dict[str, Pacer | None] = {}
+
+    def pacer(self, transport: Transport) -> Pacer | None:
+        """This process's budgets for ``transport``'s platform (None: it declares no limits)."""
+        platform = transport.platform
+        if platform not in self._pacers:
+            limits = getattr(transport, "pace", None)
+            self._pacers[platform] = Pacer(limits, self.share) if limits is not None else None
+        return self._pacers[platform]
+
+    def reset_pacing(self) -> None:
+        """Start again with full budgets, read afresh from the transports (tests, benchmarks)."""
+        self._pacers.clear()
 
     def wake(self, platform: str) -> None:
         """New messages for ``platform`` were committed: the loop delivering it looks now."""
@@ -97,39 +121,68 @@ class Delivery:
     async def deliver_pending(self, transport: Transport) -> int:
         """Send every message that may go out now; return how many were sent."""
         platform = transport.platform
-        sent = 0
+        pacer = self.pacer(transport)
         blocked: set[str] = set()      # destinations that must wait (a refusal, a retry) this pass
-        while True:
-            claimed = await self.storage.claim_unsent(platform, self.owner, self.clock.now(), self.lease_seconds,
-                                                      limit=CLAIM_BATCH)
-            tried = 0
-            waiting: list[StoredOut] = []
-            try:
-                while claimed:
-                    row = claimed.pop(0)
-                    if row.dest in blocked:
-                        waiting.append(row)     # keep each chat's messages in order
-                        continue
-                    tried += 1
-                    if await self._deliver_one(transport, row, blocked):
-                        sent += 1
-            finally:
-                for row in waiting + claimed:   # not sent: any owner may take them again at once
-                    with contextlib.suppress(Exception):
-                        await asyncio.shield(self.storage.release_claim(row, self.owner))
-            if not tried:
-                break
-        await self._plan_wake(platform)
+        if pacer is not None:
+            sent = await self._deliver_paced(transport, pacer, blocked)
+        else:
+            sent = 0
+            while claimed := await self.storage.claim_unsent(platform, self.owner, self.clock.now(),
+                                                             self.lease_seconds, limit=CLAIM_BATCH,
+                                                             skip=frozenset(blocked)):
+                sent += await self._deliver_in_turn(transport, claimed, blocked)
+        await self._plan_wake(platform, pacer)
         return sent
 
-    async def _plan_wake(self, platform: str) -> None:
+    async def _deliver_paced(self, transport: Transport, pacer: Pacer, blocked: set[str]) -> int:
+        """Up to ``SEND_AT_ONCE`` sends side by side, each to another destination (a chat's
+        next message is claimable only once the one before it is recorded: its order is
+        kept); a new claim as soon as one finishes, so a prompt committed meanwhile waits
+        for one send, not for a batch."""
+        sent = 0
+        running: set[asyncio.Task] = set()
+        try:
+            while True:
+                if len(running) < SEND_AT_ONCE:
+                    claimed = await self.storage.claim_unsent(
+                        transport.platform, self.owner, self.clock.now(), self.lease_seconds,
+                        limit=SEND_AT_ONCE - len(running), skip=frozenset(blocked | pacer.busy()))
+                    running |= {asyncio.ensure_future(self._deliver_one(transport, row, blocked, pacer))
+                                for row in claimed}
+                if not running:
+                    return sent
+                done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                sent += sum(1 for task in done if task.result() is True)     # a failure stops the pass
+        finally:
+            for task in running:        # a stop, or a failure: the sends in flight get their grace
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+
+    async def _deliver_in_turn(self, transport: Transport, claimed: list[StoredOut], blocked: set[str]) -> int:
+        """Send ``claimed`` one after the other; give back what was not tried."""
+        sent = 0
+        try:
+            while claimed:
+                row = claimed.pop(0)
+                if row.dest in blocked:
+                    await self.storage.release_claim(row, self.owner)
+                    continue
+                if await self._deliver_one(transport, row, blocked):
+                    sent += 1
+        finally:
+            for row in claimed:   # not sent: any owner may take them again at once
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(self.storage.release_claim(row, self.owner))
+        return sent
+
+    async def _plan_wake(self, platform: str, pacer: Pacer | None = None) -> None:
         """When the loop looks again: when the first unsent message of some destination falls
         due or its lease (another owner's send) runs out; soon if one is due already (committed
-        during the pass)."""
+        during the pass, or waiting for its chat's budget)."""
         due = await self.storage.next_due(platform)
         now = self.clock.now()
         if due is not None and due <= now:
-            due = now + BLOCKED_POLL
+            due = now + (PACED_POLL if pacer is not None and pacer.busy() else BLOCKED_POLL)
         self._next_wake[platform] = due
 
     async def _outgoing(self, row: StoredOut) -> Outgoing:
@@ -139,7 +192,23 @@ class Delivery:
             outgoing = dataclasses.replace(outgoing, edit_message_id=edit_id)
         return outgoing
 
-    async def _deliver_one(self, transport: Transport, row: StoredOut, blocked: set[str]) -> bool:
+    async def _unchanged(self, row: StoredOut) -> bool:
+        """Whether ``row`` is an edit that would show just what its slot shows now: then it is
+        recorded as delivered without a call (every call counts against the platform's limits)."""
+        if row.mode != "edit" or row.slot is None or (row.platform, row.slot) in self._gone_slots:
+            return False
+        if await self.storage.last_shown(row.platform, row.slot) != row.body:
+            return False
+        message_id = await self.storage.slot_message(row.platform, row.slot)
+        if message_id is None:
+            return False
+        await self.storage.mark_sent(row, message_id, self.clock.now())
+        return True
+
+    async def _deliver_one(self, transport: Transport, row: StoredOut, blocked: set[str],
+                           pacer: Pacer | None = None) -> bool:
+        if await self._unchanged(row):
+            return True
         outgoing = await self._outgoing(row)
         if row.taken_over:
             # Its sender died (or stalled past its lease) between sending and recording: ask
@@ -157,6 +226,8 @@ class Delivery:
             log.warning("outbox %s: lease lost before sending; left to its new owner", row.id)
             blocked.add(row.dest)
             return False
+        if pacer is not None:
+            await pacer.take(row.dest)
         # From here on the platform may accept the message at any moment: a stop must not
         # cut the send short, or the row stays 'sending' and is posted again after the restart.
         send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked))
@@ -178,6 +249,10 @@ class Delivery:
         try:
             message_id = await transport.deliver(outgoing)
         except RetryLater as exc:
+            # Paced, a refusal is rare: the operator should see it (a platform gives longer
+            # waits to a bot that keeps hitting its limits).
+            log.warning("%s: outbox %s to %s must wait %.1f s (%s)", row.platform, row.id, row.dest,
+                        float(exc.seconds), exc)
             # Counted from the refusal, not from before the picture was rendered and uploaded.
             due = self.clock.now() + max(0.0, float(exc.seconds))
             await self.storage.reschedule(row.id, due, row.attempts + 1, str(exc))

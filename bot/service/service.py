@@ -87,7 +87,7 @@ class GameService:
                  ai: Callable[..., Any] | None = None, cache_size: int = 10_000,
                  platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None,
                  ai_seconds: float | None = None, owner: str | None = None,
-                 lease_seconds: float | None = None) -> None:
+                 lease_seconds: float | None = None, send_share: float = 1.0) -> None:
         self.storage = storage
         # The name this process claims outbox messages and timers under (see ``open``).
         self.owner = owner or unique_owner()
@@ -108,7 +108,8 @@ class GameService:
         self.pictures = Pictures(storage)
         self.delivery = Delivery(storage, self.clock,
                                  materialise=lambda row: outgoing.materialise(row, self.pictures.render),
-                                 private_closed=self._private_closed, owner=self.owner, **leases)
+                                 private_closed=self._private_closed, owner=self.owner, share=send_share,
+                                 **leases)
         self._timer_task: asyncio.Task | None = None
 
     # ---- life cycle ---------------------------------------------------------------------
@@ -118,7 +119,8 @@ class GameService:
                    storage: Storage | None = None, ai: Callable[..., Any] | None = None,
                    cache_size: int = 10_000, platforms: Iterable[str] | None = None,
                    defaults: dict[str, Any] | None = None, ai_seconds: float | None = None,
-                   owner: str | None = None, lease_seconds: float | None = None) -> GameService:
+                   owner: str | None = None, lease_seconds: float | None = None,
+                   send_share: float = 1.0) -> GameService:
         """``platforms``: fire only timers of games on these platforms (all when None);
         ``defaults``: option defaults for chats that have not changed them.
 
@@ -129,7 +131,10 @@ class GameService:
         processes sharing a file or a server never take each other's work; what an unnamed
         process of this host held when it died is taken back at start, and what one of
         another host held is taken over when its lease (``lease_seconds``, default 60 s for
-        messages, 120 s for timers) runs out."""
+        messages, 120 s for timers) runs out.
+
+        ``send_share``: the part of each platform's overall send budget this process uses
+        (1 / the number of processes sending for one bot, ``BOARDCHAT_SENDERS``)."""
         checked_defaults(defaults or {})          # a bad operator default stops start-up at once
         storage = storage or storage_for(str(db_path))     # a path, or a postgresql:// URL
         await storage.open()
@@ -141,7 +146,8 @@ class GameService:
                 await release_dead_local_owners(storage)
             codec = PayloadCodec(await storage.secret())
             return cls(storage, codec, clock=clock, ai=ai, cache_size=cache_size, platforms=platforms,
-                       defaults=defaults, ai_seconds=ai_seconds, owner=owner, lease_seconds=lease_seconds)
+                       defaults=defaults, ai_seconds=ai_seconds, owner=owner, lease_seconds=lease_seconds,
+                       send_share=send_share)
         except BaseException:
             await storage.close()       # a half-opened service must not leave its connection behind
             raise

@@ -184,7 +184,7 @@ def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[Ga
         from bot.service import GameService  # imported late: the adapter itself needs only the contract
 
         return await GameService.open(config.db_path, platforms=("telegram",), defaults=game_defaults(),
-                                      owner=config.instance)
+                                      owner=config.instance, send_share=1 / config.senders)
     return open_service
 
 

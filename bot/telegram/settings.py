@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass
 from urllib.parse import urlparse
 
-from bot.config import ConfigError, Settings, database_target
+from bot.config import ConfigError, Settings, database_target, senders_setting
 from bot.config import settings as load_settings
 from bot.product import DEFAULT_DB, env_name
 
@@ -22,6 +22,7 @@ class TelegramSettings:
     api_base_url: str | None = None       # a self-hosted Bot API server, e.g. http://localhost:8081/bot
     poll_timeout: int = 30                # getUpdates long-poll seconds
     instance: str | None = None           # BOARDCHAT_INSTANCE: this process's name among several
+    senders: int = 1                      # BOARDCHAT_SENDERS: processes sending for this bot
 
     @classmethod
     def from_env(cls, source: Settings | None = None) -> TelegramSettings:
@@ -39,6 +40,7 @@ class TelegramSettings:
             webhook_secret=env.get("TELEGRAM_WEBHOOK_SECRET"),
             api_base_url=env.get("TELEGRAM_API_BASE_URL"),
             instance=env.get(env_name("INSTANCE")),
+            senders=senders_setting(env),
         )
 
     @property

@@ -16,13 +16,19 @@ import os
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from bot.contract import Outgoing, RetryLater, Undeliverable
+from bot.contract import Budget, Outgoing, PaceLimits, RetryLater, Undeliverable
 from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, entities_for_part, split_text
 from bot.telegram.keyboards import keyboard
 
 log = logging.getLogger(__name__)
 
 NETWORK_RETRY_SECONDS = 3.0
+
+# Telegram's flood limits (core.telegram.org/bots/faq): about 30 messages a second for one
+# bot, at most 20 a minute in one group, about one a second in one chat with short bursts;
+# edits count like sends. Each budget stays under its limit in any window of the limit's
+# length (burst + rate x window): 1 + 28 a second; 2 + 0.6 x 5 = 5 in 5 s; 5 + 14 = 19 a minute.
+TELEGRAM_PACE = PaceLimits(total=Budget(1, 28.0), chat=Budget(2, 0.6), group=Budget(5, 14 / 60))
 
 # python-telegram-bot 22.2+ deprecates int time periods (``RetryAfter.retry_after`` and the
 # like become ``datetime.timedelta`` in its next major version) and warns on every read,
@@ -46,6 +52,7 @@ class TelegramTransport:
     """``contract.Transport`` for one bot. ``bot_username`` is needed for deep links."""
 
     platform = "telegram"
+    pace = TELEGRAM_PACE
 
     def __init__(self, bot: Bot, bot_username: str) -> None:
         self.bot = bot

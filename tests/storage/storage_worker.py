@@ -15,11 +15,16 @@ import asyncio
 import json
 import os
 import sys
+from pathlib import Path
 
-from storage_kit import PLATFORM, a_move, lobby
+# This checkout's code, not whatever copy of the project is installed (a script's own
+# folder comes first on sys.path, not the working directory).
+sys.path.insert(1, str(Path(__file__).resolve().parents[2]))
 
-from bot.service.model import Changes, Seat
-from bot.service.storage import Conflict, open_storage
+from storage_kit import PLATFORM, a_move, lobby  # noqa: E402
+
+from bot.service.model import Changes, Seat  # noqa: E402
+from bot.service.storage import Conflict, open_storage  # noqa: E402
 
 
 async def main(target: str, command: str, *args: str) -> None:

@@ -85,14 +85,29 @@ async def test_a_destination_goes_to_one_owner_in_order(storage):
     assert [o.id for o in b] == [ids[2]]
     await storage.mark_sent(a[0], "m1", 2.0)
     c = await storage.claim_unsent(PLATFORM, "c", 2.0, 30.0)
-    assert [o.id for o in c] == [ids[1], ids[3]]
+    assert [o.id for o in c] == [ids[1]]            # one message of a destination at a time
+    await storage.mark_sent(c[0], "m2", 3.0)
+    assert [o.id for o in await storage.claim_unsent(PLATFORM, "c", 3.0, 30.0)] == [ids[3]]
+
+
+async def test_a_prompt_someone_waits_for_is_claimed_before_other_chats_messages(storage):
+    """Priority orders destinations by their next message; a chat's own order never changes."""
+    def prompt(dest, text):
+        return OutRow(1, PLATFORM, dest, {"text": text, "mentions": [{"id": "u1"}]})
+    ids = await post(storage, message(1, "c:x", "picture x"), message(1, "c:y", "edit y"),
+                     message(1, "c:z", "picture z"), prompt("c:z", "prompt z"), prompt("c:w", "prompt w"))
+    claimed = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0, limit=3)
+    assert [o.id for o in claimed] == [ids[4], ids[0], ids[1]]     # w's prompt first; z's picture before its prompt
+    await storage.mark_sent(claimed[0], "m1", 2.0)
+    rest = await storage.claim_unsent(PLATFORM, "a", 2.0, 30.0, skip=frozenset({"c:x", "c:y"}))
+    assert [o.id for o in rest] == [ids[2]]                       # x and y skipped (waiting for their pace)
 
 
 async def test_a_message_not_due_holds_back_its_destination(storage):
     ids = await post(storage, message(1, "c:x", "1"), message(1, "c:x", "2"), message(1, "c:y", "3"))
     await storage.reschedule(ids[0], 100.0, 1, "retry later")
     assert [o.id for o in await storage.claim_unsent(PLATFORM, "a", 50.0, 300.0)] == [ids[2]]
-    assert [o.id for o in await storage.claim_unsent(PLATFORM, "a", 100.0, 30.0)] == ids[:2]
+    assert [o.id for o in await storage.claim_unsent(PLATFORM, "a", 100.0, 30.0)] == ids[:1]
 
 
 async def test_claims_are_per_platform(storage):
@@ -160,7 +175,7 @@ async def test_only_the_owner_may_renew_and_send_until_another_claims_it(storage
 
 
 async def test_released_messages_are_claimable_at_once_in_their_state(storage):
-    first, second = await post(storage, message(1, "c:x", "1"), message(1, "c:x", "2"))
+    first, second = await post(storage, message(1, "c:x", "1"), message(1, "c:y", "2"))
     a = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0)
     await storage.release_claim(a[1], "b")                                  # not b's to give back
     assert await states(storage) == {first: "sending", second: "sending"}

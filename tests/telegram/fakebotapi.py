@@ -14,6 +14,9 @@ Behaviour modelled on the real API where the adapter depends on it:
 - ``fail_next(method, retry_after=...)`` injects a 429 flood-control answer;
 - ``answer_late(method, seconds, when)`` performs a call at once but answers it late (a
   slow upload or network): ``late_started`` is set when such a call has been performed;
+- ``FakeBotAPI(flood=FloodLimits())`` models Telegram's flood limits (off by default): sends
+  and edits past about 30 a second for the bot, 20 a minute in a group or one a second in
+  a chat are refused with 429 and ``retry_after``; ``flood_counts``/``refused`` count them;
 - ``getUpdates`` long-polls: it answers as soon as an update is queued, else after
   ``min(timeout, max_poll)`` seconds, so tests stay fast.
 """
@@ -30,6 +33,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from aiohttp import web
+from flood import FloodLimits, FloodModel
 
 # Request fields that are plain strings and must never be JSON-decoded.
 _TEXT_FIELDS = {
@@ -164,12 +168,21 @@ class ApiError(Exception):
         self.retry_after = retry_after
 
 
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
 class FakeBotAPI:
     """The fake server. ``async with FakeBotAPI() as api:`` starts it on a free port."""
 
     def __init__(self, *, token: str = "123456:TEST-token", bot_username: str = "ParisTestBot",
-                 max_poll: float = 0.5, port: int = 0):
+                 max_poll: float = 0.5, port: int = 0, flood: FloodLimits | None = None):
         self.token = token
+        # Telegram's flood limits, when modelled: every send and edit is counted per chat.
+        self.flood = FloodModel(flood) if flood is not None else None
         self.bot = {"id": 999000, "is_bot": True, "first_name": "Paris Paris", "username": bot_username,
                     "can_join_groups": True, "can_read_all_group_messages": False,
                     "supports_inline_queries": False}
@@ -393,6 +406,8 @@ class FakeBotAPI:
                 if name == method:
                     del self._faults[i]
                     raise error
+            if self.flood is not None:
+                self._flood_check(method, params)
             handler = getattr(self, f"_api_{method}", None)
             if handler is None:
                 raise ApiError(404, "Not Found")
@@ -416,6 +431,14 @@ class FakeBotAPI:
             self.calls.append(call)
         await self._notify()
         return web.json_response({"ok": True, "result": call.result})
+
+    def _flood_check(self, method: str, params: dict) -> None:
+        chat = self.chats.get(_int_or_none(params.get("chat_id")))
+        if chat is None or method not in FloodModel.COUNTED:
+            return
+        wait = self.flood.admit(chat.id, chat.type != "private", method, time.monotonic())
+        if wait is not None:
+            raise ApiError(429, f"Too Many Requests: retry after {wait}", wait)
 
     # ---- Bot API methods --------------------------------------------------------------
 

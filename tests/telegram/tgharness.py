@@ -12,7 +12,7 @@ from telegram import Update
 from telegram.ext import Application, TypeHandler
 
 from bot.service import GameService
-from bot.telegram.app import build_application, start_application, stop_application
+from bot.telegram.app import build_application, runtime, start_application, stop_application
 
 GROUP_ID = -1001234
 # A turn's buttons: "c_" makes a choice, "o_" opens a submenu (whose shop goes), "b_" goes back.
@@ -32,6 +32,9 @@ class Bot:
     app: Application | None = None
     runs: int = 0
     handled: set[int] = field(default_factory=set)
+    # The outbox's pacing to Telegram's flood limits makes a game in one group take minutes;
+    # the tests of pacing (test_tg_pacing.py) switch it on, the others play unpaced.
+    paced: bool = False
 
     async def start(self) -> None:
         self.service = await GameService.open(self.db_path, clock=self.clock, ai=self.ai)
@@ -40,6 +43,9 @@ class Bot:
         # runs after the adapter's handlers (group 0) for each update: a sync point for tests
         self.app.add_handler(TypeHandler(Update, self._seen), group=99)
         await start_application(self.app, poll_timeout=1)
+        if not self.paced:
+            runtime(self.app).transport.pace = None
+            self.service.delivery.reset_pacing()
         self.runs += 1
 
     async def stop(self) -> None:

@@ -85,6 +85,9 @@ MIGRATIONS: list[list[str]] = [
         """INSERT INTO meta (key, value) SELECT 'last_game_id', CAST(COALESCE(MAX(id), 0) AS TEXT)
             FROM games""",
     ],
+    [  # 5: a message's priority in the claim order (0: a prompt a player waits for)
+        """ALTER TABLE outbox ADD COLUMN priority INTEGER NOT NULL DEFAULT 1""",
+    ],
 ]
 
 # The same steps in PostgreSQL's dialect: 64-bit ids and seeds, double precision times, an
@@ -144,6 +147,9 @@ PG_MIGRATIONS: list[list[str]] = [
         """CREATE SEQUENCE game_ids""",
         """SELECT setval('game_ids', (SELECT COALESCE(MAX(id), 0) FROM games) + 1, false)""",
     ],
+    [  # 5
+        """ALTER TABLE outbox ADD COLUMN priority INTEGER NOT NULL DEFAULT 1""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 assert len(PG_MIGRATIONS) == SCHEMA_VERSION, "every schema step needs both dialects"
@@ -176,9 +182,12 @@ UPSERT_SETTINGS = ("INSERT INTO chat_settings (platform, chat_id, settings) VALU
                    "ON CONFLICT (platform, chat_id) DO UPDATE SET settings = excluded.settings")
 LATEST_IN_SLOT = "SELECT id, state FROM outbox WHERE platform = ? AND slot = ? ORDER BY id DESC LIMIT 1"
 # Coalesce only into a message nobody has started sending (a concurrent claim may just have).
-COALESCE_EDIT = "UPDATE outbox SET body = ? WHERE id = ? AND state = 'pending'"
-INSERT_OUT = ("INSERT INTO outbox (game_id, platform, dest, state, body, slot, mode, due, created) "
-              "VALUES (?,?,?,'pending',?,?,?,?,?)")
+COALESCE_EDIT = "UPDATE outbox SET body = ?, priority = ? WHERE id = ? AND state = 'pending'"
+INSERT_OUT = ("INSERT INTO outbox (game_id, platform, dest, state, body, slot, mode, due, created, priority) "
+              "VALUES (?,?,?,'pending',?,?,?,?,?,?)")
+# What a slot shows now: the content of its latest message that went out.
+LAST_SHOWN = ("SELECT body FROM outbox WHERE platform = ? AND slot = ? AND state = 'sent' "
+              "ORDER BY id DESC LIMIT 1")
 MARK_SENT = ("UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, error = NULL, owner = NULL, "
              "lease = NULL WHERE id = ?")
 UPSERT_SLOT = ("INSERT INTO slots (platform, slot, message_id) VALUES (?,?,?) "
@@ -193,13 +202,15 @@ PRUNE = "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND COALESCE(sent_
 # when every earlier unsent message to the same destination may be claimed too: a chat
 # must never see its messages out of order, so a destination waits while an earlier
 # message of it is not due yet or is being sent by someone.
+# Each destination's first unsent message, when it is due and nobody holds a live lease on
+# it (a destination's later messages wait for it: per-chat order), leaving out ``skip``
+# (destinations waiting for their pace); prompts a player waits for first, then by age.
 CLAIMABLE_OUT = (
-    "SELECT o.id, o.state FROM outbox o LEFT JOIN ("
-    "SELECT dest, MIN(id) AS first_blocked FROM outbox WHERE platform = ? AND state IN ('pending', 'sending') "
-    "AND (due > ? OR (state = 'sending' AND lease > ?)) GROUP BY dest) b ON b.dest = o.dest "
-    "WHERE o.platform = ? AND o.state IN ('pending', 'sending') AND o.due <= ? "
-    "AND (o.state = 'pending' OR o.lease IS NULL OR o.lease <= ?) "
-    "AND (b.first_blocked IS NULL OR o.id < b.first_blocked) ORDER BY o.id LIMIT ?")
+    "SELECT o.id, o.state FROM outbox o JOIN ("
+    "SELECT MIN(id) AS first FROM outbox WHERE platform = ? AND state IN ('pending', 'sending') "
+    "GROUP BY dest) f ON o.id = f.first "
+    "WHERE o.due <= ? AND (o.state = 'pending' OR o.lease IS NULL OR o.lease <= ?){skip} "
+    "ORDER BY o.priority, o.id LIMIT ?")
 
 
 # An owner keeps a claimed message until another owner claims it (which a claim may do once
@@ -229,8 +240,11 @@ LATE_OUT = ("SELECT COUNT(*) FROM outbox WHERE state IN ('pending', 'sending') A
 LATE_TIMERS = "SELECT COUNT(*) FROM timers WHERE due < ? AND (lease IS NULL OR lease < ?)"
 
 
-def claimable_out_params(platform: str, now: float, limit: int) -> tuple:
-    return (platform, now, now, platform, now, now, limit)
+def claimable_out(platform: str, now: float, limit: int, skip: frozenset[str] = frozenset()) -> tuple[str, tuple]:
+    """The claim query (``?`` placeholders) and its parameters."""
+    dests = sorted(skip)
+    where = f" AND o.dest NOT IN ({', '.join('?' * len(dests))})" if dests else ""
+    return CLAIMABLE_OUT.format(skip=where), (platform, now, now, *dests, limit)
 
 
 def platform_filter(platforms: tuple[str, ...] | None) -> tuple[str, tuple[str, ...]]:
@@ -304,7 +318,7 @@ TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "games": (GAME_COLS, ("id",)),
     "moves": (("game_id", "n", "pick", "seat", "actor", "at"), ("game_id", "n")),
     "outbox": (("id", "game_id", "platform", "dest", "state", "body", "slot", "mode", "attempts", "due",
-                "message_id", "created", "sent_at", "error", "owner", "lease"), ("id",)),
+                "message_id", "created", "sent_at", "error", "owner", "lease", "priority"), ("id",)),
     "slots": (("platform", "slot", "message_id"), ("platform", "slot")),
     "timers": (("game_id", "kind", "due", "move", "owner", "lease"), ("game_id", "kind")),
     "results": (tuple(RESULT_COLS.split(", ")), ("game_id", "seat")),
@@ -394,11 +408,15 @@ class Storage(ABC):
     async def unsent(self, platform: str, limit: int = 500) -> list[StoredOut]: ...
     @abstractmethod
     async def claim_unsent(self, platform: str, owner: str, now: float, lease_seconds: float,
-                           limit: int = 100) -> list[StoredOut]:
-        """Due messages nobody else works on (pending, or 'sending' under an expired lease:
-        a dead process's), in id order, marked 'sending' for ``owner`` until
-        ``now + lease_seconds``; a destination's messages are handed out in order and only
-        to one owner at a time."""
+                           limit: int = 100, skip: frozenset[str] = frozenset()) -> list[StoredOut]:
+        """The first unsent message of each destination (but ``skip``) when it is due and
+        nobody else works on it (pending, or 'sending' under an expired lease: a dead
+        process's), marked 'sending' for ``owner`` until ``now + lease_seconds``: a
+        destination's messages are handed out one at a time, in order, to one owner at a
+        time. Prompts a player waits for (priority 0) come first, then by id."""
+    @abstractmethod
+    async def last_shown(self, platform: str, slot: str) -> dict | None:
+        """The body of ``slot``'s latest message that went out (None: none is kept)."""
     @abstractmethod
     async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
         """Extend ``owner``'s lease on a claimed message to ``now + lease_seconds`` and return

@@ -210,10 +210,11 @@ class PostgresStorage(Storage):
         if out.slot is not None and out.mode == "edit":
             latest = await conn.fetchrow(numbered(base.LATEST_IN_SLOT), out.platform, out.slot)
             if (latest is not None and latest[1] == "pending"
-                    and await conn.execute(numbered(base.COALESCE_EDIT), body, latest[0]) == "UPDATE 1"):
+                    and await conn.execute(numbered(base.COALESCE_EDIT), body, out.priority,
+                                           latest[0]) == "UPDATE 1"):
                 return latest[0]
         return await conn.fetchval(numbered(base.INSERT_OUT) + " RETURNING id", out.game_id, out.platform,
-                                   out.dest, body, out.slot, out.mode, now, now)
+                                   out.dest, body, out.slot, out.mode, now, now, out.priority)
 
     # ---- outbox --------------------------------------------------------------------------
 
@@ -223,22 +224,23 @@ class PostgresStorage(Storage):
         return [base.out_from_row(r) for r in rows]
 
     async def claim_unsent(self, platform: str, owner: str, now: float, lease_seconds: float,
-                           limit: int = 100) -> list[StoredOut]:
+                           limit: int = 100, skip: frozenset[str] = frozenset()) -> list[StoredOut]:
         # Claims of one platform take turns (advisory lock): a claim must see the claims
         # before it, or two owners could split one destination's messages. Rows are locked
         # with a waiting FOR UPDATE, not SKIP LOCKED: a row locked by a commit coalescing an
         # edit into it must not be skipped while the messages after it are handed out.
-        params = base.claimable_out_params(platform, now, limit)
+        claim, params = base.claimable_out(platform, now, limit, skip)
         n = len(params)
-        sql = (f"WITH c AS ({numbered(base.CLAIMABLE_OUT)} FOR UPDATE OF o) "
+        sql = (f"WITH c AS ({numbered(claim)} FOR UPDATE OF o) "
                f"UPDATE outbox SET state = 'sending', owner = ${n + 1}, lease = ${n + 2}, "
                f"attempts = outbox.attempts + 1 FROM c WHERE outbox.id = c.id "
-               f"RETURNING {', '.join('outbox.' + c for c in base.OUT_COLS.split(', '))}, c.state")
+               f"RETURNING {', '.join('outbox.' + c for c in base.OUT_COLS.split(', '))}, c.state, "
+               f"outbox.priority")
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext('outbox claim ' || $1))", platform)
             rows = await conn.fetch(sql, *params, owner, now + lease_seconds)
-        return sorted((replace(base.out_from_row(r[:-1]), taken_over=r[-1] == "sending") for r in rows),
-                      key=lambda o: o.id)
+        claimed = sorted(rows, key=lambda r: (r[-1], r[0]))       # the claim's order: priority, id
+        return [replace(base.out_from_row(r[:-2]), taken_over=r[-2] == "sending") for r in claimed]
 
     async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
         row = await self._one(base.RENEW_OUT, now + lease_seconds, out_id, owner)
@@ -291,6 +293,10 @@ class PostgresStorage(Storage):
 
     async def prune_outbox(self, before: float) -> int:
         return _count(await self._execute(base.PRUNE, before))
+
+    async def last_shown(self, platform: str, slot: str) -> dict | None:
+        row = await self._one(base.LAST_SHOWN, platform, slot)
+        return json.loads(row[0]) if row else None
 
     async def slot_message(self, platform: str, slot: str) -> str | None:
         row = await self._one("SELECT message_id FROM slots WHERE platform = ? AND slot = ?", platform, slot)

@@ -351,9 +351,10 @@ class SqliteStorage(Storage):
         if out.slot is not None and out.mode == "edit":
             latest = db.execute(base.LATEST_IN_SLOT, (out.platform, out.slot)).fetchone()
             if (latest is not None and latest[1] == "pending"
-                    and db.execute(base.COALESCE_EDIT, (body, latest[0])).rowcount == 1):
+                    and db.execute(base.COALESCE_EDIT, (body, out.priority, latest[0])).rowcount == 1):
                 return latest[0]
-        cur = db.execute(base.INSERT_OUT, (out.game_id, out.platform, out.dest, body, out.slot, out.mode, now, now))
+        cur = db.execute(base.INSERT_OUT, (out.game_id, out.platform, out.dest, body, out.slot, out.mode, now, now,
+                                           out.priority))
         return cur.lastrowid
 
     # ---- outbox --------------------------------------------------------------------------
@@ -364,19 +365,23 @@ class SqliteStorage(Storage):
         return [base.out_from_row(r) for r in rows]
 
     async def claim_unsent(self, platform: str, owner: str, now: float, lease_seconds: float,
-                           limit: int = 100) -> list[StoredOut]:
+                           limit: int = 100, skip: frozenset[str] = frozenset()) -> list[StoredOut]:
         # BEGIN IMMEDIATE: no other process can claim (or commit) between the choice and the mark.
+        sql, params = base.claimable_out(platform, now, limit, skip)
+
         def run(conn):
-            before = dict(conn.execute(base.CLAIMABLE_OUT, base.claimable_out_params(platform, now, limit)).fetchall())
+            before = dict(conn.execute(sql, params).fetchall())
             if not before:
                 return [], before
             marks = ",".join("?" * len(before))
             conn.execute(f"UPDATE outbox SET state = 'sending', owner = ?, lease = ?, attempts = attempts + 1 "
                          f"WHERE id IN ({marks})", (owner, now + lease_seconds, *before))
-            return conn.execute(f"SELECT {base.OUT_COLS} FROM outbox WHERE id IN ({marks}) ORDER BY id",
-                                tuple(before)).fetchall(), before
+            rows = conn.execute(f"SELECT {base.OUT_COLS} FROM outbox WHERE id IN ({marks})", tuple(before)).fetchall()
+            return rows, before
         rows, before = await self._transaction(run)
-        return [replace(base.out_from_row(r), taken_over=before[r[0]] == "sending") for r in rows]
+        order = {out_id: i for i, out_id in enumerate(before)}      # the claim's order (priority, id)
+        return sorted((replace(base.out_from_row(r), taken_over=before[r[0]] == "sending") for r in rows),
+                      key=lambda o: order[o.id])
 
     async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
         row = await self._transaction(
@@ -425,6 +430,10 @@ class SqliteStorage(Storage):
 
     async def prune_outbox(self, before: float) -> int:
         return await self._transaction(lambda conn: conn.execute(base.PRUNE, (before,)).rowcount)
+
+    async def last_shown(self, platform: str, slot: str) -> dict | None:
+        row = await self._one(base.LAST_SHOWN, (platform, slot))
+        return json.loads(row[0]) if row else None
 
     async def slot_message(self, platform: str, slot: str) -> str | None:
         row = await self._one("SELECT message_id FROM slots WHERE platform = ? AND slot = ?", (platform, slot))

@@ -1,0 +1,72 @@
+"""Pacing the outbox: budgets per chat and overall, and edits that change nothing are not sent."""
+
+from __future__ import annotations
+
+from service_helpers import FakeTransport, chat, user
+
+from bot.contract import Budget, PaceLimits
+from bot.service.model import Changes, OutRow
+from bot.service.pacing import Pacer, shared
+
+LIMITS = PaceLimits(total=Budget(100, 1000.0), chat=Budget(2, 0.001), group=Budget(3, 0.001))
+
+
+async def test_a_chat_that_used_its_budget_waits_while_others_go_on():
+    pacer = Pacer(LIMITS)
+    assert pacer.ready("c:a") and pacer.busy() == set()
+    await pacer.take("c:a")
+    await pacer.take("c:a")
+    assert not pacer.ready("c:a") and pacer.busy() == {"c:a"}       # its burst of 2 is spent
+    assert pacer.ready("c:b") and pacer.ready("u:ann")               # the others are not held back
+    await pacer.take("c:b")
+    assert pacer.busy() == {"c:a"}
+
+
+async def test_a_group_has_its_own_budget_on_top_of_the_chat_budget():
+    pacer = Pacer(PaceLimits(total=Budget(100, 1000.0), chat=Budget(5, 0.001), group=Budget(1, 0.001)))
+    await pacer.take("c:group")
+    await pacer.take("u:ann")
+    assert not pacer.ready("c:group") and pacer.ready("u:ann")       # a private chat is no group
+
+
+def test_each_process_takes_its_share_of_the_overall_budget():
+    assert shared(Budget(1, 28.0), 0.5) == Budget(1, 14.0)
+    assert shared(Budget(10, 40.0), 0.25) == Budget(2, 10.0)
+    assert Pacer(LIMITS, share=0.5).total.max_rate == 50
+
+
+class PacedTransport(FakeTransport):
+    pace = PaceLimits(total=Budget(100, 1000.0), chat=Budget(1, 0.001))
+
+
+async def test_paced_delivery_sends_one_message_per_chat_and_keeps_the_rest_in_order(service):
+    transport = PacedTransport()
+    rows = [OutRow(None, transport.platform, f"c:{c}", {"text": f"{c}{i}", "chat": {"platform": transport.platform,
+                                                                                 "id": c, "title": c}})
+            for i in range(3) for c in ("x", "y")]
+    await service.storage.commit(Changes(outbox=rows), service.clock.now())
+    assert await service.deliver_pending(transport) == 2             # one each: their budget is spent
+    assert sorted(m.text for m in transport.sent) == ["x0", "y0"]
+    service.delivery.reset_pacing()
+    assert await service.deliver_pending(transport) == 2
+    service.delivery.reset_pacing()
+    await service.deliver_pending(transport)
+    assert [m.text for m in transport.sent if m.chat.id == "x"] == ["x0", "x1", "x2"]
+
+
+async def test_an_edit_that_changes_nothing_is_not_sent(service):
+    transport = FakeTransport()
+    where = chat()
+    await service.new_game(where, user("Ann"))
+    await service.deliver_pending(transport)
+    [lobby] = transport.sent
+    [row] = [r for r in await service.storage.outbox_rows() if r.slot]
+    same = OutRow(row.game_id, row.platform, row.dest, row.body, row.slot, "edit")
+    changed = OutRow(row.game_id, row.platform, row.dest, {**row.body, "text": "changed"}, row.slot, "edit")
+    await service.storage.commit(Changes(outbox=[same]), service.clock.now())
+    await service.deliver_pending(transport)
+    assert len(transport.sent) == 1                                   # nothing visible changed: no call
+    assert all(r.state == "sent" for r in await service.storage.outbox_rows())
+    await service.storage.commit(Changes(outbox=[changed]), service.clock.now())
+    await service.deliver_pending(transport)
+    assert [m.text for m in transport.sent] == [lobby.text, "changed"]

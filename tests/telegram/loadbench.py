@@ -1,0 +1,376 @@
+"""``python tests/telegram/loadbench.py --groups 50``: many busy groups under Telegram's flood limits.
+
+The bot as it runs (the real python-telegram-bot Application, a GameService on SQLite, the
+outbox with its pacing) against the fake Bot API with Telegram's limits modelled
+(``flood.FloodLimits``: 429 with ``retry_after`` past them). Every group is one person and
+one AI seat (the AI plays its first legal choice, at once). After a quiet start (budgets
+full), every group's player presses at the same moment, which ends a round in most groups
+(a closing edit, the round's picture, the next prompt); meanwhile in one more group, a table
+of four people, the player named presses 3 s after their prompt shows up (quick players):
+three presses in four edit the prompt, the fourth ends a round. Printed:
+
+- 429s served (goal 0), sends and edits accepted, and messages delivered per second;
+- the time until every group has its messages;
+- press-to-prompt p50/p99 in the extra group under that load (goal p99 <= 3 s);
+- lost, doubled and reordered messages, per chat (goal 0).
+
+``--table`` instead plays one group of four people for each game at full speed (each
+presses as soon as the prompt names them) and prints sends and edits per action and the
+429s served (goal 0).
+
+The suite runs both small (tests/telegram/test_tg_pacing.py); ``speed`` scales every
+window of the limits and the bot's pace alike, so a test sees a minute in a few seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from fakebotapi import FakeBotAPI, FakeChat, FakeUser, Msg  # noqa: E402
+from flood import FloodLimits, FloodModel  # noqa: E402
+from tgharness import Bot  # noqa: E402
+
+from bot.contract import Budget, Chat, PaceLimits, User  # noqa: E402
+from bot.telegram.app import runtime  # noqa: E402
+from bot.telegram.transport import TELEGRAM_PACE  # noqa: E402
+
+GAMES = ("paris-paris", "paris-connection")
+TELEGRAM = FloodLimits()       # the limits as documented
+
+
+def first_choice(match, seat, **_):
+    """A quick AI: its first legal choice."""
+    return match.legal_choices(seat)[0]
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+# ---- limits at a speed ----------------------------------------------------------------
+
+def flood_at(limits: FloodLimits, speed: float) -> FloodLimits:
+    """``limits`` with every window ``speed`` times shorter."""
+    return FloodLimits(**{f.name: (getattr(limits, f.name)[0], getattr(limits, f.name)[1] / speed)
+                          for f in dataclasses.fields(limits)})
+
+
+def pace_at(pace: PaceLimits, speed: float) -> PaceLimits:
+    def fast(budget: Budget | None) -> Budget | None:
+        return None if budget is None else Budget(budget.burst, budget.per_second * speed)
+    return PaceLimits(total=fast(pace.total), chat=fast(pace.chat), group=fast(pace.group))
+
+
+# ---- the world ------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Group:
+    chat: FakeChat
+    players: list[FakeUser]
+
+
+def prompt_of(api: FakeBotAPI, chat: FakeChat) -> Msg | None:
+    """The group's turn message: its latest bot message with choice buttons."""
+    for msg in reversed(api.bot_messages(chat)):
+        if any(b.get("callback_data", "")[:2] in ("c_", "o_") for b in msg.buttons()):
+            return msg
+    return None
+
+
+def shown(msg: Msg | None) -> tuple:
+    """What a prompt offers now (its buttons encode the move number)."""
+    return () if msg is None else (msg.message_id, tuple(b.get("callback_data", "") for b in msg.buttons()))
+
+
+def to_act(msg: Msg, group: Group) -> FakeUser | None:
+    named = {e["user"]["id"] for e in msg.entities if e.get("type") == "text_mention"}
+    return next((p for p in group.players if p.id in named), None)
+
+
+async def seat_group(bot: Bot, api: FakeBotAPI, index: int, *, humans: int, ais: int, game: str) -> Group:
+    chat = api.add_group(-1_000_000 - index, f"Table {index}")
+    players = [api.add_user(100_000 * (index + 1) + k, f"P{index}x{k}", started=True) for k in range(humans)]
+    where = Chat("telegram", str(chat.id), chat.title)
+    users = [User("telegram", str(p.id), p.first_name, language="en") for p in players]
+    service = bot.service
+    await service.new_game(where, users[0], options={"seed": index + 1, "game": game})
+    for user in users[1:]:
+        await service.join(where, user)
+    for _ in range(ais):
+        await service.add_ai(where, users[0])
+    reply = await service.start(where, users[0])
+    assert reply.ok, reply.text
+    return Group(chat, players)
+
+
+def press(api: FakeBotAPI, group: Group, rng: random.Random) -> tuple | None:
+    """The player named by the group's prompt presses one of its choices; what it showed before."""
+    msg = prompt_of(api, group.chat)
+    player = to_act(msg, group) if msg is not None else None
+    if player is None:
+        return None
+    buttons = msg.buttons()
+    choices = [b for b in buttons if b.get("callback_data", "").startswith("c_")] or \
+              [b for b in buttons if b.get("callback_data", "").startswith("o_")]
+    api.press(player, msg, rng.choice(choices))
+    return shown(msg)
+
+
+async def next_prompt(api: FakeBotAPI, group: Group, before: tuple, timeout: float) -> None:
+    """Until the group's prompt offers something new to someone."""
+    def ready() -> bool:
+        msg = prompt_of(api, group.chat)
+        return msg is not None and shown(msg) != before and to_act(msg, group) is not None
+    await api.wait_for(ready, timeout, f"the next prompt in {group.chat.title}")
+
+
+_PNG: list[bytes] = []
+
+
+async def _small_picture(render: dict, language: str, platform: str) -> bytes:
+    if not _PNG:
+        import io
+
+        from PIL import Image
+        out = io.BytesIO()
+        Image.new("RGB", (64, 48), "white").save(out, "PNG")
+        _PNG.append(out.getvalue())
+    return _PNG[0]
+
+
+# ---- one run --------------------------------------------------------------------------
+
+class World:
+    """A fake Bot API with flood limits, the bot against it, and how to switch limits on."""
+
+    def __init__(self, api: FakeBotAPI, bot: Bot, limits: FloodLimits | None, pace: PaceLimits | None):
+        self.api, self.bot, self.limits, self.pace = api, bot, limits, pace
+
+    @property
+    def transport(self):
+        return runtime(self.bot.app).transport
+
+    def quiet(self) -> None:
+        """No limits: for setting the groups up."""
+        self.api.flood = None
+        self.transport.pace = None
+        self.bot.service.delivery.reset_pacing()
+
+    def limited(self) -> None:
+        """Telegram's limits from now on, every budget full (the groups were quiet a while)."""
+        self.api.flood = FloodModel(self.limits) if self.limits is not None else None
+        self.transport.pace = self.pace
+        self.bot.service.delivery.reset_pacing()
+
+    async def unsent_in(self, chats: set[str]) -> int:
+        rows = await self.bot.service.storage.unsent("telegram", limit=100_000)
+        return sum(1 for r in rows if r.dest in chats)
+
+
+async def _overtaken(bot: Bot, extra: str, busy: set[str], since: float) -> list[int]:
+    """For each prompt of ``extra`` sent while ``busy`` chats still had messages to send: how
+    many of theirs went out between its commit and its send (with prompts first, about the
+    sends already in flight when it was committed)."""
+    async with bot.service.storage.db.execute(
+            "SELECT dest, priority, created, sent_at FROM outbox WHERE state = 'sent' AND platform = 'telegram'") as cur:
+        rows = await cur.fetchall()
+    sent = [at for dest, _, created, at in rows if dest in busy and created >= since]
+    last = max(sent, default=0.0)
+    return [sum(1 for at in sent if created < at < done) for dest, priority, created, done in rows
+            if dest == extra and priority == 0 and since <= created and done < last]
+
+
+def _chat_of(call) -> int | None:
+    try:
+        return int(call.params.get("chat_id"))
+    except (TypeError, ValueError):
+        return None
+
+
+async def check_chats(bot: Bot, api: FakeBotAPI, groups: list[Group]) -> dict[str, int]:
+    """Lost, doubled and reordered messages per chat: every outbox message sent, every message
+    the group shows recorded by exactly one outbox message, posts in the outbox's order."""
+    async with bot.service.storage.db.execute(
+            "SELECT dest, state, message_id FROM outbox WHERE platform = 'telegram' ORDER BY id") as cur:
+        rows = await cur.fetchall()
+    counts = {"lost": 0, "doubled": 0, "reordered": 0}
+    for group in groups:
+        dest = f"c:{group.chat.id}"
+        mine = [r for r in rows if r[0] == dest]
+        shown_ids = {m.message_id for m in api.bot_messages(group.chat)}
+        posted: list[int] = []
+        for _, state, message_id in mine:
+            if state != "sent" or int(message_id) not in shown_ids:
+                counts["lost"] += 1
+            elif int(message_id) not in posted:
+                posted.append(int(message_id))
+        counts["doubled"] += len(shown_ids - set(posted))
+        counts["reordered"] += sum(1 for a, b in zip(posted, posted[1:], strict=False) if b < a)
+    return counts
+
+
+async def open_world(tmp: str, *, speed: float, limits: FloodLimits | None,
+                     pace_total: Budget | None = None) -> tuple[FakeBotAPI, Bot, World]:
+    """``pace_total``: the bot's overall pace when the limits say other than Telegram's 30 a second."""
+    api = await FakeBotAPI(max_poll=0.2).start()
+    bot = Bot(api, f"{tmp}/load.sqlite3", ai=first_choice)
+    await bot.start()
+    pace = TELEGRAM_PACE if pace_total is None else dataclasses.replace(TELEGRAM_PACE, total=pace_total)
+    world = World(api, bot, flood_at(limits, speed) if limits else None, pace_at(pace, speed))
+    return api, bot, world
+
+
+async def settle(world: World, chats: set[str], timeout: float) -> None:
+    """Until every press was handled and ``chats`` have nothing left to send."""
+    deadline = time.monotonic() + timeout
+    bot = world.bot
+    while not bot.api.injected <= bot.handled or await world.unsent_in(chats):
+        if time.monotonic() > deadline:
+            raise AssertionError("the outbox did not drain")
+        await asyncio.sleep(0.05)
+
+
+async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TELEGRAM,
+                   pace_total: Budget | None = None, min_presses: int = 5, think: float = 3.0, seed: int = 1,
+                   timeout: float = 600.0, pictures: bool = True) -> dict:
+    """``groups`` groups pressing at once, presses in one more group meanwhile: the figures.
+    ``pictures=False``: every picture is one small PNG drawn once (the delivery alone, without
+    the CPU that drawing the rounds' maps takes)."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        api, bot, world = await open_world(tmp, speed=speed, limits=limits, pace_total=pace_total)
+        if not pictures:
+            bot.service.pictures.render = _small_picture
+        try:
+            world.quiet()
+            busy = [await seat_group(bot, api, i, humans=1, ais=1, game=GAMES[0]) for i in range(groups)]
+            extra = await seat_group(bot, api, groups, humans=4, ais=0, game=GAMES[0])
+            chats = {f"c:{g.chat.id}" for g in busy}
+            await settle(world, chats | {f"c:{extra.chat.id}"}, timeout)
+            world.limited()
+            started, since = time.monotonic(), bot.service.clock.now()
+            for group in busy:
+                press(api, group, rng)
+            waits: list[float] = []
+            round_ends: list[float] = []        # the presses that ended a round (a new prompt was posted)
+            prompted: list[float] = []          # when each of the extra group's prompts showed
+            edited: list[tuple[float, float]] = []   # (pressed, prompt shown) of the presses that edited it
+            done = asyncio.Event()
+
+            async def extra_player() -> None:
+                while not done.is_set() or len(waits) + len(round_ends) < min_presses:
+                    before = press(api, extra, rng)
+                    if before is None:
+                        return
+                    pressed = time.monotonic()
+                    await next_prompt(api, extra, before, timeout)
+                    prompted.append(time.monotonic())
+                    new_message = shown(prompt_of(api, extra.chat))[0] != before[0]
+                    (round_ends if new_message else waits).append(prompted[-1] - pressed)
+                    if not new_message:
+                        edited.append((pressed, prompted[-1]))
+                    await asyncio.sleep(think / speed)      # a quick player reads and picks
+            player = asyncio.create_task(extra_player())
+            await asyncio.sleep(0.2)
+            await settle(world, chats, timeout)
+            everything = time.monotonic() - started
+            done.set()
+            await player
+            await settle(world, chats | {f"c:{extra.chat.id}"}, timeout)
+            flood = api.flood
+            calls = sum(sum(c.values()) for c in flood.flood_counts.values())
+            busy_ids = {g.chat.id for g in busy}
+            last_busy = max(c.at for c in api.calls if c.ok and _chat_of(c) in busy_ids)
+            overtaken = await _overtaken(bot, f"c:{extra.chat.id}", {f"c:{g.chat.id}" for g in busy}, since)
+            return {"extra_prompts_during_load": sum(1 for t in prompted if t < last_busy), "groups": groups,
+                    "overtaken_max": max(overtaken, default=0), "prompts_during_load": len(overtaken), "refused": len(flood.refused), "calls": calls - len(flood.refused),
+                    "seconds": everything, "per_second": (calls - len(flood.refused)) / everything,
+                    "press_p50": pct(waits + round_ends, 50), "press_p99": pct(waits + round_ends, 99),
+                    "presses": len(waits) + len(round_ends), "edit_p99": pct(waits, 99), "edits": len(waits),
+                    "round_end_max": max(round_ends, default=float("nan")), "round_ends": len(round_ends),
+                    **await check_chats(bot, api, busy + [extra])}
+        finally:
+            await bot.stop()
+            await api.stop()
+
+
+async def run_table(game: str, actions: int, *, speed: float = 1.0, limits: FloodLimits = TELEGRAM,
+                    seed: int = 1, timeout: float = 120.0) -> dict:
+    """One group of four people playing ``game`` at full speed: calls per action, 429s."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        api, bot, world = await open_world(tmp, speed=speed, limits=limits)
+        try:
+            world.quiet()
+            table = await seat_group(bot, api, 0, humans=4, ais=0, game=game)
+            await settle(world, {f"c:{table.chat.id}"}, timeout)
+            world.limited()
+            started, done = time.monotonic(), 0
+            for _ in range(actions):
+                before = press(api, table, rng)
+                if before is None:
+                    break
+                await next_prompt(api, table, before, timeout)
+                done += 1
+            seconds = time.monotonic() - started
+            await settle(world, {f"c:{table.chat.id}"}, timeout)
+            flood = api.flood
+            group = flood.flood_counts[table.chat.id]
+            private = sum(c["send"] + c["edit"] for chat, c in flood.flood_counts.items() if chat != table.chat.id)
+            return {"game": game, "actions": done, "refused": len(flood.refused),
+                    "sends": group["send"] / max(done, 1), "edits": group["edit"] / max(done, 1),
+                    "private": private / max(done, 1), "per_minute": done / seconds * 60 * 1 / speed,
+                    **await check_chats(bot, api, [table])}
+        finally:
+            await bot.stop()
+            await api.stop()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python tests/telegram/loadbench.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--groups", type=int, default=50, help="groups pressing at the same moment")
+    parser.add_argument("--table", type=int, default=0, metavar="ACTIONS",
+                        help="instead: one table of four per game, this many actions at full speed")
+    parser.add_argument("--no-limits", action="store_true", help="the fake Bot API without flood limits")
+    parser.add_argument("--small-pictures", action="store_true",
+                        help="one small PNG for every picture: the delivery without drawing the maps")
+    args = parser.parse_args(argv)
+    limits = FloodLimits(bot=(10**6, 1.0), group=(10**6, 1.0), chat=(10**6, 1.0)) if args.no_limits else FloodLimits()
+    if args.table:
+        print("| game | actions | sends/action | edits/action | private/action | actions/min | 429s | lost/doubled/reordered |")
+        print("|---|---|---|---|---|---|---|---|")
+        for game in GAMES:
+            r = asyncio.run(run_table(game, args.table, limits=limits))
+            print(f"| {game} | {r['actions']} | {r['sends']:.2f} | {r['edits']:.2f} | {r['private']:.2f} | "
+                  f"{r['per_minute']:.1f} | {r['refused']} | {r['lost']}/{r['doubled']}/{r['reordered']} |", flush=True)
+        return
+    r = asyncio.run(run_load(args.groups, limits=limits, pictures=not args.small_pictures))
+    print(f"{r['groups']} groups pressing at once, one more pressing meanwhile"
+          f"{' (small pictures)' if args.small_pictures else ''}:\n"
+          f"  429s served: {r['refused']} (goal 0)\n"
+          f"  sends and edits delivered: {r['calls']}, {r['per_second']:.1f} a second (goal about 30)\n"
+          f"  every group has its messages after {r['seconds']:.1f} s\n"
+          f"  press to prompt in the extra group: p50 {r['press_p50']:.2f} s, p99 {r['press_p99']:.2f} s "
+          f"over {r['presses']} presses (goal p99 <= 3 s)\n"
+          f"    of which {r['edits']} edited the prompt (p99 {r['edit_p99']:.2f} s) and {r['round_ends']} ended a "
+          f"round (closing edit, picture, new prompt: at most {r['round_end_max']:.2f} s)\n"
+          f"  other groups' sends between a prompt's commit and its send: at most {r['overtaken_max']} "
+          f"(over {r['prompts_during_load']} prompts during the load)\n"
+          f"  lost {r['lost']}, doubled {r['doubled']}, reordered {r['reordered']} (goal 0)")
+
+
+if __name__ == "__main__":
+    main()

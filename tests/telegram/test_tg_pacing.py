@@ -1,0 +1,64 @@
+"""Many busy groups under Telegram's flood limits (the fake Bot API models them): paced, the
+bot is never refused, loses, doubles or reorders nothing, and one group's prompt is not
+starved by the others' pictures. The same scenarios, large, are ``loadbench.py``'s."""
+
+from __future__ import annotations
+
+import pytest
+from fakebotapi import FakeBotAPI
+from flood import FloodLimits, FloodModel
+from loadbench import GAMES, run_load, run_table
+from telegram import Bot
+from telegram.error import RetryAfter
+
+from bot.contract import Budget
+from bot.service.outbox import SEND_AT_ONCE
+
+
+def test_the_model_refuses_past_each_window_and_says_how_long_to_wait():
+    model = FloodModel(FloodLimits(bot=(30, 1.0), group=(20, 60.0), chat=(5, 5.0)))
+    assert all(model.admit(-1, True, "sendMessage", 0.1 * i) is None for i in range(5))
+    assert model.admit(-1, True, "editMessageText", 0.5) == 5           # the chat's 5 in 5 s
+    assert model.admit(-2, True, "sendMessage", 0.5) is None            # another chat is free
+    assert model.admit(-1, True, "sendMessage", 5.01) is None           # the first one left the window
+    late = [model.admit(-3, True, "sendMessage", 10.0 + 2 * i) for i in range(21)]
+    assert late[:20] == [None] * 20 and late[20] == 20                  # 20 a minute in a group
+    burst = [model.admit(1000 + i, False, "sendMessage", 200.0) for i in range(31)]
+    assert burst[:30] == [None] * 30 and burst[30] == 1                 # 30 a second for the bot
+    assert model.flood_counts[-1] == {"send": 6, "edit": 1}            # refused ones counted too
+    assert len(model.refused) == 3
+
+
+async def test_the_fake_answers_429_with_retry_after_when_limits_are_on():
+    async with FakeBotAPI(flood=FloodLimits(chat=(2, 60.0))) as api:
+        api.add_group(-5, "G")
+        async with Bot(api.token, base_url=api.base_url) as bot:
+            await bot.send_message(-5, "one")
+            await bot.send_message(-5, "two")
+            with pytest.raises(RetryAfter):
+                await bot.send_message(-5, "three")
+        assert len(api.bot_messages(-5)) == 2 and api.flood.refused[0][2] == 60
+
+
+async def test_busy_groups_are_paced_without_refusals_and_the_extra_groups_prompts_go_first():
+    """Sixteen groups end a round at once against a bot allowed 8 calls a second (so the load
+    lasts a few seconds: 48 calls); a table of four presses meanwhile."""
+    result = await run_load(16, limits=FloodLimits(bot=(8, 1.0)), pace_total=Budget(1, 7.0), min_presses=3,
+                            think=0.2, timeout=60)
+    assert result["refused"] == 0
+    assert (result["lost"], result["doubled"], result["reordered"]) == (0, 0, 0)
+    assert result["presses"] >= 3
+    # Not starved, measured by order rather than time: a prompt of the extra group committed
+    # while the busy groups still had messages waiting went out after at most the sends
+    # already in flight (up to SEND_AT_ONCE = 8; in a first-come order it waits for 30 to 45).
+    assert result["prompts_during_load"] >= 1
+    assert result["overtaken_max"] <= 2 * SEND_AT_ONCE
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_quick_table_of_four_plays_at_full_speed_without_a_refusal(game):
+    """Telegram's limits ten times faster (a minute in 6 s) and the bot's pace alike."""
+    result = await run_table(game, 8, speed=10.0, timeout=60)
+    assert result["actions"] == 8 and result["refused"] == 0
+    assert (result["lost"], result["doubled"], result["reordered"]) == (0, 0, 0)
+    assert 0 < result["sends"] + result["edits"] <= 3
