@@ -34,9 +34,9 @@ async def test_tiny_hands_three_players_click_at_once_to_the_end(tiny_game, tabl
     ann = User(platform="discord", id=str(table.ann.id), name=table.ann.name)
     opened = await service.new_game(chat_of_channel(table.channel), ann, options={"game": tiny_game.id})
     assert opened.ok, opened.text
-    await table.bob.slash(table.channel, "paris join")
-    await table.cat.slash(table.channel, "paris join")
-    await table.ann.slash(table.channel, "paris start")
+    await table.bob.slash(table.channel, "boardchat join")
+    await table.cat.slash(table.channel, "boardchat join")
+    await table.ann.slash(table.channel, "boardchat start")
     members = {str(m.id): m for m in (table.ann, table.bob, table.cat)}
 
     # The channel's "My choices" button answers with the presser's own choices, only for them.

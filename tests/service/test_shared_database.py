@@ -145,6 +145,8 @@ async def test_an_unnamed_service_takes_back_at_once_what_a_dead_one_of_its_host
     await first.storage.close()
     again = await GameService.open(db_path, clock=clock)
     try:
-        assert claimed and await again.deliver_pending(FakeTransport()) == len(claimed)
+        # a claim hands out one message per chat; the dead process's one and all after it go out now
+        assert claimed and await again.deliver_pending(FakeTransport()) >= len(claimed)
+        assert await again.storage.claim_unsent("fake", "someone-else", clock.now(), 60) == []
     finally:
         await again.close()
