@@ -119,6 +119,10 @@ class PapaDefinition(GameDefinition):
     ai_levels = ("easy", "normal")
     dynamics = "simultaneous"
     information = "imperfect"
+    # A record holds whole actions (PAPA_PAOLO.md §12, shared with other implementations, unknown keys
+    # refused): a decision under way (a space chosen, a plan half drawn) is not in it, and a record
+    # replays to the position before it. The conformance suite reads this (default True).
+    records_keep_drafts = False
 
     def new_match(self, players: Sequence[str], *, seed: int,
                   options: Mapping[str, Any] | None = None) -> PapaMatch:
