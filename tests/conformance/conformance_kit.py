@@ -63,6 +63,28 @@ def play_random(match: Match, rng: random.Random, *, upto: int = MAX_STEPS,
     return moves
 
 
+def records_keep_drafts(definition: GameDefinition) -> bool:
+    """Whether the game's records keep a decision under way (Paris Connection: an unfinished build);
+    a game whose records hold whole decisions only declares ``records_keep_drafts = False``."""
+    return getattr(definition, "records_keep_drafts", True)
+
+
+def busy_seats(match: Match) -> frozenset[int]:
+    """The seats in the middle of a decision of several steps."""
+    return frozenset(s for s in range(match.num_players) if match.in_decision(s))
+
+
+def steps_under_way(match: Match, moves: list[Move], busy: list[frozenset[int]]) -> list[Move]:
+    """The steps of the decisions still under way in ``match``, in the order applied: for each seat in
+    a decision, its moves from the one that began it (the last it made while not in a decision).
+    ``busy[i]`` holds the seats that were in a decision before ``moves[i]``."""
+    under_way: list[int] = []
+    for seat in busy_seats(match):
+        began = max(i for i, (s, _) in enumerate(moves) if s == seat and seat not in busy[i])
+        under_way += [i for i in range(began, len(moves)) if moves[i][0] == seat]
+    return [moves[i] for i in sorted(under_way)]
+
+
 def replay(match: Match, moves: list[Move]) -> Match:
     """``moves`` applied to ``match`` through their texts, as storage gives them back."""
     for seat, text in moves:
