@@ -109,7 +109,23 @@ def walk_twins(definition: GameDefinition, setup: dict, twin_setup: dict, change
     """Play the same random choices in a deal and its twin (choices the changed seats may make in
     both) until the game ends; the seats whose secrets did not change, and the group, must see the
     same all along. Returns the number of choices played."""
-    first, second = definition.resume(setup, []), definition.resume(twin_setup, [])
+    return walk_apart(definition, definition.resume(setup, []), definition.resume(twin_setup, []), changed, rng)
+
+
+def ends_a_decision(match: Match, seat: int, choice: Any) -> bool:
+    """Whether ``choice`` would leave ``seat`` with no decision under way (tried on a copy)."""
+    trial = match.copy()
+    trial.apply(choice, by=seat)
+    return not trial.in_decision(seat)
+
+
+def walk_apart(definition: GameDefinition, first: Match, second: Match, changed: frozenset[int],
+               rng: random.Random, *, drafts: bool = False) -> int:
+    """Play the same random choices in twin matches (choices legal in both) until the game ends or no
+    such choice is left; the seats that did not change, and the group, must see the same all along.
+    With ``drafts`` (the twins differ in the changed seats' private decisions under way), the changed
+    seats only make choices that keep their decision under way: it stays secret until then.
+    Returns the number of choices played."""
     others = [s for s in range(first.num_players) if s not in changed]
     steps = 0
     while not first.is_terminal():
@@ -122,15 +138,32 @@ def walk_twins(definition: GameDefinition, setup: dict, twin_setup: dict, change
                 mine = definition.choose(first, seat, seed=steps, level=level, budget=20)
                 assert mine == definition.choose(second, seat, seed=steps, level=level, budget=20), (
                     f"the {level} AI of seat {seat} chose differently: it saw another seat's secret")
-        seat = rng.choice(acting)
-        theirs = set(map(str, second.legal_choices(seat)))
-        both = [c for c in first.legal_choices(seat) if str(c) in theirs]
-        if not both:
+        move = _common_choice(first, second, acting, changed, rng, drafts=drafts)
+        if move is None:
             break
-        choice = rng.choice(both)
+        seat, choice = move
         first.apply(choice, by=seat)
         second.apply(choice, by=seat)
         steps += 1
     if not first.is_terminal():
         assert_same_for(first, second, others)
     return steps
+
+
+def _common_choice(first: Match, second: Match, acting: tuple[int, ...], changed: frozenset[int],
+                   rng: random.Random, *, drafts: bool) -> tuple[int, Any] | None:
+    """A random acting seat and a choice legal for it in both twins (None: there is none). With
+    ``drafts`` a changed seat's choice must keep its decision under way, and another seat may act
+    when the first one drawn cannot."""
+    seats = [rng.choice(acting)]
+    if drafts:
+        seats += rng.sample([s for s in acting if s != seats[0]], len(acting) - 1)
+    for seat in seats:
+        theirs = set(map(str, second.legal_choices(seat)))
+        both = [c for c in first.legal_choices(seat) if str(c) in theirs]
+        if drafts and seat in changed:
+            rng.shuffle(both)
+            both = [c for c in both[:8] if not ends_a_decision(first, seat, c)]
+        if both:
+            return seat, rng.choice(both)
+    return None

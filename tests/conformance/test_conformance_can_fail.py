@@ -6,10 +6,10 @@ import dataclasses
 import random
 
 import pytest
-from conformance_kit import names, random_move, state_of, walk_twins
+from conformance_kit import names, random_move, state_of, walk_apart, walk_twins
 from tinygame import GAME
 from tinygame.game import TinyMatch
-from twins import tiny_hands
+from twins import papa_paolo_plan, tiny_hands
 
 
 def test_a_public_view_that_shows_one_hand_is_caught(monkeypatch):
@@ -39,3 +39,23 @@ def test_a_copy_that_shares_the_hands_is_caught(monkeypatch):
     seat, choice = random_move(copied, random.Random(2))
     copied.apply(choice, by=seat)
     assert state_of(match) != before
+
+
+def test_a_view_that_shows_another_seats_plan_is_caught(monkeypatch):
+    """Papà Paolo's delivery plans are drafts: a public view showing the first planner's is caught."""
+    from engine.papa_paolo import view as papa_view
+    from engine.registry import GAMES
+
+    honest = papa_view._draft
+
+    def leaky(game, seat):
+        drafting = sorted(game.drafts) if game.phase == "deliver" else []
+        return honest(game, seat if seat is not None or not drafting else drafting[0])
+
+    monkeypatch.setattr(papa_view, "_draft", leaky)
+    definition, rng = GAMES["papa-paolo"], random.Random(3)
+    setup = definition.new_match(names(3), seed=3).stored_setup()
+    moves, twin_moves = papa_paolo_plan(definition, setup, 0, rng)
+    first, second = definition.resume(setup, moves), definition.resume(setup, twin_moves)
+    with pytest.raises(AssertionError, match="public view differs"):
+        walk_apart(definition, first, second, frozenset({0}), rng, drafts=True)

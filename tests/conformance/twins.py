@@ -7,8 +7,15 @@ colour all screens hide together), the twin also changes one other seat's secret
 names every seat whose secret differs. Everything the other seats and the group see must then be
 the same in both deals until the game reveals the secret.
 
-A game with secrets (``information == "imperfect"``) needs an entry here; the conformance suite
-says so when it is missing.
+A game whose only secrets are private choices, not dealt ones (Papà Paolo: nothing is dealt to one
+seat alone, every Lira moves by a public act, and a delivery plan is secret only while it is drawn),
+gives a draft twin in ``DRAFT_TWINS`` instead: ``DRAFT_TWINS[game id](definition, setup, seat, rng)``
+returns two lists of ``(seat, choice text)`` moves from ``setup`` that differ only in the steps of
+``seat``'s private decision, which is under way at the end of both. The other seats and the group
+must see the same while it stays under way.
+
+A game with secrets (``information == "imperfect"``) needs an entry in one of them; the conformance
+suite says so when it is missing.
 """
 
 from __future__ import annotations
@@ -69,3 +76,58 @@ def tiny_hands(setup: Setup, seat: int, rng: random.Random) -> tuple[Setup, froz
 
 TWINS: dict[str, TwinDeal] = {"paris-paris": paris_paris, "paris-connection": paris_connection,
                               "tiny-hands": tiny_hands}
+
+Move = tuple[int, str]
+DraftTwin = Callable[[Any, Setup, int, random.Random], tuple[list[Move], list[Move]]]
+
+
+def papa_paolo_plan(definition: Any, setup: Setup, seat: int, rng: random.Random) -> tuple[list[Move], list[Move]]:
+    """Random play up to a delivery phase (5) of round 2 to 4 (bigger neighbourhoods, longer plans) in
+    which the seat and another one are to plan; there the seat draws two different first trips
+    (pizzeria, squares, drops, end of trip), its plan under way."""
+    for from_round in (rng.randint(2, 4), 1):
+        found = _plan_from_round(definition, setup, seat, rng, from_round)
+        if found:
+            return found
+    raise AssertionError("the game ended before the seat planned a delivery with another seat")
+
+
+def _plan_from_round(definition: Any, setup: Setup, seat: int, rng: random.Random,
+                     from_round: int) -> tuple[list[Move], list[Move]] | None:
+    match = definition.resume(setup, [])
+    moves: list[Move] = []
+    while True:
+        acting = match.to_act()
+        if not acting:
+            return None
+        public = match.view(None)
+        if public.phase == "deliver" and public.round >= from_round and seat in acting and len(acting) > 1:
+            drafts = _two_first_trips(match, seat, rng)
+            if drafts:
+                return moves + drafts[0], moves + drafts[1]
+        mover = rng.choice(acting)
+        choice = rng.choice(match.legal_choices(mover))
+        match.apply(choice, by=mover)
+        moves.append((mover, str(choice)))
+
+
+def _two_first_trips(match: Any, seat: int, rng: random.Random) -> list[list[Move]] | None:
+    """The steps of two first trips of ``seat`` that leave it different plans (None: none found)."""
+    drafts: list[tuple[Any, list[Move]]] = []
+    for _ in range(40):
+        drawn, steps = match.copy(), []
+        while not steps or steps[-1][1] != "end-trip":
+            going_on = [c for c in drawn.legal_choices(seat) if str(c) not in ("done", "best-plan")]
+            if not going_on:
+                break
+            choice = rng.choice(going_on)
+            drawn.apply(choice, by=seat)
+            steps.append((seat, str(choice)))
+        if steps and steps[-1][1] == "end-trip" and all(drawn.view(seat) != v for v, _ in drafts):
+            drafts.append((drawn.view(seat), steps))
+            if len(drafts) == 2:
+                return [steps for _, steps in drafts]
+    return None
+
+
+DRAFT_TWINS: dict[str, DraftTwin] = {"papa-paolo": papa_paolo_plan}
