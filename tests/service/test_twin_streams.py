@@ -5,6 +5,8 @@ same texts, captions, button labels and picture inputs until the game reveals th
 Every registered game with secrets is played so (tests/conformance/twins.py deals the twins): Paris
 Paris, one seat's marker; Paris Connection, a locomotive of one colour swapped for another between
 two screens (the storage boards stay the same); Tiny Hands, cards of one hand.
+A game whose secrets are only private choices (Papà Paolo's delivery plans: twins.DRAFT_TWINS) deals
+no twins, so it is not played here; the conformance suite checks its drafts through the interface.
 """
 
 from __future__ import annotations
