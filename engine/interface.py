@@ -332,6 +332,10 @@ class GameDefinition(ABC):
     # where seats hold secrets. Plain strings compare equal to these.
     dynamics: Dynamics | str = Dynamics.SEQUENTIAL
     information: Information | str = Information.PERFECT
+    # Whether a record keeps a decision still under way (Paris Connection's unfinished build) or
+    # whole decisions only (Papà Paolo's shared record format): then a record taken mid-decision
+    # replays to the position before that decision.
+    records_keep_drafts: bool = True
 
     def option(self, name: str) -> OptionSpec:
         for spec in self.options:

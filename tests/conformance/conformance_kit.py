@@ -66,7 +66,7 @@ def play_random(match: Match, rng: random.Random, *, upto: int = MAX_STEPS,
 def records_keep_drafts(definition: GameDefinition) -> bool:
     """Whether the game's records keep a decision under way (Paris Connection: an unfinished build);
     a game whose records hold whole decisions only declares ``records_keep_drafts = False``."""
-    return getattr(definition, "records_keep_drafts", True)
+    return definition.records_keep_drafts
 
 
 def busy_seats(match: Match) -> frozenset[int]:
