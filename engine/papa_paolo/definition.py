@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import GameError, InvalidRecord, InvalidSetup
-from engine.interface import GameDefinition, Match, OptionSpec
+from engine.interface import Dynamics, GameDefinition, Information, Match, OptionSpec
 
 from .components import MAX_PLAYERS, MIN_PLAYERS
 from .game import OPTIONS, Game
@@ -117,11 +117,11 @@ class PapaDefinition(GameDefinition):
     options = tuple(OptionSpec(name, (False, True), False) for name in OPTIONS)
     record_format = FORMAT
     ai_levels = ("easy", "normal")
-    dynamics = "simultaneous"
-    information = "imperfect"
+    dynamics = Dynamics.SIMULTANEOUS
+    information = Information.IMPERFECT
     # A record holds whole actions (PAPA_PAOLO.md §12, shared with other implementations, unknown keys
     # refused): a decision under way (a space chosen, a plan half drawn) is not in it, and a record
-    # replays to the position before it. The conformance suite reads this (default True).
+    # replays to the position before it. (Default True, see GameDefinition.)
     records_keep_drafts = False
 
     def new_match(self, players: Sequence[str], *, seed: int,
