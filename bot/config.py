@@ -9,6 +9,7 @@ Discord, the terminal) reads its settings through ``setting``/``int_setting``.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -106,6 +107,24 @@ def game_defaults(source: Settings | None = None) -> dict[str, str]:
              "reminder_minutes": "PARIS_PARIS_REMINDER_MINUTES", "deadline_minutes": "PARIS_PARIS_DEADLINE_MINUTES",
              "ai_level": "PARIS_PARIS_AI_LEVEL"}
     return {key: value for key, name in names.items() if (value := source.get(name))}
+
+
+def ai_seconds(source: Settings | None = None) -> float | None:
+    """Seconds a searching AI level may think per move in chat games, from PARIS_PARIS_AI_SECONDS
+    (None when unset: each game's default, 1 s). Chat games are asynchronous, nobody watches
+    the clock, so an operator may give the strong AI more time (it plays better with it)."""
+    source = source or settings()
+    value = source.get("PARIS_PARIS_AI_SECONDS")
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds <= 600:
+        raise ConfigError(f"PARIS_PARIS_AI_SECONDS must be a number of seconds above 0 (at most 600), "
+                          f"not {value!r}")
+    return seconds
 
 
 def database_target(source: Settings | None = None, default: str = "paris-paris.sqlite3") -> str:
