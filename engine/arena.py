@@ -118,6 +118,8 @@ def summary(outcomes: list[Outcome], players: int, a: str, b: str) -> str:
 
 def speeds(game: str, players: int, seconds: float = 1.0) -> str:
     """The strong search's playouts a second beside the engine's random games a second."""
+    if game == "paris-connection":
+        return _connection_speeds(players, seconds)
     if game != "paris-paris":
         return ""
     from .bench import play_random
@@ -141,6 +143,33 @@ def speeds(game: str, players: int, seconds: float = 1.0) -> str:
                        budget=seconds / 3)
         playouts.append(found.playouts / (time.perf_counter() - start))
     return (f"engine: {games:,.0f} random {players}-player games/s; strong search: "
+            f"{statistics.fmean(playouts):,.0f} playouts/s (early/mid/late "
+            f"{'/'.join(f'{p:,.0f}' for p in playouts)}), one core")
+
+
+def _connection_speeds(players: int, seconds: float) -> str:
+    from .bench import play_random_playout
+    from .paris_connection.ai_search import Knowledge, search
+
+    names = [f"p{i}" for i in range(players)]
+    start, done = time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        play_random_playout(done, names)
+        done += 1
+    games = done / (time.perf_counter() - start)
+    definition = GAMES["paris-connection"]
+    playouts = []
+    for moves in (0, 60, 120):    # the searches of a turn early, midway and late in a game
+        match = definition.new_match(names, seed=moves)
+        while match.move_count < moves or match.game.building:
+            (seat,) = match.to_act()
+            match.apply(definition.choose(match, seat, seed=match.move_count), by=seat)
+        (seat,) = match.to_act()
+        start = time.perf_counter()
+        found = search(Knowledge.of(match.view(seat), match.log_for(seat)), match.legal_choices(seat),
+                       seed=moves, budget=seconds / 3)
+        playouts.append(found.playouts / (time.perf_counter() - start))
+    return (f"engine: {games:,.0f} random {players}-player games/s (playout state); strong search: "
             f"{statistics.fmean(playouts):,.0f} playouts/s (early/mid/late "
             f"{'/'.join(f'{p:,.0f}' for p in playouts)}), one core")
 

@@ -93,12 +93,33 @@ class Playout:
     @classmethod
     def of(cls, game: Game, holdings: list[dict[str, int]] | None = None) -> Playout:
         """The position of ``game``, with ``holdings`` (a guess at the hidden screens) if given."""
+        return cls._build(game.board, game.values, game.storage, holdings or game.holdings, game.to_move,
+                          game.turns, game.draft_colour, game.draft_hexes, game.finished, game.end_reason)
+
+    @classmethod
+    def from_view(cls, view, holdings: list[dict[str, int]]) -> Playout:
+        """The position a seat sees (``view``, before the end), with every screen's holdings
+        filled in (its own from the view, the others guessed)."""
+        n = len(view.players)
+        board = {h: list(cs) for h, cs in view.board.items()}
+        draft = view.draft
+        if draft is not None:
+            for h in draft.hexes:
+                board.setdefault(h, []).append(draft.colour)
+        turns = (view.cycle - 1) * n + (view.to_move - view.first_player) % n
+        return cls._build(board, view.values, view.storage, holdings, view.to_move, turns,
+                          None if draft is None else draft.colour, [] if draft is None else list(draft.hexes),
+                          False, None)
+
+    @classmethod
+    def _build(cls, board, values, storage, holdings, to_move, turns, draft_colour, draft_hexes, finished,
+               end_reason) -> Playout:
         p = cls.__new__(cls)
-        p.n = len(game.players)
+        p.n = len(holdings)
         p.limit = HOLDING_LIMIT[p.n]
         p.half = p.full = 0
         p.nets = [0] * _C
-        for h, colours in game.board.items():
+        for h, colours in board.items():
             i = INDEX[h]
             for c in colours:
                 p.nets[_COLOUR[c]] |= 1 << i
@@ -106,15 +127,15 @@ class Playout:
                 p.full |= 1 << i
             elif len(colours) == 1:
                 p.half |= 1 << i
-        p.values = [game.values[c] for c in COMPANIES]
-        p.storage = [game.storage[c] for c in COMPANIES]
-        p.holdings = [[held[c] for c in COMPANIES] for held in (holdings or game.holdings)]
-        p.to_move = game.to_move
-        p.turns = game.turns
-        p.draft = -1 if game.draft_colour is None else _COLOUR[game.draft_colour]
-        p.draft_hexes = [INDEX[h] for h in game.draft_hexes]
-        p.finished = game.finished
-        p.end_reason = game.end_reason
+        p.values = [values[c] for c in COMPANIES]
+        p.storage = [storage[c] for c in COMPANIES]
+        p.holdings = [[held[c] for c in COMPANIES] for held in holdings]
+        p.to_move = to_move
+        p.turns = turns
+        p.draft = -1 if draft_colour is None else _COLOUR[draft_colour]
+        p.draft_hexes = [INDEX[h] for h in draft_hexes]
+        p.finished = finished
+        p.end_reason = end_reason
         p._paths = {}
         p._legal = {}
         p._stock_changed()
