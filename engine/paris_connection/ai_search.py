@@ -275,7 +275,8 @@ def _quick_turn(game: Playout, rng: random.Random) -> None:
     seat, n = game.to_move, game.n
     held = game.holdings[seat]
     storage = game.storage
-    lead = [held[c] - sum(h[c] for h in game.holdings) / n for c in range(_C)]   # vs the table's mean
+    totals = [sum(column) for column in zip(*game.holdings, strict=True)]
+    lead = [held[c] - totals[c] / n for c in range(_C)]       # against the table's mean
     late = game.cycle >= BUILD_ONLY_CYCLE
     colour, best = -1, 0.0 if not late else -math.inf
     for c in range(_C):
