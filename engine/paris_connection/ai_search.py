@@ -202,13 +202,20 @@ def search(knowledge: Knowledge, choices: list[Choice], *, seed: int,
             _play_turn(trial, steps)
             rewards[choice].append(_rollout(trial, random.Random(luck))[knowledge.seat])
             playouts += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
         if deadline is None:
             if playouts >= budget:
                 break
         elif time.perf_counter() >= deadline:
+            # Out of time, perhaps within a determinization: compare the candidates only on
+            # the determinizations every one of them was played on.
+            complete = min(len(r) for r in rewards.values())
+            for samples in rewards.values():
+                del samples[complete:]
             break
     best = _confident_best(scored[0][2], rewards)
-    return SearchResult(best, playouts, {c: sum(r) / len(r) for c, r in rewards.items()})
+    return SearchResult(best, playouts, {c: sum(r) / len(r) for c, r in rewards.items() if r})
 
 
 def _steps(mind, choice: Choice) -> list[Choice]:
