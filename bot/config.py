@@ -13,6 +13,7 @@ when both are set the new one wins, and ``renamed_notice`` says at start which n
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -141,6 +142,25 @@ def default_database(folder: str | os.PathLike[str] = ".") -> str:
     new, old = Path(folder) / product.DEFAULT_DB, Path(folder) / product.OLD_DEFAULT_DB
     chosen = product.OLD_DEFAULT_DB if old.exists() and not new.exists() else product.DEFAULT_DB
     return chosen if Path(folder) == Path(".") else str(Path(folder) / chosen)
+
+
+def ai_seconds(source: Settings | None = None) -> float | None:
+    """Seconds a searching AI level may think per move in chat games, from BOARDCHAT_AI_SECONDS
+    (None when unset: each game's default, 1 s). Chat games are asynchronous, nobody watches
+    the clock, so an operator may give the strong AI more time (it plays better with it)."""
+    source = source or settings()
+    name = env_name("AI_SECONDS")
+    value = source.get(name)
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds <= 600:
+        raise ConfigError(f"{name} must be a number of seconds above 0 (at most 600), "
+                          f"not {value!r}")
+    return seconds
 
 
 def database_target(source: Settings | None = None, default: str | None = None) -> str:

@@ -1,6 +1,7 @@
 """``python -m engine.arena``: two AI configurations play many games; a benchmark, not a test.
 
     python -m engine.arena --game paris-paris --a strong --b normal --players 2 --games 400 --jobs 2
+    python -m engine.arena --game paris-connection --table --players 4 --games 40 --iterations 60
 
 A configuration is one of the game's AI levels or ``random`` (uniformly random legal moves).
 One seat plays A and the others B. Deals are paired: each deal (a seed) is played once with A
@@ -11,7 +12,9 @@ Printed: A's win rate (a shared victory counts half) with its 95% Wilson interva
 even mark (1/players); A's mean score minus the mean score of the B seats; think time per move
 p50/p99 for each side; and, before the games, how many playouts a second the strong search
 makes beside how many random games a second the engine plays, on this machine now. With
-``--progress K`` a line with the running figures follows every K games.
+``--progress K`` a line with the running figures follows every K games. ``--table`` plays each of
+the game's levels against the next weaker one (the weakest against random) and ends with a
+markdown table of the results.
 """
 
 from __future__ import annotations
@@ -118,6 +121,8 @@ def summary(outcomes: list[Outcome], players: int, a: str, b: str) -> str:
 
 def speeds(game: str, players: int, seconds: float = 1.0) -> str:
     """The strong search's playouts a second beside the engine's random games a second."""
+    if game == "paris-connection":
+        return _connection_speeds(players, seconds)
     if game != "paris-paris":
         return ""
     from .bench import play_random
@@ -145,11 +150,41 @@ def speeds(game: str, players: int, seconds: float = 1.0) -> str:
             f"{'/'.join(f'{p:,.0f}' for p in playouts)}), one core")
 
 
+def _connection_speeds(players: int, seconds: float) -> str:
+    from .bench import play_random_playout
+    from .paris_connection.ai_search import Knowledge, search
+
+    names = [f"p{i}" for i in range(players)]
+    start, done = time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        play_random_playout(done, names)
+        done += 1
+    games = done / (time.perf_counter() - start)
+    definition = GAMES["paris-connection"]
+    playouts = []
+    for moves in (0, 60, 120):    # the searches of a turn early, midway and late in a game
+        match = definition.new_match(names, seed=moves)
+        while match.move_count < moves or match.game.building:
+            (seat,) = match.to_act()
+            match.apply(definition.choose(match, seat, seed=match.move_count), by=seat)
+        (seat,) = match.to_act()
+        start = time.perf_counter()
+        found = search(Knowledge.of(match.view(seat), match.log_for(seat)), match.legal_choices(seat),
+                       seed=moves, budget=seconds / 3)
+        playouts.append(found.playouts / (time.perf_counter() - start))
+    return (f"engine: {games:,.0f} random {players}-player games/s (playout state); strong search: "
+            f"{statistics.fmean(playouts):,.0f} playouts/s (early/mid/late "
+            f"{'/'.join(f'{p:,.0f}' for p in playouts)}), one core")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.arena")
     parser.add_argument("--game", default="paris-paris", choices=sorted(GAMES))
-    parser.add_argument("--a", required=True, help="A's level, or random")
-    parser.add_argument("--b", required=True, help="B's level, or random")
+    parser.add_argument("--a", help="A's level, or random")
+    parser.add_argument("--b", help="B's level, or random")
+    parser.add_argument("--table", action="store_true",
+                        help="instead of --a/--b: each level against the next weaker one (and random), "
+                             "as a markdown table")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--budget", type=float, help="seconds a move for searching levels")
@@ -159,7 +194,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--progress", type=int, default=0, help="print running figures every K games")
     args = parser.parse_args(argv)
     definition = GAMES[args.game]
-    for level in (args.a, args.b):
+    if args.table:
+        levels = (*definition.ai_levels[::-1], RANDOM)         # ai_levels run from the weakest
+        pairs = list(zip(levels, levels[1:], strict=False))
+    elif args.a and args.b:
+        pairs = [(args.a, args.b)]
+    else:
+        parser.error("give --a and --b, or --table")
+    for level in {level for pair in pairs for level in pair}:
         if level != RANDOM and level not in definition.ai_levels:
             parser.error(f"{level!r} is not a level of {definition.name}: "
                          f"{', '.join(definition.ai_levels)} or {RANDOM}")
@@ -168,15 +210,31 @@ def main(argv: list[str] | None = None) -> int:
     if args.budget is not None and args.iterations is not None:
         parser.error("give --budget or --iterations, not both")
     budget = args.budget if args.budget is not None else args.iterations
-    a, b = Side(args.a, budget), Side(args.b, budget)
+    rows = [(a, b, duel(args, definition, Side(a, budget), Side(b, budget))) for a, b in pairs]
+    if args.table:
+        print(f"\n| A vs B ({definition.name}, {args.players} players, budget "
+              f"{'default' if budget is None else budget}) | games | A wins [95% CI] | even | mean score A - B |")
+        print("|---|---|---|---|---|")
+        for a, b, outcomes in rows:
+            n = len(outcomes)
+            wins = sum(o.a_share for o in outcomes)
+            low, high = wilson(wins, n)
+            margin = statistics.fmean(o.margin for o in outcomes)
+            print(f"| {a} vs {b} | {n} | {wins / n:.1%} [{low:.1%}-{high:.1%}] | {1 / args.players:.0%} "
+                  f"| {margin:+.2f} |")
+    return 0
+
+
+def duel(args, definition, a: Side, b: Side) -> list[Outcome]:
+    """Play A against B over ``args.games`` games (whole deals) and print the summary."""
     deals = math.ceil(args.games / args.players)
     tasks = [Task(args.game, args.players, args.seed + d, seat, a, b)
              for d in range(deals) for seat in range(args.players)]
-    print(f"{definition.name}, {args.players} players: A = {args.a}, B = {args.b} "
+    print(f"{definition.name}, {args.players} players: A = {a.level}, B = {b.level} "
           f"({'one A against ' + str(args.players - 1) + ' B' if args.players > 2 else 'seats rotated'}), "
           f"{len(tasks)} games from {deals} deals (seeds {args.seed}-{args.seed + deals - 1}), "
-          f"budget {'default' if budget is None else budget}, {args.jobs} job(s)", flush=True)
-    if "strong" in (args.a, args.b):
+          f"budget {'default' if a.budget is None else a.budget}, {args.jobs} job(s)", flush=True)
+    if "strong" in (a.level, b.level):
         line = speeds(args.game, args.players)
         if line:
             print(line, flush=True)
@@ -185,9 +243,9 @@ def main(argv: list[str] | None = None) -> int:
         for outcome in pool.map(play, tasks, chunksize=1):
             outcomes.append(outcome)
             if args.progress and len(outcomes) % args.progress == 0 and len(outcomes) < len(tasks):
-                print("  so far: " + summary(outcomes, args.players, args.a, args.b), flush=True)
-    print(summary(outcomes, args.players, args.a, args.b), flush=True)
-    return 0
+                print("  so far: " + summary(outcomes, args.players, a.level, b.level), flush=True)
+    print(summary(outcomes, args.players, a.level, b.level), flush=True)
+    return outcomes
 
 
 if __name__ == "__main__":

@@ -5,9 +5,15 @@ random choices from a ``random.Random``, every step and the final scoring, every
 through ``apply``) and game records replayed per second (``from_record``: validation,
 setup, every move and all scoring). Each game's own engine state is measured, the fast
 object behind its ``Match``. Paris Paris's replay is quiet and builds no events (the log is
-rebuilt only if someone reads it). A benchmark, not a test: it only measures and prints.
+rebuilt only if someone reads it). Paris Connection is also measured on its light playout
+state (``Playout``: the same games, move for move, without events, checks or a record), the
+state the strong AI searches on. A benchmark, not a test: it only measures and prints.
 Each figure is measured in several short runs; the best run is the least disturbed by
 other work on the machine, the median is printed next to it.
+
+``--compare REV`` first runs the bench of git revision ``REV`` (its ``engine`` package, taken
+with ``git archive`` into a temporary directory) in a subprocess, so that the figures before
+and after a change are printed by one command on the machine in the same state.
 """
 
 from __future__ import annotations
@@ -15,6 +21,9 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 
 from .papa_paolo import record as papa_record
@@ -22,6 +31,7 @@ from .papa_paolo.game import Game as PapaGame
 from .papa_paolo.stepper import apply_step, legal_steps
 from .paris_connection import record as connection_record
 from .paris_connection.game import Game as ConnectionGame
+from .paris_connection.playout import Playout
 from .paris_paris.game import Game
 from .paris_paris.record import from_record
 
@@ -60,6 +70,28 @@ def play_random_papa(seed: int, players=PLAYERS) -> PapaGame:
     return game
 
 
+def play_random_playout(seed: int, players=PLAYERS) -> Playout:
+    """The game ``play_random_connection`` plays (the same choices), on the playout state."""
+    rng = random.Random(seed)
+    game = Playout.of(ConnectionGame.new(players, seed=seed))
+    while not game.finished:
+        actions = game.legal_actions()
+        game.advance(actions[int(rng.random() * len(actions))])
+    return game
+
+
+def _compare(rev: str, seconds: float, runs: int) -> None:
+    """Run the bench of git revision ``rev`` in a subprocess and print what it prints."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "archive", rev, "engine"], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        out = subprocess.run([sys.executable, "-m", "engine.bench", "--seconds", str(seconds), "--runs", str(runs)],
+                             cwd=tmp, check=True, capture_output=True, text=True).stdout
+    print(f"--- {rev} (before) ---")
+    print(out, end="")
+    print("--- this tree (after) ---")
+
+
 def _rates(work, batch: int, seconds: float, runs: int) -> list[float]:
     """Items per second in ``runs`` runs of about ``seconds`` each."""
     rates = []
@@ -82,7 +114,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m engine.bench")
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one run")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure")
+    parser.add_argument("--compare", metavar="REV", help="first run the bench of this git revision")
     args = parser.parse_args(argv)
+    if args.compare:
+        _compare(args.compare, args.seconds, args.runs)
 
     seeds = iter(range(10**9))
     games = _rates(lambda: [play_random(next(seeds)) for _ in range(20)], 20, args.seconds, args.runs)
@@ -96,7 +131,9 @@ def main(argv: list[str] | None = None) -> None:
     records = [connection_record.to_record(play_random_connection(10**9 + i)) for i in range(20)]
     replays = _rates(lambda: [connection_record.from_record(r) for r in records], len(records),
                      args.seconds, args.runs)
+    playouts = _rates(lambda: [play_random_playout(next(seeds))], 1, args.seconds, args.runs)
     _print("Paris Connection, random 4-player games", games, args)
+    _print("Paris Connection, the same on the playout state", playouts, args)
     _print("Paris Connection, 4-player records replayed", replays, args)
 
     games = _rates(lambda: [play_random_papa(next(seeds))], 1, args.seconds, args.runs)

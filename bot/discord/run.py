@@ -96,11 +96,11 @@ async def serve(config: DiscordConfig) -> None:
     after 1, 2, 4 ... at most 60 s."""
     import aiohttp
 
-    from bot.config import game_defaults
+    from bot.config import ai_seconds, game_defaults
     from bot.service import GameService
 
     service = await GameService.open(config.db_path, platforms=("discord",), defaults=game_defaults(),
-                                     owner=config.instance, send_share=1 / config.senders)
+                                     ai_seconds=ai_seconds(), owner=config.instance, send_share=1 / config.senders)
     # SIGTERM (systemd, docker stop) ends the bot as cleanly as Ctrl+C does.
     main = asyncio.current_task()
     loop = asyncio.get_running_loop()

@@ -180,11 +180,11 @@ async def stop_application(application: Application) -> None:
 
 def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[GameServiceAPI]]:
     async def open_service() -> GameServiceAPI:
-        from bot.config import game_defaults
+        from bot.config import ai_seconds, game_defaults
         from bot.service import GameService  # imported late: the adapter itself needs only the contract
 
         return await GameService.open(config.db_path, platforms=("telegram",), defaults=game_defaults(),
-                                      owner=config.instance, send_share=1 / config.senders)
+                                      ai_seconds=ai_seconds(), owner=config.instance, send_share=1 / config.senders)
     return open_service
 
 

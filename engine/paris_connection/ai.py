@@ -214,6 +214,18 @@ class _Mind:
     def pick(self, choices: list[Choice]) -> Choice:
         if self.view.draft is not None:
             return self._next_step(choices)
+        scored = self.scored(choices)
+        if not scored:                             # every build plan is empty: any legal choice
+            return choices[0]
+        if self.easy:
+            top = max(w for w, _, _ in scored)
+            weights = [math.exp((w - top) / EASY_TEMPERATURE) for w, _, _ in scored]
+            return self.rng.choices([c for _, _, c in scored], weights=weights)[0]
+        return max(scored, key=lambda s: (s[0], s[1]))[2]
+
+    def scored(self, choices: list[Choice]) -> list[tuple[float, float, Choice]]:
+        """Each turn action's worth, with a random tie-break (builds whose plan is empty are
+        left out; late in the game only builds, when there are any)."""
         if self.view.cycle >= BUILD_ONLY_CYCLE:
             choices = [c for c in choices if isinstance(c, Build)] or choices
         scored: list[tuple[float, float, Choice]] = []
@@ -238,13 +250,7 @@ class _Mind:
             if self.ends_game(storage):
                 worth += 100.0 if self.hurry else -100.0
             scored.append((worth, self.rng.random(), choice))
-        if not scored:                             # every build plan is empty: any legal choice
-            return choices[0]
-        if self.easy:
-            top = max(w for w, _, _ in scored)
-            weights = [math.exp((w - top) / EASY_TEMPERATURE) for w, _, _ in scored]
-            return self.rng.choices([c for _, _, c in scored], weights=weights)[0]
-        return max(scored, key=lambda s: (s[0], s[1]))[2]
+        return scored
 
     def _next_step(self, choices: list[Choice]) -> Choice:
         """During a build: the plan's next hex if legal, the legal hex nearest its goal

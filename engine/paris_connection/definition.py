@@ -70,7 +70,7 @@ class ConnectionDefinition(GameDefinition):
     max_players = MAX_PLAYERS
     options = ()
     record_format = FORMAT
-    ai_levels = ("easy", "normal")
+    ai_levels = ("easy", "normal", "strong")
     dynamics = Dynamics.SEQUENTIAL
     information = Information.IMPERFECT      # each player's holdings
 
@@ -104,9 +104,18 @@ class ConnectionDefinition(GameDefinition):
 
     def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
                budget: float | int | None = None) -> Choice:
-        """``level``: "easy" or "normal" (``budget`` is for searching levels; neither searches)."""
+        """``level``: "easy", "normal" or "strong"; ``budget`` (strong only): seconds (float),
+        playouts (int) or None for the default (ai_search.DEFAULT_SECONDS)."""
         from .ai import choose
 
+        if level == "strong":
+            from .ai_search import choose_strong
+
+            # The seed also depends on the move, so one seed for a whole game still gives each
+            # move a search of its own.
+            return choose_strong(match, seat, seed=seed * 1_000_003 + match.move_count, budget=budget)
+        if level not in self.ai_levels:
+            raise ValueError(f"unknown AI level {level!r}; Paris Connection has {', '.join(self.ai_levels)}")
         return choose(match, seat, seed=seed, level=level)
 
 

@@ -72,6 +72,9 @@ _CAPACITY = {h: cell.capacity for h, cell in B.HEXES.items()}
 _VALUE = {h: cell.value for h, cell in B.HEXES.items()}
 _NEIGHBOURS = {h: B.neighbours(h) for h in B.HEXES}
 _ORDER = {h: i for i, h in enumerate(B.HEXES)}
+# Every trade, made once: legal_actions lists dozens of them at every turn.
+_TRADES = {(give, take, count): Trade(give, take, count)
+           for give in _COMPANIES for take in _COMPANIES if take != give for count in (1, 2)}
 
 
 class Game:
@@ -208,38 +211,69 @@ class Game:
 
     def _can_reach_free_city(self, colour: str) -> bool:
         """Whether ``colour`` could still extend its lines to some empty city hex."""
+        return self._path_to_free_city(colour) is not None
+
+    def _path_to_free_city(self, colour: str) -> frozenset[str] | None:
+        """The hexes of one way from ``colour``'s lines to an empty city hex (the city included,
+        its lines not), or None when there is none: a witness that the company is not cut off."""
         board = self.board
-        seen = set(self.networks[colour])
-        queue = deque(seen)
+        network = self.networks[colour]
+        parent: dict[str, str | None] = dict.fromkeys(network)
+        queue = deque(network)
         while queue:
-            for nxt in _NEIGHBOURS[queue.popleft()]:
-                if nxt in seen:
+            here = queue.popleft()
+            for nxt in _NEIGHBOURS[here]:
+                if nxt in parent:
                     continue
-                here = board.get(nxt)
-                if here is None:
+                there = board.get(nxt)
+                if there is None:
                     if nxt in _CITY_HEXES:
-                        return True
+                        path = [nxt]
+                        while here not in network:
+                            path.append(here)
+                            here = parent[here]
+                        return frozenset(path)
                     if not _CAPACITY[nxt]:
                         continue
-                elif len(here) >= _CAPACITY[nxt] or colour in here:
+                elif len(there) >= _CAPACITY[nxt] or colour in there:
                     continue
-                seen.add(nxt)
+                parent[nxt] = here
                 queue.append(nxt)
-        return False
+        return None
+
+    def _witness(self, colour: str) -> frozenset[str] | None:
+        """``_path_to_free_city``, kept in ``_legal_cache`` while it stays valid: a placement
+        elsewhere leaves a way open, so it is recomputed only when the board changes on it."""
+        key = ("path", colour)
+        cache = self._legal_cache
+        if key in cache:
+            return cache[key]
+        found = cache[key] = self._path_to_free_city(colour)
+        return found
 
     def _would_block(self, hex_id: str, colour: str) -> str | None:
         """The company that placing ``colour`` on ``hex_id`` would cut off from every free city
         (the blocking rule), or None. Only a placement that fills the hex can cut anyone off,
-        and only companies without a city are protected."""
+        and only companies without a city are protected. A company keeps its way to a free city
+        if the placement is not on it; only otherwise is the map searched again."""
         here = self.board.get(hex_id, [])
         if len(here) + 1 < _CAPACITY[hex_id]:
             return None
-        exposed = [c for c in _COMPANIES if c != colour and not self.has_reached_city(c)]
-        if not exposed:
-            return None
+        for c in _COMPANIES:
+            if c == colour or self.has_reached_city(c):
+                continue
+            path = self._witness(c)
+            if path is not None and hex_id not in path:
+                continue
+            if path is None or not self._reaches_without(c, hex_id, here, colour):
+                return c
+        return None
+
+    def _reaches_without(self, company: str, hex_id: str, here: list[str], colour: str) -> bool:
+        """Whether ``company`` could still reach a free city with ``colour`` placed on ``hex_id``."""
         self.board[hex_id] = [*here, colour]
         try:
-            return next((c for c in exposed if not self._can_reach_free_city(c)), None)
+            return self._path_to_free_city(company) is not None
         finally:
             if here:
                 self.board[hex_id] = here
@@ -274,7 +308,7 @@ class Game:
 
     def _trades(self, seat: int) -> list[Trade]:
         held = self.holdings[seat]
-        return [Trade(give, take, count) for give in _COMPANIES if held[give]
+        return [_TRADES[give, take, count] for give in _COMPANIES if held[give]
                 for take in _COMPANIES if take != give for count in (1, 2) if self.storage[take] >= count]
 
     def check(self, choice: Choice | str, *, by: int | None = None) -> Choice:
@@ -384,7 +418,7 @@ class Game:
 
     def _place(self, seat: int, hex_id: str, events: list[Event]) -> None:
         colour = self.draft_colour
-        self._legal_cache.clear()
+        self._board_changed(hex_id, colour, placed=True)
         self.board.setdefault(hex_id, []).append(colour)
         self.networks[colour].add(hex_id)
         self.storage[colour] -= 1
@@ -403,7 +437,7 @@ class Game:
             events.append(BuildCancelled(seat, colour))
             return
         hex_id = self.draft_hexes.pop()
-        self._legal_cache.clear()
+        self._board_changed(hex_id, colour, placed=False)
         here = self.board[hex_id]
         here.remove(colour)
         if not here:
@@ -411,6 +445,16 @@ class Game:
         self.networks[colour].discard(hex_id)
         self.storage[colour] += 1
         events.append(PlacementUndone(seat, colour, hex_id))
+
+    def _board_changed(self, hex_id: str, colour: str, *, placed: bool) -> None:
+        """Forget what a placement (or an undo) of ``colour`` on ``hex_id`` may have changed:
+        every company's legal hexes, and the ways to a free city that pass there (a placement)
+        or that start from ``colour``'s lines (which it grows or shrinks); an undo may open a
+        way for a company that had none."""
+        cache = self._legal_cache
+        for key, path in list(cache.items()):
+            if type(key) is str or key[1] == colour or (hex_id in path if path is not None else not placed):
+                del cache[key]
 
     def _commit(self, seat: int, events: list[Event]) -> None:
         colour, hexes = self.draft_colour, tuple(self.draft_hexes)

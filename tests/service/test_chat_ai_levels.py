@@ -50,7 +50,10 @@ async def test_the_lobby_offers_one_add_button_per_level(service):
     assert t("en", "bot.lobby.ai_seat", name=info["seats"][1]["name"], level="strong") in text
 
 
-async def test_a_game_offers_only_its_own_levels(service):
+async def test_a_game_offers_only_its_own_levels(service, monkeypatch):
+    # Every game has all three levels now: Paris Connection is made to lack the strong one here.
+    from engine.paris_connection.definition import ConnectionDefinition
+    monkeypatch.setattr(ConnectionDefinition, "ai_levels", ("easy", "normal"))
     host, c = user("Host"), chat()
     assert (await service.new_game(c, host, options={"game": "paris-connection"})).ok
     buttons = await lobby_buttons(service, c)

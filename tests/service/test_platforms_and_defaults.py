@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from service_helpers import PLATFORM, chat, start_game, user
 
-from bot.config import Settings, game_defaults
+from bot.config import ConfigError, Settings, ai_seconds, game_defaults
 from bot.contract import User
 from bot.service import GameService
 
@@ -71,5 +71,22 @@ async def test_round_maps_are_portrait_where_players_are_on_phones(db_path, cloc
         png = await Pictures(service.storage).render(rows[1].body["render"], "en", platform)
         width, height = Image.open(io.BytesIO(png)).size
         assert (height > width) is portrait
+    finally:
+        await service.close()
+
+
+def test_operator_think_budget_for_searching_ai_levels():
+    assert ai_seconds(Settings({}, {})) is None                                  # each game's default
+    assert ai_seconds(Settings({"PARIS_PARIS_AI_SECONDS": "4"}, {})) == 4.0
+    assert ai_seconds(Settings({}, {"PARIS_PARIS_AI_SECONDS": "0.25"})) == 0.25  # from .env
+    for bad in ("soon", "0", "-1", "nan", "9999"):
+        with pytest.raises(ConfigError, match="PARIS_PARIS_AI_SECONDS"):
+            ai_seconds(Settings({"PARIS_PARIS_AI_SECONDS": bad}, {}))
+
+
+async def test_the_think_budget_reaches_the_ai(db_path):
+    service = await GameService.open(db_path, ai_seconds=ai_seconds(Settings({"PARIS_PARIS_AI_SECONDS": "4"}, {})))
+    try:
+        assert service.play.ai_budget == 4.0
     finally:
         await service.close()

@@ -40,7 +40,7 @@ def test_beats_random_players():
 
 
 def test_levels_easy_and_normal_through_the_definition():
-    assert GAME.ai_levels == ("easy", "normal")
+    assert GAME.ai_levels == ("easy", "normal", "strong")
     match = GAME.new_match(NAMES[:5], seed=21)
     differs = 0
     while not match.is_terminal():
@@ -56,5 +56,5 @@ def test_levels_easy_and_normal_through_the_definition():
 
 def test_an_unknown_level_is_refused():
     match = GAME.new_match(NAMES[:3], seed=2)
-    with pytest.raises(ValueError, match="'strong'; Paris Connection has easy, normal"):
-        GAME.choose(match, match.to_act()[0], seed=1, level="strong")
+    with pytest.raises(ValueError, match="'expert'; Paris Connection has easy, normal, strong"):
+        GAME.choose(match, match.to_act()[0], seed=1, level="expert")
