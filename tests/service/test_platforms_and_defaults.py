@@ -77,15 +77,16 @@ async def test_round_maps_are_portrait_where_players_are_on_phones(db_path, cloc
 
 def test_operator_think_budget_for_searching_ai_levels():
     assert ai_seconds(Settings({}, {})) is None                                  # each game's default
-    assert ai_seconds(Settings({"PARIS_PARIS_AI_SECONDS": "4"}, {})) == 4.0
-    assert ai_seconds(Settings({}, {"PARIS_PARIS_AI_SECONDS": "0.25"})) == 0.25  # from .env
+    assert ai_seconds(Settings({"BOARDCHAT_AI_SECONDS": "4"}, {})) == 4.0
+    assert ai_seconds(Settings({}, {"BOARDCHAT_AI_SECONDS": "0.25"})) == 0.25    # from .env
+    assert ai_seconds(Settings({"PARIS_PARIS_AI_SECONDS": "2"}, {})) == 2.0      # the old prefix still read
     for bad in ("soon", "0", "-1", "nan", "9999"):
-        with pytest.raises(ConfigError, match="PARIS_PARIS_AI_SECONDS"):
-            ai_seconds(Settings({"PARIS_PARIS_AI_SECONDS": bad}, {}))
+        with pytest.raises(ConfigError, match="BOARDCHAT_AI_SECONDS"):
+            ai_seconds(Settings({"BOARDCHAT_AI_SECONDS": bad}, {}))
 
 
 async def test_the_think_budget_reaches_the_ai(db_path):
-    service = await GameService.open(db_path, ai_seconds=ai_seconds(Settings({"PARIS_PARIS_AI_SECONDS": "4"}, {})))
+    service = await GameService.open(db_path, ai_seconds=ai_seconds(Settings({"BOARDCHAT_AI_SECONDS": "4"}, {})))
     try:
         assert service.play.ai_budget == 4.0
     finally:
