@@ -182,7 +182,19 @@ class Presenter(ABC):
             return exact[0]
         if hits:
             raise ChoiceNotFound(text, [item.label for item in hits], reason="ambiguous")
+        # A colour word ("blue", as the brackets of "Madeleine (blue)" say): the one item of
+        # that colour; several: the player picks among them.
+        coloured = [item for item in items if item.colour and len(folded) >= 3
+                    and _fold(self.colour_name(item.colour, language) or "").startswith(folded)]
+        if len(coloured) == 1:
+            return coloured[0]
+        if coloured:
+            raise ChoiceNotFound(text, [item.label for item in coloured], reason="ambiguous")
         raise ChoiceNotFound(text, self.not_now(view, text, language), reason="unknown")
+
+    def colour_name(self, colour: str, language: str) -> str | None:
+        """The word for a ``MenuItem.colour`` in ``language`` ("blue"), for typed choices; None: none."""
+        return None
 
     def not_now(self, view: Any, text: str, language: str) -> list[str]:
         """Names of real things ``text`` may mean that are not a choice now (a tile not on offer)."""

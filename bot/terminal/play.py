@@ -284,9 +284,12 @@ class TerminalSession:
                 self.console.print()
                 return self.saved_on_eof()
             answer = interpret(line, labels, self.language, keys)
-            if isinstance(answer, Invalid) and answer.reason in ("unknown", "out_of_range") and not self.reply_buttons:
-                # Words that name no choice on screen: the game may know what they mean (a tile
-                # written as station/colour, or one that is not on offer now) and says so.
+            # Words that name no choice on screen: the game may know what they mean (a tile
+            # written as station/colour, one that is not on offer now, a hex on another page of
+            # a submenu) and says so, at every level of the menu. A number is only the top
+            # level's: in a submenu it counts the submenu's own buttons.
+            if isinstance(answer, Invalid) and (answer.reason == "unknown" or (
+                    answer.reason == "out_of_range" and not self.reply_buttons)):
                 if await self.typed(line.strip(), answer, numbers):
                     return None
                 continue
@@ -321,6 +324,8 @@ class TerminalSession:
         if reply.buttons:
             self.reply_buttons = tuple(b for row in reply.buttons for b in row)
             return True
+        if reply.ok:
+            self.reply_buttons = ()     # a move made from a submenu: the turn's menu is new
         if reply.extra.get("refused") in ("bot.err.bad_move", "bot.err.bad_choice"):
             self.explain_invalid(answer, numbers)     # the game knows no more than we do: our words
         elif not reply.ok:

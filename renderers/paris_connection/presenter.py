@@ -20,7 +20,7 @@ from engine.paris_connection.board import COMPANIES, HEXES, TOWER, cities, hex_c
 from engine.paris_connection.game import PENALTY
 
 from ..i18n import t
-from ..presenter import Menu, MenuItem, Presenter
+from ..presenter import ChoiceNotFound, Menu, MenuItem, Presenter
 from ..ranking import places
 from . import text as words
 from .text import COLOUR_EMOJI, colour_word
@@ -200,7 +200,9 @@ class ParisConnectionPresenter(Presenter):
 
     def find_item(self, view, choices: Sequence[Any], text: str, language: str) -> MenuItem:
         """A hex id, or a city's name or a word of it, finds its hex wherever it sits in the
-        menu (on a page or not); anything else as the base class."""
+        menu (on a page or not); anything else as the base class. A hex of the map that names
+        no legal choice (not next to the line, full, no build under way) still means placing
+        there: the service's check then refuses it with the reason, not as an unknown word."""
         wanted = " ".join(str(text).split())
         places = [c for c in choices if isinstance(c, Place)]
         for choice in places:
@@ -209,7 +211,18 @@ class ParisConnectionPresenter(Presenter):
         named = [c for c in places if HEXES[c.hex].city and _folded_words_start(HEXES[c.hex].city, wanted)]
         if len(named) == 1:
             return _hex_item(named[0])
-        return super().find_item(view, choices, text, language)
+        try:
+            return super().find_item(view, choices, text, language)
+        except ChoiceNotFound as miss:
+            if miss.reason != "unknown":
+                raise
+            hexes = _hexes_named(wanted)
+            if len(hexes) != 1:
+                raise
+            return _hex_item(Place(hexes[0]))
+
+    def colour_name(self, colour: str, language: str) -> str | None:
+        return colour_word(colour, language) if colour in COMPANIES else None
 
     def choice_text(self, choice, view, language: str) -> str:
         if isinstance(choice, Build):
@@ -266,6 +279,15 @@ def _folded_words_start(name: str, typed: str) -> bool:
                        if not unicodedata.combining(c))
     name, typed = fold(name), fold(typed).strip()
     return bool(typed) and (name.startswith(typed) or any(w.startswith(typed) for w in name.split()))
+
+
+def _hexes_named(typed: str) -> list[str]:
+    """The hexes of the whole map ``typed`` names: its id ("N8"), or its city's name or a word of it."""
+    if typed.upper() in HEXES:
+        return [typed.upper()]
+    if len(typed) < 3:      # a letter or two names no city: an unknown word, not a guess
+        return []
+    return [h for h, cell in HEXES.items() if cell.city and _folded_words_start(cell.city, typed)]
 
 
 def _page_label(chunk: Sequence[Place], language: str) -> str:

@@ -125,7 +125,8 @@ class ParisParisPresenter(Presenter):
         rows = []
         for code, picks in by_tile.items():
             tile = picks[0].tile
-            label = text.tile_label(tile, keys.get(code, 0), language=language)
+            # twins: every number the map shows for the tile works, so the label shows them all
+            label = text.tile_label(tile, keys.get(code, 0), language=language, also=twins.get(code, ()))
             if len(picks) > 1:      # a full crossing with two owners: whose shop goes is a second step
                 item = MenuItem(label, group=_b36(code), colour=tile.colour, key=keys.get(code),
                                 also=twins.get(code, ()))
@@ -134,6 +135,9 @@ class ParisParisPresenter(Presenter):
                                 also=twins.get(code, ()))
             rows.append((item,))
         return Menu(tuple(rows))
+
+    def colour_name(self, colour: str, language: str) -> str | None:
+        return text.colour_name(colour, language)
 
     def not_now(self, view, typed: str, language: str) -> list[str]:
         """Stations whose name starts with ``typed`` (accents, case and hyphens aside): real

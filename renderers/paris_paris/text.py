@@ -31,10 +31,12 @@ def tile_text(tile: Tile, language: str = "en") -> str:
     return f"{COLOUR_EMOJI.get(tile.colour, '')} {station_name(tile.station)} ({colour_name(tile.colour, language)})"
 
 
-def tile_label(tile: Tile, key: int, *, language: str = "en") -> str:
+def tile_label(tile: Tile, key: int, *, language: str = "en", also: Sequence[int] = ()) -> str:
     """Button label for an offered tile: ``🟢 3 · Centre Pompidou``; ``key`` is its offer slot
-    (``GameView.offer_numbered``: the number the map shows, stable through the round)."""
-    return f"{COLOUR_EMOJI.get(tile.colour, '')} {key} · {station_name(tile.station)}"
+    (``GameView.offer_numbered``: the number the map shows, stable through the round). ``also``:
+    the other numbers the map shows for the same tile (two equal tiles on offer), ``🔵 1/3 · Madeleine``."""
+    numbers = "/".join(str(n) for n in (key, *also))
+    return f"{COLOUR_EMOJI.get(tile.colour, '')} {numbers} · {station_name(tile.station)}"
 
 
 def join_list(items: Sequence[str], language: str = "en") -> str:

@@ -74,3 +74,27 @@ def test_no_warning_when_neither_shop_is_yours():
     menu = PRESENTER.menu(view, game.legal_actions(), "en", item.group)
     assert [i.label.split(" ", 1)[-1] for i in menu.items()] == ["Evict ann", "Evict bob"]
     assert "⚠️" not in menu.text
+
+
+def test_a_twin_offer_labels_its_choice_with_every_number_the_map_shows():
+    game = _offer_with_twins()
+    labels = [item.label for item in PRESENTER.menu(game.view(0), game.legal_actions(), "en").items()]
+    assert any(label.endswith("1/4 · Centre Pompidou") for label in labels), labels
+    assert not any("Louvre" in label and "/" in label for label in labels)
+
+
+@pytest.mark.parametrize(("language", "typed"), [("en", "green"), ("de", "grün"), ("fr", "vert"), ("it", "verde")])
+def test_a_colour_word_names_the_one_choice_of_that_colour(language, typed):
+    """The twins are one choice: "green" means it; "blue" the Louvre alone."""
+    game = _offer_with_twins()
+    view, choices = game.view(0), game.legal_actions()
+    assert str(PRESENTER.find_item(view, choices, typed, language).choice.tile) == "pompidou/green"
+    assert str(PRESENTER.find_item(view, choices, "blue", "en").choice.tile) == "louvre/blue"
+
+
+def test_a_colour_word_of_several_choices_is_refused_with_them_listed():
+    game = deal(THREE, [(["louvre/blue", "tour-eiffel/blue", "opera/red"], "pompidou/green")])
+    with pytest.raises(ChoiceNotFound) as miss:
+        PRESENTER.find_item(game.view(0), game.legal_actions(), "blue", "en")
+    assert miss.value.reason == "ambiguous"
+    assert sorted(label.split("· ")[1] for label in miss.value.candidates) == ["Louvre", "Tour Eiffel"]

@@ -245,3 +245,33 @@ async def test_the_start_says_only_the_timers_in_use(service, transport):
         started = next(m.text for m in transport.group() if m.chat == c and "🚌" in m.text)
         assert (t("en", "bot.options.reminder", value="4 hours") in started) is said, started
         assert "no reminder" not in started and "no time limit" not in started
+
+
+async def test_a_hex_typed_that_is_no_choice_now_is_refused_with_the_engine_reason(service, monkeypatch):
+    """Paris Connection: a hex id or a city's name typed in a chat means placing there; when
+    that is not legal now the refusal says why (no build under way, not next to the line),
+    not that the words are unknown; a legal one typed while another page of hexes is open is placed."""
+    monkeypatch.setattr("renderers.paris_connection.presenter.MAX_HEXES", 2)     # pages of two hexes
+    users = {name.lower(): user(name) for name in ("Ann", "Bob", "Cat")}
+    c = chat()
+    await start_game(service, c, list(users.values()), options={"game": "paris-connection", "seed": 5})
+    info = await service.game_info(c)
+    mover = users[info["seats"][info["to_move"]]["user_id"]]
+    before = await snapshot(service)
+    for typed in ("P22", "marseille"):
+        reply = await service.move(c, mover, typed)
+        assert not reply.ok and reply.text == t("en", "pc.err.no_build_under_way"), (typed, reply.text)
+    assert await snapshot(service) == before
+    assert (await service.move(c, mover, "build:red")).ok
+    reply = await service.move(c, mover, "Marseille")
+    assert not reply.ok and reply.text.startswith("P22 Marseille is not next to"), reply.text
+    pages = [b for row in (await service.board(c, mover, private=True)).buttons for b in row if "Around" in b.label]
+    assert len(pages) >= 2
+    opened = await service.press(c, mover, pages[0].payload)
+    on_first = {b.label for row in opened.buttons for b in row}
+    other = await service.press(c, mover, pages[1].payload)
+    hexes = [b.label.split()[0] for row in other.buttons for b in row if b.label[:1].isalpha()
+             and b.label.split()[0][1:].isdigit() and b.label not in on_first]
+    await service.press(c, mover, pages[0].payload)         # back on the first page, a hex of the second typed
+    reply = await service.move(c, mover, hexes[0].lower())
+    assert reply.ok and hexes[0] in reply.text, reply.text

@@ -709,3 +709,40 @@ def test_on_your_turn_the_board_shows_what_is_on_offer_now(monkeypatch, capsys, 
     before_prompt = round2.split("Your choice", 1)[0]
     assert "Ada opens a shop at" in before_prompt and "Blaise opens a shop at" in before_prompt
     assert "On offer: 🟡 1 · République; 🟢 3 · Grands Boulevards" in before_prompt
+
+
+def test_a_twin_offer_shows_every_number_that_works_on_its_choice(monkeypatch, capsys, tmp_path):
+    """Seed 11 offers Invalides as 1 and 2: the choice lists both numbers the map shows."""
+    code, out = play(monkeypatch, capsys, ["play", "--players", "3", "--seed", "11", "--name", "Ann", "--no-maps",
+                                           "--db", str(tmp_path / "g.sqlite3")], "quit\n")
+    assert code == 0
+    assert " 1. 🔵 1/2 · Invalides" in out
+
+
+def test_a_colour_word_names_the_one_tile_of_that_colour(monkeypatch, capsys, tmp_path):
+    """Seed 11, round 1: Hôtel de Ville is the only green tile on offer; "green" is not in its label."""
+    code, out = play(monkeypatch, capsys, ["play", "--players", "3", "--seed", "11", "--name", "Ann", "--no-maps",
+                                           "--db", str(tmp_path / "g.sqlite3")], "green\nquit\n")
+    assert code == 0 and "Ann opens a shop at 🟢 Hôtel de Ville (green)." in out
+
+
+def test_a_hex_typed_in_a_page_of_hexes_places_there(monkeypatch, capsys, tmp_path):
+    """Hex pages of two (so that a build's hexes need several): in the first page, a hex of
+    another page typed by its id, then a city by its name, are placed."""
+    monkeypatch.setattr("renderers.paris_connection.presenter.MAX_HEXES", 2)
+    code, out = play(monkeypatch, capsys, ["play", "--game", "connection", "--players", "3", "--seed", "5",
+                                           "--name", "Ann", "--no-maps", "--db", str(tmp_path / "g.sqlite3")],
+                     "1\n1\nL5\n1\namiens\nquit\n")
+    assert code == 0
+    assert "🗺️ Around" in out
+    assert "not one of the choices" not in out
+    assert "Ann places red on L5" in out and "Ann places red on K4 Amiens" in out
+
+
+def test_a_hex_that_is_no_choice_now_is_refused_with_the_reason_in_a_submenu(monkeypatch, capsys, tmp_path):
+    code, out = play(monkeypatch, capsys, ["play", "--game", "connection", "--players", "3", "--seed", "5",
+                                           "--name", "Ann", "--no-maps", "--db", str(tmp_path / "g.sqlite3")],
+                     "t\nL5\nquit\n")
+    assert code == 0
+    assert "Which locomotive do you return?" in out
+    assert "Not accepted: There is no build under way: choose a storage board first." in out
