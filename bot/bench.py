@@ -30,7 +30,7 @@ import tempfile
 import time
 
 from bot.contract import Chat, User
-from bot.games import kind
+from bot.games import DEFAULT, kind
 from bot.service import GameService
 
 
@@ -114,7 +114,7 @@ async def _store_games(path: str, count: int, rng: random.Random) -> None:
     db = service.storage.db
     now = time.time()
     games, moves, timers = [], [], []
-    definition = kind("paris-paris").definition
+    definition = kind(DEFAULT).definition
     for gid in range(1, count + 1):
         n = rng.choice((2, 3, 4))
         names = [f"P{gid}-{i}" for i in range(n)]

@@ -1,11 +1,11 @@
 """The Discord adapter (discord.py 2.x): /boardchat slash commands, persistent buttons, a Transport.
 
-Public API: ``ParisBot`` (a ``commands.Bot`` around a game service), ``DiscordTransport``,
+Public API: ``BoardchatBot`` (a ``commands.Bot`` around a game service), ``DiscordTransport``,
 ``run_discord()`` (the ``boardchat discord`` entry point). See docs/discord.md.
 """
 
-from .app import ParisBot, ShardedParisBot, intents
+from .app import BoardchatBot, ShardedBoardchatBot, intents
 from .run import DiscordConfig, run_discord
 from .transport import DiscordTransport
 
-__all__ = ["DiscordConfig", "DiscordTransport", "ParisBot", "ShardedParisBot", "intents", "run_discord"]
+__all__ = ["DiscordConfig", "DiscordTransport", "BoardchatBot", "ShardedBoardchatBot", "intents", "run_discord"]

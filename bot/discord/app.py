@@ -1,6 +1,6 @@
 """The Discord bot: interactions in, service calls, service output out.
 
-``ParisBot`` owns no game logic. A slash command or a button press becomes one call on
+``BoardchatBot`` owns no game logic. A slash command or a button press becomes one call on
 the game service with the ``Chat`` (channel or thread) and ``User`` of the interaction;
 the ``Reply`` goes back to that user only (ephemeral), and everything the service
 wants the channel or a DM to see goes through the durable outbox and the
@@ -35,7 +35,7 @@ from bot.games import KINDS, kind
 from bot.product import DISCORD_GROUP, OLD_DISCORD_GROUP
 from renderers.i18n import normalize_language, t
 
-from .commands import CatalogTranslator, ParisGroup
+from .commands import BoardchatGroup, CatalogTranslator
 from .identity import chat_of, chat_of_channel, user_of
 from .texts import discord_text
 from .transport import MAX_CONTENT, DiscordTransport
@@ -72,7 +72,7 @@ def interaction_language(interaction: discord.Interaction) -> str:
     return normalize_language(str(interaction.locale) if interaction.locale else None)
 
 
-class ParisBot(commands.Bot):
+class BoardchatBot(commands.Bot):
     """The Discord bot around one game service."""
 
     def __init__(
@@ -109,9 +109,9 @@ class ParisBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(PressButton)
         await self.tree.set_translator(CatalogTranslator())
-        self.tree.add_command(ParisGroup(self))
+        self.tree.add_command(BoardchatGroup(self))
         # The old name answers too; it is synced only where it was registered before (below).
-        self.tree.add_command(ParisGroup(self, OLD_DISCORD_GROUP))
+        self.tree.add_command(BoardchatGroup(self, OLD_DISCORD_GROUP))
         if self.sync:
             await self.sync_commands()
         if self.background_delivery:
@@ -332,6 +332,6 @@ class ParisBot(commands.Bot):
                 await interaction.response.send_message(text, ephemeral=True)
 
 
-class ShardedParisBot(ParisBot, commands.AutoShardedBot):
+class ShardedBoardchatBot(BoardchatBot, commands.AutoShardedBot):
     """The bot on some of the bot's shards (``shard_ids`` of ``shard_count``): one of several
     processes serving a bot in many servers (Discord requires shards past 2,500)."""

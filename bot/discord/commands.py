@@ -4,7 +4,7 @@ Command and option names stay English (Discord requires stable names); descripti
 and choice names are translated for German, Italian and French clients from
 ``renderers/locales/<lang>/LC_MESSAGES/discord.po`` through ``CatalogTranslator``.
 The games' own options (engine/interface.py ``OptionSpec``) become parameters of
-/paris new and /paris settings from the registry, worded by each game's presenter.
+/boardchat new and /boardchat settings from the registry, worded by each game's presenter.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from bot.product import DISCORD_GROUP, OLD_DISCORD_GROUP
 from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
 
 if TYPE_CHECKING:
-    from .app import ParisBot
+    from .app import BoardchatBot
 
 KEY_PREFIX = "discord."
 
@@ -145,11 +145,11 @@ GROUP_DESCRIPTIONS = {
 }
 
 
-class ParisGroup(app_commands.Group):
-    """/boardchat ...: thin wrappers that hand each command to ``ParisBot.answer``. The same
-    group under its old name (/paris) answers deployments that had it (``ParisBot.sync_commands``)."""
+class BoardchatGroup(app_commands.Group):
+    """/boardchat ...: thin wrappers that hand each command to ``BoardchatBot.answer``. The same
+    group under its old name (/paris) answers deployments that had it (``BoardchatBot.sync_commands``)."""
 
-    def __init__(self, bot: ParisBot, name: str = DISCORD_GROUP) -> None:
+    def __init__(self, bot: BoardchatBot, name: str = DISCORD_GROUP) -> None:
         super().__init__(name=name, description=GROUP_DESCRIPTIONS[name])
         self.bot = bot
 

@@ -81,11 +81,11 @@ def _shards(source: Settings) -> dict:
 
 def make_bot(service, config: DiscordConfig):
     """The bot for ``config``: sharded (only this process's shards) when a shard count is set."""
-    from .app import ParisBot, ShardedParisBot
+    from .app import BoardchatBot, ShardedBoardchatBot
 
     if config.shard_count is None:
-        return ParisBot(service, dev_guild_id=config.dev_guild_id)
-    return ShardedParisBot(service, dev_guild_id=config.dev_guild_id, sync=config.syncs_commands,
+        return BoardchatBot(service, dev_guild_id=config.dev_guild_id)
+    return ShardedBoardchatBot(service, dev_guild_id=config.dev_guild_id, sync=config.syncs_commands,
                            shard_count=config.shard_count,
                            shard_ids=list(config.shard_ids) if config.shard_ids is not None else None)
 

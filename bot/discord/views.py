@@ -97,11 +97,11 @@ class PressButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pp:(?P<p
 def layout(rows: Sequence[Sequence[Button]]) -> list[list[Button]]:
     """The service's rows fitted into Discord's 5 rows of at most 5 buttons.
 
-    Rows that fit are kept as the service laid them out (one tile a row reads like a
-    menu). Otherwise (4 players: 5 tiles and "My marker"; or an extra "open private
-    chat" row) consecutive rows of the same sort are merged: the tile buttons
-    (those with a line colour) share rows, and so do the others; as a last resort
-    the buttons simply fill rows of five in order.
+    Rows that fit are kept as the service laid them out (one choice a row reads like a
+    menu). Otherwise (more rows than Discord allows, say with a secret button or an extra
+    "open private chat" row) consecutive rows of the same sort are merged: the buttons
+    a game colours share rows, and so do the others; as a last resort the buttons
+    simply fill rows of five in order.
     """
     given = [list(row) for row in rows if row]
     if len(given) <= MAX_ROWS and all(len(row) <= MAX_PER_ROW for row in given):

@@ -14,7 +14,7 @@ steps never make another seat's buttons stale, and a button of a seat's earlier 
   o  gid seat k since group   open a submenu of the seat's menu (a key the game's presenter gave)
   b  gid seat k since         back from a submenu to the seat's menu
   h  gid                      show me my choices, privately (several seats acting at once)
-  m  gid                      show my secret (marker, holdings) privately
+  m  gid                      show my secret (what only my seat may see) privately
   j  gid                    join the lobby
   a  gid                    add an AI seat (at the chat's AI level)
   v  gid level              add an AI seat at a level: its index among the game's AI levels

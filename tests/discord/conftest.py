@@ -1,12 +1,12 @@
 """Fixtures for the Discord adapter tests: the real GameService on a temporary SQLite
-file, the real ParisBot, and simcord's offline Discord around it."""
+file, the real BoardchatBot, and simcord's offline Discord around it."""
 
 from __future__ import annotations
 
 import pytest
 from discord_kit import Table
 
-from bot.discord import ParisBot
+from bot.discord import BoardchatBot
 from bot.service import GameService
 
 
@@ -28,7 +28,7 @@ async def service(db_path):
 def simcord_bot(service):
     # Deliver right after each interaction instead of the background loop, so simcord's
     # settling sees every message the bot posts (the loop's idle wait is not settleable).
-    return ParisBot(service, background_delivery=False)
+    return BoardchatBot(service, background_delivery=False)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import contextvars
 
 import simcord
 
-from bot.discord import ParisBot
+from bot.discord import BoardchatBot
 from bot.service import GameService
 
 
@@ -27,7 +27,7 @@ async def test_the_background_delivery_loop_posts_committed_messages(db_path):
     service._timer_task = asyncio.create_task(service.run_timers())
     holder: dict[str, simcord.Env] = {}
 
-    class Bot(ParisBot):
+    class Bot(BoardchatBot):
         async def _run_delivery(self) -> None:
             # The loop (and the wait_for tasks it spawns) idles until a commit wakes it:
             # run it in a task simcord does not own and declare the wait as intended.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 from discord_kit import buttons
 
-from bot.discord import ParisBot
+from bot.discord import BoardchatBot
 from bot.discord.texts import discord_text
 from renderers.i18n import t
 
@@ -153,7 +153,7 @@ async def test_without_create_public_threads_the_host_is_told_what_to_do(table, 
 async def test_a_development_guild_gets_the_commands_directly(table, service, simcord_env):
     backend = simcord_env.backend
     assert backend.commands.get(table.guild.id, {}) == {}          # so far only global commands
-    await simcord_env.restart_bot(ParisBot(service, dev_guild_id=table.guild.id, background_delivery=False))
+    await simcord_env.restart_bot(BoardchatBot(service, dev_guild_id=table.guild.id, background_delivery=False))
     scoped = backend.commands.get(table.guild.id, {})
     assert [name for name, _type in scoped] == ["boardchat"]
     result = await table.ann.slash(table.channel, "boardchat rules")   # resolves to the guild command
@@ -179,8 +179,8 @@ _NO_OPTIONS = """
 from engine.registry import GAMES
 for definition in GAMES.values():
     type(definition).options = ()
-from bot.discord.commands import ParisGroup
-print(sorted(p.name for p in ParisGroup.new.parameters), sorted(p.name for p in ParisGroup.settings.parameters))
+from bot.discord.commands import BoardchatGroup
+print(sorted(p.name for p in BoardchatGroup.new.parameters), sorted(p.name for p in BoardchatGroup.settings.parameters))
 """
 
 

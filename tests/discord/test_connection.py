@@ -1,4 +1,4 @@
-"""Paris Connection in an offline Discord (simcord): real discord.py, real ParisBot, real
+"""Paris Connection in an offline Discord (simcord): real discord.py, real BoardchatBot, real
 GameService. Two people play by buttons (builds of several placements with an undo, trades
 through the two submenus, hexes paged into column submenus so that no message carries more
 than Discord's 25 buttons); AI seats fill the table up to 3-6 players."""

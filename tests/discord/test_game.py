@@ -1,4 +1,4 @@
-"""Whole games in an offline Discord (simcord): real discord.py, real ParisBot, real GameService."""
+"""Whole games in an offline Discord (simcord): real discord.py, real BoardchatBot, real GameService."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 
 from discord_kit import buttons, custom_id
 
-from bot.discord import ParisBot
+from bot.discord import BoardchatBot
 from bot.service import GameService
 from renderers.i18n import t
 
@@ -119,7 +119,7 @@ async def test_the_bot_restarts_mid_game_and_old_buttons_still_work(table, servi
 
     reopened = await GameService.open(db_path)
     try:
-        await simcord_env.restart_bot(ParisBot(reopened, background_delivery=False))
+        await simcord_env.restart_bot(BoardchatBot(reopened, background_delivery=False))
         await service.close()
 
         refused = await other.click(prompt, custom_id=custom_id(prompt, ("pp:c_", "pp:o_")))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from discord_kit import custom_id
 
 from bot import product
-from bot.discord import ParisBot
+from bot.discord import BoardchatBot
 from renderers.i18n import t
 
 
@@ -25,7 +25,7 @@ async def test_an_old_deployment_keeps_its_group_and_its_buttons(table, service,
     # what the version before the rename left registered with Discord: only /paris
     simcord_env.backend.register_commands(None, [{"name": product.OLD_DISCORD_GROUP, "description": "Play Paris Paris",
                                                   "type": 1, "options": []}])
-    await simcord_env.restart_bot(ParisBot(service, background_delivery=False))
+    await simcord_env.restart_bot(BoardchatBot(service, background_delivery=False))
     assert registered(simcord_env) == {product.DISCORD_GROUP, product.OLD_DISCORD_GROUP}
     old = simcord_env.backend.find_command(product.OLD_DISCORD_GROUP, None)
     assert {o["name"] for o in old["options"]} >= {"new", "join", "start", "board", "help"}
@@ -39,7 +39,7 @@ async def test_an_old_deployment_keeps_its_group_and_its_buttons(table, service,
     lobby = table.channel.last_message
 
     # the next start keeps the old group (it is registered now) and the lobby's button still answers
-    await simcord_env.restart_bot(ParisBot(service, background_delivery=False))
+    await simcord_env.restart_bot(BoardchatBot(service, background_delivery=False))
     assert registered(simcord_env) == {product.DISCORD_GROUP, product.OLD_DISCORD_GROUP}
     clicked = await table.cat.click(lobby, custom_id=custom_id(lobby, "pp:j_"))
     assert clicked.followups and clicked.followups[0].content == t("en", "bot.reply.joined")

@@ -8,7 +8,7 @@ import contextvars
 
 import simcord
 
-from bot.discord import ParisBot
+from bot.discord import BoardchatBot
 from bot.service import GameService
 
 
@@ -18,7 +18,7 @@ async def test_closing_the_bot_lets_the_send_in_flight_finish(db_path):
     holder: dict[str, simcord.Env] = {}
     posting = asyncio.Event()
 
-    class Bot(ParisBot):
+    class Bot(BoardchatBot):
         async def _run_delivery(self) -> None:
             loop = asyncio.get_running_loop()
             task = contextvars.Context().run(loop.create_task, super()._run_delivery())

@@ -1,4 +1,4 @@
-"""Tiny Hands (tests/tinygame) in an offline Discord (simcord): real discord.py, real ParisBot, real
+"""Tiny Hands (tests/tinygame) in an offline Discord (simcord): real discord.py, real BoardchatBot, real
 GameService. Three players click on their own choices, each on the menu all three read at once (a DM edited in place, or the
 ephemeral reply to the channel's "My choices" button); the channel reads only who is still to choose."""
 
