@@ -252,12 +252,19 @@ async def _health(target: str | None, late: float) -> int:
     report: dict = {"database": "postgresql" if is_postgres_url(target) else "sqlite"}
     storage = storage_for(target)
     try:
-        await asyncio.wait_for(storage.open(), timeout=10)
-        now = time.time()
+        # Never create nor migrate: a mistyped path must not pass as an empty, healthy database.
+        await asyncio.wait_for(storage.open_existing(), timeout=10)
         report["schema"] = await storage.schema_version()
-        report["late_messages"], report["late_timers"] = await storage.late_work(now - late, now)
-        report["ok"] = (report["schema"] == SCHEMA_VERSION and not report["late_messages"]
-                        and not report["late_timers"])
+        if report["schema"] == 0:
+            report.update(ok=False, error="empty database: no bot has set it up (a mistyped path or URL?)")
+        elif report["schema"] != SCHEMA_VERSION:
+            report.update(ok=False, error=f"schema {report['schema']}, this code needs {SCHEMA_VERSION}")
+        else:
+            now = time.time()
+            report["late_messages"], report["late_timers"] = await storage.late_work(now - late, now)
+            report["ok"] = not report["late_messages"] and not report["late_timers"]
+            if not report["ok"]:
+                report["error"] = f"overdue for more than {late:g} s: no process is keeping up"
     except Exception as exc:  # noqa: BLE001 - any failure is unhealthy, and said so
         report.update(ok=False, error=f"{type(exc).__name__}: {exc}"[:300])
     finally:

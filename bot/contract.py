@@ -17,6 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+# The file name of a picture whose sender gave none (the service names each after its game).
+DEFAULT_IMAGE_NAME = "picture.png"
+
 
 @dataclass(frozen=True, slots=True)
 class User:
@@ -48,7 +51,7 @@ class Button:
                  opens the private chat and joins in one tap); other platforms a callback button
       "open_private"  Telegram: a deep link that just opens the private chat with the bot;
                  Discord: a callback that answers with an ephemeral reply
-      "marker"   "show my marker": answered privately (Discord ephemeral; Telegram: in private chat)
+      "secret"   "show my secret": answered privately (Discord ephemeral; Telegram: in private chat)
     """
 
     label: str
@@ -72,7 +75,7 @@ class Outgoing:
     chat: Chat | None = None
     private_to: User | None = None
     image: bytes | None = None                     # PNG, rendered by the delivery loop
-    image_name: str = "paris.png"
+    image_name: str = DEFAULT_IMAGE_NAME           # the service names each picture after its game
     buttons: tuple[tuple[Button, ...], ...] = ()   # rows of buttons
     mentions: tuple[User, ...] = ()                # users to ping ("{mention:<seat>}" in text is
                                                    # already resolved to their names)
@@ -90,6 +93,7 @@ class Reply:
     alert: bool = False           # show prominently (Telegram show_alert)
     buttons: tuple[tuple[Button, ...], ...] = ()
     image: bytes | None = None
+    image_name: str = DEFAULT_IMAGE_NAME
     extra: dict = field(default_factory=dict)
     # A file for the user to keep (a finished game's JSON record): Telegram sends it as a
     # document, Discord attaches it, the terminal writes it.
@@ -134,8 +138,8 @@ class GameServiceAPI(Protocol):
 
     Every method validates its input, changes nothing on a refusal, and answers with a
     ``Reply`` for the acting user; group and private messages go through the outbox.
-    ``options``/``changes`` keys: "final_tours" ("markers" | "all_lines"),
-    "reminder_minutes", "deadline_minutes" (0 = off), "language" ("en", "de", "it", "fr").
+    ``options``/``changes`` keys: each option the game declares (its ``OptionSpec`` name and
+    one of its values), "reminder_minutes", "deadline_minutes" (0 = off), "language" ("en", "de", "it", "fr").
     """
 
     # lobby
@@ -152,12 +156,16 @@ class GameServiceAPI(Protocol):
 
     # play
     async def press(self, chat: Chat | None, user: User, payload: str) -> Reply:
-        """Any button payload the service issued (tiles, eviction choice, join, marker, settings).
+        """Any button payload the service issued (choices, submenus, join, secret, settings).
         Stale, foreign, duplicate or forged payloads get ``Reply(ok=False, alert=True)``."""
         ...
-    async def board(self, chat: Chat, user: User) -> Reply: ...
-    async def marker(self, user: User, chat: Chat | None = None) -> Reply:
-        """The user's secret marker(s): for one chat's game, or all their games when chat is None.
+    async def board(self, chat: Chat, user: User, *, private: bool = False) -> Reply:
+        """The board (``extra["to_act"]``: every seat to act now) and the user's choices if they
+        are among them; where seats choose in private, only a button that brings them privately,
+        unless ``private`` (the answer is seen by the user alone, as at the terminal)."""
+        ...
+    async def secret(self, user: User, chat: Chat | None = None) -> Reply:
+        """The user's secret(s): for one chat's game, or all their games when chat is None.
         Adapters show it only privately (ephemeral reply, private chat)."""
         ...
     async def private_started(self, user: User, payload: str | None = None) -> Reply:

@@ -23,11 +23,45 @@ own ``random.Random``); nothing calls the global ``random``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 from .errors import InvalidOption
+
+
+class Dynamics(StrEnum):
+    """How seats take turns (OpenSpiel's GameType.dynamics): one at a time, or with phases in
+    which several seats act at once (each on its own, in private, until the phase resolves)."""
+
+    SEQUENTIAL = "sequential"
+    SIMULTANEOUS = "simultaneous"
+
+
+class Information(StrEnum):
+    """Whether seats hold secrets (OpenSpiel's GameType.information): a game with imperfect
+    information has something ``view(seat)`` shows only to that seat."""
+
+    PERFECT = "perfect"
+    IMPERFECT = "imperfect"
+
+
+# A stored move: the seat that made it and its text (``str(choice)``).
+SeatedMove = tuple[int, str]
+
+
+def seated_moves(moves: Iterable[Any]) -> list[tuple[int | None, str]]:
+    """``moves`` as (seat, text) pairs; a bare text (older callers, sequential games) has seat
+    None: whoever is to act then made it."""
+    out = []
+    for move in moves:
+        if isinstance(move, str):
+            out.append((None, move))
+        else:
+            seat, text = move
+            out.append((None if seat is None else int(seat), text))
+    return out
 
 
 @runtime_checkable
@@ -94,8 +128,14 @@ class Match(ABC):
         """Choices applied so far (every step of a longer decision counts)."""
 
     @abstractmethod
+    def moves_by(self, seat: int) -> int:
+        """How many choices ``seat`` has applied so far (every step counts). Buttons are bound
+        to a seat and this counter, so one seat's steps never make another seat's buttons stale."""
+
+    @abstractmethod
     def to_act(self) -> tuple[int, ...]:
-        """The seats that must act now (one, or several in a simultaneous phase); () once over."""
+        """The seats that must act now (one, or several in a simultaneous phase), in turn
+        order; () once over. Each has legal choices; every other seat has none."""
 
     @property
     @abstractmethod
@@ -188,16 +228,43 @@ class Match(ABC):
 
 
 class EngineMatch(Match):
-    """A ``Match`` over a game's own engine object, which keeps ``players``, ``seed``, ``moves``,
-    ``current_player`` (None once the game is over), ``finished``, ``winners``, ``log`` and
-    offers ``legal_actions``, ``check``, ``apply``, ``view`` and ``log_for``: the delegation every
-    such wrapper shares. A game adds its own parsing, scores, cycles and records."""
+    """A ``Match`` over a game's own engine object: the delegation every such wrapper shares.
 
-    __slots__ = ("game", "players")
+    The engine object keeps ``players``, ``seed``, ``moves``, ``finished``, ``winners``, ``log``
+    and offers ``check``, ``apply``, ``view`` and ``log_for``. Who acts: a sequential engine has
+    ``current_player`` (None once over) and ``legal_actions()``; an engine with simultaneous
+    phases has ``to_act()`` (the acting seats) and ``legal_actions(seat)``. The wrapper counts
+    each seat's choices (``moves_by``). A game adds its own parsing, scores, cycles and records.
+    """
 
-    def __init__(self, game: Any) -> None:
+    __slots__ = ("game", "players", "_by")
+
+    def __init__(self, game: Any, by: Sequence[int] | None = None) -> None:
         self.game = game
         self.players = game.players
+        # Choices per seat applied through this wrapper (or given when the wrapper is made
+        # around an engine object that already has moves: ``copy``, ``replayed``).
+        self._by = list(by) if by is not None else [0] * len(game.players)
+
+    @classmethod
+    def replayed(cls, game: Any, moves: Iterable[Any]) -> EngineMatch:
+        """A match over the fresh engine object ``game`` with ``moves`` (choices or (seat, choice)
+        pairs, seat None: the one to act) applied in order through the wrapper, so each seat's
+        count is known. A stored seat that is not to act is refused like any other wrong move."""
+        match = cls(game)
+        for move in moves:
+            seat, choice = (None, move) if not isinstance(move, tuple) else move
+            if seat is None:
+                acting = match.to_act()
+                seat = acting[0] if acting else 0
+            match.apply(choice, by=seat)
+        return match
+
+    def _copied(self, game: Any) -> EngineMatch:
+        return type(self)(game, self._by)
+
+    def copy(self) -> EngineMatch:
+        return self._copied(self.game.copy())
 
     @property
     def seed(self) -> int | None:
@@ -207,18 +274,30 @@ class EngineMatch(Match):
     def move_count(self) -> int:
         return len(self.game.moves)
 
+    def moves_by(self, seat: int) -> int:
+        return self._by[seat]
+
     def to_act(self) -> tuple[int, ...]:
+        several = getattr(self.game, "to_act", None)
+        if several is not None:
+            return tuple(several())
         seat = self.game.current_player
         return () if seat is None else (seat,)
 
     def legal_choices(self, seat: int) -> list[Any]:
-        return self.game.legal_actions() if seat == self.game.current_player else []
+        if seat not in self.to_act():
+            return []
+        if getattr(self.game, "to_act", None) is not None:
+            return self.game.legal_actions(seat)
+        return self.game.legal_actions()
 
     def check(self, choice: Any, *, by: int) -> Any:
         return self.game.check(choice, by=by)
 
     def apply(self, choice: Any, *, by: int) -> list:
-        return self.game.apply(choice, by=by)
+        events = self.game.apply(choice, by=by)
+        self._by[by] += 1
+        return events
 
     def is_terminal(self) -> bool:
         return self.game.finished
@@ -248,6 +327,11 @@ class GameDefinition(ABC):
     options: tuple[OptionSpec, ...] = ()
     record_format: str             # "paris-paris-record/1"
     ai_levels: tuple[str, ...] = ("normal",)
+    # What the platform derives its behaviour from (see ``Dynamics`` and ``Information``): the
+    # "waiting for ..." line only where phases are simultaneous, a "my secret" button only
+    # where seats hold secrets. Plain strings compare equal to these.
+    dynamics: Dynamics | str = Dynamics.SEQUENTIAL
+    information: Information | str = Information.PERFECT
 
     def option(self, name: str) -> OptionSpec:
         for spec in self.options:
@@ -275,12 +359,15 @@ class GameDefinition(ABC):
         """Validate and replay a record; ``InvalidRecord`` names the move (from 1) and the rule."""
 
     @abstractmethod
-    def resume(self, setup: Mapping[str, Any], moves: Sequence[str]) -> Match:
-        """The match after ``moves`` (choice texts, in order) from a ``stored_setup``."""
+    def resume(self, setup: Mapping[str, Any], moves: Sequence[SeatedMove]) -> Match:
+        """The match after ``moves`` from a ``stored_setup``: (seat, choice text) pairs in the
+        order applied, as storage keeps them (``seated_moves`` also reads bare texts, whose seat
+        is then the one to act). A stored seat that may not make its choice is ``InvalidRecord``."""
 
     @abstractmethod
-    def record_of(self, setup: Mapping[str, Any], moves: Sequence[str]) -> dict[str, Any]:
-        """The full record of a stored game (same as ``resume(...).to_record()``, maybe cheaper)."""
+    def record_of(self, setup: Mapping[str, Any], moves: Sequence[SeatedMove]) -> dict[str, Any]:
+        """The full record of a stored game (same as ``resume(...).to_record()``, maybe cheaper);
+        it names the player of every move."""
 
     @abstractmethod
     def result(self, match: Match) -> dict[str, Any]:

@@ -8,6 +8,8 @@ Only public events are passed for group messages; a private event (a dealt marke
 holdings) goes to ``private_text`` for its own seat. Menus turn a seat's legal choices into
 rows of buttons; an item either makes a choice or opens a submenu (``group``), for decisions
 that would need too many buttons at once (Paris Paris's eviction choice, a trade's colours).
+A submenu whose options depend on the seat's secrets is marked ``private``: the bot opens it
+only in that seat's private chat (the group learns only what the item that opened it says).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class MenuItem:
     group: str | None = None      # or a submenu this button opens (a key the presenter reads back)
     colour: str | None = None     # a colour id, for platforms that style buttons
     key: int | None = None        # the number the map shows for it, when it has one
+    private: bool = False         # the submenu it opens depends on the seat's secrets (see Menu)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +37,9 @@ class Menu:
     rows: tuple[tuple[MenuItem, ...], ...]
     text: str | None = None       # what the submenu asks; None at the top level (the prompt says it)
     back: bool = False            # a submenu offers a way back to the top level
+    # Its options depend on what only this seat may see (the colours it holds): the service
+    # offers it only in the seat's private chat, never on a message the group reads.
+    private: bool = False
 
     def items(self) -> list[MenuItem]:
         return [item for row in self.rows for item in row]
@@ -179,7 +185,18 @@ class Presenter(ABC):
     @abstractmethod
     def render(self, kind: str, view: Any, events: Sequence[Any], language: str, *,
                layout: str = "landscape") -> bytes:
-        """A PNG: "map" (the board after a cycle, with what ``events`` changed) or "final"."""
+        """A PNG: "map" (the board after a cycle, with what ``events`` changed) or "final".
+        ``view`` is always the public view and ``events`` only public ones."""
+
+    # A presenter that can draw one seat's own board (its plans, its secrets) sets this; the
+    # service then sends that picture privately to the seat with its choices.
+    private_pictures: bool = False
+
+    def render_private(self, view: Any, events: Sequence[Any], language: str, *,
+                       layout: str = "landscape") -> bytes:
+        """A PNG of one seat's own view (``view(seat)``, the events that seat may see), sent
+        only to that seat. Only called where ``private_pictures`` is set."""
+        raise NotImplementedError(f"{type(self).__name__} draws no private pictures")
 
 
 def _label_words(label: str) -> str:

@@ -39,6 +39,10 @@ from .texts import discord_text
 from .transport import MAX_CONTENT, DiscordTransport
 from .views import PressButton, build_view
 
+# Every game's "my secret" button starts with this mark (the presenters' ``secret_button``), so
+# help texts can point at the button without naming one game's secret.
+SECRET_MARK = "\N{LOCK}"
+
 log = logging.getLogger(__name__)
 
 # The bot never joins voice: silence discord.py's "PyNaCl/davey is not installed" warnings.
@@ -187,7 +191,7 @@ class ParisBot(commands.Bot):
         await self.flush()
 
     async def handle_press(self, interaction: discord.Interaction, payload: str) -> None:
-        """Any service button (tile, eviction choice, join, My marker, settings)."""
+        """Any service button (a choice, a submenu, join, my secret, settings)."""
         await interaction.response.defer()   # a silent acknowledgement; the message stays
         chat = chat_of(interaction)
 
@@ -203,14 +207,14 @@ class ParisBot(commands.Bot):
 
     async def _open_private_reply(self, interaction: discord.Interaction, chat: Chat | None) -> Reply:
         """Discord has no "open the private chat" link: the service has just re-queued the
-        player's held DMs; show their marker right here (ephemeral) and say how to let
+        player's held DMs; show their secret right here (ephemeral) and say how to let
         the bot's DMs in."""
         language = interaction_language(interaction)
-        marker = await self._call(
-            interaction, lambda chat, user: self.service.marker(user, chat), needs_chat=False, chat=chat
+        secret = await self._call(
+            interaction, lambda chat, user: self.service.secret(user, chat), needs_chat=False, chat=chat
         )
-        hint = t(language, "discord.dm_hint", button=t(language, "bot.btn.marker"))
-        return Reply(text=f"{marker.text}\n\n{hint}" if marker.text else hint, ok=True)
+        hint = t(language, "discord.dm_hint", button=SECRET_MARK)
+        return Reply(text=f"{secret.text}\n\n{hint}" if secret.text else hint, ok=True)
 
     async def new_game(self, interaction: discord.Interaction, *, thread: bool, options: dict | None) -> None:
         """/paris new: in this channel, or in a new public thread when asked."""
@@ -253,7 +257,7 @@ class ParisBot(commands.Bot):
         commands the Telegram way)."""
         language = normalize_language(user.language)
         intro = t(language, "discord.help_intro")
-        commands_text = t(language, "discord.help", button=t(language, "bot.btn.marker"))
+        commands_text = t(language, "discord.help", button=SECRET_MARK)
         return Reply(text=f"{intro}\n\n{commands_text}")
 
     # --------------------------------------------------------------- helpers
@@ -286,7 +290,7 @@ class ParisBot(commands.Bot):
         if view is not None:
             kwargs["view"] = view
         if reply.image is not None:
-            kwargs["file"] = discord.File(io.BytesIO(reply.image), filename="paris.png")
+            kwargs["file"] = discord.File(io.BytesIO(reply.image), filename=reply.image_name)
         elif reply.document is not None:      # a game's record, attached as a file
             kwargs["file"] = discord.File(io.BytesIO(reply.document), filename=reply.document_name or "record.json")
         return kwargs

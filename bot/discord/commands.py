@@ -191,11 +191,16 @@ class ParisGroup(app_commands.Group):
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
         await self.bot.answer(interaction, lambda chat, user: self.service.board(chat, user), public=public)
 
-    @app_commands.command(name="marker", description=L("See your secret special-route marker (only you)", "cmd.marker"))
-    async def marker(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="secret", description=L("See what your game keeps secret (only you)", "cmd.secret"))
+    async def secret(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(
-            interaction, lambda chat, user: self.service.marker(user, chat), needs_chat=False
+            interaction, lambda chat, user: self.service.secret(user, chat), needs_chat=False
         )
+
+    # The older name of /paris secret, kept so that players' habits and posted help still work.
+    @app_commands.command(name="marker", description=L("See what your game keeps secret (only you)", "cmd.secret"))
+    async def marker(self, interaction: discord.Interaction) -> None:
+        await self.secret.callback(self, interaction)
 
     @app_commands.command(name="stats", description=L("Results and records in this channel", "cmd.stats"))
     @app_commands.describe(public=L("Show it to everyone in the channel", "opt.public"))

@@ -10,7 +10,7 @@ import re
 
 COMMANDS = {
     "new": "new", "join": "join", "leave": "leave", "start": "start", "addai": "addbot",
-    "addbot": "addbot", "abort": "abort", "board": "board", "marker": "marker",
+    "addbot": "addbot", "abort": "abort", "board": "board", "secret": "secret", "marker": "secret",
     "settings": "settings", "stats": "stats", "rules": "rules", "help": "help",
 }
 _COMMAND = re.compile(r"(?<![\w/.:<@#])/(" + "|".join(COMMANDS) + r")\b")

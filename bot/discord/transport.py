@@ -4,7 +4,7 @@ Error mapping (what the service's delivery loop sees):
 - HTTP 429 that discord.py gave up retrying, or a 5xx  -> ``RetryLater``
 - a DM refused (403, code 50007 "Cannot send messages to this user") or any 403 on a DM
   -> ``Undeliverable("private_closed")``: the service tells the group and the player
-  uses the "My marker" button instead (answered ephemerally)
+  uses the "my secret" button instead (answered ephemerally)
 - 403 in a server channel (the bot lost View Channel / Send Messages there)
   -> ``RetryLater(300)``: an admin can give the permission back and the game goes on
 - unknown channel or user (404) -> ``Undeliverable("gone")``
@@ -33,7 +33,7 @@ from collections import OrderedDict
 
 import discord
 
-from bot.contract import Outgoing, RetryLater, Undeliverable, User
+from bot.contract import DEFAULT_IMAGE_NAME, Outgoing, RetryLater, Undeliverable, User
 
 from .texts import discord_text
 from .views import build_view
@@ -189,7 +189,7 @@ class DiscordTransport:
 
     @staticmethod
     def _file(message: Outgoing) -> discord.File:
-        return discord.File(io.BytesIO(message.image or b""), filename=message.image_name or "paris.png")
+        return discord.File(io.BytesIO(message.image or b""), filename=message.image_name or DEFAULT_IMAGE_NAME)
 
     @staticmethod
     def _translate(error: discord.HTTPException, *, private: bool) -> Exception:

@@ -33,7 +33,7 @@ LINE_EMOJI: dict[str, str] = {
     "purple": "\N{LARGE PURPLE SQUARE}",
     "yellow": "\N{LARGE YELLOW SQUARE}",
 }
-MARKER_EMOJI = "\N{LOCK WITH INK PEN}"
+SECRET_EMOJI = "\N{LOCK WITH INK PEN}"
 
 
 def custom_id_for(payload: str) -> str:
@@ -56,8 +56,8 @@ def _emoji_for(button: Button) -> str | None:
     label = button.label.lstrip()
     if label and not label[0].isalnum():
         return None
-    if button.kind == "marker":
-        return MARKER_EMOJI
+    if button.kind == "secret":
+        return SECRET_EMOJI
     if button.colour is not None:
         return LINE_EMOJI.get(button.colour)
     return None

@@ -17,7 +17,8 @@ Usage::
     # long-running: asyncio.create_task(service.run_delivery(transport))  (also fires timers)
     await service.close()
 
-Options for ``new_game``: "final_tours" ("markers" | "all_lines"), "reminder_minutes",
+Options for ``new_game``: "game" (a registry id), each option the game declares (its
+``OptionSpec`` name and one of its values), "reminder_minutes",
 "deadline_minutes" (0 = off), "language" ("en", "de", "it", "fr"), plus "seed" (int, a
 reproducible deal) and "join" (False: the creator does not take a seat).
 Pass ``clock=ManualClock()`` for tests: timers fire on ``await service.fire_due_timers()``.

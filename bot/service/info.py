@@ -20,22 +20,31 @@ class Info:
         self.storage = store.storage
         self.codec = codec
 
-    async def board(self, loaded: Loaded, user: User, lang: str) -> Reply:
+    async def board(self, loaded: Loaded, user: User, lang: str, *, private: bool = False) -> Reply:
         meta, match = loaded.meta, loaded.match
         if match is None:
             return Reply(M.lobby_text(meta, loaded.game, host_name(meta)),
                          buttons=M.to_buttons(M.lobby_buttons(meta, loaded.game, self.codec)),
                          extra={"game_id": meta.id, "status": meta.status, "game": meta.game})
         text = loaded.game.presenter.board_text(match.view(None), lang)
+        acting = match.to_act()
+        private_choices = M.private_choices(loaded.game, match)
+        if private_choices and acting:
+            text += "\n" + M.waiting_line(meta, match)     # every seat still to act
         buttons: tuple = ()
         seat = meta.seat_of(user.id)
-        if seat is not None and seat in match.to_act():
-            _, rows = M.choice_buttons(meta, loaded.game, match, self.codec, seat)
+        if seat is not None and seat in acting:
+            if private_choices and not private:
+                # The answer may be read by the group (a command's reply): the seat's choices
+                # come privately, through this button.
+                rows = [[M.button(t(meta.language, "bot.btn.my_choices"), self.codec.encode("h", meta.id))]]
+            else:
+                _, rows = M.choice_buttons(meta, loaded.game, match, self.codec, seat)
             buttons = M.to_buttons(rows)
-        acting = match.to_act()
         return Reply(text, buttons=buttons, extra={
             "game_id": meta.id, "status": meta.status, "game": meta.game,
-            "to_move": acting[0] if acting else None, "seat": seat})
+            "to_move": acting[0] if acting else None, "to_act": list(acting), "seat": seat,
+            "private_choices": private_choices})
 
     async def secrets(self, user: User, games: list[Loaded], lang: str, *, here: bool = False) -> Reply:
         """The user's secret in each running game given (a marker, holdings), for a private answer."""
@@ -130,7 +139,8 @@ class Info:
 
     @staticmethod
     def game_info(loaded: Loaded) -> dict[str, Any]:
-        """The game for adapters and tools: id, kind, status, seats, to_move, cycle, scores (no secrets)."""
+        """The game for adapters and tools: id, kind, status, seats, the seats to act (``to_act``;
+        ``to_move`` the first of them), cycle, scores (no secrets)."""
         meta, match = loaded.meta, loaded.match
         view = None if match is None else match.view(None)
         acting = () if match is None else match.to_act()

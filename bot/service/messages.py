@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.contract import Button, Chat, User
 from bot.games import GameKind, ai_level
+from engine.interface import Dynamics, Information
 from renderers.i18n import decimal, t
 from renderers.presenter import Menu
 
@@ -65,14 +66,20 @@ def group(meta: GameMeta, text: str, *, buttons=(), mentions=(), slot: str | Non
 
 
 def private(meta: GameMeta | None, platform: str, user: User, text: str, language: str, *,
-            buttons=()) -> OutRow:
+            buttons=(), slot: str | None = None, mode: str = "new", render: dict | None = None,
+            image_name: str = "board.png") -> OutRow:
     body = {"text": text, "chat": None, "private_to": user_dict(user), "buttons": list(buttons),
-            "mentions": [], "language": language, "render": None, "image_name": "board.png"}
-    return OutRow(meta.id if meta else None, platform, f"u:{user.id}", body, None, "new")
+            "mentions": [], "language": language, "render": render, "image_name": image_name}
+    return OutRow(meta.id if meta else None, platform, f"u:{user.id}", body, slot, mode)
 
 
 def turn_slot(meta: GameMeta) -> str:
     return f"g{meta.id}:turn"
+
+
+def seat_slot(meta: GameMeta, seat: int) -> str:
+    """The seat's own turn message in its private chat, edited in place as it steps through a decision."""
+    return f"g{meta.id}:s{seat}"
 
 
 def lobby_slot(meta: GameMeta) -> str:
@@ -187,6 +194,37 @@ def cycle_events(match, cycle: int, upto: int | None = None) -> list:
     return [e for e in log[start:end] if e.visible_to(None)]
 
 
+def private_choices(game: GameKind, match) -> bool:
+    """Whether each acting seat gets its choices in private: in a game with simultaneous
+    phases (declared), or whenever several seats act at once. Otherwise the one acting seat
+    chooses on the group's turn message, as everyone watches."""
+    return game.definition.dynamics == Dynamics.SIMULTANEOUS or len(match.to_act()) > 1
+
+
+def has_secrets(game: GameKind) -> bool:
+    return game.definition.information == Information.IMPERFECT
+
+
+def acting_since(meta: GameMeta, seat: int) -> int:
+    """The move number at which ``seat`` last began to act (0: from the start, or unknown for a
+    game stored before this was kept: it began before any of its buttons still valid)."""
+    return int(meta.extra.get("since", {}).get(str(seat), 0))
+
+
+def phase_mark(meta: GameMeta, match) -> int:
+    """The move number at which the present set of acting seats began to act: the same for
+    every step taken within the phase (a seat's own steps and the others' alike)."""
+    return max((acting_since(meta, s) for s in match.to_act()), default=match.move_count)
+
+
+def acting_names(meta: GameMeta, match) -> list[str]:
+    return [meta.seats[s].name for s in match.to_act()]
+
+
+def waiting_line(meta: GameMeta, match) -> str:
+    return t(meta.language, "bot.msg.waiting", players=", ".join(acting_names(meta, match)))
+
+
 def prompt_text(meta: GameMeta, game: GameKind, match, menu: Menu | None = None) -> str:
     lang = meta.language
     pres = game.presenter
@@ -195,7 +233,15 @@ def prompt_text(meta: GameMeta, game: GameKind, match, menu: Menu | None = None)
     lines = [pres.status_line(view, lang), *cycle_notes(meta, match.cycle)]
     lines += pres.narrate(moves, match.players, lang)
     lines.append("")
-    lines.append(menu.text if menu is not None and menu.text else pres.prompt_line(view, lang))
+    if private_choices(game, match):
+        # Who is still to act, never what anyone chose: their choices are made in private.
+        lines.append(waiting_line(meta, match))
+    else:
+        lines.append(menu.text if menu is not None and menu.text else pres.prompt_line(view, lang))
+        browsing = meta.extra.get("browsing")
+        if browsing and browsing[0] in match.to_act():
+            lines.append(t(lang, "bot.msg.choosing_privately", player=meta.seats[browsing[0]].name,
+                           what=browsing[1]))
     names = unreachable_names(meta)
     if names:
         lines.append(t(lang, "bot.msg.private_closed", player=", ".join(names)))
@@ -204,35 +250,46 @@ def prompt_text(meta: GameMeta, game: GameKind, match, menu: Menu | None = None)
 
 def choice_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat: int,
                    group_key: str | None = None) -> tuple[Menu, list[list[dict[str, Any]]]]:
-    """The menu of ``seat``'s legal choices as payload buttons: a choice is pressed by its index
-    in the legal choices at this move, a submenu by its key (the service never reads either)."""
+    """The menu of ``seat``'s legal choices as payload buttons, bound to the seat and its own
+    position (``moves_by`` and when it began to act): a choice is pressed by its index in the
+    seat's legal choices, a submenu by its key (the service never reads either)."""
     lang = meta.language
     choices = match.legal_choices(seat)
     index = {str(c): i for i, c in enumerate(choices)}
     menu = game.presenter.menu(match.view(seat), choices, lang, group_key)
+    bound = (meta.id, seat, match.moves_by(seat), acting_since(meta, seat))
     rows = []
     for row in menu.rows:
         out = []
         for item in row:
             if item.choice is not None:
-                payload = codec.encode("c", meta.id, meta.moves, index[str(item.choice)])
+                payload = codec.encode("c", *bound, index[str(item.choice)])
             else:
-                payload = codec.encode("o", meta.id, meta.moves, item.group)
+                payload = codec.encode("o", *bound, item.group)
             out.append(button(item.label, payload, colour=item.colour))
         rows.append(out)
     if menu.back:
-        rows.append([button(t(lang, "bot.btn.back"), codec.encode("b", meta.id, meta.moves))])
+        rows.append([button(t(lang, "bot.btn.back"), codec.encode("b", *bound))])
     return menu, rows
 
 
 def prompt_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec,
                    group_key: str | None = None) -> tuple[Menu | None, list[list[dict[str, Any]]]]:
+    """The group's turn buttons: the one acting seat's menu (never a submenu that depends on
+    its secrets: those open in private), or, where seats choose in private, a button that
+    brings each its own choices; the secret button where the game has secrets."""
     lang = meta.language
     acting = match.to_act()
     menu, rows = None, []
-    if len(acting) == 1:
+    if private_choices(game, match):
+        if acting:
+            rows.append([button(t(lang, "bot.btn.my_choices"), codec.encode("h", meta.id))])
+    elif len(acting) == 1:
         menu, rows = choice_buttons(meta, game, match, codec, acting[0], group_key)
-    rows.append([button(game.presenter.secret_button(lang), codec.encode("m", meta.id), "marker")])
+        if menu.private:
+            menu, rows = choice_buttons(meta, game, match, codec, acting[0])
+    if has_secrets(game):
+        rows.append([button(game.presenter.secret_button(lang), codec.encode("m", meta.id), "secret")])
     if unreachable_names(meta):
         rows.append([button(t(lang, "bot.btn.open_private"), codec.encode("p"), "open_private")])
     return menu, rows
@@ -244,6 +301,70 @@ def prompt_message(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *
     mentions = tuple(meta.seats[s].user() for s in match.to_act() if not meta.seats[s].is_ai)
     return group(meta, prompt_text(meta, game, match, menu), buttons=rows, mentions=mentions,
                  slot=turn_slot(meta), mode=mode)
+
+
+# ---- a seat's own turn message, in its private chat ------------------------------------------
+
+def seat_prompt(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat: int, *,
+                group_key: str | None = None, mode: str = "edit") -> tuple[OutRow, Menu, list]:
+    """The seat's choices (or an open submenu of them) as a private message in its slot, with a
+    picture of its own board where the game draws one."""
+    info = meta.seats[seat]
+    lang = info.language or meta.language
+    pres = game.presenter
+    menu, rows = choice_buttons(meta, game, match, codec, seat, group_key)
+    view = match.view(seat)
+    lines = [pres.status_line(view, lang)]
+    label = chat_label(meta)
+    if label:
+        lines.append(t(lang, "bot.msg.private_turn", chat=label))
+    lines.append(menu.text if menu.text else pres.prompt_line(view, lang))
+    render = None
+    if getattr(pres, "private_pictures", False):
+        render = {"kind": "seat", "game_id": meta.id, "moves": match.move_count, "cycle": match.cycle,
+                  "seat": seat}
+    row = private(meta, meta.platform, info.user(), "\n".join(lines), lang, buttons=rows,
+                  slot=seat_slot(meta, seat), mode=mode, render=render,
+                  image_name=picture_name(meta, game, f"seat{seat}-{match.move_count}"))
+    return row, menu, rows
+
+
+def seat_closed(meta: GameMeta, seat: int) -> OutRow:
+    """The seat's private turn message once it has nothing more to choose: its buttons go."""
+    info = meta.seats[seat]
+    lang = info.language or meta.language
+    return private(meta, meta.platform, info.user(), t(lang, "bot.msg.private_done"), lang,
+                   slot=seat_slot(meta, seat), mode="edit")
+
+
+def shown_menus(meta: GameMeta) -> set[int]:
+    """Seats whose private turn message shows buttons now."""
+    return {int(s) for s in meta.extra.get("menus", ())}
+
+
+def set_shown(meta: GameMeta, seats) -> None:
+    meta.extra["menus"] = sorted(set(seats))
+
+
+def private_prompts(meta: GameMeta, game: GameKind, match, codec: PayloadCodec,
+                    changed: set[int]) -> list[OutRow]:
+    """Bring every seat's private turn message up to date after moves: a seat that now acts
+    in private gets its choices (a new message when it begins to act, an edit after its own
+    steps); a seat that no longer acts has its buttons closed. Seats whose position did not
+    change keep their message as it is (their buttons are still good)."""
+    shown = shown_menus(meta)
+    acting = [] if match.is_terminal() or not private_choices(game, match) else [
+        s for s in match.to_act() if not meta.seats[s].is_ai]
+    out = []
+    for seat in sorted(shown | set(acting)):
+        if seat not in acting:
+            out.append(seat_closed(meta, seat))
+        elif seat not in shown:
+            out.append(seat_prompt(meta, game, match, codec, seat, mode="new")[0])
+        elif seat in changed:
+            out.append(seat_prompt(meta, game, match, codec, seat, mode="edit")[0])
+    set_shown(meta, acting)
+    return out
 
 
 def game_code(meta: GameMeta) -> str:
@@ -260,14 +381,16 @@ def picture_name(meta: GameMeta, game: GameKind, what: str) -> str:
 
 def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, log_start: int,
                 cycle_before: int, ends: Sequence[tuple[int, int]], first_prompt: bool = False,
-                notes: Sequence[str] = ()) -> list[OutRow]:
+                notes: Sequence[str] = (), changed: Sequence[int] = ()) -> list[OutRow]:
     """Group messages for everything since log index ``log_start``.
 
     ``ends`` are the cycles that ended meanwhile, each with the move count right after it:
     the picture of each shows the board at that moment. ``notes`` (a deadline move, a seat
     handed to the AI) go into the prompt and the closing text of the cycle they happened in.
+    ``changed``: the seats that made choices, whose private turn messages are brought up to date.
     """
     add_notes(meta, cycle_before, notes)
+    meta.extra.pop("browsing", None)
     lang = meta.language
     pres = game.presenter
     view = match.view(None)
@@ -303,7 +426,7 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
     else:
         new_prompt = first_prompt or bool(ends)
         out.append(prompt_message(meta, game, match, codec, mode="new" if new_prompt else "edit"))
-    return out
+    return out + private_prompts(meta, game, match, codec, set(changed))
 
 
 def _scores_after(match, cycle: int) -> Sequence[int] | None:

@@ -6,11 +6,15 @@ works as a Telegram deep-link start parameter. Numbers are base 36. ``sig`` is t
 anything edited or made up fails the check and is reported as forged.
 
 Kinds (the service never reads a choice: it names one by its index among the legal choices
-of the seat at that move number, which the game lists in a stable order):
-  c  gid move index         make the legal choice number ``index``
-  o  gid move group         open a submenu of the turn's menu (a key the game's presenter gave)
-  b  gid move               back from a submenu to the turn's menu
-  m  gid                    show my secret (marker, holdings) privately
+of the seat, which the game lists in a stable order). A turn's buttons are bound to the seat
+they act for and to that seat's own position: ``k`` the choices it has made so far
+(``Match.moves_by``), ``since`` the move number at which it last began to act; so one seat's
+steps never make another seat's buttons stale, and a button of a seat's earlier turn is:
+  c  gid seat k since index   make the seat's legal choice number ``index``
+  o  gid seat k since group   open a submenu of the seat's menu (a key the game's presenter gave)
+  b  gid seat k since         back from a submenu to the seat's menu
+  h  gid                      show me my choices, privately (several seats acting at once)
+  m  gid                      show my secret (marker, holdings) privately
   j  gid                    join the lobby
   a  gid                    add an AI seat (at the chat's AI level)
   v  gid level              add an AI seat at a level: its index among the game's AI levels
@@ -28,12 +32,19 @@ import hmac
 from dataclasses import dataclass
 
 MAX_BYTES = 64
-KINDS = {"c": 3, "o": 3, "b": 2, "m": 1, "j": 1, "a": 1, "v": 2, "g": 1, "l": 1, "s": 2, "p": 0}
+KINDS = {"c": 5, "o": 5, "b": 4, "h": 1, "m": 1, "j": 1, "a": 1, "v": 2, "g": 1, "l": 1, "s": 2, "p": 0}
+# Turn buttons as issued before they named their seat (gid move index / group, gid move):
+# still signed by us, so pressed after an upgrade they are stale, not forged.
+LEGACY_KINDS = {"c": 3, "o": 3, "b": 2}
 _ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 class ForgedPayload(ValueError):
     """The payload was not issued by this service (bad signature or shape)."""
+
+
+class StalePayload(ForgedPayload):
+    """A genuine button of an older form (before an upgrade): its turn is gone."""
 
 
 def b36(n: int) -> str:
@@ -78,13 +89,16 @@ class PayloadCodec:
         if not isinstance(text, str) or len(text.encode("utf-8", "replace")) > MAX_BYTES:
             raise ForgedPayload("payload of the wrong size")
         parts = text.split("_")
-        if len(parts) < 2 or parts[0] not in KINDS or len(parts) != KINDS[parts[0]] + 2:
+        legacy = len(parts) >= 2 and LEGACY_KINDS.get(parts[0]) == len(parts) - 2
+        if len(parts) < 2 or parts[0] not in KINDS or (len(parts) != KINDS[parts[0]] + 2 and not legacy):
             raise ForgedPayload("payload of the wrong shape")
         body, sig = "_".join(parts[:-1]), parts[-1]
         # compare_digest refuses non-ASCII text with a TypeError: such a signature is forged anyway.
         if not (text.isascii() and text.replace("_", "").isalnum()) \
                 or not hmac.compare_digest(sig, self._sig(body, bind)):
             raise ForgedPayload("bad signature")
+        if legacy:
+            raise StalePayload("a turn button of the form before seats were named")
         return Payload(parts[0], tuple(parts[1:-1]))
 
     def kind_of(self, text: str) -> str | None:

@@ -2,7 +2,10 @@
 
 A message names its picture (``{"kind": "map" | "final", "game_id", "moves", "cycle"}``):
 the game is replayed to that move count and its presenter draws the public view, with the
-events of that cycle highlighted. Telegram is read mostly on phones, where a portrait
+public events of that cycle highlighted: a picture for the group never gets a private event
+(a dealt marker, holdings) nor a seat's view. A picture of one seat's own view (``"seat"`` in
+the request, ``Presenter.render_private``) is drawn from that seat's view and the events it
+may see, and only ever goes to that seat's private chat. Telegram is read mostly on phones, where a portrait
 picture (the panel under the map) shows names larger; Discord and the terminal keep landscape.
 """
 
@@ -35,8 +38,11 @@ class Pictures:
             cycle = render.get("cycle", render.get("round", 1))
             if render["kind"] == "final":
                 cycle = match.cycle
-            events = [] if cycle < 1 else match.log[match.cycle_start(cycle):]
+            seat = render.get("seat")
+            events = [] if cycle < 1 else [e for e in match.log[match.cycle_start(cycle):] if e.visible_to(seat)]
             layout = "portrait" if platform in PORTRAIT_PLATFORMS else "landscape"
+            if seat is not None:
+                return game.presenter.render_private(match.view(seat), events, language, layout=layout)
             return game.presenter.render(render["kind"], match.view(None), events, language, layout=layout)
 
         try:

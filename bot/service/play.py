@@ -3,7 +3,11 @@
 The game's rules decide everything through its ``Match`` (engine/interface.py): who acts, the
 legal choices, whether a choice may be made. This module only carries choices to the match
 and the results to the outbox; it never looks inside a choice (a button names a choice by
-its index among the legal ones at that move number).
+its index among the seat's legal ones, at that seat's own position: see payloads.py).
+
+Several seats may act at once. Each human among them chooses in private (their own turn
+message in their private chat, edited in place as they step); AI seats act at once; the group
+reads who is still to act. A submenu that depends on a seat's secrets opens only in private.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Any
 from bot.contract import Reply, User
 from bot.games import ai_level
 from engine.errors import GameError
-from renderers.i18n import number_list
+from renderers.i18n import number_list, t
 from renderers.presenter import ChoiceNotFound
 
 from . import messages as M
@@ -39,6 +43,7 @@ class Turn:
         self.rows: list[MoveRow] = []
         self.ends: list[tuple[int, int]] = []     # (cycle that ended, move count right after it)
         self.private: list[OutRow] = []
+        self.stepped: set[int] = set()            # seats that made choices
 
 
 class Play:
@@ -75,12 +80,25 @@ class Play:
                           meta.id, match.move_count)
             return match.legal_choices(seat)[0]
 
-    def step(self, loaded: Loaded, turn: Turn, seat: int, choice: Any, actor: str) -> None:
-        """Apply one checked choice and note what it ended and whom it told a secret."""
+    def step(self, loaded: Loaded, turn: Turn, seat: int, choice: Any, actor: str,
+             index: int | None = None) -> None:
+        """Apply one checked choice and note what it ended, whom it told a secret, and which
+        seats began to act with it (their buttons are bound to that moment)."""
         meta, match = loaded.meta, loaded.match
         cycle, n = match.cycle, match.move_count
+        before, own = set(match.to_act()), match.moves_by(seat)
         events = match.apply(choice, by=seat)
-        loaded.recent[n] = (seat, None)
+        # ``index``: the button (the choice's place among the legal ones) a human pressed, to
+        # tell the same press arriving twice from a stale one.
+        loaded.recent[(seat, own)] = index
+        # A seat begins to act when it joins those to act, or when, acting alone, it completed a
+        # decision and goes on with a new one (two turns in a row): its phase begins anew.
+        since = meta.extra.setdefault("since", {})
+        acting = match.to_act()
+        for s in acting:
+            if s not in before or (acting == (seat,) and s == seat and not match.in_decision(seat)):
+                since[str(s)] = match.move_count
+        turn.stepped.add(seat)
         turn.rows.append(MoveRow(meta.id, n, str(choice), seat, actor, self.clock.now()))
         done = match.move_count
         turn.ends += [(c, done) for c in range(cycle, match.cycle)]
@@ -90,7 +108,9 @@ class Play:
 
     async def finish(self, loaded: Loaded, turn: Turn, out: Sequence[OutRow] = (), *,
                      notes: Sequence[str] = (), first_prompt: bool = False) -> None:
-        """Let AI seats act until a human must or the game ends; post, arm timers, commit."""
+        """Let AI seats act until only humans are to act or the game ends (in a phase where
+        several seats act at once, the AI seats make their choices now, the humans theirs when
+        they come); post, arm timers, commit."""
         meta, match = loaded.meta, loaded.match
         try:
             while not match.is_terminal():
@@ -104,7 +124,7 @@ class Play:
             rows = list(out) + turn.private
             rows += M.after_moves(meta, loaded.game, match, self.codec, log_start=turn.log_start,
                                   cycle_before=turn.cycle_before, ends=turn.ends, notes=notes,
-                                  first_prompt=first_prompt)
+                                  first_prompt=first_prompt, changed=turn.stepped)
             changes = Changes(game=meta, moves=turn.rows, outbox=rows, timers=self.timers(loaded))
             if match.is_terminal():
                 meta.status = FINISHED
@@ -115,19 +135,27 @@ class Play:
         await self.store.commit(changes, forget=meta.id)
 
     def timers(self, loaded: Loaded) -> list[TimerRow]:
+        """The reminder and the deadline of the phase under way: they run from the moment its
+        seats began to act (a seat's steps, or another seat's, do not push them back) and are
+        tagged with that moment's move number; a reminder already sent this phase is not
+        armed again."""
         meta, match = loaded.meta, loaded.match
         if match is None or match.is_terminal() or meta.status != PLAYING:
             return []
         if all(meta.seats[s].is_ai for s in match.to_act()):
             return []
-        now = self.clock.now()
+        mark = M.phase_mark(meta, match)
+        if meta.extra.get("phase") != mark:
+            meta.extra["phase"] = mark
+            meta.extra["phase_at"] = self.clock.now()
+        began = float(meta.extra.get("phase_at", self.clock.now()))
         reminder = int(meta.options.get("reminder_minutes") or 0)
         deadline = int(meta.options.get("deadline_minutes") or 0)
         timers = []
-        if reminder and (not deadline or reminder < deadline):
-            timers.append(TimerRow(meta.id, "reminder", now + reminder * 60, meta.moves))
+        if reminder and (not deadline or reminder < deadline) and meta.extra.get("reminded_phase") != mark:
+            timers.append(TimerRow(meta.id, "reminder", began + reminder * 60, mark))
         if deadline:
-            timers.append(TimerRow(meta.id, "deadline", now + deadline * 60, meta.moves))
+            timers.append(TimerRow(meta.id, "deadline", began + deadline * 60, mark))
         return timers
 
     @staticmethod
@@ -159,61 +187,122 @@ class Play:
             raise Refused("bot.err.not_your_turn", player=", ".join(match.players[s] for s in acting))
         return seat
 
-    async def choose(self, loaded: Loaded, seat: int, choice: Any, lang: str) -> Reply:
+    async def choose(self, loaded: Loaded, seat: int, choice: Any, lang: str, *, index: int | None = None) -> Reply:
         meta, match = loaded.meta, loaded.match
         pres = loaded.game.presenter
         try:
             choice = match.check(choice, by=seat)
         except GameError as exc:
             return Reply(pres.error_text(exc, match.players, lang), ok=False, alert=True)
+        if index is None:
+            index = next((i for i, c in enumerate(match.legal_choices(seat)) if c == choice), None)
         turn = Turn(loaded)
-        index = next((i for i, c in enumerate(match.legal_choices(seat)) if c == choice), None)
-        n = match.move_count
-        self.step(loaded, turn, seat, choice, "human")
-        loaded.recent[n] = (seat, index)
+        self.step(loaded, turn, seat, choice, "human", index)
         await self.finish(loaded, turn)
         return Reply(pres.choice_text(choice, match.view(seat), lang),
                      extra={"game_id": meta.id, "moves": meta.moves})
 
     @staticmethod
-    def _check_move_number(loaded: Loaded, user: User, move: int, index: int | None) -> None:
-        """A button of an earlier move is stale; the very button that made that move, pressed
-        by the one who made it, is their press arriving twice (known for moves made here)."""
-        meta = loaded.meta
-        if move == meta.moves:
+    def _check_position(loaded: Loaded, user: User, seat: int, k: int, since: int, index: int | None) -> None:
+        """A button of the seat's earlier position is stale (its own steps moved it on, or its
+        turn passed); the very button that made that step, pressed again by its player, is
+        their press arriving twice (known for steps made here). Other seats' steps never
+        touch it."""
+        meta, match = loaded.meta, loaded.match
+        if seat in match.to_act() and k == match.moves_by(seat) and since == M.acting_since(meta, seat):
             return
-        made = loaded.recent.get(move)
-        if made is not None and made[0] == meta.seat_of(user.id) and index is not None and made[1] == index:
+        if (seat, k) in loaded.recent and meta.seat_of(user.id) == seat and index is not None \
+                and loaded.recent[(seat, k)] == index:
             raise Refused("bot.err.duplicate")
         raise Refused("bot.err.stale")
 
-    async def press(self, loaded: Loaded, user: User, p: Payload, lang: str) -> Reply:
-        """A choice, submenu or back button of the turn prompt."""
+    async def press(self, loaded: Loaded, user: User, p: Payload, lang: str, *, in_private: bool = False) -> Reply:
+        """A choice, submenu or back button of a seat's turn menu."""
         meta, match = loaded.meta, loaded.match
         if meta.status == LOBBY or match is None:
             raise Refused("bot.err.not_started")
         if meta.status != PLAYING:
             raise Refused("bot.err.game_over")
-        self._check_move_number(loaded, user, p.int(1), p.int(2) if p.kind == "c" else None)
-        seat = self.acting_seat(loaded, user)
+        seat = p.int(1)
+        if not 0 <= seat < len(meta.seats):
+            raise Refused("bot.err.forged")
+        if meta.seat_of(user.id) is None:
+            raise Refused("bot.err.not_in_game")
+        self._check_position(loaded, user, seat, p.int(2), p.int(3), p.int(4) if p.kind == "c" else None)
+        if meta.seat_of(user.id) != seat:
+            # Someone else's buttons (a group turn message, a forwarded menu): refused to the
+            # presser alone, and nothing changes for the seat they belong to.
+            if meta.seat_of(user.id) not in match.to_act():
+                self.acting_seat(loaded, user)         # "it is Ann's turn, not yours"
+            raise Refused("bot.err.not_your_buttons", player=meta.seats[seat].name)
         if p.kind == "c":
             choices = match.legal_choices(seat)
-            index = p.int(2)
+            index = p.int(4)
             if not 0 <= index < len(choices):
                 raise Refused("bot.err.forged")
-            return await self.choose(loaded, seat, choices[index], lang)
-        return await self.show_menu(loaded, seat, p.fields[2] if p.kind == "o" else None, lang)
+            return await self.choose(loaded, seat, choices[index], lang, index=index)
+        return await self.show_menu(loaded, seat, p.fields[4] if p.kind == "o" else None, lang,
+                                    in_private=in_private)
 
-    async def show_menu(self, loaded: Loaded, seat: int, group: str | None, lang: str) -> Reply:
-        """Open a submenu (``group``) of the prompt, or go back to the top (None): the group
-        sees the prompt ask what the submenu asks; the one acting gets its buttons."""
+    async def show_menu(self, loaded: Loaded, seat: int, group: str | None, lang: str, *,
+                        in_private: bool = False) -> Reply:
+        """Open a submenu (``group``) of the seat's menu, or go back to the top (None).
+
+        Where the seat chooses in private (several seats at once, a press in its private chat,
+        or a submenu that depends on its secrets), its private turn message shows the menu and
+        the group learns at most that the seat is choosing in private (what the pressed item
+        said). Otherwise the group's turn message asks what the submenu asks. Either way the
+        one acting gets the buttons in the reply."""
         meta, match = loaded.meta, loaded.match
-        menu, rows = M.prompt_buttons(meta, loaded.game, match, self.codec, group)
-        edit = M.group(meta, M.prompt_text(meta, loaded.game, match, menu), buttons=rows,
+        game = loaded.game
+        menu = game.presenter.menu(match.view(seat), match.legal_choices(seat), lang, group)
+        if menu.private or in_private or M.private_choices(game, match) or seat in M.shown_menus(meta):
+            return await self._show_private(loaded, seat, group, menu, lang, in_private=in_private)
+        menu, rows = M.prompt_buttons(meta, game, match, self.codec, group)
+        edit = M.group(meta, M.prompt_text(meta, game, match, menu), buttons=rows,
                        slot=M.turn_slot(meta), mode="edit", mentions=(meta.seats[seat].user(),))
         await self.store.commit(Changes(outbox=[edit]))
-        text = menu.text if menu is not None and menu.text else loaded.game.presenter.back_text(lang)
+        text = menu.text if menu is not None and menu.text else game.presenter.back_text(lang)
         return Reply(text, buttons=M.to_buttons(rows))
+
+    async def _show_private(self, loaded: Loaded, seat: int, group: str | None, menu, lang: str, *,
+                            in_private: bool) -> Reply:
+        meta, match = loaded.meta, loaded.match
+        game = loaded.game
+        shown = M.shown_menus(meta)
+        row, menu, rows = M.seat_prompt(meta, game, match, self.codec, seat, group_key=group,
+                                        mode="edit" if seat in shown else "new")
+        out = [row]
+        M.set_shown(meta, shown | {seat})
+        if menu.private and not M.private_choices(game, match):
+            # The group's turn message says only that the seat is choosing in private, in the
+            # words of the (public) item that opened the submenu; its buttons stay as they were.
+            top = game.presenter.menu(match.view(seat), match.legal_choices(seat), lang)
+            label = next((item.label for item in top.items() if item.group == group), None)
+            if label is not None and meta.extra.get("browsing") != [seat, label]:
+                meta.extra["browsing"] = [seat, label]
+                out.append(M.prompt_message(meta, game, match, self.codec, mode="edit"))
+        meta.updated = self.clock.now()
+        await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
+        text = menu.text if menu.text else game.presenter.back_text(lang)
+        if not in_private:
+            # Pressed on a message others read: the answer (a pop-up, or a reply only the presser
+            # sees) says where the menu went; the buttons come along for platforms that show them.
+            text = t(lang, "bot.reply.choices_private") + "\n" + text
+        return Reply(text, buttons=M.to_buttons(rows), extra={"private": True})
+
+    async def my_choices(self, loaded: Loaded, user: User, lang: str) -> Reply:
+        """The user's own choices now, in their private chat (a new turn message there) and in
+        the reply (a platform that can answer privately in place shows them at once)."""
+        seat = self.acting_seat(loaded, user)
+        meta = loaded.meta
+        shown = M.shown_menus(meta)
+        row, menu, rows = M.seat_prompt(meta, loaded.game, loaded.match, self.codec, seat, mode="new")
+        M.set_shown(meta, shown | {seat})
+        meta.updated = self.clock.now()
+        await self.store.commit(Changes(game=meta, outbox=[row]), forget=meta.id)
+        text = t(lang, "bot.reply.choices_private") + "\n" + row.body["text"]
+        return Reply(text, buttons=M.to_buttons(rows), extra={"private": True, "seat": seat})
 
     async def typed(self, loaded: Loaded, user: User, text: str, lang: str) -> Reply:
         """A choice typed as text (terminal, commands): its number on the menu, the start of its

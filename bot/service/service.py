@@ -33,29 +33,50 @@ from .inputs import cleaned
 from .lobby import Lobby, host_name, may_manage
 from .model import LOBBY, PLAYING, Changes
 from .outbox import Delivery
-from .payloads import ForgedPayload, Payload, PayloadCodec
+from .payloads import ForgedPayload, Payload, PayloadCodec, StalePayload
 from .pictures import Pictures
 from .play import Play
 from .refusal import Refused
 from .settings import BOT_SETTINGS, Settings, checked_defaults, validate
 from .storage import Conflict, Storage, storage_for
-from .storage.postgres import PostgresStorage
 from .store import GameStore, Loaded
 from .timers import Timers
 
 log = logging.getLogger(__name__)
 
 # A press's kind -> (needs the game's lock, the handler); the payload's first field is the game id.
-# "c" make a choice, "o" open a submenu, "b" back to the menu, "m" my secret,
+# "c" make a choice, "o" open a submenu, "b" back to the menu, "h" my choices, "m" my secret,
 # "j" join, "a" add an AI, "g" start, "l" leave (and "v": add an AI at a level, below).
 LOBBY_PRESSES = {"j": "join", "a": "add_ai", "g": "start", "l": "leave"}
 TURN_PRESSES = frozenset({"c", "o", "b"})
-LOCAL_OWNER = "local"     # the owner of a process alone on its SQLite file
 
 
 def unique_owner() -> str:
     """A name no other process gets: host, process id and a random part."""
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def is_dead_local_owner(owner: str) -> bool:
+    """An unnamed process of this host (``unique_owner``) that no longer runs."""
+    host, _, rest = owner.partition(":")
+    pid, _, _ = rest.partition(":")
+    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:             # exists, someone else's
+        return False
+    return False
+
+
+async def release_dead_local_owners(storage: Storage) -> None:
+    """What unnamed processes of this host held when they died goes back now, so that a
+    restarted bot resumes at once instead of waiting for their leases to run out."""
+    for owner in await storage.owners():
+        if is_dead_local_owner(owner):
+            await storage.release_owner(owner)
 
 
 class GameService:
@@ -103,18 +124,20 @@ class GameService:
         ``owner``: the name this process claims outbox messages and timers under, unique
         among the processes sharing the database (``PARIS_PARIS_INSTANCE``). A named process
         takes back at start whatever it held when it stopped or died, so a restart resumes at
-        once. Unnamed, a process on SQLite is ``local`` (one process per file) and on
-        PostgreSQL gets a unique name; what a dead unnamed process held is taken over by
-        the others when its lease (``lease_seconds``, default 60 s for messages, 120 s for
-        timers) runs out."""
+        once. Unnamed, a process gets a unique name (host, process id, a random part), so
+        processes sharing a file or a server never take each other's work; what an unnamed
+        process of this host held when it died is taken back at start, and what one of
+        another host held is taken over when its lease (``lease_seconds``, default 60 s for
+        messages, 120 s for timers) runs out."""
         checked_defaults(defaults or {})          # a bad operator default stops start-up at once
         storage = storage or storage_for(str(db_path))     # a path, or a postgresql:// URL
         await storage.open()
         try:
-            if owner is None and not isinstance(storage, PostgresStorage):
-                owner = LOCAL_OWNER
             if owner is not None:
                 await storage.release_owner(owner)
+            else:
+                owner = unique_owner()
+                await release_dead_local_owners(storage)
             codec = PayloadCodec(await storage.secret())
             return cls(storage, codec, clock=clock, ai=ai, cache_size=cache_size, platforms=platforms,
                        defaults=defaults, ai_seconds=ai_seconds, owner=owner, lease_seconds=lease_seconds)
@@ -298,6 +321,8 @@ class GameService:
             if kind_ == "p":
                 return await self.private_started(user, None)
             p = self.codec.decode(payload)
+        except StalePayload:
+            return Refused("bot.err.stale").reply(await self._language(chat, user))
         except ForgedPayload:
             return Refused("bot.err.forged").reply(await self._language(chat, user))
         game_id = p.int(0)
@@ -314,7 +339,11 @@ class GameService:
             target = None if kind_ == "j" else chat   # a join link opens from the private chat
             return await self._on_game(game_id, target, user, lambda g, lang: action(g, user, lang))
         if kind_ in TURN_PRESSES:
-            return await self._on_game(game_id, chat, user, lambda g, lang: self.play.press(g, user, p, lang))
+            # A press in a private chat (``chat`` None) keeps the seat's menus there.
+            return await self._on_game(game_id, chat, user, lambda g, lang: self.play.press(
+                g, user, p, lang, in_private=chat is None))
+        if kind_ == "h":
+            return await self._on_game(game_id, chat, user, lambda g, lang: self.play.my_choices(g, user, lang))
         return Refused("bot.err.forged").reply(await self._language(chat, user))
 
     async def move(self, chat: Chat, user: User, text: str) -> Reply:
@@ -324,15 +353,19 @@ class GameService:
 
     # ---- information --------------------------------------------------------------------
 
-    async def board(self, chat: Chat, user: User) -> Reply:
+    async def board(self, chat: Chat, user: User, *, private: bool = False) -> Reply:
+        """The board, and the user's choices if they are to act. ``private``: the answer is seen
+        by the user alone (the terminal), so it carries their own menu even where the seats
+        choose in private; otherwise a button that brings it privately."""
         lang = await self._language(chat, user)
         loaded = await self.store.chat_game(chat)
         if loaded is None:
             return Reply(t(lang, "bot.err.no_game"), ok=False)
-        return await self.info.board(loaded, user, loaded.meta.language)
+        return await self.info.board(loaded, user, loaded.meta.language, private=private)
 
-    async def marker(self, user: User, chat: Chat | None = None) -> Reply:
-        """The user's secret (a marker, holdings) in the chat's game, or in all their games."""
+    async def secret(self, user: User, chat: Chat | None = None) -> Reply:
+        """The user's secret (what the game keeps hidden from the others) in the chat's game,
+        or in all their games."""
         lang = await self._language(chat, user)
         if chat is not None:
             loaded = await self.store.chat_game(chat)
@@ -340,8 +373,6 @@ class GameService:
         else:
             games = await self.info.user_games(user)
         return await self.info.secrets(user, games, lang, here=chat is not None)
-
-    secret = marker
 
     async def private_started(self, user: User, payload: str | None = None) -> Reply:
         lang = normalize_language(user.language)
@@ -472,8 +503,7 @@ class GameService:
 
 # Every method the adapters call takes its chats, users and text through ``inputs.clean``.
 for _name in ("new_game", "join", "leave", "add_ai", "start", "abort", "hand_to_ai", "settings", "press", "move",
-              "board", "marker", "private_started", "stats", "record_file", "rules", "help"):
+              "board", "secret", "private_started", "stats", "record_file", "rules", "help"):
     setattr(GameService, _name, cleaned(getattr(GameService, _name)))
-GameService.secret = GameService.marker
 
 __all__ = ["GameService", "Payload", "Refused"]

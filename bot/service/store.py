@@ -33,10 +33,10 @@ class Loaded:
 
     meta: GameMeta
     match: Any = None
-    # Moves made through this process since the game was loaded: move number -> (seat, index of
-    # the choice among the legal ones; None for the AI's), to tell a duplicate press (the same
-    # button twice) from a stale one.
-    recent: dict[int, tuple[int, int | None]] = field(default_factory=dict)
+    # Steps made through this process since the game was loaded: (seat, that seat's count of
+    # choices before it) -> the index of the choice among its legal ones (None for the AI's and
+    # typed ones), to tell a duplicate press (the same button twice) from a stale one.
+    recent: dict[tuple[int, int], int | None] = field(default_factory=dict)
 
     @property
     def game(self) -> GameKind:
@@ -67,6 +67,16 @@ class GameStore:
             self._games.popitem(last=False)
         return loaded
 
+    def _keep(self, loaded: Loaded) -> Loaded:
+        """``loaded``, checked current a moment ago, as the most recently used game. Another
+        task may have evicted it, or cached a newer copy, while this one awaited the database:
+        the newest copy is kept and returned, never an error."""
+        cached = self._games.get(loaded.meta.id)
+        if cached is not None and cached.meta.version >= loaded.meta.version:
+            self._games.move_to_end(loaded.meta.id)
+            return cached
+        return self.remember(loaded)
+
     def forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
 
@@ -74,7 +84,7 @@ class GameStore:
         return self._games.get(game_id)
 
     @staticmethod
-    def rebuild(meta: GameMeta, moves: list[str]) -> Loaded:
+    def rebuild(meta: GameMeta, moves: list[tuple[int, str]]) -> Loaded:
         loaded = Loaded(meta)
         if meta.setup is not None:
             loaded.match = kind(meta.game).definition.resume(meta.setup, moves)
@@ -86,16 +96,12 @@ class GameStore:
         if loaded is not None:
             version = await self.storage.game_version(game_id)
             if version is None or version == loaded.meta.version:
-                self._games.move_to_end(game_id)
-                return loaded
+                return self._keep(loaded)
             self.forget(game_id)       # moved by another process: read it again
         got = await self.storage.load_game(game_id)
         if got is None:
             return None
-        again = self._games.get(game_id)   # loaded meanwhile by another task
-        if again is not None and again.meta.version >= got[0].version:
-            return again
-        return self.remember(self.rebuild(*got))
+        return self._keep(self.rebuild(*got))   # or the copy another task loaded meanwhile
 
     async def restore_all(self) -> int:
         """Load and rebuild every lobby and running game now (start-up is lazy otherwise)."""

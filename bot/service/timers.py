@@ -1,9 +1,10 @@
 """Durable timers: a reminder mentions the players who must act, a deadline lets the AI act for them.
 
 Timers live in the ``timers`` table, written in the same transaction as the move that arms
-them (one reminder and one deadline per turn, tagged with the move number), so they survive
-restarts: a timer that came due while the bot was down fires on the first pass. A timer whose
-move number is no longer current is stale and just dropped. Time comes from the service's
+them (one reminder and one deadline per phase: the seats acting together, tagged with the move
+number at which they began to act and running from that moment, so steps within the phase do
+not push them back), so they survive restarts: a timer that came due while the bot was down
+fires on the first pass. A timer of a phase that is over is stale and just dropped. Time comes from the service's
 clock, so tests move a ``ManualClock`` instead of sleeping.
 """
 
@@ -86,47 +87,79 @@ class Timers:
         if not current or current[0].due > self.clock.now():
             return None   # handled meanwhile
         timer = current[0]   # as stored now (a commit may have replaced the one claimed)
+        # A timer belongs to a phase (tagged with the move number at which its seats began to
+        # act); once the phase is over it is stale and dropped.
         humans = [] if match is None else [s for s in match.to_act() if not meta.seats[s].is_ai]
-        if meta.status != PLAYING or match.is_terminal() or timer.move != meta.moves or not humans:
+        if not humans or meta.status != PLAYING or match.is_terminal() or not self._current(meta, match, timer):
             await self.store.commit(drop, forget=meta.id)
             return None
+        if timer.kind == "reminder":
+            await self._remind(loaded, drop, humans)
+            return timer
+        await self._deadline(loaded, humans)
+        return timer
+
+    @staticmethod
+    def _current(meta, match, timer: TimerRow) -> bool:
+        """Whether ``timer`` belongs to the phase under way. A game stored before phases were
+        kept (no "since" yet) armed its timers with its move count."""
+        if "since" not in meta.extra and timer.move == meta.moves:
+            return True
+        return timer.move == M.phase_mark(meta, match)
+
+    async def _remind(self, loaded: Loaded, drop: Changes, humans: list[int]) -> None:
+        """Mention the seats still to act: once a cycle in the group, privately after that."""
+        meta, match = loaded.meta, loaded.match
         lang = meta.language
         pres = loaded.game.presenter
         status = pres.status_line(match.view(None), lang)
         who = [meta.seats[s] for s in humans]
         names = ", ".join(w.name for w in who)
-        if timer.kind == "reminder":
-            if meta.extra.get("reminded_cycle") != match.cycle:
-                # One reminder per cycle in the group (a cycle posts at most 3 new messages:
-                # its prompt, its picture and this); further reminders that cycle go privately.
-                meta.extra["reminded_cycle"] = match.cycle
-                drop.outbox.append(M.group(meta, t(lang, "bot.msg.reminder_now", player=names, status=status),
-                                           mentions=tuple(w.user() for w in who)))
-            else:
-                for w in who:
-                    wl = w.language or lang
-                    text = t(wl, "bot.msg.reminder_private_now", player=w.name, chat=M.chat_name(meta),
-                             status=pres.status_line(match.view(None), wl))
-                    drop.outbox.append(M.private(meta, meta.platform, w.user(), text, wl))
-            await self.store.commit(drop, forget=meta.id)
-            return timer
+        meta.extra["reminded_phase"] = M.phase_mark(meta, match)     # not armed again this phase
+        if meta.extra.get("reminded_cycle") != match.cycle:
+            # One reminder per cycle in the group (a cycle posts at most 3 new messages:
+            # its prompt, its picture and this); further reminders that cycle go privately.
+            meta.extra["reminded_cycle"] = match.cycle
+            drop.outbox.append(M.group(meta, t(lang, "bot.msg.reminder_now", player=names, status=status),
+                                       mentions=tuple(w.user() for w in who)))
+        else:
+            for w in who:
+                wl = w.language or lang
+                text = t(wl, "bot.msg.reminder_private_now", player=w.name, chat=M.chat_name(meta),
+                         status=pres.status_line(match.view(None), wl))
+                drop.outbox.append(M.private(meta, meta.platform, w.user(), text, wl))
+        await self.store.commit(drop, forget=meta.id)
+
+    async def _deadline(self, loaded: Loaded, humans: list[int]) -> None:
+        """Each seat still to act has its choices made by the AI, once: its decision completed
+        (every further step of a build under way), never a later phase's. The group is told
+        whose choices were made for them (and which, where the choices are not private)."""
+        meta, match = loaded.meta, loaded.match
+        lang = meta.language
+        pres = loaded.game.presenter
+        private = M.private_choices(loaded.game, match)
+        mark = M.phase_mark(meta, match)
         turn = Turn(loaded)
         made = []
         try:
             for seat in humans:
-                # The AI makes the seat's choice, and every further step of it (a whole build).
                 first = True
                 while not match.is_terminal() and seat in match.to_act() and (first or match.in_decision(seat)):
+                    if not first and M.phase_mark(meta, match) != mark:
+                        break           # the phase resolved: what comes next is the seat's own again
                     choice = await self.play.ai_choice(loaded, seat)
                     made.append(pres.short_choice_text(choice, lang))
                     self.play.step(loaded, turn, seat, choice, "deadline")
                     first = False
+                if M.phase_mark(meta, match) != mark:
+                    break
         except BaseException:
             self.store.forget(meta.id)
             raise
-        note = t(lang, "bot.msg.deadline", player=names, tile="; ".join(made))
+        names = ", ".join(meta.seats[s].name for s in humans)
+        note = (t(lang, "bot.msg.deadline_private", player=names) if private
+                else t(lang, "bot.msg.deadline", player=names, choice="; ".join(made)))
         await self.play.finish(loaded, turn, notes=[note])
-        return timer
 
     async def run(self, fire=None, *, max_sleep: float = 30.0) -> None:
         """Fire timers forever (until cancelled) through ``fire`` (``fire_due`` by default);

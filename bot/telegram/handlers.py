@@ -43,13 +43,15 @@ log = logging.getLogger(__name__)
 PLATFORM = "telegram"
 ADMIN_CACHE_SECONDS = 60.0
 ANSWER_LIMIT = 200                     # answerCallbackQuery text
-MARKER_START = "mymarker"
-REPLY_RETRY_LIMIT = 10.0               # seconds a command reply may wait for flood control              # /start payload of the adapter's own "show my marker" link
+SECRET_START = "secret"               # /start payload of the adapter's own "show my secret" link
+OLD_SECRET_STARTS = ("mymarker",)      # the same link as posted by earlier versions
+REPLY_RETRY_LIMIT = 10.0               # seconds a command reply may wait for flood control
 
 # command -> (service call, works in groups, works in private chats)
-GROUP_COMMANDS = ("newgame", "join", "leave", "startgame", "addbot", "abort", "board", "marker", "settings",
+GROUP_COMMANDS = ("newgame", "join", "leave", "startgame", "addbot", "abort", "board", "secret", "settings",
                   "stats", "record", "rules", "help")
-PRIVATE_COMMANDS = ("start", "marker", "rules", "help")
+PRIVATE_COMMANDS = ("start", "secret", "rules", "help")
+SECRET_ALIASES = ("marker",)           # the older name of /secret, still understood
 
 
 def display_name(user: TgUser) -> str:
@@ -119,7 +121,7 @@ class TelegramHandlers:
         for name, call in calls.items():
             application.add_handler(CommandHandler([name, *aliases.get(name, [])], self._group_command(call)))
         application.add_handler(CommandHandler("start", self.on_start))
-        application.add_handler(CommandHandler("marker", self.on_marker))
+        application.add_handler(CommandHandler(["secret", *SECRET_ALIASES], self.on_secret))
         application.add_handler(CommandHandler("rules", self._anywhere(lambda c, u: self.service.rules(c, u))))
         application.add_handler(CommandHandler("help", self.on_help))
         application.add_handler(CallbackQueryHandler(self.on_press))
@@ -207,10 +209,10 @@ class TelegramHandlers:
             return
         user = await self.user_of(context.bot, tg_user, None)
         payload = context.args[0] if context.args else None
-        if payload == MARKER_START:
-            # the adapter's own link from /marker in a group: open the chat, then show the marker
+        if payload == SECRET_START or payload in OLD_SECRET_STARTS:
+            # the adapter's own link from /secret in a group: open the chat, then show the secret
             await self._guarded(lang, self.service.private_started(user, None))
-            await self._reply(message, await self._guarded(lang, self.service.marker(user)), quote=False)
+            await self._reply(message, await self._guarded(lang, self.service.secret(user)), quote=False)
             return
         reply = await self._guarded(lang, self.service.private_started(user, payload))
         if payload is None and not reply.buttons:
@@ -220,18 +222,18 @@ class TelegramHandlers:
             return
         await self._reply(message, reply, quote=False)
 
-    async def on_marker(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """/marker: shown in the private chat only; in a group, a button to the private chat."""
+    async def on_secret(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/secret: shown in the private chat only; in a group, a button to the private chat."""
         message, chat, tg_user = update.effective_message, update.effective_chat, update.effective_user
         if message is None or chat is None or tg_user is None:
             return
         lang = tg_user.language_code
         if self.is_group(chat):
-            markup = open_private_keyboard(t(lang, "tg.open_private"), self._bot_username(), MARKER_START)
-            await self._send_reply(message, t(lang, "tg.marker.group", name=display_name(tg_user)), markup)
+            markup = open_private_keyboard(t(lang, "tg.open_private"), self._bot_username(), SECRET_START)
+            await self._send_reply(message, t(lang, "tg.secret.group", name=display_name(tg_user)), markup)
             return
         user = await self.user_of(context.bot, tg_user, None)
-        await self._reply(message, await self._guarded(lang, self.service.marker(user)), quote=False)
+        await self._reply(message, await self._guarded(lang, self.service.secret(user)), quote=False)
 
     # ---- button presses ---------------------------------------------------------------
 
@@ -242,13 +244,13 @@ class TelegramHandlers:
         lang = query.from_user.language_code
         answered = False
         try:
-            payload, is_marker = split_callback_data(query.data or "")
+            payload, is_secret = split_callback_data(query.data or "")
             chat = update.effective_chat
             user = await self.user_of(context.bot, query.from_user, chat)
             target = self.chat_of(chat) if self.is_group(chat) else None
             reply = await self._guarded(lang, self.service.press(target, user, payload))
-            if is_marker and reply.ok:
-                answered = await self._answer_marker(context, query, user, reply)
+            if is_secret and reply.ok:
+                answered = await self._answer_secret(context, query, user, reply)
             else:
                 answered = await self._answer_press(query, reply)
         finally:
@@ -258,18 +260,18 @@ class TelegramHandlers:
                 except TelegramError as exc:
                     log.warning("telegram: could not answer callback query: %s", exc)
 
-    async def _answer_marker(self, context, query, user: User, reply: Reply) -> bool:
-        """A "show my marker" press: the answer goes to the private chat, never the group."""
+    async def _answer_secret(self, context, query, user: User, reply: Reply) -> bool:
+        """A "show my secret" press: the answer goes to the private chat, never the group."""
         lang = user.language
         try:
             await self._send_chunks(context.bot, int(user.id), reply,
                                     keyboard(reply.buttons, self._bot_username()))
         except Forbidden:
             # the private chat was never opened: send the user there (this url is allowed for bots)
-            await query.answer(t(lang, "tg.marker.closed"), show_alert=True,
-                               url=deep_link(self._bot_username(), MARKER_START))
+            await query.answer(t(lang, "tg.secret.closed"), show_alert=True,
+                               url=deep_link(self._bot_username(), SECRET_START))
             return True
-        await query.answer(t(lang, "tg.marker.sent"))
+        await query.answer(t(lang, "tg.secret.sent"))
         return True
 
     async def _answer_press(self, query, reply: Reply) -> bool:
@@ -366,7 +368,7 @@ class TelegramHandlers:
             text = text[len(caption):].strip()
             await bot.send_photo(chat_id, reply.image, caption=caption or None,
                                  reply_markup=None if text else markup, reply_parameters=reply_to,
-                                 filename="paris.png")
+                                 filename=reply.image_name)
             reply_to = None
         if not text:
             return

@@ -2,7 +2,7 @@
 
 ``join`` and ``open_private`` become deep links (t.me/<bot>?start=<payload>): Telegram
 forbids a bot to write first, so a tap must open the private chat. ``action`` buttons
-carry the payload as callback_data; ``marker`` buttons carry it behind a prefix so the
+carry the payload as callback_data; ``secret`` buttons carry it behind a prefix so the
 adapter knows to answer in the private chat (service payloads never contain it).
 """
 
@@ -14,7 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.contract import Button
 
-MARKER_PREFIX = "~m~"
+SECRET_PREFIX = "~m~"      # unchanged since the first version: buttons already posted carry it
 _DEEP_LINK_SAFE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 # A colour dot in front of tile labels when the service gives a line colour.
@@ -30,17 +30,17 @@ def deep_link(bot_username: str, payload: str | None = None) -> str:
 
 
 def callback_data(button: Button) -> str:
-    if button.kind == "marker":
-        data = MARKER_PREFIX + button.payload
+    if button.kind == "secret":
+        data = SECRET_PREFIX + button.payload
         if len(data.encode()) <= 64:
             return data
     return button.payload
 
 
 def split_callback_data(data: str) -> tuple[str, bool]:
-    """(service payload, is a marker press) for a callback_data the adapter issued."""
-    if data.startswith(MARKER_PREFIX):
-        return data[len(MARKER_PREFIX):], True
+    """(service payload, is a secret press) for a callback_data the adapter issued."""
+    if data.startswith(SECRET_PREFIX):
+        return data[len(SECRET_PREFIX):], True
     return data, False
 
 

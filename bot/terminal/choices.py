@@ -16,7 +16,7 @@ from renderers.i18n import t
 # ("terminal.alias.<command>", comma separated).
 COMMANDS: dict[str, tuple[str, ...]] = {
     "board": ("board", "b"),
-    "marker": ("marker", "m"),
+    "secret": ("secret", "s", "marker", "m"),      # "marker": its name before the games had others
     "rules": ("rules",),
     "stats": ("stats", "scores"),
     "help": ("help", "h", "?"),

@@ -250,9 +250,11 @@ class TerminalSession:
                 # Finished (or aborted) games are no longer the chat's current game.
                 return self.game_over()
             seat = self.human_seat(info)
-            if info["status"] != "playing" or seat is None or info["to_move"] != seat:
-                raise GameStalled(f"status {info['status']}, to move {info['to_move']}, your seat {seat}")
-            board = await self.service.board(self.chat, self.human)
+            # Several seats may act at once (the AI seats have made their choices by now): the
+            # player is asked whenever their seat is among them.
+            if info["status"] != "playing" or seat is None or seat not in info["to_act"]:
+                raise GameStalled(f"status {info['status']}, to act {info['to_act']}, your seat {seat}")
+            board = await self.service.board(self.chat, self.human, private=True)
             if info["round"] != self.board_round:
                 self.board_round = info["round"]
                 self.show_board(board.text)
@@ -300,7 +302,7 @@ class TerminalSession:
     async def press(self, button: Button) -> None:
         self.reply_buttons = ()
         reply = await self.service.press(self.chat, self.human, button.payload)
-        if button.kind == "marker" and reply.ok:
+        if button.kind == "secret" and reply.ok:
             self.show_private(reply.text)
             return
         if reply.buttons:
@@ -394,8 +396,8 @@ class TerminalSession:
             self.show_reply(await self.service.rules(self.chat, self.human))
         elif name == "board":
             self.show_board((await self.service.board(self.chat, self.human)).text)
-        elif name == "marker":
-            reply = await self.service.marker(self.human, self.chat)
+        elif name == "secret":
+            reply = await self.service.secret(self.human, self.chat)
             if reply.ok:
                 self.show_private(reply.text)
             else:

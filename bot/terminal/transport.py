@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from bot.contract import Outgoing, RetryLater, User
+from bot.contract import DEFAULT_IMAGE_NAME, Outgoing, RetryLater, User
 from renderers.i18n import t
 
 ANSI = {"green": "32", "red": "31", "blue": "34", "purple": "35", "yellow": "33", "bold": "1", "dim": "2"}
@@ -74,7 +74,7 @@ class TerminalTransport:
     async def deliver(self, message: Outgoing) -> str:
         message_id = f"terminal-{message.id}"
         if message.private_to is not None and message.private_to.id != self.human.id:
-            # Someone else's secret (an AI seat's marker): nobody at this terminal may see it.
+            # Someone else's secret (an AI seat's): nobody at this terminal may see it.
             return message_id
         if is_lobby_board(message):
             # The lobby's join/add-AI/start board is for chat groups; the terminal seats the
@@ -97,6 +97,11 @@ class TerminalTransport:
     def _print(self, message: Outgoing) -> None:
         text = message.text.strip("\n")
         if message.private_to is not None:
+            if message.slot is not None:
+                # The player's own turn message, edited as they step: only what is new.
+                text = self._new_lines(message, text)
+                if not text:
+                    return
             header = t(self.language, "terminal.private_header", name=self.human.name)
             self.console.print()
             self.console.print(self.console.style(header, "bold"))
@@ -151,10 +156,10 @@ def image_file_name(message: Outgoing) -> str:
     """The service's file name (``paris-3-round7.png``, unique per game and round, so a
     message delivered again after a crash rewrites the same file), made safe; the generic
     default name gets the message id so that maps never overwrite each other."""
-    name = _UNSAFE.sub("-", Path(message.image_name or "").name).strip(".-") or "paris.png"
+    name = _UNSAFE.sub("-", Path(message.image_name or "").name).strip(".-") or DEFAULT_IMAGE_NAME
     stem, dot, ext = name.rpartition(".")
     if not dot:
         stem, ext = name, "png"
-    if name == "paris.png":
+    if name == DEFAULT_IMAGE_NAME:
         stem = f"{stem}-{message.id:04d}"
     return f"{stem}.{ext}"

@@ -11,7 +11,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import GameError, InvalidRecord, InvalidSetup
-from engine.interface import EngineMatch, GameDefinition, Match
+from engine.interface import (
+    Dynamics,
+    EngineMatch,
+    GameDefinition,
+    Information,
+    Match,
+    SeatedMove,
+    seated_moves,
+)
 
 from .actions import Choice, parse
 from .game import MAX_PLAYERS, MIN_PLAYERS, Game
@@ -52,7 +60,7 @@ class ConnectionMatch(EngineMatch):
         return {**setup_of(self.game), "seed": self.game.seed}
 
     def copy(self) -> ConnectionMatch:
-        return ConnectionMatch(self.game.copy())
+        return ConnectionMatch(self.game.copy(), self._by)
 
 
 class ConnectionDefinition(GameDefinition):
@@ -63,6 +71,8 @@ class ConnectionDefinition(GameDefinition):
     options = ()
     record_format = FORMAT
     ai_levels = ("easy", "normal")
+    dynamics = Dynamics.SEQUENTIAL
+    information = Information.IMPERFECT      # each player's holdings
 
     def new_match(self, players: Sequence[str], *, seed: int,
                   options: Mapping[str, Any] | None = None) -> ConnectionMatch:
@@ -72,18 +82,21 @@ class ConnectionDefinition(GameDefinition):
         return ConnectionMatch(Game.new(players, seed=seed))
 
     def from_record(self, record: Any) -> ConnectionMatch:
-        return ConnectionMatch(from_record(record))
+        game = from_record(record)            # validated, with the error naming the move
+        # Replayed once more step by step through the wrapper, so each seat's count is known.
+        return self.resume({**setup_of(game), "seed": game.seed}, game.moves)
 
-    def resume(self, setup: Mapping[str, Any], moves: Sequence[str]) -> ConnectionMatch:
-        game = game_from_setup(setup)
-        for index, text in enumerate(moves):
+    def resume(self, setup: Mapping[str, Any], moves: Sequence[SeatedMove]) -> ConnectionMatch:
+        match = ConnectionMatch(game_from_setup(setup))
+        for index, (seat, text) in enumerate(seated_moves(moves)):
+            acting = match.to_act()
             try:
-                game.apply(parse(text))
+                match.apply(parse(text), by=acting[0] if seat is None and acting else seat)
             except GameError as exc:
                 raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
-        return ConnectionMatch(game)
+        return match
 
-    def record_of(self, setup: Mapping[str, Any], moves: Sequence[str]) -> dict[str, Any]:
+    def record_of(self, setup: Mapping[str, Any], moves: Sequence[SeatedMove]) -> dict[str, Any]:
         return self.resume(setup, moves).to_record()
 
     def result(self, match: Match) -> dict[str, Any]:

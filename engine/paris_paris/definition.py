@@ -12,7 +12,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import InvalidRecord, InvalidSetup, MalformedInput
-from engine.interface import EngineMatch, GameDefinition, Match, OptionSpec
+from engine.interface import (
+    Dynamics,
+    EngineMatch,
+    GameDefinition,
+    Information,
+    Match,
+    OptionSpec,
+    SeatedMove,
+    seated_moves,
+)
 
 from .actions import Pick, Tile
 from .ai import choose_move
@@ -62,6 +71,16 @@ class ParisParisMatch(EngineMatch):
     def parse_choice(self, text: str) -> Pick:
         return parse_pick(text)
 
+    def moves_by(self, seat: int) -> int:
+        """The mover of every pick is known from the deal (the bus moves on one seat a round,
+        then seat order), so this holds however the match was made (a record, a copy)."""
+        game, n = self.game, self._n
+        return sum(1 for index in range(len(game.moves)) if mover(game.first_player, n, index) == seat)
+
+    @property
+    def _n(self) -> int:
+        return len(self.game.players)
+
     def returns(self) -> tuple[int, ...]:
         return tuple(self.game.scores)
 
@@ -79,6 +98,11 @@ class ParisParisMatch(EngineMatch):
         return ParisParisMatch(self.game.copy())
 
 
+def mover(first: int, n: int, index: int) -> int:
+    """The seat that makes pick number ``index`` (from 0): the bus moves on one seat a round."""
+    return (first + index // n + index % n) % n
+
+
 class ParisParisDefinition(GameDefinition):
     id = "paris-paris"
     name = "Paris Paris"
@@ -87,6 +111,8 @@ class ParisParisDefinition(GameDefinition):
     options = (OptionSpec("final_tours", tuple(FINAL_TOURS), "markers"),)
     record_format = FORMAT
     ai_levels = ("easy", "normal", "strong")
+    dynamics = Dynamics.SEQUENTIAL
+    information = Information.IMPERFECT      # each player's secret marker
 
     def new_match(self, players: Sequence[str], *, seed: int,
                   options: Mapping[str, Any] | None = None) -> ParisParisMatch:
@@ -98,7 +124,7 @@ class ParisParisDefinition(GameDefinition):
     def from_record(self, record: Any) -> ParisParisMatch:
         return ParisParisMatch(from_record(record))
 
-    def record_of(self, setup: Mapping[str, Any], moves: Sequence[str]) -> dict[str, Any]:
+    def record_of(self, setup: Mapping[str, Any], moves: Sequence[SeatedMove]) -> dict[str, Any]:
         record = {k: v for k, v in setup.items() if k != "deal"}
         if "deal" in setup:
             deal, size = setup["deal"], len(setup["players"]) + 1
@@ -109,10 +135,13 @@ class ParisParisDefinition(GameDefinition):
         first = players.index(setup["first_player"])
         n = len(players)
         out = []
-        for index, text in enumerate(moves):
+        for index, (seat, text) in enumerate(seated_moves(moves)):
             move = parse_pick(text)
-            # The mover is derivable: the bus moves on one seat a round, then seat order.
-            entry: dict[str, Any] = {"player": players[(first + index // n + index % n) % n],
+            # The mover is derivable (the bus moves on one seat a round, then seat order); a
+            # stored seat is named as the player, so replaying checks it was that seat's turn.
+            if seat is None or not 0 <= seat < n:
+                seat = mover(first, n, index)
+            entry: dict[str, Any] = {"player": players[seat],
                                      "tile": [move.tile.station, move.tile.colour]}
             if move.evict is not None:
                 entry["evict"] = players[move.evict]
@@ -120,7 +149,7 @@ class ParisParisDefinition(GameDefinition):
         record["moves"] = out
         return record
 
-    def resume(self, setup: Mapping[str, Any], moves: Sequence[str]) -> ParisParisMatch:
+    def resume(self, setup: Mapping[str, Any], moves: Sequence[SeatedMove]) -> ParisParisMatch:
         try:
             return self.from_record(self.record_of(setup, moves))
         except (KeyError, TypeError, ValueError) as exc:

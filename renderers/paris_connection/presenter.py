@@ -148,7 +148,8 @@ class ParisConnectionPresenter(Presenter):
                           choice=c, colour=c.colour) for c in choices if isinstance(c, Build)]
         rows = _rows(items, width=2)
         if trades:
-            rows += ((MenuItem(t(language, "pc.btn.trade"), group="t"),),)
+            # What a seat may return depends on its holdings, a secret: the trade's submenus are private.
+            rows += ((MenuItem(t(language, "pc.btn.trade"), group="t", private=True),),)
         return Menu(rows)
 
     def back_text(self, language: str) -> str:
@@ -158,7 +159,7 @@ class ParisConnectionPresenter(Presenter):
         gives = [c for c in COMPANIES if any(tr.give == c for tr in trades)]
         items = [MenuItem(t(language, "pc.btn.give", emoji=COLOUR_EMOJI[c], colour=colour_word(c, language)),
                           group=f"t{c}", colour=c) for c in gives]
-        return Menu(_rows(items, width=3), text=t(language, "pc.ask.give"), back=True)
+        return Menu(_rows(items, width=3), text=t(language, "pc.ask.give"), back=True, private=True)
 
     def _take_menu(self, trades: Sequence[Trade], language: str) -> Menu:
         ordered = sorted(trades, key=lambda tr: (COMPANIES.index(tr.take), -tr.count))
@@ -166,7 +167,7 @@ class ParisConnectionPresenter(Presenter):
                             colour=colour_word(tr.take, language, count=tr.count)), choice=tr, colour=tr.take)
                  for tr in ordered]
         give = colour_word(trades[0].give, language)
-        return Menu(_rows(items, width=4), text=t(language, "pc.ask.take", colour=give), back=True)
+        return Menu(_rows(items, width=4), text=t(language, "pc.ask.take", colour=give), back=True, private=True)
 
     def _step_item(self, choice, view, language: str) -> MenuItem:
         if isinstance(choice, Done):

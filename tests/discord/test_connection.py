@@ -69,12 +69,19 @@ class Player:
             await self.build(member, prompt, builds[self.turns % len(builds)])
 
     async def trade(self, member, prompt, trade) -> None:
-        await self.click(member, prompt, trade)
-        gives = self.prompt()
+        """The trade's menus list the colours the player holds, a secret: they come as replies
+        only the player sees (and in a DM); the channel reads only that the player trades."""
+        before = len(self.table.messages())
+        answered = await self.click(member, prompt, trade)
+        gives = answered.followups[0].message
         assert any(kind(b) == "b" for b in buttons(gives))            # a submenu, with Back
+        channel = self.prompt()
+        assert channel.id == prompt.id and len(self.table.messages()) == before
+        assert t("en", "bot.msg.choosing_privately", player=member.name, what=trade.label) in channel.content
+        assert not any(kind(b) in ("b", "o") and b.label != trade.label for b in buttons(channel))
         give = [b for b in buttons(gives) if kind(b) == "o"][self.turns % 2 - 1]
-        await self.click(member, gives, give)
-        takes = self.prompt()
+        answered = await self.click(member, gives, give)
+        takes = answered.followups[0].message
         offered = [b for b in buttons(takes) if kind(b) == "c"]
         take = next((b for b in offered if "Take 2" in b.label), offered[0])
         result = await self.click(member, takes, take)

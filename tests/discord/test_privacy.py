@@ -53,7 +53,7 @@ async def test_closed_dms_are_announced_and_the_button_answers_privately(table, 
     assert t("en", "bot.msg.private_closed", player="cat") in prompt.content
     open_private = custom_id(prompt, "pp:p_")
 
-    marker = await service.marker(_user(table.cat))
+    marker = await service.secret(_user(table.cat))
     colour = colour_in(marker.text)
     by_button = await table.cat.click(prompt, custom_id=custom_id(prompt, "pp:m_"))
     assert by_button.followups[0].ephemeral and colour_in(by_button.followups[0].content) == colour

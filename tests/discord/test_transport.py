@@ -6,7 +6,7 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot.contract import Button, Chat, Outgoing, RetryLater, Undeliverable, User
+from bot.contract import DEFAULT_IMAGE_NAME, Button, Chat, Outgoing, RetryLater, Undeliverable, User
 from bot.discord.transport import DiscordTransport, mention_text
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
@@ -37,7 +37,7 @@ async def test_posts_text_image_buttons_and_pings_only_the_named_player(world):
     env, client, channel, alice = world
     transport = DiscordTransport(client)
     tile = Button("1 · Louvre", "t_1_2_3_sig", colour="blue")
-    mine = Button("My marker", "m_1_sig", kind="marker")
+    mine = Button("My marker", "m_1_sig", kind="secret")
     message_id = await transport.deliver(Outgoing(
         id=1, text="alice, your turn. @everyone look!", chat=chat(channel), image=PNG,
         buttons=((tile,), (mine,)), mentions=(duser(alice),),
@@ -45,7 +45,7 @@ async def test_posts_text_image_buttons_and_pings_only_the_named_player(world):
     posted = channel.last_message
     assert str(posted.id) == message_id
     assert posted.content.startswith(f"<@{alice.id}>, your turn")
-    assert [a.filename for a in posted.attachments] == ["paris.png"]
+    assert [a.filename for a in posted.attachments] == [DEFAULT_IMAGE_NAME]
     buttons = [child for row in posted.components for child in row.children]
     assert [b.custom_id for b in buttons] == ["pp:t_1_2_3_sig", "pp:m_1_sig"]
     assert str(buttons[0].emoji) == "\N{LARGE BLUE SQUARE}" and buttons[0].label == "1 · Louvre"
@@ -138,7 +138,7 @@ def test_button_rows_fit_discords_five_by_five():
     from bot.discord.views import layout
 
     tiles = [(Button(f"{i} · Louvre", f"t_{i}", colour="blue"),) for i in range(1, 6)]
-    four_players = [*tiles, (Button("My marker", "m", kind="marker"),),
+    four_players = [*tiles, (Button("My marker", "m", kind="secret"),),
                     (Button("Open a private chat", "p", kind="open_private"),)]
     rows = layout(four_players)
     assert [[b.payload for b in row] for row in rows] == [["t_1", "t_2", "t_3", "t_4", "t_5"], ["m", "p"]]

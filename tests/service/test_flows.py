@@ -56,7 +56,7 @@ async def test_deep_link_join_and_marker_button(service, transport):
     assert (await service.start(c, ann)).ok
     await service.deliver_pending(transport)
     prompt = transport.group()[-1]
-    marker = next(b for row in prompt.buttons for b in row if b.kind == "marker")
+    marker = next(b for row in prompt.buttons for b in row if b.kind == "secret")
     game = (await service.game_info(c))["game_id"]
     record = await service.record(game)
     for u in (ann, bob):

@@ -64,7 +64,7 @@ async def _episode(data) -> None:
                 where = data.draw(st.one_of(st.just(c), WEIRD_CHAT, st.none()))
                 op = data.draw(st.sampled_from(["press", "move", "settings", "new_game", "join", "add_ai",
                                                 "private_started", "hand_to_ai", "stats", "rules", "help",
-                                                "board", "marker"]))
+                                                "board", "secret"]))
                 before = await snapshot(service)
                 target = where or c
                 if op == "press":
@@ -92,7 +92,7 @@ async def _episode(data) -> None:
                 elif op == "board":
                     reply = await service.board(target, who)
                 else:
-                    reply = await service.marker(who, where)
+                    reply = await service.secret(who, where)
                 assert isinstance(reply, Reply) and isinstance(reply.text, str) and reply.text
                 reply.text.encode("utf-8")                    # every answer can be sent
                 if not reply.ok:

@@ -123,7 +123,7 @@ async def test_two_games_in_two_chats_for_one_user(service, transport):
     ann, bob, cat = user("Ann"), user("Bob"), user("Cat")
     await start_game(service, chat(1), [ann, bob], options={"seed": 1})
     await start_game(service, chat(2), [cat, ann], options={"seed": 2})
-    marker = await service.marker(ann)
+    marker = await service.secret(ann)
     assert marker.ok and marker.text.count("\n") == 1     # one line per game
     assert "Chat 1" in marker.text and "Chat 2" in marker.text
     await play_to_end(service, chat(1), {"ann": ann, "bob": bob})

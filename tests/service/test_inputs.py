@@ -63,11 +63,14 @@ async def test_foreign_and_outsider_presses(service):
 async def test_forged_payloads(service):
     c, ann, bob, info, mover, tiles = await _two_player_game(service)
     good = tiles[0].payload
-    kind, gid, move, code, sig = good.split("_")
+    kind, gid, seat, move, since, code, sig = good.split("_")
     other_code = format((int(code, 36) + 5) % 125, "x")
+    other_seat = str(1 - int(seat))
     forged = [
-        "", "hello", "t", "t_1_0_0", f"{kind}_{gid}_{move}_{code}_{'0' * 16}",
-        f"{kind}_{gid}_{move}_{other_code}_{sig}",                       # another tile, old signature
+        "", "hello", "t", "t_1_0_0", f"{kind}_{gid}_{seat}_{move}_{since}_{code}_{'0' * 16}",
+        f"{kind}_{gid}_{seat}_{move}_{since}_{other_code}_{sig}",         # another tile, old signature
+        f"{kind}_{gid}_{other_seat}_{move}_{since}_{code}_{sig}",         # another seat, old signature
+        f"{kind}_{gid}_{move}_{code}_{'0' * 16}",                          # the old form, unsigned
         f"e_{gid}_{move}_{code}_1_{sig}",                                # made-up eviction
         good + "x", good.upper(), "x" * 500, "t_" + "9" * 60,
         f"s_f_a_{sig}",                                                  # a settings press, unsigned
@@ -83,7 +86,7 @@ async def test_forged_payloads(service):
 async def test_unknown_game_and_no_game(service):
     ann = user("Ann")
     c = chat()
-    payload = service.codec.encode("c", 999, 0, 3)      # correctly signed, but no such game
+    payload = service.codec.encode("c", 999, 0, 0, 0, 3)      # correctly signed, but no such game
     reply = await service.press(c, ann, payload)
     assert not reply.ok and reply.text == t("en", "bot.err.unknown_game")
     for call in (service.join, service.leave, service.start, service.abort, service.add_ai, service.board):
@@ -91,7 +94,7 @@ async def test_unknown_game_and_no_game(service):
         assert not reply.ok and reply.text == t("en", "bot.err.no_game"), call
     reply = await service.move(c, ann, "1")
     assert not reply.ok and reply.text == t("en", "bot.err.no_game")
-    assert not (await service.marker(ann)).ok
+    assert not (await service.secret(ann)).ok
 
 
 async def test_typed_moves_are_validated(service):

@@ -5,6 +5,10 @@ when its lease runs out, and a message it may have sent is checked before it is 
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
+import subprocess
+import sys
 
 import pytest
 from service_helpers import FakeTransport, chat, start_game, user
@@ -107,3 +111,38 @@ async def test_a_dead_services_timer_fires_elsewhere_after_its_lease(pair):
     clock.advance(seconds=31)
     assert await b.fire_due_timers() >= 1
     assert (await b.game_info(chat()))["moves"] == 1          # the deadline moved for the absent player
+
+
+async def test_unnamed_services_on_one_sqlite_file_get_distinct_owners(db_path):
+    """A Telegram and a Discord process on one file, neither named: neither takes the
+    other's claimed messages, and a configured name still wins."""
+    clock = ManualClock()
+    telegram = await GameService.open(db_path, clock=clock)
+    await start_game(telegram, chat(), [user("Ann"), user("Bob")])
+    claimed = await telegram.storage.claim_unsent("fake", telegram.owner, clock.now(), 60)
+    assert claimed
+    discord = await GameService.open(db_path, clock=clock)
+    named = await GameService.open(db_path, clock=clock, owner="dc-1")
+    try:
+        assert len({telegram.owner, discord.owner, named.owner}) == 3 and named.owner == "dc-1"
+        assert str(os.getpid()) in telegram.owner.split(":")
+        assert await discord.deliver_pending(FakeTransport()) == 0      # still telegram's, under lease
+    finally:
+        for service in (named, discord, telegram):
+            await service.close()
+
+
+async def test_an_unnamed_service_takes_back_at_once_what_a_dead_one_of_its_host_held(db_path):
+    clock = ManualClock()
+    first = await GameService.open(db_path, clock=clock)
+    await start_game(first, chat(), [user("Ann"), user("Bob")])
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    dead_owner = f"{socket.gethostname()}:{dead.stdout.strip()}:abc123"   # a process that has exited
+    claimed = await first.storage.claim_unsent("fake", dead_owner, clock.now(), 60)
+    await first.storage.close()
+    again = await GameService.open(db_path, clock=clock)
+    try:
+        assert claimed and await again.deliver_pending(FakeTransport()) == len(claimed)
+    finally:
+        await again.close()

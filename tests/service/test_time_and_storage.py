@@ -42,7 +42,7 @@ async def test_reminder_then_deadline(service, clock, transport):
     assert after["seats"][info["to_move"]]["is_ai"] is False        # the seat stays human
     await service.deliver_pending(transport)
     prompt = transport.sent[-1]
-    assert t("en", "bot.msg.deadline", player=mover["name"], tile="").split(":")[0] in prompt.text
+    assert t("en", "bot.msg.deadline", player=mover["name"], choice="").split(":")[0] in prompt.text
     async with service.storage.db.execute("SELECT actor FROM moves WHERE game_id = ?", (gid,)) as cur:
         assert [r[0] for r in await cur.fetchall()] == ["deadline"]
     # New timers for the next player, relative to now.
@@ -119,7 +119,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_ai(service):
     assert (await service.leave(c, bob)).ok
     info = await service.game_info(game_id=gid)
     assert info["seats"][1]["is_ai"]
-    assert (await service.marker(bob, c)).ok is False                # no longer a player
+    assert (await service.secret(bob, c)).ok is False                # no longer a player
     await play_to_end(service, c, {"ann": ann})
     assert (await service.game_info(game_id=gid))["status"] == "finished"
 

@@ -15,6 +15,8 @@ PLATFORM = "fake"
 # A database made by the code before the storage package (schema 3): see make_v3_fixture.py.
 POSTGRES = os.environ.get("PARIS_PARIS_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 V3_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "paris-paris-v3.sqlite3"
+# Written by the code before moves were resumed with their seats (tests/fixtures/make_v4_fixture.py).
+V4_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "games-v4.sqlite3"
 
 
 def lobby(gid: int, chat_id: str = "chat1", *, game: str = "paris-paris", users=("ann",)) -> GameMeta:

@@ -30,7 +30,7 @@ async def test_one_commit_stores_everything_together(storage):
         chat_settings=(PLATFORM, "chat1", {"language": "de"})), 5.0)
     assert len(ids) == 2 and ids[0] < ids[1]
     got, moves = await storage.load_game(1)
-    assert moves == ["b2", "c3"]
+    assert moves == [(1, "b2"), (0, "c3")]
     assert got == meta and got.version == meta.version == 1
     assert [(o.id, o.dest, o.state, o.body) for o in await storage.outbox_rows(1)] == [
         (ids[0], "c:chat1", "pending", {"text": "hi"}), (ids[1], "u:bob", "pending", {"text": "psst"})]
@@ -54,9 +54,10 @@ async def test_versions_count_commits_and_a_stale_writer_gets_conflict(storage):
     assert stale.version == 1                      # unchanged: nothing was stored
     assert await everything(storage) == before
     fresh, moves = await storage.load_game(1)
-    assert fresh.version == 2 and moves == ["a1"]
+    assert fresh.version == 2 and moves == [(1, "a1")]     # each move with the seat that made it
     await a_move(storage, fresh, "d4")             # the loser reloads and retries
-    assert (await storage.load_game(1))[1] == ["a1", "d4"]
+    assert (await storage.load_game(1))[1] == [(1, "a1"), (0, "d4")]
+    assert (await storage.load_games([1]))[1][1] == [(1, "a1"), (0, "d4")]
 
 
 async def test_a_duplicate_move_is_a_conflict_and_stores_nothing(storage):
@@ -143,7 +144,7 @@ async def test_active_games_user_games_and_load_games(storage):
     assert await storage.user_games(PLATFORM, "bob") == [1]
     loaded = await storage.load_games([1, 2, 3, 99])
     assert sorted(loaded) == [1, 2, 3]
-    assert loaded[1] == (a, ["e5"]) and loaded[2] == (b, [])
+    assert loaded[1] == (a, [(1, "e5")]) and loaded[2] == (b, [])
 
 
 async def test_settings_replace_and_secret_is_kept(target):

@@ -70,7 +70,7 @@ async def test_two_processes_pressing_the_same_turn_one_wins(target):
         winner = outputs.index("ok")
         assert len(moves) == 1 and meta.moves == 1 and meta.version == 2
         assert len(await storage.outbox_rows(1)) == 1                # the loser's message is not stored
-        assert moves[0].startswith("by-") and winner in (0, 1)
+        assert moves[0][1].startswith("by-") and winner in (0, 1)
     finally:
         await storage.close()
 

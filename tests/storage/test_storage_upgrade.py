@@ -6,7 +6,7 @@ import copy
 import shutil
 
 import pytest
-from storage_kit import V3_FIXTURE
+from storage_kit import V3_FIXTURE, V4_FIXTURE
 
 from bot.games import kind
 from bot.service.model import Changes
@@ -77,3 +77,64 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade(tmp_path):
         assert (await service.game_info(Chat("fake", "chat9")))["game_id"] == 4   # ids go on above the old ones
     finally:
         await service.close()
+
+
+async def play_on_by_typing(service, room, users) -> dict:
+    """Each seat to act types the choice the easy AI would make for it (its written form), to the end."""
+    from bot.games import kind
+
+    info = await service.game_info(room)
+    for _ in range(2000):
+        info = await service.game_info(game_id=info["game_id"])
+        if info["status"] != "playing":
+            return info
+        loaded = await service.store.load(info["game_id"])
+        seat = info["to_act"][0]
+        choice = kind(info["game"]).definition.choose(loaded.match, seat, seed=info["moves"], level="easy")
+        reply = await service.move(room, users[info["seats"][seat]["user_id"]], str(choice))
+        assert reply.ok, reply.text
+    raise AssertionError("the game never ended")
+
+
+async def test_games_in_progress_of_both_games_written_before_seats_play_to_the_end(tmp_path):
+    """A database written by the code before moves were resumed with their seats (commit 528e0f1): a
+    Paris Paris game and a Paris Connection game in progress, the latter in the middle of a build
+    with a deadline the old code armed. Moves load with their seats, the old deadline fires and
+    the AI finishes the build once, and both games are played to their ends."""
+    from bot.contract import Chat, User
+    from bot.service import GameService, ManualClock
+
+    path = tmp_path / "old.sqlite3"
+    shutil.copyfile(V4_FIXTURE, path)
+    clock = ManualClock(1_700_003_000.0)
+    service = await GameService.open(str(path), clock=clock)
+    try:
+        _, moves = await service.storage.load_game(2)
+        assert moves == [(0, "build:red"), (0, "place:L5"), (0, "place:K4"), (0, "place:K3")]
+        _, picks = await service.storage.load_game(1)
+        assert len(picks) == 5 and len({seat for seat, _ in picks}) == 2
+        pc, pp = Chat("fake", "chat2"), Chat("fake", "chat1")
+        loaded = await service.store.load(2)
+        assert loaded.match.in_decision(0) and loaded.match.moves_by(0) == 4
+
+        clock.advance(minutes=30)                         # past the deadline the old code armed
+        assert await service.fire_due_timers() == 1
+        record = await service.record(2)
+        first = record["moves"][0]
+        assert first["player"] == "Cy" and "build" in first and not first.get("unfinished")
+        assert [m["actor"] for m in await moves_of(service, 2)][4:5] == ["deadline"]
+
+        users = {u: User("fake", u, u.title()) for u in ("ann", "bob", "cy", "dee")}
+        for room in (pp, pc):
+            info = await play_on_by_typing(service, room, users)
+            assert info["status"] == "finished" and info["winners"], info
+        record = await service.record(2)
+        assert {m["player"] for m in record["moves"]} == {"Cy", "Dee", "Bot Ada"}
+    finally:
+        await service.close()
+
+
+async def moves_of(service, game_id: int) -> list[dict]:
+    db = service.storage.db
+    async with db.execute("SELECT n, seat, actor FROM moves WHERE game_id = ? ORDER BY n", (game_id,)) as cur:
+        return [{"n": n, "seat": seat, "actor": actor} for n, seat, actor in await cur.fetchall()]

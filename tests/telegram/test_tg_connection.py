@@ -65,17 +65,27 @@ class Player:
             await self.build(user, prompt, builds[self.turns % len(builds)])
 
     async def trade(self, user, prompt, trade) -> None:
-        await press(self.api, self.bot, user, prompt, trade)
-        gives = self.table.prompt()
-        assert gives.message_id == prompt.message_id             # the submenu replaces the menu in place
+        """The trade's menus list the colours the player holds, a secret: they open in the
+        player's private chat, edited in place there; the group reads only that they are trading."""
+        answer = await press(self.api, self.bot, user, prompt, trade)
+        assert answer["text"].startswith(t("en", "bot.reply.choices_private")), answer
+        group = self.table.prompt()
+        assert group.message_id == prompt.message_id
+        assert t("en", "bot.msg.choosing_privately", player=user.first_name, what=trade["text"]) in group.body
+        assert not any("Return" in b["text"] or payload(b).startswith("b_") for b in group.buttons())
+        gives = self.api.last_bot_message(user)
+        assert gives.chat_id == user.id and t("en", "pc.ask.give") in gives.body
         assert any(payload(b).startswith("b_") for b in gives.buttons())          # with a way back
         give = [b for b in gives.buttons() if payload(b).startswith("o_")][self.turns % 2 - 1]
         await press(self.api, self.bot, user, gives, give)
-        takes = self.table.prompt()
+        takes = self.api.last_bot_message(user)
+        assert takes.message_id == gives.message_id             # the submenu replaces the menu in place
         offered = [b for b in takes.buttons() if payload(b).startswith("c_")]
         take = next((b for b in offered if "Take 2" in b["text"]), offered[0])
         answer = await press(self.api, self.bot, user, takes, take)
         assert answer["text"].startswith("Done: you returned 1"), answer
+        closed = next(m for m in self.api.bot_messages(user) if m.message_id == gives.message_id)
+        assert not closed.buttons() and closed.body == t("en", "bot.msg.private_done")   # its buttons are gone
         self.trades[user.id] = self.trades.get(user.id, 0) + 1
 
     async def build(self, user, prompt, colour) -> None:

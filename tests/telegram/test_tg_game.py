@@ -80,7 +80,7 @@ async def test_commands_menus_are_registered(api, bot):
     assert ("all_group_chats", "de") in scopes and ("all_private_chats", "fr") in scopes
     group_menu = next(c for c in api.commands if c["scope"]["type"] == "all_group_chats" and not c["language_code"])
     assert [c["command"] for c in group_menu["commands"]] == [
-        "newgame", "join", "leave", "startgame", "addbot", "abort", "board", "marker", "settings", "stats",
+        "newgame", "join", "leave", "startgame", "addbot", "abort", "board", "secret", "settings", "stats",
         "record", "rules", "help"]
     german = next(c for c in api.commands if c["scope"]["type"] == "all_group_chats" and c["language_code"] == "de")
     assert german["commands"][0]["description"] == t("de", "tg.cmd.newgame")
@@ -221,26 +221,33 @@ async def test_marker_is_only_shown_privately(api, bot, table):
     bob, dan = table.users["bob"], table.users["dan"]
     colour = next(w for w in ("green", "red", "blue", "purple", "yellow") if w in api.bot_messages(bob)[-1].body)
     before = len(table.group_messages())
-    # /marker in the group: no marker there, a button to the private chat instead
-    api.send_text(table.group, bob, "/marker")
+    # /secret in the group: no secret there, a button to the private chat instead
+    api.send_text(table.group, bob, "/secret")
     await bot.settle()
     reply = table.group_messages()[-1]
     assert reply.reply_to is not None and "🔒" not in reply.body.split("\n")[0][:1]
-    assert t("en", "tg.marker.group", name="Bob") == reply.body
+    assert t("en", "tg.secret.group", name="Bob") == reply.body
     link = reply.button("private")["url"]
-    assert link == "https://t.me/ParisTestBot?start=mymarker"
+    assert link == "https://t.me/ParisTestBot?start=secret"
     api.follow_url(bob, link)
     await bot.settle()
     assert t("en", "bot.msg.marker_line", chat="Paris fans", colour=colour) in api.last_bot_message(bob).body
-    # /marker in the private chat
-    api.send_text(api.chats[bob.id], bob, "/marker")
+    # the link earlier versions posted still works
+    count = len(api.bot_messages(bob))
+    api.follow_url(bob, "https://t.me/ParisTestBot?start=mymarker")
     await bot.settle()
-    assert colour in api.last_bot_message(bob).body
+    assert len(api.bot_messages(bob)) > count and colour in api.last_bot_message(bob).body
+    # /secret and its older name /marker in the private chat
+    for command in ("/secret", "/marker"):
+        count = len(api.bot_messages(bob))
+        api.send_text(api.chats[bob.id], bob, command)
+        await bot.settle()
+        assert len(api.bot_messages(bob)) == count + 1 and colour in api.last_bot_message(bob).body
     # the "My marker" button under the prompt: answered in the private chat
     prompt = table.prompt()
     count = len(api.bot_messages(bob))
     answer = await press(api, bot, bob, prompt, prompt.button("My marker"))
-    assert answer["text"] == t("en", "tg.marker.sent")
+    assert answer["text"] == t("en", "tg.secret.sent")
     assert len(api.bot_messages(bob)) == count + 1 and colour in api.last_bot_message(bob).body
     # someone without a seat gets an alert, and nothing is posted anywhere
     answer = await press(api, bot, dan, prompt, prompt.button("My marker"))
@@ -443,7 +450,7 @@ async def test_timers_run_in_the_background(api, table, tmp_path):
         running.service.timers.wake.set()
         await api.wait_for(lambda: table.prompt() is not None and table.to_move(table.prompt()) != late,
                            what="the deadline move")
-        assert any(t("en", "bot.msg.deadline", player=late.first_name, tile="")[:20] in m.body
+        assert any(t("en", "bot.msg.deadline", player=late.first_name, choice="")[:20] in m.body
                    for m in table.group_messages())
     finally:
         await running.stop()

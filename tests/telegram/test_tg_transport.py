@@ -13,7 +13,7 @@ from telegram.error import RetryAfter
 from telegram.warnings import PTBDeprecationWarning
 
 from bot.contract import Button, Chat, Outgoing, RetryLater, Undeliverable, User
-from bot.telegram.keyboards import MARKER_PREFIX
+from bot.telegram.keyboards import SECRET_PREFIX
 from bot.telegram.transport import TelegramTransport, retry_seconds
 
 GROUP = -100500
@@ -39,7 +39,7 @@ def group_out(id: int = 1, **kw) -> Outgoing:
 async def test_text_with_every_button_kind(api, transport):
     buttons = ((Button("Louvre", "t_1_2_3_abcdef0123456789", colour="blue"),
                 Button("Join", "j_1_0123456789abcdef", kind="join")),
-               (Button("My marker", "m_1_0123456789abcdef", kind="marker"),
+               (Button("My marker", "m_1_0123456789abcdef", kind="secret"),
                 Button("Open chat", "p_0123456789abcdef", kind="open_private")))
     mid = await transport.deliver(group_out(text="Your turn", buttons=buttons))
     msg = api.messages[(GROUP, int(mid))]
@@ -47,7 +47,7 @@ async def test_text_with_every_button_kind(api, transport):
     b = msg.buttons()
     assert b[0] == {"text": "🔵 Louvre", "callback_data": "t_1_2_3_abcdef0123456789"}
     assert b[1] == {"text": "Join", "url": "https://t.me/ParisTestBot?start=j_1_0123456789abcdef"}
-    assert b[2] == {"text": "My marker", "callback_data": MARKER_PREFIX + "m_1_0123456789abcdef"}
+    assert b[2] == {"text": "My marker", "callback_data": SECRET_PREFIX + "m_1_0123456789abcdef"}
     assert b[3]["url"] == "https://t.me/ParisTestBot?start=p_0123456789abcdef"
 
 

@@ -26,7 +26,7 @@ CHAT = Chat("terminal", "local")
     ("", Invalid("empty")), ("   ", Invalid("empty")),
     ("x", Invalid("unknown", "x")), ("-1", Invalid("unknown", "-1")),
     ("help", Command("help")), ("Q", Command("quit")), ("board", Command("board")),
-    ("marker", Command("marker")),
+    ("marker", Command("secret")), ("secret", Command("secret")),
 ])
 def test_interpret_numbers_commands_and_mistakes(text, expected):
     assert interpret(text, LABELS) == expected
@@ -137,5 +137,5 @@ def test_image_file_names_are_safe_and_unique():
     assert image_file_name(Outgoing(id=7, text="", image_name="../../etc/passwd")) == "passwd.png"
     assert image_file_name(Outgoing(id=8, text="", image_name="map round 2.png")) == "map-round-2.png"
     assert image_file_name(Outgoing(id=9, text="", image_name="paris-3-round7.png")) == "paris-3-round7.png"
-    assert image_file_name(Outgoing(id=9, text="")) == "paris-0009.png"
-    assert image_file_name(Outgoing(id=10, text="", image_name="..")) == "paris-0010.png"
+    assert image_file_name(Outgoing(id=9, text="")) == "picture-0009.png"
+    assert image_file_name(Outgoing(id=10, text="", image_name="..")) == "picture-0010.png"

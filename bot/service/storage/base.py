@@ -212,6 +212,8 @@ RELEASE_TIMER = "UPDATE timers SET owner = NULL, lease = NULL WHERE game_id = ? 
 # sending stays 'sending' (it may have gone out) and is checked when claimed again.
 RELEASE_OWNER_OUT = "UPDATE outbox SET owner = NULL, lease = NULL WHERE owner = ? AND state IN ('pending', 'sending')"
 RELEASE_OWNER_TIMERS = "UPDATE timers SET owner = NULL, lease = NULL WHERE owner = ?"
+OWNERS = ("SELECT owner FROM outbox WHERE owner IS NOT NULL UNION "
+          "SELECT owner FROM timers WHERE owner IS NOT NULL")
 
 # When there is work next: a leased message or timer comes back when its lease runs out.
 _WAKE = "MIN(CASE WHEN lease IS NOT NULL AND lease > due THEN lease ELSE due END)"
@@ -337,6 +339,10 @@ class Storage(ABC):
     @abstractmethod
     async def open(self) -> None: ...
     @abstractmethod
+    async def open_existing(self) -> None:
+        """Open for reading what is there (the health check): never creates a database nor
+        changes one (no migration); fails when there is no database at all."""
+    @abstractmethod
     async def close(self) -> None: ...
     @abstractmethod
     async def schema_version(self) -> int: ...
@@ -367,10 +373,10 @@ class Storage(ABC):
         """The stored version of a game (None: no such game): another process moved the game
         when it differs from the one in memory."""
     @abstractmethod
-    async def load_game(self, game_id: int) -> tuple[GameMeta, list[str]] | None:
-        """The metadata and the stored moves (text form, in order)."""
+    async def load_game(self, game_id: int) -> tuple[GameMeta, list[tuple[int, str]]] | None:
+        """The metadata and the stored moves, in order: (the seat that made it, its text)."""
     @abstractmethod
-    async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[str]]]:
+    async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[tuple[int, str]]]]:
         """Many games in few queries (for eager restore); missing ids are left out."""
     @abstractmethod
     async def active_games(self) -> list[tuple[int, str, str]]:
@@ -409,6 +415,11 @@ class Storage(ABC):
     async def release_owner(self, owner: str) -> None:
         """Free every message and timer leased to ``owner`` (a clean stop, or a restart of a
         process that keeps its name)."""
+
+    async def owners(self) -> list[str]:
+        """The names holding any message or timer now."""
+        return sorted(row[0] for row in await self._all(OWNERS))
+
     @abstractmethod
     async def next_due(self, platform: str) -> float | None: ...
     @abstractmethod

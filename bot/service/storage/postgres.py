@@ -57,6 +57,10 @@ class PostgresStorage(Storage):
             await self.close()
             raise
 
+    async def open_existing(self) -> None:
+        # The server must have the database already (asyncpg fails otherwise); no migration.
+        self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=1, reset=_keep_session)
+
     async def close(self) -> None:
         if self._pool is not None:
             await self._pool.close()
@@ -131,18 +135,19 @@ class PostgresStorage(Storage):
     async def game_version(self, game_id: int) -> int | None:
         return await self.pool.fetchval("SELECT version FROM games WHERE id = $1", game_id)
 
-    async def load_game(self, game_id: int) -> tuple[GameMeta, list[str]] | None:
+    async def load_game(self, game_id: int) -> tuple[GameMeta, list[tuple[int, str]]] | None:
         got = await self.load_games([game_id])
         return got.get(game_id)
 
-    async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[str]]]:
-        out: dict[int, tuple[GameMeta, list[str]]] = {}
+    async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[tuple[int, str]]]]:
+        out: dict[int, tuple[GameMeta, list[tuple[int, str]]]] = {}
         async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             for row in await conn.fetch(f"{base.SELECT_GAME} WHERE id = ANY($1::bigint[])", game_ids):
                 out[row[0]] = (base.meta_from_row(row), [])
-            for gid, pick in await conn.fetch("SELECT game_id, pick FROM moves WHERE game_id = ANY($1::bigint[]) "
-                                              "ORDER BY game_id, n", game_ids):
-                out[gid][1].append(pick)
+            for gid, seat, pick in await conn.fetch("SELECT game_id, seat, pick FROM moves "
+                                                    "WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, n",
+                                                    game_ids):
+                out[gid][1].append((seat, pick))
         return out
 
     async def active_games(self) -> list[tuple[int, str, str]]:

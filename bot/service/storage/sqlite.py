@@ -8,6 +8,7 @@ import json
 import secrets
 import sqlite3
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -18,6 +19,13 @@ from .base import MIGRATIONS, SCHEMA_VERSION, Conflict, Storage
 
 # The constraint failures that mean another writer got there first.
 _CONFLICTS = ("SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY")
+# How long start-up waits for other processes opening the same file, as the busy timeout.
+OPEN_PATIENCE = 30.0
+
+
+def _locked(exc: sqlite3.OperationalError) -> bool:
+    return getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or \
+        "database is locked" in str(exc)
 
 
 class SqliteStorage(Storage):
@@ -43,18 +51,48 @@ class SqliteStorage(Storage):
     async def open(self) -> None:
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         try:
-            # Another process may hold the write lock: wait for it (first of all while
-            # switching to WAL, which needs the lock when the file is new).
-            await self.db.execute("PRAGMA busy_timeout=30000")
-            await self.db.execute("PRAGMA journal_mode=WAL")
-            await self.db.execute(f"PRAGMA synchronous={self.synchronous}")
-            await self.db.execute("PRAGMA foreign_keys=ON")
-            await self.migrate()
+            # Another process may hold the write lock: wait for it.
+            await self.db.execute(f"PRAGMA busy_timeout={int(OPEN_PATIENCE * 1000)}")
+            await self._with_patience(self._prepare)
         except BaseException:
             # aiosqlite's connection thread keeps a process alive until closed: a failed open
             # must close it, or the process hangs at exit instead of reporting the error.
             await self.close()
             raise
+
+    async def open_existing(self) -> None:
+        path = Path(self.path)
+        if not path.is_file():          # sqlite3 would create it (or open ":memory:")
+            raise FileNotFoundError(f"no database file at {self.path}")
+        # mode=rw: the file must exist; nothing here switches the journal or migrates.
+        self._db = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True, isolation_level=None)
+        await self.db.execute(f"PRAGMA busy_timeout={int(OPEN_PATIENCE * 1000)}")
+
+    async def _prepare(self) -> None:
+        await self.db.execute("PRAGMA journal_mode=WAL")
+        await self.db.execute(f"PRAGMA synchronous={self.synchronous}")
+        await self.db.execute("PRAGMA foreign_keys=ON")
+        await self.migrate()
+
+    async def _with_patience(self, step) -> None:
+        """Run ``step`` (idempotent), again after a short wait while the file is locked.
+
+        Two processes opening one new file at once: switching it to WAL, and the first
+        transactions while the other process switches it, can fail with "database is locked"
+        at once, without waiting the busy timeout (SQLite skips the busy handler where waiting
+        could deadlock). So start-up waits here instead, with backoff, up to OPEN_PATIENCE."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + OPEN_PATIENCE
+        delay = 0.005
+        while True:
+            try:
+                await step()
+                return
+            except sqlite3.OperationalError as exc:
+                if not _locked(exc) or loop.time() + delay > deadline:
+                    raise
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.25)
 
     async def close(self) -> None:
         if self._flusher is not None and not self._flusher.done():
@@ -165,29 +203,31 @@ class SqliteStorage(Storage):
         row = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
         return row[0] if row else None
 
-    async def load_game(self, game_id: int) -> tuple[GameMeta, list[str]] | None:
+    async def load_game(self, game_id: int) -> tuple[GameMeta, list[tuple[int, str]]] | None:
         def run():
             conn = self.db._conn
             row = conn.execute(f"{base.SELECT_GAME} WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 return None
-            moves = conn.execute("SELECT pick FROM moves WHERE game_id = ? ORDER BY n", (game_id,)).fetchall()
+            moves = conn.execute("SELECT seat, pick FROM moves WHERE game_id = ? ORDER BY n",
+                                 (game_id,)).fetchall()
             return row, moves
         got = await self._call(run)
         if got is None:
             return None
-        return base.meta_from_row(got[0]), [m[0] for m in got[1]]
+        return base.meta_from_row(got[0]), [(seat, pick) for seat, pick in got[1]]
 
-    async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[str]]]:
-        out: dict[int, tuple[GameMeta, list[str]]] = {}
+    async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[tuple[int, str]]]]:
+        out: dict[int, tuple[GameMeta, list[tuple[int, str]]]] = {}
         for start in range(0, len(game_ids), 500):
             chunk = tuple(game_ids[start:start + 500])
             marks = ",".join("?" * len(chunk))
             for row in await self._all(f"{base.SELECT_GAME} WHERE id IN ({marks})", chunk):
                 out[row[0]] = (base.meta_from_row(row), [])
-            for gid, pick in await self._all(
-                    f"SELECT game_id, pick FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, n", chunk):
-                out[gid][1].append(pick)
+            for gid, seat, pick in await self._all(
+                    f"SELECT game_id, seat, pick FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, n",
+                    chunk):
+                out[gid][1].append((seat, pick))
         return out
 
     async def active_games(self) -> list[tuple[int, str, str]]:

@@ -1,0 +1,114 @@
+"""Random legal games through the public interface (engine/interface.py) only, for the conformance suite.
+
+``CONFORMANCE_GAMES`` (environment) sets how many random games each check plays per game and
+player count (default 2: the suite stays fast; raise it to hunt for rare breaks).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Callable
+from typing import Any
+
+from engine.interface import GameDefinition, Match
+
+GAMES_PER_COUNT = int(os.environ.get("CONFORMANCE_GAMES", "2"))
+MAX_STEPS = 20_000           # a random game that has not ended by then never will
+Move = tuple[int, str]
+
+
+def names(n: int) -> list[str]:
+    return [f"P{seat}" for seat in range(n)]
+
+
+def player_counts(definition: GameDefinition) -> list[int]:
+    return sorted({definition.min_players, definition.max_players})
+
+
+def position_of(match: Match) -> tuple:
+    """Where the game stands, as the interface shows it (not how it got there), comparable with ==."""
+    seats = range(match.num_players)
+    return (json.dumps(match.to_record(), sort_keys=True), match.to_act(), match.returns(), match.is_terminal(),
+            match.winners, match.cycle, match.view(None), tuple(match.view(s) for s in seats),
+            tuple(tuple(map(str, match.legal_choices(s))) for s in seats))
+
+
+def state_of(match: Match) -> tuple:
+    """Everything the interface shows of a match, its history included, comparable with ==."""
+    seats = range(match.num_players)
+    return (*position_of(match), match.move_count, tuple(match.moves_by(s) for s in seats), tuple(match.log))
+
+
+def random_move(match: Match, rng: random.Random) -> tuple[int, Any]:
+    """A random acting seat and one of its legal choices."""
+    acting = match.to_act()
+    assert acting, "a game that is not over must have a seat to act"
+    seat = rng.choice(acting)
+    return seat, rng.choice(match.legal_choices(seat))
+
+
+def play_random(match: Match, rng: random.Random, *, upto: int = MAX_STEPS,
+                on_step: Callable[[Match], None] | None = None) -> list[Move]:
+    """Random legal choices until the game ends (or ``upto`` of them); the (seat, text) pairs applied.
+    ``on_step`` is called with the match before each choice."""
+    moves: list[Move] = []
+    while not match.is_terminal() and len(moves) < upto:
+        if on_step is not None:
+            on_step(match)
+        seat, choice = random_move(match, rng)
+        match.apply(choice, by=seat)
+        moves.append((seat, str(choice)))
+    return moves
+
+
+def replay(match: Match, moves: list[Move]) -> Match:
+    """``moves`` applied to ``match`` through their texts, as storage gives them back."""
+    for seat, text in moves:
+        match.apply(match.parse_choice(text), by=seat)
+    return match
+
+
+def assert_same_for(first: Match, second: Match, seats: list[int], *, logs: bool = True) -> None:
+    """What the group and each of ``seats`` may see is the same in both matches (with ``logs``:
+    their events too, the dearer part)."""
+    assert first.view(None) == second.view(None), "the public view differs"
+    assert first.public_returns() == second.public_returns(), "the public scores differ"
+    for seat in seats:
+        assert first.view(seat) == second.view(seat), f"seat {seat}'s view differs"
+        assert first.legal_choices(seat) == second.legal_choices(seat), f"seat {seat}'s choices differ"
+    for seat in [None, *seats] if logs else ():
+        assert first.log_for(seat) == second.log_for(seat), f"the events {seat} may see differ"
+
+
+def walk_twins(definition: GameDefinition, setup: dict, twin_setup: dict, changed: frozenset[int],
+               rng: random.Random) -> int:
+    """Play the same random choices in a deal and its twin (choices the changed seats may make in
+    both) until the game ends; the seats whose secrets did not change, and the group, must see the
+    same all along. Returns the number of choices played."""
+    first, second = definition.resume(setup, []), definition.resume(twin_setup, [])
+    others = [s for s in range(first.num_players) if s not in changed]
+    steps = 0
+    while not first.is_terminal():
+        assert_same_for(first, second, others, logs=steps % 16 == 0)
+        acting = first.to_act()
+        assert second.to_act() == acting, "who acts differs"
+        if steps % 24 == 0:      # the AI plays from what its seat may see: the same in both deals
+            level = rng.choice(definition.ai_levels)
+            for seat in (s for s in acting if s not in changed):
+                mine = definition.choose(first, seat, seed=steps, level=level, budget=20)
+                assert mine == definition.choose(second, seat, seed=steps, level=level, budget=20), (
+                    f"the {level} AI of seat {seat} chose differently: it saw another seat's secret")
+        seat = rng.choice(acting)
+        theirs = set(map(str, second.legal_choices(seat)))
+        both = [c for c in first.legal_choices(seat) if str(c) in theirs]
+        if not both:
+            break
+        choice = rng.choice(both)
+        first.apply(choice, by=seat)
+        second.apply(choice, by=seat)
+        steps += 1
+    if not first.is_terminal():
+        assert_same_for(first, second, others)
+    return steps

@@ -1,0 +1,174 @@
+"""One contract, every game (OpenSpiel's random_sim_test): random legal games through the public
+interface only. A game added to engine/registry.py is covered here without a line of its own
+(a game with secrets also gives its twin deal in twins.py).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from conformance_kit import (
+    GAMES_PER_COUNT,
+    MAX_STEPS,
+    names,
+    play_random,
+    position_of,
+    random_move,
+    replay,
+    state_of,
+    walk_twins,
+)
+from twins import TWINS
+
+from engine.errors import GameError, MalformedInput
+from engine.registry import by_record_format
+
+
+def seeds(salt: int) -> list[int]:
+    return [salt * 1000 + k for k in range(GAMES_PER_COUNT)]
+
+
+def test_random_games_end_and_only_the_seats_to_act_have_choices(case):
+    definition, n = case
+
+    def acting_seats_and_no_others(match):
+        acting = match.to_act()
+        assert list(acting) == sorted(set(acting), key=list(acting).index), "to_act names a seat twice"
+        for seat in range(n):
+            choices = match.legal_choices(seat)
+            assert bool(choices) == (seat in acting), (seat, acting, choices)
+            for choice in choices:
+                assert match.parse_choice(str(choice)) == choice, f"{choice!r} does not print and parse back"
+        assert sum(match.moves_by(s) for s in range(n)) == match.move_count
+
+    for seed in seeds(1):
+        match = definition.new_match(names(n), seed=seed)
+        moves = play_random(match, random.Random(seed), on_step=acting_seats_and_no_others)
+        assert match.is_terminal(), f"a random game of {len(moves)} choices has not ended"
+        assert len(moves) < MAX_STEPS
+        assert match.to_act() == () and all(match.legal_choices(s) == [] for s in range(n))
+        assert match.winners and set(match.winners) <= set(range(n)) and len(match.returns()) == n
+        assert [match.moves_by(s) for s in range(n)] == [sum(1 for m in moves if m[0] == s) for s in range(n)]
+
+
+def test_check_agrees_with_apply_and_a_refusal_changes_nothing(case):
+    definition, n = case
+    refused = 0
+
+    def try_every_seat_on_the_choices_now(match):
+        nonlocal refused
+        if rng.random() > 0.1:            # a sample of the positions keeps the suite fast
+            return
+        candidates = {str(c): c for s in match.to_act() for c in match.legal_choices(s)}
+        for seat in range(n):
+            legal = match.legal_choices(seat)
+            for choice in rng.sample(list(candidates.values()), min(len(candidates), 12)):
+                if match.is_legal(choice, by=seat):
+                    assert match.check(choice, by=seat) in legal, (seat, choice)
+                    continue
+                with pytest.raises(GameError) as checked:
+                    match.check(choice, by=seat)
+                before = state_of(match)
+                with pytest.raises(type(checked.value)):
+                    match.apply(choice, by=seat)
+                assert state_of(match) == before, f"refusing {choice} by seat {seat} changed the match"
+                refused += 1
+                break
+        with pytest.raises(MalformedInput):
+            match.parse_choice("no such choice §")
+
+    for seed in seeds(2):
+        rng = random.Random(seed)
+        play_random(definition.new_match(names(n), seed=seed), rng, on_step=try_every_seat_on_the_choices_now)
+    assert refused, "no refusal was tried: the check tested nothing"
+
+
+def test_a_copy_is_independent(case):
+    definition, n = case
+    for seed in seeds(3):
+        rng = random.Random(seed)
+        match = definition.new_match(names(n), seed=seed)
+        while not match.is_terminal():
+            before = state_of(match)
+            twin = match.copy()
+            assert state_of(twin) == before
+            seat, choice = random_move(twin, rng)
+            twin.apply(choice, by=seat)
+            assert state_of(match) == before, "a choice applied to a copy changed the original"
+            match.apply(choice, by=seat)
+            assert state_of(match) == state_of(twin)
+            play_random(match, rng, upto=rng.randint(0, 40))
+
+
+def test_same_seed_and_moves_give_the_same_state(case):
+    definition, n = case
+    for seed in seeds(4):
+        first, second = (definition.new_match(names(n), seed=seed) for _ in range(2))
+        assert state_of(first) == state_of(second)
+        moves = play_random(first, random.Random(seed), upto=random.Random(seed).randint(1, 400))
+        assert state_of(replay(second, moves)) == state_of(first)
+        stored = json.loads(json.dumps(first.stored_setup()))
+        assert state_of(definition.resume(stored, moves)) == state_of(first)
+
+
+def test_the_record_round_trips_and_replays_to_the_same_state(case):
+    definition, n = case
+    for seed in seeds(5):
+        rng = random.Random(seed)
+        match = definition.new_match(names(n), seed=seed)
+        moves: list = []
+        while True:             # records of games in progress (a decision half made) and of the finished game
+            # A record may keep whole decisions (a build's hexes, not its undone steps): replayed, it
+            # gives the same position and the same record, though maybe not the same count of steps.
+            record = json.loads(json.dumps(match.to_record()))
+            assert position_of(definition.from_record(record)) == position_of(match)
+            assert definition.from_record(record).to_record() == record
+            stored = definition.record_of(match.stored_setup(), moves)
+            assert position_of(definition.from_record(stored)) == position_of(match)
+            assert by_record_format(record["format"]) is definition
+            if match.is_terminal():
+                break
+            moves += play_random(match, rng, upto=rng.randint(1, 60))
+        assert definition.result(match) == definition.result(definition.from_record(match.to_record()))
+
+
+def test_the_ai_chooses_a_legal_choice_for_every_seat_to_act(case):
+    definition, n = case
+    for seed in seeds(6):
+        rng = random.Random(seed)
+        match = definition.new_match(names(n), seed=seed)
+        while not match.is_terminal():
+            before = state_of(match)
+            for seat in match.to_act():
+                level = rng.choice(definition.ai_levels)
+                choice = definition.choose(match, seat, seed=seed, level=level, budget=20)
+                assert choice in match.legal_choices(seat), (level, seat, choice)
+            assert state_of(match) == before, "choosing changed the match"
+            play_random(match, rng, upto=rng.randint(1, 80))
+
+
+def test_every_game_with_secrets_can_deal_twins(case):
+    definition, _ = case
+    if str(getattr(definition, "information", "perfect")) == "imperfect":
+        assert definition.id in TWINS, f"add a twin deal for {definition.id} to tests/conformance/twins.py"
+
+
+def test_no_view_holds_a_secret_of_another_seat(case):
+    """Deals that differ only in one seat's secret, played alike: the others and the group see the same."""
+    definition, n = case
+    twin = TWINS.get(definition.id)
+    if twin is None:
+        pytest.skip(f"{definition.id} deals no secrets")
+    steps = 0
+    for seed in seeds(7):
+        rng = random.Random(seed)
+        setup = json.loads(json.dumps(definition.new_match(names(n), seed=seed).stored_setup()))
+        for seat in rng.sample(range(n), 2):       # two seats a deal: the seeds vary which
+            twin_setup, changed = twin(setup, seat, rng)
+            assert seat in changed
+            assert definition.resume(setup, []).view(seat) != definition.resume(twin_setup, []).view(seat), (
+                "the twin deal changed nothing the seat sees: it tests nothing")
+            steps += walk_twins(definition, setup, twin_setup, changed, rng)
+    assert steps > 20 * GAMES_PER_COUNT, "the twins parted at once: the check saw hardly any play"

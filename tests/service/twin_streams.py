@@ -1,0 +1,116 @@
+"""Two services playing twin deals (the same game but one seat's secret, tests/conformance/twins.py)
+with the same presses, and what each recipient got, side by side.
+
+Only what the group and the unchanged seats receive is compared: message texts and captions,
+button labels, kinds and payload bodies (without their signatures, which differ per database),
+and the inputs of every public picture (the presenter's ``render`` is replaced by a recorder).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from conformance.twins import TWINS  # tests/ is on the path (tests/conftest.py)
+from service_helpers import FakeTransport, chat, user
+
+from bot.games import kind
+from bot.service import GameService
+from bot.service.service import TURN_PRESSES
+
+PNG = b"\x89PNG\r\n\x1a\n"       # what the recording presenter draws
+NAMES = ("Ann", "Bob", "Cy")
+
+
+def seen(message) -> tuple:
+    """What a recipient sees of a message or reply (an edit says so; the edited message's id does not matter)."""
+    buttons = tuple((b.label, b.kind, b.payload.rsplit("_", 1)[0], b.colour) for row in message.buttons for b in row)
+    extra = (getattr(message, "slot", None), getattr(message, "edit_message_id", None) is not None,
+             tuple(u.id for u in getattr(message, "mentions", ())))
+    return message.text, buttons, message.image is not None, getattr(message, "image_name", None), extra
+
+
+def turn_buttons(buttons) -> list:
+    return [b for row in buttons for b in row if b.kind == "action" and b.payload.split("_")[0] in TURN_PRESSES]
+
+
+@dataclass
+class Side:
+    """One of the twins: its service, what its transport got, its pictures' inputs, each user's open menu."""
+
+    service: GameService
+    transport: FakeTransport = field(default_factory=FakeTransport)
+    pictures: list = field(default_factory=list)
+    menus: dict = field(default_factory=dict)
+    delivered: int = 0
+
+    async def position(self):
+        """The public view and events of the game now (from the service's own copy of the match)."""
+        match = (await self.service.store.load(1)).match
+        return match.view(None), match.log_for(None)
+
+    def latest_menus(self, u) -> list:
+        """The buttons of the newest private message to ``u`` and of the newest group message that
+        offer choices (a turn message is edited in place, so the transport holds its last content)."""
+        newest = sorted(self.transport.messages.items(), key=lambda item: -int(item[0]))
+        mine = [m.buttons for _, m in newest if m.private_to is not None and m.private_to.id == u.id
+                and turn_buttons(m.buttons)]
+        group = [m.buttons for _, m in newest if m.private_to is None and turn_buttons(m.buttons)]
+        return mine[:1] + group[:1]
+
+    async def press(self, c, u, rng_value: float):
+        """The user presses a button: of the menu their last press opened, else of their newest
+        private turn message, else of the group's turn message, else of the board's menu; a source
+        whose press is refused (stale) gives way to the next. Returns the last reply."""
+        reply = None
+        sources = [self.menus.get(u.id, ()), *self.latest_menus(u)]
+        for buttons in [*sources, None]:
+            if buttons is None:
+                buttons = (await self.service.board(c, u)).buttons
+            choices = turn_buttons(buttons)
+            if choices:
+                reply = await self.service.press(c, u, choices[int(rng_value * len(choices))].payload)
+                self.menus[u.id] = reply.buttons
+                if reply.ok:
+                    break
+        return reply
+
+
+async def start_twins(tmp_path, clock, monkeypatch, game_id: str, seat: int, seed: int):
+    """Two services, each with a started game of ``game_id`` for Ann, Bob and Cy (all human); the
+    second dealt the twin in which ``seat``'s secret differs. Returns the sides and the changed seats."""
+    definition = kind(game_id).definition
+    real = definition.new_match
+    sides, changed = [], frozenset()
+
+    def twin_deal(players, *, seed, options=None):
+        nonlocal changed
+        setup = real(players, seed=seed, options=options).stored_setup()
+        setup, changed = TWINS[game_id](setup, seat, random.Random(seed))
+        return definition.resume(setup, [])
+
+    for twin in (False, True):
+        svc = await GameService.open(str(tmp_path / f"twin{int(twin)}.sqlite3"), clock=clock)
+        with monkeypatch.context() as patch:
+            if twin:
+                patch.setattr(definition, "new_match", twin_deal)
+            users = [user(name) for name in NAMES]
+            c = chat(1)
+            assert (await svc.new_game(c, users[0], options={"game": game_id, "seed": seed})).ok
+            for u in users[1:]:
+                assert (await svc.join(c, u)).ok
+            assert (await svc.start(c, users[0])).ok
+        sides.append(Side(svc))
+    return sides, changed
+
+
+def record_pictures(monkeypatch, game_id: str, sides: list[Side]) -> list:
+    """The presenter's public pictures go to a recorder: ``current[0]`` is the side delivering."""
+    current: list[Side] = [sides[0]]
+
+    def render(kind_, view, events, language, *, layout="landscape"):
+        current[0].pictures.append((kind_, view, tuple(events), language, layout))
+        return PNG
+
+    monkeypatch.setattr(kind(game_id).presenter, "render", render)
+    return current
