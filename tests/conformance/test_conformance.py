@@ -23,6 +23,7 @@ from conformance_kit import (
 from twins import TWINS
 
 from engine.errors import GameError, MalformedInput
+from engine.interface import Information
 from engine.registry import by_record_format
 
 
@@ -151,7 +152,7 @@ def test_the_ai_chooses_a_legal_choice_for_every_seat_to_act(case):
 
 def test_every_game_with_secrets_can_deal_twins(case):
     definition, _ = case
-    if str(getattr(definition, "information", "perfect")) == "imperfect":
+    if definition.information == Information.IMPERFECT:
         assert definition.id in TWINS, f"add a twin deal for {definition.id} to tests/conformance/twins.py"
 
 

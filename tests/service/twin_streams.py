@@ -19,7 +19,7 @@ from bot.service import GameService
 from bot.service.service import TURN_PRESSES
 
 PNG = b"\x89PNG\r\n\x1a\n"       # what the recording presenter draws
-NAMES = ("Ann", "Bob", "Cy")
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 
 
 def seen(message) -> tuple:
@@ -76,8 +76,8 @@ class Side:
         return reply
 
 
-async def start_twins(tmp_path, clock, monkeypatch, game_id: str, seat: int, seed: int):
-    """Two services, each with a started game of ``game_id`` for Ann, Bob and Cy (all human); the
+async def start_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, seat: int, seed: int):
+    """Two services, each with a started game of ``game_id`` for ``players`` humans (Ann, Bob...); the
     second dealt the twin in which ``seat``'s secret differs. Returns the sides and the changed seats."""
     definition = kind(game_id).definition
     real = definition.new_match
@@ -94,7 +94,7 @@ async def start_twins(tmp_path, clock, monkeypatch, game_id: str, seat: int, see
         with monkeypatch.context() as patch:
             if twin:
                 patch.setattr(definition, "new_match", twin_deal)
-            users = [user(name) for name in NAMES]
+            users = [user(name) for name in NAMES[:players]]
             c = chat(1)
             assert (await svc.new_game(c, users[0], options={"game": game_id, "seed": seed})).ok
             for u in users[1:]:
@@ -114,3 +114,45 @@ def record_pictures(monkeypatch, game_id: str, sides: list[Side]) -> list:
 
     monkeypatch.setattr(kind(game_id).presenter, "render", render)
     return current
+
+
+async def play_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, seat: int, seed: int) -> tuple[int, int]:
+    """Twin games of ``game_id`` (``seat``'s secret differs) played with the same random presses until
+    the public view parts (the game revealed the secret) or 150 presses; after every press what the
+    group and the unchanged seats got must be the same (AssertionError otherwise). Returns the presses
+    compared and the moves made."""
+    sides, changed = await start_twins(tmp_path, clock, monkeypatch, game_id, players, seat, seed)
+    current = record_pictures(monkeypatch, game_id, sides)
+    users = {u.id: u for u in map(user, NAMES[:players])}
+    seated = (await sides[0].service.game_info(chat(1)))["seats"]
+    watchers = {s["user_id"] for i, s in enumerate(seated) if i not in changed}
+    rng, compared, moves = random.Random(seed), 0, 0
+    try:
+        for _ in range(150):        # presses (Paris Connection reveals nothing before its end)
+            if await sides[0].position() != await sides[1].position():
+                break                                   # the game revealed the secret: streams may part
+            got = []
+            for side in sides:
+                current[0] = side
+                await side.service.deliver_pending(side.transport)
+                new = side.transport.sent[side.delivered:]
+                side.delivered = len(side.transport.sent)
+                got.append([(m.private_to.id if m.private_to else "group", seen(m)) for m in new
+                            if m.private_to is None or m.private_to.id in watchers])
+            assert got[0] == got[1], f"after {compared} presses the group or an opponent got different messages"
+            assert sides[0].pictures == sides[1].pictures, f"after {compared} presses a picture's inputs differ"
+            compared += 1
+            info = await sides[0].service.game_info(game_id=1)
+            moves = info["moves"]
+            if not info["to_act"]:
+                break
+            presser = users[info["seats"][rng.choice(info["to_act"])]["user_id"]]
+            value = rng.random()
+            replies = [await side.press(chat(1), presser, value) for side in sides]
+            if presser.id in watchers:
+                assert [r and seen(r) for r in replies[:1]] == [r and seen(r) for r in replies[1:]], (
+                    "an opponent's own press was answered differently")
+    finally:
+        for side in sides:
+            await side.service.close()
+    return compared, moves

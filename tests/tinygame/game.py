@@ -35,7 +35,7 @@ from engine.errors import (
     NotYourTurn,
 )
 from engine.events import Event
-from engine.interface import GameDefinition, Match
+from engine.interface import Dynamics, GameDefinition, Information, Match, SeatedMove
 
 FORMAT = "tiny-hands-record/1"
 ROUNDS, HAND, CARDS, MAX_CHOSEN, TOKENS = 3, 6, range(1, 13), 2, range(1, 6)
@@ -322,8 +322,8 @@ class TinyDefinition(GameDefinition):
     min_players, max_players = 2, 4
     record_format = FORMAT
     ai_levels = ("easy", "normal")
-    dynamics = "simultaneous"           # engine.interface.Dynamics.SIMULTANEOUS once it exists
-    information = "imperfect"
+    dynamics = Dynamics.SIMULTANEOUS    # the plan phase: every seat at once
+    information = Information.IMPERFECT  # the hands
 
     def new_match(self, players: Sequence[str], *, seed: int, options: Mapping[str, Any] | None = None) -> TinyMatch:
         if not self.min_players <= len(players) <= self.max_players:
@@ -337,7 +337,7 @@ class TinyDefinition(GameDefinition):
         return TinyMatch({"format": FORMAT, "players": list(players), "hands": hands, "tokens": tokens,
                           "first_player": rng.randrange(len(players)), "seed": seed})
 
-    def resume(self, setup: Mapping[str, Any], moves: Sequence[tuple[int, str]]) -> TinyMatch:
+    def resume(self, setup: Mapping[str, Any], moves: Sequence[SeatedMove]) -> TinyMatch:
         match = TinyMatch(_valid_setup(setup))
         for index, (seat, text) in enumerate(moves):
             try:
@@ -354,7 +354,7 @@ class TinyDefinition(GameDefinition):
             raise InvalidRecord("moves must be a list of {player, move}", rule="moves")
         return self.resume(setup, [(setup["players"].index(m["player"]), m["move"]) for m in moves])
 
-    def record_of(self, setup: Mapping[str, Any], moves: Sequence[tuple[int, str]]) -> dict[str, Any]:
+    def record_of(self, setup: Mapping[str, Any], moves: Sequence[SeatedMove]) -> dict[str, Any]:
         return self.resume(setup, moves).to_record()
 
     def result(self, match: Match) -> dict[str, Any]:

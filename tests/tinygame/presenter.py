@@ -4,7 +4,7 @@ A test-only game, so its words are English and written here; a real game's prese
 catalogs (``t(language, "<game>.key")``, renderers/locales) for every text.
 
 Menus. While choosing, a seat sees "Play a card…" (a submenu, group "c", one button per card of
-its hand: what only that seat may see) and, once a card is chosen, "Done". In the claim phase
+its hand: what only that seat may see, so marked ``private``) and, once a card is chosen, "Done". In the claim phase
 the seat to act sees one button per token on offer.
 """
 
@@ -114,11 +114,11 @@ class TinyPresenter(Presenter):
     # ---- choices ------------------------------------------------------------------------------
     def menu(self, view: TinyView, choices: Sequence[Any], language: str, group: str | None = None) -> Menu:
         plays = [c for c in choices if isinstance(c, Play)]
-        if group == "c" and plays:
+        if group == "c" and plays:       # the cards of the seat's hand: a secret, so a private submenu
             rows = [tuple(MenuItem(f"🂠 {c.card}", choice=c) for c in plays[i:i + 5]) for i in range(0, len(plays), 5)]
-            return Menu(tuple(rows), text="Which card?", back=True)
+            return Menu(tuple(rows), text="Which card?", back=True, private=True)
         takes = [MenuItem(f"🪙 Take {c.value}", choice=c) for c in choices if isinstance(c, Take)]
-        top = ([MenuItem("🂠 Play a card…", group="c")] if plays else []) + takes
+        top = ([MenuItem("🂠 Play a card…", group="c", private=True)] if plays else []) + takes
         done = [MenuItem("✅ Done", choice=c) for c in choices if isinstance(c, Done)]
         return Menu(tuple(row for row in (tuple(top), tuple(done)) if row))
 
