@@ -57,7 +57,8 @@ class Button:
     label: str
     payload: str
     kind: str = "action"
-    colour: str | None = None     # a line colour, for platforms that style buttons
+    colour: str | None = None     # a colour id of the game's, for platforms that style buttons
+    key: int | None = None        # the number the game shows for this choice (on its board), if any
 
 
 @dataclass(frozen=True, slots=True)

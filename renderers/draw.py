@@ -44,13 +44,13 @@ def draw_shape(d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: floa
 
 
 @lru_cache(maxsize=1024)
-def colour_shape(colour: str, size: int, outline: bool = True) -> Image.Image:
-    """A small antialiased shape icon for a line colour (RGBA, ``size`` square)."""
+def shape_icon(shape: str, rgb: tuple, size: int, outline: bool = True) -> Image.Image:
+    """A small antialiased ``shape`` in colour ``rgb`` (RGBA, ``size`` square)."""
     big = size * SUPER
     im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     r = big / 2 - SUPER * 1.5
-    draw_shape(d, style.LINE_SHAPES[colour], big / 2, big / 2, r, style.LINE_COLOURS[colour] + (255,),
+    draw_shape(d, shape, big / 2, big / 2, r, tuple(rgb) + (255,),
                outline=(40, 40, 40, 255) if outline else None, width=max(1, SUPER))
     return im.resize((size, size), Image.LANCZOS)
 

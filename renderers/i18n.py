@@ -10,7 +10,7 @@ The ``msgid`` is the key the code asks for (``t(language, "bot.msg.prompt", play
 ``msgstr`` the text, with ``str.format`` placeholders. A message that shows a count is a plural
 entry whose ``msgid_plural`` names the parameter that holds the count::
 
-    msgid "bot.msg.round_header"
+    msgid "pp.msg.round_header"
     msgid_plural "stacks"
     msgstr[0] "Round {round}/{rounds} · {stacks} stack left"
     msgstr[1] "Round {round}/{rounds} · {stacks} stacks left"

@@ -14,6 +14,7 @@ only in that seat's private chat (the group learns only what the item that opene
 
 from __future__ import annotations
 
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -202,4 +203,16 @@ class Presenter(ABC):
 def _label_words(label: str) -> str:
     """A label without its leading emoji and number, folded for prefix matching."""
     words = label.split("·", 1)[-1] if "·" in label else label
-    return words.strip(" \t🟢🔴🔵🟣🟡🟤⚫").casefold()
+    return _strip_symbols(words).casefold()
+
+
+def _strip_symbols(text: str) -> str:
+    """``text`` without the spaces and symbols (a game's colour emoji) at either end."""
+    def decoration(ch: str) -> bool:
+        return ch.isspace() or unicodedata.category(ch) in ("So", "Sk", "Mn", "Cf")
+    start, end = 0, len(text)
+    while start < end and decoration(text[start]):
+        start += 1
+    while end > start and decoration(text[end - 1]):
+        end -= 1
+    return text[start:end]

@@ -1,9 +1,9 @@
-"""Colours and shapes shared by the image and text renderers.
+"""Colours shared by every game's image and text renderers (a game's own colours, such as
+Paris Paris's bus lines, live in its package).
 
 Player colours come from the Okabe-Ito palette (Okabe & Ito, 2008), chosen to stay
-distinct under protanopia, deuteranopia and tritanopia; they are never the only cue:
-every shop also carries its owner's initial, and every line colour has a shape twin
-(used on offer badges, discard slots and line start badges) and an emoji twin.
+distinct under protanopia, deuteranopia and tritanopia, for up to six players; they are
+never the only cue: every player's pieces also carry their initial (``players.initials``).
 """
 
 from __future__ import annotations
@@ -26,34 +26,9 @@ PLAYER_COLOURS: tuple[PlayerColour, ...] = (
     PlayerColour("sky", (86, 180, 233), (20, 20, 20)),
     PlayerColour("pink", (204, 121, 167), (20, 20, 20)),
     PlayerColour("black", (0, 0, 0), (255, 255, 255)),
+    PlayerColour("vermillion", (213, 94, 0), (20, 20, 20)),
+    PlayerColour("blue", (0, 114, 178), (255, 255, 255)),
 )
-
-# The five bus lines (tile colours), keyed by the engine's colour ids.
-LINE_COLOURS: dict[str, RGB] = {
-    "green": (0, 150, 90),
-    "red": (215, 45, 40),
-    "blue": (20, 95, 200),
-    "purple": (140, 70, 170),
-    "yellow": (240, 190, 0),
-}
-
-# Readable ink on each line colour (badges with numbers).
-LINE_INK: dict[str, RGB] = {
-    "green": (255, 255, 255),
-    "red": (255, 255, 255),
-    "blue": (255, 255, 255),
-    "purple": (255, 255, 255),
-    "yellow": (20, 20, 20),
-}
-
-# A shape for each line colour so that colour is never the only cue.
-LINE_SHAPES: dict[str, str] = {
-    "green": "circle",
-    "red": "square",
-    "blue": "triangle",
-    "purple": "diamond",
-    "yellow": "star",
-}
 
 # Map palette.
 PAPER: RGB = (246, 241, 230)

@@ -3,18 +3,22 @@
 Command and option names stay English (Discord requires stable names); descriptions
 and choice names are translated for German, Italian and French clients from
 ``renderers/locales/<lang>/LC_MESSAGES/discord.po`` through ``CatalogTranslator``.
+The games' own options (engine/interface.py ``OptionSpec``) become parameters of
+/paris new and /paris settings from the registry, worded by each game's presenter.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
+import inspect
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot.games import AI_LEVELS, KINDS
-from renderers.i18n import LANGUAGES, catalog
+from bot.games import AI_LEVELS, KINDS, GameKind
+from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
 
 if TYPE_CHECKING:
     from .app import ParisBot
@@ -27,17 +31,33 @@ def L(text: str, key: str) -> locale_str:  # noqa: N802 - reads like the gettext
     return locale_str(text, key=key)
 
 
+def game_words(game: GameKind, option: str, value: Any = None) -> locale_str:
+    """A game option's name (or one of its values' names) in the game's own words, which
+    ``CatalogTranslator`` asks the game's presenter for in other languages."""
+    words = functools.partial(_option_words, game, option, value)
+    return locale_str(words(DEFAULT_LANGUAGE), words=words)
+
+
+def _option_words(game: GameKind, option: str, value: Any, language: str) -> str:
+    if value is None:
+        return game.presenter.option_name_text(option, language)
+    return game.presenter.option_value_text(option, value, language)
+
+
 class CatalogTranslator(app_commands.Translator):
     """Serves command descriptions and choice names from the message catalogs."""
 
     async def translate(
         self, string: locale_str, locale: discord.Locale, context: app_commands.TranslationContext
     ) -> str | None:
-        key = string.extras.get("key")
         language = locale.value.split("-")[0]
-        if not key or language == "en" or language not in LANGUAGES:
+        if language == DEFAULT_LANGUAGE or language not in LANGUAGES:
             return None
-        message = catalog(language).get(KEY_PREFIX + key)
+        words = string.extras.get("words")
+        if words is not None:
+            return words(language)[:100]
+        key = string.extras.get("key")
+        message = catalog(language).get(KEY_PREFIX + key) if key else None
         if message is None or not message.text:
             return None
         return message.text[:100]   # Discord's limit for descriptions and choice names
@@ -49,11 +69,6 @@ LANGUAGE_CHOICES = [
     Choice(name="Italiano", value="it"),
     Choice(name="Français", value="fr"),
 ]
-# A declared game option's values (engine/interface.py OptionSpec), each labelled by its catalog
-# entry "discord.option.<name>.<value>": the choices follow the games' declarations.
-_OPTION_SPECS = {spec.name: spec for game in KINDS.values() for spec in game.definition.options}
-FINAL_TOURS_CHOICES = [Choice(name=L(str(value), f"option.final_tours.{value}"), value=str(value))
-                       for value in _OPTION_SPECS["final_tours"].values]
 REMINDER_CHOICES = [
     Choice(name=L("Off", "choice.off"), value=0),
     Choice(name=L("15 minutes", "choice.15m"), value=15),
@@ -77,41 +92,57 @@ GAME_CHOICES = [Choice(name=game.definition.name, value=game.id) for game in KIN
 # Every game's AI levels, each labelled by "discord.level.<level>" (a game lacking one plays its normal level).
 LEVEL_CHOICES = [Choice(name=L(level, f"level.{level}"), value=level) for level in AI_LEVELS]
 
-SETTING_DESCRIPTIONS = {
+# The bot's own settings, as command parameters.
+BOT_DESCRIPTIONS = {
     "language": L("Language of the game's messages and map", "opt.language"),
-    "final_tours": L("Which lines run at the end of the game", "opt.final_tours"),
     "reminder": L("Remind the player to move after", "opt.reminder"),
     "deadline": L("Hand the turn to the AI after", "opt.deadline"),
 }
-SETTING_CHOICES = {
-    "language": LANGUAGE_CHOICES,
-    "final_tours": FINAL_TOURS_CHOICES,
-    "reminder": REMINDER_CHOICES,
-    "deadline": DEADLINE_CHOICES,
-}
+BOT_CHOICES = {"language": LANGUAGE_CHOICES, "reminder": REMINDER_CHOICES, "deadline": DEADLINE_CHOICES}
+BOT_PARAMETERS = {"language": str, "reminder": int, "deadline": int}
+BOT_CHANGES = {"language": "language", "reminder": "reminder_minutes", "deadline": "deadline_minutes"}
 
 
-def setting_changes(
-    language: str | None, final_tours: str | None, reminder: int | None, deadline: int | None
-) -> dict:
-    """The service's ``options``/``changes`` dict for the options a user filled in."""
-    changes: dict = {}
-    if language is not None:
-        changes["language"] = language
-    if final_tours is not None:
-        changes["final_tours"] = final_tours
-    if reminder is not None:
-        changes["reminder_minutes"] = reminder
-    if deadline is not None:
-        changes["deadline_minutes"] = deadline
-    return changes
+def game_options() -> dict[str, tuple[GameKind, Any]]:
+    """Every option a game declares, by name, with the first game declaring it (its words)."""
+    found: dict[str, tuple[GameKind, Any]] = {}
+    for game in KINDS.values():
+        for spec in game.definition.options:
+            if spec.name not in BOT_PARAMETERS and spec.name not in ("game", "thread"):
+                found.setdefault(spec.name, (game, spec))
+    return found
+
+
+def setting_changes(given: dict[str, Any]) -> dict:
+    """The service's ``options``/``changes`` dict for the parameters a user filled in."""
+    return {BOT_CHANGES.get(name, name): value for name, value in given.items() if value is not None}
+
+
+def with_settings(command):
+    """Give ``command`` (``async def command(self, interaction, <own parameters>, **settings)``)
+    one optional parameter per bot setting and per game option, with descriptions and
+    choices: the games' declarations decide which exist, so no game is named here."""
+    options = game_options()
+    signature = inspect.signature(command)
+    own = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=kind | None)
+             for name, kind in BOT_PARAMETERS.items()]
+    added += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None)
+              for name in options]
+    command.__signature__ = signature.replace(parameters=[*own, *added])
+    descriptions = dict(BOT_DESCRIPTIONS)
+    choices = dict(BOT_CHOICES)
+    for name, (game, spec) in options.items():
+        descriptions[name] = game_words(game, name)
+        choices[name] = [Choice(name=game_words(game, name, value), value=str(value)) for value in spec.values]
+    return app_commands.choices(**choices)(app_commands.describe(**descriptions)(command))
 
 
 class ParisGroup(app_commands.Group):
     """/paris ...: thin wrappers that hand each command to ``ParisBot.answer``."""
 
     def __init__(self, bot: ParisBot) -> None:
-        super().__init__(name="paris", description=L("Play Paris Paris, the board game", "cmd.paris"))
+        super().__init__(name="paris", description=L("Play board games in this channel", "cmd.paris"))
         self.bot = bot
 
     @property
@@ -121,20 +152,12 @@ class ParisGroup(app_commands.Group):
     # ---------------------------------------------------------------- lobby
 
     @app_commands.command(name="new", description=L("Open a new game in this channel", "cmd.new"))
-    @app_commands.describe(game=L("Which game to play", "opt.game"),
-                           thread=L("Open a thread for the game", "opt.thread"), **SETTING_DESCRIPTIONS)
-    @app_commands.choices(game=GAME_CHOICES, **SETTING_CHOICES)
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        game: str | None = None,
-        thread: bool = False,
-        language: str | None = None,
-        final_tours: str | None = None,
-        reminder: int | None = None,
-        deadline: int | None = None,
-    ) -> None:
-        options = setting_changes(language, final_tours, reminder, deadline)
+    @app_commands.describe(game=L("Which game to play", "opt.game"), thread=L("Open a thread for the game", "opt.thread"))
+    @app_commands.choices(game=GAME_CHOICES)
+    @with_settings
+    async def new(self, interaction: discord.Interaction, game: str | None = None, thread: bool = False,
+                  **settings: Any) -> None:
+        options = setting_changes(settings)
         if game is not None:
             options["game"] = game
         await self.bot.new_game(interaction, thread=thread, options=options or None)
@@ -171,22 +194,14 @@ class ParisGroup(app_commands.Group):
         await self.bot.answer(interaction, lambda chat, user: self.service.hand_to_ai(chat, user, target))
 
     @app_commands.command(name="settings", description=L("Show or change this channel's game settings", "cmd.settings"))
-    @app_commands.describe(**SETTING_DESCRIPTIONS)
-    @app_commands.choices(**SETTING_CHOICES)
-    async def settings(
-        self,
-        interaction: discord.Interaction,
-        language: str | None = None,
-        final_tours: str | None = None,
-        reminder: int | None = None,
-        deadline: int | None = None,
-    ) -> None:
-        changes = setting_changes(language, final_tours, reminder, deadline) or None
+    @with_settings
+    async def settings(self, interaction: discord.Interaction, **settings: Any) -> None:
+        changes = setting_changes(settings) or None
         await self.bot.answer(interaction, lambda chat, user: self.service.settings(chat, user, changes))
 
     # ----------------------------------------------------------------- play
 
-    @app_commands.command(name="board", description=L("Show the map, scores and tiles on offer", "cmd.board"))
+    @app_commands.command(name="board", description=L("Show the game's board and scores", "cmd.board"))
     @app_commands.describe(public=L("Show it to everyone in the channel", "opt.public"))
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
         await self.bot.answer(interaction, lambda chat, user: self.service.board(chat, user), public=public)
@@ -203,9 +218,11 @@ class ParisGroup(app_commands.Group):
         await self.secret.callback(self, interaction)
 
     @app_commands.command(name="stats", description=L("Results and records in this channel", "cmd.stats"))
-    @app_commands.describe(public=L("Show it to everyone in the channel", "opt.public"))
-    async def stats(self, interaction: discord.Interaction, public: bool = False) -> None:
-        await self.bot.answer(interaction, lambda chat, user: self.service.stats(chat, user), public=public)
+    @app_commands.describe(game=L("Only this game (empty: each game played here)", "opt.stats_game"),
+                           public=L("Show it to everyone in the channel", "opt.public"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def stats(self, interaction: discord.Interaction, game: str | None = None, public: bool = False) -> None:
+        await self.bot.answer(interaction, lambda chat, user: self.service.stats(chat, user, game), public=public)
 
     @app_commands.command(name="record", description=L("The record of this channel's last finished game (JSON file)",
                                                        "cmd.record"))
@@ -213,7 +230,7 @@ class ParisGroup(app_commands.Group):
     async def record(self, interaction: discord.Interaction, public: bool = False) -> None:
         await self.bot.answer(interaction, lambda chat, user: self.service.record_file(chat, user), public=public)
 
-    @app_commands.command(name="rules", description=L("The rules of Paris Paris in short", "cmd.rules"))
+    @app_commands.command(name="rules", description=L("The rules of this channel's game in short", "cmd.rules"))
     async def rules(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(
             interaction, lambda chat, user: self.service.rules(chat, user), needs_chat=False

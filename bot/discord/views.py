@@ -25,14 +25,6 @@ MAX_LABEL = 80             # Discord's limit for a button label
 MAX_ROWS = 5               # action rows per message
 MAX_PER_ROW = 5            # buttons per action row
 
-# The line colours as square emoji, for buttons whose label does not carry one yet.
-LINE_EMOJI: dict[str, str] = {
-    "green": "\N{LARGE GREEN SQUARE}",
-    "red": "\N{LARGE RED SQUARE}",
-    "blue": "\N{LARGE BLUE SQUARE}",
-    "purple": "\N{LARGE PURPLE SQUARE}",
-    "yellow": "\N{LARGE YELLOW SQUARE}",
-}
 SECRET_EMOJI = "\N{LOCK WITH INK PEN}"
 
 
@@ -52,15 +44,12 @@ def _style_for(button: Button) -> discord.ButtonStyle:
 
 
 def _emoji_for(button: Button) -> str | None:
-    """A leading emoji unless the service's label already starts with a symbol."""
+    """The lock for a "my secret" button whose label carries no symbol of its own. A game's
+    colours are the game's: its presenter puts them in its labels."""
     label = button.label.lstrip()
     if label and not label[0].isalnum():
         return None
-    if button.kind == "secret":
-        return SECRET_EMOJI
-    if button.colour is not None:
-        return LINE_EMOJI.get(button.colour)
-    return None
+    return SECRET_EMOJI if button.kind == "secret" else None
 
 
 class PressButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pp:(?P<payload>.*)"):

@@ -71,9 +71,34 @@ class Info:
 
     async def stats(self, chat: Chat, user: User, lang: str, game_name: str | None = None, *,
                     all_chats: bool = False) -> Reply:
-        game = find(game_name) if game_name else None
-        gid = game.id if game is not None else None
+        """The leaderboard of each game played here (or only the named game): points of
+        different games are never added up. ``all_chats``: every chat of the platform."""
+        named = find(game_name) if game_name else None
+        gid = named.id if named is not None else None
         rows = await self.storage.chat_results(chat.platform, None if all_chats else chat.id, game=gid)
+        mine = await self.storage.user_results(user.platform, user.id, game=gid)
+        played = {r.game for r in [*rows, *mine]}
+        kinds = [named] if named is not None else [g for g in KINDS.values() if g.id in played]
+        if not kinds:
+            lines = [t(lang, "bot.stats.title"), t(lang, "bot.stats.empty_anywhere" if all_chats else "bot.stats.empty"),
+                     t(lang, "bot.stats.you_none", name=user.name)]
+            return Reply("\n".join(lines), extra={"game": None, "by_game": {}, "leaderboard": [], "games": 0, "wins": 0})
+        sections: list[str] = []
+        by_game: dict[str, dict[str, Any]] = {}
+        for game in kinds:
+            text, by_game[game.id] = self._leaderboard(
+                game, [r for r in rows if r.game == game.id], [r for r in mine if r.game == game.id],
+                user, lang, all_chats=all_chats)
+            sections.append(text)
+        extra: dict[str, Any] = {"game": gid, "by_game": by_game}
+        if len(kinds) == 1:                     # one game: its figures at the top level too
+            extra.update(by_game[kinds[0].id], game=kinds[0].id)
+        return Reply("\n\n".join(sections), extra=extra)
+
+    @staticmethod
+    def _leaderboard(game: GameKind, rows: list, mine: list, user: User, lang: str, *,
+                     all_chats: bool) -> tuple[str, dict[str, Any]]:
+        """One game's leaderboard and the user's own record in it: (text, figures)."""
         table: dict[str, list] = {}
         for r in rows:
             key = r.user_id if not r.is_ai and r.user_id else f"ai:{r.name}"
@@ -82,21 +107,18 @@ class Info:
             entry[1] += 1
             entry[2] += int(r.won)
             entry[3] += r.points
-        title = game.presenter.title(lang) if game is not None else None
-        lines = [t(lang, "bot.stats.title_game", game=title) if title else t(lang, "bot.stats.title")]
+        lines = [t(lang, "bot.stats.title_game", game=game.presenter.title(lang))]
         ranked = sorted(table.values(), key=lambda e: (-e[2], -e[3] / e[1], e[0]))
         for rank, (name, games, wins, points) in enumerate(ranked[:10], 1):
             lines.append(t(lang, "bot.stats.row", rank=rank, name=name, **M.stats_record(lang, games, wins, points)))
         if not ranked:
-            lines.append(t(lang, "bot.stats.empty"))
-        mine = await self.storage.user_results(user.platform, user.id, game=gid)
+            lines.append(t(lang, "bot.stats.empty_anywhere" if all_chats else "bot.stats.empty"))
         if mine:
             lines.append(t(lang, "bot.stats.you", name=user.name,
                            **M.stats_record(lang, len(mine), sum(r.won for r in mine), sum(r.points for r in mine))))
         else:
             lines.append(t(lang, "bot.stats.you_none", name=user.name))
-        return Reply("\n".join(lines), extra={"leaderboard": ranked, "games": len(mine),
-                                              "wins": sum(r.won for r in mine), "game": gid})
+        return "\n".join(lines), {"leaderboard": ranked, "games": len(mine), "wins": sum(r.won for r in mine)}
 
     @staticmethod
     def rules(game: GameKind, lang: str) -> Reply:

@@ -41,8 +41,12 @@ def stats_record(language: str, games: int, wins: int, points: int) -> dict[str,
             "average": t(language, "bot.stats.average", average=decimal(language, points / games))}
 
 
-def button(label: str, payload: str, kind: str = "action", colour: str | None = None) -> dict[str, Any]:
-    return {"label": label, "payload": payload, "kind": kind, "colour": colour}
+def button(label: str, payload: str, kind: str = "action", colour: str | None = None,
+           key: int | None = None) -> dict[str, Any]:
+    out = {"label": label, "payload": payload, "kind": kind, "colour": colour}
+    if key is not None:
+        out["key"] = key
+    return out
 
 
 def to_buttons(rows: list[list[dict[str, Any]]]) -> tuple[tuple[Button, ...], ...]:
@@ -266,7 +270,7 @@ def choice_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, s
                 payload = codec.encode("c", *bound, index[str(item.choice)])
             else:
                 payload = codec.encode("o", *bound, item.group)
-            out.append(button(item.label, payload, colour=item.colour))
+            out.append(button(item.label, payload, colour=item.colour, key=item.key))
         rows.append(out)
     if menu.back:
         rows.append([button(t(lang, "bot.btn.back"), codec.encode("b", *bound))])

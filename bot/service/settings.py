@@ -7,6 +7,7 @@ a button row, a lobby line and a command choice for it without the bot naming it
 
 from __future__ import annotations
 
+import hashlib
 import math
 from typing import Any
 
@@ -36,10 +37,43 @@ def _game_specs():
     return specs
 
 
+# How settings buttons posted before they carried keys numbered the settings (an index into
+# this tuple, then an index into the setting's values): a record of payloads already out in
+# chats, kept so those buttons still mean what they said. Never reorder or extend it.
+LEGACY_NUMBERING = ("reminder_minutes", "deadline_minutes", "language", "final_tours", "ai_level")
+
+
 def settable() -> tuple[str, ...]:
-    """Every setting's name, in a stable order: a settings button names one by its index
-    (settings added later go last, so the buttons already posted keep their meaning)."""
+    """Every setting's name: the bot's own and every game's declared options."""
     return BOT_SETTINGS[:3] + tuple(sorted(_game_specs())) + BOT_SETTINGS[3:]
+
+
+def _key(text: str, length: int) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:length]
+
+
+def setting_key(name: str) -> str:
+    """A settings button's name for a setting: from its name alone, so it keeps its meaning
+    when games add, remove or reorder options."""
+    return _key(name, 6)
+
+
+def value_key(name: str, value: Any) -> str:
+    """A settings button's name for one value of a setting, likewise stable."""
+    return _key(f"{name}={value!r}", 4)
+
+
+def setting_payload(codec: PayloadCodec, name: str, value: Any, bind: str) -> str:
+    return codec.encode("s", setting_key(name), value_key(name, value), bind=bind)
+
+
+def _legacy_change(setting: str, value: str) -> dict[str, Any] | None:
+    """The change of a button posted with indices (``LEGACY_NUMBERING``)."""
+    try:
+        name = LEGACY_NUMBERING[int(setting, 36)]
+        return {name: values_of(name)[int(value, 36)]}
+    except (IndexError, KeyError, ValueError):
+        return None
 
 
 def values_of(name: str) -> tuple[Any, ...]:
@@ -127,7 +161,6 @@ class Settings:
                 lang: str) -> tuple[tuple[Button, ...], ...]:
         """A row per setting (the current game's options, or every game's outside a game)."""
         bind = f"{chat.platform}:{chat.id}"
-        names = settable()
         games = [game] if game is not None else list(KINDS.values())
         rows = []
         for g in games:
@@ -136,37 +169,39 @@ class Settings:
                 current = options.get(spec.name, spec.default)
                 label = g.presenter.option_name_text(spec.name, lang)
                 row = [M.button(f"{label}: {g.presenter.option_value_text(spec.name, v, lang)}",
-                                self.codec.encode("s", names.index(spec.name), i, bind=bind))
-                       for i, v in enumerate(spec.values) if v != current]
+                                setting_payload(self.codec, spec.name, v, bind))
+                       for v in spec.values if v != current]
                 if row:
                     rows.append(row)
         levels = [lv for lv in AI_LEVELS if any(lv in g.definition.ai_levels for g in games)]
         current = ai_level(game, options.get("ai_level")) if game is not None else options.get("ai_level")
         row = [M.button(t(lang, "bot.btn.ai_level", level=M.level_text(level, lang)),
-                        self.codec.encode("s", names.index("ai_level"), AI_LEVELS.index(level), bind=bind))
+                        setting_payload(self.codec, "ai_level", level, bind))
                for level in levels if level != current]
         if len(levels) > 1 and row:
             rows.append(row)
         rows.append([M.button(t(lang, "bot.language." + code),
-                              self.codec.encode("s", names.index("language"), i, bind=bind))
-                     for i, code in enumerate(LANGUAGES)])
+                              setting_payload(self.codec, "language", code, bind))
+                     for code in LANGUAGES])
         rows.append([M.button(t(lang, "bot.btn.reminder", value=M.duration(m, lang)),
-                              self.codec.encode("s", names.index("reminder_minutes"), i, bind=bind))
-                     for i, m in enumerate(REMINDER_CHOICES)])
+                              setting_payload(self.codec, "reminder_minutes", m, bind))
+                     for m in REMINDER_CHOICES])
         rows.append([M.button(t(lang, "bot.btn.deadline", value=M.duration(m, lang)),
-                              self.codec.encode("s", names.index("deadline_minutes"), i, bind=bind))
-                     for i, m in enumerate(DEADLINE_CHOICES)])
+                              setting_payload(self.codec, "deadline_minutes", m, bind))
+                     for m in DEADLINE_CHOICES])
         return M.to_buttons(rows)
 
     @staticmethod
     def change_of(p: Payload) -> dict[str, Any] | None:
-        """The change a settings button stands for; None for a button of no setting."""
-        names = settable()
-        try:
-            name = names[p.int(0)]
-            return {name: values_of(name)[p.int(1)]}
-        except (IndexError, ValueError):
-            return None
+        """The change a settings button stands for; None for a button of no setting (one
+        that a game no longer declares)."""
+        setting, value = p.fields
+        if len(setting) == 1:           # posted before buttons carried keys
+            return _legacy_change(setting, value)
+        for name in settable():
+            if setting_key(name) == setting:
+                return next(({name: v} for v in values_of(name) if value_key(name, v) == value), None)
+        return None
 
 
 def checked_defaults(defaults: dict[str, Any]) -> dict[str, Any]:

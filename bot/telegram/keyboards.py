@@ -17,9 +17,6 @@ from bot.contract import Button
 SECRET_PREFIX = "~m~"      # unchanged since the first version: buttons already posted carry it
 _DEEP_LINK_SAFE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
-# A colour dot in front of tile labels when the service gives a line colour.
-COLOUR_EMOJI = {"green": "🟢", "red": "🔴", "blue": "🔵", "purple": "🟣", "yellow": "🟡"}
-
 
 def deep_link(bot_username: str, payload: str | None = None) -> str:
     """The t.me link that opens the private chat with the bot (and sends /start <payload>)."""
@@ -44,19 +41,12 @@ def split_callback_data(data: str) -> tuple[str, bool]:
     return data, False
 
 
-def label(button: Button) -> str:
-    emoji = COLOUR_EMOJI.get(button.colour or "")
-    if emoji and not button.label.startswith(emoji):
-        return f"{emoji} {button.label}"
-    return button.label
-
-
 def inline_button(button: Button, bot_username: str) -> InlineKeyboardButton:
     if button.kind == "join":
-        return InlineKeyboardButton(label(button), url=deep_link(bot_username, button.payload))
+        return InlineKeyboardButton(button.label, url=deep_link(bot_username, button.payload))
     if button.kind == "open_private":
-        return InlineKeyboardButton(label(button), url=deep_link(bot_username, button.payload))
-    return InlineKeyboardButton(label(button), callback_data=callback_data(button))
+        return InlineKeyboardButton(button.label, url=deep_link(bot_username, button.payload))
+    return InlineKeyboardButton(button.label, callback_data=callback_data(button))
 
 
 def keyboard(rows: tuple[tuple[Button, ...], ...], bot_username: str) -> InlineKeyboardMarkup | None:

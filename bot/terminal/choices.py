@@ -5,7 +5,6 @@ Pure functions, so every kind of input can be tested without a game.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,27 +23,12 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 }
 
 
-# A tile button's label starts with its offer number: "🟢 3 · Centre Pompidou".
-_KEY = re.compile(r"^\W*?(\d+)\s*·\s*")
-_LEAD = re.compile(r"^\W+")
-
-
-def label_key(label: str) -> tuple[int | None, str]:
-    """(the offer number a label starts with, the label without it); (None, label) if none."""
-    match = _KEY.match(label)
-    if match is None:
-        return None, label
-    prefix = label[:match.start(1)].strip()
-    rest = label[match.end():]
-    return int(match.group(1)), f"{prefix} {rest}".strip()
-
-
-def numbering(labels: Sequence[str]) -> list[int]:
-    """The number to show for each choice: a tile keeps its offer number (the one the board
-    shows), every other choice takes the next free number."""
-    keys = [label_key(label)[0] for label in labels]
+def numbering(keys: Sequence[int | None]) -> list[int]:
+    """The number to show for each choice: one that carries a key (the number its game shows
+    for it, as on the board) keeps it, every other choice takes the next free number."""
+    keys = list(keys)
     if len({k for k in keys if k is not None}) != sum(k is not None for k in keys):
-        keys = [None] * len(labels)      # repeated keys: fall back to plain counting
+        keys = [None] * len(keys)      # repeated keys: fall back to plain counting
     taken = {k for k in keys if k is not None}
     numbers, next_free = [], max(taken, default=0) + 1
     for key in keys:
@@ -55,6 +39,26 @@ def numbering(labels: Sequence[str]) -> list[int]:
             taken.add(key)
         numbers.append(key)
     return numbers
+
+
+def _decoration(ch: str) -> bool:
+    """Spaces, symbols (a game's colour emoji) and punctuation around a label's words."""
+    return ch.isspace() or unicodedata.category(ch)[0] in "SPZ" or unicodedata.category(ch) in ("Mn", "Cf")
+
+
+def label_words(label: str, number: int | None = None) -> str:
+    """The words of a label, for matching what was typed: without its symbols, and without
+    ``number`` where the label starts with the number shown for it."""
+    words = label.lstrip()
+    while words and _decoration(words[0]):
+        words = words[1:]
+    if number is not None and words.startswith(str(number)):
+        rest = words[len(str(number)):]
+        if not rest or _decoration(rest[0]):
+            words = rest
+    while words and _decoration(words[0]):
+        words = words[1:]
+    return words
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +123,8 @@ def interpret(text: str, labels: Sequence[str], language: str = "en",
     if command is not None:
         return Command(command)
     if labels:
-        names = [fold(_LEAD.sub("", _KEY.sub("", label))) for label in labels]
+        shown = list(numbers) if numbers is not None else [None] * len(labels)
+        names = [fold(label_words(label, number)) for label, number in zip(labels, shown, strict=True)]
         matches = [i for i, name in enumerate(names) if name == folded]
         if not matches:
             matches = [i for i, name in enumerate(names) if name.startswith(folded)]

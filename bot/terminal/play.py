@@ -22,7 +22,7 @@ from bot.contract import Button, Chat, Reply, User
 from bot.games import find
 from renderers.i18n import normalize_language, number_list, t
 
-from .choices import Command, Invalid, interpret, label_key, numbering
+from .choices import Command, Invalid, interpret, numbering
 from .reader import LineReader
 from .transport import Console, TerminalTransport
 
@@ -75,10 +75,6 @@ def default_name() -> str:
     except Exception:   # no user name on this system (e.g. a container without passwd entry)
         name = ""
     return (name or "Player").strip()[:32] or "Player"
-
-
-def colour_word(colour: str, language: str) -> str:
-    return t(language, f"colour_{colour}")
 
 
 class GameStalled(RuntimeError):
@@ -274,7 +270,7 @@ class TerminalSession:
     async def choose(self, buttons: tuple[Button, ...]) -> int | None:
         """Offer ``buttons`` until the player picks one or a command ends the session."""
         labels = [b.label for b in buttons]
-        numbers = numbering(labels)
+        numbers = numbering([b.key for b in buttons])
         while True:
             self.show_choices(buttons, numbers)
             line = await self.reader.readline()
@@ -351,11 +347,8 @@ class TerminalSession:
     def show_choices(self, buttons: tuple[Button, ...], numbers: list[int]) -> None:
         self.console.print()
         for number, button in zip(numbers, buttons, strict=True):
-            key, label = label_key(button.label)
-            if key is not None and button.colour:
-                # a tile: name its colour too, for terminals that show no colour emoji
-                label = f"{label} ({colour_word(button.colour, self.language)})"
-            self.console.print(f"{self.console.style(f'{number:>2}', 'bold', button.colour)}. {label}")
+            # The label as the game worded it (a number it shows is the one typed: the key).
+            self.console.print(f"{self.console.style(f'{number:>2}', 'bold', button.colour)}. {button.label}")
         self.console.out.write(t(self.language, "terminal.ask_move", numbers=number_list(numbers)) + " ")
         self.console.out.flush()
 

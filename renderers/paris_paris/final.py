@@ -15,7 +15,7 @@ from ..fonts import font
 from ..i18n import t
 from ..players import colour as player_colour
 from ..players import initials
-from . import mapimage
+from . import buslines, mapimage
 
 BASE_W, BASE_H = 1280, 800
 CHART_SHAPES = ("circle", "square", "triangle", "diamond")
@@ -71,9 +71,9 @@ def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", 
     # Title.
     text(40, 22, "Paris Paris", 38, bold=True)
     text(40, 72, t(lang, "final_title"), 26, fill=style.MUTED)
-    for shape_i, colour in enumerate(style.LINE_COLOURS):
-        D.draw_shape(d, style.LINE_SHAPES[colour], n(325 + shape_i * 32), n(45), n(11),
-                     fill=style.LINE_COLOURS[colour])
+    for shape_i, colour in enumerate(buslines.COLOURS):
+        D.draw_shape(d, buslines.SHAPES[colour], n(325 + shape_i * 32), n(45), n(11),
+                     fill=buslines.COLOURS[colour])
 
     # Ranking.
     on_board = _on_board(view)
@@ -113,7 +113,7 @@ def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", 
     y += 36
     for event in events:
         if isinstance(event, E.BigTour) and event.reason != "discard":
-            D.paste(img, D.colour_shape(event.colour, n(26)), n(54), n(y + 14))
+            D.paste(img, buslines.icon(event.colour, n(26)), n(54), n(y + 14))
             if event.reason == "marker" and event.seat is not None:
                 pc = player_colour(event.seat)
                 D.paste(img, D.house(pc.rgb, pc.ink, marks[event.seat], n(26)), n(84), n(y + 13))

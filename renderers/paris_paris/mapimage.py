@@ -17,6 +17,7 @@ from ..fonts import drawable, fit, font
 from ..i18n import t
 from ..players import colour as player_colour
 from ..players import initials
+from . import buslines
 from . import layout as L
 from .names import short_name
 
@@ -55,7 +56,7 @@ def background(width: int) -> Image.Image:
         pts = [P(*L.STATION_LAYOUT[s][:2]) for s in LINES[colour]]
         d.line(pts, fill=style.WHITE, width=round((LINE_WIDTH + 6) * k), joint="curve")
     for colour in COLOURS:
-        rgb = style.LINE_COLOURS[colour]
+        rgb = buslines.COLOURS[colour]
         pts = [P(*L.STATION_LAYOUT[s][:2]) for s in LINES[colour]]
         d.line(pts, fill=rgb, width=round(LINE_WIDTH * k), joint="curve")
         (sx, sy), (ux, uy) = L.start_stub(colour)
@@ -69,7 +70,7 @@ def background(width: int) -> Image.Image:
         d.polygon(head, fill=rgb, outline=style.WHITE, width=round(2 * k))
         # A start badge with the line's shape.
         d.ellipse((*P(sx - 15, sy - 15), *P(sx + 15, sy + 15)), fill=style.WHITE, outline=rgb, width=round(4 * k))
-        D.draw_shape(d, style.LINE_SHAPES[colour], sx * k, sy * k, 8.5 * k, fill=rgb)
+        D.draw_shape(d, buslines.SHAPES[colour], sx * k, sy * k, 8.5 * k, fill=rgb)
 
     # Stations: crossings as white interchange discs with a heavy rim, stops as small rings.
     for station, (x, y, _) in L.STATION_LAYOUT.items():
@@ -79,7 +80,7 @@ def background(width: int) -> Image.Image:
             d.ellipse((*P(x - 5, y - 5), *P(x + 5, y + 5)), fill=style.INK)
         else:
             colour = next(c for c in COLOURS if station in LINES[c])
-            d.ellipse((*P(x - 10, y - 10), *P(x + 10, y + 10)), fill=style.WHITE, outline=style.LINE_COLOURS[colour],
+            d.ellipse((*P(x - 10, y - 10), *P(x + 10, y + 10)), fill=style.WHITE, outline=buslines.COLOURS[colour],
                       width=round(4 * k))
 
     # Station names with a paper halo.
@@ -109,10 +110,10 @@ def _glow(colour: str, width: int) -> tuple[Image.Image, tuple[int, int]]:
     im = Image.new("RGBA", (max(xs) - x0 + pad, max(ys) - y0 + pad), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     shifted = [(x - x0, y - y0) for x, y in pts]
-    d.line(shifted, fill=style.LINE_COLOURS[colour] + (90,), width=round(34 * s), joint="curve")
+    d.line(shifted, fill=buslines.COLOURS[colour] + (90,), width=round(34 * s), joint="curve")
     for x, y in shifted:
         r = 17 * s
-        d.ellipse((x - r, y - r, x + r, y + r), fill=style.LINE_COLOURS[colour] + (90,))
+        d.ellipse((x - r, y - r, x + r, y + r), fill=buslines.COLOURS[colour] + (90,))
     return im, (x0, y0)
 
 
@@ -134,11 +135,11 @@ def _legend(width: int, language: str) -> Image.Image:
             pc = style.PLAYER_COLOURS[0]
             icon = D.house(pc.rgb, pc.ink, "A", round(16 * s))
         elif key == "legend_offer":
-            icon = D.disc(style.LINE_COLOURS["green"], round(17 * s), outline=style.WHITE, text="1", border=0.1)
+            icon = D.disc(buslines.COLOURS["green"], round(17 * s), outline=style.WHITE, text="1", border=0.1)
         elif key == "legend_small_tour":
             icon = D.bus_icon(round(17 * s))
         elif key == "legend_big_tour":
-            icon = D.pill(round(24 * s), round(13 * s), style.LINE_COLOURS["yellow"], style.WHITE, round(2.5 * s))
+            icon = D.pill(round(24 * s), round(13 * s), buslines.COLOURS["yellow"], style.WHITE, round(2.5 * s))
         else:
             icon = D.disc(style.EVICT, round(15 * s), text="✕", ink=style.WHITE)
         im.alpha_composite(icon, (round(cx - icon.width / 2), round(cy - icon.height / 2)))
@@ -215,8 +216,8 @@ def _offer(c: _Canvas, offer) -> None:
     size = c.n(OFFER_RING)
     for station, colours in by_station.items():
         x, y = L.station_xy(station, c.width)
-        first = style.LINE_COLOURS[colours[0]]
-        second = style.LINE_COLOURS[colours[1]] if len(colours) > 1 and colours[1] != colours[0] else None
+        first = buslines.COLOURS[colours[0]]
+        second = buslines.COLOURS[colours[1]] if len(colours) > 1 and colours[1] != colours[0] else None
         D.paste(c.img, D.ring(first, size, 7 * c.s, second), x, y)
 
 
@@ -224,9 +225,9 @@ def _offer_badges(c: _Canvas, view) -> None:
     offer = view.offer
     for i, (slot, tile) in enumerate(view.offer_numbered()):
         bx, by = L.offer_badge_xy(offer, i, c.width)
-        rgb = style.LINE_COLOURS[tile.colour]
+        rgb = buslines.COLOURS[tile.colour]
         D.paste(c.img, D.disc(rgb, c.n(2 * L.BADGE_RADIUS), outline=style.WHITE, text=str(slot),
-                              ink=style.LINE_INK[tile.colour], border=0.1), bx, by)
+                              ink=buslines.INK[tile.colour], border=0.1), bx, by)
 
 
 def _tags(c: _Canvas, view, events: Sequence[E.Event]) -> None:
@@ -245,10 +246,10 @@ def _tags(c: _Canvas, view, events: Sequence[E.Event]) -> None:
             D.paste(c.img, D.disc(style.EVICT, c.n(27), outline=style.WHITE, text="✕", ink=style.WHITE,
                                   border=0.1), c.n(x1 - 14), c.n(cy))
             continue
-        D.paste(c.img, D.pill(c.n(x1 - x0), c.n(L.TAG_H), style.WHITE, style.LINE_COLOURS[colour], max(1, c.n(2))),
+        D.paste(c.img, D.pill(c.n(x1 - x0), c.n(L.TAG_H), style.WHITE, buslines.COLOURS[colour], max(1, c.n(2))),
                 c.n((x0 + x1) / 2), c.n(cy))
         # The small tour's tags carry the bus, a big tour's the line's shape (as in the panel).
-        icon = D.bus_icon(c.n(21)) if tag.key[1] == "small" else D.colour_shape(colour, c.n(19))
+        icon = D.bus_icon(c.n(21)) if tag.key[1] == "small" else buslines.icon(colour, c.n(19))
         D.paste(c.img, icon, c.n(x0 + 16), c.n(cy))
         cx = x0 + 28
         for seat, points in items:
@@ -270,7 +271,7 @@ def _highlights(c: _Canvas, events: Sequence[E.Event]) -> None:
         if isinstance(event, E.SmallTour):
             x, y = L.station_xy(event.tile.station, c.width)
             big = event.tile.station in CROSSINGS
-            D.paste(c.img, D.ring(style.LINE_COLOURS[event.tile.colour], c.n(72 if big else 52), 4.5 * c.s,
+            D.paste(c.img, D.ring(buslines.COLOURS[event.tile.colour], c.n(72 if big else 52), 4.5 * c.s,
                                   dashed=True), x, y)
 
 
@@ -328,10 +329,10 @@ def _panel_offer(c: _Canvas, view, y: float) -> float:
             c.text(c.px + 43, y + 15, "—", 21, fill=style.MUTED, anchor="lm")
             y += 35
             continue
-        rgb = style.LINE_COLOURS[tile.colour]
-        D.paste(c.img, D.disc(rgb, c.n(30), text=str(slot), ink=style.LINE_INK[tile.colour]), c.n(c.px + 15),
+        rgb = buslines.COLOURS[tile.colour]
+        D.paste(c.img, D.disc(rgb, c.n(30), text=str(slot), ink=buslines.INK[tile.colour]), c.n(c.px + 15),
                 c.n(y + 15))
-        D.paste(c.img, D.colour_shape(tile.colour, c.n(19)), c.n(c.px + 43), c.n(y + 15))
+        D.paste(c.img, buslines.icon(tile.colour, c.n(19)), c.n(c.px + 43), c.n(y + 15))
         name, colour_word = DISPLAY_NAMES[tile.station], c.t("colour_" + tile.colour)
         if font(c.n(21), True).getlength(name) + font(c.n(16)).getlength(colour_word) > c.n(c.pw - 66):
             name = short_name(tile.station)
@@ -354,12 +355,12 @@ def _panel_discard(c: _Canvas, view, y: float) -> float:
     for i, colour in enumerate(COLOURS):
         x0 = c.px + i * (slot_w + gap)
         tile = view.discard.get(colour)
-        rgb = style.LINE_COLOURS[colour]
+        rgb = buslines.COLOURS[colour]
         if tile is not None:
             tint = tuple(round(v * 0.25 + 255 * 0.75) for v in rgb)
             c.d.rounded_rectangle((*c.P(x0, y), *c.P(x0 + slot_w, y + 52)), radius=c.n(8), fill=tint,
                                   outline=rgb, width=max(1, c.n(3)))
-            D.paste(c.img, D.colour_shape(colour, c.n(18)), c.n(x0 + slot_w / 2), c.n(y + 12))
+            D.paste(c.img, buslines.icon(colour, c.n(18)), c.n(x0 + slot_w / 2), c.n(y + 12))
             # The short name, on two lines if need be, shrunk rather than cut.
             lines, size = D.fit_lines(short_name(tile.station), c.n(slot_w - 4), c.n(13), True, max_lines=2,
                                       min_size=c.n(9))
@@ -368,7 +369,7 @@ def _panel_discard(c: _Canvas, view, y: float) -> float:
         else:
             c.d.rounded_rectangle((*c.P(x0, y), *c.P(x0 + slot_w, y + 52)), radius=c.n(8), fill=style.PANEL,
                                   outline=(205, 200, 190), width=max(1, c.n(2)))
-            icon = D.colour_shape(colour, c.n(18), outline=False).copy()
+            icon = buslines.icon(colour, c.n(18), outline=False).copy()
             icon.putalpha(icon.getchannel("A").point(lambda a: a * 45 // 100))
             D.paste(c.img, icon, c.n(x0 + slot_w / 2), c.n(y + 26))
     return y + 62
@@ -381,7 +382,7 @@ def _panel_markers(c: _Canvas, view, y: float) -> float:
     if view.marker and not view.finished:
         rows.append(("map_your_marker", view.marker))
     for key, colour in rows:
-        D.paste(c.img, D.colour_shape(colour, c.n(22)), c.n(c.px + 11), c.n(y + 13))
+        D.paste(c.img, buslines.icon(colour, c.n(22)), c.n(c.px + 11), c.n(y + 13))
         c.text(c.px + 28, y + 13, c.t("label_value", label=c.t(key), value=c.t("colour_" + colour)), 19, anchor="lm",
                max_width=c.pw - 28)
         y += 31
@@ -431,7 +432,7 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
         elif colour == "evict":
             D.paste(c.img, D.disc(style.EVICT, c.n(19), text="✕", ink=style.WHITE), c.n(c.px + 10), c.n(y + 11))
         elif colour:
-            D.paste(c.img, D.colour_shape(colour, c.n(19)), c.n(c.px + 10), c.n(y + 11))
+            D.paste(c.img, buslines.icon(colour, c.n(19)), c.n(c.px + 10), c.n(y + 11))
         for i, row in enumerate(rows):
             c.d.text(c.P(c.px + 26, y + 11 + 22 * i), row, font=font(size), fill=style.INK, anchor="lm")
         y += 22 * len(rows) + 5

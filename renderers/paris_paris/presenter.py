@@ -29,29 +29,29 @@ class ParisParisPresenter(Presenter):
         return "Paris Paris"
 
     def rules_text(self, language: str) -> str:
-        return t(language, "bot.rules")
+        return t(language, "pp.rules")
 
     def help_text(self, language: str) -> str:
         return t(language, "paris_paris.help")
 
     def option_value_text(self, name: str, value: Any, language: str) -> str:
-        return t(language, f"bot.{name}.{value}")
+        return t(language, f"pp.{name}.{value}")
 
     def option_name_text(self, name: str, language: str) -> str:
-        return t(language, f"bot.option.{name}")
+        return t(language, f"pp.option.{name}")
 
     # ---- turns and cycles ----------------------------------------------------------------
     def status_line(self, view, language: str) -> str:
-        return t(language, "bot.msg.round_header", round=view.round, rounds=view.rounds, stacks=view.stacks_left)
+        return t(language, "pp.msg.round_header", round=view.round, rounds=view.rounds, stacks=view.stacks_left)
 
     def cycle_done_line(self, view, cycle: int, language: str) -> str:
-        return t(language, "bot.msg.round_header_done", round=cycle, rounds=view.rounds)
+        return t(language, "pp.msg.round_header_done", round=cycle, rounds=view.rounds)
 
     def cycle_over_line(self, view, cycle: int, language: str) -> str:
-        return t(language, "bot.msg.round_over", round=cycle, rounds=view.rounds)
+        return t(language, "pp.msg.round_over", round=cycle, rounds=view.rounds)
 
     def prompt_line(self, view, language: str) -> str:
-        return t(language, "bot.msg.prompt", player=view.players[view.to_move])
+        return t(language, "pp.msg.prompt", player=view.players[view.to_move])
 
     def narrate(self, events: Sequence[Any], players: Sequence[str], language: str) -> list[str]:
         return text.narrate([e for e in events if e.visible_to(None)], players=players, language=language)
@@ -62,41 +62,41 @@ class ParisParisPresenter(Presenter):
 
     def started_lines(self, view, language: str) -> list[str]:
         first = view.bus
-        lines = [t(language, "bot.msg.game_started", players=", ".join(view.players),
+        lines = [t(language, "pp.msg.game_started", players=", ".join(view.players),
                    first=view.players[first], rounds=view.rounds)]
         if view.open_marker is not None:
-            lines.append(t(language, "bot.msg.open_marker", colour=_colour_word(view.open_marker, language)))
+            lines.append(t(language, "pp.msg.open_marker", colour=_colour_word(view.open_marker, language)))
         return lines
 
     def scores_line(self, view, scores: Sequence[int], language: str) -> str:
-        return t(language, "bot.msg.scores",
+        return t(language, "pp.msg.scores",
                  scores=", ".join(f"{p} {s}" for p, s in zip(view.players, scores, strict=True)))
 
     def final_lines(self, view, language: str) -> list[str]:
-        return [t(language, "bot.msg.final_header"),
-                t(language, "bot.msg.winners", winners=", ".join(view.players[s] for s in view.winners)),
-                t(language, "bot.msg.final_scores", ranking=ranking(view.players, view.scores))]
+        return [t(language, "pp.msg.final_header"),
+                t(language, "pp.msg.winners", winners=", ".join(view.players[s] for s in view.winners)),
+                t(language, "pp.msg.final_scores", ranking=ranking(view.players, view.scores))]
 
     # ---- secrets ----------------------------------------------------------------------------
     def private_text(self, event, view, language: str, chat: str) -> str | None:
         if event.kind != "marker_dealt":
             return None
         if not chat:        # the game's own conversation (a terminal): no need to say where
-            return t(language, "bot.msg.marker_private_here", colour=_colour_word(event.colour, language))
-        return t(language, "bot.msg.marker_private", chat=chat, colour=_colour_word(event.colour, language))
+            return t(language, "pp.msg.marker_private_here", colour=_colour_word(event.colour, language))
+        return t(language, "pp.msg.marker_private", chat=chat, colour=_colour_word(event.colour, language))
 
     def secret_text(self, view, language: str, chat: str) -> str | None:
         if view.marker is None:
             return None
         if not chat:        # asked about this game only: no need to name where it is played
-            return t(language, "bot.msg.marker_yours", colour=_colour_word(view.marker, language))
-        return t(language, "bot.msg.marker_line", chat=chat, colour=_colour_word(view.marker, language))
+            return t(language, "pp.msg.marker_yours", colour=_colour_word(view.marker, language))
+        return t(language, "pp.msg.marker_line", chat=chat, colour=_colour_word(view.marker, language))
 
     def secret_button(self, language: str) -> str:
-        return t(language, "bot.btn.marker")
+        return t(language, "pp.btn.marker")
 
     def no_secret_text(self, language: str) -> str:
-        return t(language, "bot.err.no_marker")
+        return t(language, "pp.err.no_marker")
 
     # ---- choices ------------------------------------------------------------------------------
     def menu(self, view, choices: Sequence[Pick], language: str, group: str | None = None) -> Menu:
@@ -110,10 +110,11 @@ class ParisParisPresenter(Presenter):
             if not picks:
                 return self.menu(view, choices, language)
             tile = picks[0].tile
-            row = tuple(MenuItem(t(language, "bot.btn.evict", player=view.players[p.evict]), choice=p,
-                                 colour=tile.colour) for p in picks)
+            dot = text.COLOUR_EMOJI.get(tile.colour, "")
+            row = tuple(MenuItem(f"{dot} {t(language, 'pp.btn.evict', player=view.players[p.evict])}".strip(),
+                                 choice=p, colour=tile.colour) for p in picks)
             owners = ", ".join(view.players[p.evict] for p in picks)
-            ask = t(language, "bot.msg.choose_evict", player=view.players[view.to_move],
+            ask = t(language, "pp.msg.choose_evict", player=view.players[view.to_move],
                     tile=text.tile_text(tile, language), station=text.station_name(tile.station), owners=owners)
             return Menu((row,), text=ask, back=True)
         rows = []
@@ -138,10 +139,10 @@ class ParisParisPresenter(Presenter):
 
     def not_now_text(self, view, names: Sequence[str], language: str) -> str:
         offer = "; ".join(text.tile_label(tile, slot, language=language) for slot, tile in view.offer_numbered())
-        return t(language, "bot.err.not_on_offer", tiles=", ".join(names), offer=offer or "—")
+        return t(language, "pp.err.not_on_offer", tiles=", ".join(names), offer=offer or "—")
 
     def choice_text(self, choice: Pick, view, language: str) -> str:
-        return t(language, "bot.reply.moved", tile=text.tile_text(choice.tile, language))
+        return t(language, "pp.reply.moved", tile=text.tile_text(choice.tile, language))
 
     def short_choice_text(self, choice: Pick, language: str) -> str:
         return text.tile_text(choice.tile, language)
@@ -180,7 +181,7 @@ def _folded(words: str) -> str:
 
 
 def _colour_word(colour: str, language: str) -> str:
-    return t(language, "bot.colour." + colour)
+    return t(language, "pp.colour." + colour)
 
 
 def _b36(n: int) -> str:

@@ -158,3 +158,65 @@ async def test_a_development_guild_gets_the_commands_directly(table, service, si
     assert [name for name, _type in scoped] == ["paris"]
     result = await table.ann.slash(table.channel, "paris rules")   # resolves to the guild command
     assert result.ephemeral and result.response.content
+
+
+async def test_stats_are_per_game_and_can_name_one(table, service):
+    from bot.service.model import Changes, ResultRow
+
+    chat = _chat(table.channel)
+    rows = [ResultRow(gid, 0, "discord", chat.id, str(table.ann.id), "ann", False, points, True, 1.0, game)
+            for gid, game, points in ((1, "paris-paris", 33), (2, "paris-connection", 160))]
+    await service.storage.commit(Changes(results=rows), 1.0)
+    both = (await table.ann.slash(table.channel, "paris stats")).response.content
+    assert "Paris Paris" in both and "Paris Connection" in both and "96" not in both
+    one = (await table.ann.slash(table.channel, "paris stats", game="paris-connection")).response.content
+    assert "Paris Connection" in one and "Paris Paris" not in one
+
+
+# The games' options become /paris new and /paris settings parameters from the registry: with no
+# game declaring one, the module still imports and no parameter names it; a declared one appears.
+_NO_OPTIONS = """
+from engine.registry import GAMES
+for definition in GAMES.values():
+    type(definition).options = ()
+from bot.discord.commands import ParisGroup
+print(sorted(p.name for p in ParisGroup.new.parameters), sorted(p.name for p in ParisGroup.settings.parameters))
+"""
+
+
+def test_command_options_come_from_the_games_declarations():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", _NO_OPTIONS], cwd=root, capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == str(["deadline", "game", "language", "reminder", "thread"]) + " " + \
+        str(["deadline", "language", "reminder"])
+
+
+async def test_a_declared_option_is_a_parameter_worded_by_its_game(monkeypatch):
+    from typing import Any
+
+    from discord import app_commands
+
+    from bot.discord.commands import CatalogTranslator, with_settings
+    from bot.games import KINDS
+    from engine.interface import OptionSpec
+
+    game = KINDS["paris-connection"]
+    monkeypatch.setattr(type(game.definition), "options", (OptionSpec("short_game", (True, False), False),))
+    monkeypatch.setattr(type(game.presenter), "option_name_text", lambda self, name, lang: f"{name}-{lang}")
+    monkeypatch.setattr(type(game.presenter), "option_value_text", lambda self, name, v, lang: f"{v}-{lang}")
+
+    async def new(interaction: discord.Interaction, **settings: Any) -> None: ...
+
+    command = app_commands.command(name="new", description="x")(with_settings(new))
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+    payload = await command.get_translated_payload(tree, CatalogTranslator())
+    short = next(o for o in payload["options"] if o["name"] == "short_game")
+    assert short["description"] == "short_game-en" and short["description_localizations"]["de"] == "short_game-de"
+    assert [(c["value"], c["name"], c["name_localizations"]["fr"]) for c in short["choices"]] == [
+        ("True", "True-en", "True-fr"), ("False", "False-en", "False-fr")]

@@ -57,7 +57,7 @@ async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, se
     assert evictions > 0                      # the eviction choice was played by buttons too
     history = table.messages()
     final = "\n".join(m.content for m in history[-3:])
-    assert t("en", "bot.msg.final_header") in final
+    assert t("en", "pp.msg.final_header") in final
     # readable channel: at most 3 new messages per round
     starts = [counts[r] for r in sorted(counts)] + [len(history)]
     per_round = [b - a for a, b in zip(starts, starts[1:], strict=False)]
@@ -126,7 +126,7 @@ async def test_the_bot_restarts_mid_game_and_old_buttons_still_work(table, servi
         assert refused.followups[0].content == t("en", "bot.err.not_your_turn", player=mover.name)
         moved = await mover.click(prompt, custom_id=custom_id(prompt, ("pp:c_", "pp:o_")))
         assert moved.followups[0].ephemeral and moved.followups[0].content.startswith(
-            t("en", "bot.reply.moved", tile="").rstrip(".").strip())
+            t("en", "pp.reply.moved", tile="").rstrip(".").strip())
         info = await reopened.game_info(game_id=1)
         assert info["moves"] == 2 and info["status"] == "playing"
         # the game goes on after the restart: the next player is pinged on a current prompt

@@ -48,7 +48,9 @@ async def test_posts_text_image_buttons_and_pings_only_the_named_player(world):
     assert [a.filename for a in posted.attachments] == [DEFAULT_IMAGE_NAME]
     buttons = [child for row in posted.components for child in row.children]
     assert [b.custom_id for b in buttons] == ["pp:t_1_2_3_sig", "pp:m_1_sig"]
-    assert str(buttons[0].emoji) == "\N{LARGE BLUE SQUARE}" and buttons[0].label == "1 · Louvre"
+    # The label as the game worded it: a game's colours are in its own labels, not added here.
+    assert buttons[0].emoji is None and buttons[0].label == "1 · Louvre"
+    assert buttons[0].style is discord.ButtonStyle.primary and str(buttons[1].emoji) == "\N{LOCK WITH INK PEN}"
     sent = [r for r in env.http_requests if r.method == "POST" and r.path.endswith("/messages")][-1]
     assert sent.json["allowed_mentions"] == {"users": [alice.id], "parse": []}   # no @everyone, no roles
 

@@ -37,7 +37,7 @@ def badge_number(img: Image.Image, offer, index: int, width: int = 1280, most: i
     was drawn with, in offer order), read by comparing the badge's inside with badges drawn
     with each number 1..``most``. Fails when no number matches (the badge is covered or missing)."""
     from renderers import draw, style
-    from renderers.paris_paris import layout
+    from renderers.paris_paris import buslines, layout
 
     tile = offer[index]
     bx, by = layout.offer_badge_xy(offer, index, width)
@@ -45,8 +45,8 @@ def badge_number(img: Image.Image, offer, index: int, width: int = 1280, most: i
     r = int(size * 0.3)
     scores = {}
     for number in range(1, most + 1):
-        sprite = draw.disc(style.LINE_COLOURS[tile.colour], size, outline=style.WHITE, text=str(number),
-                           ink=style.LINE_INK[tile.colour], border=0.1).convert("RGB")
+        sprite = draw.disc(buslines.COLOURS[tile.colour], size, outline=style.WHITE, text=str(number),
+                           ink=buslines.INK[tile.colour], border=0.1).convert("RGB")
         x0, y0 = round(bx - sprite.width / 2), round(by - sprite.height / 2)
         scores[number] = sum(
             sum(abs(a - b) for a, b in zip(img.getpixel((x, y)), sprite.getpixel((x - x0, y - y0)), strict=True))

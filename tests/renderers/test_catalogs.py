@@ -36,20 +36,19 @@ def _literals(paths) -> set[str]:
     return found
 
 
-# Keys the code builds from a prefix and a value (``t(lang, "bot.colour." + colour)``), with the
+# Keys the code builds from a prefix and a value (``t(lang, "pp.colour." + colour)``), with the
 # values each prefix is completed with, taken from where the code gets them.
 DYNAMIC_KEYS: dict[str, set[str]] = {
-    "bot.colour.": set(COLOURS),
+    "pp.colour.": set(COLOURS),
     "colour_": set(COLOURS),
     "player_colour_": {colour.name for colour in PLAYER_COLOURS},
     "bot.language.": set(LANGUAGES),
     "bot.level.": set(AI_LEVELS),
     "discord.level.": set(AI_LEVELS),
-    "bot.final_tours.": set(FINAL_TOURS),
+    "pp.final_tours.": set(FINAL_TOURS),
     "tg.cmd.": set(GROUP_COMMANDS + PRIVATE_COMMANDS),
     "terminal.alias.": set(TERMINAL_COMMANDS),
-    "bot.option.": {"final_tours"},
-    "discord.option.final_tours.": set(FINAL_TOURS),
+    "pp.option.": {"final_tours"},
     "pc.colour.": set(COMPANIES),
     "pc.colours.": set(COMPANIES),
     "pc.ev.ended_": {"marseille", "storage"},
@@ -74,7 +73,7 @@ ERROR_CODE_SOURCES: dict[str, list[Path]] = {
 
 # Parameters that hold a number of things; "{count} shops" must then be a plural entry.
 COUNT_PARAMS = {"n", "count", "stacks", "points", "supply", "wins", "games", "rounds", "players", "ai", "seats"}
-NOT_A_COUNT = {("bot.msg.round_over", "rounds"),     # "Round 3/20 is over": not a number of rounds
+NOT_A_COUNT = {("pp.msg.round_over", "rounds"),     # "Round 3/20 is over": not a number of rounds
                ("lobby_players", "count")}          # "Players (3 of 4)"
 
 

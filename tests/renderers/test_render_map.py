@@ -12,7 +12,7 @@ from engine.paris_paris import Game
 from engine.paris_paris.board import CROSSINGS, LINES
 from renderers import paris_paris as renderers
 from renderers import style
-from renderers.paris_paris import layout, mapimage, scenes
+from renderers.paris_paris import buslines, layout, mapimage, scenes
 from renderers.paris_paris.layout import label_boxes
 from renderers.players import colour as player_colour
 
@@ -23,7 +23,7 @@ def _check_offer(img: Image.Image, view, width: int) -> None:
     """Every offered tile has a badge in its colour, and lone offers a ring around the station."""
     s = width / 1280
     for i, tile in enumerate(view.offer):
-        rgb = style.LINE_COLOURS[tile.colour]
+        rgb = buslines.COLOURS[tile.colour]
         bx, by = layout.offer_badge_xy(view.offer, i, width)
         side = round(8 * s)
         assert near_colour(img, (bx - side, by), rgb) or near_colour(img, (bx + side, by), rgb), \
@@ -64,7 +64,7 @@ def test_empty_lobby_and_board():
     for colour, stops in LINES.items():
         (x0, y0), (x1, y1) = layout.station_xy(stops[0]), layout.station_xy(stops[1])
         mid = ((x0 + x1) // 2, (y0 + y1) // 2)
-        assert near_colour(img, mid, style.LINE_COLOURS[colour]), colour
+        assert near_colour(img, mid, buslines.COLOURS[colour]), colour
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
@@ -124,7 +124,7 @@ def test_after_big_tour(n):
     img = load(renderers.render_map(view, events=scene.events))
     _check_shops(img, view, 1280)
     # The toured line glows: beside the line, pixels change towards the line colour.
-    rgb = style.LINE_COLOURS[tour.colour]
+    rgb = buslines.COLOURS[tour.colour]
     stops = LINES[tour.colour]
     changed = 0
     for a, b in zip(stops, stops[1:], strict=False):
@@ -180,8 +180,8 @@ def test_private_view_shows_own_marker_only():
     diff = [(x, y) for x in range(0, 1280, 4) for y in range(0, 800, 4)
             if not close(public.getpixel((x, y)), mine.getpixel((x, y)), 30)]
     assert diff and all(x >= layout.MAP_WIDTH for x, _ in diff)
-    assert count_colour(mine, (layout.MAP_WIDTH, 0, 1280, 800), style.LINE_COLOURS[marker], 20) > \
-        count_colour(public, (layout.MAP_WIDTH, 0, 1280, 800), style.LINE_COLOURS[marker], 20)
+    assert count_colour(mine, (layout.MAP_WIDTH, 0, 1280, 800), buslines.COLOURS[marker], 20) > \
+        count_colour(public, (layout.MAP_WIDTH, 0, 1280, 800), buslines.COLOURS[marker], 20)
 
 
 def test_two_player_face_up_marker_in_panel():
@@ -192,7 +192,7 @@ def test_two_player_face_up_marker_in_panel():
     from dataclasses import replace
     without = load(renderers.render_map(replace(view, open_marker=None)))
     panel = (layout.MAP_WIDTH, 0, 1280, 800)
-    rgb = style.LINE_COLOURS[view.open_marker]
+    rgb = buslines.COLOURS[view.open_marker]
     assert count_colour(with_marker, panel, rgb, 20) > count_colour(without, panel, rgb, 20)
 
 
@@ -280,7 +280,7 @@ def test_portrait_layout_for_phones(n):
     for seat in range(n):
         assert count_colour(img, panel, player_colour(seat).rgb, 20) > 200, f"seat {seat} missing from the panel"
     for i, tile in enumerate(view.offer):   # the offer list: each key's badge in its tile colour
-        assert count_colour(img, panel, style.LINE_COLOURS[tile.colour], 20) > 150, i
+        assert count_colour(img, panel, buslines.COLOURS[tile.colour], 20) > 150, i
     assert count_colour(img, panel, style.EVICT, 20) > 300   # the eviction prompt
 
 

@@ -62,7 +62,7 @@ async def test_deep_link_join_and_marker_button(service, transport):
     for u in (ann, bob):
         reply = await service.press(c, u, marker.payload)
         colour = record["markers"][u.name]
-        assert reply.ok and t("en", "bot.colour." + colour) in reply.text
+        assert reply.ok and t("en", "pp.colour." + colour) in reply.text
     reply = await service.press(c, user("Eve"), marker.payload)
     assert not reply.ok
 
@@ -98,3 +98,19 @@ async def test_a_failing_ai_never_stalls_a_game(db_path, clock):
         assert len(calls) == 45 and await service.game_info(c) is None   # finished regardless
     finally:
         await service.close()
+
+
+async def test_choice_buttons_carry_the_key_their_game_shows(service):
+    """A menu item's key (Paris Paris: the offer number the map shows) reaches the adapters on
+    the button, so the terminal numbers choices by it instead of reading labels."""
+    from bot.terminal.choices import numbering
+
+    c, ann, bob = chat(7), user("Ann"), user("Bob")
+    await start_game(service, c, [ann, bob], options={"seed": 3})
+    info = await service.game_info(c)
+    mover = {"ann": ann, "bob": bob}[info["seats"][info["to_move"]]["user_id"]]
+    buttons = [b for row in (await service.board(c, mover)).buttons for b in row if b.payload.startswith("c_")]
+    keys = [b.key for b in buttons]
+    assert buttons and all(k is not None for k in keys)
+    assert all(f" {b.key} · " in f" {b.label}" for b in buttons)          # the number its label shows
+    assert numbering(keys) == keys

@@ -40,7 +40,7 @@ async def test_full_game_through_the_service(service, transport, players):
     for m in private:
         seat = [s["user_id"] for s in info["seats"]].index(m.private_to.id)
         colour = record["markers"][info["seats"][seat]["name"]]
-        assert t("en", "bot.colour." + colour) in m.text
+        assert t("en", "pp.colour." + colour) in m.text
     # At most 3 new group messages per round (prompt, map, reminder); here 2.
     assert per_round and max(per_round.values()) <= 3
     # The lobby, the map at the start, then per round its prompt and its map, and the standings.
@@ -93,7 +93,7 @@ async def test_ai_only_game_runs_to_the_end(service, transport):
     assert rows and all(r.state == "sent" for r in rows)
     assert not transport.private()                       # AI seats get no private messages
     final = transport.group()[-1]
-    assert t("en", "bot.msg.final_header") in final.text
+    assert t("en", "pp.msg.final_header") in final.text
     # Every shop opened is told in the group, each round in its own message with its map.
     game = await service.record((await service.storage.outbox_rows())[0].game_id)
     told = "\n".join(m.text for m in transport.group())
@@ -140,7 +140,7 @@ async def test_secrets_never_reach_the_group(service, transport):
     record = await service.record(gid)
     secret_phrases = []
     for lang in LANGUAGES:
-        for key in ("bot.msg.marker_private", "bot.msg.marker_line"):
+        for key in ("pp.msg.marker_private", "pp.msg.marker_line"):
             secret_phrases.append(t(lang, key, chat="", colour="").split("{")[0].strip()[:20])
     group = transport.group()
     final_index = max(i for i, m in enumerate(group) if m.edit_message_id is None)
@@ -169,7 +169,7 @@ async def test_secrets_never_reach_the_group(service, transport):
     for m in transport.private():
         seat = meta.seat_of(m.private_to.id)
         mine = record["markers"][meta.seats[seat].name]
-        assert t("de", "bot.colour." + mine) in m.text
+        assert t("de", "pp.colour." + mine) in m.text
 
 
 async def test_result_replays_with_the_engine(service, tmp_path):

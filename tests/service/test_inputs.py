@@ -180,7 +180,7 @@ async def test_settings(service):
     assert (await service.join(c, bob)).ok
     assert (await service.start(c, ann)).ok
     reply = await service.settings(c, ann, {"final_tours": "markers"})
-    assert not reply.ok and reply.text == t("de", "bot.err.option_locked", option=t("de", "bot.option.final_tours"))
+    assert not reply.ok and reply.text == t("de", "bot.err.option_locked", option=t("de", "pp.option.final_tours"))
 
 
 async def test_every_payload_fits_telegram(service):

@@ -31,7 +31,7 @@ async def test_reminder_then_deadline(service, clock, transport):
     await service.deliver_pending(transport)
     reminder = transport.sent[-1]
     assert reminder.chat is not None and [u.id for u in reminder.mentions] == [mover["user_id"]]
-    status = t("en", "bot.msg.round_header", round=1, rounds=20, stacks=19)
+    status = t("en", "pp.msg.round_header", round=1, rounds=20, stacks=19)
     assert reminder.text == t("en", "bot.msg.reminder_now", player=mover["name"], status=status)
     assert await service.fire_due_timers() == 0                     # fires once
     assert (await service.game_info(c))["moves"] == info["moves"]

@@ -1,5 +1,6 @@
-"""Two processes opening one new SQLite file at the same instant (a Telegram and a Discord
-process started together): both start, neither dies with "database is locked"."""
+"""Opening SQLite: two processes opening one new file at the same instant (a Telegram and a
+Discord process started together) both start, neither dies with "database is locked"; a
+failed open leaves no thread behind."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import contextlib
 import multiprocessing
 import sqlite3
 
+import pytest
 from opening_worker import open_each
 
-from bot.service.storage import open_storage
+from bot.service.storage import open_storage, storage_for
 
 PAIRS = 20
 
@@ -39,3 +41,25 @@ async def test_two_processes_opening_one_new_file_at_once_both_start(tmp_path):
             await storage.close()
         with contextlib.closing(sqlite3.connect(path)) as conn:
             assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_failed_open_leaves_no_connection_thread_behind(tmp_path, monkeypatch):
+    """A database that cannot be opened (a missing directory): the error reaches the caller
+    and aiosqlite's connection thread ends with the event loop that started it; it used to
+    outlive it and fail with "Event loop is closed" (a warning at a later test)."""
+    import asyncio
+    import threading
+
+    failures = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: failures.append(repr(args.exc_value)))
+    before = set(threading.enumerate())
+
+    async def open_missing() -> None:
+        storage = storage_for(str(tmp_path / "missing-dir" / "games.sqlite3"))
+        with pytest.raises(sqlite3.OperationalError):
+            await storage.open()
+
+    for _ in range(10):
+        asyncio.run(open_missing())
+    assert failures == []
+    assert [t for t in set(threading.enumerate()) - before if t.is_alive()] == []

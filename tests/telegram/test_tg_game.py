@@ -129,7 +129,7 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table):
     assert stats.get("evictions", 0) >= 1               # eviction keyboards came up and were used
     group = table.group_messages()
     final = group[-1]
-    assert t("en", "bot.msg.final_header") in final.body
+    assert t("en", "pp.msg.final_header") in final.body
     # the map at the start, one per round, then the final picture, uploaded as PNG photos
     photos = [m for m in group if m.photo is not None]
     assert len(photos) == 1 + 15 + 1 and all(p.photo.startswith(b"\x89PNG") for p in photos)
@@ -231,7 +231,7 @@ async def test_marker_is_only_shown_privately(api, bot, table):
     assert link == "https://t.me/ParisTestBot?start=secret"
     api.follow_url(bob, link)
     await bot.settle()
-    assert t("en", "bot.msg.marker_line", chat="Paris fans", colour=colour) in api.last_bot_message(bob).body
+    assert t("en", "pp.msg.marker_line", chat="Paris fans", colour=colour) in api.last_bot_message(bob).body
     # the link earlier versions posted still works
     count = len(api.bot_messages(bob))
     api.follow_url(bob, "https://t.me/ParisTestBot?start=mymarker")
@@ -251,7 +251,7 @@ async def test_marker_is_only_shown_privately(api, bot, table):
     assert len(api.bot_messages(bob)) == count + 1 and colour in api.last_bot_message(bob).body
     # someone without a seat gets an alert, and nothing is posted anywhere
     answer = await press(api, bot, dan, prompt, prompt.button("My marker"))
-    assert answer["show_alert"] is True and answer["text"] == t("en", "bot.err.no_marker")
+    assert answer["show_alert"] is True and answer["text"] == t("en", "pp.err.no_marker")
     group_texts = [m.body for m in table.group_messages()]
     assert not any(colour in text for text in group_texts)
     assert len(table.group_messages()) == before + 1        # only the /marker hint
@@ -323,7 +323,7 @@ async def test_bot_restarts_mid_game_and_the_game_goes_on(api, bot, table):
         turns += 1
         assert turns <= 45
     assert turns == 45
-    assert t("en", "bot.msg.final_header") in table.group_messages()[-1].body
+    assert t("en", "pp.msg.final_header") in table.group_messages()[-1].body
     assert bot.runs == 2
 
 
@@ -403,7 +403,7 @@ async def test_commands_where_they_belong(api, bot, table):
     await bot.settle()
     assert api.last_bot_message(bob).body == t("en", "tg.group_only")
     assert api.last_bot_message(bob).button("group")["url"] == add
-    for command, key in (("/rules", "bot.rules"), ("/help", "tg.help")):
+    for command, key in (("/rules", "pp.rules"), ("/help", "tg.help")):
         api.send_text(api.chats[bob.id], bob, command)
         await bot.settle()
         assert api.last_bot_message(bob).body.startswith(t("en", key)[:40])

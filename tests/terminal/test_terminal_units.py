@@ -9,7 +9,7 @@ import pytest
 
 from bot.cli import build_parser
 from bot.contract import Button, Chat, Outgoing, User
-from bot.terminal.choices import Choice, Command, Invalid, fold, interpret, label_key, numbering
+from bot.terminal.choices import Choice, Command, Invalid, fold, interpret, label_words, numbering
 from bot.terminal.paths import default_db_path, user_data_dir
 from bot.terminal.transport import Console, TerminalTransport, image_file_name
 from renderers.i18n import LANGUAGES
@@ -49,16 +49,25 @@ def test_interpret_localised_commands():
     assert interpret("hilfe", LABELS, "en") == Invalid("unknown", "hilfe")
 
 
-def test_numbering_keeps_offer_numbers():
+def test_numbering_keeps_the_keys_the_game_gives():
     labels = ["🔵 1 · Tour Eiffel", "🟣 3 · Jardin des Plantes", "🔒 My marker"]
-    assert numbering(labels) == [1, 3, 4]
-    assert label_key(labels[0]) == (1, "🔵 Tour Eiffel")
-    assert label_key(labels[2]) == (None, "🔒 My marker")
-    assert interpret("3", labels, numbers=numbering(labels)) == Choice(1)
-    assert interpret("2", labels, numbers=numbering(labels)) == Invalid("out_of_range", "2")
-    assert interpret("jardin", labels) == Choice(1)
-    assert interpret("my", labels) == Choice(2)
-    assert numbering(["Evict Ann", "Evict Bob", "Back"]) == [1, 2, 3]
+    numbers = numbering([1, 3, None])
+    assert numbers == [1, 3, 4]
+    assert interpret("3", labels, numbers=numbers) == Choice(1)
+    assert interpret("2", labels, numbers=numbers) == Invalid("out_of_range", "2")
+    assert interpret("jardin", labels, numbers=numbers) == Choice(1)
+    assert interpret("my", labels, numbers=numbers) == Choice(2)
+    assert numbering([None, None, None]) == [1, 2, 3]
+    assert numbering([2, 2, None]) == [1, 2, 3]                # repeated keys: plain counting
+    # The number comes from the key, never from reading the label: another game's labels
+    # with numbers in them are numbered by their keys (or counted).
+    assert numbering([None, None]) == [1, 2] and interpret("2", ["2 brown", "3 black"]) == Choice(1)
+
+
+def test_label_words_drop_symbols_and_the_shown_number():
+    assert label_words("🟣 3 · Jardin des Plantes", 3) == "Jardin des Plantes"
+    assert label_words("⚫ Return 1 black", 1) == "Return 1 black"
+    assert label_words("30 days", 3) == "30 days"
 
 
 def test_interpret_number_without_choices():

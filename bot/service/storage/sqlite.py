@@ -23,6 +23,21 @@ _CONFLICTS = ("SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY")
 OPEN_PATIENCE = 30.0
 
 
+async def _connect(database: str, **kwargs: Any) -> aiosqlite.Connection:
+    """An aiosqlite connection. When connecting fails, aiosqlite stops its thread without
+    waiting for it; the thread then outlives the event loop and fails setting its result
+    ("Event loop is closed"). So a failed connect waits here for the thread to end."""
+    connection = aiosqlite.connect(database, isolation_level=None, **kwargs)
+    try:
+        return await connection
+    except BaseException:
+        thread = getattr(connection, "_thread", None)
+        if thread is not None and thread.is_alive():
+            with contextlib.suppress(BaseException):
+                await asyncio.shield(asyncio.to_thread(thread.join, 5.0))
+        raise
+
+
 def _locked(exc: sqlite3.OperationalError) -> bool:
     return getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or \
         "database is locked" in str(exc)
@@ -49,7 +64,7 @@ class SqliteStorage(Storage):
         return self._db
 
     async def open(self) -> None:
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        self._db = await _connect(self.path)
         try:
             # Another process may hold the write lock: wait for it.
             await self.db.execute(f"PRAGMA busy_timeout={int(OPEN_PATIENCE * 1000)}")
@@ -65,7 +80,7 @@ class SqliteStorage(Storage):
         if not path.is_file():          # sqlite3 would create it (or open ":memory:")
             raise FileNotFoundError(f"no database file at {self.path}")
         # mode=rw: the file must exist; nothing here switches the journal or migrates.
-        self._db = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True, isolation_level=None)
+        self._db = await _connect(f"{path.resolve().as_uri()}?mode=rw", uri=True)
         await self.db.execute(f"PRAGMA busy_timeout={int(OPEN_PATIENCE * 1000)}")
 
     async def _prepare(self) -> None:
