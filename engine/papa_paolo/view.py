@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import components as C
+from .stepper import legal_steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,7 @@ class PapaView:
     neighbourhoods: tuple[tuple[SquareView, ...], ...]
     planned: tuple[int, ...]                 # seats whose plan is in
     draft: dict[str, Any] | None             # the decision under way the viewer may see
+    legal: tuple[str, ...]                   # the viewer's legal steps now, as text (a picture numbers them)
     finished: bool
     scores: tuple[int, ...] | None
     winners: tuple[int, ...]
@@ -83,6 +85,10 @@ def _draft(game, seat: int | None) -> dict[str, Any] | None:
     if len(acting) == 1 and acting[0] in game.drafts:
         return _plain({k: v for k, v in game.drafts[acting[0]].items()})
     return None
+
+
+def _legal(game, seat: int | None) -> tuple[str, ...]:
+    return () if seat is None else tuple(str(s) for s in legal_steps(game, seat))
 
 
 def _plain(value: Any) -> Any:
@@ -117,6 +123,6 @@ def view_of(game, seat: int | None) -> PapaView:
         tracks=tuple(dict(p.tracks) for p in game.people),
         neighbourhoods=tuple(_squares(p.hood) for p in game.people),
         planned=tuple(s for s in game.order if s in game.plans),
-        draft=_draft(game, seat), finished=game.finished,
+        draft=_draft(game, seat), legal=_legal(game, seat), finished=game.finished,
         scores=game.final, winners=game.winners,
     )
