@@ -341,33 +341,47 @@ def seat_closed(meta: GameMeta, seat: int) -> OutRow:
                    slot=seat_slot(meta, seat), mode="edit")
 
 
-def shown_menus(meta: GameMeta) -> set[int]:
-    """Seats whose private turn message shows buttons now."""
-    return {int(s) for s in meta.extra.get("menus", ())}
+def shown_menus(meta: GameMeta) -> dict[int, list[int]]:
+    """Seats whose private turn message shows buttons now, each with the position its buttons
+    are bound to: [the seat's choices so far, the move number at which it began to act]."""
+    shown = meta.extra.get("menus", {})
+    if isinstance(shown, list):          # kept as a list of seats by earlier code of this branch
+        return {int(s): [-1, -1] for s in shown}
+    return {int(s): list(p) for s, p in shown.items()}
 
 
-def set_shown(meta: GameMeta, seats) -> None:
-    meta.extra["menus"] = sorted(set(seats))
+def position(meta: GameMeta, match, seat: int) -> list[int]:
+    return [match.moves_by(seat), acting_since(meta, seat)]
 
 
-def private_prompts(meta: GameMeta, game: GameKind, match, codec: PayloadCodec,
-                    changed: set[int]) -> list[OutRow]:
+def show(meta: GameMeta, match, seat: int) -> None:
+    """Note that ``seat``'s private turn message shows its buttons at its present position."""
+    shown = shown_menus(meta)
+    shown[seat] = position(meta, match, seat)
+    meta.extra["menus"] = {str(s): p for s, p in sorted(shown.items())}
+
+
+def private_prompts(meta: GameMeta, game: GameKind, match, codec: PayloadCodec) -> list[OutRow]:
     """Bring every seat's private turn message up to date after moves: a seat that now acts
     in private gets its choices (a new message when it begins to act, an edit after its own
-    steps); a seat that no longer acts has its buttons closed. Seats whose position did not
-    change keep their message as it is (their buttons are still good)."""
+    steps); a seat that no longer acts has its buttons closed. A seat whose position did not
+    change keeps its message as it is (its buttons are still good)."""
     shown = shown_menus(meta)
     acting = [] if match.is_terminal() or not private_choices(game, match) else [
         s for s in match.to_act() if not meta.seats[s].is_ai]
     out = []
-    for seat in sorted(shown | set(acting)):
+    for seat in sorted(set(shown) | set(acting)):
         if seat not in acting:
             out.append(seat_closed(meta, seat))
-        elif seat not in shown:
-            out.append(seat_prompt(meta, game, match, codec, seat, mode="new")[0])
-        elif seat in changed:
-            out.append(seat_prompt(meta, game, match, codec, seat, mode="edit")[0])
-    set_shown(meta, acting)
+            continue
+        now = position(meta, match, seat)
+        if seat not in shown or shown[seat][1] != now[1]:
+            if seat in shown:
+                out.append(seat_closed(meta, seat))          # the last phase's buttons go first
+            out.append(seat_prompt(meta, game, match, codec, seat, mode="new")[0])   # it begins to act
+        elif shown[seat] != now:
+            out.append(seat_prompt(meta, game, match, codec, seat, mode="edit")[0])  # after its own steps
+    meta.extra["menus"] = {str(s): position(meta, match, s) for s in acting}
     return out
 
 
@@ -385,13 +399,13 @@ def picture_name(meta: GameMeta, game: GameKind, what: str) -> str:
 
 def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, log_start: int,
                 cycle_before: int, ends: Sequence[tuple[int, int]], first_prompt: bool = False,
-                notes: Sequence[str] = (), changed: Sequence[int] = ()) -> list[OutRow]:
+                notes: Sequence[str] = ()) -> list[OutRow]:
     """Group messages for everything since log index ``log_start``.
 
     ``ends`` are the cycles that ended meanwhile, each with the move count right after it:
     the picture of each shows the board at that moment. ``notes`` (a deadline move, a seat
     handed to the AI) go into the prompt and the closing text of the cycle they happened in.
-    ``changed``: the seats that made choices, whose private turn messages are brought up to date.
+    Every seat's private turn message is brought up to date (``private_prompts``).
     """
     add_notes(meta, cycle_before, notes)
     meta.extra.pop("browsing", None)
@@ -430,7 +444,7 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
     else:
         new_prompt = first_prompt or bool(ends)
         out.append(prompt_message(meta, game, match, codec, mode="new" if new_prompt else "edit"))
-    return out + private_prompts(meta, game, match, codec, set(changed))
+    return out + private_prompts(meta, game, match, codec)
 
 
 def _scores_after(match, cycle: int) -> Sequence[int] | None:

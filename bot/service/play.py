@@ -43,7 +43,6 @@ class Turn:
         self.rows: list[MoveRow] = []
         self.ends: list[tuple[int, int]] = []     # (cycle that ended, move count right after it)
         self.private: list[OutRow] = []
-        self.stepped: set[int] = set()            # seats that made choices
 
 
 class Play:
@@ -98,7 +97,6 @@ class Play:
         for s in acting:
             if s not in before or (acting == (seat,) and s == seat and not match.in_decision(seat)):
                 since[str(s)] = match.move_count
-        turn.stepped.add(seat)
         turn.rows.append(MoveRow(meta.id, n, str(choice), seat, actor, self.clock.now()))
         done = match.move_count
         turn.ends += [(c, done) for c in range(cycle, match.cycle)]
@@ -124,7 +122,7 @@ class Play:
             rows = list(out) + turn.private
             rows += M.after_moves(meta, loaded.game, match, self.codec, log_start=turn.log_start,
                                   cycle_before=turn.cycle_before, ends=turn.ends, notes=notes,
-                                  first_prompt=first_prompt, changed=turn.stepped)
+                                  first_prompt=first_prompt)
             changes = Changes(game=meta, moves=turn.rows, outbox=rows, timers=self.timers(loaded))
             if match.is_terminal():
                 meta.status = FINISHED
@@ -269,11 +267,10 @@ class Play:
                             in_private: bool) -> Reply:
         meta, match = loaded.meta, loaded.match
         game = loaded.game
-        shown = M.shown_menus(meta)
         row, menu, rows = M.seat_prompt(meta, game, match, self.codec, seat, group_key=group,
-                                        mode="edit" if seat in shown else "new")
+                                        mode="edit" if seat in M.shown_menus(meta) else "new")
         out = [row]
-        M.set_shown(meta, shown | {seat})
+        M.show(meta, match, seat)
         if menu.private and not M.private_choices(game, match):
             # The group's turn message says only that the seat is choosing in private, in the
             # words of the (public) item that opened the submenu; its buttons stay as they were.
@@ -296,11 +293,12 @@ class Play:
         the reply (a platform that can answer privately in place shows them at once)."""
         seat = self.acting_seat(loaded, user)
         meta = loaded.meta
-        shown = M.shown_menus(meta)
         row, menu, rows = M.seat_prompt(meta, loaded.game, loaded.match, self.codec, seat, mode="new")
-        M.set_shown(meta, shown | {seat})
+        # Posted anew (at the bottom of the private chat); the message it replaces loses its buttons.
+        out = [M.seat_closed(meta, seat), row] if seat in M.shown_menus(meta) else [row]
+        M.show(meta, loaded.match, seat)
         meta.updated = self.clock.now()
-        await self.store.commit(Changes(game=meta, outbox=[row]), forget=meta.id)
+        await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
         text = t(lang, "bot.reply.choices_private") + "\n" + row.body["text"]
         return Reply(text, buttons=M.to_buttons(rows), extra={"private": True, "seat": seat})
 

@@ -7,12 +7,13 @@ pictures drawn from public events only."""
 from __future__ import annotations
 
 from service_helpers import chat, snapshot, start_game, user
-from twin_streams import NAMES, turn_buttons
+from twin_streams import turn_buttons
 
 from bot.games import kind
 from renderers.i18n import t
 
 TRADE = t("en", "pc.btn.trade")
+NAMES = ("Ann", "Bob", "Cy")
 
 
 def newest_private_menu(transport, u) -> list:
@@ -92,7 +93,9 @@ async def test_every_acting_seat_is_reported_and_choices_come_privately(service,
     assert mine.ok and mine.buttons
     await service.deliver_pending(transport)
     fresh = transport.sent[sent:]
-    assert [m.private_to.id for m in fresh] == ["bob"] and turn_buttons(fresh[0].buttons)
+    assert [m.private_to.id for m in fresh] == ["bob", "bob"] and turn_buttons(fresh[-1].buttons)
+    assert fresh[0].edit_message_id is not None and not fresh[0].buttons     # the older one loses its buttons
+    assert fresh[-1].edit_message_id is None                                  # the menu comes anew
     # The group's turn message names who is still to choose, with no choice buttons.
     prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
     assert t("en", "bot.msg.waiting", players="Ann, Bob, Cy") in prompt.text
