@@ -130,7 +130,8 @@ async def _store_games(path: str, count: int, rng: random.Random) -> None:
         setup = match.stored_setup()
         seats = [{"name": p, "platform": "bench", "user_id": f"u{gid}-{i}", "is_ai": False,
                   "ai_reason": None, "language": None} for i, p in enumerate(names)]
-        options = {"final_tours": "markers", "reminder_minutes": 240, "deadline_minutes": 1440, "language": "en"}
+        options = {**{spec.name: spec.default for spec in definition.options},
+                   "reminder_minutes": 240, "deadline_minutes": 1440, "language": "en"}
         games.append((gid, "bench", f"stored{gid}", "", "playing", f"u{gid}-0", json.dumps(options), seed,
                       json.dumps(seats), json.dumps(setup), played, now, now, "{}"))
         timers.append((gid, "deadline", now + 86400, played))

@@ -48,3 +48,13 @@ async def test_settings_buttons_posted_with_indices_still_work(service):
     assert (await service.press(c, ANN, old)).ok
     assert (await service.chat_settings.chat_options(c))["reminder_minutes"] == 60
     assert not (await service.press(c, ANN, service.codec.encode("s", 30, 0, bind=bind))).ok   # no such setting
+
+
+def test_every_setting_and_value_has_a_key_of_its_own():
+    from bot.service.settings import setting_key, value_key, values_of
+
+    names = settable()
+    assert len({setting_key(name) for name in names}) == len(names)
+    for name in names:
+        values = values_of(name)
+        assert len({value_key(name, value) for value in values}) == len(values), name
