@@ -11,12 +11,11 @@ import asyncio
 import random
 
 from service_helpers import chat, start_game, user
-from twin_streams import turn_buttons
+from twin_streams import NAMES, turn_buttons
 
 from renderers.i18n import t
 
 BACK = "b"                          # the payload kind of a submenu's Back button
-NAMES = ("Ann", "Bob", "Cy")
 
 
 def newest_private_menu(transport, u) -> list:

@@ -19,7 +19,8 @@ from bot.service import GameService
 from bot.service.service import TURN_PRESSES
 
 PNG = b"\x89PNG\r\n\x1a\n"       # what the recording presenter draws
-NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+NAMES = ("Ann", "Bob", "Cy")                          # a table of three humans
+MORE_NAMES = (*NAMES, "Dee", "Eve", "Fay")            # for games that need more
 
 
 def seen(message) -> tuple:
@@ -94,7 +95,7 @@ async def start_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, 
         with monkeypatch.context() as patch:
             if twin:
                 patch.setattr(definition, "new_match", twin_deal)
-            users = [user(name) for name in NAMES[:players]]
+            users = [user(name) for name in MORE_NAMES[:players]]
             c = chat(1)
             assert (await svc.new_game(c, users[0], options={"game": game_id, "seed": seed})).ok
             for u in users[1:]:
@@ -123,7 +124,7 @@ async def play_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, s
     compared and the moves made."""
     sides, changed = await start_twins(tmp_path, clock, monkeypatch, game_id, players, seat, seed)
     current = record_pictures(monkeypatch, game_id, sides)
-    users = {u.id: u for u in map(user, NAMES[:players])}
+    users = {u.id: u for u in map(user, MORE_NAMES[:players])}
     seated = (await sides[0].service.game_info(chat(1)))["seats"]
     watchers = {s["user_id"] for i, s in enumerate(seated) if i not in changed}
     rng, compared, moves = random.Random(seed), 0, 0
