@@ -28,8 +28,9 @@ DIRS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
 def png(img: Image.Image) -> bytes:
+    """PNG bytes of a palette image: flat colours survive, and encoding takes half the time of RGB."""
     out = io.BytesIO()
-    img.save(out, "PNG", compress_level=6)
+    img.quantize(96, method=Image.Quantize.FASTOCTREE).save(out, "PNG", compress_level=6)
     return out.getvalue()
 
 

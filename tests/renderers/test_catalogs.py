@@ -27,6 +27,7 @@ from engine.paris_connection.board import COMPANIES
 from engine.paris_paris.board import COLOURS
 from engine.paris_paris.game import FINAL_TOURS
 from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, LOCALES, catalog, t
+from renderers.papa_paolo.final import PARTS as PAPA_PARTS
 from renderers.papa_paolo.text import PHASES as PAPA_PHASES
 from renderers.style import PLAYER_COLOURS
 
@@ -73,6 +74,8 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "papa.btn.": {"drop", "end-trip", "done", "best-plan", "decline"},
     "papa.prompt.": {"square", "pizzas", "which", "where", "from", "bid", "settle", "late"},
     "papa.ev.resolved_": {"track", "action", "unused"},
+    "papa.img.act.": set(PAPA_ACTIONS),
+    "papa.img.part.": set(PAPA_PARTS),
 }
 # Prefixes completed by string literals of one module: build_parser's tr("play.help"), the Discord
 # command tree's L("...", "cmd.new"), error_text's t(lang, f"err_{code}") for the codes it names.
