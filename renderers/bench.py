@@ -98,7 +98,7 @@ def _paris_connection(width: int, repeat: int) -> None:
 
 def _papa_paolo(repeat: int) -> None:
     board = pp_scenes.played(4, rounds_done=3, options={"hidden_money": True})
-    own = pp_scenes.choosing(4, "trip")
+    own = pp_scenes.choosing(4, "deliver-trip")
     final = pp_scenes.played(4, rounds_done=5)
     seat = own.to_act()[0]
     rows = [

@@ -55,7 +55,7 @@ def _papa_paolo():
     for n, language, layout in ((2, "en", "landscape"), (4, "it", "portrait")):
         match = pp_scenes.played(n, rounds_done=2, options={"hidden_money": n == 4})
         yield f"pp-board-{n}p-{layout}.png", PAPA.render("map", match.view(None), [], language, layout=layout)
-    for mode, language in (("rotate", "en"), ("trip", "de")):
+    for mode, language in (("rotate", "en"), ("deliver-trip", "de")):
         match = pp_scenes.choosing(3, mode)
         seat = match.to_act()[0]
         yield f"pp-own-{mode}.png", PAPA.render_private(match.view(seat), [], language, layout="portrait")

@@ -162,9 +162,10 @@ def _players_block(view, marks, language: str) -> Block:
             hood = view.neighbourhoods[seat]
             stock = sum(q.pizzas for q in hood)
             served = sum(q.served for q in hood)
-            held = view.delivery_held[seat] or ""
-            draw.text(d, (x + w - 10, top + 48), t(language, "papa.img.stock", pizzas=stock, served=served,
-                                                    tile=held), 15, anchor="ra", max_width=150)
+            stock_text = t(language, "papa.img.stock", pizzas=stock, served=served)
+            if view.delivery_held[seat]:
+                stock_text += f" · {view.delivery_held[seat]}"
+            draw.text(d, (x + w - 10, top + 48), stock_text, 15, anchor="ra", max_width=170)
 
     return w, h, paint
 

@@ -18,13 +18,15 @@ def played(n: int, *, rounds_done: int, seed: int = 7, options: dict | None = No
 
 def choosing(n: int, mode: str, *, seed: int = 7) -> PapaMatch:
     """A game in round 3 where the first seat to act is at ``mode`` of a decision (``rotate``,
-    ``deliver`` with a trip under way...)."""
+    ``deliver-trip``: a delivery trip two squares long...)."""
     match = GAME.new_match(NAMES[:n], seed=seed)
     while not match.is_terminal():
         seat = match.to_act()[0]
         view = match.view(seat)
         draft = view.draft or {}
-        now = "trip" if draft.get("cur") and len(draft["cur"]["path"]) >= 2 else draft.get("mode")
+        now = draft.get("mode")
+        if view.phase == "deliver" and draft.get("cur") and len(draft["cur"]["path"]) >= 2:
+            now = "deliver-trip"
         if match.cycle >= 3 and now == mode:
             return match
         choices = match.legal_choices(seat)
