@@ -35,7 +35,7 @@ def render_board(view, *, events: Sequence[Any] = (), language: str = "en", layo
     width = WIDTHS.get(layout, WIDTHS["landscape"])
     marks = initials(view.players)
     blocks = [_grid_block(view, marks, language), _stairs_block(view, marks, language),
-              _players_block(view, marks, language), *_hood_blocks(view, marks, language)]
+              _players_block(view, marks, language), *_hood_blocks(view, marks, language, trips_of(events))]
     return pieces.png(flow(blocks, width, words.status_line(view, language)))
 
 
@@ -170,7 +170,17 @@ def _players_block(view, marks, language: str) -> Block:
     return w, h, paint
 
 
-def _hood_blocks(view, marks, language: str) -> list[Block]:
+def trips_of(events: Sequence[Any]) -> dict[int, list[dict]]:
+    """Each seat's delivery trips of the round (revealed together), to draw on its neighbourhood."""
+    trips: dict[int, list[dict]] = {}
+    for e in events:
+        if e.kind == "deliveries_made":
+            trips.setdefault(e.seat, []).extend(e.trips)
+    return trips
+
+
+def _hood_blocks(view, marks, language: str, trips: dict[int, list[dict]] | None = None) -> list[Block]:
+    trips = trips or {}
     out = []
     for seat in view.order:
         squares = view.neighbourhoods[seat]
@@ -180,7 +190,7 @@ def _hood_blocks(view, marks, language: str) -> list[Block]:
         def paint(d: ImageDraw.ImageDraw, x: int, y: int, seat=seat, squares=squares, w=w) -> None:
             pieces.marker(d, x + 12, y + 11, 11, seat, marks[seat])
             draw.text(d, (x + 28, y), view.players[seat], 18, bold=True, max_width=w - 30)
-            pieces.draw_hood(d, squares, x, y + 30, HOOD_CELL)
+            pieces.draw_hood(d, squares, x, y + 30, HOOD_CELL, trips=trips.get(seat, ()))
 
         out.append((w, h, paint))
     return out

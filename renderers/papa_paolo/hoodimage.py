@@ -29,7 +29,8 @@ def render_own(view, *, events: Sequence[Any] = (), language: str = "en", layout
     squares = view.neighbourhoods[seat]
     trips = _trips(view.draft)
     rotations = [s.arg for s in steps if s.verb == "rotate"]
-    hood_w, hood_h = pieces.hood_size(squares, CELL, list(labels))
+    chosen = tuple(view.draft["square"]) if rotations and view.draft and view.draft.get("square") else None
+    hood_w, hood_h = pieces.hood_size(squares, CELL, [*labels, *([chosen] if chosen else [])])
     width = max(hood_w + 40, 560)
     strip = CELL + 50 if rotations else 0
     height = 110 + hood_h + 30 + strip
@@ -41,7 +42,7 @@ def render_own(view, *, events: Sequence[Any] = (), language: str = "en", layout
     held = view.delivery_held[seat]
     if held:
         draw.text(d, (width - 20, 80), words.delivery_text(held, language), 20, anchor="ra")
-    pieces.draw_hood(d, squares, (width - hood_w) // 2, 110, CELL, labels=labels, trips=trips)
+    pieces.draw_hood(d, squares, (width - hood_w) // 2, 110, CELL, labels=labels, trips=trips, chosen=chosen)
     if rotations:
         _rotations(d, view, rotations, 110 + hood_h + 30, language)
     return pieces.png(img)

@@ -71,17 +71,19 @@ def hood_bounds(squares, extra: Sequence[tuple[int, int]] = ()) -> tuple[int, in
 
 
 def hood_size(squares, cell: int, extra: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
+    """The pixel size of a neighbourhood drawn with squares ``cell`` wide (``extra``: squares to
+    leave room for, such as numbered empty ones)."""
     x0, y0, x1, y1 = hood_bounds(squares, extra)
     return (x1 - x0 + 1) * cell, (y1 - y0 + 1) * cell
 
 
 def draw_hood(d: ImageDraw.ImageDraw, squares, left: int, top: int, cell: int, *,
               labels: dict[tuple[int, int], int] | None = None, trips: Sequence[dict] = (),
-              extra: Sequence[tuple[int, int]] = ()) -> None:
+              extra: Sequence[tuple[int, int]] = (), chosen: tuple[int, int] | None = None) -> None:
     """A neighbourhood at (left, top): each square ``cell`` wide; ``labels`` print a button's number
     on a square (empty ones drawn as dashed outlines); ``trips`` draw as lines with drops."""
     labels = labels or {}
-    x0, y0, _, _ = hood_bounds(squares, [*extra, *labels])
+    x0, y0, _, _ = hood_bounds(squares, [*extra, *labels, *([chosen] if chosen else [])])
 
     def at(p) -> tuple[int, int]:
         return left + (p[0] - x0) * cell, top + (p[1] - y0) * cell
@@ -94,6 +96,10 @@ def draw_hood(d: ImageDraw.ImageDraw, squares, left: int, top: int, cell: int, *
             city_square(d, x + 1, y + 1, cell - 2, q.colour, q.roads, q.houses, q.served, q.id)
     for trip in trips:
         _trip(d, trip, at, cell)
+    if chosen is not None:          # the square a tile is being turned for
+        x, y = at(chosen)
+        d.rectangle((x + 3, y + 3, x + cell - 3, y + cell - 3), outline=LABEL, width=6)
+        draw.text(d, (x + cell / 2, y + cell / 2), "↻", cell // 3, bold=True, anchor="mm")
     occupied = {(q.x, q.y) for q in squares}
     for pos, key in labels.items():
         x, y = at(pos)
