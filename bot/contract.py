@@ -75,7 +75,8 @@ class Outgoing:
     text: str
     chat: Chat | None = None
     private_to: User | None = None
-    image: bytes | None = None                     # PNG, rendered by the delivery loop
+    image: bytes | None = None                     # PNG, rendered by the delivery loop; a private
+                                                   # message's is that seat's own board
     image_name: str = DEFAULT_IMAGE_NAME           # the service names each picture after its game
     buttons: tuple[tuple[Button, ...], ...] = ()   # rows of buttons
     mentions: tuple[User, ...] = ()                # users to ping ("{mention:<seat>}" in text is
