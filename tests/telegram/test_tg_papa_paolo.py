@@ -62,8 +62,10 @@ async def seat_of(bot, user) -> int:
     return next(s for s, seat in enumerate(info["seats"]) if str(seat["user_id"]) == str(user.id))
 
 
-@pytest.mark.parametrize("players", [2, 4])
-async def test_papa_paolo_by_taps_to_the_end(api, bot, table, players, monkeypatch):
+async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after: int) -> None:
+    """Two humans tap (at once where both act) until round ``stop_after`` is over or the game ends:
+    their numbered buttons are the numbers their picture shows; a tap never posts more than 3
+    group messages; each tap is answered once."""
     monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: SEEDS[players])
     await start(api, bot, table, players)
     humans = list(table.users.values())
@@ -73,6 +75,8 @@ async def test_papa_paolo_by_taps_to_the_end(api, bot, table, players, monkeypat
     for _ in range(2500):
         before = len(table.group_messages())
         match = (await bot.service.store.load(1)).match
+        if match.cycle > stop_after:
+            break
         taps = []
         for user in humans:
             msg = private_turn(api, user)
@@ -92,11 +96,16 @@ async def test_papa_paolo_by_taps_to_the_end(api, bot, table, players, monkeypat
         answers = await tap_at_once(api, bot, taps)
         assert all(a.get("show_alert") is not True for a in answers), answers
         posts.append(len(table.group_messages()) - before)
-    info = await bot.service.game_info(game_id=1)
-    assert info["status"] == "finished" and info["game"] == "papa-paolo" and info["winners"], info
     assert at_once == 2 and checked > 3
     assert max(posts) <= 3, posts                          # never a burst of group messages after a tap
     assert len(api.answers) == len(api.calls_of("answerCallbackQuery"))      # each tap answered once
+
+
+@pytest.mark.parametrize("players", [4])
+async def test_papa_paolo_by_taps_to_the_end(api, bot, table, players, monkeypatch):
+    await play_rounds(api, bot, table, players, monkeypatch, stop_after=5)
+    info = await bot.service.game_info(game_id=1)
+    assert info["status"] == "finished" and info["game"] == "papa-paolo" and info["winners"], info
     group = table.group_messages()
     text = "\n".join(m.body for m in group)
     assert t("en", "papa.final_header") in text
@@ -108,3 +117,13 @@ async def test_papa_paolo_by_taps_to_the_end(api, bot, table, players, monkeypat
     for seat, name in enumerate(final.players):
         assert f"{name}: {final.returns()[seat]} = " in text
 
+
+
+async def test_two_players_two_rounds_by_taps(api, bot, table, monkeypatch):
+    """A shorter game at 2 players: both humans, the first two rounds."""
+    await play_rounds(api, bot, table, 2, monkeypatch, stop_after=2)
+    info = await bot.service.game_info(game_id=1)
+    assert info["round"] == 3 and info["status"] != "finished"
+    group = table.group_messages()
+    assert len([m for m in group if m.photo is not None]) == 3          # at the start, after rounds 1 and 2
+    assert not [b for m in group for b in m.buttons() if b.get("text", "").split(" ")[0].isdigit()]
