@@ -118,6 +118,8 @@ def test_final_score_parts_add_up_to_the_scores():
         assert parts["delivered"] + parts["experience"] + parts["maxed"] - parts["left"] + parts["bonus"] \
             == view.scores[seat]
         assert parts["bonus"] in (0, 1, 2)
+        history = view.track_history[seat]             # the final picture's tracks by round
+        assert len(history) == 6 and history[-1] == view.tracks[seat] and set(history[0].values()) == {0}
     lines = PRESENTER.final_lines(view, "en")
     assert all(f"{view.players[s]}: {view.scores[s]} = " in "\n".join(lines) for s in range(4))
 
