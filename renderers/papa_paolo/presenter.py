@@ -30,13 +30,20 @@ MAX_ITEMS = 18          # buttons of one kind in one menu; more go into submenus
 NUMBERED = ("square", "put", "from", "step")     # steps on a square of the seat's neighbourhood
 
 
+def numbered_verbs(steps: Sequence[Step]) -> tuple[str, ...]:
+    """The verbs whose squares carry numbers: a drop too where several squares may be served
+    (an express delivery that ignores roads), not just the one the trip stands on."""
+    return NUMBERED + ("drop",) if sum(s.verb == "drop" for s in steps) > 1 else NUMBERED
+
+
 def square_keys(steps: Sequence[Any]) -> dict[tuple[int, int], int]:
     """The number of each neighbourhood square a legal step names, 1 up, in the steps' order:
     the buttons and the private picture both use these."""
+    steps = [s if isinstance(s, Step) else _parse(s) for s in steps]
+    numbered = numbered_verbs(steps)
     keys: dict[tuple[int, int], int] = {}
     for step in steps:
-        step = step if isinstance(step, Step) else _parse(step)
-        if step.verb in NUMBERED and isinstance(step.arg, tuple) and step.arg not in keys:
+        if step.verb in numbered and isinstance(step.arg, tuple) and step.arg not in keys:
             keys[step.arg] = len(keys) + 1
     return keys
 
@@ -140,9 +147,11 @@ class PapaPaoloPresenter(Presenter):
         if stairs:
             return _stairs_menu(stairs, language, group)
         keys = square_keys(steps)
-        keyed = [_item(s, view, language, keys) for s in steps if s.verb in NUMBERED]
-        best = [_item(s, view, language, keys) for s in steps if s.verb == "best-plan"]
-        others = [_item(s, view, language, keys) for s in steps if s.verb not in NUMBERED and s.verb != "best-plan"]
+        numbered = numbered_verbs(steps)
+        keyed = [_item(s, view, language, keys, numbered) for s in steps if s.verb in numbered]
+        best = [_item(s, view, language, keys, numbered) for s in steps if s.verb == "best-plan"]
+        others = [_item(s, view, language, keys, numbered) for s in steps
+                  if s.verb not in numbered and s.verb != "best-plan"]
         if steps[0].verb == "place":
             cols = view.grid_size[1]
             by_row: dict[int, list[MenuItem]] = {}
@@ -255,11 +264,11 @@ def _stair_item(step: Step, language: str) -> MenuItem:
                     choice=step)
 
 
-def _item(step: Step, view, language: str, keys: dict) -> MenuItem:
+def _item(step: Step, view, language: str, keys: dict, numbered: Sequence[str] = NUMBERED) -> MenuItem:
     v, arg = step.verb, step.arg
-    if v in NUMBERED:
+    if v in numbered:
         key = keys[arg]
-        label = str(key)
+        label = f"{key} · 📦" if v == "drop" else str(key)
         if v in ("from", "put"):
             pizzas = next((q.pizzas for q in view.neighbourhoods[view.viewer] if (q.x, q.y) == arg), 0) \
                 if view.viewer is not None else 0

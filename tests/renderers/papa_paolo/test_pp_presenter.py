@@ -44,15 +44,23 @@ def reachable(view, choices, language="en") -> tuple[set[str], int]:
     return found, largest
 
 
-@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
-def test_every_legal_step_is_one_button_away_in_menus_of_at_most_20(players, seed):
+ALL_OPTIONS = {name: True for name in ("hidden_money", "reverse_bid_order", "money_bonus",  # not with first_player_coin
+                                        "two_player_preview", "express_ignores_roads")}
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), [(2, 1, None), (3, 2, None), (4, 3, None),
+                                                          (2, 4, ALL_OPTIONS), (4, 5, {**ALL_OPTIONS, "two_player_preview": False}),
+                                                          (3, 6, {"first_player_coin": True})])
+def test_every_legal_step_is_one_button_away_in_menus_of_at_most_20(players, seed, options):
     largest = 0
-    for match, seat in random_game(players, seed):
+    for match, seat in random_game(players, seed, options):
         if seat is None:
             break
         choices = match.legal_choices(seat)
         found, size = reachable(match.view(seat), choices)
         assert found == {str(c) for c in choices}
+        labels = [item.label for item in PRESENTER.menu(match.view(seat), choices, "en").items()]
+        assert len(set(labels)) == len(labels), labels            # no two buttons read the same
         largest = max(largest, size)
     assert 5 < largest <= 20
 
