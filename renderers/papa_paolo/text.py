@@ -179,8 +179,6 @@ def _phase_line(e: Any, who: str, players: Sequence[str], language: str) -> str 
         return t(language, "papa.ev.planned", player=who)
     if k == "deliveries_made":
         return deliveries_line(e, who, language)
-    if k == "cycle_ended":
-        return t(language, "papa.ev.round_over", round=e.cycle, of=C.ROUNDS)
     if k == "game_ended":
         return t(language, "papa.ev.game_over")
     return None
