@@ -155,3 +155,25 @@ def test_pictures_are_pngs_within_the_size_target():
     for name, png in stops.items():
         assert png is not None and png.startswith(PNG), name
         assert len(png) <= 300 * 1024, (name, len(png))
+
+
+def test_the_private_picture_numbers_the_squares_as_the_buttons(monkeypatch):
+    from renderers.papa_paolo import pieces
+
+    drawn = []
+    real = pieces.draw_hood
+    monkeypatch.setattr(pieces, "draw_hood", lambda *a, **kw: (drawn.append(kw.get("labels")), real(*a, **kw)))
+    checked = 0
+    for match, seat in random_game(3, 17):
+        if seat is None or checked >= 12:
+            break
+        view = match.view(seat)
+        items = PRESENTER.menu(view, match.legal_choices(seat), "en").items()
+        numbered = {i.choice.arg: i.label.split(" ")[0] for i in items if i.key is not None}
+        if not numbered:
+            continue
+        drawn.clear()
+        PRESENTER.render_private(view, [], "en")
+        assert {square: str(key) for square, key in drawn[0].items()} == numbered
+        checked += 1
+    assert checked == 12
