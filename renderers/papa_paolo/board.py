@@ -36,7 +36,11 @@ def render_board(view, *, events: Sequence[Any] = (), language: str = "en", layo
     marks = initials(view.players)
     blocks = [_grid_block(view, marks, language), _stairs_block(view, marks, language),
               _players_block(view, marks, language), *_hood_blocks(view, marks, language, trips_of(events))]
-    return pieces.png(flow(blocks, width, words.status_line(view, language)))
+    title = words.status_line(view, language)
+    ended = [e.cycle for e in events if e.kind == "cycle_ended"]
+    if ended and not view.finished:      # drawn as the next round begins: say which round it closes
+        title = t(language, "papa.img.after_round", round=ended[-1], of=C.ROUNDS, status=title)
+    return pieces.png(flow(blocks, width, title))
 
 
 def flow(blocks: list[Block], width: int, title: str) -> Image.Image:
