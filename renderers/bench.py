@@ -98,12 +98,13 @@ def _paris_connection(width: int, repeat: int) -> None:
 
 def _papa_paolo(repeat: int) -> None:
     board = pp_scenes.played(4, rounds_done=3, options={"hidden_money": True})
+    events = pp_scenes.round_events(board, 3)
     own = pp_scenes.choosing(4, "deliver-trip")
     final = pp_scenes.played(4, rounds_done=5)
     seat = own.to_act()[0]
     rows = [
-        ("board, 4 players, landscape", lambda: PAPA.render("map", board.view(None), [], "en")),
-        ("board, 4 players, portrait", lambda: PAPA.render("map", board.view(None), [], "en", layout="portrait")),
+        ("board, 4 players, landscape", lambda: PAPA.render("map", board.view(None), events, "en")),
+        ("board, 4 players, portrait", lambda: PAPA.render("map", board.view(None), events, "en", layout="portrait")),
         ("own neighbourhood, trip under way", lambda: PAPA.render_private(own.view(seat), [], "en")),
         ("final, 4 players", lambda: PAPA.render("final", final.view(None), [], "en", layout="portrait")),
     ]

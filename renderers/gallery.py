@@ -54,7 +54,8 @@ def _paris_connection():
 def _papa_paolo():
     for n, language, layout in ((2, "en", "landscape"), (4, "it", "portrait")):
         match = pp_scenes.played(n, rounds_done=2, options={"hidden_money": n == 4})
-        yield f"pp-board-{n}p-{layout}.png", PAPA.render("map", match.view(None), [], language, layout=layout)
+        events = pp_scenes.round_events(match, 2)
+        yield f"pp-board-{n}p-{layout}.png", PAPA.render("map", match.view(None), events, language, layout=layout)
     for mode, language in (("rotate", "en"), ("deliver-trip", "de")):
         match = pp_scenes.choosing(3, mode)
         seat = match.to_act()[0]

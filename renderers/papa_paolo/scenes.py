@@ -33,3 +33,8 @@ def choosing(n: int, mode: str, *, seed: int = 7) -> PapaMatch:
         steps = [c for c in choices if c.verb in ("from", "step")] if view.phase == "deliver" else []
         match.apply(steps[0] if steps else GAME.choose(match, seat, seed=seed), by=seat)
     raise LookupError(f"no {mode} in this game")
+
+
+def round_events(match: PapaMatch, round_: int) -> list:
+    """The public events of round ``round_`` (what the picture after it highlights)."""
+    return [e for e in match.log[match.cycle_start(round_):match.cycle_start(round_ + 1)] if e.visible_to(None)]
