@@ -122,7 +122,7 @@ def _stairs_block(view, marks, language: str) -> Block:
             tile = view.delivery_tiles[c - 1] if c - 1 < len(view.delivery_tiles) else None
             if tile:
                 info = C.DELIVERY_TILES[tile]
-                draw.text(d, (cx + cw / 2, top), tile, 16, bold=True, anchor="ma")
+                draw.text(d, (cx + cw / 2, top), f"{c}: {tile}", 16, bold=True, anchor="ma")
                 draw.text(d, (cx + cw / 2, top + 20), t(language, "papa.img.delivery", pizzas=info.max_pizzas,
                                                         distance=info.max_distance), 13, anchor="ma",
                           max_width=cw - 4)

@@ -145,7 +145,7 @@ class PapaPaoloPresenter(Presenter):
             return Menu(())
         stairs = [s for s in steps if s.verb == "stairs"]
         if stairs:
-            return _stairs_menu(stairs, language, group)
+            return _stairs_menu(stairs, view.delivery_tiles, language, group)
         keys = square_keys(steps)
         numbered = numbered_verbs(steps)
         keyed = [_item(s, view, language, keys, numbered) for s in steps if s.verb in numbered]
@@ -243,25 +243,32 @@ def _rows(items: Sequence[MenuItem], width: int = ROW) -> tuple[tuple[MenuItem, 
     return tuple(tuple(items[i:i + width]) for i in range(0, len(items), width))
 
 
-def _stairs_menu(stairs: list[Step], language: str, group: str | None) -> Menu:
+def _stairs_menu(stairs: list[Step], tiles: Sequence[str], language: str, group: str | None) -> Menu:
+    """Staircase spaces by column (a column is a delivery tile: the picture heads it "1: A2")."""
     columns: dict[int, list[Step]] = {}
     for s in stairs:
         columns.setdefault(s.arg[1], []).append(s)
     if group and group.startswith("s") and group[1:].isdigit() and int(group[1:]) in columns:
         column = int(group[1:])
-        items = [_stair_item(s, language) for s in columns[column]]
-        return Menu(_rows(items, width=3), text=t(language, "papa.ask.column", column=column), back=True)
+        items = [_stair_item(s, tiles, language) for s in columns[column]]
+        return Menu(_rows(items, width=3), text=t(language, "papa.ask.column", column=column,
+                                                   tile=_column_tile(tiles, column)), back=True)
     if len(stairs) <= MAX_ITEMS:
-        return Menu(tuple(tuple(_stair_item(s, language) for s in col) for _, col in sorted(columns.items())))
-    items = [MenuItem(t(language, "papa.btn.column", column=c, cheapest=min(C.stair_cost(*s.arg) for s in col)),
-                      group=f"s{c}") for c, col in sorted(columns.items())]
+        return Menu(tuple(tuple(_stair_item(s, tiles, language) for s in col) for _, col in sorted(columns.items())))
+    items = [MenuItem(t(language, "papa.btn.column", column=c, tile=_column_tile(tiles, c),
+                        cheapest=min(C.stair_cost(*s.arg) for s in col)), group=f"s{c}")
+             for c, col in sorted(columns.items())]
     return Menu(_rows(items, width=2))
 
 
-def _stair_item(step: Step, language: str) -> MenuItem:
+def _column_tile(tiles: Sequence[str], column: int) -> str:
+    return tiles[column - 1] if 0 < column <= len(tiles) else "?"
+
+
+def _stair_item(step: Step, tiles: Sequence[str], language: str) -> MenuItem:
     row, col = step.arg
-    return MenuItem(t(language, "papa.btn.stairs", column=col, step=row + 1, cost=C.stair_cost(row, col)),
-                    choice=step)
+    return MenuItem(t(language, "papa.btn.stairs", column=col, tile=_column_tile(tiles, col), step=row + 1,
+                      cost=C.stair_cost(row, col)), choice=step)
 
 
 def _item(step: Step, view, language: str, keys: dict, numbered: Sequence[str] = NUMBERED) -> MenuItem:
