@@ -101,7 +101,7 @@ def narrate(events: Sequence[Any], players: Sequence[str], language: str) -> lis
     return _fold_coins(lines, language)
 
 
-MAX_LINES = 30      # a round's narration stays well inside a chat message
+MAX_LINES = 22      # a round's narration stays well inside a chat message (Discord: 2,000 characters)
 
 
 def _fold_coins(lines: list[str], language: str) -> list[str]:

@@ -177,3 +177,13 @@ def test_the_private_picture_numbers_the_squares_as_the_buttons(monkeypatch):
         assert {square: str(key) for square, key in drawn[0].items()} == numbered
         checked += 1
     assert checked == 12
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_a_rounds_narration_fits_a_discord_message(language):
+    *_, (match, _) = random_game(4, 21)
+    players = ("Annemarie", "Bartholomäus", "Christiane", "Dominique")
+    longest = max(len("\n".join(PRESENTER.narrate(
+        [e for e in match.log[match.cycle_start(r):match.cycle_start(r + 1)] if e.visible_to(None)],
+        players, language))) for r in range(1, 5))
+    assert 800 < longest <= 1800
