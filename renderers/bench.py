@@ -14,6 +14,8 @@ import statistics
 import time
 
 from . import paris_connection
+from .papa_paolo import scenes as pp_scenes
+from .papa_paolo.presenter import PRESENTER as PAPA
 from .paris_connection import scenes as pc_scenes
 from .paris_paris import render_final, render_lobby, render_map, scenes
 
@@ -62,6 +64,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"MAP median {median:.1f} ms per render, {size / 1024:.1f} KB "
           f"(targets: <= 60 ms, <= 250 KB): {'OK' if median <= 60 and size <= 250 * 1024 else 'MISSED'}")
     _paris_connection(args.width, args.repeat)
+    _papa_paolo(args.repeat)
 
 
 def _paris_connection(width: int, repeat: int) -> None:
@@ -91,6 +94,28 @@ def _paris_connection(width: int, repeat: int) -> None:
     median, size = results[0]
     print(f"PARIS CONNECTION MAP median {median:.1f} ms per render, {size / 1024:.1f} KB "
           f"(targets at the default size, map and final: <= 80 ms, <= 300 KB): {'OK' if ok else 'MISSED'}")
+
+
+def _papa_paolo(repeat: int) -> None:
+    board = pp_scenes.played(4, rounds_done=3, options={"hidden_money": True})
+    events = pp_scenes.round_events(board, 3)
+    own = pp_scenes.choosing(4, "deliver-trip")
+    final = pp_scenes.played(4, rounds_done=5)
+    seat = own.to_act()[0]
+    rows = [
+        ("board, 4 players, landscape", lambda: PAPA.render("map", board.view(None), events, "en")),
+        ("board, 4 players, portrait", lambda: PAPA.render("map", board.view(None), events, "en", layout="portrait")),
+        ("own neighbourhood, trip under way", lambda: PAPA.render_private(own.view(seat), [], "en")),
+        ("final, 4 players", lambda: PAPA.render("final", final.view(None), [], "en", layout="portrait")),
+    ]
+    print("\nPapà Paolo")
+    results = []
+    for label, fn in rows:
+        median, size = _time(fn, repeat)
+        results.append((median, size))
+        print(f"{label:<36} median {median:6.1f} ms   PNG {size / 1024:6.1f} KB")
+    ok = all(median <= 80 and size <= 300 * 1024 for median, size in results)
+    print(f"PAPA PAOLO pictures (targets: <= 80 ms, <= 300 KB): {'OK' if ok else 'MISSED'}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 from . import paris_connection
+from .papa_paolo import scenes as pp_scenes
+from .papa_paolo.presenter import PRESENTER as PAPA
 from .paris_connection import scenes as pc_scenes
 from .paris_paris import render_final, render_lobby, render_map, scenes
 
@@ -32,6 +34,7 @@ def pictures():
         yield f"final-{n}p.png", render_final(final.game.view(None), events=final.events,
                                               language="en" if n == 2 else "fr")
     yield from _paris_connection()
+    yield from _papa_paolo()
 
 
 def _paris_connection():
@@ -46,6 +49,19 @@ def _paris_connection():
     for n, language in ((3, "it"), (5, "en")):
         final = pc_scenes.final(n)
         yield f"pc-final-{n}p.png", paris_connection.render_final(final.view, events=final.events, language=language)
+
+
+def _papa_paolo():
+    for n, language, layout in ((2, "en", "landscape"), (4, "it", "portrait")):
+        match = pp_scenes.played(n, rounds_done=2, options={"hidden_money": n == 4})
+        events = pp_scenes.round_events(match, 2)
+        yield f"pp-board-{n}p-{layout}.png", PAPA.render("map", match.view(None), events, language, layout=layout)
+    for mode, language in (("rotate", "en"), ("deliver-trip", "de")):
+        match = pp_scenes.choosing(3, mode)
+        seat = match.to_act()[0]
+        yield f"pp-own-{mode}.png", PAPA.render_private(match.view(seat), [], language, layout="portrait")
+    final = pp_scenes.played(3, rounds_done=5)
+    yield "pp-final-3p.png", PAPA.render("final", final.view(None), [], "fr")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from .papa_paolo.presenter import PRESENTER as PAPA_PAOLO
 from .paris_connection.presenter import PRESENTER as PARIS_CONNECTION
 from .paris_paris.presenter import PRESENTER as PARIS_PARIS
 from .presenter import Presenter
 
-PRESENTERS: dict[str, Presenter] = {p.game_id: p for p in (PARIS_PARIS, PARIS_CONNECTION)}
+PRESENTERS: dict[str, Presenter] = {p.game_id: p for p in (PARIS_PARIS, PARIS_CONNECTION, PAPA_PAOLO)}

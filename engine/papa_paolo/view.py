@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import components as C
+from .stepper import legal_steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,10 @@ class PapaView:
     neighbourhoods: tuple[tuple[SquareView, ...], ...]
     planned: tuple[int, ...]                 # seats whose plan is in
     draft: dict[str, Any] | None             # the decision under way the viewer may see
+    legal: tuple[str, ...]                   # the viewer's legal steps now, as text (a picture numbers them)
     finished: bool
+    # Once the game is over: each seat's tracks after each round (from the events), for the final picture.
+    track_history: tuple[tuple[dict[str, int], ...], ...]
     scores: tuple[int, ...] | None
     winners: tuple[int, ...]
 
@@ -83,6 +87,22 @@ def _draft(game, seat: int | None) -> dict[str, Any] | None:
     if len(acting) == 1 and acting[0] in game.drafts:
         return _plain({k: v for k, v in game.drafts[acting[0]].items()})
     return None
+
+
+def _track_history(game) -> tuple[tuple[dict[str, int], ...], ...]:
+    """Per seat, its tracks at the start and after each round, as the public events tell them."""
+    now = [{c: 0 for c in C.COLOURS} for _ in range(game.n)]
+    rounds = [[dict(t) for t in now]]
+    for event in game.log:
+        if event.kind == "track_advanced":
+            now[event.seat][event.colour] = event.position
+        elif event.kind == "cycle_ended":
+            rounds.append([dict(t) for t in now])
+    return tuple(tuple(r[seat] for r in rounds) for seat in range(game.n))
+
+
+def _legal(game, seat: int | None) -> tuple[str, ...]:
+    return () if seat is None else tuple(str(s) for s in legal_steps(game, seat))
 
 
 def _plain(value: Any) -> Any:
@@ -117,6 +137,7 @@ def view_of(game, seat: int | None) -> PapaView:
         tracks=tuple(dict(p.tracks) for p in game.people),
         neighbourhoods=tuple(_squares(p.hood) for p in game.people),
         planned=tuple(s for s in game.order if s in game.plans),
-        draft=_draft(game, seat), finished=game.finished,
+        draft=_draft(game, seat), legal=_legal(game, seat), finished=game.finished,
+        track_history=_track_history(game) if game.finished else (),
         scores=game.final, winners=game.winners,
     )

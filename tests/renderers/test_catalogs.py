@@ -16,10 +16,19 @@ from babel.messages.pofile import read_po
 from bot.games import AI_LEVELS
 from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.terminal.choices import COMMANDS as TERMINAL_COMMANDS
+from engine.papa_paolo.components import ACTIONS as PAPA_ACTIONS
+from engine.papa_paolo.components import COLOURS as PAPA_COLOURS
+from engine.papa_paolo.game import OPTIONS as PAPA_OPTIONS
+from engine.papa_paolo.steps import BARE as PAPA_BARE
+from engine.papa_paolo.steps import IDS as PAPA_IDS
+from engine.papa_paolo.steps import NUMBERS as PAPA_NUMBERS
+from engine.papa_paolo.steps import PAIRS as PAPA_PAIRS
 from engine.paris_connection.board import COMPANIES
 from engine.paris_paris.board import COLOURS
 from engine.paris_paris.game import FINAL_TOURS
 from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, LOCALES, catalog, t
+from renderers.papa_paolo.final import PARTS as PAPA_PARTS
+from renderers.papa_paolo.text import PHASES as PAPA_PHASES
 from renderers.style import PLAYER_COLOURS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,6 +66,16 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "pc.reply.trade_": {"1", "2"},
     "pc.short.trade_": {"1", "2"},
     "pc.btn.take_": {"1", "2"},
+    "papa.colour.": set(PAPA_COLOURS),
+    "papa.action.": set(PAPA_ACTIONS) | {"nothing"},
+    "papa.phase.": set(PAPA_PHASES),
+    "papa.option.": set(PAPA_OPTIONS),
+    "papa.short.": set(PAPA_BARE + PAPA_PAIRS + PAPA_NUMBERS + PAPA_IDS),
+    "papa.btn.": {"drop", "end-trip", "done", "best-plan", "decline"},
+    "papa.prompt.": {"square", "pizzas", "which", "where", "from", "bid", "settle", "late"},
+    "papa.ev.resolved_": {"track", "action", "unused"},
+    "papa.img.act.": set(PAPA_ACTIONS),
+    "papa.img.part.": set(PAPA_PARTS),
 }
 # Prefixes completed by string literals of one module: build_parser's tr("play.help"), the Discord
 # command tree's L("...", "cmd.new"), error_text's t(lang, f"err_{code}") for the codes it names.
@@ -69,6 +88,7 @@ LITERAL_SUFFIXES: dict[str, Path] = {
 # Error codes a game's text names by prefix (``t(lang, f"pc.err.{code}")``): every code the engine raises.
 ERROR_CODE_SOURCES: dict[str, list[Path]] = {
     "pc.err.": [ROOT / "engine" / "errors.py", ROOT / "engine" / "paris_connection" / "errors.py"],
+    "papa.err.": [ROOT / "engine" / "errors.py", ROOT / "engine" / "papa_paolo" / "errors.py"],
 }
 
 # Parameters that hold a number of things; "{count} shops" must then be a plural entry.
@@ -175,7 +195,7 @@ def test_every_message_is_used():
 @pytest.mark.parametrize("language", ["de", "it", "fr"])
 def test_translations_are_not_english_copies(language):
     same = [k for k, m in catalog(language).items() if m.forms == ENGLISH[k].forms and not k.startswith("bot.language.")
-            and re.search(r"[a-z]{4,}", re.sub(r"\{\w+\}|Paris|Connection", "", m.text))]
+            and re.search(r"[a-z]{4,}", re.sub(r"\{\w+\}|Paris|Connection|Papà Paolo", "", m.text))]
     assert len(same) <= 5, same      # French shares some: "minutes", "orange", "points", "total"
 
 

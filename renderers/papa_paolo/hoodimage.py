@@ -1,0 +1,71 @@
+"""The picture only one seat sees: its own neighbourhood while it chooses, the squares its legal
+steps name carrying the very numbers its buttons show (``presenter.square_keys``), the trip it is
+planning drawn as it grows, the tile it turns shown in each rotation it may choose."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine.papa_paolo import components as C
+from engine.papa_paolo.steps import parse
+
+from .. import draw, style
+from ..i18n import t
+from . import pieces
+from . import text as words
+
+CELL = 120
+
+
+def render_own(view, *, events: Sequence[Any] = (), language: str = "en", layout: str = "landscape") -> bytes:
+    from .presenter import square_keys
+
+    seat = view.viewer
+    steps = [parse(s) for s in view.legal]
+    labels = square_keys(steps)
+    squares = view.neighbourhoods[seat]
+    trips = _trips(view.draft)
+    rotations = [s.arg for s in steps if s.verb == "rotate"]
+    chosen = tuple(view.draft["square"]) if rotations and view.draft and view.draft.get("square") else None
+    hood_w, hood_h = pieces.hood_size(squares, CELL, [*labels, *([chosen] if chosen else [])])
+    width = max(hood_w + 40, 560)
+    strip = CELL + 50 if rotations else 0
+    height = 110 + hood_h + 30 + strip
+    img = Image.new("RGB", (width, height), style.PAPER)
+    d = ImageDraw.Draw(img)
+    draw.text(d, (20, 14), words.status_line(view, language), 24, bold=True, max_width=width - 40)
+    draw.text(d, (20, 48), f"{view.players[seat]} · {words.money(view, seat, language)}", 20, max_width=width - 260)
+    pieces.tracks_row(d, 20, 78, view.tracks[seat], 22)
+    held = view.delivery_held[seat]
+    if held:
+        draw.text(d, (width - 20, 80), words.delivery_text(held, language), 20, anchor="ra")
+    pieces.draw_hood(d, squares, (width - hood_w) // 2, 110, CELL, labels=labels, trips=trips, chosen=chosen)
+    if rotations:
+        _rotations(d, view, rotations, 110 + hood_h + 30, language)
+    return pieces.png(img)
+
+
+def _trips(draft: dict | None) -> list[dict]:
+    if not draft:
+        return []
+    out = list(draft.get("trips", ()))
+    for key in ("cur", "trip"):
+        if draft.get(key):
+            out.append(draft[key])
+    return out
+
+
+def _rotations(d: ImageDraw.ImageDraw, view, rotations: list[int], top: int, language: str) -> None:
+    """The tile being placed in each rotation offered, labelled as the rotation buttons are."""
+    space = view.draft.get("space")
+    tile_id = view.grid[space[0] * view.grid_size[1] + space[1]]
+    tile = C.CITY_TILES[tile_id]
+    draw.text(d, (20, top - 4), t(language, "papa.img.rotations"), 18, bold=True)
+    for i, rot in enumerate(rotations):
+        x = 20 + i * (CELL + 20)
+        pieces.city_square(d, x, top + 22, CELL - 10, tile.colour, sorted(words.rotated_roads(tile_id, rot)),
+                           tile.houses)
+        draw.text(d, (x + (CELL - 10) / 2, top + 22 + CELL - 10 + 4), f"↻ {rot * 90}°", 16, bold=True, anchor="ma")

@@ -1,0 +1,365 @@
+"""Papà Paolo for the bot: its words, buttons and pictures (renderers/presenter.py).
+
+Every decision is made in the seat's private chat (the game declares simultaneous phases), one
+small menu at a time, built from the seat's legal steps only:
+- phase 1: a grid space (rows of buttons as the grid's rows), then take-tile or an action, then
+  the tile's square (numbered) and rotation (its roads drawn as one character), or the action's
+  details (how many pizzas, which pizzeria gets them, which pizzeria to build and where);
+- phase 3: a staircase space (columns as submenus where more than ``MAX_ITEMS`` are open);
+- settlement: an investment tile (late: one, or none); phase 4: its track or its action;
+- phase 5: the one-tap best plan first, then the trip step by step (numbered squares).
+Squares of the seat's neighbourhood are numbered in the order of its legal steps: its private
+picture (render_private) prints the same numbers on them (``square_keys``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.papa_paolo import components as C
+from engine.papa_paolo.steps import Step
+
+from ..i18n import t
+from ..presenter import ChoiceNotFound, Menu, MenuItem, Presenter
+from . import text as words
+from .text import ACTION_EMOJI, COLOUR_EMOJI, ROAD_CHAR
+
+ROW = 5                 # buttons in a row (Discord's limit)
+MAX_ITEMS = 18          # buttons of one kind in one menu; more go into submenus
+NUMBERED = ("square", "put", "from", "step")     # steps on a square of the seat's neighbourhood
+
+
+def numbered_verbs(steps: Sequence[Step]) -> tuple[str, ...]:
+    """The verbs whose squares carry numbers: a drop too where several squares may be served
+    (an express delivery that ignores roads), not just the one the trip stands on."""
+    return NUMBERED + ("drop",) if sum(s.verb == "drop" for s in steps) > 1 else NUMBERED
+
+
+def square_keys(steps: Sequence[Any]) -> dict[tuple[int, int], int]:
+    """The number of each neighbourhood square a legal step names, 1 up, in the steps' order:
+    the buttons and the private picture both use these."""
+    steps = [s if isinstance(s, Step) else _parse(s) for s in steps]
+    numbered = numbered_verbs(steps)
+    keys: dict[tuple[int, int], int] = {}
+    for step in steps:
+        if step.verb in numbered and isinstance(step.arg, tuple) and step.arg not in keys:
+            keys[step.arg] = len(keys) + 1
+    return keys
+
+
+def _parse(text: str) -> Step:
+    from engine.papa_paolo.steps import parse
+
+    return parse(text)
+
+
+class PapaPaoloPresenter(Presenter):
+    game_id = "papa-paolo"
+    image_prefix = "papa"
+    private_pictures = True
+
+    def title(self, language: str) -> str:
+        return t(language, "papa.name")
+
+    def rules_text(self, language: str) -> str:
+        return t(language, "papa.rules")
+
+    def help_text(self, language: str) -> str:
+        return t(language, "papa.help")
+
+    def option_value_text(self, name: str, value: Any, language: str) -> str:
+        return t(language, "papa.on" if value else "papa.off")
+
+    def option_name_text(self, name: str, language: str) -> str:
+        return t(language, "papa.option." + name)
+
+    # ---- turns and cycles ----------------------------------------------------------------
+    def status_line(self, view, language: str) -> str:
+        return words.status_line(view, language)
+
+    def prompt_line(self, view, language: str) -> str:
+        if view.finished:
+            return t(language, "papa.prompt.over")
+        if view.viewer is None or view.viewer not in view.to_act:
+            return t(language, "papa.prompt.waiting",
+                     players=words.listing([view.players[s] for s in view.to_act], language))
+        return _own_prompt(view, language)
+
+    def cycle_done_line(self, view, cycle: int, language: str) -> str:
+        return t(language, "papa.round_done", round=cycle, of=C.ROUNDS)
+
+    def cycle_over_line(self, view, cycle: int, language: str) -> str:
+        return t(language, "papa.round_over", round=cycle, of=C.ROUNDS)
+
+    def narrate(self, events: Sequence[Any], players: Sequence[str], language: str) -> list[str]:
+        return words.narrate(events, players, language)
+
+    def split_cycle(self, events: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+        outcome = {"cycle_ended", "game_ended"}
+        return ([e for e in events if e.kind not in outcome | {"game_started"}],
+                [e for e in events if e.kind in outcome])
+
+    def started_lines(self, view, language: str) -> list[str]:
+        return [t(language, "papa.started", players=words.listing(list(view.players), language),
+                  player=view.players[view.order[0]]),
+                t(language, "papa.started_adaptation")]
+
+    def scores_line(self, view, scores: Sequence[int], language: str) -> str:
+        return t(language, "papa.scores", scores=words.listing(
+            [f"{p} {s}" for p, s in zip(view.players, scores, strict=True)], language))
+
+    def final_lines(self, view, language: str) -> list[str]:
+        winners = words.listing([view.players[s] for s in view.winners], language)
+        lines = [t(language, "papa.final_header"),
+                 t(language, "papa.winner" if len(view.winners) == 1 else "papa.winners", players=winners)]
+        order = sorted(range(view.num_players), key=lambda s: -view.scores[s])
+        for s in order:
+            parts = score_parts(view, s)
+            lines.append(t(language, "papa.score_line", player=view.players[s], total=view.scores[s],
+                           delivered=parts["delivered"], experience=parts["experience"],
+                           maxed=parts["maxed"], left=parts["left"], bonus=parts["bonus"],
+                           money=words.money(view, s, language)))
+        return lines
+
+    # ---- secrets ----------------------------------------------------------------------------
+    def private_text(self, event, view, language: str, chat: str) -> str | None:
+        return None         # a plan under way is shown on the seat's own turn message
+
+    def secret_text(self, view, language: str, chat: str) -> str | None:
+        if view.viewer is None or view.lire[view.viewer] is None:
+            return None
+        key = "papa.secret" if chat else "papa.secret_here"
+        return t(language, key, chat=chat, lire=view.lire[view.viewer])
+
+    def secret_button(self, language: str) -> str:
+        return t(language, "papa.secret_button")
+
+    def no_secret_text(self, language: str) -> str:
+        return t(language, "papa.no_secret")
+
+    # ---- choices ------------------------------------------------------------------------------
+    def menu(self, view, choices: Sequence[Any], language: str, group: str | None = None) -> Menu:
+        steps = [c if isinstance(c, Step) else _parse(c) for c in choices]
+        if not steps:
+            return Menu(())
+        stairs = [s for s in steps if s.verb == "stairs"]
+        if stairs:
+            return _stairs_menu(stairs, view.delivery_tiles, language, group)
+        keys = square_keys(steps)
+        numbered = numbered_verbs(steps)
+        keyed = [_item(s, view, language, keys, numbered) for s in steps if s.verb in numbered]
+        best = [_item(s, view, language, keys, numbered) for s in steps if s.verb == "best-plan"]
+        others = [_item(s, view, language, keys, numbered) for s in steps
+                  if s.verb not in numbered and s.verb != "best-plan"]
+        if steps[0].verb == "place":
+            cols = view.grid_size[1]
+            by_row: dict[int, list[MenuItem]] = {}
+            for step, item in zip(steps, others, strict=True):
+                by_row.setdefault(step.arg[0], []).append(item)
+            return Menu(tuple(tuple(row) for _, row in sorted(by_row.items())) if cols <= ROW else _rows(others))
+        rows = (tuple(best),) if best else ()
+        return Menu(rows + _rows(keyed) + _rows(others, width=3))
+
+    def find_item(self, view, choices: Sequence[Any], text: str, language: str) -> MenuItem:
+        """As the base class, but a number means what the menu shows for it: a square's key, the
+        other buttons counted on from 1 past the keys (as the terminal numbers them)."""
+        typed = " ".join(str(text).split())
+        if typed.isascii() and typed.isdigit() and len(typed) <= 4:
+            items = self.menu(view, choices, language).items()
+            for item, number in zip(items, numbering([i.key for i in items]), strict=True):
+                if number == int(typed):
+                    return item
+            raise ChoiceNotFound(typed, reason="unknown")
+        return super().find_item(view, choices, text, language)
+
+    def choice_text(self, choice, view, language: str) -> str:
+        return t(language, "papa.reply", what=self.short_choice_text(choice, language))
+
+    def short_choice_text(self, choice, language: str) -> str:
+        step = choice if isinstance(choice, Step) else _parse(choice)
+        arg = step.arg
+        if step.verb == "place":
+            arg = words.space_name(arg)
+        elif step.verb == "stairs":
+            arg = t(language, "papa.stairs_space", column=arg[1], step=arg[0] + 1)
+        elif step.verb == "rotate":
+            arg = f"{arg * 90}°"
+        elif isinstance(arg, tuple):
+            arg = f"({arg[0]},{arg[1]})"
+        return t(language, "papa.short." + step.verb, arg=arg)
+
+    # ---- boards and pictures ---------------------------------------------------------------------
+    def board_text(self, view, language: str) -> str:
+        return words.board_text(view, language)
+
+    def error_text(self, exc: Exception, players: Sequence[str], language: str) -> str:
+        return words.error_text(exc, players, language)
+
+    def render(self, kind: str, view, events: Sequence[Any], language: str, *, layout: str = "landscape") -> bytes:
+        public = [e for e in events if e.visible_to(None)]
+        if kind == "final":
+            from .final import render_final
+
+            return render_final(view, events=public, language=language, layout=layout)
+        from .board import render_board
+
+        return render_board(view, events=public, language=language, layout=layout)
+
+    def render_private(self, view, events: Sequence[Any], language: str, *, layout: str = "landscape") -> bytes:
+        from .hoodimage import render_own
+
+        return render_own(view, events=events, language=language, layout=layout)
+
+
+def numbering(keys: Sequence[int | None]) -> list[int]:
+    """The number of each item: its key, or the next number no key takes (in order)."""
+    taken = {k for k in keys if k is not None}
+    out, free = [], 1
+    for key in keys:
+        if key is None:
+            while free in taken:
+                free += 1
+            key = free
+            taken.add(key)
+        out.append(key)
+    return out
+
+
+def score_parts(view, seat: int) -> dict[str, int]:
+    """A final score in parts, recounted from the view (the money bonus is what is left over)."""
+    hood = view.neighbourhoods[seat]
+    tracks = view.tracks[seat]
+    parts = {"delivered": sum(q.served for q in hood if q.kind == "city"),
+             "experience": C.TRACK_VP[min(tracks.values())],
+             "maxed": C.MAXED_VP * sum(1 for v in tracks.values() if v >= C.TRACK_TOP),
+             "left": sum(q.pizzas for q in hood if q.kind == "pizzeria")}
+    total = view.scores[seat] if view.scores else sum(parts.values()) - 2 * parts["left"]
+    parts["bonus"] = total - (sum(parts.values()) - 2 * parts["left"])
+    return parts
+
+
+def _rows(items: Sequence[MenuItem], width: int = ROW) -> tuple[tuple[MenuItem, ...], ...]:
+    return tuple(tuple(items[i:i + width]) for i in range(0, len(items), width))
+
+
+def _stairs_menu(stairs: list[Step], tiles: Sequence[str], language: str, group: str | None) -> Menu:
+    """Staircase spaces by column (a column is a delivery tile: the picture heads it "1: A2")."""
+    columns: dict[int, list[Step]] = {}
+    for s in stairs:
+        columns.setdefault(s.arg[1], []).append(s)
+    if group and group.startswith("s") and group[1:].isdigit() and int(group[1:]) in columns:
+        column = int(group[1:])
+        items = [_stair_item(s, tiles, language) for s in columns[column]]
+        return Menu(_rows(items, width=3), text=t(language, "papa.ask.column", column=column,
+                                                   tile=_column_tile(tiles, column)), back=True)
+    if len(stairs) <= MAX_ITEMS:
+        return Menu(tuple(tuple(_stair_item(s, tiles, language) for s in col) for _, col in sorted(columns.items())))
+    items = [MenuItem(t(language, "papa.btn.column", column=c, tile=_column_tile(tiles, c),
+                        cheapest=min(C.stair_cost(*s.arg) for s in col)), group=f"s{c}")
+             for c, col in sorted(columns.items())]
+    return Menu(_rows(items, width=2))
+
+
+def _column_tile(tiles: Sequence[str], column: int) -> str:
+    return tiles[column - 1] if 0 < column <= len(tiles) else "?"
+
+
+def _stair_item(step: Step, tiles: Sequence[str], language: str) -> MenuItem:
+    row, col = step.arg
+    return MenuItem(t(language, "papa.btn.stairs", column=col, tile=_column_tile(tiles, col), step=row + 1,
+                      cost=C.stair_cost(row, col)), choice=step)
+
+
+def _item(step: Step, view, language: str, keys: dict, numbered: Sequence[str] = NUMBERED) -> MenuItem:
+    v, arg = step.verb, step.arg
+    if v in numbered:
+        key = keys[arg]
+        label = f"{key} · 📦" if v == "drop" else str(key)
+        if v in ("from", "put"):
+            pizzas = next((q.pizzas for q in view.neighbourhoods[view.viewer] if (q.x, q.y) == arg), 0) \
+                if view.viewer is not None else 0
+            label = f"{key} · 🍕{pizzas}"
+        return MenuItem(label, choice=step, key=key)
+    if v == "place":
+        tile = view.grid[arg[0] * view.grid_size[1] + arg[1]]
+        sign = f"{COLOUR_EMOJI[C.CITY_TILES[tile].colour]}{C.CITY_TILES[tile].houses}" if tile else "—"
+        return MenuItem(f"{words.space_name(arg)} {sign}", choice=step)
+    return MenuItem(_label(step, view, language), choice=step)
+
+
+def _label(step: Step, view, language: str) -> str:
+    v, arg = step.verb, step.arg
+    draft = view.draft or {}
+    if v == "take":
+        space = draft.get("space") or (0, 0)
+        tile = view.grid[space[0] * view.grid_size[1] + space[1]]
+        return t(language, "papa.btn.take", emoji=ACTION_EMOJI["take"], tile=words.tile_text(tile, language))
+    if v in ("sponsor", "buy", "express", "build", "nothing"):
+        return f"{ACTION_EMOJI[v]} {words.action_word(v, language)}"
+    if v == "rotate":
+        tile = _draft_tile(view)
+        roads = ROAD_CHAR[words.rotated_roads(tile, arg)] if tile else ""
+        return f"↻ {arg * 90}° {roads}"
+    if v == "pizzas":
+        return t(language, "papa.btn.pizzas", pizzas=arg, cost=C.INGREDIENT_COST[arg])
+    if v == "pizzeria":
+        p = C.PIZZERIAS[arg]
+        return t(language, "papa.btn.pizzeria", pizzeria=arg, cost=p.cost, capacity=p.capacity)
+    if v in ("invest", "late"):
+        tile = C.INVESTMENT_TILES[arg]
+        return t(language, "papa.btn.invest", emoji=COLOUR_EMOJI[tile.colour], tile=arg,
+                 action=words.action_word(tile.action, language), bonus=tile.bonus)
+    if v == "track":
+        colour = C.INVESTMENT_TILES[view.investment_held[view.viewer]].colour if view.viewer is not None else None
+        return t(language, "papa.btn.track", emoji=COLOUR_EMOJI.get(colour, ""),
+                 colour=words.colour_word(colour, language) if colour else "")
+    if v == "action":
+        action = C.INVESTMENT_TILES[view.investment_held[view.viewer]].action if view.viewer is not None else "nothing"
+        return f"{ACTION_EMOJI[action]} {words.action_word(action, language)}"
+    if v == "done" and view.phase == "deliver" and not (draft.get("trips")):
+        return t(language, "papa.btn.deliver_nothing")
+    return t(language, "papa.btn." + v)
+
+
+def _draft_tile(view) -> str | None:
+    draft = view.draft or {}
+    space = draft.get("space")
+    if not space:
+        return None
+    return view.grid[space[0] * view.grid_size[1] + space[1]]
+
+
+def _own_prompt(view, language: str) -> str:
+    draft = view.draft or {}
+    phase = view.phase
+    if phase == "place" and not draft:
+        return t(language, "papa.prompt.place")
+    if phase == "deliver":
+        tile = view.delivery_held[view.viewer]
+        limits = words.delivery_text(tile, language) if tile else ""
+        if draft.get("cur"):
+            return t(language, "papa.prompt.trip", drops=len(draft["cur"]["drops"]), limits=limits)
+        return t(language, "papa.prompt.deliver", trips=len(draft.get("trips", ())), limits=limits,
+                 allowed=C.track_value("green", view.tracks[view.viewer]["green"]))
+    if phase in ("bid", "settle", "late"):
+        return t(language, f"papa.prompt.{phase}", money=words.money(view, view.viewer, language))
+    if phase == "invest" and not draft:
+        return t(language, "papa.prompt.invest",
+                 tile=words.investment_text(view.investment_held[view.viewer], language))
+    mode = draft.get("mode", "choose")
+    if mode == "choose":
+        tile = _draft_tile(view)
+        return t(language, "papa.prompt.choose", space=words.space_name(draft["space"]),
+                 tile=words.tile_text(tile, language))
+    if mode == "rotate":
+        return t(language, "papa.prompt.rotate", tile=words.tile_text(_draft_tile(view), language))
+    if mode == "put":
+        return t(language, "papa.prompt.put", left=draft.get("left", 0))
+    if mode == "trip":
+        return t(language, "papa.prompt.express_trip", drops=len(draft["trip"]["drops"]),
+                 most=C.track_value("red", view.tracks[view.viewer]["red"]))
+    return t(language, "papa.prompt." + mode, money=words.money(view, view.viewer, language))
+
+
+PRESENTER = PapaPaoloPresenter()

@@ -1,0 +1,40 @@
+"""Seeded positions of Papà Paolo for the bench and the gallery: games the normal AI plays."""
+
+from __future__ import annotations
+
+from engine.papa_paolo.definition import GAME, PapaMatch
+
+NAMES = ("Ann", "Bob", "Chiara", "Didier")
+
+
+def played(n: int, *, rounds_done: int, seed: int = 7, options: dict | None = None) -> PapaMatch:
+    """A game of ``n`` seats after ``rounds_done`` rounds (5: the end)."""
+    match = GAME.new_match(NAMES[:n], seed=seed, options=options)
+    while not match.is_terminal() and match.cycle <= rounds_done:
+        seat = match.to_act()[0]
+        match.apply(GAME.choose(match, seat, seed=seed), by=seat)
+    return match
+
+
+def choosing(n: int, mode: str, *, seed: int = 7) -> PapaMatch:
+    """A game in round 3 where the first seat to act is at ``mode`` of a decision (``rotate``,
+    ``deliver-trip``: a delivery trip two squares long...)."""
+    match = GAME.new_match(NAMES[:n], seed=seed)
+    while not match.is_terminal():
+        seat = match.to_act()[0]
+        view = match.view(seat)
+        draft = view.draft or {}
+        now = draft.get("mode")
+        if view.phase == "deliver" and draft.get("cur") and len(draft["cur"]["path"]) >= 2:
+            now = "deliver-trip"
+        if match.cycle >= 3 and now == mode:
+            return match
+        choices = match.legal_choices(seat)
+        steps = [c for c in choices if c.verb in ("from", "step")] if view.phase == "deliver" else []
+        match.apply(steps[0] if steps else GAME.choose(match, seat, seed=seed), by=seat)
+    raise LookupError(f"no {mode} in this game")
+
+
+def round_events(match: PapaMatch, round_: int) -> list:
+    """The public events of round ``round_`` (what the picture after it highlights)."""
+    return [e for e in match.log[match.cycle_start(round_):match.cycle_start(round_ + 1)] if e.visible_to(None)]

@@ -1,0 +1,135 @@
+"""Papà Paolo through the service (issue 19): humans press the buttons of their private turn
+messages, several at once in the delivery phase, AI seats fill the rest, to the end of the game.
+
+Checked: every press is answered and accepted; the group never reads a private prompt, a
+seat's Lire (hidden_money) nor a menu; the group gets at most 3 new messages per phase that
+needs players; the numbers on a seat's private picture (drawn from ``view.legal``) are the
+labels of its numbered buttons; the final scores equal a recount from the exported record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from service_helpers import chat, start_game, user
+from twin_streams import turn_buttons
+
+from engine.papa_paolo import components as C
+from engine.papa_paolo.definition import GAME
+from renderers.i18n import t
+from renderers.papa_paolo.presenter import score_parts, square_keys
+
+BACK = "b"
+PHASES_WITH_PLAYERS = 5         # placing, bidding, investment tiles, investments, deliveries
+
+
+def newest_menu(transport, u) -> list:
+    for _, message in sorted(transport.messages.items(), key=lambda item: -int(item[0])):
+        if message.private_to is not None and message.private_to.id == u.id and turn_buttons(message.buttons):
+            return [b for b in turn_buttons(message.buttons) if b.payload.split("_")[0] != BACK]
+    return []
+
+
+def pick(menu: list, rng: random.Random, best_plan_first: bool):
+    """A human's press: mostly a random button, sometimes the first (the best plan, in deliveries)."""
+    if best_plan_first and rng.random() < 0.5:
+        return menu[0]
+    return rng.choice(menu)
+
+
+def recount(record) -> tuple[int, ...]:
+    """The final scores from the record alone: replayed, then each part added up again."""
+    match = GAME.from_record(record)
+    view = match.view(None)
+    scores = []
+    for seat in range(view.num_players):
+        hood = view.neighbourhoods[seat]
+        tracks = view.tracks[seat]
+        score = sum(q.served for q in hood) + C.TRACK_VP[min(tracks.values())]
+        score += C.MAXED_VP * sum(1 for v in tracks.values() if v >= C.TRACK_TOP)
+        score -= sum(q.pizzas for q in hood)
+        if record["options"].get("money_bonus"):
+            ranked = sorted(set(view.lire), reverse=True)
+            score += {ranked[0]: C.MONEY_BONUS[0], **({ranked[1]: C.MONEY_BONUS[1]} if len(ranked) > 1 else {})
+                      }.get(view.lire[seat], 0) if view.lire[seat] in ranked[:2] else 0
+        scores.append(score)
+    return tuple(scores)
+
+
+async def play(service, transport, *, humans: int, ais: int, seed: int, options: dict) -> dict:
+    names = ["Ann", "Bob", "Cy", "Di"][:humans]
+    users = {u.id: u for u in map(user, names)}
+    c = chat(1)
+    game_id = await start_game(service, c, list(users.values()), ais=ais,
+                               options={"game": "papa-paolo", "seed": seed, **options})
+    rng = random.Random(seed)
+    stats = {"presses": 0, "at_once": 0, "labels_checked": 0, "posts": {}}
+    posted = len(transport.new_group_posts())
+    while True:
+        await service.deliver_pending(transport)
+        info = await service.game_info(game_id=game_id)
+        match = (await service.store.load(game_id)).match
+        key = (match.cycle, match.view(None).phase)
+        stats["posts"][key] = stats["posts"].get(key, 0) + len(transport.new_group_posts()) - posted
+        posted = len(transport.new_group_posts())
+        if info["status"] == "finished":
+            break
+        assert stats["presses"] < 3000, "the game never ended"
+        acting = [users[info["seats"][s]["user_id"]] for s in info["to_act"]]
+        seats = list(info["to_act"])
+        menus = [newest_menu(transport, u) for u in acting]
+        assert all(menus), f"a seat to act has no private menu: {[u.name for u in acting]}"
+        for seat, menu in zip(seats, menus, strict=True):
+            keys = square_keys(match.view(seat).legal)       # what that seat's picture prints
+            numbered = {b.label.split(" ")[0] for b in menu if b.label.split(" ")[0].isdigit()}
+            assert numbered == {str(k) for k in keys.values()}, (numbered, keys)
+            stats["labels_checked"] += bool(keys)
+        pressed = [pick(menu, rng, match.view(None).phase == "deliver") for menu in menus]
+        replies = await asyncio.gather(*(service.press(c, u, b.payload) for u, b in zip(acting, pressed, strict=True)))
+        assert all(r.ok for r in replies), [r.text for r in replies]
+        stats["presses"] += len(replies)
+        stats["at_once"] = max(stats["at_once"], len(replies))
+    stats["record"] = await service.record(game_id)
+    match = (await service.store.load(game_id)).match
+    human_seats = {s for s, seat in enumerate(info["seats"]) if seat["user_id"] in users}
+    stats["human_verbs"] = {text.split(" ")[0] for seat, text in match.game.moves if seat in human_seats}
+    return stats
+
+
+def group_text(transport) -> str:
+    return "\n".join(m.text for m in transport.group())
+
+
+def assert_private_stays_private(transport, record) -> None:
+    group = group_text(transport)
+    for key in ("papa.prompt.place", "papa.prompt.square", "papa.prompt.deliver", "papa.secret_here"):
+        assert t("en", key, money="", lire="", trips="", limits="", allowed="")[:18] not in group, key
+    for message in transport.group():
+        labels = [b.label for row in message.buttons for b in row]
+        assert not [label for label in labels if label[:1].isdigit()], labels   # no menu in the group
+
+
+@pytest.mark.parametrize(("humans", "ais", "seed"), [(2, 0, 3), (2, 1, 11)])
+async def test_humans_play_papa_paolo_to_the_end_through_the_service(service, transport, humans, ais, seed):
+    stats = await play(service, transport, humans=humans, ais=ais, seed=seed, options={"hidden_money": True})
+    record = stats["record"]
+    verbs = stats["human_verbs"]
+    assert {"place", "square", "rotate", "stairs", "invest"} <= verbs, verbs
+    assert {"best-plan", "from", "step"} <= verbs, verbs
+    assert stats["at_once"] == 2                       # both humans planned their deliveries at once
+    assert stats["labels_checked"] > 5
+    assert_private_stays_private(transport, record)
+    # Group budget: new group messages per round stay within 3 per phase that needs players.
+    per_round: dict[int, int] = {}
+    for (cycle, _), posts in stats["posts"].items():
+        per_round[cycle] = per_round.get(cycle, 0) + posts
+    assert max(per_round.values()) <= 3 * PHASES_WITH_PLAYERS, per_round
+    assert max(posts for posts in stats["posts"].values()) <= 3, stats["posts"]
+    final = GAME.from_record(record)
+    assert final.is_terminal()
+    assert tuple(final.returns()) == recount(record)
+    view = final.view(None)
+    assert [sum(score_parts(view, s).values()) - 2 * score_parts(view, s)["left"]
+            for s in range(view.num_players)] == list(view.scores)
