@@ -173,7 +173,7 @@ async def test_stats_are_per_game_and_can_name_one(table, service):
     assert "Paris Connection" in one and "Paris Paris" not in one
 
 
-# The games' options become /paris new and /paris settings parameters from the registry: with no
+# The games' options become /boardchat new and /boardchat settings parameters from the registry: with no
 # game declaring one, the module still imports and no parameter names it; a declared one appears.
 _NO_OPTIONS = """
 from engine.registry import GAMES

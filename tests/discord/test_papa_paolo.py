@@ -1,5 +1,5 @@
 """Papà Paolo in an offline Discord (simcord): real discord.py, real ParisBot, real GameService
-(issue 19). ``/paris new game:papa-paolo`` opens it; two people click through their DM turn
+(issue 19). ``/boardchat new game:papa-paolo`` opens it; two people click through their DM turn
 messages (both at once in the delivery phase), each with a picture of their own neighbourhood
 whose numbered squares are the numbered buttons; AI seats fill the table (3 or 4 players). The
 channel reads who is still to choose and each round's outcome, never a menu."""
@@ -31,12 +31,12 @@ async def test_papa_paolo_by_buttons(table, service, monkeypatch, players, round
     """A whole game at 4 players; a shorter one (two rounds) at 3."""
     monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: 31 + players)
     ann, bob = table.ann, table.bob
-    opened = await ann.slash(table.channel, "paris new", game="papa-paolo")
+    opened = await ann.slash(table.channel, "boardchat new", game="papa-paolo")
     assert opened.ephemeral
-    await bob.slash(table.channel, "paris join")
+    await bob.slash(table.channel, "boardchat join")
     for _ in range(players - 2):
-        await ann.slash(table.channel, "paris addbot")
-    await ann.slash(table.channel, "paris start")
+        await ann.slash(table.channel, "boardchat addbot")
+    await ann.slash(table.channel, "boardchat start")
     members = {str(m.id): m for m in (ann, bob)}
     rng, clicks, at_once, checked, seen = random.Random(5), 0, 0, 0, set()
     while (info := await service.game_info(game_id=1))["status"] != "finished":
