@@ -61,29 +61,30 @@ class ChoiceNotFound(LookupError):
 class Presenter(ABC):
     game_id: str
     image_prefix: str             # file names of pictures: "<prefix>-<game id>-..."
+    text_prefix: str              # the game's catalog keys begin with it: "pc" for "pc.rules", "pc.help" ...
 
     def title(self, language: str) -> str:
-        return t(language, f"game.{self.game_id}.name")
+        return t(language, f"{self.text_prefix}.name")
 
     def rules_text(self, language: str) -> str:
-        return t(language, f"game.{self.game_id}.rules")
+        return t(language, f"{self.text_prefix}.rules")
 
     def help_text(self, language: str) -> str:
-        return t(language, f"game.{self.game_id}.help")
+        return t(language, f"{self.text_prefix}.help")
 
     def option_value_text(self, name: str, value: Any, language: str) -> str:
-        return t(language, f"game.{self.game_id}.option.{name}.{value}")
+        return t(language, f"{self.text_prefix}.option.{name}.{value}")
 
     def option_name_text(self, name: str, language: str) -> str:
-        return t(language, f"game.{self.game_id}.option.{name}")
+        return t(language, f"{self.text_prefix}.option.{name}")
 
     def board_help(self, language: str) -> str:
         """What the board command shows, for the help ("the board, scores and tiles on offer")."""
-        return t(language, f"game.{self.game_id}.help.board")
+        return t(language, f"{self.text_prefix}.help.board")
 
     def secret_help(self, language: str) -> str:
         """What the secret command shows, for the help and the private chat's greeting."""
-        return t(language, f"game.{self.game_id}.help.secret")
+        return t(language, f"{self.text_prefix}.help.secret")
 
     # ---- turns and cycles ----------------------------------------------------------------
     @abstractmethod

@@ -58,21 +58,10 @@ class PapaPaoloPresenter(Presenter):
     game_id = "papa-paolo"
     image_prefix = "papa"
     private_pictures = True
-
-    def title(self, language: str) -> str:
-        return t(language, "papa.name")
-
-    def rules_text(self, language: str) -> str:
-        return t(language, "papa.rules")
-
-    def help_text(self, language: str) -> str:
-        return t(language, "papa.help")
+    text_prefix = "papa"
 
     def option_value_text(self, name: str, value: Any, language: str) -> str:
-        return t(language, "papa.on" if value else "papa.off")
-
-    def option_name_text(self, name: str, language: str) -> str:
-        return t(language, "papa.option." + name)
+        return t(language, "papa.on" if value else "papa.off")        # every option is on or off
 
     # ---- turns and cycles ----------------------------------------------------------------
     def status_line(self, view, language: str) -> str:

@@ -32,28 +32,7 @@ ROW = 5                 # buttons in a row (Discord's limit)
 class ParisConnectionPresenter(Presenter):
     game_id = "paris-connection"
     image_prefix = "connection"
-
-    def title(self, language: str) -> str:
-        return t(language, "pc.name")
-
-    def rules_text(self, language: str) -> str:
-        return t(language, "pc.rules")
-
-    def help_text(self, language: str) -> str:
-        return t(language, "pc.help")
-
-    def board_help(self, language: str) -> str:
-        return t(language, "pc.help.board")
-
-    def secret_help(self, language: str) -> str:
-        return t(language, "pc.help.secret")
-
-    # The game declares no options; these answer for any that a later version adds.
-    def option_value_text(self, name: str, value: Any, language: str) -> str:
-        return t(language, f"pc.option.{name}.{value}")
-
-    def option_name_text(self, name: str, language: str) -> str:
-        return t(language, f"pc.option.{name}")
+    text_prefix = "pc"
 
     # ---- turns and cycles ----------------------------------------------------------------
     def status_line(self, view, language: str) -> str:

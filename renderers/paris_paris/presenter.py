@@ -25,27 +25,16 @@ _SETUP_KINDS = frozenset({"game_started", "marker_dealt", "open_marker_shown", "
 class ParisParisPresenter(Presenter):
     game_id = "paris-paris"
     image_prefix = "paris"
+    text_prefix = "pp"
 
     def title(self, language: str) -> str:
-        return "Paris Paris"
-
-    def rules_text(self, language: str) -> str:
-        return t(language, "pp.rules")
+        return "Paris Paris"          # the same in every language
 
     def help_text(self, language: str) -> str:
         return t(language, "paris_paris.help")
 
-    def board_help(self, language: str) -> str:
-        return t(language, "pp.help.board")
-
-    def secret_help(self, language: str) -> str:
-        return t(language, "pp.help.secret")
-
     def option_value_text(self, name: str, value: Any, language: str) -> str:
-        return t(language, f"pp.{name}.{value}")
-
-    def option_name_text(self, name: str, language: str) -> str:
-        return t(language, f"pp.option.{name}")
+        return t(language, f"pp.{name}.{value}")      # the values' words, older than the option texts
 
     # ---- turns and cycles ----------------------------------------------------------------
     def status_line(self, view, language: str) -> str:

@@ -76,6 +76,10 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "papa.ev.resolved_": {"track", "action", "unused"},
     "papa.img.act.": set(PAPA_ACTIONS),
     "papa.img.part.": set(PAPA_PARTS),
+    # A presenter's own texts, asked for by renderers/presenter.py with the game's text_prefix.
+    "pp.": {"rules", "help.board", "help.secret"},
+    "pc.": {"name", "rules", "help", "help.board", "help.secret"},
+    "papa.": {"name", "rules", "help", "help.board", "help.secret"},
 }
 # Prefixes completed by string literals of one module: build_parser's tr("play.help"), the Discord
 # command tree's L("...", "cmd.new"), error_text's t(lang, f"err_{code}") for the codes it names.

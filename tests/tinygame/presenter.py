@@ -33,6 +33,7 @@ class TinyPresenter(Presenter):
     game_id = "tiny-hands"
     image_prefix = "tiny"
     private_pictures = True       # render_private draws a seat's own hand
+    text_prefix = "tiny"          # no catalog: its few texts are written out below
 
     def title(self, language: str) -> str:
         return "Tiny Hands"
@@ -42,6 +43,12 @@ class TinyPresenter(Presenter):
 
     def help_text(self, language: str) -> str:
         return "Press Play a card…, pick a card, then Done. Then take a token when it is your turn."
+
+    def board_help(self, language: str) -> str:
+        return "the scores and the tokens left"
+
+    def secret_help(self, language: str) -> str:
+        return "your hand"
 
     # ---- turns and cycles ----------------------------------------------------------------
     def status_line(self, view: TinyView, language: str) -> str:
