@@ -34,6 +34,8 @@ import random
 import time
 from dataclasses import dataclass
 
+from engine.search import confident_best, keep_complete_samples
+
 from . import board as B
 from .actions import DONE, Build, Choice, Trade
 from .events import Traded
@@ -210,11 +212,9 @@ def search(knowledge: Knowledge, choices: list[Choice], *, seed: int,
         elif time.perf_counter() >= deadline:
             # Out of time, perhaps within a determinization: compare the candidates only on
             # the determinizations every one of them was played on.
-            complete = min(len(r) for r in rewards.values())
-            for samples in rewards.values():
-                del samples[complete:]
+            keep_complete_samples(rewards)
             break
-    best = _confident_best(scored[0][2], rewards)
+    best = confident_best(scored[0][2], rewards, CONFIDENCE)
     return SearchResult(best, playouts, {c: sum(r) / len(r) for c, r in rewards.items() if r})
 
 
@@ -247,26 +247,6 @@ def _play_turn(game: Playout, steps: list) -> None:
         placed = True
     if game.draft >= 0:
         game.advance(DONE)
-
-
-def _confident_best(default: Choice, rewards: dict[Choice, list[float]]) -> Choice:
-    """The normal AI's turn unless another beat it on the same determinizations by more than
-    ``CONFIDENCE`` standard errors of the paired differences."""
-    base = rewards[default]
-    samples = len(base)
-    best, best_bound = default, 0.0
-    if samples < 2:
-        return default
-    for choice, values in rewards.items():
-        if choice == default:
-            continue
-        gains = [r - b for r, b in zip(values, base, strict=True)]
-        mean = sum(gains) / samples
-        spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (samples - 1) / samples)
-        bound = mean - CONFIDENCE * spread
-        if bound > best_bound:
-            best, best_bound = choice, bound
-    return best
 
 
 # --- The quick policy ------------------------------------------------------------------------

@@ -34,6 +34,8 @@ import random
 import time
 from dataclasses import dataclass
 
+from engine.search import confident_best, keep_complete_samples
+
 from . import board as B
 from .actions import Pick
 from .ai import move_values, unseen_tiles_in
@@ -156,9 +158,7 @@ def search(knowledge: Knowledge, *, seed: int, budget: float | int | None = None
         elif time.perf_counter() >= deadline:
             # Out of time, perhaps within a determinization: the root compares its moves only
             # on the determinizations that every move was tried on (none: the normal AI's move).
-            complete = min(len(r) for r in rewards.values())
-            for samples in rewards.values():
-                del samples[complete:]
+            keep_complete_samples(rewards)
             break
         game = knowledge.determinize(rng)
     best = _confident_best(game, actions, rewards)
@@ -166,25 +166,10 @@ def search(knowledge: Knowledge, *, seed: int, budget: float | int | None = None
 
 
 def _confident_best(game: Game, actions: list[Pick], rewards: dict[Pick, list[float]]) -> Pick:
-    """The normal AI's move, unless another move beat it on the same determinizations by more
-    than ``CONFIDENCE`` standard errors of the paired differences: a small budget must not
-    trade a good heuristic move for a lucky sample."""
+    """The normal AI's move, unless another move beat it clearly on equal luck (``confident_best``)."""
     unseen = unseen_tiles_in(game.stacks[game.round:])   # the same multiset in every determinization
     values = dict(move_values(game, unseen=unseen))
-    default = max(actions, key=values.__getitem__)
-    base = rewards[default]
-    samples = len(base)
-    best, best_bound = default, 0.0
-    for action in actions:
-        if action == default or samples < 2:
-            continue
-        gains = [r - b for r, b in zip(rewards[action], base, strict=True)]
-        mean = sum(gains) / samples
-        spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (samples - 1) / samples)
-        bound = mean - CONFIDENCE * spread
-        if bound > best_bound:
-            best, best_bound = action, bound
-    return best
+    return confident_best(max(actions, key=values.__getitem__), rewards, CONFIDENCE)
 
 
 def _iterate(top: _Node, game: Game, rng: random.Random, top_seat: int) -> float:
