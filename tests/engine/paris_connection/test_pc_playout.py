@@ -5,7 +5,7 @@ blocking rule as a plain search of the whole map does, also on crowded boards wh
 import random
 from collections import deque
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pc_testkit import NAMES
 
@@ -18,24 +18,31 @@ SOME = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 CITIES = frozenset(c.id for c in B.cities())
 
 
+def reaches(game: Game, company: str) -> bool:
+    """Whether ``company``'s lines can still be extended to a free city (a plain search)."""
+    seen = set(game.networks[company])
+    queue = deque(seen)
+    while queue:
+        for nxt in B.neighbours(queue.popleft()):
+            if nxt in seen:
+                continue
+            here = game.board.get(nxt, [])
+            if not here and nxt in CITIES:
+                return True
+            if len(here) < B.HEXES[nxt].capacity and company not in here:
+                seen.add(nxt)
+                queue.append(nxt)
+    return False
+
+
+def protected(game: Game) -> list[str]:
+    """The companies the blocking rule protects: those whose lines reach no city yet."""
+    return [c for c in COMPANIES if CITIES.isdisjoint(game.networks[c])]
+
+
 def plain_legal_hexes(game: Game, colour: str) -> list[str]:
     """The placement rules read straight from the rules page: next to the colour's lines, room
     on the hex, and no company without a city cut off from every free city."""
-    def reaches(company: str) -> bool:
-        seen = set(game.networks[company])
-        queue = deque(seen)
-        while queue:
-            for nxt in B.neighbours(queue.popleft()):
-                if nxt in seen:
-                    continue
-                here = game.board.get(nxt, [])
-                if not here and nxt in CITIES:
-                    return True
-                if len(here) < B.HEXES[nxt].capacity and company not in here:
-                    seen.add(nxt)
-                    queue.append(nxt)
-        return False
-
     legal = []
     for hex_id in B.HEXES:
         here = game.board.get(hex_id, [])
@@ -44,8 +51,7 @@ def plain_legal_hexes(game: Game, colour: str) -> list[str]:
             continue
         game.board[hex_id] = [*here, colour]
         try:
-            cut = any(not reaches(c) for c in COMPANIES
-                      if c != colour and CITIES.isdisjoint(game.networks[c]))
+            cut = any(not reaches(game, c) for c in protected(game) if c != colour)
         finally:
             game.board[hex_id] = here
             if not here:
@@ -100,4 +106,7 @@ def test_the_blocking_rule_agrees_with_a_plain_search(spec, cut, crowd):
         for colour in game.board[hex_id]:
             game.networks[colour].add(hex_id)
     game._legal_cache.clear()
+    # Crowding by hand may cut a company off already, a position the rule never lets play reach
+    # (and on which "would this placement cut it off" has no answer): such positions are skipped.
+    assume(all(reaches(game, c) for c in protected(game)))
     check_blocking(game)
