@@ -22,3 +22,15 @@ def check_names(players: Sequence[str]) -> None:
             raise InvalidSetup(f"the name of player {seat + 1} is not valid text", seat=seat) from None
     if len(set(players)) != len(players):
         raise InvalidSetup("player names must be different")
+
+
+def check_players(players: Sequence[str], game: str, fewest: int, most: int) -> int:
+    """How many players ``players`` names, or ``InvalidSetup``: a list of ``fewest`` to ``most``
+    different names (``game`` names the game in the message)."""
+    if isinstance(players, str):
+        raise InvalidSetup("players must be a list of names")
+    n = len(players)
+    if not fewest <= n <= most:
+        raise InvalidSetup(f"{game} is for {fewest} to {most} players, not {n}")
+    check_names(players)
+    return n

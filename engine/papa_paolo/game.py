@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.names import check_names
+from engine.names import check_players
 
 from . import components as C
 from .actions import (
@@ -136,7 +136,7 @@ class Game:
 
     @classmethod
     def new(cls, players: Sequence[str], *, seed: int, options: Mapping[str, Any] | None = None) -> Game:
-        n = _check_players(players)
+        n = check_players(players, "Papà Paolo", C.MIN_PLAYERS, C.MAX_PLAYERS)
         opts = check_options(options, n)
         return cls.from_setup(players, deal(n, seed, opts), opts, seed=seed)
 
@@ -144,7 +144,7 @@ class Game:
     def from_setup(cls, players: Sequence[str], setup: Mapping[str, Any], options: Mapping[str, bool], *,
                    seed: int | None = None) -> Game:
         """A game from an explicit set-up (seats' starting tiles as a list); ``InvalidSetup`` if wrong."""
-        n = _check_players(players)
+        n = check_players(players, "Papà Paolo", C.MIN_PLAYERS, C.MAX_PLAYERS)
         opts = check_options(options, n)
         _check_setup(setup, n, opts)
         g = cls.__new__(cls)
@@ -634,14 +634,6 @@ class Game:
 
 # --- Checks of set-ups and moves -------------------------------------------------------------------
 
-def _check_players(players: Sequence[str]) -> int:
-    if isinstance(players, str):
-        raise InvalidSetup("players must be a list of names")
-    n = len(players)
-    if not C.MIN_PLAYERS <= n <= C.MAX_PLAYERS:
-        raise InvalidSetup(f"Papà Paolo is for {C.MIN_PLAYERS} to {C.MAX_PLAYERS} players, not {n}")
-    check_names(players)
-    return n
 
 
 def _check_setup(setup: Mapping[str, Any], n: int, opts: Mapping[str, bool]) -> None:

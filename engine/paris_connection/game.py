@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.names import check_names
+from engine.names import check_players
 
 from . import board as B
 from .actions import DONE, UNDO, Build, Choice, Done, Place, Trade, Undo, parse
@@ -91,7 +91,7 @@ class Game:
     @classmethod
     def new(cls, players: Sequence[str], *, seed: int) -> Game:
         """Deal a game from ``seed``: start hexes, the bag's draws, the first player."""
-        n = _check_players(players)
+        n = check_players(players, "Paris Connection", MIN_PLAYERS, MAX_PLAYERS)
         rng = random.Random(seed)
         colours = list(_COMPANIES)
         rng.shuffle(colours)
@@ -106,7 +106,7 @@ class Game:
     def from_setup(cls, players: Sequence[str], start_hexes: Mapping[str, str], deal: Sequence[Mapping[str, int]],
                    first_player: int, *, seed: int | None = None, rng: random.Random | None = None) -> Game:
         """A game from an explicit setup (a record's); ``InvalidSetup`` says what is wrong with it."""
-        n = _check_players(players)
+        n = check_players(players, "Paris Connection", MIN_PLAYERS, MAX_PLAYERS)
         if sorted(start_hexes) != sorted(_COMPANIES) or sorted(start_hexes.values()) != sorted(B.START_HEXES):
             raise InvalidSetup(f"start_hexes must give each company ({', '.join(_COMPANIES)}) its own start hex "
                                f"({', '.join(B.START_HEXES)})")
@@ -535,15 +535,6 @@ class Game:
     def log_for(self, seat: int | None) -> list[Event]:
         return [e for e in self.log if e.visible_to(seat)]
 
-
-def _check_players(players: Sequence[str]) -> int:
-    if isinstance(players, str):
-        raise InvalidSetup("players must be a list of names")
-    n = len(players)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise InvalidSetup(f"Paris Connection is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
-    check_names(players)
-    return n
 
 
 def _count(colours: Sequence[str]) -> dict[str, int]:
