@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import chain, product
 from operator import add
 
-from engine.names import check_players
+from engine.names import check_names
 
 from . import board as B
 from .actions import EVICTING_PICKS, MAX_SEATS, PLAIN_PICKS, Pick, Tile, pick_for
@@ -177,7 +177,7 @@ class Game:
     def new(cls, players: Sequence[str], *, seed: int | None = None,
             options: Options | None = None, first_player: int | None = None) -> Game:
         """A fresh game dealt from ``seed`` (a random seed when None, kept in ``game.seed``)."""
-        n = check_players(players, "Paris Paris", 2, 4)
+        n = _check_players(players)
         if seed is None:
             seed = secrets.randbits(63)
         rng = random.Random(seed)
@@ -203,7 +203,7 @@ class Game:
                     open_marker: str | None, first_player: int, options: Options | None,
                     seed: int | None, *, logged: bool = True) -> Game:
         """``from_setup`` with the tiles given as codes; ``logged=False`` for a quiet replay."""
-        n = check_players(players, "Paris Paris", 2, 4)
+        n = _check_players(players)
         size = stack_size(n)
         if not set(map(len, stacks)) <= {size}:
             i, stack = next((i, stack) for i, stack in enumerate(stacks) if len(stack) != size)
@@ -762,3 +762,10 @@ def _shuffled(items: Sequence[int], rng: random.Random) -> list[int]:
         j = int(draw() * (i + 1))
         result[i], result[j] = result[j], result[i]
     return result
+
+
+def _check_players(players: Sequence[str]) -> int:
+    if isinstance(players, str) or not 2 <= len(players) <= 4:
+        raise InvalidSetup("Paris Paris is played by 2 to 4 players")
+    check_names(players)
+    return len(players)
