@@ -140,7 +140,15 @@ class Match(ABC):
     @property
     @abstractmethod
     def cycle(self) -> int:
-        """The turn cycle (round) under way, from 1. The bot posts a picture when it changes."""
+        """The stretch of play under way, from 1: a turn cycle (a round), or a shorter stretch
+        (a phase) where the table should see the board more often. The bot posts a picture
+        of the board each time it changes."""
+
+    def round(self) -> int:
+        """The round under way as the players count it (what a game's summary reports). By
+        default the cycle; a game whose cycles are shorter (a picture after each phase of a
+        round) says its round here."""
+        return self.cycle
 
     def cycle_start(self, cycle: int) -> int:
         """The index in ``log`` where cycle ``cycle`` begins (its events run to the next one's start).

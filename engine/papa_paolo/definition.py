@@ -17,7 +17,7 @@ from engine.interface import Dynamics, GameDefinition, Information, Match, Optio
 from .components import MAX_PLAYERS, MIN_PLAYERS
 from .game import OPTIONS, Game
 from .record import FORMAT, from_record, game_from_setup, result, setup_of, to_record
-from .stepper import apply_step, check_step, in_decision, legal_steps
+from .stepper import apply_step, check_step, in_decision, legal_steps, without_shortcuts
 from .steps import Step, parse
 from .view import PapaView, view_of
 
@@ -48,6 +48,23 @@ class PapaMatch(Match):
 
     @property
     def cycle(self) -> int:
+        """The stretch of play under way, from 1: each phase in which players chose and that
+        changed the board closes one (a ``phase_ended`` event), so the table gets a picture of
+        the board after placing, the auction, the investments and the deliveries."""
+        return 1 + sum(1 for e in self.game.log if e.kind == "phase_ended")
+
+    def cycle_start(self, cycle: int) -> int:
+        if cycle <= 1:
+            return 0
+        seen = 0
+        for index, event in enumerate(self.game.log):
+            if event.kind == "phase_ended":
+                seen += 1
+                if seen == cycle - 1:
+                    return index + 1
+        return len(self.game.log)
+
+    def round(self) -> int:
         return self.game.round
 
     def to_act(self) -> tuple[int, ...]:
@@ -162,7 +179,22 @@ class PapaDefinition(GameDefinition):
         """``level``: "easy" or "normal", from ``match.view(seat)`` and its legal choices only."""
         from .ai import choose
 
-        return choose(match, seat, seed=seed, level=level)
+        return choose(_WholeTake(match), seat, seed=seed, level=level)
+
+
+class _WholeTake:
+    """A match as the AI reads it: without the squares offered right after a grid space (a
+    person's shortcut, "take the tile to this square"); the AI weighs a tile through "take",
+    then its square and rotation, which lead to the same moves."""
+
+    def __init__(self, match: PapaMatch) -> None:
+        self._match = match
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._match, name)
+
+    def legal_choices(self, seat: int) -> list[Step]:
+        return without_shortcuts(self._match.game, seat, self._match.legal_choices(seat))
 
 
 GAME = PapaDefinition()

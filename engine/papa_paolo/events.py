@@ -192,6 +192,17 @@ class DeliveriesMade(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PhaseEnded(Event):
+    """A phase in which players chose is over and has changed the board (``phase``: place, bid,
+    invest or deliver; the bid phase takes in its investment tiles). The table sees a picture
+    then: a stretch of play (the interface's cycle) runs from one of these to the next."""
+
+    kind: ClassVar[str] = "phase_ended"
+    round: int
+    phase: str
+
+
+@dataclass(frozen=True, slots=True)
 class CycleEnded(Event):
     """A round is over (``cycle`` = the round)."""
 

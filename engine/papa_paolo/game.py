@@ -65,6 +65,7 @@ from .events import (
     MarkerPlaced,
     NoAction,
     OrderChanged,
+    PhaseEnded,
     PizzasBought,
     PizzeriaBuilt,
     PlanSubmitted,
@@ -129,7 +130,8 @@ class Game:
         "inv_stacks", "round", "phase", "order", "turn", "grid", "markers", "left", "coins", "dealt",
         "discarded", "inv_open", "inv_used", "stairs_tiles", "pos", "placed", "out", "bid_turns", "queue",
         "inv_held", "dlv_held", "plans", "pending", "people", "supply", "track_steps", "moves", "by_seat",
-        "record_moves", "log", "finished", "winners", "final", "drafts", "coin_paid",
+        "record_moves", "log", "finished", "winners", "final", "drafts", "coin_paid", "acted",
+        "lire_history",
     )
 
     # --- Set-up ------------------------------------------------------------------------------
@@ -172,6 +174,8 @@ class Game:
         g.finished, g.winners, g.final = False, (), None
         g.drafts, g.plans, g.pending = {}, {}, []
         g.coin_paid = []
+        g.acted = 0             # whole moves played since the last PhaseEnded
+        g.lire_history = (tuple(p.lire for p in g.people),)      # at the start and after each round
         g.log = [GameStarted(g.players, tuple(g.order), g.starting)]
         g.round = 0
         g._start_round(g.log)
@@ -238,6 +242,7 @@ class Game:
         handler[self.phase](seat, dict(move), events)
         self.record_moves.append((seat, dict(move)))
         self.drafts.pop(seat, None)
+        self.acted += 1
         self._advance(events)
         self.log += events
         return events
@@ -459,6 +464,7 @@ class Game:
                 if any(self.left):
                     return
                 self._subsidies(events)
+                self._phase_ended("place", events)
                 self._start_bidding()
             elif self.phase == "bid":
                 if self._run_bidding(events):
@@ -476,6 +482,7 @@ class Game:
                 if self.queue:
                     return
                 self._new_order(events)
+                self._phase_ended("bid", events)
                 self.phase, self.queue = "invest", [s for s in self.order if self.inv_held[s]]
             elif self.phase == "invest":
                 while self.queue and not self.resolutions(self.queue[0]):
@@ -485,6 +492,7 @@ class Game:
                     self.inv_held[seat] = None
                 if self.queue:
                     return
+                self._phase_ended("invest", events)
                 self.phase = "deliver"
                 self.plans = {}
                 self.pending = [s for s in self.order if self.dlv_held[s] is not None]
@@ -492,6 +500,13 @@ class Game:
                     self._resolve_deliveries(events)
             elif self.phase == "deliver":
                 return
+
+    def _phase_ended(self, phase: str, events: list[Event]) -> None:
+        """Close a stretch of play for the table's picture, if players chose in it: a phase the
+        rules played alone (nobody could use an investment) goes with the next one."""
+        if self.acted:
+            events.append(PhaseEnded(self.round, phase))
+            self.acted = 0
 
     def resolutions(self, seat: int) -> list[str]:
         """How ``seat`` may resolve its investment tile now: "track" and/or "action"."""
@@ -580,6 +595,9 @@ class Game:
         # Phase 6: experience.
         for seat in self.order:
             self._score_completions(seat, events)
+        self.lire_history += (tuple(p.lire for p in self.people),)
+        if self.round < C.ROUNDS:            # the last deliveries are closed by the end of the game
+            self._phase_ended("deliver", events)
         events.append(CycleEnded(self.round))
         if self.round == C.ROUNDS:
             self._end(events)

@@ -1,9 +1,10 @@
 """Play in small steps: what a seat may choose next (``legal_steps``) and making it (``apply_step``).
 
 A decision of several steps keeps its draft in ``game.drafts[seat]`` and ends in one whole move
-(``Game.play``), the record's: phase 1 is a space, then "take" (a square, then a rotation, only
-legal ones offered) or an action (its details one step at a time); phase 4 is "track" or
-"action"; phase 5 is a private plan (pizzeria, next square, drop here, end trip, done) or
+(``Game.play``), the record's: phase 1 is a space, then one of the tile's squares (the
+rotation next, unless only one fits there) or an action (its details one step at a time);
+"take", a square and a rotation reach the same placements (the AI's way, and older games');
+phase 4 is "track" or "action"; phase 5 is a private plan (pizzeria, next square, drop here, end trip, done) or
 "best-plan", computed exactly for that seat.
 """
 
@@ -63,6 +64,9 @@ def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
         out = []
         tile = g.grid[r * g.board.cols + c]
         if tile is not None and hood.placements(C.CITY_TILES[tile], first_only=True):
+            # The tile's squares at once (a square taps "take it there"), and "take" as before:
+            # records and stored games that went through it stay good.
+            out += [Step("square", q) for q in _unique(q for q, _ in _placements(g, d))]
             out.append(Step("take"))
         out += [Step(a) for a in g.board.actions_at(r, c) if g.can_act(seat, a, g.bonus_now(seat))]
         return [*out, Step("nothing")]
@@ -205,7 +209,7 @@ def _why_not(g: Game, seat: int, step: Step, offered: list[Step]) -> Exception:
             code = g.people[seat].hood.shop_fault(step.arg)
             if code:
                 return fault(code, f"square {step.arg}")
-        if step.verb == "square" and d.get("mode") == "square" and isinstance(step.arg, tuple):
+        if step.verb == "square" and d.get("mode") in ("square", "choose") and isinstance(step.arg, tuple):
             r, c = d["space"]
             tile = C.CITY_TILES[g.grid[r * g.board.cols + c]]
             codes = {g.people[seat].hood.placement_fault(step.arg, rotated(tile.roads, k)) for k in range(4)}
@@ -271,7 +275,9 @@ def _start_action(g: Game, seat: int, action: str) -> None:
 def _action_step(g: Game, seat: int, step: Step) -> None:
     d = g.drafts[seat]
     v, arg = step.verb, step.arg
-    if d["mode"] == "choose":
+    if d["mode"] == "choose" and v == "square":
+        _take_to(g, seat, arg)
+    elif d["mode"] == "choose":
         _start_action(g, seat, v)
     elif d["mode"] == "square":
         d["square"], d["mode"] = arg, "rotate"
@@ -297,6 +303,25 @@ def _action_step(g: Game, seat: int, step: Step) -> None:
     else:                        # end-trip: the express delivery is complete
         t = d["trip"]
         _finish(g, seat, "express", (t["from"], tuple(t["path"]), tuple(t["drops"])))
+
+
+def _take_to(g: Game, seat: int, square: Pos) -> None:
+    """The tile of the chosen space goes to ``square``: at once where only one rotation fits
+    there, otherwise the rotation comes next."""
+    d = g.drafts[seat]
+    d["action"], d["square"], d["mode"] = "take", square, "rotate"
+    rotations = [rot for q, rot in _placements(g, d) if q == square]
+    if len(rotations) == 1:
+        g.play(seat, take_move(d["space"], square, rotations[0]))
+
+
+def without_shortcuts(g: Game, seat: int, steps: list[Step]) -> list[Step]:
+    """``steps`` without the squares offered right after a grid space (the same placements are
+    reached through "take")."""
+    d = g.drafts.get(seat)
+    if g.phase != "place" or d is None or d.get("mode") != "choose":
+        return steps
+    return [s for s in steps if s.verb != "square"]
 
 
 def _settle_put(g: Game, seat: int) -> None:

@@ -61,8 +61,12 @@ class PapaView:
     draft: dict[str, Any] | None             # the decision under way the viewer may see
     legal: tuple[str, ...]                   # the viewer's legal steps now, as text (a picture numbers them)
     finished: bool
+    # The stretches of play closed so far (the interface's cycles), each as (round, phase).
+    stretches: tuple[tuple[int, str], ...]
     # Once the game is over: each seat's tracks after each round (from the events), for the final picture.
     track_history: tuple[tuple[dict[str, int], ...], ...]
+    # Once the game is over (money is public then): each seat's Lire at the start and after each round.
+    money_history: tuple[tuple[int, ...], ...]
     scores: tuple[int, ...] | None
     winners: tuple[int, ...]
 
@@ -138,6 +142,8 @@ def view_of(game, seat: int | None) -> PapaView:
         neighbourhoods=tuple(_squares(p.hood) for p in game.people),
         planned=tuple(s for s in game.order if s in game.plans),
         draft=_draft(game, seat), legal=_legal(game, seat), finished=game.finished,
+        stretches=tuple((e.round, e.phase) for e in game.log if e.kind == "phase_ended"),
         track_history=_track_history(game) if game.finished else (),
+        money_history=tuple(zip(*game.lire_history, strict=True)) if game.finished else (),
         scores=game.final, winners=game.winners,
     )

@@ -37,9 +37,9 @@ def render_board(view, *, events: Sequence[Any] = (), language: str = "en", layo
     blocks = [_grid_block(view, marks, language), _stairs_block(view, marks, language),
               _players_block(view, marks, language), *_hood_blocks(view, marks, language, trips_of(events))]
     title = words.status_line(view, language)
-    ended = [e.cycle for e in events if e.kind == "cycle_ended"]
-    if ended and not view.finished:      # drawn as the next round begins: say which round it closes
-        title = t(language, "papa.img.after_round", round=ended[-1], of=C.ROUNDS, status=title)
+    closed = [e for e in events if e.kind == "phase_ended"]
+    if closed and not view.finished:     # drawn as the next phase begins: say which one it closes
+        title = t(language, "papa.stretch_over." + closed[-1].phase, round=closed[-1].round, of=C.ROUNDS)
     return pieces.png(flow(blocks, width, title))
 
 

@@ -1,6 +1,6 @@
 """The final picture: each player's score in parts (pizzas delivered, experience under the lowest
-track, tracks at the top, pizzas left over, money bonus), their tracks, money, and every
-neighbourhood as it ended."""
+track, tracks at the top, pizzas left over, money bonus), their Lire over the game (public at
+the end, hidden money or not), their tracks, and every neighbourhood as it ended."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ def render_final(view, *, events: Sequence[Any] = (), language: str = "en", layo
     width = WIDTHS.get(layout, WIDTHS["landscape"])
     marks = initials(view.players)
     blocks = [_scores_block(view, marks, language, width - 48),
+              *([_money_block(view, marks, language, width - 48)] if view.money_history else []),
               *(_tracks_block(view, seat, marks, language) for seat in _ranking(view) if view.track_history),
               *_hood_blocks(view, marks, language)]
     return pieces.png(flow(blocks, width, t(language, "papa.img.final")))
@@ -93,3 +94,42 @@ def _tracks_block(view, seat: int, marks, language: str) -> Block:
                       fill=pieces.TILE_RGB[colour] if colour != "yellow" else style.INK, anchor="lm")
 
     return w, h, paint
+
+
+def _money_block(view, marks, language: str, width: int) -> Block:
+    """Every player's Lire after each round, one line each: player colour, and at every point the
+    player's marker with their initial (the lines stay apart for colour-blind eyes too)."""
+    history = view.money_history
+    rounds = len(history[0])
+    most = max(1, max(max(h) for h in history))
+    h, left, top, right = 230, 44, 34, 150
+    step_x = (width - left - right) / max(1, rounds - 1)
+    step_y = (h - top - 30) / most
+
+    def paint(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
+        draw.text(d, (x, y), t(language, "papa.img.money_history"), 16, bold=True)
+        x0, y0 = x + left, y + h - 22
+        d.rectangle((x0, y0 - most * step_y, x0 + step_x * (rounds - 1), y0), outline=style.PANEL_EDGE)
+        for level in _levels(most):
+            yy = y0 - level * step_y
+            d.line((x0, yy, x0 + step_x * (rounds - 1), yy), fill=style.PANEL_EDGE)
+            draw.text(d, (x0 - 6, yy), str(level), 12, fill=style.MUTED, anchor="rm")
+        for r in range(rounds):
+            draw.text(d, (x0 + r * step_x, y0 + 5), str(r), 12, fill=style.MUTED, anchor="ma")
+        for seat in _ranking(view):
+            shift = (seat - (view.num_players - 1) / 2) * 3       # equal amounts stay apart
+            points = [(x0 + r * step_x, y0 - lire * step_y + shift) for r, lire in enumerate(history[seat])]
+            d.line(points, fill=pieces.player_colour(seat).rgb, width=3)
+            for px, py in points:
+                pieces.marker(d, px, py, 8, seat, marks[seat])
+            end = points[-1]
+            draw.text(d, (end[0] + 14, end[1]), f"{view.players[seat]} {history[seat][-1]} L", 13, bold=True,
+                      anchor="lm", max_width=right - 16)
+
+    return width, h, paint
+
+
+def _levels(most: int) -> list[int]:
+    """A few round amounts for the scale: 0 and every 5, 10 or 20 Lire up to ``most``."""
+    step = next(s for s in (5, 10, 20, 50, 100) if most / s <= 6)
+    return list(range(0, most + 1, step))

@@ -2,10 +2,10 @@
 
 Every decision is made in the seat's private chat (the game declares simultaneous phases), one
 small menu at a time, built from the seat's legal steps only:
-- phase 1: a grid space (rows of buttons as the grid's rows), then take-tile or an action, then
-  the tile's square (numbered) and rotation (its roads drawn as one character), or the action's
-  details (how many pizzas, which pizzeria gets them, which pizzeria to build and where);
-- phase 3: a staircase space (columns as submenus where more than ``MAX_ITEMS`` are open);
+- phase 1: a grid space (rows of buttons as the grid's rows), then the tile's square (numbered;
+  it takes the tile) or an action, then the rotation (its roads drawn as one character; skipped
+  where only one fits), or the action's details (how many pizzas, which pizzeria gets them, which pizzeria to build and where);
+- phase 3: a staircase space, one tap (columns as submenus only where more than ``MAX_ITEMS`` are open);
 - settlement: an investment tile (late: one, or none); phase 4: its track or its action;
 - phase 5: the one-tap best plan first, then the trip step by step (numbered squares).
 Squares of the seat's neighbourhood are numbered in the order of its legal steps: its private
@@ -26,7 +26,8 @@ from . import text as words
 from .text import ACTION_EMOJI, COLOUR_EMOJI, ROAD_CHAR
 
 ROW = 5                 # buttons in a row (Discord's limit)
-MAX_ITEMS = 18          # buttons of one kind in one menu; more go into submenus
+MAX_ITEMS = 25          # buttons in one message (Discord's most); more go into submenus: a bid is one
+                        # tap up to there (4 columns of 6 steps at most, 24 buttons)
 NUMBERED = ("square", "put", "from", "step")     # steps on a square of the seat's neighbourhood
 
 
@@ -75,18 +76,27 @@ class PapaPaoloPresenter(Presenter):
                      players=words.listing([view.players[s] for s in view.to_act], language))
         return _own_prompt(view, language)
 
+    # A cycle is a stretch of play closed by a picture of the board: a phase of a round
+    # (``view.stretches`` names each closed one); the last is closed by the end of the game.
     def cycle_done_line(self, view, cycle: int, language: str) -> str:
-        return t(language, "papa.round_done", round=cycle, of=C.ROUNDS)
+        round_, phase = _stretch(view, cycle)
+        if phase is None:
+            return t(language, "papa.round_done", round=round_, of=C.ROUNDS)
+        return t(language, "papa.stretch_done", round=round_, of=C.ROUNDS,
+                 phase=t(language, "papa.phase." + phase))
 
     def cycle_over_line(self, view, cycle: int, language: str) -> str:
-        return t(language, "papa.round_over", round=cycle, of=C.ROUNDS)
+        round_, phase = _stretch(view, cycle)
+        if phase is None:
+            return t(language, "papa.round_over", round=round_, of=C.ROUNDS)
+        return t(language, "papa.stretch_over." + phase, round=round_, of=C.ROUNDS)
 
     def narrate(self, events: Sequence[Any], players: Sequence[str], language: str) -> list[str]:
         return words.narrate(events, players, language)
 
     def split_cycle(self, events: Sequence[Any]) -> tuple[list[Any], list[Any]]:
         outcome = {"cycle_ended", "game_ended"}
-        return ([e for e in events if e.kind not in outcome | {"game_started"}],
+        return ([e for e in events if e.kind not in outcome | {"game_started", "phase_ended"}],
                 [e for e in events if e.kind in outcome])
 
     def started_lines(self, view, language: str) -> list[str]:
@@ -139,8 +149,11 @@ class PapaPaoloPresenter(Presenter):
         numbered = numbered_verbs(steps)
         keyed = [_item(s, view, language, keys, numbered) for s in steps if s.verb in numbered]
         best = [_item(s, view, language, keys, numbered) for s in steps if s.verb == "best-plan"]
+        # Right after a grid space its tile's squares are offered at once (a square takes the
+        # tile there): the "take" that leads to the same squares is left off the menu.
+        hidden = {"best-plan"} | ({"take"} if any(s.verb == "square" for s in steps) else set())
         others = [_item(s, view, language, keys, numbered) for s in steps
-                  if s.verb not in numbered and s.verb != "best-plan"]
+                  if s.verb not in numbered and s.verb not in hidden]
         if steps[0].verb == "place":
             cols = view.grid_size[1]
             by_row: dict[int, list[MenuItem]] = {}
@@ -199,6 +212,14 @@ class PapaPaoloPresenter(Presenter):
         from .hoodimage import render_own
 
         return render_own(view, events=events, language=language, layout=layout)
+
+
+def _stretch(view, cycle: int) -> tuple[int, str | None]:
+    """The round and phase that closed stretch ``cycle``; phase None for the one the end of the
+    game closed (the last round's deliveries)."""
+    if 1 <= cycle <= len(view.stretches):
+        return view.stretches[cycle - 1]
+    return view.round, None
 
 
 def numbering(keys: Sequence[int | None]) -> list[int]:
@@ -339,7 +360,8 @@ def _own_prompt(view, language: str) -> str:
     mode = draft.get("mode", "choose")
     if mode == "choose":
         tile = _draft_tile(view)
-        return t(language, "papa.prompt.choose", space=words.space_name(draft["space"]),
+        key = "papa.prompt.choose_square" if any(s.startswith("square ") for s in view.legal) else "papa.prompt.choose"
+        return t(language, key, space=words.space_name(draft["space"]),
                  tile=words.tile_text(tile, language))
     if mode == "rotate":
         return t(language, "papa.prompt.rotate", tile=words.tile_text(_draft_tile(view), language))

@@ -13,7 +13,7 @@ def gallery():
     """(file name, PNG bytes) for each gallery picture."""
     for n, language, layout in ((2, "en", "landscape"), (4, "it", "portrait")):
         match = scenes.played(n, rounds_done=2, options={"hidden_money": n == 4})
-        events = scenes.round_events(match, 2)
+        events = scenes.stretch_events(match)
         yield f"pp-board-{n}p-{layout}.png", PAPA.render("map", match.view(None), events, language, layout=layout)
     for mode, language in (("rotate", "en"), ("deliver-trip", "de")):
         match = scenes.choosing(3, mode)
@@ -26,7 +26,7 @@ def gallery():
 def bench(width: int, repeat: int, timed) -> None:
     """Print the render figures (at the presenter's default size); ``timed(fn, repeat)`` gives (median ms, PNG bytes)."""
     board = scenes.played(4, rounds_done=3, options={"hidden_money": True})
-    events = scenes.round_events(board, 3)
+    events = scenes.stretch_events(board)
     own = scenes.choosing(4, "deliver-trip")
     final = scenes.played(4, rounds_done=5)
     seat = own.to_act()[0]

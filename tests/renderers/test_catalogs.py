@@ -69,6 +69,7 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "papa.colour.": set(PAPA_COLOURS),
     "papa.action.": set(PAPA_ACTIONS) | {"nothing"},
     "papa.phase.": set(PAPA_PHASES),
+    "papa.stretch_over.": {"place", "bid", "invest", "deliver"},     # the phases that close a stretch
     "papa.option.": set(PAPA_OPTIONS),
     "papa.short.": set(PAPA_BARE + PAPA_PAIRS + PAPA_NUMBERS + PAPA_IDS),
     "papa.btn.": {"drop", "end-trip", "done", "best-plan", "decline"},
