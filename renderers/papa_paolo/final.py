@@ -116,15 +116,19 @@ def _money_block(view, marks, language: str, width: int) -> Block:
             draw.text(d, (x0 - 6, yy), str(level), 12, fill=style.MUTED, anchor="rm")
         for r in range(rounds):
             draw.text(d, (x0 + r * step_x, y0 + 5), str(r), 12, fill=style.MUTED, anchor="ma")
+        ends = []
         for seat in _ranking(view):
             shift = (seat - (view.num_players - 1) / 2) * 3       # equal amounts stay apart
             points = [(x0 + r * step_x, y0 - lire * step_y + shift) for r, lire in enumerate(history[seat])]
             d.line(points, fill=pieces.player_colour(seat).rgb, width=3)
             for px, py in points:
                 pieces.marker(d, px, py, 8, seat, marks[seat])
-            end = points[-1]
-            draw.text(d, (end[0] + 14, end[1]), f"{view.players[seat]} {history[seat][-1]} L", 13, bold=True,
-                      anchor="lm", max_width=right - 16)
+            ends.append((points[-1][1], seat))
+        label_y = -1e9
+        for end_y, seat in sorted(ends):                 # names at the right, never on top of each other
+            label_y = max(end_y, label_y + 16)
+            draw.text(d, (x0 + step_x * (rounds - 1) + 14, label_y), f"{view.players[seat]} {history[seat][-1]} L",
+                      13, bold=True, anchor="lm", max_width=right - 16)
 
     return width, h, paint
 

@@ -22,7 +22,6 @@ from renderers.i18n import t
 from renderers.papa_paolo.presenter import score_parts, square_keys
 
 BACK = "b"
-PHASES_WITH_PLAYERS = 5         # placing, bidding, investment tiles, investments, deliveries
 
 
 def newest_menu(transport, u) -> list:
@@ -58,6 +57,14 @@ def recount(record) -> tuple[int, ...]:
     return tuple(scores)
 
 
+def decision_kind(move: dict) -> str:
+    """What a whole move of the record decided: a tile taken, an action on a space, a bid..."""
+    if "place" in move:
+        return "tile" if "take" in move else "space action"
+    return {"stairs": "bid", "invest": "investment", "late": "investment", "resolve": "resolve",
+            "deliver": "deliveries"}[next(iter(move))]
+
+
 async def play(service, transport, *, humans: int, ais: int, seed: int, options: dict) -> dict:
     names = ["Ann", "Bob", "Cy", "Di"][:humans]
     users = {u.id: u for u in map(user, names)}
@@ -65,17 +72,23 @@ async def play(service, transport, *, humans: int, ais: int, seed: int, options:
     game_id = await start_game(service, c, list(users.values()), ais=ais,
                                options={"game": "papa-paolo", "seed": seed, **options})
     rng = random.Random(seed)
-    stats = {"presses": 0, "at_once": 0, "labels_checked": 0, "posts": {}}
+    stats = {"presses": 0, "at_once": 0, "labels_checked": 0, "posts": {}, "pictures": {}, "taps": {}}
     posted = len(transport.new_group_posts())
+    pressed_since: dict[int, int] = {}         # seat -> taps since its last whole move
     while True:
         await service.deliver_pending(transport)
         info = await service.game_info(game_id=game_id)
         match = (await service.store.load(game_id)).match
-        key = (match.cycle, match.view(None).phase)
-        stats["posts"][key] = stats["posts"].get(key, 0) + len(transport.new_group_posts()) - posted
-        posted = len(transport.new_group_posts())
+        new = transport.new_group_posts()[posted:]
+        posted += len(new)
+        # The stretch of play under way (closed by a picture); the batch that ends the game
+        # (the last stretch's board and the final picture) is the end's.
+        key = "end" if info["status"] == "finished" else match.cycle
+        stats["posts"][key] = stats["posts"].get(key, 0) + len(new)
+        stats["pictures"][key] = stats["pictures"].get(key, 0) + sum(m.image is not None for m in new)
         if info["status"] == "finished":
             break
+        assert info["round"] == match.game.round
         assert stats["presses"] < 3000, "the game never ended"
         acting = [users[info["seats"][s]["user_id"]] for s in info["to_act"]]
         seats = list(info["to_act"])
@@ -87,12 +100,20 @@ async def play(service, transport, *, humans: int, ais: int, seed: int, options:
             assert numbered == {str(k) for k in keys.values()}, (numbered, keys)
             stats["labels_checked"] += bool(keys)
         pressed = [pick(menu, rng, match.view(None).phase == "deliver") for menu in menus]
+        whole = {seat: sum(1 for s, _ in match.game.record_moves if s == seat) for seat in seats}
         replies = await asyncio.gather(*(service.press(c, u, b.payload) for u, b in zip(acting, pressed, strict=True)))
         assert all(r.ok for r in replies), [r.text for r in replies]
         stats["presses"] += len(replies)
         stats["at_once"] = max(stats["at_once"], len(replies))
+        after = (await service.store.load(game_id)).match.game.record_moves
+        for seat in seats:
+            pressed_since[seat] = pressed_since.get(seat, 0) + 1
+            mine = [m for s, m in after if s == seat]
+            if len(mine) > whole[seat]:                 # the press completed a decision
+                stats["taps"].setdefault(decision_kind(mine[-1]), []).append(pressed_since.pop(seat))
     stats["record"] = await service.record(game_id)
     match = (await service.store.load(game_id)).match
+    stats["stretches"] = match.view(None).stretches
     human_seats = {s for s, seat in enumerate(info["seats"]) if seat["user_id"] in users}
     stats["human_verbs"] = {text.split(" ")[0] for seat, text in match.game.moves if seat in human_seats}
     return stats
@@ -111,25 +132,38 @@ def assert_private_stays_private(transport, record) -> None:
         assert not [label for label in labels if label[:1].isdigit()], labels   # no menu in the group
 
 
-@pytest.mark.parametrize(("humans", "ais", "seed"), [(2, 0, 3), (2, 1, 11)])
+@pytest.mark.parametrize(("humans", "ais", "seed"), [(2, 0, 3), (2, 1, 11), (2, 2, 5)])
 async def test_humans_play_papa_paolo_to_the_end_through_the_service(service, transport, humans, ais, seed):
     stats = await play(service, transport, humans=humans, ais=ais, seed=seed, options={"hidden_money": True})
     record = stats["record"]
     verbs = stats["human_verbs"]
-    assert {"place", "square", "rotate", "stairs", "invest"} <= verbs, verbs
+    assert {"place", "square", "stairs", "invest"} <= verbs, verbs
     assert {"best-plan", "from", "step"} <= verbs, verbs
     assert stats["at_once"] == 2                       # both humans planned their deliveries at once
     assert stats["labels_checked"] > 5
     assert_private_stays_private(transport, record)
-    # Group budget: new group messages per round stay within 3 per phase that needs players.
-    per_round: dict[int, int] = {}
-    for (cycle, _), posts in stats["posts"].items():
-        per_round[cycle] = per_round.get(cycle, 0) + posts
-    assert max(per_round.values()) <= 3 * PHASES_WITH_PLAYERS, per_round
-    assert max(posts for posts in stats["posts"].values()) <= 3, stats["posts"]
+    # Typical decisions in one to three taps: a tile (space, square, rotation unless one fits), a
+    # bid, an investment tile, a track.
+    taps = stats["taps"]
+    assert taps["tile"] and max(taps["tile"]) <= 3, taps
+    assert set(taps["bid"]) == {1} and set(taps["investment"]) == {1}, taps
+    # A picture after each phase that changed the board, each with at most 3 new group messages
+    # (the picture, the next phase's prompt, a reminder): 4 phases a round, the last closed by
+    # the end of the game, whose final picture comes too.
+    stretches = stats["stretches"]
+    assert len(stretches) == 4 * C.ROUNDS - 1, stretches
+    assert {phase for _, phase in stretches} == {"place", "bid", "invest", "deliver"}
+    assert max(stats["posts"].values()) <= 3, stats["posts"]
+    assert stats["posts"]["end"] == stats["pictures"]["end"] == 2          # the last board, the final picture
+    # The set-up's board, then one board per closed stretch (posted as the next one begins).
+    assert [stats["pictures"][k] for k in range(1, len(stretches) + 2)] == [1] * (len(stretches) + 1)
+    group = group_text(transport)
+    assert t("en", "papa.stretch_over.bid", round=2, of=C.ROUNDS) in group
+    assert t("en", "papa.stretch_over.deliver", round=4, of=C.ROUNDS) in group
     final = GAME.from_record(record)
     assert final.is_terminal()
     assert tuple(final.returns()) == recount(record)
     view = final.view(None)
     assert [sum(score_parts(view, s).values()) - 2 * score_parts(view, s)["left"]
             for s in range(view.num_players)] == list(view.scores)
+    assert [h[-1] for h in view.money_history] == list(view.lire)      # the final picture's Lire by round
