@@ -42,7 +42,7 @@ async def test_papa_paolo_by_buttons(table, service, monkeypatch, players, round
     while (info := await service.game_info(game_id=1))["status"] != "finished":
         assert clicks < 1500, "the game does not end"
         match = (await service.store.load(1)).match
-        if match.cycle > rounds:
+        if match.round() > rounds:
             break
         acting = [(s, members[info["seats"][s]["user_id"]]) for s in info["to_act"]
                   if info["seats"][s]["user_id"] in members]
@@ -52,7 +52,7 @@ async def test_papa_paolo_by_buttons(table, service, monkeypatch, players, round
         for seat, m, msg in menus:
             assert msg.attachments                                # the seat's own neighbourhood
             offered = [b for b in buttons(msg) if b.custom_id.startswith(CHOICE)]
-            assert len(offered) <= 20
+            assert len(offered) <= 25                      # one Discord message
             numbered = {b.label.split(" ")[0] for b in offered if b.label.split(" ")[0].isdigit()}
             keys = square_keys(match.view(seat).legal)
             assert numbered == {str(k) for k in keys.values()}
@@ -73,8 +73,10 @@ async def test_papa_paolo_by_buttons(table, service, monkeypatch, players, round
     for message in table.channel.history():
         assert not [b for b in buttons(message) if b.label.split(" ")[0].isdigit()]    # no menu in the channel
     if rounds < 5:
+        stretches = (await service.store.load(1)).match.view(None).stretches
+        assert len(stretches) == 4 * rounds
         assert info["round"] == rounds + 1 and len([m for m in table.channel.history() if m.attachments]) \
-            == rounds + 1                                        # the start, then the board after each round
+            == 1 + len(stretches)                                 # the start, then the board after each phase
         return
     assert info["winners"] and t("en", "papa.final_header") in channel
     final = GAME.from_record(await service.record(1))

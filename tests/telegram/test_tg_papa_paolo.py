@@ -62,21 +62,41 @@ async def seat_of(bot, user) -> int:
     return next(s for s, seat in enumerate(info["seats"]) if str(seat["user_id"]) == str(user.id))
 
 
-async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after: int) -> None:
+def group_calls(api) -> dict[str, int]:
+    """The Bot API calls that wrote to the group: new messages and edits, by method."""
+    out: dict[str, int] = {}
+    for call in api.calls:
+        if call.ok and str(call.params.get("chat_id")) == str(GROUP_ID) and call.method.startswith(("send", "edit")):
+            out[call.method] = out.get(call.method, 0) + 1
+    return out
+
+
+def decision_kind(move: dict) -> str:
+    if "place" in move:
+        return "tile" if "take" in move else "space action"
+    return {"stairs": "bid", "invest": "investment", "late": "investment", "resolve": "resolve",
+            "deliver": "deliveries"}[next(iter(move))]
+
+
+async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after: int) -> dict[str, list[int]]:
     """Two humans tap (at once where both act) until round ``stop_after`` is over or the game ends:
     their numbered buttons are the numbers their picture shows; a tap never posts more than 3
-    group messages; each tap is answered once."""
+    group messages; each tap is answered once. Returns the taps each decision took, by kind."""
     monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: SEEDS[players])
     await start(api, bot, table, players)
     humans = list(table.users.values())
     rng = random.Random(players)
     at_once = checked = 0
     posts: list[int] = []
+    taps_by_kind: dict[str, list[int]] = {}
+    since: dict[int, int] = {}
     for _ in range(2500):
         before = len(table.group_messages())
         match = (await bot.service.store.load(1)).match
-        if match.cycle > stop_after:
+        if match.round() > stop_after:
             break
+        whole = len(match.game.record_moves)
+        tapping = []
         taps = []
         for user in humans:
             msg = private_turn(api, user)
@@ -90,21 +110,35 @@ async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after:
             checked += bool(keys)
             first = buttons[0] if rng.random() < 0.5 and "⭐" in buttons[0]["text"] else rng.choice(buttons)
             taps.append((user, msg, first))
+            tapping.append(await seat_of(bot, user))
         if not taps:
             break
         at_once = max(at_once, len(taps))
         answers = await tap_at_once(api, bot, taps)
+        done = (await bot.service.store.load(1)).match.game.record_moves[whole:]
+        for seat in tapping:
+            since[seat] = since.get(seat, 0) + 1
+            mine = [m for s, m in done if s == seat]
+            if mine:                                       # the tap completed the seat's decision
+                taps_by_kind.setdefault(decision_kind(mine[0]), []).append(since.pop(seat))
         assert all(a.get("show_alert") is not True for a in answers), answers
         posts.append(len(table.group_messages()) - before)
     assert at_once == 2 and checked > 3
     assert max(posts) <= 3, posts                          # never a burst of group messages after a tap
     assert len(api.answers) == len(api.calls_of("answerCallbackQuery"))      # each tap answered once
+    assert max(taps_by_kind["tile"]) <= 3 and set(taps_by_kind["bid"]) == {1}, taps_by_kind
+    assert set(taps_by_kind["investment"]) == {1}, taps_by_kind
+    return taps_by_kind
 
 
 @pytest.mark.parametrize("players", [4])
 async def test_papa_paolo_by_taps_to_the_end(api, bot, table, players, monkeypatch):
-    await play_rounds(api, bot, table, players, monkeypatch, stop_after=5)
+    taps = await play_rounds(api, bot, table, players, monkeypatch, stop_after=5)
     info = await bot.service.game_info(game_id=1)
+    stretches = GAME.from_record(await bot.service.record(1)).view(None).stretches
+    writes = group_calls(api)
+    print(f"\nPapà Paolo, {players} players on Telegram: {len(stretches) + 1} stretches, group calls {writes}, "
+          f"taps per decision {({k: max(v) for k, v in taps.items()})}")
     assert info["status"] == "finished" and info["game"] == "papa-paolo" and info["winners"], info
     group = table.group_messages()
     text = "\n".join(m.body for m in group)
@@ -112,7 +146,8 @@ async def test_papa_paolo_by_taps_to_the_end(api, bot, table, players, monkeypat
     assert not re.search(r"Pick a numbered square|Plan your deliveries|Your Lire", text)
     assert not [b for m in group for b in m.buttons() if b.get("text", "")[:1].isdigit()]   # no menu in the group
     pictures = [m for m in group if m.photo is not None]
-    assert len(pictures) >= 6                              # a board after each round, then the final picture
+    assert len(pictures) == 1 + len(stretches) + 2          # the set-up, a board per stretch, the final picture
+    assert t("en", "papa.stretch_over.invest", round=3, of=5) in text
     final = GAME.from_record(await bot.service.record(1))      # the exported record, replayed
     for seat, name in enumerate(final.players):
         assert f"{name}: {final.returns()[seat]} = " in text
@@ -125,5 +160,7 @@ async def test_two_players_two_rounds_by_taps(api, bot, table, monkeypatch):
     info = await bot.service.game_info(game_id=1)
     assert info["round"] == 3 and info["status"] != "finished"
     group = table.group_messages()
-    assert len([m for m in group if m.photo is not None]) == 3          # at the start, after rounds 1 and 2
+    stretches = (await bot.service.store.load(1)).match.view(None).stretches
+    assert [phase for _, phase in stretches] == ["place", "bid", "invest", "deliver"] * 2
+    assert len([m for m in group if m.photo is not None]) == 1 + len(stretches)     # the start, each phase
     assert not [b for m in group for b in m.buttons() if b.get("text", "").split(" ")[0].isdigit()]
