@@ -144,7 +144,7 @@ class Match(ABC):
         (a phase) where the table should see the board more often. The bot posts a picture
         of the board each time it changes."""
 
-    def round(self) -> int:
+    def round_number(self) -> int:
         """The round under way as the players count it (what a game's summary reports). By
         default the cycle; a game whose cycles are shorter (a picture after each phase of a
         round) says its round here."""

@@ -172,7 +172,7 @@ class Info:
                 "seats": [{"name": s.name, "user_id": s.user_id, "is_ai": s.is_ai, "level": s.level if s.is_ai else None}
                           for s in meta.seats],
                 "to_move": acting[0] if acting else None, "to_act": list(acting), "moves": meta.moves,
-                "round": None if match is None else match.round(),
+                "round": None if match is None else match.round_number(),
                 "rounds": getattr(view, "rounds", None),
                 "scores": None if match is None or (scores := match.public_returns()) is None else list(scores),
                 "winners": None if match is None or not match.is_terminal() else list(match.winners),

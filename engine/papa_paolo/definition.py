@@ -64,7 +64,7 @@ class PapaMatch(Match):
                     return index + 1
         return len(self.game.log)
 
-    def round(self) -> int:
+    def round_number(self) -> int:
         return self.game.round
 
     def to_act(self) -> tuple[int, ...]:

@@ -15,7 +15,7 @@ def gallery():
         match = scenes.played(n, rounds_done=2, options={"hidden_money": n == 4})
         events = scenes.stretch_events(match)
         yield f"pp-board-{n}p-{layout}.png", PAPA.render("map", match.view(None), events, language, layout=layout)
-    for mode, language in (("rotate", "en"), ("deliver-trip", "de")):
+    for mode, language in (("choose", "en"), ("rotate", "en"), ("deliver-trip", "de")):
         match = scenes.choosing(3, mode)
         seat = match.to_act()[0]
         yield f"pp-own-{mode}.png", PAPA.render_private(match.view(seat), [], language, layout="portrait")

@@ -10,7 +10,7 @@ NAMES = ("Ann", "Bob", "Chiara", "Didier")
 def played(n: int, *, rounds_done: int, seed: int = 7, options: dict | None = None) -> PapaMatch:
     """A game of ``n`` seats after ``rounds_done`` rounds (5: the end)."""
     match = GAME.new_match(NAMES[:n], seed=seed, options=options)
-    while not match.is_terminal() and match.round() <= rounds_done:
+    while not match.is_terminal() and match.round_number() <= rounds_done:
         seat = match.to_act()[0]
         match.apply(GAME.choose(match, seat, seed=seed), by=seat)
     return match
@@ -27,7 +27,7 @@ def choosing(n: int, mode: str, *, seed: int = 7) -> PapaMatch:
         now = draft.get("mode")
         if view.phase == "deliver" and draft.get("cur") and len(draft["cur"]["path"]) >= 2:
             now = "deliver-trip"
-        if match.round() >= 3 and now == mode:
+        if match.round_number() >= 3 and now == mode:
             return match
         choices = match.legal_choices(seat)
         steps = [c for c in choices if c.verb in ("from", "step")] if view.phase == "deliver" else []

@@ -42,7 +42,7 @@ async def test_papa_paolo_by_buttons(table, service, monkeypatch, players, round
     while (info := await service.game_info(game_id=1))["status"] != "finished":
         assert clicks < 1500, "the game does not end"
         match = (await service.store.load(1)).match
-        if match.round() > rounds:
+        if match.round_number() > rounds:
             break
         acting = [(s, members[info["seats"][s]["user_id"]]) for s in info["to_act"]
                   if info["seats"][s]["user_id"] in members]

@@ -93,7 +93,7 @@ async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after:
     for _ in range(2500):
         before = len(table.group_messages())
         match = (await bot.service.store.load(1)).match
-        if match.round() > stop_after:
+        if match.round_number() > stop_after:
             break
         whole = len(match.game.record_moves)
         tapping = []
