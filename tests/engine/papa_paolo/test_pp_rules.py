@@ -266,3 +266,63 @@ def test_views_are_json_free_of_stack_order():
     text = repr(match.view(None))
     assert match.game.city_stack[20] not in text or match.game.city_stack[20] in match.game.grid
     assert setup(2)["city_stack"] and json.dumps(match.to_record())
+
+
+def test_a_tile_is_taken_from_its_square_right_after_the_space():
+    """After a grid space its tile's squares are offered at once: a square takes the tile there,
+    the rotation comes next unless only one fits (then the move is made at once). The whole move
+    is the one "take", the square and the rotation make, so records do not change."""
+    seen = {1: 0, 2: 0}
+    for seed in range(1, 40):
+        match = GAME.new_match(["a", "b"], seed=seed)
+        seat = match.to_act()[0]
+        space = next(s for s in match.legal_choices(seat) if match.game.grid[s.arg[0] * 3 + s.arg[1]] is not None)
+        match.apply(space, by=seat)
+        offered = [s for s in match.legal_choices(seat) if s.verb == "square"]
+        if not offered:
+            continue
+        by_take = match.copy()
+        by_take.apply(Step("take"), by=seat)
+        assert [s for s in by_take.legal_choices(seat)] == offered      # the same squares either way
+        square = offered[-1]
+        by_take.apply(square, by=seat)
+        rotations = by_take.legal_choices(seat)
+        match.apply(square, by=seat)
+        if len(rotations) == 1:
+            assert not match.in_decision(seat) and match.moves_by(seat) == 2
+            seen[1] += 1
+        else:
+            assert match.legal_choices(seat) == rotations
+            match.apply(rotations[0], by=seat)
+            seen[2] += 1
+        by_take.apply(rotations[0], by=seat)
+        assert match.game.record_moves == by_take.game.record_moves
+        assert match.to_record() == by_take.to_record()
+    assert seen[1] and seen[2], seen
+
+
+def test_a_picture_after_each_phase_that_players_played():
+    """Each phase in which players chose closes a stretch of play (the interface's cycle); the
+    last deliveries are closed by the end of the game. The round is told apart (round_number)."""
+    match = GAME.new_match(["a", "b", "c"], seed=5)
+    rng = random.Random(5)
+    while not match.is_terminal():
+        seat = match.to_act()[0]
+        assert match.round_number() == match.game.round
+        stretches = match.view(None).stretches
+        assert match.cycle == len(stretches) + 1
+        start = match.cycle_start(match.cycle)
+        assert match.log[start - 1].kind == "phase_ended" if stretches else start == 0
+        choices = match.legal_choices(seat)
+        match.apply(rng.choice(choices) if rng.random() < 0.3 else GAME.choose(match, seat, seed=1), by=seat)
+    stretches = match.view(None).stretches
+    assert [r for r, _ in stretches] == sorted(r for r, _ in stretches)
+    assert {p for _, p in stretches} <= {"place", "bid", "invest", "deliver"}
+    for round_ in range(1, C.ROUNDS + 1):
+        phases = [p for r, p in stretches if r == round_]
+        assert phases[:2] == ["place", "bid"]
+        assert phases[-1] == ("deliver" if round_ < C.ROUNDS else phases[-1])
+    view = match.view(None)
+    assert all(len(h) == C.ROUNDS + 1 and h[0] == C.START_LIRE for h in view.money_history)
+    assert [h[-1] for h in view.money_history] == list(view.lire)
+    assert match.view(None).money_history and not GAME.new_match(["a", "b"], seed=1).view(None).money_history
