@@ -145,6 +145,8 @@ async def test_humans_play_papa_paolo_to_the_end_through_the_service(service, tr
     # Typical decisions in one to three taps: a tile (space, square, rotation unless one fits), a
     # bid, an investment tile, a track.
     taps = stats["taps"]
+    print(f"\nPapà Paolo, {humans} people and {ais} AI: taps per decision (count, most, mean) " + ", ".join(
+        f"{k} {len(v)}/{max(v)}/{sum(v) / len(v):.1f}" for k, v in sorted(taps.items())))
     assert taps["tile"] and max(taps["tile"]) <= 3, taps
     assert set(taps["bid"]) == {1} and set(taps["investment"]) == {1}, taps
     # A picture after each phase that changed the board, each with at most 3 new group messages
