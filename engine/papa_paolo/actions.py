@@ -131,6 +131,24 @@ def default_distribution(hood: Hood, count: int) -> tuple[tuple[Pos, int], ...]:
     return tuple(sorted(out.items(), key=lambda item: (item[0][1], item[0][0])))
 
 
+def splits(room: Mapping[Pos, int], count: int, order) -> list[tuple[tuple[Pos, int], ...]]:
+    """Every way to put ``count`` pizzas into pizzerias with ``room`` (each within its room),
+    as (square, pizzas) pairs in ``order`` of the squares, without the empty ones."""
+    squares = sorted(room, key=order)
+    out: list[tuple[tuple[Pos, int], ...]] = []
+
+    def go(i: int, left: int, chosen: tuple[tuple[Pos, int], ...]) -> None:
+        if i == len(squares):
+            if left == 0:
+                out.append(chosen)
+            return
+        for k in range(min(left, room[squares[i]]), -1, -1):
+            go(i + 1, left - k, (*chosen, (squares[i], k)) if k else chosen)
+
+    go(0, count, ())
+    return out
+
+
 def can_express(player: Player, bonus: Bonus, ignore_roads: bool) -> bool:
     return player.lire >= express_fee(bonus) and player.hood.can_express(ignore_roads)
 

@@ -2,9 +2,12 @@
 
 A decision of several steps keeps its draft in ``game.drafts[seat]`` and ends in one whole move
 (``Game.play``), the record's: phase 1 is a space, then one of the tile's squares (the
-rotation next, unless only one fits there) or an action (its details one step at a time);
-"take", a square and a rotation reach the same placements (the AI's way, and older games');
-phase 4 is "track" or "action"; phase 5 is a private plan (pizzeria, next square, drop here, end trip, done) or
+rotation next, unless only one fits there) or an action with its amount at once: "pizzas n"
+(a buy; then a whole "split" of them where several pizzerias have room), "pizzeria P4-1" (a
+build; its square next unless one is free), "best-trip" (an express delivery's best trip),
+"sponsor". Those are shortcuts (``SHORTCUTS``): "take", "buy", "build", "express" then their
+details one step at a time reach the same whole moves (the AI's way, and older games'); phase 4
+is "track" or "action", with the same shortcuts for the tile's action; phase 5 is a private plan (pizzeria, next square, drop here, end trip, done) or
 "best-plan", computed exactly for that seat.
 """
 
@@ -13,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import components as C
-from .actions import build_choices, buy_counts, received
+from .actions import build_choices, buy_counts, received, splits
 from .errors import (
     GameIsOver,
     NotYourTurn,
@@ -28,7 +31,7 @@ from .events import Event, PlanStep
 from .game import Game, place_action_move, take_move
 from .hood import Hood, Pos, rotated
 from .steps import Step
-from .trips import best_plan, trip_json
+from .trips import best_express, best_plan, trip_json
 
 ORDER = lambda p: (p[1], p[0])  # noqa: E731  squares in reading order (y, then x)
 
@@ -43,7 +46,11 @@ def legal_steps(g: Game, seat: int) -> list[Step]:
             return [Step("place", (i // b.cols, i % b.cols)) for i in range(b.rows * b.cols) if i not in g.markers]
         return _action_steps(g, seat, draft)
     if g.phase == "invest":
-        return [Step(w) for w in g.resolutions(seat)] if draft is None else _action_steps(g, seat, draft)
+        if draft is not None:
+            return _action_steps(g, seat, draft)
+        ways = g.resolutions(seat)
+        action = C.INVESTMENT_TILES[g.inv_held[seat]].action
+        return [*(Step(w) for w in ways), *(_amounts(g, seat, action) if "action" in ways else ())]
     if g.phase == "bid":
         return [Step("stairs", s) for s in g.stair_spaces(seat)]
     if g.phase == "settle":
@@ -68,7 +75,9 @@ def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
             # records and stored games that went through it stay good.
             out += [Step("square", q) for q in _unique(q for q, _ in _placements(g, d))]
             out.append(Step("take"))
-        out += [Step(a) for a in g.board.actions_at(r, c) if g.can_act(seat, a, g.bonus_now(seat))]
+        for a in g.board.actions_at(r, c):
+            if g.can_act(seat, a, g.bonus_now(seat)):
+                out += [*_amounts(g, seat, a), Step(a)]
         return [*out, Step("nothing")]
     if mode == "square":
         return [Step("square", q) for q in _unique(q for q, _ in _placements(g, d))]
@@ -77,7 +86,8 @@ def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
     if mode == "pizzas":
         return [Step("pizzas", n) for n in buy_counts(person, g.bonus_now(seat))]
     if mode == "put":
-        return [Step("put", p) for p in sorted(hood.shops, key=ORDER) if _room_left(hood, d, p) > 0]
+        puts = [Step("put", p) for p in sorted(hood.shops, key=ORDER) if _room_left(hood, d, p) > 0]
+        return puts + [Step("split", s) for s in _sensible_splits(hood, d)]
     if mode == "which":
         return [Step("pizzeria", p) for p in build_choices(person, g.supply, g.bonus_now(seat))]
     if mode == "where":
@@ -88,6 +98,70 @@ def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
                 if hood.shops[p].pizzas > 0 and _serves(hood, p, ignore)]
     return _trip_steps(hood, d["trip"], limit=person.value("red"), max_distance=None,
                        stock={}, open_={}, express=True, ignore=g.options["express_ignores_roads"])
+
+
+def _amounts(g: Game, seat: int, action: str) -> list[Step]:
+    """An action's shortcuts, its amount chosen at once: the pizzas to buy, the pizzeria to
+    build, the best express trip (a person's one tap; the action's own step leads to the same)."""
+    person, bonus = g.people[seat], g.bonus_now(seat)
+    if action == "buy":
+        return [Step("pizzas", n) for n in buy_counts(person, bonus)]
+    if action == "build":
+        return [Step("pizzeria", p) for p in build_choices(person, g.supply, bonus)]
+    if action == "express" and _best_express(g, seat) is not None:
+        return [Step("best-trip")]
+    return []
+
+
+def _best_express(g: Game, seat: int):
+    person = g.people[seat]
+    return best_express(person.hood, max_drops=person.value("red"),
+                        ignore_roads=g.options["express_ignores_roads"])
+
+
+SPLITS_SHOWN = 6        # a buy's distributions offered whole when there are at most this many
+
+
+def _sensible_splits(hood: Hood, d: dict[str, Any]) -> list[str]:
+    """The whole distributions of the pizzas still to place, as "split" texts: all of them when
+    few, else each pizzeria filled first in turn (the rest by most room) and the even spread."""
+    room = {p: _room_left(hood, d, p) for p in sorted(hood.shops, key=ORDER) if _room_left(hood, d, p) > 0}
+    every = splits(room, d["left"], ORDER)
+    if len(every) <= SPLITS_SHOWN:
+        return [split_text(s) for s in every]
+    chosen = [_filled_first(room, d["left"], first) for first in room]
+    chosen.append(_filled_first(room, d["left"], None))
+    return _unique(split_text(s) for s in chosen)
+
+
+def _filled_first(room: dict[Pos, int], count: int, first: Pos | None) -> tuple[tuple[Pos, int], ...]:
+    """``first`` gets as many as fit, the rest one at a time to the pizzeria with most room
+    left (``first`` None: an even spread)."""
+    left = dict(room)
+    out: dict[Pos, int] = {}
+    if first is not None:
+        out[first] = min(count, left[first])
+        left[first] -= out[first]
+        count -= out[first]
+    for _ in range(count):
+        p = max(left, key=lambda q: left[q])          # ties: the first in reading order
+        left[p] -= 1
+        out[p] = out.get(p, 0) + 1
+    return tuple(sorted(((p, k) for p, k in out.items() if k), key=lambda item: ORDER(item[0])))
+
+
+def split_text(split: tuple[tuple[Pos, int], ...]) -> str:
+    """``0,0=2;1,-1=1``: a distribution as a step's argument (squares in reading order)."""
+    return ";".join(f"{p[0]},{p[1]}={k}" for p, k in split)
+
+
+def parse_split(text: str) -> tuple[tuple[Pos, int], ...]:
+    out = []
+    for part in text.split(";"):
+        square, _, k = part.partition("=")
+        x, _, y = square.partition(",")
+        out.append(((int(x), int(y)), int(k)))
+    return tuple(out)
 
 
 def _placements(g: Game, d: dict[str, Any]) -> list[tuple[Pos, int]]:
@@ -249,6 +323,9 @@ def _do(g: Game, seat: int, step: Step) -> None:
         g.drafts[seat] = {"seat": seat, "space": arg, "mode": "choose"}
     elif v == "track":
         g.play(seat, {"resolve": "track"})
+    elif g.phase == "invest" and seat not in g.drafts and v in SHORTCUTS:    # the tile's action at once
+        g.drafts[seat] = {"seat": seat, "space": None, "mode": "choose"}
+        _amount_chosen(g, seat, step)
     elif v == "action":
         tile = C.INVESTMENT_TILES[g.inv_held[seat]]
         g.drafts[seat] = {"seat": seat, "space": None, "mode": "choose"}
@@ -277,6 +354,8 @@ def _action_step(g: Game, seat: int, step: Step) -> None:
     v, arg = step.verb, step.arg
     if d["mode"] == "choose" and v == "square":
         _take_to(g, seat, arg)
+    elif d["mode"] == "choose" and v in ("pizzas", "pizzeria", "best-trip"):
+        _amount_chosen(g, seat, step)
     elif d["mode"] == "choose":
         _start_action(g, seat, v)
     elif d["mode"] == "square":
@@ -285,6 +364,11 @@ def _action_step(g: Game, seat: int, step: Step) -> None:
         g.play(seat, take_move(d["space"], d["square"], arg))
     elif d["mode"] == "pizzas":
         d["n"], d["to"], d["left"], d["mode"] = arg, {}, received(g.people[seat], arg), "put"
+        _settle_put(g, seat)
+    elif d["mode"] == "put" and v == "split":
+        for p, k in parse_split(arg):
+            d["to"][p] = d["to"].get(p, 0) + k
+            d["left"] -= k
         _settle_put(g, seat)
     elif d["mode"] == "put":
         d["to"][arg] = d["to"].get(arg, 0) + 1
@@ -305,6 +389,24 @@ def _action_step(g: Game, seat: int, step: Step) -> None:
         _finish(g, seat, "express", (t["from"], tuple(t["path"]), tuple(t["drops"])))
 
 
+def _amount_chosen(g: Game, seat: int, step: Step) -> None:
+    """A shortcut: the action with its amount; a pizzeria's square asked only where several are
+    free, the best express trip made at once."""
+    if step.verb == "pizzas":
+        _start_action(g, seat, "buy")
+        _action_step(g, seat, step)
+    elif step.verb == "pizzeria":
+        _start_action(g, seat, "build")
+        _action_step(g, seat, step)
+        squares = g.people[seat].hood.shop_squares()
+        if len(squares) == 1:
+            _finish(g, seat, "build", (step.arg, squares[0]))
+    else:
+        start, path, drops = _best_express(g, seat)
+        g.drafts[seat]["action"] = "express"
+        _finish(g, seat, "express", (start, path, drops))
+
+
 def _take_to(g: Game, seat: int, square: Pos) -> None:
     """The tile of the chosen space goes to ``square``: at once where only one rotation fits
     there, otherwise the rotation comes next."""
@@ -315,13 +417,19 @@ def _take_to(g: Game, seat: int, square: Pos) -> None:
         g.play(seat, take_move(d["space"], square, rotations[0]))
 
 
+SHORTCUTS = ("square", "pizzas", "pizzeria", "best-trip", "split")
+
+
 def without_shortcuts(g: Game, seat: int, steps: list[Step]) -> list[Step]:
-    """``steps`` without the squares offered right after a grid space (the same placements are
-    reached through "take")."""
+    """``steps`` without a person's shortcuts: the squares offered right after a grid space (the
+    same placements are reached through "take"), an action with its amount ("buy", "build",
+    "express" or "action" then step by step reach the same moves), a buy's whole distribution."""
     d = g.drafts.get(seat)
-    if g.phase != "place" or d is None or d.get("mode") != "choose":
-        return steps
-    return [s for s in steps if s.verb != "square"]
+    if g.phase == "invest" and d is None or g.phase == "place" and d is not None and d.get("mode") == "choose":
+        return [s for s in steps if s.verb not in SHORTCUTS]
+    if d is not None and d.get("mode") == "put":
+        return [s for s in steps if s.verb != "split"]
+    return steps
 
 
 def _settle_put(g: Game, seat: int) -> None:

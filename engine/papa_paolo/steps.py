@@ -4,7 +4,8 @@ Text forms: ``place 1,2`` (a grid space, row,col), ``take``, ``sponsor``, ``buy`
 ``build``, ``nothing``, ``square 1,-1`` (a neighbourhood square, x,y), ``rotate 2``,
 ``pizzas 3``, ``put 0,0``, ``pizzeria P4-1``, ``from 0,0``, ``step 1,0``, ``drop 1,0``,
 ``end-trip``, ``done``, ``best-plan``, ``stairs 2,1`` (row,column), ``invest IY3``,
-``late IB2``, ``decline``, ``track``, ``action``.
+``late IB2``, ``decline``, ``track``, ``action``, ``best-trip``, ``split 0,0=2;1,-1=1`` (a buy's
+pizzas per pizzeria, squares in reading order).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from engine.errors import MalformedInput
 
 BARE = ("take", "sponsor", "buy", "express", "build", "nothing", "end-trip", "done", "best-plan", "decline",
-        "track", "action")
+        "track", "action", "best-trip")
 PAIRS = ("place", "square", "put", "from", "step", "drop", "stairs")
 NUMBERS = ("rotate", "pizzas")
 IDS = ("pizzeria", "invest", "late")
@@ -40,6 +41,19 @@ def _int(text: str, whole: str) -> int:
         raise MalformedInput(f"not a whole number: {text!r} in {whole!r}", value=whole[:40]) from None
 
 
+def _split(text: str, whole: str) -> str:
+    """A distribution in its one written form (so a step parsed back equals the one offered)."""
+    parts = []
+    for part in text.split(";"):
+        square, eq, k = part.partition("=")
+        if not eq or square.count(",") != 1:
+            raise MalformedInput(f"a split is x,y=pizzas;...: {whole[:40]!r}", value=whole[:40])
+        x, y = square.split(",")
+        parts.append(((_int(x, whole), _int(y, whole)), _int(k, whole)))
+    parts.sort(key=lambda item: (item[0][1], item[0][0]))
+    return ";".join(f"{x},{y}={k}" for (x, y), k in parts)
+
+
 def parse(text: str) -> Step:
     """The step ``text`` names; ``MalformedInput`` when it names none."""
     if not isinstance(text, str):
@@ -54,6 +68,8 @@ def parse(text: str) -> Step:
         return Step(verb, (_int(a.strip(), whole), _int(b.strip(), whole)))
     if verb in NUMBERS and rest:
         return Step(verb, _int(rest, whole))
+    if verb == "split" and rest:
+        return Step(verb, _split(rest.replace(" ", ""), whole))
     if verb in IDS and rest and " " not in rest:
         return Step(verb, rest.upper())
     raise MalformedInput(f"not a Papà Paolo choice: {whole[:40]!r}", value=whole[:40])

@@ -257,3 +257,25 @@ def _trips_of(chosen: list[int], options, drops: dict[Pos, dict[Pos, int]]) -> l
             mine += [q] * count
         trips.append((start, path, tuple(mine)))
     return trips
+
+
+def best_express(hood: Hood, *, max_drops: int, ignore_roads: bool) -> Trip | None:
+    """The express trip serving the most houses (then completing the most squares), or None when
+    none serves one. Along the roads it is the best one-trip plan without a distance limit;
+    ignoring roads, the fullest pizzerias' pizzas go to the squares nearest completion."""
+    if max_drops <= 0:
+        return None
+    if not ignore_roads:
+        distance = 4 * len(hood.cities) + 4        # more than the links: no limit (a link is crossed once)
+        plan = best_plan(hood, trips_allowed=1, max_pizzas=max_drops, max_distance=distance)
+        return plan[0] if plan and plan[0][2] else None
+    stocked = [p for p, s in sorted(hood.shops.items(), key=lambda item: (item[0][1], item[0][0])) if s.pizzas]
+    if not stocked:
+        return None
+    start = max(stocked, key=lambda p: hood.shops[p].pizzas)
+    can = min(max_drops, hood.shops[start].pizzas)
+    drops: list[Pos] = []
+    for q, city in sorted(hood.cities.items(), key=lambda item: (item[1].open, item[0][1], item[0][0])):
+        take = min(city.open, can - len(drops))
+        drops += [q] * take
+    return (start, (), tuple(drops)) if drops else None

@@ -3,10 +3,14 @@
 Every decision is made in the seat's private chat (the game declares simultaneous phases), one
 small menu at a time, built from the seat's legal steps only:
 - phase 1: a grid space (rows of buttons as the grid's rows), then the tile's square (numbered;
-  it takes the tile) or an action, then the rotation (its roads drawn as one character; skipped
-  where only one fits), or the action's details (how many pizzas, which pizzeria gets them, which pizzeria to build and where);
+  it takes the tile) or an action with its amount on the button ("🛒 Buy 3 · 6 L", "🏗 Build
+  P4-1", "💶 Sponsor +4 L", the best express trip; an express delivery step by step beside it),
+  then the rotation (its roads drawn as one character; skipped where only one fits), the
+  pizzeria's square (skipped where one is free) or where the pizzas go (whole splits as
+  buttons, only where several pizzerias have room; one pizza at a time beside them);
 - phase 3: a staircase space, one tap (columns as submenus only where more than ``MAX_ITEMS`` are open);
-- settlement: an investment tile (late: one, or none); phase 4: its track or its action;
+- settlement: an investment tile (late: one, or none); phase 4: its track or its action, the
+  action with its amount as in phase 1;
 - phase 5: the one-tap best plan first, then the trip step by step (numbered squares).
 Squares of the seat's neighbourhood are numbered in the order of its legal steps: its private
 picture (render_private) prints the same numbers on them (``square_keys``).
@@ -18,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.papa_paolo import components as C
+from engine.papa_paolo.stepper import parse_split
 from engine.papa_paolo.steps import Step
 
 from ..i18n import t
@@ -47,6 +52,10 @@ def square_keys(steps: Sequence[Any]) -> dict[tuple[int, int], int]:
         if step.verb in numbered and isinstance(step.arg, tuple) and step.arg not in keys:
             keys[step.arg] = len(keys) + 1
     return keys
+
+
+# A verb left off a menu when any of its shortcuts is offered beside it (both stay legal).
+STEP_BY_STEP = {"take": {"square"}, "buy": {"pizzas"}, "build": {"pizzeria"}, "action": {"pizzas", "pizzeria"}}
 
 
 def _parse(text: str) -> Step:
@@ -149,9 +158,10 @@ class PapaPaoloPresenter(Presenter):
         numbered = numbered_verbs(steps)
         keyed = [_item(s, view, language, keys, numbered) for s in steps if s.verb in numbered]
         best = [_item(s, view, language, keys, numbered) for s in steps if s.verb == "best-plan"]
-        # Right after a grid space its tile's squares are offered at once (a square takes the
-        # tile there): the "take" that leads to the same squares is left off the menu.
-        hidden = {"best-plan"} | ({"take"} if any(s.verb == "square" for s in steps) else set())
+        # Shortcuts are offered at once (a square takes the tile there, "pizzas 3" buys three, a
+        # pizzeria builds it): the steps that lead to the same moves are left off the menu.
+        verbs = {s.verb for s in steps}
+        hidden = {"best-plan"} | {v for v, short in STEP_BY_STEP.items() if short & verbs}
         others = [_item(s, view, language, keys, numbered) for s in steps
                   if s.verb not in numbered and s.verb not in hidden]
         if steps[0].verb == "place":
@@ -187,6 +197,8 @@ class PapaPaoloPresenter(Presenter):
             arg = t(language, "papa.stairs_space", column=arg[1], step=arg[0] + 1)
         elif step.verb == "rotate":
             arg = f"{arg * 90}°"
+        elif step.verb == "split":
+            arg = ", ".join(f"({x},{y}) ×{k}" for (x, y), k in parse_split(arg))
         elif isinstance(arg, tuple):
             arg = f"({arg[0]},{arg[1]})"
         return t(language, "papa.short." + step.verb, arg=arg)
@@ -295,7 +307,28 @@ def _item(step: Step, view, language: str, keys: dict, numbered: Sequence[str] =
         tile = view.grid[arg[0] * view.grid_size[1] + arg[1]]
         sign = f"{COLOUR_EMOJI[C.CITY_TILES[tile].colour]}{C.CITY_TILES[tile].houses}" if tile else "—"
         return MenuItem(f"{words.space_name(arg)} {sign}", choice=step)
+    if v == "split":
+        parts = " · ".join(f"{keys.get(p, '?')}×{k}" for p, k in parse_split(arg))
+        return MenuItem(f"🍕 {parts}", choice=step)
     return MenuItem(_label(step, view, language), choice=step)
+
+
+def _bonus(view, action: str) -> int:
+    """What the held investment tile takes off (or adds to) ``action`` now: phase 4 only."""
+    held = view.investment_held[view.viewer] if view.viewer is not None and view.phase == "invest" else None
+    tile = C.INVESTMENT_TILES[held] if held else None
+    return tile.bonus if tile is not None and tile.action == action else 0
+
+
+def _action_label(action: str, view, language: str) -> str:
+    """An action's button with its amount where it has one without more choices."""
+    if action == "sponsor" and view.viewer is not None:
+        lire = C.track_value("yellow", view.tracks[view.viewer]["yellow"]) + _bonus(view, "sponsor")
+        return t(language, "papa.btn.sponsor", emoji=ACTION_EMOJI[action], action=words.action_word(action, language),
+                 lire=lire)
+    if action == "express" and "best-trip" in view.legal:
+        return t(language, "papa.btn.express_steps", emoji=ACTION_EMOJI[action])
+    return f"{ACTION_EMOJI[action]} {words.action_word(action, language)}"
 
 
 def _label(step: Step, view, language: str) -> str:
@@ -306,16 +339,20 @@ def _label(step: Step, view, language: str) -> str:
         tile = view.grid[space[0] * view.grid_size[1] + space[1]]
         return t(language, "papa.btn.take", emoji=ACTION_EMOJI["take"], tile=words.tile_text(tile, language))
     if v in ("sponsor", "buy", "express", "build", "nothing"):
-        return f"{ACTION_EMOJI[v]} {words.action_word(v, language)}"
+        return _action_label(v, view, language)
+    if v == "best-trip":
+        fee = max(0, C.EXPRESS_FEE - _bonus(view, "express"))
+        return t(language, "papa.btn.best_trip", emoji=ACTION_EMOJI["express"], cost=fee)
     if v == "rotate":
         tile = _draft_tile(view)
         roads = ROAD_CHAR[words.rotated_roads(tile, arg)] if tile else ""
         return f"↻ {arg * 90}° {roads}"
     if v == "pizzas":
-        return t(language, "papa.btn.pizzas", pizzas=arg, cost=C.INGREDIENT_COST[arg])
+        return t(language, "papa.btn.pizzas", pizzas=arg, cost=max(0, C.INGREDIENT_COST[arg] - _bonus(view, "buy")))
     if v == "pizzeria":
         p = C.PIZZERIAS[arg]
-        return t(language, "papa.btn.pizzeria", pizzeria=arg, cost=p.cost, capacity=p.capacity)
+        return t(language, "papa.btn.pizzeria", pizzeria=arg, cost=max(0, p.cost - _bonus(view, "build")),
+                 capacity=p.capacity)
     if v in ("invest", "late"):
         tile = C.INVESTMENT_TILES[arg]
         return t(language, "papa.btn.invest", emoji=COLOUR_EMOJI[tile.colour], tile=arg,
@@ -326,7 +363,7 @@ def _label(step: Step, view, language: str) -> str:
                  colour=words.colour_word(colour, language) if colour else "")
     if v == "action":
         action = C.INVESTMENT_TILES[view.investment_held[view.viewer]].action if view.viewer is not None else "nothing"
-        return f"{ACTION_EMOJI[action]} {words.action_word(action, language)}"
+        return _action_label(action, view, language)
     if v == "done" and view.phase == "deliver" and not (draft.get("trips")):
         return t(language, "papa.btn.deliver_nothing")
     return t(language, "papa.btn." + v)

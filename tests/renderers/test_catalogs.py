@@ -71,7 +71,7 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "papa.phase.": set(PAPA_PHASES),
     "papa.stretch_over.": {"place", "bid", "invest", "deliver"},     # the phases that close a stretch
     "papa.option.": set(PAPA_OPTIONS),
-    "papa.short.": set(PAPA_BARE + PAPA_PAIRS + PAPA_NUMBERS + PAPA_IDS),
+    "papa.short.": set(PAPA_BARE + PAPA_PAIRS + PAPA_NUMBERS + PAPA_IDS + ("split",)),
     "papa.btn.": {"drop", "end-trip", "done", "best-plan", "decline"},
     "papa.prompt.": {"square", "pizzas", "which", "where", "from", "bid", "settle", "late"},
     "papa.ev.resolved_": {"track", "action", "unused"},
