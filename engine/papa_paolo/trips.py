@@ -268,7 +268,12 @@ def best_express(hood: Hood, *, max_drops: int, ignore_roads: bool) -> Trip | No
     if not ignore_roads:
         distance = 4 * len(hood.cities) + 4        # more than the links: no limit (a link is crossed once)
         plan = best_plan(hood, trips_allowed=1, max_pizzas=max_drops, max_distance=distance)
-        return plan[0] if plan and plan[0][2] else None
+        if not plan or not plan[0][2]:
+            return None
+        start, path, drops = plan[0]
+        # Drops in the order the trip passes the squares, as a player tapping along it drops them.
+        ordered = [q for i, q in enumerate(path) if q not in path[:i] for _ in range(drops.count(q))]
+        return start, path, tuple(ordered)
     stocked = [p for p, s in sorted(hood.shops.items(), key=lambda item: (item[0][1], item[0][0])) if s.pizzas]
     if not stocked:
         return None
