@@ -103,6 +103,11 @@ class Presenter(ABC):
     def cycle_over_line(self, view: Any, cycle: int, language: str) -> str:
         """The first line of the picture posted after a cycle ("Round 3/15 is over.")."""
 
+    def cycle_label(self, view: Any, cycle: int) -> str:
+        """A cycle's part of its picture's file name (ASCII letters, digits and dashes):
+        "round7" by default; a game whose cycles are shorter than rounds names them its way."""
+        return f"round{cycle}"
+
     @abstractmethod
     def narrate(self, events: Sequence[Any], players: Sequence[str], language: str) -> list[str]:
         """One line per public event worth words."""

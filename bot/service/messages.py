@@ -438,7 +438,7 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
             summary.append(pres.scores_line(view, scores, lang))
         out.append(group(meta, "\n".join(summary),
                          render={"kind": "map", "game_id": meta.id, "moves": moves_after, "cycle": cycle},
-                         image_name=picture_name(meta, game, f"round{cycle}")))
+                         image_name=picture_name(meta, game, pres.cycle_label(view, cycle))))
     if match.is_terminal():
         out.append(group(meta, "\n".join(pres.final_lines(view, lang)),
                          render={"kind": "final", "game_id": meta.id, "moves": match.move_count},

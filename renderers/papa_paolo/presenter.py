@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.papa_paolo import components as C
+from engine.papa_paolo.game import PHASE_NUMBER
 from engine.papa_paolo.stepper import parse_split
 from engine.papa_paolo.steps import Step
 
@@ -99,6 +100,12 @@ class PapaPaoloPresenter(Presenter):
         if phase is None:
             return t(language, "papa.round_over", round=round_, of=C.ROUNDS)
         return t(language, "papa.stretch_over." + phase, round=round_, of=C.ROUNDS)
+
+    def cycle_label(self, view, cycle: int) -> str:
+        """``round2-phase3-bid``: the round and the phase that closed the stretch (``round5-end``
+        for the last, closed by the end of the game), so the files sort in the order played."""
+        round_, phase = _stretch(view, cycle)
+        return f"round{round_}-phase{PHASE_NUMBER[phase]}-{phase}" if phase else f"round{round_}-end"
 
     def narrate(self, events: Sequence[Any], players: Sequence[str], language: str) -> list[str]:
         return words.narrate(events, players, language)

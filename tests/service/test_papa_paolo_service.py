@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 import pytest
 from service_helpers import chat, start_game, user
@@ -124,6 +125,7 @@ async def play(service, transport, *, humans: int, ais: int, seed: int, options:
                 if verbs_since.pop(seat) & STEP_BY_STEP:
                     kind += " (step by step)"
                 stats["taps"].setdefault(kind, []).append(pressed_since.pop(seat))
+    stats["picture_names"] = [m.image_name for m in transport.group() if m.image is not None]
     stats["record"] = await service.record(game_id)
     match = (await service.store.load(game_id)).match
     stats["stretches"] = match.view(None).stretches
@@ -177,6 +179,12 @@ async def test_humans_play_papa_paolo_to_the_end_through_the_service(service, tr
     assert stats["posts"]["end"] == stats["pictures"]["end"] == 2          # the last board, the final picture
     # The set-up's board, then one board per closed stretch (posted as the next one begins).
     assert [stats["pictures"][k] for k in range(1, len(stretches) + 2)] == [1] * (len(stretches) + 1)
+    # Each board's file is named by its round and phase, in the order played.
+    labels = [re.search(r"-(round\d+-[a-z0-9-]+)\.png$", name) for name in stats["picture_names"]]
+    phase_number = {"place": 1, "bid": 3, "invest": 4, "deliver": 5}
+    assert [m and m.group(1) for m in labels] == [None, *(f"round{r}-phase{phase_number[p]}-{p}" for r, p in stretches),
+                                                  f"round{C.ROUNDS}-end", None]
+    assert stats["picture_names"][0].endswith("-start.png") and stats["picture_names"][-1].endswith("-final.png")
     group = group_text(transport)
     assert t("en", "papa.stretch_over.bid", round=2, of=C.ROUNDS) in group
     assert t("en", "papa.stretch_over.deliver", round=4, of=C.ROUNDS) in group
