@@ -418,6 +418,10 @@ def _take_to(g: Game, seat: int, square: Pos) -> None:
 
 
 SHORTCUTS = ("square", "pizzas", "pizzeria", "best-trip", "split")
+# Steps of a trip or a buy's pizzas made one square or one pizza at a time, beside the one-tap
+# ways (the best plan, the best express trip, a whole split): a player chooses them to make a
+# move those do not offer, so a decision through them may take more than three steps.
+ONE_AT_A_TIME = ("from", "step", "drop", "end-trip", "put")
 
 
 def without_shortcuts(g: Game, seat: int, steps: list[Step]) -> list[Step]:

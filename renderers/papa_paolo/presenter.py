@@ -56,7 +56,7 @@ def square_keys(steps: Sequence[Any]) -> dict[tuple[int, int], int]:
 
 
 # A verb left off a menu when any of its shortcuts is offered beside it (both stay legal).
-STEP_BY_STEP = {"take": {"square"}, "buy": {"pizzas"}, "build": {"pizzeria"}, "action": {"pizzas", "pizzeria"}}
+HIDDEN_BESIDE = {"take": {"square"}, "buy": {"pizzas"}, "build": {"pizzeria"}, "action": {"pizzas", "pizzeria"}}
 
 
 def _parse(text: str) -> Step:
@@ -168,7 +168,7 @@ class PapaPaoloPresenter(Presenter):
         # Shortcuts are offered at once (a square takes the tile there, "pizzas 3" buys three, a
         # pizzeria builds it): the steps that lead to the same moves are left off the menu.
         verbs = {s.verb for s in steps}
-        hidden = {"best-plan"} | {v for v, short in STEP_BY_STEP.items() if short & verbs}
+        hidden = {"best-plan"} | {v for v, short in HIDDEN_BESIDE.items() if short & verbs}
         others = [_item(s, view, language, keys, numbered) for s in steps
                   if s.verb not in numbered and s.verb not in hidden]
         if steps[0].verb == "place":

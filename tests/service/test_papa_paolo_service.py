@@ -20,6 +20,7 @@ from twin_streams import turn_buttons
 
 from engine.papa_paolo import components as C
 from engine.papa_paolo.definition import GAME
+from engine.papa_paolo.stepper import ONE_AT_A_TIME
 from renderers.i18n import t
 from renderers.papa_paolo.presenter import score_parts, square_keys
 
@@ -57,11 +58,6 @@ def recount(record) -> tuple[int, ...]:
                       }.get(view.lire[seat], 0) if view.lire[seat] in ranked[:2] else 0
         scores.append(score)
     return tuple(scores)
-
-
-# Steps of a plan made one square or one pizza at a time, beside the one-tap ways (the best plan,
-# the best express trip, a buy's whole split): a decision that used one is counted apart.
-STEP_BY_STEP = {"from", "step", "drop", "end-trip", "put"}
 
 
 def decision_kind(move: dict) -> str:
@@ -122,7 +118,7 @@ async def play(service, transport, *, humans: int, ais: int, seed: int, options:
             mine = [m for s, m in game.record_moves if s == seat]
             if len(mine) > whole[seat]:                 # the press completed a decision
                 kind = decision_kind(mine[-1])
-                if verbs_since.pop(seat) & STEP_BY_STEP:
+                if verbs_since.pop(seat) & set(ONE_AT_A_TIME):       # counted apart
                     kind += " (step by step)"
                 stats["taps"].setdefault(kind, []).append(pressed_since.pop(seat))
     stats["picture_names"] = [m.image_name for m in transport.group() if m.image is not None]
