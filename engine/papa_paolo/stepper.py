@@ -50,7 +50,10 @@ def legal_steps(g: Game, seat: int) -> list[Step]:
             return _action_steps(g, seat, draft)
         ways = g.resolutions(seat)
         action = C.INVESTMENT_TILES[g.inv_held[seat]].action
-        return [*(Step(w) for w in ways), *(_amounts(g, seat, action) if "action" in ways else ())]
+        if "action" not in ways:
+            return [Step(w) for w in ways]
+        # The action with its amount before the action step by step (a menu shows it first).
+        return [*(Step(w) for w in ways if w != "action"), *_amounts(g, seat, action), Step("action")]
     if g.phase == "bid":
         return [Step("stairs", s) for s in g.stair_spaces(seat)]
     if g.phase == "settle":
