@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+
+from aiolimiter import AsyncLimiter
 from service_helpers import FakeTransport, chat, user
 
 from bot.contract import Budget, PaceLimits
 from bot.service.model import Changes, OutRow
-from bot.service.pacing import Pacer, shared
+from bot.service.pacing import Pacer, Ranked, shared
 
 LIMITS = PaceLimits(total=Budget(100, 1000.0), chat=Budget(2, 0.001), group=Budget(3, 0.001))
 
@@ -32,7 +35,28 @@ async def test_a_group_has_its_own_budget_on_top_of_the_chat_budget():
 def test_each_process_takes_its_share_of_the_overall_budget():
     assert shared(Budget(1, 28.0), 0.5) == Budget(1, 14.0)
     assert shared(Budget(10, 40.0), 0.25) == Budget(2, 10.0)
-    assert Pacer(LIMITS, share=0.5).total.max_rate == 50
+    assert Pacer(LIMITS, share=0.5).total.limiter.max_rate == 50
+
+
+async def test_the_overall_budget_goes_to_prompts_first_then_by_arrival():
+    """Ordered by the tasks' turns, not by time: the limiter allows one call, then one a
+    millisecond; five wait, the prompts (rank 0) arriving last."""
+    ranked = Ranked(AsyncLimiter(1, 0.001))
+    order: list[str] = []
+
+    async def call(name: str, rank: int) -> None:
+        await ranked.acquire(rank)
+        order.append(name)
+
+    await call("first", 1)                       # the burst: at once
+    waiting = [asyncio.ensure_future(call(name, rank))
+               for name, rank in (("edit a", 1), ("picture b", 1), ("edit c", 1), ("prompt d", 0), ("prompt e", 0))]
+    await asyncio.sleep(0)                       # all of them queued before any capacity came back
+    cancelled = asyncio.ensure_future(call("gone", 0))
+    await asyncio.sleep(0)
+    cancelled.cancel()                           # a waiter that stopped waiting is passed over
+    await asyncio.gather(*waiting)
+    assert order == ["first", "prompt d", "prompt e", "edit a", "picture b", "edit c"]
 
 
 class PacedTransport(FakeTransport):

@@ -49,10 +49,11 @@ async def test_busy_groups_are_paced_without_refusals_and_the_extra_groups_promp
     assert (result["lost"], result["doubled"], result["reordered"]) == (0, 0, 0)
     assert result["presses"] >= 3
     # Not starved, measured by order rather than time: a prompt of the extra group committed
-    # while the busy groups still had messages waiting went out after at most the sends
-    # already in flight (up to SEND_AT_ONCE = 8; in a first-come order it waits for 30 to 45).
+    # while the busy groups still had messages waiting went out after at most the few sends
+    # already handed the bot's budget, though SEND_AT_ONCE sends wait for it (in a first-come
+    # order it waits for 30 to 45; measured: 1).
     assert result["prompts_during_load"] >= 1
-    assert result["overtaken_max"] <= 2 * SEND_AT_ONCE
+    assert result["overtaken_max"] <= 4 < SEND_AT_ONCE
 
 
 @pytest.mark.parametrize("game", GAMES)
