@@ -45,6 +45,7 @@ from bot.telegram.app import runtime  # noqa: E402
 from bot.telegram.transport import TELEGRAM_PACE  # noqa: E402
 
 GAMES = ("paris-paris", "paris-connection")
+TABLE_GAMES = (*GAMES, "papa-paolo")       # Papà Paolo's choices are made in private chats
 TELEGRAM = FloodLimits()       # the limits as documented
 
 
@@ -127,6 +128,26 @@ def press(api: FakeBotAPI, group: Group, rng: random.Random) -> tuple | None:
               [b for b in buttons if b.get("callback_data", "").startswith("o_")]
     api.press(player, msg, rng.choice(choices))
     return shown(msg)
+
+
+def private_turn(api: FakeBotAPI, player: FakeUser) -> Msg | None:
+    """The player's own turn message in their private chat: the latest with choice buttons."""
+    for msg in reversed(api.bot_messages(player)):
+        if any(b.get("callback_data", "")[:2] in ("c_", "o_") for b in msg.buttons()):
+            return msg
+    return None
+
+
+def press_private(api: FakeBotAPI, group: Group, rng: random.Random) -> tuple[FakeUser, tuple] | None:
+    """A player who has choices in private presses one of them (a choice or a submenu, never
+    back); who pressed, and what their turn message showed before."""
+    ready = [(p, m) for p in group.players if (m := private_turn(api, p)) is not None]
+    if not ready:
+        return None
+    player, msg = rng.choice(ready)
+    buttons = [b for b in msg.buttons() if b.get("callback_data", "")[:2] in ("c_", "o_")]
+    api.press(player, msg, rng.choice(buttons))
+    return player, shown(msg)
 
 
 async def next_prompt(api: FakeBotAPI, group: Group, before: tuple, timeout: float) -> None:
@@ -326,9 +347,18 @@ async def run_table(game: str, actions: int, *, speed: float = 1.0, limits: Floo
             started, done = time.monotonic(), 0
             for _ in range(actions):
                 before = press(api, table, rng)
-                if before is None:
-                    break
-                await next_prompt(api, table, before, timeout)
+                if before is not None:
+                    await next_prompt(api, table, before, timeout)
+                else:               # the group's prompt names nobody: the choices are in private
+                    pressed = press_private(api, table, rng)
+                    if pressed is None:     # until someone's next private turn shows (or the game is over)
+                        await settle(world, None, timeout)
+                        pressed = press_private(api, table, rng)
+                    if pressed is None:
+                        break
+                    player, shown_before = pressed
+                    await api.wait_for(lambda p=player, b=shown_before: shown(private_turn(api, p)) != b,
+                                       timeout, f"{player.first_name}'s next private turn")
                 done += 1
             seconds = time.monotonic() - started
             await settle(world, {f"c:{table.chat.id}"}, timeout)
@@ -359,7 +389,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.table:
         print("| game | actions | sends/action | edits/action | private/action | actions/min | 429s | lost/doubled/reordered |")
         print("|---|---|---|---|---|---|---|---|")
-        for game in GAMES:
+        for game in TABLE_GAMES:
             r = asyncio.run(run_table(game, args.table, limits=limits))
             print(f"| {game} | {r['actions']} | {r['sends']:.2f} | {r['edits']:.2f} | {r['private']:.2f} | "
                   f"{r['per_minute']:.1f} | {r['refused']} | {r['lost']}/{r['doubled']}/{r['reordered']} |", flush=True)
