@@ -320,6 +320,11 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
             calls = sum(sum(c.values()) for c in flood.flood_counts.values())
             busy_ids = {g.chat.id for g in busy}
             last_busy = max(c.at for c in api.calls if c.ok and _chat_of(c) in busy_ids)
+            # each busy group's press to its last message (its next prompt): what the others waited
+            finished: dict[int, float] = {}
+            for c in api.calls:
+                if c.ok and c.at >= started and _chat_of(c) in busy_ids:
+                    finished[_chat_of(c)] = max(finished.get(_chat_of(c), 0.0), c.at - started)
             overtaken = await _overtaken(bot, f"c:{extra.chat.id}", {f"c:{g.chat.id}" for g in busy}, since)
             return {"extra_prompts_during_load": sum(1 for t in prompted if t < last_busy), "groups": groups,
                     "overtaken_max": max(overtaken, default=0), "prompts_during_load": len(overtaken), "refused": len(flood.refused), "calls": calls - len(flood.refused),
@@ -327,6 +332,7 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
                     "press_p50": pct(waits + round_ends, 50), "press_p99": pct(waits + round_ends, 99),
                     "presses": len(waits) + len(round_ends), "edit_p99": pct(waits, 99), "edits": len(waits),
                     "round_end_max": max(round_ends, default=float("nan")), "round_ends": len(round_ends),
+                    "busy_p50": pct(list(finished.values()), 50), "busy_p99": pct(list(finished.values()), 99),
                     **await check_chats(bot, api, busy + [extra])}
         finally:
             await bot.stop()
@@ -379,6 +385,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--groups", type=int, default=50, help="groups pressing at the same moment")
     parser.add_argument("--table", type=int, default=0, metavar="ACTIONS",
                         help="instead: one table of four per game, this many actions at full speed")
+    parser.add_argument("--game", choices=TABLE_GAMES, action="append",
+                        help="with --table: only this game (may be repeated; default: all three)")
     parser.add_argument("--no-limits", action="store_true", help="the fake Bot API without flood limits")
     parser.add_argument("--small-pictures", action="store_true",
                         help="one small PNG for every picture: the delivery without drawing the maps")
@@ -389,7 +397,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.table:
         print("| game | actions | sends/action | edits/action | private/action | actions/min | 429s | lost/doubled/reordered |")
         print("|---|---|---|---|---|---|---|---|")
-        for game in TABLE_GAMES:
+        for game in args.game or TABLE_GAMES:
             r = asyncio.run(run_table(game, args.table, limits=limits))
             print(f"| {game} | {r['actions']} | {r['sends']:.2f} | {r['edits']:.2f} | {r['private']:.2f} | "
                   f"{r['per_minute']:.1f} | {r['refused']} | {r['lost']}/{r['doubled']}/{r['reordered']} |", flush=True)
@@ -405,6 +413,8 @@ def main(argv: list[str] | None = None) -> None:
           f"over {r['presses']} presses (goal p99 <= 3 s)\n"
           f"    of which {r['edits']} edited the prompt (p99 {r['edit_p99']:.2f} s) and {r['round_ends']} ended a "
           f"round (closing edit, picture, new prompt: at most {r['round_end_max']:.2f} s)\n"
+          f"  the busy groups' press to their last message (their next prompt): p50 {r['busy_p50']:.2f} s, "
+          f"p99 {r['busy_p99']:.2f} s\n"
           f"  other groups' sends between a prompt's commit and its send: at most {r['overtaken_max']} "
           f"(over {r['prompts_during_load']} prompts during the load)\n"
           f"  lost {r['lost']}, doubled {r['doubled']}, reordered {r['reordered']} (goal 0)")
