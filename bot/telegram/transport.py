@@ -27,10 +27,13 @@ NETWORK_RETRY_SECONDS = 3.0
 # Telegram's flood limits (core.telegram.org/bots/faq): about 30 messages a second for one
 # bot, at most 20 a minute in one group, about one a second in one chat with short bursts;
 # edits count like sends. Each budget stays under its limit in any window of the limit's
-# length (burst + rate x window): 1 + 28 a second (one call of margin for the time between our
-# clock and Telegram's: a call is counted when it arrives); 3 + 0.4 x 5 = 5 in 5 s, so the
-# three calls that end a round (closing edit, map, next prompt) go at once; 5 + 14 = 19 a minute.
-TELEGRAM_PACE = PaceLimits(total=Budget(1, 28.0), chat=Budget(3, 0.4), group=Budget(5, 14 / 60))
+# length (burst + rate x window), with a margin: a call is counted when it arrives, and a
+# picture's upload may take a while longer than a text's, so calls spaced by our clock can
+# arrive closer together. 1 + 28 a second; 3 + 0.3 x 5 = 4.5 in 5 s, so the three calls that
+# end a round (closing edit, map, next prompt) go at once (with a burst of 3 and 0.4 a second,
+# exactly 5, Papà Paolo's quick private steps, each with a picture, were refused once in a game);
+# 5 + 14 = 19 a minute.
+TELEGRAM_PACE = PaceLimits(total=Budget(1, 28.0), chat=Budget(3, 0.3), group=Budget(5, 14 / 60))
 
 # python-telegram-bot 22.2+ deprecates int time periods (``RetryAfter.retry_after`` and the
 # like become ``datetime.timedelta`` in its next major version) and warns on every read,

@@ -1,10 +1,10 @@
 """Many busy channels under Discord's rate limits, in simcord with those limits put in front of
-its requests (``loadbench.RateModel``: simcord models none): the paced outbox is never refused,
-and loses, doubles or reorders nothing. The same, large, is ``loadbench.py``'s."""
+its requests (``dc_loadbench.RateModel``: simcord models none): the paced outbox is never refused,
+and loses, doubles or reorders nothing. The same, large, is ``dc_loadbench.py``'s."""
 
 from __future__ import annotations
 
-from loadbench import DiscordLimits, RateModel, run_load
+from dc_loadbench import DiscordLimits, RateModel, run_load
 
 from bot.contract import Budget
 

@@ -1,4 +1,4 @@
-"""``python tests/discord/loadbench.py --channels 50``: many busy channels under Discord's rate limits.
+"""``python tests/discord/dc_loadbench.py --channels 50``: many busy channels under Discord's rate limits.
 
 The bot as it runs in production (BoardchatBot with the service's background delivery loop,
 a GameService on SQLite, the paced outbox) in simcord's offline Discord. simcord itself models
@@ -306,7 +306,7 @@ async def run_load(channels: int, *, limits: DiscordLimits = DiscordLimits(), pa
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python tests/discord/loadbench.py", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python tests/discord/dc_loadbench.py", description=__doc__.splitlines()[0])
     parser.add_argument("--channels", type=int, default=50, help="channels pressing at the same moment")
     parser.add_argument("--drawing-processes", type=int, default=2, metavar="N",
                         help="processes drawing the pictures, as BOARDCHAT_DRAWING_PROCESSES (0: a thread)")
