@@ -59,9 +59,9 @@ MAX_BACKOFF = 600.0
 STOP_GRACE = 10.0     # seconds a stop waits for a send in flight
 LEASE_SECONDS = 60.0  # how long a claimed message is one owner's (renewed before each send)
 CLAIM_BATCH = 50      # messages claimed at a time (one per destination)
-# paced: destinations sent to side by side. Enough that pictures are drawn while earlier sends
-# wait for the bot's budget (with 8 the budget went unused while sends waited for their maps);
-# a new prompt does not queue behind them: it is claimed first as soon as one finishes (one
+# paced: destinations sent to side by side. Enough that the maps of later sends are drawn while
+# earlier ones wait for the bot's budget (a map takes 0.1 s on an idle core, seconds on a busy
+# machine); a new prompt does not queue behind them: it is claimed first as soon as one finishes (one
 # finishes every 1/30 s at full pace) and takes the budget before them (``pacing.Ranked``).
 SEND_AT_ONCE = 24
 BLOCKED_POLL = 0.5    # seconds between looks while a due message waits behind another owner's send
