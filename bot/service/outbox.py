@@ -46,7 +46,7 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.contract import Outgoing, RetryLater, Transport, Undeliverable
+from bot.contract import PACE_ANOTHER_CALL, Outgoing, RetryLater, Transport, Undeliverable
 
 from .clock import Clock
 from .model import StoredOut
@@ -236,7 +236,11 @@ class Delivery:
             await pacer.take(row.dest, row.rank)
         # From here on the platform may accept the message at any moment: a stop must not
         # cut the send short, or the row stays 'sending' and is posted again after the restart.
-        send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked))
+        paced = PACE_ANOTHER_CALL.set(None if pacer is None else lambda: pacer.take(row.dest, row.rank))
+        try:
+            send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked))   # (with that context)
+        finally:
+            PACE_ANOTHER_CALL.reset(paced)
         try:
             return await asyncio.shield(send)
         except asyncio.CancelledError:

@@ -7,7 +7,7 @@ import asyncio
 from aiolimiter import AsyncLimiter
 from service_helpers import FakeTransport, chat, user
 
-from bot.contract import Budget, PaceLimits
+from bot.contract import Budget, PaceLimits, another_call
 from bot.service.model import Changes, OutRow
 from bot.service.pacing import Pacer, Ranked, shared
 
@@ -76,6 +76,30 @@ async def test_paced_delivery_sends_one_message_per_chat_and_keeps_the_rest_in_o
     service.delivery.reset_pacing()
     await service.deliver_pending(transport)
     assert [m.text for m in transport.sent if m.chat.id == "x"] == ["x0", "x1", "x2"]
+
+
+class TwoCallTransport(PacedTransport):
+    """Posts each message in two parts (a long text): the second part is a call of its own."""
+
+    calls = 0
+
+    async def deliver(self, message):
+        self.calls += 1
+        await another_call()
+        self.calls += 1
+        return await super().deliver(message)
+
+
+async def test_a_message_that_takes_two_calls_spends_two_of_its_chats_budget(service):
+    transport = TwoCallTransport()
+    transport.pace = PaceLimits(total=Budget(100, 1000.0), chat=Budget(2, 0.001))
+    rows = [OutRow(None, transport.platform, "c:x", {"text": f"x{i}", "chat": {"platform": transport.platform,
+                                                                            "id": "x", "title": "x"}})
+            for i in range(2)]
+    await service.storage.commit(Changes(outbox=rows), service.clock.now())
+    assert await service.deliver_pending(transport) == 1 and transport.calls == 2
+    assert service.delivery.pacer(transport).busy() == {"c:x"}      # both calls counted: x waits
+    assert await another_call() is None                               # outside a delivery: no pace to keep
 
 
 async def test_an_edit_that_changes_nothing_is_not_sent(service):
