@@ -181,3 +181,14 @@ def senders_setting(source: Settings | None = None) -> int:
     if count is None or count < 1:
         raise ConfigError(f"{name} must be 1 or more, not {count}")
     return count
+
+
+def drawing_processes_setting(source: Settings | None = None) -> int:
+    """BOARDCHAT_DRAWING_PROCESSES: processes that draw the pictures, so drawing maps does not
+    hold back the bot's presses and sends (0: draw in a thread of the bot's process). Default 2."""
+    source = source or settings()
+    name = env_name("DRAWING_PROCESSES")
+    count = source.get_int(name, 2)
+    if count is None or count < 0:
+        raise ConfigError(f"{name} must be 0 or more, not {count}")
+    return count

@@ -14,6 +14,8 @@ Flow of one button press:
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -143,6 +145,19 @@ class PaceLimits:
     total: Budget
     chat: Budget
     group: Budget | None = None
+
+
+# The pace the outbox keeps counts one call per message. A transport that needs another call
+# for the same message (a long text in parts, an edit that must be posted anew) awaits
+# ``another_call()`` before it: the outbox's pacing, when it is on, then counts that call too.
+PACE_ANOTHER_CALL: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar("pace_another_call", default=None)
+
+
+async def another_call() -> None:
+    """Wait until the platform's budget allows one more call for the message being delivered."""
+    pace = PACE_ANOTHER_CALL.get()
+    if pace is not None:
+        await pace()
 
 
 class Transport(Protocol):

@@ -96,11 +96,12 @@ async def serve(config: DiscordConfig) -> None:
     after 1, 2, 4 ... at most 60 s."""
     import aiohttp
 
-    from bot.config import ai_seconds, game_defaults
+    from bot.config import ai_seconds, drawing_processes_setting, game_defaults
     from bot.service import GameService
 
     service = await GameService.open(config.db_path, platforms=("discord",), defaults=game_defaults(),
-                                     ai_seconds=ai_seconds(), owner=config.instance, send_share=1 / config.senders)
+                                     ai_seconds=ai_seconds(), owner=config.instance, send_share=1 / config.senders,
+                                     drawing_processes=drawing_processes_setting())
     # SIGTERM (systemd, docker stop) ends the bot as cleanly as Ctrl+C does.
     main = asyncio.current_task()
     loop = asyncio.get_running_loop()

@@ -48,8 +48,9 @@ PINGED_MEMORY = 2000        # messages whose pinged users we remember
 # discord.py waits out each route's bucket itself (POST /channels/{id}/messages: 5 per 5 s
 # per channel) and the global 50 requests a second; the outbox paces below both, so its
 # bursts are spread instead of queueing inside discord.py behind one busy channel:
-# 40 a second overall, 2 + 0.6 x 5 = 5 in any 5 s in one channel.
-DISCORD_PACE = PaceLimits(total=Budget(1, 40.0), chat=Budget(2, 0.6))
+# 40 a second overall, 3 + 0.4 x 5 = 5 in any 5 s in one channel (the three calls that end a
+# round go at once).
+DISCORD_PACE = PaceLimits(total=Budget(1, 40.0), chat=Budget(3, 0.4))
 
 # Discord JSON error codes we act on.
 UNKNOWN_CHANNEL = 10003

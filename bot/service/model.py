@@ -127,6 +127,9 @@ class StoredOut:
     # Set by ``claim_unsent`` on a message another owner was sending when its lease ran out
     # (that owner died or stalled): it may have reached the platform already.
     taken_over: bool = False
+    # Set by ``claim_unsent``: 0 for a prompt a player waits for, 1 for a message such a prompt
+    # waits behind in its chat, 2 for the rest; the outbox hands out its budget in that order.
+    rank: int = 2
 
 
 @dataclass(slots=True)

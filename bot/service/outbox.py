@@ -15,8 +15,10 @@ Several processes may share the outbox: a pass claims due messages for this proc
 (``owner``) under a lease, so no two live processes send the same message (see ``Delivery``).
 
 Pacing (``pacing.Pacer``, when the transport declares its platform's ``pace``): a pass
-claims only the next message of each destination whose own budget allows one now, prompts a
-player waits for first, and sends them side by side within the bot's overall budget. So a
+claims only the next message of each destination whose own budget allows one now, by rank
+(``StoredOut.rank``): prompts a player waits for first, then what such a prompt waits behind in
+its chat (a closing edit, the round's picture), then the rest; and sends them side by side
+within the bot's overall budget, which goes by the same rank. So a
 busy group waits for its own budget while the others go on, and a burst is spread over
 time instead of refused. An edit that would show exactly what its slot shows already is
 recorded as delivered without a call.
@@ -44,7 +46,7 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.contract import Outgoing, RetryLater, Transport, Undeliverable
+from bot.contract import PACE_ANOTHER_CALL, Outgoing, RetryLater, Transport, Undeliverable
 
 from .clock import Clock
 from .model import StoredOut
@@ -57,7 +59,11 @@ MAX_BACKOFF = 600.0
 STOP_GRACE = 10.0     # seconds a stop waits for a send in flight
 LEASE_SECONDS = 60.0  # how long a claimed message is one owner's (renewed before each send)
 CLAIM_BATCH = 50      # messages claimed at a time (one per destination)
-SEND_AT_ONCE = 8      # paced: destinations sent to side by side (few, so a new prompt's turn comes soon)
+# paced: destinations sent to side by side. Enough that the maps of later sends are drawn while
+# earlier ones wait for the bot's budget (a map takes 0.1 s on an idle core, seconds on a busy
+# machine); a new prompt does not queue behind them: it is claimed first as soon as one finishes (one
+# finishes every 1/30 s at full pace) and takes the budget before them (``pacing.Ranked``).
+SEND_AT_ONCE = 24
 BLOCKED_POLL = 0.5    # seconds between looks while a due message waits behind another owner's send
 PACED_POLL = 0.2      # ... or for its chat's budget to refill
 
@@ -227,10 +233,14 @@ class Delivery:
             blocked.add(row.dest)
             return False
         if pacer is not None:
-            await pacer.take(row.dest)
+            await pacer.take(row.dest, row.rank)
         # From here on the platform may accept the message at any moment: a stop must not
         # cut the send short, or the row stays 'sending' and is posted again after the restart.
-        send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked))
+        paced = PACE_ANOTHER_CALL.set(None if pacer is None else lambda: pacer.take(row.dest, row.rank))
+        try:
+            send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked))   # (with that context)
+        finally:
+            PACE_ANOTHER_CALL.reset(paced)
         try:
             return await asyncio.shield(send)
         except asyncio.CancelledError:

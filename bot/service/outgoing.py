@@ -13,7 +13,8 @@ from bot.contract import Chat, Outgoing, User
 from . import messages as M
 from .model import StoredOut
 
-Render = Callable[[dict, str, str], Awaitable[bytes | None]]
+# (render request, language, platform, rank: ``StoredOut.rank``, lowest drawn first)
+Render = Callable[[dict, str, str, int], Awaitable[bytes | None]]
 
 
 async def materialise(row: StoredOut, render: Render) -> Outgoing:
@@ -22,7 +23,7 @@ async def materialise(row: StoredOut, render: Render) -> Outgoing:
     image = None
     picture = body.get("render")
     if picture:
-        image = await render(picture, body.get("language", "en"), row.platform)
+        image = await render(picture, body.get("language", "en"), row.platform, row.rank)
     chat = body.get("chat")
     to = body.get("private_to")
     return Outgoing(

@@ -17,9 +17,13 @@ With several processes sending for one bot, each takes ``share`` of the overall 
 
 from __future__ import annotations
 
+import asyncio
+
 from aiolimiter import AsyncLimiter
 
 from bot.contract import Budget, PaceLimits
+
+from .turns import Turns
 
 IDLE_KEPT = 1000      # chats whose buckets are kept while they may still be filling
 
@@ -36,12 +40,38 @@ def shared(budget: Budget, share: float) -> Budget:
     return Budget(max(1, int(budget.burst * share)), budget.per_second * share)
 
 
+class Ranked:
+    """Hands out ``limiter``'s capacity by rank, then by arrival (aiolimiter alone serves by
+    arrival): a prompt a player waits for passes the pictures and edits already waiting for
+    the bot's overall budget, so the delivery may keep many sends in flight (their pictures
+    drawn meanwhile) without a new prompt queueing behind all of them."""
+
+    def __init__(self, limiter: AsyncLimiter) -> None:
+        self.limiter = limiter
+        self._turns = Turns()
+        self._handing: asyncio.Task | None = None
+
+    async def acquire(self, rank: int) -> None:
+        turn = self._turns.wait(rank)
+        if self._handing is None or self._handing.done():
+            self._handing = asyncio.ensure_future(self._hand_out())
+        await turn
+
+    async def _hand_out(self) -> None:
+        # One capacity at a time, to the best waiter when it is there (one who arrived while
+        # this waited for the limiter included). If every waiter stopped waiting meanwhile,
+        # the capacity goes unused, which only makes the pace a little slower.
+        while self._turns:
+            await self.limiter.acquire()
+            self._turns.serve()
+
+
 class Pacer:
     """The budgets of one platform's bot in this process."""
 
     def __init__(self, limits: PaceLimits, share: float = 1.0) -> None:
         self.limits = limits
-        self.total = limiter(shared(limits.total, share))
+        self.total = Ranked(limiter(shared(limits.total, share)))
         self._chats: dict[str, tuple[AsyncLimiter, ...]] = {}
 
     def _buckets(self, dest: str) -> tuple[AsyncLimiter, ...]:
@@ -69,11 +99,12 @@ class Pacer:
         """The chats that must wait for their own budget now."""
         return {dest for dest, buckets in self._chats.items() if not all(b.has_capacity() for b in buckets)}
 
-    async def take(self, dest: str) -> None:
-        """Spend one call of ``dest``'s budget; waits for the bot's overall budget.
+    async def take(self, dest: str, rank: int = 0) -> None:
+        """Spend one call of ``dest``'s budget; waits for the bot's overall budget, which goes
+        to the lowest ``rank`` first (``StoredOut.rank``: 0 a prompt a player waits for).
 
         The overall budget comes first: the chat's own is spent right before the call goes
         out, so its bucket times the call as the platform sees it."""
-        await self.total.acquire()
+        await self.total.acquire(rank)
         for bucket in self._buckets(dest):
             await bucket.acquire()      # at once when ``ready(dest)`` was true

@@ -7,46 +7,127 @@ public events of that cycle highlighted: a picture for the group never gets a pr
 the request, ``Presenter.render_private``) is drawn from that seat's view and the events it
 may see, and only ever goes to that seat's private chat. Telegram is read mostly on phones, where a portrait
 picture (the panel under the map) shows names larger; Discord and the terminal keep landscape.
+
+Drawing takes CPU (about 0.1 s a map on an idle core, far more on a busy machine), and when many
+groups end a round at once their maps are what the sends wait for. So pictures are drawn
+``DRAWN_AT_ONCE`` at a time, a picture a waiting player's prompt sits behind (a lower ``rank``)
+before the others, never on the event loop; and each is drawn once for its request (game, move count,
+kind, language, platform): a message sent again (after a refusal, or its slot's message gone)
+gets the same bytes without drawing them again, and two messages asking for one picture at the
+same time share the drawing. A bot draws in processes of its own (``BOARDCHAT_DRAWING_PROCESSES``):
+drawn in a thread, a map holds the interpreter's lock most of the time it takes, and the
+presses and sends of every group wait for it (measured, 200 groups pressing at once on 2 busy
+cores: the last press handled after 2.9 s with the maps drawn in processes, 5.4 s in threads,
+2.2 s with no maps at all).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import multiprocessing
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from bot.games import kind
 
 from .storage import Storage
+from .turns import RankedSlots
 
 log = logging.getLogger(__name__)
 PORTRAIT_PLATFORMS = frozenset({"telegram"})
+DRAWN_AT_ONCE = 2     # the machine's cores, not the sends in flight: more would only share them
+KEPT = 64             # pictures kept after they were drawn (a few rounds of the busiest moment)
 
 
 class Pictures:
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
+    """``processes``: how many processes draw (0: a thread of this process, as the tests do)."""
 
-    async def render(self, render: dict, language: str, platform: str) -> bytes | None:
+    def __init__(self, storage: Storage, *, processes: int = 0, at_once: int = DRAWN_AT_ONCE, kept: int = KEPT) -> None:
+        self.storage = storage
+        self.processes = processes
+        self._executor: ProcessPoolExecutor | None = None
+        self._cores = RankedSlots(max(at_once, processes))
+        self._kept: OrderedDict[str, bytes] = OrderedDict()
+        self._kept_size = kept
+        self._drawing: dict[str, asyncio.Future] = {}
+        self.drawn = 0        # pictures actually drawn (the rest came from ``_kept``)
+
+    async def render(self, render: dict, language: str, platform: str, rank: int = 2) -> bytes | None:
+        """The picture ``render`` asks for; the lowest ``rank`` is drawn first (``StoredOut.rank``)."""
+        key = json.dumps([render, language, platform], sort_keys=True)
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        drawing = self._drawing.get(key)
+        if drawing is None:
+            drawing = self._drawing[key] = asyncio.ensure_future(self._draw(key, render, language, platform, rank))
+        # shielded: one sender giving up (a stop) does not cancel the drawing the others share
+        return await asyncio.shield(drawing)
+
+    async def _draw(self, key: str, render: dict, language: str, platform: str, rank: int) -> bytes | None:
+        try:
+            await self._cores.acquire(rank)
+            try:
+                image = await self._draw_now(render, language, platform)
+            finally:
+                self._cores.release()
+        finally:
+            del self._drawing[key]
+        if image is not None:       # a failed drawing is tried again next time
+            self._kept[key] = image
+            while len(self._kept) > self._kept_size:
+                self._kept.popitem(last=False)
+        return image
+
+    async def _draw_now(self, render: dict, language: str, platform: str) -> bytes | None:
+        self.drawn += 1
         got = await self.storage.load_game(render["game_id"])
         if got is None or got[0].setup is None:
             return None
         meta, moves = got
-        game = kind(meta.game)
-
-        def work() -> bytes:
-            match = game.definition.resume(meta.setup, moves[:render["moves"]])
-            cycle = render.get("cycle", render.get("round", 1))
-            if render["kind"] == "final":
-                cycle = match.cycle
-            seat = render.get("seat")
-            events = [] if cycle < 1 else [e for e in match.log[match.cycle_start(cycle):] if e.visible_to(seat)]
-            layout = "portrait" if platform in PORTRAIT_PLATFORMS else "landscape"
-            if seat is not None:
-                return game.presenter.render_private(match.view(seat), events, language, layout=layout)
-            return game.presenter.render(render["kind"], match.view(None), events, language, layout=layout)
-
+        args = (meta.game, meta.setup, moves, render, language, platform)
         try:
-            return await asyncio.to_thread(work)
+            if self.processes == 0:
+                return await asyncio.to_thread(draw, *args)
+            return await asyncio.get_running_loop().run_in_executor(self._pool(), draw, *args)
+        except BrokenProcessPool:
+            log.exception("the drawing processes died drawing %s; they are started again", render)
+            self._drop_pool()
+            return None
         except Exception:  # noqa: BLE001 - a picture is not worth losing the message
             log.exception("rendering %s failed", render)
             return None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # spawned, not forked: this process runs threads (the database's, the HTTP
+            # client's), which a fork would copy in whatever state they are in
+            self._executor = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+        return self._executor
+
+    def _drop_pool(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    def close(self) -> None:
+        """Stop the drawing processes (a drawing under way is not waited for)."""
+        self._drop_pool()
+
+
+def draw(game_id: str, setup, moves: list, render: dict, language: str, platform: str) -> bytes:
+    """Draw the picture ``render`` asks for from the stored game (in a drawing process, or a thread)."""
+    game = kind(game_id)
+    match = game.definition.resume(setup, moves[:render["moves"]])
+    cycle = render.get("cycle", render.get("round", 1))
+    if render["kind"] == "final":
+        cycle = match.cycle
+    seat = render.get("seat")
+    events = [] if cycle < 1 else [e for e in match.log[match.cycle_start(cycle):] if e.visible_to(seat)]
+    layout = "portrait" if platform in PORTRAIT_PLATFORMS else "landscape"
+    if seat is not None:
+        return game.presenter.render_private(match.view(seat), events, language, layout=layout)
+    return game.presenter.render(render["kind"], match.view(None), events, language, layout=layout)

@@ -87,7 +87,7 @@ class GameService:
                  ai: Callable[..., Any] | None = None, cache_size: int = 10_000,
                  platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None,
                  ai_seconds: float | None = None, owner: str | None = None,
-                 lease_seconds: float | None = None, send_share: float = 1.0) -> None:
+                 lease_seconds: float | None = None, send_share: float = 1.0, drawing_processes: int = 0) -> None:
         self.storage = storage
         # The name this process claims outbox messages and timers under (see ``open``).
         self.owner = owner or unique_owner()
@@ -105,7 +105,7 @@ class GameService:
         self.info = Info(self.store, codec)
         leases = {} if lease_seconds is None else {"lease_seconds": lease_seconds}
         self.timers = Timers(self.store, self.play, self.clock, self.platforms, owner=self.owner, **leases)
-        self.pictures = Pictures(storage)
+        self.pictures = Pictures(storage, processes=drawing_processes)
         self.delivery = Delivery(storage, self.clock,
                                  materialise=lambda row: outgoing.materialise(row, self.pictures.render),
                                  private_closed=self._private_closed, owner=self.owner, share=send_share,
@@ -120,7 +120,7 @@ class GameService:
                    cache_size: int = 10_000, platforms: Iterable[str] | None = None,
                    defaults: dict[str, Any] | None = None, ai_seconds: float | None = None,
                    owner: str | None = None, lease_seconds: float | None = None,
-                   send_share: float = 1.0) -> GameService:
+                   send_share: float = 1.0, drawing_processes: int = 0) -> GameService:
         """``platforms``: fire only timers of games on these platforms (all when None);
         ``defaults``: option defaults for chats that have not changed them.
 
@@ -134,7 +134,10 @@ class GameService:
         messages, 120 s for timers) runs out.
 
         ``send_share``: the part of each platform's overall send budget this process uses
-        (1 / the number of processes sending for one bot, ``BOARDCHAT_SENDERS``)."""
+        (1 / the number of processes sending for one bot, ``BOARDCHAT_SENDERS``).
+
+        ``drawing_processes``: processes of its own that draw the pictures
+        (``BOARDCHAT_DRAWING_PROCESSES``); 0 draws in a thread of this process."""
         checked_defaults(defaults or {})          # a bad operator default stops start-up at once
         storage = storage or storage_for(str(db_path))     # a path, or a postgresql:// URL
         await storage.open()
@@ -147,7 +150,7 @@ class GameService:
             codec = PayloadCodec(await storage.secret())
             return cls(storage, codec, clock=clock, ai=ai, cache_size=cache_size, platforms=platforms,
                        defaults=defaults, ai_seconds=ai_seconds, owner=owner, lease_seconds=lease_seconds,
-                       send_share=send_share)
+                       send_share=send_share, drawing_processes=drawing_processes)
         except BaseException:
             await storage.close()       # a half-opened service must not leave its connection behind
             raise
@@ -158,6 +161,7 @@ class GameService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._timer_task
             self._timer_task = None
+        self.pictures.close()
         # What this process still holds goes back now, not when its leases run out.
         with contextlib.suppress(Exception):
             await self.storage.release_owner(self.owner)

@@ -180,11 +180,12 @@ async def stop_application(application: Application) -> None:
 
 def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[GameServiceAPI]]:
     async def open_service() -> GameServiceAPI:
-        from bot.config import ai_seconds, game_defaults
+        from bot.config import ai_seconds, drawing_processes_setting, game_defaults
         from bot.service import GameService  # imported late: the adapter itself needs only the contract
 
         return await GameService.open(config.db_path, platforms=("telegram",), defaults=game_defaults(),
-                                      ai_seconds=ai_seconds(), owner=config.instance, send_share=1 / config.senders)
+                                      ai_seconds=ai_seconds(), owner=config.instance, send_share=1 / config.senders,
+                                      drawing_processes=drawing_processes_setting())
     return open_service
 
 

@@ -16,7 +16,7 @@ import os
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from bot.contract import Budget, Outgoing, PaceLimits, RetryLater, Undeliverable
+from bot.contract import Budget, Outgoing, PaceLimits, RetryLater, Undeliverable, another_call
 from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, entities_for_part, split_text
 from bot.telegram.keyboards import keyboard
 
@@ -27,8 +27,13 @@ NETWORK_RETRY_SECONDS = 3.0
 # Telegram's flood limits (core.telegram.org/bots/faq): about 30 messages a second for one
 # bot, at most 20 a minute in one group, about one a second in one chat with short bursts;
 # edits count like sends. Each budget stays under its limit in any window of the limit's
-# length (burst + rate x window): 1 + 28 a second; 2 + 0.6 x 5 = 5 in 5 s; 5 + 14 = 19 a minute.
-TELEGRAM_PACE = PaceLimits(total=Budget(1, 28.0), chat=Budget(2, 0.6), group=Budget(5, 14 / 60))
+# length (burst + rate x window), with a margin: a call is counted when it arrives, and a
+# picture's upload may take a while longer than a text's, so calls spaced by our clock can
+# arrive closer together. 1 + 28 a second; 3 + 0.3 x 5 = 4.5 in 5 s, so the three calls that
+# end a round (closing edit, map, next prompt) go at once (with a burst of 3 and 0.4 a second,
+# exactly 5, Papà Paolo's quick private steps, each with a picture, were refused once in a game);
+# 5 + 14 = 19 a minute.
+TELEGRAM_PACE = PaceLimits(total=Budget(1, 28.0), chat=Budget(3, 0.3), group=Budget(5, 14 / 60))
 
 # python-telegram-bot 22.2+ deprecates int time periods (``RetryAfter.retry_after`` and the
 # like become ``datetime.timedelta`` in its next major version) and warns on every read,
@@ -92,6 +97,7 @@ class TelegramTransport:
             edited = await self._edit(chat_id, int(message.edit_message_id), message, markup)
             if edited is not None:
                 return edited
+            await another_call()        # the edit was refused: posting anew is a call of its own
         if message.image is not None:
             return await self._send_photo(chat_id, message, markup)
         return await self._send_text(chat_id, message.text, message, markup)
@@ -103,6 +109,8 @@ class TelegramTransport:
         sent: Message | None = None
         for index, part in enumerate(parts):
             last = index == len(parts) - 1
+            if index > 0:
+                await another_call()
             sent = await self.bot.send_message(chat_id, part, entities=entities_for_part(part, message.mentions),
                                                reply_markup=markup if last else None,
                                                link_preview_options=None)
@@ -116,6 +124,7 @@ class TelegramTransport:
                                          caption_entities=entities_for_part(caption, message.mentions),
                                          reply_markup=markup, filename=message.image_name)
         if rest:
+            await another_call()
             await self._send_text(chat_id, rest, message, None)
         return str(sent.message_id)
 
@@ -139,6 +148,7 @@ class TelegramTransport:
                 await self.bot.edit_message_media(media, chat_id=chat_id, message_id=message_id,
                                                   reply_markup=markup)
                 if rest:
+                    await another_call()
                     await self._send_text(chat_id, rest, message, None)
                 return str(message_id)
             parts = split_text(message.text or "…", TEXT_LIMIT)
@@ -150,14 +160,17 @@ class TelegramTransport:
                 if not _is(exc, "no text in the message"):
                     raise
                 # the slot's message is a photo: the text becomes its caption
+                await another_call()
                 caption, rest = self._caption_and_rest(message.text)
                 await self.bot.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=caption,
                                                     caption_entities=entities_for_part(caption, message.mentions),
                                                     reply_markup=markup)
                 if rest:
+                    await another_call()
                     await self._send_text(chat_id, rest, message, None)
                 return str(message_id)
             if len(parts) > 1:
+                await another_call()
                 return await self._send_text(chat_id, "\n".join(parts[1:]), message, markup)
             return str(message_id)
         except BadRequest as exc:

@@ -86,7 +86,7 @@ def first_legal(match, seat, **_):
     return match.legal_choices(seat)[0]
 
 
-async def no_picture(render: dict, language: str, platform: str) -> bytes:
+async def no_picture(render: dict, language: str, platform: str, rank: int = 2) -> bytes:
     return b"png"
 
 

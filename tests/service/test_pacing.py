@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+
+from aiolimiter import AsyncLimiter
 from service_helpers import FakeTransport, chat, user
 
-from bot.contract import Budget, PaceLimits
+from bot.contract import Budget, PaceLimits, another_call
 from bot.service.model import Changes, OutRow
-from bot.service.pacing import Pacer, shared
+from bot.service.pacing import Pacer, Ranked, shared
 
 LIMITS = PaceLimits(total=Budget(100, 1000.0), chat=Budget(2, 0.001), group=Budget(3, 0.001))
 
@@ -32,7 +35,28 @@ async def test_a_group_has_its_own_budget_on_top_of_the_chat_budget():
 def test_each_process_takes_its_share_of_the_overall_budget():
     assert shared(Budget(1, 28.0), 0.5) == Budget(1, 14.0)
     assert shared(Budget(10, 40.0), 0.25) == Budget(2, 10.0)
-    assert Pacer(LIMITS, share=0.5).total.max_rate == 50
+    assert Pacer(LIMITS, share=0.5).total.limiter.max_rate == 50
+
+
+async def test_the_overall_budget_goes_to_prompts_first_then_by_arrival():
+    """Ordered by the tasks' turns, not by time: the limiter allows one call, then one a
+    millisecond; five wait, the prompts (rank 0) arriving last."""
+    ranked = Ranked(AsyncLimiter(1, 0.001))
+    order: list[str] = []
+
+    async def call(name: str, rank: int) -> None:
+        await ranked.acquire(rank)
+        order.append(name)
+
+    await call("first", 1)                       # the burst: at once
+    waiting = [asyncio.ensure_future(call(name, rank))
+               for name, rank in (("edit a", 1), ("picture b", 1), ("edit c", 1), ("prompt d", 0), ("prompt e", 0))]
+    await asyncio.sleep(0)                       # all of them queued before any capacity came back
+    cancelled = asyncio.ensure_future(call("gone", 0))
+    await asyncio.sleep(0)
+    cancelled.cancel()                           # a waiter that stopped waiting is passed over
+    await asyncio.gather(*waiting)
+    assert order == ["first", "prompt d", "prompt e", "edit a", "picture b", "edit c"]
 
 
 class PacedTransport(FakeTransport):
@@ -52,6 +76,30 @@ async def test_paced_delivery_sends_one_message_per_chat_and_keeps_the_rest_in_o
     service.delivery.reset_pacing()
     await service.deliver_pending(transport)
     assert [m.text for m in transport.sent if m.chat.id == "x"] == ["x0", "x1", "x2"]
+
+
+class TwoCallTransport(PacedTransport):
+    """Posts each message in two parts (a long text): the second part is a call of its own."""
+
+    calls = 0
+
+    async def deliver(self, message):
+        self.calls += 1
+        await another_call()
+        self.calls += 1
+        return await super().deliver(message)
+
+
+async def test_a_message_that_takes_two_calls_spends_two_of_its_chats_budget(service):
+    transport = TwoCallTransport()
+    transport.pace = PaceLimits(total=Budget(100, 1000.0), chat=Budget(2, 0.001))
+    rows = [OutRow(None, transport.platform, "c:x", {"text": f"x{i}", "chat": {"platform": transport.platform,
+                                                                            "id": "x", "title": "x"}})
+            for i in range(2)]
+    await service.storage.commit(Changes(outbox=rows), service.clock.now())
+    assert await service.deliver_pending(transport) == 1 and transport.calls == 2
+    assert service.delivery.pacer(transport).busy() == {"c:x"}      # both calls counted: x waits
+    assert await another_call() is None                               # outside a delivery: no pace to keep
 
 
 async def test_an_edit_that_changes_nothing_is_not_sent(service):

@@ -91,16 +91,19 @@ async def test_a_destination_goes_to_one_owner_in_order(storage):
 
 
 async def test_a_prompt_someone_waits_for_is_claimed_before_other_chats_messages(storage):
-    """Priority orders destinations by their next message; a chat's own order never changes."""
+    """By rank: a prompt first, then what a prompt waits behind in its chat (inherited), then
+    the rest, each by age; a chat's own order never changes."""
     def prompt(dest, text):
         return OutRow(1, PLATFORM, dest, {"text": text, "mentions": [{"id": "u1"}]})
     ids = await post(storage, message(1, "c:x", "picture x"), message(1, "c:y", "edit y"),
                      message(1, "c:z", "picture z"), prompt("c:z", "prompt z"), prompt("c:w", "prompt w"))
     claimed = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0, limit=3)
-    assert [o.id for o in claimed] == [ids[4], ids[0], ids[1]]     # w's prompt first; z's picture before its prompt
-    await storage.mark_sent(claimed[0], "m1", 2.0)
-    rest = await storage.claim_unsent(PLATFORM, "a", 2.0, 30.0, skip=frozenset({"c:x", "c:y"}))
-    assert [o.id for o in rest] == [ids[2]]                       # x and y skipped (waiting for their pace)
+    assert [(o.id, o.rank) for o in claimed] == [(ids[4], 0), (ids[2], 1), (ids[0], 2)]
+    for i, row in enumerate(claimed):
+        await storage.mark_sent(row, f"m{i}", 2.0)
+    rest = await storage.claim_unsent(PLATFORM, "a", 2.0, 30.0, skip=frozenset({"c:y"}))
+    assert [(o.id, o.rank) for o in rest] == [(ids[3], 0)]         # y skipped (waiting for its pace)
+    assert [(o.id, o.rank) for o in await storage.claim_unsent(PLATFORM, "b", 2.0, 30.0)] == [(ids[1], 2)]
 
 
 async def test_a_message_not_due_holds_back_its_destination(storage):

@@ -45,6 +45,7 @@ from bot.telegram.app import runtime  # noqa: E402
 from bot.telegram.transport import TELEGRAM_PACE  # noqa: E402
 
 GAMES = ("paris-paris", "paris-connection")
+TABLE_GAMES = (*GAMES, "papa-paolo")       # Papà Paolo's choices are made in private chats
 TELEGRAM = FloodLimits()       # the limits as documented
 
 
@@ -129,6 +130,26 @@ def press(api: FakeBotAPI, group: Group, rng: random.Random) -> tuple | None:
     return shown(msg)
 
 
+def private_turn(api: FakeBotAPI, player: FakeUser) -> Msg | None:
+    """The player's own turn message in their private chat: the latest with choice buttons."""
+    for msg in reversed(api.bot_messages(player)):
+        if any(b.get("callback_data", "")[:2] in ("c_", "o_") for b in msg.buttons()):
+            return msg
+    return None
+
+
+def press_private(api: FakeBotAPI, group: Group, rng: random.Random) -> tuple[FakeUser, tuple] | None:
+    """A player who has choices in private presses one of them (a choice or a submenu, never
+    back); who pressed, and what their turn message showed before."""
+    ready = [(p, m) for p in group.players if (m := private_turn(api, p)) is not None]
+    if not ready:
+        return None
+    player, msg = rng.choice(ready)
+    buttons = [b for b in msg.buttons() if b.get("callback_data", "")[:2] in ("c_", "o_")]
+    api.press(player, msg, rng.choice(buttons))
+    return player, shown(msg)
+
+
 async def next_prompt(api: FakeBotAPI, group: Group, before: tuple, timeout: float) -> None:
     """Until the group's prompt offers something new to someone."""
     def ready() -> bool:
@@ -140,7 +161,7 @@ async def next_prompt(api: FakeBotAPI, group: Group, before: tuple, timeout: flo
 _PNG: list[bytes] = []
 
 
-async def _small_picture(render: dict, language: str, platform: str) -> bytes:
+async def _small_picture(render: dict, language: str, platform: str, rank: int = 2) -> bytes:
     if not _PNG:
         import io
 
@@ -175,9 +196,10 @@ class World:
         self.transport.pace = self.pace
         self.bot.service.delivery.reset_pacing()
 
-    async def unsent_in(self, chats: set[str]) -> int:
+    async def unsent_in(self, chats: set[str] | None) -> int:
+        """Unsent messages to ``chats`` (None: to anyone, private chats included)."""
         rows = await self.bot.service.storage.unsent("telegram", limit=100_000)
-        return sum(1 for r in rows if r.dest in chats)
+        return sum(1 for r in rows if chats is None or r.dest in chats)
 
 
 async def _overtaken(bot: Bot, extra: str, busy: set[str], since: float) -> list[int]:
@@ -223,18 +245,19 @@ async def check_chats(bot: Bot, api: FakeBotAPI, groups: list[Group]) -> dict[st
 
 
 async def open_world(tmp: str, *, speed: float, limits: FloodLimits | None,
-                     pace_total: Budget | None = None) -> tuple[FakeBotAPI, Bot, World]:
-    """``pace_total``: the bot's overall pace when the limits say other than Telegram's 30 a second."""
+                     pace_total: Budget | None = None, drawing_processes: int = 0) -> tuple[FakeBotAPI, Bot, World]:
+    """``pace_total``: the bot's overall pace when the limits say other than Telegram's 30 a second;
+    ``drawing_processes``: as ``BOARDCHAT_DRAWING_PROCESSES`` (the suite draws in a thread)."""
     api = await FakeBotAPI(max_poll=0.2).start()
-    bot = Bot(api, f"{tmp}/load.sqlite3", ai=first_choice)
+    bot = Bot(api, f"{tmp}/load.sqlite3", ai=first_choice, drawing_processes=drawing_processes)
     await bot.start()
     pace = TELEGRAM_PACE if pace_total is None else dataclasses.replace(TELEGRAM_PACE, total=pace_total)
     world = World(api, bot, flood_at(limits, speed) if limits else None, pace_at(pace, speed))
     return api, bot, world
 
 
-async def settle(world: World, chats: set[str], timeout: float) -> None:
-    """Until every press was handled and ``chats`` have nothing left to send."""
+async def settle(world: World, chats: set[str] | None, timeout: float) -> None:
+    """Until every press was handled and ``chats`` (None: every chat) have nothing left to send."""
     deadline = time.monotonic() + timeout
     bot = world.bot
     while not bot.api.injected <= bot.handled or await world.unsent_in(chats):
@@ -245,13 +268,14 @@ async def settle(world: World, chats: set[str], timeout: float) -> None:
 
 async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TELEGRAM,
                    pace_total: Budget | None = None, min_presses: int = 5, think: float = 3.0, seed: int = 1,
-                   timeout: float = 600.0, pictures: bool = True) -> dict:
+                   timeout: float = 600.0, pictures: bool = True, drawing_processes: int = 0) -> dict:
     """``groups`` groups pressing at once, presses in one more group meanwhile: the figures.
     ``pictures=False``: every picture is one small PNG drawn once (the delivery alone, without
     the CPU that drawing the rounds' maps takes)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
-        api, bot, world = await open_world(tmp, speed=speed, limits=limits, pace_total=pace_total)
+        api, bot, world = await open_world(tmp, speed=speed, limits=limits, pace_total=pace_total,
+                                           drawing_processes=drawing_processes)
         if not pictures:
             bot.service.pictures.render = _small_picture
         try:
@@ -259,7 +283,9 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
             busy = [await seat_group(bot, api, i, humans=1, ais=1, game=GAMES[0]) for i in range(groups)]
             extra = await seat_group(bot, api, groups, humans=4, ais=0, game=GAMES[0])
             chats = {f"c:{g.chat.id}" for g in busy}
-            await settle(world, chats | {f"c:{extra.chat.id}"}, timeout)
+            # Everything set up delivered, the players' private messages too: a pass still
+            # sending them unpaced when the limits come on would send the load unpaced as well.
+            await settle(world, None, timeout)
             world.limited()
             started, since = time.monotonic(), bot.service.clock.now()
             for group in busy:
@@ -294,6 +320,11 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
             calls = sum(sum(c.values()) for c in flood.flood_counts.values())
             busy_ids = {g.chat.id for g in busy}
             last_busy = max(c.at for c in api.calls if c.ok and _chat_of(c) in busy_ids)
+            # each busy group's press to its last message (its next prompt): what the others waited
+            finished: dict[int, float] = {}
+            for c in api.calls:
+                if c.ok and c.at >= started and _chat_of(c) in busy_ids:
+                    finished[_chat_of(c)] = max(finished.get(_chat_of(c), 0.0), c.at - started)
             overtaken = await _overtaken(bot, f"c:{extra.chat.id}", {f"c:{g.chat.id}" for g in busy}, since)
             return {"extra_prompts_during_load": sum(1 for t in prompted if t < last_busy), "groups": groups,
                     "overtaken_max": max(overtaken, default=0), "prompts_during_load": len(overtaken), "refused": len(flood.refused), "calls": calls - len(flood.refused),
@@ -301,6 +332,7 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
                     "press_p50": pct(waits + round_ends, 50), "press_p99": pct(waits + round_ends, 99),
                     "presses": len(waits) + len(round_ends), "edit_p99": pct(waits, 99), "edits": len(waits),
                     "round_end_max": max(round_ends, default=float("nan")), "round_ends": len(round_ends),
+                    "busy_p50": pct(list(finished.values()), 50), "busy_p99": pct(list(finished.values()), 99),
                     **await check_chats(bot, api, busy + [extra])}
         finally:
             await bot.stop()
@@ -316,14 +348,23 @@ async def run_table(game: str, actions: int, *, speed: float = 1.0, limits: Floo
         try:
             world.quiet()
             table = await seat_group(bot, api, 0, humans=4, ais=0, game=game)
-            await settle(world, {f"c:{table.chat.id}"}, timeout)
+            await settle(world, None, timeout)
             world.limited()
             started, done = time.monotonic(), 0
             for _ in range(actions):
                 before = press(api, table, rng)
-                if before is None:
-                    break
-                await next_prompt(api, table, before, timeout)
+                if before is not None:
+                    await next_prompt(api, table, before, timeout)
+                else:               # the group's prompt names nobody: the choices are in private
+                    pressed = press_private(api, table, rng)
+                    if pressed is None:     # until someone's next private turn shows (or the game is over)
+                        await settle(world, None, timeout)
+                        pressed = press_private(api, table, rng)
+                    if pressed is None:
+                        break
+                    player, shown_before = pressed
+                    await api.wait_for(lambda p=player, b=shown_before: shown(private_turn(api, p)) != b,
+                                       timeout, f"{player.first_name}'s next private turn")
                 done += 1
             seconds = time.monotonic() - started
             await settle(world, {f"c:{table.chat.id}"}, timeout)
@@ -344,20 +385,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--groups", type=int, default=50, help="groups pressing at the same moment")
     parser.add_argument("--table", type=int, default=0, metavar="ACTIONS",
                         help="instead: one table of four per game, this many actions at full speed")
+    parser.add_argument("--game", choices=TABLE_GAMES, action="append",
+                        help="with --table: only this game (may be repeated; default: all three)")
     parser.add_argument("--no-limits", action="store_true", help="the fake Bot API without flood limits")
     parser.add_argument("--small-pictures", action="store_true",
                         help="one small PNG for every picture: the delivery without drawing the maps")
+    parser.add_argument("--drawing-processes", type=int, default=2, metavar="N",
+                        help="processes drawing the pictures, as BOARDCHAT_DRAWING_PROCESSES (0: a thread)")
     args = parser.parse_args(argv)
     limits = FloodLimits(bot=(10**6, 1.0), group=(10**6, 1.0), chat=(10**6, 1.0)) if args.no_limits else FloodLimits()
     if args.table:
         print("| game | actions | sends/action | edits/action | private/action | actions/min | 429s | lost/doubled/reordered |")
         print("|---|---|---|---|---|---|---|---|")
-        for game in GAMES:
+        for game in args.game or TABLE_GAMES:
             r = asyncio.run(run_table(game, args.table, limits=limits))
             print(f"| {game} | {r['actions']} | {r['sends']:.2f} | {r['edits']:.2f} | {r['private']:.2f} | "
                   f"{r['per_minute']:.1f} | {r['refused']} | {r['lost']}/{r['doubled']}/{r['reordered']} |", flush=True)
         return
-    r = asyncio.run(run_load(args.groups, limits=limits, pictures=not args.small_pictures))
+    r = asyncio.run(run_load(args.groups, limits=limits, pictures=not args.small_pictures,
+                             drawing_processes=args.drawing_processes))
     print(f"{r['groups']} groups pressing at once, one more pressing meanwhile"
           f"{' (small pictures)' if args.small_pictures else ''}:\n"
           f"  429s served: {r['refused']} (goal 0)\n"
@@ -367,6 +413,8 @@ def main(argv: list[str] | None = None) -> None:
           f"over {r['presses']} presses (goal p99 <= 3 s)\n"
           f"    of which {r['edits']} edited the prompt (p99 {r['edit_p99']:.2f} s) and {r['round_ends']} ended a "
           f"round (closing edit, picture, new prompt: at most {r['round_end_max']:.2f} s)\n"
+          f"  the busy groups' press to their last message (their next prompt): p50 {r['busy_p50']:.2f} s, "
+          f"p99 {r['busy_p99']:.2f} s\n"
           f"  other groups' sends between a prompt's commit and its send: at most {r['overtaken_max']} "
           f"(over {r['prompts_during_load']} prompts during the load)\n"
           f"  lost {r['lost']}, doubled {r['doubled']}, reordered {r['reordered']} (goal 0)")

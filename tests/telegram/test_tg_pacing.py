@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from fakebotapi import FakeBotAPI
 from flood import FloodLimits, FloodModel
-from loadbench import GAMES, run_load, run_table
+from loadbench import TABLE_GAMES, run_load, run_table
 from telegram import Bot
 from telegram.error import RetryAfter
 
@@ -49,16 +49,21 @@ async def test_busy_groups_are_paced_without_refusals_and_the_extra_groups_promp
     assert (result["lost"], result["doubled"], result["reordered"]) == (0, 0, 0)
     assert result["presses"] >= 3
     # Not starved, measured by order rather than time: a prompt of the extra group committed
-    # while the busy groups still had messages waiting went out after at most the sends
-    # already in flight (up to SEND_AT_ONCE = 8; in a first-come order it waits for 30 to 45).
+    # while the busy groups still had messages waiting went out after at most the few sends
+    # already handed the bot's budget, though SEND_AT_ONCE sends wait for it (in a first-come
+    # order it waits for 30 to 45; measured: 1).
     assert result["prompts_during_load"] >= 1
-    assert result["overtaken_max"] <= 2 * SEND_AT_ONCE
+    assert result["overtaken_max"] <= 4 < SEND_AT_ONCE
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", TABLE_GAMES)
 async def test_a_quick_table_of_four_plays_at_full_speed_without_a_refusal(game):
-    """Telegram's limits ten times faster (a minute in 6 s) and the bot's pace alike."""
+    """Telegram's limits ten times faster (a minute in 6 s) and the bot's pace alike; Papà
+    Paolo's players choose in their private chats, and the group's line is edited only when
+    what it shows changes (not at each private step)."""
     result = await run_table(game, 8, speed=10.0, timeout=60)
     assert result["actions"] == 8 and result["refused"] == 0
     assert (result["lost"], result["doubled"], result["reordered"]) == (0, 0, 0)
     assert 0 < result["sends"] + result["edits"] <= 3
+    if game == "papa-paolo":       # most private steps change nothing the group sees (measured: 0.25)
+        assert result["edits"] <= 0.5 and result["private"] <= 2

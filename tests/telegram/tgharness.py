@@ -35,9 +35,11 @@ class Bot:
     # The outbox's pacing to Telegram's flood limits makes a game in one group take minutes;
     # the tests of pacing (test_tg_pacing.py) switch it on, the others play unpaced.
     paced: bool = False
+    drawing_processes: int = 0     # processes drawing the pictures (0: a thread, as the other tests)
 
     async def start(self) -> None:
-        self.service = await GameService.open(self.db_path, clock=self.clock, ai=self.ai)
+        self.service = await GameService.open(self.db_path, clock=self.clock, ai=self.ai,
+                                              drawing_processes=self.drawing_processes)
         self.app = build_application(self.api.token, service=self.service, base_url=self.api.base_url,
                                      base_file_url=self.api.base_file_url)
         # runs after the adapter's handlers (group 0) for each update: a sync point for tests

@@ -204,13 +204,18 @@ PRUNE = "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND COALESCE(sent_
 # message of it is not due yet or is being sent by someone.
 # Each destination's first unsent message, when it is due and nobody holds a live lease on
 # it (a destination's later messages wait for it: per-chat order), leaving out ``skip``
-# (destinations waiting for their pace); prompts a player waits for first, then by age.
+# (destinations waiting for their pace); then by rank and age. The rank: 0 for a prompt a
+# player waits for (priority 0), 1 for a message such a prompt waits behind in its chat (a
+# closing edit, the round's picture: the prompt cannot go before them, so they inherit part
+# of its urgency; otherwise the prompt would sit behind its own chat's map while other chats'
+# maps go out), 2 for anything else.
 CLAIMABLE_OUT = (
-    "SELECT o.id, o.state FROM outbox o JOIN ("
-    "SELECT MIN(id) AS first FROM outbox WHERE platform = ? AND state IN ('pending', 'sending') "
-    "GROUP BY dest) f ON o.id = f.first "
+    "SELECT o.id, o.state, CASE WHEN o.priority = 0 THEN 0 WHEN f.urgency = 0 THEN 1 ELSE 2 END AS rank "
+    "FROM outbox o JOIN ("
+    "SELECT MIN(id) AS first, MIN(priority) AS urgency FROM outbox WHERE platform = ? "
+    "AND state IN ('pending', 'sending') GROUP BY dest) f ON o.id = f.first "
     "WHERE o.due <= ? AND (o.state = 'pending' OR o.lease IS NULL OR o.lease <= ?){skip} "
-    "ORDER BY o.priority, o.id LIMIT ?")
+    "ORDER BY rank, o.id LIMIT ?")
 
 
 # An owner keeps a claimed message until another owner claims it (which a claim may do once
@@ -413,7 +418,8 @@ class Storage(ABC):
         nobody else works on it (pending, or 'sending' under an expired lease: a dead
         process's), marked 'sending' for ``owner`` until ``now + lease_seconds``: a
         destination's messages are handed out one at a time, in order, to one owner at a
-        time. Prompts a player waits for (priority 0) come first, then by id."""
+        time. By ``StoredOut.rank``: prompts a player waits for (priority 0) first, then the
+        messages such a prompt waits behind in its chat, then the rest; then by id."""
     @abstractmethod
     async def last_shown(self, platform: str, slot: str) -> dict | None:
         """The body of ``slot``'s latest message that went out (None: none is kept)."""

@@ -1,0 +1,63 @@
+"""Waiting in turn by rank, then by arrival: what the outbox's scarce resources are handed out by.
+
+A prompt a player waits for (rank 0) should not queue behind pictures and edits (rank 1) for
+the bot's overall budget (``pacing.Ranked``) nor for the cores that draw pictures
+(``RankedSlots``); asyncio's own semaphore and aiolimiter serve by arrival only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+
+
+class Turns:
+    """The waiters, best rank first, then first come."""
+
+    def __init__(self) -> None:
+        self._waiting: list[tuple[int, int, asyncio.Future]] = []
+        self._arrival = itertools.count()
+
+    def __bool__(self) -> bool:
+        return bool(self._waiting)
+
+    def wait(self, rank: int) -> asyncio.Future:
+        """A future that is done when it is this waiter's turn."""
+        turn = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (rank, next(self._arrival), turn))
+        return turn
+
+    def serve(self) -> bool:
+        """Give the best waiter its turn; False when nobody waits (one who stopped waiting,
+        cancelled, is passed over)."""
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                turn.set_result(None)
+                return True
+        return False
+
+
+class RankedSlots:
+    """A semaphore of ``size`` slots whose waiters are served by rank, then arrival."""
+
+    def __init__(self, size: int) -> None:
+        self._free = size
+        self._turns = Turns()
+
+    async def acquire(self, rank: int) -> None:
+        if self._free > 0 and not self._turns:
+            self._free -= 1
+            return
+        turn = self._turns.wait(rank)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():     # handed the slot just as it was cancelled
+                self.release()
+            raise
+
+    def release(self) -> None:
+        if not self._turns.serve():       # the slot passes straight to the next waiter, if any
+            self._free += 1
