@@ -30,7 +30,7 @@ from .hood import City, Hood, Pos, Shop, rotated
 from .steps import Step
 from .trips import best_plan
 
-LEVELS = ("easy", "normal")
+LEVELS = ("easy", "normal")   # the strong level searches: ai_search.py
 LIRA = 0.3                 # points a Lira is worth early on
 EASY_TEMPERATURE = 1.5
 HOUSE = 1.0                # a house within reach: a pizza delivered later
