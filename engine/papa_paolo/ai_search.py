@@ -61,7 +61,7 @@ from .events import (
 from .game import Game
 from .stepper import apply_step, legal_steps
 from .steps import Step
-from .view import PapaView
+from .view import PapaView, view_of
 
 DEFAULT_SECONDS = 1.0
 CANDIDATES = 5           # the normal AI's best choices that the search compares
@@ -201,8 +201,7 @@ class _Seat:
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def view(self, seat: int):
-        from .view import view_of
+    def view(self, seat: int) -> PapaView:
         return view_of(self.game, seat)
 
     def legal_choices(self, seat: int) -> list[Step]:
