@@ -5,9 +5,7 @@ searching seat may see and fills in what it may not, at random and consistently 
 saw:
 
 * the other players' markers: distinct colours from those that are neither its own nor the
-  face-up one, each assignment drawn with the likelihood of the seats' public picks had they
-  held those markers (``marker_odds``: the public game replayed, each pick scored by the normal
-  AI's values with that marker, softened and mixed with a uniform slip);
+  face-up one;
 * the face-down stacks: the tiles not yet revealed (the box minus every stack turned up so
   far, all of them public), shuffled into as many stacks as are left;
 * the bag: not a secret in fact, since every eviction is public; it is counted from the
@@ -35,15 +33,14 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from itertools import permutations
 
 from engine.search import confident_best, keep_complete_samples
 
 from . import board as B
 from .actions import Pick
 from .ai import move_values, unseen_tiles_in
-from .events import RoundStarted, ShopEvicted, ShopOpened, TileTaken
-from .game import Game, Options
+from .events import RoundStarted, ShopEvicted
+from .game import Game
 from .view import GameView
 
 DEFAULT_SECONDS = 1.0
@@ -52,8 +49,6 @@ MARGIN_SHARE = 0.5         # part of the reward that comes from the score margin
 MARGIN_SCALE = 20.0        # a margin of this many points is worth the whole margin share
 EXPAND_AFTER = 8           # visits before a node below the root grows children
 CONFIDENCE = 1.0           # standard errors by which a move must beat the normal AI's choice
-READ_TEMPERATURE = 0.25    # how sharply a seat's picks are read for its marker (softmax of the normal AI's values)
-READ_SLIP = 0.05           # chance that a pick is any legal pick (a player need not play like the normal AI)
 _BOX = sorted(s * 5 + c for s, c in B.TILES)
 
 
@@ -67,9 +62,6 @@ class Knowledge:
     unseen: tuple[int, ...]                 # tile codes not yet revealed, sorted
     free_markers: tuple[int, ...]           # colours the other seats' markers may be
     bag: tuple[int, ...]                    # shops in the bag per seat (counted from public evictions)
-    # The other seats' markers as (colours by seat, weight): every assignment of free colours,
-    # weighted by how likely each seat's public picks were with that marker (``marker_odds``).
-    assignments: tuple[tuple[tuple[int, ...], float], ...] = ()
 
     @classmethod
     def of(cls, view: GameView, log: list) -> Knowledge:
@@ -90,15 +82,7 @@ class Knowledge:
         if view.open_marker is not None:
             known.add(B.COLOUR_INDEX[view.open_marker])
         free = tuple(c for c in range(len(B.COLOURS)) if c not in known)
-        odds = marker_odds(view, log, revealed, unseen, free)
-        others = [s for s in range(len(view.players)) if s != seat]
-        assignments = []
-        for colours in permutations(free, len(others)):
-            weight = math.exp(sum(odds[s][c] for s, c in zip(others, colours, strict=True)))
-            assignments.append((colours, weight))
-        top = max(w for _, w in assignments)
-        return cls(view, seat, revealed, tuple(unseen), free, tuple(bag),
-                   tuple((colours, w / top) for colours, w in assignments))
+        return cls(view, seat, revealed, tuple(unseen), free, tuple(bag))
 
     def determinize(self, rng: random.Random) -> Game:
         """One complete game consistent with this knowledge."""
@@ -108,58 +92,10 @@ class Knowledge:
         tiles = list(self.unseen)
         rng.shuffle(tiles)
         face_down = [tuple(tiles[i * size:(i + 1) * size]) for i in range(view.stacks_left)]
-        colours = rng.choices([a for a, _ in self.assignments], [w for _, w in self.assignments])[0]
-        others = iter(colours)
+        others = rng.sample(self.free_markers, n - 1)
         own = B.COLOUR_INDEX[view.marker]
-        markers = tuple(own if s == self.seat else next(others) for s in range(n))
+        markers = tuple(own if s == self.seat else others.pop() for s in range(n))
         return Game.sampled(view, stacks=list(self.revealed) + face_down, markers=markers, bag=self.bag)
-
-
-def marker_odds(view: GameView, log: list, revealed, unseen, free) -> dict[int, dict[int, float]]:
-    """Per other seat and free colour, the log-likelihood of the seat's picks so far had its
-    marker been that colour: the public game is replayed (the stacks turned up, then the unseen
-    tiles in any order: only their multiset is read) and each of its picks is scored as the
-    normal AI would value it with that marker, softened (``READ_TEMPERATURE``) and mixed with a
-    uniform slip (``READ_SLIP``). Markers weigh heavily in the normal AI's values, so a few picks
-    tell a lot; only public events and the seat's own view go in."""
-    seat, n = view.viewer, len(view.players)
-    odds = {s: dict.fromkeys(free, 0.0) for s in range(n) if s != seat}
-    picks = []
-    for e in log:
-        if isinstance(e, ShopOpened | TileTaken):
-            picks.append([e.seat, e.tile.code, None])
-        elif isinstance(e, ShopEvicted) and picks:
-            picks[-1][2] = e.owner
-    if not picks or not free:
-        return odds
-    size = n + 1
-    rest = sorted(unseen)
-    stacks = list(revealed) + [tuple(rest[i * size:(i + 1) * size]) for i in range(view.stacks_left)]
-    names = [c for c in B.COLOURS if c != view.open_marker]
-    markers = [view.marker] + [c for c in names if c != view.marker][:n - 1]
-    markers[0], markers[seat] = markers[seat], markers[0]
-    first = (view.bus - max(view.round - 1, 0)) % n
-    game = Game._from_codes(view.players, stacks, markers, view.open_marker, first, Options(view.final_tours),
-                            None, logged=False)
-    base = list(game.markers)
-    for mover, code, evicted in picks:
-        actions = [a for a in game.legal_actions() if a.tile.code == code]
-        if not actions or game.current_player != mover:
-            break                          # not the game the log tells: read no further
-        action = next((a for a in actions if a.evict == evicted), actions[0])
-        if mover != seat:
-            unseen_now = unseen_tiles_in(game.stacks[game.round:])
-            for colour in free:
-                base[mover] = colour
-                game.markers = tuple(base)
-                values = move_values(game, unseen=unseen_now)
-                top = max(v for _, v in values)
-                weights = [math.exp((v - top) / READ_TEMPERATURE) for _, v in values]
-                chosen = sum(w for (a, _), w in zip(values, weights, strict=True) if a == action)
-                p = (1 - READ_SLIP) * chosen / sum(weights) + READ_SLIP / len(values)
-                odds[mover][colour] += math.log(p)
-        game.advance(action)
-    return odds
 
 
 class _Node:

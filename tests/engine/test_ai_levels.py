@@ -170,19 +170,3 @@ def test_a_game_sampled_with_the_real_secrets_plays_on_as_the_real_game(players)
         game.apply(action)
         sampled.advance(action)
     assert sampled.is_terminal() and sampled.scores == game.scores and sampled.winners == game.winners
-
-
-@pytest.mark.parametrize("players", [2, 4])
-def test_the_search_reads_the_other_markers_from_their_public_picks(players):
-    """The normal AI values its marker's line highly, so its picks tell its marker: after a few
-    rounds the search weighs the true colours of the other seats well above an even guess."""
-    gained = []
-    for seed in range(6):
-        match = _match_after(players, seed=seed, moves=6 * players)
-        (seat,) = match.to_act()
-        knowledge = Knowledge.of(match.view(seat), match.log_for(seat))
-        truth = tuple(m for s, m in enumerate(match.game.markers) if s != seat)
-        total = sum(w for _, w in knowledge.assignments)
-        share = sum(w for a, w in knowledge.assignments if a == truth) / total
-        gained.append(share * len(knowledge.assignments))      # 1: no better than an even guess
-    assert sum(gained) / len(gained) > 1.5
