@@ -123,6 +123,8 @@ def speeds(game: str, players: int, seconds: float = 1.0) -> str:
     """The strong search's playouts a second beside the engine's random games a second."""
     if game == "paris-connection":
         return _connection_speeds(players, seconds)
+    if game == "papa-paolo":
+        return _papa_speeds(players, seconds)
     if game != "paris-paris":
         return ""
     from .bench import play_random
@@ -175,6 +177,29 @@ def _connection_speeds(players: int, seconds: float) -> str:
     return (f"engine: {games:,.0f} random {players}-player games/s (playout state); strong search: "
             f"{statistics.fmean(playouts):,.0f} playouts/s (early/mid/late "
             f"{'/'.join(f'{p:,.0f}' for p in playouts)}), one core")
+
+
+def _papa_speeds(players: int, seconds: float) -> str:
+    """Papà Paolo's strong search rolls out with the normal AI to the round's end: its playouts a
+    second at the first decision of rounds 1, 3 and 5 (a phase-1 space: the longest rollouts)."""
+    from .papa_paolo.ai import choose
+    from .papa_paolo.ai_search import Knowledge, search
+
+    definition = GAMES["papa-paolo"]
+    names = [f"p{i}" for i in range(players)]
+    playouts = []
+    for round_ in (1, 3, 5):
+        match = definition.new_match(names, seed=round_)
+        while match.view(None).round < round_:
+            seat = match.to_act()[0]
+            match.apply(choose(match, seat, seed=match.move_count), by=seat)
+        seat = match.to_act()[0]
+        start = time.perf_counter()
+        found = search(Knowledge.of(match.view(seat), match.log_for(seat)), match.legal_choices(seat),
+                       seed=round_, budget=seconds / 3)
+        playouts.append(found.playouts / (time.perf_counter() - start))
+    return (f"strong search: {statistics.fmean(playouts):,.1f} playouts/s to the round's end at a round's "
+            f"first decision (rounds 1/3/5: {'/'.join(f'{p:,.1f}' for p in playouts)}), one core")
 
 
 def main(argv: list[str] | None = None) -> int:

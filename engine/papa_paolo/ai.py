@@ -30,7 +30,7 @@ from .hood import City, Hood, Pos, Shop, rotated
 from .steps import Step
 from .trips import best_plan
 
-LEVELS = ("easy", "normal")
+LEVELS = ("easy", "normal")   # the strong level searches: ai_search.py
 LIRA = 0.3                 # points a Lira is worth early on
 EASY_TEMPERATURE = 1.5
 HOUSE = 1.0                # a house within reach: a pizza delivered later
@@ -89,6 +89,7 @@ class _Mind:
         self.lira = LIRA * min(1.0, (self.rounds_left + 0.5) / 3)
         self.dist = distances(self.hood)
         self.memo: dict[str, float] = {}
+        self.ends_before: int | None = None     # open road ends of the hood as it is (it never changes)
 
     def value(self, colour: str) -> int:
         return C.track_value(colour, self.tracks[colour])
@@ -213,7 +214,9 @@ class _Mind:
             ends = self._open_ends()
         finally:
             del hood.cities[square]
-        before = self._open_ends()
+        if self.ends_before is None:
+            self.ends_before = self._open_ends()
+        before = self.ends_before
         reach = max(0.2, 1.0 - 0.15 * max(0, dist - 2))
         ranked = sorted(self.tracks.values())
         colour = COLOUR_NEED[min(ranked.index(self.tracks[tile.colour]), 3)]
@@ -222,14 +225,24 @@ class _Mind:
         return late * (tile.houses * HOUSE * reach + colour + easy_complete) + ROAD_END * (ends - before) * late
 
     def _open_ends(self) -> int:
-        """Road ends pointing at free squares that a tile could still use (inside the 4x5 box)."""
+        """Road ends pointing at free squares that a tile could still use (inside the 4x5 box).
+        The box is read once (``Hood.fits_with`` per end made this most of the normal AI's time)."""
         hood = self.hood
+        cities, shops = hood.cities, hood.shops
+        xs = [p[0] for p in cities] + [p[0] for p in shops]
+        ys = [p[1] for p in cities] + [p[1] for p in shops]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        short, long = min(C.MAX_BBOX), max(C.MAX_BBOX)
         count = 0
-        for q, city in hood.cities.items():
+        for q, city in cities.items():
             for side in city.roads:
                 dx, dy = C.DELTA[side]
                 nxt = (q[0] + dx, q[1] + dy)
-                if not hood.occupied(nxt) and hood.fits_with(nxt):
+                if nxt in cities or nxt in shops:
+                    continue
+                w = max(x1, nxt[0]) - min(x0, nxt[0]) + 1
+                h = max(y1, nxt[1]) - min(y0, nxt[1]) + 1
+                if min(w, h) <= short and max(w, h) <= long:
                     count += 1
         return count
 

@@ -133,7 +133,7 @@ class PapaDefinition(GameDefinition):
     max_players = MAX_PLAYERS
     options = tuple(OptionSpec(name, (False, True), False) for name in OPTIONS)
     record_format = FORMAT
-    ai_levels = ("easy", "normal")
+    ai_levels = ("easy", "normal", "strong")
     dynamics = Dynamics.SIMULTANEOUS
     information = Information.IMPERFECT
     # A record holds whole actions (PAPA_PAOLO.md §12, shared with other implementations, unknown keys
@@ -176,7 +176,15 @@ class PapaDefinition(GameDefinition):
 
     def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
                budget: float | int | None = None) -> Step:
-        """``level``: "easy" or "normal", from ``match.view(seat)`` and its legal choices only."""
+        """``level``: "easy", "normal" or "strong", from ``match.view(seat)``, its log and its legal
+        choices only; ``budget`` (strong only): seconds (float), playouts (int) or None for the
+        default (ai_search.DEFAULT_SECONDS)."""
+        if level == "strong":
+            from .ai_search import choose_strong
+
+            # The seed also depends on the move, so one seed for a whole game still gives each
+            # decision a search of its own.
+            return choose_strong(match, seat, seed=seed * 1_000_003 + match.move_count, budget=budget)
         from .ai import choose
 
         return choose(_WholeTake(match), seat, seed=seed, level=level)

@@ -8,6 +8,8 @@ import pytest
 
 from engine.papa_paolo.definition import GAME
 
+BUDGET = 2      # playouts a decision for the strong level (deterministic, and quick)
+
 
 def _advance(match, steps: int, seed: int = 0):
     rng = random.Random(seed)
@@ -25,10 +27,10 @@ def test_ai_plays_a_whole_game_with_legal_choices(level):
     match = GAME.new_match(["a", "b"], seed=3, options={"hidden_money": True})
     while not match.is_terminal():
         for seat in match.to_act():
-            choice = GAME.choose(match, seat, seed=match.move_count, level=level)
+            choice = GAME.choose(match, seat, seed=match.move_count, level=level, budget=BUDGET)
             assert choice in match.legal_choices(seat)
         seat = match.to_act()[-1]
-        match.apply(GAME.choose(match, seat, seed=match.move_count, level=level), by=seat)
+        match.apply(GAME.choose(match, seat, seed=match.move_count, level=level, budget=BUDGET), by=seat)
     assert match.winners
 
 
@@ -36,7 +38,7 @@ def test_ai_is_deterministic_for_a_seed():
     match = _advance(GAME.new_match(["a", "b", "c"], seed=5), 40)
     seat = match.to_act()[0]
     for level in GAME.ai_levels:
-        picks = {str(GAME.choose(match, seat, seed=77, level=level)) for _ in range(3)}
+        picks = {str(GAME.choose(match, seat, seed=77, level=level, budget=BUDGET)) for _ in range(3)}
         assert len(picks) == 1
 
 
@@ -53,7 +55,8 @@ def test_ai_sees_only_its_view():
         g.city_stack = g.city_stack[:g.dealt] + tuple(reversed(g.city_stack[g.dealt:]))
         assert other.view(seat) == match.view(seat)
         for level in GAME.ai_levels:
-            assert GAME.choose(other, seat, seed=1, level=level) == GAME.choose(match, seat, seed=1, level=level)
+            assert GAME.choose(other, seat, seed=1, level=level, budget=BUDGET) == \
+                GAME.choose(match, seat, seed=1, level=level, budget=BUDGET)
 
 
 def test_unknown_level_is_refused():
