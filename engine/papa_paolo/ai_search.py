@@ -52,6 +52,7 @@ from .events import (
     ExpressDelivered,
     GameStarted,
     InvestmentTaken,
+    PhaseEnded,
     PizzasBought,
     PizzeriaBuilt,
     RoundStarted,
@@ -59,7 +60,7 @@ from .events import (
     StairsPaid,
 )
 from .game import Game
-from .stepper import apply_step, legal_steps
+from .stepper import apply_step, legal_steps, without_shortcuts
 from .steps import Step
 from .view import PapaView, view_of
 
@@ -173,7 +174,11 @@ class Knowledge:
         g.people = [Player(hood_of(v, s), self.lire[s], dict(v.tracks[s])) for s in range(n)]
         g.supply = list(v.supply)
         g.track_steps, g.moves, g.by_seat, g.record_moves = [0] * n, [], [0] * n, []
-        g.log, g.coin_paid = [], []
+        # The stretches closed so far, so the determinization's views equal the game's.
+        g.log = [PhaseEnded(r, phase) for r, phase in v.stretches]
+        g.coin_paid = []
+        g.acted = 0                                            # the stretch's pictures: none here
+        g.lire_history = (tuple(self.lire),)                   # only the final picture reads it
         g.finished, g.winners, g.final = False, (), None
         g.queue = _queue(g, acting)
         return g
@@ -205,7 +210,8 @@ class _Seat:
         return view_of(self.game, seat)
 
     def legal_choices(self, seat: int) -> list[Step]:
-        return legal_steps(self.game, seat)
+        # The normal AI weighs whole takes and actions step by step, never a person's shortcut.
+        return without_shortcuts(self.game, seat, legal_steps(self.game, seat))
 
 
 def choose_strong(match, seat: int, *, seed: int, budget: float | int | None = None) -> Step:

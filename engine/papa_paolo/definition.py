@@ -184,7 +184,8 @@ class PapaDefinition(GameDefinition):
 
             # The seed also depends on the move, so one seed for a whole game still gives each
             # decision a search of its own.
-            return choose_strong(match, seat, seed=seed * 1_000_003 + match.move_count, budget=budget)
+            return choose_strong(_WholeTake(match), seat, seed=seed * 1_000_003 + match.move_count,
+                                budget=budget)
         from .ai import choose
 
         return choose(_WholeTake(match), seat, seed=seed, level=level)

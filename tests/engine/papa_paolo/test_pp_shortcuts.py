@@ -115,6 +115,7 @@ def test_the_ai_never_sees_a_shortcut():
         choices = _WholeTake(match).legal_choices(seat)
         assert not {c.verb for c in choices} & set(SHORTCUTS)
         assert GAME.choose(match, seat, seed=1).verb not in SHORTCUTS
+        assert GAME.choose(match, seat, seed=1, level="strong", budget=2).verb not in SHORTCUTS
 
 
 def test_a_split_is_written_one_way():
