@@ -182,8 +182,8 @@ def _connection_speeds(players: int, seconds: float) -> str:
 def _papa_speeds(players: int, seconds: float) -> str:
     """Papà Paolo's strong search rolls out with the normal AI to the round's end: its playouts a
     second at the first decision of rounds 1, 3 and 5 (a phase-1 space: the longest rollouts)."""
-    from .papa_paolo.ai import choose
     from .papa_paolo.ai_search import Knowledge, search
+    from .papa_paolo.stepper import without_shortcuts
 
     definition = GAMES["papa-paolo"]
     names = [f"p{i}" for i in range(players)]
@@ -192,10 +192,12 @@ def _papa_speeds(players: int, seconds: float) -> str:
         match = definition.new_match(names, seed=round_)
         while match.view(None).round < round_:
             seat = match.to_act()[0]
-            match.apply(choose(match, seat, seed=match.move_count), by=seat)
+            match.apply(definition.choose(match, seat, seed=match.move_count), by=seat)
         seat = match.to_act()[0]
+        # The search weighs the choices the AIs see: none of a person's shortcuts.
+        choices = without_shortcuts(match.game, seat, match.legal_choices(seat))
         start = time.perf_counter()
-        found = search(Knowledge.of(match.view(seat), match.log_for(seat)), match.legal_choices(seat),
+        found = search(Knowledge.of(match.view(seat), match.log_for(seat)), choices,
                        seed=round_, budget=seconds / 3)
         playouts.append(found.playouts / (time.perf_counter() - start))
     return (f"strong search: {statistics.fmean(playouts):,.1f} playouts/s to the round's end at a round's "
