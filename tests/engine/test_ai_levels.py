@@ -170,3 +170,13 @@ def test_a_game_sampled_with_the_real_secrets_plays_on_as_the_real_game(players)
         game.apply(action)
         sampled.advance(action)
     assert sampled.is_terminal() and sampled.scores == game.scores and sampled.winners == game.winners
+
+
+@pytest.mark.parametrize("game, players", [("paris-paris", 2), ("paris-connection", 3), ("papa-paolo", 2)])
+def test_the_arenas_speed_line_runs_for_every_searching_game(game, players):
+    """The arena's first line measures the strong search on positions of its own: it must play
+    them with the AIs' choices (Papà Paolo's crashed once on a person's shortcut)."""
+    from engine.arena import speeds
+
+    line = speeds(game, players, 0.1)
+    assert "strong search:" in line and "playouts/s" in line
