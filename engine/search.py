@@ -8,7 +8,14 @@ information brings cancels out in their differences.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+import random
+import time
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+C = TypeVar("C", bound=Hashable)     # a candidate move
+S = TypeVar("S")                     # a sample: one determinization
 
 
 def keep_complete_samples(rewards: dict[Hashable, list[float]]) -> None:
@@ -38,3 +45,53 @@ def confident_best(default: Hashable, rewards: dict[Hashable, list[float]], conf
         if bound > best_bound:
             best, best_bound = choice, bound
     return best
+
+
+DEFAULT_SECONDS = 1.0    # a searching level's think time per move unless the caller gives one
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult(Generic[C]):
+    best: C
+    playouts: int                 # 0 when there was nothing to compare
+    values: dict[C, float]        # each candidate's mean reward
+
+
+def checked_budget(budget: float | int | None) -> float | int:
+    """A search budget: seconds (a float), playouts (an int), or None for ``DEFAULT_SECONDS``."""
+    if budget is None:
+        return DEFAULT_SECONDS
+    if isinstance(budget, bool) or not isinstance(budget, int | float) or budget <= 0:
+        raise ValueError(f"a budget is a number of seconds (float) or playouts (int), not {budget!r}")
+    return budget
+
+
+def play_on_equal_luck(candidates: Iterable[C], next_sample: Callable[[], S],
+                       play: Callable[[S, C, int], float], *, budget: float | int,
+                       rng: random.Random) -> tuple[dict[C, list[float]], int]:
+    """Play every candidate on the same samples with the same luck until the budget is spent:
+    each round draws a sample (a determinization) and a luck seed, then ``play(sample,
+    candidate, luck)`` gives each candidate's reward. A playout budget (int) ends after the
+    round that reaches it; a time budget (float) may end within a round, and then only the
+    samples every candidate was played on are kept. Returns the rewards and the playouts."""
+    deadline = time.perf_counter() + budget if isinstance(budget, float) else None
+    rewards: dict[C, list[float]] = {c: [] for c in candidates}
+    playouts = 0
+    while True:
+        sample = next_sample()
+        luck = rng.getrandbits(32)
+        for candidate in rewards:
+            rewards[candidate].append(play(sample, candidate, luck))
+            playouts += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        if deadline is None:
+            if playouts >= budget:
+                return rewards, playouts
+        elif time.perf_counter() >= deadline:
+            keep_complete_samples(rewards)
+            return rewards, playouts
+
+
+def mean_rewards(rewards: dict[C, list[float]]) -> dict[C, float]:
+    return {c: sum(r) / len(r) for c, r in rewards.items() if r}

@@ -39,10 +39,15 @@ playouts the choice is a function of the seed and what the seat sees.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 
-from engine.search import confident_best, keep_complete_samples
+from engine.search import (
+    SearchResult,
+    checked_budget,
+    confident_best,
+    mean_rewards,
+    play_on_equal_luck,
+)
 
 from . import components as C
 from .actions import Player
@@ -64,7 +69,6 @@ from .stepper import apply_step, legal_steps, without_shortcuts
 from .steps import Step
 from .view import PapaView, view_of
 
-DEFAULT_SECONDS = 1.0
 CANDIDATES = 5           # the normal AI's best choices that the search compares
 CONFIDENCE = 1.0         # standard errors by which a choice must beat the normal AI's
 SINGLE_GAIN = 0.02       # reward by which a choice must beat the normal AI's on a single determinization
@@ -225,20 +229,10 @@ def choose_strong(match, seat: int, *, seed: int, budget: float | int | None = N
     return search(Knowledge.of(view, match.log_for(seat)), choices, seed=seed, budget=budget).best
 
 
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    best: Step
-    playouts: int                  # 0 when there was nothing to compare
-    values: dict[Step, float]      # each candidate's mean reward
-
-
 def search(knowledge: Knowledge, choices: list[Step], *, seed: int,
-           budget: float | int | None = None) -> SearchResult:
+           budget: float | int | None = None) -> SearchResult[Step]:
     """Compare the normal AI's best choices by rollouts to the round's end on determinizations."""
-    if budget is None:
-        budget = DEFAULT_SECONDS
-    if isinstance(budget, bool) or not isinstance(budget, int | float) or budget <= 0:
-        raise ValueError(f"a budget is a number of seconds (float) or playouts (int), not {budget!r}")
+    budget = checked_budget(budget)
     view, seat = knowledge.view, knowledge.seat
     mind = _Mind(view, seat, random.Random(seed), easy=False)
     normal = mind.pick(choices)
@@ -247,27 +241,15 @@ def search(knowledge: Knowledge, choices: list[Step], *, seed: int,
     if len(ranked) < 2:
         return SearchResult(normal, 0, {})
     rng = random.Random(seed)
-    deadline = time.perf_counter() + budget if isinstance(budget, float) else None
-    rewards: dict[Step, list[float]] = {c: [] for c in ranked}
-    playouts = 0
-    while True:
-        root = knowledge.determinize(rng)
-        luck = rng.getrandbits(32)
-        for choice in ranked:
-            trial = root.copy()
-            apply_step(trial, seat, choice)
-            rewards[choice].append(_rollout(trial, seat, random.Random(luck), view.round))
-            playouts += 1
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        if deadline is None:
-            if playouts >= budget:
-                break
-        elif time.perf_counter() >= deadline:
-            keep_complete_samples(rewards)
-            break
-    best = _best(normal, rewards)
-    return SearchResult(best, playouts, {c: sum(r) / len(r) for c, r in rewards.items() if r})
+
+    def play(root: Game, choice: Step, luck: int) -> float:
+        trial = root.copy()
+        apply_step(trial, seat, choice)
+        return _rollout(trial, seat, random.Random(luck), view.round)
+
+    rewards, playouts = play_on_equal_luck(ranked, lambda: knowledge.determinize(rng), play,
+                                           budget=budget, rng=rng)
+    return SearchResult(_best(normal, rewards), playouts, mean_rewards(rewards))
 
 
 def _best(normal: Step, rewards: dict[Step, list[float]]) -> Step:

@@ -178,7 +178,7 @@ class PapaDefinition(GameDefinition):
                budget: float | int | None = None) -> Step:
         """``level``: "easy", "normal" or "strong", from ``match.view(seat)``, its log and its legal
         choices only; ``budget`` (strong only): seconds (float), playouts (int) or None for the
-        default (ai_search.DEFAULT_SECONDS)."""
+        default (engine.search.DEFAULT_SECONDS)."""
         if level == "strong":
             from .ai_search import choose_strong
 

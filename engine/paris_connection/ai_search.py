@@ -31,10 +31,9 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import dataclass
 
-from engine.search import confident_best, keep_complete_samples
+from engine.search import SearchResult, checked_budget, confident_best, mean_rewards, play_on_equal_luck
 
 from . import board as B
 from .actions import DONE, Build, Choice, Trade
@@ -43,7 +42,6 @@ from .game import MAX_BUILD, PER_COMPANY
 from .playout import CITIES, COMPANIES, INDEX, Playout, bits
 from .view import ConnectionView
 
-DEFAULT_SECONDS = 1.0
 CANDIDATES = 6             # the normal AI's best turns that the search compares
 CONFIDENCE = 1.0           # standard errors by which a turn must beat the normal AI's choice
 MARGIN_SHARE = 0.5         # part of the reward that comes from the score margin (rest: winning)
@@ -170,52 +168,29 @@ def choose_strong(match, seat: int, *, seed: int, budget: float | int | None = N
                   budget=budget).best
 
 
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    best: Choice
-    playouts: int                   # 0 when there was nothing to compare
-    values: dict[Choice, float]     # each candidate's mean reward
-
-
 def search(knowledge: Knowledge, choices: list[Choice], *, seed: int,
-           budget: float | int | None = None) -> SearchResult:
+           budget: float | int | None = None) -> SearchResult[Choice]:
     """Compare the normal AI's best turns by playouts on determinizations."""
     from .ai import _Mind
 
-    if budget is None:
-        budget = DEFAULT_SECONDS
-    if isinstance(budget, bool) or not isinstance(budget, int | float) or budget <= 0:
-        raise ValueError(f"a budget is a number of seconds (float) or playouts (int), not {budget!r}")
+    budget = checked_budget(budget)
     view = knowledge.view
     rng = random.Random(seed)
     mind = _Mind(view, random.Random(seed))
     scored = sorted(mind.scored(choices), key=lambda s: (s[0], s[1]), reverse=True)
     if len(scored) < 2:
         return SearchResult(scored[0][2] if scored else choices[0], 0, {})
-    candidates = [(choice, _steps(mind, choice)) for _, _, choice in scored[:CANDIDATES]]
-    deadline = time.perf_counter() + budget if isinstance(budget, float) else None
-    rewards: dict[Choice, list[float]] = {choice: [] for choice, _ in candidates}
-    playouts = 0
-    while True:
-        root = Playout.from_view(view, knowledge.determinize(rng))
-        luck = rng.getrandbits(32)
-        for choice, steps in candidates:
-            trial = root.copy()
-            _play_turn(trial, steps)
-            rewards[choice].append(_rollout(trial, random.Random(luck))[knowledge.seat])
-            playouts += 1
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        if deadline is None:
-            if playouts >= budget:
-                break
-        elif time.perf_counter() >= deadline:
-            # Out of time, perhaps within a determinization: compare the candidates only on
-            # the determinizations every one of them was played on.
-            keep_complete_samples(rewards)
-            break
+    steps = {choice: _steps(mind, choice) for _, _, choice in scored[:CANDIDATES]}
+
+    def play(root: Playout, choice: Choice, luck: int) -> float:
+        trial = root.copy()
+        _play_turn(trial, steps[choice])
+        return _rollout(trial, random.Random(luck))[knowledge.seat]
+
+    rewards, playouts = play_on_equal_luck(steps, lambda: Playout.from_view(view, knowledge.determinize(rng)),
+                                           play, budget=budget, rng=rng)
     best = confident_best(scored[0][2], rewards, CONFIDENCE)
-    return SearchResult(best, playouts, {c: sum(r) / len(r) for c, r in rewards.items() if r})
+    return SearchResult(best, playouts, mean_rewards(rewards))
 
 
 def _steps(mind, choice: Choice) -> list[Choice]:

@@ -105,7 +105,7 @@ class ConnectionDefinition(GameDefinition):
     def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
                budget: float | int | None = None) -> Choice:
         """``level``: "easy", "normal" or "strong"; ``budget`` (strong only): seconds (float),
-        playouts (int) or None for the default (ai_search.DEFAULT_SECONDS)."""
+        playouts (int) or None for the default (engine.search.DEFAULT_SECONDS)."""
         from .ai import choose
 
         if level == "strong":

@@ -31,10 +31,9 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import dataclass
 
-from engine.search import confident_best, keep_complete_samples
+from engine.search import SearchResult, checked_budget, confident_best, play_on_equal_luck
 
 from . import board as B
 from .actions import Pick
@@ -43,7 +42,6 @@ from .events import RoundStarted, ShopEvicted
 from .game import Game
 from .view import GameView
 
-DEFAULT_SECONDS = 1.0
 EXPLORATION = 0.7          # UCT's constant, for rewards in [0, 1]
 MARGIN_SHARE = 0.5         # part of the reward that comes from the score margin (rest: winning)
 MARGIN_SCALE = 20.0        # a margin of this many points is worth the whole margin share
@@ -110,57 +108,37 @@ class _Node:
 
 def choose_strong(view: GameView, log: list, *, seed: int, budget: float | int | None = None) -> Pick:
     """The searched move for ``view.viewer`` (who must be to move). ``budget``: seconds (float),
-    playouts (int) or None (``DEFAULT_SECONDS``)."""
+    playouts (int) or None (``engine.search.DEFAULT_SECONDS``)."""
     return search(Knowledge.of(view, log), seed=seed, budget=budget).best
 
 
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    best: Pick
-    playouts: int                    # 0 when there was only one legal move
-    values: dict[Pick, float]        # each root move's mean reward
-
-
-def search(knowledge: Knowledge, *, seed: int, budget: float | int | None = None) -> SearchResult:
+def search(knowledge: Knowledge, *, seed: int, budget: float | int | None = None) -> SearchResult[Pick]:
     """Search from the knowledge's position. A playout budget is rounded up to whole
     determinizations (each tries every root move once)."""
     view = knowledge.view
     if view.to_move != knowledge.seat:
         raise ValueError(f"seat {knowledge.seat} is not to move")
-    if budget is None:
-        budget = DEFAULT_SECONDS
-    if isinstance(budget, bool) or not isinstance(budget, int | float) or budget <= 0:
-        raise ValueError(f"a budget is a number of seconds (float) or playouts (int), not {budget!r}")
+    budget = checked_budget(budget)
     rng = random.Random(seed)
     game = knowledge.determinize(rng)
     actions = game.legal_actions()
     if len(actions) == 1:
         return SearchResult(actions[0], 0, {actions[0]: 0.0})
-    deadline = time.perf_counter() + budget if isinstance(budget, float) else None
     root = {action: _Node() for action in actions}
-    rewards: dict[Pick, list[float]] = {action: [] for action in actions}   # per determinization
-    playouts = 0
-    while True:
+    first = [game]
+
+    def next_sample() -> Game:
+        return first.pop() if first else knowledge.determinize(rng)
+
+    def play(sample: Game, action: Pick, tree_seed: int) -> float:
         # Every root move is tried on the same determinization, and the trees below them draw
         # the same random numbers: the root compares its moves on equal luck, which removes most
         # of the noise the hidden information brings.
-        tree_seed = rng.getrandbits(32)
-        for action in actions:
-            trial = game.copy()
-            trial.advance(action)
-            rewards[action].append(_iterate(root[action], trial, random.Random(tree_seed), knowledge.seat))
-            playouts += 1
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        if deadline is None:
-            if playouts >= budget:
-                break
-        elif time.perf_counter() >= deadline:
-            # Out of time, perhaps within a determinization: the root compares its moves only
-            # on the determinizations that every move was tried on (none: the normal AI's move).
-            keep_complete_samples(rewards)
-            break
-        game = knowledge.determinize(rng)
+        trial = sample.copy()
+        trial.advance(action)
+        return _iterate(root[action], trial, random.Random(tree_seed), knowledge.seat)
+
+    rewards, playouts = play_on_equal_luck(actions, next_sample, play, budget=budget, rng=rng)
     best = _confident_best(game, actions, rewards)
     return SearchResult(best, playouts, {a: node.total / node.visits for a, node in root.items()})
 

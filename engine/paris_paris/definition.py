@@ -163,7 +163,7 @@ class ParisParisDefinition(GameDefinition):
     def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
                budget: float | int | None = None) -> Pick:
         """``level``: "easy", "normal" or "strong"; ``budget`` (strong only): seconds (float),
-        iterations (int) or None for the default (ai_search.DEFAULT_SECONDS)."""
+        iterations (int) or None for the default (engine.search.DEFAULT_SECONDS)."""
         if seat != match.game.current_player:
             raise ValueError(f"seat {seat} is not to move")
         if level == "normal":
