@@ -172,23 +172,23 @@ def database_target(source: Settings | None = None, default: str | None = None) 
             or default or default_database())
 
 
+def _count_setting(source: Settings | None, suffix: str, *, default: int, least: int) -> int:
+    """A whole-number setting of at least ``least`` (``default`` when unset)."""
+    source = source or settings()
+    name = env_name(suffix)
+    count = source.get_int(name, default)
+    if count is None or count < least:
+        raise ConfigError(f"{name} must be {least} or more, not {count}")
+    return count
+
+
 def senders_setting(source: Settings | None = None) -> int:
     """BOARDCHAT_SENDERS: how many processes send for one bot (each takes that share of the
     platform's overall send budget; see docs/deployment.md). Default 1."""
-    source = source or settings()
-    name = env_name("SENDERS")
-    count = source.get_int(name, 1)
-    if count is None or count < 1:
-        raise ConfigError(f"{name} must be 1 or more, not {count}")
-    return count
+    return _count_setting(source, "SENDERS", default=1, least=1)
 
 
 def drawing_processes_setting(source: Settings | None = None) -> int:
     """BOARDCHAT_DRAWING_PROCESSES: processes that draw the pictures, so drawing maps does not
     hold back the bot's presses and sends (0: draw in a thread of the bot's process). Default 2."""
-    source = source or settings()
-    name = env_name("DRAWING_PROCESSES")
-    count = source.get_int(name, 2)
-    if count is None or count < 0:
-        raise ConfigError(f"{name} must be 0 or more, not {count}")
-    return count
+    return _count_setting(source, "DRAWING_PROCESSES", default=2, least=0)

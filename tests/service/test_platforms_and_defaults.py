@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from service_helpers import PLATFORM, chat, start_game, user
 
-from bot.config import ConfigError, Settings, ai_seconds, game_defaults
+from bot.config import ConfigError, Settings, ai_seconds, game_defaults, senders_setting
 from bot.contract import User
 from bot.service import GameService
 
@@ -91,3 +91,10 @@ async def test_the_think_budget_reaches_the_ai(db_path):
         assert service.play.ai_budget == 4.0
     finally:
         await service.close()
+
+
+def test_the_senders_setting_is_a_count_of_one_or_more():
+    assert senders_setting(Settings({}, {})) == 1
+    assert senders_setting(Settings({"BOARDCHAT_SENDERS": "3"}, {})) == 3
+    with pytest.raises(ConfigError, match="BOARDCHAT_SENDERS must be 1 or more, not 0"):
+        senders_setting(Settings({"BOARDCHAT_SENDERS": "0"}, {}))
