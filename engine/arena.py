@@ -132,11 +132,7 @@ def speeds(game: str, players: int, seconds: float = 1.0) -> str:
     from .paris_paris.game import Game
 
     names = [f"p{i}" for i in range(players)]
-    start, done = time.perf_counter(), 0
-    while time.perf_counter() - start < seconds:
-        play_random(done, names)
-        done += 1
-    games = done / (time.perf_counter() - start)
+    games = _random_games_per_second(play_random, names, seconds)
     playouts = []
     for seed in range(3):     # the searches of a move early, midway and late in a game
         position = Game.new(names, seed=seed)
@@ -152,16 +148,21 @@ def speeds(game: str, players: int, seconds: float = 1.0) -> str:
             f"{'/'.join(f'{p:,.0f}' for p in playouts)}), one core")
 
 
+def _random_games_per_second(play, names: list[str], seconds: float) -> float:
+    """How many random games ``play(seed, names)`` plays a second, over about ``seconds``."""
+    start, done = time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        play(done, names)
+        done += 1
+    return done / (time.perf_counter() - start)
+
+
 def _connection_speeds(players: int, seconds: float) -> str:
     from .bench import play_random_playout
     from .paris_connection.ai_search import Knowledge, search
 
     names = [f"p{i}" for i in range(players)]
-    start, done = time.perf_counter(), 0
-    while time.perf_counter() - start < seconds:
-        play_random_playout(done, names)
-        done += 1
-    games = done / (time.perf_counter() - start)
+    games = _random_games_per_second(play_random_playout, names, seconds)
     definition = GAMES["paris-connection"]
     playouts = []
     for moves in (0, 60, 120):    # the searches of a turn early, midway and late in a game
