@@ -8,6 +8,8 @@ private chat.
 
 Per turn cycle (a round) the group gets at most two new messages: the picture with the
 cycle's summary, and the turn prompt, which is then edited in place for each further turn.
+The picture comes first, unless the bot is behind with its sends: then the prompt does, so
+that the players it names do not wait for the picture (see ``after_moves``).
 """
 
 from __future__ import annotations
@@ -80,7 +82,17 @@ def private(meta: GameMeta | None, platform: str, user: User, text: str, languag
 
 
 def turn_slot(meta: GameMeta) -> str:
-    return f"g{meta.id}:turn"
+    """The slot of the group's live turn message (its prompt). Each new prompt takes a slot of its
+    own (``new_turn_slot``), so the closing edit of the one before can follow it in the outbox.
+    (A game started before that kept one slot, ``g<id>:turn``, until its next new prompt.)"""
+    return meta.extra.get("turn_slot") or f"g{meta.id}:turn"
+
+
+def new_turn_slot(meta: GameMeta, match) -> str:
+    """A slot for a new prompt, posted at move count ``match.move_count`` (one new prompt at
+    most per move count), remembered as the live one in ``meta.extra``."""
+    slot = meta.extra["turn_slot"] = f"g{meta.id}:m{match.move_count}:turn"
+    return slot
 
 
 def seat_slot(meta: GameMeta, seat: int) -> str:
@@ -305,8 +317,9 @@ def prompt_message(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *
                    group_key: str | None = None) -> OutRow:
     menu, rows = prompt_buttons(meta, game, match, codec, group_key)
     mentions = tuple(meta.seats[s].user() for s in match.to_act() if not meta.seats[s].is_ai)
+    slot = new_turn_slot(meta, match) if mode == "new" else turn_slot(meta)
     return group(meta, prompt_text(meta, game, match, menu), buttons=rows, mentions=mentions,
-                 slot=turn_slot(meta), mode=mode)
+                 slot=slot, mode=mode)
 
 
 # ---- a seat's own turn message, in its private chat ------------------------------------------
@@ -401,13 +414,15 @@ def picture_name(meta: GameMeta, game: GameKind, what: str) -> str:
 
 def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, log_start: int,
                 cycle_before: int, ends: Sequence[tuple[int, int]], first_prompt: bool = False,
-                notes: Sequence[str] = ()) -> list[OutRow]:
+                notes: Sequence[str] = (), prompt_first: bool = False) -> list[OutRow]:
     """Group messages for everything since log index ``log_start``.
 
     ``ends`` are the cycles that ended meanwhile, each with the move count right after it:
     the picture of each shows the board at that moment. ``notes`` (a deadline move, a seat
     handed to the AI) go into the prompt and the closing text of the cycle they happened in.
     Every seat's private turn message is brought up to date (``private_prompts``).
+    ``prompt_first``: the new prompt before the closing edit and the pictures (the bot is behind
+    with its sends: ``Delivery.behind``).
     """
     add_notes(meta, cycle_before, notes)
     meta.extra.pop("browsing", None)
@@ -445,7 +460,15 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
                          image_name=picture_name(meta, game, "final")))
     else:
         new_prompt = first_prompt or bool(ends)
-        out.append(prompt_message(meta, game, match, codec, mode="new" if new_prompt else "edit"))
+        prompt = prompt_message(meta, game, match, codec, mode="new" if new_prompt else "edit")
+        # Read in order, the cycle's picture comes before the prompt that follows it (the buttons
+        # last, in view). When the bot is behind with its sends, the new prompt goes first instead,
+        # in a slot of its own: the players it names then wait for one call of their chat, not
+        # for the closing edit of the prompt before and the picture (a drawing) too.
+        if prompt_first:
+            out.insert(0, prompt)
+        else:
+            out.append(prompt)
     return out + private_prompts(meta, game, match, codec)
 
 

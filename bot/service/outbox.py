@@ -101,6 +101,18 @@ class Delivery:
         self._gone_slots: set[tuple[str, str | None]] = set()   # slots whose message was deleted
         self.share = share          # of the platform's overall budget, for this process
         self._pacers: dict[str, Pacer | None] = {}
+        self._in_flight: dict[str, int] = {}     # paced sends under way, per platform
+
+    def behind(self, platform: str) -> bool:
+        """Whether this process's paced delivery of ``platform`` is behind: the messages under
+        way (each to another chat) take a second of its overall budget or more, or are as many
+        as it sends side by side (``SEND_AT_ONCE``: more that are due wait in the outbox), so what
+        is committed now waits behind them. A round that ends meanwhile posts its new prompt
+        before its picture (``messages.after_moves``)."""
+        pacer = self._pacers.get(platform)
+        if pacer is None:
+            return False
+        return self._in_flight.get(platform, 0) >= min(SEND_AT_ONCE, pacer.per_second)
 
     def pacer(self, transport: Transport) -> Pacer | None:
         """This process's budgets for ``transport``'s platform (None: it declares no limits)."""
@@ -155,11 +167,13 @@ class Delivery:
                         limit=SEND_AT_ONCE - len(running), skip=frozenset(blocked | pacer.busy()))
                     running |= {asyncio.ensure_future(self._deliver_one(transport, row, blocked, pacer))
                                 for row in claimed}
+                self._in_flight[transport.platform] = len(running)
                 if not running:
                     return sent
                 done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
                 sent += sum(1 for task in done if task.result() is True)     # a failure stops the pass
         finally:
+            self._in_flight[transport.platform] = 0
             for task in running:        # a stop, or a failure: the sends in flight get their grace
                 task.cancel()
             await asyncio.gather(*running, return_exceptions=True)

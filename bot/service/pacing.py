@@ -71,6 +71,7 @@ class Pacer:
 
     def __init__(self, limits: PaceLimits, share: float = 1.0) -> None:
         self.limits = limits
+        self.per_second = shared(limits.total, share).per_second     # this process's overall pace
         self.total = Ranked(limiter(shared(limits.total, share)))
         self._chats: dict[str, tuple[AsyncLimiter, ...]] = {}
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.contract import Reply, User
@@ -54,6 +54,9 @@ class Play:
         self.choose_ai = None
         # Seconds a searching AI level may think per move (None: the game's default, 1 s).
         self.ai_budget: float | None = None
+        # ``behind(platform)``: whether the outbox is behind with its sends there (then a new
+        # prompt goes before its round's picture); the service puts in ``Delivery.behind``.
+        self.behind: Callable[[str], bool] = lambda platform: False
 
     # ---- applying choices ---------------------------------------------------------------------
 
@@ -122,7 +125,7 @@ class Play:
             rows = list(out) + turn.private
             rows += M.after_moves(meta, loaded.game, match, self.codec, log_start=turn.log_start,
                                   cycle_before=turn.cycle_before, ends=turn.ends, notes=notes,
-                                  first_prompt=first_prompt)
+                                  first_prompt=first_prompt, prompt_first=self.behind(meta.platform))
             changes = Changes(game=meta, moves=turn.rows, outbox=rows, timers=self.timers(loaded))
             if match.is_terminal():
                 meta.status = FINISHED

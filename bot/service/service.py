@@ -110,6 +110,7 @@ class GameService:
                                  materialise=lambda row: outgoing.materialise(row, self.pictures.render),
                                  private_closed=self._private_closed, owner=self.owner, share=send_share,
                                  **leases)
+        self.play.behind = self.delivery.behind
         self._timer_task: asyncio.Task | None = None
 
     # ---- life cycle ---------------------------------------------------------------------

@@ -11,7 +11,8 @@ three presses in four edit the prompt, the fourth ends a round. Printed:
 
 - 429s served (goal 0), sends and edits accepted, and messages delivered per second;
 - the time until every group has its messages;
-- press-to-prompt p50/p99 in the extra group under that load (goal p99 <= 3 s);
+- press-to-prompt p50/p99 in the extra group under that load (goal p99 <= 3 s), and in the busy
+  groups (how many of them had the prompt before the round's picture: the bot was behind);
 - lost, doubled and reordered messages, per chat (goal 0).
 
 ``--table`` instead plays one group of four people for each game at full speed (each
@@ -204,15 +205,37 @@ class World:
 
 async def _overtaken(bot: Bot, extra: str, busy: set[str], since: float) -> list[int]:
     """For each prompt of ``extra`` sent while ``busy`` chats still had messages to send: how
-    many of theirs went out between its commit and its send (with prompts first, about the
-    sends already in flight when it was committed)."""
+    many of theirs went out between its commit and its send that it should have gone before:
+    pictures and edits (priority 1), and prompts committed after it (with prompts first, about
+    the sends already in flight when it was committed). Prompts committed before it go first."""
     async with bot.service.storage.db.execute(
             "SELECT dest, priority, created, sent_at FROM outbox WHERE state = 'sent' AND platform = 'telegram'") as cur:
         rows = await cur.fetchall()
-    sent = [at for dest, _, created, at in rows if dest in busy and created >= since]
-    last = max(sent, default=0.0)
-    return [sum(1 for at in sent if created < at < done) for dest, priority, created, done in rows
+    sent = [(priority, created, at) for dest, priority, created, at in rows if dest in busy and created >= since]
+    last = max((at for _, _, at in sent), default=0.0)
+    return [sum(1 for p, c, at in sent if created < at < done and (p != 0 or c > created))
+            for dest, priority, created, done in rows
             if dest == extra and priority == 0 and since <= created and done < last]
+
+
+async def _new_prompts(bot: Bot, dests: set[str], since: float) -> tuple[list[float], int, int]:
+    """The new prompts posted to ``dests`` since ``since`` with a round's picture (a round's end):
+    the seconds from ``since`` to each one's send, how many there were and how many of them went
+    before the round's picture (posted first: the bot was behind)."""
+    async with bot.service.storage.db.execute(
+            "SELECT id, dest, priority, mode, body, created, sent_at FROM outbox WHERE platform = 'telegram' "
+            "AND created >= ? ORDER BY id", (since,)) as cur:
+        rows = await cur.fetchall()
+    prompts: dict[tuple[str, float], tuple[int, float]] = {}     # (chat, commit time): its new prompt
+    pictures: dict[tuple[str, float], int] = {}
+    for out_id, dest, priority, mode, body, created, sent_at in rows:
+        if dest in dests and priority == 0 and mode == "new" and sent_at is not None:
+            prompts[dest, created] = (out_id, sent_at - since)
+        elif dest in dests and '"render": {' in body:
+            pictures.setdefault((dest, created), out_id)
+    ends = [key for key in prompts if key in pictures]
+    first = sum(1 for key in ends if prompts[key][0] < pictures[key])
+    return [prompts[key][1] for key in ends], len(ends), first
 
 
 def _chat_of(call) -> int | None:
@@ -245,13 +268,17 @@ async def check_chats(bot: Bot, api: FakeBotAPI, groups: list[Group]) -> dict[st
 
 
 async def open_world(tmp: str, *, speed: float, limits: FloodLimits | None,
-                     pace_total: Budget | None = None, drawing_processes: int = 0) -> tuple[FakeBotAPI, Bot, World]:
+                     pace_total: Budget | None = None, pace_chat: Budget | None = None,
+                     drawing_processes: int = 0) -> tuple[FakeBotAPI, Bot, World]:
     """``pace_total``: the bot's overall pace when the limits say other than Telegram's 30 a second;
+    ``pace_chat``: a chat's pace (a group's too) when they say other than Telegram's;
     ``drawing_processes``: as ``BOARDCHAT_DRAWING_PROCESSES`` (the suite draws in a thread)."""
     api = await FakeBotAPI(max_poll=0.2).start()
     bot = Bot(api, f"{tmp}/load.sqlite3", ai=first_choice, drawing_processes=drawing_processes)
     await bot.start()
     pace = TELEGRAM_PACE if pace_total is None else dataclasses.replace(TELEGRAM_PACE, total=pace_total)
+    if pace_chat is not None:
+        pace = dataclasses.replace(pace, chat=pace_chat, group=pace_chat)
     world = World(api, bot, flood_at(limits, speed) if limits else None, pace_at(pace, speed))
     return api, bot, world
 
@@ -267,14 +294,15 @@ async def settle(world: World, chats: set[str] | None, timeout: float) -> None:
 
 
 async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TELEGRAM,
-                   pace_total: Budget | None = None, min_presses: int = 5, think: float = 3.0, seed: int = 1,
+                   pace_total: Budget | None = None, pace_chat: Budget | None = None,
+                   min_presses: int = 5, think: float = 3.0, seed: int = 1,
                    timeout: float = 600.0, pictures: bool = True, drawing_processes: int = 0) -> dict:
     """``groups`` groups pressing at once, presses in one more group meanwhile: the figures.
     ``pictures=False``: every picture is one small PNG drawn once (the delivery alone, without
     the CPU that drawing the rounds' maps takes)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
-        api, bot, world = await open_world(tmp, speed=speed, limits=limits, pace_total=pace_total,
+        api, bot, world = await open_world(tmp, speed=speed, limits=limits, pace_total=pace_total, pace_chat=pace_chat,
                                            drawing_processes=drawing_processes)
         if not pictures:
             bot.service.pictures.render = _small_picture
@@ -326,6 +354,8 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
                 if c.ok and c.at >= started and _chat_of(c) in busy_ids:
                     finished[_chat_of(c)] = max(finished.get(_chat_of(c), 0.0), c.at - started)
             overtaken = await _overtaken(bot, f"c:{extra.chat.id}", {f"c:{g.chat.id}" for g in busy}, since)
+            prompts, _, prompt_first = await _new_prompts(bot, {f"c:{g.chat.id}" for g in busy}, since)
+            _, extra_ends, extra_first = await _new_prompts(bot, {f"c:{extra.chat.id}"}, since)
             return {"extra_prompts_during_load": sum(1 for t in prompted if t < last_busy), "groups": groups,
                     "overtaken_max": max(overtaken, default=0), "prompts_during_load": len(overtaken), "refused": len(flood.refused), "calls": calls - len(flood.refused),
                     "seconds": everything, "per_second": (calls - len(flood.refused)) / everything,
@@ -333,6 +363,9 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
                     "presses": len(waits) + len(round_ends), "edit_p99": pct(waits, 99), "edits": len(waits),
                     "round_end_max": max(round_ends, default=float("nan")), "round_ends": len(round_ends),
                     "busy_p50": pct(list(finished.values()), 50), "busy_p99": pct(list(finished.values()), 99),
+                    "busy_prompt_p50": pct(prompts, 50), "busy_prompt_p99": pct(prompts, 99),
+                    "busy_prompts": len(prompts), "prompt_first": prompt_first,
+                    "extra_round_ends": extra_ends, "extra_prompt_first": extra_first,
                     **await check_chats(bot, api, busy + [extra])}
         finally:
             await bot.stop()
@@ -412,10 +445,14 @@ def main(argv: list[str] | None = None) -> None:
           f"  press to prompt in the extra group: p50 {r['press_p50']:.2f} s, p99 {r['press_p99']:.2f} s "
           f"over {r['presses']} presses (goal p99 <= 3 s)\n"
           f"    of which {r['edits']} edited the prompt (p99 {r['edit_p99']:.2f} s) and {r['round_ends']} ended a "
-          f"round (closing edit, picture, new prompt: at most {r['round_end_max']:.2f} s)\n"
-          f"  the busy groups' press to their last message (their next prompt): p50 {r['busy_p50']:.2f} s, "
-          f"p99 {r['busy_p99']:.2f} s\n"
-          f"  other groups' sends between a prompt's commit and its send: at most {r['overtaken_max']} "
+          f"round (new prompt, closing edit, picture: at most {r['round_end_max']:.2f} s); of its "
+          f"{r['extra_round_ends']} round ends, {r['extra_prompt_first']} had the prompt before the picture\n"
+          f"  the busy groups' presses to their new prompt: p50 {r['busy_prompt_p50']:.2f} s, "
+          f"p99 {r['busy_prompt_p99']:.2f} s over {r['busy_prompts']} groups, of which {r['prompt_first']} "
+          f"had it before the round's picture (the bot was behind)\n"
+          f"  the busy groups' presses to their last message: p50 {r['busy_p50']:.2f} s, p99 {r['busy_p99']:.2f} s\n"
+          f"  other groups' pictures, edits and later prompts sent between a prompt's commit and its send: "
+          f"at most {r['overtaken_max']} "
           f"(over {r['prompts_during_load']} prompts during the load)\n"
           f"  lost {r['lost']}, doubled {r['doubled']}, reordered {r['reordered']} (goal 0)")
 
