@@ -20,7 +20,9 @@ claims only the next message of each destination whose own budget allows one now
 its chat (a closing edit, the round's picture), then the rest; and sends them side by side
 within the bot's overall budget, which goes by the same rank. So a
 busy group waits for its own budget while the others go on, and a burst is spread over
-time instead of refused. An edit that would show exactly what its slot shows already is
+time instead of refused. While the delivery is behind (``behind``), a round that ends posts its
+new prompt before the round's closing edit and picture (``messages.after_moves``), so the
+prompt waits for no other call of its chat. An edit that would show exactly what its slot shows already is
 recorded as delivered without a call.
 
 Delivery guarantee: a message is never lost (it stays ``pending``/``sending`` until the
