@@ -71,8 +71,9 @@ class Pacer:
 
     def __init__(self, limits: PaceLimits, share: float = 1.0) -> None:
         self.limits = limits
-        self.per_second = shared(limits.total, share).per_second     # this process's overall pace
-        self.total = Ranked(limiter(shared(limits.total, share)))
+        overall = shared(limits.total, share)      # this process's part of the bot's budget
+        self.per_second = overall.per_second
+        self.total = Ranked(limiter(overall))
         self._chats: dict[str, tuple[AsyncLimiter, ...]] = {}
 
     def _buckets(self, dest: str) -> tuple[AsyncLimiter, ...]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import json
 import random
 import sys
 import tempfile
@@ -231,7 +232,7 @@ async def _new_prompts(bot: Bot, dests: set[str], since: float) -> tuple[list[fl
     for out_id, dest, priority, mode, body, created, sent_at in rows:
         if dest in dests and priority == 0 and mode == "new" and sent_at is not None:
             prompts[dest, created] = (out_id, sent_at - since)
-        elif dest in dests and '"render": {' in body:
+        elif dest in dests and json.loads(body).get("render"):      # a picture, as the outbox reads it
             pictures.setdefault((dest, created), out_id)
     ends = [key for key in prompts if key in pictures]
     first = sum(1 for key in ends if prompts[key][0] < pictures[key])
