@@ -17,8 +17,10 @@ Several processes may share the outbox: a pass claims due messages for this proc
 Pacing (``pacing.Pacer``, when the transport declares its platform's ``pace``): a pass
 claims only the next message of each destination whose own budget allows one now, by rank
 (``StoredOut.rank``): prompts a player waits for first, then what such a prompt waits behind in
-its chat (a closing edit, the round's picture), then the rest; and sends them side by side
-within the bot's overall budget, which goes by the same rank. So a
+its chat (a closing edit, the round's picture), then the rest; within a rank, shortest queue
+first with aging (``StoredOut.turn``: a chat with nothing else to send passes chats with a
+backlog, by a bounded number of seconds); and sends them side by side within the bot's overall
+budget, which goes in the same order. So a
 busy group waits for its own budget while the others go on, and a burst is spread over
 time instead of refused. While the delivery is behind (``behind``), a round that ends posts its
 new prompt before the round's closing edit and picture (``messages.after_moves``), so the
@@ -249,10 +251,10 @@ class Delivery:
             blocked.add(row.dest)
             return False
         if pacer is not None:
-            await pacer.take(row.dest, row.rank)
+            await pacer.take(row.dest, row.rank, row.turn)
         # From here on the platform may accept the message at any moment: a stop must not
         # cut the send short, or the row stays 'sending' and is posted again after the restart.
-        paced = PACE_ANOTHER_CALL.set(None if pacer is None else lambda: pacer.take(row.dest, row.rank))
+        paced = PACE_ANOTHER_CALL.set(None if pacer is None else lambda: pacer.take(row.dest, row.rank, row.turn))
         try:
             send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked))   # (with that context)
         finally:

@@ -41,21 +41,23 @@ def shared(budget: Budget, share: float) -> Budget:
 
 
 class Ranked:
-    """Hands out ``limiter``'s capacity by rank, then by arrival (aiolimiter alone serves by
-    arrival): a prompt a player waits for passes the pictures and edits already waiting for
-    the bot's overall budget, so the delivery may keep many sends in flight (their pictures
-    drawn meanwhile) without a new prompt queueing behind all of them."""
+    """Hands out ``limiter``'s capacity by rank, then turn, then arrival (aiolimiter alone
+    serves by arrival): a prompt a player waits for passes the pictures and edits already
+    waiting for the bot's overall budget, so the delivery may keep many sends in flight (their
+    pictures drawn meanwhile) without a new prompt queueing behind all of them; and among
+    prompts, one with nothing behind it in its chat passes those of chats with a backlog, as in
+    the outbox's claim (``StoredOut.turn``)."""
 
     def __init__(self, limiter: AsyncLimiter) -> None:
         self.limiter = limiter
         self._turns = Turns()
         self._handing: asyncio.Task | None = None
 
-    async def acquire(self, rank: int) -> None:
-        turn = self._turns.wait(rank)
+    async def acquire(self, rank: int, turn: float = 0.0) -> None:
+        done = self._turns.wait(rank, turn)
         if self._handing is None or self._handing.done():
             self._handing = asyncio.ensure_future(self._hand_out())
-        await turn
+        await done
 
     async def _hand_out(self) -> None:
         # One capacity at a time, to the best waiter when it is there (one who arrived while
@@ -101,12 +103,13 @@ class Pacer:
         """The chats that must wait for their own budget now."""
         return {dest for dest, buckets in self._chats.items() if not all(b.has_capacity() for b in buckets)}
 
-    async def take(self, dest: str, rank: int = 0) -> None:
+    async def take(self, dest: str, rank: int = 0, turn: float = 0.0) -> None:
         """Spend one call of ``dest``'s budget; waits for the bot's overall budget, which goes
-        to the lowest ``rank`` first (``StoredOut.rank``: 0 a prompt a player waits for).
+        to the lowest ``rank`` first (``StoredOut.rank``: 0 a prompt a player waits for), then
+        to the earliest ``turn`` (``StoredOut.turn``).
 
         The overall budget comes first: the chat's own is spent right before the call goes
         out, so its bucket times the call as the platform sees it."""
-        await self.total.acquire(rank)
+        await self.total.acquire(rank, turn)
         for bucket in self._buckets(dest):
             await bucket.acquire()      # at once when ``ready(dest)`` was true

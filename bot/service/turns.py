@@ -13,26 +13,26 @@ import itertools
 
 
 class Turns:
-    """The waiters, best rank first, then first come."""
+    """The waiters, best rank first, then earliest turn (``StoredOut.turn``), then first come."""
 
     def __init__(self) -> None:
-        self._waiting: list[tuple[int, int, asyncio.Future]] = []
+        self._waiting: list[tuple[int, float, int, asyncio.Future]] = []
         self._arrival = itertools.count()
 
     def __bool__(self) -> bool:
         return bool(self._waiting)
 
-    def wait(self, rank: int) -> asyncio.Future:
+    def wait(self, rank: int, turn: float = 0.0) -> asyncio.Future:
         """A future that is done when it is this waiter's turn."""
-        turn = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (rank, next(self._arrival), turn))
-        return turn
+        done = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (rank, turn, next(self._arrival), done))
+        return done
 
     def serve(self) -> bool:
         """Give the best waiter its turn; False when nobody waits (one who stopped waiting,
         cancelled, is passed over)."""
         while self._waiting:
-            _, _, turn = heapq.heappop(self._waiting)
+            *_, turn = heapq.heappop(self._waiting)
             if not turn.done():
                 turn.set_result(None)
                 return True

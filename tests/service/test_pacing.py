@@ -59,6 +59,24 @@ async def test_the_overall_budget_goes_to_prompts_first_then_by_arrival():
     assert order == ["first", "prompt d", "prompt e", "edit a", "picture b", "edit c"]
 
 
+async def test_within_a_rank_the_overall_budget_goes_by_turn_then_by_arrival():
+    """As the outbox claims (``StoredOut.turn``): a quick exchange's prompt, claimed last,
+    passes prompts of chats with a backlog that wait for the budget already."""
+    ranked = Ranked(AsyncLimiter(1, 0.001))
+    order: list[str] = []
+
+    async def call(name: str, rank: int, turn: float) -> None:
+        await ranked.acquire(rank, turn)
+        order.append(name)
+
+    await call("first", 0, 0.0)                  # the burst: at once
+    waiting = [asyncio.ensure_future(call(name, rank, turn))
+               for name, rank, turn in (("backlog a", 0, 3.0), ("picture b", 1, 0.5), ("backlog c", 0, 3.0),
+                                        ("quick d", 0, 2.0))]
+    await asyncio.gather(*waiting)
+    assert order == ["first", "quick d", "backlog a", "backlog c", "picture b"]
+
+
 class PacedTransport(FakeTransport):
     pace = PaceLimits(total=Budget(100, 1000.0), chat=Budget(1, 0.001))
 

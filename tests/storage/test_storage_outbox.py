@@ -8,6 +8,7 @@ from storage_kit import PLATFORM, message
 
 from bot.service.model import Changes, OutRow
 from bot.service.storage import open_storage
+from bot.service.storage.base import BACKLOG_COUNTED, BACKLOG_PENALTY
 
 
 async def post(storage, *rows, now: float = 0.0) -> list[int]:
@@ -76,25 +77,31 @@ async def test_two_owners_never_get_the_same_message_while_the_lease_holds(stora
 
 
 async def test_a_destination_goes_to_one_owner_in_order(storage):
-    ids = await post(storage, message(1, "c:x", "1"), message(1, "c:x", "2"), message(1, "c:y", "3"),
-                     message(1, "c:x", "4"))
-    a = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0, limit=1)
+    ids = await post(storage, message(1, "c:x", "1"), message(1, "c:x", "2"))
+    # y's committed after the bound by which x's backlog lets others pass (see the claim order
+    # below), so x's first message still goes first
+    t = BACKLOG_PENALTY * BACKLOG_COUNTED + 1.0
+    ids += await post(storage, message(1, "c:y", "3"), message(1, "c:x", "4"), now=t)
+    a = await storage.claim_unsent(PLATFORM, "a", t, 30.0, limit=1)
     assert [o.id for o in a] == ids[:1]
     # x's first message is out with a: the rest of x waits; y is free.
-    b = await storage.claim_unsent(PLATFORM, "b", 1.0, 30.0)
+    b = await storage.claim_unsent(PLATFORM, "b", t, 30.0)
     assert [o.id for o in b] == [ids[2]]
-    await storage.mark_sent(a[0], "m1", 2.0)
-    c = await storage.claim_unsent(PLATFORM, "c", 2.0, 30.0)
+    await storage.mark_sent(a[0], "m1", t + 1)
+    c = await storage.claim_unsent(PLATFORM, "c", t + 1, 30.0)
     assert [o.id for o in c] == [ids[1]]            # one message of a destination at a time
-    await storage.mark_sent(c[0], "m2", 3.0)
-    assert [o.id for o in await storage.claim_unsent(PLATFORM, "c", 3.0, 30.0)] == [ids[3]]
+    await storage.mark_sent(c[0], "m2", t + 2)
+    assert [o.id for o in await storage.claim_unsent(PLATFORM, "c", t + 2, 30.0)] == [ids[3]]
+
+
+def prompt(dest, text):
+    """A message naming a player: a prompt someone waits for (priority 0)."""
+    return OutRow(1, PLATFORM, dest, {"text": text, "mentions": [{"id": "u1"}]})
 
 
 async def test_a_prompt_someone_waits_for_is_claimed_before_other_chats_messages(storage):
     """By rank: a prompt first, then what a prompt waits behind in its chat (inherited), then
     the rest, each by age; a chat's own order never changes."""
-    def prompt(dest, text):
-        return OutRow(1, PLATFORM, dest, {"text": text, "mentions": [{"id": "u1"}]})
     ids = await post(storage, message(1, "c:x", "picture x"), message(1, "c:y", "edit y"),
                      message(1, "c:z", "picture z"), prompt("c:z", "prompt z"), prompt("c:w", "prompt w"))
     claimed = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0, limit=3)
@@ -104,6 +111,33 @@ async def test_a_prompt_someone_waits_for_is_claimed_before_other_chats_messages
     rest = await storage.claim_unsent(PLATFORM, "a", 2.0, 30.0, skip=frozenset({"c:y"}))
     assert [(o.id, o.rank) for o in rest] == [(ids[3], 0)]         # y skipped (waiting for its pace)
     assert [(o.id, o.rank) for o in await storage.claim_unsent(PLATFORM, "b", 2.0, 30.0)] == [(ids[1], 2)]
+
+
+async def test_a_quick_exchange_goes_before_chats_with_a_backlog(storage):
+    """Within a rank, shortest queue first: a chat whose prompt has nothing behind it passes
+    the prompts of chats with a closing edit and a picture still to come, committed earlier."""
+    ids = []
+    for chat in ("c:x", "c:y"):      # a round ended in x and y: new prompt first, then edit, picture
+        ids += await post(storage, prompt(chat, "prompt"), message(1, chat, "closing edit"),
+                          message(1, chat, "picture"), now=0.0)
+    [quick] = await post(storage, prompt("c:q", "prompt q edited"), now=1.0)
+    claimed = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0)
+    backlog = 2 * BACKLOG_PENALTY     # two more messages to x (and to y) after its prompt
+    assert [(o.id, o.rank, o.turn) for o in claimed] == [(quick, 0, 1.0), (ids[0], 0, backlog),
+                                                         (ids[3], 0, backlog)]
+
+
+async def test_a_backlog_is_passed_only_by_messages_committed_within_the_bound(storage):
+    """Aging: a chat's backlog counts up to ``BACKLOG_COUNTED`` more messages, so its first
+    message is passed only by messages committed less than ``BACKLOG_PENALTY * BACKLOG_COUNTED``
+    seconds after it: it cannot starve however long its backlog."""
+    bound = BACKLOG_PENALTY * BACKLOG_COUNTED
+    [busy, *_] = await post(storage, prompt("c:busy", "prompt"),
+                            *[message(1, "c:busy", f"m{i}") for i in range(3 * BACKLOG_COUNTED)], now=0.0)
+    [early] = await post(storage, prompt("c:a", "prompt a"), now=bound - 0.5)
+    [late] = await post(storage, prompt("c:b", "prompt b"), now=bound + 0.5)
+    claimed = await storage.claim_unsent(PLATFORM, "a", bound + 1.0, 30.0)
+    assert [(o.id, o.turn) for o in claimed] == [(early, bound - 0.5), (busy, bound), (late, bound + 0.5)]
 
 
 async def test_a_message_not_due_holds_back_its_destination(storage):

@@ -204,18 +204,29 @@ PRUNE = "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND COALESCE(sent_
 # message of it is not due yet or is being sent by someone.
 # Each destination's first unsent message, when it is due and nobody holds a live lease on
 # it (a destination's later messages wait for it: per-chat order), leaving out ``skip``
-# (destinations waiting for their pace); then by rank and age. The rank: 0 for a prompt a
+# (destinations waiting for their pace); then by rank and turn. The rank: 0 for a prompt a
 # player waits for (priority 0), 1 for a message such a prompt waits behind in its chat (a
 # closing edit, the round's picture: the prompt cannot go before them, so they inherit part
 # of its urgency; otherwise the prompt would sit behind its own chat's map while other chats'
 # maps go out), 2 for anything else.
+# The turn, within a rank: shortest queue first, aged. A message's commit time plus
+# ``BACKLOG_PENALTY`` seconds for every other unsent message of its destination, counted up to
+# ``BACKLOG_COUNTED``: a quick exchange (a prompt edited, nothing behind it) goes before the
+# prompts of chats that have a closing edit and a picture still to come (they wait for their
+# own chat's budget anyway), while no message is ever passed by one committed more than
+# ``BACKLOG_PENALTY * BACKLOG_COUNTED`` seconds after it: a backlog cannot starve. The pacer
+# hands out the overall budget in the same order (``StoredOut.turn``, ``pacing.Ranked``).
+BACKLOG_PENALTY = 3.0
+BACKLOG_COUNTED = 2
 CLAIMABLE_OUT = (
-    "SELECT o.id, o.state, CASE WHEN o.priority = 0 THEN 0 WHEN f.urgency = 0 THEN 1 ELSE 2 END AS rank "
+    "SELECT o.id, o.state, CASE WHEN o.priority = 0 THEN 0 WHEN f.urgency = 0 THEN 1 ELSE 2 END AS rank, "
+    f"o.created + {BACKLOG_PENALTY!r} * (CASE WHEN f.backlog > {BACKLOG_COUNTED + 1} THEN {BACKLOG_COUNTED} "
+    "ELSE f.backlog - 1 END) AS turn "
     "FROM outbox o JOIN ("
-    "SELECT MIN(id) AS first, MIN(priority) AS urgency FROM outbox WHERE platform = ? "
+    "SELECT MIN(id) AS first, MIN(priority) AS urgency, COUNT(*) AS backlog FROM outbox WHERE platform = ? "
     "AND state IN ('pending', 'sending') GROUP BY dest) f ON o.id = f.first "
     "WHERE o.due <= ? AND (o.state = 'pending' OR o.lease IS NULL OR o.lease <= ?){skip} "
-    "ORDER BY rank, o.id LIMIT ?")
+    "ORDER BY rank, turn, o.id LIMIT ?")
 
 
 # An owner keeps a claimed message until another owner claims it (which a claim may do once
@@ -419,7 +430,9 @@ class Storage(ABC):
         process's), marked 'sending' for ``owner`` until ``now + lease_seconds``: a
         destination's messages are handed out one at a time, in order, to one owner at a
         time. By ``StoredOut.rank``: prompts a player waits for (priority 0) first, then the
-        messages such a prompt waits behind in its chat, then the rest; then by id."""
+        messages such a prompt waits behind in its chat, then the rest; within a rank by
+        ``StoredOut.turn`` (commit time, later for a destination with a backlog: see
+        ``CLAIMABLE_OUT``), then by id."""
     @abstractmethod
     async def last_shown(self, platform: str, slot: str) -> dict | None:
         """The body of ``slot``'s latest message that went out (None: none is kept)."""

@@ -235,12 +235,12 @@ class PostgresStorage(Storage):
                f"UPDATE outbox SET state = 'sending', owner = ${n + 1}, lease = ${n + 2}, "
                f"attempts = outbox.attempts + 1 FROM c WHERE outbox.id = c.id "
                f"RETURNING {', '.join('outbox.' + c for c in base.OUT_COLS.split(', '))}, c.state, "
-               f"c.rank")
+               f"c.rank, c.turn")
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext('outbox claim ' || $1))", platform)
             rows = await conn.fetch(sql, *params, owner, now + lease_seconds)
-        claimed = sorted(rows, key=lambda r: (r[-1], r[0]))       # the claim's order: rank, id
-        return [replace(base.out_from_row(r[:-2]), taken_over=r[-2] == "sending", rank=r[-1])
+        claimed = sorted(rows, key=lambda r: (r[-2], r[-1], r[0]))     # the claim's order: rank, turn, id
+        return [replace(base.out_from_row(r[:-3]), taken_over=r[-3] == "sending", rank=r[-2], turn=float(r[-1]))
                 for r in claimed]
 
     async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:

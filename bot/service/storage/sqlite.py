@@ -370,7 +370,7 @@ class SqliteStorage(Storage):
         sql, params = base.claimable_out(platform, now, limit, skip)
 
         def run(conn):
-            before = {out_id: (state, rank) for out_id, state, rank in conn.execute(sql, params).fetchall()}
+            before = {out_id: (state, rank, turn) for out_id, state, rank, turn in conn.execute(sql, params).fetchall()}
             if not before:
                 return [], before
             marks = ",".join("?" * len(before))
@@ -379,9 +379,9 @@ class SqliteStorage(Storage):
             rows = conn.execute(f"SELECT {base.OUT_COLS} FROM outbox WHERE id IN ({marks})", tuple(before)).fetchall()
             return rows, before
         rows, before = await self._transaction(run)
-        order = {out_id: i for i, out_id in enumerate(before)}      # the claim's order (rank, id)
+        order = {out_id: i for i, out_id in enumerate(before)}      # the claim's order (rank, turn, id)
         return sorted((replace(base.out_from_row(r), taken_over=before[r[0]][0] == "sending",
-                               rank=before[r[0]][1]) for r in rows),
+                               rank=before[r[0]][1], turn=before[r[0]][2]) for r in rows),
                       key=lambda o: order[o.id])
 
     async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
