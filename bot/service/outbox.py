@@ -70,6 +70,11 @@ CLAIM_BATCH = 50      # messages claimed at a time (one per destination)
 SEND_AT_ONCE = 24
 BLOCKED_POLL = 0.5    # seconds between looks while a due message waits behind another owner's send
 PACED_POLL = 0.2      # ... or for its chat's budget to refill
+# The sends under way that make the delivery "behind" (``Delivery.behind``), in seconds of its
+# overall budget: a quarter of a second of it (7 calls at Telegram's 28 a second). A prompt behind
+# its chat's closing edit and map would wait that long for each of them, its picture's drawing
+# besides; posted first, it waits that long once.
+BEHIND_SECONDS = 0.25
 
 Materialise = Callable[[StoredOut], Awaitable[Outgoing]]
 PrivateClosed = Callable[[int, str], Awaitable[None]]
@@ -109,14 +114,14 @@ class Delivery:
 
     def behind(self, platform: str) -> bool:
         """Whether this process's paced delivery of ``platform`` is behind: the messages under
-        way (each to another chat) take a second of its overall budget or more, or are as many
-        as it sends side by side (``SEND_AT_ONCE``: more that are due wait in the outbox), so what
-        is committed now waits behind them. A round that ends meanwhile posts its new prompt
-        before its picture (``messages.after_moves``)."""
+        way (each to another chat) take ``BEHIND_SECONDS`` of its overall budget or more (7 at
+        Telegram's 28 a second), or are as many as it sends side by side (``SEND_AT_ONCE``: more
+        that are due wait in the outbox), so what is committed now waits behind them. A round
+        that ends meanwhile posts its new prompt before its picture (``messages.after_moves``)."""
         pacer = self._pacers.get(platform)
         if pacer is None:
             return False
-        return self._in_flight.get(platform, 0) >= min(SEND_AT_ONCE, pacer.per_second)
+        return self._in_flight.get(platform, 0) >= min(SEND_AT_ONCE, pacer.per_second * BEHIND_SECONDS)
 
     def pacer(self, transport: Transport) -> Pacer | None:
         """This process's budgets for ``transport``'s platform (None: it declares no limits)."""

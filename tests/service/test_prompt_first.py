@@ -104,6 +104,8 @@ class GatedTransport(FakeTransport):
     (5, 1000.0, False),                  # a few sends under way: it keeps up
     (SEND_AT_ONCE + 6, 1000.0, True),    # as many under way as it sends at once: more wait
     (5, 4.0, True),                      # five sends take more than a second of a slow budget
+    (6, 28.0, False),                    # Telegram's pace: under a quarter of a second's budget
+    (7, 28.0, True),                     # ... a quarter of a second (``BEHIND_SECONDS``) or more
 ])
 async def test_the_delivery_says_when_it_is_behind(service, chats, per_second, behind):
     transport = GatedTransport(per_second)
