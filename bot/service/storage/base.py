@@ -213,9 +213,13 @@ PRUNE = "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND COALESCE(sent_
 # ``BACKLOG_PENALTY`` seconds for every other unsent message of its destination, counted up to
 # ``BACKLOG_COUNTED``: a quick exchange (a prompt edited, nothing behind it) goes before the
 # prompts of chats that have a closing edit and a picture still to come (they wait for their
-# own chat's budget anyway), while no message is ever passed by one committed more than
-# ``BACKLOG_PENALTY * BACKLOG_COUNTED`` seconds after it: a backlog cannot starve. The pacer
-# hands out the overall budget in the same order (``StoredOut.turn``, ``pacing.Ranked``).
+# own chat's budget anyway), while no message is ever passed within its rank by one committed
+# more than ``BACKLOG_PENALTY * BACKLOG_COUNTED`` seconds after it: a backlog cannot starve. (3 s:
+# about the spacing a chat's own budget puts between its calls after a burst, 0.3 a second on
+# Telegram; README "Performance" has the measurements.) The pacer
+# hands out the overall budget in the same order (``StoredOut.turn``, ``pacing.Ranked``). Commit
+# times come from each committing process's clock: processes on several machines need their clocks
+# in step (as the leases do already).
 BACKLOG_PENALTY = 3.0
 BACKLOG_COUNTED = 2
 CLAIMABLE_OUT = (
