@@ -196,6 +196,10 @@ class GameServiceAPI(Protocol):
     async def settings(self, chat: Chat, user: User, changes: dict | None = None) -> Reply: ...
 
     # play
+    def press_needs_admin(self, payload: str) -> bool:
+        """Whether the answer to ``press(payload)`` may depend on ``User.is_admin``; when not, an
+        adapter that must ask its platform (Telegram's getChatMember) leaves it False unasked."""
+        ...
     async def press(self, chat: Chat | None, user: User, payload: str) -> Reply:
         """Any button payload the service issued (choices, submenus, join, secret, settings).
         Stale, foreign, duplicate or forged payloads get ``Reply(ok=False, alert=True)``."""

@@ -50,6 +50,9 @@ log = logging.getLogger(__name__)
 # "j" join, "a" add an AI, "g" start, "l" leave (and "v": add an AI at a level, below).
 LOBBY_PRESSES = {"j": "join", "a": "add_ai", "g": "start", "l": "leave"}
 TURN_PRESSES = frozenset({"c", "o", "b"})
+# Presses whose answer never depends on whether the presser administers the chat (only the
+# lobby's and the settings' do: ``may_manage``); for these an adapter need not ask its platform.
+ADMIN_FREE_PRESSES = TURN_PRESSES | {"h", "m", "p"}
 
 
 def unique_owner() -> str:
@@ -315,6 +318,12 @@ class GameService:
         return Reply(text, buttons=self.chat_settings.buttons(chat, game, options, lang))
 
     # ---- play ---------------------------------------------------------------------------
+
+    def press_needs_admin(self, payload: str) -> bool:
+        """Whether ``press(payload)`` may read ``User.is_admin``: a choice, a submenu, back, my
+        choices, my secret and opening the private chat never do (nor does a forged payload
+        matter); lobby and settings buttons, and anything unknown, do."""
+        return self.codec.kind_of(payload) not in ADMIN_FREE_PRESSES
 
     async def press(self, chat: Chat | None, user: User, payload: str) -> Reply:
         """Any button the service issued; stale, foreign, duplicate or forged ones are refused."""

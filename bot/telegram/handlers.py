@@ -142,9 +142,11 @@ class TelegramHandlers:
     def chat_of(chat: TgChat) -> Chat:
         return Chat(PLATFORM, str(chat.id), chat.title or chat.effective_name or "")
 
-    async def user_of(self, bot, tg_user: TgUser, chat: TgChat | None) -> User:
+    async def user_of(self, bot, tg_user: TgUser, chat: TgChat | None, *, admin_needed: bool = True) -> User:
+        """The user as the service sees them; ``admin_needed`` False: their admin rights are not
+        asked of Telegram (one getChatMember call fewer) and left False."""
         admin = False
-        if chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
+        if admin_needed and chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
             admin = await self.admins.is_admin(bot, chat.id, tg_user.id)
         return User(PLATFORM, str(tg_user.id), display_name(tg_user), is_admin=admin,
                     language=tg_user.language_code)
@@ -254,7 +256,9 @@ class TelegramHandlers:
         try:
             payload, is_secret = split_callback_data(query.data or "")
             chat = update.effective_chat
-            user = await self.user_of(context.bot, query.from_user, chat)
+            # A turn's button needs no admin rights: no getChatMember call before the move.
+            user = await self.user_of(context.bot, query.from_user, chat,
+                                      admin_needed=self.service.press_needs_admin(payload))
             target = self.chat_of(chat) if self.is_group(chat) else None
             reply = await self._guarded(lang, self.service.press(target, user, payload))
             if is_secret and reply.ok:

@@ -58,3 +58,17 @@ def test_every_setting_and_value_has_a_key_of_its_own():
     for name in names:
         values = values_of(name)
         assert len({value_key(name, value) for value in values}) == len(values), name
+
+
+async def test_settings_buttons_need_admin_rights_and_turn_buttons_do_not(service):
+    """An adapter asks its platform whether the presser administers the chat only for the
+    buttons whose answer can depend on it (settings, the lobby's), never for a move's."""
+    c = chat()
+    settings = [b.payload for row in (await service.settings(c, ANN)).buttons for b in row]
+    assert settings and all(service.press_needs_admin(p) for p in settings)
+    fields = {"c": (1, 0, 0, 0, 2), "o": (1, 0, 0, 0, "x"), "b": (1, 0, 0, 0), "h": (1,), "m": (1,)}
+    for kind, values in fields.items():
+        assert not service.press_needs_admin(service.codec.encode(kind, *values)), kind
+    for kind in ("g", "l", "a"):
+        assert service.press_needs_admin(service.codec.encode(kind, 1)), kind
+    assert service.press_needs_admin("nonsense")

@@ -394,6 +394,26 @@ async def test_admin_rights_come_from_telegram(api, bot, table):
     assert any(c.params.get("user_id") == eve.id for c in api.calls_of("getChatMember"))
 
 
+async def test_admin_rights_are_asked_for_the_buttons_that_need_them(api, bot, table):
+    """A settings button asks Telegram whether the presser administers the group (an admin
+    may change a game they do not host); a turn's button does not (one call fewer a move)."""
+    eve = api.add_user(105, "Eve")
+    table.group.admins.add(eve.id)
+    await start_game(api, bot, table)
+    prompt = table.prompt()
+    player, shown = table.to_move(prompt), prompt.body
+    before = len(api.calls_of("getChatMember"))
+    await press(api, bot, player, prompt, table.tile_buttons(prompt)[0])
+    assert table.prompt() is not None and table.prompt().body != shown      # the move was made
+    assert len(api.calls_of("getChatMember")) == before
+    api.send_text(table.group, table.users["ann"], "/settings")
+    await bot.settle()
+    menu = table.group_messages()[-1]
+    answer = await press(api, bot, eve, menu, menu.button(t("en", "bot.language.de")))
+    assert answer.get("show_alert") is not True             # not the host, but an admin
+    assert any(c.params.get("user_id") == eve.id for c in api.calls_of("getChatMember")[before:])
+
+
 async def test_commands_where_they_belong(api, bot, table):
     bob = table.users["bob"]
     api.start_bot(bob)
