@@ -32,9 +32,9 @@ class Turns:
         """Give the best waiter its turn; False when nobody waits (one who stopped waiting,
         cancelled, is passed over)."""
         while self._waiting:
-            *_, turn = heapq.heappop(self._waiting)
-            if not turn.done():
-                turn.set_result(None)
+            *_, done = heapq.heappop(self._waiting)
+            if not done.done():
+                done.set_result(None)
                 return True
         return False
 
