@@ -15,10 +15,12 @@ It is built from ``view(seat)`` and ``log_for(seat)`` only (``Knowledge``), so t
 differ only in what the seat cannot see give the same search, move for move.
 
 Every root move is then tried on that determinization (paired samples: the root compares its
-moves on the same luck). Below each root move one tree is shared by all determinizations: a
-move that is not legal in a determinization is skipped, UCT counts how often each child was
-*available*, and a node grows children only once it has been visited ``EXPAND_AFTER`` times.
-From the tree's edge the game is played out with the normal AI's heuristic for every seat; the
+moves on the same luck). Below each root move one tree is shared by all determinizations, and
+it searches the seat's own moves only: a move that is not legal in a determinization is
+skipped, UCT counts how often each child was *available*, and a node grows children only once
+it has been visited ``EXPAND_AFTER`` times. The other seats play the normal AI's move in the
+tree as in the rollouts, so the search has one model of its opponents everywhere. From
+the tree's edge the game is played out with the normal AI's heuristic for every seat; the
 result (half the share of the victory, half the score margin) is backed up for each node from
 the point of view of the seat that made its move. The normal AI's move is played unless another
 root move beat it on the same determinizations by more than a standard error (``CONFIDENCE``).
@@ -160,9 +162,20 @@ def _iterate(top: _Node, game: Game, rng: random.Random, top_seat: int) -> float
     # rollout (the normal AI's play) answers for everyone, so a small budget is a one-step
     # improvement on the normal AI rather than a shallow tree's noise.
     while not game.finished and node.visits >= EXPAND_AFTER:
-        actions = game.legal_actions()
         seat = game.current_player
         children = node.children
+        if seat != top_seat:
+            # Another seat: it plays its model's move, as in the rollouts. Its move may differ
+            # between determinizations (its marker is drawn), so the node keeps one child per
+            # move seen.
+            action = _modelled_move(game, unseen_tiles_in(game.stacks[game.round:]))
+            node = children.get(action)
+            if node is None:
+                node = children[action] = _Node()
+            game.advance(action)
+            path.append((node, seat))
+            continue
+        actions = game.legal_actions()
         untried = [a for a in actions if a not in children]
         if untried:
             action = untried[int(rng.random() * len(untried))]
@@ -201,12 +214,18 @@ def _rollout(game: Game) -> list[float]:
         if counted_in != game.round:       # the face-down tiles change once a round
             unseen = unseen_tiles_in(game.stacks[game.round:])
             counted_in = game.round
-        best, best_value = None, -math.inf
-        for action, value in move_values(game, unseen=unseen):
-            if value > best_value:
-                best, best_value = action, value
-        game.advance(best)
+        game.advance(_modelled_move(game, unseen))
     return rewards(game)
+
+
+def _modelled_move(game: Game, unseen: list[int]) -> Pick:
+    """The normal AI's first best move: how the search expects a seat to play (``unseen``: the
+    tiles of each station still face down)."""
+    best, best_value = None, -math.inf
+    for action, value in move_values(game, unseen=unseen):
+        if value > best_value:
+            best, best_value = action, value
+    return best
 
 
 def rewards(game: Game) -> list[float]:

@@ -10,7 +10,8 @@ import random
 import pytest
 
 from engine.paris_paris import Game
-from engine.paris_paris.ai_search import Knowledge, search
+from engine.paris_paris.ai import move_values, unseen_tiles_in
+from engine.paris_paris.ai_search import EXPAND_AFTER, Knowledge, _iterate, _Node, search
 from engine.paris_paris.board import COLOUR_INDEX, COLOURS
 from engine.paris_paris.definition import GAME, ParisParisMatch
 
@@ -129,6 +130,27 @@ def test_a_determinization_agrees_with_the_seats_view():
         assert game.bag == match.game.bag
         assert game.legal_actions() == match.game.legal_actions()
 
+
+
+def test_below_the_root_the_other_seats_play_the_normal_ai_s_move():
+    """The tree searches the seat's own moves only: on one determinization, the opponent's reply
+    to a root move is always the normal AI's move, however often the node is visited."""
+    match = _match_after(2, seed=6, moves=12)
+    (seat,) = match.to_act()
+    assert match.game.picks == 0          # the seat picks first: the opponent answers in the round
+    sample = Knowledge.of(match.view(seat), match.log_for(seat)).determinize(random.Random(3))
+    root_move = sample.legal_actions()[0]
+    after = sample.copy()
+    after.advance(root_move)
+    values = move_values(after, unseen=unseen_tiles_in(after.stacks[after.round:]))
+    best = max(value for _, value in values)
+    replies = [action for action, value in values if value == best]
+    assert len(replies) == 1 and len(values) > 1
+    top = _Node()
+    for i in range(5 * EXPAND_AFTER):
+        _iterate(top, after.copy(), random.Random(i), seat)
+    assert top.visits == 5 * EXPAND_AFTER
+    assert list(top.children) == replies
 
 def _duel(players: int, a: str, b: str, deals: int) -> float:
     """A's share of wins against B, one A seat, seats rotated over each deal."""
