@@ -131,7 +131,6 @@ def test_a_determinization_agrees_with_the_seats_view():
         assert game.legal_actions() == match.game.legal_actions()
 
 
-
 def test_below_the_root_the_other_seats_play_the_normal_ai_s_move():
     """The tree searches the seat's own moves only: on one determinization, the opponent's reply
     to a root move is always the normal AI's move, however often the node is visited."""
@@ -151,6 +150,7 @@ def test_below_the_root_the_other_seats_play_the_normal_ai_s_move():
         _iterate(top, after.copy(), random.Random(i), seat)
     assert top.visits == 5 * EXPAND_AFTER
     assert list(top.children) == replies
+
 
 def _duel(players: int, a: str, b: str, deals: int) -> float:
     """A's share of wins against B, one A seat, seats rotated over each deal."""
