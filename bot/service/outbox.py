@@ -62,6 +62,10 @@ log = logging.getLogger(__name__)
 MAX_BACKOFF = 600.0
 STOP_GRACE = 10.0     # seconds a stop waits for a send in flight
 LEASE_SECONDS = 60.0  # how long a claimed message is one owner's (renewed before each send)
+# A send starts only within this share of the lease after the renewal (20 s of the default 60), so
+# the platform call itself has the rest (40 s, beyond every transport's own timeouts) to be accepted
+# before another owner may take the message over (see ``Delivery._send``).
+SEND_WITHIN = 1 / 3
 CLAIM_BATCH = 50      # messages claimed at a time (one per destination)
 # paced: destinations sent to side by side. Enough that the maps of later sends are drawn while
 # earlier ones wait for the bot's budget (a map takes 0.1 s on an idle core, seconds on a busy
@@ -90,7 +94,9 @@ class Delivery:
     Several processes may deliver one database's outbox: each pass claims due messages for
     ``owner`` under a lease of ``lease_seconds`` (``Storage.claim_unsent``: a destination's
     messages go to one owner, in order), renews the lease just before each send and skips a
-    message whose lease it lost, and gives back what it did not send. A dead process's
+    message whose lease it lost, and gives back what it did not send. The send itself is
+    fenced: a process that stalled past ``SEND_WITHIN`` of the lease after renewing it does not
+    call the platform (another owner may hold the message by then). A dead process's
     messages are claimed by another once its lease ran out; one it was sending is checked
     with the transport's ``delivered_id`` before it is sent again.
     """
@@ -248,20 +254,21 @@ class Delivery:
                 if found is not None:
                     await self.storage.mark_sent(row, str(found), self.clock.now())
                     return False
-        # Rendering may have taken a while: the lease must still be ours (and is extended)
-        # right before the platform gets the message, or another owner may be sending it.
-        fresh = await self.storage.renew_lease(row.id, self.owner, self.clock.now(), self.lease_seconds)
+        if pacer is not None:
+            await pacer.take(row.dest, row.rank, row.turn)
+        # Rendering and pacing may have taken a while: the lease must still be ours (and is
+        # extended) right before the platform gets the message, or another owner may be sending it.
+        renewed_at = self.clock.now()
+        fresh = await self.storage.renew_lease(row.id, self.owner, renewed_at, self.lease_seconds)
         if fresh is None:
             log.warning("outbox %s: lease lost before sending; left to its new owner", row.id)
             blocked.add(row.dest)
             return False
-        if pacer is not None:
-            await pacer.take(row.dest, row.rank, row.turn)
         # From here on the platform may accept the message at any moment: a stop must not
         # cut the send short, or the row stays 'sending' and is posted again after the restart.
         paced = PACE_ANOTHER_CALL.set(None if pacer is None else lambda: pacer.take(row.dest, row.rank, row.turn))
         try:
-            send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked))   # (with that context)
+            send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked, renewed_at))   # (that context)
         finally:
             PACE_ANOTHER_CALL.reset(paced)
         try:
@@ -278,7 +285,18 @@ class Delivery:
                     log.warning("stopping: recording outbox %s failed: %r", row.id, send.exception())
             raise
 
-    async def _send(self, transport: Transport, row: StoredOut, outgoing: Outgoing, blocked: set[str]) -> bool:
+    async def _send(self, transport: Transport, row: StoredOut, outgoing: Outgoing, blocked: set[str],
+                    renewed_at: float) -> bool:
+        if self.clock.now() - renewed_at > self.lease_seconds * SEND_WITHIN:
+            # The fence: this process stalled between renewing the lease and calling the
+            # platform (a busy event loop, a paused process). Another owner may take the
+            # message over once the lease runs out and, finding it not delivered, send it; so
+            # this one must not. Nothing went out: the message is given back as it was.
+            log.warning("outbox %s: %.1f s passed between renewing the lease and the send; left to be "
+                        "sent again", row.id, self.clock.now() - renewed_at)
+            await self.storage.release_claim(row, self.owner)
+            blocked.add(row.dest)
+            return False
         try:
             message_id = await transport.deliver(outgoing)
         except RetryLater as exc:
