@@ -62,10 +62,10 @@ log = logging.getLogger(__name__)
 MAX_BACKOFF = 600.0
 STOP_GRACE = 10.0     # seconds a stop waits for a send in flight
 LEASE_SECONDS = 60.0  # how long a claimed message is one owner's (renewed before each send)
-# A send starts only within this share of the lease after the renewal (20 s of the default 60), so
-# the platform call itself has the rest (40 s, beyond every transport's own timeouts) to be accepted
+# A send starts only within this share of the lease after the renewal (30 s of the default 60), so
+# the platform call itself has the rest (30 s, beyond every transport's own timeouts) to be accepted
 # before another owner may take the message over (see ``Delivery._send``).
-SEND_WITHIN = 1 / 3
+SEND_WITHIN = 1 / 2
 CLAIM_BATCH = 50      # messages claimed at a time (one per destination)
 # paced: destinations sent to side by side. Enough that the maps of later sends are drawn while
 # earlier ones wait for the bot's budget (a map takes 0.1 s on an idle core, seconds on a busy

@@ -15,6 +15,7 @@ import random
 import re
 
 import pytest
+import whole_games
 from service_helpers import chat, start_game, user
 from twin_streams import turn_buttons
 
@@ -143,7 +144,7 @@ def assert_private_stays_private(transport, record) -> None:
         assert not [label for label in labels if label[:1].isdigit()], labels   # no menu in the group
 
 
-@pytest.mark.parametrize(("humans", "ais", "seed"), [(2, 0, 3), (2, 1, 11), (2, 2, 5)])
+@pytest.mark.parametrize(("humans", "ais", "seed"), whole_games.cases((2, 0, 3), (2, 1, 11), (2, 2, 5)))
 async def test_humans_play_papa_paolo_to_the_end_through_the_service(service, transport, humans, ais, seed):
     stats = await play(service, transport, humans=humans, ais=ais, seed=seed, options={"hidden_money": True})
     record = stats["record"]

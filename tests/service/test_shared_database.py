@@ -113,7 +113,7 @@ async def test_a_stall_after_renewing_gives_the_message_back_unsent(pair):
 
     async def renew_then_stall(out_id, owner, now, lease_seconds):
         fresh = await renew(out_id, owner, now, lease_seconds)
-        clock.advance(seconds=lease_seconds / 2)       # past the share of the lease a send may start in
+        clock.advance(seconds=lease_seconds * 0.6)     # past the share of the lease a send may start in
         return fresh
     a.storage.renew_lease = renew_then_stall
     assert await a.deliver_pending(transport) == 0 and transport.sent == []
