@@ -95,6 +95,9 @@ class Reply:
 
     text: str
     ok: bool = True               # False: the input was refused and nothing changed
+    # Why, as a stable code: a refusal's catalog key ("bot.err.stale"), "game.<code>" for the rules'
+    # (engine/errors.py). Callers test this, never the translated text.
+    refused: str | None = None
     alert: bool = False           # show prominently (Telegram show_alert)
     buttons: tuple[tuple[Button, ...], ...] = ()
     image: bytes | None = None

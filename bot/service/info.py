@@ -63,7 +63,7 @@ class Info:
                 lines.append(text)
         if not lines:
             game = games[0].game if games else kind(None)
-            return Reply(game.presenter.no_secret_text(lang), ok=False, alert=True)
+            return Reply(game.presenter.no_secret_text(lang), ok=False, alert=True, refused="bot.err.no_secret")
         return Reply("\n".join(lines), alert=True)
 
     async def user_games(self, user: User) -> list[Loaded]:

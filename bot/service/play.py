@@ -194,7 +194,7 @@ class Play:
         try:
             choice = match.check(choice, by=seat)
         except GameError as exc:
-            return Reply(pres.error_text(exc, match.players, lang), ok=False, alert=True)
+            return Reply(pres.error_text(exc, match.players, lang), ok=False, alert=True, refused=f"game.{exc.code}")
         if index is None:
             index = next((i for i, c in enumerate(match.legal_choices(seat)) if c == choice), None)
         turn = Turn(loaded)
@@ -325,7 +325,8 @@ class Play:
             if miss.reason == "ambiguous":
                 raise Refused("bot.err.ambiguous", text=text[:40], choices=", ".join(miss.candidates)) from None
             if miss.candidates:
-                return Reply(pres.not_now_text(match.view(seat), miss.candidates, lang), ok=False, alert=True)
+                return Reply(pres.not_now_text(match.view(seat), miss.candidates, lang), ok=False, alert=True,
+                             refused="bot.err.not_now")
             if text.isascii() and text.isdigit():
                 items = pres.menu(match.view(seat), choices, lang).items()
                 numbers = [item.key if item.key is not None else i for i, item in enumerate(items, 1)]

@@ -233,7 +233,7 @@ class GameService:
                 raise Refused("bot.err.game_over" if meta.status != LOBBY else "bot.err.stale")
             return await action(current, lang)
         result = await self._on_chat_game(meta.chat, user, checked)
-        if not result.ok and result.text == t(meta.language, "bot.err.no_game"):
+        if result.refused == "bot.err.no_game":
             return Refused("bot.err.game_over").reply(meta.language)
         return result
 
@@ -381,7 +381,7 @@ class GameService:
         lang = await self._language(chat, user)
         loaded = await self.store.chat_game(chat)
         if loaded is None:
-            return Reply(t(lang, "bot.err.no_game"), ok=False)
+            return Reply(t(lang, "bot.err.no_game"), ok=False, refused="bot.err.no_game")
         return await self.info.board(loaded, user, loaded.meta.language, private=private)
 
     async def secret(self, user: User, chat: Chat | None = None) -> Reply:

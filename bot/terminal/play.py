@@ -326,7 +326,7 @@ class TerminalSession:
             return True
         if reply.ok:
             self.reply_buttons = ()     # a move made from a submenu: the turn's menu is new
-        if reply.extra.get("refused") in ("bot.err.bad_move", "bot.err.bad_choice"):
+        if reply.refused in ("bot.err.bad_move", "bot.err.bad_choice"):
             self.explain_invalid(answer, numbers)     # the game knows no more than we do: our words
         elif not reply.ok:
             self.show_reply(reply)
