@@ -37,8 +37,12 @@ class Phase:
         """The phase under way in ``meta``'s game (``match`` is that game's present state)."""
         stored = meta.extra.get(KEY)
         if isinstance(stored, dict):
-            return cls(int(stored["start"]), None if stored.get("began_at") is None else float(stored["began_at"]),
-                       bool(stored.get("reminded", False)))
+            try:
+                began = stored.get("began_at")
+                return cls(int(stored["start"]), None if began is None else float(began),
+                           bool(stored.get("reminded", False)))
+            except (KeyError, TypeError, ValueError):
+                pass            # a damaged record: worked out again, as for an old one
         return cls._of_old_record(meta, match)
 
     @classmethod
