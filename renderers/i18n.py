@@ -143,6 +143,14 @@ def decimal(language: str | None, value: float, places: int = 1) -> str:
     return format_decimal(value, format=pattern, locale=normalize_language(language))
 
 
+def name_list(items, language: str | None) -> str:
+    """Names as a sentence lists them: "Ann", "Ann and Bob", "Ann, Bob and Cy" (in ``language``)."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return t(language, "list_and", head=", ".join(items[:-1]), last=items[-1])
+
+
 def number_list(numbers) -> str:
     """The numbers a player may type, short: "1-4", "2, 3, 5", "2, 4-6" (runs of three or more
     as a range; a tile keeps its offer number, so the choices need not start at 1)."""

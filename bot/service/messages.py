@@ -224,15 +224,10 @@ def has_secrets(game: GameKind) -> bool:
 
 
 def acting_since(meta: GameMeta, seat: int) -> int:
-    """The move number at which ``seat`` last began to act (0: from the start, or unknown for a
-    game stored before this was kept: it began before any of its buttons still valid)."""
+    """The move number at which ``seat`` last began to act, which its buttons are bound to (0:
+    from the start, or unknown for a game stored before this was kept: it began before any of
+    its buttons still valid). The phase's own start is ``phase.Phase``'s."""
     return int(meta.extra.get("since", {}).get(str(seat), 0))
-
-
-def phase_mark(meta: GameMeta, match) -> int:
-    """The move number at which the present set of acting seats began to act: the same for
-    every step taken within the phase (a seat's own steps and the others' alike)."""
-    return max((acting_since(meta, s) for s in match.to_act()), default=match.move_count)
 
 
 def acting_names(meta: GameMeta, match) -> list[str]:

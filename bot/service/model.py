@@ -51,7 +51,8 @@ class GameMeta:
     moves: int = 0                          # moves stored
     created: float = 0.0
     updated: float = 0.0
-    # Small bookkeeping: "unreachable" user ids (private chat closed), "reminded_round".
+    # Small bookkeeping: "unreachable" user ids (private chat closed), "reminded_cycle";
+    # "turn_phase", the phase under way, typed and owned by phase.py.
     extra: dict[str, Any] = field(default_factory=dict)
     game: str = "paris-paris"               # the game kind (engine.registry id)
     # How many times the row was stored since versions exist: 0 = never (the commit inserts

@@ -27,6 +27,7 @@ from . import messages as M
 from .clock import Clock
 from .model import FINISHED, LOBBY, PLAYING, Changes, MoveRow, OutRow, ResultRow, TimerRow
 from .payloads import Payload, PayloadCodec
+from .phase import Phase, begins
 from .refusal import Refused
 from .store import GameStore, Loaded
 
@@ -88,18 +89,23 @@ class Play:
         seats began to act with it (their buttons are bound to that moment)."""
         meta, match = loaded.meta, loaded.match
         cycle, n = match.cycle, match.move_count
-        before, own = set(match.to_act()), match.moves_by(seat)
+        before, own = match.to_act(), match.moves_by(seat)
+        phase = Phase.of(meta, match)
         events = match.apply(choice, by=seat)
         # ``index``: the button (the choice's place among the legal ones) a human pressed, to
         # tell the same press arriving twice from a stale one.
         loaded.recent[(seat, own)] = index
-        # A seat begins to act when it joins those to act, or when, acting alone, it completed a
-        # decision and goes on with a new one (two turns in a row): its phase begins anew.
-        since = meta.extra.setdefault("since", {})
         acting = match.to_act()
-        for s in acting:
-            if s not in before or (acting == (seat,) and s == seat and not match.in_decision(seat)):
-                since[str(s)] = match.move_count
+        if begins(before, acting, seat, match.in_decision(seat)):
+            # Its seats begin to act now: those that join, and those that were acting already
+            # but not in the middle of a decision (the last investor who plans deliveries too;
+            # one seat's two turns in a row). A decision under way keeps its buttons.
+            phase = Phase(match.move_count)
+            since = meta.extra.setdefault("since", {})
+            for s in acting:
+                if s not in before or not match.in_decision(s):
+                    since[str(s)] = match.move_count
+        phase.keep(meta)
         turn.rows.append(MoveRow(meta.id, n, str(choice), seat, actor, self.clock.now()))
         done = match.move_count
         turn.ends += [(c, done) for c in range(cycle, match.cycle)]
@@ -145,18 +151,17 @@ class Play:
             return []
         if all(meta.seats[s].is_ai for s in match.to_act()):
             return []
-        mark = M.phase_mark(meta, match)
-        if meta.extra.get("phase") != mark:
-            meta.extra["phase"] = mark
-            meta.extra["phase_at"] = self.clock.now()
-        began = float(meta.extra.get("phase_at", self.clock.now()))
+        phase = Phase.of(meta, match)
+        if phase.began_at is None:
+            phase.began_at = self.clock.now()
+            phase.keep(meta)
         reminder = int(meta.options.get("reminder_minutes") or 0)
         deadline = int(meta.options.get("deadline_minutes") or 0)
         timers = []
-        if reminder and (not deadline or reminder < deadline) and meta.extra.get("reminded_phase") != mark:
-            timers.append(TimerRow(meta.id, "reminder", began + reminder * 60, mark))
+        if reminder and (not deadline or reminder < deadline) and not phase.reminded:
+            timers.append(TimerRow(meta.id, "reminder", phase.began_at + reminder * 60, phase.start))
         if deadline:
-            timers.append(TimerRow(meta.id, "deadline", began + deadline * 60, mark))
+            timers.append(TimerRow(meta.id, "deadline", phase.began_at + deadline * 60, phase.start))
         return timers
 
     @staticmethod
