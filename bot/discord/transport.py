@@ -92,7 +92,7 @@ def allowed_mentions_for(mentions: tuple[User, ...]) -> discord.AllowedMentions:
 
 def delivery_nonce(outbox_id: int) -> str:
     """The nonce of outbox message ``outbox_id`` (Discord allows 25 characters)."""
-    return f"paris-{outbox_id}"
+    return f"outbox-{outbox_id}"
 
 
 def _retry_after(error: discord.HTTPException) -> float:

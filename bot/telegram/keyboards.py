@@ -12,6 +12,7 @@ import re
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot import product
 from bot.contract import Button
 
 SECRET_PREFIX = "~m~"      # unchanged since the first version: buttons already posted carry it
@@ -60,4 +61,4 @@ def open_private_keyboard(text: str, bot_username: str, payload: str | None = No
 
 def add_to_group_keyboard(text: str, bot_username: str) -> InlineKeyboardMarkup:
     """A button that lets the user pick a group to add the bot to (Telegram's startgroup link)."""
-    return InlineKeyboardMarkup([[InlineKeyboardButton(text, url=f"https://t.me/{bot_username}?startgroup=paris")]])
+    return InlineKeyboardMarkup([[InlineKeyboardButton(text, url=f"https://t.me/{bot_username}?startgroup={product.COMMAND}")]])

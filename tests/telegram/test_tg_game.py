@@ -420,7 +420,7 @@ async def test_commands_where_they_belong(api, bot, table):
     await bot.settle()
     assert api.last_bot_message(bob).body == t("en", "bot.reply.private_ok")
     add = api.last_bot_message(bob).button("group")["url"]
-    assert add == "https://t.me/ParisTestBot?startgroup=paris"
+    assert add == "https://t.me/ParisTestBot?startgroup=boardchat"
     api.send_text(api.chats[bob.id], bob, "/newgame")
     await bot.settle()
     assert api.last_bot_message(bob).body == t("en", "tg.group_only")
