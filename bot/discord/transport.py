@@ -92,7 +92,7 @@ def allowed_mentions_for(mentions: tuple[User, ...]) -> discord.AllowedMentions:
 
 def delivery_nonce(outbox_id: int) -> str:
     """The nonce of outbox message ``outbox_id`` (Discord allows 25 characters)."""
-    return f"outbox-{outbox_id}"
+    return f"out-{outbox_id}"   # "out-" and a 64-bit id: at most 23
 
 
 def _retry_after(error: discord.HTTPException) -> float:
