@@ -334,7 +334,7 @@ def seat_prompt(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat
         lines.append(t(lang, "bot.msg.private_turn", chat=label))
     lines.append(menu.text if menu.text else pres.prompt_line(view, lang))
     render = None
-    if getattr(pres, "private_pictures", False):
+    if pres.private_pictures:
         render = {"kind": "seat", "game_id": meta.id, "moves": match.move_count, "cycle": match.cycle,
                   "seat": seat}
     row = private(meta, meta.platform, info.user(), "\n".join(lines), lang, buttons=rows,
@@ -469,7 +469,7 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
 
 def _scores_after(match, cycle: int) -> Sequence[int] | None:
     """The scores after ``cycle`` as everyone may know them (None: secret until the end)."""
-    history = getattr(match.view(None), "score_history", None)
+    history = match.score_history()
     if history and len(history) >= cycle:
         return history[cycle - 1]
     if match.is_terminal():              # a cycle that closed with the game: no running scores of it

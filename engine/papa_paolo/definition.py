@@ -14,7 +14,7 @@ from typing import Any
 from engine.errors import GameError, InvalidRecord, InvalidSetup
 from engine.interface import Dynamics, GameDefinition, Information, Match, OptionSpec
 
-from .components import MAX_PLAYERS, MIN_PLAYERS
+from .components import MAX_PLAYERS, MIN_PLAYERS, ROUNDS
 from .game import OPTIONS, Game
 from .record import FORMAT, from_record, game_from_setup, result, setup_of, to_record
 from .stepper import apply_step, check_step, in_decision, legal_steps, without_shortcuts
@@ -66,6 +66,9 @@ class PapaMatch(Match):
 
     def round_number(self) -> int:
         return self.game.round
+
+    def rounds(self) -> int:
+        return ROUNDS
 
     def to_act(self) -> tuple[int, ...]:
         return self.game.to_act()
