@@ -66,7 +66,10 @@ class Unit:
         """``text`` itself when it fits, else its longest prefix that fits with ``mark`` after it."""
         if self.fits(text, limit):
             return text
-        return self.prefix(text, limit - self.length(mark)).rstrip() + mark
+        room = limit - self.length(mark)
+        if room < 0:                      # no room even for the mark
+            return self.prefix(text, limit)
+        return self.prefix(text, room).rstrip() + mark
 
 
 # "surrogatepass": a lone surrogate (say from a malformed update) is measured, not an error.
