@@ -203,7 +203,8 @@ class TelegramHandlers:
             ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
         if joined:
             try:
-                await context.bot.send_message(change.chat.id, help_text(change.from_user.language_code))
+                greeting = Reply(help_text(change.from_user.language_code))
+                await self._send_chunks(context.bot, change.chat.id, greeting, None)    # split to the limits
             except TelegramError as exc:
                 log.warning("telegram: could not greet chat %s: %s", change.chat.id, exc)
 
