@@ -13,11 +13,12 @@ from telegram import Bot as TgBot
 from telegram.error import BadRequest
 from tgharness import GROUP_ID, Table
 
-from bot.contract import Button, Reply
+from bot.contract import Button, Chat, Outgoing, Reply, User
 from bot.telegram.app import build_application, start_application, stop_application
 from bot.telegram.commands import command_list
 from bot.telegram.formatting import command_description
 from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
+from bot.telegram.transport import TelegramTransport
 from renderers.i18n import LANGUAGES, t
 
 SEED = 23     # the deal of test_tg_game.py: taps in turn meet a full crossing
@@ -240,3 +241,27 @@ async def test_the_fake_refuses_as_telegram_does_in_utf16_units(api):
         await tg.send_photo(GROUP_ID, png(), caption="🌸" * 512)
         with pytest.raises(BadRequest, match="caption is too long"):
             await tg.send_photo(GROUP_ID, png(), caption="🌸" * 513)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_the_outbox_posts_and_edits_within_the_limits(api, language):
+    """The service's own messages (TelegramTransport): a map with a long caption, then the same
+    slot edited with a longer text; mentions keep pointing at the names."""
+    api.add_group(GROUP_ID, "Paris")
+    ann = User("telegram", "101", f"Ann {FLOWERS}")
+    text = emoji_text(language, 4096)
+    chat = Chat("telegram", str(GROUP_ID), "Paris")
+    async with TgBot(api.token, base_url=api.base_url, base_file_url=api.base_file_url) as tg:
+        transport = TelegramTransport(tg, "ParisTestBot")
+        first = await transport.deliver(Outgoing(id=1, chat=chat, text=text, image=png(), mentions=(ann,)))
+        await transport.deliver(Outgoing(id=2, chat=chat, text=text + text, edit_message_id=first,
+                                         image=png(), mentions=(ann,)))
+    assert refused(api) == []
+    shown = api.bot_messages(GROUP_ID)
+    assert units(shown[0].caption) <= 1024 and all(units(m.body) <= 4096 for m in shown)
+    assert any(m.entities for m in shown)
+    for message in shown:
+        for entity in message.entities:       # offsets and lengths in UTF-16 units, as Telegram reads them
+            encoded = message.body.encode("utf-16-le")
+            named = encoded[2 * entity["offset"]:2 * (entity["offset"] + entity["length"])].decode("utf-16-le")
+            assert named == ann.name
