@@ -73,18 +73,18 @@ async def test_a_tap_at_a_full_crossing_is_answered_within_200_utf16_units(api, 
         assert answer.get("text") != t(language, "tg.error"), answer
         turns += 1
         assert turns < 40, "no full crossing came up"
+    # The tap made no move yet: it opened the question, which the group's turn message now asks
+    # (committed before the answer was tried), and its answer repeats the question, cut to fit.
     asked = table.prompt()
     assert asked is not None and table.evict_buttons(asked)
-    answers = [c.params for c in api.calls_of("answerCallbackQuery")]
-    question = answers[-1].get("text") or ""
-    print(turns, units(question), len(question), question)
-    assert question.startswith("👉") and units(question) <= 200
-    assert not question.endswith("…") or question[:-1].rstrip() in asked.body
+    question = api.calls_of("answerCallbackQuery")[-1].params.get("text") or ""
+    assert question.startswith("👉") and question.endswith("…") and units(question) <= 200
+    assert question[:-1].rstrip() in asked.body
 
 
 async def test_a_lost_answer_after_a_move_says_the_move_was_made(api, bot):
-    """The answer to a tap fails after the service committed it (the move, or the opened
-    eviction question): the user is told the tap went through, never "nothing was changed"."""
+    """The answer to a tap fails after the service committed the move: the user is told the tap
+    went through, never "nothing was changed"."""
     table = emoji_table(api, "en")
     await two_player_game(api, bot, table)
     prompt = table.prompt()
