@@ -21,6 +21,8 @@ from bot.games import AI_LEVELS, KINDS, GameKind
 from bot.product import DISCORD_GROUP, OLD_DISCORD_GROUP
 from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
 
+from .texts import MAX_NAME, fit
+
 if TYPE_CHECKING:
     from .app import BoardchatBot
 
@@ -56,12 +58,12 @@ class CatalogTranslator(app_commands.Translator):
             return None
         words = string.extras.get("words")
         if words is not None:
-            return words(language)[:100]
+            return fit(words(language), MAX_NAME)
         key = string.extras.get("key")
         message = catalog(language).get(KEY_PREFIX + key) if key else None
         if message is None or not message.text:
             return None
-        return message.text[:100]   # Discord's limit for descriptions and choice names
+        return fit(message.text, MAX_NAME)
 
 
 LANGUAGE_CHOICES = [

@@ -35,12 +35,11 @@ import discord
 
 from bot.contract import DEFAULT_IMAGE_NAME, Budget, Outgoing, PaceLimits, RetryLater, Undeliverable, User
 
-from .texts import discord_text
+from .texts import MAX_CONTENT, discord_text, fit
 from .views import build_view
 
 log = logging.getLogger(__name__)
 
-MAX_CONTENT = 2000
 PERMISSION_RETRY_SECONDS = 300.0
 SERVER_ERROR_RETRY_SECONDS = 5.0
 PINGED_MEMORY = 2000        # messages whose pinged users we remember
@@ -58,10 +57,6 @@ UNKNOWN_MESSAGE = 10008
 UNKNOWN_USER = 10013
 CANNOT_DM_USER = 50007
 THREAD_ARCHIVED = 50083
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "\u2026"
 
 
 def mention_text(text: str, mentions: tuple[User, ...]) -> str:
@@ -143,7 +138,7 @@ class DiscordTransport:
         return await target.create_dm()
 
     async def _post_or_edit(self, channel: discord.abc.Messageable, message: Outgoing) -> str:
-        content = _clip(mention_text(discord_text(message.text), message.mentions))
+        content = fit(mention_text(discord_text(message.text), message.mentions), MAX_CONTENT)
         allowed = allowed_mentions_for(message.mentions)
         view = build_view(message.buttons)
         pinged = frozenset(u.id for u in message.mentions if u.platform == "discord" and u.id.isdigit())

@@ -29,7 +29,7 @@ from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, C
 
 from bot.contract import Chat, GameServiceAPI, Reply, User
 from bot.games import DEFAULT, KINDS
-from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, split_text
+from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, short_answer, split_text
 from bot.telegram.keyboards import (
     add_to_group_keyboard,
     deep_link,
@@ -44,7 +44,6 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 ADMIN_CACHE_SECONDS = 60.0
-ANSWER_LIMIT = 200                     # answerCallbackQuery text
 SECRET_START = "secret"               # /start payload of the adapter's own "show my secret" link
 OLD_SECRET_STARTS = ("mymarker",)      # the same link as posted by earlier versions
 REPLY_RETRY_LIMIT = 10.0               # seconds a command reply may wait for flood control
@@ -204,7 +203,8 @@ class TelegramHandlers:
             ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
         if joined:
             try:
-                await context.bot.send_message(change.chat.id, help_text(change.from_user.language_code))
+                greeting = Reply(help_text(change.from_user.language_code))
+                await self._send_chunks(context.bot, change.chat.id, greeting, None)    # split to the limits
             except TelegramError as exc:
                 log.warning("telegram: could not greet chat %s: %s", change.chat.id, exc)
 
@@ -253,6 +253,7 @@ class TelegramHandlers:
             return
         lang = query.from_user.language_code
         answered = False
+        reply: Reply | None = None
         try:
             payload, is_secret = split_callback_data(query.data or "")
             chat = update.effective_chat
@@ -267,10 +268,21 @@ class TelegramHandlers:
                 answered = await self._answer_press(query, reply)
         finally:
             if not answered:
-                try:
-                    await query.answer(t(lang, "tg.error"), show_alert=True)
-                except TelegramError as exc:
-                    log.warning("telegram: could not answer callback query: %s", exc)
+                await self._answer_failed(query, lang, reply)
+
+    @staticmethod
+    async def _answer_failed(query, lang: str | None, reply: Reply | None) -> None:
+        """The query's answer when showing the service's reply failed. An accepted press was
+        committed before the answer was tried (a move made, a menu opened): saying "nothing was
+        changed" then would be false, so the user is told the tap went through."""
+        accepted = reply is not None and reply.ok
+        try:
+            if accepted:
+                await query.answer(short_answer(t(lang, "tg.answer_lost")))
+            else:
+                await query.answer(short_answer(t(lang, "tg.error")), show_alert=True)
+        except TelegramError as exc:
+            log.warning("telegram: could not answer callback query: %s", exc)
 
     async def _answer_secret(self, context, query, user: User, reply: Reply) -> bool:
         """A "show my secret" press: the answer goes to the private chat, never the group."""
@@ -280,10 +292,10 @@ class TelegramHandlers:
                                     keyboard(reply.buttons, self._bot_username()))
         except Forbidden:
             # the private chat was never opened: send the user there (this url is allowed for bots)
-            await query.answer(t(lang, "tg.secret.closed"), show_alert=True,
+            await query.answer(short_answer(t(lang, "tg.secret.closed")), show_alert=True,
                                url=deep_link(self._bot_username(), SECRET_START))
             return True
-        await query.answer(t(lang, "tg.secret.sent"))
+        await query.answer(short_answer(t(lang, "tg.secret.sent")))
         return True
 
     async def _answer_press(self, query, reply: Reply) -> bool:
@@ -295,14 +307,14 @@ class TelegramHandlers:
                      and message.from_user is not None and message.from_user.id == query.get_bot().id)
         if reply.ok and own_reply and reply.image is None and (reply.buttons or message.reply_markup):
             await self._edit_reply(message, reply)
-            await query.answer(self._short(reply.text) if reply.alert else None, show_alert=reply.alert)
+            await query.answer(short_answer(reply.text) if reply.alert else None, show_alert=reply.alert)
             return True
         if reply.ok and reply.image is not None and message is not None:
             await self._send_reply(message, reply.text, keyboard(reply.buttons, self._bot_username()),
                                    image=reply.image)
-            await query.answer(t(query.from_user.language_code, "tg.more_in_chat"))
+            await query.answer(short_answer(t(query.from_user.language_code, "tg.more_in_chat")))
             return True
-        await query.answer(self._short(reply.text) or None, show_alert=reply.alert or not reply.ok)
+        await query.answer(short_answer(reply.text) or None, show_alert=reply.alert or not reply.ok)
         return True
 
     async def _edit_reply(self, message: Message, reply: Reply) -> None:
@@ -329,10 +341,6 @@ class TelegramHandlers:
         except Exception:
             log.exception("telegram: service call failed")
             return Reply(t(lang, "tg.error"), ok=False, alert=True)
-
-    @staticmethod
-    def _short(text: str) -> str:
-        return text if len(text) <= ANSWER_LIMIT else text[: ANSWER_LIMIT - 1] + "…"
 
     async def _reply(self, message: Message, reply: Reply, *, quote: bool = True) -> None:
         if reply.document is not None:

@@ -14,6 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import product
 from bot.contract import Button
+from bot.telegram.formatting import fits_callback_data
 
 SECRET_PREFIX = "~m~"      # unchanged since the first version: buttons already posted carry it
 _DEEP_LINK_SAFE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -30,7 +31,7 @@ def deep_link(bot_username: str, payload: str | None = None) -> str:
 def callback_data(button: Button) -> str:
     if button.kind == "secret":
         data = SECRET_PREFIX + button.payload
-        if len(data.encode()) <= 64:
+        if fits_callback_data(data):
             return data
     return button.payload
 
