@@ -47,17 +47,19 @@ class Turn:
 
 
 class Play:
-    def __init__(self, store: GameStore, codec: PayloadCodec, clock: Clock) -> None:
+    def __init__(self, store: GameStore, codec: PayloadCodec, clock: Clock, *,
+                 choose_ai: Callable[..., Any] | None = None, ai_budget: float | None = None,
+                 behind: Callable[[str], bool] = lambda platform: False) -> None:
         self.store = store
         self.codec = codec
         self.clock = clock
         # ``choose_ai(match, seat, seed=, level=)``; None: the game's own AI. Tests put in others.
-        self.choose_ai = None
+        self.choose_ai = choose_ai
         # Seconds a searching AI level may think per move (None: the game's default, 1 s).
-        self.ai_budget: float | None = None
+        self.ai_budget = ai_budget
         # ``behind(platform)``: whether the outbox is behind with its sends there (then a new
-        # prompt goes before its round's picture); the service puts in ``Delivery.behind``.
-        self.behind: Callable[[str], bool] = lambda platform: False
+        # prompt goes before its round's picture): ``Delivery.behind``.
+        self.behind = behind
 
     # ---- applying choices ---------------------------------------------------------------------
 
