@@ -8,9 +8,8 @@ import pytest
 from discord_kit import MENTION, buttons
 
 from bot.contract import User
-from bot.discord import BoardchatBot
 from bot.discord.identity import chat_of_channel
-from bot.service import GameService, ManualClock
+from bot.service import ManualClock
 from renderers.i18n import name_list, t
 
 CHOICE = ("pp:c_", "pp:o_")         # a choice, a submenu (not Back)
@@ -19,20 +18,6 @@ CHOICE = ("pp:c_", "pp:o_")         # a choice, a submenu (not Back)
 @pytest.fixture
 def clock():
     return ManualClock()
-
-
-@pytest.fixture
-async def service(db_path, clock):
-    opened = await GameService.open(db_path, clock=clock)
-    try:
-        yield opened
-    finally:
-        await opened.close()
-
-
-@pytest.fixture
-def simcord_bot(service):
-    return BoardchatBot(service, background_delivery=False)
 
 
 def private_choices(member) -> tuple:
