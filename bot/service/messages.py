@@ -66,11 +66,12 @@ def chat_dict(chat: Chat) -> dict[str, Any]:
 
 
 def group(meta: GameMeta, text: str, *, buttons=(), mentions=(), slot: str | None = None,
-          mode: str = "new", render: dict | None = None, image_name: str = "board.png") -> OutRow:
+          mode: str = "new", render: dict | None = None, image_name: str = "board.png",
+          awaited: bool = False) -> OutRow:
     body = {"text": text, "chat": chat_dict(meta.chat), "private_to": None, "buttons": list(buttons),
             "mentions": [user_dict(u) for u in mentions], "language": meta.language, "render": render,
             "image_name": image_name}
-    return OutRow(meta.id, meta.platform, f"c:{meta.chat_id}", body, slot, mode)
+    return OutRow(meta.id, meta.platform, f"c:{meta.chat_id}", body, slot, mode, awaited)
 
 
 def private(meta: GameMeta | None, platform: str, user: User, text: str, language: str, *,
@@ -311,10 +312,22 @@ def prompt_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec,
 def prompt_message(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, mode: str,
                    group_key: str | None = None) -> OutRow:
     menu, rows = prompt_buttons(meta, game, match, codec, group_key)
-    mentions = tuple(meta.seats[s].user() for s in match.to_act() if not meta.seats[s].is_ai)
     slot = new_turn_slot(meta, match) if mode == "new" else turn_slot(meta)
-    return group(meta, prompt_text(meta, game, match, menu), buttons=rows, mentions=mentions,
-                 slot=slot, mode=mode)
+    return group(meta, prompt_text(meta, game, match, menu), buttons=rows, mentions=prompt_pings(meta, game, match),
+                 slot=slot, mode=mode, awaited=True)
+
+
+def prompt_pings(meta: GameMeta, game: GameKind, match) -> tuple[User, ...]:
+    """Who the group's prompt pings: the people to act. Where they choose in private, their
+    own turn message there tells them (a new one each time a seat begins to act), so the group
+    pings only those whose private chat is closed. So the group's prompt is edited as the
+    table moves on, never posted anew to ping the next person (Discord notifies nobody for a
+    mention added by an edit, and would repost it)."""
+    people = [s for s in match.to_act() if not meta.seats[s].is_ai]
+    if private_choices(game, match):
+        unreachable = set(meta.extra.get("unreachable", ()))
+        people = [s for s in people if meta.seats[s].user_id in unreachable]
+    return tuple(meta.seats[s].user() for s in people)
 
 
 # ---- a seat's own turn message, in its private chat ------------------------------------------

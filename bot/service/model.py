@@ -105,12 +105,13 @@ class OutRow:
     body: dict[str, Any]
     slot: str | None = None
     mode: str = "new"     # "new" | "edit"
+    awaited: bool = False  # a turn prompt the table waits for, whether or not it pings anyone
 
     @property
     def priority(self) -> int:
-        """0 for a message that names a player (a prompt someone waits for), else 1: the
-        outbox sends such messages before other chats' pictures and edits."""
-        return 0 if self.body.get("mentions") else 1
+        """0 for a prompt someone waits for (a turn prompt, or any message that pings a player),
+        else 1: the outbox sends such messages before other chats' pictures and edits."""
+        return 0 if self.awaited or self.body.get("mentions") else 1
 
 
 @dataclass(slots=True)
