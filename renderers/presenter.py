@@ -78,6 +78,10 @@ class Presenter(ABC):
     def option_name_text(self, name: str, language: str) -> str:
         return t(language, f"{self.text_prefix}.option.{name}")
 
+    def option_help_text(self, name: str, language: str) -> str:
+        """What the option changes, in a sentence ("Only you see your Lire ...")."""
+        return t(language, f"{self.text_prefix}.option_help.{name}")
+
     def board_help(self, language: str) -> str:
         """What the board command shows, for the help ("the board, scores and tiles on offer")."""
         return t(language, f"{self.text_prefix}.help.board")

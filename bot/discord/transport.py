@@ -60,8 +60,10 @@ THREAD_ARCHIVED = 50083
 
 
 def mention_text(text: str, mentions: tuple[User, ...]) -> str:
-    """``text`` with each Discord user pinged: their name becomes ``<@id>`` where it
-    appears as a word, otherwise the mention leads the message."""
+    """``text`` with each Discord user pinged: their name becomes ``<@id>`` where it first
+    appears as a word in the message's last paragraph (the line that asks them to act closes a
+    prompt, after a blank line; the log above it only tells what was done), else where it first
+    appears at all; otherwise the mention leads the message."""
     leading: list[str] = []
     for user in mentions:
         if user.platform != "discord" or not user.id.isdigit():
@@ -70,8 +72,10 @@ def mention_text(text: str, mentions: tuple[User, ...]) -> str:
         if tag in text:
             continue
         pattern = re.compile(r"(?<![\w@])" + re.escape(user.name) + r"(?!\w)") if user.name else None
-        if pattern is not None and pattern.search(text):
-            text = pattern.sub(lambda _m, tag=tag: tag, text, count=1)
+        last_paragraph = text.rfind("\n\n") + 2 if "\n\n" in text else 0
+        found = pattern and (pattern.search(text, last_paragraph) or pattern.search(text))
+        if found:
+            text = text[:found.start()] + tag + text[found.end():]
         else:
             leading.append(tag)
     if leading:

@@ -143,7 +143,7 @@ class TerminalSession:
         """Resume a terminal game or start a new one: None when a game is running, else the
         exit status. Starting a new game leaves unfinished ones as they are."""
         games = await self.service.platform_games(PLATFORM, limit=1000)
-        unfinished = [g for g in games if g["status"] in ACTIVE]
+        unfinished = last_played_first([g for g in games if g["status"] in ACTIVE])
         if self.options.resume:
             if self.options.resume_id is None:
                 target = unfinished[0] if unfinished else None
@@ -214,6 +214,9 @@ class TerminalSession:
         }
         if opts.seed is not None:
             game_options["seed"] = opts.seed
+        if opts.ai_level is not None:
+            # The game's level too, not only its AI seats': the options line names it.
+            game_options["ai_level"] = opts.ai_level
         self.transport.chat_id = self.chat.id
         reply = await self.service.new_game(self.chat, self.human, options=game_options)
         if not reply.ok:
@@ -294,7 +297,7 @@ class TerminalSession:
                     return None
                 continue
             if isinstance(answer, Invalid):
-                self.explain_invalid(answer, numbers)
+                self.explain_invalid(answer, numbers, labels)
                 continue
             if isinstance(answer, Command):
                 code = await self.command(answer.name)
@@ -328,6 +331,8 @@ class TerminalSession:
             self.reply_buttons = ()     # a move made from a submenu: the turn's menu is new
         if reply.refused in ("bot.err.bad_move", "bot.err.bad_choice"):
             self.explain_invalid(answer, numbers)     # the game knows no more than we do: our words
+        elif reply.extra.get("refused") == "bot.err.ambiguous":
+            self.console.print(reply.text)      # worded as when the terminal finds it so itself
         elif not reply.ok:
             self.show_reply(reply)
         return reply.ok
@@ -384,11 +389,14 @@ class TerminalSession:
         for line in text.splitlines():
             self.console.print(f"  {line}")
 
-    def explain_invalid(self, answer: Invalid, numbers: list[int]) -> None:
+    def explain_invalid(self, answer: Invalid, numbers: list[int], labels: list[str] | None = None) -> None:
+        if answer.reason == "ambiguous" and labels is not None:
+            # The service's words for a word that fits several choices, with the same list.
+            self.say("bot.err.ambiguous", text=answer.value, choices=", ".join(labels[i] for i in answer.matches))
+            return
         key = {
             "empty": "terminal.invalid.empty",
             "out_of_range": "terminal.invalid.out_of_range",
-            "ambiguous": "terminal.invalid.ambiguous",
             "no_choices": "terminal.invalid.no_choices",
         }.get(answer.reason, "terminal.invalid.unknown")
         self.say(key, value=answer.value, numbers=key_list(numbers))
@@ -419,6 +427,12 @@ class TerminalSession:
     def saved_on_eof(self) -> int:
         self.say("terminal.saved_eof", command=self.resume_command)
         return EXIT_OK
+
+
+def last_played_first(games: list[dict]) -> list[dict]:
+    """The games played (moved in) most recently first: the one ``--resume`` continues is the
+    one the player left last, not the one started last."""
+    return sorted(games, key=lambda g: (g["updated"], g["game_id"]), reverse=True)
 
 
 def key_list(keys) -> str:

@@ -57,6 +57,7 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "tg.cmd.": set(GROUP_COMMANDS + PRIVATE_COMMANDS),
     "terminal.alias.": set(TERMINAL_COMMANDS),
     "pp.option.": {"final_tours"},
+    "pp.option_help.": {"final_tours"},
     "pc.colour.": set(COMPANIES),
     "pc.colours.": set(COMPANIES),
     "pc.ev.ended_": {"marseille", "storage"},
@@ -70,6 +71,7 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "papa.phase.": set(PAPA_PHASES),
     "papa.stretch_over.": {"place", "bid", "invest", "deliver"},     # the phases that close a stretch
     "papa.option.": set(PAPA_OPTIONS),
+    "papa.option_help.": set(PAPA_OPTIONS),
     "papa.short.": set(PAPA_BARE + PAPA_PAIRS + PAPA_NUMBERS + PAPA_IDS + ("split",)),
     "papa.btn.": {"drop", "end-trip", "done", "best-plan", "decline"},
     "papa.prompt.": {"square", "pizzas", "which", "where", "from", "bid", "settle", "late"},
