@@ -331,7 +331,7 @@ class TerminalSession:
             self.reply_buttons = ()     # a move made from a submenu: the turn's menu is new
         if reply.refused in ("bot.err.bad_move", "bot.err.bad_choice"):
             self.explain_invalid(answer, numbers)     # the game knows no more than we do: our words
-        elif reply.extra.get("refused") == "bot.err.ambiguous":
+        elif reply.refused == "bot.err.ambiguous":
             self.console.print(reply.text)      # worded as when the terminal finds it so itself
         elif not reply.ok:
             self.show_reply(reply)

@@ -1,17 +1,17 @@
 """Where a ping lands in the channel (issue 32): on the line that asks the player to act, not on
-the first line that names them (the log of what they did earlier in the phase). Papà Paolo in
-simcord: ann and bob play by the first button of their DM turn message, two AI seats."""
+the first line that names them (the log of what they did earlier in the round). Paris Paris in
+simcord: ann and bob play by the first tile button of the channel's turn message. (Where seats
+choose in private, as in Papà Paolo, the channel pings nobody: their DM turn message tells them.)"""
 
 from __future__ import annotations
 
 from discord_kit import buttons
 
-CHOICE = ("pp:c_", "pp:o_")
+CHOICE = "pp:c_"
 
 
-def private_turn(member):
-    channel = member.user.dm_channel
-    for message in reversed(channel.history() if channel is not None else []):
+def turn_message(table):
+    for message in reversed(table.channel.history()):
         if any(b.custom_id.startswith(CHOICE) for b in buttons(message)):
             return message
     return None
@@ -24,13 +24,10 @@ def pinged_again(table, member) -> list[str]:
             if tag in m.content and member.name in m.content.replace(tag, "")]
 
 
-async def test_the_ping_is_on_the_waiting_line_not_on_the_log_line(table, service, monkeypatch):
-    monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: 35)
+async def test_the_ping_is_on_the_waiting_line_not_on_the_log_line(table, service):
     ann, bob = table.ann, table.bob
-    await ann.slash(table.channel, "boardchat new", game="papa-paolo")
+    await ann.slash(table.channel, "boardchat new")
     await bob.slash(table.channel, "boardchat join")
-    for _ in range(2):
-        await ann.slash(table.channel, "boardchat addbot")
     await ann.slash(table.channel, "boardchat start")
     members = {str(m.id): m for m in (ann, bob)}
     found: list[str] = []
@@ -39,12 +36,10 @@ async def test_the_ping_is_on_the_waiting_line_not_on_the_log_line(table, servic
         if found:
             break
         info = await service.game_info(game_id=1)
-        acting = [members[info["seats"][s]["user_id"]] for s in info["to_act"]
-                  if info["seats"][s]["user_id"] in members]
-        for member in acting:
-            turn = private_turn(member)
-            first = next(b for b in buttons(turn) if b.custom_id.startswith(CHOICE))
-            await member.user.click(turn, custom_id=first.custom_id)
+        member = members[info["seats"][info["to_move"]]["user_id"]]
+        turn = turn_message(table)
+        first = next(b for b in buttons(turn) if b.custom_id.startswith(CHOICE))
+        await member.click(turn, custom_id=first.custom_id)
     assert found, "bob was never named in the log of a message that pings him"
     for content in found:
         log, _, call = content.rpartition("\n\n")
