@@ -5,6 +5,7 @@
 #   scripts/lock.sh            what a refresh would change: compile the newest versions the ranges
 #                              allow, print the difference, install them in a throwaway virtualenv and
 #                              run the README's test command there. constraints.txt is left as it is.
+#   scripts/lock.sh --diff     only the difference, without the suite.
 #   scripts/lock.sh --write    the refresh itself: rewrite constraints.txt with the newest versions
 #                              (run the first form before, and commit the lock with the fixes it needs).
 #   scripts/lock.sh --same     rewrite constraints.txt keeping every pin it can (after a range changes
@@ -12,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:---check}"
-case "$mode" in --check|--write|--same) ;; *) echo "usage: scripts/lock.sh [--check|--write|--same]" >&2; exit 2;; esac
+case "$mode" in --check|--diff|--write|--same) ;; *) echo "usage: scripts/lock.sh [--check|--diff|--write|--same]" >&2; exit 2;; esac
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -41,6 +42,7 @@ echo "== what a refresh would change (constraints.txt -> newest allowed):"
 if diff <(grep -E '^[A-Za-z]' constraints.txt) <(grep -E '^[A-Za-z]' "$work/new.txt"); then
     echo "nothing: the lock is up to date"
 fi
+[ "$mode" = --diff ] && exit 0
 echo "== the README's test command on the refreshed versions, in a throwaway virtualenv:"
 python3 -m venv "$work/venv"
 # shellcheck disable=SC1091
