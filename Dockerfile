@@ -13,11 +13,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 # What the package needs to install, and nothing else (.dockerignore keeps the rest out).
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY engine ./engine
 COPY renderers ./renderers
 COPY bot ./bot
-RUN pip install . \
+# The versions the suite passed with (constraints.txt; docs/dependencies.md).
+RUN pip install -c constraints.txt . \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin boardchat \
     && mkdir -p /data && chown boardchat /data
 
