@@ -1,47 +1,46 @@
 """Where a ping lands in the channel (issue 32): on the line that asks the player to act, not on
-the first line that names them (the log of what they did earlier in the round). Paris Paris in
-simcord: ann and bob play by the first tile button of the channel's turn message. (Where seats
-choose in private, as in Papà Paolo, the channel pings nobody: their DM turn message tells them.)"""
+the first line that names them (the log of what they did earlier in the round: "C2: bob buys
+ingredients…", then "⏳ Waiting for bob."). DiscordTransport against simcord's offline Discord.
+(Where seats choose in private, as in Papà Paolo, the channel pings nobody: their own turn
+message tells them; tests/discord/test_papa_paolo.py.)"""
 
 from __future__ import annotations
 
-from discord_kit import buttons
+import discord
+import pytest
+from discord.ext import commands
 
-CHOICE = "pp:c_"
-
-
-def turn_message(table):
-    for message in reversed(table.channel.history()):
-        if any(b.custom_id.startswith(CHOICE) for b in buttons(message)):
-            return message
-    return None
+from bot.contract import Chat, Outgoing, User
+from bot.discord.transport import DiscordTransport
 
 
-def pinged_again(table, member) -> list[str]:
-    """Channel messages that ping ``member`` and also name them elsewhere (a line of the log)."""
-    tag = f"<@{member.id}>"
-    return [m.content for m in table.channel.history()
-            if tag in m.content and member.name in m.content.replace(tag, "")]
+@pytest.fixture
+def simcord_bot():
+    return commands.Bot(command_prefix="!", intents=discord.Intents.none())
 
 
-async def test_the_ping_is_on_the_waiting_line_not_on_the_log_line(table, service):
-    ann, bob = table.ann, table.bob
-    await ann.slash(table.channel, "boardchat new")
-    await bob.slash(table.channel, "boardchat join")
-    await ann.slash(table.channel, "boardchat start")
-    members = {str(m.id): m for m in (ann, bob)}
-    found: list[str] = []
-    for _ in range(60):
-        found = pinged_again(table, bob)
-        if found:
-            break
-        info = await service.game_info(game_id=1)
-        member = members[info["seats"][info["to_move"]]["user_id"]]
-        turn = turn_message(table)
-        first = next(b for b in buttons(turn) if b.custom_id.startswith(CHOICE))
-        await member.click(turn, custom_id=first.custom_id)
-    assert found, "bob was never named in the log of a message that pings him"
-    for content in found:
-        log, _, call = content.rpartition("\n\n")
-        assert f"<@{bob.id}>" in call and f"<@{bob.id}>" not in log, content
-        assert bob.name in log
+async def test_the_ping_is_on_the_waiting_line_not_on_the_log_line(simcord_env):
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("paris")
+    bob = guild.add_member(simcord_env.create_user("bob"))
+    transport = DiscordTransport(simcord_env.bot)
+    text = "Round 2/5 · placing\nC2: bob buys ingredients (3 Lire).\nA1: ann builds a road.\n\n⏳ Waiting for bob."
+    await transport.deliver(Outgoing(id=1, text=text, chat=Chat("discord", str(channel.id), "paris"),
+                                     mentions=(User("discord", str(bob.id), "bob"),)))
+    content = channel.last_message.content
+    log, _, call = content.rpartition("\n\n")
+    assert call == f"⏳ Waiting for <@{bob.id}>."
+    assert f"<@{bob.id}>" not in log and "C2: bob buys ingredients" in log
+
+
+async def test_a_name_only_in_the_log_is_pinged_there_and_a_name_nowhere_leads(simcord_env):
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("paris")
+    bob, cy = (guild.add_member(simcord_env.create_user(name)) for name in ("bob", "cy"))
+    transport = DiscordTransport(simcord_env.bot)
+    text = "C2: bob buys ingredients.\n\nThe round is over."
+    await transport.deliver(Outgoing(id=2, text=text, chat=Chat("discord", str(channel.id), "paris"),
+                                     mentions=(User("discord", str(bob.id), "bob"), User("discord", str(cy.id), "cy"))))
+    content = channel.last_message.content
+    assert f"C2: <@{bob.id}> buys ingredients." in content        # the only place bob is named
+    assert content.startswith(f"<@{cy.id}>")                       # cy is named nowhere: the ping leads
