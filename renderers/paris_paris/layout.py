@@ -471,6 +471,32 @@ def _tag_size(tag: Tag) -> tuple[float, float]:
     return tag_width(tag.items), TAG_H
 
 
+STRAY = 30    # the cost of each design unit by which a tag is nearer another station's name than its own station
+
+
+def box_gap(a: Box, b: Box) -> float:
+    """The distance between two boxes (0 where they touch or overlap)."""
+    dx = max(b[0] - a[2], 0, a[0] - b[2])
+    dy = max(b[1] - a[3], 0, a[1] - b[3])
+    return math.hypot(dx, dy)
+
+
+def _stray(station: str, box: Box) -> float:
+    """How much nearer ``box`` is to another station or its name than to ``station`` or its name
+    (0: it reads as its own station's). "A✕" at Pont Neuf sat by the Louvre's name and read as the Louvre's."""
+    x, y, _ = STATION_LAYOUT[station]
+    own = min(gap(box, x, y), box_gap(box, labels()[station].box))
+    nearest = min(min(gap(box, ox, oy), box_gap(box, labels()[other].box))
+                  for other, (ox, oy, _) in STATION_LAYOUT.items() if other != station)
+    return max(0.0, own - nearest)
+
+
+def tag_strays(view, events: Sequence[E.Event]) -> dict[tuple, float]:
+    """For each tag (by key), how much nearer it is to another station or name than to its own
+    (design units; 0 everywhere on a legible map, for tests)."""
+    return {tag.key: _stray(tag.station, box) for tag, box in place_tags(view, events)}
+
+
 def place_tags(view, events: Sequence[E.Event]) -> list[tuple[Tag, Box]]:
     """Each tag (design units) by the placement rule, around its station at growing distances,
     after the offer badges."""
@@ -487,7 +513,8 @@ def place_tags(view, events: Sequence[E.Event]) -> list[tuple[Tag, Box]]:
                 cos, sin = math.cos(angle), math.sin(angle)
                 cx = x + cos * (distance + w / 2 * abs(cos))
                 cy = y + sin * (distance + h / 2 * abs(sin))
-                candidates.append((distance, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), None))
+                box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+                candidates.append((distance + STRAY * _stray(tag.station, box), box, None))
         near = [(tuple(b for b in placed if gap(b, x, y) < REACH), HARD)]
         _, box, _ = _best(candidates, [*static_obstacles(tag.station), *near])
         placed.append(box)
