@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 from engine.papa_paolo import components as C
 
 from .. import draw, style
+from ..fonts import drawable, font
 from ..players import colour as player_colour
 
 TILE_RGB = {"yellow": (240, 200, 60), "blue": (90, 150, 215), "red": (215, 90, 70), "green": (105, 175, 95)}
@@ -45,7 +46,7 @@ def city_square(d: ImageDraw.ImageDraw, x: int, y: int, size: int, colour: str, 
         d.line((cx, cy, cx + dx * size / 2, cy + dy * size / 2), fill=ROAD, width=w)
     if roads:
         d.ellipse((cx - w / 2, cy - w / 2, cx + w / 2, cy + w / 2), fill=ROAD)
-    draw.text(d, (x + 4, y + 2), LETTER[colour], max(10, size // 5), bold=True, fill=style.INK)
+    draw.text(d, (x + 4, y + 2), LETTER[colour], label_size(size), bold=True, fill=style.INK)
     hs = max(6, size // 6)
     for i in range(houses):
         hx = x + size - (i + 1) * (hs + 3) - 2
@@ -54,14 +55,49 @@ def city_square(d: ImageDraw.ImageDraw, x: int, y: int, size: int, colour: str, 
                (hx, hy + hs)]
         d.polygon(pts, fill=style.INK if i < served else style.WHITE, outline=style.INK)
     if name:
-        draw.text(d, (x + size - 3, y + 2), name, max(9, size // 7), fill=style.MUTED, anchor="ra")
+        draw.text(d, (x + size - 3, y + 2), name, max(9, round(size / 4.9)), fill=style.MUTED, anchor="ra")
+
+
+def label_size(size: int) -> int:
+    """The letters on a square ``size`` wide (16 px on the phone picture's 78 px squares)."""
+    return max(10, round(size / 4.8))
 
 
 def pizzeria_square(d: ImageDraw.ImageDraw, x: int, y: int, size: int, pizzas: int, capacity: int) -> None:
     d.rectangle((x, y, x + size, y + size), fill=(252, 236, 230), outline=PIZZERIA, width=3)
-    draw.text(d, (x + size / 2, y + size * 0.34), "P", max(12, size // 3), bold=True, fill=PIZZERIA, anchor="mm")
-    draw.text(d, (x + size / 2, y + size * 0.74), f"🍕{pizzas}/{capacity}", max(10, size // 5), bold=True,
-              anchor="mm")
+    pizzeria_label(d, x, y, size, pizzas, capacity)
+
+
+def pizzeria_label(d: ImageDraw.ImageDraw, x: int, y: int, size: int, pizzas: int, capacity: int,
+                   halo: bool = False) -> None:
+    """"P" and its pizzas out of its room ("4/5"); with ``halo``, drawn again over a trip's line."""
+    stroke = max(2, size // 30) if halo else 0
+    draw.text(d, (x + size / 2, y + size * 0.34), "P", max(12, size // 3), bold=True, fill=PIZZERIA, anchor="mm",
+              stroke=stroke, stroke_fill=(252, 236, 230))
+    draw.text(d, (x + size / 2, y + size * 0.74), f"🍕{pizzas}/{capacity}", label_size(size), bold=True,
+              anchor="mm", stroke=stroke, stroke_fill=(252, 236, 230))
+
+
+def pizzeria_label_box(x: int, y: int, size: int, pizzas: int, capacity: int) -> tuple[float, float, float, float]:
+    """The box round a pizzeria's label (its "P" and its count) on its square at (x, y), ``size`` wide."""
+    boxes = []
+    for value, py, px, bold in (("P", 0.34, max(12, size // 3), True),
+                                (f"🍕{pizzas}/{capacity}", 0.74, label_size(size), True)):
+        left, top, right, bottom = font(px, bold).getbbox(drawable(value, empty=""), anchor="mm")
+        boxes.append((x + size / 2 + left, y + size * py + top, x + size / 2 + right, y + size * py + bottom))
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def badge_box(x: int, y: int, cell: int, pizzeria: bool) -> tuple[float, float, float, float]:
+    """Where a square's number badge goes on a square at (x, y), ``cell`` wide: in the middle of a
+    city square; in the top right corner of a pizzeria, clear of its label (it covered "P 4/5")."""
+    if pizzeria:
+        r = cell * 0.13
+        cx, cy = x + cell - r - 3, y + r + 3
+    else:
+        r = cell * 0.2
+        cx, cy = x + cell / 2, y + cell / 2
+    return cx - r, cy - r, cx + r, cy + r
 
 
 def hood_bounds(squares, extra: Sequence[tuple[int, int]] = ()) -> tuple[int, int, int, int]:
@@ -96,11 +132,17 @@ def draw_hood(d: ImageDraw.ImageDraw, squares, left: int, top: int, cell: int, *
             city_square(d, x + 1, y + 1, cell - 2, q.colour, q.roads, q.houses, q.served, q.id)
     for trip in trips:
         _trip(d, trip, at, cell)
+    if trips:           # a pizzeria's label back over the lines that start there
+        for q in squares:
+            if q.kind == "pizzeria":
+                x, y = at((q.x, q.y))
+                pizzeria_label(d, x + 1, y + 1, cell - 2, q.pizzas, q.capacity, halo=True)
     if chosen is not None:          # the square a tile is being turned for
         x, y = at(chosen)
         d.rectangle((x + 3, y + 3, x + cell - 3, y + cell - 3), outline=LABEL, width=6)
         draw.text(d, (x + cell / 2, y + cell / 2), "↻", cell // 3, bold=True, anchor="mm")
     occupied = {(q.x, q.y) for q in squares}
+    shops = {(q.x, q.y) for q in squares if q.kind == "pizzeria"}
     for pos, key in labels.items():
         x, y = at(pos)
         if pos not in occupied:
@@ -111,9 +153,9 @@ def draw_hood(d: ImageDraw.ImageDraw, squares, left: int, top: int, cell: int, *
                 d.line((x + 2, y + 2 + i, x + 2, y + 2 + min(i + 5, cell - 4)), fill=style.MUTED, width=2)
                 d.line((x + cell - 2, y + 2 + i, x + cell - 2, y + 2 + min(i + 5, cell - 4)), fill=style.MUTED,
                        width=2)
-        r = cell * 0.2
-        cx, cy = x + cell / 2, y + cell / 2
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=LABEL, outline=style.INK, width=2)
+        box = badge_box(x, y, cell, pos in shops)
+        r, cx, cy = (box[2] - box[0]) / 2, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        d.ellipse(box, fill=LABEL, outline=style.INK, width=2)
         draw.text(d, (cx, cy), str(key), int(r * 1.2), bold=True, anchor="mm")
 
 
@@ -124,7 +166,12 @@ def _trip(d: ImageDraw.ImageDraw, trip: dict, at, cell: int) -> None:
     points = [tuple(start), *(tuple(p) for p in trip.get("path", ()))]
     centres = [(at(p)[0] + cell / 2, at(p)[1] + cell / 2) for p in points]
     if len(centres) > 1:
-        d.line(centres, fill=TRIP, width=max(3, cell // 14), joint="curve")
+        # The line leaves from the pizzeria's edge, not its middle, where it would cross out "P 4/5".
+        (ax, ay), (bx, by) = centres[0], centres[1]
+        edge = ((ax + bx) / 2, (ay + by) / 2)
+        w = max(3, cell // 14)
+        d.line([edge, *centres[1:]], fill=TRIP, width=w, joint="curve")
+        d.ellipse((edge[0] - w, edge[1] - w, edge[0] + w, edge[1] + w), fill=TRIP)
     for p in trip.get("drops", ()):
         x, y = at(tuple(p))
         r = cell * 0.12
