@@ -166,7 +166,7 @@ def _coin(d: ImageDraw.ImageDraw, cx: float, cy: float, value: int | None, k: fl
     """A row's or column's coin; once paid, the mark of the player it went to on its far side from
     the grid (a dash where nobody had a marker in the line and the bank kept it)."""
     r = round(17 * k)
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(236, 196, 90), outline=style.INK, width=2)
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pieces.COIN, outline=style.INK, width=2)
     draw.text(d, (cx, cy), "?" if value is None else str(value), round(17 * k), bold=True, anchor="mm")
     if line not in won:
         return
