@@ -191,14 +191,17 @@ def _cost(box, weighted: Iterable[tuple[Sequence[Box], float]]) -> float:
     return total
 
 
-def _best(candidates, weighted) -> tuple[float, Box, object]:
+def _best(candidates, weighted, extra=None) -> tuple[float, Box, object]:
     """The rule: of ``candidates`` (own cost, box, payload), in order of preference, the one whose
-    own cost plus what it covers (``_cost``) is least; the earlier one on a tie."""
+    own cost plus what it covers (``_cost``) plus ``extra(box)`` (never negative) is least; the
+    earlier one on a tie."""
     best = None
     for own, box, payload in sorted(candidates, key=lambda c: c[0]):   # stable: ties keep their order
         if best is not None and own >= best[0]:
             break   # every candidate left costs at least this much on its own
         score = own + _cost(box, weighted)
+        if extra is not None and (best is None or score < best[0]):     # only where it can still win
+            score += extra(box)
         if best is None or score < best[0]:
             best = (score, box, payload)
     return best
@@ -486,9 +489,17 @@ def _stray(station: str, box: Box) -> float:
     (0: it reads as its own station's). "A✕" at Pont Neuf sat by the Louvre's name and read as the Louvre's."""
     x, y, _ = STATION_LAYOUT[station]
     own = min(gap(box, x, y), box_gap(box, labels()[station].box))
-    nearest = min(min(gap(box, ox, oy), box_gap(box, labels()[other].box))
-                  for other, (ox, oy, _) in STATION_LAYOUT.items() if other != station)
+    nearest = min((min(gap(box, ox, oy), box_gap(box, label)) for ox, oy, label in _others(station)),
+                  default=own)
     return max(0.0, own - nearest)
+
+
+@lru_cache(maxsize=64)
+def _others(station: str) -> tuple[tuple[float, float, Box], ...]:
+    """The other stations (point and name) near enough to ``station`` to matter to what goes beside it."""
+    x, y, _ = STATION_LAYOUT[station]
+    return tuple((ox, oy, labels()[other].box) for other, (ox, oy, _) in STATION_LAYOUT.items()
+                 if other != station and (gap(labels()[other].box, x, y) < REACH or math.hypot(ox - x, oy - y) < REACH))
 
 
 def tag_strays(view, events: Sequence[E.Event]) -> dict[tuple, float]:
@@ -513,10 +524,10 @@ def place_tags(view, events: Sequence[E.Event]) -> list[tuple[Tag, Box]]:
                 cos, sin = math.cos(angle), math.sin(angle)
                 cx = x + cos * (distance + w / 2 * abs(cos))
                 cy = y + sin * (distance + h / 2 * abs(sin))
-                box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-                candidates.append((distance + STRAY * _stray(tag.station, box), box, None))
+                candidates.append((distance, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), None))
         near = [(tuple(b for b in placed if gap(b, x, y) < REACH), HARD)]
-        _, box, _ = _best(candidates, [*static_obstacles(tag.station), *near])
+        _, box, _ = _best(candidates, [*static_obstacles(tag.station), *near],
+                          lambda box, station=tag.station: STRAY * _stray(station, box))
         placed.append(box)
         result.append((tag, box))
     return result
