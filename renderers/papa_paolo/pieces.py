@@ -83,7 +83,7 @@ def city_square(d: ImageDraw.ImageDraw, x: int, y: int, size: int, colour: str, 
                (hx, hy + hs)]
         d.polygon(pts, fill=style.INK if i < served else style.WHITE, outline=style.INK)
     if name:
-        draw.text(d, (x + size - 3, y + 2), name, max(9, round(size / 4.9)), fill=style.MUTED, anchor="ra")
+        draw.text(d, (x + size - 3, y + 2), name, max(9, min(18, round(size / 4.9))), fill=style.MUTED, anchor="ra")
 
 
 def label_size(size: int) -> int:
