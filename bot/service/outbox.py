@@ -22,7 +22,9 @@ first with aging (``StoredOut.turn``: a chat with nothing else to send passes ch
 backlog, by a bounded number of seconds); and sends them side by side within the bot's overall
 budget, which goes in the same order. So a
 busy group waits for its own budget while the others go on, and a burst is spread over
-time instead of refused. While the delivery is behind (``behind``), a round that ends posts its
+time instead of refused. Each call is counted again at the moment it goes out
+(``Pacer.at_call``, through ``contract.calling()``), so sends held up after their turn (a busy
+event loop) do not leave in a burst. While the delivery is behind (``behind``), a round that ends posts its
 new prompt before the round's closing edit and picture (``messages.after_moves``), so the
 prompt waits for no other call of its chat. An edit that would show exactly what its slot shows already is
 recorded as delivered without a call.
@@ -50,7 +52,7 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.contract import PACE_ANOTHER_CALL, Outgoing, RetryLater, Transport, Undeliverable
+from bot.contract import PACE_ANOTHER_CALL, PACE_CALL, Outgoing, RetryLater, Transport, Undeliverable
 
 from .clock import Clock
 from .model import StoredOut
@@ -260,9 +262,11 @@ class Delivery:
         # From here on the platform may accept the message at any moment: a stop must not
         # cut the send short, or the row stays 'sending' and is posted again after the restart.
         paced = PACE_ANOTHER_CALL.set(None if pacer is None else lambda: pacer.take(row.dest, row.rank, row.turn))
+        at_call = PACE_CALL.set(None if pacer is None else lambda: pacer.at_call(row.dest))
         try:
             send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked))   # (with that context)
         finally:
+            PACE_CALL.reset(at_call)
             PACE_ANOTHER_CALL.reset(paced)
         try:
             return await asyncio.shield(send)

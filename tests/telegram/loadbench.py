@@ -414,6 +414,75 @@ async def run_table(game: str, actions: int, *, speed: float = 1.0, limits: Floo
             await api.stop()
 
 
+def _private_state(api: FakeBotAPI, player: FakeUser) -> tuple:
+    """What the player's private chat shows now: each bot message with its edits."""
+    return tuple((m.message_id, m.edits) for m in api.bot_messages(player))
+
+
+async def run_private_game(game: str = "papa-paolo", *, humans: int = 3, ais: int = 1, think: float = 1.0,
+                           speed: float = 1.0, limits: FloodLimits = TELEGRAM, seed: int = 1,
+                           max_taps: int = 10**6, timeout: float = 900.0) -> dict:
+    """One group of ``humans`` people and ``ais`` AI seats playing ``game``, whose decisions are
+    taps in the players' private chats: each person taps one of their choices ``think`` seconds
+    after their turn message shows them (a quick person reads, then taps). Tap to answer: from
+    the tap until the player's private chat shows something new (the turn message edited, or a
+    new message). Seconds are the game's (a run at ``speed`` 10 takes a tenth of the time)."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        api, bot, world = await open_world(tmp, speed=speed, limits=limits)
+        try:
+            world.quiet()
+            table = await seat_group(bot, api, 0, humans=humans, ais=ais, game=game)
+            await settle(world, None, timeout)
+            world.limited()
+            game_id = await bot.service.storage.active_game_id("telegram", str(table.chat.id))
+            answers: list[float] = []
+            started = time.monotonic()
+            over = asyncio.Event()
+
+            async def person(player: FakeUser) -> None:
+                while not over.is_set() and len(answers) < max_taps:
+                    msg = private_turn(api, player)
+                    if msg is None or not any(b.get("callback_data", "")[:2] in ("c_", "o_")
+                                              for b in msg.buttons()):
+                        await asyncio.sleep(0.05 / speed)
+                        continue
+                    await asyncio.sleep(think / speed)
+                    msg = private_turn(api, player)
+                    if msg is None:
+                        continue
+                    buttons = [b for b in msg.buttons() if b.get("callback_data", "")[:2] in ("c_", "o_")]
+                    before = _private_state(api, player)
+                    api.press(player, msg, rng.choice(buttons))
+                    pressed = time.monotonic()
+                    try:
+                        await api.wait_for(lambda b=before: _private_state(api, player) != b or over.is_set(),
+                                           timeout, f"{player.first_name}'s answer")
+                    except AssertionError:
+                        continue        # a stale tap (the phase moved on meanwhile): nothing to answer
+                    if not over.is_set():
+                        answers.append((time.monotonic() - pressed) * speed)
+
+            async def referee() -> None:
+                while len(answers) < max_taps:
+                    if await bot.service.storage.active_game_id("telegram", str(table.chat.id)) != game_id:
+                        break
+                    await asyncio.sleep(0.2)
+                over.set()
+            await asyncio.wait_for(asyncio.gather(referee(), *(person(p) for p in table.players)), timeout)
+            seconds = (time.monotonic() - started) * speed
+            await settle(world, None, timeout)
+            flood = api.flood
+            private = sum(c["send"] + c["edit"] for chat, c in flood.flood_counts.items() if chat != table.chat.id)
+            return {"game": game, "taps": len(answers), "refused": len(flood.refused),
+                    "answer_p50": pct(answers, 50), "answer_p90": pct(answers, 90), "answer_max": max(answers),
+                    "private_per_tap": private / max(len(answers), 1), "minutes": seconds / 60,
+                    **await check_chats(bot, api, [table])}
+        finally:
+            await bot.stop()
+            await api.stop()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python tests/telegram/loadbench.py", description=__doc__.splitlines()[0])
     parser.add_argument("--groups", type=int, default=50, help="groups pressing at the same moment")
