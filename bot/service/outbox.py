@@ -29,6 +29,14 @@ new prompt before the round's closing edit and picture (``messages.after_moves``
 prompt waits for no other call of its chat. An edit that would show exactly what its slot shows already is
 recorded as delivered without a call.
 
+Folding (when the transport offers ``folded_caption(head, text)``: Telegram): a round's
+picture and the new prompt right behind it in its chat go out as one message, the picture with
+its summary and then the prompt as caption, and the prompt's buttons: every group call counts
+against the group's 20 a minute. The prompt's later edits (the next turns of the round, its
+closing edit) keep the summary above their text (``head`` in the body kept as shown), so a
+round's end takes two calls (closing edit, picture with prompt) instead of three. A prompt
+that does not fit a caption with the summary goes on its own, as before.
+
 Delivery guarantee: a message is never lost (it stays ``pending``/``sending`` until the
 transport returned an id and that id is committed). Exactly once needs the transport's
 help: a crash between the platform accepting a message and the ``sent`` commit leaves
@@ -79,6 +87,16 @@ PACED_POLL = 0.2      # ... or for its chat's budget to refill
 BEHIND_SECONDS = 0.25
 
 Materialise = Callable[[StoredOut], Awaitable[Outgoing]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Folded:
+    """How a message goes out when it is more than its own row: under ``head`` (the text of a
+    round's picture), and with ``prompt``, the new prompt that goes out with that picture as one
+    message (None: an edit of such a message, which keeps the head above its new text)."""
+
+    head: str
+    prompt: StoredOut | None = None
 PrivateClosed = Callable[[int, str], Awaitable[None]]
 
 
@@ -228,11 +246,14 @@ class Delivery:
         recorded as delivered without a call (every call counts against the platform's limits)."""
         if row.mode != "edit" or row.slot is None or (row.platform, row.slot) in self._gone_slots:
             return False
-        if await self.storage.last_shown(row.platform, row.slot) != row.body:
+        shown = await self.storage.last_shown(row.platform, row.slot)
+        if shown is None or {k: v for k, v in shown.items() if k != "head"} != row.body:
             return False
         message_id = await self.storage.slot_message(row.platform, row.slot)
         if message_id is None:
             return False
+        if "head" in shown:         # still folded under a picture's text: the next edit keeps it
+            await self.storage.set_body(row.id, {**row.body, "head": shown["head"]})
         await self.storage.mark_sent(row, message_id, self.clock.now())
         return True
 
@@ -257,6 +278,7 @@ class Delivery:
             log.warning("outbox %s: lease lost before sending; left to its new owner", row.id)
             blocked.add(row.dest)
             return False
+        outgoing, folded = await self._fold(transport, row, outgoing)
         if pacer is not None:
             await pacer.take(row.dest, row.rank, row.turn)
         # From here on the platform may accept the message at any moment: a stop must not
@@ -264,12 +286,15 @@ class Delivery:
         paced = PACE_ANOTHER_CALL.set(None if pacer is None else lambda: pacer.take(row.dest, row.rank, row.turn))
         at_call = PACE_CALL.set(None if pacer is None else lambda: pacer.at_call(row.dest))
         try:
-            send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked))   # (with that context)
+            send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked, folded))   # (with that context)
         finally:
             PACE_CALL.reset(at_call)
             PACE_ANOTHER_CALL.reset(paced)
         try:
-            return await asyncio.shield(send)
+            sent = await asyncio.shield(send)
+            if not sent and folded is not None and folded.prompt is not None:
+                await self.storage.release_claim(folded.prompt, self.owner)    # it goes on its own later
+            return sent
         except asyncio.CancelledError:
             try:
                 await asyncio.wait({send}, timeout=self.stop_grace)
@@ -282,7 +307,45 @@ class Delivery:
                     log.warning("stopping: recording outbox %s failed: %r", row.id, send.exception())
             raise
 
-    async def _send(self, transport: Transport, row: StoredOut, outgoing: Outgoing, blocked: set[str]) -> bool:
+    async def _fold(self, transport: Transport, row: StoredOut, outgoing: Outgoing) -> tuple[Outgoing, Folded | None]:
+        """``outgoing`` folded with what goes out with it (see the module's "Folding")."""
+        caption = getattr(transport, "folded_caption", None)
+        if caption is None or row.slot is None and row.mode != "new":
+            return outgoing, None
+        if row.slot is not None:            # an edit of a folded message keeps its head
+            if row.mode != "edit" or outgoing.edit_message_id is None or outgoing.image is not None:
+                return outgoing, None
+            head = ((await self.storage.last_shown(row.platform, row.slot)) or {}).get("head")
+            text = caption(head, outgoing.text) if head else None
+            return (outgoing, None) if text is None else (dataclasses.replace(outgoing, text=text), Folded(head))
+        if outgoing.image is None or row.taken_over:
+            return outgoing, None
+        prompt = await self.storage.claim_next(row, self.owner, self.clock.now(), self.lease_seconds)
+        if prompt is None:
+            return outgoing, None
+        text = None
+        if prompt.mode == "new" and prompt.slot is not None and prompt.body.get("buttons") \
+                and not prompt.body.get("render"):
+            text = caption(outgoing.text, prompt.body.get("text", ""))
+        if text is None:
+            await self.storage.release_claim(prompt, self.owner)
+            return outgoing, None
+        shown = await self.materialise(prompt)
+        folded = dataclasses.replace(outgoing, text=text, buttons=shown.buttons, mentions=shown.mentions,
+                                     slot=prompt.slot)
+        return folded, Folded(outgoing.text, prompt)
+
+    async def _record_sent(self, row: StoredOut, message_id: str, folded: Folded | None) -> None:
+        now = self.clock.now()
+        if folded is not None and folded.prompt is not None:
+            await self.storage.mark_sent(folded.prompt, message_id, now)
+            await self.storage.set_body(folded.prompt.id, {**folded.prompt.body, "head": folded.head})
+        elif folded is not None:
+            await self.storage.set_body(row.id, {**row.body, "head": folded.head})
+        await self.storage.mark_sent(row, message_id, now)
+
+    async def _send(self, transport: Transport, row: StoredOut, outgoing: Outgoing, blocked: set[str],
+                    folded: Folded | None = None) -> bool:
         try:
             message_id = await transport.deliver(outgoing)
         except RetryLater as exc:
@@ -306,7 +369,7 @@ class Delivery:
             await self.storage.reschedule(row.id, self.clock.now() + delay, row.attempts + 1, repr(exc))
             blocked.add(row.dest)
             return False
-        await self.storage.mark_sent(row, str(message_id), self.clock.now())
+        await self._record_sent(row, str(message_id), folded)
         self._gone_slots.discard((row.platform, row.slot))
         return True
 

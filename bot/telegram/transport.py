@@ -19,7 +19,7 @@ from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from bot.contract import Budget, Outgoing, PaceLimits, RetryLater, Undeliverable, another_call, calling
-from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, entities_for_part, split_text
+from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, entities_for_part, split_text, utf16_len
 from bot.telegram.keyboards import keyboard
 
 log = logging.getLogger(__name__)
@@ -78,6 +78,13 @@ class TelegramTransport:
         # picture: each "Done" cost two). After a restart, the first edit of an older picture
         # learns it that way.
         self._pictures: OrderedDict[tuple[int, int], None] = OrderedDict()
+
+    @staticmethod
+    def folded_caption(head: str, text: str) -> str | None:
+        """A picture's caption with ``head`` (its own text) and then ``text`` (a prompt); None when
+        the two do not fit one caption (the outbox then sends them as two messages)."""
+        caption = f"{head}\n\n{text}" if head else text
+        return caption if utf16_len(caption) <= CAPTION_LIMIT else None
 
     def _is_picture(self, chat_id: int, message_id: int) -> bool:
         return (chat_id, message_id) in self._pictures

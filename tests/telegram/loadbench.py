@@ -74,7 +74,7 @@ def flood_at(limits: FloodLimits, speed: float) -> FloodLimits:
 def pace_at(pace: PaceLimits, speed: float) -> PaceLimits:
     def fast(budget: Budget | None) -> Budget | None:
         return None if budget is None else Budget(budget.burst, budget.per_second * speed)
-    return PaceLimits(total=fast(pace.total), chat=fast(pace.chat), group=fast(pace.group))
+    return PaceLimits(**{f.name: fast(getattr(pace, f.name)) for f in dataclasses.fields(pace)})
 
 
 # ---- the world ------------------------------------------------------------------------
@@ -414,6 +414,59 @@ async def run_table(game: str, actions: int, *, speed: float = 1.0, limits: Floo
             await api.stop()
 
 
+async def run_quick_tables(groups: int, *, humans: int = 2, ais: int = 0, presses: int = 6,
+                           think: float = 0.0, game: str = GAMES[0], speed: float = 1.0,
+                           limits: FloodLimits = TELEGRAM, seed: int = 1, timeout: float = 900.0,
+                           pictures: bool = True, drawing_processes: int = 0) -> dict:
+    """``groups`` tables of ``humans`` people (and ``ais`` AI seats) playing ``game`` as fast as
+    people can press: in every group, the player the prompt names presses one of its choices
+    ``think`` seconds after it shows them, ``presses`` times. Press to prompt: from a press until
+    the group's prompt offers something new to someone. Group calls per press: the sends and
+    edits the groups got meanwhile (closing edits, pictures, prompts) over the presses."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        api, bot, world = await open_world(tmp, speed=speed, limits=limits, drawing_processes=drawing_processes)
+        if not pictures:
+            bot.service.pictures.render = _small_picture
+        try:
+            world.quiet()
+            tables = [await seat_group(bot, api, i, humans=humans, ais=ais, game=game) for i in range(groups)]
+            await settle(world, None, timeout)
+            world.limited()
+            waits: list[float] = []
+            started = time.monotonic()
+
+            async def players(table: Group) -> None:
+                for _ in range(presses):
+                    await asyncio.sleep(think / speed)
+                    before = press(api, table, rng)
+                    if before is None:
+                        return
+                    pressed = time.monotonic()
+                    await next_prompt(api, table, before, timeout)
+                    waits.append((time.monotonic() - pressed) * speed)
+            await asyncio.gather(*(players(t) for t in tables))
+            seconds = time.monotonic() - started
+            await settle(world, None, timeout)
+            flood = api.flood
+            ids = {t.chat.id for t in tables}
+            group_calls = sum(sum(c.values()) for chat, c in flood.flood_counts.items() if chat in ids)
+            # each round's picture: (its summary, the caption its message shows now)
+            async with bot.service.storage.db.execute(
+                    "SELECT dest, body, message_id FROM outbox WHERE platform = 'telegram' AND state = 'sent'") as cur:
+                rows = await cur.fetchall()
+            pictures = [(json.loads(body)["text"], api.messages[(int(dest[2:]), int(mid))].caption or "")
+                        for dest, body, mid in rows if dest[2:].lstrip("-").isdigit() and int(dest[2:]) in ids
+                        and json.loads(body).get("render") and (int(dest[2:]), int(mid)) in api.messages]
+            return {"groups": groups, "humans": humans, "ais": ais, "presses": len(waits),
+                    "p50": pct(waits, 50), "p99": pct(waits, 99), "group_calls_per_press": group_calls / max(len(waits), 1),
+                    "refused": len(flood.refused), "seconds": seconds * speed, "pictures": pictures,
+                    **await check_chats(bot, api, tables)}
+        finally:
+            await bot.stop()
+            await api.stop()
+
+
 def _private_state(api: FakeBotAPI, player: FakeUser) -> tuple:
     """What the player's private chat shows now: each bot message with its edits."""
     return tuple((m.message_id, m.edits) for m in api.bot_messages(player))
@@ -421,7 +474,7 @@ def _private_state(api: FakeBotAPI, player: FakeUser) -> tuple:
 
 async def run_private_game(game: str = "papa-paolo", *, humans: int = 3, ais: int = 1, think: float = 1.0,
                            speed: float = 1.0, limits: FloodLimits = TELEGRAM, seed: int = 1,
-                           max_taps: int = 10**6, timeout: float = 900.0) -> dict:
+                           max_taps: int = 10**6, timeout: float = 900.0, pictures: bool = True) -> dict:
     """One group of ``humans`` people and ``ais`` AI seats playing ``game``, whose decisions are
     taps in the players' private chats: each person taps one of their choices ``think`` seconds
     after their turn message shows them (a quick person reads, then taps). Tap to answer: from
@@ -430,6 +483,8 @@ async def run_private_game(game: str = "papa-paolo", *, humans: int = 3, ais: in
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         api, bot, world = await open_world(tmp, speed=speed, limits=limits)
+        if not pictures:
+            bot.service.pictures.render = _small_picture
         try:
             world.quiet()
             table = await seat_group(bot, api, 0, humans=humans, ais=ais, game=game)
@@ -476,6 +531,7 @@ async def run_private_game(game: str = "papa-paolo", *, humans: int = 3, ais: in
             private = sum(c["send"] + c["edit"] for chat, c in flood.flood_counts.items() if chat != table.chat.id)
             return {"game": game, "taps": len(answers), "refused": len(flood.refused),
                     "answer_p50": pct(answers, 50), "answer_p90": pct(answers, 90), "answer_max": max(answers),
+                    "answers": answers,
                     "private_per_tap": private / max(len(answers), 1), "minutes": seconds / 60,
                     **await check_chats(bot, api, [table])}
         finally:

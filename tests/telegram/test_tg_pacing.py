@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from fakebotapi import FakeBotAPI
 from flood import FloodLimits, FloodModel
-from loadbench import TABLE_GAMES, open_world, run_load, run_table
+from loadbench import TABLE_GAMES, open_world, run_load, run_quick_tables, run_table
 from telegram import Bot
 from telegram.error import RetryAfter
 
@@ -115,3 +115,19 @@ async def test_sends_held_up_after_their_turn_do_not_go_out_in_a_burst(tmp_path)
     finally:
         await bot.stop()
         await api.stop()
+
+
+async def test_two_people_playing_quickly_take_at_most_one_and_a_half_group_calls_a_press():
+    """Paris Paris, two tables of two people pressing as soon as the prompt names them, under
+    Telegram's limits ten times faster. A round's end posts its picture with the new prompt as
+    one message (before: the picture, then the prompt: 2 calls a press, measured 2.0), and
+    every later edit of that message (the next turn, its closing edit) keeps the round's summary
+    above the prompt."""
+    result = await run_quick_tables(2, humans=2, presses=8, speed=10.0, timeout=120)
+    assert result["presses"] == 16 and result["refused"] == 0
+    assert (result["lost"], result["doubled"], result["reordered"]) == (0, 0, 0)
+    assert result["group_calls_per_press"] <= 1.5
+    summaries = result["pictures"]
+    assert len(summaries) >= 4
+    assert all(caption.startswith(summary) for summary, caption in summaries)
+    assert sum(1 for summary, caption in summaries if caption != summary) >= 4     # folded with a prompt
