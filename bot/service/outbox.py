@@ -85,6 +85,9 @@ PACED_POLL = 0.2      # ... or for its chat's budget to refill
 # its chat's closing edit and map would wait that long for each of them, its picture's drawing
 # besides; posted first, it waits that long once.
 BEHIND_SECONDS = 0.25
+# Where the transport folds a round's picture with its prompt: the seconds of the overall budget
+# that the sends waiting for it must take before a new prompt goes first (``Delivery.behind``).
+FOLDED_BEHIND_SECONDS = 1.0
 
 Materialise = Callable[[StoredOut], Awaitable[Outgoing]]
 
@@ -131,6 +134,7 @@ class Delivery:
         self.share = share          # of the platform's overall budget, for this process
         self._pacers: dict[str, Pacer | None] = {}
         self._in_flight: dict[str, int] = {}     # paced sends under way, per platform
+        self._folds: set[str] = set()            # platforms whose transport folds (see "Folding")
 
     def behind(self, platform: str) -> bool:
         """Whether this process's paced delivery of ``platform`` is behind: the messages under
@@ -141,6 +145,12 @@ class Delivery:
         pacer = self._pacers.get(platform)
         if pacer is None:
             return False
+        if platform in self._folds:
+            # There the picture would go out with the new prompt (see "Folding"): posting the
+            # prompt first costs its group one call of its 20 a minute. Worth it only when the
+            # bot's overall budget is well behind (a second of it waiting: at 200 groups ending a
+            # round at once), not while pictures are being drawn or a few groups end a round together.
+            return pacer.total.waiting >= pacer.per_second * FOLDED_BEHIND_SECONDS
         return self._in_flight.get(platform, 0) >= min(SEND_AT_ONCE, pacer.per_second * BEHIND_SECONDS)
 
     def pacer(self, transport: Transport) -> Pacer | None:
@@ -149,11 +159,14 @@ class Delivery:
         if platform not in self._pacers:
             limits = getattr(transport, "pace", None)
             self._pacers[platform] = Pacer(limits, self.share) if limits is not None else None
+            if getattr(transport, "folded_caption", None) is not None:
+                self._folds.add(platform)
         return self._pacers[platform]
 
     def reset_pacing(self) -> None:
         """Start again with full budgets, read afresh from the transports (tests, benchmarks)."""
         self._pacers.clear()
+        self._folds.clear()
 
     def wake(self, platform: str) -> None:
         """New messages for ``platform`` were committed: the loop delivering it looks now."""

@@ -68,6 +68,11 @@ class Ranked:
         self._turns = Turns()
         self._handing: asyncio.Task | None = None
 
+    @property
+    def waiting(self) -> int:
+        """Calls waiting for the budget now (a few may have stopped waiting)."""
+        return len(self._turns)
+
     async def acquire(self, rank: int, turn: float = 0.0) -> None:
         done = self._turns.wait(rank, turn)
         if self._handing is None or self._handing.done():

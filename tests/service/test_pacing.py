@@ -193,3 +193,31 @@ async def test_a_private_chat_has_its_own_budget_not_the_groups():
     assert not pacer.ready("u:ann")
     await pacer.take("c:g")
     assert not pacer.ready("c:g")
+
+
+class FoldingTransport(FakeTransport):
+    """Like Telegram's: a round's picture and the prompt behind it may go out as one message."""
+
+    pace = PaceLimits(total=Budget(1, 28.0), chat=Budget(100, 100.0))
+
+    @staticmethod
+    def folded_caption(head: str, text: str) -> str | None:
+        return f"{head}\n\n{text}"
+
+
+async def test_where_pictures_fold_with_prompts_a_prompt_goes_first_only_when_a_second_of_the_budget_waits(service):
+    """Posting a round's prompt before its picture costs the group a call where the two would go
+    as one: only a real backlog of the bot's overall budget (28 sends waiting, a second of it)
+    is worth that, not a few groups ending a round together."""
+    transport = FoldingTransport()
+    pacer = service.delivery.pacer(transport)
+    waiting = []
+    for k in range(30):
+        waiting.append(asyncio.ensure_future(pacer.total.acquire(1)))
+        await asyncio.sleep(0)
+        if k == 9:
+            assert not service.delivery.behind(transport.platform)      # 9 wait (the first went)
+    assert service.delivery.behind(transport.platform)                  # 29 wait
+    for task in waiting:
+        task.cancel()
+    await asyncio.gather(*waiting, return_exceptions=True)

@@ -19,6 +19,14 @@ three presses in four edit the prompt, the fourth ends a round. Printed:
 presses as soon as the prompt names them) and prints sends and edits per action and the
 429s served (goal 0).
 
+``--quick GROUPS`` plays that many tables of ``--humans`` people (2) at once, each pressing as
+soon as the prompt names them, ``--presses`` times (6): press to the next prompt p50/p99, group
+calls per press (goal <= 1.5), 429s (goal 0).
+
+``--private-game`` plays a whole Papà Paolo game of three people and an AI, each tapping in
+their private chat ``--think`` seconds (1) after their menu shows: tap to answer p50/p90 (goal
+p90 <= 1 s), private calls per tap, 429s (goal 0).
+
 The suite runs both small (tests/telegram/test_tg_pacing.py); ``speed`` scales every
 window of the limits and the bot's pace alike, so a test sees a minute in a few seconds.
 """
@@ -551,8 +559,35 @@ def main(argv: list[str] | None = None) -> None:
                         help="one small PNG for every picture: the delivery without drawing the maps")
     parser.add_argument("--drawing-processes", type=int, default=2, metavar="N",
                         help="processes drawing the pictures, as BOARDCHAT_DRAWING_PROCESSES (0: a thread)")
+    parser.add_argument("--quick", type=int, default=0, metavar="GROUPS",
+                        help="instead: this many tables of people pressing as soon as the prompt names them")
+    parser.add_argument("--humans", type=int, default=2, help="with --quick: people at each table")
+    parser.add_argument("--presses", type=int, default=6, help="with --quick: presses at each table")
+    parser.add_argument("--private-game", action="store_true",
+                        help="instead: a whole Papà Paolo game of three people and an AI, decided in private")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="with --private-game: seconds a person takes to tap after the menu shows")
     args = parser.parse_args(argv)
     limits = FloodLimits(bot=(10**6, 1.0), group=(10**6, 1.0), chat=(10**6, 1.0)) if args.no_limits else FloodLimits()
+    if args.private_game:
+        r = asyncio.run(run_private_game(think=args.think, limits=limits, pictures=not args.small_pictures))
+        print(f"Papà Paolo, 3 people and an AI, each tapping {args.think:g} s after their menu shows:\n"
+              f"  {r['taps']} taps, tap to answer p50 {r['answer_p50']:.2f} s, p90 {r['answer_p90']:.2f} s, "
+              f"max {r['answer_max']:.2f} s (goal p90 <= 1 s)\n"
+              f"  {r['private_per_tap']:.2f} private calls a tap, the game took {r['minutes']:.1f} min\n"
+              f"  429s served: {r['refused']} (goal 0); lost {r['lost']}, doubled {r['doubled']}, "
+              f"reordered {r['reordered']}")
+        return
+    if args.quick:
+        r = asyncio.run(run_quick_tables(args.quick, humans=args.humans, presses=args.presses, limits=limits,
+                                         pictures=not args.small_pictures,
+                                         drawing_processes=args.drawing_processes))
+        print(f"{r['groups']} tables of {r['humans']} people pressing as soon as the prompt names them:\n"
+              f"  press to the next prompt: p50 {r['p50']:.2f} s, p99 {r['p99']:.2f} s over {r['presses']} presses\n"
+              f"  group calls a press: {r['group_calls_per_press']:.2f} (goal <= 1.5); took {r['seconds']:.1f} s\n"
+              f"  429s served: {r['refused']} (goal 0); lost {r['lost']}, doubled {r['doubled']}, "
+              f"reordered {r['reordered']}")
+        return
     if args.table:
         print("| game | actions | sends/action | edits/action | private/action | actions/min | 429s | lost/doubled/reordered |")
         print("|---|---|---|---|---|---|---|---|")
