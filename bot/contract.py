@@ -143,11 +143,13 @@ class Budget:
 @dataclass(frozen=True, slots=True)
 class PaceLimits:
     """How fast a platform lets one bot post (sends and edits alike): ``total`` over every
-    chat, ``chat`` in any one chat, ``group`` in a group chat on top (None: no such limit)."""
+    chat, ``chat`` in any one chat, ``group`` in a group chat on top (None: no such limit),
+    ``private`` in a user's private chat instead of ``chat`` (None: ``chat`` there too)."""
 
     total: Budget
     chat: Budget
     group: Budget | None = None
+    private: Budget | None = None
 
 
 # The pace the outbox keeps counts one call per message. A transport that needs another call
@@ -159,6 +161,21 @@ PACE_ANOTHER_CALL: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar
 async def another_call() -> None:
     """Wait until the platform's budget allows one more call for the message being delivered."""
     pace = PACE_ANOTHER_CALL.get()
+    if pace is not None:
+        await pace()
+
+
+# A call counts where the platform receives it, not when the pace allowed it: a send that was
+# allowed on time but then waited (a busy event loop, a slow picture) could go out together with
+# the ones allowed after it. A transport awaits ``calling()`` right before each of its calls to
+# the platform (the first one included): the outbox's pacing, when it is on, then holds the call
+# until it fits the budgets counted by when calls actually went out, and counts it there.
+PACE_CALL: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar("pace_call", default=None)
+
+
+async def calling() -> None:
+    """Wait until a call made now fits the budgets by when the calls before it went out."""
+    pace = PACE_CALL.get()
     if pace is not None:
         await pace()
 

@@ -250,3 +250,24 @@ async def test_next_due_looks_only_at_the_first_unsent_message_of_each_destinati
     assert await storage.next_due(PLATFORM) == 7.0
     await storage.claim_unsent(PLATFORM, "a", 8.0, 30.0)
     assert await storage.next_due(PLATFORM) == 38.0         # y is out with a until its lease ends
+
+
+async def test_the_message_behind_a_claimed_one_is_claimed_with_it_only_while_pending(storage):
+    """A round's picture and the prompt behind it go out as one message (``Delivery``'s folding):
+    the prompt is claimed by the picture's owner, after which no edit coalesces into it."""
+    picture, prompt, other = await post(storage, message(1, text="map"), message(1, text="p1", slot="g1:m4:turn"),
+                                        message(1, "c:chat2", "elsewhere"))
+    [first] = [r for r in await storage.claim_unsent(PLATFORM, "a", 0.0, 60.0) if r.dest == "c:chat1"]
+    assert first.id == picture
+    claimed = await storage.claim_next(first, "a", 0.0, 60.0)
+    assert (claimed.id, claimed.state, claimed.body) == (prompt, "sending", {"text": "p1"})
+    assert await storage.claim_next(first, "a", 0.0, 60.0) is None           # claimed already
+    [edit] = await post(storage, message(1, text="p2", slot="g1:m4:turn", mode="edit"))
+    assert edit != prompt                                                      # not coalesced any more
+    await storage.mark_sent(claimed, "m-9", 1.0)
+    await storage.set_body(prompt, {"text": "p1", "head": "map"})
+    assert await storage.last_shown(PLATFORM, "g1:m4:turn") == {"text": "p1", "head": "map"}
+    assert await storage.slot_message(PLATFORM, "g1:m4:turn") == "m-9"
+    await storage.release_claim(claimed, "a")                                 # sent: stays sent
+    assert (await states(storage))[prompt] == "sent"
+    assert await storage.claim_next(await storage.mark_sending(other), "a", 0.0, 60.0) is None   # nothing behind

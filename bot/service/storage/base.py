@@ -237,6 +237,13 @@ CLAIMABLE_OUT = (
 # the lease ran out); renewing makes the lease live again, so nobody can claim it meanwhile.
 RENEW_OUT = (f"UPDATE outbox SET lease = ? WHERE id = ? AND owner = ? AND state = 'sending' "
              f"RETURNING {OUT_COLS}")
+# The message right after ``id`` to one destination, claimed only if nobody has started it (a
+# pending edit may still be coalesced into a pending row; a claimed one no longer takes any).
+CLAIM_NEXT_OUT = ("UPDATE outbox SET state = 'sending', owner = ?, lease = ?, attempts = attempts + 1 "
+                  "WHERE id = (SELECT MIN(id) FROM outbox WHERE platform = ? AND dest = ? AND id > ? "
+                  "AND state IN ('pending', 'sending', 'held')) AND state = 'pending' "
+                  f"RETURNING {OUT_COLS}")
+SET_OUT_BODY = "UPDATE outbox SET body = ? WHERE id = ?"
 RELEASE_OUT = "UPDATE outbox SET state = ?, owner = NULL, lease = NULL WHERE id = ? AND owner = ? AND state = 'sending'"
 RELEASE_TIMER = "UPDATE timers SET owner = NULL, lease = NULL WHERE game_id = ? AND kind = ? AND owner = ?"
 # A restarted process (same owner name) takes its work back at once; a message it was
@@ -445,6 +452,13 @@ class Storage(ABC):
         """Extend ``owner``'s lease on a claimed message to ``now + lease_seconds`` and return
         the message as stored; None when another owner claimed it meanwhile (possible once
         the lease ran out): then ``owner`` must not send it."""
+    @abstractmethod
+    async def claim_next(self, out: StoredOut, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
+        """Claim the message right after ``out`` (which ``owner`` holds) to the same destination,
+        to send the two as one; None when there is none, or it is not pending."""
+    @abstractmethod
+    async def set_body(self, out_id: int, body: dict) -> None:
+        """Keep ``body`` as what message ``out_id`` shows (after it went out in another form)."""
     @abstractmethod
     async def release_claim(self, out: StoredOut, owner: str) -> None:
         """Give back a claimed message unsent (back to 'pending', or 'sending' if it was

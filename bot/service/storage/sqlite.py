@@ -389,6 +389,14 @@ class SqliteStorage(Storage):
             lambda conn: conn.execute(base.RENEW_OUT, (now + lease_seconds, out_id, owner)).fetchone())
         return base.out_from_row(row) if row else None
 
+    async def claim_next(self, out: StoredOut, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
+        row = await self._transaction(lambda conn: conn.execute(
+            base.CLAIM_NEXT_OUT, (owner, now + lease_seconds, out.platform, out.dest, out.id)).fetchone())
+        return base.out_from_row(row) if row else None
+
+    async def set_body(self, out_id: int, body: dict) -> None:
+        await self._tx([(base.SET_OUT_BODY, (json.dumps(body, ensure_ascii=False), out_id))])
+
     async def release_claim(self, out: StoredOut, owner: str) -> None:
         await self._tx([(base.RELEASE_OUT, ("sending" if out.taken_over else "pending", out.id, owner))])
 
