@@ -79,9 +79,8 @@ def not_rated(meta: GameMeta, ai_played: Iterable[int]) -> bool:
     """A game is rated only when it finished with every person in their seat: a seat the AI
     took over because its person left, or on which the AI made any move for a person (they left
     and came back), makes it unrated. Moves made at a deadline are not leaving. A game with no
-    person (AI seats only) is not rated either."""
-    if meta.status != "finished":
-        return True
+    person (AI seats only) is not rated either. (An aborted game never gets here: only
+    finished games are rated.)"""
     played = set(ai_played)
     if any(s.user_id is not None and (s.is_ai and s.ai_reason in LEAVER_REASONS or i in played)
            for i, s in enumerate(meta.seats)):

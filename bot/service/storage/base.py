@@ -239,6 +239,18 @@ LATEST_RATINGS = f"SELECT {RATING_COLS} FROM ratings WHERE platform = ? AND game
 # ... of the entries that played a rated game in one chat.
 LATEST_IN_CHAT = (f"{LATEST_RATINGS} AND player IN (SELECT player FROM ratings WHERE platform = ? AND game = ? "
                   "AND chat_id = ?)")
+
+
+def latest_ratings_query(platform: str, game: str, chat_id: str | None, players: list[str] | None
+                         ) -> tuple[str, tuple]:
+    if chat_id is not None:
+        return LATEST_IN_CHAT, (platform, game, platform, game, chat_id)
+    if players is not None:
+        return (f"{LATEST_RATINGS} AND player IN ({', '.join('?' * len(players))})",
+                (platform, game, *players))
+    return LATEST_RATINGS, (platform, game)
+
+
 # ... of one entry, in every game kind.
 LATEST_OF_PLAYER = f"SELECT {RATING_COLS} FROM ratings WHERE platform = ? AND player = ? AND {_LATEST}"
 RATING_HISTORY = f"SELECT {RATING_COLS} FROM ratings ORDER BY ended, game_id, player"
@@ -594,8 +606,10 @@ class Storage(ABC):
     async def ai_moved(self, game_id: int) -> set[int]:
         """The seats the AI made a stored move for (not at a deadline: those are 'deadline')."""
     @abstractmethod
-    async def latest_ratings(self, platform: str, game: str, chat_id: str | None = None) -> list[RatingRow]:
-        """Each entry's latest rating row in ``game`` (only entries rated in ``chat_id``, if given)."""
+    async def latest_ratings(self, platform: str, game: str, *, chat_id: str | None = None,
+                             players: list[str] | None = None) -> list[RatingRow]:
+        """Each entry's latest rating row in ``game``: only of entries rated in ``chat_id``, or
+        only of ``players``, if given."""
     @abstractmethod
     async def player_ratings(self, platform: str, player: str) -> list[RatingRow]:
         """One entry's latest rating row in each game kind it was rated in."""

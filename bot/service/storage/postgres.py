@@ -384,12 +384,10 @@ class PostgresStorage(Storage):
     async def ai_moved(self, game_id: int) -> set[int]:
         return {r[0] for r in await self._all(base.AI_MOVED_IN, game_id)}
 
-    async def latest_ratings(self, platform: str, game: str, chat_id: str | None = None) -> list[RatingRow]:
-        if chat_id is None:
-            rows = await self._all(base.LATEST_RATINGS, platform, game)
-        else:
-            rows = await self._all(base.LATEST_IN_CHAT, platform, game, platform, game, chat_id)
-        return [base.rating_from_row(r) for r in rows]
+    async def latest_ratings(self, platform: str, game: str, *, chat_id: str | None = None,
+                             players: list[str] | None = None) -> list[RatingRow]:
+        sql, params = base.latest_ratings_query(platform, game, chat_id, players)
+        return [base.rating_from_row(r) for r in await self._all(sql, *params)]
 
     async def player_ratings(self, platform: str, player: str) -> list[RatingRow]:
         return [base.rating_from_row(r) for r in await self._all(base.LATEST_OF_PLAYER, platform, player)]
