@@ -111,10 +111,9 @@ class RatingBoard:
     @staticmethod
     def _ranked(rows: Sequence[RatingRow], lang: str) -> tuple[list[str], dict[str, list]]:
         """The people among ``rows``, best first (the top ``BOARD_SIZE``)."""
-        people = sorted((R.after(r).shown, r.name, R.after(r).provisional, r.player)
-                        for r in rows if not R.is_ai_entry(r.player))
-        people.sort(key=lambda p: (-p[0], p[1]))
-        lines = [t(lang, "bot.rating.row_provisional" if provisional else "bot.rating.row",
-                   rank=rank, name=name, rating=number(lang, rating))
-                 for rank, (rating, name, provisional, _) in enumerate(people[:BOARD_SIZE], 1)]
-        return lines, {"everyone": [(name, rating) for rating, name, _, _ in people[:BOARD_SIZE]]}
+        people = sorted(((R.after(r), r.name) for r in rows if not R.is_ai_entry(r.player)),
+                        key=lambda p: (-p[0].shown, p[1]))[:BOARD_SIZE]
+        lines = [t(lang, "bot.rating.row_provisional" if skill.provisional else "bot.rating.row",
+                   rank=rank, name=name, rating=number(lang, skill.shown))
+                 for rank, (skill, name) in enumerate(people, 1)]
+        return lines, {"everyone": [(name, skill.shown) for skill, name in people]}

@@ -109,7 +109,8 @@ def rate_game(meta: GameMeta, results: Sequence[ResultRow], ai_played: Iterable[
         return []
     before = {e: current.get(e, NEW) for e in entries}
     teams = [[MODEL.create_rating([before[e].mu, before[e].sigma])] for e in entries]
-    rated = MODEL.rate(teams, ranks=places(results))
+    ranks = places(results)
+    rated = MODEL.rate(teams, ranks=ranks)
     seats_of: dict[str, list[int]] = {}
     for i, e in enumerate(entries):
         seats_of.setdefault(e, []).append(i)
@@ -119,7 +120,7 @@ def rate_game(meta: GameMeta, results: Sequence[ResultRow], ai_played: Iterable[
         mu = sum(rated[i][0].mu for i in seats) / len(seats)
         sigma = sum(rated[i][0].sigma for i in seats) / len(seats)
         first = results[seats[0]]
-        best = min(places(results)[i] for i in seats)
+        best = min(ranks[i] for i in seats)
         rows.append(RatingRow(
             game_id=meta.id, platform=meta.platform, game=meta.game, player=e,
             name=level_of(e) if is_ai_entry(e) else first.name, chat_id=meta.chat_id, place=best,

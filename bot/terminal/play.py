@@ -404,6 +404,8 @@ class TerminalSession:
                      secret=presenter.secret_help(self.language))
         elif name == "stats":
             self.show_reply(await self.service.stats(self.chat, self.human, all_chats=True))
+        elif name == "rating":        # each terminal game is a chat of its own: no chat's board
+            self.show_reply(await self.service.rating(None, self.human))
         elif name == "rules":
             self.show_reply(await self.service.rules(self.chat, self.human))
         elif name == "board":
