@@ -232,27 +232,31 @@ FINISHED_RESULTS = (f"SELECT {RESULT_COLS} FROM results WHERE game_id IN "
                     "(SELECT id FROM games WHERE status = 'finished')")
 AI_MOVED = "SELECT DISTINCT game_id, seat FROM moves WHERE actor = 'ai'"
 AI_MOVED_IN = "SELECT DISTINCT seat FROM moves WHERE game_id = ? AND actor = 'ai'"
-# Each entry's latest row (its rating now), of one game kind on one platform.
-_LATEST = ("games = (SELECT MAX(q.games) FROM ratings q WHERE q.platform = ratings.platform "
-           "AND q.game = ratings.game AND q.player = ratings.player)")
-LATEST_RATINGS = f"SELECT {RATING_COLS} FROM ratings WHERE platform = ? AND game = ? AND {_LATEST}"
-# ... of the entries that played a rated game in one chat.
-LATEST_IN_CHAT = (f"{LATEST_RATINGS} AND player IN (SELECT player FROM ratings WHERE platform = ? AND game = ? "
-                  "AND chat_id = ?)")
+# Each entry's latest row (its rating now), of one game kind on one platform: the highest count
+# of rated games per entry (an index-only pass over ratings_entry), joined back to its row.
+_R_COLS = ", ".join(f"r.{c}" for c in RATING_COLS.split(", "))
+_LATEST_OF = ("SELECT {cols} FROM ratings r JOIN (SELECT player, MAX(games) AS n FROM ratings "
+              "WHERE platform = ? AND game = ?{only} GROUP BY player) m ON r.player = m.player AND r.games = m.n "
+              "WHERE r.platform = ? AND r.game = ?")
+# Entries that played a rated game in one chat.
+_IN_CHAT = " AND player IN (SELECT player FROM ratings WHERE platform = ? AND game = ? AND chat_id = ?)"
 
 
 def latest_ratings_query(platform: str, game: str, chat_id: str | None, players: list[str] | None
                          ) -> tuple[str, tuple]:
+    """The query (``?`` placeholders) and parameters of ``Storage.latest_ratings``."""
+    only, params = "", ()
     if chat_id is not None:
-        return LATEST_IN_CHAT, (platform, game, platform, game, chat_id)
-    if players is not None:
-        return (f"{LATEST_RATINGS} AND player IN ({', '.join('?' * len(players))})",
-                (platform, game, *players))
-    return LATEST_RATINGS, (platform, game)
+        only, params = _IN_CHAT, (platform, game, chat_id)
+    elif players is not None:
+        only, params = f" AND player IN ({', '.join('?' * len(players))})", tuple(players)
+    return (_LATEST_OF.format(cols=_R_COLS, only=only), (platform, game, *params, platform, game))
 
 
 # ... of one entry, in every game kind.
-LATEST_OF_PLAYER = f"SELECT {RATING_COLS} FROM ratings WHERE platform = ? AND player = ? AND {_LATEST}"
+LATEST_OF_PLAYER = (f"SELECT {RATING_COLS} FROM ratings WHERE platform = ? AND player = ? AND games = "
+                    "(SELECT MAX(q.games) FROM ratings q WHERE q.platform = ratings.platform "
+                    "AND q.game = ratings.game AND q.player = ratings.player)")
 RATING_HISTORY = f"SELECT {RATING_COLS} FROM ratings ORDER BY ended, game_id, player"
 PRUNE = "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND COALESCE(sent_at, created) < ?"
 
