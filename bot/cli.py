@@ -89,6 +89,12 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     games.add_argument("--db", type=Path, default=None, metavar="PATH", help=tr("db", path=str(default_db_path())))
     games.add_argument("--language", choices=LANGUAGES, default=None, help=tr("language"))
 
+    rating = sub.add_parser("rating", help=tr("rating.help"), description=tr("rating.help"))
+    rating.add_argument("game", nargs="?", default=None, metavar="GAME", help=tr("rating.game", games=", ".join(KINDS)))
+    rating.add_argument("--db", type=Path, default=None, metavar="PATH", help=tr("db", path=str(default_db_path())))
+    rating.add_argument("--name", default=None, help=tr("name"))
+    rating.add_argument("--language", choices=LANGUAGES, default=None, help=tr("language"))
+
     raw = argparse.RawDescriptionHelpFormatter        # the paragraphs are wrapped already
     sub.add_parser("telegram", help=tr("telegram.help"), description=paragraph("telegram.description"),
                    formatter_class=raw)
@@ -126,6 +132,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         db = args.db.expanduser() if args.db else default_db_path()
         return asyncio.run(list_games(db, args.language or language))
+    if args.command == "rating":
+        from .terminal.play import show_ratings
+
+        db = args.db.expanduser() if args.db else default_db_path()
+        return asyncio.run(show_ratings(db, args.language or language, args.game, args.name))
     if args.command == "play":
         return _play(parser, args, language)
     if args.command == "telegram":

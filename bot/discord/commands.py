@@ -234,6 +234,14 @@ class BoardchatGroup(app_commands.Group):
     async def stats(self, interaction: discord.Interaction, game: str | None = None, public: bool = False) -> None:
         await self.bot.answer(interaction, lambda chat, user: self.service.stats(chat, user, game), public=public)
 
+    @app_commands.command(name="rating", description=L("Your rating in each game and the leaderboards",
+                                                       "cmd.rating"))
+    @app_commands.describe(game=L("Only this game (empty: every game)", "opt.rating_game"),
+                           public=L("Show it to everyone in the channel", "opt.public"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rating(self, interaction: discord.Interaction, game: str | None = None, public: bool = False) -> None:
+        await self.bot.answer(interaction, lambda chat, user: self.service.rating(chat, user, game), public=public)
+
     @app_commands.command(name="record", description=L("The record of this channel's last finished game (JSON file)",
                                                        "cmd.record"))
     @app_commands.describe(public=L("Show it to everyone in the channel", "opt.public"))

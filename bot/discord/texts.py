@@ -36,7 +36,7 @@ def fits(text: str, limit: int) -> bool:
 COMMANDS = {
     "new": "new", "join": "join", "leave": "leave", "start": "start", "addai": "addbot",
     "addbot": "addbot", "abort": "abort", "board": "board", "secret": "secret", "marker": "secret",
-    "settings": "settings", "stats": "stats", "rules": "rules", "help": "help",
+    "settings": "settings", "stats": "stats", "rating": "rating", "rules": "rules", "help": "help",
 }
 _COMMAND = re.compile(r"(?<![\w/.:<@#])/(" + "|".join(COMMANDS) + r")\b")
 

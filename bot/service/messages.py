@@ -422,7 +422,8 @@ def picture_name(meta: GameMeta, game: GameKind, what: str) -> str:
 
 def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, log_start: int,
                 cycle_before: int, ends: Sequence[tuple[int, int]], first_prompt: bool = False,
-                notes: Sequence[str] = (), prompt_first: bool = False) -> list[OutRow]:
+                notes: Sequence[str] = (), prompt_first: bool = False,
+                final_lines: Sequence[str] = ()) -> list[OutRow]:
     """Group messages for everything since log index ``log_start``.
 
     ``ends`` are the cycles that ended meanwhile, each with the move count right after it:
@@ -430,7 +431,8 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
     handed to the AI) go into the prompt and the closing text of the cycle they happened in.
     Every seat's private turn message is brought up to date (``private_prompts``).
     ``prompt_first``: the new prompt before the closing edit and the pictures (the bot is behind
-    with its sends: ``Delivery.behind``).
+    with its sends: ``Delivery.behind``). ``final_lines`` close the final standings (the
+    players' rating changes).
     """
     add_notes(meta, cycle_before, notes)
     meta.extra.pop("browsing", None)
@@ -463,7 +465,7 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
                          render={"kind": "map", "game_id": meta.id, "moves": moves_after, "cycle": cycle},
                          image_name=picture_name(meta, game, pres.cycle_label(view, cycle))))
     if match.is_terminal():
-        out.append(group(meta, "\n".join(pres.final_lines(view, lang)),
+        out.append(group(meta, "\n".join([*pres.final_lines(view, lang), *final_lines]),
                          render={"kind": "final", "game_id": meta.id, "moves": match.move_count},
                          image_name=picture_name(meta, game, "final")))
     else:

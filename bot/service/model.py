@@ -161,6 +161,26 @@ class ResultRow:
 
 
 @dataclass(slots=True)
+class RatingRow:
+    """One entry's rating change in one rated game (bot/service/ratings.py): the history a
+    rating is recomputed from."""
+
+    game_id: int
+    platform: str
+    game: str                # the game kind: ratings are kept per game
+    player: str              # a person's user id, or "ai:<level>"
+    name: str                # the person's name then (an AI entry: its level)
+    chat_id: str
+    place: int               # 1 = first; equal places shared
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    games: int               # the entry's rated games in this game kind, this one included
+    ended: float
+
+
+@dataclass(slots=True)
 class Changes:
     """Everything one accepted action changes, committed in one transaction."""
 
@@ -170,4 +190,5 @@ class Changes:
     timers: list[TimerRow] | None = None      # None: unchanged; a list replaces the game's timers
     drop_timer: tuple[int, str] | None = None
     results: list[ResultRow] = field(default_factory=list)
+    ratings: list[RatingRow] = field(default_factory=list)
     chat_settings: tuple[str, str, dict[str, Any]] | None = None

@@ -28,6 +28,7 @@ from .clock import Clock
 from .model import FINISHED, LOBBY, PLAYING, Changes, MoveRow, OutRow, ResultRow, TimerRow
 from .payloads import Payload, PayloadCodec
 from .phase import Phase, begins
+from .rating_board import RatingBoard
 from .refusal import Refused
 from .store import GameStore, Loaded
 
@@ -55,6 +56,7 @@ class Play:
         self.clock = clock
         # ``choose_ai(match, seat, seed=, level=)``; None: the game's own AI. Tests put in others.
         self.choose_ai = choose_ai
+        self.ratings = RatingBoard(store.storage)
         # Seconds a searching AI level may think per move (None: the game's default, 1 s).
         self.ai_budget = ai_budget
         # ``behind(platform)``: whether the outbox is behind with its sends there (then a new
@@ -130,14 +132,19 @@ class Play:
             now = self.clock.now()
             meta.moves = match.move_count
             meta.updated = now
+            results, ratings = [], []
+            if match.is_terminal():
+                results = self.results(loaded, now)
+                ratings = await self.ratings.rate(meta, results, turn.rows)
             rows = list(out) + turn.private
             rows += M.after_moves(meta, loaded.game, match, self.codec, log_start=turn.log_start,
                                   cycle_before=turn.cycle_before, ends=turn.ends, notes=notes,
-                                  first_prompt=first_prompt, prompt_first=self.behind(meta.platform))
-            changes = Changes(game=meta, moves=turn.rows, outbox=rows, timers=self.timers(loaded))
+                                  first_prompt=first_prompt, prompt_first=self.behind(meta.platform),
+                                  final_lines=self.ratings.change_lines(ratings, meta.language))
+            changes = Changes(game=meta, moves=turn.rows, outbox=rows, timers=self.timers(loaded),
+                              results=results, ratings=ratings)
             if match.is_terminal():
                 meta.status = FINISHED
-                changes.results = self.results(loaded, now)
         except BaseException:
             self.store.forget(meta.id)
             raise

@@ -443,6 +443,16 @@ class GameService:
         return await self.info.stats(chat, user, await self._language(chat, user), game, all_chats=all_chats)
 
     @cleaned
+    async def rating(self, chat: Chat | None, user: User, game: str | None = None) -> Reply:
+        """The user's rating in each game (or the named one) and the leaderboards: everyone on
+        the platform, and those who played in ``chat`` (None, as at the terminal: no chat's board)."""
+        lang = await self._language(chat, user)
+        named = find(game) if game else None
+        if game and named is None:
+            return Refused("bot.err.unknown_kind", games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
+        return await self.play.ratings.reply(chat, user, lang, named)
+
+    @cleaned
     async def rules(self, chat: Chat | None, user: User, game: str | None = None) -> Reply:
         lang = await self._language(chat, user)
         named = find(game) if game else await self._chat_kind(chat)

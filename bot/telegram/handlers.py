@@ -50,8 +50,8 @@ REPLY_RETRY_LIMIT = 10.0               # seconds a command reply may wait for fl
 
 # command -> (service call, works in groups, works in private chats)
 GROUP_COMMANDS = ("newgame", "join", "leave", "startgame", "addbot", "abort", "board", "secret", "settings",
-                  "stats", "record", "rules", "help")
-PRIVATE_COMMANDS = ("start", "secret", "rules", "help")
+                  "stats", "rating", "record", "rules", "help")
+PRIVATE_COMMANDS = ("start", "secret", "rating", "rules", "help")
 SECRET_ALIASES = ("marker",)           # the older name of /secret, still understood
 
 
@@ -123,7 +123,10 @@ class TelegramHandlers:
             application.add_handler(CommandHandler([name, *aliases.get(name, [])], self._group_command(call)))
         application.add_handler(CommandHandler("start", self.on_start))
         application.add_handler(CommandHandler(["secret", *SECRET_ALIASES], self.on_secret))
-        application.add_handler(CommandHandler("rules", self._anywhere(lambda c, u: self.service.rules(c, u))))
+        application.add_handler(CommandHandler("rules", self._anywhere(lambda c, u, a: self.service.rules(c, u))))
+        # "/rating" (the leaderboards of this group too, in a group), "/rating connection".
+        application.add_handler(CommandHandler("rating", self._anywhere(
+            lambda c, u, a: self.service.rating(c, u, " ".join(a) or None))))
         application.add_handler(CommandHandler("help", self.on_help))
         application.add_handler(CallbackQueryHandler(self.on_press))
         application.add_handler(ChatMemberHandler(self.on_bot_added, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -174,14 +177,16 @@ class TelegramHandlers:
             await self._reply(message, await self._guarded(lang, call(self.chat_of(chat), user, words)))
         return handler
 
-    def _anywhere(self, call: Callable[[Chat | None, User], Awaitable[Reply]]):
+    def _anywhere(self, call: Callable[[Chat | None, User, tuple[str, ...]], Awaitable[Reply]]):
         async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             message, chat = update.effective_message, update.effective_chat
             if message is None or chat is None or update.effective_user is None:
                 return
             user = await self.user_of(context.bot, update.effective_user, chat)
             target = self.chat_of(chat) if self.is_group(chat) else None
-            await self._reply(message, await self._guarded(update.effective_user.language_code, call(target, user)))
+            words = tuple(str(w)[:40] for w in (context.args or ())[:4])
+            await self._reply(message, await self._guarded(update.effective_user.language_code,
+                                                           call(target, user, words)))
         return handler
 
     async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

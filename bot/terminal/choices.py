@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "secret": ("secret", "s", "marker", "m"),      # "marker": its name before the games had others
     "rules": ("rules",),
     "stats": ("stats", "scores"),
+    "rating": ("rating", "ratings"),
     "help": ("help", "h", "?"),
     "quit": ("quit", "q", "exit"),
 }

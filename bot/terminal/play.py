@@ -412,6 +412,8 @@ class TerminalSession:
                      secret=presenter.secret_help(self.language))
         elif name == "stats":
             self.show_reply(await self.service.stats(self.chat, self.human, all_chats=True))
+        elif name == "rating":        # each terminal game is a chat of its own: no chat's board
+            self.show_reply(await self.service.rating(None, self.human))
         elif name == "rules":
             self.show_reply(await self.service.rules(self.chat, self.human))
         elif name == "board":
@@ -514,3 +516,27 @@ async def list_games(db: Path, language: str, out: TextIO | None = None, limit: 
     if any(g["status"] in ACTIVE for g in games):
         out.write(t(language, "terminal.games.hint", command=f"{COMMAND} play --resume ID") + "\n")
     return EXIT_OK
+
+
+async def show_ratings(db: Path, language: str, game: str | None = None, name: str | None = None,
+                       out: TextIO | None = None) -> int:
+    """``boardchat rating``: the terminal player's rating in each game and the leaderboards of
+    the terminal games saved in ``db`` (each terminal game is a chat of its own: no chat's board)."""
+    from bot.service import GameService
+
+    out = out or sys.stdout
+    if not db.exists():
+        out.write(t(language, "terminal.games.none", path=str(db), command=f"{COMMAND} play") + "\n")
+        return EXIT_OK
+    try:
+        service = await GameService.open(str(db))
+    except Exception as exc:    # the player's to see, plainly
+        out.write(t(language, "terminal.error.db", path=str(db), error=str(exc)) + "\n")
+        return EXIT_ERROR
+    try:
+        human = User(platform=PLATFORM, id=HUMAN_ID, name=name or default_name(), language=language)
+        reply = await service.rating(None, human, game)
+    finally:
+        await service.close()
+    out.write(reply.text + "\n")
+    return EXIT_OK if reply.ok else EXIT_ERROR

@@ -206,7 +206,7 @@ def test_watching_an_ai_only_game(monkeypatch, capsys, tmp_path):
 
 def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys, tmp_path):
     db = tmp_path / "g.sqlite3"
-    typed = "x\n0\n42\n\n-3\nhelp\nboard\nmarker\nstats\n1\n"
+    typed = "x\n0\n42\n\n-3\nhelp\nboard\nmarker\nstats\nrating\n1\n"
     code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--seed", "8", "--name", "Ann",
                                            "--db", str(db), "--no-maps"], typed)
     assert code == 0
@@ -222,6 +222,8 @@ def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys
     assert t("en", "bot.stats.title") in out                # the service's leaderboard
     # The terminal's leaderboard covers every terminal game: it says so, not "in this chat".
     assert t("en", "bot.stats.empty_anywhere") in out and t("en", "bot.stats.empty") not in out
+    # "rating": Ann's ratings (none yet: nothing finished) through the same service call as /rating.
+    assert t("en", "bot.rating.title", name="Ann") in out and t("en", "bot.rating.none") in out
     # Every mistake showed the same choices again, and nothing was lost: the "1" was played.
     first_choices = out.split("Your choice")[0].rsplit("\n\n", 1)[-1]
     assert out.count(first_choices) >= 10

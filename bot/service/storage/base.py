@@ -21,7 +21,7 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any
 
-from ..model import Changes, GameMeta, ResultRow, Seat, StoredOut, TimerRow
+from ..model import Changes, GameMeta, RatingRow, ResultRow, Seat, StoredOut, TimerRow
 
 
 class Conflict(Exception):
@@ -88,6 +88,18 @@ MIGRATIONS: list[list[str]] = [
     [  # 5: a message's priority in the claim order (0: a prompt a player waits for)
         """ALTER TABLE outbox ADD COLUMN priority INTEGER NOT NULL DEFAULT 1""",
     ],
+    [  # 6: rating history, one row per rated game and entry (then the stored games are rated: RATE_STORED)
+        """CREATE TABLE ratings (
+            game_id INTEGER NOT NULL, platform TEXT NOT NULL, game TEXT NOT NULL, player TEXT NOT NULL,
+            name TEXT NOT NULL, chat_id TEXT NOT NULL, place INTEGER NOT NULL,
+            mu_before REAL NOT NULL, sigma_before REAL NOT NULL, mu_after REAL NOT NULL,
+            sigma_after REAL NOT NULL, games INTEGER NOT NULL, ended REAL NOT NULL,
+            PRIMARY KEY (game_id, player))""",
+        # An entry's n-th rated game exists once: two games ending at once that both built on
+        # the same rating cannot both be stored (the second one is a Conflict and is redone).
+        """CREATE UNIQUE INDEX ratings_entry ON ratings(platform, game, player, games)""",
+        """CREATE INDEX ratings_chat ON ratings(platform, game, chat_id)""",
+    ],
 ]
 
 # The same steps in PostgreSQL's dialect: 64-bit ids and seeds, double precision times, an
@@ -150,9 +162,22 @@ PG_MIGRATIONS: list[list[str]] = [
     [  # 5
         """ALTER TABLE outbox ADD COLUMN priority INTEGER NOT NULL DEFAULT 1""",
     ],
+    [  # 6
+        """CREATE TABLE ratings (
+            game_id BIGINT NOT NULL, platform TEXT NOT NULL, game TEXT NOT NULL, player TEXT NOT NULL,
+            name TEXT NOT NULL, chat_id TEXT NOT NULL, place INTEGER NOT NULL,
+            mu_before DOUBLE PRECISION NOT NULL, sigma_before DOUBLE PRECISION NOT NULL,
+            mu_after DOUBLE PRECISION NOT NULL, sigma_after DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL, ended DOUBLE PRECISION NOT NULL, PRIMARY KEY (game_id, player))""",
+        """CREATE UNIQUE INDEX ratings_entry ON ratings(platform, game, player, games)""",
+        """CREATE INDEX ratings_chat ON ratings(platform, game, chat_id)""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 assert len(PG_MIGRATIONS) == SCHEMA_VERSION, "every schema step needs both dialects"
+# After this schema step's SQL, in its transaction, the finished games already stored are rated
+# in the order they ended (``stored_ratings``), as if ratings had existed all along.
+RATE_STORED = 6
 
 # ---- shared SQL (``?`` placeholders) ---------------------------------------------------
 
@@ -160,6 +185,8 @@ GAME_COLS = ("id", "platform", "chat_id", "chat_title", "status", "host_id", "op
              "setup", "moves", "created", "updated", "extra", "game", "version")
 OUT_COLS = "id, game_id, platform, dest, state, body, slot, mode, attempts, due"
 RESULT_COLS = "game_id, seat, platform, chat_id, user_id, name, is_ai, points, won, ended, game"
+RATING_COLS = ("game_id, platform, game, player, name, chat_id, place, mu_before, sigma_before, mu_after, "
+               "sigma_after, games, ended")
 
 SELECT_GAME = f"SELECT {', '.join(GAME_COLS)} FROM games"
 # A game at version 0 was never stored by this code: it is inserted, or it replaces a row
@@ -196,6 +223,41 @@ RESCHEDULE = ("UPDATE outbox SET state = 'pending', due = ?, attempts = ?, error
               "lease = NULL WHERE id = ?")
 SET_STATE = "UPDATE outbox SET state = ?, error = ?, owner = NULL, lease = NULL WHERE id = ?"
 RELEASE_HELD = "UPDATE outbox SET state = 'pending', due = ? WHERE platform = ? AND dest = ? AND state = 'held'"
+# ---- ratings ------------------------------------------------------------------------------
+INSERT_RATING = f"INSERT INTO ratings ({RATING_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+# What rating a game needs: the finished games, their results, and the seats of persons the AI
+# made a move for (they left: the game is not rated).
+FINISHED_GAMES = f"{SELECT_GAME} WHERE status = 'finished'"
+FINISHED_RESULTS = (f"SELECT {RESULT_COLS} FROM results WHERE game_id IN "
+                    "(SELECT id FROM games WHERE status = 'finished')")
+AI_MOVED = "SELECT DISTINCT game_id, seat FROM moves WHERE actor = 'ai'"
+AI_MOVED_IN = "SELECT DISTINCT seat FROM moves WHERE game_id = ? AND actor = 'ai'"
+# Each entry's latest row (its rating now), of one game kind on one platform: the highest count
+# of rated games per entry (an index-only pass over ratings_entry), joined back to its row.
+_R_COLS = ", ".join(f"r.{c}" for c in RATING_COLS.split(", "))
+_LATEST_OF = ("SELECT {cols} FROM ratings r JOIN (SELECT player, MAX(games) AS n FROM ratings "
+              "WHERE platform = ? AND game = ?{only} GROUP BY player) m ON r.player = m.player AND r.games = m.n "
+              "WHERE r.platform = ? AND r.game = ?")
+# Entries that played a rated game in one chat.
+_IN_CHAT = " AND player IN (SELECT player FROM ratings WHERE platform = ? AND game = ? AND chat_id = ?)"
+
+
+def latest_ratings_query(platform: str, game: str, chat_id: str | None, players: list[str] | None
+                         ) -> tuple[str, tuple]:
+    """The query (``?`` placeholders) and parameters of ``Storage.latest_ratings``."""
+    only, params = "", ()
+    if chat_id is not None:
+        only, params = _IN_CHAT, (platform, game, chat_id)
+    elif players is not None:
+        only, params = f" AND player IN ({', '.join('?' * len(players))})", tuple(players)
+    return (_LATEST_OF.format(cols=_R_COLS, only=only), (platform, game, *params, platform, game))
+
+
+# ... of one entry, in every game kind.
+LATEST_OF_PLAYER = (f"SELECT {RATING_COLS} FROM ratings WHERE platform = ? AND player = ? AND games = "
+                    "(SELECT MAX(q.games) FROM ratings q WHERE q.platform = ratings.platform "
+                    "AND q.game = ratings.game AND q.player = ratings.player)")
+RATING_HISTORY = f"SELECT {RATING_COLS} FROM ratings ORDER BY ended, game_id, player"
 PRUNE = "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND COALESCE(sent_at, created) < ?"
 
 # A message may be claimed when it is due and nobody holds a live lease on it, and only
@@ -322,6 +384,37 @@ def result_from_row(r: Any) -> ResultRow:
     return ResultRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], bool(r[8]), r[9], r[10])
 
 
+def rating_values(r: RatingRow) -> tuple:
+    return (r.game_id, r.platform, r.game, r.player, r.name, r.chat_id, r.place, r.mu_before, r.sigma_before,
+            r.mu_after, r.sigma_after, r.games, r.ended)
+
+
+def rating_from_row(r: Any) -> RatingRow:
+    return RatingRow(*tuple(r))
+
+
+def rating_inputs(games: list[Any], results: list[Any], ai_moved: list[Any]
+                  ) -> list[tuple[GameMeta, list[ResultRow], set[int]]]:
+    """(game, its results, the seats the AI moved for) of each finished game, from the rows of
+    FINISHED_GAMES, FINISHED_RESULTS and AI_MOVED."""
+    by_game: dict[int, list[ResultRow]] = {}
+    for row in results:
+        r = result_from_row(row)
+        by_game.setdefault(r.game_id, []).append(r)
+    moved: dict[int, set[int]] = {}
+    for gid, seat in ai_moved:
+        moved.setdefault(gid, set()).add(seat)
+    metas = [meta_from_row(row) for row in games]
+    return [(m, by_game[m.id], moved.get(m.id, set())) for m in metas if m.id in by_game]
+
+
+def stored_ratings(games: list[Any], results: list[Any], ai_moved: list[Any]) -> list[tuple]:
+    """The rating rows (INSERT_RATING values) of every finished game stored: the migration's data step."""
+    from ..ratings import recompute
+
+    return [rating_values(r) for r in recompute(rating_inputs(games, results, ai_moved))]
+
+
 def game_filter(game: str | None) -> tuple[str, tuple]:
     return ("", ()) if game is None else (" AND game = ?", (game,))
 
@@ -350,6 +443,7 @@ TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "timers": (("game_id", "kind", "due", "move", "owner", "lease"), ("game_id", "kind")),
     "results": (tuple(RESULT_COLS.split(", ")), ("game_id", "seat")),
     "chat_settings": (("platform", "chat_id", "settings"), ("platform", "chat_id")),
+    "ratings": (tuple(RATING_COLS.split(", ")), ("game_id", "player")),
 }
 
 
@@ -525,6 +619,24 @@ class Storage(ABC):
     @abstractmethod
     async def user_results(self, platform: str, user_id: str, game: str | None = None) -> list[ResultRow]:
         """A human's results; only of that game kind when ``game`` is given."""
+    # ratings
+    @abstractmethod
+    async def ai_moved(self, game_id: int) -> set[int]:
+        """The seats the AI made a stored move for (not at a deadline: those are 'deadline')."""
+    @abstractmethod
+    async def latest_ratings(self, platform: str, game: str, *, chat_id: str | None = None,
+                             players: list[str] | None = None) -> list[RatingRow]:
+        """Each entry's latest rating row in ``game``: only of entries rated in ``chat_id``, or
+        only of ``players``, if given."""
+    @abstractmethod
+    async def player_ratings(self, platform: str, player: str) -> list[RatingRow]:
+        """One entry's latest rating row in each game kind it was rated in."""
+    @abstractmethod
+    async def rating_history(self) -> list[RatingRow]:
+        """Every rating row, in the order the games ended."""
+    @abstractmethod
+    async def rating_inputs(self) -> list[tuple[GameMeta, list[ResultRow], set[int]]]:
+        """Each finished game with its results and the seats the AI moved for (``ratings.recompute``'s input)."""
     @abstractmethod
     async def user_games(self, platform: str, user_id: str) -> list[int]:
         """Ids of the running games where the user holds a seat."""

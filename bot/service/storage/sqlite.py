@@ -13,7 +13,7 @@ from typing import Any
 
 import aiosqlite
 
-from ..model import Changes, GameMeta, ResultRow, StoredOut, TimerRow
+from ..model import Changes, GameMeta, RatingRow, ResultRow, StoredOut, TimerRow
 from . import base
 from .base import MIGRATIONS, SCHEMA_VERSION, Conflict, Storage
 
@@ -164,9 +164,16 @@ class SqliteStorage(Storage):
                     return
                 for sql in MIGRATIONS[step]:
                     conn.execute(sql)
+                if step + 1 == base.RATE_STORED:
+                    conn.executemany(base.INSERT_RATING, base.stored_ratings(*self._rating_rows(conn)))
                 conn.execute(f"PRAGMA user_version={step + 1}")
             await self._transaction(run)
         return target
+
+    @staticmethod
+    def _rating_rows(conn) -> tuple[list, list, list]:
+        return (conn.execute(base.FINISHED_GAMES).fetchall(), conn.execute(base.FINISHED_RESULTS).fetchall(),
+                conn.execute(base.AI_MOVED).fetchall())
 
     async def secret(self) -> bytes:
         row = await self._one("SELECT value FROM meta WHERE key = 'payload_secret'")
@@ -338,6 +345,8 @@ class SqliteStorage(Storage):
             db.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", changes.drop_timer)
         if changes.results:
             db.executemany(base.UPSERT_RESULT, [base.result_values(r) for r in changes.results])
+        if changes.ratings:
+            db.executemany(base.INSERT_RATING, [base.rating_values(r) for r in changes.ratings])
         if changes.chat_settings is not None:
             platform, chat_id, settings = changes.chat_settings
             db.execute(base.UPSERT_SETTINGS, (platform, chat_id, json.dumps(settings)))
@@ -515,6 +524,25 @@ class SqliteStorage(Storage):
         rows = await self._all("SELECT id, seats FROM games WHERE platform = ? AND status = 'playing'",
                                (platform,))
         return base.user_game_ids(rows, user_id)
+
+    # ---- ratings -------------------------------------------------------------------------
+
+    async def ai_moved(self, game_id: int) -> set[int]:
+        return {r[0] for r in await self._all(base.AI_MOVED_IN, (game_id,))}
+
+    async def latest_ratings(self, platform: str, game: str, *, chat_id: str | None = None,
+                             players: list[str] | None = None) -> list[RatingRow]:
+        sql, params = base.latest_ratings_query(platform, game, chat_id, players)
+        return [base.rating_from_row(r) for r in await self._all(sql, params)]
+
+    async def player_ratings(self, platform: str, player: str) -> list[RatingRow]:
+        return [base.rating_from_row(r) for r in await self._all(base.LATEST_OF_PLAYER, (platform, player))]
+
+    async def rating_history(self) -> list[RatingRow]:
+        return [base.rating_from_row(r) for r in await self._all(base.RATING_HISTORY)]
+
+    async def rating_inputs(self) -> list:
+        return await self._call(lambda: base.rating_inputs(*self._rating_rows(self.db._conn)))
 
     # ---- copying -------------------------------------------------------------------------
 
