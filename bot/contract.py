@@ -89,6 +89,11 @@ class Outgoing:
     language: str = "en"
 
 
+# How a platform links to a message: (its chat, its platform message id) -> a URL that jumps
+# to it, or None where the platform has none (Telegram's basic groups). Adapters give one.
+MessageLink = Callable[[Chat, str], "str | None"]
+
+
 @dataclass(frozen=True, slots=True)
 class Reply:
     """The immediate answer to the user who acted; never posted to the group by itself."""
@@ -221,6 +226,13 @@ class GameServiceAPI(Protocol):
         when the payload says so and re-sends private messages that could not be delivered."""
         ...
     async def stats(self, chat: Chat, user: User) -> Reply: ...
+    async def my_games(self, user: User, *, link: MessageLink | None = None) -> Reply:
+        """Every unfinished game the user sits in, across chats (``extra["games"]``), those
+        waiting for them first; ``link`` makes each turn message's link."""
+        ...
+    async def next_game(self, user: User, *, link: MessageLink | None = None) -> Reply:
+        """The game that has waited for the user longest (``extra["game"]``, None if none)."""
+        ...
     async def record_file(self, chat: Chat, user: User) -> Reply:
         """The JSON record of the chat's latest finished game, as ``Reply.document``."""
         ...
