@@ -90,7 +90,7 @@ class MyGames:
         elif entry.yours:
             turn = t(language, "bot.mine.your_turn")
         else:
-            turn = t(language, "bot.mine.their_turn", players=", ".join(entry.to_act))
+            turn = t(language, "bot.mine.their_turn", names=", ".join(entry.to_act))
         text = t(language, "bot.mine.row", game=kind(entry.game).presenter.title(language),
                  chat=entry.chat.title or entry.chat.id, turn=turn,
                  waited=waited_text(self.clock.now() - entry.since, language))

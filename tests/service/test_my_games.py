@@ -62,7 +62,7 @@ async def test_my_games_list_every_unfinished_game_across_chats_waiting_ones_fir
     bobs = await service.my_games(BOB)
     assert [(g["game_id"], g["yours"], g["to_act"], g["link"]) for g in bobs.extra["games"]] == [
         (first, False, ["Ann"], None), (second, False, ["Ann"], None)]
-    assert t("en", "bot.mine.their_turn", players="Ann") in bobs.text
+    assert t("en", "bot.mine.their_turn", names="Ann") in bobs.text
     assert (await service.next_game(BOB)).text == t("en", "bot.mine.next_none")
 
 
