@@ -81,6 +81,8 @@ class Outgoing:
     image: bytes | None = None                     # PNG, rendered by the delivery loop; a private
                                                    # message's is that seat's own board
     image_name: str = DEFAULT_IMAGE_NAME           # the service names each picture after its game
+    image_description: str = ""                    # the picture in words, for screen readers (Discord's
+                                                   # attachment description; at most 1024 characters)
     buttons: tuple[tuple[Button, ...], ...] = ()   # rows of buttons
     mentions: tuple[User, ...] = ()                # users to ping ("{mention:<seat>}" in text is
                                                    # already resolved to their names)
