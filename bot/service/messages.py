@@ -344,6 +344,9 @@ def seat_prompt(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat
         render = {"kind": "seat", "game_id": meta.id, "moves": match.move_count, "cycle": match.cycle,
                   "seat": seat}
         description = pres.picture_description("seat", view, (), match.players, lang)
+        # The text is the picture's caption where the platform has no other place for words
+        # (Telegram): it tells whose turn and what to choose, and this line what the picture is.
+        lines.append(pres.picture_subject("seat", view, lang))
     row = private(meta, meta.platform, info.user(), "\n".join(lines), lang, buttons=rows,
                   slot=seat_slot(meta, seat), mode=mode, render=render,
                   image_name=picture_name(meta, game, f"seat{seat}-{match.move_count}"), description=description)
