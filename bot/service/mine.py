@@ -15,7 +15,7 @@ from renderers.i18n import t
 
 from . import messages as M
 from .clock import Clock
-from .model import LOBBY, GameMeta
+from .model import LOBBY, PLAYING, GameMeta
 from .phase import Phase
 from .store import GameStore, Loaded
 
@@ -66,7 +66,7 @@ class MyGames:
         games: list[Loaded] = []
         for meta in await self.storage.seated_games(user.platform, user.id):
             loaded = await self.store.load(meta.id)
-            if loaded is not None and loaded.meta.status in (LOBBY, "playing"):
+            if loaded is not None and loaded.meta.status in (LOBBY, PLAYING):
                 games.append(loaded)
         slots = {g.meta.id: M.lobby_slot(g.meta) if g.match is None else M.turn_slot(g.meta) for g in games}
         message_ids = await self.storage.slot_messages(user.platform, sorted(set(slots.values())))
