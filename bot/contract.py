@@ -81,12 +81,19 @@ class Outgoing:
     image: bytes | None = None                     # PNG, rendered by the delivery loop; a private
                                                    # message's is that seat's own board
     image_name: str = DEFAULT_IMAGE_NAME           # the service names each picture after its game
+    image_description: str = ""                    # the picture in words, for screen readers (Discord's
+                                                   # attachment description; at most 1024 characters)
     buttons: tuple[tuple[Button, ...], ...] = ()   # rows of buttons
     mentions: tuple[User, ...] = ()                # users to ping ("{mention:<seat>}" in text is
                                                    # already resolved to their names)
     slot: str | None = None
     edit_message_id: str | None = None
     language: str = "en"
+
+
+# How a platform links to a message: (its chat, its platform message id) -> a URL that jumps
+# to it, or None where the platform has none (Telegram's basic groups). Adapters give one.
+MessageLink = Callable[[Chat, str], "str | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +248,13 @@ class GameServiceAPI(Protocol):
     async def rating(self, chat: Chat | None, user: User, game: str | None = None) -> Reply:
         """The user's rating in each game (or the named one) and each game's leaderboards:
         everyone on the platform, and those who played in ``chat`` (None: no chat's board)."""
+        ...
+    async def my_games(self, user: User, *, link: MessageLink | None = None) -> Reply:
+        """Every unfinished game the user sits in, across chats (``extra["games"]``), those
+        waiting for them first; ``link`` makes each turn message's link."""
+        ...
+    async def next_game(self, user: User, *, link: MessageLink | None = None) -> Reply:
+        """The game that has waited for the user longest (``extra["game"]``, None if none)."""
         ...
     async def record_file(self, chat: Chat, user: User) -> Reply:
         """The JSON record of the chat's latest finished game, as ``Reply.document``."""

@@ -283,6 +283,14 @@ class BoardchatBot(commands.Bot):
 
     # --------------------------------------------------------------- helpers
 
+    def message_link(self, chat: Chat, message_id: str) -> str | None:
+        """The jump URL of a message in a server's channel or thread (None: a channel this
+        process does not see)."""
+        channel = self.get_channel(int(chat.id)) if chat.id.isdigit() else None
+        if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            return None
+        return f"https://discord.com/channels/{channel.guild.id}/{chat.id}/{message_id}"
+
     async def _call(
         self,
         interaction: discord.Interaction,

@@ -242,6 +242,18 @@ class BoardchatGroup(app_commands.Group):
     async def rating(self, interaction: discord.Interaction, game: str | None = None, public: bool = False) -> None:
         await self.bot.answer(interaction, lambda chat, user: self.service.rating(chat, user, game), public=public)
 
+    @app_commands.command(name="mygames", description=L("Your unfinished games in every channel (only you)",
+                                                         "cmd.mygames"))
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        await self.bot.answer(interaction, lambda chat, user: self.service.my_games(user, link=self.bot.message_link),
+                              needs_chat=False)
+
+    @app_commands.command(name="next", description=L("The game that has waited for you longest (only you)",
+                                                      "cmd.next"))
+    async def next(self, interaction: discord.Interaction) -> None:
+        await self.bot.answer(interaction, lambda chat, user: self.service.next_game(user, link=self.bot.message_link),
+                              needs_chat=False)
+
     @app_commands.command(name="record", description=L("The record of this channel's last finished game (JSON file)",
                                                        "cmd.record"))
     @app_commands.describe(public=L("Show it to everyone in the channel", "opt.public"))

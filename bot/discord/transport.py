@@ -196,7 +196,8 @@ class DiscordTransport:
 
     @staticmethod
     def _file(message: Outgoing) -> discord.File:
-        return discord.File(io.BytesIO(message.image or b""), filename=message.image_name or DEFAULT_IMAGE_NAME)
+        return discord.File(io.BytesIO(message.image or b""), filename=message.image_name or DEFAULT_IMAGE_NAME,
+                            description=message.image_description or None)
 
     @staticmethod
     def _translate(error: discord.HTTPException, *, private: bool) -> Exception:

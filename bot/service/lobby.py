@@ -184,7 +184,9 @@ class Lobby:
                # the first prompt opens with the status line: the picture says what it shows
                M.group(meta, t(meta.language, "bot.msg.start_map"),
                        render={"kind": "map", "game_id": meta.id, "moves": 0, "cycle": 0},
-                       image_name=M.picture_name(meta, game, "start"))]
+                       image_name=M.picture_name(meta, game, "start"),
+                       description=game.presenter.picture_description("map", match.view(None), (), match.players,
+                                                                      meta.language))]
         await self.play.finish(loaded, turn, out, first_prompt=True)
         return Reply(t(lang, "bot.reply.started"))
 

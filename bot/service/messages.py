@@ -67,18 +67,24 @@ def chat_dict(chat: Chat) -> dict[str, Any]:
 
 def group(meta: GameMeta, text: str, *, buttons=(), mentions=(), slot: str | None = None,
           mode: str = "new", render: dict | None = None, image_name: str = "board.png",
-          awaited: bool = False) -> OutRow:
+          awaited: bool = False, description: str = "") -> OutRow:
+    """A message to the group; ``description``: its picture (``render``) in words, for screen readers;
+    ``awaited``: a turn prompt the table waits for (sent first, see ``OutRow.priority``)."""
     body = {"text": text, "chat": chat_dict(meta.chat), "private_to": None, "buttons": list(buttons),
             "mentions": [user_dict(u) for u in mentions], "language": meta.language, "render": render,
             "image_name": image_name}
+    if render is not None:
+        body["description"] = description
     return OutRow(meta.id, meta.platform, f"c:{meta.chat_id}", body, slot, mode, awaited)
 
 
 def private(meta: GameMeta | None, platform: str, user: User, text: str, language: str, *,
             buttons=(), slot: str | None = None, mode: str = "new", render: dict | None = None,
-            image_name: str = "board.png") -> OutRow:
+            image_name: str = "board.png", description: str = "") -> OutRow:
     body = {"text": text, "chat": None, "private_to": user_dict(user), "buttons": list(buttons),
             "mentions": [], "language": language, "render": render, "image_name": image_name}
+    if render is not None:
+        body["description"] = description
     return OutRow(meta.id if meta else None, platform, f"u:{user.id}", body, slot, mode)
 
 
@@ -346,13 +352,17 @@ def seat_prompt(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat
     if label:
         lines.append(t(lang, "bot.msg.private_turn", chat=label))
     lines.append(menu.text if menu.text else pres.prompt_line(view, lang))
-    render = None
+    render, description = None, ""
     if pres.private_pictures:
         render = {"kind": "seat", "game_id": meta.id, "moves": match.move_count, "cycle": match.cycle,
                   "seat": seat}
+        description = pres.picture_description("seat", view, (), match.players, lang)
+        # The text is the picture's caption where the platform has no other place for words
+        # (Telegram): it tells whose turn and what to choose, and this line what the picture is.
+        lines.append(pres.picture_subject("seat", view, lang))
     row = private(meta, meta.platform, info.user(), "\n".join(lines), lang, buttons=rows,
                   slot=seat_slot(meta, seat), mode=mode, render=render,
-                  image_name=picture_name(meta, game, f"seat{seat}-{match.move_count}"))
+                  image_name=picture_name(meta, game, f"seat{seat}-{match.move_count}"), description=description)
     return row, menu, rows
 
 
@@ -461,13 +471,18 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
             summary += cycle_notes(meta, cycle)
         elif (scores := _scores_after(match, cycle)) is not None:
             summary.append(pres.scores_line(view, scores, lang))
+        # The board in words is the present one: a cycle that ended earlier in this batch (AI
+        # seats played on) is described by what changed in it only.
+        shown = view if moves_after == match.move_count else None
         out.append(group(meta, "\n".join(summary),
                          render={"kind": "map", "game_id": meta.id, "moves": moves_after, "cycle": cycle},
-                         image_name=picture_name(meta, game, pres.cycle_label(view, cycle))))
+                         image_name=picture_name(meta, game, pres.cycle_label(view, cycle)),
+                         description=pres.picture_description("map", shown, events, match.players, lang)))
     if match.is_terminal():
         out.append(group(meta, "\n".join([*pres.final_lines(view, lang), *final_lines]),
                          render={"kind": "final", "game_id": meta.id, "moves": match.move_count},
-                         image_name=picture_name(meta, game, "final")))
+                         image_name=picture_name(meta, game, "final"),
+                         description=pres.picture_description("final", view, (), match.players, lang)))
     else:
         new_prompt = first_prompt or bool(ends)
         prompt = prompt_message(meta, game, match, codec, mode="new" if new_prompt else "edit")

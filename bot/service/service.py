@@ -22,7 +22,7 @@ import socket
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from bot.contract import Chat, Reply, Transport, User
+from bot.contract import Chat, MessageLink, Reply, Transport, User
 from bot.games import find, kind, level_at
 from bot.product import DEFAULT_DB
 from renderers.i18n import normalize_language, t
@@ -32,6 +32,7 @@ from .clock import Clock, SystemClock
 from .info import Info
 from .inputs import cleaned
 from .lobby import Lobby, host_name, may_manage
+from .mine import MyGames
 from .model import LOBBY, PLAYING, Changes
 from .outbox import Delivery
 from .payloads import ForgedPayload, Payload, PayloadCodec, StalePayload
@@ -113,6 +114,7 @@ class GameService:
         self.defaults = self.chat_settings.defaults
         self.lobby = Lobby(self.store, codec, self.clock, self.play, self.chat_settings)
         self.info = Info(self.store, codec)
+        self.mine = MyGames(self.store, self.clock)
         self.timers = Timers(self.store, self.play, self.clock, self.platforms, owner=self.owner, **leases)
         self._timer_task: asyncio.Task | None = None
 
@@ -451,6 +453,17 @@ class GameService:
         if game and named is None:
             return Refused("bot.err.unknown_kind", games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
         return await self.play.ratings.reply(chat, user, lang, named)
+
+    @cleaned
+    async def my_games(self, user: User, *, link: MessageLink | None = None) -> Reply:
+        """Every unfinished game the user sits in, across the platform's chats: the game, the
+        chat, whose turn, how long it has waited, a link to its turn message (``link``)."""
+        return await self.mine.listing(user, normalize_language(user.language), link)
+
+    @cleaned
+    async def next_game(self, user: User, *, link: MessageLink | None = None) -> Reply:
+        """The game that has waited for the user longest."""
+        return await self.mine.next(user, normalize_language(user.language), link)
 
     @cleaned
     async def rules(self, chat: Chat | None, user: User, game: str | None = None) -> Reply:

@@ -51,7 +51,10 @@ REPLY_RETRY_LIMIT = 10.0               # seconds a command reply may wait for fl
 # command -> (service call, works in groups, works in private chats)
 GROUP_COMMANDS = ("newgame", "join", "leave", "startgame", "addbot", "abort", "board", "secret", "settings",
                   "stats", "rating", "record", "rules", "help")
-PRIVATE_COMMANDS = ("start", "secret", "rating", "rules", "help")
+PRIVATE_COMMANDS = ("start", "mygames", "next", "secret", "rating", "rules", "help")
+# Commands about all of a person's games, answered in the private chat; a group gets a button
+# there whose /start payload is the command's name.
+PERSONAL_COMMANDS = ("mygames", "next")
 SECRET_ALIASES = ("marker",)           # the older name of /secret, still understood
 
 
@@ -123,6 +126,8 @@ class TelegramHandlers:
             application.add_handler(CommandHandler([name, *aliases.get(name, [])], self._group_command(call)))
         application.add_handler(CommandHandler("start", self.on_start))
         application.add_handler(CommandHandler(["secret", *SECRET_ALIASES], self.on_secret))
+        for name in PERSONAL_COMMANDS:
+            application.add_handler(CommandHandler(name, self._personal(name)))
         application.add_handler(CommandHandler("rules", self._anywhere(lambda c, u, a: self.service.rules(c, u))))
         # "/rating" (the leaderboards of this group too, in a group), "/rating connection".
         application.add_handler(CommandHandler("rating", self._anywhere(
@@ -189,6 +194,25 @@ class TelegramHandlers:
                                                            call(target, user, words)))
         return handler
 
+    def _personal_reply(self, name: str, user: User) -> Awaitable[Reply]:
+        calls = {"mygames": self.service.my_games, "next": self.service.next_game}
+        return calls[name](user, link=message_link)
+
+    def _personal(self, name: str):
+        """/mygames, /next: in the private chat; in a group, a button to the private chat."""
+        async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            message, chat, tg_user = update.effective_message, update.effective_chat, update.effective_user
+            if message is None or chat is None or tg_user is None:
+                return
+            lang = tg_user.language_code
+            if self.is_group(chat):
+                markup = open_private_keyboard(t(lang, "tg.open_private"), self._bot_username(), name)
+                await self._send_reply(message, t(lang, "tg.mine.group", name=display_name(tg_user)), markup)
+                return
+            user = await self.user_of(context.bot, tg_user, None)
+            await self._reply(message, await self._guarded(lang, self._personal_reply(name, user)), quote=False)
+        return handler
+
     async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/help: the Telegram command names (the service's help names the terminal's commands)."""
         message, tg_user = update.effective_message, update.effective_user
@@ -228,6 +252,11 @@ class TelegramHandlers:
             # the adapter's own link from /secret in a group: open the chat, then show the secret
             await self._guarded(lang, self.service.private_started(user, None))
             await self._reply(message, await self._guarded(lang, self.service.secret(user)), quote=False)
+            return
+        if payload in PERSONAL_COMMANDS:
+            # the adapter's own link from /mygames or /next in a group
+            await self._guarded(lang, self.service.private_started(user, None))
+            await self._reply(message, await self._guarded(lang, self._personal_reply(payload, user)), quote=False)
             return
         reply = await self._guarded(lang, self.service.private_started(user, payload))
         if payload is None and not reply.buttons:
@@ -404,6 +433,14 @@ class TelegramHandlers:
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("telegram: error while handling an update", exc_info=context.error)
+
+
+def message_link(chat: Chat, message_id: str) -> str | None:
+    """A link that opens a group's message: supergroups have them (chat id -100<internal id>),
+    basic groups none."""
+    if chat.id.startswith("-100") and chat.id[4:].isdigit():
+        return f"https://t.me/c/{chat.id[4:]}/{message_id}"
+    return None
 
 
 def help_text(language: str | None) -> str:

@@ -19,7 +19,8 @@ from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from bot.contract import Budget, Outgoing, PaceLimits, RetryLater, Undeliverable, another_call, calling
-from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, entities_for_part, split_text, utf16_len
+from bot.limits import UTF16
+from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, entities_for_part, split_text
 from bot.telegram.keyboards import keyboard
 
 log = logging.getLogger(__name__)
@@ -84,7 +85,7 @@ class TelegramTransport:
         """A picture's caption with ``head`` (its own text) and then ``text`` (a prompt); None when
         the two do not fit one caption (the outbox then sends them as two messages)."""
         caption = f"{head}\n\n{text}" if head else text
-        return caption if utf16_len(caption) <= CAPTION_LIMIT else None
+        return caption if UTF16.fits(caption, CAPTION_LIMIT) else None
 
     def _is_picture(self, chat_id: int, message_id: int) -> bool:
         return (chat_id, message_id) in self._pictures

@@ -493,8 +493,10 @@ async def list_games(db: Path, language: str, out: TextIO | None = None, limit: 
         return EXIT_ERROR
     try:
         games = await service.platform_games(PLATFORM, limit=limit)
+        mine = await service.my_games(User(PLATFORM, HUMAN_ID, default_name(), language=language))
     finally:
         await service.close()
+    yours = {g["game_id"] for g in mine.extra["games"] if g["yours"]}
     if not games:
         out.write(t(language, "terminal.games.none", path=str(db), command=f"{COMMAND} play") + "\n")
         return EXIT_OK
@@ -506,7 +508,8 @@ async def list_games(db: Path, language: str, out: TextIO | None = None, limit: 
             progress = t(language, "terminal.games.round", round=g["round"], rounds=g["rounds"])
         else:
             progress = t(language, "terminal.games.cycle", round=g["round"])
-        state = t(language, "terminal.games.unfinished" if g["status"] in ACTIVE else
+        state = t(language, "terminal.games.your_turn" if g["game_id"] in yours else
+                  "terminal.games.unfinished" if g["status"] in ACTIVE else
                   "terminal.games.aborted" if g["status"] == "aborted" else "terminal.games.finished")
         kind = find(g["game"])
         out.write(t(language, "terminal.games.row", id=f"{g['game_id']:>4}",

@@ -153,6 +153,9 @@ class ParisParisPresenter(Presenter):
     def board_text(self, view, language: str) -> str:
         return text.board_text(view, language=language)
 
+    def picture_subject(self, kind: str, view, language: str) -> str:
+        return t(language, "pp.alt.final" if kind == "final" else "pp.alt.map")
+
     def error_text(self, exc: Exception, players: Sequence[str], language: str) -> str:
         return text.error_text(exc, players=players, language=language)
 

@@ -272,15 +272,16 @@ def test_several_games_live_in_one_database(monkeypatch, capsys, tmp_path):
     assert "Round 12/12 is over." in out
     code, out = play(monkeypatch, capsys, [*base, "--seed", "9", "--name", "Bea"], "quit\n")
     assert "Your unfinished game 1 stays saved" in out
-    # The list: newest first, with game, players, round, start and state.
+    # The list: newest first, with game, players, round, start and state; the games waiting for
+    # you (here: both that were quit at the player's turn) are marked.
     code, out = play(monkeypatch, capsys, ["games", "--db", str(db)])
     assert code == 0
     rows = [line for line in out.splitlines() if " · " in line]
     assert [row.split()[0] for row in rows] == ["3", "2", "1"]
     assert re.match(r"^ +3  Paris Paris · Bea, Ada · round 1 of 20 · started \d{4}-\d\d-\d\d \d\d:\d\d "
-                    r"· unfinished$", rows[0]), rows[0]
+                    r"· unfinished, your turn ◀$", rows[0]), rows[0]
     assert "Ada, Blaise, Camille, Denis · round 12 of 12" in rows[1] and rows[1].endswith("finished")
-    assert "Ann, Ada" in rows[2] and rows[2].endswith("unfinished")
+    assert "Ann, Ada" in rows[2] and rows[2].endswith(t("en", "terminal.games.your_turn"))
     assert "boardchat play --resume ID" in out
     assert play(monkeypatch, capsys, [*base, "--list"])[1] == out
     # --resume alone: the latest unfinished game (3); --resume 1: that one, to its end.

@@ -425,6 +425,28 @@ def chat_filter(chat_id: str | None) -> tuple[str, tuple]:
 
 
 PLATFORM_GAMES = f"{SELECT_GAME} WHERE platform = ? ORDER BY id DESC LIMIT ?"
+# The unfinished games (lobby or running) of a platform whose seats name a user, in any chat:
+# the text match on the seats (``seated_pattern``) narrows the rows to a few, ``seated`` keeps
+# those where the user holds a seat of their own (not one the AI plays for them).
+SEATED_GAMES = (f"{SELECT_GAME} WHERE platform = ? AND status IN ('lobby', 'playing') "
+                "AND seats LIKE ? ESCAPE '!' ORDER BY id")
+
+
+def seated_pattern(user_id: str) -> str:
+    """The LIKE pattern of a seats JSON text that names ``user_id`` (as ``game_values`` writes it)."""
+    named = json.dumps({"user_id": user_id})[1:-1]
+    return "%" + named.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%"
+
+
+def seated(rows: list[Any], user_id: str) -> list[GameMeta]:
+    """The games among ``SEATED_GAMES`` rows where ``user_id`` holds a human seat."""
+    games = [meta_from_row(r) for r in rows]
+    return [g for g in games if g.seat_of(user_id) is not None]
+
+
+def slot_messages_query(slots: list[str]) -> str:
+    return (f"SELECT slot, message_id FROM slots WHERE platform = ? "
+            f"AND slot IN ({', '.join('?' * len(slots))})")
 
 
 def user_game_ids(rows: list[Any], user_id: str) -> list[int]:
@@ -588,6 +610,9 @@ class Storage(ABC):
     @abstractmethod
     async def slot_message(self, platform: str, slot: str) -> str | None: ...
     @abstractmethod
+    async def slot_messages(self, platform: str, slots: list[str]) -> dict[str, str]:
+        """The platform message id of each of ``slots`` that has one (``slot_message`` for many)."""
+    @abstractmethod
     async def outbox_rows(self, game_id: int | None = None) -> list[StoredOut]: ...
     @abstractmethod
     async def prune_outbox(self, before: float) -> int:
@@ -640,6 +665,10 @@ class Storage(ABC):
     @abstractmethod
     async def user_games(self, platform: str, user_id: str) -> list[int]:
         """Ids of the running games where the user holds a seat."""
+    @abstractmethod
+    async def seated_games(self, platform: str, user_id: str) -> list[GameMeta]:
+        """The unfinished games (lobby or running) where the user holds a seat of their own,
+        in every chat of the platform, oldest first (without moves)."""
     # copying between databases (copy_database)
     @abstractmethod
     async def page(self, table: str, after: tuple | None, limit: int) -> list[tuple]:

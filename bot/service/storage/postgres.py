@@ -320,6 +320,12 @@ class PostgresStorage(Storage):
         row = await self._one("SELECT message_id FROM slots WHERE platform = ? AND slot = ?", platform, slot)
         return row[0] if row else None
 
+    async def slot_messages(self, platform: str, slots: list[str]) -> dict[str, str]:
+        if not slots:
+            return {}
+        rows = await self._all(base.slot_messages_query(slots), platform, *slots)
+        return {slot: message_id for slot, message_id in rows}
+
     async def outbox_rows(self, game_id: int | None = None) -> list[StoredOut]:
         if game_id is None:
             rows = await self._all(f"SELECT {base.OUT_COLS} FROM outbox ORDER BY id")
@@ -405,6 +411,10 @@ class PostgresStorage(Storage):
     async def rating_inputs(self) -> list:
         async with self.pool.acquire() as conn:
             return base.rating_inputs(*await self._rating_rows(conn))
+
+    async def seated_games(self, platform: str, user_id: str) -> list[GameMeta]:
+        rows = await self._all(base.SEATED_GAMES, platform, base.seated_pattern(user_id))
+        return base.seated(rows, user_id)
 
     # ---- copying -------------------------------------------------------------------------
 
