@@ -2,9 +2,11 @@
 
 For each game kind (every registered one, or ``--kinds``):
   * ``--finished`` three-player games are played to the end (random legal presses of real
-    payloads, no delivery): the database bytes a finished game takes with its outbox as
-    committed (what stays a week once delivered), from SQLite's ``dbstat`` (every page of
-    every table and index of those games), with the outbox's rows and message bodies apart;
+    payloads, every message delivered after each press to a transport that only counts them;
+    pictures are not drawn, as their bytes are never stored): the database bytes a finished
+    game takes with its outbox (delivered rows stay a week), from SQLite's ``dbstat`` (every
+    page of every table and index of those games), with the outbox's rows and message
+    bodies apart;
   * ``--games`` three-player games are played to the middle (half the finished games' mean
     length) and the service is closed; then, each in a fresh process (so nothing of the play
     is in its memory):
@@ -29,13 +31,30 @@ import sys
 import tempfile
 import time
 
-from bot.contract import Chat, User
+from bot.contract import Chat, Outgoing, User
 from bot.games import KINDS, kind
 from bot.service import GameService
 from bot.service import messages as M
 
 PLATFORM = "bench"
 GOALS = {"memory KiB": 30, "restore s per 10,000": 3, "finished game KB": 100}
+
+
+class _Counting:
+    """A transport that accepts every message (a new id for each post, the same for an edit)."""
+
+    platform = PLATFORM
+
+    def __init__(self) -> None:
+        self.sent = 0
+
+    async def deliver(self, message: Outgoing) -> str:
+        self.sent += 1
+        return message.edit_message_id or str(self.sent)
+
+
+async def _no_picture(render: dict, language: str, platform: str, rank: int = 2) -> bytes:
+    return b""
 
 
 def _rss() -> int:
@@ -72,9 +91,13 @@ async def _press_one(service: GameService, c: Chat, users: dict[str, User], rng:
     return True
 
 
-async def _play(path: str, game: str, count: int, moves: int | None, first: int = 0) -> list[int]:
-    """Play ``count`` games to ``moves`` moves (None: to the end); their move counts."""
+async def _play(path: str, game: str, count: int, moves: int | None, first: int = 0,
+                deliver: bool = False) -> list[int]:
+    """Play ``count`` games to ``moves`` moves (None: to the end); their move counts.
+    ``deliver``: send the outbox after every press, as a running bot does."""
     service = await GameService.open(path)
+    service.pictures.render = _no_picture
+    transport = _Counting()
     try:
         lengths = []
         for n in range(first, first + count):
@@ -83,6 +106,8 @@ async def _play(path: str, game: str, count: int, moves: int | None, first: int 
             played = 0
             while (moves is None or played < moves) and await _press_one(service, c, users, rng):
                 played += 1
+                if deliver:
+                    await service.deliver_pending(transport)
             lengths.append(played)
         return lengths
     finally:
@@ -138,7 +163,7 @@ def bench_kind(game: str, games: int, finished: int, tmp: str) -> dict[str, floa
     name = kind(game).definition.name
     started = time.perf_counter()
     done_path = os.path.join(tmp, f"{game}-finished.sqlite3")
-    lengths = asyncio.run(_play(done_path, game, finished, None, first=1_000_000))
+    lengths = asyncio.run(_play(done_path, game, finished, None, first=1_000_000, deliver=True))
     size = _database_bytes(done_path)
     print(f"{name}: {finished} games played to the end, {sum(lengths) / len(lengths):.0f} moves on average "
           f"({time.perf_counter() - started:.0f} s)", flush=True)
