@@ -18,6 +18,7 @@ PostgreSQL one numbers the placeholders); only the schema steps differ per diale
 from __future__ import annotations
 
 import json
+import sys
 from abc import ABC, abstractmethod
 from typing import Any
 
@@ -303,8 +304,20 @@ def meta_from_row(row: Any) -> GameMeta:
     return GameMeta(
         id=gid, platform=platform, chat_id=chat_id, chat_title=title, status=status, host_id=host,
         options=json.loads(options), seed=seed, seats=[Seat(**s) for s in json.loads(seats)],
-        setup=json.loads(setup) if setup else None, moves=moves, created=created, updated=updated,
+        setup=_interned(json.loads(setup)) if setup else None, moves=moves, created=created, updated=updated,
         extra=json.loads(extra), game=game, version=version)
+
+
+def _interned(value: Any) -> Any:
+    """``value`` (decoded JSON) with one copy of each text (``sys.intern``): a setup names the same
+    tiles in every game, and the bot keeps the setups of all its games in memory."""
+    if isinstance(value, str):
+        return sys.intern(value)
+    if isinstance(value, list):
+        return [_interned(v) for v in value]
+    if isinstance(value, dict):
+        return {sys.intern(k): _interned(v) for k, v in value.items()}
+    return value
 
 
 def out_from_row(row: Any) -> StoredOut:
