@@ -61,6 +61,12 @@ def recount(record) -> tuple[int, ...]:
     return tuple(scores)
 
 
+def decisions(match, seat: int) -> list[dict]:
+    """The whole moves ``seat`` made so far, as its record has them (without their player)."""
+    name = match.players[seat]
+    return [{k: v for k, v in m.items() if k != "player"} for m in match.to_record()["moves"] if m["player"] == name]
+
+
 def decision_kind(move: dict) -> str:
     """What a whole move of the record decided: a tile taken, an action on a space, a bid..."""
     if "place" in move:
@@ -105,18 +111,19 @@ async def play(service, transport, *, humans: int, ais: int, seed: int, options:
             assert numbered == {str(k) for k in keys.values()}, (numbered, keys)
             stats["labels_checked"] += bool(keys)
         pressed = [pick(menu, rng, match.view(None).phase == "deliver") for menu in menus]
-        whole = {seat: sum(1 for s, _ in match.game.record_moves if s == seat) for seat in seats}
+        whole = {seat: len(decisions(match, seat)) for seat in seats}
         steps_before = len(match.game.moves)
         replies = await asyncio.gather(*(service.press(c, u, b.payload) for u, b in zip(acting, pressed, strict=True)))
         assert all(r.ok for r in replies), [r.text for r in replies]
         stats["presses"] += len(replies)
         stats["at_once"] = max(stats["at_once"], len(replies))
-        game = (await service.store.load(game_id)).match.game
+        after = (await service.store.load(game_id)).match
+        game = after.game
         for seat in seats:
             pressed_since[seat] = pressed_since.get(seat, 0) + 1
             verbs_since.setdefault(seat, set()).update(
                 text.split(" ")[0] for s, text in game.moves[steps_before:] if s == seat)
-            mine = [m for s, m in game.record_moves if s == seat]
+            mine = decisions(after, seat)
             if len(mine) > whole[seat]:                 # the press completed a decision
                 kind = decision_kind(mine[-1])
                 if verbs_since.pop(seat) & set(ONE_AT_A_TIME):       # counted apart

@@ -18,6 +18,7 @@ PostgreSQL one numbers the placeholders); only the schema steps differ per diale
 from __future__ import annotations
 
 import json
+import sys
 from abc import ABC, abstractmethod
 from typing import Any
 
@@ -217,6 +218,12 @@ LAST_SHOWN = ("SELECT body FROM outbox WHERE platform = ? AND slot = ? AND state
               "ORDER BY id DESC LIMIT 1")
 MARK_SENT = ("UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, error = NULL, owner = NULL, "
              "lease = NULL WHERE id = ?")
+# A slot shows one message at a time (a turn message, a seat's menu): once a later message of
+# the slot went out, what an earlier one carried is never read again (``LAST_SHOWN`` reads the
+# latest), so its body is dropped then; its row stays, with the rest, for the week delivered
+# messages are kept. A busy game's slots take most of its outbox (issue 31: 680 messages a game).
+REPLACED = "platform = ? AND slot = ? AND state = 'sent' AND id < ? AND body <> '{}'"
+FORGET_REPLACED = f"UPDATE outbox SET body = '{{}}' WHERE {REPLACED}"
 UPSERT_SLOT = ("INSERT INTO slots (platform, slot, message_id) VALUES (?,?,?) "
                "ON CONFLICT (platform, slot) DO UPDATE SET message_id = excluded.message_id")
 RESCHEDULE = ("UPDATE outbox SET state = 'pending', due = ?, attempts = ?, error = ?, owner = NULL, "
@@ -366,8 +373,20 @@ def meta_from_row(row: Any) -> GameMeta:
     return GameMeta(
         id=gid, platform=platform, chat_id=chat_id, chat_title=title, status=status, host_id=host,
         options=json.loads(options), seed=seed, seats=[Seat(**s) for s in json.loads(seats)],
-        setup=json.loads(setup) if setup else None, moves=moves, created=created, updated=updated,
+        setup=_interned(json.loads(setup)) if setup else None, moves=moves, created=created, updated=updated,
         extra=json.loads(extra), game=game, version=version)
+
+
+def _interned(value: Any) -> Any:
+    """``value`` (decoded JSON) with one copy of each text (``sys.intern``): a setup names the same
+    tiles in every game, and the bot keeps the setups of all its games in memory."""
+    if isinstance(value, str):
+        return sys.intern(value)
+    if isinstance(value, list):
+        return [_interned(v) for v in value]
+    if isinstance(value, dict):
+        return {sys.intern(k): _interned(v) for k, v in value.items()}
+    return value
 
 
 def out_from_row(row: Any) -> StoredOut:
