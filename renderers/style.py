@@ -33,14 +33,10 @@ PLAYER_COLOURS: tuple[PlayerColour, ...] = (
 # Map palette.
 PAPER: RGB = (246, 241, 230)
 PAPER_DARK: RGB = (236, 229, 214)
-BLOCK: RGB = (238, 232, 219)
-PARK: RGB = (214, 230, 200)
-WATER: RGB = (170, 206, 232)
-WATER_EDGE: RGB = (140, 185, 220)
 INK: RGB = (33, 33, 40)
 MUTED: RGB = (110, 108, 104)
 PANEL: RGB = (255, 253, 248)
 PANEL_EDGE: RGB = (214, 206, 190)
 HIGHLIGHT: RGB = (255, 246, 200)
 WHITE: RGB = (255, 255, 255)
-EVICT: RGB = (200, 30, 30)
+ALERT: RGB = (200, 30, 30)          # what goes wrong: an evicted shop, a penalty

@@ -49,7 +49,7 @@ def render_final(view, *, events: Sequence = (), language: str = "en", width: in
                   max_width=round(item_w) - n(30))
     if penalised:
         draw_text(d, (col_items + len(COMPANIES) * item_w, y + n(8)),
-                  t(language, "pc.img.penalty"), n(15), anchor="lm", fill=style.EVICT,
+                  t(language, "pc.img.penalty"), n(15), anchor="lm", fill=style.ALERT,
                   max_width=round(item_w))
     draw_text(d, (col_total, y + n(8)), t(language, "pc.img.total"), n(15), anchor="rm", fill=style.MUTED)
     y += n(28)
@@ -71,7 +71,7 @@ def render_final(view, *, events: Sequence = (), language: str = "en", width: in
         if penalised:
             penalty = view.penalties[seat]
             draw_text(d, (col_items + len(COMPANIES) * item_w, mid), f"−{penalty}" if penalty else "0", n(18),
-                      bold=bool(penalty), fill=style.EVICT if penalty else style.MUTED, anchor="lm")
+                      bold=bool(penalty), fill=style.ALERT if penalty else style.MUTED, anchor="lm")
         y += n(ROW_H)
     _chart(img, view, language, (n(30), y + n(20), width - n(30), y + n(20 + CHART_H)), k)
     return png(img)

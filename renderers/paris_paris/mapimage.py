@@ -17,7 +17,7 @@ from ..fonts import drawable, fit, font
 from ..i18n import t
 from ..players import colour as player_colour
 from ..players import initials
-from . import buslines
+from . import buslines, palette, sprites
 from . import layout as L
 from .names import short_name
 
@@ -41,15 +41,15 @@ def background(width: int) -> Image.Image:
         return (x * k, y * k)
 
     # The city inside its boulevard ring, with a few parks.
-    d.ellipse((*P(-60, 20), *P(940, 790)), fill=style.BLOCK, outline=style.PAPER_DARK, width=round(10 * k))
+    d.ellipse((*P(-60, 20), *P(940, 790)), fill=palette.BLOCK, outline=style.PAPER_DARK, width=round(10 * k))
     for x0, y0, x1, y1 in L.PARKS:
-        d.ellipse((*P(x0, y0), *P(x1, y1)), fill=style.PARK)
+        d.ellipse((*P(x0, y0), *P(x1, y1)), fill=palette.PARK)
     river = [P(x, y) for x, y in L.SEINE]
-    d.line(river, fill=style.WATER_EDGE, width=round(30 * k), joint="curve")
-    d.line(river, fill=style.WATER, width=round(24 * k), joint="curve")
+    d.line(river, fill=palette.WATER_EDGE, width=round(30 * k), joint="curve")
+    d.line(river, fill=palette.WATER, width=round(24 * k), joint="curve")
     for x, y in L.SEINE[1:-1]:
-        d.ellipse((*P(x - 12, y - 12), *P(x + 12, y + 12)), fill=style.WATER)
-    d.polygon([P(x, y) for x, y in L.ILE], fill=style.BLOCK, outline=style.WATER_EDGE, width=round(2 * k))
+        d.ellipse((*P(x - 12, y - 12), *P(x + 12, y + 12)), fill=palette.WATER)
+    d.polygon([P(x, y) for x, y in L.ILE], fill=palette.BLOCK, outline=palette.WATER_EDGE, width=round(2 * k))
 
     # Line casings, then the lines, then the start arrows.
     for colour in COLOURS:
@@ -89,7 +89,7 @@ def background(width: int) -> Image.Image:
         x, y, _ = L.STATION_LAYOUT[station]
         dx, dy, anchor = L.label_anchor(label.side, station in CROSSINGS)
         d.multiline_text(P(x + dx, y + dy), "\n".join(label.lines), font=f, fill=style.INK, anchor=anchor,
-                         align=L.align(anchor), spacing=0, stroke_width=round(L.LABEL_HALO * k), stroke_fill=style.BLOCK)
+                         align=L.align(anchor), spacing=0, stroke_width=round(L.LABEL_HALO * k), stroke_fill=palette.BLOCK)
 
     # The side panel.
     d.rounded_rectangle((*P(PANEL_X - 4, 8), *P(1272, 792)), radius=round(14 * k), fill=style.PANEL,
@@ -137,11 +137,11 @@ def _legend(width: int, language: str) -> Image.Image:
         elif key == "legend_offer":
             icon = D.disc(buslines.COLOURS["green"], round(17 * s), outline=style.WHITE, text="1", border=0.1)
         elif key == "legend_small_tour":
-            icon = D.bus_icon(round(17 * s))
+            icon = sprites.bus_icon(round(17 * s))
         elif key == "legend_big_tour":
-            icon = D.pill(round(24 * s), round(13 * s), buslines.COLOURS["yellow"], style.WHITE, round(2.5 * s))
+            icon = sprites.pill(round(24 * s), round(13 * s), buslines.COLOURS["yellow"], style.WHITE, round(2.5 * s))
         else:
-            icon = D.disc(style.EVICT, round(15 * s), text="✕", ink=style.WHITE)
+            icon = D.disc(style.ALERT, round(15 * s), text="✕", ink=style.WHITE)
         im.alpha_composite(icon, (round(cx - icon.width / 2), round(cy - icon.height / 2)))
         # A long text shrinks (a little) rather than being cut.
         (label,), size = D.fit_lines(t(language, key), round((x1 - x0 - 40) * s), round(12 * s), min_size=round(9 * s))
@@ -204,7 +204,7 @@ def _shops(c: _Canvas, board: dict[str, tuple[int, ...]], pending=None) -> None:
             # into a black crossing); the shops an eviction may remove get a red one instead.
             ring = style.WHITE
             if pending is not None and station == pending.station:
-                ring = style.EVICT
+                ring = style.ALERT
             c.house(owner, x, y, ring=ring, pixels=True)
 
 
@@ -220,7 +220,7 @@ def _offer(c: _Canvas, offer) -> None:
         x, y = L.station_xy(station, c.width)
         first = buslines.COLOURS[colours[0]]
         second = buslines.COLOURS[colours[1]] if len(colours) > 1 and colours[1] != colours[0] else None
-        D.paste(c.img, D.ring(first, size, 7 * c.s, second), x, y)
+        D.paste(c.img, sprites.ring(first, size, 7 * c.s, second), x, y)
 
 
 def _names_on_top(c: _Canvas) -> None:
@@ -249,20 +249,20 @@ def _tags(c: _Canvas, view, events: Sequence[E.Event]) -> None:
         items, colour = tag.items, tag.colour
         cy = (y0 + y1) / 2
         if tag.key[0] == "bus":   # the small tour's station
-            D.paste(c.img, D.bus_icon(c.n(L.BUS_SIZE)), c.n((x0 + x1) / 2), c.n(cy))
+            D.paste(c.img, sprites.bus_icon(c.n(L.BUS_SIZE)), c.n((x0 + x1) / 2), c.n(cy))
             continue
         if colour is None:   # an eviction: the owner's mark crossed out
             owner = items[0][0]
             pc = player_colour(owner)
             D.paste(c.img, D.disc(pc.rgb, c.n(24), outline=(30, 30, 35), text=c.marks[owner], ink=pc.ink,
                                   border=0.08), c.n(x0 + 12), c.n(cy))
-            D.paste(c.img, D.disc(style.EVICT, c.n(27), outline=style.WHITE, text="✕", ink=style.WHITE,
+            D.paste(c.img, D.disc(style.ALERT, c.n(27), outline=style.WHITE, text="✕", ink=style.WHITE,
                                   border=0.1), c.n(x1 - 14), c.n(cy))
             continue
-        D.paste(c.img, D.pill(c.n(x1 - x0), c.n(L.TAG_H), style.WHITE, buslines.COLOURS[colour], max(1, c.n(2))),
+        D.paste(c.img, sprites.pill(c.n(x1 - x0), c.n(L.TAG_H), style.WHITE, buslines.COLOURS[colour], max(1, c.n(2))),
                 c.n((x0 + x1) / 2), c.n(cy))
         # The small tour's tags carry the bus, a big tour's the line's shape (as in the panel).
-        icon = D.bus_icon(c.n(21)) if tag.key[1] == "small" else buslines.icon(colour, c.n(19))
+        icon = sprites.bus_icon(c.n(21)) if tag.key[1] == "small" else buslines.icon(colour, c.n(19))
         D.paste(c.img, icon, c.n(x0 + 16), c.n(cy))
         cx = x0 + 28
         for seat, points in items:
@@ -284,7 +284,7 @@ def _highlights(c: _Canvas, events: Sequence[E.Event]) -> None:
         if isinstance(event, E.SmallTour):
             x, y = L.station_xy(event.tile.station, c.width)
             big = event.tile.station in CROSSINGS
-            D.paste(c.img, D.ring(buslines.COLOURS[event.tile.colour], c.n(72 if big else 52), 4.5 * c.s,
+            D.paste(c.img, sprites.ring(buslines.COLOURS[event.tile.colour], c.n(72 if big else 52), 4.5 * c.s,
                                   dashed=True), x, y)
 
 
@@ -313,7 +313,7 @@ def _panel_players(c: _Canvas, view, y: float, *, pending=None) -> float:
         if turn or won:
             c.d.rounded_rectangle((*c.P(c.px - 6, top), *c.P(c.px + c.pw + 6, top + row - 6)), radius=c.n(10),
                                   fill=style.HIGHLIGHT, outline=(230, 200, 90), width=max(1, c.n(2)))
-        ring = style.EVICT if seat in choose else None
+        ring = style.ALERT if seat in choose else None
         c.house(seat, c.px + 19, top + (row - 6) / 2, size=36, ring=ring)
         name_w = c.pw - 146
         c.text(c.px + 46, top + 4, name, 25, bold=True, max_width=name_w)
@@ -324,7 +324,7 @@ def _panel_players(c: _Canvas, view, y: float, *, pending=None) -> float:
             info = c.t("final_shared" if len(view.winners) > 1 else "final_winner") + " · " + info
         c.text(c.px + 46, top + 33, info, 17, fill=style.MUTED, max_width=name_w + 40)
         if seat == view.bus and not view.finished:
-            D.paste(c.img, D.bus_icon(c.n(28)), c.n(c.px + c.pw - 78), c.n(top + (row - 6) / 2))
+            D.paste(c.img, sprites.bus_icon(c.n(28)), c.n(c.px + c.pw - 78), c.n(top + (row - 6) / 2))
         c.text(c.px + c.pw, top + (row - 6) / 2, str(view.scores[seat]), 36, bold=True, anchor="rm")
     return y + row * view.num_players + 8
 
@@ -428,9 +428,9 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
         rows, size = _prompt_rows(c, prompt, DISPLAY_NAMES[pending.station])
         height = 12 + 23 * len(rows)
         c.d.rounded_rectangle((*c.P(c.px - 6, y), *c.P(c.px + c.pw + 6, y + height)), radius=c.n(8),
-                              fill=(253, 228, 226), outline=style.EVICT, width=max(1, c.n(2)))
+                              fill=(253, 228, 226), outline=style.ALERT, width=max(1, c.n(2)))
         for i, row in enumerate(rows):
-            c.d.text(c.P(c.px + 4, y + 17 + 23 * i), row, font=font(size, True), fill=style.EVICT, anchor="lm")
+            c.d.text(c.P(c.px + 4, y + 17 + 23 * i), row, font=font(size, True), fill=style.ALERT, anchor="lm")
         y += height + 10
     if not lines or y + 27 + 22 > c.bottom:   # no heading without room for a line under it
         return y
@@ -441,9 +441,9 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
         if y + 22 * len(rows) > c.bottom:
             break
         if colour == "bus":
-            D.paste(c.img, D.bus_icon(c.n(21)), c.n(c.px + 10), c.n(y + 11))
+            D.paste(c.img, sprites.bus_icon(c.n(21)), c.n(c.px + 10), c.n(y + 11))
         elif colour == "evict":
-            D.paste(c.img, D.disc(style.EVICT, c.n(19), text="✕", ink=style.WHITE), c.n(c.px + 10), c.n(y + 11))
+            D.paste(c.img, D.disc(style.ALERT, c.n(19), text="✕", ink=style.WHITE), c.n(c.px + 10), c.n(y + 11))
         elif colour:
             D.paste(c.img, buslines.icon(colour, c.n(19)), c.n(c.px + 10), c.n(y + 11))
         for i, row in enumerate(rows):
@@ -484,7 +484,7 @@ def _map_layer(c: _Canvas, view, events: Sequence[E.Event], pending_tile) -> Non
     _offer(c, view.offer)
     if pending_tile is not None:
         x, y = L.station_xy(pending_tile.station, c.width)
-        D.paste(c.img, D.ring(style.EVICT, c.n(80), 5 * c.s, dashed=True), x, y)
+        D.paste(c.img, sprites.ring(style.ALERT, c.n(80), 5 * c.s, dashed=True), x, y)
     _names_on_top(c)
     _shops(c, view.board, pending_tile)
     _offer_badges(c, view)

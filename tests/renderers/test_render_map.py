@@ -105,14 +105,14 @@ def test_eviction_pending(n):
     # A red dashed ring around the station, and both candidate shops outlined in red.
     x, y = layout.station_xy(tile.station)
     ring = [(round(x + 35 * math.cos(a)), round(y + 35 * math.sin(a))) for a in (k * math.pi / 12 for k in range(24))]
-    red_now = sum(near_colour(img, p, style.EVICT, radius=1) for p in ring)
-    red_before = sum(near_colour(plain, p, style.EVICT, radius=1) for p in ring)
+    red_now = sum(near_colour(img, p, style.ALERT, radius=1) for p in ring)
+    red_before = sum(near_colour(plain, p, style.ALERT, radius=1) for p in ring)
     assert red_now >= red_before + 6
     for slot in range(2):
         hx, hy = layout.house_xy(tile.station, slot, 2)
         h = layout.HOUSE_SIZE
         box = (hx - h // 2 - 4, hy - h // 2 - 4, hx + h // 2 + 4, hy + h // 2 + 6)
-        assert count_colour(img, box, style.EVICT) > count_colour(plain, box, style.EVICT) + 20
+        assert count_colour(img, box, style.ALERT) > count_colour(plain, box, style.ALERT) + 20
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
@@ -156,7 +156,7 @@ def test_after_eviction(n):
     # tests/renderers/test_paris_paris_marks.py): the evicted owner's colour and the red cross.
     x, y = layout.station_xy(evicted.station)
     assert abs((box[0] + box[2]) / 2 - x) < 100 and abs((box[1] + box[3]) / 2 - y) < 100
-    assert count_colour(img, box, style.EVICT, 12) > count_colour(plain, box, style.EVICT, 12) + 30
+    assert count_colour(img, box, style.ALERT, 12) > count_colour(plain, box, style.ALERT, 12) + 30
     assert count_colour(img, box, player_colour(evicted.owner).rgb, 20) > 30
 
 
@@ -282,7 +282,7 @@ def test_portrait_layout_for_phones(n):
         assert count_colour(img, panel, player_colour(seat).rgb, 20) > 200, f"seat {seat} missing from the panel"
     for i, tile in enumerate(view.offer):   # the offer list: each key's badge in its tile colour
         assert count_colour(img, panel, buslines.COLOURS[tile.colour], 20) > 150, i
-    assert count_colour(img, panel, style.EVICT, 20) > 300   # the eviction prompt
+    assert count_colour(img, panel, style.ALERT, 20) > 300   # the eviction prompt
 
 
 def test_unknown_layout_is_refused():
