@@ -476,21 +476,29 @@ async def run_play(options: PlayOptions, *, stdin: TextIO | None = None, stdout:
         await service.close()
 
 
-async def list_games(db: Path, language: str, out: TextIO | None = None, limit: int = 50) -> int:
-    """``boardchat games``: the terminal games saved in ``db``, newest first."""
-    import time
-
+async def _open_saved(db: Path, language: str, out: TextIO):
+    """The service over the terminal games saved in ``db``; or, when there is none to open, the
+    exit code, having said why on ``out``."""
     from bot.service import GameService
 
-    out = out or sys.stdout
     if not db.exists():
         out.write(t(language, "terminal.games.none", path=str(db), command=f"{COMMAND} play") + "\n")
         return EXIT_OK
     try:
-        service = await GameService.open(str(db))
+        return await GameService.open(str(db))
     except Exception as exc:    # the player's to see, plainly
         out.write(t(language, "terminal.error.db", path=str(db), error=str(exc)) + "\n")
         return EXIT_ERROR
+
+
+async def list_games(db: Path, language: str, out: TextIO | None = None, limit: int = 50) -> int:
+    """``boardchat games``: the terminal games saved in ``db``, newest first."""
+    import time
+
+    out = out or sys.stdout
+    service = await _open_saved(db, language, out)
+    if isinstance(service, int):
+        return service
     try:
         games = await service.platform_games(PLATFORM, limit=limit)
         mine = await service.my_games(User(PLATFORM, HUMAN_ID, default_name(), language=language))
@@ -525,17 +533,10 @@ async def show_ratings(db: Path, language: str, game: str | None = None, name: s
                        out: TextIO | None = None) -> int:
     """``boardchat rating``: the terminal player's rating in each game and the leaderboards of
     the terminal games saved in ``db`` (each terminal game is a chat of its own: no chat's board)."""
-    from bot.service import GameService
-
     out = out or sys.stdout
-    if not db.exists():
-        out.write(t(language, "terminal.games.none", path=str(db), command=f"{COMMAND} play") + "\n")
-        return EXIT_OK
-    try:
-        service = await GameService.open(str(db))
-    except Exception as exc:    # the player's to see, plainly
-        out.write(t(language, "terminal.error.db", path=str(db), error=str(exc)) + "\n")
-        return EXIT_ERROR
+    service = await _open_saved(db, language, out)
+    if isinstance(service, int):
+        return service
     try:
         human = User(platform=PLATFORM, id=HUMAN_ID, name=name or default_name(), language=language)
         reply = await service.rating(None, human, game)

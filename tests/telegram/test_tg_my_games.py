@@ -3,7 +3,7 @@ private chat, each game with a link to its turn message (supergroups have messag
 
 from __future__ import annotations
 
-from tgharness import GROUP_ID, Table
+from tgharness import GROUP_ID, Table, table_of_two
 
 from bot.contract import Chat
 from bot.games import kind
@@ -12,18 +12,7 @@ from renderers.i18n import t
 
 
 async def started_game(api, bot) -> Table:
-    ann = api.add_user(101, "Ann", started=True)
-    bob = api.add_user(102, "Bob", started=True)
-    group = api.add_group(GROUP_ID, "Paris fans", owner=ann)
-    table = Table(api, group, {"ann": ann, "bob": bob})
-    api.send_text(group, ann, "/newgame")
-    await bot.settle()
-    api.follow_url(bob, table.lobby().button("Join")["url"])
-    await bot.settle()
-    lobby = table.lobby()
-    api.press(ann, lobby, lobby.button("Start"))
-    await bot.settle()
-    return table
+    return await table_of_two(api, bot, group_title="Paris fans")
 
 
 async def test_my_games_in_the_private_chat_link_to_the_turn_message(api, bot):

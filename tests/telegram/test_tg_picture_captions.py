@@ -4,25 +4,10 @@ what to choose, and a line naming the picture."""
 
 from __future__ import annotations
 
-from tgharness import GROUP_ID, Table
+from tgharness import table_of_two
 
 from bot.games import kind
 from renderers.i18n import t
-
-
-async def table_of_two(api, bot, game: str) -> Table:
-    ann = api.add_user(101, "Ann", started=True)
-    bob = api.add_user(102, "Bob", started=True)
-    group = api.add_group(GROUP_ID, "Board fans", owner=ann)
-    table = Table(api, group, {"ann": ann, "bob": bob})
-    api.send_text(group, ann, f"/newgame {game}")
-    await bot.settle()
-    api.follow_url(bob, table.lobby().button("Join")["url"])
-    await bot.settle()
-    lobby = table.lobby()
-    api.press(ann, lobby, lobby.button("Start"))
-    await bot.settle()
-    return table
 
 
 def photos(messages) -> list:

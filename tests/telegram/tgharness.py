@@ -134,3 +134,21 @@ class Table:
         if not cls._submenu(msg):
             return []
         return [b for b in msg.buttons() if b.get("callback_data", "").startswith("c_")]
+
+
+async def table_of_two(api, bot, game: str = "", group_title: str = "Board fans") -> Table:
+    """Ann and Bob (both with their private chat open) in a started game of ``game`` (empty: the
+    default game) in a supergroup Ann owns."""
+    ann = api.add_user(101, "Ann", started=True)
+    bob = api.add_user(102, "Bob", started=True)
+    group = api.add_group(GROUP_ID, group_title, owner=ann)
+    table = Table(api, group, {"ann": ann, "bob": bob})
+    api.send_text(group, ann, f"/newgame {game}".rstrip())
+    await bot.settle()
+    api.follow_url(bob, table.lobby().button("Join")["url"])
+    await bot.settle()
+    lobby = table.lobby()
+    api.press(ann, lobby, lobby.button("Start"))
+    await bot.settle()
+    return table
+
