@@ -184,7 +184,8 @@ class Lobby:
                # the first prompt opens with the status line: the picture says what it shows
                M.group(meta, t(meta.language, "bot.msg.start_map"),
                        render={"kind": "map", "game_id": meta.id, "moves": 0, "cycle": 0},
-                       image_name=M.picture_name(meta, game, "start"))]
+                       image_name=M.picture_name(meta, game, "start"),
+                       latest_image_name=M.picture_name(meta, game, M.BOARD_PICTURE))]
         await self.play.finish(loaded, turn, out, first_prompt=True)
         return Reply(t(lang, "bot.reply.started"))
 
