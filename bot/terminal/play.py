@@ -447,7 +447,8 @@ def resume_command_for(options: PlayOptions, game_id: int | None) -> str:
 
 def list_command(options: PlayOptions) -> str:
     """``boardchat games`` with the same database as the resume command names."""
-    return options.resume_command.replace("play --resume", "games", 1).replace(" --no-maps", "").split(" --maps")[0]
+    command = options.resume_command.replace("play --resume", "games", 1)
+    return command.replace(" --no-maps", "").replace(" --keep-pictures", "").split(" --maps")[0]
 
 
 async def run_play(options: PlayOptions, *, stdin: TextIO | None = None, stdout: TextIO | None = None,

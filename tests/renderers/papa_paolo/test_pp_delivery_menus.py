@@ -5,6 +5,7 @@ own words, and the neighbourhood prints as a text grid whose columns line up."""
 from __future__ import annotations
 
 import random
+import re
 
 from engine.papa_paolo.definition import GAME
 from engine.papa_paolo.steps import Step
@@ -79,6 +80,9 @@ def test_each_surface_has_its_own_words():
     assert "tap" not in PRESENTER.prompt_line(view, "en", TERMINAL)
     for language in LANGUAGES:
         assert PRESENTER.prompt_line(view, language, CHAT) != PRESENTER.prompt_line(view, language, TERMINAL)
+    # the rules and the help are read on every surface: they name choices, not taps or buttons
+    shared = PRESENTER.rules_text("en") + PRESENTER.help_text("en")
+    assert not re.search(r"\btaps?\b|\bbuttons?\b", shared), shared
 
 
 def test_the_text_grid_lines_up_in_every_language():
