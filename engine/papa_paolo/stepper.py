@@ -482,6 +482,8 @@ def _plan_step(g: Game, seat: int, step: Step) -> None:
             d["cur"] = None
         else:
             d["trips"].pop()
+        if not d["trips"] and d["cur"] is None:
+            del g.drafts[seat]        # nothing planned: as before the first step (a record replays to it)
     elif v == "done":
         g.play(seat, {"deliver": [trip_json((t["from"], tuple(t["path"]), tuple(t["drops"])))
                                   for t in d["trips"]]})

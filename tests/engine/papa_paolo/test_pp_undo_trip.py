@@ -37,7 +37,7 @@ def test_a_planned_trip_is_taken_back_before_the_plan_is_sent():
     assert len(match.view(seat).draft["trips"]) == 1
     assert Step("undo-trip") in match.legal_choices(seat)
     match.apply(Step("undo-trip"), by=seat)
-    assert match.view(seat).draft["trips"] == ()
+    assert match.view(seat).draft is None and not match.in_decision(seat)
     assert match.legal_choices(seat) == fresh      # the best plan is offered again
     assert seat in match.to_act()
 
@@ -47,7 +47,7 @@ def test_a_trip_under_way_can_be_dropped_and_the_step_replays():
     match.apply(next(c for c in match.legal_choices(seat) if c.verb == "from"), by=seat)
     assert Step("undo-trip") in match.legal_choices(seat)
     match.apply(parse("undo-trip"), by=seat)
-    assert match.view(seat).draft["cur"] is None and match.view(seat).draft["trips"] == ()
+    assert match.view(seat).draft is None
     # The stored moves (every step, the undo too) resume to the same position.
     moves = [(s, text) for s, text in match.game.moves]
     again = GAME.resume(match.stored_setup(), moves)
