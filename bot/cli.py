@@ -90,6 +90,12 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     games.add_argument("--db", type=Path, default=None, metavar="PATH", help=tr("db", path=str(default_db_path())))
     games.add_argument("--language", choices=LANGUAGES, default=None, help=tr("language"))
 
+    rating = sub.add_parser("rating", help=tr("rating.help"), description=tr("rating.help"))
+    rating.add_argument("game", nargs="?", default=None, metavar="GAME", help=tr("rating.game", games=", ".join(KINDS)))
+    rating.add_argument("--db", type=Path, default=None, metavar="PATH", help=tr("db", path=str(default_db_path())))
+    rating.add_argument("--name", default=None, help=tr("name"))
+    rating.add_argument("--language", choices=LANGUAGES, default=None, help=tr("language"))
+
     raw = argparse.RawDescriptionHelpFormatter        # the paragraphs are wrapped already
     sub.add_parser("telegram", help=tr("telegram.help"), description=paragraph("telegram.description"),
                    formatter_class=raw)
@@ -127,6 +133,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         db = args.db.expanduser() if args.db else default_db_path()
         return asyncio.run(list_games(db, args.language or language))
+    if args.command == "rating":
+        from .terminal.play import show_ratings
+
+        db = args.db.expanduser() if args.db else default_db_path()
+        return asyncio.run(show_ratings(db, args.language or language, args.game, args.name))
     if args.command == "play":
         return _play(parser, args, language)
     if args.command == "telegram":
@@ -138,7 +149,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return engine_main(["replay", args.file])
     if args.command == "export":
-        return asyncio.run(_export(args.db or str(default_db_path()), args.game_id, language))
+        try:
+            return asyncio.run(_export(args.db or str(default_db_path()), args.game_id, language))
+        except BrokenPipeError:         # ``boardchat export | head``
+            return _reader_gone()
     if args.command == "health":
         return asyncio.run(_health(args.db, args.late))
     if args.command == "migrate-db":
@@ -199,11 +213,8 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
     _tolerant_output()
     try:
         return asyncio.run(run_play(options))
-    except BrokenPipeError:
-        # The reader of our output went away (``boardchat play | head``): stop quietly.
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+    except BrokenPipeError:         # ``boardchat play | head``
+        return _reader_gone()
     except KeyboardInterrupt:
         # Ctrl-C before the game loop runs (opening the file) or a second Ctrl-C while saving:
         # every accepted move is committed already, so there is nothing to lose.
@@ -229,6 +240,7 @@ async def _export(target: str, game_id: int | None, language: str) -> int:
         record = find(meta.game).definition.record_of(meta.setup, moves)
         json.dump(record, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
+        sys.stdout.flush()          # a reader that went away is found here, not at exit
         return 0
     finally:
         await storage.close()
@@ -258,9 +270,11 @@ async def _health(target: str | None, late: float) -> int:
     import json
     import time
 
-    from .config import database_target
+    from .config import database_target, default_database
     from .service.storage import SCHEMA_VERSION, is_postgres_url, storage_for
 
+    # Nothing named: the chat bots' default file, which lies in the folder they run in.
+    by_default = target is None and database_target() == default_database()
     target = target or database_target()
     report: dict = {"database": "postgresql" if is_postgres_url(target) else "sqlite"}
     storage = storage_for(target)
@@ -278,6 +292,10 @@ async def _health(target: str | None, late: float) -> int:
             report["ok"] = not report["late_messages"] and not report["late_timers"]
             if not report["ok"]:
                 report["error"] = f"overdue for more than {late:g} s: no process is keeping up"
+    except FileNotFoundError as exc:
+        report.update(ok=False, error=f"{type(exc).__name__}: {exc}"[:300])
+        if by_default:
+            report["error"] = _no_default_database(target)
     except Exception as exc:  # noqa: BLE001 - any failure is unhealthy, and said so
         report.update(ok=False, error=f"{type(exc).__name__}: {exc}"[:300])
     finally:
@@ -285,6 +303,23 @@ async def _health(target: str | None, late: float) -> int:
             await storage.close()
     print(json.dumps(report))
     return 0 if report["ok"] else 1
+
+
+def _no_default_database(target: str) -> str:
+    """Why ``health`` found no file when none was named: the chat bots' default is relative to
+    the folder they run in, and the terminal's games live elsewhere; both are named."""
+    return (f"no database file at {Path(target).absolute()}: the chat bots' default, {target} in the folder "
+            f"they run in. Terminal games are in {default_db_path()}. Name the bots' database with --db PATH "
+            f"or {env_name('DATABASE_URL')} (docs/deployment.md)")
+
+
+def _reader_gone() -> int:
+    """The reader of our output went away (a pipe into ``head``): stop quietly, as the shell's
+    own tools do. What is still buffered goes to the null device, so that Python's flush at
+    exit does not fail again with a traceback."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 1
 
 
 def _say_renamed_settings() -> None:

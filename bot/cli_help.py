@@ -74,7 +74,8 @@ def add_game_options(play: argparse.ArgumentParser, language: str) -> None:
             group.add_argument("--" + spec.name.replace("_", "-"), dest=f"option_{spec.name}",
                                choices=[str(v) for v in spec.values], default=None,
                                help=t(language, "terminal.cli.option", values=values, default=spec.default,
-                                      name=game.presenter.option_name_text(spec.name, language)))
+                                      name=game.presenter.option_name_text(spec.name, language),
+                                      what=game.presenter.option_help_text(spec.name, language)))
 
 
 def again_command(prefix: str, game: GameKind, players: int, ai: int, options: dict) -> str:

@@ -19,7 +19,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from . import product
+from .games import KINDS
 from .product import env_name, env_names
+from .service.settings import BOT_SETTINGS
 
 DEFAULT_ENV_FILE = ".env"
 
@@ -127,13 +129,14 @@ def renamed_notice(source: Settings | None = None) -> str | None:
 
 
 def game_defaults(source: Settings | None = None) -> dict[str, str]:
-    """Option defaults for new chats, from BOARDCHAT_LANGUAGE, BOARDCHAT_FINAL_TOURS,
-    BOARDCHAT_REMINDER_MINUTES, BOARDCHAT_DEADLINE_MINUTES and BOARDCHAT_AI_LEVEL (unset ones
-    keep the built-in)."""
+    """Option defaults for new chats: ``BOARDCHAT_<NAME>`` for each chat setting (language,
+    reminder and deadline minutes, AI level) and for each option a game declares
+    (``BOARDCHAT_FINAL_TOURS``, ``BOARDCHAT_HIDDEN_MONEY``, ...); unset ones keep the built-in.
+    The service checks the values at start (``checked_defaults``)."""
     source = source or settings()
-    names = {"language": "LANGUAGE", "final_tours": "FINAL_TOURS", "reminder_minutes": "REMINDER_MINUTES",
-             "deadline_minutes": "DEADLINE_MINUTES", "ai_level": "AI_LEVEL"}
-    return {key: value for key, name in names.items() if (value := source.get(env_name(name)))}
+    options = (spec.name for game in KINDS.values() for spec in game.definition.options)
+    names = dict.fromkeys((*BOT_SETTINGS, *options))
+    return {name: value for name in names if (value := source.get(env_name(name.upper())))}
 
 
 def default_database(folder: str | os.PathLike[str] = ".") -> str:

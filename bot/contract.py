@@ -85,6 +85,8 @@ class Outgoing:
     # board): a surface that keeps pictures as files (the terminal) overwrites it, so that a
     # viewer left open follows the game. Empty: a picture of its own (the final one).
     latest_image_name: str = ""
+    image_description: str = ""                    # the picture in words, for screen readers (Discord's
+                                                   # attachment description; at most 1024 characters)
     buttons: tuple[tuple[Button, ...], ...] = ()   # rows of buttons
     mentions: tuple[User, ...] = ()                # users to ping ("{mention:<seat>}" in text is
                                                    # already resolved to their names)
@@ -93,12 +95,20 @@ class Outgoing:
     language: str = "en"
 
 
+# How a platform links to a message: (its chat, its platform message id) -> a URL that jumps
+# to it, or None where the platform has none (Telegram's basic groups). Adapters give one.
+MessageLink = Callable[[Chat, str], "str | None"]
+
+
 @dataclass(frozen=True, slots=True)
 class Reply:
     """The immediate answer to the user who acted; never posted to the group by itself."""
 
     text: str
     ok: bool = True               # False: the input was refused and nothing changed
+    # Why, as a stable code: a refusal's catalog key ("bot.err.stale"), "game.<code>" for the rules'
+    # (engine/errors.py). Callers test this, never the translated text.
+    refused: str | None = None
     alert: bool = False           # show prominently (Telegram show_alert)
     buttons: tuple[tuple[Button, ...], ...] = ()
     image: bytes | None = None
@@ -147,11 +157,13 @@ class Budget:
 @dataclass(frozen=True, slots=True)
 class PaceLimits:
     """How fast a platform lets one bot post (sends and edits alike): ``total`` over every
-    chat, ``chat`` in any one chat, ``group`` in a group chat on top (None: no such limit)."""
+    chat, ``chat`` in any one chat, ``group`` in a group chat on top (None: no such limit),
+    ``private`` in a user's private chat instead of ``chat`` (None: ``chat`` there too)."""
 
     total: Budget
     chat: Budget
     group: Budget | None = None
+    private: Budget | None = None
 
 
 # The pace the outbox keeps counts one call per message. A transport that needs another call
@@ -163,6 +175,21 @@ PACE_ANOTHER_CALL: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar
 async def another_call() -> None:
     """Wait until the platform's budget allows one more call for the message being delivered."""
     pace = PACE_ANOTHER_CALL.get()
+    if pace is not None:
+        await pace()
+
+
+# A call counts where the platform receives it, not when the pace allowed it: a send that was
+# allowed on time but then waited (a busy event loop, a slow picture) could go out together with
+# the ones allowed after it. A transport awaits ``calling()`` right before each of its calls to
+# the platform (the first one included): the outbox's pacing, when it is on, then holds the call
+# until it fits the budgets counted by when calls actually went out, and counts it there.
+PACE_CALL: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar("pace_call", default=None)
+
+
+async def calling() -> None:
+    """Wait until a call made now fits the budgets by when the calls before it went out."""
+    pace = PACE_CALL.get()
     if pace is not None:
         await pace()
 
@@ -225,6 +252,17 @@ class GameServiceAPI(Protocol):
         when the payload says so and re-sends private messages that could not be delivered."""
         ...
     async def stats(self, chat: Chat, user: User) -> Reply: ...
+    async def rating(self, chat: Chat | None, user: User, game: str | None = None) -> Reply:
+        """The user's rating in each game (or the named one) and each game's leaderboards:
+        everyone on the platform, and those who played in ``chat`` (None: no chat's board)."""
+        ...
+    async def my_games(self, user: User, *, link: MessageLink | None = None) -> Reply:
+        """Every unfinished game the user sits in, across chats (``extra["games"]``), those
+        waiting for them first; ``link`` makes each turn message's link."""
+        ...
+    async def next_game(self, user: User, *, link: MessageLink | None = None) -> Reply:
+        """The game that has waited for the user longest (``extra["game"]``, None if none)."""
+        ...
     async def record_file(self, chat: Chat, user: User) -> Reply:
         """The JSON record of the chat's latest finished game, as ``Reply.document``."""
         ...

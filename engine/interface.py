@@ -207,6 +207,16 @@ class Match(ABC):
         scores would give a secret away (Paris Connection's screens), then None until the end."""
         return self.returns()
 
+    def rounds(self) -> int | None:
+        """How many rounds the game lasts, where that is known up front (None: it ends by
+        another condition, or the number is not fixed)."""
+        return None
+
+    def score_history(self) -> tuple[tuple[int, ...], ...] | None:
+        """The scores after each cycle as everyone may know them (None: the game keeps no such
+        history, or it is secret until the end)."""
+        return None
+
     @property
     @abstractmethod
     def winners(self) -> tuple[int, ...]:
@@ -239,9 +249,9 @@ class EngineMatch(Match):
     """A ``Match`` over a game's own engine object: the delegation every such wrapper shares.
 
     The engine object keeps ``players``, ``seed``, ``moves``, ``finished``, ``winners``, ``log``
-    and offers ``check``, ``apply``, ``view`` and ``log_for``. Who acts: a sequential engine has
-    ``current_player`` (None once over) and ``legal_actions()``; an engine with simultaneous
-    phases has ``to_act()`` (the acting seats) and ``legal_actions(seat)``. The wrapper counts
+    and offers ``check``, ``apply``, ``view`` and ``log_for``. It is for sequential engines: one
+    seat acts at a time, ``current_player`` (None once over), with ``legal_actions()``. (A game
+    with simultaneous phases implements ``Match`` itself, as Papà Paolo does.) The wrapper counts
     each seat's choices (``moves_by``). A game adds its own parsing, scores, cycles and records.
     """
 
@@ -286,18 +296,11 @@ class EngineMatch(Match):
         return self._by[seat]
 
     def to_act(self) -> tuple[int, ...]:
-        several = getattr(self.game, "to_act", None)
-        if several is not None:
-            return tuple(several())
         seat = self.game.current_player
         return () if seat is None else (seat,)
 
     def legal_choices(self, seat: int) -> list[Any]:
-        if seat not in self.to_act():
-            return []
-        if getattr(self.game, "to_act", None) is not None:
-            return self.game.legal_actions(seat)
-        return self.game.legal_actions()
+        return self.game.legal_actions() if seat == self.game.current_player else []
 
     def check(self, choice: Any, *, by: int) -> Any:
         return self.game.check(choice, by=by)

@@ -16,7 +16,8 @@ entry whose ``msgid_plural`` names the parameter that holds the count::
     msgstr[1] "Round {round}/{rounds} · {stacks} stacks left"
 
 ``t()`` picks the form with the language's ``Plural-Forms`` header from that parameter's value,
-so call sites just pass their numbers. A number shown with decimals goes through ``decimal()``
+so call sites just pass their numbers. The headers are ours (``PLURAL_FORMS``), not whatever the
+installed Babel's CLDR data says: see ``PLURAL_FORMS`` for why. A number shown with decimals goes through ``decimal()``
 ("4.5" in English, "4,5" in German, Italian and French).
 
 A key missing in a language falls back to English, and a key missing everywhere shows as the
@@ -42,6 +43,19 @@ from babel.numbers import format_decimal
 LANGUAGES = ("en", "de", "it", "fr")
 DEFAULT_LANGUAGE = "en"
 LOCALES = Path(__file__).with_name("locales")
+
+# Each language's plural rule, as every .po file of that language declares it in its Plural-Forms
+# header (the runtime reads the header; the converter writes this into new files; the tests check
+# both). Fixed here rather than taken from Babel's CLDR data, which changes between Babel versions:
+# Babel 2.19 gives French and Italian a third form, for exact millions ("1 000 000 de points"). Our
+# counts are shops, points, stacks and Lire, never a million, so two forms say everything; a third
+# would cost every translator a form that never shows.
+PLURAL_FORMS = {
+    "en": "nplurals=2; plural=(n != 1);",
+    "de": "nplurals=2; plural=(n != 1);",
+    "it": "nplurals=2; plural=(n != 1);",
+    "fr": "nplurals=2; plural=(n > 1);",        # French: 0 and 1 are singular ("0 point")
+}
 
 
 @dataclass(frozen=True)
@@ -127,6 +141,14 @@ def decimal(language: str | None, value: float, places: int = 1) -> str:
     """``value`` with ``places`` decimals as ``language`` writes it ("4.5", "4,5")."""
     pattern = "#,##0." + "0" * places if places else "#,##0"
     return format_decimal(value, format=pattern, locale=normalize_language(language))
+
+
+def name_list(items, language: str | None) -> str:
+    """Names as a sentence lists them: "Ann", "Ann and Bob", "Ann, Bob and Cy" (in ``language``)."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return t(language, "list_and", head=", ".join(items[:-1]), last=items[-1])
 
 
 def number_list(numbers) -> str:

@@ -27,23 +27,28 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
-from .i18n import LOCALES
+from .i18n import LOCALES, PLURAL_FORMS
 
 # A fixed date in new headers, so that re-running the script on unchanged input changes nothing.
 _FIXED_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 
 
 def load_po(path: Path, language: str, area: str) -> Catalog:
-    """The catalog in ``path``, or a new empty one for ``language`` (with its Plural-Forms header)."""
+    """The catalog in ``path``, or a new empty one for ``language`` (with our Plural-Forms header,
+    ``PLURAL_FORMS``, whatever the installed Babel's CLDR data says)."""
     if path.exists():
         with path.open("rb") as f:
             return read_po(f, locale=language, domain=area)
-    return Catalog(locale=language, domain=area, project="boardchat", version="1", fuzzy=False,
+    catalog = Catalog(locale=language, domain=area, project="boardchat", version="1", fuzzy=False,
                    header_comment=f"# Boardchat: the {area} messages in {language}. The msgid is the key the\n"
                                   "# code asks for; see renderers/i18n.py for placeholders and plural entries.",
                    msgid_bugs_address="the project's issue tracker", last_translator="Boardchat authors",
                    language_team=f"Boardchat ({language})",
                    creation_date=_FIXED_DATE, revision_date=_FIXED_DATE)
+    if language not in PLURAL_FORMS:
+        raise SystemExit(f"{language}: add the language's plural rule to PLURAL_FORMS in renderers/i18n.py first")
+    catalog.mime_headers = [("Plural-Forms", PLURAL_FORMS[language])]
+    return catalog
 
 
 def save_po(catalog: Catalog, path: Path) -> None:

@@ -82,6 +82,10 @@ class Presenter(ABC):
     def option_name_text(self, name: str, language: str) -> str:
         return t(language, f"{self.text_prefix}.option.{name}")
 
+    def option_help_text(self, name: str, language: str) -> str:
+        """What the option changes, in a sentence ("Only you see your Lire ...")."""
+        return t(language, f"{self.text_prefix}.option_help.{name}")
+
     def board_help(self, language: str) -> str:
         """What the board command shows, for the help ("the board, scores and tiles on offer")."""
         return t(language, f"{self.text_prefix}.help.board")
@@ -228,6 +232,28 @@ class Presenter(ABC):
         """A PNG: "map" (the board after a cycle, with what ``events`` changed) or "final".
         ``view`` is always the public view and ``events`` only public ones."""
 
+    def picture_subject(self, kind: str, view: Any, language: str) -> str:
+        """What a picture is, in a few words ("The map of Paris after round 3."): the first line
+        of its description. ``kind``: "map", "final" or "seat" (a seat's own board)."""
+        return t(language, {"final": "bot.alt.final", "seat": "bot.alt.seat"}.get(kind, "bot.alt.map"))
+
+    def picture_description(self, kind: str, view: Any | None, events: Sequence[Any], players: Sequence[str],
+                            language: str) -> str:
+        """A picture in words, for those who cannot see it (screen readers read Discord's
+        attachment description): what it is, the board as the terminal prints it (whose turn,
+        the scores), and what changed (the events it highlights), within ``DESCRIPTION_LIMIT``.
+        ``view``: the state the picture shows (None: not at hand, the board is left out)."""
+        lines = [self.picture_subject(kind, view, language)]
+        if view is not None:
+            if kind == "final":
+                lines += self.final_lines(view, language)
+            lines.append(self.board_text(view, language))
+        changed = self.narrate(events, players, language)
+        if changed:
+            lines.append(t(language, "bot.alt.changed"))
+            lines += changed
+        return fit_description(lines)
+
     # A presenter that can draw one seat's own board (its plans, its secrets) sets this; the
     # service then sends that picture privately to the seat with its choices.
     private_pictures: bool = False
@@ -242,6 +268,21 @@ class Presenter(ABC):
         """What ``render_private`` draws, as monospace text (one seat's own view), for a surface
         that prints text (the terminal); None: the game has no such text."""
         return None
+
+
+# Discord's limit for an attachment's description (characters).
+DESCRIPTION_LIMIT = 1024
+
+
+def fit_description(lines: Sequence[str], limit: int = DESCRIPTION_LIMIT) -> str:
+    """``lines`` joined, the last ones left out (then cut, with "…") as far as ``limit`` needs."""
+    text = "\n".join(line for line in lines if line)
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - 1]
+    if "\n" in cut[limit // 2:]:
+        cut = cut[:cut.rindex("\n")]
+    return cut.rstrip() + "…"
 
 
 def _label_words(label: str) -> str:

@@ -37,8 +37,8 @@ from renderers.i18n import normalize_language, t
 
 from .commands import BoardchatGroup, CatalogTranslator
 from .identity import chat_of, chat_of_channel, user_of
-from .texts import discord_text
-from .transport import MAX_CONTENT, DiscordTransport
+from .texts import MAX_CONTENT, MAX_NAME, discord_text, fit
+from .transport import DiscordTransport
 from .views import PressButton, build_view
 
 # Every game's "my secret" button starts with this mark (the presenters' ``secret_button``), so
@@ -219,7 +219,7 @@ class BoardchatBot(commands.Bot):
         if payload.split("_", 1)[0] == OPEN_PRIVATE_KIND and reply.ok:
             reply = await self._open_private_reply(interaction, chat)
         if reply.text or reply.image is not None or reply.buttons:
-            await interaction.followup.send(**self._reply_kwargs(interaction, reply), ephemeral=True)
+            await self._show_deferred(interaction, reply)
         await self.flush()
 
     async def _open_private_reply(self, interaction: discord.Interaction, chat: Chat | None) -> Reply:
@@ -245,8 +245,8 @@ class BoardchatBot(commands.Bot):
         user = user_of(interaction)
         try:
             created = await interaction.channel.create_thread(  # type: ignore[union-attr]
-                name=t(language, "discord.thread_name", host=user.name,
-                       game=kind((options or {}).get("game")).presenter.title(language))[:100],
+                name=fit(t(language, "discord.thread_name", host=user.name,
+                           game=kind((options or {}).get("game")).presenter.title(language)), MAX_NAME),
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
@@ -283,6 +283,14 @@ class BoardchatBot(commands.Bot):
 
     # --------------------------------------------------------------- helpers
 
+    def message_link(self, chat: Chat, message_id: str) -> str | None:
+        """The jump URL of a message in a server's channel or thread (None: a channel this
+        process does not see)."""
+        channel = self.get_channel(int(chat.id)) if chat.id.isdigit() else None
+        if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            return None
+        return f"https://discord.com/channels/{channel.guild.id}/{chat.id}/{message_id}"
+
     async def _call(
         self,
         interaction: discord.Interaction,
@@ -304,9 +312,7 @@ class BoardchatBot(commands.Bot):
     def _reply_kwargs(self, interaction: discord.Interaction, reply: Reply) -> dict:
         text = discord_text(reply.text) if reply.text else (
             "" if reply.image is not None else t(interaction_language(interaction), "discord.done"))
-        if len(text) > MAX_CONTENT:
-            text = text[: MAX_CONTENT - 1] + "\u2026"
-        kwargs: dict = {"content": text, "allowed_mentions": discord.AllowedMentions.none()}
+        kwargs: dict = {"content": fit(text, MAX_CONTENT), "allowed_mentions": discord.AllowedMentions.none()}
         view = build_view(reply.buttons)
         if view is not None:
             kwargs["view"] = view
@@ -317,8 +323,16 @@ class BoardchatBot(commands.Bot):
         return kwargs
 
     async def _show_deferred(self, interaction: discord.Interaction, reply: Reply) -> None:
-        """Answer a command acknowledged with ``defer(ephemeral=True, thinking=True)``."""
-        await interaction.followup.send(**self._reply_kwargs(interaction, reply), ephemeral=True)
+        """Answer an interaction acknowledged with ``defer``, to the user alone. When Discord
+        refuses the answer, an accepted action was already committed (a move made, a seat
+        taken): the user is told it went through, never that it failed."""
+        try:
+            await interaction.followup.send(**self._reply_kwargs(interaction, reply), ephemeral=True)
+        except discord.HTTPException as error:
+            log.warning("could not answer interaction %s: %s", interaction.id, error)
+            key = "discord.answer_lost" if reply.ok else "discord.error"
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.followup.send(t(interaction_language(interaction), key), ephemeral=True)
 
     async def _on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

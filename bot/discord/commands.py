@@ -21,6 +21,8 @@ from bot.games import AI_LEVELS, KINDS, GameKind
 from bot.product import DISCORD_GROUP, OLD_DISCORD_GROUP
 from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
 
+from .texts import MAX_NAME, fit
+
 if TYPE_CHECKING:
     from .app import BoardchatBot
 
@@ -56,12 +58,12 @@ class CatalogTranslator(app_commands.Translator):
             return None
         words = string.extras.get("words")
         if words is not None:
-            return words(language)[:100]
+            return fit(words(language), MAX_NAME)
         key = string.extras.get("key")
         message = catalog(language).get(KEY_PREFIX + key) if key else None
         if message is None or not message.text:
             return None
-        return message.text[:100]   # Discord's limit for descriptions and choice names
+        return fit(message.text, MAX_NAME)
 
 
 LANGUAGE_CHOICES = [
@@ -231,6 +233,26 @@ class BoardchatGroup(app_commands.Group):
     @app_commands.choices(game=GAME_CHOICES)
     async def stats(self, interaction: discord.Interaction, game: str | None = None, public: bool = False) -> None:
         await self.bot.answer(interaction, lambda chat, user: self.service.stats(chat, user, game), public=public)
+
+    @app_commands.command(name="rating", description=L("Your rating in each game and the leaderboards",
+                                                       "cmd.rating"))
+    @app_commands.describe(game=L("Only this game (empty: every game)", "opt.rating_game"),
+                           public=L("Show it to everyone in the channel", "opt.public"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rating(self, interaction: discord.Interaction, game: str | None = None, public: bool = False) -> None:
+        await self.bot.answer(interaction, lambda chat, user: self.service.rating(chat, user, game), public=public)
+
+    @app_commands.command(name="mygames", description=L("Your unfinished games in every channel (only you)",
+                                                         "cmd.mygames"))
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        await self.bot.answer(interaction, lambda chat, user: self.service.my_games(user, link=self.bot.message_link),
+                              needs_chat=False)
+
+    @app_commands.command(name="next", description=L("The game that has waited for you longest (only you)",
+                                                      "cmd.next"))
+    async def next(self, interaction: discord.Interaction) -> None:
+        await self.bot.answer(interaction, lambda chat, user: self.service.next_game(user, link=self.bot.message_link),
+                              needs_chat=False)
 
     @app_commands.command(name="record", description=L("The record of this channel's last finished game (JSON file)",
                                                        "cmd.record"))

@@ -92,8 +92,9 @@ def make_bot(service, config: DiscordConfig):
 
 async def serve(config: DiscordConfig) -> None:
     """Open the service, connect to Discord and run until the connection closes. While Discord
-    cannot be reached (a bot started before the network), one log line per attempt and a retry
-    after 1, 2, 4 ... at most 60 s."""
+    cannot be reached (a bot started before the network), a retry after 1, 2, 4 ... at most
+    60 s, told in the log once, every few minutes while it lasts, and when Discord answers
+    (``Outage``)."""
     import aiohttp
 
     from bot.config import ai_seconds, drawing_processes_setting, game_defaults

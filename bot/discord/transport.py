@@ -35,12 +35,11 @@ import discord
 
 from bot.contract import DEFAULT_IMAGE_NAME, Budget, Outgoing, PaceLimits, RetryLater, Undeliverable, User
 
-from .texts import discord_text
+from .texts import MAX_CONTENT, discord_text, fit
 from .views import build_view
 
 log = logging.getLogger(__name__)
 
-MAX_CONTENT = 2000
 PERMISSION_RETRY_SECONDS = 300.0
 SERVER_ERROR_RETRY_SECONDS = 5.0
 PINGED_MEMORY = 2000        # messages whose pinged users we remember
@@ -60,13 +59,11 @@ CANNOT_DM_USER = 50007
 THREAD_ARCHIVED = 50083
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "\u2026"
-
-
 def mention_text(text: str, mentions: tuple[User, ...]) -> str:
-    """``text`` with each Discord user pinged: their name becomes ``<@id>`` where it
-    appears as a word, otherwise the mention leads the message."""
+    """``text`` with each Discord user pinged: their name becomes ``<@id>`` where it first
+    appears as a word in the message's last paragraph (the line that asks them to act closes a
+    prompt, after a blank line; the log above it only tells what was done), else where it first
+    appears at all; otherwise the mention leads the message."""
     leading: list[str] = []
     for user in mentions:
         if user.platform != "discord" or not user.id.isdigit():
@@ -75,8 +72,10 @@ def mention_text(text: str, mentions: tuple[User, ...]) -> str:
         if tag in text:
             continue
         pattern = re.compile(r"(?<![\w@])" + re.escape(user.name) + r"(?!\w)") if user.name else None
-        if pattern is not None and pattern.search(text):
-            text = pattern.sub(lambda _m, tag=tag: tag, text, count=1)
+        last_paragraph = text.rfind("\n\n") + 2 if "\n\n" in text else 0
+        found = pattern and (pattern.search(text, last_paragraph) or pattern.search(text))
+        if found:
+            text = text[:found.start()] + tag + text[found.end():]
         else:
             leading.append(tag)
     if leading:
@@ -92,7 +91,7 @@ def allowed_mentions_for(mentions: tuple[User, ...]) -> discord.AllowedMentions:
 
 def delivery_nonce(outbox_id: int) -> str:
     """The nonce of outbox message ``outbox_id`` (Discord allows 25 characters)."""
-    return f"paris-{outbox_id}"
+    return f"out-{outbox_id}"   # "out-" and a 64-bit id: at most 23
 
 
 def _retry_after(error: discord.HTTPException) -> float:
@@ -143,7 +142,7 @@ class DiscordTransport:
         return await target.create_dm()
 
     async def _post_or_edit(self, channel: discord.abc.Messageable, message: Outgoing) -> str:
-        content = _clip(mention_text(discord_text(message.text), message.mentions))
+        content = fit(mention_text(discord_text(message.text), message.mentions), MAX_CONTENT)
         allowed = allowed_mentions_for(message.mentions)
         view = build_view(message.buttons)
         pinged = frozenset(u.id for u in message.mentions if u.platform == "discord" and u.id.isdigit())
@@ -197,7 +196,8 @@ class DiscordTransport:
 
     @staticmethod
     def _file(message: Outgoing) -> discord.File:
-        return discord.File(io.BytesIO(message.image or b""), filename=message.image_name or DEFAULT_IMAGE_NAME)
+        return discord.File(io.BytesIO(message.image or b""), filename=message.image_name or DEFAULT_IMAGE_NAME,
+                            description=message.image_description or None)
 
     @staticmethod
     def _translate(error: discord.HTTPException, *, private: bool) -> Exception:

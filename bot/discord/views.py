@@ -16,14 +16,14 @@ import discord
 
 from bot.contract import Button
 
+from .texts import MAX_CUSTOM_ID, MAX_LABEL, fit, fits
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
 # Kept from the first version (its initials): the buttons of messages already posted carry it,
 # and a press is routed by it, so changing it would leave those buttons dead.
 CUSTOM_ID_PREFIX = "pp:"
-MAX_CUSTOM_ID = 100        # Discord's limit
-MAX_LABEL = 80             # Discord's limit for a button label
 MAX_ROWS = 5               # action rows per message
 MAX_PER_ROW = 5            # buttons per action row
 
@@ -32,7 +32,7 @@ SECRET_EMOJI = "\N{LOCK WITH INK PEN}"
 
 def custom_id_for(payload: str) -> str:
     custom_id = CUSTOM_ID_PREFIX + payload
-    if len(custom_id) > MAX_CUSTOM_ID:
+    if not fits(custom_id, MAX_CUSTOM_ID):
         raise ValueError(f"button payload too long for Discord ({len(payload)} chars): {payload[:40]}...")
     return custom_id
 
@@ -68,7 +68,7 @@ class PressButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pp:(?P<p
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=(label or "\u2026")[:MAX_LABEL],
+                label=fit(label or "\u2026", MAX_LABEL),
                 style=style,
                 emoji=emoji,
                 custom_id=custom_id_for(payload),

@@ -66,7 +66,7 @@ class Info:
                 lines.append(text)
         if not lines:
             game = games[0].game if games else kind(None)
-            return Reply(game.presenter.no_secret_text(lang), ok=False, alert=True)
+            return Reply(game.presenter.no_secret_text(lang), ok=False, alert=True, refused="bot.err.no_secret")
         return Reply("\n".join(lines), alert=True)
 
     async def user_games(self, user: User) -> list[Loaded]:
@@ -169,14 +169,13 @@ class Info:
         """The game for adapters and tools: id, kind, status, seats, the seats to act (``to_act``;
         ``to_move`` the first of them), cycle, scores (no secrets)."""
         meta, match = loaded.meta, loaded.match
-        view = None if match is None else match.view(None)
         acting = () if match is None else match.to_act()
         return {"game_id": meta.id, "game": meta.game, "status": meta.status, "host_id": meta.host_id,
                 "seats": [{"name": s.name, "user_id": s.user_id, "is_ai": s.is_ai, "level": s.level if s.is_ai else None}
                           for s in meta.seats],
                 "to_move": acting[0] if acting else None, "to_act": list(acting), "moves": meta.moves,
                 "round": None if match is None else match.round_number(),
-                "rounds": getattr(view, "rounds", None),
+                "rounds": None if match is None else match.rounds(),
                 "scores": None if match is None or (scores := match.public_returns()) is None else list(scores),
                 "winners": None if match is None or not match.is_terminal() else list(match.winners),
                 "options": dict(meta.options)}

@@ -67,19 +67,25 @@ def chat_dict(chat: Chat) -> dict[str, Any]:
 
 def group(meta: GameMeta, text: str, *, buttons=(), mentions=(), slot: str | None = None,
           mode: str = "new", render: dict | None = None, image_name: str = "board.png",
-          latest_image_name: str = "") -> OutRow:
+          awaited: bool = False, description: str = "", latest_image_name: str = "") -> OutRow:
+    """A message to the group; ``description``: its picture (``render``) in words, for screen readers;
+    ``awaited``: a turn prompt the table waits for (sent first, see ``OutRow.priority``)."""
     body = {"text": text, "chat": chat_dict(meta.chat), "private_to": None, "buttons": list(buttons),
             "mentions": [user_dict(u) for u in mentions], "language": meta.language, "render": render,
             "image_name": image_name, "latest_image_name": latest_image_name}
-    return OutRow(meta.id, meta.platform, f"c:{meta.chat_id}", body, slot, mode)
+    if render is not None:
+        body["description"] = description
+    return OutRow(meta.id, meta.platform, f"c:{meta.chat_id}", body, slot, mode, awaited)
 
 
 def private(meta: GameMeta | None, platform: str, user: User, text: str, language: str, *,
             buttons=(), slot: str | None = None, mode: str = "new", render: dict | None = None,
-            image_name: str = "board.png", latest_image_name: str = "") -> OutRow:
+            image_name: str = "board.png", description: str = "", latest_image_name: str = "") -> OutRow:
     body = {"text": text, "chat": None, "private_to": user_dict(user), "buttons": list(buttons),
             "mentions": [], "language": language, "render": render, "image_name": image_name,
             "latest_image_name": latest_image_name}
+    if render is not None:
+        body["description"] = description
     return OutRow(meta.id if meta else None, platform, f"u:{user.id}", body, slot, mode)
 
 
@@ -231,15 +237,10 @@ def has_secrets(game: GameKind) -> bool:
 
 
 def acting_since(meta: GameMeta, seat: int) -> int:
-    """The move number at which ``seat`` last began to act (0: from the start, or unknown for a
-    game stored before this was kept: it began before any of its buttons still valid)."""
+    """The move number at which ``seat`` last began to act, which its buttons are bound to (0:
+    from the start, or unknown for a game stored before this was kept: it began before any of
+    its buttons still valid). The phase's own start is ``phase.Phase``'s."""
     return int(meta.extra.get("since", {}).get(str(seat), 0))
-
-
-def phase_mark(meta: GameMeta, match) -> int:
-    """The move number at which the present set of acting seats began to act: the same for
-    every step taken within the phase (a seat's own steps and the others' alike)."""
-    return max((acting_since(meta, s) for s in match.to_act()), default=match.move_count)
 
 
 def acting_names(meta: GameMeta, match) -> list[str]:
@@ -323,10 +324,22 @@ def prompt_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec,
 def prompt_message(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, mode: str,
                    group_key: str | None = None) -> OutRow:
     menu, rows = prompt_buttons(meta, game, match, codec, group_key)
-    mentions = tuple(meta.seats[s].user() for s in match.to_act() if not meta.seats[s].is_ai)
     slot = new_turn_slot(meta, match) if mode == "new" else turn_slot(meta)
-    return group(meta, prompt_text(meta, game, match, menu), buttons=rows, mentions=mentions,
-                 slot=slot, mode=mode)
+    return group(meta, prompt_text(meta, game, match, menu), buttons=rows, mentions=prompt_pings(meta, game, match),
+                 slot=slot, mode=mode, awaited=True)
+
+
+def prompt_pings(meta: GameMeta, game: GameKind, match) -> tuple[User, ...]:
+    """Who the group's prompt pings: the people to act. Where they choose in private, their
+    own turn message there tells them (a new one each time a seat begins to act), so the group
+    pings only those whose private chat is closed. So the group's prompt is edited as the
+    table moves on, never posted anew to ping the next person (Discord notifies nobody for a
+    mention added by an edit, and would repost it)."""
+    people = [s for s in match.to_act() if not meta.seats[s].is_ai]
+    if private_choices(game, match):
+        unreachable = set(meta.extra.get("unreachable", ()))
+        people = [s for s in people if meta.seats[s].user_id in unreachable]
+    return tuple(meta.seats[s].user() for s in people)
 
 
 # ---- a seat's own turn message, in its private chat ------------------------------------------
@@ -345,13 +358,19 @@ def seat_prompt(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat
     if label:
         lines.append(t(lang, "bot.msg.private_turn", chat=label))
     lines.append(menu.text if menu.text else pres.prompt_line(view, lang, surface(meta)))
-    render = None
-    if getattr(pres, "private_pictures", False):
+    render, description = None, ""
+    if pres.private_pictures:
         render = {"kind": "seat", "game_id": meta.id, "moves": match.move_count, "cycle": match.cycle,
                   "seat": seat}
+        description = pres.picture_description("seat", view, (), match.players, lang)
+        # The text is the picture's caption where the platform has no other place for words
+        # (Telegram): it tells whose turn and what to choose, and this line what the picture is.
+        # (The terminal prints the seat's board as text above its choices, and names the file once.)
+        if surface(meta) != TERMINAL:
+            lines.append(pres.picture_subject("seat", view, lang))
     row = private(meta, meta.platform, info.user(), "\n".join(lines), lang, buttons=rows,
                   slot=seat_slot(meta, seat), mode=mode, render=render,
-                  image_name=picture_name(meta, game, f"seat{seat}-{match.move_count}"),
+                  image_name=picture_name(meta, game, f"seat{seat}-{match.move_count}"), description=description,
                   latest_image_name=picture_name(meta, game, f"seat{seat}"))
     return row, menu, rows
 
@@ -425,7 +444,8 @@ def picture_name(meta: GameMeta, game: GameKind, what: str) -> str:
 
 def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, log_start: int,
                 cycle_before: int, ends: Sequence[tuple[int, int]], first_prompt: bool = False,
-                notes: Sequence[str] = (), prompt_first: bool = False) -> list[OutRow]:
+                notes: Sequence[str] = (), prompt_first: bool = False,
+                final_lines: Sequence[str] = ()) -> list[OutRow]:
     """Group messages for everything since log index ``log_start``.
 
     ``ends`` are the cycles that ended meanwhile, each with the move count right after it:
@@ -433,7 +453,8 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
     handed to the AI) go into the prompt and the closing text of the cycle they happened in.
     Every seat's private turn message is brought up to date (``private_prompts``).
     ``prompt_first``: the new prompt before the closing edit and the pictures (the bot is behind
-    with its sends: ``Delivery.behind``).
+    with its sends: ``Delivery.behind``). ``final_lines`` close the final standings (the
+    players' rating changes).
     """
     add_notes(meta, cycle_before, notes)
     meta.extra.pop("browsing", None)
@@ -462,14 +483,19 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
             summary += cycle_notes(meta, cycle)
         elif (scores := _scores_after(match, cycle)) is not None:
             summary.append(pres.scores_line(view, scores, lang))
+        # The board in words is the present one: a cycle that ended earlier in this batch (AI
+        # seats played on) is described by what changed in it only.
+        shown = view if moves_after == match.move_count else None
         out.append(group(meta, "\n".join(summary),
                          render={"kind": "map", "game_id": meta.id, "moves": moves_after, "cycle": cycle},
                          image_name=picture_name(meta, game, pres.cycle_label(view, cycle)),
+                         description=pres.picture_description("map", shown, events, match.players, lang),
                          latest_image_name=picture_name(meta, game, BOARD_PICTURE)))
     if match.is_terminal():
-        out.append(group(meta, "\n".join(pres.final_lines(view, lang)),
+        out.append(group(meta, "\n".join([*pres.final_lines(view, lang), *final_lines]),
                          render={"kind": "final", "game_id": meta.id, "moves": match.move_count},
-                         image_name=picture_name(meta, game, "final")))
+                         image_name=picture_name(meta, game, "final"),
+                         description=pres.picture_description("final", view, (), match.players, lang)))
     else:
         new_prompt = first_prompt or bool(ends)
         prompt = prompt_message(meta, game, match, codec, mode="new" if new_prompt else "edit")
@@ -486,7 +512,7 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
 
 def _scores_after(match, cycle: int) -> Sequence[int] | None:
     """The scores after ``cycle`` as everyone may know them (None: secret until the end)."""
-    history = getattr(match.view(None), "score_history", None)
+    history = match.score_history()
     if history and len(history) >= cycle:
         return history[cycle - 1]
     if match.is_terminal():              # a cycle that closed with the game: no running scores of it

@@ -51,7 +51,8 @@ class GameMeta:
     moves: int = 0                          # moves stored
     created: float = 0.0
     updated: float = 0.0
-    # Small bookkeeping: "unreachable" user ids (private chat closed), "reminded_round".
+    # Small bookkeeping: "unreachable" user ids (private chat closed), "reminded_cycle";
+    # "turn_phase", the phase under way, typed and owned by phase.py.
     extra: dict[str, Any] = field(default_factory=dict)
     game: str = "paris-paris"               # the game kind (engine.registry id)
     # How many times the row was stored since versions exist: 0 = never (the commit inserts
@@ -104,12 +105,13 @@ class OutRow:
     body: dict[str, Any]
     slot: str | None = None
     mode: str = "new"     # "new" | "edit"
+    awaited: bool = False  # a turn prompt the table waits for, whether or not it pings anyone
 
     @property
     def priority(self) -> int:
-        """0 for a message that names a player (a prompt someone waits for), else 1: the
-        outbox sends such messages before other chats' pictures and edits."""
-        return 0 if self.body.get("mentions") else 1
+        """0 for a prompt someone waits for (a turn prompt, or any message that pings a player),
+        else 1: the outbox sends such messages before other chats' pictures and edits."""
+        return 0 if self.awaited or self.body.get("mentions") else 1
 
 
 @dataclass(slots=True)
@@ -159,6 +161,26 @@ class ResultRow:
 
 
 @dataclass(slots=True)
+class RatingRow:
+    """One entry's rating change in one rated game (bot/service/ratings.py): the history a
+    rating is recomputed from."""
+
+    game_id: int
+    platform: str
+    game: str                # the game kind: ratings are kept per game
+    player: str              # a person's user id, or "ai:<level>"
+    name: str                # the person's name then (an AI entry: its level)
+    chat_id: str
+    place: int               # 1 = first; equal places shared
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    games: int               # the entry's rated games in this game kind, this one included
+    ended: float
+
+
+@dataclass(slots=True)
 class Changes:
     """Everything one accepted action changes, committed in one transaction."""
 
@@ -168,4 +190,5 @@ class Changes:
     timers: list[TimerRow] | None = None      # None: unchanged; a list replaces the game's timers
     drop_timer: tuple[int, str] | None = None
     results: list[ResultRow] = field(default_factory=list)
+    ratings: list[RatingRow] = field(default_factory=list)
     chat_settings: tuple[str, str, dict[str, Any]] | None = None

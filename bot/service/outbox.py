@@ -22,10 +22,20 @@ first with aging (``StoredOut.turn``: a chat with nothing else to send passes ch
 backlog, by a bounded number of seconds); and sends them side by side within the bot's overall
 budget, which goes in the same order. So a
 busy group waits for its own budget while the others go on, and a burst is spread over
-time instead of refused. While the delivery is behind (``behind``), a round that ends posts its
+time instead of refused. Each call is counted again at the moment it goes out
+(``Pacer.at_call``, through ``contract.calling()``), so sends held up after their turn (a busy
+event loop) do not leave in a burst. While the delivery is behind (``behind``), a round that ends posts its
 new prompt before the round's closing edit and picture (``messages.after_moves``), so the
 prompt waits for no other call of its chat. An edit that would show exactly what its slot shows already is
 recorded as delivered without a call.
+
+Folding (when the transport offers ``folded_caption(head, text)``: Telegram): a round's
+picture and the new prompt right behind it in its chat go out as one message, the picture with
+its summary and then the prompt as caption, and the prompt's buttons: every group call counts
+against the group's 20 a minute. The prompt's later edits (the next turns of the round, its
+closing edit) keep the summary above their text (``head`` in the body kept as shown), so a
+round's end takes two calls (closing edit, picture with prompt) instead of three. A prompt
+that does not fit a caption with the summary goes on its own, as before.
 
 Delivery guarantee: a message is never lost (it stays ``pending``/``sending`` until the
 transport returned an id and that id is committed). Exactly once needs the transport's
@@ -50,7 +60,7 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.contract import PACE_ANOTHER_CALL, Outgoing, RetryLater, Transport, Undeliverable
+from bot.contract import PACE_ANOTHER_CALL, PACE_CALL, Outgoing, RetryLater, Transport, Undeliverable
 
 from .clock import Clock
 from .model import StoredOut
@@ -62,6 +72,10 @@ log = logging.getLogger(__name__)
 MAX_BACKOFF = 600.0
 STOP_GRACE = 10.0     # seconds a stop waits for a send in flight
 LEASE_SECONDS = 60.0  # how long a claimed message is one owner's (renewed before each send)
+# A send starts only within this share of the lease after the renewal (30 s of the default 60), so
+# the platform call itself has the rest (30 s, beyond every transport's own timeouts) to be accepted
+# before another owner may take the message over (see ``Delivery._send``).
+SEND_WITHIN = 1 / 2
 CLAIM_BATCH = 50      # messages claimed at a time (one per destination)
 # paced: destinations sent to side by side. Enough that the maps of later sends are drawn while
 # earlier ones wait for the bot's budget (a map takes 0.1 s on an idle core, seconds on a busy
@@ -75,8 +89,21 @@ PACED_POLL = 0.2      # ... or for its chat's budget to refill
 # its chat's closing edit and map would wait that long for each of them, its picture's drawing
 # besides; posted first, it waits that long once.
 BEHIND_SECONDS = 0.25
+# Where the transport folds a round's picture with its prompt: the seconds of the overall budget
+# that the sends waiting for it must take before a new prompt goes first (``Delivery.behind``).
+FOLDED_BEHIND_SECONDS = 1.0
 
 Materialise = Callable[[StoredOut], Awaitable[Outgoing]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Folded:
+    """How a message goes out when it is more than its own row: under ``head`` (the text of a
+    round's picture), and with ``prompt``, the new prompt that goes out with that picture as one
+    message (None: an edit of such a message, which keeps the head above its new text)."""
+
+    head: str
+    prompt: StoredOut | None = None
 PrivateClosed = Callable[[int, str], Awaitable[None]]
 
 
@@ -90,7 +117,9 @@ class Delivery:
     Several processes may deliver one database's outbox: each pass claims due messages for
     ``owner`` under a lease of ``lease_seconds`` (``Storage.claim_unsent``: a destination's
     messages go to one owner, in order), renews the lease just before each send and skips a
-    message whose lease it lost, and gives back what it did not send. A dead process's
+    message whose lease it lost, and gives back what it did not send. The send itself is
+    fenced: a process that stalled past ``SEND_WITHIN`` of the lease after renewing it does not
+    call the platform (another owner may hold the message by then). A dead process's
     messages are claimed by another once its lease ran out; one it was sending is checked
     with the transport's ``delivered_id`` before it is sent again.
     """
@@ -111,6 +140,7 @@ class Delivery:
         self.share = share          # of the platform's overall budget, for this process
         self._pacers: dict[str, Pacer | None] = {}
         self._in_flight: dict[str, int] = {}     # paced sends under way, per platform
+        self._folds: set[str] = set()            # platforms whose transport folds (see "Folding")
 
     def behind(self, platform: str) -> bool:
         """Whether this process's paced delivery of ``platform`` is behind: the messages under
@@ -121,6 +151,12 @@ class Delivery:
         pacer = self._pacers.get(platform)
         if pacer is None:
             return False
+        if platform in self._folds:
+            # There the picture would go out with the new prompt (see "Folding"): posting the
+            # prompt first costs its group one call of its 20 a minute. Worth it only when the
+            # bot's overall budget is well behind (a second of it waiting: at 200 groups ending a
+            # round at once), not while pictures are being drawn or a few groups end a round together.
+            return pacer.total.waiting >= pacer.per_second * FOLDED_BEHIND_SECONDS
         return self._in_flight.get(platform, 0) >= min(SEND_AT_ONCE, pacer.per_second * BEHIND_SECONDS)
 
     def pacer(self, transport: Transport) -> Pacer | None:
@@ -129,11 +165,14 @@ class Delivery:
         if platform not in self._pacers:
             limits = getattr(transport, "pace", None)
             self._pacers[platform] = Pacer(limits, self.share) if limits is not None else None
+            if getattr(transport, "folded_caption", None) is not None:
+                self._folds.add(platform)
         return self._pacers[platform]
 
     def reset_pacing(self) -> None:
         """Start again with full budgets, read afresh from the transports (tests, benchmarks)."""
         self._pacers.clear()
+        self._folds.clear()
 
     def wake(self, platform: str) -> None:
         """New messages for ``platform`` were committed: the loop delivering it looks now."""
@@ -226,11 +265,14 @@ class Delivery:
         recorded as delivered without a call (every call counts against the platform's limits)."""
         if row.mode != "edit" or row.slot is None or (row.platform, row.slot) in self._gone_slots:
             return False
-        if await self.storage.last_shown(row.platform, row.slot) != row.body:
+        shown = await self.storage.last_shown(row.platform, row.slot)
+        if shown is None or {k: v for k, v in shown.items() if k != "head"} != row.body:
             return False
         message_id = await self.storage.slot_message(row.platform, row.slot)
         if message_id is None:
             return False
+        if "head" in shown:         # still folded under a picture's text: the next edit keeps it
+            await self.storage.set_body(row.id, {**row.body, "head": shown["head"]})
         await self.storage.mark_sent(row, message_id, self.clock.now())
         return True
 
@@ -248,24 +290,32 @@ class Delivery:
                 if found is not None:
                     await self.storage.mark_sent(row, str(found), self.clock.now())
                     return False
-        # Rendering may have taken a while: the lease must still be ours (and is extended)
-        # right before the platform gets the message, or another owner may be sending it.
-        fresh = await self.storage.renew_lease(row.id, self.owner, self.clock.now(), self.lease_seconds)
+        if pacer is not None:
+            await pacer.take(row.dest, row.rank, row.turn)
+        # Rendering and pacing may have taken a while: the lease must still be ours (and is
+        # extended) right before the platform gets the message, or another owner may be sending it.
+        renewed_at = self.clock.now()
+        fresh = await self.storage.renew_lease(row.id, self.owner, renewed_at, self.lease_seconds)
         if fresh is None:
             log.warning("outbox %s: lease lost before sending; left to its new owner", row.id)
             blocked.add(row.dest)
             return False
-        if pacer is not None:
-            await pacer.take(row.dest, row.rank, row.turn)
+        # What goes out with it is claimed after the renewal, so the fence below covers it too.
+        outgoing, folded = await self._fold(transport, row, outgoing)
         # From here on the platform may accept the message at any moment: a stop must not
         # cut the send short, or the row stays 'sending' and is posted again after the restart.
         paced = PACE_ANOTHER_CALL.set(None if pacer is None else lambda: pacer.take(row.dest, row.rank, row.turn))
+        at_call = PACE_CALL.set(None if pacer is None else lambda: pacer.at_call(row.dest))
         try:
-            send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked))   # (with that context)
+            send = asyncio.ensure_future(self._send(transport, row, outgoing, blocked, renewed_at, folded))
         finally:
+            PACE_CALL.reset(at_call)
             PACE_ANOTHER_CALL.reset(paced)
         try:
-            return await asyncio.shield(send)
+            sent = await asyncio.shield(send)
+            if not sent and folded is not None and folded.prompt is not None:
+                await self.storage.release_claim(folded.prompt, self.owner)    # it goes on its own later
+            return sent
         except asyncio.CancelledError:
             try:
                 await asyncio.wait({send}, timeout=self.stop_grace)
@@ -278,7 +328,55 @@ class Delivery:
                     log.warning("stopping: recording outbox %s failed: %r", row.id, send.exception())
             raise
 
-    async def _send(self, transport: Transport, row: StoredOut, outgoing: Outgoing, blocked: set[str]) -> bool:
+    async def _fold(self, transport: Transport, row: StoredOut, outgoing: Outgoing) -> tuple[Outgoing, Folded | None]:
+        """``outgoing`` folded with what goes out with it (see the module's "Folding")."""
+        caption = getattr(transport, "folded_caption", None)
+        if caption is None or row.slot is None and row.mode != "new":
+            return outgoing, None
+        if row.slot is not None:            # an edit of a folded message keeps its head
+            if row.mode != "edit" or outgoing.edit_message_id is None or outgoing.image is not None:
+                return outgoing, None
+            head = ((await self.storage.last_shown(row.platform, row.slot)) or {}).get("head")
+            text = caption(head, outgoing.text) if head else None
+            return (outgoing, None) if text is None else (dataclasses.replace(outgoing, text=text), Folded(head))
+        if outgoing.image is None or row.taken_over:
+            return outgoing, None
+        prompt = await self.storage.claim_next(row, self.owner, self.clock.now(), self.lease_seconds)
+        if prompt is None:
+            return outgoing, None
+        text = None
+        if prompt.mode == "new" and prompt.slot is not None and prompt.body.get("buttons") \
+                and not prompt.body.get("render"):
+            text = caption(outgoing.text, prompt.body.get("text", ""))
+        if text is None:
+            await self.storage.release_claim(prompt, self.owner)
+            return outgoing, None
+        shown = await self.materialise(prompt)
+        folded = dataclasses.replace(outgoing, text=text, buttons=shown.buttons, mentions=shown.mentions,
+                                     slot=prompt.slot)
+        return folded, Folded(outgoing.text, prompt)
+
+    async def _record_sent(self, row: StoredOut, message_id: str, folded: Folded | None) -> None:
+        now = self.clock.now()
+        if folded is not None and folded.prompt is not None:
+            await self.storage.mark_sent(folded.prompt, message_id, now)
+            await self.storage.set_body(folded.prompt.id, {**folded.prompt.body, "head": folded.head})
+        elif folded is not None:
+            await self.storage.set_body(row.id, {**row.body, "head": folded.head})
+        await self.storage.mark_sent(row, message_id, now)
+
+    async def _send(self, transport: Transport, row: StoredOut, outgoing: Outgoing, blocked: set[str],
+                    renewed_at: float, folded: Folded | None = None) -> bool:
+        if self.clock.now() - renewed_at > self.lease_seconds * SEND_WITHIN:
+            # The fence: this process stalled between renewing the lease and calling the
+            # platform (a busy event loop, a paused process). Another owner may take the
+            # message over once the lease runs out and, finding it not delivered, send it; so
+            # this one must not. Nothing went out: the message is given back as it was.
+            log.warning("outbox %s: %.1f s passed between renewing the lease and the send; left to be "
+                        "sent again", row.id, self.clock.now() - renewed_at)
+            await self.storage.release_claim(row, self.owner)
+            blocked.add(row.dest)
+            return False
         try:
             message_id = await transport.deliver(outgoing)
         except RetryLater as exc:
@@ -302,7 +400,7 @@ class Delivery:
             await self.storage.reschedule(row.id, self.clock.now() + delay, row.attempts + 1, repr(exc))
             blocked.add(row.dest)
             return False
-        await self.storage.mark_sent(row, str(message_id), self.clock.now())
+        await self._record_sent(row, str(message_id), folded)
         self._gone_slots.discard((row.platform, row.slot))
         return True
 

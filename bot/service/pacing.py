@@ -11,6 +11,19 @@ it waits inside the API call, so one group at its 20-a-minute limit would hold t
 delivery loop (every other group's prompt) until that group may post again. The outbox
 knows which other chats could go meanwhile; the limiter in front of the HTTP call cannot.
 
+A call is counted twice: when the pace allows it (``take``, the buckets above, which order the
+sends), and again at the moment it actually goes out (``at_call``, which a transport reaches
+through ``contract.calling()`` right before each call). A send allowed on time may wait
+afterwards (a busy event loop, a picture's upload being prepared) and then go out together with
+the sends allowed after it: the platform counts calls when they arrive, so a burst that the
+buckets never allowed would be refused. ``Sent`` keeps the same budgets by the times the calls
+really went out and holds a call that would break them. (The same budgets, not stricter ones:
+a stricter check at the call would fall behind the buckets and hold ever more sends. The margin
+is in the budgets themselves, which stay under the platform's limits, see ``TELEGRAM_PACE``.)
+
+A user's private chat has a budget of its own (``PaceLimits.private``): a group's 20 a minute
+does not apply there, so a tap in private is answered at about one call a second.
+
 With several processes sending for one bot, each takes ``share`` of the overall budget
 (see docs/deployment.md); the per-chat budgets are each process's own.
 """
@@ -18,6 +31,8 @@ With several processes sending for one bot, each takes ``share`` of the overall 
 from __future__ import annotations
 
 import asyncio
+import math
+from collections.abc import Callable
 
 from aiolimiter import AsyncLimiter
 
@@ -53,6 +68,11 @@ class Ranked:
         self._turns = Turns()
         self._handing: asyncio.Task | None = None
 
+    @property
+    def waiting(self) -> int:
+        """Calls waiting for the budget now (a few may have stopped waiting)."""
+        return len(self._turns)
+
     async def acquire(self, rank: int, turn: float = 0.0) -> None:
         done = self._turns.wait(rank, turn)
         if self._handing is None or self._handing.done():
@@ -68,31 +88,94 @@ class Ranked:
             self._turns.serve()
 
 
+class Sent:
+    """``budget`` kept by the times calls actually went out (a leaky bucket filled at each call's
+    own moment: the generic cell rate algorithm). ``wait(now)`` says how long a call made at
+    ``now`` must wait to fit (0: it fits); ``record(now)`` counts it. Pure arithmetic on the
+    times it is given, so a test drives it with a clock of its own."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.interval = 1.0 / budget.per_second               # between calls, once the burst is spent
+        self.tolerance = (budget.burst - 1) * self.interval   # how far ahead the burst may run
+        self.due = -math.inf      # when the bucket is empty again (the "theoretical arrival time")
+
+    def wait(self, now: float) -> float:
+        return max(0.0, self.due - self.tolerance - now)
+
+    def record(self, now: float) -> None:
+        self.due = max(self.due, now) + self.interval
+
+    def idle(self, now: float) -> bool:
+        return self.due <= now
+
+
 class Pacer:
     """The budgets of one platform's bot in this process."""
 
-    def __init__(self, limits: PaceLimits, share: float = 1.0) -> None:
+    def __init__(self, limits: PaceLimits, share: float = 1.0,
+                 now: Callable[[], float] | None = None) -> None:
         self.limits = limits
         overall = shared(limits.total, share)      # this process's part of the bot's budget
         self.per_second = overall.per_second
         self.total = Ranked(limiter(overall))
+        self._now = now          # None: the event loop's clock (the one aiolimiter keeps)
+        self._sent_total = Sent(overall)
         self._chats: dict[str, tuple[AsyncLimiter, ...]] = {}
+        self._sent: dict[str, tuple[Sent, ...]] = {}
+
+    def budgets(self, dest: str) -> tuple[Budget, ...]:
+        """The budgets of ``dest`` besides the bot's overall one: "c:" is a chat the game is played
+        in (a group: its chat budget and the group's on top), "u:" a user's private chat."""
+        if dest.startswith("u:"):
+            return (self.limits.private or self.limits.chat,)
+        group = self.limits.group if dest.startswith("c:") else None
+        return (self.limits.chat,) + ((group,) if group else ())
 
     def _buckets(self, dest: str) -> tuple[AsyncLimiter, ...]:
         buckets = self._chats.get(dest)
         if buckets is None:
             if len(self._chats) >= IDLE_KEPT:
                 self._forget_idle()
-            # "c:" is a chat the game is played in (a group); "u:" a user's private chat.
-            group = self.limits.group if dest.startswith("c:") else None
-            buckets = (limiter(self.limits.chat),) + ((limiter(group),) if group else ())
+            buckets = tuple(limiter(budget) for budget in self.budgets(dest))
             self._chats[dest] = buckets
         return buckets
 
     def _forget_idle(self) -> None:
+        now = self.now()
         for dest in [d for d, buckets in self._chats.items()
                      if all(b.has_capacity(b.max_rate) for b in buckets)]:    # drained empty
             del self._chats[dest]
+        for dest in [d for d, sent in self._sent.items() if all(s.idle(now) for s in sent)]:
+            del self._sent[dest]
+
+    def now(self) -> float:
+        return self._now() if self._now is not None else asyncio.get_running_loop().time()
+
+    def _sent_of(self, dest: str) -> tuple[Sent, ...]:
+        sent = self._sent.get(dest)
+        if sent is None:
+            sent = self._sent[dest] = (self._sent_total, *(Sent(b) for b in self.budgets(dest)))
+        return sent
+
+    def call_wait(self, dest: str) -> float:
+        """Seconds a call to ``dest`` made now must wait to fit the budgets counted by when the
+        calls before it went out (0: it may go now)."""
+        now = self.now()
+        return max(s.wait(now) for s in self._sent_of(dest))
+
+    async def at_call(self, dest: str) -> None:
+        """Right before a call to ``dest`` goes out: wait until it fits the budgets by when the
+        calls went out, then count it at this moment (no wait between the check and the count,
+        so calls held here at once leave one by one)."""
+        while (wait := self.call_wait(dest)) > 0:
+            await asyncio.sleep(wait)
+        self.called(dest)
+
+    def called(self, dest: str) -> None:
+        """Count a call to ``dest`` that goes out now."""
+        now = self.now()
+        for sent in self._sent_of(dest):
+            sent.record(now)
 
     def ready(self, dest: str) -> bool:
         """Whether ``dest`` may have its next message now (as far as its own budget goes)."""

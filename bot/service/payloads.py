@@ -31,6 +31,8 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 
+from bot.limits import UTF8
+
 MAX_BYTES = 64
 KINDS = {"c": 5, "o": 5, "b": 4, "h": 1, "m": 1, "j": 1, "a": 1, "v": 2, "g": 1, "l": 1, "s": 2, "p": 0}
 # Turn buttons as issued before they named their seat (gid move index / group, gid move):
@@ -81,12 +83,12 @@ class PayloadCodec:
             raise ValueError(f"bad payload fields for {kind!r}: {fields!r}")
         body = "_".join(parts)
         text = f"{body}_{self._sig(body, bind)}"
-        if len(text.encode()) > MAX_BYTES:
+        if not UTF8.fits(text, MAX_BYTES):
             raise ValueError("payload too long")
         return text
 
     def decode(self, text: str, *, bind: str = "") -> Payload:
-        if not isinstance(text, str) or len(text.encode("utf-8", "replace")) > MAX_BYTES:
+        if not isinstance(text, str) or not UTF8.fits(text, MAX_BYTES):
             raise ForgedPayload("payload of the wrong size")
         parts = text.split("_")
         legacy = len(parts) >= 2 and LEGACY_KINDS.get(parts[0]) == len(parts) - 2

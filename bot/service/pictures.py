@@ -18,7 +18,8 @@ same time share the drawing. A bot draws in processes of its own (``BOARDCHAT_DR
 drawn in a thread, a map holds the interpreter's lock most of the time it takes, and the
 presses and sends of every group wait for it (measured, 200 groups pressing at once on 2 busy
 cores: the last press handled after 2.9 s with the maps drawn in processes, 5.4 s in threads,
-2.2 s with no maps at all).
+2.2 s with no maps at all). Those processes end with the bot's, even when it is killed
+(``lifeline.py``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from bot.games import kind
 
+from .lifeline import Lifeline, end_with_parent
 from .storage import Storage
 from .turns import RankedSlots
 
@@ -49,6 +51,7 @@ class Pictures:
         self.storage = storage
         self.processes = processes
         self._executor: ProcessPoolExecutor | None = None
+        self._lifeline: Lifeline | None = None
         self._cores = RankedSlots(max(at_once, processes))
         self._kept: OrderedDict[str, bytes] = OrderedDict()
         self._kept_size = kept
@@ -105,13 +108,20 @@ class Pictures:
         if self._executor is None:
             # spawned, not forked: this process runs threads (the database's, the HTTP
             # client's), which a fork would copy in whatever state they are in
-            self._executor = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+            context = multiprocessing.get_context("spawn")
+            # and tied to this process: killed or crashed, it takes them with it (lifeline.py)
+            self._lifeline = Lifeline(context)
+            self._executor = ProcessPoolExecutor(self.processes, mp_context=context, initializer=end_with_parent,
+                                                 initargs=self._lifeline.initargs)
         return self._executor
 
     def _drop_pool(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+        if self._lifeline is not None:
+            self._lifeline.close()
+            self._lifeline = None
 
     def close(self) -> None:
         """Stop the drawing processes (a drawing under way is not waited for)."""

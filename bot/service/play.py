@@ -27,6 +27,8 @@ from . import messages as M
 from .clock import Clock
 from .model import FINISHED, LOBBY, PLAYING, Changes, MoveRow, OutRow, ResultRow, TimerRow
 from .payloads import Payload, PayloadCodec
+from .phase import Phase, begins
+from .rating_board import RatingBoard
 from .refusal import Refused
 from .store import GameStore, Loaded
 
@@ -46,17 +48,20 @@ class Turn:
 
 
 class Play:
-    def __init__(self, store: GameStore, codec: PayloadCodec, clock: Clock) -> None:
+    def __init__(self, store: GameStore, codec: PayloadCodec, clock: Clock, *,
+                 choose_ai: Callable[..., Any] | None = None, ai_budget: float | None = None,
+                 behind: Callable[[str], bool] = lambda platform: False) -> None:
         self.store = store
         self.codec = codec
         self.clock = clock
         # ``choose_ai(match, seat, seed=, level=)``; None: the game's own AI. Tests put in others.
-        self.choose_ai = None
+        self.choose_ai = choose_ai
+        self.ratings = RatingBoard(store.storage)
         # Seconds a searching AI level may think per move (None: the game's default, 1 s).
-        self.ai_budget: float | None = None
+        self.ai_budget = ai_budget
         # ``behind(platform)``: whether the outbox is behind with its sends there (then a new
-        # prompt goes before its round's picture); the service puts in ``Delivery.behind``.
-        self.behind: Callable[[str], bool] = lambda platform: False
+        # prompt goes before its round's picture): ``Delivery.behind``.
+        self.behind = behind
 
     # ---- applying choices ---------------------------------------------------------------------
 
@@ -88,18 +93,23 @@ class Play:
         seats began to act with it (their buttons are bound to that moment)."""
         meta, match = loaded.meta, loaded.match
         cycle, n = match.cycle, match.move_count
-        before, own = set(match.to_act()), match.moves_by(seat)
+        before, own = match.to_act(), match.moves_by(seat)
+        phase = Phase.of(meta, match)
         events = match.apply(choice, by=seat)
         # ``index``: the button (the choice's place among the legal ones) a human pressed, to
         # tell the same press arriving twice from a stale one.
         loaded.recent[(seat, own)] = index
-        # A seat begins to act when it joins those to act, or when, acting alone, it completed a
-        # decision and goes on with a new one (two turns in a row): its phase begins anew.
-        since = meta.extra.setdefault("since", {})
         acting = match.to_act()
-        for s in acting:
-            if s not in before or (acting == (seat,) and s == seat and not match.in_decision(seat)):
-                since[str(s)] = match.move_count
+        if begins(before, acting, seat, match.in_decision(seat)):
+            # Its seats begin to act now: those that join, and those that were acting already
+            # but not in the middle of a decision (the last investor who plans deliveries too;
+            # one seat's two turns in a row). A decision under way keeps its buttons.
+            phase = Phase(match.move_count)
+            since = meta.extra.setdefault("since", {})
+            for s in acting:
+                if s not in before or not match.in_decision(s):
+                    since[str(s)] = match.move_count
+        phase.keep(meta)
         turn.rows.append(MoveRow(meta.id, n, str(choice), seat, actor, self.clock.now()))
         done = match.move_count
         turn.ends += [(c, done) for c in range(cycle, match.cycle)]
@@ -122,14 +132,19 @@ class Play:
             now = self.clock.now()
             meta.moves = match.move_count
             meta.updated = now
+            results, ratings = [], []
+            if match.is_terminal():
+                results = self.results(loaded, now)
+                ratings = await self.ratings.rate(meta, results, turn.rows)
             rows = list(out) + turn.private
             rows += M.after_moves(meta, loaded.game, match, self.codec, log_start=turn.log_start,
                                   cycle_before=turn.cycle_before, ends=turn.ends, notes=notes,
-                                  first_prompt=first_prompt, prompt_first=self.behind(meta.platform))
-            changes = Changes(game=meta, moves=turn.rows, outbox=rows, timers=self.timers(loaded))
+                                  first_prompt=first_prompt, prompt_first=self.behind(meta.platform),
+                                  final_lines=self.ratings.change_lines(ratings, meta.language))
+            changes = Changes(game=meta, moves=turn.rows, outbox=rows, timers=self.timers(loaded),
+                              results=results, ratings=ratings)
             if match.is_terminal():
                 meta.status = FINISHED
-                changes.results = self.results(loaded, now)
         except BaseException:
             self.store.forget(meta.id)
             raise
@@ -145,18 +160,17 @@ class Play:
             return []
         if all(meta.seats[s].is_ai for s in match.to_act()):
             return []
-        mark = M.phase_mark(meta, match)
-        if meta.extra.get("phase") != mark:
-            meta.extra["phase"] = mark
-            meta.extra["phase_at"] = self.clock.now()
-        began = float(meta.extra.get("phase_at", self.clock.now()))
+        phase = Phase.of(meta, match)
+        if phase.began_at is None:
+            phase.began_at = self.clock.now()
+            phase.keep(meta)
         reminder = int(meta.options.get("reminder_minutes") or 0)
         deadline = int(meta.options.get("deadline_minutes") or 0)
         timers = []
-        if reminder and (not deadline or reminder < deadline) and meta.extra.get("reminded_phase") != mark:
-            timers.append(TimerRow(meta.id, "reminder", began + reminder * 60, mark))
+        if reminder and (not deadline or reminder < deadline) and not phase.reminded:
+            timers.append(TimerRow(meta.id, "reminder", phase.began_at + reminder * 60, phase.start))
         if deadline:
-            timers.append(TimerRow(meta.id, "deadline", began + deadline * 60, mark))
+            timers.append(TimerRow(meta.id, "deadline", phase.began_at + deadline * 60, phase.start))
         return timers
 
     @staticmethod
@@ -194,7 +208,7 @@ class Play:
         try:
             choice = match.check(choice, by=seat)
         except GameError as exc:
-            return Reply(pres.error_text(exc, match.players, lang), ok=False, alert=True)
+            return Reply(pres.error_text(exc, match.players, lang), ok=False, alert=True, refused=f"game.{exc.code}")
         if index is None:
             index = next((i for i, c in enumerate(match.legal_choices(seat)) if c == choice), None)
         turn = Turn(loaded)
@@ -325,7 +339,8 @@ class Play:
             if miss.reason == "ambiguous":
                 raise Refused("bot.err.ambiguous", text=text[:40], choices=", ".join(miss.candidates)) from None
             if miss.candidates:
-                return Reply(pres.not_now_text(match.view(seat), miss.candidates, lang), ok=False, alert=True)
+                return Reply(pres.not_now_text(match.view(seat), miss.candidates, lang), ok=False, alert=True,
+                             refused="bot.err.not_now")
             if text.isascii() and text.isdigit():
                 items = pres.menu(match.view(seat), choices, lang).items()
                 numbers = [item.key if item.key is not None else i for i, item in enumerate(items, 1)]

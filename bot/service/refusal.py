@@ -15,4 +15,4 @@ class Refused(Exception):
         self.params = params
 
     def reply(self, language: str) -> Reply:
-        return Reply(t(language, self.key, **self.params), ok=False, alert=True, extra={"refused": self.key})
+        return Reply(t(language, self.key, **self.params), ok=False, alert=True, refused=self.key)

@@ -22,7 +22,7 @@ import socket
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from bot.contract import Chat, Reply, Transport, User
+from bot.contract import Chat, MessageLink, Reply, Transport, User
 from bot.games import find, kind, level_at
 from bot.product import DEFAULT_DB
 from renderers.i18n import normalize_language, t
@@ -32,6 +32,7 @@ from .clock import Clock, SystemClock
 from .info import Info
 from .inputs import cleaned
 from .lobby import Lobby, host_name, may_manage
+from .mine import MyGames
 from .model import LOBBY, PLAYING, Changes
 from .outbox import Delivery
 from .payloads import ForgedPayload, Payload, PayloadCodec, StalePayload
@@ -84,7 +85,10 @@ async def release_dead_local_owners(storage: Storage) -> None:
 
 
 class GameService:
-    """Implements ``bot.contract.GameServiceAPI``. Construct with ``await GameService.open(path)``."""
+    """Implements ``bot.contract.GameServiceAPI``. Construct with ``await GameService.open(path)``.
+
+    Every method the adapters call is ``@cleaned``: its chats, users and text arrive through
+    ``inputs.clean``."""
 
     def __init__(self, storage: Storage, codec: PayloadCodec, *, clock: Clock | None = None,
                  ai: Callable[..., Any] | None = None, cache_size: int = 10_000,
@@ -98,22 +102,20 @@ class GameService:
         self.clock = clock or SystemClock()
         self.platforms = None if platforms is None else tuple(platforms)
         self.store = GameStore(storage, self.clock, cache_size=cache_size, on_commit=self._committed)
-        self.play = Play(self.store, codec, self.clock)
-        if ai is not None:
-            self.play.choose_ai = ai
-        self.play.ai_budget = ai_seconds
-        self.chat_settings = Settings(storage, codec, defaults)
-        self.defaults = self.chat_settings.defaults
-        self.lobby = Lobby(self.store, codec, self.clock, self.play, self.chat_settings)
-        self.info = Info(self.store, codec)
         leases = {} if lease_seconds is None else {"lease_seconds": lease_seconds}
-        self.timers = Timers(self.store, self.play, self.clock, self.platforms, owner=self.owner, **leases)
         self.pictures = Pictures(storage, processes=drawing_processes)
         self.delivery = Delivery(storage, self.clock,
                                  materialise=lambda row: outgoing.materialise(row, self.pictures.render),
                                  private_closed=self._private_closed, owner=self.owner, share=send_share,
                                  **leases)
-        self.play.behind = self.delivery.behind
+        self.play = Play(self.store, codec, self.clock, choose_ai=ai, ai_budget=ai_seconds,
+                         behind=self.delivery.behind)
+        self.chat_settings = Settings(storage, codec, defaults)
+        self.defaults = self.chat_settings.defaults
+        self.lobby = Lobby(self.store, codec, self.clock, self.play, self.chat_settings)
+        self.info = Info(self.store, codec)
+        self.mine = MyGames(self.store, self.clock)
+        self.timers = Timers(self.store, self.play, self.clock, self.platforms, owner=self.owner, **leases)
         self._timer_task: asyncio.Task | None = None
 
     # ---- life cycle ---------------------------------------------------------------------
@@ -195,6 +197,18 @@ class GameService:
                 return lang
         return normalize_language(user.language)
 
+    async def _under_lock(self, chat: Chat, lang: str, action: Callable[[], Awaitable[Reply]], *,
+                          lost_race: str = "bot.err.stale") -> Reply:
+        """Run ``action()`` under the chat's lock: a refusal becomes the reply, and a race lost to
+        another process (``Conflict``) the refusal ``lost_race``; either way nothing changed."""
+        async with self.store.lock(chat.platform, chat.id):
+            try:
+                return await action()
+            except Refused as exc:
+                return exc.reply(lang)
+            except Conflict:
+                return Refused(lost_race).reply(lang)
+
     async def _on_chat_game(self, chat: Chat, user: User,
                             action: Callable[[Loaded, str], Awaitable[Reply]]) -> Reply:
         """Run ``action(loaded, language)`` on the chat's game under its lock; a refusal (or a
@@ -233,54 +247,51 @@ class GameService:
                 raise Refused("bot.err.game_over" if meta.status != LOBBY else "bot.err.stale")
             return await action(current, lang)
         result = await self._on_chat_game(meta.chat, user, checked)
-        if not result.ok and result.text == t(meta.language, "bot.err.no_game"):
+        if result.refused == "bot.err.no_game":
             return Refused("bot.err.game_over").reply(meta.language)
         return result
 
     # ---- lobby --------------------------------------------------------------------------
 
+    @cleaned
     async def new_game(self, chat: Chat, user: User, *, options: dict | None = None) -> Reply:
         lang = await self._language(chat, user)
         if options is not None and not isinstance(options, dict):
             return Refused("bot.err.bad_setting", key="options", value=type(options).__name__).reply(lang)
-        async with self.store.lock(chat.platform, chat.id):
-            try:
-                return await self.lobby.new_game(chat, user, options, lang)
-            except Refused as exc:
-                return exc.reply(lang)
-            except Conflict:
-                return Refused("bot.err.game_exists").reply(lang)
+        return await self._under_lock(chat, lang, lambda: self.lobby.new_game(chat, user, options, lang),
+                                      lost_race="bot.err.game_exists")
 
+    @cleaned
     async def join(self, chat: Chat, user: User) -> Reply:
         return await self._on_chat_game(chat, user, lambda g, lang: self.lobby.join(g, user, lang))
 
+    @cleaned
     async def leave(self, chat: Chat, user: User) -> Reply:
         return await self._on_chat_game(chat, user, lambda g, lang: self.lobby.leave(g, user, lang))
 
+    @cleaned
     async def add_ai(self, chat: Chat, user: User, level: str | None = None) -> Reply:
         return await self._on_chat_game(chat, user, lambda g, lang: self.lobby.add_ai(g, user, lang, level))
 
+    @cleaned
     async def start(self, chat: Chat, user: User) -> Reply:
         return await self._on_chat_game(chat, user, lambda g, lang: self.lobby.start(g, user, lang))
 
+    @cleaned
     async def abort(self, chat: Chat, user: User) -> Reply:
         return await self._on_chat_game(chat, user, lambda g, lang: self.lobby.abort(g, user, lang))
 
+    @cleaned
     async def hand_to_ai(self, chat: Chat, user: User, target_user_id: str | None = None) -> Reply:
         return await self._on_chat_game(
             chat, user, lambda g, lang: self.lobby.hand_to_ai(g, user, target_user_id, lang))
 
     # ---- settings -----------------------------------------------------------------------
 
+    @cleaned
     async def settings(self, chat: Chat, user: User, changes: dict | None = None) -> Reply:
         lang = await self._language(chat, user)
-        async with self.store.lock(chat.platform, chat.id):
-            try:
-                return await self._settings(chat, user, changes, lang)
-            except Refused as exc:
-                return exc.reply(lang)
-            except Conflict:
-                return Refused("bot.err.stale").reply(lang)
+        return await self._under_lock(chat, lang, lambda: self._settings(chat, user, changes, lang))
 
     async def _settings(self, chat: Chat, user: User, changes: dict | None, lang: str) -> Reply:
         if changes is not None and not isinstance(changes, dict):
@@ -325,6 +336,7 @@ class GameService:
         matter); lobby and settings buttons, and anything unknown, do."""
         return self.codec.kind_of(payload) not in ADMIN_FREE_PRESSES
 
+    @cleaned
     async def press(self, chat: Chat | None, user: User, payload: str) -> Reply:
         """Any button the service issued; stale, foreign, duplicate or forged ones are refused."""
         kind_ = self.codec.kind_of(payload)
@@ -367,6 +379,7 @@ class GameService:
             return await self._on_game(game_id, chat, user, lambda g, lang: self.play.my_choices(g, user, lang))
         return Refused("bot.err.forged").reply(await self._language(chat, user))
 
+    @cleaned
     async def move(self, chat: Chat, user: User, text: str) -> Reply:
         """A choice typed as text (terminal, commands): its number on the menu, the start of
         its name, or its written form."""
@@ -374,6 +387,7 @@ class GameService:
 
     # ---- information --------------------------------------------------------------------
 
+    @cleaned
     async def board(self, chat: Chat, user: User, *, private: bool = False) -> Reply:
         """The board, and the user's choices if they are to act. ``private``: the answer is seen
         by the user alone (the terminal), so it carries their own menu even where the seats
@@ -381,9 +395,10 @@ class GameService:
         lang = await self._language(chat, user)
         loaded = await self.store.chat_game(chat)
         if loaded is None:
-            return Reply(t(lang, "bot.err.no_game"), ok=False)
+            return Reply(t(lang, "bot.err.no_game"), ok=False, refused="bot.err.no_game")
         return await self.info.board(loaded, user, loaded.meta.language, private=private)
 
+    @cleaned
     async def secret(self, user: User, chat: Chat | None = None) -> Reply:
         """The user's secret (what the game keeps hidden from the others) in the chat's game,
         or in all their games."""
@@ -395,6 +410,7 @@ class GameService:
             games = await self.info.user_games(user)
         return await self.info.secrets(user, games, lang, here=chat is not None)
 
+    @cleaned
     async def private_started(self, user: User, payload: str | None = None) -> Reply:
         lang = normalize_language(user.language)
         lines = []
@@ -422,11 +438,34 @@ class GameService:
             lines.append(t(lang, "bot.reply.private_ok"))
         return Reply("\n".join(lines), ok=ok)
 
+    @cleaned
     async def stats(self, chat: Chat, user: User, game: str | None = None, *, all_chats: bool = False) -> Reply:
         """The leaderboard of the chat's games (``all_chats``: of every chat on its platform,
         for the terminal, where each game is a chat of its own)."""
         return await self.info.stats(chat, user, await self._language(chat, user), game, all_chats=all_chats)
 
+    @cleaned
+    async def rating(self, chat: Chat | None, user: User, game: str | None = None) -> Reply:
+        """The user's rating in each game (or the named one) and the leaderboards: everyone on
+        the platform, and those who played in ``chat`` (None, as at the terminal: no chat's board)."""
+        lang = await self._language(chat, user)
+        named = find(game) if game else None
+        if game and named is None:
+            return Refused("bot.err.unknown_kind", games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
+        return await self.play.ratings.reply(chat, user, lang, named)
+
+    @cleaned
+    async def my_games(self, user: User, *, link: MessageLink | None = None) -> Reply:
+        """Every unfinished game the user sits in, across the platform's chats: the game, the
+        chat, whose turn, how long it has waited, a link to its turn message (``link``)."""
+        return await self.mine.listing(user, normalize_language(user.language), link)
+
+    @cleaned
+    async def next_game(self, user: User, *, link: MessageLink | None = None) -> Reply:
+        """The game that has waited for the user longest."""
+        return await self.mine.next(user, normalize_language(user.language), link)
+
+    @cleaned
     async def rules(self, chat: Chat | None, user: User, game: str | None = None) -> Reply:
         lang = await self._language(chat, user)
         named = find(game) if game else await self._chat_kind(chat)
@@ -434,6 +473,7 @@ class GameService:
             return Refused("bot.err.unknown_kind", games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
         return self.info.rules(named, lang)
 
+    @cleaned
     async def help(self, chat: Chat | None, user: User, game: str | None = None) -> Reply:
         """The commands, and each game's own help (only the named or the chat's game, if any)."""
         lang = await self._language(chat, user)
@@ -449,6 +489,7 @@ class GameService:
             return loaded.game
         return kind(None) if default else None
 
+    @cleaned
     async def record_file(self, chat: Chat, user: User) -> Reply:
         """The chat's latest finished game's record, as a JSON file. Only finished games: a
         record holds every secret (markers, holdings), harmless once the game is over."""
@@ -525,10 +566,5 @@ class GameService:
             with contextlib.suppress(Conflict):
                 await self.store.commit(changes, forget=meta.id)
 
-
-# Every method the adapters call takes its chats, users and text through ``inputs.clean``.
-for _name in ("new_game", "join", "leave", "add_ai", "start", "abort", "hand_to_ai", "settings", "press", "move",
-              "board", "secret", "private_started", "stats", "record_file", "rules", "help"):
-    setattr(GameService, _name, cleaned(getattr(GameService, _name)))
 
 __all__ = ["GameService", "Payload", "Refused"]

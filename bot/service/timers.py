@@ -14,11 +14,12 @@ import asyncio
 import contextlib
 import logging
 
-from renderers.i18n import t
+from renderers.i18n import name_list, t
 
 from . import messages as M
 from .clock import Clock
 from .model import PLAYING, Changes, TimerRow
+from .phase import Phase
 from .play import Play, Turn
 from .storage import Conflict, Storage
 from .store import GameStore, Loaded
@@ -26,7 +27,8 @@ from .waiting import wait_event
 
 log = logging.getLogger(__name__)
 PRUNE_EVERY = 3600.0          # seconds between outbox clean-ups
-KEEP_SENT = 7 * 86400.0       # delivered messages are kept a week (for inspection), then forgotten
+KEEP_SENT = 7 * 86400.0       # delivered messages are kept a week (for inspection), then forgotten;
+# a slot's message keeps its body only until a later one of its slot went out (storage/base.py FORGET_REPLACED)
 LEASE_SECONDS = 120.0         # a claimed timer is one process's this long (a deadline may run the AI)
 
 
@@ -105,7 +107,7 @@ class Timers:
         kept (no "since" yet) armed its timers with its move count."""
         if "since" not in meta.extra and timer.move == meta.moves:
             return True
-        return timer.move == M.phase_mark(meta, match)
+        return timer.move == Phase.of(meta, match).start
 
     async def _remind(self, loaded: Loaded, drop: Changes, humans: list[int]) -> None:
         """Mention the seats still to act: once a cycle in the group, privately after that."""
@@ -115,7 +117,9 @@ class Timers:
         status = pres.status_line(match.view(None), lang)
         who = [meta.seats[s] for s in humans]
         names = ", ".join(w.name for w in who)
-        meta.extra["reminded_phase"] = M.phase_mark(meta, match)     # not armed again this phase
+        phase = Phase.of(meta, match)
+        phase.reminded = True                                       # not armed again this phase
+        phase.keep(meta)
         if meta.extra.get("reminded_cycle") != match.cycle:
             # One reminder per cycle in the group (a cycle posts at most 3 new messages:
             # its prompt, its picture and this); further reminders that cycle go privately.
@@ -133,32 +137,37 @@ class Timers:
     async def _deadline(self, loaded: Loaded, humans: list[int]) -> None:
         """Each seat still to act has its choices made by the AI, once: its decision completed
         (every further step of a build under way), never a later phase's. The group is told
-        whose choices were made for them (and which, where the choices are not private)."""
+        whose choices were made for them, those seats alone (and which choices, where they are
+        not private)."""
         meta, match = loaded.meta, loaded.match
         lang = meta.language
         pres = loaded.game.presenter
         private = M.private_choices(loaded.game, match)
-        mark = M.phase_mark(meta, match)
+        start = Phase.of(meta, match).start
         turn = Turn(loaded)
-        made = []
+        made, completed = [], []
         try:
             for seat in humans:
-                first = True
-                while not match.is_terminal() and seat in match.to_act() and (first or match.in_decision(seat)):
-                    if not first and M.phase_mark(meta, match) != mark:
-                        break           # the phase resolved: what comes next is the seat's own again
+                steps = 0
+                # Once the phase resolved (a new one began), what comes next is the seats' own again.
+                while (not match.is_terminal() and seat in match.to_act() and Phase.of(meta, match).start == start
+                       and (steps == 0 or match.in_decision(seat))):
                     choice = await self.play.ai_choice(loaded, seat)
                     made.append(pres.short_choice_text(choice, lang))
                     self.play.step(loaded, turn, seat, choice, "deadline")
-                    first = False
-                if M.phase_mark(meta, match) != mark:
-                    break
+                    steps += 1
+                if steps:
+                    completed.append(seat)
         except BaseException:
             self.store.forget(meta.id)
             raise
-        names = ", ".join(meta.seats[s].name for s in humans)
-        note = (t(lang, "bot.msg.deadline_private", player=names) if private
-                else t(lang, "bot.msg.deadline", player=names, choice="; ".join(made)))
+        names = name_list([meta.seats[s].name for s in completed], lang)
+        if not private:         # one seat, choosing as everyone watches: its choices are told
+            note = t(lang, "bot.msg.deadline", player=names, choice="; ".join(made))
+        elif len(completed) == 1:
+            note = t(lang, "bot.msg.deadline_private", player=names)
+        else:                   # "Ann and Bob did not choose in time" (a plural verb)
+            note = t(lang, "bot.msg.deadline_private_several", player=names)
         await self.play.finish(loaded, turn, notes=[note])
 
     async def run(self, fire=None, *, max_sleep: float = 30.0) -> None:

@@ -22,6 +22,9 @@ class Turns:
     def __bool__(self) -> bool:
         return bool(self._waiting)
 
+    def __len__(self) -> int:
+        return len(self._waiting)
+
     def wait(self, rank: int, turn: float = 0.0) -> asyncio.Future:
         """A future that is done when it is this waiter's turn."""
         done = asyncio.get_running_loop().create_future()

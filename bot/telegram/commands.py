@@ -7,6 +7,7 @@ import logging
 from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.error import TelegramError
 
+from bot.telegram.formatting import command_description
 from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
 from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
 
@@ -14,7 +15,7 @@ log = logging.getLogger(__name__)
 
 
 def command_list(commands: tuple[str, ...], language: str) -> list[BotCommand]:
-    return [BotCommand(name, t(language, f"tg.cmd.{name}")) for name in commands]
+    return [BotCommand(name, command_description(t(language, f"tg.cmd.{name}"))) for name in commands]
 
 
 async def register_commands(bot: Bot) -> None:

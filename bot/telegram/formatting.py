@@ -2,7 +2,8 @@
 
 Service texts are plain text (no markup), so the adapter sends them without a parse
 mode and marks mentions with entities, which never need escaping. Telegram measures
-entity offsets and the 4096/1024 limits in UTF-16 code units.
+entity offsets and its text limits in UTF-16 code units (``bot.limits.UTF16``), callback data
+in bytes (``bot.limits.UTF8``).
 """
 
 from __future__ import annotations
@@ -11,13 +12,29 @@ from telegram import MessageEntity
 from telegram import User as TgUser
 
 from bot.contract import User
+from bot.limits import UTF8, UTF16
 
-TEXT_LIMIT = 4096
-CAPTION_LIMIT = 1024
+# Telegram's limits (core.telegram.org/bots/api), each in the unit named beside it.
+TEXT_LIMIT = 4096              # sendMessage / editMessageText text, UTF-16 units
+CAPTION_LIMIT = 1024           # photo and document captions, UTF-16 units
+ANSWER_LIMIT = 200             # answerCallbackQuery text (toast or alert), UTF-16 units
+COMMAND_DESCRIPTION_LIMIT = 256  # setMyCommands description, UTF-16 units
+CALLBACK_DATA_LIMIT = 64       # an inline button's callback_data, UTF-8 bytes
+# Inline button labels have no documented limit (clients ellipsize a long label), so they are
+# not cut here; the presenters keep them short.
 
 
-def utf16_len(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
+def short_answer(text: str) -> str:
+    """A callback query's answer within ``ANSWER_LIMIT``, ending in "…" when cut."""
+    return UTF16.clip(text, ANSWER_LIMIT)
+
+
+def command_description(text: str) -> str:
+    return UTF16.clip(text, COMMAND_DESCRIPTION_LIMIT)
+
+
+def fits_callback_data(data: str) -> bool:
+    return UTF8.fits(data, CALLBACK_DATA_LIMIT)
 
 
 def _mention_target(user: User) -> TgUser | None:
@@ -42,8 +59,8 @@ def mention_entities(text: str, mentions: tuple[User, ...]) -> list[MessageEntit
             end = index + len(user.name)
             if all(end <= a or index >= b for a, b in taken):
                 taken.append((index, end))
-                entities.append(MessageEntity(MessageEntity.TEXT_MENTION, utf16_len(text[:index]),
-                                              utf16_len(user.name), user=target))
+                entities.append(MessageEntity(MessageEntity.TEXT_MENTION, UTF16.length(text[:index]),
+                                              UTF16.length(user.name), user=target))
                 break
             start = index + 1
     entities.sort(key=lambda e: e.offset)
@@ -55,10 +72,8 @@ def split_text(text: str, limit: int) -> list[str]:
     then line, then word boundaries; the parts joined with whitespace give the text back."""
     parts: list[str] = []
     rest = text
-    while utf16_len(rest) > limit:
-        window = rest[:limit]
-        while utf16_len(window) > limit:          # astral characters count twice
-            window = window[:-1]
+    while not UTF16.fits(rest, limit):
+        window = UTF16.prefix(rest, limit)
         cut = -1
         for sep in ("\n\n", "\n", " "):
             at = window.rfind(sep)

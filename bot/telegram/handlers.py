@@ -29,7 +29,7 @@ from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, C
 
 from bot.contract import Chat, GameServiceAPI, Reply, User
 from bot.games import DEFAULT, KINDS
-from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, split_text
+from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, short_answer, split_text
 from bot.telegram.keyboards import (
     add_to_group_keyboard,
     deep_link,
@@ -44,15 +44,17 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 ADMIN_CACHE_SECONDS = 60.0
-ANSWER_LIMIT = 200                     # answerCallbackQuery text
 SECRET_START = "secret"               # /start payload of the adapter's own "show my secret" link
 OLD_SECRET_STARTS = ("mymarker",)      # the same link as posted by earlier versions
 REPLY_RETRY_LIMIT = 10.0               # seconds a command reply may wait for flood control
 
 # command -> (service call, works in groups, works in private chats)
 GROUP_COMMANDS = ("newgame", "join", "leave", "startgame", "addbot", "abort", "board", "secret", "settings",
-                  "stats", "record", "rules", "help")
-PRIVATE_COMMANDS = ("start", "secret", "rules", "help")
+                  "stats", "rating", "record", "rules", "help")
+PRIVATE_COMMANDS = ("start", "mygames", "next", "secret", "rating", "rules", "help")
+# Commands about all of a person's games, answered in the private chat; a group gets a button
+# there whose /start payload is the command's name.
+PERSONAL_COMMANDS = ("mygames", "next")
 SECRET_ALIASES = ("marker",)           # the older name of /secret, still understood
 
 
@@ -124,7 +126,12 @@ class TelegramHandlers:
             application.add_handler(CommandHandler([name, *aliases.get(name, [])], self._group_command(call)))
         application.add_handler(CommandHandler("start", self.on_start))
         application.add_handler(CommandHandler(["secret", *SECRET_ALIASES], self.on_secret))
-        application.add_handler(CommandHandler("rules", self._anywhere(lambda c, u: self.service.rules(c, u))))
+        for name in PERSONAL_COMMANDS:
+            application.add_handler(CommandHandler(name, self._personal(name)))
+        application.add_handler(CommandHandler("rules", self._anywhere(lambda c, u, a: self.service.rules(c, u))))
+        # "/rating" (the leaderboards of this group too, in a group), "/rating connection".
+        application.add_handler(CommandHandler("rating", self._anywhere(
+            lambda c, u, a: self.service.rating(c, u, " ".join(a) or None))))
         application.add_handler(CommandHandler("help", self.on_help))
         application.add_handler(CallbackQueryHandler(self.on_press))
         application.add_handler(ChatMemberHandler(self.on_bot_added, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -175,14 +182,35 @@ class TelegramHandlers:
             await self._reply(message, await self._guarded(lang, call(self.chat_of(chat), user, words)))
         return handler
 
-    def _anywhere(self, call: Callable[[Chat | None, User], Awaitable[Reply]]):
+    def _anywhere(self, call: Callable[[Chat | None, User, tuple[str, ...]], Awaitable[Reply]]):
         async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             message, chat = update.effective_message, update.effective_chat
             if message is None or chat is None or update.effective_user is None:
                 return
             user = await self.user_of(context.bot, update.effective_user, chat)
             target = self.chat_of(chat) if self.is_group(chat) else None
-            await self._reply(message, await self._guarded(update.effective_user.language_code, call(target, user)))
+            words = tuple(str(w)[:40] for w in (context.args or ())[:4])
+            await self._reply(message, await self._guarded(update.effective_user.language_code,
+                                                           call(target, user, words)))
+        return handler
+
+    def _personal_reply(self, name: str, user: User) -> Awaitable[Reply]:
+        calls = {"mygames": self.service.my_games, "next": self.service.next_game}
+        return calls[name](user, link=message_link)
+
+    def _personal(self, name: str):
+        """/mygames, /next: in the private chat; in a group, a button to the private chat."""
+        async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            message, chat, tg_user = update.effective_message, update.effective_chat, update.effective_user
+            if message is None or chat is None or tg_user is None:
+                return
+            lang = tg_user.language_code
+            if self.is_group(chat):
+                markup = open_private_keyboard(t(lang, "tg.open_private"), self._bot_username(), name)
+                await self._send_reply(message, t(lang, "tg.mine.group", name=display_name(tg_user)), markup)
+                return
+            user = await self.user_of(context.bot, tg_user, None)
+            await self._reply(message, await self._guarded(lang, self._personal_reply(name, user)), quote=False)
         return handler
 
     async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -204,7 +232,8 @@ class TelegramHandlers:
             ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
         if joined:
             try:
-                await context.bot.send_message(change.chat.id, help_text(change.from_user.language_code))
+                greeting = Reply(help_text(change.from_user.language_code))
+                await self._send_chunks(context.bot, change.chat.id, greeting, None)    # split to the limits
             except TelegramError as exc:
                 log.warning("telegram: could not greet chat %s: %s", change.chat.id, exc)
 
@@ -223,6 +252,11 @@ class TelegramHandlers:
             # the adapter's own link from /secret in a group: open the chat, then show the secret
             await self._guarded(lang, self.service.private_started(user, None))
             await self._reply(message, await self._guarded(lang, self.service.secret(user)), quote=False)
+            return
+        if payload in PERSONAL_COMMANDS:
+            # the adapter's own link from /mygames or /next in a group
+            await self._guarded(lang, self.service.private_started(user, None))
+            await self._reply(message, await self._guarded(lang, self._personal_reply(payload, user)), quote=False)
             return
         reply = await self._guarded(lang, self.service.private_started(user, payload))
         if payload is None and not reply.buttons:
@@ -253,6 +287,7 @@ class TelegramHandlers:
             return
         lang = query.from_user.language_code
         answered = False
+        reply: Reply | None = None
         try:
             payload, is_secret = split_callback_data(query.data or "")
             chat = update.effective_chat
@@ -267,10 +302,21 @@ class TelegramHandlers:
                 answered = await self._answer_press(query, reply)
         finally:
             if not answered:
-                try:
-                    await query.answer(t(lang, "tg.error"), show_alert=True)
-                except TelegramError as exc:
-                    log.warning("telegram: could not answer callback query: %s", exc)
+                await self._answer_failed(query, lang, reply)
+
+    @staticmethod
+    async def _answer_failed(query, lang: str | None, reply: Reply | None) -> None:
+        """The query's answer when showing the service's reply failed. An accepted press was
+        committed before the answer was tried (a move made, a menu opened): saying "nothing was
+        changed" then would be false, so the user is told the tap went through."""
+        accepted = reply is not None and reply.ok
+        try:
+            if accepted:
+                await query.answer(short_answer(t(lang, "tg.answer_lost")))
+            else:
+                await query.answer(short_answer(t(lang, "tg.error")), show_alert=True)
+        except TelegramError as exc:
+            log.warning("telegram: could not answer callback query: %s", exc)
 
     async def _answer_secret(self, context, query, user: User, reply: Reply) -> bool:
         """A "show my secret" press: the answer goes to the private chat, never the group."""
@@ -280,10 +326,10 @@ class TelegramHandlers:
                                     keyboard(reply.buttons, self._bot_username()))
         except Forbidden:
             # the private chat was never opened: send the user there (this url is allowed for bots)
-            await query.answer(t(lang, "tg.secret.closed"), show_alert=True,
+            await query.answer(short_answer(t(lang, "tg.secret.closed")), show_alert=True,
                                url=deep_link(self._bot_username(), SECRET_START))
             return True
-        await query.answer(t(lang, "tg.secret.sent"))
+        await query.answer(short_answer(t(lang, "tg.secret.sent")))
         return True
 
     async def _answer_press(self, query, reply: Reply) -> bool:
@@ -295,14 +341,14 @@ class TelegramHandlers:
                      and message.from_user is not None and message.from_user.id == query.get_bot().id)
         if reply.ok and own_reply and reply.image is None and (reply.buttons or message.reply_markup):
             await self._edit_reply(message, reply)
-            await query.answer(self._short(reply.text) if reply.alert else None, show_alert=reply.alert)
+            await query.answer(short_answer(reply.text) if reply.alert else None, show_alert=reply.alert)
             return True
         if reply.ok and reply.image is not None and message is not None:
             await self._send_reply(message, reply.text, keyboard(reply.buttons, self._bot_username()),
                                    image=reply.image)
-            await query.answer(t(query.from_user.language_code, "tg.more_in_chat"))
+            await query.answer(short_answer(t(query.from_user.language_code, "tg.more_in_chat")))
             return True
-        await query.answer(self._short(reply.text) or None, show_alert=reply.alert or not reply.ok)
+        await query.answer(short_answer(reply.text) or None, show_alert=reply.alert or not reply.ok)
         return True
 
     async def _edit_reply(self, message: Message, reply: Reply) -> None:
@@ -329,10 +375,6 @@ class TelegramHandlers:
         except Exception:
             log.exception("telegram: service call failed")
             return Reply(t(lang, "tg.error"), ok=False, alert=True)
-
-    @staticmethod
-    def _short(text: str) -> str:
-        return text if len(text) <= ANSWER_LIMIT else text[: ANSWER_LIMIT - 1] + "…"
 
     async def _reply(self, message: Message, reply: Reply, *, quote: bool = True) -> None:
         if reply.document is not None:
@@ -391,6 +433,14 @@ class TelegramHandlers:
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("telegram: error while handling an update", exc_info=context.error)
+
+
+def message_link(chat: Chat, message_id: str) -> str | None:
+    """A link that opens a group's message: supergroups have them (chat id -100<internal id>),
+    basic groups none."""
+    if chat.id.startswith("-100") and chat.id[4:].isdigit():
+        return f"https://t.me/c/{chat.id[4:]}/{message_id}"
+    return None
 
 
 def help_text(language: str | None) -> str:

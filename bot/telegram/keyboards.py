@@ -12,7 +12,9 @@ import re
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot import product
 from bot.contract import Button
+from bot.telegram.formatting import fits_callback_data
 
 SECRET_PREFIX = "~m~"      # unchanged since the first version: buttons already posted carry it
 _DEEP_LINK_SAFE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -29,7 +31,7 @@ def deep_link(bot_username: str, payload: str | None = None) -> str:
 def callback_data(button: Button) -> str:
     if button.kind == "secret":
         data = SECRET_PREFIX + button.payload
-        if len(data.encode()) <= 64:
+        if fits_callback_data(data):
             return data
     return button.payload
 
@@ -60,4 +62,4 @@ def open_private_keyboard(text: str, bot_username: str, payload: str | None = No
 
 def add_to_group_keyboard(text: str, bot_username: str) -> InlineKeyboardMarkup:
     """A button that lets the user pick a group to add the bot to (Telegram's startgroup link)."""
-    return InlineKeyboardMarkup([[InlineKeyboardButton(text, url=f"https://t.me/{bot_username}?startgroup=paris")]])
+    return InlineKeyboardMarkup([[InlineKeyboardButton(text, url=f"https://t.me/{bot_username}?startgroup={product.COMMAND}")]])

@@ -4,7 +4,8 @@ Errors are translated for the delivery loop: flood control -> ``RetryLater(retry
 a closed private chat (403) -> ``Undeliverable("private_closed")``, a lost group ->
 ``Undeliverable("gone")``, a network hiccup -> ``RetryLater`` after a few seconds. An edit
 that changes nothing counts as delivered; an edit of a message that is gone (or of the
-wrong kind) is posted anew, so a slot never gets stuck.
+wrong kind) is posted anew, so a slot never gets stuck. Every call to the Bot API that posts or
+edits awaits ``calling()`` right before it: the outbox's pacing counts it when it goes out.
 """
 
 from __future__ import annotations
@@ -12,28 +13,38 @@ from __future__ import annotations
 import datetime as dtm
 import logging
 import os
+from collections import OrderedDict
 
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from bot.contract import Budget, Outgoing, PaceLimits, RetryLater, Undeliverable, another_call
+from bot.contract import Budget, Outgoing, PaceLimits, RetryLater, Undeliverable, another_call, calling
+from bot.limits import UTF16
 from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, entities_for_part, split_text
 from bot.telegram.keyboards import keyboard
 
 log = logging.getLogger(__name__)
 
 NETWORK_RETRY_SECONDS = 3.0
+PICTURES_KEPT = 10_000      # message ids remembered as pictures (see ``TelegramTransport._pictures``)
 
 # Telegram's flood limits (core.telegram.org/bots/faq): about 30 messages a second for one
 # bot, at most 20 a minute in one group, about one a second in one chat with short bursts;
 # edits count like sends. Each budget stays under its limit in any window of the limit's
-# length (burst + rate x window), with a margin: a call is counted when it arrives, and a
-# picture's upload may take a while longer than a text's, so calls spaced by our clock can
-# arrive closer together. 1 + 28 a second; 3 + 0.3 x 5 = 4.5 in 5 s, so the three calls that
-# end a round (closing edit, map, next prompt) go at once (with a burst of 3 and 0.4 a second,
-# exactly 5, Papà Paolo's quick private steps, each with a picture, were refused once in a game);
-# 5 + 14 = 19 a minute.
-TELEGRAM_PACE = PaceLimits(total=Budget(1, 28.0), chat=Budget(3, 0.3), group=Budget(5, 14 / 60))
+# length, with a margin: a call is counted when it arrives, and some calls take longer on the
+# way than others (a picture's upload, a loaded machine), so calls spaced by our clock (each
+# counted when it goes out: ``pacing.Sent``) can arrive closer together. The margin is how late
+# a call may arrive before the one after the limit's worth of calls would fall in its window:
+# - overall 1 + 28 a second: the 31st call goes 30/28 s after the first (0.07 s to spare);
+# - a group's chat 3 + 0.3 a second: the three calls that end a round (closing edit, map, next
+#   prompt) go at once, the 6th call 10 s after the first (5 s to spare on 5 in 5 s); on top,
+#   the group's 5 + 14 a minute: the 21st call 69 s after the first (9 s to spare);
+# - a private chat 2 + 0.7 a second (not the group's 20 a minute, which does not apply there): a
+#   tap in private answered at once, then about one call every 1.4 s; the 6th call 5.7 s after
+#   the first (0.7 s to spare on 5 in 5 s; with 3 + 0.4, none to spare, Papà Paolo's quick
+#   private steps, each with a picture, were refused once in a game).
+TELEGRAM_PACE = PaceLimits(total=Budget(1, 28.0), chat=Budget(3, 0.3), group=Budget(5, 14 / 60),
+                           private=Budget(2, 0.7))
 
 # python-telegram-bot 22.2+ deprecates int time periods (``RetryAfter.retry_after`` and the
 # like become ``datetime.timedelta`` in its next major version) and warns on every read,
@@ -62,6 +73,28 @@ class TelegramTransport:
     def __init__(self, bot: Bot, bot_username: str) -> None:
         self.bot = bot
         self.bot_username = bot_username
+        # Messages this process posted (or made) with a picture, most recent last: a text edit
+        # of one goes straight to its caption. Without it, the text edit is tried first and
+        # refused, and both calls count against the chat's budget (a private turn message is a
+        # picture: each "Done" cost two). After a restart, the first edit of an older picture
+        # learns it that way.
+        self._pictures: OrderedDict[tuple[int, int], None] = OrderedDict()
+
+    @staticmethod
+    def folded_caption(head: str, text: str) -> str | None:
+        """A picture's caption with ``head`` (its own text) and then ``text`` (a prompt); None when
+        the two do not fit one caption (the outbox then sends them as two messages)."""
+        caption = f"{head}\n\n{text}" if head else text
+        return caption if UTF16.fits(caption, CAPTION_LIMIT) else None
+
+    def _is_picture(self, chat_id: int, message_id: int) -> bool:
+        return (chat_id, message_id) in self._pictures
+
+    def _picture(self, chat_id: int, message_id: int) -> None:
+        self._pictures[(chat_id, message_id)] = None
+        self._pictures.move_to_end((chat_id, message_id))
+        while len(self._pictures) > PICTURES_KEPT:
+            self._pictures.popitem(last=False)
 
     async def deliver(self, message: Outgoing) -> str:
         private = message.private_to is not None
@@ -111,6 +144,7 @@ class TelegramTransport:
             last = index == len(parts) - 1
             if index > 0:
                 await another_call()
+            await calling()
             sent = await self.bot.send_message(chat_id, part, entities=entities_for_part(part, message.mentions),
                                                reply_markup=markup if last else None,
                                                link_preview_options=None)
@@ -120,9 +154,11 @@ class TelegramTransport:
     async def _send_photo(self, chat_id: int, message: Outgoing, markup: InlineKeyboardMarkup | None) -> str:
         """The map with the first part of the text as caption (and the keyboard); the rest follows as text."""
         caption, rest = self._caption_and_rest(message.text)
+        await calling()
         sent = await self.bot.send_photo(chat_id, message.image, caption=caption or None,
                                          caption_entities=entities_for_part(caption, message.mentions),
                                          reply_markup=markup, filename=message.image_name)
+        self._picture(chat_id, sent.message_id)
         if rest:
             await another_call()
             await self._send_text(chat_id, rest, message, None)
@@ -145,40 +181,59 @@ class TelegramTransport:
                 media = InputMediaPhoto(message.image, caption=caption or None,
                                         caption_entities=entities_for_part(caption, message.mentions),
                                         filename=message.image_name)
+                await calling()
                 await self.bot.edit_message_media(media, chat_id=chat_id, message_id=message_id,
                                                   reply_markup=markup)
+                self._picture(chat_id, message_id)
                 if rest:
                     await another_call()
                     await self._send_text(chat_id, rest, message, None)
                 return str(message_id)
+            if self._is_picture(chat_id, message_id):
+                return await self._edit_caption(chat_id, message_id, message, markup)
             parts = split_text(message.text or "…", TEXT_LIMIT)
             try:
+                await calling()
                 await self.bot.edit_message_text(parts[0], chat_id=chat_id, message_id=message_id,
                                                  entities=entities_for_part(parts[0], message.mentions),
                                                  reply_markup=markup if len(parts) == 1 else None)
             except BadRequest as exc:
                 if not _is(exc, "no text in the message"):
                     raise
-                # the slot's message is a photo: the text becomes its caption
+                # the slot's message is a photo (posted before this process started): the text
+                # becomes its caption
+                self._picture(chat_id, message_id)
                 await another_call()
-                caption, rest = self._caption_and_rest(message.text)
-                await self.bot.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=caption,
-                                                    caption_entities=entities_for_part(caption, message.mentions),
-                                                    reply_markup=markup)
-                if rest:
-                    await another_call()
-                    await self._send_text(chat_id, rest, message, None)
-                return str(message_id)
+                return await self._edit_caption(chat_id, message_id, message, markup)
             if len(parts) > 1:
                 await another_call()
                 return await self._send_text(chat_id, "\n".join(parts[1:]), message, markup)
             return str(message_id)
         except BadRequest as exc:
-            if _is(exc, "message is not modified"):
-                return str(message_id)
-            if _is(exc, "message to edit not found", "message can't be edited", "no media in the message",
-                   "no caption in the message", "message_id_invalid", "there is no text"):
-                log.info("telegram: cannot edit message %s in %s (%s); posting anew", message_id, chat_id,
-                         exc.message)
-                return None
-            raise
+            return self._refused_edit(exc, chat_id, message_id)
+
+    async def _edit_caption(self, chat_id: int, message_id: int, message: Outgoing,
+                            markup: InlineKeyboardMarkup | None) -> str:
+        """The text of a picture's message is its caption (the rest, if any, follows as text)."""
+        caption, rest = self._caption_and_rest(message.text)
+        await calling()
+        await self.bot.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=caption,
+                                            caption_entities=entities_for_part(caption, message.mentions),
+                                            reply_markup=markup)
+        if rest:
+            await another_call()
+            await self._send_text(chat_id, rest, message, None)
+        return str(message_id)
+
+    def _refused_edit(self, exc: BadRequest, chat_id: int, message_id: int) -> str | None:
+        """An edit Telegram refused: done when nothing changed, None when the message must be
+        posted anew (it is gone, or of the wrong kind); otherwise the error stands."""
+        if _is(exc, "message is not modified"):
+            return str(message_id)
+        if _is(exc, "message to edit not found", "message can't be edited", "no media in the message",
+               "no caption in the message", "message_id_invalid", "there is no text"):
+            log.info("telegram: cannot edit message %s in %s (%s); posting anew", message_id, chat_id,
+                     exc.message)
+            self._pictures.pop((chat_id, message_id), None)
+            return None
+        raise exc

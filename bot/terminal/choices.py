@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "secret": ("secret", "s", "marker", "m"),      # "marker": its name before the games had others
     "rules": ("rules",),
     "stats": ("stats", "scores"),
+    "rating": ("rating", "ratings"),
     "help": ("help", "h", "?"),
     "quit": ("quit", "q", "exit"),
 }
@@ -75,10 +76,12 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class Invalid:
-    """``reason``: "empty", "out_of_range", "no_choices", "ambiguous" or "unknown"."""
+    """``reason``: "empty", "out_of_range", "no_choices", "ambiguous" or "unknown";
+    ``matches``: the choices (0-based) an ambiguous word fits."""
 
     reason: str
     value: str = ""
+    matches: tuple[int, ...] = ()
 
 
 def fold(text: str) -> str:
@@ -136,5 +139,5 @@ def interpret(text: str, labels: Sequence[str], language: str = "en",
         if len(matches) == 1:
             return Choice(matches[0])
         if len(matches) > 1:
-            return Invalid("ambiguous", raw)
+            return Invalid("ambiguous", raw, tuple(matches))
     return Invalid("unknown", raw)

@@ -145,7 +145,7 @@ class TerminalSession:
         """Resume a terminal game or start a new one: None when a game is running, else the
         exit status. Starting a new game leaves unfinished ones as they are."""
         games = await self.service.platform_games(PLATFORM, limit=1000)
-        unfinished = [g for g in games if g["status"] in ACTIVE]
+        unfinished = last_played_first([g for g in games if g["status"] in ACTIVE])
         if self.options.resume:
             if self.options.resume_id is None:
                 target = unfinished[0] if unfinished else None
@@ -216,6 +216,9 @@ class TerminalSession:
         }
         if opts.seed is not None:
             game_options["seed"] = opts.seed
+        if opts.ai_level is not None:
+            # The game's level too, not only its AI seats': the options line names it.
+            game_options["ai_level"] = opts.ai_level
         self.transport.chat_id = self.chat.id
         reply = await self.service.new_game(self.chat, self.human, options=game_options)
         if not reply.ok:
@@ -301,7 +304,7 @@ class TerminalSession:
                     return None
                 continue
             if isinstance(answer, Invalid):
-                self.explain_invalid(answer, keys)
+                self.explain_invalid(answer, keys, labels)
                 continue
             if isinstance(answer, Command):
                 code = await self.command(answer.name)
@@ -333,8 +336,10 @@ class TerminalSession:
             return True
         if reply.ok:
             self.reply_buttons = ()     # a move made from a submenu: the turn's menu is new
-        if reply.extra.get("refused") in ("bot.err.bad_move", "bot.err.bad_choice"):
+        if reply.refused in ("bot.err.bad_move", "bot.err.bad_choice"):
             self.explain_invalid(answer, numbers)     # the game knows no more than we do: our words
+        elif reply.refused == "bot.err.ambiguous":
+            self.console.print(reply.text)      # worded as when the terminal finds it so itself
         elif not reply.ok:
             self.show_reply(reply)
         return reply.ok
@@ -395,11 +400,14 @@ class TerminalSession:
         for line in text.splitlines():
             self.console.print(f"  {line}")
 
-    def explain_invalid(self, answer: Invalid, numbers: list[int]) -> None:
+    def explain_invalid(self, answer: Invalid, numbers: list[int], labels: list[str] | None = None) -> None:
+        if answer.reason == "ambiguous" and labels is not None:
+            # The service's words for a word that fits several choices, with the same list.
+            self.say("bot.err.ambiguous", text=answer.value, choices=", ".join(labels[i] for i in answer.matches))
+            return
         key = {
             "empty": "terminal.invalid.empty",
             "out_of_range": "terminal.invalid.out_of_range",
-            "ambiguous": "terminal.invalid.ambiguous",
             "no_choices": "terminal.invalid.no_choices",
         }.get(answer.reason, "terminal.invalid.unknown")
         self.say(key, value=answer.value, numbers=key_list(numbers))
@@ -415,6 +423,8 @@ class TerminalSession:
                      secret=presenter.secret_help(self.language))
         elif name == "stats":
             self.show_reply(await self.service.stats(self.chat, self.human, all_chats=True))
+        elif name == "rating":        # each terminal game is a chat of its own: no chat's board
+            self.show_reply(await self.service.rating(None, self.human))
         elif name == "rules":
             self.show_reply(await self.service.rules(self.chat, self.human))
         elif name == "board":
@@ -430,6 +440,12 @@ class TerminalSession:
     def saved_on_eof(self) -> int:
         self.say("terminal.saved_eof", command=self.resume_command)
         return EXIT_OK
+
+
+def last_played_first(games: list[dict]) -> list[dict]:
+    """The games played (moved in) most recently first: the one ``--resume`` continues is the
+    one the player left last, not the one started last."""
+    return sorted(games, key=lambda g: (g["updated"], g["game_id"]), reverse=True)
 
 
 def key_list(keys) -> str:
@@ -489,8 +505,10 @@ async def list_games(db: Path, language: str, out: TextIO | None = None, limit: 
         return EXIT_ERROR
     try:
         games = await service.platform_games(PLATFORM, limit=limit)
+        mine = await service.my_games(User(PLATFORM, HUMAN_ID, default_name(), language=language))
     finally:
         await service.close()
+    yours = {g["game_id"] for g in mine.extra["games"] if g["yours"]}
     if not games:
         out.write(t(language, "terminal.games.none", path=str(db), command=f"{COMMAND} play") + "\n")
         return EXIT_OK
@@ -502,7 +520,8 @@ async def list_games(db: Path, language: str, out: TextIO | None = None, limit: 
             progress = t(language, "terminal.games.round", round=g["round"], rounds=g["rounds"])
         else:
             progress = t(language, "terminal.games.cycle", round=g["round"])
-        state = t(language, "terminal.games.unfinished" if g["status"] in ACTIVE else
+        state = t(language, "terminal.games.your_turn" if g["game_id"] in yours else
+                  "terminal.games.unfinished" if g["status"] in ACTIVE else
                   "terminal.games.aborted" if g["status"] == "aborted" else "terminal.games.finished")
         kind = find(g["game"])
         out.write(t(language, "terminal.games.row", id=f"{g['game_id']:>4}",
@@ -512,3 +531,27 @@ async def list_games(db: Path, language: str, out: TextIO | None = None, limit: 
     if any(g["status"] in ACTIVE for g in games):
         out.write(t(language, "terminal.games.hint", command=f"{COMMAND} play --resume ID") + "\n")
     return EXIT_OK
+
+
+async def show_ratings(db: Path, language: str, game: str | None = None, name: str | None = None,
+                       out: TextIO | None = None) -> int:
+    """``boardchat rating``: the terminal player's rating in each game and the leaderboards of
+    the terminal games saved in ``db`` (each terminal game is a chat of its own: no chat's board)."""
+    from bot.service import GameService
+
+    out = out or sys.stdout
+    if not db.exists():
+        out.write(t(language, "terminal.games.none", path=str(db), command=f"{COMMAND} play") + "\n")
+        return EXIT_OK
+    try:
+        service = await GameService.open(str(db))
+    except Exception as exc:    # the player's to see, plainly
+        out.write(t(language, "terminal.error.db", path=str(db), error=str(exc)) + "\n")
+        return EXIT_ERROR
+    try:
+        human = User(platform=PLATFORM, id=HUMAN_ID, name=name or default_name(), language=language)
+        reply = await service.rating(None, human, game)
+    finally:
+        await service.close()
+    out.write(reply.text + "\n")
+    return EXIT_OK if reply.ok else EXIT_ERROR

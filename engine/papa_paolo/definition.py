@@ -14,7 +14,7 @@ from typing import Any
 from engine.errors import GameError, InvalidRecord, InvalidSetup
 from engine.interface import Dynamics, GameDefinition, Information, Match, OptionSpec
 
-from .components import MAX_PLAYERS, MIN_PLAYERS
+from .components import MAX_PLAYERS, MIN_PLAYERS, ROUNDS
 from .game import OPTIONS, Game
 from .record import FORMAT, from_record, game_from_setup, result, setup_of, to_record
 from .stepper import apply_step, check_step, in_decision, legal_steps, without_shortcuts
@@ -67,6 +67,9 @@ class PapaMatch(Match):
     def round_number(self) -> int:
         return self.game.round
 
+    def rounds(self) -> int:
+        return ROUNDS
+
     def to_act(self) -> tuple[int, ...]:
         return self.game.to_act()
 
@@ -80,14 +83,10 @@ class PapaMatch(Match):
         return parse(text)
 
     def check(self, choice: Any, *, by: int) -> Step:
-        step = parse(choice) if isinstance(choice, str) else choice
-        if not isinstance(step, Step):
-            from engine.errors import MalformedInput
-            raise MalformedInput(f"not a Papà Paolo choice: {choice!r}"[:80])
-        return check_step(self.game, by, step)
+        return check_step(self.game, by, _step(choice))
 
     def apply(self, choice: Any, *, by: int) -> list:
-        return apply_step(self.game, by, self.check(choice, by=by))
+        return apply_step(self.game, by, _step(choice))      # it checks the step itself, once
 
     def is_terminal(self) -> bool:
         return self.game.finished
@@ -124,6 +123,14 @@ class PapaMatch(Match):
 
     def copy(self) -> PapaMatch:
         return PapaMatch(self.game.copy())
+
+
+def _step(choice: Any) -> Step:
+    step = parse(choice) if isinstance(choice, str) else choice
+    if not isinstance(step, Step):
+        from engine.errors import MalformedInput
+        raise MalformedInput(f"not a Papà Paolo choice: {choice!r}"[:80])
+    return step
 
 
 class PapaDefinition(GameDefinition):
@@ -163,7 +170,7 @@ class PapaDefinition(GameDefinition):
                     seat, text = (acting[0] if acting else 0), move
                 else:
                     seat, text = move
-                apply_step(game, seat, check_step(game, seat, parse(text)))
+                apply_step(game, seat, parse(text))     # checked there: a replay checks each step once
             except GameError as exc:
                 raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
         return PapaMatch(game)

@@ -10,11 +10,13 @@ Play in small steps (buttons) lives in stepper.py and ends in the same whole mov
 from __future__ import annotations
 
 import copy as _copy
+import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.names import check_players
+from engine.shared import shared
 
 from . import components as C
 from .actions import (
@@ -131,7 +133,7 @@ class Game:
         "discarded", "inv_open", "inv_used", "stairs_tiles", "pos", "placed", "out", "bid_turns", "queue",
         "inv_held", "dlv_held", "plans", "pending", "people", "supply", "track_steps", "moves", "by_seat",
         "record_moves", "log", "finished", "winners", "final", "drafts", "coin_paid", "acted",
-        "lire_history",
+        "lire_history", "shares",
     )
 
     # --- Set-up ------------------------------------------------------------------------------
@@ -177,6 +179,9 @@ class Game:
         g.acted = 0             # whole moves played since the last PhaseEnded
         g.lire_history = (tuple(p.lire for p in g.people),)      # at the start and after each round
         g.log = [GameStarted(g.players, tuple(g.order), g.starting)]
+        # A game the players play keeps shared copies of its history's values (engine/shared.py);
+        # a copy for look-ahead does not, so the AI's guesses never fill the shared table.
+        g.shares = True
         g.round = 0
         g._start_round(g.log)
         g._advance(g.log)
@@ -186,6 +191,7 @@ class Game:
         other = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
+        other.shares = False
         other.people = [p.copy() for p in self.people]
         for name in ("order", "grid", "left", "coins", "discarded", "inv_open", "inv_used", "stairs_tiles",
                      "queue", "inv_held", "dlv_held", "pending", "supply", "track_steps", "moves", "by_seat",
@@ -240,11 +246,13 @@ class Game:
                    "late": self._play_late, "invest": self._play_invest, "deliver": self._play_deliver}
         events: list[Event] = []
         handler[self.phase](seat, dict(move), events)
-        self.record_moves.append((seat, dict(move)))
+        # The record's move (with its player) as compact JSON text, which ``to_record`` reads
+        # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
+        self.record_moves.append(json.dumps({"player": self.players[seat], **move}, separators=(",", ":")))
         self.drafts.pop(seat, None)
         self.acted += 1
         self._advance(events)
-        self.log += events
+        self.log += map(shared, events) if self.shares else events
         return events
 
     def _expect(self, move: dict, keys: set[str], what: str) -> None:

@@ -7,6 +7,7 @@ play in steps is not in it. ``from_record`` refuses unknown keys anywhere and na
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,7 +33,7 @@ def setup_of(game: Game) -> dict[str, Any]:
 
 
 def to_record(game: Game) -> dict[str, Any]:
-    moves = [{"player": game.players[seat], **move} for seat, move in game.record_moves]
+    moves = [json.loads(move) for move in game.record_moves]
     return {**setup_of(game), "moves": moves}
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.shared import shared
+
 from . import components as C
 from .actions import build_choices, buy_counts, received, splits
 from .errors import (
@@ -306,13 +308,14 @@ def _why_not(g: Game, seat: int, step: Step, offered: list[Step]) -> Exception:
 def apply_step(g: Game, seat: int, step: Step) -> list[Event]:
     check_step(g, seat, step)
     before = len(g.log)
-    g.moves.append((seat, str(step)))
+    pair = (seat, str(step))
+    g.moves.append(shared(pair) if g.shares else pair)     # the same pairs recur in every game
     g.by_seat[seat] += 1
     private = g.phase == "deliver"
     _do(g, seat, step)
     if private and g.phase == "deliver" and seat in g.pending:
         event = PlanStep(seat, str(step))
-        g.log.append(event)
+        g.log.append(shared(event) if g.shares else event)
     return g.log[before:]
 
 

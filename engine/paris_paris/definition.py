@@ -57,6 +57,12 @@ class ParisParisMatch(EngineMatch):
     def cycle(self) -> int:
         return self.game.round
 
+    def rounds(self) -> int:
+        return self.game.rounds
+
+    def score_history(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(self.game.score_history)
+
     def cycle_start(self, cycle: int) -> int:
         """A round begins with its RoundStarted event (the first also after the set-up events)."""
         log = self.game.log

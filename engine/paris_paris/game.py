@@ -49,6 +49,7 @@ from .events import (
     TileTaken,
     fast_builder,
 )
+from .view import view_of
 
 # The box holds 20 shops a colour; the 20th is the score marker (RULES.md, "Components and setup").
 SHOPS_PER_PLAYER = 19
@@ -728,8 +729,6 @@ class Game:
 
     def view(self, seat: int | None = None):
         """What ``seat`` may see (None: the public view for the group)."""
-        from .view import view_of
-
         return view_of(self, seat)
 
     def log_for(self, seat: int | None) -> list[Event]:

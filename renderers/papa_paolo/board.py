@@ -4,7 +4,13 @@ markers, the delivery tile of each column), the investment tiles on offer, the p
 order (money or "hidden", tracks, pizzas, houses served) and every neighbourhood side by side.
 
 Blocks flow left to right and wrap, so the same code draws a landscape picture (Discord, the
-terminal) and a portrait one (Telegram, read on phones).
+terminal) and a portrait one (Telegram, read on phones). The portrait one is drawn a quarter larger
+(``SCALE``), its neighbourhoods larger still, so that every text is at least 16 px in a picture 900 px
+wide: 7 px when a phone shows it 400 px wide (tests/renderers/papa_paolo/test_pp_pictures.py).
+
+After placing, the markers are gone from the game (the coins paid out); the picture puts them back
+from the stretch's events, and each coin carries the mark of the player it went to. After the
+deliveries the next round is already laid out: the title says so.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from PIL import Image, ImageDraw
 from engine.papa_paolo import components as C
 
 from .. import draw, style
+from ..fonts import wrap
 from ..i18n import t
 from ..players import initials
 from . import pieces
@@ -24,152 +31,238 @@ from . import text as words
 
 GAP = 24
 WIDTHS = {"landscape": 1280, "portrait": 900}
+SCALE = {"landscape": 1.0, "portrait": 1.25}       # sizes of the blocks, for phones
+HOOD_CELLS = {"landscape": 52, "portrait": 80}
 GRID_CELL = 104
 STAIR_CELL = (92, 44)
-HOOD_CELL = 52
+HOOD_CELL = HOOD_CELLS["landscape"]
 
 Block = tuple[int, int, Callable[[ImageDraw.ImageDraw, int, int], None]]
 
 
 def render_board(view, *, events: Sequence[Any] = (), language: str = "en", layout: str = "landscape") -> bytes:
-    width = WIDTHS.get(layout, WIDTHS["landscape"])
+    layout = layout if layout in WIDTHS else "landscape"
+    k = SCALE[layout]
     marks = initials(view.players)
-    blocks = [_grid_block(view, marks, language), _stairs_block(view, marks, language),
-              _players_block(view, marks, language), *_hood_blocks(view, marks, language, trips_of(events))]
-    title = words.status_line(view, language)
+    blocks = [_grid_block(view, marks, language, events, k), _stairs_block(view, marks, language, k),
+              _players_block(view, marks, language, k),
+              *_hood_blocks(view, marks, language, trips_of(events), k, HOOD_CELLS[layout])]
+    return pieces.png(flow(blocks, WIDTHS[layout], title(view, events, language), k))
+
+
+def title(view, events: Sequence[Any], language: str) -> str:
+    """The board picture's title: the state it shows. Drawn as the next phase begins, it names the
+    phase just closed; after the deliveries, the next round is already laid out (new tiles, an
+    empty staircase), and the title names that round too."""
     closed = [e for e in events if e.kind == "phase_ended"]
-    if closed and not view.finished:     # drawn as the next phase begins: say which one it closes
-        title = t(language, "papa.stretch_over." + closed[-1].phase, round=closed[-1].round, of=C.ROUNDS)
-    return pieces.png(flow(blocks, width, title))
+    if not closed or view.finished:
+        return words.status_line(view, language)
+    last = closed[-1]
+    if view.round > last.round:
+        return t(language, "papa.img.next_round", round=last.round, next=view.round, of=C.ROUNDS)
+    return t(language, "papa.stretch_over." + last.phase, round=last.round, of=C.ROUNDS)
 
 
-def flow(blocks: list[Block], width: int, title: str) -> Image.Image:
+def flow(blocks: list[Block], width: int, title: str, k: float = 1.0) -> Image.Image:
     """Place blocks left to right, wrapping; the picture is as tall as they need."""
-    places, x, y, row_h = [], GAP, 60, 0
+    gap, top = round(GAP * k), round(60 * k)
+    width = max(width, max((w for w, _, _ in blocks), default=0) + 2 * gap)
+    places, x, y, row_h = [], gap, top, 0
     for w, h, fn in blocks:
-        if x > GAP and x + w > width - GAP:
-            x, y, row_h = GAP, y + row_h + GAP, 0
+        if x > gap and x + w > width - gap:
+            x, y, row_h = gap, y + row_h + gap, 0
         places.append((x, y, fn))
-        x, row_h = x + w + GAP, max(row_h, h)
-    img = Image.new("RGB", (width, y + row_h + GAP), style.PAPER)
+        x, row_h = x + w + gap, max(row_h, h)
+    img = Image.new("RGB", (width, y + row_h + gap), style.PAPER)
     d = ImageDraw.Draw(img)
-    draw.text(d, (GAP, 16), title, 28, bold=True, max_width=width - 2 * GAP)
+    draw.text(d, (gap, round(16 * k)), title, round(28 * k), bold=True, max_width=width - 2 * gap)
     for x, y, fn in places:
         fn(d, x, y)
     return img
 
 
-def _grid_block(view, marks, language: str) -> Block:
+def placed_markers(view, events: Sequence[Any]) -> dict[tuple[int, int], int]:
+    """Whose marker stands on each grid space: the game's while placing; after it (the markers
+    are lifted as the coins pay out) the ones the stretch's events placed this round."""
+    if view.markers:
+        return dict(view.markers)
+    placed: dict[tuple[int, int], int] = {}
+    for e in events:
+        if e.kind == "round_started":
+            placed = {}
+        elif e.kind == "marker_placed":
+            placed[tuple(e.space)] = e.seat
+    return placed
+
+
+def coin_winners(events: Sequence[Any]) -> dict[tuple[str, int], int | None]:
+    """Which seat each coin went to, by ('row' | 'col', index) as the events name lines, from the
+    stretch's events; empty before the coins are paid."""
+    won: dict[tuple[str, int], int | None] = {}
+    for e in events:
+        if e.kind == "round_started":
+            won = {}
+        elif e.kind == "coin_awarded":
+            won[(e.line, e.index)] = e.seat
+    return won
+
+
+def _grid_block(view, marks, language: str, events: Sequence[Any] = (), k: float = 1.0) -> Block:
+    """The grid with its row and column actions, and each line's coin where the rules put it: a
+    row's on its left, a column's above it (a tie goes to the marker nearest the coin)."""
+    def n(v: float) -> int:
+        return round(v * k)
+
     rows, cols = view.grid_size
-    head, coin = 70, 46
-    w, h = head + cols * GRID_CELL + coin, 30 + head + rows * GRID_CELL + coin
+    cell, head, coin = n(GRID_CELL), n(70), n(76)
+    w, h = head + coin + cols * cell, n(30) + head + coin + rows * cell
+    markers = placed_markers(view, events)
+    won = coin_winners(events)
 
     def paint(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
-        draw.text(d, (x, y), t(language, "papa.img.grid"), 20, bold=True)
-        top, left = y + 30 + head, x + head
+        draw.text(d, (x, y), t(language, "papa.img.grid"), n(20), bold=True)
+        top, left = y + n(30) + head + coin, x + head + coin
         for c in range(cols):
             acts = C.BOARDS[view.num_players].col_actions[c]
-            cx = left + c * GRID_CELL + GRID_CELL / 2
-            draw.text(d, (cx, top - head + 4), str(c + 1), 20, bold=True, anchor="ma")
+            cx = left + c * cell + cell / 2
+            draw.text(d, (cx, top - coin - head + n(4)), str(c + 1), n(20), bold=True, anchor="ma")
             for i, a in enumerate(acts):
-                draw.text(d, (cx, top - head + 30 + i * 18), t(language, "papa.img.act." + a), 14, anchor="ma",
-                          max_width=GRID_CELL - 6)
-            _coin(d, cx, top + rows * GRID_CELL + coin / 2, view.coins[rows + c])
+                draw.text(d, (cx, top - coin - head + n(30 + i * 18)), t(language, "papa.img.act." + a), n(14),
+                          anchor="ma", max_width=cell - 6)
+            _coin(d, cx, top - n(21), view.coins[rows + c], k, won, ("col", c), marks)
         for r in range(rows):
             acts = C.BOARDS[view.num_players].row_actions[r]
-            cy = top + r * GRID_CELL + GRID_CELL / 2
-            draw.text(d, (x + 4, cy - 28), "ABCDEFGH"[r], 20, bold=True)
-            for i, a in enumerate(acts):
-                draw.text(d, (x + 4, cy - 4 + i * 18), t(language, "papa.img.act." + a), 14, max_width=head - 8)
-            _coin(d, left + cols * GRID_CELL + coin / 2, cy, view.coins[r])
+            cy = top + r * cell + cell / 2
+            draw.text(d, (x + 4, cy - n(28)), "ABCDEFGH"[r], n(20), bold=True)
+            ty = cy - n(4)
+            for a in acts:        # over two lines rather than shrunk ("Livr. express")
+                lines, size = draw.fit_lines(t(language, "papa.img.act." + a), head - 8, n(14), max_lines=2)
+                for part in lines:
+                    draw.text(d, (x + 4, ty), part, size)
+                    ty += size + 2
+            _coin(d, left - n(21), cy, view.coins[r], k, won, ("row", r), marks)
             for c in range(cols):
-                _space(d, view, marks, r, c, left + c * GRID_CELL, top + r * GRID_CELL)
+                _space(d, view, marks, markers, r, c, left + c * cell, top + r * cell, cell, k)
 
     return w, h, paint
 
 
-def _space(d: ImageDraw.ImageDraw, view, marks, r: int, c: int, x: int, y: int) -> None:
+def _space(d: ImageDraw.ImageDraw, view, marks, markers, r: int, c: int, x: int, y: int, cell: int,
+           k: float) -> None:
     tile = view.grid[r * view.grid_size[1] + c]
-    size = GRID_CELL - 8
+    size = cell - 8
     if tile is None:
         d.rectangle((x + 4, y + 4, x + 4 + size, y + 4 + size), fill=style.PAPER_DARK, outline=style.PANEL_EDGE)
     else:
         info = C.CITY_TILES[tile]
         pieces.city_square(d, x + 4, y + 4, size, info.colour, sorted(info.roads), info.houses, name=tile)
-    draw.text(d, (x + 8, y + size - 14), words.space_name((r, c)), 13, fill=style.MUTED)
-    seat = view.markers.get((r, c))
+    draw.text(d, (x + 8, y + size - round(14 * k)), words.space_name((r, c)), round(13 * k), fill=style.MUTED)
+    seat = markers.get((r, c))
     if seat is not None:
-        pieces.marker(d, x + GRID_CELL / 2, y + GRID_CELL / 2, 20, seat, marks[seat])
+        pieces.marker(d, x + cell / 2, y + cell / 2, round(20 * k), seat, marks[seat])
 
 
-def _coin(d: ImageDraw.ImageDraw, cx: float, cy: float, value: int | None) -> None:
-    r = 17
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(236, 196, 90), outline=style.INK, width=2)
-    draw.text(d, (cx, cy), "?" if value is None else str(value), 17, bold=True, anchor="mm")
+def _coin(d: ImageDraw.ImageDraw, cx: float, cy: float, value: int | None, k: float, won, line, marks) -> None:
+    """A row's or column's coin; once paid, the mark of the player it went to on its far side from
+    the grid (a dash where nobody had a marker in the line and the bank kept it)."""
+    r = round(17 * k)
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pieces.COIN, outline=style.INK, width=2)
+    draw.text(d, (cx, cy), "?" if value is None else str(value), round(17 * k), bold=True, anchor="mm")
+    if line not in won:
+        return
+    seat = won[line]
+    away = r + round(16 * k)
+    mx, my = (cx, cy - away) if line[0] == "col" else (cx - away, cy)
+    if seat is None:
+        draw.text(d, (mx, my), "–", round(17 * k), fill=style.MUTED, anchor="mm")
+    else:
+        pieces.marker(d, mx, my, round(13 * k), seat, marks[seat])
 
 
-def _stairs_block(view, marks, language: str) -> Block:
+def _stairs_block(view, marks, language: str, k: float = 1.0) -> Block:
+    def n(v: float) -> int:
+        return round(v * k)
+
     cols, rows = view.stair_columns, C.STAIR_ROWS
-    cw, ch = STAIR_CELL
+    cw, ch = n(STAIR_CELL[0]), n(STAIR_CELL[1])
     offer = len(view.investment_open)
-    w, h = 40 + cols * cw, 30 + 50 + rows * ch + 34 + 26 * max(1, offer)
+    head = n(64)        # the column's tile and its limits, on up to two lines
+    w, h = n(40) + cols * cw, n(30) + head + rows * ch + n(34 + 26 * max(1, offer))
 
     def paint(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
-        draw.text(d, (x, y), t(language, "papa.img.stairs"), 20, bold=True)
-        top = y + 30
+        draw.text(d, (x, y), t(language, "papa.img.stairs"), n(20), bold=True)
+        top = y + n(30)
         for c in range(1, cols + 1):
-            cx = x + 40 + (c - 1) * cw
+            cx = x + n(40) + (c - 1) * cw
             tile = view.delivery_tiles[c - 1] if c - 1 < len(view.delivery_tiles) else None
             if tile:
                 info = C.DELIVERY_TILES[tile]
-                draw.text(d, (cx + cw / 2, top), f"{c}: {tile}", 16, bold=True, anchor="ma")
-                draw.text(d, (cx + cw / 2, top + 20), t(language, "papa.img.delivery", pizzas=info.max_pizzas,
-                                                        distance=info.max_distance), 13, anchor="ma",
-                          max_width=cw - 4)
+                draw.text(d, (cx + cw / 2, top), f"{c}: {tile}", n(16), bold=True, anchor="ma")
+                limits = t(language, "papa.img.delivery", pizzas=info.max_pizzas, distance=info.max_distance)
+                lines, size = draw.fit_lines(limits, cw - 6, n(13), max_lines=2)     # whole, over two lines
+                for j, part in enumerate(lines):
+                    draw.text(d, (cx + cw / 2, top + n(20) + j * (size + 2)), part, size, anchor="ma")
             for r in range(rows):
-                cy = top + 50 + (rows - 1 - r) * ch
+                cy = top + head + (rows - 1 - r) * ch
                 d.rectangle((cx + 2, cy + 2, cx + cw - 2, cy + ch - 2), fill=style.PANEL, outline=style.PANEL_EDGE)
-                draw.text(d, (cx + 8, cy + ch / 2), f"{C.stair_cost(r, c)} L", 14, fill=style.MUTED, anchor="lm")
+                draw.text(d, (cx + n(8), cy + ch / 2), f"{C.stair_cost(r, c)} L", n(14), fill=style.MUTED,
+                          anchor="lm")
         for r in range(rows):
-            draw.text(d, (x + 4, top + 50 + (rows - 1 - r) * ch + ch / 2), str(r + 1), 16, bold=True, anchor="lm")
+            draw.text(d, (x + 4, top + head + (rows - 1 - r) * ch + ch / 2), str(r + 1), n(16), bold=True,
+                      anchor="lm")
         for seat, (r, c) in view.staircase.items():
-            cx = x + 40 + (c - 1) * cw + cw - 22
-            cy = top + 50 + (rows - 1 - r) * ch + ch / 2
-            pieces.marker(d, cx, cy, 16, seat, marks[seat])
-        iy = top + 50 + rows * ch + 8
-        draw.text(d, (x, iy), t(language, "papa.img.investments"), 18, bold=True)
+            cx = x + n(40) + (c - 1) * cw + cw - n(22)
+            cy = top + head + (rows - 1 - r) * ch + ch / 2
+            pieces.marker(d, cx, cy, n(16), seat, marks[seat])
+        iy = top + head + rows * ch + n(8)
+        draw.text(d, (x, iy), t(language, "papa.img.investments"), n(18), bold=True)
         for i, tile in enumerate(view.investment_open):
             info = C.INVESTMENT_TILES[tile]
-            d.rectangle((x, iy + 30 + i * 26, x + 18, iy + 48 + i * 26), fill=pieces.TILE_RGB[info.colour],
-                        outline=style.INK)
-            draw.text(d, (x + 9, iy + 39 + i * 26), pieces.LETTER[info.colour], 13, bold=True, anchor="mm")
-            draw.text(d, (x + 26, iy + 30 + i * 26), t(language, "papa.img.investment", tile=tile,
-                                                       action=words.action_word(info.action, language),
-                                                       bonus=info.bonus), 15, max_width=w - 30)
+            ty = iy + n(30 + i * 26)
+            d.rectangle((x, ty, x + n(18), ty + n(18)), fill=pieces.TILE_RGB[info.colour], outline=style.INK)
+            draw.text(d, (x + n(9), ty + n(9)), pieces.LETTER[info.colour], n(13), bold=True, anchor="mm")
+            draw.text(d, (x + n(26), ty), t(language, "papa.img.investment", tile=tile,
+                                            action=words.action_word(info.action, language),
+                                            bonus=info.bonus), n(15), max_width=w - n(30))
 
     return w, h, paint
 
 
-def _players_block(view, marks, language: str) -> Block:
-    w, line = 420, 84
-    h = 30 + line * view.num_players
+def _players_block(view, marks, language: str, k: float = 1.0) -> Block:
+    """The players in turn order: money, tracks, pizzas, and the score so far in its parts, with
+    the rule under them: why a score is negative (pizzas bought count −1 until delivered)."""
+    def n(v: float) -> int:
+        return round(v * k)
+
+    w, line = n(420), n(108)
+    rule = words.score_rule(view, language)
+    rule_lines = wrap(rule, w, n(14), max_lines=4)
+    h = n(30) + line * view.num_players + n(4) + n(18) * len(rule_lines)
 
     def paint(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
-        draw.text(d, (x, y), t(language, "papa.img.order"), 20, bold=True)
+        draw.text(d, (x, y), t(language, "papa.img.order"), n(20), bold=True)
         for i, seat in enumerate(view.order):
-            top = y + 30 + i * line
-            d.rectangle((x, top, x + w, top + line - 6), fill=style.PANEL, outline=style.PANEL_EDGE)
-            pieces.marker(d, x + 24, top + 22, 16, seat, marks[seat])
-            draw.text(d, (x + 48, top + 10), f"{i + 1}. {view.players[seat]}", 18, bold=True, max_width=200)
-            draw.text(d, (x + w - 10, top + 10), words.money(view, seat, language), 18, bold=True, anchor="ra")
-            pieces.tracks_row(d, x + 10, top + 46, view.tracks[seat], 20)
+            top = y + n(30) + i * line
+            d.rectangle((x, top, x + w, top + line - n(6)), fill=style.PANEL, outline=style.PANEL_EDGE)
+            pieces.marker(d, x + n(24), top + n(22), n(16), seat, marks[seat])
+            draw.text(d, (x + n(48), top + n(10)), f"{i + 1}. {view.players[seat]}", n(18), bold=True,
+                      max_width=n(200))
+            draw.text(d, (x + w - n(10), top + n(10)), words.money(view, seat, language), n(18), bold=True,
+                      anchor="ra")
+            pieces.tracks_row(d, x + n(10), top + n(44), view.tracks[seat], n(20))
             hood = view.neighbourhoods[seat]
             stock = sum(q.pizzas for q in hood)
             served = sum(q.served for q in hood)
             stock_text = t(language, "papa.img.stock", pizzas=stock, served=served)
             if view.delivery_held[seat]:
                 stock_text += f" · {view.delivery_held[seat]}"
-            draw.text(d, (x + w - 10, top + 48), stock_text, 15, anchor="ra", max_width=170)
+            draw.text(d, (x + w - n(10), top + n(48)), stock_text, n(15), anchor="ra", max_width=n(170))
+            total, parts = words.score_text(view, seat, language)
+            used = draw.text(d, (x + n(10), top + n(74)), total, n(16), bold=True, max_width=n(120))
+            draw.text(d, (x + n(18) + used, top + n(75)), parts, n(15), max_width=w - n(28) - used)
+        ry = y + n(30) + line * view.num_players + n(4)
+        for j, part in enumerate(rule_lines):
+            draw.text(d, (x, ry + j * n(18)), part, n(14), fill=style.MUTED)
 
     return w, h, paint
 
@@ -183,18 +276,21 @@ def trips_of(events: Sequence[Any]) -> dict[int, list[dict]]:
     return trips
 
 
-def _hood_blocks(view, marks, language: str, trips: dict[int, list[dict]] | None = None) -> list[Block]:
+def _hood_blocks(view, marks, language: str, trips: dict[int, list[dict]] | None = None, k: float = 1.0,
+                 cell: int = HOOD_CELL) -> list[Block]:
     trips = trips or {}
     out = []
+    head = round(30 * k)
     for seat in view.order:
         squares = view.neighbourhoods[seat]
-        hw, hh = pieces.hood_size(squares, HOOD_CELL)
-        w, h = max(hw, 160), 30 + hh
+        hw, hh = pieces.hood_size(squares, cell)
+        w, h = max(hw, round(160 * k)), head + hh
 
         def paint(d: ImageDraw.ImageDraw, x: int, y: int, seat=seat, squares=squares, w=w) -> None:
-            pieces.marker(d, x + 12, y + 11, 11, seat, marks[seat])
-            draw.text(d, (x + 28, y), view.players[seat], 18, bold=True, max_width=w - 30)
-            pieces.draw_hood(d, squares, x, y + 30, HOOD_CELL, trips=trips.get(seat, ()))
+            pieces.marker(d, x + round(13 * k), y + round(12 * k), round(13 * k), seat, marks[seat])
+            draw.text(d, (x + round(32 * k), y), view.players[seat], round(18 * k), bold=True,
+                      max_width=w - round(34 * k))
+            pieces.draw_hood(d, squares, x, y + head, cell, trips=trips.get(seat, ()))
 
         out.append((w, h, paint))
     return out

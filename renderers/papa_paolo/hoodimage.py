@@ -18,6 +18,7 @@ from . import pieces
 from . import text as words
 
 CELL = 120
+HOOD_TOP = 110          # the neighbourhood's top, under the title, the money and the tracks
 
 
 def render_own(view, *, events: Sequence[Any] = (), language: str = "en", layout: str = "landscape") -> bytes:
@@ -29,11 +30,11 @@ def render_own(view, *, events: Sequence[Any] = (), language: str = "en", layout
     squares = view.neighbourhoods[seat]
     trips = _trips(view.draft)
     rotations = [s.arg for s in steps if s.verb == "rotate"]
-    chosen = tuple(view.draft["square"]) if rotations and view.draft and view.draft.get("square") else None
+    chosen = _chosen(view, rotations)
     hood_w, hood_h = pieces.hood_size(squares, CELL, [*labels, *([chosen] if chosen else [])])
-    width = max(hood_w + 40, 560)
+    width = _width(hood_w)
     strip = CELL + 50 if rotations else 0
-    height = 110 + hood_h + 30 + strip
+    height = HOOD_TOP + hood_h + 30 + strip
     img = Image.new("RGB", (width, height), style.PAPER)
     d = ImageDraw.Draw(img)
     draw.text(d, (20, 14), words.status_line(view, language), 24, bold=True, max_width=width - 40)
@@ -42,10 +43,34 @@ def render_own(view, *, events: Sequence[Any] = (), language: str = "en", layout
     held = view.delivery_held[seat]
     if held:
         draw.text(d, (width - 20, 80), words.delivery_text(held, language), 20, anchor="ra")
-    pieces.draw_hood(d, squares, (width - hood_w) // 2, 110, CELL, labels=labels, trips=trips, chosen=chosen)
+    pieces.draw_hood(d, squares, (width - hood_w) // 2, HOOD_TOP, CELL, labels=labels, trips=trips, chosen=chosen)
     if rotations:
-        _rotations(d, view, rotations, 110 + hood_h + 30, language)
+        _rotations(d, view, rotations, HOOD_TOP + hood_h + 30, language)
     return pieces.png(img)
+
+
+def _chosen(view, rotations) -> tuple[int, int] | None:
+    return tuple(view.draft["square"]) if rotations and view.draft and view.draft.get("square") else None
+
+
+def _width(hood_w: int) -> int:
+    return max(hood_w + 40, 560)
+
+
+def square_box(view, pos: tuple[int, int]) -> tuple[int, int, int, int]:
+    """Where square ``pos`` of the viewer's neighbourhood is drawn in its own picture (pixels)."""
+    from .presenter import square_keys
+
+    steps = [parse(s) for s in view.legal]
+    labels = square_keys(steps)
+    chosen = _chosen(view, [s.arg for s in steps if s.verb == "rotate"])
+    extra = [*labels, *([chosen] if chosen else [])]
+    squares = view.neighbourhoods[view.viewer]
+    hood_w, _ = pieces.hood_size(squares, CELL, extra)
+    x0, y0, _, _ = pieces.hood_bounds(squares, extra)
+    left = (_width(hood_w) - hood_w) // 2 + (pos[0] - x0) * CELL
+    top = HOOD_TOP + (pos[1] - y0) * CELL
+    return left, top, left + CELL, top + CELL
 
 
 def _trips(draft: dict | None) -> list[dict]:

@@ -27,7 +27,7 @@ from engine.papa_paolo.stepper import parse_split
 from engine.papa_paolo.steps import Step
 
 from ..i18n import t
-from ..presenter import CHAT, TERMINAL, ChoiceNotFound, Menu, MenuItem, Presenter
+from ..presenter import CHAT, TERMINAL, ChoiceNotFound, Menu, MenuItem, Presenter, fit_description
 from . import text as words
 from .hoodtext import pizzas_taken
 from .text import ACTION_EMOJI, COLOUR_EMOJI, ROAD_CHAR
@@ -215,6 +215,17 @@ class PapaPaoloPresenter(Presenter):
     # ---- boards and pictures ---------------------------------------------------------------------
     def board_text(self, view, language: str) -> str:
         return words.board_text(view, language)
+
+    def picture_subject(self, kind: str, view, language: str) -> str:
+        return t(language, {"final": "papa.alt.final", "seat": "papa.alt.seat"}.get(kind, "papa.alt.map"))
+
+    def picture_description(self, kind: str, view, events: Sequence[Any], players: Sequence[str],
+                            language: str) -> str:
+        if kind != "seat" or view is None:
+            return super().picture_description(kind, view, events, players, language)
+        # A seat's own picture shows its neighbourhood, not the city: its own line says what is in it.
+        return fit_description([self.picture_subject(kind, view, language), words.status_line(view, language),
+                                words.seat_line(view, view.viewer, language)])
 
     def error_text(self, exc: Exception, players: Sequence[str], language: str) -> str:
         return words.error_text(exc, players, language)

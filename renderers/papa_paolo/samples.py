@@ -15,6 +15,8 @@ def gallery():
         match = scenes.played(n, rounds_done=2, options={"hidden_money": n == 4})
         events = scenes.stretch_events(match)
         yield f"pp-board-{n}p-{layout}.png", PAPA.render("map", match.view(None), events, language, layout=layout)
+    placed = scenes.after_phase(3, "place", 2)
+    yield "pp-board-3p-after-placing.png", PAPA.render("map", placed.view(None), scenes.stretch_events(placed), "fr")
     for mode, language in (("choose", "en"), ("rotate", "en"), ("deliver-trip", "de")):
         match = scenes.choosing(3, mode)
         seat = match.to_act()[0]

@@ -16,6 +16,17 @@ def played(n: int, *, rounds_done: int, seed: int = 7, options: dict | None = No
     return match
 
 
+def after_phase(n: int, phase: str, round_: int, *, seed: int = 7, options: dict | None = None) -> PapaMatch:
+    """A game of ``n`` seats just after ``phase`` of round ``round_`` closed (its picture's moment)."""
+    match = GAME.new_match(NAMES[:n], seed=seed, options=options)
+    while not match.is_terminal():
+        if any(e.kind == "phase_ended" and (e.round, e.phase) == (round_, phase) for e in match.log):
+            return match
+        seat = match.to_act()[0]
+        match.apply(GAME.choose(match, seat, seed=seed), by=seat)
+    raise LookupError(f"no {phase} phase closed in round {round_}")
+
+
 def choosing(n: int, mode: str, *, seed: int = 7) -> PapaMatch:
     """A game in round 3 where the first seat to act is at ``mode`` of a decision (``rotate``,
     ``deliver-trip``: a delivery trip two squares long...)."""

@@ -226,6 +226,51 @@ def seat_line(view, seat: int, language: str) -> str:
 PHASES = ("place", "bid", "settle", "late", "invest", "deliver", "over")
 
 
+def running_score(view, seat: int) -> dict[str, int | None]:
+    """A seat's score if the game ended now, in its parts (PAPA_PAOLO.md §10): pizzas delivered,
+    the points under its lowest track, +2 a track at the top, −1 a pizza still in a pizzeria, and
+    the money bonus (None while hidden money keeps it secret). Pizzas bought and not yet delivered
+    make a score negative, as in round 1."""
+    hood = view.neighbourhoods[seat]
+    tracks = view.tracks[seat]
+    parts: dict[str, int | None] = {
+        "delivered": sum(q.served for q in hood if q.kind == "city"),
+        "experience": C.TRACK_VP[min(tracks.values())],
+        "maxed": C.MAXED_VP * sum(1 for v in tracks.values() if v >= C.TRACK_TOP),
+        "left": sum(q.pizzas for q in hood if q.kind == "pizzeria"),
+        "bonus": 0,
+    }
+    if view.options.get("money_bonus"):
+        parts["bonus"] = None
+        if all(lire is not None for lire in view.lire):
+            amounts = sorted(set(view.lire), reverse=True)
+            place = amounts.index(view.lire[seat])
+            parts["bonus"] = C.MONEY_BONUS[place] if place < len(C.MONEY_BONUS) else 0
+    parts["total"] = parts["delivered"] + parts["experience"] + parts["maxed"] - parts["left"] + (parts["bonus"] or 0)
+    return parts
+
+
+def score_text(view, seat: int, language: str) -> tuple[str, str]:
+    """("Score −3", "= 2 delivered + 0 experience − 5 left over"): the total and the parts that
+    count now."""
+    parts = running_score(view, seat)
+    text = t(language, "papa.img.score_parts", delivered=parts["delivered"], experience=parts["experience"],
+             left=parts["left"])
+    if parts["maxed"]:
+        text += t(language, "papa.img.score_maxed", maxed=parts["maxed"])
+    if parts["bonus"]:
+        text += t(language, "papa.img.score_bonus", bonus=parts["bonus"])
+    return t(language, "papa.img.score", total=str(parts["total"]).replace("-", "−")), text
+
+
+def score_rule(view, language: str) -> str:
+    """How the scores on the board are counted, so that a negative one explains itself."""
+    rule = t(language, "papa.img.score_rule")
+    if view.options.get("money_bonus") and any(lire is None for lire in view.lire):
+        rule += " " + t(language, "papa.img.score_rule_hidden")
+    return rule
+
+
 def status_line(view, language: str) -> str:
     if view.finished:
         return t(language, "papa.status_over")

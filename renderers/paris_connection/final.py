@@ -37,15 +37,20 @@ def render_final(view, *, events: Sequence = (), language: str = "en", width: in
     if view.end_reason:
         draw_text(d, (n(30), n(62)), t(language, f"pc.img.end_{view.end_reason}"), n(18), fill=style.MUTED)
     col_name, col_total, col_items = n(30), n(420), n(470)
-    item_w = (width - col_items - n(30)) / (len(COMPANIES) + 1)
+    # The penalty column only where somebody held more than the limit: then every row has its
+    # amount (0 too), as the engine scored it; otherwise it would be an empty column.
+    penalised = any(view.penalties)
+    item_w = (width - col_items - n(30)) / (len(COMPANIES) + (1 if penalised else 0))
     y = n(100)
     for colour_index, c in enumerate(COMPANIES):          # column heads: token, word, value
         x = col_items + colour_index * item_w
         paste(img, P.token(c, n(22)), x + n(11), y + n(8))
         draw_text(d, (x + n(26), y + n(8)), f"{colour_word(c, language)} {view.values[c]}", n(15), anchor="lm",
                   max_width=round(item_w) - n(30))
-    draw_text(d, (col_items + len(COMPANIES) * item_w, y + n(8)), t(language, "pc.img.penalty"), n(15),
-              anchor="lm", fill=style.EVICT, max_width=round(item_w))
+    if penalised:
+        draw_text(d, (col_items + len(COMPANIES) * item_w, y + n(8)),
+                  t(language, "pc.img.penalty"), n(15), anchor="lm", fill=style.EVICT,
+                  max_width=round(item_w))
     draw_text(d, (col_total, y + n(8)), t(language, "pc.img.total"), n(15), anchor="rm", fill=style.MUTED)
     y += n(28)
     for place, seat in zip(places(order, view.scores), order, strict=True):
@@ -63,9 +68,10 @@ def render_final(view, *, events: Sequence = (), language: str = "en", width: in
                 x = col_items + colour_index * item_w
                 draw_text(d, (x, mid), f"{count}×{view.values[c]} = {count * view.values[c]}", n(16), anchor="lm",
                           max_width=round(item_w) - n(4))
-        if view.penalties[seat]:
-            draw_text(d, (col_items + len(COMPANIES) * item_w, mid), f"−{view.penalties[seat]}", n(18), bold=True,
-                      fill=style.EVICT, anchor="lm")
+        if penalised:
+            penalty = view.penalties[seat]
+            draw_text(d, (col_items + len(COMPANIES) * item_w, mid), f"−{penalty}" if penalty else "0", n(18),
+                      bold=bool(penalty), fill=style.EVICT if penalty else style.MUTED, anchor="lm")
         y += n(ROW_H)
     _chart(img, view, language, (n(30), y + n(20), width - n(30), y + n(20 + CHART_H)), k)
     return png(img)

@@ -36,6 +36,9 @@ _Y1 = max(y for _, y in _CENTRES.values()) + 1
 MARGIN = 10
 PANEL_LANDSCAPE = 470      # panel width beside the map
 PANEL_PORTRAIT = 520       # panel height under the map
+ID_SIZE = 0.58           # a hex id's height, in hex radii
+ID_Y = 0.45              # how far above the hex's centre it sits
+NEWS_LINES = 4           # a news line wraps over up to this many lines rather than being cut
 PNG_LEVEL = 3           # zlib level: 4 and above cost 3-4x the time for 10-20 % smaller files
 
 
@@ -81,7 +84,7 @@ def token_xy(view, hex_id: str, colour: str, width: int = 1280, layout: str = "l
     here = _colours_at(view).get(hex_id, ())
     slots = _slots(len(here), HEXES[hex_id].kind)
     dx = slots[here.index(colour)] if colour in here else 0
-    return round(x + dx * g.size), round(y + 0.22 * g.size)
+    return round(x + dx * g.size), round(y + 0.26 * g.size)
 
 
 def _slots(count: int, kind: str) -> tuple[float, ...]:
@@ -109,20 +112,22 @@ def background(width: int, layout: str) -> Image.Image:
         fill = {"city": P.CITY_FILL.get(cell.value, P.LAND), "start": P.START, "tower": P.TOWER}.get(cell.kind, P.LAND)
         d.polygon(_corners(g, hex_id), fill=fill, outline=P.HEX_EDGE)
     d.line([*coast, coast[0]], fill=P.COAST, width=max(1, round(g.size * 0.08)), joint="curve")
-    id_size = max(9, round(g.size * 0.5))
+    # Ids a little larger than half the hex, with a light halo: they stay readable at full size on
+    # the dark city fills and where a rim or a locomotive passes close (11 px at 1280 px wide).
+    id_size = max(10, round(g.size * ID_SIZE))
     for hex_id, cell in HEXES.items():
         cx, cy = g.xy(hex_id)
         if cell.kind == "tower":
             _tower(d, cx, cy, g.size)
             continue
         ink = style.INK if cell.kind != "start" else style.MUTED
-        draw_text(d, (cx, cy - g.size * 0.42), hex_id, id_size, bold=True, fill=ink, anchor="mm")
+        draw_text(d, (cx, cy - g.size * ID_Y), hex_id, id_size, bold=True, fill=ink, anchor="mm", stroke=1,
+                  stroke_fill=P.LAND)
         if cell.kind == "city":
             r = g.size * 0.3
             bx, by = cx + g.size * 0.42, cy + g.size * 0.24
             d.ellipse((bx - r, by - r, bx + r, by + r), fill=style.WHITE, outline=style.INK, width=1)
             draw_text(d, (bx, by + 1), str(cell.value), max(8, round(g.size * 0.46)), bold=True, anchor="mm")
-    _city_names(d, g)
     dash = max(2.0, g.size * 0.25)
     for edge in BARRIERS:
         a, b = sorted(edge)
@@ -145,17 +150,37 @@ def _pixel(g: Geometry, lat: float, lon: float) -> tuple[float, float]:
     return g.ox + x / HEX_KM * g.size, g.oy + y / HEX_KM * g.size
 
 
-def _city_names(d: ImageDraw.ImageDraw, g: Geometry) -> None:
-    """Each city's name under its hex, on a white tag that keeps it readable over the land."""
-    size = max(8, round(g.size * 0.42))
+def city_name_box(hex_id: str, width: int = 1280, layout: str = "landscape") -> tuple[int, int, int, int]:
+    """The white tag under a city's name, in pixels (drawn over locomotives and highlights)."""
+    return _name_tags(width, layout)[hex_id]
+
+
+@lru_cache(maxsize=4)
+def _name_tags(width: int, layout: str) -> dict[str, tuple[int, int, int, int]]:
+    g = geometry(width, layout)
+    size = _name_size(g)
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    tags = {}
     for hex_id, cell in HEXES.items():
-        if cell.kind != "city" or not cell.city:
-            continue
+        if cell.kind == "city" and cell.city:
+            cx, cy = g.xy(hex_id)
+            box = probe.textbbox((cx, cy + g.size * 0.78), cell.city, font=font(size, False), anchor="mm")
+            tags[hex_id] = (box[0] - 2, box[1] - 1, box[2] + 2, box[3] + 1)
+    return tags
+
+
+def _name_size(g: Geometry) -> int:
+    return max(8, round(g.size * 0.42))
+
+
+def _city_names(d: ImageDraw.ImageDraw, g: Geometry, width: int, layout: str) -> None:
+    """Each city's name under its hex, on a white tag that keeps it readable: drawn after the
+    locomotives, which would otherwise hide it (Auxerre, Besançon, Mulhouse)."""
+    size = _name_size(g)
+    for hex_id, box in _name_tags(width, layout).items():
         cx, cy = g.xy(hex_id)
-        y = cy + g.size * 0.78
-        box = d.textbbox((cx, y), cell.city, font=font(size, False), anchor="mm")
-        d.rounded_rectangle((box[0] - 2, box[1] - 1, box[2] + 2, box[3] + 1), radius=2, fill=P.NAME_TAG)
-        draw_text(d, (cx, y), cell.city, size, fill=style.INK, anchor="mm")
+        d.rounded_rectangle(box, radius=2, fill=P.NAME_TAG)
+        draw_text(d, (cx, cy + g.size * 0.78), HEXES[hex_id].city, size, fill=style.INK, anchor="mm")
 
 
 def _tower(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
@@ -220,6 +245,10 @@ class _Panel:
             self.y += self.n(size + 4)
         self.y += self.n(2)
 
+    def lines_of(self, value: str, size: int = 15) -> int:
+        """How many lines ``value`` takes whole at ``size`` (so it is shown whole or not at all)."""
+        return len(wrap(value, self.width, self.n(size), max_lines=NEWS_LINES))
+
     def room(self, height: int) -> bool:
         return self.y + self.n(height) <= self.y1
 
@@ -251,9 +280,10 @@ def _panel(img: Image.Image, g: Geometry, view, events: Sequence, language: str,
         right.y += right.n(4)
         right.line(t(language, "pc.img.recent"), 17, bold=True, fill=(190, 95, 0))
         for line in shown[-6:]:
-            if not right.room(36 + 60):
+            count = right.lines_of(line)
+            if not right.room(count * 19 + 2 + 60):        # whole lines only, above the legend
                 break
-            right.wrapped(line, 15)
+            right.wrapped(line, 15, lines=count)
     _legend(right, g)
 
 
@@ -335,6 +365,7 @@ def board_image(view, events: Sequence = (), language: str = "en", *, width: int
     for hex_id, colours in _colours_at(view).items():
         for colour in colours:
             paste(img, P.token(colour, size), *token_xy(view, hex_id, colour, width, layout))
+    _city_names(d, g, width, layout)
     _panel(img, g, view, events, language, layout == "portrait")
     return img
 

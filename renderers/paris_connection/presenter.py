@@ -229,6 +229,9 @@ class ParisConnectionPresenter(Presenter):
     def board_text(self, view, language: str) -> str:
         return words.board_text(view, language)
 
+    def picture_subject(self, kind: str, view, language: str) -> str:
+        return t(language, "pc.alt.final" if kind == "final" else "pc.alt.map")
+
     def error_text(self, exc: Exception, players: Sequence[str], language: str) -> str:
         return words.error_text(exc, players, language)
 

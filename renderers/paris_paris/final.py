@@ -46,36 +46,59 @@ def _on_board(view) -> list[int]:
     return counts
 
 
-def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", width: int = 1280) -> bytes:
-    """PNG of the final standings for a finished ``view``."""
-    events = [e for e in events if e.visible_to(view.viewer)]
-    s = width / BASE_W
-    k = 2 * s  # draw at twice the size, then scale down for smooth lines
-    W, H = round(BASE_W * k), round(BASE_H * k)
-    img = Image.new("RGB", (W, H), style.PAPER)
-    d = ImageDraw.Draw(img)
-    marks = initials(view.players)
-    lang = language
+class _Canvas:
+    """The picture drawn at twice its size (scaled down at the end for smooth lines), with
+    design coordinates (a 1280 x 800 layout) turned into pixels."""
 
-    def n(v: float) -> int:
-        return round(v * k)
+    def __init__(self, width: int) -> None:
+        self.scale = width / BASE_W
+        self.k = 2 * self.scale
+        self.img = Image.new("RGB", (round(BASE_W * self.k), round(BASE_H * self.k)), style.PAPER)
+        self.d = ImageDraw.Draw(self.img)
 
-    def P(x: float, y: float) -> tuple[int, int]:
-        return n(x), n(y)
+    def n(self, v: float) -> int:
+        return round(v * self.k)
 
-    def text(x, y, value, size, **kw) -> int:
+    def P(self, x: float, y: float) -> tuple[int, int]:
+        return self.n(x), self.n(y)
+
+    def text(self, x, y, value, size, **kw) -> int:
         if kw.get("max_width"):
-            kw["max_width"] = n(kw["max_width"])
-        return D.text(d, P(x, y), value, n(size), **kw)
+            kw["max_width"] = self.n(kw["max_width"])
+        return D.text(self.d, self.P(x, y), value, self.n(size), **kw)
 
-    # Title.
-    text(40, 22, "Paris Paris", 38, bold=True)
-    text(40, 72, t(lang, "final_title"), 26, fill=style.MUTED)
+    def png(self) -> bytes:
+        out = io.BytesIO()
+        img = self.img.resize((round(BASE_W * self.scale), round(BASE_H * self.scale)), Image.LANCZOS)
+        img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
+            out, format="PNG", compress_level=6)
+        return out.getvalue()
+
+
+def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", width: int = 1280) -> bytes:
+    """PNG of the final standings for a finished ``view``: the ranking, what decided it (special
+    routes, the bag), the final board where there is room, and the score by round."""
+    events = [e for e in events if e.visible_to(view.viewer)]
+    c = _Canvas(width)
+    marks = initials(view.players)
+    _title(c, language)
+    y = _ranking_rows(c, view, marks, language)
+    y = _special_routes(c, events, marks, language, y + 10)
+    _final_board(c, view, y)
+    _chart(c.img, c.d, view, marks, language, c.k, CHART_BOX)
+    return c.png()
+
+
+def _title(c: _Canvas, lang: str) -> None:
+    c.text(40, 22, "Paris Paris", 38, bold=True)
+    c.text(40, 72, t(lang, "final_title"), 26, fill=style.MUTED)
     for shape_i, colour in enumerate(buslines.COLOURS):
-        D.draw_shape(d, buslines.SHAPES[colour], n(325 + shape_i * 32), n(45), n(11),
+        D.draw_shape(c.d, buslines.SHAPES[colour], c.n(325 + shape_i * 32), c.n(45), c.n(11),
                      fill=buslines.COLOURS[colour])
 
-    # Ranking.
+
+def _ranking_rows(c: _Canvas, view, marks: Sequence[str], lang: str) -> float:
+    """One row a seat, best first, shared places marked "=2"; the design y below them."""
     on_board = _on_board(view)
     order = _ranking(view)
     winners = set(view.winners)
@@ -87,79 +110,83 @@ def render_final(view, *, events: Iterable[E.Event] = (), language: str = "en", 
     for i, seat in enumerate(order):
         if i == 0 or (view.scores[seat], on_board[seat]) != (view.scores[order[i - 1]], on_board[order[i - 1]]):
             place = i + 1
-        pc = player_colour(seat)
-        win = seat in winners
-        box = (*P(30, y), *P(600, y + row - 10))
-        d.rounded_rectangle(box, radius=n(14), fill=style.HIGHLIGHT if win else style.PANEL,
-                            outline=(225, 190, 70) if win else style.PANEL_EDGE, width=n(3 if win else 2))
-        mid = y + (row - 10) / 2
         key = (view.scores[seat], on_board[seat])
         tied = sum(1 for s in order if (view.scores[s], on_board[s]) == key) > 1      # "=2": a shared place
-        text(62, mid, f"={place}" if tied else str(place), 36 if not tied else 30, bold=True, anchor="mm",
-             fill=(170, 120, 0) if win else style.MUTED)
-        D.paste(img, D.house(pc.rgb, pc.ink, marks[seat], n(46)), n(112), n(mid))
-        text(146, mid - 15, view.players[seat], 30, bold=True, anchor="lm", max_width=330)
-        sub = t(lang, "final_on_board", count=on_board[seat])
-        if win:
-            sub = (t(lang, "final_shared") if len(winners) > 1 else t(lang, "final_winner")) + " · " + sub
-        text(146, mid + 19, sub, 19, fill=style.MUTED, anchor="lm", max_width=350)
-        text(582, mid, str(view.scores[seat]), 50, bold=True, anchor="rm")
+        _ranking_row(c, view, seat, marks[seat], f"={place}" if tied else str(place), on_board[seat],
+                     winners, y, row, lang)
         y += row
     if tie_broken:
-        text(40, y, t(lang, "final_tiebreak"), 18, fill=style.MUTED, max_width=560)
+        c.text(40, y, t(lang, "final_tiebreak"), 18, fill=style.MUTED, max_width=560)
         y += 30
+    return y
 
-    # Special routes and the bag.
-    y += 10
-    text(40, y, t(lang, "final_tours"), 22, bold=True, fill=style.MUTED)
+
+def _ranking_row(c: _Canvas, view, seat: int, mark: str, place: str, on_board: int, winners: set[int],
+                 y: float, row: int, lang: str) -> None:
+    pc = player_colour(seat)
+    win = seat in winners
+    box = (*c.P(30, y), *c.P(600, y + row - 10))
+    c.d.rounded_rectangle(box, radius=c.n(14), fill=style.HIGHLIGHT if win else style.PANEL,
+                          outline=(225, 190, 70) if win else style.PANEL_EDGE, width=c.n(3 if win else 2))
+    mid = y + (row - 10) / 2
+    tied = place.startswith("=")
+    c.text(62, mid, place, 36 if not tied else 30, bold=True, anchor="mm", fill=(170, 120, 0) if win else style.MUTED)
+    D.paste(c.img, D.house(pc.rgb, pc.ink, mark, c.n(46)), c.n(112), c.n(mid))
+    c.text(146, mid - 15, view.players[seat], 30, bold=True, anchor="lm", max_width=330)
+    sub = t(lang, "final_on_board", count=on_board)
+    if win:
+        sub = (t(lang, "final_shared") if len(winners) > 1 else t(lang, "final_winner")) + " · " + sub
+    c.text(146, mid + 19, sub, 19, fill=style.MUTED, anchor="lm", max_width=350)
+    c.text(582, mid, str(view.scores[seat]), 50, bold=True, anchor="rm")
+
+
+def _special_routes(c: _Canvas, events: Sequence[E.Event], marks: Sequence[str], lang: str, y: float) -> float:
+    """The special routes (big tours) and the bag, a line each; the design y below them."""
+    c.text(40, y, t(lang, "final_tours"), 22, bold=True, fill=style.MUTED)
     y += 36
     for event in events:
         if isinstance(event, E.BigTour) and event.reason != "discard":
-            D.paste(img, buslines.icon(event.colour, n(26)), n(54), n(y + 14))
-            if event.reason == "marker" and event.seat is not None:
-                pc = player_colour(event.seat)
-                D.paste(img, D.house(pc.rgb, pc.ink, marks[event.seat], n(26)), n(84), n(y + 13))
-                who = ""
-                indent = 30
-            elif event.reason == "open_marker":
-                who = t(lang, "label_value", label=t(lang, "map_open_marker"), value="")
-                indent = 0
-            else:
-                who = ""
-                indent = 0
-            label = who + t(lang, "map_big_tour", colour=t(lang, "colour_" + event.colour))
-            pts = ", ".join(f"{marks[seat]} +{p}" for seat, p in enumerate(event.points) if p) or t(
-                lang, "map_nobody")
-            text(74 + indent, y + 14, t(lang, "label_value", label=label, value=pts), 21, anchor="lm",
-                 max_width=536 - indent)
+            _big_tour_line(c, event, marks, lang, y)
             y += 36
         elif isinstance(event, E.BagScored):
-            counts = ", ".join(f"{marks[seat]} {c}" for seat, c in enumerate(event.counts))
+            counts = ", ".join(f"{marks[seat]} {n}" for seat, n in enumerate(event.counts))
             result = (f"{marks[event.seat]} +{event.points}" if event.seat is not None
                       else t(lang, "final_bag_none"))
-            D.paste(img, D.disc((120, 100, 80), n(26), text="●", ink=(240, 230, 210)), n(54), n(y + 14))
-            text(74, y + 14, f"{t(lang, 'final_bag', counts=counts)} → {result}", 21, anchor="lm", max_width=536)
+            D.paste(c.img, D.disc((120, 100, 80), c.n(26), text="●", ink=(240, 230, 210)), c.n(54), c.n(y + 14))
+            c.text(74, y + 14, f"{t(lang, 'final_bag', counts=counts)} → {result}", 21, anchor="lm",
+                   max_width=536)
             y += 36
+    return y
 
-    # The final board, if there is room below.
+
+def _big_tour_line(c: _Canvas, event: E.BigTour, marks: Sequence[str], lang: str, y: float) -> None:
+    D.paste(c.img, buslines.icon(event.colour, c.n(26)), c.n(54), c.n(y + 14))
+    who, indent = "", 0
+    if event.reason == "marker" and event.seat is not None:
+        pc = player_colour(event.seat)
+        D.paste(c.img, D.house(pc.rgb, pc.ink, marks[event.seat], c.n(26)), c.n(84), c.n(y + 13))
+        indent = 30
+    elif event.reason == "open_marker":
+        who = t(lang, "label_value", label=t(lang, "map_open_marker"), value="")
+    label = who + t(lang, "map_big_tour", colour=t(lang, "colour_" + event.colour))
+    pts = ", ".join(f"{marks[seat]} +{p}" for seat, p in enumerate(event.points) if p) or t(lang, "map_nobody")
+    c.text(74 + indent, y + 14, t(lang, "label_value", label=label, value=pts), 21, anchor="lm",
+           max_width=536 - indent)
+
+
+def _final_board(c: _Canvas, view, y: float) -> None:
+    """The final board below the lines, if there is room for it."""
     room = BASE_H - 20 - (y + 16)
-    if room >= 200:
-        thumb_w = min(560, room * mapimage.MAP_ASPECT)
-        board = mapimage.board_image(view, round(thumb_w * k))
-        bw, bh = board.size
-        top = n(y + 16)
-        left = n(40) + (n(560) - bw) // 2
-        d.rounded_rectangle((left - n(3), top - n(3), left + bw + n(3), top + bh + n(3)), radius=n(8),
-                            fill=style.PANEL_EDGE)
-        img.paste(board, (left, top))
-
-    # Score by round.
-    _chart(img, d, view, marks, lang, k, CHART_BOX)
-    out = io.BytesIO()
-    img = img.resize((round(BASE_W * s), round(BASE_H * s)), Image.LANCZOS)
-    img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
-        out, format="PNG", compress_level=6)
-    return out.getvalue()
+    if room < 200:
+        return
+    thumb_w = min(560, room * mapimage.MAP_ASPECT)
+    board = mapimage.board_image(view, round(thumb_w * c.k))
+    bw, bh = board.size
+    top = c.n(y + 16)
+    left = c.n(40) + (c.n(560) - bw) // 2
+    c.d.rounded_rectangle((left - c.n(3), top - c.n(3), left + bw + c.n(3), top + bh + c.n(3)), radius=c.n(8),
+                          fill=style.PANEL_EDGE)
+    c.img.paste(board, (left, top))
 
 
 def _chart(img, d, view, marks: Sequence[str], lang: str, k: float, box) -> None:

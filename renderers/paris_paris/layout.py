@@ -191,14 +191,17 @@ def _cost(box, weighted: Iterable[tuple[Sequence[Box], float]]) -> float:
     return total
 
 
-def _best(candidates, weighted) -> tuple[float, Box, object]:
+def _best(candidates, weighted, extra=None) -> tuple[float, Box, object]:
     """The rule: of ``candidates`` (own cost, box, payload), in order of preference, the one whose
-    own cost plus what it covers (``_cost``) is least; the earlier one on a tie."""
+    own cost plus what it covers (``_cost``) plus ``extra(box)`` (never negative) is least; the
+    earlier one on a tie."""
     best = None
     for own, box, payload in sorted(candidates, key=lambda c: c[0]):   # stable: ties keep their order
         if best is not None and own >= best[0]:
             break   # every candidate left costs at least this much on its own
         score = own + _cost(box, weighted)
+        if extra is not None and (best is None or score < best[0]):     # only where it can still win
+            score += extra(box)
         if best is None or score < best[0]:
             best = (score, box, payload)
     return best
@@ -471,6 +474,40 @@ def _tag_size(tag: Tag) -> tuple[float, float]:
     return tag_width(tag.items), TAG_H
 
 
+STRAY = 30    # the cost of each design unit by which a tag is nearer another station's name than its own station
+
+
+def box_gap(a: Box, b: Box) -> float:
+    """The distance between two boxes (0 where they touch or overlap)."""
+    dx = max(b[0] - a[2], 0, a[0] - b[2])
+    dy = max(b[1] - a[3], 0, a[1] - b[3])
+    return math.hypot(dx, dy)
+
+
+def _stray(station: str, box: Box) -> float:
+    """How much nearer ``box`` is to another station or its name than to ``station`` or its name
+    (0: it reads as its own station's). "A✕" at Pont Neuf sat by the Louvre's name and read as the Louvre's."""
+    x, y, _ = STATION_LAYOUT[station]
+    own = min(gap(box, x, y), box_gap(box, labels()[station].box))
+    nearest = min((min(gap(box, ox, oy), box_gap(box, label)) for ox, oy, label in _others(station)),
+                  default=own)
+    return max(0.0, own - nearest)
+
+
+@lru_cache(maxsize=64)
+def _others(station: str) -> tuple[tuple[float, float, Box], ...]:
+    """The other stations (point and name) near enough to ``station`` to matter to what goes beside it."""
+    x, y, _ = STATION_LAYOUT[station]
+    return tuple((ox, oy, labels()[other].box) for other, (ox, oy, _) in STATION_LAYOUT.items()
+                 if other != station and (gap(labels()[other].box, x, y) < REACH or math.hypot(ox - x, oy - y) < REACH))
+
+
+def tag_strays(view, events: Sequence[E.Event]) -> dict[tuple, float]:
+    """For each tag (by key), how much nearer it is to another station or name than to its own
+    (design units; 0 everywhere on a legible map, for tests)."""
+    return {tag.key: _stray(tag.station, box) for tag, box in place_tags(view, events)}
+
+
 def place_tags(view, events: Sequence[E.Event]) -> list[tuple[Tag, Box]]:
     """Each tag (design units) by the placement rule, around its station at growing distances,
     after the offer badges."""
@@ -489,7 +526,8 @@ def place_tags(view, events: Sequence[E.Event]) -> list[tuple[Tag, Box]]:
                 cy = y + sin * (distance + h / 2 * abs(sin))
                 candidates.append((distance, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), None))
         near = [(tuple(b for b in placed if gap(b, x, y) < REACH), HARD)]
-        _, box, _ = _best(candidates, [*static_obstacles(tag.station), *near])
+        _, box, _ = _best(candidates, [*static_obstacles(tag.station), *near],
+                          lambda box, station=tag.station: STRAY * _stray(station, box))
         placed.append(box)
         result.append((tag, box))
     return result

@@ -200,7 +200,9 @@ def _shops(c: _Canvas, board: dict[str, tuple[int, ...]], pending=None) -> None:
     for station, owners in board.items():
         for slot, owner in enumerate(owners):
             x, y = L.house_xy(station, slot, len(owners), c.width)
-            ring = None
+            # A white halo keeps every shop apart from its station's rim (a black shop vanished
+            # into a black crossing); the shops an eviction may remove get a red one instead.
+            ring = style.WHITE
             if pending is not None and station == pending.station:
                 ring = style.EVICT
             c.house(owner, x, y, ring=ring, pixels=True)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from engine.paris_paris.board import DISPLAY_NAMES
 
 # Only the names that are too long for a tight spot; every other station keeps its full name.
+# (Centre Pompidou keeps its full name, over two lines if need be: the texts and the offer say so.)
 _SHORTENED: dict[str, str] = {
     "grands-boulevards": "Gds Boulevards",
-    "pompidou": "Pompidou",
     "saint-germain": "St-Germain",
     "jardin-des-plantes": "J. des Plantes",
     "saint-nicolas": "St-Nicolas",

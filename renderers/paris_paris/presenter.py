@@ -116,6 +116,8 @@ class ParisParisPresenter(Presenter):
             tile = picks[0].tile
             # twins: every number the map shows for the tile works, so the label shows them all
             label = text.tile_label(tile, keys.get(code, 0), language=language, also=twins.get(code, ()))
+            if _only_replaces_own(view, tile):
+                label = t(language, "pp.label.replaces_own", label=label)
             if len(picks) > 1:      # a full crossing with two owners: whose shop goes is a second step
                 item = MenuItem(label, group=_b36(code), colour=tile.colour, key=keys.get(code),
                                 also=twins.get(code, ()))
@@ -151,6 +153,9 @@ class ParisParisPresenter(Presenter):
     def board_text(self, view, language: str) -> str:
         return text.board_text(view, language=language)
 
+    def picture_subject(self, kind: str, view, language: str) -> str:
+        return t(language, "pp.alt.final" if kind == "final" else "pp.alt.map")
+
     def error_text(self, exc: Exception, players: Sequence[str], language: str) -> str:
         return text.error_text(exc, players=players, language=language)
 
@@ -176,9 +181,21 @@ def _eviction_menu(view, picks: Sequence[Pick], language: str) -> Menu:
     station = text.station_name(tile.station)
     ask = t(language, "pp.msg.choose_evict", player=view.players[me], tile=text.tile_text(tile, language),
             station=station, owners=owners)
-    if any(p.evict == me for p in picks):
-        ask += "\n" + t(language, "pp.msg.evict_own_warning", station=station)
+    others = [p.evict for p in picks if p.evict != me]
+    if others and len(others) < len(picks):
+        # Evicting your own shop: the new one takes its place, and the board stays as it was.
+        ask += "\n" + t(language, "pp.msg.evict_own_warning", station=station, other=view.players[others[0]])
     return Menu((row,), text=ask, back=True)
+
+
+def _only_replaces_own(view, tile) -> bool:
+    """Does taking ``tile`` only put a new shop of the player's in place of their own? (The
+    station is full and every shop there is theirs: the evicted one goes back to their supply,
+    and the board stays as it was. A turn with no gain, said before it is taken.)"""
+    me = view.to_move
+    owners = view.board.get(tile.station, ())
+    full = len(owners) == B.CAPACITY[B.STATIONS.index(tile.station)]
+    return me is not None and view.supply[me] > 0 and full and set(owners) == {me}
 
 
 def ranking(players: Sequence[str], scores: Sequence[int]) -> str:

@@ -13,7 +13,7 @@ from engine.paris_paris import events as E
 from engine.paris_paris.actions import Tile
 from engine.paris_paris.board import COLOURS, DISPLAY_NAMES
 
-from ..i18n import t
+from ..i18n import name_list, t
 
 COLOUR_EMOJI: dict[str, str] = {"green": "🟢", "red": "🔴", "blue": "🔵", "purple": "🟣", "yellow": "🟡"}
 
@@ -40,12 +40,7 @@ def tile_label(tile: Tile, key: int, *, language: str = "en", also: Sequence[int
 
 
 def join_list(items: Sequence[str], language: str = "en") -> str:
-    items = list(items)
-    if not items:
-        return ""
-    if len(items) == 1:
-        return items[0]
-    return t(language, "list_and", head=", ".join(items[:-1]), last=items[-1])
+    return name_list(items, language)
 
 
 def _name(players: Sequence[str], seat: int | None) -> str:

@@ -1,4 +1,6 @@
-"""The layers: bot/ reaches games only through bot/games.py (the registry); engines import no I/O."""
+"""The layers: bot/ reaches games only through bot/games.py (the registry); engines import no I/O;
+the shared engine and renderer modules know games only through their registries; renderers never
+import bot/. The game packages are read off the registries, so a new game is checked without an edit."""
 
 from __future__ import annotations
 
@@ -8,24 +10,75 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-GAME_PACKAGES = ("engine.paris_paris", "engine.paris_connection", "renderers.paris_paris",
-                 "renderers.paris_connection")
 REGISTRIES = ("engine.registry", "renderers.registry")
+# Tools that measure each game's internals side by side (speed, the searches' playouts); they sit beside
+# the registry, not under it.
+CROSS_GAME_TOOLS = ("engine.bench", "engine.arena")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def _imports(path: Path) -> list[str]:
+    """Every module ``path`` imports, anywhere in it (in functions too), relative imports made absolute."""
+    package = _module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.append(node.module)
-            found += [f"{node.module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            found.append(module)
+            found += [f"{module}.{alias.name}" for alias in node.names]
     return found
+
+
+def _registered_packages() -> tuple[str, ...]:
+    """The game packages the two registries import (``engine.papa_paolo``, ``renderers.paris_paris``, ...)."""
+    packages = set()
+    for registry in REGISTRIES:
+        path = ROOT / Path(*registry.split(".")).with_suffix(".py")
+        layer = registry.split(".")[0]
+        packages |= {".".join(m.split(".")[:2]) for m in _imports(path)
+                     if m.startswith(layer + ".") and (ROOT / layer / m.split(".")[1] / "__init__.py").is_file()}
+    return tuple(sorted(packages))
+
+
+GAME_PACKAGES = _registered_packages()
 
 
 def _under(module: str, packages) -> bool:
     return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+def test_every_game_package_is_in_its_registry():
+    assert {"engine.paris_paris", "engine.paris_connection", "engine.papa_paolo", "renderers.paris_paris",
+            "renderers.paris_connection", "renderers.papa_paolo"} <= set(GAME_PACKAGES)
+    on_disk = {f"{layer}.{init.parent.name}" for layer in ("engine", "renderers")
+               for init in (ROOT / layer).glob("*/__init__.py")}
+    assert on_disk == set(GAME_PACKAGES), on_disk ^ set(GAME_PACKAGES)
+
+
+def _shared_modules(layer: str) -> list[Path]:
+    return sorted(p for p in (ROOT / layer).glob("*.py")
+                  if _module_name(p) not in REGISTRIES + CROSS_GAME_TOOLS)
+
+
+@pytest.mark.parametrize("path", _shared_modules("engine") + _shared_modules("renderers"),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_shared_modules_know_games_only_through_the_registry(path):
+    games = [m for m in _imports(path) if _under(m, GAME_PACKAGES)]
+    assert not games, f"{path.relative_to(ROOT)} imports a game package: {games}"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "renderers").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_renderers_never_import_the_bot(path):
+    assert not [m for m in _imports(path) if _under(m, ("bot",))], path.relative_to(ROOT)
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "bot").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
@@ -38,10 +91,17 @@ def test_bot_knows_games_only_through_the_registry(path):
         assert not registries, f"{path.relative_to(ROOT)} should ask bot.games, not {registries}"
 
 
-def test_the_check_can_fail(tmp_path):
-    sneaky = tmp_path / "sneaky.py"
-    sneaky.write_text("from engine.paris_paris.game import Game\nimport renderers.paris_connection\n")
-    assert [m for m in _imports(sneaky) if _under(m, GAME_PACKAGES)]
+def test_the_check_can_fail(tmp_path, monkeypatch):
+    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
+    sneaky = tmp_path / "renderers" / "sneaky.py"
+    sneaky.parent.mkdir()
+    sneaky.write_text("from engine.paris_paris.game import Game\nimport renderers.paris_connection\n"
+                      "def later():\n    from .papa_paolo import hoodimage\n    from bot.service import t\n")
+    names = _imports(sneaky)
+    assert [m for m in names if _under(m, GAME_PACKAGES)] == [
+        "engine.paris_paris.game", "engine.paris_paris.game.Game", "renderers.paris_connection",
+        "renderers.papa_paolo", "renderers.papa_paolo.hoodimage"]
+    assert "bot.service" in names
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "engine").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))

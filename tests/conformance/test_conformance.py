@@ -58,6 +58,26 @@ def test_random_games_end_and_only_the_seats_to_act_have_choices(case):
         assert [match.moves_by(s) for s in range(n)] == [sum(1 for m in moves if m[0] == s) for s in range(n)]
 
 
+def test_the_declared_rounds_and_score_history_hold_over_a_game(case):
+    definition, n = case
+
+    def within_the_rounds(match):
+        rounds = match.rounds()
+        assert rounds is None or 1 <= match.round_number() <= rounds, (match.round_number(), rounds)
+
+    for seed in seeds(7):
+        match = definition.new_match(names(n), seed=seed)
+        rounds = match.rounds()
+        assert rounds is None or (isinstance(rounds, int) and rounds > 0)
+        play_random(match, random.Random(seed), on_step=within_the_rounds)
+        history = match.score_history()
+        if history is not None:
+            assert all(len(scores) == n for scores in history)
+            assert history[-1] == tuple(match.returns())        # the last entry: the final scores
+        if rounds is not None:
+            assert match.round_number() == rounds               # a game of fixed rounds ends in its last
+
+
 def test_check_agrees_with_apply_and_a_refusal_changes_nothing(case):
     definition, n = case
     refused = 0

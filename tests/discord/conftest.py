@@ -16,8 +16,14 @@ def db_path(tmp_path):
 
 
 @pytest.fixture
-async def service(db_path):
-    opened = await GameService.open(db_path)
+def clock():
+    """The service's clock: the real one (a test module may put in a ``ManualClock``)."""
+    return None
+
+
+@pytest.fixture
+async def service(db_path, clock):
+    opened = await GameService.open(db_path, clock=clock)
     try:
         yield opened
     finally:

@@ -77,7 +77,7 @@ async def test_commands_are_synced_with_translated_descriptions(table):
     assert paris is not None
     subcommands = {o["name"]: o for o in paris["options"]}
     assert set(subcommands) >= {"new", "join", "leave", "start", "addbot", "abort", "board", "secret", "marker",
-                                "settings", "stats", "rules", "help", "handover"}
+                                "settings", "stats", "rating", "rules", "help", "handover"}
     new = subcommands["new"]
     assert new["description_localizations"]["de"] == t("de", "discord.cmd.new")
     assert new["description_localizations"]["fr"] == t("fr", "discord.cmd.new")

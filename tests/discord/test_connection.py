@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import whole_games
 from discord_kit import buttons
 
 from engine.paris_connection.actions import Place
@@ -145,7 +146,7 @@ class Player:
         assert len(offered) > 18                                     # more than one menu holds
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("players", whole_games.cases(3, 4, 5, 6))
 async def test_whole_game_by_buttons(table, service, players, monkeypatch):
     monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: SEEDS[players])
     ann, bob = table.ann, table.bob

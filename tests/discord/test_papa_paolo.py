@@ -18,6 +18,19 @@ from renderers.papa_paolo.presenter import square_keys
 CHOICE, BACK = ("pp:c_", "pp:o_"), "pp:b_"
 
 
+def count_channel_posts(transport, monkeypatch) -> list[str]:
+    """The texts of the messages the bot posts in a server channel (not DMs, not edits)."""
+    posted: list[str] = []
+    send = transport._send
+
+    async def counted(channel, message, *args, **kwargs):
+        if message.chat is not None:
+            posted.append(message.text)
+        return await send(channel, message, *args, **kwargs)
+    monkeypatch.setattr(transport, "_send", counted)
+    return posted
+
+
 def private_turn(member):
     channel = member.user.dm_channel
     for message in reversed(channel.history() if channel is not None else []):
@@ -27,9 +40,10 @@ def private_turn(member):
 
 
 @pytest.mark.parametrize(("players", "rounds"), [(4, 5), (3, 2)])
-async def test_papa_paolo_by_buttons(table, service, monkeypatch, players, rounds):
+async def test_papa_paolo_by_buttons(table, service, simcord_bot, monkeypatch, players, rounds):
     """A whole game at 4 players; a shorter one (two rounds) at 3."""
     monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: 31 + players)
+    posts = count_channel_posts(simcord_bot.transport, monkeypatch)
     ann, bob = table.ann, table.bob
     opened = await ann.slash(table.channel, "boardchat new", game="papa-paolo")
     assert opened.ephemeral
@@ -72,8 +86,13 @@ async def test_papa_paolo_by_buttons(table, service, monkeypatch, players, round
     assert "Pick a numbered square" not in channel and "Plan your deliveries" not in channel
     for message in table.channel.history():
         assert not [b for b in buttons(message) if b.label.split(" ")[0].isdigit()]    # no menu in the channel
+    stretches = (await service.store.load(1)).match.view(None).stretches
+    # At most 3 new channel messages a phase (its board, the next phase's prompt, a reminder):
+    # the prompt is edited as people choose, never posted anew to ping the next one (their DM
+    # turn message tells them), beside the lobby and the set-up's board and prompt.
+    print(f"\n{len(posts)} channel posts over {len(stretches)} phases")
+    assert len(posts) <= 3 * (len(stretches) + 1) + 3, posts
     if rounds < 5:
-        stretches = (await service.store.load(1)).match.view(None).stretches
         assert len(stretches) == 4 * rounds
         assert info["round"] == rounds + 1 and len([m for m in table.channel.history() if m.attachments]) \
             == 1 + len(stretches)                                 # the start, then the board after each phase

@@ -64,7 +64,7 @@ async def test_each_new_message_carries_a_nonce_from_its_outbox_id(world):
     await transport.deliver(Outgoing(id=8, text="map", chat=chat(channel), image=PNG))
     sent = [r for r in env.http_requests if r.method == "POST" and r.path.endswith("/messages")]
     nonces = [(r.json or {}).get("nonce") for r in sent]
-    assert nonces == ["paris-9223372036854775807", "paris-8"] and all(len(n) <= 25 for n in nonces)
+    assert nonces == ["out-9223372036854775807", "out-8"] and all(len(n) <= 25 for n in nonces)
     assert all((r.json or {}).get("enforce_nonce") is True for r in sent)
 
 

@@ -11,7 +11,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from engine_testkit import deal, play_round  # noqa: E402
 
+from engine.paris_paris.actions import Pick  # noqa: E402
 from renderers.i18n import t  # noqa: E402
+from renderers.paris_paris import text  # noqa: E402
 from renderers.paris_paris.presenter import PRESENTER  # noqa: E402
 from renderers.presenter import ChoiceNotFound  # noqa: E402
 
@@ -62,39 +64,43 @@ def test_the_eviction_menu_names_your_own_shop_in_the_first_person_and_warns(lan
     labels = {i.choice.evict: i.label for i in menu.items()}
     assert labels[seat].endswith(t(language, "pp.btn.evict_own")) and "bob" not in labels[seat]
     assert labels[0].endswith(t(language, "pp.btn.evict", player="ann"))
-    assert t(language, "pp.msg.evict_own_warning", station="Louvre") in menu.text
+    assert t(language, "pp.msg.evict_own_warning", station="Louvre", other="ann") in menu.text
 
 
-def test_no_warning_when_neither_shop_is_yours():
+def test_the_warning_says_what_evicting_your_own_shop_does():
+    """Bob evicts his own shop at the Louvre, which Ann shares: his new shop takes its place,
+    the old one goes back to his supply, and both still hold the Louvre (issue 32)."""
     game = _crossing_with_own_shop()
-    play_round(game, ["arc-de-triomphe/red"])           # Bob takes another tile; Cat faces the Louvre
-    view = game.view(game.current_player)
-    assert view.players[game.current_player] == "cat"
+    bob = game.current_player
+    view = game.view(bob)
     item = PRESENTER.find_item(view, game.legal_actions(), "louvre", "en")
-    menu = PRESENTER.menu(view, game.legal_actions(), "en", item.group)
-    assert [i.label.split(" ", 1)[-1] for i in menu.items()] == ["Evict ann", "Evict bob"]
-    assert "⚠️" not in menu.text
+    warning = PRESENTER.menu(view, game.legal_actions(), "en", item.group).text.splitlines()[-1]
+    assert warning == ("⚠️ One of the two shops is yours: evict it and your new shop only takes its place "
+                       "(the old one goes back to your supply). You and ann each keep one shop at Louvre: "
+                       "nothing changes on the board.")
+    before, supply = sorted(view.board["louvre"]), view.supply[bob]
+    play_round(game, [f"louvre/blue!{bob}"])
+    after = game.view(bob)
+    assert sorted(after.board["louvre"]) == before and after.supply[bob] == supply     # as the warning says
 
 
-def test_a_twin_offer_labels_its_choice_with_every_number_the_map_shows():
-    game = _offer_with_twins()
-    labels = [item.label for item in PRESENTER.menu(game.view(0), game.legal_actions(), "en").items()]
-    assert any(label.endswith("1/4 · Centre Pompidou") for label in labels), labels
-    assert not any("Louvre" in label and "/" in label for label in labels)
-
-
-@pytest.mark.parametrize(("language", "typed"), [("en", "green"), ("de", "grün"), ("fr", "vert"), ("it", "verde")])
-def test_a_colour_word_names_the_one_choice_of_that_colour(language, typed):
-    """The twins are one choice: "green" means it; "blue" the Louvre alone."""
-    game = _offer_with_twins()
-    view, choices = game.view(0), game.legal_actions()
-    assert str(PRESENTER.find_item(view, choices, typed, language).choice.tile) == "pompidou/green"
-    assert str(PRESENTER.find_item(view, choices, "blue", "en").choice.tile) == "louvre/blue"
-
-
-def test_a_colour_word_of_several_choices_is_refused_with_them_listed():
-    game = deal(THREE, [(["louvre/blue", "tour-eiffel/blue", "opera/red"], "pompidou/green")])
-    with pytest.raises(ChoiceNotFound) as miss:
-        PRESENTER.find_item(game.view(0), game.legal_actions(), "blue", "en")
-    assert miss.value.reason == "ambiguous"
-    assert sorted(label.split("· ")[1] for label in miss.value.candidates) == ["Louvre", "Tour Eiffel"]
+@pytest.mark.parametrize("language", ["en", "de", "fr", "it"])
+def test_a_pick_that_only_replaces_your_own_shop_says_so_on_its_label(language):
+    """Ann holds Odéon (a stop: room for one shop) and one shop of the Louvre (a crossing): in
+    round 3 another Odéon would only put her new shop in place of her own (issue 32)."""
+    game = deal(THREE, [(["odeon/yellow", "tour-eiffel/blue", "madeleine/red"], "belleville/yellow"),
+                        (["montmartre/red", "bastille/blue", "louvre/blue"], "gare-du-nord/red"),
+                        (["pont-neuf/yellow", "louvre/purple", "arc-de-triomphe/red"], "odeon/yellow")])
+    play_round(game, ["odeon/yellow", "tour-eiffel/blue", "madeleine/red"])
+    play_round(game, ["montmartre/red", "bastille/blue", "louvre/blue"])
+    play_round(game, ["pont-neuf/yellow"])                  # Cat first; then Ann
+    ann = game.current_player
+    view = game.view(ann)
+    assert view.players[ann] == "ann" and view.board["odeon"] == (ann,) and view.board["louvre"] == (ann,)
+    labels = {str(i.choice.tile): i.label for i in PRESENTER.menu(view, game.legal_actions(), language).items()}
+    plain = text.tile_label(Pick.parse("odeon/yellow").tile, 4, language=language)
+    assert labels["odeon/yellow"] == t(language, "pp.label.replaces_own", label=plain)
+    if language == "en":
+        assert labels["odeon/yellow"] == "🟡 4 · Odéon · only replaces your own shop"
+    # The Louvre has room for her second shop, the Arc de Triomphe is new to her: plain labels.
+    assert labels["louvre/purple"].endswith("· Louvre") and labels["arc-de-triomphe/red"].endswith("Triomphe")

@@ -14,6 +14,7 @@ from pathlib import Path
 import aiosqlite
 import crash_worker
 import pytest
+import whole_games
 
 WORKER = str(Path(crash_worker.__file__))
 TIME_BUDGET = 20.0        # seconds of killing per game; the test stays under a minute
@@ -29,7 +30,7 @@ async def _outbox(db: str) -> list[tuple[int, str, str]]:
         return [tuple(r) for r in await cur.fetchall()]
 
 
-@pytest.mark.parametrize("game_seed", [2026, 7])
+@pytest.mark.parametrize("game_seed", whole_games.cases(2026, 7))
 async def test_sigkill_at_random_points(tmp_path, game_seed, monkeypatch):
     monkeypatch.setenv("CRASH_GAME_SEED", str(game_seed))
     monkeypatch.setitem(crash_worker.OPTIONS, "seed", game_seed)

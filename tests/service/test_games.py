@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+import whole_games
 from service_helpers import chat, play_to_end, play_turn, start_game, user
 
 from engine.paris_paris import Game
@@ -14,7 +15,7 @@ from engine.paris_paris.record import result
 from renderers.i18n import LANGUAGES, t
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", whole_games.cases(2, 3, 4))
 async def test_full_game_through_the_service(service, transport, players):
     names = ["Ann", "Bob", "Cat", "Dan"][:players]
     users = {u.id: u for u in map(user, names)}

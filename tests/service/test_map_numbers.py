@@ -20,7 +20,7 @@ from renderers.paris_paris.text import COLOUR_EMOJI, station_name
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "renderers"))
 from render_testkit import badge_number, load  # noqa: E402
 
-LABEL = re.compile(r"^(\S+) (\d+) · (.+)$")
+LABEL = re.compile(r"^(\S+) (\d+) · (.+?)(?: · .+)?$")    # a note may follow the station ("only replaces ...")
 
 
 async def round_start_offer(service, game_id: int):

@@ -136,3 +136,88 @@ async def test_an_edit_that_changes_nothing_is_not_sent(service):
     await service.storage.commit(Changes(outbox=[changed]), service.clock.now())
     await service.deliver_pending(transport)
     assert [m.text for m in transport.sent] == [lobby.text, "changed"]
+
+
+# ---- counted when the calls go out (a manual clock) -------------------------------------------
+
+class ManualClock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def test_calls_allowed_on_time_but_sent_late_together_are_spaced_again():
+    """28 a second overall: five sends were allowed a 28th of a second apart, then all waited in a
+    busy event loop and reach the call at the same moment. Counted where they go out, the first
+    goes at once and the others each a 28th of a second after the one before."""
+    clock = ManualClock()
+    pacer = Pacer(PaceLimits(total=Budget(1, 28.0), chat=Budget(100, 100.0)), now=clock)
+    waits = []
+    for k in range(5):
+        wait = pacer.call_wait(f"c:{k}")         # five groups: only the overall budget holds them
+        waits.append(round(wait * 28, 6))
+        clock.t += wait
+        pacer.called(f"c:{k}")
+    assert waits == [0, 1, 1, 1, 1]
+    clock.t += 1.0                               # a quiet second: the next call goes at once
+    assert pacer.call_wait("c:0") == 0
+
+
+def test_the_call_time_check_keeps_a_chats_burst_and_pace():
+    """A group's 3 at once, then one every 1/0.3 s, counted where the calls go out; a private
+    chat has its own budget (1 a second after a burst of 2), not the group's 20 a minute."""
+    clock = ManualClock()
+    limits = PaceLimits(total=Budget(100, 1000.0), chat=Budget(3, 0.3), group=Budget(5, 14 / 60),
+                        private=Budget(2, 1.0))
+    pacer = Pacer(limits, now=clock)
+    for _ in range(3):
+        assert pacer.call_wait("c:g") == 0
+        pacer.called("c:g")
+    assert round(pacer.call_wait("c:g"), 3) == round(1 / 0.3, 3)
+    for _ in range(2):
+        assert pacer.call_wait("u:ann") == 0
+        pacer.called("u:ann")
+    assert round(pacer.call_wait("u:ann"), 3) == 1.0
+    clock.t += 1.0
+    assert pacer.call_wait("u:ann") == 0
+
+
+async def test_a_private_chat_has_its_own_budget_not_the_groups():
+    pacer = Pacer(PaceLimits(total=Budget(100, 1000.0), chat=Budget(1, 0.001), group=Budget(1, 0.001),
+                             private=Budget(3, 0.001)))
+    for _ in range(3):
+        assert pacer.ready("u:ann")
+        await pacer.take("u:ann")
+    assert not pacer.ready("u:ann")
+    await pacer.take("c:g")
+    assert not pacer.ready("c:g")
+
+
+class FoldingTransport(FakeTransport):
+    """Like Telegram's: a round's picture and the prompt behind it may go out as one message."""
+
+    pace = PaceLimits(total=Budget(1, 28.0), chat=Budget(100, 100.0))
+
+    @staticmethod
+    def folded_caption(head: str, text: str) -> str | None:
+        return f"{head}\n\n{text}"
+
+
+async def test_where_pictures_fold_with_prompts_a_prompt_goes_first_only_when_a_second_of_the_budget_waits(service):
+    """Posting a round's prompt before its picture costs the group a call where the two would go
+    as one: only a real backlog of the bot's overall budget (28 sends waiting, a second of it)
+    is worth that, not a few groups ending a round together."""
+    transport = FoldingTransport()
+    pacer = service.delivery.pacer(transport)
+    waiting = []
+    for k in range(30):
+        waiting.append(asyncio.ensure_future(pacer.total.acquire(1)))
+        await asyncio.sleep(0)
+        if k == 9:
+            assert not service.delivery.behind(transport.platform)      # 9 wait (the first went)
+    assert service.delivery.behind(transport.platform)                  # 29 wait
+    for task in waiting:
+        task.cancel()
+    await asyncio.gather(*waiting, return_exceptions=True)

@@ -4,6 +4,7 @@ holdings only ever in private messages, one picture per turn cycle."""
 from __future__ import annotations
 
 import pytest
+import whole_games
 from service_helpers import chat, user
 
 from renderers.i18n import t
@@ -22,7 +23,7 @@ async def _press_on(service, c, human, buttons) -> bool:
     return False
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("players", whole_games.cases(3, 4, 5, 6))
 async def test_a_whole_game_with_a_human_and_ai_seats(service, transport, players):
     ann = user("Ann")
     c = chat(players)

@@ -30,6 +30,18 @@ async def test_each_process_fires_only_its_own_platforms_timers(db_path, clock):
         await own.close()
 
 
+async def test_every_option_a_game_declares_has_an_environment_default(db_path, clock):
+    env = {"BOARDCHAT_HIDDEN_MONEY": "true", "BOARDCHAT_FINAL_TOURS": "all_lines", "BOARDCHAT_AI_LEVEL": "easy"}
+    defaults = game_defaults(Settings(env, {}))
+    assert defaults == {"hidden_money": "true", "final_tours": "all_lines", "ai_level": "easy"}
+    service = await GameService.open(db_path, clock=clock, defaults=defaults)
+    try:
+        await service.new_game(chat(), user("Ann"), options={"game": "papa-paolo"})
+        assert (await service.game_info(chat()))["options"]["hidden_money"] is True
+    finally:
+        await service.close()
+
+
 async def test_operator_defaults_apply_to_new_chats_only(db_path, clock):
     defaults = game_defaults(Settings({"BOARDCHAT_LANGUAGE": "de", "BOARDCHAT_DEADLINE_MINUTES": "30"}, {}))
     service = await GameService.open(db_path, clock=clock, defaults=defaults)

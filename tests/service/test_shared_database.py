@@ -76,6 +76,52 @@ async def test_a_dead_services_messages_go_out_once_its_lease_ran_out(pair):
     assert {o.state for o in await b.storage.outbox_rows()} == {"sent"}
 
 
+async def test_a_holder_that_stalls_past_its_lease_after_renewing_it_does_not_send(pair):
+    """The fence: a process stalls (a busy event loop, a paused process) between renewing its
+    lease and calling the platform; meanwhile the lease runs out and another process takes the
+    message over and sends it. The stalled one must not send it too."""
+    a, b, clock = pair
+    transport = CheckingTransport()
+    await start_game(a, chat(), [user("Ann"), user("Bob")])
+    rows = await a.storage.outbox_rows()
+    renew = a.storage.renew_lease
+    stalled = []
+
+    async def renew_then_stall(out_id, owner, now, lease_seconds):
+        fresh = await renew(out_id, owner, now, lease_seconds)
+        if not stalled:
+            stalled.append(out_id)
+            clock.advance(seconds=lease_seconds + 1)
+            await b.deliver_pending(transport)      # b takes the message over, finds it unsent, sends
+        return fresh
+    a.storage.renew_lease = renew_then_stall
+    await a.deliver_pending(transport)
+    await b.deliver_pending(transport)
+    await a.deliver_pending(transport)
+    ids = [m.id for m in transport.sent]
+    assert stalled and stalled[0] in transport.asked               # b checked before sending
+    assert sorted(ids) == [o.id for o in rows] and len(set(ids)) == len(ids), "a message went out twice"
+    assert {o.state for o in await a.storage.outbox_rows()} == {"sent"}
+
+
+async def test_a_stall_after_renewing_gives_the_message_back_unsent(pair):
+    a, _, clock = pair
+    transport = FakeTransport()
+    await start_game(a, chat(), [user("Ann"), user("Bob")])
+    rows = await a.storage.outbox_rows()
+    renew = a.storage.renew_lease
+
+    async def renew_then_stall(out_id, owner, now, lease_seconds):
+        fresh = await renew(out_id, owner, now, lease_seconds)
+        clock.advance(seconds=lease_seconds * 0.6)     # past the share of the lease a send may start in
+        return fresh
+    a.storage.renew_lease = renew_then_stall
+    assert await a.deliver_pending(transport) == 0 and transport.sent == []
+    assert {o.state for o in await a.storage.outbox_rows()} == {"pending"}    # given back, not left 'sending'
+    a.storage.renew_lease = renew
+    assert await a.deliver_pending(transport) == len(rows)
+
+
 async def test_a_restarted_named_service_takes_its_work_back_at_once(db_path):
     clock = ManualClock()
     a = await GameService.open(db_path, clock=clock, owner="bot-a")

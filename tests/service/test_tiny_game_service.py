@@ -13,7 +13,7 @@ import random
 from service_helpers import chat, start_game, user
 from twin_streams import NAMES, turn_buttons
 
-from renderers.i18n import t
+from renderers.i18n import name_list, t
 
 BACK = "b"                          # the payload kind of a submenu's Back button
 
@@ -99,11 +99,11 @@ async def test_a_deadline_completes_each_absent_seat_once_and_tells_the_group(se
     moves = [(m["player"], m["move"]) for m in record["moves"]]
     assert [m for m in moves if m[1] == "done"] and sorted(p for p, m in moves if m == "done") == ["Ann", "Bob", "Cy"]
     assert moves[0][0] == "Ann" and moves[0][1].startswith("play:")        # Ann's own card stayed hers
-    before_names, after_names = t("en", "bot.msg.deadline_private", player="\0").split("\0")
     group = [m.text for m in transport.group()]
-    notes = [line.removeprefix(before_names).removesuffix(after_names) for text in group
-             for line in text.splitlines() if line.startswith(before_names)]
-    assert len(notes) == 1 and sorted(notes[0].split(", ")) == ["Ann", "Cy"], notes     # once, naming Ann and Cy
+    notes = [line for text in group for line in text.splitlines() if line.startswith("⌛")]
+    told = {t("en", "bot.msg.deadline_private_several", player=name_list(names, "en"))   # "Ann and Cy did not…"
+            for names in (["Ann", "Cy"], ["Cy", "Ann"])}
+    assert len(notes) == 1 and notes[0] in told, notes                                 # once, naming Ann and Cy
     assert not any("play:" in text for text in group)
     assert any("Revealed:" in text for text in group)            # the phase resolved and the cards showed
 

@@ -40,6 +40,19 @@ async def test_one_commit_stores_everything_together(storage):
     assert await storage.chat_settings(PLATFORM, "chat1") == {"language": "de"}
 
 
+async def test_stored_setups_share_their_texts(storage):
+    """Issue 31: the bot keeps every running game's setup in memory, and setups name the same
+    tiles: read back, equal texts are one object, whichever game they come from."""
+    for gid, chat in ((1, "chat1"), (2, "chat2")):
+        meta = playing(gid, chat)
+        meta.setup = {"city_stack": [f"tile {n}" for n in range(30)], "players": ["Ann", "Bob"]}
+        await storage.commit(Changes(game=meta), 1.0)
+    games = await storage.load_games([1, 2])
+    first, second = (games[gid][0].setup for gid in (1, 2))
+    assert first == second
+    assert all(a is b for a, b in zip(first["city_stack"], second["city_stack"], strict=True))
+
+
 async def test_versions_count_commits_and_a_stale_writer_gets_conflict(storage):
     meta = playing(1)
     await storage.commit(Changes(game=meta), 1.0)

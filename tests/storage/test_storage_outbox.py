@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 
 from storage_kit import PLATFORM, message
 
@@ -41,6 +43,52 @@ async def test_an_edit_coalesces_into_a_pending_message_only(storage):
     [second] = await post(storage, message(1, text="v3", slot="g1:turn", mode="edit"))
     assert second != first
     assert [(o.body["text"], o.mode) for o in await storage.outbox_rows()] == [("v2", "new"), ("v3", "edit")]
+
+
+async def test_a_slots_earlier_messages_drop_their_bodies_once_a_later_one_went_out(storage):
+    """Issue 31: a busy game's outbox held every version of its turn messages for a week. A
+    slot's message replaced on the platform keeps its row (state, message id, times) but not its
+    body; the slot's latest delivered body stays (unchanged edits are told by it), and so do
+    messages without a slot and those not yet delivered."""
+    async def send(oid: int, message_id: str) -> None:
+        await storage.mark_sent(await storage.mark_sending(oid), message_id, 1.0)
+
+    [post_] = await post(storage, message(1, text="a picture"))
+    [turn1] = await post(storage, message(1, text="v1", slot="g1:turn"))
+    await send(post_, "m1")
+    await send(turn1, "m2")
+    [turn2] = await post(storage, message(1, text="v2", slot="g1:turn", mode="edit"))
+    [menu] = await post(storage, message(1, "u:ann", "menu", slot="g1:s0"))
+    await send(turn2, "m2")
+    [turn3] = await post(storage, message(1, text="v3", slot="g1:turn", mode="edit"))
+    bodies = {o.id: (o.state, o.body) for o in await storage.outbox_rows()}
+    assert bodies == {post_: ("sent", {"text": "a picture"}), turn1: ("sent", {}), turn2: ("sent", {"text": "v2"}),
+                      menu: ("pending", {"text": "menu"}), turn3: ("pending", {"text": "v3"})}
+    assert await storage.last_shown(PLATFORM, "g1:turn") == {"text": "v2"}
+    await send(turn3, "m2")
+    await send(menu, "m3")
+    bodies = {o.id: o.body for o in await storage.outbox_rows()}
+    assert bodies == {post_: {"text": "a picture"}, turn1: {}, turn2: {}, turn3: {"text": "v3"}, menu: {"text": "menu"}}
+    assert await storage.last_shown(PLATFORM, "g1:turn") == {"text": "v3"}
+    assert await storage.slot_message(PLATFORM, "g1:turn") == "m2"
+
+
+async def test_a_busy_slot_takes_little_room_in_the_sqlite_file(tmp_path):
+    """Issue 31: dropping the bodies must give the room back. A turn message edited 300 times
+    (2 KB each) kept 301 pages of the outbox table when its rows were only updated; the page
+    of its latest rows stays, the emptied ones go back for later rows to use."""
+    path = str(tmp_path / "outbox.sqlite3")
+    storage = await open_storage(path)
+    try:
+        for n in range(300):
+            [oid] = await post(storage, message(1, text=f"{n} " + "x" * 2000, slot="g1:turn",
+                                                mode="new" if n == 0 else "edit"))
+            await storage.mark_sent(await storage.mark_sending(oid), "m1", 1.0)
+    finally:
+        await storage.close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        pages, = db.execute("SELECT COUNT(*) FROM dbstat WHERE name = 'outbox'").fetchone()
+    assert pages <= 15, pages
 
 
 async def test_retry_hold_release_fail_and_prune(storage):
@@ -250,3 +298,24 @@ async def test_next_due_looks_only_at_the_first_unsent_message_of_each_destinati
     assert await storage.next_due(PLATFORM) == 7.0
     await storage.claim_unsent(PLATFORM, "a", 8.0, 30.0)
     assert await storage.next_due(PLATFORM) == 38.0         # y is out with a until its lease ends
+
+
+async def test_the_message_behind_a_claimed_one_is_claimed_with_it_only_while_pending(storage):
+    """A round's picture and the prompt behind it go out as one message (``Delivery``'s folding):
+    the prompt is claimed by the picture's owner, after which no edit coalesces into it."""
+    picture, prompt, other = await post(storage, message(1, text="map"), message(1, text="p1", slot="g1:m4:turn"),
+                                        message(1, "c:chat2", "elsewhere"))
+    [first] = [r for r in await storage.claim_unsent(PLATFORM, "a", 0.0, 60.0) if r.dest == "c:chat1"]
+    assert first.id == picture
+    claimed = await storage.claim_next(first, "a", 0.0, 60.0)
+    assert (claimed.id, claimed.state, claimed.body) == (prompt, "sending", {"text": "p1"})
+    assert await storage.claim_next(first, "a", 0.0, 60.0) is None           # claimed already
+    [edit] = await post(storage, message(1, text="p2", slot="g1:m4:turn", mode="edit"))
+    assert edit != prompt                                                      # not coalesced any more
+    await storage.mark_sent(claimed, "m-9", 1.0)
+    await storage.set_body(prompt, {"text": "p1", "head": "map"})
+    assert await storage.last_shown(PLATFORM, "g1:m4:turn") == {"text": "p1", "head": "map"}
+    assert await storage.slot_message(PLATFORM, "g1:m4:turn") == "m-9"
+    await storage.release_claim(claimed, "a")                                 # sent: stays sent
+    assert (await states(storage))[prompt] == "sent"
+    assert await storage.claim_next(await storage.mark_sending(other), "a", 0.0, 60.0) is None   # nothing behind

@@ -35,6 +35,9 @@ async def test_a_version_3_database_upgrades_with_everything_intact(tmp_path):
         assert len(results) == 2 and {r.game for r in results} == {"paris-paris"}
         assert [r.user_id for r in await storage.user_results("fake", "eve")] == ["eve"]
         assert all(o.state == "sent" for o in await storage.outbox_rows())
+        # The upgrade rated the finished game: Eve against the normal AI, one row each.
+        rated = await storage.rating_history()
+        assert {(r.game_id, r.player, r.games) for r in rated} == {(3, "eve", 1), (3, "ai:normal", 1)}
         assert await storage.new_game_id() == 4                   # the counter starts above the old games
         # An upgraded game commits at version 0 once; a second writer of that version loses.
         meta, stale = games[1][0], copy.deepcopy(games[1][0])

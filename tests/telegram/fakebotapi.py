@@ -11,6 +11,9 @@ Behaviour modelled on the real API where the adapter depends on it:
 - edits: 400 "message is not modified" for an identical edit, "there is no text in the
   message to edit" for editMessageText on a photo, "message to edit not found";
 - ``answerCallbackQuery`` twice for one query is an error (the adapter must answer once);
+- lengths are refused as Telegram refuses them, counted in UTF-16 code units (an emoji such
+  as "🟢" counts two): texts over 4096, captions over 1024, callback answers over 200 and
+  command descriptions over 256; callback_data over 64 bytes;
 - ``fail_next(method, retry_after=...)`` injects a 429 flood-control answer;
 - ``answer_late(method, seconds, when)`` performs a call at once but answers it late (a
   slow upload or network): ``late_started`` is set when such a call has been performed;
@@ -166,6 +169,12 @@ class ApiError(Exception):
         self.code = code
         self.description = description
         self.retry_after = retry_after
+
+
+def units(text: str) -> int:
+    """The length Telegram sees: UTF-16 code units (written here apart from the adapter's own
+    helper, so a test of the adapter's measuring can fail)."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def _int_or_none(value: Any) -> int | None:
@@ -499,6 +508,9 @@ class FakeBotAPI:
         return True
 
     async def _api_setMyCommands(self, params, files):
+        for command in params.get("commands") or []:
+            if not 1 <= units(command.get("description") or "") <= 256:
+                raise ApiError(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
         self.commands.append({"commands": params.get("commands"), "scope": params.get("scope"),
                               "language_code": params.get("language_code")})
         return True
@@ -520,7 +532,7 @@ class FakeBotAPI:
         text = params.get("text") or ""
         if not text.strip():
             raise ApiError(400, "Bad Request: message text is empty")
-        if len(text) > 4096:
+        if units(text) > 4096:
             raise ApiError(400, "Bad Request: message is too long")
         self._check_markup(params.get("reply_markup"))
         return self._store(chat, text=text, entities=params.get("entities") or [],
@@ -537,7 +549,7 @@ class FakeBotAPI:
         if data is None:
             raise ApiError(400, f"Bad Request: there is no {field} in the request")
         caption = params.get("caption")
-        if caption is not None and len(caption) > 1024:
+        if caption is not None and units(caption) > 1024:
             raise ApiError(400, "Bad Request: message caption is too long")
         return data, caption
 
@@ -562,7 +574,7 @@ class FakeBotAPI:
         if msg.text is None:
             raise ApiError(400, "Bad Request: there is no text in the message to edit")
         text = params.get("text") or ""
-        if len(text) > 4096:
+        if units(text) > 4096:
             raise ApiError(400, "Bad Request: message is too long")
         markup = params.get("reply_markup")
         entities = params.get("entities") or []
@@ -578,7 +590,7 @@ class FakeBotAPI:
         if msg.photo is None:
             raise ApiError(400, "Bad Request: there is no caption in the message to edit")
         caption = params.get("caption")
-        if caption is not None and len(caption) > 1024:
+        if caption is not None and units(caption) > 1024:
             raise ApiError(400, "Bad Request: message caption is too long")
         markup = params.get("reply_markup")
         entities = params.get("caption_entities") or []
@@ -598,7 +610,7 @@ class FakeBotAPI:
         if msg.photo is None and msg.text is not None:
             raise ApiError(400, "Bad Request: there is no media in the message to edit")
         caption = media.get("caption")
-        if caption is not None and len(caption) > 1024:
+        if caption is not None and units(caption) > 1024:
             raise ApiError(400, "Bad Request: message caption is too long")
         self._check_markup(params.get("reply_markup"))
         msg.photo, msg.caption = data, caption
@@ -627,7 +639,7 @@ class FakeBotAPI:
         if qid in self.answers:
             raise ApiError(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
         text = params.get("text")
-        if text is not None and len(text) > 200:
+        if text is not None and units(text) > 200:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         self.answers[qid] = params
         return True

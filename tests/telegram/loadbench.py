@@ -19,6 +19,14 @@ three presses in four edit the prompt, the fourth ends a round. Printed:
 presses as soon as the prompt names them) and prints sends and edits per action and the
 429s served (goal 0).
 
+``--quick GROUPS`` plays that many tables of ``--humans`` people (2) at once, each pressing as
+soon as the prompt names them, ``--presses`` times (6): press to the next prompt p50/p99, group
+calls per press (goal <= 1.5), 429s (goal 0).
+
+``--private-game`` plays a whole Papà Paolo game of three people and an AI, each tapping in
+their private chat ``--think`` seconds (1) after their menu shows: tap to answer p50/p90 (goal
+p90 <= 1 s), private calls per tap, 429s (goal 0).
+
 The suite runs both small (tests/telegram/test_tg_pacing.py); ``speed`` scales every
 window of the limits and the bot's pace alike, so a test sees a minute in a few seconds.
 """
@@ -74,7 +82,7 @@ def flood_at(limits: FloodLimits, speed: float) -> FloodLimits:
 def pace_at(pace: PaceLimits, speed: float) -> PaceLimits:
     def fast(budget: Budget | None) -> Budget | None:
         return None if budget is None else Budget(budget.burst, budget.per_second * speed)
-    return PaceLimits(total=fast(pace.total), chat=fast(pace.chat), group=fast(pace.group))
+    return PaceLimits(**{f.name: fast(getattr(pace, f.name)) for f in dataclasses.fields(pace)})
 
 
 # ---- the world ------------------------------------------------------------------------
@@ -414,6 +422,131 @@ async def run_table(game: str, actions: int, *, speed: float = 1.0, limits: Floo
             await api.stop()
 
 
+async def run_quick_tables(groups: int, *, humans: int = 2, ais: int = 0, presses: int = 6,
+                           think: float = 0.0, game: str = GAMES[0], speed: float = 1.0,
+                           limits: FloodLimits = TELEGRAM, seed: int = 1, timeout: float = 900.0,
+                           pictures: bool = True, drawing_processes: int = 0) -> dict:
+    """``groups`` tables of ``humans`` people (and ``ais`` AI seats) playing ``game`` as fast as
+    people can press: in every group, the player the prompt names presses one of its choices
+    ``think`` seconds after it shows them, ``presses`` times. Press to prompt: from a press until
+    the group's prompt offers something new to someone. Group calls per press: the sends and
+    edits the groups got meanwhile (closing edits, pictures, prompts) over the presses."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        api, bot, world = await open_world(tmp, speed=speed, limits=limits, drawing_processes=drawing_processes)
+        if not pictures:
+            bot.service.pictures.render = _small_picture
+        try:
+            world.quiet()
+            tables = [await seat_group(bot, api, i, humans=humans, ais=ais, game=game) for i in range(groups)]
+            await settle(world, None, timeout)
+            world.limited()
+            waits: list[float] = []
+            started = time.monotonic()
+
+            async def players(table: Group) -> None:
+                for _ in range(presses):
+                    await asyncio.sleep(think / speed)
+                    before = press(api, table, rng)
+                    if before is None:
+                        return
+                    pressed = time.monotonic()
+                    await next_prompt(api, table, before, timeout)
+                    waits.append((time.monotonic() - pressed) * speed)
+            await asyncio.gather(*(players(t) for t in tables))
+            seconds = time.monotonic() - started
+            await settle(world, None, timeout)
+            flood = api.flood
+            ids = {t.chat.id for t in tables}
+            group_calls = sum(sum(c.values()) for chat, c in flood.flood_counts.items() if chat in ids)
+            # each round's picture: (its summary, the caption its message shows now)
+            async with bot.service.storage.db.execute(
+                    "SELECT dest, body, message_id FROM outbox WHERE platform = 'telegram' AND state = 'sent'") as cur:
+                rows = await cur.fetchall()
+            pictures = [(json.loads(body)["text"], api.messages[(int(dest[2:]), int(mid))].caption or "")
+                        for dest, body, mid in rows if dest[2:].lstrip("-").isdigit() and int(dest[2:]) in ids
+                        and json.loads(body).get("render") and (int(dest[2:]), int(mid)) in api.messages]
+            return {"groups": groups, "humans": humans, "ais": ais, "presses": len(waits),
+                    "p50": pct(waits, 50), "p99": pct(waits, 99), "group_calls_per_press": group_calls / max(len(waits), 1),
+                    "refused": len(flood.refused), "seconds": seconds * speed, "pictures": pictures,
+                    **await check_chats(bot, api, tables)}
+        finally:
+            await bot.stop()
+            await api.stop()
+
+
+def _private_state(api: FakeBotAPI, player: FakeUser) -> tuple:
+    """What the player's private chat shows now: each bot message with its edits."""
+    return tuple((m.message_id, m.edits) for m in api.bot_messages(player))
+
+
+async def run_private_game(game: str = "papa-paolo", *, humans: int = 3, ais: int = 1, think: float = 1.0,
+                           speed: float = 1.0, limits: FloodLimits = TELEGRAM, seed: int = 1,
+                           max_taps: int = 10**6, timeout: float = 900.0, pictures: bool = True) -> dict:
+    """One group of ``humans`` people and ``ais`` AI seats playing ``game``, whose decisions are
+    taps in the players' private chats: each person taps one of their choices ``think`` seconds
+    after their turn message shows them (a quick person reads, then taps). Tap to answer: from
+    the tap until the player's private chat shows something new (the turn message edited, or a
+    new message). Seconds are the game's (a run at ``speed`` 10 takes a tenth of the time)."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        api, bot, world = await open_world(tmp, speed=speed, limits=limits)
+        if not pictures:
+            bot.service.pictures.render = _small_picture
+        try:
+            world.quiet()
+            table = await seat_group(bot, api, 0, humans=humans, ais=ais, game=game)
+            await settle(world, None, timeout)
+            world.limited()
+            game_id = await bot.service.storage.active_game_id("telegram", str(table.chat.id))
+            answers: list[float] = []
+            started = time.monotonic()
+            over = asyncio.Event()
+
+            async def person(player: FakeUser) -> None:
+                while not over.is_set() and len(answers) < max_taps:
+                    msg = private_turn(api, player)
+                    if msg is None or not any(b.get("callback_data", "")[:2] in ("c_", "o_")
+                                              for b in msg.buttons()):
+                        await asyncio.sleep(0.05 / speed)
+                        continue
+                    await asyncio.sleep(think / speed)
+                    msg = private_turn(api, player)
+                    if msg is None:
+                        continue
+                    buttons = [b for b in msg.buttons() if b.get("callback_data", "")[:2] in ("c_", "o_")]
+                    before = _private_state(api, player)
+                    api.press(player, msg, rng.choice(buttons))
+                    pressed = time.monotonic()
+                    try:
+                        await api.wait_for(lambda b=before: _private_state(api, player) != b or over.is_set(),
+                                           timeout, f"{player.first_name}'s answer")
+                    except AssertionError:
+                        continue        # a stale tap (the phase moved on meanwhile): nothing to answer
+                    if not over.is_set():
+                        answers.append((time.monotonic() - pressed) * speed)
+
+            async def referee() -> None:
+                while len(answers) < max_taps:
+                    if await bot.service.storage.active_game_id("telegram", str(table.chat.id)) != game_id:
+                        break
+                    await asyncio.sleep(0.2)
+                over.set()
+            await asyncio.wait_for(asyncio.gather(referee(), *(person(p) for p in table.players)), timeout)
+            seconds = (time.monotonic() - started) * speed
+            await settle(world, None, timeout)
+            flood = api.flood
+            private = sum(c["send"] + c["edit"] for chat, c in flood.flood_counts.items() if chat != table.chat.id)
+            return {"game": game, "taps": len(answers), "refused": len(flood.refused),
+                    "answer_p50": pct(answers, 50), "answer_p90": pct(answers, 90), "answer_max": max(answers),
+                    "answers": answers,
+                    "private_per_tap": private / max(len(answers), 1), "minutes": seconds / 60,
+                    **await check_chats(bot, api, [table])}
+        finally:
+            await bot.stop()
+            await api.stop()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python tests/telegram/loadbench.py", description=__doc__.splitlines()[0])
     parser.add_argument("--groups", type=int, default=50, help="groups pressing at the same moment")
@@ -426,8 +559,35 @@ def main(argv: list[str] | None = None) -> None:
                         help="one small PNG for every picture: the delivery without drawing the maps")
     parser.add_argument("--drawing-processes", type=int, default=2, metavar="N",
                         help="processes drawing the pictures, as BOARDCHAT_DRAWING_PROCESSES (0: a thread)")
+    parser.add_argument("--quick", type=int, default=0, metavar="GROUPS",
+                        help="instead: this many tables of people pressing as soon as the prompt names them")
+    parser.add_argument("--humans", type=int, default=2, help="with --quick: people at each table")
+    parser.add_argument("--presses", type=int, default=6, help="with --quick: presses at each table")
+    parser.add_argument("--private-game", action="store_true",
+                        help="instead: a whole Papà Paolo game of three people and an AI, decided in private")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="with --private-game: seconds a person takes to tap after the menu shows")
     args = parser.parse_args(argv)
     limits = FloodLimits(bot=(10**6, 1.0), group=(10**6, 1.0), chat=(10**6, 1.0)) if args.no_limits else FloodLimits()
+    if args.private_game:
+        r = asyncio.run(run_private_game(think=args.think, limits=limits, pictures=not args.small_pictures))
+        print(f"Papà Paolo, 3 people and an AI, each tapping {args.think:g} s after their menu shows:\n"
+              f"  {r['taps']} taps, tap to answer p50 {r['answer_p50']:.2f} s, p90 {r['answer_p90']:.2f} s, "
+              f"max {r['answer_max']:.2f} s (goal p90 <= 1 s)\n"
+              f"  {r['private_per_tap']:.2f} private calls a tap, the game took {r['minutes']:.1f} min\n"
+              f"  429s served: {r['refused']} (goal 0); lost {r['lost']}, doubled {r['doubled']}, "
+              f"reordered {r['reordered']}")
+        return
+    if args.quick:
+        r = asyncio.run(run_quick_tables(args.quick, humans=args.humans, presses=args.presses, limits=limits,
+                                         pictures=not args.small_pictures,
+                                         drawing_processes=args.drawing_processes))
+        print(f"{r['groups']} tables of {r['humans']} people pressing as soon as the prompt names them:\n"
+              f"  press to the next prompt: p50 {r['p50']:.2f} s, p99 {r['p99']:.2f} s over {r['presses']} presses\n"
+              f"  group calls a press: {r['group_calls_per_press']:.2f} (goal <= 1.5); took {r['seconds']:.1f} s\n"
+              f"  429s served: {r['refused']} (goal 0); lost {r['lost']}, doubled {r['doubled']}, "
+              f"reordered {r['reordered']}")
+        return
     if args.table:
         print("| game | actions | sends/action | edits/action | private/action | actions/min | 429s | lost/doubled/reordered |")
         print("|---|---|---|---|---|---|---|---|")

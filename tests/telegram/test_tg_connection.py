@@ -9,6 +9,7 @@ import io
 import re
 
 import pytest
+import whole_games
 from PIL import Image
 from tgharness import GROUP_ID, Bot, Table
 
@@ -138,7 +139,7 @@ def trade_lines(group) -> list[str]:
     return [line for m in group for line in m.body.split("\n") if TRADE_LINE.match(line)]
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("players", whole_games.cases(3, 4, 5, 6))
 async def test_whole_game_by_taps(api, bot, table, players, monkeypatch):
     monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: SEEDS[players])
     ann, bob = table.users["ann"], table.users["bob"]

@@ -83,7 +83,7 @@ async def test_commands_menus_are_registered(api, bot):
     group_menu = next(c for c in api.commands if c["scope"]["type"] == "all_group_chats" and not c["language_code"])
     assert [c["command"] for c in group_menu["commands"]] == [
         "newgame", "join", "leave", "startgame", "addbot", "abort", "board", "secret", "settings", "stats",
-        "record", "rules", "help"]
+        "rating", "record", "rules", "help"]
     german = next(c for c in api.commands if c["scope"]["type"] == "all_group_chats" and c["language_code"] == "de")
     assert german["commands"][0]["description"] == t("de", "tg.cmd.newgame")
 
@@ -420,7 +420,7 @@ async def test_commands_where_they_belong(api, bot, table):
     await bot.settle()
     assert api.last_bot_message(bob).body == t("en", "bot.reply.private_ok")
     add = api.last_bot_message(bob).button("group")["url"]
-    assert add == "https://t.me/ParisTestBot?startgroup=paris"
+    assert add == "https://t.me/ParisTestBot?startgroup=boardchat"
     api.send_text(api.chats[bob.id], bob, "/newgame")
     await bot.settle()
     assert api.last_bot_message(bob).body == t("en", "tg.group_only")

@@ -4,14 +4,17 @@ starved by the others' pictures. The same scenarios, large, are ``loadbench.py``
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from fakebotapi import FakeBotAPI
 from flood import FloodLimits, FloodModel
-from loadbench import TABLE_GAMES, run_load, run_table
+from loadbench import TABLE_GAMES, open_world, run_load, run_quick_tables, run_table
 from telegram import Bot
 from telegram.error import RetryAfter
 
 from bot.contract import Budget
+from bot.service.model import Changes, OutRow
 from bot.service.outbox import SEND_AT_ONCE
 
 
@@ -76,3 +79,55 @@ async def test_a_quick_table_of_four_plays_at_full_speed_without_a_refusal(game)
     assert 0 < result["sends"] + result["edits"] <= 3
     if game == "papa-paolo":       # most private steps change nothing the group sees (measured: 0.25)
         assert result["edits"] <= 0.5 and result["private"] <= 2
+
+
+async def test_sends_held_up_after_their_turn_do_not_go_out_in_a_burst(tmp_path):
+    """The bot may make 4 calls in a second (the fake counts them as they arrive); the bot paces
+    2 a second (1 + 2 in a second: a second to spare for the way to the platform on a loaded
+    machine). Ten groups get a message each, and every send is held up after the pace allowed it
+    (as in an event loop busy drawing pictures) until 2.5 s have passed: the six allowed meanwhile
+    reach their call at the same moment. Counted where the calls go out, they still leave one by
+    one, and none is refused (before: 2 refused)."""
+    api, bot, world = await open_world(str(tmp_path), speed=1.0,
+                                       limits=FloodLimits(bot=(4, 1.0), group=(1000, 60.0), chat=(1000, 5.0)),
+                                       pace_total=Budget(1, 2.0), pace_chat=Budget(100, 100.0))
+    try:
+        world.quiet()
+        groups = [api.add_group(-2000 - k, f"G{k}") for k in range(10)]
+        world.limited()
+        transport = world.transport
+        deliver = transport.deliver
+        busy_until = asyncio.get_running_loop().time() + 2.5
+
+        async def held_up(message):
+            await asyncio.sleep(max(0.0, busy_until - asyncio.get_running_loop().time()))
+            return await deliver(message)
+        transport.deliver = held_up
+        rows = [OutRow(None, "telegram", f"c:{g.id}",
+                       {"text": f"hello {g.title}", "chat": {"platform": "telegram", "id": str(g.id), "title": g.title},
+                        "private_to": None, "buttons": [], "mentions": [], "language": "en", "render": None})
+                for g in groups]
+        await bot.service.storage.commit(Changes(outbox=rows), bot.service.clock.now())
+        bot.service.delivery.wake("telegram")
+        await api.wait_for(lambda: all(api.bot_messages(g) for g in groups), 30, "every group's message")
+        assert api.flood.refused == [], [(c.params.get("chat_id"), round(c.at % 100, 3), c.ok)
+                                         for c in api.calls if c.method == "sendMessage"]
+    finally:
+        await bot.stop()
+        await api.stop()
+
+
+async def test_two_people_playing_quickly_take_at_most_one_and_a_half_group_calls_a_press():
+    """Paris Paris, two tables of two people pressing as soon as the prompt names them, under
+    Telegram's limits ten times faster. A round's end posts its picture with the new prompt as
+    one message (before: the picture, then the prompt: 2 calls a press, measured 2.0), and
+    every later edit of that message (the next turn, its closing edit) keeps the round's summary
+    above the prompt."""
+    result = await run_quick_tables(2, humans=2, presses=8, speed=10.0, timeout=120)
+    assert result["presses"] == 16 and result["refused"] == 0
+    assert (result["lost"], result["doubled"], result["reordered"]) == (0, 0, 0)
+    assert result["group_calls_per_press"] <= 1.5
+    summaries = result["pictures"]
+    assert len(summaries) >= 4
+    assert all(caption.startswith(summary) for summary, caption in summaries)
+    assert sum(1 for summary, caption in summaries if caption != summary) >= 4     # folded with a prompt

@@ -97,7 +97,7 @@ async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after:
         match = (await bot.service.store.load(1)).match
         if match.round_number() > stop_after:
             break
-        whole, steps = len(match.game.record_moves), len(match.game.moves)
+        whole, steps = len(match.to_record()["moves"]), len(match.game.moves)
         tapping = []
         taps = []
         for user in humans:
@@ -117,11 +117,12 @@ async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after:
             break
         at_once = max(at_once, len(taps))
         answers = await tap_at_once(api, bot, taps)
-        game = (await bot.service.store.load(1)).match.game
+        after = (await bot.service.store.load(1)).match
+        game, made = after.game, after.to_record()["moves"][whole:]
         for seat in tapping:
             since[seat] = since.get(seat, 0) + 1
             verbs.setdefault(seat, set()).update(text.split(" ")[0] for s, text in game.moves[steps:] if s == seat)
-            mine = [m for s, m in game.record_moves[whole:] if s == seat]
+            mine = [{k: v for k, v in m.items() if k != "player"} for m in made if m["player"] == game.players[seat]]
             if mine:                                       # the tap completed the seat's decision
                 kind = decision_kind(mine[0]) + (" (step by step)" if verbs.pop(seat) & set(ONE_AT_A_TIME) else "")
                 taps_by_kind.setdefault(kind, []).append(since.pop(seat))

@@ -11,6 +11,7 @@ from telegram import MessageEntity
 
 from bot.config import ConfigError, Settings, parse_env
 from bot.contract import Chat, User
+from bot.limits import UTF16
 from bot.service import GameService
 from bot.telegram.app import (
     build_application,
@@ -19,7 +20,7 @@ from bot.telegram.app import (
     stop_application,
     webhook_options,
 )
-from bot.telegram.formatting import mention_entities, split_text, utf16_len
+from bot.telegram.formatting import mention_entities, split_text
 from bot.telegram.settings import TelegramSettings
 from renderers.i18n import LANGUAGES, catalog, t
 
@@ -119,7 +120,7 @@ def test_split_text_prefers_paragraphs_and_loses_nothing():
     assert "".join(parts) == long_word and all(len(p) <= 1024 for p in parts)
     emoji = "🚌" * 700                                       # 1400 UTF-16 units
     parts = split_text(emoji, 1024)
-    assert "".join(parts) == emoji and all(utf16_len(p) <= 1024 for p in parts)
+    assert "".join(parts) == emoji and all(UTF16.length(p) <= 1024 for p in parts)
     assert split_text("", 1024) == [""]
 
 

@@ -96,9 +96,20 @@ async def test_edit_of_a_photo_replaces_the_picture(api, transport):
     assert await transport.deliver(group_out(id=2, text="Round 2", image=new, edit_message_id=mid)) == mid
     msg = api.messages[(GROUP, int(mid))]
     assert msg.photo == new and msg.caption == "Round 2"
-    # a text edit aimed at a photo becomes a caption edit
+    # a text edit aimed at a photo becomes a caption edit, in one call: the transport knows the
+    # message is a picture (a refused text edit would count against the chat's budget too)
     assert await transport.deliver(group_out(id=3, text="Round 2, final", edit_message_id=mid)) == mid
     assert api.messages[(GROUP, int(mid))].caption == "Round 2, final"
+    assert api.calls_of("editMessageText") == []
+
+
+async def test_a_text_edit_of_a_picture_posted_before_a_restart_learns_it_is_a_picture(api, transport):
+    mid = await transport.deliver(group_out(text="Round 1", image=png("red")))
+    restarted = TelegramTransport(transport.bot, "ParisTestBot")
+    for k, text in enumerate(("Done", "Done, really")):
+        assert await restarted.deliver(group_out(id=2 + k, text=text, edit_message_id=mid)) == mid
+        assert api.messages[(GROUP, int(mid))].caption == text
+    assert len(api.calls_of("editMessageText")) == 1 and len(api.calls_of("editMessageCaption")) == 2
 
 
 async def test_edit_of_a_vanished_message_posts_anew(api, transport):

@@ -206,7 +206,7 @@ def test_watching_an_ai_only_game(monkeypatch, capsys, tmp_path):
 
 def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys, tmp_path):
     db = tmp_path / "g.sqlite3"
-    typed = "x\n0\n42\n\n-3\nhelp\nboard\nmarker\nstats\n1\n"
+    typed = "x\n0\n42\n\n-3\nhelp\nboard\nmarker\nstats\nrating\n1\n"
     code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--seed", "8", "--name", "Ann",
                                            "--db", str(db), "--no-maps"], typed)
     assert code == 0
@@ -222,6 +222,8 @@ def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys
     assert t("en", "bot.stats.title") in out                # the service's leaderboard
     # The terminal's leaderboard covers every terminal game: it says so, not "in this chat".
     assert t("en", "bot.stats.empty_anywhere") in out and t("en", "bot.stats.empty") not in out
+    # "rating": Ann's ratings (none yet: nothing finished) through the same service call as /rating.
+    assert t("en", "bot.rating.title", name="Ann") in out and t("en", "bot.rating.none") in out
     # Every mistake showed the same choices again, and nothing was lost: the "1" was played.
     first_choices = out.split("Your choice")[0].rsplit("\n\n", 1)[-1]
     assert out.count(first_choices) >= 10
@@ -270,15 +272,16 @@ def test_several_games_live_in_one_database(monkeypatch, capsys, tmp_path):
     assert "Round 12/12 is over." in out
     code, out = play(monkeypatch, capsys, [*base, "--seed", "9", "--name", "Bea"], "quit\n")
     assert "Your unfinished game 1 stays saved" in out
-    # The list: newest first, with game, players, round, start and state.
+    # The list: newest first, with game, players, round, start and state; the games waiting for
+    # you (here: both that were quit at the player's turn) are marked.
     code, out = play(monkeypatch, capsys, ["games", "--db", str(db)])
     assert code == 0
     rows = [line for line in out.splitlines() if " · " in line]
     assert [row.split()[0] for row in rows] == ["3", "2", "1"]
     assert re.match(r"^ +3  Paris Paris · Bea, Ada · round 1 of 20 · started \d{4}-\d\d-\d\d \d\d:\d\d "
-                    r"· unfinished$", rows[0]), rows[0]
+                    r"· unfinished, your turn ◀$", rows[0]), rows[0]
     assert "Ada, Blaise, Camille, Denis · round 12 of 12" in rows[1] and rows[1].endswith("finished")
-    assert "Ann, Ada" in rows[2] and rows[2].endswith("unfinished")
+    assert "Ann, Ada" in rows[2] and rows[2].endswith(t("en", "terminal.games.your_turn"))
     assert "boardchat play --resume ID" in out
     assert play(monkeypatch, capsys, [*base, "--list"])[1] == out
     # --resume alone: the latest unfinished game (3); --resume 1: that one, to its end.

@@ -35,7 +35,7 @@ def test_interpret_numbers_commands_and_mistakes(text, expected):
 def test_interpret_matches_label_text_without_accents():
     assert interpret("opera", ["Opéra (red)", "Louvre (blue)"]) == Choice(0)
     assert interpret("louv", ["Opéra (red)", "Louvre (blue)"]) == Choice(1)
-    assert interpret("o", ["Opéra (red)", "Odéon (yellow)"]) == Invalid("ambiguous", "o")
+    assert interpret("o", ["Opéra (red)", "Odéon (yellow)"]) == Invalid("ambiguous", "o", (0, 1))
 
 
 def test_interpret_localised_commands():

@@ -18,10 +18,11 @@ PostgreSQL one numbers the placeholders); only the schema steps differ per diale
 from __future__ import annotations
 
 import json
+import sys
 from abc import ABC, abstractmethod
 from typing import Any
 
-from ..model import Changes, GameMeta, ResultRow, Seat, StoredOut, TimerRow
+from ..model import Changes, GameMeta, RatingRow, ResultRow, Seat, StoredOut, TimerRow
 
 
 class Conflict(Exception):
@@ -88,6 +89,18 @@ MIGRATIONS: list[list[str]] = [
     [  # 5: a message's priority in the claim order (0: a prompt a player waits for)
         """ALTER TABLE outbox ADD COLUMN priority INTEGER NOT NULL DEFAULT 1""",
     ],
+    [  # 6: rating history, one row per rated game and entry (then the stored games are rated: RATE_STORED)
+        """CREATE TABLE ratings (
+            game_id INTEGER NOT NULL, platform TEXT NOT NULL, game TEXT NOT NULL, player TEXT NOT NULL,
+            name TEXT NOT NULL, chat_id TEXT NOT NULL, place INTEGER NOT NULL,
+            mu_before REAL NOT NULL, sigma_before REAL NOT NULL, mu_after REAL NOT NULL,
+            sigma_after REAL NOT NULL, games INTEGER NOT NULL, ended REAL NOT NULL,
+            PRIMARY KEY (game_id, player))""",
+        # An entry's n-th rated game exists once: two games ending at once that both built on
+        # the same rating cannot both be stored (the second one is a Conflict and is redone).
+        """CREATE UNIQUE INDEX ratings_entry ON ratings(platform, game, player, games)""",
+        """CREATE INDEX ratings_chat ON ratings(platform, game, chat_id)""",
+    ],
 ]
 
 # The same steps in PostgreSQL's dialect: 64-bit ids and seeds, double precision times, an
@@ -150,9 +163,22 @@ PG_MIGRATIONS: list[list[str]] = [
     [  # 5
         """ALTER TABLE outbox ADD COLUMN priority INTEGER NOT NULL DEFAULT 1""",
     ],
+    [  # 6
+        """CREATE TABLE ratings (
+            game_id BIGINT NOT NULL, platform TEXT NOT NULL, game TEXT NOT NULL, player TEXT NOT NULL,
+            name TEXT NOT NULL, chat_id TEXT NOT NULL, place INTEGER NOT NULL,
+            mu_before DOUBLE PRECISION NOT NULL, sigma_before DOUBLE PRECISION NOT NULL,
+            mu_after DOUBLE PRECISION NOT NULL, sigma_after DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL, ended DOUBLE PRECISION NOT NULL, PRIMARY KEY (game_id, player))""",
+        """CREATE UNIQUE INDEX ratings_entry ON ratings(platform, game, player, games)""",
+        """CREATE INDEX ratings_chat ON ratings(platform, game, chat_id)""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 assert len(PG_MIGRATIONS) == SCHEMA_VERSION, "every schema step needs both dialects"
+# After this schema step's SQL, in its transaction, the finished games already stored are rated
+# in the order they ended (``stored_ratings``), as if ratings had existed all along.
+RATE_STORED = 6
 
 # ---- shared SQL (``?`` placeholders) ---------------------------------------------------
 
@@ -160,6 +186,8 @@ GAME_COLS = ("id", "platform", "chat_id", "chat_title", "status", "host_id", "op
              "setup", "moves", "created", "updated", "extra", "game", "version")
 OUT_COLS = "id, game_id, platform, dest, state, body, slot, mode, attempts, due"
 RESULT_COLS = "game_id, seat, platform, chat_id, user_id, name, is_ai, points, won, ended, game"
+RATING_COLS = ("game_id, platform, game, player, name, chat_id, place, mu_before, sigma_before, mu_after, "
+               "sigma_after, games, ended")
 
 SELECT_GAME = f"SELECT {', '.join(GAME_COLS)} FROM games"
 # A game at version 0 was never stored by this code: it is inserted, or it replaces a row
@@ -190,12 +218,53 @@ LAST_SHOWN = ("SELECT body FROM outbox WHERE platform = ? AND slot = ? AND state
               "ORDER BY id DESC LIMIT 1")
 MARK_SENT = ("UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, error = NULL, owner = NULL, "
              "lease = NULL WHERE id = ?")
+# A slot shows one message at a time (a turn message, a seat's menu): once a later message of
+# the slot went out, what an earlier one carried is never read again (``LAST_SHOWN`` reads the
+# latest), so its body is dropped then; its row stays, with the rest, for the week delivered
+# messages are kept. A busy game's slots take most of its outbox (issue 31: 680 messages a game).
+REPLACED = "platform = ? AND slot = ? AND state = 'sent' AND id < ? AND body <> '{}'"
+FORGET_REPLACED = f"UPDATE outbox SET body = '{{}}' WHERE {REPLACED}"
 UPSERT_SLOT = ("INSERT INTO slots (platform, slot, message_id) VALUES (?,?,?) "
                "ON CONFLICT (platform, slot) DO UPDATE SET message_id = excluded.message_id")
 RESCHEDULE = ("UPDATE outbox SET state = 'pending', due = ?, attempts = ?, error = ?, owner = NULL, "
               "lease = NULL WHERE id = ?")
 SET_STATE = "UPDATE outbox SET state = ?, error = ?, owner = NULL, lease = NULL WHERE id = ?"
 RELEASE_HELD = "UPDATE outbox SET state = 'pending', due = ? WHERE platform = ? AND dest = ? AND state = 'held'"
+# ---- ratings ------------------------------------------------------------------------------
+INSERT_RATING = f"INSERT INTO ratings ({RATING_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+# What rating a game needs: the finished games, their results, and the seats of persons the AI
+# made a move for (they left: the game is not rated).
+FINISHED_GAMES = f"{SELECT_GAME} WHERE status = 'finished'"
+FINISHED_RESULTS = (f"SELECT {RESULT_COLS} FROM results WHERE game_id IN "
+                    "(SELECT id FROM games WHERE status = 'finished')")
+AI_MOVED = "SELECT DISTINCT game_id, seat FROM moves WHERE actor = 'ai'"
+AI_MOVED_IN = "SELECT DISTINCT seat FROM moves WHERE game_id = ? AND actor = 'ai'"
+# Each entry's latest row (its rating now), of one game kind on one platform: the highest count
+# of rated games per entry (an index-only pass over ratings_entry), joined back to its row.
+_R_COLS = ", ".join(f"r.{c}" for c in RATING_COLS.split(", "))
+_LATEST_OF = ("SELECT {cols} FROM ratings r JOIN (SELECT player, MAX(games) AS n FROM ratings "
+              "WHERE platform = ? AND game = ?{only} GROUP BY player) m ON r.player = m.player AND r.games = m.n "
+              "WHERE r.platform = ? AND r.game = ?")
+# Entries that played a rated game in one chat.
+_IN_CHAT = " AND player IN (SELECT player FROM ratings WHERE platform = ? AND game = ? AND chat_id = ?)"
+
+
+def latest_ratings_query(platform: str, game: str, chat_id: str | None, players: list[str] | None
+                         ) -> tuple[str, tuple]:
+    """The query (``?`` placeholders) and parameters of ``Storage.latest_ratings``."""
+    only, params = "", ()
+    if chat_id is not None:
+        only, params = _IN_CHAT, (platform, game, chat_id)
+    elif players is not None:
+        only, params = f" AND player IN ({', '.join('?' * len(players))})", tuple(players)
+    return (_LATEST_OF.format(cols=_R_COLS, only=only), (platform, game, *params, platform, game))
+
+
+# ... of one entry, in every game kind.
+LATEST_OF_PLAYER = (f"SELECT {RATING_COLS} FROM ratings WHERE platform = ? AND player = ? AND games = "
+                    "(SELECT MAX(q.games) FROM ratings q WHERE q.platform = ratings.platform "
+                    "AND q.game = ratings.game AND q.player = ratings.player)")
+RATING_HISTORY = f"SELECT {RATING_COLS} FROM ratings ORDER BY ended, game_id, player"
 PRUNE = "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND COALESCE(sent_at, created) < ?"
 
 # A message may be claimed when it is due and nobody holds a live lease on it, and only
@@ -237,6 +306,13 @@ CLAIMABLE_OUT = (
 # the lease ran out); renewing makes the lease live again, so nobody can claim it meanwhile.
 RENEW_OUT = (f"UPDATE outbox SET lease = ? WHERE id = ? AND owner = ? AND state = 'sending' "
              f"RETURNING {OUT_COLS}")
+# The message right after ``id`` to one destination, claimed only if nobody has started it (a
+# pending edit may still be coalesced into a pending row; a claimed one no longer takes any).
+CLAIM_NEXT_OUT = ("UPDATE outbox SET state = 'sending', owner = ?, lease = ?, attempts = attempts + 1 "
+                  "WHERE id = (SELECT MIN(id) FROM outbox WHERE platform = ? AND dest = ? AND id > ? "
+                  "AND state IN ('pending', 'sending', 'held')) AND state = 'pending' "
+                  f"RETURNING {OUT_COLS}")
+SET_OUT_BODY = "UPDATE outbox SET body = ? WHERE id = ?"
 RELEASE_OUT = "UPDATE outbox SET state = ?, owner = NULL, lease = NULL WHERE id = ? AND owner = ? AND state = 'sending'"
 RELEASE_TIMER = "UPDATE timers SET owner = NULL, lease = NULL WHERE game_id = ? AND kind = ? AND owner = ?"
 # A restarted process (same owner name) takes its work back at once; a message it was
@@ -297,8 +373,20 @@ def meta_from_row(row: Any) -> GameMeta:
     return GameMeta(
         id=gid, platform=platform, chat_id=chat_id, chat_title=title, status=status, host_id=host,
         options=json.loads(options), seed=seed, seats=[Seat(**s) for s in json.loads(seats)],
-        setup=json.loads(setup) if setup else None, moves=moves, created=created, updated=updated,
+        setup=_interned(json.loads(setup)) if setup else None, moves=moves, created=created, updated=updated,
         extra=json.loads(extra), game=game, version=version)
+
+
+def _interned(value: Any) -> Any:
+    """``value`` (decoded JSON) with one copy of each text (``sys.intern``): a setup names the same
+    tiles in every game, and the bot keeps the setups of all its games in memory."""
+    if isinstance(value, str):
+        return sys.intern(value)
+    if isinstance(value, list):
+        return [_interned(v) for v in value]
+    if isinstance(value, dict):
+        return {sys.intern(k): _interned(v) for k, v in value.items()}
+    return value
 
 
 def out_from_row(row: Any) -> StoredOut:
@@ -315,6 +403,37 @@ def result_from_row(r: Any) -> ResultRow:
     return ResultRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], bool(r[8]), r[9], r[10])
 
 
+def rating_values(r: RatingRow) -> tuple:
+    return (r.game_id, r.platform, r.game, r.player, r.name, r.chat_id, r.place, r.mu_before, r.sigma_before,
+            r.mu_after, r.sigma_after, r.games, r.ended)
+
+
+def rating_from_row(r: Any) -> RatingRow:
+    return RatingRow(*tuple(r))
+
+
+def rating_inputs(games: list[Any], results: list[Any], ai_moved: list[Any]
+                  ) -> list[tuple[GameMeta, list[ResultRow], set[int]]]:
+    """(game, its results, the seats the AI moved for) of each finished game, from the rows of
+    FINISHED_GAMES, FINISHED_RESULTS and AI_MOVED."""
+    by_game: dict[int, list[ResultRow]] = {}
+    for row in results:
+        r = result_from_row(row)
+        by_game.setdefault(r.game_id, []).append(r)
+    moved: dict[int, set[int]] = {}
+    for gid, seat in ai_moved:
+        moved.setdefault(gid, set()).add(seat)
+    metas = [meta_from_row(row) for row in games]
+    return [(m, by_game[m.id], moved.get(m.id, set())) for m in metas if m.id in by_game]
+
+
+def stored_ratings(games: list[Any], results: list[Any], ai_moved: list[Any]) -> list[tuple]:
+    """The rating rows (INSERT_RATING values) of every finished game stored: the migration's data step."""
+    from ..ratings import recompute
+
+    return [rating_values(r) for r in recompute(rating_inputs(games, results, ai_moved))]
+
+
 def game_filter(game: str | None) -> tuple[str, tuple]:
     return ("", ()) if game is None else (" AND game = ?", (game,))
 
@@ -325,6 +444,28 @@ def chat_filter(chat_id: str | None) -> tuple[str, tuple]:
 
 
 PLATFORM_GAMES = f"{SELECT_GAME} WHERE platform = ? ORDER BY id DESC LIMIT ?"
+# The unfinished games (lobby or running) of a platform whose seats name a user, in any chat:
+# the text match on the seats (``seated_pattern``) narrows the rows to a few, ``seated`` keeps
+# those where the user holds a seat of their own (not one the AI plays for them).
+SEATED_GAMES = (f"{SELECT_GAME} WHERE platform = ? AND status IN ('lobby', 'playing') "
+                "AND seats LIKE ? ESCAPE '!' ORDER BY id")
+
+
+def seated_pattern(user_id: str) -> str:
+    """The LIKE pattern of a seats JSON text that names ``user_id`` (as ``game_values`` writes it)."""
+    named = json.dumps({"user_id": user_id})[1:-1]
+    return "%" + named.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%"
+
+
+def seated(rows: list[Any], user_id: str) -> list[GameMeta]:
+    """The games among ``SEATED_GAMES`` rows where ``user_id`` holds a human seat."""
+    games = [meta_from_row(r) for r in rows]
+    return [g for g in games if g.seat_of(user_id) is not None]
+
+
+def slot_messages_query(slots: list[str]) -> str:
+    return (f"SELECT slot, message_id FROM slots WHERE platform = ? "
+            f"AND slot IN ({', '.join('?' * len(slots))})")
 
 
 def user_game_ids(rows: list[Any], user_id: str) -> list[int]:
@@ -343,6 +484,7 @@ TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "timers": (("game_id", "kind", "due", "move", "owner", "lease"), ("game_id", "kind")),
     "results": (tuple(RESULT_COLS.split(", ")), ("game_id", "seat")),
     "chat_settings": (("platform", "chat_id", "settings"), ("platform", "chat_id")),
+    "ratings": (tuple(RATING_COLS.split(", ")), ("game_id", "player")),
 }
 
 
@@ -446,6 +588,13 @@ class Storage(ABC):
         the message as stored; None when another owner claimed it meanwhile (possible once
         the lease ran out): then ``owner`` must not send it."""
     @abstractmethod
+    async def claim_next(self, out: StoredOut, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
+        """Claim the message right after ``out`` (which ``owner`` holds) to the same destination,
+        to send the two as one; None when there is none, or it is not pending."""
+    @abstractmethod
+    async def set_body(self, out_id: int, body: dict) -> None:
+        """Keep ``body`` as what message ``out_id`` shows (after it went out in another form)."""
+    @abstractmethod
     async def release_claim(self, out: StoredOut, owner: str) -> None:
         """Give back a claimed message unsent (back to 'pending', or 'sending' if it was
         taken over): any owner may claim it again at once."""
@@ -480,6 +629,9 @@ class Storage(ABC):
     @abstractmethod
     async def slot_message(self, platform: str, slot: str) -> str | None: ...
     @abstractmethod
+    async def slot_messages(self, platform: str, slots: list[str]) -> dict[str, str]:
+        """The platform message id of each of ``slots`` that has one (``slot_message`` for many)."""
+    @abstractmethod
     async def outbox_rows(self, game_id: int | None = None) -> list[StoredOut]: ...
     @abstractmethod
     async def prune_outbox(self, before: float) -> int:
@@ -511,9 +663,31 @@ class Storage(ABC):
     @abstractmethod
     async def user_results(self, platform: str, user_id: str, game: str | None = None) -> list[ResultRow]:
         """A human's results; only of that game kind when ``game`` is given."""
+    # ratings
+    @abstractmethod
+    async def ai_moved(self, game_id: int) -> set[int]:
+        """The seats the AI made a stored move for (not at a deadline: those are 'deadline')."""
+    @abstractmethod
+    async def latest_ratings(self, platform: str, game: str, *, chat_id: str | None = None,
+                             players: list[str] | None = None) -> list[RatingRow]:
+        """Each entry's latest rating row in ``game``: only of entries rated in ``chat_id``, or
+        only of ``players``, if given."""
+    @abstractmethod
+    async def player_ratings(self, platform: str, player: str) -> list[RatingRow]:
+        """One entry's latest rating row in each game kind it was rated in."""
+    @abstractmethod
+    async def rating_history(self) -> list[RatingRow]:
+        """Every rating row, in the order the games ended."""
+    @abstractmethod
+    async def rating_inputs(self) -> list[tuple[GameMeta, list[ResultRow], set[int]]]:
+        """Each finished game with its results and the seats the AI moved for (``ratings.recompute``'s input)."""
     @abstractmethod
     async def user_games(self, platform: str, user_id: str) -> list[int]:
         """Ids of the running games where the user holds a seat."""
+    @abstractmethod
+    async def seated_games(self, platform: str, user_id: str) -> list[GameMeta]:
+        """The unfinished games (lobby or running) where the user holds a seat of their own,
+        in every chat of the platform, oldest first (without moves)."""
     # copying between databases (copy_database)
     @abstractmethod
     async def page(self, table: str, after: tuple | None, limit: int) -> list[tuple]:

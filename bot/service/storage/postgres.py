@@ -18,7 +18,7 @@ from typing import Any
 
 import asyncpg
 
-from ..model import Changes, GameMeta, ResultRow, StoredOut, TimerRow
+from ..model import Changes, GameMeta, RatingRow, ResultRow, StoredOut, TimerRow
 from . import base
 from .base import PG_MIGRATIONS, SCHEMA_VERSION, Conflict, Storage
 
@@ -99,11 +99,19 @@ class PostgresStorage(Storage):
                     async with conn.transaction():
                         for sql in PG_MIGRATIONS[step]:
                             await conn.execute(sql)
+                        if step + 1 == base.RATE_STORED:
+                            await conn.executemany(numbered(base.INSERT_RATING), base.stored_ratings(
+                                *await self._rating_rows(conn)))
                         await conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', $1) ON CONFLICT "
                                            "(key) DO UPDATE SET value = excluded.value", str(step + 1))
             finally:
                 await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
         return target
+
+    @staticmethod
+    async def _rating_rows(conn: asyncpg.Connection) -> tuple[list, list, list]:
+        return (await conn.fetch(base.FINISHED_GAMES), await conn.fetch(base.FINISHED_RESULTS),
+                await conn.fetch(base.AI_MOVED))
 
     async def secret(self) -> bytes:
         await self._execute("INSERT INTO meta (key, value) VALUES ('payload_secret', ?) ON CONFLICT DO NOTHING",
@@ -197,6 +205,8 @@ class PostgresStorage(Storage):
             await conn.execute("DELETE FROM timers WHERE game_id = $1 AND kind = $2", *changes.drop_timer)
         if changes.results:
             await conn.executemany(numbered(base.UPSERT_RESULT), [base.result_values(r) for r in changes.results])
+        if changes.ratings:
+            await conn.executemany(numbered(base.INSERT_RATING), [base.rating_values(r) for r in changes.ratings])
         if changes.chat_settings is not None:
             platform, chat_id, settings = changes.chat_settings
             await conn.execute(numbered(base.UPSERT_SETTINGS), platform, chat_id, json.dumps(settings))
@@ -247,6 +257,13 @@ class PostgresStorage(Storage):
         row = await self._one(base.RENEW_OUT, now + lease_seconds, out_id, owner)
         return base.out_from_row(row) if row else None
 
+    async def claim_next(self, out: StoredOut, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
+        row = await self._one(base.CLAIM_NEXT_OUT, owner, now + lease_seconds, out.platform, out.dest, out.id)
+        return base.out_from_row(row) if row else None
+
+    async def set_body(self, out_id: int, body: dict) -> None:
+        await self._execute(base.SET_OUT_BODY, json.dumps(body, ensure_ascii=False), out_id)
+
     async def release_claim(self, out: StoredOut, owner: str) -> None:
         await self._execute(base.RELEASE_OUT, "sending" if out.taken_over else "pending", out.id, owner)
 
@@ -273,7 +290,9 @@ class PostgresStorage(Storage):
             return
         # One statement (so one round trip), atomic like a transaction.
         await self.pool.execute(
-            f"WITH sent AS ({numbered(base.MARK_SENT)}) "
+            f"WITH sent AS ({numbered(base.MARK_SENT)}), "
+            "forgot AS (UPDATE outbox SET body = '{}' WHERE platform = $4 AND slot = $5 AND state = 'sent' "
+            "AND id < $3 AND body <> '{}') "
             "INSERT INTO slots (platform, slot, message_id) VALUES ($4, $5, $1) "
             "ON CONFLICT (platform, slot) DO UPDATE SET message_id = excluded.message_id",
             message_id, now, out.id, out.platform, out.slot)
@@ -302,6 +321,12 @@ class PostgresStorage(Storage):
     async def slot_message(self, platform: str, slot: str) -> str | None:
         row = await self._one("SELECT message_id FROM slots WHERE platform = ? AND slot = ?", platform, slot)
         return row[0] if row else None
+
+    async def slot_messages(self, platform: str, slots: list[str]) -> dict[str, str]:
+        if not slots:
+            return {}
+        rows = await self._all(base.slot_messages_query(slots), platform, *slots)
+        return {slot: message_id for slot, message_id in rows}
 
     async def outbox_rows(self, game_id: int | None = None) -> list[StoredOut]:
         if game_id is None:
@@ -368,6 +393,30 @@ class PostgresStorage(Storage):
     async def user_games(self, platform: str, user_id: str) -> list[int]:
         rows = await self._all("SELECT id, seats FROM games WHERE platform = ? AND status = 'playing'", platform)
         return base.user_game_ids(rows, user_id)
+
+    # ---- ratings -------------------------------------------------------------------------
+
+    async def ai_moved(self, game_id: int) -> set[int]:
+        return {r[0] for r in await self._all(base.AI_MOVED_IN, game_id)}
+
+    async def latest_ratings(self, platform: str, game: str, *, chat_id: str | None = None,
+                             players: list[str] | None = None) -> list[RatingRow]:
+        sql, params = base.latest_ratings_query(platform, game, chat_id, players)
+        return [base.rating_from_row(r) for r in await self._all(sql, *params)]
+
+    async def player_ratings(self, platform: str, player: str) -> list[RatingRow]:
+        return [base.rating_from_row(r) for r in await self._all(base.LATEST_OF_PLAYER, platform, player)]
+
+    async def rating_history(self) -> list[RatingRow]:
+        return [base.rating_from_row(r) for r in await self._all(base.RATING_HISTORY)]
+
+    async def rating_inputs(self) -> list:
+        async with self.pool.acquire() as conn:
+            return base.rating_inputs(*await self._rating_rows(conn))
+
+    async def seated_games(self, platform: str, user_id: str) -> list[GameMeta]:
+        rows = await self._all(base.SEATED_GAMES, platform, base.seated_pattern(user_id))
+        return base.seated(rows, user_id)
 
     # ---- copying -------------------------------------------------------------------------
 

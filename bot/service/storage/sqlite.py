@@ -13,7 +13,7 @@ from typing import Any
 
 import aiosqlite
 
-from ..model import Changes, GameMeta, ResultRow, StoredOut, TimerRow
+from ..model import Changes, GameMeta, RatingRow, ResultRow, StoredOut, TimerRow
 from . import base
 from .base import MIGRATIONS, SCHEMA_VERSION, Conflict, Storage
 
@@ -41,6 +41,20 @@ async def _connect(database: str, **kwargs: Any) -> aiosqlite.Connection:
 def _locked(exc: sqlite3.OperationalError) -> bool:
     return getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or \
         "database is locked" in str(exc)
+
+
+def _forget_replaced(conn, out: StoredOut) -> None:
+    """The slot's earlier delivered messages lose their bodies (``base.FORGET_REPLACED``). Each
+    row is deleted and written again, not updated: SQLite hands a page back for reuse when
+    deletes leave it mostly empty, while an update that shrinks a row leaves its page as it
+    was; and these rows lie among older ones, where no new row is ever written."""
+    cur = conn.execute(f"SELECT * FROM outbox WHERE {base.REPLACED}", (out.platform, out.slot, out.id))
+    columns = [d[0] for d in cur.description]
+    body = columns.index("body")
+    rows = [(*row[:body], "{}", *row[body + 1:]) for row in cur.fetchall()]
+    if rows:
+        conn.executemany("DELETE FROM outbox WHERE id = ?", [(row[0],) for row in rows])
+        conn.executemany(f"INSERT INTO outbox ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
 
 
 class SqliteStorage(Storage):
@@ -164,9 +178,16 @@ class SqliteStorage(Storage):
                     return
                 for sql in MIGRATIONS[step]:
                     conn.execute(sql)
+                if step + 1 == base.RATE_STORED:
+                    conn.executemany(base.INSERT_RATING, base.stored_ratings(*self._rating_rows(conn)))
                 conn.execute(f"PRAGMA user_version={step + 1}")
             await self._transaction(run)
         return target
+
+    @staticmethod
+    def _rating_rows(conn) -> tuple[list, list, list]:
+        return (conn.execute(base.FINISHED_GAMES).fetchall(), conn.execute(base.FINISHED_RESULTS).fetchall(),
+                conn.execute(base.AI_MOVED).fetchall())
 
     async def secret(self) -> bytes:
         row = await self._one("SELECT value FROM meta WHERE key = 'payload_secret'")
@@ -338,6 +359,8 @@ class SqliteStorage(Storage):
             db.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", changes.drop_timer)
         if changes.results:
             db.executemany(base.UPSERT_RESULT, [base.result_values(r) for r in changes.results])
+        if changes.ratings:
+            db.executemany(base.INSERT_RATING, [base.rating_values(r) for r in changes.ratings])
         if changes.chat_settings is not None:
             platform, chat_id, settings = changes.chat_settings
             db.execute(base.UPSERT_SETTINGS, (platform, chat_id, json.dumps(settings)))
@@ -389,6 +412,14 @@ class SqliteStorage(Storage):
             lambda conn: conn.execute(base.RENEW_OUT, (now + lease_seconds, out_id, owner)).fetchone())
         return base.out_from_row(row) if row else None
 
+    async def claim_next(self, out: StoredOut, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
+        row = await self._transaction(lambda conn: conn.execute(
+            base.CLAIM_NEXT_OUT, (owner, now + lease_seconds, out.platform, out.dest, out.id)).fetchone())
+        return base.out_from_row(row) if row else None
+
+    async def set_body(self, out_id: int, body: dict) -> None:
+        await self._tx([(base.SET_OUT_BODY, (json.dumps(body, ensure_ascii=False), out_id))])
+
     async def release_claim(self, out: StoredOut, owner: str) -> None:
         await self._tx([(base.RELEASE_OUT, ("sending" if out.taken_over else "pending", out.id, owner))])
 
@@ -410,10 +441,12 @@ class SqliteStorage(Storage):
         return base.out_from_row(row) if row else None
 
     async def mark_sent(self, out: StoredOut, message_id: str, now: float) -> None:
-        statements: list[tuple[str, tuple]] = [(base.MARK_SENT, (message_id, now, out.id))]
-        if out.slot is not None:
-            statements.append((base.UPSERT_SLOT, (out.platform, out.slot, message_id)))
-        await self._tx(statements)
+        def run(conn) -> None:
+            conn.execute(base.MARK_SENT, (message_id, now, out.id))
+            if out.slot is not None:
+                conn.execute(base.UPSERT_SLOT, (out.platform, out.slot, message_id))
+                _forget_replaced(conn, out)
+        await self._transaction(run)
 
     async def reschedule(self, out_id: int, due: float, attempts: int, error: str) -> None:
         await self._tx([(base.RESCHEDULE, (due, attempts, error[:500], out_id))])
@@ -439,6 +472,12 @@ class SqliteStorage(Storage):
     async def slot_message(self, platform: str, slot: str) -> str | None:
         row = await self._one("SELECT message_id FROM slots WHERE platform = ? AND slot = ?", (platform, slot))
         return row[0] if row else None
+
+    async def slot_messages(self, platform: str, slots: list[str]) -> dict[str, str]:
+        if not slots:
+            return {}
+        rows = await self._all(base.slot_messages_query(slots), (platform, *slots))
+        return {slot: message_id for slot, message_id in rows}
 
     async def outbox_rows(self, game_id: int | None = None) -> list[StoredOut]:
         if game_id is None:
@@ -507,6 +546,29 @@ class SqliteStorage(Storage):
         rows = await self._all("SELECT id, seats FROM games WHERE platform = ? AND status = 'playing'",
                                (platform,))
         return base.user_game_ids(rows, user_id)
+
+    # ---- ratings -------------------------------------------------------------------------
+
+    async def ai_moved(self, game_id: int) -> set[int]:
+        return {r[0] for r in await self._all(base.AI_MOVED_IN, (game_id,))}
+
+    async def latest_ratings(self, platform: str, game: str, *, chat_id: str | None = None,
+                             players: list[str] | None = None) -> list[RatingRow]:
+        sql, params = base.latest_ratings_query(platform, game, chat_id, players)
+        return [base.rating_from_row(r) for r in await self._all(sql, params)]
+
+    async def player_ratings(self, platform: str, player: str) -> list[RatingRow]:
+        return [base.rating_from_row(r) for r in await self._all(base.LATEST_OF_PLAYER, (platform, player))]
+
+    async def rating_history(self) -> list[RatingRow]:
+        return [base.rating_from_row(r) for r in await self._all(base.RATING_HISTORY)]
+
+    async def rating_inputs(self) -> list:
+        return await self._call(lambda: base.rating_inputs(*self._rating_rows(self.db._conn)))
+
+    async def seated_games(self, platform: str, user_id: str) -> list[GameMeta]:
+        rows = await self._all(base.SEATED_GAMES, (platform, base.seated_pattern(user_id)))
+        return base.seated(rows, user_id)
 
     # ---- copying -------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -22,16 +23,28 @@ def _advance(match, steps: int, seed: int = 0):
     return match
 
 
+# A searching level is asked at every SEARCHED-th position (every phase and round still comes up):
+# its search plays the rest of the game out for each candidate, so asking it everywhere costs
+# minutes; the other moves are its own fallback's (the normal level's).
+SEARCHED = {"strong": 4}
+
+
 @pytest.mark.parametrize("level", GAME.ai_levels)
 def test_ai_plays_a_whole_game_with_legal_choices(level):
     match = GAME.new_match(["a", "b"], seed=3, options={"hidden_money": True})
-    while not match.is_terminal():
+    asked = set()
+    for position in itertools.count():
+        if match.is_terminal():
+            break
+        mover = level if position % SEARCHED.get(level, 1) == 0 else "normal"
         for seat in match.to_act():
-            choice = GAME.choose(match, seat, seed=match.move_count, level=level, budget=BUDGET)
+            choice = GAME.choose(match, seat, seed=match.move_count, level=mover, budget=BUDGET)
             assert choice in match.legal_choices(seat)
+            asked.add((mover, match.view(seat).phase))
         seat = match.to_act()[-1]
-        match.apply(GAME.choose(match, seat, seed=match.move_count, level=level, budget=BUDGET), by=seat)
+        match.apply(GAME.choose(match, seat, seed=match.move_count, level=mover, budget=BUDGET), by=seat)
     assert match.winners
+    assert {phase for mover, phase in asked if mover == level} == {phase for _, phase in asked}
 
 
 def test_ai_is_deterministic_for_a_seed():

@@ -20,10 +20,11 @@ GAMES = [(3, 11), (4, 12), (5, 13), (6, 14)]
 
 
 def rim_point(hex_id: str, width: int = 1280, layout: str = "landscape") -> tuple[int, int]:
-    """A point on a hex's highlight rim: the middle of its upper right edge."""
+    """A point on a hex's highlight rim: the middle of its right edge (the upper edges may lie
+    under the name of the city above, which is drawn over locomotives and rims)."""
     x, y = hex_xy(hex_id, width, layout)
     r = geometry(width, layout).size * 0.9 * math.cos(math.radians(30))
-    return round(x + r * math.cos(math.radians(-60))), round(y + r * math.sin(math.radians(-60)))
+    return round(x + r), round(y)
 
 
 def locomotives(view):

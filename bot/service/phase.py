@@ -1,0 +1,68 @@
+"""The phase under way: the seats acting together now, as one stored fact of the game's turn state.
+
+A phase begins with the move that makes a seat join those to act (or with which a seat acting
+alone completes a decision and goes on with a new one: two turns in a row). It lasts, whoever
+of its seats steps or finishes, until the next one begins. Its start (that move's number) tags
+its reminder and its deadline; a timer whose tag is not the start of the phase under way is
+stale.
+
+The start is kept as a fact of the phase, not worked out again from the seats' own marks
+(``acting_since``): a seat that was acting already when a phase of several seats began (Papà
+Paolo's last investor, who plans deliveries too) would otherwise leave an older mark behind it
+once the others are done, and the phase would seem to end while that seat still acts.
+
+Stored in ``GameMeta.extra["turn_phase"]`` as ``{"start", "began_at", "reminded"}``. A game
+stored before it was kept has the older keys instead (``since`` per seat, ``phase`` with
+``phase_at``, ``reminded_phase``): its phase is read from them, as that code worked it out,
+and stored in the new shape with the game's next commit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from .model import GameMeta
+
+KEY = "turn_phase"
+
+
+@dataclass(slots=True)
+class Phase:
+    start: int                       # the move number at which the phase's seats began to act
+    began_at: float | None = None    # when its timers began to run (None: none armed yet)
+    reminded: bool = False           # its reminder went out (it is not armed again)
+
+    @classmethod
+    def of(cls, meta: GameMeta, match) -> Phase:
+        """The phase under way in ``meta``'s game (``match`` is that game's present state)."""
+        stored = meta.extra.get(KEY)
+        if isinstance(stored, dict):
+            try:
+                began = stored.get("began_at")
+                return cls(int(stored["start"]), None if began is None else float(began),
+                           bool(stored.get("reminded", False)))
+            except (KeyError, TypeError, ValueError):
+                pass            # a damaged record: worked out again, as for an old one
+        return cls._of_old_record(meta, match)
+
+    @classmethod
+    def _of_old_record(cls, meta: GameMeta, match) -> Phase:
+        # As that code had it: the latest mark among the seats acting now (the move count if none).
+        since = meta.extra.get("since", {})
+        start = max((int(since.get(str(s), 0)) for s in match.to_act()), default=match.move_count)
+        armed = meta.extra.get("phase") == start and "phase_at" in meta.extra
+        return cls(start, float(meta.extra["phase_at"]) if armed else None,
+                   meta.extra.get("reminded_phase") == start)
+
+    def keep(self, meta: GameMeta) -> None:
+        """Store the phase in ``meta`` (written with the game's next commit)."""
+        for old in ("phase", "phase_at", "reminded_phase"):
+            meta.extra.pop(old, None)
+        meta.extra[KEY] = asdict(self)
+
+
+def begins(before: tuple[int, ...], acting: tuple[int, ...], mover: int, in_decision: bool) -> bool:
+    """Whether the move ``mover`` just made, which left ``acting`` to act where ``before`` were,
+    began a new phase: a seat joined those to act, or the mover, acting alone, completed a
+    decision (``in_decision`` is whether it is in the middle of one now) and goes on."""
+    return bool(set(acting) - set(before)) or (acting == (mover,) and not in_decision)

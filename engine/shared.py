@@ -1,0 +1,31 @@
+"""One copy of each small immutable value that many matches hold alike.
+
+A bot keeps thousands of matches in memory, and their histories repeat the same values: a
+seat's step "take 1,2", an event "Ann places a marker on B3". Frozen values are safe to share,
+so a match keeps a reference to the one shared copy instead of a copy of its own
+(``sys.intern`` does the same for names). The table only grows to ``LIMIT`` entries: values
+that repeat show up early, and past the limit a new value is kept as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TypeVar
+
+LIMIT = 100_000       # entries; at about 150 bytes each, some 15 MB at most, shared by every match
+T = TypeVar("T", bound=Hashable)
+_table: dict = {}
+
+
+def shared(value: T) -> T:
+    """The shared copy of ``value`` (an equal one, immutable and hashable): ``value`` itself the
+    first time, once the table is full, or when it cannot be hashed (a frozen value holding a dict)."""
+    try:
+        found = _table.get(value)
+    except TypeError:
+        return value
+    if found is not None:
+        return found
+    if len(_table) < LIMIT:
+        _table[value] = value
+    return value
