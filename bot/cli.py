@@ -79,6 +79,7 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     play.add_argument("--maps", type=Path, default=Path(DEFAULT_MAPS_DIR), metavar="DIR",
                       help=tr("maps", path=f"./{DEFAULT_MAPS_DIR}"))
     play.add_argument("--no-maps", action="store_true", help=tr("no_maps"))
+    play.add_argument("--keep-pictures", action="store_true", help=tr("keep_pictures"))
     play.add_argument("--resume", nargs="?", const=True, default=False, type=int, metavar="ID",
                       help=tr("resume", command=f"{PROG} games"))
     play.add_argument("--list", action="store_true", help=tr("list"))
@@ -204,6 +205,7 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
         language=args.language or language, game_options=game_options,
         db=(args.db.expanduser() if args.db else default_db_path()),
         maps=None if args.no_maps else args.maps.expanduser().absolute(),   # a path one can open
+        keep_pictures=args.keep_pictures,
         resume=args.resume is not False, resume_id=None if isinstance(args.resume, bool) else args.resume,
         resume_command=_resume_command(args),
         again_command=_resume_command(args).replace(" --resume", "", 1),
@@ -348,6 +350,8 @@ def _resume_command(args: argparse.Namespace) -> str:
         parts.append("--no-maps")
     elif args.maps != Path(DEFAULT_MAPS_DIR):
         parts += ["--maps", _quote(str(args.maps))]
+    if args.keep_pictures and not args.no_maps:
+        parts.append("--keep-pictures")
     return " ".join(parts)
 
 

@@ -81,6 +81,10 @@ class Outgoing:
     image: bytes | None = None                     # PNG, rendered by the delivery loop; a private
                                                    # message's is that seat's own board
     image_name: str = DEFAULT_IMAGE_NAME           # the service names each picture after its game
+    # The name of the file that holds the latest picture of its kind (the board, one seat's own
+    # board): a surface that keeps pictures as files (the terminal) overwrites it, so that a
+    # viewer left open follows the game. Empty: a picture of its own (the final one).
+    latest_image_name: str = ""
     image_description: str = ""                    # the picture in words, for screen readers (Discord's
                                                    # attachment description; at most 1024 characters)
     buttons: tuple[tuple[Button, ...], ...] = ()   # rows of buttons
@@ -110,6 +114,9 @@ class Reply:
     image: bytes | None = None
     image_name: str = DEFAULT_IMAGE_NAME
     extra: dict = field(default_factory=dict)
+    # The user's own board as monospace text (what a private picture shows), beside their
+    # choices: for a surface that prints text rather than showing pictures (the terminal).
+    own_board: str = ""
     # A file for the user to keep (a finished game's JSON record): Telegram sends it as a
     # document, Discord attaches it, the terminal writes it.
     document: bytes | None = None

@@ -22,6 +22,10 @@ from typing import Any
 
 from .i18n import t
 
+# Where a player reads the texts: a chat with buttons (Telegram, Discord) or the terminal.
+CHAT = "chat"
+TERMINAL = "terminal"
+
 
 @dataclass(frozen=True, slots=True)
 class MenuItem:
@@ -100,8 +104,9 @@ class Presenter(ABC):
         """The heading of a finished cycle's prompt ("Round 3/15: done")."""
 
     @abstractmethod
-    def prompt_line(self, view: Any, language: str) -> str:
-        """Who must act now and what they choose ("👉 Ann, your turn: pick a tile.")."""
+    def prompt_line(self, view: Any, language: str, surface: str = CHAT) -> str:
+        """Who must act now and what they choose ("👉 Ann, your turn: pick a tile."), in the
+        words of ``surface`` (a chat's buttons are tapped, a terminal's choices typed)."""
 
     @abstractmethod
     def cycle_over_line(self, view: Any, cycle: int, language: str) -> str:
@@ -258,6 +263,11 @@ class Presenter(ABC):
         """A PNG of one seat's own view (``view(seat)``, the events that seat may see), sent
         only to that seat. Only called where ``private_pictures`` is set."""
         raise NotImplementedError(f"{type(self).__name__} draws no private pictures")
+
+    def render_private_text(self, view: Any, language: str) -> str | None:
+        """What ``render_private`` draws, as monospace text (one seat's own view), for a surface
+        that prints text (the terminal); None: the game has no such text."""
+        return None
 
 
 # Discord's limit for an attachment's description (characters).

@@ -33,6 +33,7 @@ class Info:
         if private_choices and acting:
             text += "\n" + M.waiting_line(meta, match)     # every seat still to act
         buttons: tuple = ()
+        own = None
         seat = meta.seat_of(user.id)
         if seat is not None and seat in acting:
             if private_choices and not private:
@@ -41,8 +42,10 @@ class Info:
                 rows = [[M.button(t(meta.language, "bot.btn.my_choices"), self.codec.encode("h", meta.id))]]
             else:
                 _, rows = M.choice_buttons(meta, loaded.game, match, self.codec, seat)
+                # the seat's own board in text, beside its choices (its picture's stand-in)
+                own = loaded.game.presenter.render_private_text(match.view(seat), lang)
             buttons = M.to_buttons(rows)
-        return Reply(text, buttons=buttons, extra={
+        return Reply(text, buttons=buttons, own_board=own or "", extra={
             "game_id": meta.id, "status": meta.status, "game": meta.game,
             "to_move": acting[0] if acting else None, "to_act": list(acting), "seat": seat,
             "private_choices": private_choices})

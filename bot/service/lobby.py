@@ -185,6 +185,7 @@ class Lobby:
                M.group(meta, t(meta.language, "bot.msg.start_map"),
                        render={"kind": "map", "game_id": meta.id, "moves": 0, "cycle": 0},
                        image_name=M.picture_name(meta, game, "start"),
+                       latest_image_name=M.picture_name(meta, game, M.BOARD_PICTURE),
                        description=game.presenter.picture_description("map", match.view(None), (), match.players,
                                                                       meta.language))]
         await self.play.finish(loaded, turn, out, first_prompt=True)

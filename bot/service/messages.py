@@ -21,7 +21,7 @@ from bot.contract import Button, Chat, User
 from bot.games import GameKind, ai_level
 from engine.interface import Dynamics, Information
 from renderers.i18n import decimal, t
-from renderers.presenter import Menu
+from renderers.presenter import CHAT, TERMINAL, Menu
 
 from .model import GameMeta, OutRow
 from .payloads import PayloadCodec
@@ -67,12 +67,12 @@ def chat_dict(chat: Chat) -> dict[str, Any]:
 
 def group(meta: GameMeta, text: str, *, buttons=(), mentions=(), slot: str | None = None,
           mode: str = "new", render: dict | None = None, image_name: str = "board.png",
-          awaited: bool = False, description: str = "") -> OutRow:
+          awaited: bool = False, description: str = "", latest_image_name: str = "") -> OutRow:
     """A message to the group; ``description``: its picture (``render``) in words, for screen readers;
     ``awaited``: a turn prompt the table waits for (sent first, see ``OutRow.priority``)."""
     body = {"text": text, "chat": chat_dict(meta.chat), "private_to": None, "buttons": list(buttons),
             "mentions": [user_dict(u) for u in mentions], "language": meta.language, "render": render,
-            "image_name": image_name}
+            "image_name": image_name, "latest_image_name": latest_image_name}
     if render is not None:
         body["description"] = description
     return OutRow(meta.id, meta.platform, f"c:{meta.chat_id}", body, slot, mode, awaited)
@@ -80,9 +80,10 @@ def group(meta: GameMeta, text: str, *, buttons=(), mentions=(), slot: str | Non
 
 def private(meta: GameMeta | None, platform: str, user: User, text: str, language: str, *,
             buttons=(), slot: str | None = None, mode: str = "new", render: dict | None = None,
-            image_name: str = "board.png", description: str = "") -> OutRow:
+            image_name: str = "board.png", description: str = "", latest_image_name: str = "") -> OutRow:
     body = {"text": text, "chat": None, "private_to": user_dict(user), "buttons": list(buttons),
-            "mentions": [], "language": language, "render": render, "image_name": image_name}
+            "mentions": [], "language": language, "render": render, "image_name": image_name,
+            "latest_image_name": latest_image_name}
     if render is not None:
         body["description"] = description
     return OutRow(meta.id if meta else None, platform, f"u:{user.id}", body, slot, mode)
@@ -100,6 +101,11 @@ def new_turn_slot(meta: GameMeta, match) -> str:
     most per move count), remembered as the live one in ``meta.extra``."""
     slot = meta.extra["turn_slot"] = f"g{meta.id}:m{match.move_count}:turn"
     return slot
+
+
+def surface(meta: GameMeta) -> str:
+    """Where the game's players read its texts: the terminal types its choices, chats tap them."""
+    return TERMINAL if meta.platform == TERMINAL else CHAT
 
 
 def seat_slot(meta: GameMeta, seat: int) -> str:
@@ -257,7 +263,7 @@ def prompt_text(meta: GameMeta, game: GameKind, match, menu: Menu | None = None)
         # Who is still to act, never what anyone chose: their choices are made in private.
         lines.append(waiting_line(meta, match))
     else:
-        lines.append(menu.text if menu is not None and menu.text else pres.prompt_line(view, lang))
+        lines.append(menu.text if menu is not None and menu.text else pres.prompt_line(view, lang, surface(meta)))
         browsing = meta.extra.get("browsing")
         if browsing and browsing[0] in match.to_act():
             lines.append(t(lang, "bot.msg.choosing_privately", player=meta.seats[browsing[0]].name,
@@ -351,7 +357,7 @@ def seat_prompt(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat
     label = chat_label(meta)
     if label:
         lines.append(t(lang, "bot.msg.private_turn", chat=label))
-    lines.append(menu.text if menu.text else pres.prompt_line(view, lang))
+    lines.append(menu.text if menu.text else pres.prompt_line(view, lang, surface(meta)))
     render, description = None, ""
     if pres.private_pictures:
         render = {"kind": "seat", "game_id": meta.id, "moves": match.move_count, "cycle": match.cycle,
@@ -359,10 +365,13 @@ def seat_prompt(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat
         description = pres.picture_description("seat", view, (), match.players, lang)
         # The text is the picture's caption where the platform has no other place for words
         # (Telegram): it tells whose turn and what to choose, and this line what the picture is.
-        lines.append(pres.picture_subject("seat", view, lang))
+        # (The terminal prints the seat's board as text above its choices, and names the file once.)
+        if surface(meta) != TERMINAL:
+            lines.append(pres.picture_subject("seat", view, lang))
     row = private(meta, meta.platform, info.user(), "\n".join(lines), lang, buttons=rows,
                   slot=seat_slot(meta, seat), mode=mode, render=render,
-                  image_name=picture_name(meta, game, f"seat{seat}-{match.move_count}"), description=description)
+                  image_name=picture_name(meta, game, f"seat{seat}-{match.move_count}"), description=description,
+                  latest_image_name=picture_name(meta, game, f"seat{seat}"))
     return row, menu, rows
 
 
@@ -425,6 +434,9 @@ def game_code(meta: GameMeta) -> str:
     return b36(meta.seed % 36 ** 4).rjust(4, "0")
 
 
+BOARD_PICTURE = "board"      # the latest picture of the board, whichever cycle it shows
+
+
 def picture_name(meta: GameMeta, game: GameKind, what: str) -> str:
     """``paris-3-k2x9-round7.png``: unique per game (id and deal code) and picture."""
     return f"{game.presenter.image_prefix}-{meta.id}-{game_code(meta)}-{what}.png"
@@ -477,7 +489,8 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
         out.append(group(meta, "\n".join(summary),
                          render={"kind": "map", "game_id": meta.id, "moves": moves_after, "cycle": cycle},
                          image_name=picture_name(meta, game, pres.cycle_label(view, cycle)),
-                         description=pres.picture_description("map", shown, events, match.players, lang)))
+                         description=pres.picture_description("map", shown, events, match.players, lang),
+                         latest_image_name=picture_name(meta, game, BOARD_PICTURE)))
     if match.is_terminal():
         out.append(group(meta, "\n".join([*pres.final_lines(view, lang), *final_lines]),
                          render={"kind": "final", "game_id": meta.id, "moves": match.move_count},

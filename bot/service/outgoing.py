@@ -31,6 +31,7 @@ async def materialise(row: StoredOut, render: Render) -> Outgoing:
         chat=Chat(chat["platform"], chat["id"], chat.get("title", "")) if chat else None,
         private_to=User(to["platform"], to["id"], to["name"], language=to.get("language")) if to else None,
         image=image, image_name=body.get("image_name", "board.png"),
+        latest_image_name=body.get("latest_image_name", ""),
         image_description=body.get("description", "") if image is not None else "",
         buttons=M.to_buttons(body.get("buttons") or []),
         mentions=tuple(User(m["platform"], m["id"], m["name"]) for m in body.get("mentions") or []),

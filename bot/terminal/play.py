@@ -57,6 +57,7 @@ class PlayOptions:
     game_options: dict = field(default_factory=dict)   # options the game declares, checked
     db: Path | None = None
     maps: Path | None = Path(MAPS_FOLDER)   # None: do not write maps
+    keep_pictures: bool = False           # every picture under its own name, besides the latest of each kind
     resume: bool = False
     resume_id: int | None = None          # with ``resume``: this game, else the latest unfinished one
     ai_level: str | None = None           # None: the game's default level
@@ -98,10 +99,11 @@ class TerminalSession:
         self.chat = new_chat()                        # the game's chat, once it is known
         self.game_id: int | None = None
         self.transport = TerminalTransport(self.console, self.human, maps_dir=options.maps,
-                                           language=options.language)
+                                           language=options.language, keep_pictures=options.keep_pictures)
         self.reader = LineReader(stdin)
         self.reply_buttons: tuple[Button, ...] = ()   # a follow-up choice from a Reply (eviction)
         self.board_round: int | None = None           # the round whose board was last shown
+        self.own_board = ""                           # the player's own board as last printed
 
     def say(self, key: str, /, **params: object) -> None:
         self.console.print(t(self.language, key, **params))
@@ -261,6 +263,10 @@ class TerminalSession:
             if info["round"] != self.board_round:
                 self.board_round = info["round"]
                 self.show_board(board.text)
+            if board.own_board and board.own_board != self.own_board:
+                # the player's own board (the picture's squares and numbers) whenever it changed
+                self.own_board = board.own_board
+                self.show_board(board.own_board)
             buttons = self.reply_buttons or tuple(b for row in board.buttons for b in row)
             if not buttons:
                 raise GameStalled("your turn, but no choices")
@@ -277,9 +283,10 @@ class TerminalSession:
     async def choose(self, buttons: tuple[Button, ...]) -> int | None:
         """Offer ``buttons`` until the player picks one or a command ends the session."""
         labels = [b.label for b in buttons]
-        numbers = numbering([b.key for b in buttons])
-        # an action with a fixed letter (Undo u, Done d) keeps it: numbers never move under it
-        keys: list[int | str] = [b.letter or n for b, n in zip(buttons, numbers, strict=True)]
+        # an action with a fixed letter (Undo u, Done d) keeps it and takes no number: numbers
+        # never move under it, and they are the ones the game counts (``find_item``)
+        plain = iter(numbering([b.key for b in buttons if not b.letter]))
+        keys: list[int | str] = [b.letter or next(plain) for b in buttons]
         while True:
             self.show_choices(buttons, keys)
             line = await self.reader.readline()
@@ -293,11 +300,11 @@ class TerminalSession:
             # level's: in a submenu it counts the submenu's own buttons.
             if isinstance(answer, Invalid) and (answer.reason == "unknown" or (
                     answer.reason == "out_of_range" and not self.reply_buttons)):
-                if await self.typed(line.strip(), answer, numbers):
+                if await self.typed(line.strip(), answer, keys):
                     return None
                 continue
             if isinstance(answer, Invalid):
-                self.explain_invalid(answer, numbers, labels)
+                self.explain_invalid(answer, keys, labels)
                 continue
             if isinstance(answer, Command):
                 code = await self.command(answer.name)
@@ -368,7 +375,11 @@ class TerminalSession:
 
     def show_choices(self, buttons: tuple[Button, ...], numbers: list) -> None:
         self.console.print()
-        for number, button in zip(numbers, buttons, strict=True):
+        # in the order of their numbers (a game may put a choice first that takes a later number),
+        # the fixed letters last
+        shown = sorted(zip(numbers, buttons, strict=True),
+                       key=lambda pair: (isinstance(pair[0], str), pair[0] if isinstance(pair[0], int) else 0))
+        for number, button in shown:
             # The label as the game worded it (a number it shows is the one typed: the key).
             self.console.print(f"{self.console.style(f'{number:>2}', 'bold', button.colour)}. {button.label}")
         self.console.out.write(t(self.language, "terminal.ask_move", numbers=key_list(numbers)) + " ")
@@ -452,7 +463,8 @@ def resume_command_for(options: PlayOptions, game_id: int | None) -> str:
 
 def list_command(options: PlayOptions) -> str:
     """``boardchat games`` with the same database as the resume command names."""
-    return options.resume_command.replace("play --resume", "games", 1).replace(" --no-maps", "").split(" --maps")[0]
+    command = options.resume_command.replace("play --resume", "games", 1)
+    return command.replace(" --no-maps", "").replace(" --keep-pictures", "").split(" --maps")[0]
 
 
 async def run_play(options: PlayOptions, *, stdin: TextIO | None = None, stdout: TextIO | None = None,

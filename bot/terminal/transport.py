@@ -3,8 +3,11 @@
 Group messages are printed as they are; the human's private messages are printed under
 a clear "only you see this" header; private messages to anyone else (an AI seat) are
 secrets and are never shown. Images are written to the maps folder and their path is
-printed. Buttons are not printed here: the input loop asks the service for the current
-choices (they survive a restart, a printed message does not).
+printed: one file for each kind of picture (the board, the player's own board), overwritten
+as the game goes on so that a viewer left open on it follows, and every picture under its own
+name too when the history is asked for (``keep_pictures``). Buttons are not printed here: the
+input loop asks the service for the current choices (they survive a restart, a printed
+message does not).
 """
 
 from __future__ import annotations
@@ -59,10 +62,12 @@ class TerminalTransport:
 
     platform = "terminal"
 
-    def __init__(self, console: Console, human: User, *, maps_dir: Path | None, language: str = "en") -> None:
+    def __init__(self, console: Console, human: User, *, maps_dir: Path | None, language: str = "en",
+                 keep_pictures: bool = False) -> None:
         self.console = console
         self.human = human
         self.maps_dir = maps_dir
+        self.keep_pictures = keep_pictures
         self.language = language
         self.maps_written: list[Path] = []
         self.delivered = 0
@@ -98,6 +103,10 @@ class TerminalTransport:
     def _print(self, message: Outgoing) -> None:
         text = message.text.strip("\n")
         if message.private_to is not None:
+            if message.slot is not None and not message.buttons:
+                # The player's turn message closes (its buttons go): the terminal asks the next
+                # question at once, or the game is over; "nothing more to choose" is only noise.
+                return
             if message.slot is not None:
                 # The player's own turn message, edited as they step: only what is new.
                 text = self._new_lines(message, text)
@@ -138,15 +147,24 @@ class TerminalTransport:
     def _save_image(self, message: Outgoing) -> None:
         if self.maps_dir is None:
             return
-        path = self.maps_dir / image_file_name(message)
-        try:
-            self.maps_dir.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(message.image or b"")
-        except OSError as exc:
-            self.console.print(t(self.language, "terminal.map_failed", path=str(path), error=str(exc)))
-            return
-        self.maps_written.append(path)
-        self.console.print(self.console.style(t(self.language, "terminal.map_saved", path=str(path)), "dim"))
+        latest = safe_file_name(message.latest_image_name) if message.latest_image_name else None
+        names = [latest] if latest else []
+        if self.keep_pictures or not latest:
+            names.append(image_file_name(message))
+        for name in names:
+            path = self.maps_dir / name
+            try:
+                self.maps_dir.mkdir(parents=True, exist_ok=True)
+                write_atomically(path, message.image or b"")
+            except OSError as exc:
+                self.console.print(t(self.language, "terminal.map_failed", path=str(path), error=str(exc)))
+                continue
+            # A player's own board changes at every step: its path is told once. A picture of
+            # the whole board comes once a phase or a round, and each is worth a line.
+            if path not in self.maps_written or message.private_to is None:
+                self.console.print(self.console.style(t(self.language, "terminal.map_saved", path=str(path)), "dim"))
+            if path not in self.maps_written:
+                self.maps_written.append(path)
 
 
 def is_lobby_board(message: Outgoing) -> bool:
@@ -158,11 +176,27 @@ def is_lobby_board(message: Outgoing) -> bool:
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write a temporary file beside ``path``, then put it in its place: a viewer that reloads
+    the file never reads half a picture."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def safe_file_name(name: str) -> str:
+    """``name`` as a file name in the maps folder: no folders, no unusual characters."""
+    return _UNSAFE.sub("-", Path(name or "").name).strip(".-") or DEFAULT_IMAGE_NAME
+
+
 def image_file_name(message: Outgoing) -> str:
     """The service's file name (``paris-3-round7.png``, unique per game and round, so a
     message delivered again after a crash rewrites the same file), made safe; the generic
     default name gets the message id so that maps never overwrite each other."""
-    name = _UNSAFE.sub("-", Path(message.image_name or "").name).strip(".-") or DEFAULT_IMAGE_NAME
+    name = safe_file_name(message.image_name)
     stem, dot, ext = name.rpartition(".")
     if not dot:
         stem, ext = name, "png"

@@ -8,7 +8,8 @@ build; its square next unless one is free), "best-trip" (an express delivery's b
 "sponsor". Those are shortcuts (``SHORTCUTS``): "take", "buy", "build", "express" then their
 details one step at a time reach the same whole moves (the AI's way, and older games'); phase 4
 is "track" or "action", with the same shortcuts for the tile's action; phase 5 is a private plan (pizzeria, next square, drop here, end trip, done) or
-"best-plan", computed exactly for that seat.
+"best-plan", computed exactly for that seat; "undo-trip" drops the trip under way, or else the last
+trip planned, before the plan is sent.
 """
 
 from __future__ import annotations
@@ -236,8 +237,9 @@ def _plan_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
     tile = g.delivery_tile(seat)
     stock, open_, total = _plan_use(d["trips"])
     if d["cur"] is not None:
-        return _trip_steps(hood, d["cur"], limit=tile.max_pizzas - total, max_distance=tile.max_distance,
-                           stock=stock, open_=open_, express=False, ignore=False)
+        # The trip under way can be dropped as a whole (a person who took a wrong turn).
+        return [*_trip_steps(hood, d["cur"], limit=tile.max_pizzas - total, max_distance=tile.max_distance,
+                             stock=stock, open_=open_, express=False, ignore=False), Step("undo-trip")]
     out = []
     if len(d["trips"]) < person.value("green") and total < tile.max_pizzas:
         out = [Step("from", p) for p in sorted(hood.shops, key=ORDER)
@@ -246,6 +248,8 @@ def _plan_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
     out.append(Step("done"))
     if not d["trips"]:
         out.append(Step("best-plan"))
+    else:
+        out.append(Step("undo-trip"))       # a planned trip taken back before the plan is sent
     return out
 
 
@@ -476,6 +480,13 @@ def _plan_step(g: Game, seat: int, step: Step) -> None:
     elif v == "end-trip":
         d["trips"].append(d["cur"])
         d["cur"] = None
+    elif v == "undo-trip":
+        if d["cur"] is not None:
+            d["cur"] = None
+        else:
+            d["trips"].pop()
+        if not d["trips"] and d["cur"] is None:
+            del g.drafts[seat]        # nothing planned: as before the first step (a record replays to it)
     elif v == "done":
         g.play(seat, {"deliver": [trip_json((t["from"], tuple(t["path"]), tuple(t["drops"])))
                                   for t in d["trips"]]})

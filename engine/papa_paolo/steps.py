@@ -3,7 +3,7 @@
 Text forms: ``place 1,2`` (a grid space, row,col), ``take``, ``sponsor``, ``buy``, ``express``,
 ``build``, ``nothing``, ``square 1,-1`` (a neighbourhood square, x,y), ``rotate 2``,
 ``pizzas 3``, ``put 0,0``, ``pizzeria P4-1``, ``from 0,0``, ``step 1,0``, ``drop 1,0``,
-``end-trip``, ``done``, ``best-plan``, ``stairs 2,1`` (row,column), ``invest IY3``,
+``end-trip``, ``undo-trip``, ``done``, ``best-plan``, ``stairs 2,1`` (row,column), ``invest IY3``,
 ``late IB2``, ``decline``, ``track``, ``action``, ``best-trip``, ``split 0,0=2;1,-1=1`` (a buy's
 pizzas per pizzeria, squares in reading order).
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from engine.errors import MalformedInput
 
-BARE = ("take", "sponsor", "buy", "express", "build", "nothing", "end-trip", "done", "best-plan", "decline",
-        "track", "action", "best-trip")
+BARE = ("take", "sponsor", "buy", "express", "build", "nothing", "end-trip", "undo-trip", "done", "best-plan",
+        "decline", "track", "action", "best-trip")
 PAIRS = ("place", "square", "put", "from", "step", "drop", "stairs")
 NUMBERS = ("rotate", "pizzas")
 IDS = ("pizzeria", "invest", "late")

@@ -27,8 +27,9 @@ from engine.papa_paolo.stepper import parse_split
 from engine.papa_paolo.steps import Step
 
 from ..i18n import t
-from ..presenter import ChoiceNotFound, Menu, MenuItem, Presenter, fit_description
+from ..presenter import CHAT, TERMINAL, ChoiceNotFound, Menu, MenuItem, Presenter, fit_description
 from . import text as words
+from .hoodtext import pizzas_taken
 from .text import ACTION_EMOJI, COLOUR_EMOJI, ROAD_CHAR
 
 ROW = 5                 # buttons in a row (Discord's limit)
@@ -78,13 +79,13 @@ class PapaPaoloPresenter(Presenter):
     def status_line(self, view, language: str) -> str:
         return words.status_line(view, language)
 
-    def prompt_line(self, view, language: str) -> str:
+    def prompt_line(self, view, language: str, surface: str = CHAT) -> str:
         if view.finished:
             return t(language, "papa.prompt.over")
         if view.viewer is None or view.viewer not in view.to_act:
             return t(language, "papa.prompt.waiting",
                      players=words.listing([view.players[s] for s in view.to_act], language))
-        return _own_prompt(view, language)
+        return _own_prompt(view, language, surface)
 
     # A cycle is a stretch of play closed by a picture of the board: a phase of a round
     # (``view.stretches`` names each closed one); the last is closed by the end of the game.
@@ -182,10 +183,11 @@ class PapaPaoloPresenter(Presenter):
 
     def find_item(self, view, choices: Sequence[Any], text: str, language: str) -> MenuItem:
         """As the base class, but a number means what the menu shows for it: a square's key, the
-        other buttons counted on from 1 past the keys (as the terminal numbers them)."""
+        other buttons counted on from 1 past the keys (as the terminal numbers them); a button
+        with a fixed letter (undo a trip) takes no number."""
         typed = " ".join(str(text).split())
         if typed.isascii() and typed.isdigit() and len(typed) <= 4:
-            items = self.menu(view, choices, language).items()
+            items = [i for i in self.menu(view, choices, language).items() if not i.letter]
             for item, number in zip(items, numbering([i.key for i in items]), strict=True):
                 if number == int(typed):
                     return item
@@ -242,6 +244,11 @@ class PapaPaoloPresenter(Presenter):
         from .hoodimage import render_own
 
         return render_own(view, events=events, language=language, layout=layout)
+
+    def render_private_text(self, view, language: str) -> str | None:
+        from .hoodtext import own_board_text
+
+        return own_board_text(view, language) if view.viewer is not None else None
 
 
 def _stretch(view, cycle: int) -> tuple[int, str | None]:
@@ -317,10 +324,19 @@ def _item(step: Step, view, language: str, keys: dict, numbered: Sequence[str] =
         key = keys[arg]
         label = f"{key} · 📦" if v == "drop" else str(key)
         if v in ("from", "put"):
+            # what the pizzeria holds once the trips already planned have taken theirs
             pizzas = next((q.pizzas for q in view.neighbourhoods[view.viewer] if (q.x, q.y) == arg), 0) \
                 if view.viewer is not None else 0
-            label = f"{key} · 🍕{pizzas}"
+            pizzas -= pizzas_taken(view.draft)[arg] if v == "from" else 0
+            label = t(language, "papa.btn.from", key=key, pizzas=pizzas) if v == "from" else f"{key} · 🍕{pizzas}"
+        elif v == "step":
+            label = t(language, "papa.btn.step", key=key)
         return MenuItem(label, choice=step, key=key)
+    if v == "undo-trip":
+        # a fixed letter, as Paris Connection's Undo: typed from memory, it never takes a number
+        cancels = bool((view.draft or {}).get("cur"))
+        return MenuItem(t(language, "papa.btn.cancel_trip" if cancels else "papa.btn.undo_trip"), choice=step,
+                        letter="u")
     if v == "place":
         tile = view.grid[arg[0] * view.grid_size[1] + arg[1]]
         sign = f"{COLOUR_EMOJI[C.CITY_TILES[tile].colour]}{C.CITY_TILES[tile].houses}" if tile else "—"
@@ -395,33 +411,34 @@ def _draft_tile(view) -> str | None:
     return view.grid[space[0] * view.grid_size[1] + space[1]]
 
 
-def _own_prompt(view, language: str) -> str:
+def _own_prompt(view, language: str, surface: str) -> str:
     draft = view.draft or {}
     phase = view.phase
     if phase == "place" and not draft:
         return t(language, "papa.prompt.place")
     if phase == "deliver":
-        tile = view.delivery_held[view.viewer]
-        limits = words.delivery_text(tile, language) if tile else ""
-        if draft.get("cur"):
-            return t(language, "papa.prompt.trip", drops=len(draft["cur"]["drops"]), limits=limits)
-        return t(language, "papa.prompt.deliver", trips=len(draft.get("trips", ())), limits=limits,
-                 allowed=C.track_value("green", view.tracks[view.viewer]["green"]))
+        return _plan_prompt(view, language, surface)
     if phase in ("bid", "settle", "late"):
         return t(language, f"papa.prompt.{phase}", money=words.money(view, view.viewer, language))
     if phase == "invest" and not draft:
         return t(language, "papa.prompt.invest",
                  tile=words.investment_text(view.investment_held[view.viewer], language))
     mode = draft.get("mode", "choose")
+    typed = surface == TERMINAL
     if mode == "choose":
         tile = _draft_tile(view)
-        key = "papa.prompt.choose_square" if any(s.startswith("square ") for s in view.legal) else "papa.prompt.choose"
+        key = "papa.prompt.choose"
+        if any(s.startswith("square ") for s in view.legal):
+            key = "papa.prompt.choose_square_typed" if typed else "papa.prompt.choose_square"
         return t(language, key, space=words.space_name(draft["space"]),
                  tile=words.tile_text(tile, language))
     if mode == "rotate":
-        return t(language, "papa.prompt.rotate", tile=words.tile_text(_draft_tile(view), language))
+        return t(language, "papa.prompt.rotate_typed" if typed else "papa.prompt.rotate",
+                 tile=words.tile_text(_draft_tile(view), language))
     if mode == "put":
-        return t(language, "papa.prompt.put", left=draft.get("left", 0))
+        return t(language, "papa.prompt.put_typed" if typed else "papa.prompt.put", left=draft.get("left", 0))
+    if mode == "square" and typed:
+        return t(language, "papa.prompt.square_typed")
     if mode == "trip":
         return t(language, "papa.prompt.express_trip", drops=len(draft["trip"]["drops"]),
                  most=C.track_value("red", view.tracks[view.viewer]["red"]))
@@ -429,3 +446,32 @@ def _own_prompt(view, language: str) -> str:
 
 
 PRESENTER = PapaPaoloPresenter()
+
+
+def _plan_prompt(view, language: str, surface: str) -> str:
+    """Phase 5: where the plan stands, then what the choices offered now do (and only those)."""
+    draft = view.draft or {}
+    tile = view.delivery_held[view.viewer]
+    limits = words.delivery_text(tile, language) if tile else ""
+    verbs = {s.split(" ", 1)[0] for s in view.legal}
+    if draft.get("cur"):
+        ways = [t(language, f"papa.prompt.trip_{verb}") for verb in ("step", "drop", "end-trip", "undo-trip")
+                if verb in verbs]
+        return t(language, "papa.prompt.trip", drops=len(draft["cur"]["drops"]), limits=limits,
+                 ways=_either(ways, language))
+    trips = len(draft.get("trips", ()))
+    head = t(language, "papa.prompt.deliver", trips=trips, limits=limits,
+             allowed=C.track_value("green", view.tracks[view.viewer]["green"]))
+    if "best-plan" in verbs:
+        key = ("papa.prompt.deliver_first_typed" if surface == TERMINAL else "papa.prompt.deliver_first") \
+            if "from" in verbs else "papa.prompt.deliver_none"
+    else:
+        key = "papa.prompt.deliver_more" if "from" in verbs else "papa.prompt.deliver_send"
+    return f"{head} {t(language, key)}"
+
+
+def _either(ways: Sequence[str], language: str) -> str:
+    """"a, b or c": the ways a player may go on."""
+    if len(ways) <= 1:
+        return "".join(ways)
+    return t(language, "papa.either", most=", ".join(ways[:-1]), last=ways[-1])

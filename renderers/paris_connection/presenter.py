@@ -20,7 +20,7 @@ from engine.paris_connection.board import COMPANIES, HEXES, TOWER, cities, hex_c
 from engine.paris_connection.game import PENALTY
 
 from ..i18n import t
-from ..presenter import ChoiceNotFound, Menu, MenuItem, Presenter
+from ..presenter import CHAT, ChoiceNotFound, Menu, MenuItem, Presenter
 from ..ranking import places
 from . import text as words
 from .text import COLOUR_EMOJI, colour_word
@@ -41,7 +41,7 @@ class ParisConnectionPresenter(Presenter):
         boards = sum(1 for left in view.storage.values() if left)
         return t(language, "pc.status", cycle=view.cycle, player=view.players[view.to_move], boards=boards)
 
-    def prompt_line(self, view, language: str) -> str:
+    def prompt_line(self, view, language: str, surface: str = CHAT) -> str:
         if view.to_move is None:
             return t(language, "pc.prompt_over")
         player = view.players[view.to_move]

@@ -10,7 +10,7 @@ from engine.paris_paris import board as B
 from engine.paris_paris.actions import Pick
 
 from ..i18n import t
-from ..presenter import Menu, MenuItem, Presenter
+from ..presenter import CHAT, Menu, MenuItem, Presenter
 from ..ranking import places
 from . import text
 
@@ -46,7 +46,7 @@ class ParisParisPresenter(Presenter):
     def cycle_over_line(self, view, cycle: int, language: str) -> str:
         return t(language, "pp.msg.round_over", round=cycle, rounds=view.rounds)
 
-    def prompt_line(self, view, language: str) -> str:
+    def prompt_line(self, view, language: str, surface: str = CHAT) -> str:
         return t(language, "pp.msg.prompt", player=view.players[view.to_move])
 
     def narrate(self, events: Sequence[Any], players: Sequence[str], language: str) -> list[str]:

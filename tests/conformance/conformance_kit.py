@@ -16,6 +16,7 @@ from engine.interface import GameDefinition, Match
 
 GAMES_PER_COUNT = int(os.environ.get("CONFORMANCE_GAMES", "2"))
 MAX_STEPS = 20_000           # a random game that has not ended by then never will
+DRAFT_STEPS = 60             # choices a seat makes in a private decision kept under way on purpose
 Move = tuple[int, str]
 
 
@@ -127,7 +128,7 @@ def walk_apart(definition: GameDefinition, first: Match, second: Match, changed:
     seats only make choices that keep their decision under way: it stays secret until then.
     Returns the number of choices played."""
     others = [s for s in range(first.num_players) if s not in changed]
-    steps = 0
+    steps = drafted = 0
     while not first.is_terminal():
         assert_same_for(first, second, others, logs=steps % 16 == 0)
         acting = first.to_act()
@@ -138,10 +139,15 @@ def walk_apart(definition: GameDefinition, first: Match, second: Match, changed:
                 mine = definition.choose(first, seat, seed=steps, level=level, budget=20)
                 assert mine == definition.choose(second, seat, seed=steps, level=level, budget=20), (
                     f"the {level} AI of seat {seat} chose differently: it saw another seat's secret")
-        move = _common_choice(first, second, acting, changed, rng, drafts=drafts)
+        # A decision that can take its steps back (undo a trip) could stay under way for ever:
+        # the changed seats stop drawing it after DRAFT_STEPS choices.
+        resting = changed if drafts and drafted >= DRAFT_STEPS else frozenset()
+        free = tuple(s for s in acting if s not in resting)
+        move = _common_choice(first, second, free, changed, rng, drafts=drafts) if free else None
         if move is None:
             break
         seat, choice = move
+        drafted += seat in changed
         first.apply(choice, by=seat)
         second.apply(choice, by=seat)
         steps += 1

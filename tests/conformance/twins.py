@@ -117,7 +117,7 @@ def _two_first_trips(match: Any, seat: int, rng: random.Random) -> list[list[Mov
     for _ in range(40):
         drawn, steps = match.copy(), []
         while not steps or steps[-1][1] != "end-trip":
-            going_on = [c for c in drawn.legal_choices(seat) if str(c) not in ("done", "best-plan")]
+            going_on = [c for c in drawn.legal_choices(seat) if str(c) not in ("done", "best-plan", "undo-trip")]
             if not going_on:
                 break
             choice = rng.choice(going_on)

@@ -74,6 +74,8 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "papa.option_help.": set(PAPA_OPTIONS),
     "papa.short.": set(PAPA_BARE + PAPA_PAIRS + PAPA_NUMBERS + PAPA_IDS + ("split",)),
     "papa.btn.": {"drop", "end-trip", "done", "best-plan", "decline"},
+    "papa.prompt.trip_": {"step", "drop", "end-trip", "undo-trip"},     # what a trip under way may do next
+    "papa.grid.tag.": set(PAPA_COLOURS),
     "papa.prompt.": {"square", "pizzas", "which", "where", "from", "bid", "settle", "late"},
     "papa.ev.resolved_": {"track", "action", "unused"},
     "papa.img.act.": set(PAPA_ACTIONS),

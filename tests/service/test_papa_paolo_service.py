@@ -36,7 +36,10 @@ def newest_menu(transport, u) -> list:
 
 
 def pick(menu: list, rng: random.Random, best_plan_first: bool):
-    """A human's press: mostly a random button, sometimes the first (the best plan, in deliveries)."""
+    """A human's press: mostly a random button, sometimes the first (the best plan, in deliveries);
+    never a trip taken back (the lettered undo button: a plan taken back and drawn again at random
+    could go on for long)."""
+    menu = [button for button in menu if not button.letter]
     if best_plan_first and rng.random() < 0.5:
         return menu[0]
     return rng.choice(menu)

@@ -314,19 +314,37 @@ def test_resume_without_an_unfinished_game_starts_one(monkeypatch, capsys, tmp_p
     assert "The game is over!" in out
 
 
+def test_one_map_file_follows_the_game_and_the_final_standings_have_their_own(monkeypatch, capsys, tmp_path):
+    maps = tmp_path / "maps"
+    code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--ai", "1", "--seed", "2",
+                                           "--db", str(tmp_path / "g.sqlite3"), "--maps", str(maps)],
+                     answers=FIRST)
+    assert code == 0
+    # issue 32: the board after each round overwrites one file (a viewer left open on it follows)
+    files = sorted(p.name for p in maps.iterdir())
+    code = files[0].split("-")[2]
+    assert files == [f"paris-1-{code}-board.png", f"paris-1-{code}-final.png"]
+    assert out.count(f"Map saved: {maps / files[0]}") > 5        # told after every round
+    assert "Play again with: boardchat play" in out and "--keep-pictures" not in out
+
+
 def test_maps_are_written_after_each_round(monkeypatch, capsys, tmp_path):
     maps = tmp_path / "maps"
     code, out = play(monkeypatch, capsys, ["play", "--players", "4", "--ai", "3", "--seed", "2",
-                                           "--db", str(tmp_path / "g.sqlite3"), "--maps", str(maps)],
+                                           "--db", str(tmp_path / "g.sqlite3"), "--maps", str(maps),
+                                           "--keep-pictures"],
                      answers=FIRST)
     assert code == 0
     files = sorted(maps.glob("*.png"))
     # A 4-player game has 12 rounds: the start, a map after each round, then the final standings;
     # the names carry the game's id and deal code, so another database's game 1 never overwrites them.
+    # The latest board is kept under a name of its own too.
     code = files[0].name.split("-")[2]
     assert len(code) == 4
     assert sorted(p.name for p in files) == sorted([f"paris-1-{code}-round{r}.png" for r in range(1, 13)]
-                                                   + [f"paris-1-{code}-start.png", f"paris-1-{code}-final.png"])
+                                                   + [f"paris-1-{code}-start.png", f"paris-1-{code}-final.png",
+                                                      f"paris-1-{code}-board.png"])
+    assert "--keep-pictures" in out.splitlines()[-1]
     for path in files:
         assert f"Map saved: {path}" in out
         with Image.open(path) as image:

@@ -201,3 +201,23 @@ def test_interpret_accepts_any_word_of_a_label():
 @pytest.mark.parametrize("word", ["hand", "my", "locomotives", "holdings", "marker"])
 def test_words_for_what_you_hold_name_the_secret_command(word):
     assert interpret(word, ["🔴 Build red"], "en") == Command("secret")
+
+
+def test_the_games_list_command_leaves_the_picture_options_out():
+    from bot.terminal.play import PlayOptions, list_command
+
+    options = PlayOptions(resume_command="boardchat play --resume --db g.sqlite3 --keep-pictures")
+    assert list_command(options) == "boardchat games --db g.sqlite3"
+
+
+async def test_a_latest_picture_is_overwritten_whole_and_its_path_told_once(tmp_path):
+    out = io.StringIO()
+    human = User("terminal", "local", "Ann")
+    transport = TerminalTransport(Console(out, colour=False), human, maps_dir=tmp_path)
+    for n, image in enumerate((b"first", b"second"), 1):
+        await transport.deliver(Outgoing(id=n, text="", private_to=human, image=image, slot="g1:s0",
+                                         buttons=((Button("1", "x"),),), image_name=f"papa-1-seat0-{n}.png",
+                                         latest_image_name="papa-1-seat0.png"))
+    assert [p.name for p in tmp_path.iterdir()] == ["papa-1-seat0.png"]
+    assert (tmp_path / "papa-1-seat0.png").read_bytes() == b"second"
+    assert out.getvalue().count("Map saved") == 1

@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.presenter import Menu, MenuItem, Presenter
+from renderers.presenter import CHAT, Menu, MenuItem, Presenter
 
 from .game import ROUNDS, Done, Play, Take, TinyView
 
@@ -60,7 +60,7 @@ class TinyPresenter(Presenter):
     def cycle_done_line(self, view: TinyView, cycle: int, language: str) -> str:
         return f"Round {cycle}/{ROUNDS}: done"
 
-    def prompt_line(self, view: TinyView, language: str) -> str:
+    def prompt_line(self, view: TinyView, language: str, surface: str = CHAT) -> str:
         if view.phase == "over":
             return "The game is over."
         if view.phase == "claim":
