@@ -29,8 +29,9 @@ SEEDS = range(10)            # random games searched, each up to its first phase
 MAX_MOVES = 400
 # Rare in random games, so named here: (seed, which phase of several seats, the mover's place).
 # Papà Paolo's last investor plans deliveries last in turn order when they have something to
-# deliver; seed 47's third deliveries are planned without them.
-RARE = {"papa-paolo": [(47, 3, "not acting")]}
+# deliver; seed 98's third deliveries are planned without them (found by searching seeds: any change to
+# the choices offered, such as undoing a trip, moves random games onto other paths).
+RARE = {"papa-paolo": [(98, 3, "not acting")]}
 PLACES = ("first", "middle", "last", "not acting")
 # Written by the code before the phase's start was stored (tests/fixtures/make_phase_fixture.py).
 BEFORE_31 = Path(__file__).resolve().parents[1] / "fixtures" / "phases-before-31.sqlite3"
