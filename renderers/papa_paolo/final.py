@@ -16,6 +16,7 @@ from ..i18n import t
 from ..players import initials
 from . import pieces
 from .board import WIDTHS, Block, _hood_blocks, flow
+from .scoring import score_parts
 
 PARTS = ("delivered", "experience", "maxed", "left", "bonus")
 
@@ -31,8 +32,6 @@ def render_final(view, *, events: Sequence[Any] = (), language: str = "en", layo
 
 
 def _scores_block(view, marks, language: str, width: int) -> Block:
-    from .presenter import score_parts
-
     line = 78
     order = _ranking(view)
     h = 40 + line * len(order)

@@ -1,5 +1,5 @@
 """The picture only one seat sees: its own neighbourhood while it chooses, the squares its legal
-steps name carrying the very numbers its buttons show (``presenter.square_keys``), the trip it is
+steps name carrying the very numbers its buttons show (``squares.square_keys``), the trip it is
 planning drawn as it grows, the tile it turns shown in each rotation it may choose."""
 
 from __future__ import annotations
@@ -16,14 +16,13 @@ from .. import draw, style
 from ..i18n import t
 from . import pieces
 from . import text as words
+from .squares import square_keys
 
 CELL = 120
 HOOD_TOP = 110          # the neighbourhood's top, under the title, the money and the tracks
 
 
 def render_own(view, *, events: Sequence[Any] = (), language: str = "en", layout: str = "landscape") -> bytes:
-    from .presenter import square_keys
-
     seat = view.viewer
     steps = [parse(s) for s in view.legal]
     labels = square_keys(steps)
@@ -59,8 +58,6 @@ def _width(hood_w: int) -> int:
 
 def square_box(view, pos: tuple[int, int]) -> tuple[int, int, int, int]:
     """Where square ``pos`` of the viewer's neighbourhood is drawn in its own picture (pixels)."""
-    from .presenter import square_keys
-
     steps = [parse(s) for s in view.legal]
     labels = square_keys(steps)
     chosen = _chosen(view, [s.arg for s in steps if s.verb == "rotate"])

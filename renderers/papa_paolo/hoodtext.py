@@ -3,7 +3,7 @@ what its private picture (hoodimage.py) draws, square by square.
 
 Each square is a cell of ``HEIGHT`` lines of ``WIDTH`` characters, ASCII apart from the box
 lines of its roads (one column wide in every monospace font), so the columns line up. A square
-a legal step names carries the number its choice shows (``presenter.square_keys``); a city tile
+a legal step names carries the number its choice shows (``squares.square_keys``); a city tile
 reads "R 1/2" (its colour, houses served of its houses), a pizzeria "P 3/5" (pizzas left after
 the trips already planned, of its room); a trip being planned marks the squares it passes ("*")
 and the pizzas it drops ("+1").
@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from engine.papa_paolo.steps import parse
 
 from ..i18n import t
+from .squares import square_keys
 
 WIDTH = 13          # 3 of road, 7 of contents, 3 of road
 HEIGHT = 3
@@ -50,8 +51,6 @@ def colour_tag(colour: str | None, language: str) -> str:
 
 def own_board_text(view, language: str) -> str:
     """The viewer's neighbourhood as a grid of text cells, with a line that explains it."""
-    from .presenter import square_keys
-
     squares = {(q.x, q.y): q for q in view.neighbourhoods[view.viewer]}
     keys = square_keys([parse(s) for s in view.legal])
     trips = planned_trips(view.draft)

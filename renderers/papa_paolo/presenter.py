@@ -24,46 +24,26 @@ from typing import Any
 from engine.papa_paolo import components as C
 from engine.papa_paolo.game import PHASE_NUMBER
 from engine.papa_paolo.stepper import parse_split
-from engine.papa_paolo.steps import Step
+from engine.papa_paolo.steps import Step, parse
 
 from ..i18n import t
 from ..presenter import CHAT, TERMINAL, ChoiceNotFound, Menu, MenuItem, Presenter, fit_description
 from . import text as words
-from .hoodtext import pizzas_taken
+from .board import render_board
+from .final import render_final
+from .hoodimage import render_own
+from .hoodtext import own_board_text, pizzas_taken
+from .scoring import score_parts
+from .squares import NUMBERED, numbered_verbs, square_keys
 from .text import ACTION_EMOJI, COLOUR_EMOJI, ROAD_CHAR
 
 ROW = 5                 # buttons in a row (Discord's limit)
 MAX_ITEMS = 25          # buttons in one message (Discord's most); more go into submenus: a bid is one
                         # tap up to there (4 columns of 6 steps at most, 24 buttons)
-NUMBERED = ("square", "put", "from", "step")     # steps on a square of the seat's neighbourhood
-
-
-def numbered_verbs(steps: Sequence[Step]) -> tuple[str, ...]:
-    """The verbs whose squares carry numbers: a drop too where several squares may be served
-    (an express delivery that ignores roads), not just the one the trip stands on."""
-    return NUMBERED + ("drop",) if sum(s.verb == "drop" for s in steps) > 1 else NUMBERED
-
-
-def square_keys(steps: Sequence[Any]) -> dict[tuple[int, int], int]:
-    """The number of each neighbourhood square a legal step names, 1 up, in the steps' order:
-    the buttons and the private picture both use these."""
-    steps = [s if isinstance(s, Step) else _parse(s) for s in steps]
-    numbered = numbered_verbs(steps)
-    keys: dict[tuple[int, int], int] = {}
-    for step in steps:
-        if step.verb in numbered and isinstance(step.arg, tuple) and step.arg not in keys:
-            keys[step.arg] = len(keys) + 1
-    return keys
 
 
 # A verb left off a menu when any of its shortcuts is offered beside it (both stay legal).
 HIDDEN_BESIDE = {"take": {"square"}, "buy": {"pizzas"}, "build": {"pizzeria"}, "action": {"pizzas", "pizzeria"}}
-
-
-def _parse(text: str) -> Step:
-    from engine.papa_paolo.steps import parse
-
-    return parse(text)
 
 
 class PapaPaoloPresenter(Presenter):
@@ -156,7 +136,7 @@ class PapaPaoloPresenter(Presenter):
 
     # ---- choices ------------------------------------------------------------------------------
     def menu(self, view, choices: Sequence[Any], language: str, group: str | None = None) -> Menu:
-        steps = [c if isinstance(c, Step) else _parse(c) for c in choices]
+        steps = [c if isinstance(c, Step) else parse(c) for c in choices]
         if not steps:
             return Menu(())
         stairs = [s for s in steps if s.verb == "stairs"]
@@ -198,7 +178,7 @@ class PapaPaoloPresenter(Presenter):
         return t(language, "papa.reply", what=self.short_choice_text(choice, language))
 
     def short_choice_text(self, choice, language: str) -> str:
-        step = choice if isinstance(choice, Step) else _parse(choice)
+        step = choice if isinstance(choice, Step) else parse(choice)
         arg = step.arg
         if step.verb == "place":
             arg = words.space_name(arg)
@@ -233,21 +213,13 @@ class PapaPaoloPresenter(Presenter):
     def render(self, kind: str, view, events: Sequence[Any], language: str, *, layout: str = "landscape") -> bytes:
         public = [e for e in events if e.visible_to(None)]
         if kind == "final":
-            from .final import render_final
-
             return render_final(view, events=public, language=language, layout=layout)
-        from .board import render_board
-
         return render_board(view, events=public, language=language, layout=layout)
 
     def render_private(self, view, events: Sequence[Any], language: str, *, layout: str = "landscape") -> bytes:
-        from .hoodimage import render_own
-
         return render_own(view, events=events, language=language, layout=layout)
 
     def render_private_text(self, view, language: str) -> str | None:
-        from .hoodtext import own_board_text
-
         return own_board_text(view, language) if view.viewer is not None else None
 
 
@@ -271,19 +243,6 @@ def numbering(keys: Sequence[int | None]) -> list[int]:
             taken.add(key)
         out.append(key)
     return out
-
-
-def score_parts(view, seat: int) -> dict[str, int]:
-    """A final score in parts, recounted from the view (the money bonus is what is left over)."""
-    hood = view.neighbourhoods[seat]
-    tracks = view.tracks[seat]
-    parts = {"delivered": sum(q.served for q in hood if q.kind == "city"),
-             "experience": C.TRACK_VP[min(tracks.values())],
-             "maxed": C.MAXED_VP * sum(1 for v in tracks.values() if v >= C.TRACK_TOP),
-             "left": sum(q.pizzas for q in hood if q.kind == "pizzeria")}
-    total = view.scores[seat] if view.scores else sum(parts.values()) - 2 * parts["left"]
-    parts["bonus"] = total - (sum(parts.values()) - 2 * parts["left"])
-    return parts
 
 
 def _rows(items: Sequence[MenuItem], width: int = ROW) -> tuple[tuple[MenuItem, ...], ...]:
