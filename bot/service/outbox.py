@@ -367,13 +367,14 @@ class Delivery:
 
     async def _send(self, transport: Transport, row: StoredOut, outgoing: Outgoing, blocked: set[str],
                     renewed_at: float, folded: Folded | None = None) -> bool:
-        if self.clock.now() - renewed_at > self.lease_seconds * SEND_WITHIN:
+        waited = self.clock.now() - renewed_at
+        if waited > self.lease_seconds * SEND_WITHIN:
             # The fence: this process stalled between renewing the lease and calling the
             # platform (a busy event loop, a paused process). Another owner may take the
             # message over once the lease runs out and, finding it not delivered, send it; so
             # this one must not. Nothing went out: the message is given back as it was.
             log.warning("outbox %s: %.1f s passed between renewing the lease and the send; left to be "
-                        "sent again", row.id, self.clock.now() - renewed_at)
+                        "sent again", row.id, waited)
             await self.storage.release_claim(row, self.owner)
             blocked.add(row.dest)
             return False

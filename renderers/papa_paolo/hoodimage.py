@@ -16,6 +16,7 @@ from .. import draw, style
 from ..i18n import t
 from . import pieces
 from . import text as words
+from .hoodtext import planned_trips
 from .squares import square_keys
 
 CELL = 120
@@ -27,7 +28,7 @@ def render_own(view, *, events: Sequence[Any] = (), language: str = "en", layout
     steps = [parse(s) for s in view.legal]
     labels = square_keys(steps)
     squares = view.neighbourhoods[seat]
-    trips = _trips(view.draft)
+    trips = planned_trips(view.draft)
     rotations = [s.arg for s in steps if s.verb == "rotate"]
     chosen = _chosen(view, rotations)
     hood_w, hood_h = pieces.hood_size(squares, CELL, [*labels, *([chosen] if chosen else [])])
@@ -68,16 +69,6 @@ def square_box(view, pos: tuple[int, int]) -> tuple[int, int, int, int]:
     left = (_width(hood_w) - hood_w) // 2 + (pos[0] - x0) * CELL
     top = HOOD_TOP + (pos[1] - y0) * CELL
     return left, top, left + CELL, top + CELL
-
-
-def _trips(draft: dict | None) -> list[dict]:
-    if not draft:
-        return []
-    out = list(draft.get("trips", ()))
-    for key in ("cur", "trip"):
-        if draft.get(key):
-            out.append(draft[key])
-    return out
 
 
 def _rotations(d: ImageDraw.ImageDraw, view, rotations: list[int], top: int, language: str) -> None:
