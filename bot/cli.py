@@ -80,6 +80,7 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
                       help=tr("maps", path=f"./{DEFAULT_MAPS_DIR}"))
     play.add_argument("--no-maps", action="store_true", help=tr("no_maps"))
     play.add_argument("--keep-pictures", action="store_true", help=tr("keep_pictures"))
+    play.add_argument("--web", nargs="?", const=0, default=None, type=int, metavar="PORT", help=tr("web"))
     play.add_argument("--resume", nargs="?", const=True, default=False, type=int, metavar="ID",
                       help=tr("resume", command=f"{PROG} games"))
     play.add_argument("--list", action="store_true", help=tr("list"))
@@ -205,7 +206,7 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
         language=args.language or language, game_options=game_options,
         db=(args.db.expanduser() if args.db else default_db_path()),
         maps=None if args.no_maps else args.maps.expanduser().absolute(),   # a path one can open
-        keep_pictures=args.keep_pictures,
+        keep_pictures=args.keep_pictures, web_port=args.web,
         resume=args.resume is not False, resume_id=None if isinstance(args.resume, bool) else args.resume,
         resume_command=_resume_command(args),
         again_command=_resume_command(args).replace(" --resume", "", 1),

@@ -52,6 +52,15 @@ class Menu:
         return [item for row in self.rows for item in row]
 
 
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """Where a legal choice sits on a picture the presenter draws: a box in that picture's pixels."""
+
+    choice: Any                          # one of the choices passed in (the same object/value)
+    box: tuple[int, int, int, int]       # left, top, right, bottom, in pixels of that picture
+    picture: str = "map"                 # "map": render("map", public view, ...); "seat": render_private(seat view, ...)
+
+
 class ChoiceNotFound(LookupError):
     """Typed text that names no legal choice; ``candidates`` are the labels it could mean."""
 
@@ -263,6 +272,11 @@ class Presenter(ABC):
         """A PNG of one seat's own view (``view(seat)``, the events that seat may see), sent
         only to that seat. Only called where ``private_pictures`` is set."""
         raise NotImplementedError(f"{type(self).__name__} draws no private pictures")
+
+    def spots(self, picture: str, view: Any, choices: Sequence[Any], *, layout: str = "landscape") -> list[Spot]:
+        """Where each of ``choices`` (the seat's legal choices now) that is a place on the picture ``picture``
+        sits, drawn at ``layout``; ``view`` is the acting seat's own view (``match.view(seat)``). Default: []."""
+        return []
 
     def render_private_text(self, view: Any, language: str) -> str | None:
         """What ``render_private`` draws, as monospace text (one seat's own view), for a surface

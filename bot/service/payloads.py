@@ -23,6 +23,8 @@ steps never make another seat's buttons stale, and a button of a seat's earlier 
   s  setting value          change a chat setting: indices into the settings and their values
                             (bound to the chat)
   p                         just open the private chat (deep link); carries no data
+  w  gid                    open the game's web board (a Telegram Mini App's start parameter; the page
+                            learns who opens it from Telegram's signed initData, not from this)
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 from bot.limits import UTF8
 
 MAX_BYTES = 64
-KINDS = {"c": 5, "o": 5, "b": 4, "h": 1, "m": 1, "j": 1, "a": 1, "v": 2, "g": 1, "l": 1, "s": 2, "p": 0}
+KINDS = {"c": 5, "o": 5, "b": 4, "h": 1, "m": 1, "j": 1, "a": 1, "v": 2, "g": 1, "l": 1, "s": 2, "p": 0, "w": 1}
 # Turn buttons as issued before they named their seat (gid move index / group, gid move):
 # still signed by us, so pressed after an upgrade they are stale, not forged.
 LEGACY_KINDS = {"c": 3, "o": 3, "b": 2}
@@ -72,6 +74,10 @@ class Payload:
 class PayloadCodec:
     def __init__(self, secret: bytes) -> None:
         self._secret = secret
+
+    def derived_key(self, purpose: str) -> bytes:
+        """A key of its own for another use of this service's secret (the web board's passes)."""
+        return hmac.new(self._secret, f"key|{purpose}".encode(), hashlib.sha256).digest()
 
     def _sig(self, body: str, bind: str) -> str:
         mac = hmac.new(self._secret, f"{bind}|{body}".encode(), hashlib.sha256)

@@ -137,7 +137,8 @@ def draw(game_id: str, setup, moves: list, render: dict, language: str, platform
         cycle = match.cycle
     seat = render.get("seat")
     events = [] if cycle < 1 else [e for e in match.log[match.cycle_start(cycle):] if e.visible_to(seat)]
-    layout = "portrait" if platform in PORTRAIT_PLATFORMS else "landscape"
+    # A page asks for the layout that fits its screen; a message's follows its platform.
+    layout = render.get("layout") or ("portrait" if platform in PORTRAIT_PLATFORMS else "landscape")
     if seat is not None:
         return game.presenter.render_private(match.view(seat), events, language, layout=layout)
     return game.presenter.render(render["kind"], match.view(None), events, language, layout=layout)

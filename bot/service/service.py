@@ -35,6 +35,8 @@ from .lobby import Lobby, host_name, may_manage
 from .mine import MyGames
 from .model import LOBBY, PLAYING, Changes
 from .outbox import Delivery
+from .page import PageRequest
+from .pages import Pages
 from .payloads import ForgedPayload, Payload, PayloadCodec, StalePayload
 from .pictures import Pictures
 from .play import Play
@@ -43,6 +45,7 @@ from .settings import BOT_SETTINGS, Settings, checked_defaults, validate
 from .storage import Conflict, Storage, storage_for
 from .store import GameStore, Loaded
 from .timers import Timers
+from .watch import GameWatch
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +118,8 @@ class GameService:
         self.lobby = Lobby(self.store, codec, self.clock, self.play, self.chat_settings)
         self.info = Info(self.store, codec)
         self.mine = MyGames(self.store, self.clock)
+        self.pages = Pages(self.store, codec)
+        self.watch = GameWatch()
         self.timers = Timers(self.store, self.play, self.clock, self.platforms, owner=self.owner, **leases)
         self._timer_task: asyncio.Task | None = None
 
@@ -187,6 +192,12 @@ class GameService:
             self.delivery.wake(platform)
         if changes.timers is not None:
             self.timers.wake.set()
+        if changes.game is not None:
+            self.watch.changed(changes.game.id)
+
+    async def watch_other_processes(self) -> None:
+        """Tell ``watch`` of the games other processes change too, where the database can (PostgreSQL)."""
+        await self.storage.watch_games(self.watch.changed)
 
     # ---- the shape of every action ------------------------------------------------------
 
@@ -378,6 +389,28 @@ class GameService:
         if kind_ == "h":
             return await self._on_game(game_id, chat, user, lambda g, lang: self.play.my_choices(g, user, lang))
         return Refused("bot.err.forged").reply(await self._language(chat, user))
+
+    async def page(self, request: PageRequest) -> dict[str, Any] | None:
+        """One viewer's page of a game (the web board): see ``page.page_state``."""
+        return await self.pages.page(request)
+
+    async def page_picture(self, render: dict[str, Any], language: str) -> bytes | None:
+        """A picture a page shows (``page.picture``), drawn as a message's would be, and kept."""
+        return await self.pictures.render(render, language, "web", rank=1)
+
+    @cleaned
+    async def page_press(self, game_id: int, user: User, payload: str) -> Reply:
+        """A choice made on the web board: the very payload of its button, for this game only
+        (a page opens submenus itself, so only choices come here)."""
+        lang = normalize_language(user.language)
+        try:
+            if self.codec.kind_of(payload) != "c" or self.codec.decode(payload).int(0) != game_id:
+                raise ForgedPayload("not a choice of this game")
+        except StalePayload:
+            return Refused("bot.err.stale").reply(lang)
+        except (ForgedPayload, ValueError):
+            return Refused("bot.err.forged").reply(lang)
+        return await self.press(None, user, payload)
 
     @cleaned
     async def move(self, chat: Chat, user: User, text: str) -> Reply:

@@ -58,6 +58,7 @@ class PlayOptions:
     db: Path | None = None
     maps: Path | None = Path(MAPS_FOLDER)   # None: do not write maps
     keep_pictures: bool = False           # every picture under its own name, besides the latest of each kind
+    web_port: int | None = None           # serve the live board on 127.0.0.1 at this port (0: any free one)
     resume: bool = False
     resume_id: int | None = None          # with ``resume``: this game, else the latest unfinished one
     ai_level: str | None = None           # None: the game's default level
@@ -79,6 +80,11 @@ def default_name() -> str:
     except Exception:   # no user name on this system (e.g. a container without passwd entry)
         name = ""
     return (name or "Player").strip()[:32] or "Player"
+
+
+# What ``next_line`` gives when the game moved on the web board before a line came.
+MOVED = object()
+WEB_LINK_SECONDS = 30 * 24 * 3600     # the terminal's board link: one game's secret, for a month
 
 
 class GameStalled(RuntimeError):
@@ -103,6 +109,8 @@ class TerminalSession:
         self.reader = LineReader(stdin)
         self.reply_buttons: tuple[Button, ...] = ()   # a follow-up choice from a Reply (eviction)
         self.board_round: int | None = None           # the round whose board was last shown
+        self.web = None                               # the live board (``--web``), once it serves
+        self.moved_elsewhere = False                  # the game moved on the web board meanwhile
         self.own_board = ""                           # the player's own board as last printed
 
     def say(self, key: str, /, **params: object) -> None:
@@ -246,9 +254,46 @@ class TerminalSession:
 
     # ---- the game loop -----------------------------------------------------------------
 
+    async def serve_board(self, board) -> None:
+        """Serve the live board too (``--web``): moves made on the page interrupt the wait for a
+        line, so the terminal shows what follows them."""
+        self.web = board
+
+        def changed(game_id: int) -> None:
+            if game_id == self.game_id:
+                self.moved_elsewhere = True
+                self.moved.set()
+
+        self.moved = asyncio.Event()
+        self.service.watch.add(changed)
+
+    def show_board_link(self) -> None:
+        if self.web is not None and self.game_id is not None:
+            url = self.web.link(self.game_id, PLATFORM, self.human.id, self.human.name, self.language,
+                                seconds=WEB_LINK_SECONDS)
+            self.say("web.terminal_link", url=url)
+
+    async def next_line(self) -> str | None | object:
+        """The player's next line, or ``MOVED`` when the game moved on the web board first."""
+        if self.web is None:
+            return await self.reader.readline()
+        if self.moved_elsewhere:
+            return MOVED
+        self.moved.clear()
+        read = asyncio.ensure_future(self.reader.readline())
+        moved = asyncio.ensure_future(self.moved.wait())
+        done, _ = await asyncio.wait({read, moved}, return_when=asyncio.FIRST_COMPLETED)
+        if read in done:
+            moved.cancel()
+            return read.result()
+        read.cancel()          # the line, when it comes, waits in the reader's queue
+        return MOVED
+
     async def play(self) -> int:
         info = None
+        self.show_board_link()
         while True:
+            self.moved_elsewhere = False
             await self.pump()
             last, info = info, await self.service.game_info(self.chat)
             if info is None:
@@ -289,7 +334,9 @@ class TerminalSession:
         keys: list[int | str] = [b.letter or next(plain) for b in buttons]
         while True:
             self.show_choices(buttons, keys)
-            line = await self.reader.readline()
+            line = await self.next_line()
+            if line is MOVED:
+                return None
             if line is None:
                 self.console.print()
                 return self.saved_on_eof()
@@ -481,10 +528,18 @@ async def run_play(options: PlayOptions, *, stdin: TextIO | None = None, stdout:
     except Exception as exc:    # any failure to open storage is the player's to see, plainly
         out.write(t(options.language, "terminal.error.db", path=str(db), error=str(exc)) + "\n")
         return EXIT_ERROR
+    board = None
     try:
         session = TerminalSession(service, options, stdin=stdin or sys.stdin, stdout=out, colour=colour)
+        if options.web_port is not None:
+            from bot.web.server import WebBoard, WebSettings
+
+            board = await WebBoard.start(service, WebSettings(host="127.0.0.1", port=options.web_port))
+            await session.serve_board(board)
         return await session.run()
     finally:
+        if board is not None:
+            await board.stop()
         await service.close()
 
 

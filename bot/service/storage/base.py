@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 from ..model import Changes, GameMeta, RatingRow, ResultRow, Seat, StoredOut, TimerRow
@@ -520,6 +521,13 @@ class Storage(ABC):
         changes one (no migration); fails when there is no database at all."""
     @abstractmethod
     async def close(self) -> None: ...
+
+    async def watch_games(self, changed: Callable[[int], None]) -> None:
+        """Call ``changed(game_id)`` whenever another process commits a change to a game, where the
+        database can tell (PostgreSQL's LISTEN/NOTIFY), until ``close``. SQLite cannot: it is one
+        process's file, whose own commits the service reports itself."""
+        return None
+
     @abstractmethod
     async def schema_version(self) -> int: ...
     @abstractmethod

@@ -23,6 +23,9 @@ from . import base
 from .base import PG_MIGRATIONS, SCHEMA_VERSION, Conflict, Storage
 
 MIGRATION_LOCK = 0x70617269   # advisory lock key: one process migrates at a time
+# The channel a commit of a game is announced on (to the web board's pages in other processes).
+# Channels are the database's, not the schema's: the payload names the schema too.
+GAMES_CHANNEL = "boardchat_games"
 
 
 @functools.lru_cache(maxsize=256)
@@ -41,6 +44,7 @@ class PostgresStorage(Storage):
         self.min_size, self.max_size = min_size, max_size
         self._pool: asyncpg.Pool | None = None
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._listener: asyncpg.Connection | None = None
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -61,7 +65,25 @@ class PostgresStorage(Storage):
         # The server must have the database already (asyncpg fails otherwise); no migration.
         self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=1, reset=_keep_session)
 
+    async def watch_games(self, changed) -> None:
+        # A connection of its own: a pooled one would be handed to a transaction with the
+        # listener still on it. NOTIFY is delivered at commit, so a page never sees a move that
+        # was rolled back.
+        conn = await asyncpg.connect(self.url)
+        schema = await conn.fetchval("SELECT current_schema()")
+
+        def heard(_conn, _pid, _channel, payload: str) -> None:
+            where, _, game_id = payload.rpartition(":")
+            if where == schema and game_id.isdigit():
+                changed(int(game_id))
+
+        await conn.add_listener(GAMES_CHANNEL, heard)
+        self._listener = conn
+
     async def close(self) -> None:
+        if self._listener is not None:
+            listener, self._listener = self._listener, None
+            await listener.close()
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -191,6 +213,7 @@ class PostgresStorage(Storage):
                 status = await conn.execute(numbered(base.UPDATE_GAME), *base.update_params(game))
             if _count(status) != 1:
                 raise Conflict(f"game {game.id} is no longer at version {game.version}")
+            await conn.execute("SELECT pg_notify($1, current_schema() || ':' || $2)", GAMES_CHANNEL, str(game.id))
         if changes.moves:
             await conn.executemany(numbered(base.INSERT_MOVE), [(m.game_id, m.n, m.pick, m.seat, m.actor, m.at)
                                                                 for m in changes.moves])

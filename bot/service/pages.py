@@ -1,0 +1,91 @@
+"""The web board's reads: a viewer's page of a game now, or of a finished game at any move.
+
+Built on the store (the same cache and version checks as every action) and ``page.page_state``.
+A finished game is stepped through by replaying its stored moves to the move asked for; the
+moves at which each round (cycle) begins are found once per game, by one replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import Any
+
+from bot.games import kind
+
+from .model import FINISHED, LOBBY
+from .page import PageRequest, page_state
+from .payloads import PayloadCodec
+from .store import GameStore
+
+KEPT_REVIEWS = 32      # finished games whose round starts are kept
+
+
+class Pages:
+    def __init__(self, store: GameStore, codec: PayloadCodec) -> None:
+        self.store = store
+        self.codec = codec
+        self._round_starts: OrderedDict[int, list[int]] = OrderedDict()
+
+    async def version(self, game_id: int) -> int | None:
+        """The game's stored version (what a page's stream numbers its states by)."""
+        loaded = await self.store.load(game_id)
+        return None if loaded is None else loaded.meta.version
+
+    async def page(self, request: PageRequest) -> dict[str, Any] | None:
+        """The page ``request`` asks for; None: no such game, or a move out of range."""
+        loaded = await self.store.load(request.game_id)
+        if loaded is None:
+            return None
+        meta, match = loaded.meta, loaded.match
+        if request.at is not None and meta.status == FINISHED and match is not None:
+            if not 0 <= request.at <= match.move_count:
+                return None
+            if request.at != match.move_count:
+                got = await self.store.storage.load_game(meta.id)
+                if got is None:
+                    return None
+                match = await asyncio.to_thread(loaded.game.definition.resume, meta.setup, got[1][:request.at])
+        state = page_state(meta, loaded.game, match, self.codec, request)
+        state["version"] = meta.version
+        if meta.status == FINISHED and match is not None:
+            state["review"] = {"at": match.move_count, "total": meta.moves,
+                               "rounds": await self.round_starts(meta.id)}
+        return state
+
+    async def round_starts(self, game_id: int) -> list[int]:
+        """The move count at which each cycle of a finished game begins (the first: 0)."""
+        if game_id in self._round_starts:
+            self._round_starts.move_to_end(game_id)
+            return self._round_starts[game_id]
+        got = await self.store.storage.load_game(game_id)
+        if got is None or got[0].setup is None:
+            return [0]
+        meta, moves = got
+        starts = await asyncio.to_thread(_round_starts, meta.game, meta.setup, moves)
+        self._round_starts[game_id] = starts
+        while len(self._round_starts) > KEPT_REVIEWS:
+            self._round_starts.popitem(last=False)
+        return starts
+
+    async def seat_of(self, game_id: int, user_id: str) -> tuple[int | None, str | None]:
+        """``user_id``'s seat in the game (None: not seated) and the game's platform (None: no game)."""
+        loaded = await self.store.load(game_id)
+        if loaded is None:
+            return None, None
+        return loaded.meta.seat_of(user_id), loaded.meta.platform
+
+    async def is_lobby(self, game_id: int) -> bool:
+        loaded = await self.store.load(game_id)
+        return loaded is not None and loaded.meta.status == LOBBY
+
+
+def _round_starts(game_id: str, setup: dict, moves: list[tuple[int, str]]) -> list[int]:
+    match = kind(game_id).definition.resume(setup, [])
+    starts, cycle = [0], match.cycle
+    for count, (seat, text) in enumerate(moves, 1):
+        match.apply(match.parse_choice(text), by=match.to_act()[0] if seat is None else seat)
+        if match.cycle != cycle and not match.is_terminal():
+            cycle = match.cycle
+            starts.append(count)
+    return starts

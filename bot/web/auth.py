@@ -1,0 +1,126 @@
+"""Who opens a page: signed, expiring passes, and Telegram's Mini App login (initData).
+
+A pass names one game and one person (or nobody: a spectator's), and is signed with the bot's
+own key (the one its buttons are signed with) by itsdangerous, so a page can neither be opened
+for another game nor act for another person; it carries its own expiry, checked against the
+service's clock. A seat is never taken from a pass: it is looked up from the person's id each
+time, so a person whose seat went to the AI watches from then on.
+
+Telegram opens a Mini App with ``initData``: the launch parameters, signed by Telegram with a
+key derived from the bot token ("Validating data received via the Mini App"). It is checked as
+the raw string arrives, before any of it (the user's JSON) is read, and must be fresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from dataclasses import asdict, dataclass
+from urllib.parse import parse_qsl, urlencode
+
+from itsdangerous import BadSignature, URLSafeSerializer
+
+SEAT_PASS_SECONDS = 7 * 24 * 3600        # a seat's link: a slow game's week
+SPECTATOR_PASS_SECONDS = 30 * 24 * 3600  # the group's read-only link
+INIT_DATA_SECONDS = 24 * 3600            # how old Telegram's initData may be (its auth_date)
+MAX_INIT_DATA = 4096                     # Telegram's launch data is far shorter
+
+
+class BadPass(ValueError):
+    """A link or login that opens nothing; ``reason``: "forged", "expired" or "other_game"."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Who looks at which game. ``user_id`` None: a spectator (the public view only)."""
+
+    game_id: int
+    platform: str
+    user_id: str | None
+    name: str
+    language: str
+    expires: float
+
+    @property
+    def spectator(self) -> bool:
+        return self.user_id is None
+
+
+class Passes:
+    """Issues and reads passes, signed with ``secret``; ``now`` is the service clock's."""
+
+    def __init__(self, secret: bytes) -> None:
+        self._serializer = URLSafeSerializer(secret, salt="boardchat-web-pass")
+
+    def issue(self, game_id: int, platform: str, user_id: str | None, name: str, language: str, *,
+              now: float, seconds: float) -> str:
+        return self._serializer.dumps(asdict(Pass(game_id, platform, user_id, name, language, now + seconds)))
+
+    def read(self, token: str, *, now: float) -> Pass:
+        if not isinstance(token, str) or not 0 < len(token) <= 1024:
+            raise BadPass("forged")
+        try:
+            fields = self._serializer.loads(token)
+            got = Pass(**fields)
+        except (BadSignature, TypeError, ValueError):
+            raise BadPass("forged") from None
+        if got.expires < now:
+            raise BadPass("expired")
+        return got
+
+
+@dataclass(frozen=True, slots=True)
+class TelegramLogin:
+    """What a valid initData says: the Telegram user, their language, and the start parameter."""
+
+    user_id: str
+    name: str
+    language: str | None
+    start_param: str | None
+    auth_date: int
+
+
+def telegram_login(init_data: str, bot_token: str, *, now: float, max_age: float = INIT_DATA_SECONDS) -> TelegramLogin:
+    """The login ``init_data`` proves; ``BadPass`` ("forged" or "expired") otherwise."""
+    if not isinstance(init_data, str) or not 0 < len(init_data) <= MAX_INIT_DATA:
+        raise BadPass("forged")
+    try:
+        pairs = parse_qsl(init_data, keep_blank_values=True, strict_parsing=True)
+    except ValueError:
+        raise BadPass("forged") from None
+    fields = dict(pairs)
+    received = fields.pop("hash", "")
+    if len(fields) + 1 != len(pairs):          # a field twice: not what Telegram signs
+        raise BadPass("forged")
+    check = "\n".join(f"{key}={value}" for key, value in sorted(fields.items()))
+    key = hmac.new(b"WebAppData", bot_token.encode(), hashlib.sha256).digest()
+    expected = hmac.new(key, check.encode(), hashlib.sha256).hexdigest()
+    if not (received.isascii() and hmac.compare_digest(received, expected)):
+        raise BadPass("forged")
+    # Signed by Telegram for this bot: only now is any of it read.
+    try:
+        auth_date = int(fields.get("auth_date", ""))
+        user = json.loads(fields["user"])
+        user_id = str(int(user["id"]))
+    except (KeyError, TypeError, ValueError):
+        raise BadPass("forged") from None
+    if not now - max_age <= auth_date <= now + 300:
+        raise BadPass("expired")
+    name = " ".join(str(user.get(part) or "") for part in ("first_name", "last_name")).strip() or user_id
+    language = user.get("language_code")
+    return TelegramLogin(user_id, name[:64], language if isinstance(language, str) else None,
+                         fields.get("start_param"), auth_date)
+
+
+def sign_init_data(fields: dict[str, str], bot_token: str) -> str:
+    """``fields`` as Telegram would send them, signed for ``bot_token`` (for tests and the
+    benchmark: the same computation as Telegram's, the other way round)."""
+    check = "\n".join(f"{key}={value}" for key, value in sorted(fields.items()))
+    key = hmac.new(b"WebAppData", bot_token.encode(), hashlib.sha256).digest()
+    digest = hmac.new(key, check.encode(), hashlib.sha256).hexdigest()
+    return urlencode({**fields, "hash": digest})

@@ -1,0 +1,292 @@
+"""The web board's HTTP server (aiohttp), in the bot's own process: a thin adapter over the service.
+
+Routes:
+  GET  /board              the page (plain HTML, an ES module and CSS from /static); ``?t=<pass>``
+                           opens a game as its pass says; without one, a Telegram Mini App logs
+                           in with initData (``POST /api/telegram``)
+  POST /api/telegram       initData (and the game's start parameter) -> a pass for that person
+  GET  /picture?t=..&...   a picture the page shows (the public map, or the viewer's own board)
+  GET  /live?t=<pass>      the page's WebSocket: its state on every change, and its taps
+
+Messages on the WebSocket (JSON, one per frame). The page sends
+  {"type": "hello", "since": <version or null>, "layout": "landscape"|"portrait", "at": <move or null>}
+  {"type": "act", "payload": <a choice's signed payload, as the page received it>}
+  {"type": "review", "at": <move>}               (a finished game, stepped through)
+and receives
+  {"type": "state", "version": n, "state": {...}}   (``bot.service.page``)
+  {"type": "reply", "ok": bool, "text": ..., "refused": <code or null>}
+  {"type": "error", "code": ..., "text": ...}       (a message it should not have sent; nothing changed)
+A page that reconnects says the version it has ("since") and gets the state only if it moved on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from bot.contract import User
+from bot.service.page import LAYOUTS
+from bot.service.payloads import ForgedPayload
+from renderers.i18n import normalize_language, t
+
+from .auth import SEAT_PASS_SECONDS, BadPass, Pass, Passes, telegram_login
+from .hub import Hub, OpenPage
+
+log = logging.getLogger(__name__)
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE = 4096           # a page's messages are short: a signed payload and a few numbers
+PICTURE_KINDS = frozenset({"map", "final", "seat"})
+PASSES = web.AppKey("passes", Passes)
+HUB = web.AppKey("hub", Hub)
+SETTINGS = web.AppKey("settings", object)
+SERVICE = web.AppKey("service", object)
+
+
+@dataclass(frozen=True, slots=True)
+class WebSettings:
+    """``BOARDCHAT_WEB_*``: where the board listens, the public address chat links point to
+    (behind an HTTPS reverse proxy: Telegram opens only HTTPS), and, for Telegram's Mini App, the
+    bot token that signs initData and the app's short name (``t.me/<bot>/<app>``)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    public_url: str | None = None
+    telegram_token: str | None = None
+    telegram_app: str | None = None
+
+
+def make_app(service, settings: WebSettings) -> web.Application:
+    app = web.Application(client_max_size=64 * 1024)
+    app[SERVICE] = service
+    app[SETTINGS] = settings
+    app[PASSES] = Passes(service.codec.derived_key("web-pass"))
+    app[HUB] = Hub(service)
+    app.router.add_get("/", board_page)
+    app.router.add_get("/board", board_page)
+    app.router.add_static("/static", STATIC, append_version=False)
+    app.router.add_post("/api/telegram", telegram_pass)
+    app.router.add_get("/picture", picture)
+    app.router.add_get("/live", live)
+    app.on_shutdown.append(_close_pages)
+    return app
+
+
+async def _close_pages(app: web.Application) -> None:
+    app[HUB].close()
+
+
+def _language(request: web.Request) -> str:
+    header = request.headers.get("Accept-Language", "")
+    return normalize_language(header.split(",")[0].split(";")[0].strip() or None)
+
+
+def _read_pass(request: web.Request, token: Any) -> Pass:
+    return request.app[PASSES].read(token, now=request.app[SERVICE].clock.now())
+
+
+def refusal_page(reason: str, language: str) -> web.Response:
+    """A clear page for a link that opens nothing (forged, expired, another game's)."""
+    title = t(language, "web.title")
+    text = t(language, f"web.err.{reason}")
+    body = (f'<!doctype html><html lang="{language}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<link rel="stylesheet" href="static/board.css"><title>{_escape(title)}</title></head>'
+            f'<body><main class="refused" role="alert"><h1>{_escape(title)}</h1><p>{_escape(text)}</p></main></body></html>')
+    return web.Response(text=body, content_type="text/html", status=403,
+                        headers={"Cache-Control": "no-store"})
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+async def board_page(request: web.Request) -> web.StreamResponse:
+    token = request.query.get("t")
+    if token is not None:
+        try:
+            _read_pass(request, token)
+        except BadPass as bad:
+            return refusal_page(bad.reason, _language(request))
+    return web.FileResponse(STATIC / "board.html", headers={"Cache-Control": "no-store"})
+
+
+async def telegram_pass(request: web.Request) -> web.Response:
+    """initData (checked first) and the start parameter (a signed game reference) -> a pass."""
+    settings: WebSettings = request.app[SETTINGS]
+    service = request.app[SERVICE]
+    language = _language(request)
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    if not isinstance(body, dict) or not settings.telegram_token:
+        return _refused("forged", language)
+    try:
+        login = telegram_login(body.get("init_data"), settings.telegram_token, now=service.clock.now())
+    except BadPass as bad:
+        return _refused(bad.reason, language)
+    language = normalize_language(login.language)
+    reference = login.start_param or body.get("game")
+    try:
+        game = service.codec.decode(reference) if isinstance(reference, str) else None
+    except ForgedPayload:
+        game = None
+    if game is None or game.kind != "w":
+        return _refused("forged", language)
+    game_id = game.int(0)
+    seat, platform = await service.pages.seat_of(game_id, login.user_id)
+    if platform != "telegram":
+        return _refused("unknown_game", language)
+    user_id = login.user_id if seat is not None else None
+    token = request.app[PASSES].issue(game_id, "telegram", user_id, login.name, language,
+                                      now=service.clock.now(), seconds=SEAT_PASS_SECONDS)
+    return web.json_response({"pass": token})
+
+
+def _refused(reason: str, language: str) -> web.Response:
+    return web.json_response({"error": reason, "text": t(language, f"web.err.{reason}")}, status=403)
+
+
+async def picture(request: web.Request) -> web.Response:
+    """A picture of the pass's game, as a page names it; never another seat's own board."""
+    service = request.app[SERVICE]
+    query = request.query
+    try:
+        viewer = _read_pass(request, query.get("t"))
+    except BadPass as bad:
+        return _refused(bad.reason, _language(request))
+    try:
+        kind = query["kind"]
+        moves, cycle = int(query["moves"]), int(query["cycle"])
+        layout = query.get("layout", "landscape")
+        seat = int(query["seat"]) if "seat" in query else None
+    except (KeyError, ValueError):
+        return web.Response(status=400, text="bad picture")
+    if kind not in PICTURE_KINDS or layout not in LAYOUTS or (kind == "seat") != (seat is not None) \
+            or not 0 <= moves <= 100_000 or not 0 <= cycle <= 10_000:
+        return web.Response(status=400, text="bad picture")
+    if seat is not None:
+        own, _ = await service.pages.seat_of(viewer.game_id, viewer.user_id) if viewer.user_id else (None, None)
+        if own != seat:
+            return _refused("not_yours", viewer.language)
+    render = {"kind": kind, "game_id": viewer.game_id, "moves": moves, "cycle": cycle, "layout": layout}
+    if seat is not None:
+        render["seat"] = seat
+    image = await service.page_picture(render, viewer.language)
+    if image is None:
+        return web.Response(status=404, text="no such picture")
+    # A picture at a move count never changes: a page stepping back and forth gets it from its cache.
+    return web.Response(body=image, content_type="image/png", headers={"Cache-Control": "private, max-age=86400"})
+
+
+async def live(request: web.Request) -> web.StreamResponse:
+    try:
+        viewer = _read_pass(request, request.query.get("t"))
+    except BadPass as bad:
+        return _refused(bad.reason, _language(request))
+    hub: Hub = request.app[HUB]
+    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+    await ws.prepare(request)
+    page = OpenPage(ws, viewer.game_id, viewer.user_id, viewer.language)
+    hub.join(page)
+    try:
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                break
+            await _heard(request.app, viewer, page, msg.data)
+    finally:
+        hub.leave(page)
+        with contextlib.suppress(Exception):
+            await ws.close()
+    return ws
+
+
+async def _heard(app: web.Application, viewer: Pass, page: OpenPage, data: str) -> None:
+    """One message from a page. Anything malformed gets an error and changes nothing."""
+    try:
+        got = json.loads(data)
+    except ValueError:
+        got = None
+    kind = got.get("type") if isinstance(got, dict) else None
+    if kind == "hello" and _position(got.get("since")) and got.get("layout", "landscape") in LAYOUTS \
+            and _position(got.get("at")):
+        page.layout = got.get("layout", "landscape")
+        page.version = got["since"] if isinstance(got.get("since"), int) else -1
+        page.at = got.get("at")
+        if not await app[HUB].show(page):
+            await _error(page, "unknown_game", viewer.language)
+        return
+    if kind == "review" and _position(got.get("at")) and got.get("at") is not None:
+        page.at = got["at"]
+        if not await app[HUB].show(page):
+            page.at = None
+            await _error(page, "no_such_move", viewer.language)
+        return
+    if kind == "act" and isinstance(got.get("payload"), str):
+        if viewer.spectator:
+            await _error(page, "spectator", viewer.language)
+            return
+        user = User(viewer.platform, viewer.user_id, viewer.name, language=viewer.language)
+        reply = await app[SERVICE].page_press(viewer.game_id, user, got["payload"])
+        await _send(page, {"type": "reply", "ok": reply.ok, "text": reply.text, "refused": reply.refused})
+        return
+    await _error(page, "bad_message", viewer.language)
+
+
+def _position(value: Any) -> bool:
+    """A version or move number as a page may send one: null, or a whole number in range."""
+    return value is None or (type(value) is int and 0 <= value <= 10_000_000)
+
+
+async def _error(page: OpenPage, code: str, language: str) -> None:
+    await _send(page, {"type": "error", "code": code, "text": t(language, f"web.err.{code}")})
+
+
+async def _send(page: OpenPage, message: dict) -> None:
+    if not page.ws.closed:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await page.ws.send_str(json.dumps(message, ensure_ascii=False))
+
+
+class WebBoard:
+    """The server running: ``await WebBoard.start(service, settings)``; ``url`` is where it listens."""
+
+    def __init__(self, app: web.Application, runner: web.AppRunner, port: int) -> None:
+        self.app = app
+        self.runner = runner
+        self.port = port
+
+    @classmethod
+    async def start(cls, service, settings: WebSettings) -> WebBoard:
+        app = make_app(service, settings)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, settings.host, settings.port)
+        await site.start()
+        port = runner.addresses[0][1]
+        return cls(app, runner, port)
+
+    @property
+    def hub(self) -> Hub:
+        return self.app[HUB]
+
+    @property
+    def local_url(self) -> str:
+        return f"http://{self.app[SETTINGS].host}:{self.port}"
+
+    def link(self, game_id: int, platform: str, user_id: str | None, name: str, language: str, *,
+             seconds: float = SEAT_PASS_SECONDS, base: str | None = None) -> str:
+        """A signed link to the game's board for one person (``user_id`` None: a spectator)."""
+        service = self.app[SERVICE]
+        token = self.app[PASSES].issue(game_id, platform, user_id, name, language,
+                                       now=service.clock.now(), seconds=seconds)
+        return f"{(base or self.app[SETTINGS].public_url or self.local_url).rstrip('/')}/board?t={token}"
+
+    async def stop(self) -> None:
+        await self.runner.cleanup()
