@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from aiohttp import web
+from aiohttp import WSCloseCode, web
 
 from bot.service.page import PageRequest
 
@@ -66,10 +66,15 @@ class Hub:
         self._again: set[int] = set()
         self._stop_watching = service.watch.add(self.changed)
 
-    def close(self) -> None:
+    async def close(self) -> None:
+        """Stop listening and close every open page (a page reconnects to whoever serves next)."""
         self._stop_watching()
         for task in self._refreshing.values():
             task.cancel()
+        for pages in list(self._pages.values()):
+            for page in list(pages):
+                with contextlib.suppress(Exception):
+                    await page.ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
 
     @property
     def open_pages(self) -> int:

@@ -78,7 +78,7 @@ def make_app(service, settings: WebSettings) -> web.Application:
 
 
 async def _close_pages(app: web.Application) -> None:
-    app[HUB].close()
+    await app[HUB].close()
 
 
 def _language(request: web.Request) -> str:
