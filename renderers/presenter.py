@@ -52,6 +52,15 @@ class Menu:
         return [item for row in self.rows for item in row]
 
 
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """Where a legal choice sits on a picture the presenter draws: a box in that picture's pixels."""
+
+    choice: Any                          # one of the choices passed in (the same object/value)
+    box: tuple[int, int, int, int]       # left, top, right, bottom, in pixels of that picture
+    picture: str = "map"                 # "map": render("map", public view, ...); "seat": render_private(seat view, ...)
+
+
 class ChoiceNotFound(LookupError):
     """Typed text that names no legal choice; ``candidates`` are the labels it could mean."""
 
@@ -206,6 +215,15 @@ class Presenter(ABC):
         if coloured:
             raise ChoiceNotFound(text, [item.label for item in coloured], reason="ambiguous")
         raise ChoiceNotFound(text, self.not_now(view, text, language), reason="unknown")
+
+    def spots(self, picture: str, view: Any, choices: Sequence[Any], *, layout: str = "landscape") -> list[Spot]:
+        """Where each of ``choices`` (the seat's legal choices now) that is a place on the picture ``picture``
+        sits, drawn at ``layout``; ``view`` is the acting seat's own view (``match.view(seat)``). Default: [].
+
+        "map" is ``render("map", public view, ...)``, "seat" is ``render_private(view, ...)``. The boxes
+        do not depend on the language; a choice may sit in several places (a tile's badge and its row),
+        and choices that are no place (a colour word, "done") have none: a menu offers them."""
+        return []
 
     def colour_name(self, colour: str, language: str) -> str | None:
         """The word for a ``MenuItem.colour`` in ``language`` ("blue"), for typed choices; None: none."""
