@@ -348,23 +348,23 @@ def _panel_offer(c: _Canvas, view, y: float) -> float:
         return y
     c.text(c.px, y, c.t("map_offer"), 19, bold=True, fill=style.MUTED)
     rows = offer_rows(view, y)
-    for slot, tile, y in rows:  # noqa: B020 - each row's own top; the last one's ends the list
+    for slot, tile, top in rows:
         if tile is None:
             # a slot whose tile was taken this round: its number stays, so the others keep theirs
             D.paste(c.img, D.disc(style.PANEL, c.n(OFFER_DISC), outline=style.MUTED, text=str(slot), ink=style.MUTED,
-                                  border=0.06), c.n(c.px + OFFER_DISC / 2), c.n(y + OFFER_DISC / 2))
-            c.text(c.px + 43, y + 15, "—", 21, fill=style.MUTED, anchor="lm")
+                                  border=0.06), c.n(c.px + OFFER_DISC / 2), c.n(top + OFFER_DISC / 2))
+            c.text(c.px + 43, top + 15, "—", 21, fill=style.MUTED, anchor="lm")
             continue
         rgb = buslines.COLOURS[tile.colour]
         D.paste(c.img, D.disc(rgb, c.n(OFFER_DISC), text=str(slot), ink=buslines.INK[tile.colour]),
-                c.n(c.px + OFFER_DISC / 2), c.n(y + OFFER_DISC / 2))
-        D.paste(c.img, buslines.icon(tile.colour, c.n(19)), c.n(c.px + 43), c.n(y + 15))
+                c.n(c.px + OFFER_DISC / 2), c.n(top + OFFER_DISC / 2))
+        D.paste(c.img, buslines.icon(tile.colour, c.n(19)), c.n(c.px + 43), c.n(top + 15))
         name, colour_word = DISPLAY_NAMES[tile.station], c.t("colour_" + tile.colour)
         if font(c.n(21), True).getlength(name) + font(c.n(16)).getlength(colour_word) > c.n(c.pw - 66):
             name = short_name(tile.station)
-        w = c.text(c.px + 59, y + 15, name, 21, bold=True, anchor="lm", max_width=c.pw - 59)
-        c.text(c.px + 59 + w + 7, y + 16, colour_word, 16, fill=style.MUTED, anchor="lm", max_width=c.pw - 66 - w)
-    return y + OFFER_ROW + 4
+        w = c.text(c.px + 59, top + 15, name, 21, bold=True, anchor="lm", max_width=c.pw - 59)
+        c.text(c.px + 59 + w + 7, top + 16, colour_word, 16, fill=style.MUTED, anchor="lm", max_width=c.pw - 66 - w)
+    return rows[-1][2] + OFFER_ROW + 4
 
 
 def offer_rows(view, y: float) -> list[tuple[int, object, float]]:
