@@ -10,6 +10,7 @@ rows of buttons; an item either makes a choice or opens a submenu (``group``), f
 that would need too many buttons at once (Paris Paris's eviction choice, a trade's colours).
 A submenu whose options depend on the seat's secrets is marked ``private``: the bot opens it
 only in that seat's private chat (the group learns only what the item that opened it says).
+``spots`` says where the choices that are places sit on the pictures, for a board that is tapped.
 """
 
 from __future__ import annotations
