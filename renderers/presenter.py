@@ -10,6 +10,7 @@ rows of buttons; an item either makes a choice or opens a submenu (``group``), f
 that would need too many buttons at once (Paris Paris's eviction choice, a trade's colours).
 A submenu whose options depend on the seat's secrets is marked ``private``: the bot opens it
 only in that seat's private chat (the group learns only what the item that opened it says).
+``spots`` says where the choices that are places sit on the pictures, for a board that is tapped.
 """
 
 from __future__ import annotations
@@ -215,6 +216,15 @@ class Presenter(ABC):
         if coloured:
             raise ChoiceNotFound(text, [item.label for item in coloured], reason="ambiguous")
         raise ChoiceNotFound(text, self.not_now(view, text, language), reason="unknown")
+
+    def spots(self, picture: str, view: Any, choices: Sequence[Any], *, layout: str = "landscape") -> list[Spot]:
+        """Where each of ``choices`` (the seat's legal choices now) that is a place on the picture ``picture``
+        sits, drawn at ``layout``; ``view`` is the acting seat's own view (``match.view(seat)``). Default: [].
+
+        "map" is ``render("map", public view, ...)``, "seat" is ``render_private(view, ...)``. The boxes
+        do not depend on the language; a choice may sit in several places (a tile's badge and its row),
+        and choices that are no place (a colour word, "done") have none: a menu offers them."""
+        return []
 
     def colour_name(self, colour: str, language: str) -> str | None:
         """The word for a ``MenuItem.colour`` in ``language`` ("blue"), for typed choices; None: none."""

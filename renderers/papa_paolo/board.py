@@ -35,6 +35,7 @@ SCALE = {"landscape": 1.0, "portrait": 1.25}       # sizes of the blocks, for ph
 HOOD_CELLS = {"landscape": 52, "portrait": 80}
 GRID_CELL = 104
 STAIR_CELL = (92, 44)
+STAIR_HEAD = 64         # above the staircase: each column's tile and its limits, on up to two lines
 HOOD_CELL = HOOD_CELLS["landscape"]
 
 Block = tuple[int, int, Callable[[ImageDraw.ImageDraw, int, int], None]]
@@ -42,12 +43,26 @@ Block = tuple[int, int, Callable[[ImageDraw.ImageDraw, int, int], None]]
 
 def render_board(view, *, events: Sequence[Any] = (), language: str = "en", layout: str = "landscape") -> bytes:
     layout = layout if layout in WIDTHS else "landscape"
+    blocks = _blocks(view, events, language, layout)
+    return pieces.png(flow(blocks, WIDTHS[layout], title(view, events, language), SCALE[layout]))
+
+
+def _blocks(view, events: Sequence[Any], language: str, layout: str) -> list[Block]:
+    """The board's blocks in the order they flow: the grid, the staircase, the players, the neighbourhoods."""
     k = SCALE[layout]
     marks = initials(view.players)
-    blocks = [_grid_block(view, marks, language, events, k), _stairs_block(view, marks, language, k),
-              _players_block(view, marks, language, k),
-              *_hood_blocks(view, marks, language, trips_of(events), k, HOOD_CELLS[layout])]
-    return pieces.png(flow(blocks, WIDTHS[layout], title(view, events, language), k))
+    return [_grid_block(view, marks, language, events, k), _stairs_block(view, marks, language, k),
+            _players_block(view, marks, language, k),
+            *_hood_blocks(view, marks, language, trips_of(events), k, HOOD_CELLS[layout])]
+
+
+def block_places(view, layout: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Where the grid and the staircase blocks are drawn (their top left corners). They come first,
+    so no language moves them: only the widths of the blocks and the heights of those above count."""
+    layout = layout if layout in WIDTHS else "landscape"
+    blocks = _blocks(view, (), "en", layout)
+    places, _, _ = flow_places([(w, h) for w, h, _ in blocks], WIDTHS[layout], SCALE[layout])
+    return places[0], places[1]
 
 
 def title(view, events: Sequence[Any], language: str) -> str:
@@ -65,20 +80,28 @@ def title(view, events: Sequence[Any], language: str) -> str:
 
 def flow(blocks: list[Block], width: int, title: str, k: float = 1.0) -> Image.Image:
     """Place blocks left to right, wrapping; the picture is as tall as they need."""
-    gap, top = round(GAP * k), round(60 * k)
-    width = max(width, max((w for w, _, _ in blocks), default=0) + 2 * gap)
-    places, x, y, row_h = [], gap, top, 0
-    for w, h, fn in blocks:
-        if x > gap and x + w > width - gap:
-            x, y, row_h = gap, y + row_h + gap, 0
-        places.append((x, y, fn))
-        x, row_h = x + w + gap, max(row_h, h)
-    img = Image.new("RGB", (width, y + row_h + gap), style.PAPER)
+    gap = round(GAP * k)
+    places, width, height = flow_places([(w, h) for w, h, _ in blocks], width, k)
+    img = Image.new("RGB", (width, height), style.PAPER)
     d = ImageDraw.Draw(img)
     draw.text(d, (gap, round(16 * k)), title, round(28 * k), bold=True, max_width=width - 2 * gap)
-    for x, y, fn in places:
+    for (x, y), (_, _, fn) in zip(places, blocks, strict=True):
         fn(d, x, y)
     return img
+
+
+def flow_places(sizes: Sequence[tuple[int, int]], width: int, k: float = 1.0,
+                ) -> tuple[list[tuple[int, int]], int, int]:
+    """(each block's top left corner, the picture's width, its height) for blocks of ``sizes``."""
+    gap, top = round(GAP * k), round(60 * k)
+    width = max(width, max((w for w, _ in sizes), default=0) + 2 * gap)
+    places, x, y, row_h = [], gap, top, 0
+    for w, h in sizes:
+        if x > gap and x + w > width - gap:
+            x, y, row_h = gap, y + row_h + gap, 0
+        places.append((x, y))
+        x, row_h = x + w + gap, max(row_h, h)
+    return places, width, y + row_h + gap
 
 
 def placed_markers(view, events: Sequence[Any]) -> dict[tuple[int, int], int]:
@@ -121,7 +144,7 @@ def _grid_block(view, marks, language: str, events: Sequence[Any] = (), k: float
 
     def paint(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
         draw.text(d, (x, y), t(language, "papa.img.grid"), n(20), bold=True)
-        top, left = y + n(30) + head + coin, x + head + coin
+        left, top = _grid_origin(x, y, k)
         for c in range(cols):
             acts = C.BOARDS[view.num_players].col_actions[c]
             cx = left + c * cell + cell / 2
@@ -142,15 +165,32 @@ def _grid_block(view, marks, language: str, events: Sequence[Any] = (), k: float
                     ty += size + 2
             _coin(d, left - n(21), cy, view.coins[r], k, won, ("row", r), marks)
             for c in range(cols):
-                _space(d, view, marks, markers, r, c, left + c * cell, top + r * cell, cell, k)
+                _space(d, view, marks, markers, r, c, space_box(x, y, r, c, k), k)
 
     return w, h, paint
 
 
-def _space(d: ImageDraw.ImageDraw, view, marks, markers, r: int, c: int, x: int, y: int, cell: int,
+def _grid_origin(x: int, y: int, k: float) -> tuple[int, int]:
+    """The top left corner of the first space of a grid block drawn at (x, y): under the title, the
+    column actions and the coins, right of the row actions and the coins."""
+    head, coin = round(70 * k), round(76 * k)
+    return x + head + coin, y + round(30 * k) + head + coin
+
+
+def space_box(x: int, y: int, r: int, c: int, k: float) -> tuple[int, int, int, int]:
+    """The square drawn for grid space (r, c) of a grid block drawn at (x, y)."""
+    cell = round(GRID_CELL * k)
+    left, top = _grid_origin(x, y, k)
+    x0, y0 = left + c * cell + 4, top + r * cell + 4
+    return x0, y0, x0 + cell - 8, y0 + cell - 8
+
+
+def _space(d: ImageDraw.ImageDraw, view, marks, markers, r: int, c: int, box: tuple[int, int, int, int],
            k: float) -> None:
     tile = view.grid[r * view.grid_size[1] + c]
-    size = cell - 8
+    x, y = box[0] - 4, box[1] - 4           # the space's cell, its square 4 px inside
+    size = box[2] - box[0]
+    cell = size + 8
     if tile is None:
         d.rectangle((x + 4, y + 4, x + 4 + size, y + 4 + size), fill=style.PAPER_DARK, outline=style.PANEL_EDGE)
     else:
@@ -186,8 +226,8 @@ def _stairs_block(view, marks, language: str, k: float = 1.0) -> Block:
     cols, rows = view.stair_columns, C.STAIR_ROWS
     cw, ch = n(STAIR_CELL[0]), n(STAIR_CELL[1])
     offer = len(view.investment_open)
-    head = n(64)        # the column's tile and its limits, on up to two lines
-    w, h = n(40) + cols * cw, n(30) + head + rows * ch + n(34 + 26 * max(1, offer))
+    head = n(STAIR_HEAD)
+    w, h = _stairs_width(view, k), n(30) + head + rows * ch + n(34 + 26 * max(1, offer))
 
     def paint(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
         draw.text(d, (x, y), t(language, "papa.img.stairs"), n(20), bold=True)
@@ -203,22 +243,20 @@ def _stairs_block(view, marks, language: str, k: float = 1.0) -> Block:
                 for j, part in enumerate(lines):
                     draw.text(d, (cx + cw / 2, top + n(20) + j * (size + 2)), part, size, anchor="ma")
             for r in range(rows):
-                cy = top + head + (rows - 1 - r) * ch
-                d.rectangle((cx + 2, cy + 2, cx + cw - 2, cy + ch - 2), fill=style.PANEL, outline=style.PANEL_EDGE)
+                d.rectangle(stair_box(x, y, r, c, k), fill=style.PANEL, outline=style.PANEL_EDGE)
+                cy = _stair_cell(x, y, r, c, k)[1]
                 draw.text(d, (cx + n(8), cy + ch / 2), f"{C.stair_cost(r, c)} L", n(14), fill=style.MUTED,
                           anchor="lm")
         for r in range(rows):
             draw.text(d, (x + 4, top + head + (rows - 1 - r) * ch + ch / 2), str(r + 1), n(16), bold=True,
                       anchor="lm")
         for seat, (r, c) in view.staircase.items():
-            cx = x + n(40) + (c - 1) * cw + cw - n(22)
-            cy = top + head + (rows - 1 - r) * ch + ch / 2
-            pieces.marker(d, cx, cy, n(16), seat, marks[seat])
-        iy = top + head + rows * ch + n(8)
-        draw.text(d, (x, iy), t(language, "papa.img.investments"), n(18), bold=True)
+            x0, y0, x1, _ = _stair_cell(x, y, r, c, k)
+            pieces.marker(d, x1 - n(22), y0 + ch / 2, n(16), seat, marks[seat])
+        draw.text(d, (x, _investments_top(y, k)), t(language, "papa.img.investments"), n(18), bold=True)
         for i, tile in enumerate(view.investment_open):
             info = C.INVESTMENT_TILES[tile]
-            ty = iy + n(30 + i * 26)
+            ty = investment_box(view, x, y, i, k)[1]
             d.rectangle((x, ty, x + n(18), ty + n(18)), fill=pieces.TILE_RGB[info.colour], outline=style.INK)
             draw.text(d, (x + n(9), ty + n(9)), pieces.LETTER[info.colour], n(13), bold=True, anchor="mm")
             draw.text(d, (x + n(26), ty), t(language, "papa.img.investment", tile=tile,
@@ -226,6 +264,36 @@ def _stairs_block(view, marks, language: str, k: float = 1.0) -> Block:
                                             bonus=info.bonus), n(15), max_width=w - n(30))
 
     return w, h, paint
+
+
+def _stair_cell(x: int, y: int, r: int, c: int, k: float) -> tuple[int, int, int, int]:
+    """Staircase space (row r from the bottom, column c from 1) of a staircase block drawn at (x, y):
+    under the title and the columns' delivery tiles, right of the row numbers."""
+    cw, ch = round(STAIR_CELL[0] * k), round(STAIR_CELL[1] * k)
+    left = x + round(40 * k) + (c - 1) * cw
+    top = y + round(30 * k) + round(STAIR_HEAD * k) + (C.STAIR_ROWS - 1 - r) * ch
+    return left, top, left + cw, top + ch
+
+
+def stair_box(x: int, y: int, r: int, c: int, k: float) -> tuple[int, int, int, int]:
+    """The box drawn for staircase space (r, c) of a staircase block drawn at (x, y)."""
+    x0, y0, x1, y1 = _stair_cell(x, y, r, c, k)
+    return x0 + 2, y0 + 2, x1 - 2, y1 - 2
+
+
+def _investments_top(y: int, k: float) -> int:
+    """The heading of the investment tiles on offer, under the staircase."""
+    return _stair_cell(0, y, 0, 1, k)[3] + round(8 * k)
+
+
+def investment_box(view, x: int, y: int, i: int, k: float) -> tuple[int, int, int, int]:
+    """The row of investment tile ``i`` on offer (its coloured square and its words)."""
+    top = _investments_top(y, k) + round((30 + i * 26) * k)
+    return x, top, x + _stairs_width(view, k), top + round(22 * k)
+
+
+def _stairs_width(view, k: float) -> int:
+    return round(40 * k) + view.stair_columns * round(STAIR_CELL[0] * k)
 
 
 def _players_block(view, marks, language: str, k: float = 1.0) -> Block:

@@ -5,6 +5,7 @@ planning drawn as it grows, the tile it turns shown in each rotation it may choo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -23,16 +24,43 @@ CELL = 120
 HOOD_TOP = 110          # the neighbourhood's top, under the title, the money and the tracks
 
 
-def render_own(view, *, events: Sequence[Any] = (), language: str = "en", layout: str = "landscape") -> bytes:
-    seat = view.viewer
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """How the seat's picture is laid out: what its squares carry and how large it is."""
+
+    labels: dict[tuple[int, int], int]      # the numbered squares
+    chosen: tuple[int, int] | None          # the square a tile being turned goes to
+    rotations: list[int]                    # the rotations offered, in the order drawn
+    hood_w: int
+    hood_h: int
+
+    @property
+    def width(self) -> int:
+        return max(self.hood_w + 40, 560)
+
+    @property
+    def extra(self) -> list[tuple[int, int]]:
+        """Squares drawn beyond the neighbourhood's own: numbered ones, and where a tile goes."""
+        return [*self.labels, *([self.chosen] if self.chosen else [])]
+
+
+def _frame(view) -> _Frame:
     steps = [parse(s) for s in view.legal]
     labels = square_keys(steps)
-    squares = view.neighbourhoods[seat]
-    trips = planned_trips(view.draft)
     rotations = [s.arg for s in steps if s.verb == "rotate"]
     chosen = _chosen(view, rotations)
+    squares = view.neighbourhoods[view.viewer]
     hood_w, hood_h = pieces.hood_size(squares, CELL, [*labels, *([chosen] if chosen else [])])
-    width = _width(hood_w)
+    return _Frame(labels, chosen, rotations, hood_w, hood_h)
+
+
+def render_own(view, *, events: Sequence[Any] = (), language: str = "en", layout: str = "landscape") -> bytes:
+    seat = view.viewer
+    frame = _frame(view)
+    labels, chosen, rotations, hood_w, hood_h = frame.labels, frame.chosen, frame.rotations, frame.hood_w, frame.hood_h
+    squares = view.neighbourhoods[seat]
+    trips = planned_trips(view.draft)
+    width = frame.width
     strip = CELL + 50 if rotations else 0
     height = HOOD_TOP + hood_h + 30 + strip
     img = Image.new("RGB", (width, height), style.PAPER)
@@ -53,22 +81,25 @@ def _chosen(view, rotations) -> tuple[int, int] | None:
     return tuple(view.draft["square"]) if rotations and view.draft and view.draft.get("square") else None
 
 
-def _width(hood_w: int) -> int:
-    return max(hood_w + 40, 560)
-
-
 def square_box(view, pos: tuple[int, int]) -> tuple[int, int, int, int]:
     """Where square ``pos`` of the viewer's neighbourhood is drawn in its own picture (pixels)."""
-    steps = [parse(s) for s in view.legal]
-    labels = square_keys(steps)
-    chosen = _chosen(view, [s.arg for s in steps if s.verb == "rotate"])
-    extra = [*labels, *([chosen] if chosen else [])]
-    squares = view.neighbourhoods[view.viewer]
-    hood_w, _ = pieces.hood_size(squares, CELL, extra)
-    x0, y0, _, _ = pieces.hood_bounds(squares, extra)
-    left = (_width(hood_w) - hood_w) // 2 + (pos[0] - x0) * CELL
+    frame = _frame(view)
+    x0, y0, _, _ = pieces.hood_bounds(view.neighbourhoods[view.viewer], frame.extra)
+    left = (frame.width - frame.hood_w) // 2 + (pos[0] - x0) * CELL
     top = HOOD_TOP + (pos[1] - y0) * CELL
     return left, top, left + CELL, top + CELL
+
+
+def rotation_box(view, rotation: int) -> tuple[int, int, int, int]:
+    """Where the tile being placed is shown turned by ``rotation`` (one of those offered) (pixels)."""
+    frame = _frame(view)
+    return _rotation_box(frame.rotations.index(rotation), HOOD_TOP + frame.hood_h + 30)
+
+
+def _rotation_box(i: int, top: int) -> tuple[int, int, int, int]:
+    """The ``i``-th rotation's tile in the strip whose heading is at ``top``."""
+    x, y = 20 + i * (CELL + 20), top + 22
+    return x, y, x + CELL - 10, y + CELL - 10
 
 
 def _rotations(d: ImageDraw.ImageDraw, view, rotations: list[int], top: int, language: str) -> None:
@@ -78,7 +109,6 @@ def _rotations(d: ImageDraw.ImageDraw, view, rotations: list[int], top: int, lan
     tile = C.CITY_TILES[tile_id]
     draw.text(d, (20, top - 4), t(language, "papa.img.rotations"), 18, bold=True)
     for i, rot in enumerate(rotations):
-        x = 20 + i * (CELL + 20)
-        pieces.city_square(d, x, top + 22, CELL - 10, tile.colour, sorted(words.rotated_roads(tile_id, rot)),
-                           tile.houses)
-        draw.text(d, (x + (CELL - 10) / 2, top + 22 + CELL - 10 + 4), f"↻ {rot * 90}°", 16, bold=True, anchor="ma")
+        x, y, x1, y1 = _rotation_box(i, top)
+        pieces.city_square(d, x, y, x1 - x, tile.colour, sorted(words.rotated_roads(tile_id, rot)), tile.houses)
+        draw.text(d, ((x + x1) / 2, y1 + 4), f"↻ {rot * 90}°", 16, bold=True, anchor="ma")

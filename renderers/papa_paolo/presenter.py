@@ -27,13 +27,14 @@ from engine.papa_paolo.stepper import parse_split
 from engine.papa_paolo.steps import Step, parse
 
 from ..i18n import t
-from ..presenter import CHAT, TERMINAL, ChoiceNotFound, Menu, MenuItem, Presenter, fit_description
+from ..presenter import CHAT, TERMINAL, ChoiceNotFound, Menu, MenuItem, Presenter, Spot, fit_description
 from . import text as words
 from .board import render_board
 from .final import render_final
 from .hoodimage import render_own
 from .hoodtext import own_board_text, pizzas_taken
 from .scoring import score_parts
+from .spots import board_spots, seat_spots
 from .squares import NUMBERED, numbered_verbs, square_keys
 from .text import ACTION_EMOJI, COLOUR_EMOJI, ROAD_CHAR
 
@@ -218,6 +219,11 @@ class PapaPaoloPresenter(Presenter):
 
     def render_private(self, view, events: Sequence[Any], language: str, *, layout: str = "landscape") -> bytes:
         return render_own(view, events=events, language=language, layout=layout)
+
+    def spots(self, picture: str, view, choices: Sequence[Any], *, layout: str = "landscape") -> list[Spot]:
+        if picture == "map":
+            return board_spots(view, choices, layout)
+        return seat_spots(view, choices) if picture == "seat" and view.viewer is not None else []
 
     def render_private_text(self, view, language: str) -> str | None:
         return own_board_text(view, language) if view.viewer is not None else None

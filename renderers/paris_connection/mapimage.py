@@ -216,9 +216,51 @@ def recent_hexes(events: Sequence) -> set[str]:
     return hexes
 
 
+def hex_box(hex_id: str, width: int = 1280, layout: str = "landscape") -> tuple[int, int, int, int]:
+    """The pixel box round a hex's outline in a picture of ``width``."""
+    corners = _corners(geometry(width, layout), hex_id)
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return round(min(xs)), round(min(ys)), round(max(xs)), round(max(ys))
+
+
 def _rim(d: ImageDraw.ImageDraw, g: Geometry, hex_id: str, colour, width: float) -> None:
     corners = _corners(g, hex_id, 0.9)
     d.line(corners + corners[:1], fill=colour, width=max(2, round(width)), joint="curve")
+
+
+# The lines above the companies, (size, gap): the title, the round, who is to move; then their heading.
+HEAD_LINES = ((24, 6), (17, 4), (17, 12))
+COMPANIES_HEAD = (17, 8)
+COMPANY_ROW = 27            # one company's row, top to top
+COMPANY_H = 24              # the part of it its token and bar fill
+
+
+def _panel_scale(g: Geometry, portrait: bool) -> float:
+    return g.width / 1280 * (1.25 if portrait else 1.0)
+
+
+def _column_boxes(g: Geometry, portrait: bool) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+    """The panel's left and right columns (one and the same beside a landscape map)."""
+    x0, y0, x1, y1 = g.panel
+    if portrait:          # two columns: the game on the left, the players and the news on the right
+        return (x0, y0, (x0 + x1) // 2, y1), ((x0 + x1) // 2, y0, x1, y1)
+    return g.panel, g.panel
+
+
+def _inner(box: tuple[int, int, int, int], k: float) -> tuple[int, int, int, int]:
+    """A column's writing area: (left, first line's top, right, bottom)."""
+    return box[0] + round(16 * k), box[1] + round(14 * k), box[2] - round(14 * k), box[3] - 8
+
+
+def company_rows(width: int = 1280, layout: str = "landscape") -> dict[str, tuple[int, int, int, int]]:
+    """Each company's row in the panel (token, word, value bar, storage), as a pixel box."""
+    g = geometry(width, layout)
+    k = _panel_scale(g, layout == "portrait")
+    x0, y, x1, _ = _inner(_column_boxes(g, layout == "portrait")[0], k)
+    for size, gap in (*HEAD_LINES, COMPANIES_HEAD):
+        y += round((size + gap) * k)
+    return {c: (x0, y + i * round(COMPANY_ROW * k), x1, y + i * round(COMPANY_ROW * k) + round(COMPANY_H * k))
+            for i, c in enumerate(COMPANIES)}
 
 
 class _Panel:
@@ -226,7 +268,7 @@ class _Panel:
 
     def __init__(self, img: Image.Image, box: tuple[int, int, int, int], language: str, k: float) -> None:
         self.img, self.d, self.language, self.k = img, ImageDraw.Draw(img), language, k
-        self.x0, self.y, self.x1, self.y1 = box[0] + self.n(16), box[1] + self.n(14), box[2] - self.n(14), box[3] - 8
+        self.x0, self.y, self.x1, self.y1 = _inner(box, k)
 
     def n(self, v: float) -> int:
         return round(v * self.k)
@@ -258,17 +300,15 @@ def _panel(img: Image.Image, g: Geometry, view, events: Sequence, language: str,
     x0, y0, x1, y1 = g.panel
     d.rectangle(g.panel, fill=style.PANEL)
     d.line((x0, y0, x1, y0) if portrait else (x0, y0, x0, y1), fill=style.PANEL_EDGE, width=2)
-    k = g.width / 1280 * (1.25 if portrait else 1.0)
-    if portrait:          # two columns: the game on the left, the players and the news on the right
-        left = _Panel(img, (x0, y0, (x0 + x1) // 2, y1), language, k)
-        right = _Panel(img, ((x0 + x1) // 2, y0, x1, y1), language, k)
-    else:
-        left = right = _Panel(img, g.panel, language, k)
-    left.line(t(language, "pc.img.title"), 24, bold=True, gap=6)
-    left.line(t(language, "pc.img.round", cycle=view.cycle), 17, bold=True, gap=4)
+    k = _panel_scale(g, portrait)
+    left_box, right_box = _column_boxes(g, portrait)
+    left = _Panel(img, left_box, language, k)
+    right = _Panel(img, right_box, language, k) if portrait else left
     state = (t(language, "pc.img.to_move", player=view.players[view.to_move]) if view.to_move is not None
              else t(language, "pc.img.game_over"))
-    left.line(state, 17, bold=True, fill=(0, 110, 70), gap=12)
+    heads = (t(language, "pc.img.title"), t(language, "pc.img.round", cycle=view.cycle), state)
+    for value, (size, gap), fill in zip(heads, HEAD_LINES, (style.INK, style.INK, (0, 110, 70)), strict=True):
+        left.line(value, size, bold=True, fill=fill, gap=gap)
     _companies(left, view)
     _screens(right, view)
     if view.draft is not None:
@@ -315,13 +355,13 @@ _NEWS = frozenset({"build_completed", "traded", "build_cancelled", "turn_skipped
 
 def _companies(p: _Panel, view) -> None:
     """Value track and storage boards: one row per company, its token, word, value bar, storage."""
-    p.line(t(p.language, "pc.img.companies"), 17, bold=True, gap=8)
+    p.line(t(p.language, "pc.img.companies"), COMPANIES_HEAD[0], bold=True, gap=COMPANIES_HEAD[1])
     top = max(10, *view.values.values())
     word_w = p.n(118)
     bar_x = p.x0 + p.n(30) + word_w
     bar_w = p.width - (bar_x - p.x0) - p.n(100)
     for c in COMPANIES:
-        cy = p.y + p.n(12)
+        cy = p.y + p.n(COMPANY_H / 2)
         paste(p.img, P.token(c, p.n(24)), p.x0 + p.n(12), cy)
         draw_text(p.d, (p.x0 + p.n(30), cy), colour_word(c, p.language), p.n(16), anchor="lm", max_width=word_w)
         p.d.rectangle((bar_x, cy - p.n(8), bar_x + bar_w, cy + p.n(8)), fill=style.PAPER_DARK)
@@ -330,7 +370,7 @@ def _companies(p: _Panel, view) -> None:
             p.d.rectangle((bar_x, cy - p.n(8), bar_x + filled, cy + p.n(8)), fill=P.COMPANY_RGB[c])
         draw_text(p.d, (bar_x + bar_w + p.n(8), cy), str(view.values[c]), p.n(17), bold=True, anchor="lm")
         draw_text(p.d, (p.x1, cy), f"▣ {view.storage[c]}", p.n(16), fill=style.MUTED, anchor="rm")
-        p.y += p.n(27)
+        p.y += p.n(COMPANY_ROW)
     draw_text(p.d, (bar_x, p.y), t(p.language, "pc.img.value"), p.n(13), fill=style.MUTED)
     draw_text(p.d, (p.x1, p.y), f"▣ {t(p.language, 'pc.img.storage')}", p.n(13), fill=style.MUTED, anchor="ra")
     p.y += p.n(26)

@@ -20,7 +20,7 @@ from engine.paris_connection.board import COMPANIES, HEXES, TOWER, cities, hex_c
 from engine.paris_connection.game import PENALTY
 
 from ..i18n import t
-from ..presenter import CHAT, ChoiceNotFound, Menu, MenuItem, Presenter
+from ..presenter import CHAT, ChoiceNotFound, Menu, MenuItem, Presenter, Spot
 from ..ranking import places
 from . import text as words
 from .text import COLOUR_EMOJI, colour_word
@@ -242,8 +242,16 @@ class ParisConnectionPresenter(Presenter):
 
             return render_final(view, events=public, language=language)
         from .mapimage import render_map
+        from .spots import WIDTH
 
-        return render_map(view, events=public, language=language, layout=layout)
+        return render_map(view, events=public, language=language, width=WIDTH, layout=layout)
+
+    def spots(self, picture: str, view, choices: Sequence[Any], *, layout: str = "landscape") -> list[Spot]:
+        if picture != "map":
+            return []
+        from .spots import map_spots
+
+        return map_spots(choices, layout)
 
 
 def _holding(view, language: str) -> list[str]:

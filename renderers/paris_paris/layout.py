@@ -544,6 +544,20 @@ def house_xy(station: str, slot: int, count: int, width: int = BASE_WIDTH) -> tu
     return round(x + (-HOUSE_GAP if slot == 0 else HOUSE_GAP) * s), y
 
 
+def house_box(station: str, slot: int, count: int) -> Box:
+    """Design box of shop ``slot`` of ``count`` at ``station`` (its house, roof to floor)."""
+    x, y = house_xy(station, slot, count, BASE_WIDTH)
+    half = HOUSE_SIZE / 2
+    return x - half, y - half * 1.05, x + half, y + half * 1.05
+
+
+def pixel_box(box: Box, width: int = BASE_WIDTH) -> tuple[int, int, int, int]:
+    """A design box in pixels of a map ``width`` wide."""
+    s = scale(width)
+    x0, y0, x1, y1 = box
+    return round(x0 * s), round(y0 * s), round(x1 * s), round(y1 * s)
+
+
 def house_fill_xy(station: str, slot: int, count: int, width: int = BASE_WIDTH) -> tuple[int, int]:
     """A pixel inside shop ``slot``'s wall, clear of its initial (for tests)."""
     x, y = house_xy(station, slot, count, width)
@@ -563,17 +577,11 @@ class MapBoxes:
 
 
 def map_boxes(view, events: Iterable[E.Event] = (), width: int = BASE_WIDTH) -> MapBoxes:
-    s = scale(width)
-
     def pixels(box):
-        return tuple(round(v * s) for v in box)
+        return pixel_box(box, width)
 
-    half = HOUSE_SIZE / 2
-    houses = {}
-    for station, owners in view.board.items():
-        for slot in range(len(owners)):
-            hx, hy = house_xy(station, slot, len(owners), BASE_WIDTH)
-            houses[(station, slot)] = pixels((hx - half, hy - half * 1.05, hx + half, hy + half * 1.05))
+    houses = {(station, slot): pixels(house_box(station, slot, len(owners)))
+              for station, owners in view.board.items() for slot in range(len(owners))}
     return MapBoxes(
         labels=label_boxes(width),
         houses=houses,

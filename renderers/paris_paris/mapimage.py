@@ -293,18 +293,32 @@ def _highlights(c: _Canvas, events: Sequence[E.Event]) -> None:
 PX = PANEL_X + 14
 PW = 1272 - 14 - PX
 
+HEADER_H = 34         # the panel's round line
+PANEL_TOP = 58        # where the landscape panel's round line starts (under the title)
+OFFER_HEAD = 27       # the offer's heading, above its rows
+OFFER_ROW = 35        # one offered tile's row
+OFFER_DISC = 30       # the slot number's disc at the start of a row
 
-def _panel_header(c: _Canvas, view, y: float = 58) -> float:
+
+def _panel_header(c: _Canvas, view, y: float = PANEL_TOP) -> float:
     if view.finished:
         c.text(c.px, y, c.t("map_game_over"), 22, bold=True, fill=style.MUTED)
     else:
         c.text(c.px, y, c.t("map_round", round=view.round, rounds=view.rounds), 22, bold=True, fill=style.MUTED)
         c.text(c.px + c.pw, y, c.t("map_stacks_left", count=view.stacks_left), 20, fill=style.MUTED, anchor="ra")
-    return y + 34
+    return y + HEADER_H
+
+
+def _player_row(view) -> int:
+    return 66 if view.num_players <= 3 else 60
+
+
+def _players_height(view) -> int:
+    return _player_row(view) * view.num_players + 8
 
 
 def _panel_players(c: _Canvas, view, y: float, *, pending=None) -> float:
-    row = 66 if view.num_players <= 3 else 60
+    row = _player_row(view)
     choose = set(view.eviction_options(pending)) if pending is not None else set()
     for seat, name in enumerate(view.players):
         top = y + seat * row
@@ -326,33 +340,46 @@ def _panel_players(c: _Canvas, view, y: float, *, pending=None) -> float:
         if seat == view.bus and not view.finished:
             D.paste(c.img, sprites.bus_icon(c.n(28)), c.n(c.px + c.pw - 78), c.n(top + (row - 6) / 2))
         c.text(c.px + c.pw, top + (row - 6) / 2, str(view.scores[seat]), 36, bold=True, anchor="rm")
-    return y + row * view.num_players + 8
+    return y + _players_height(view)
 
 
 def _panel_offer(c: _Canvas, view, y: float) -> float:
     if not view.offer:
         return y
     c.text(c.px, y, c.t("map_offer"), 19, bold=True, fill=style.MUTED)
-    y += 27
-    for slot, tile in _offer_rows(view):
+    rows = offer_rows(view, y)
+    for slot, tile, top in rows:
         if tile is None:
             # a slot whose tile was taken this round: its number stays, so the others keep theirs
-            D.paste(c.img, D.disc(style.PANEL, c.n(30), outline=style.MUTED, text=str(slot), ink=style.MUTED,
-                                  border=0.06), c.n(c.px + 15), c.n(y + 15))
-            c.text(c.px + 43, y + 15, "—", 21, fill=style.MUTED, anchor="lm")
-            y += 35
+            D.paste(c.img, D.disc(style.PANEL, c.n(OFFER_DISC), outline=style.MUTED, text=str(slot), ink=style.MUTED,
+                                  border=0.06), c.n(c.px + OFFER_DISC / 2), c.n(top + OFFER_DISC / 2))
+            c.text(c.px + 43, top + 15, "—", 21, fill=style.MUTED, anchor="lm")
             continue
         rgb = buslines.COLOURS[tile.colour]
-        D.paste(c.img, D.disc(rgb, c.n(30), text=str(slot), ink=buslines.INK[tile.colour]), c.n(c.px + 15),
-                c.n(y + 15))
-        D.paste(c.img, buslines.icon(tile.colour, c.n(19)), c.n(c.px + 43), c.n(y + 15))
+        D.paste(c.img, D.disc(rgb, c.n(OFFER_DISC), text=str(slot), ink=buslines.INK[tile.colour]),
+                c.n(c.px + OFFER_DISC / 2), c.n(top + OFFER_DISC / 2))
+        D.paste(c.img, buslines.icon(tile.colour, c.n(19)), c.n(c.px + 43), c.n(top + 15))
         name, colour_word = DISPLAY_NAMES[tile.station], c.t("colour_" + tile.colour)
         if font(c.n(21), True).getlength(name) + font(c.n(16)).getlength(colour_word) > c.n(c.pw - 66):
             name = short_name(tile.station)
-        w = c.text(c.px + 59, y + 15, name, 21, bold=True, anchor="lm", max_width=c.pw - 59)
-        c.text(c.px + 59 + w + 7, y + 16, colour_word, 16, fill=style.MUTED, anchor="lm", max_width=c.pw - 66 - w)
-        y += 35
-    return y + 4
+        w = c.text(c.px + 59, top + 15, name, 21, bold=True, anchor="lm", max_width=c.pw - 59)
+        c.text(c.px + 59 + w + 7, top + 16, colour_word, 16, fill=style.MUTED, anchor="lm", max_width=c.pw - 66 - w)
+    return rows[-1][2] + OFFER_ROW + 4
+
+
+def offer_rows(view, y: float) -> list[tuple[int, object, float]]:
+    """Each slot of the panel's offer list under its heading at ``y``: (slot, tile or None, row top)."""
+    return [(slot, tile, y + OFFER_HEAD + i * OFFER_ROW) for i, (slot, tile) in enumerate(_offer_rows(view))]
+
+
+def offer_list(view, width: int, layout: str) -> tuple[float, float, float, float]:
+    """Where the panel's offer list is drawn in a picture ``width`` wide: (pixels per design unit, its left,
+    its width, its heading's top), the last three in design units of that scale."""
+    if layout == "portrait":
+        k = portrait_map_scale(width)
+        top = L.canvas_size(portrait_virtual_width(width))[1] / k
+        return k, _portrait_left() + PORTRAIT_COLUMN_W + PORTRAIT_GAP, PORTRAIT_COLUMN_W, top + PORTRAIT_PAD
+    return L.scale(width), PX, PW, PANEL_TOP + HEADER_H + _players_height(view)
 
 
 def _offer_rows(view) -> list[tuple[int, object]]:
@@ -508,6 +535,7 @@ def render_map(view, *, events: Iterable[E.Event] = (), language: str = "en", pe
     _map_layer(c, view, events, pending_tile)
     y = _panel_header(c, view)
     y = _panel_players(c, view, y, pending=pending_tile)
+    _, c.px, c.pw, y = offer_list(view, width, "landscape")
     y = _panel_offer(c, view, y)
     y = _panel_discard(c, view, y)
     y = _panel_markers(c, view, y)
@@ -543,6 +571,12 @@ def render_lobby(players: Sequence[str], *, language: str = "en", width: int = 1
 PORTRAIT_DESIGN_W = L.MAP_WIDTH   # the portrait image is MAP_WIDTH design units wide
 PORTRAIT_COLUMN_W = 420           # two panel columns under the map
 PORTRAIT_GAP = 28
+PORTRAIT_PAD = 18                 # the panel's first line under its top
+
+
+def _portrait_left() -> float:
+    """The left panel column's x (design units): the two columns centred."""
+    return (PORTRAIT_DESIGN_W - 2 * PORTRAIT_COLUMN_W - PORTRAIT_GAP) / 2
 
 
 def portrait_map_scale(width: int) -> float:
@@ -557,13 +591,13 @@ def portrait_virtual_width(width: int) -> int:
 
 def _portrait_panel_height(view, events: Sequence[E.Event], pending_tile) -> float:
     """Design height of the panel: the taller of its two columns (estimated, not drawn)."""
-    left = 20 + 34 + (66 if view.num_players <= 3 else 60) * view.num_players + 8
+    left = 20 + HEADER_H + _players_height(view)
     if pending_tile is not None:
         left += 12 + 23 * 4 + 10
     told = sum(isinstance(e, (E.SmallTour, E.BigTour, E.ShopEvicted)) for e in events)
     if told:
         left += 27 + 32 * min(6, told)   # a line (or two) for each of the last round's events
-    right = 20 + (27 + 35 * len(_offer_rows(view)) + 4 if view.offer else 0) + 27 + 62
+    right = 20 + (OFFER_HEAD + OFFER_ROW * len(_offer_rows(view)) + 4 if view.offer else 0) + 27 + 62
     right += 31 * (bool(view.open_marker) + bool(view.marker and not view.finished)) + 4
     return max(left, right) + 14
 
@@ -582,13 +616,12 @@ def _render_portrait(view, events: Sequence[E.Event], language: str, pending_til
     c.d.rounded_rectangle((*c.P(6, top + 2), *c.P(PORTRAIT_DESIGN_W - 6, top + panel_h - 6)), radius=c.n(14),
                           fill=style.PANEL, outline=style.PANEL_EDGE, width=max(1, c.n(2)))
     c.bottom = top + panel_h - 12
-    left = (PORTRAIT_DESIGN_W - 2 * PORTRAIT_COLUMN_W - PORTRAIT_GAP) / 2
-    c.px, c.pw = left, PORTRAIT_COLUMN_W
-    y = _panel_header(c, view, top + 18)
+    c.px, c.pw = _portrait_left(), PORTRAIT_COLUMN_W
+    y = _panel_header(c, view, top + PORTRAIT_PAD)
     y = _panel_players(c, view, y, pending=pending_tile)
     _panel_events(c, view, events, y, pending_tile)
-    c.px = left + PORTRAIT_COLUMN_W + PORTRAIT_GAP
-    y = _panel_offer(c, view, top + 18)
+    _, c.px, c.pw, y = offer_list(view, width, "portrait")
+    y = _panel_offer(c, view, y)
     y = _panel_discard(c, view, y)
     _panel_markers(c, view, y)
     return c.png()

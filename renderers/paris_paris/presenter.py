@@ -10,7 +10,7 @@ from engine.paris_paris import board as B
 from engine.paris_paris.actions import Pick
 
 from ..i18n import t
-from ..presenter import CHAT, Menu, MenuItem, Presenter
+from ..presenter import CHAT, Menu, MenuItem, Presenter, Spot
 from ..ranking import places
 from . import text
 
@@ -161,11 +161,19 @@ class ParisParisPresenter(Presenter):
 
     def render(self, kind: str, view, events: Sequence[Any], language: str, *, layout: str = "landscape") -> bytes:
         from . import render_final, render_map
+        from .spots import WIDTH
 
         public = [e for e in events if e.visible_to(None)]
         if kind == "final":
             return render_final(view, events=public, language=language)
-        return render_map(view, events=public, language=language, layout=layout)
+        return render_map(view, events=public, language=language, width=WIDTH, layout=layout)
+
+    def spots(self, picture: str, view, choices: Sequence[Pick], *, layout: str = "landscape") -> list[Spot]:
+        if picture != "map":
+            return []
+        from .spots import map_spots
+
+        return map_spots(view, choices, layout)
 
 
 def _eviction_menu(view, picks: Sequence[Pick], language: str) -> Menu:

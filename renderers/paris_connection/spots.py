@@ -1,0 +1,30 @@
+"""Where Paris Connection's legal choices sit on the map picture (``Presenter.spots``).
+
+A locomotive's next hex (``Place``) sits on that hex; a build's storage board (``Build``) on its
+company's row in the panel. Trades, undo and done are no places: the menu offers them. Positions
+come from the functions the drawing uses (``mapimage.hex_box``, ``mapimage.company_rows``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.paris_connection.actions import Build, Place
+
+from ..presenter import Spot
+from . import mapimage
+
+WIDTH = 1280        # the width the presenter draws its maps at
+
+
+def map_spots(choices: Sequence[Any], layout: str = "landscape") -> list[Spot]:
+    layout = "portrait" if layout == "portrait" else "landscape"
+    rows = mapimage.company_rows(WIDTH, layout)
+    spots = []
+    for choice in choices:
+        if isinstance(choice, Place):
+            spots.append(Spot(choice, mapimage.hex_box(choice.hex, WIDTH, layout)))
+        elif isinstance(choice, Build):
+            spots.append(Spot(choice, rows[choice.colour]))
+    return spots
