@@ -283,11 +283,6 @@ class Presenter(ABC):
         only to that seat. Only called where ``private_pictures`` is set."""
         raise NotImplementedError(f"{type(self).__name__} draws no private pictures")
 
-    def spots(self, picture: str, view: Any, choices: Sequence[Any], *, layout: str = "landscape") -> list[Spot]:
-        """Where each of ``choices`` (the seat's legal choices now) that is a place on the picture ``picture``
-        sits, drawn at ``layout``; ``view`` is the acting seat's own view (``match.view(seat)``). Default: []."""
-        return []
-
     def render_private_text(self, view: Any, language: str) -> str | None:
         """What ``render_private`` draws, as monospace text (one seat's own view), for a surface
         that prints text (the terminal); None: the game has no such text."""

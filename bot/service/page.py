@@ -26,6 +26,7 @@ from renderers.presenter import CHAT, Menu
 from . import messages as M
 from .model import LOBBY, PLAYING, GameMeta
 from .payloads import PayloadCodec
+from .phase import Phase
 
 LOG_LINES = 40            # the log's last lines a page shows
 LOG_EVENTS = 120          # the events they are drawn from (a long game's early ones stay out)
@@ -47,12 +48,17 @@ class PageRequest:
     at: int | None = None
 
 
-def picture(meta: GameMeta, kind: str, moves: int, cycle: int, layout: str, seat: int | None = None) -> dict:
-    """The request ``Pictures.render`` draws (the same as a message's, with the page's layout)."""
-    out = {"kind": kind, "game_id": meta.id, "moves": moves, "cycle": cycle, "layout": layout}
-    if seat is not None:
-        out["seat"] = seat
-    return out
+def picture(kind: str, moves: int, cycle: int, layout: str) -> dict:
+    """A public picture as a page names it: drawn after ``moves`` moves (``Pictures.render``)."""
+    return {"kind": kind, "moves": moves, "cycle": cycle, "layout": layout}
+
+
+def seat_picture(meta: GameMeta, match, seat: int, layout: str) -> dict:
+    """The seat's own board as its page names it: by the seat's own steps and its phase, never by
+    the move count, which counts the other seats' private steps too. The picture endpoint draws
+    it from the game as it is when asked (``Pages.picture``)."""
+    return {"kind": "seat", "seat": seat, "steps": match.moves_by(seat),
+            "phase": min(Phase.of(meta, match).start, match.move_count), "cycle": match.cycle, "layout": layout}
 
 
 def page_state(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, request: PageRequest) -> dict[str, Any]:
@@ -85,13 +91,13 @@ def page_state(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, reque
     scores = match.public_returns()
     if scores is not None:
         state["lines"].append(pres.scores_line(public, scores, lang))
-    moves, cycle = match.move_count, match.cycle
+    moves, cycle = public_moves(meta, game, match), match.cycle
     events = [e for e in M.cycle_events(match, cycle) if e.visible_to(None)]
     kind = "final" if match.is_terminal() else "map"
-    pictures = [{"name": "map", "render": picture(meta, kind, moves, cycle, request.layout),
+    pictures = [{"name": "map", "render": picture(kind, moves, cycle, request.layout),
                  "alt": pres.picture_description(kind, public, events, match.players, lang)}]
-    if seat is not None and pres.private_pictures and not match.is_terminal():
-        pictures.append({"name": "seat", "render": picture(meta, "seat", moves, cycle, request.layout, seat),
+    if seat is not None and pres.private_pictures and not match.is_terminal() and request.at is None:
+        pictures.append({"name": "seat", "render": seat_picture(meta, match, seat, request.layout),
                          "alt": pres.picture_description("seat", view, (), match.players, lang)})
     state["pictures"] = pictures
     if seat is not None:
@@ -100,6 +106,16 @@ def page_state(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, reque
             state["choices"] = choices(meta, game, match, codec, seat, lang, request.layout)
     state["log"] = log_lines(game, match, seat, lang)
     return state
+
+
+def public_moves(meta: GameMeta, game: GameKind, match) -> int:
+    """The move count a public picture is drawn at: now, except while seats choose in private,
+    when it is the start of their phase. Each private step is a move, so the count now would
+    tell everyone how many steps a seat has taken in its plan; the board everyone sees does not
+    change with them."""
+    if meta.status == PLAYING and M.private_choices(game, match):
+        return min(Phase.of(meta, match).start, match.move_count)
+    return match.move_count
 
 
 def _prompt(meta: GameMeta, game: GameKind, match, seat: int | None, lang: str) -> str:
@@ -181,15 +197,15 @@ def log_lines(game: GameKind, match, seat: int | None, lang: str) -> list[str]:
     """The game's log as ``seat`` may read it: the public events in words, and its own private
     ones (a dealt marker, new holdings) where they happened; the last ``LOG_LINES`` lines."""
     pres = game.presenter
-    events = match.log[-LOG_EVENTS:]
+    # The window is taken from what the seat may see: from the whole log, its length would
+    # depend on the others' private steps.
+    events = [event for event in match.log if event.visible_to(seat)][-LOG_EVENTS:]
     view = match.view(seat)
     lines: list[str] = []
     public: list[Any] = []
     for event in events:
         if event.visible_to(None):
             public.append(event)
-            continue
-        if seat is None or not event.visible_to(seat):
             continue
         lines += _narrated(pres, public, match.players, lang)
         public = []

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Mapping
 from typing import Any
 
 from bot.games import kind
 
 from .model import FINISHED, LOBBY
-from .page import PageRequest, page_state
+from .page import LAYOUTS, PageRequest, page_state
 from .payloads import PayloadCodec
 from .store import GameStore
 
 KEPT_REVIEWS = 32      # finished games whose round starts are kept
+PICTURE_KINDS = frozenset({"map", "final", "seat"})
 
 
 class Pages:
@@ -67,6 +69,33 @@ class Pages:
         while len(self._round_starts) > KEPT_REVIEWS:
             self._round_starts.popitem(last=False)
         return starts
+
+    async def picture_request(self, game_id: int, asked: Mapping[str, str], user_id: str | None) -> dict | None:
+        """What to draw for a picture a page names (``page.picture``, ``page.seat_picture``), if
+        the viewer may see it: a public one of the game, or the viewer's own board; None otherwise."""
+        try:
+            kind_, layout, cycle = asked["kind"], asked.get("layout", "landscape"), int(asked["cycle"])
+            moves = int(asked["moves"]) if kind_ != "seat" else None
+            seat = int(asked["seat"]) if kind_ == "seat" else None
+        except (KeyError, TypeError, ValueError):
+            return None
+        if kind_ not in PICTURE_KINDS or layout not in LAYOUTS or not 0 <= cycle <= 10_000:
+            return None
+        loaded = await self.store.load(game_id)
+        if loaded is None or loaded.match is None:
+            return None
+        meta = loaded.meta
+        render = {"kind": kind_, "game_id": game_id, "cycle": cycle, "layout": layout}
+        if seat is None:
+            if moves is None or not 0 <= moves <= meta.moves:
+                return None
+            render["moves"] = moves
+            return render
+        if user_id is None or meta.seat_of(user_id) != seat or not loaded.game.presenter.private_pictures:
+            return None
+        # The seat's own board as it is now (its name says which of its states it shows).
+        render.update(moves=meta.moves, seat=seat)
+        return render
 
     async def seat_of(self, game_id: int, user_id: str) -> tuple[int | None, str | None]:
         """``user_id``'s seat in the game (None: not seated) and the game's platform (None: no game)."""

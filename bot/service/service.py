@@ -394,9 +394,12 @@ class GameService:
         """One viewer's page of a game (the web board): see ``page.page_state``."""
         return await self.pages.page(request)
 
-    async def page_picture(self, render: dict[str, Any], language: str) -> bytes | None:
-        """A picture a page shows (``page.picture``), drawn as a message's would be, and kept."""
-        return await self.pictures.render(render, language, "web", rank=1)
+    async def page_picture(self, game_id: int, asked: dict[str, str], language: str,
+                           user_id: str | None) -> bytes | None:
+        """A picture a page names (``page.picture``), drawn as a message's would be, and kept;
+        None: no such picture, or not one this viewer may see."""
+        render = await self.pages.picture_request(game_id, asked, user_id)
+        return None if render is None else await self.pictures.render(render, language, "web", rank=1)
 
     @cleaned
     async def page_press(self, game_id: int, user: User, payload: str) -> Reply:

@@ -45,8 +45,7 @@ class OpenPage:
 
 def picture_source(render: dict[str, Any]) -> str:
     """The picture endpoint's query for a page's picture (the page adds its pass)."""
-    fields = {key: value for key, value in render.items() if key != "game_id"}
-    return "picture?" + urlencode(sorted(fields.items()))
+    return "picture?" + urlencode(sorted(render.items()))
 
 
 def message(state: dict[str, Any]) -> str:

@@ -41,7 +41,6 @@ from .hub import Hub, OpenPage
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096           # a page's messages are short: a signed payload and a few numbers
-PICTURE_KINDS = frozenset({"map", "final", "seat"})
 PASSES = web.AppKey("passes", Passes)
 HUB = web.AppKey("hub", Hub)
 SETTINGS = web.AppKey("settings", object)
@@ -156,32 +155,15 @@ def _refused(reason: str, language: str) -> web.Response:
 async def picture(request: web.Request) -> web.Response:
     """A picture of the pass's game, as a page names it; never another seat's own board."""
     service = request.app[SERVICE]
-    query = request.query
     try:
-        viewer = _read_pass(request, query.get("t"))
+        viewer = _read_pass(request, request.query.get("t"))
     except BadPass as bad:
         return _refused(bad.reason, _language(request))
-    try:
-        kind = query["kind"]
-        moves, cycle = int(query["moves"]), int(query["cycle"])
-        layout = query.get("layout", "landscape")
-        seat = int(query["seat"]) if "seat" in query else None
-    except (KeyError, ValueError):
-        return web.Response(status=400, text="bad picture")
-    if kind not in PICTURE_KINDS or layout not in LAYOUTS or (kind == "seat") != (seat is not None) \
-            or not 0 <= moves <= 100_000 or not 0 <= cycle <= 10_000:
-        return web.Response(status=400, text="bad picture")
-    if seat is not None:
-        own, _ = await service.pages.seat_of(viewer.game_id, viewer.user_id) if viewer.user_id else (None, None)
-        if own != seat:
-            return _refused("not_yours", viewer.language)
-    render = {"kind": kind, "game_id": viewer.game_id, "moves": moves, "cycle": cycle, "layout": layout}
-    if seat is not None:
-        render["seat"] = seat
-    image = await service.page_picture(render, viewer.language)
+    asked = {key: value for key, value in request.query.items() if key != "t"}
+    image = await service.page_picture(viewer.game_id, asked, viewer.language, viewer.user_id)
     if image is None:
         return web.Response(status=404, text="no such picture")
-    # A picture at a move count never changes: a page stepping back and forth gets it from its cache.
+    # A picture's name says what it shows: a page stepping back and forth gets it from its cache.
     return web.Response(body=image, content_type="image/png", headers={"Cache-Control": "private, max-age=86400"})
 
 

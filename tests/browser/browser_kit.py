@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from bot.contract import Chat, User
 from bot.service import GameService
@@ -88,5 +89,10 @@ async def play_by_taps(page, *, seed: int = 0, limit: int = 800) -> int:
         spots = page.locator(".spot:not([disabled])")
         targets = spots if await spots.count() else page.locator("[data-act]:not([disabled]), [data-open]")
         count = await targets.count()
-        await targets.nth(rng.randrange(count)).click()
+        if not count:
+            continue          # the page drew a new state between the two looks
+        try:
+            await targets.nth(rng.randrange(count)).click(timeout=3_000)
+        except PlaywrightTimeout:
+            continue          # the target went with a new state: look again
     raise AssertionError(f"the game was not over after {limit} taps")

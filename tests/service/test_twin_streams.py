@@ -50,3 +50,17 @@ async def test_a_secret_submenu_shown_to_the_group_is_caught(tmp_path, clock, mo
     monkeypatch.setattr(presenter, "menu", public_menu)
     with pytest.raises(AssertionError, match="different messages"):
         await play_twins(tmp_path, clock, monkeypatch, "paris-connection", 3, 0, 21)
+
+
+async def test_a_secret_on_a_web_page_of_the_group_is_caught(tmp_path, clock, monkeypatch):
+    """A page that tells everyone the first seat's secret (its marker) in its prompt: the twins part."""
+    from bot.service import page
+
+    honest = page._prompt
+
+    def leaky(meta, game, match, seat, lang):
+        return honest(meta, game, match, seat, lang) + str(game.presenter.secret_text(match.view(0), lang, "chat"))
+
+    monkeypatch.setattr(page, "_prompt", leaky)
+    with pytest.raises(AssertionError, match="web page"):
+        await play_twins(tmp_path, clock, monkeypatch, "paris-paris", 3, 0, 11)

@@ -16,6 +16,7 @@ from service_helpers import FakeTransport, chat, user
 
 from bot.games import kind
 from bot.service import GameService
+from bot.service.page import PageRequest
 from bot.service.service import TURN_PRESSES
 
 PNG = b"\x89PNG\r\n\x1a\n"       # what the recording presenter draws
@@ -75,6 +76,21 @@ class Side:
                 if reply.ok:
                     break
         return reply
+
+
+def unsigned(value):
+    """A page's state without the signatures of its payloads (each database signs with its own key)."""
+    if isinstance(value, dict):
+        return {key: (item.rsplit("_", 1)[0] if key == "act" else unsigned(item)) for key, item in value.items()}
+    if isinstance(value, list):
+        return [unsigned(item) for item in value]
+    return value
+
+
+async def pages_seen(side: Side, seats) -> list:
+    """The web board's page of each of ``seats`` (None: a spectator's), in both layouts."""
+    return [unsigned(await side.service.page(PageRequest(1, seat, "en", layout)))
+            for seat in seats for layout in ("landscape", "portrait")]
 
 
 async def start_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, seat: int, seed: int):
@@ -142,6 +158,9 @@ async def play_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, s
                             if m.private_to is None or m.private_to.id in watchers])
             assert got[0] == got[1], f"after {compared} presses the group or an opponent got different messages"
             assert sides[0].pictures == sides[1].pictures, f"after {compared} presses a picture's inputs differ"
+            viewers = [None, *(i for i in range(players) if i not in changed)]
+            assert await pages_seen(sides[0], viewers) == await pages_seen(sides[1], viewers), (
+                f"after {compared} presses a web page of the group or an opponent differs")
             compared += 1
             info = await sides[0].service.game_info(game_id=1)
             moves = info["moves"]

@@ -142,7 +142,10 @@ function render() {
 
 function renderPictures() {
   const spots = (state.choices && state.choices.spots) || [];
-  const figures = (state.pictures || []).map((picture) => {
+  // The picture the viewer acts on comes first (on a phone, the rest is further down).
+  const lit = (picture) => spots.some((spot) => spot.picture === picture.name);
+  const pictures = [...(state.pictures || [])].sort((a, b) => lit(b) - lit(a));
+  const figures = pictures.map((picture) => {
     const img = el("img", { src: picture.src + "&t=" + encodeURIComponent(pass), alt: picture.alt, "data-picture": picture.name });
     const figure = el("figure", {}, img);
     const mine = spots.filter((spot) => spot.picture === picture.name);

@@ -1,0 +1,56 @@
+"""Phone-sized screenshots of the live board, one per game, for docs/gallery (web-*.png).
+
+    python scripts/web_gallery.py [OUT_DIR]
+
+Plays a few turns of each game on a real page (Playwright driving chromium, as the browser
+tests do), then photographs the page at 360x640 with the lit targets showing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+
+from browser_kit import CHROMIUM, PHONE, READY, start_table  # noqa: E402
+from playwright.async_api import async_playwright  # noqa: E402
+
+# game, players (the first is the viewer), taps before the picture
+SCENES = [("paris-paris", 3, 4), ("paris-connection", 4, 3), ("papa-paolo", 3, 3)]
+
+
+async def shoot(out: Path) -> None:
+    work = Path(tempfile.mkdtemp())
+    table = await start_table(work)
+    try:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            for game, players, taps in SCENES:
+                game_id = await table.game(game, ["Ann"], ai=players - 1, seed=7)
+                page = await browser.new_page(viewport=PHONE, device_scale_factor=2)
+                await page.goto(table.link(game_id, "Ann"))
+                for _ in range(taps):
+                    await page.wait_for_function(READY)
+                    spots = page.locator(".spot")
+                    target = spots.first if await spots.count() else page.locator("[data-act]").first
+                    await target.click()
+                await page.wait_for_function(READY)
+                await page.wait_for_function("[...document.images].every((i) => i.complete && i.naturalWidth)")
+                await page.evaluate("window.scrollTo(0, 0)")
+                path = out / f"web-{game}-phone.png"
+                await page.screenshot(path=str(path))
+                print(path)
+                await page.close()
+            await browser.close()
+    finally:
+        await table.board.stop()
+        await table.service.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(shoot(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/gallery")))
