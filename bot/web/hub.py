@@ -79,6 +79,9 @@ class Hub:
     def open_pages(self) -> int:
         return sum(len(pages) for pages in self._pages.values())
 
+    def pages(self, game_id: int) -> frozenset[OpenPage]:
+        return frozenset(self._pages.get(game_id, ()))
+
     def join(self, page: OpenPage) -> None:
         self._pages.setdefault(page.game_id, set()).add(page)
 

@@ -78,13 +78,15 @@ async def start_table(tmp_path) -> Table:
     return Table(service, board)
 
 
-async def play_by_taps(page, *, seed: int = 0, limit: int = 800) -> int:
-    """Tap lit targets and menu buttons until the game is over; returns the taps made. A spot is
-    preferred where the page lights one, so the board's targets are what play the game."""
+async def play_by_taps(page, *, seed: int = 0, limit: int = 800, until: str | None = None) -> int:
+    """Tap lit targets and menu buttons until the game is over (or the page makes the script
+    ``until`` true); returns the taps made. A spot is preferred where the page lights one, so the
+    board's targets are what play the game."""
     rng = random.Random(seed)
+    ready = READY if until is None else f"({until}) || {READY}"
     for taps in range(limit):
-        await page.wait_for_function(READY, timeout=20_000)
-        if await page.locator("#final").is_visible():
+        await page.wait_for_function(ready, timeout=30_000)
+        if await page.locator("#final").is_visible() or (until and await page.evaluate(until)):
             return taps
         spots = page.locator(".spot:not([disabled])")
         targets = spots if await spots.count() else page.locator("[data-act]:not([disabled]), [data-open]")

@@ -90,6 +90,7 @@ function heard(message) {
   if (message.type === "state") {
     state = message.state;
     version = message.version;
+    window.boardState = state;      // what the page shows, for assistive tools and tests
     waitingReply = false;
     if (!(state.choices && state.choices.groups && openGroup in state.choices.groups)) openGroup = null;
     render();
