@@ -217,7 +217,9 @@ class Settings:
         if bank:
             labels = {"bank_initial_minutes": "bot.btn.bank_initial", "bank_bonus_minutes": "bot.btn.bank_bonus",
                       "bank_cap_minutes": "bot.btn.bank_cap", "bank_warning_minutes": "bot.btn.bank_warning"}
-            rows += [row(name, labels[name], values) for name, values in BANK_CHOICES.items()]
+            # Only the values it can switch to (as the games' options): Discord shows 25 buttons at most.
+            rows += [row(name, labels[name], [m for m in values if m != options.get(name)])
+                     for name, values in BANK_CHOICES.items()]
         else:
             rows.append(row("reminder_minutes", "bot.btn.reminder", REMINDER_CHOICES))
             rows.append(row("deadline_minutes", "bot.btn.deadline", DEADLINE_CHOICES))

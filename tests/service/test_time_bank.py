@@ -267,4 +267,5 @@ async def test_switching_a_running_game_to_the_bank_arms_the_banks(service, cloc
     assert reply.ok
     assert set(await timers(service, gid)) == {f"bank:{seat}", f"warn:{seat}"}
     labels = [b.label for row in reply.buttons for b in row]
-    assert t("en", "bot.btn.clock_deadline") in labels and t("en", "bot.btn.bank_bonus", value="1 day") in labels
+    assert t("en", "bot.btn.clock_deadline") in labels and t("en", "bot.btn.bank_bonus", value="2 days") in labels
+    assert t("en", "bot.btn.bank_bonus", value="1 day") not in labels           # the current value
