@@ -263,6 +263,10 @@ class GameServiceAPI(Protocol):
     async def next_game(self, user: User, *, link: MessageLink | None = None) -> Reply:
         """The game that has waited for the user longest (``extra["game"]``, None if none)."""
         ...
+    async def away(self, user: User, duration: str | None = None, chat: Chat | None = None) -> Reply:
+        """The user away for ``duration`` ("5d", "12h", "off" when back) in all their games on
+        the platform; without it, whether they are away. ``chat``: where they said it (its language)."""
+        ...
     async def record_file(self, chat: Chat, user: User) -> Reply:
         """The JSON record of the chat's latest finished game, as ``Reply.document``."""
         ...

@@ -254,6 +254,14 @@ class BoardchatGroup(app_commands.Group):
         await self.bot.answer(interaction, lambda chat, user: self.service.next_game(user, link=self.bot.message_link),
                               needs_chat=False)
 
+    @app_commands.command(name="away", description=L("Away for a while: the AI plays for you, or your clock stops",
+                                                     "cmd.away"))
+    @app_commands.describe(duration=L("How long: 5d, 12h or 90m; off when you are back (empty: are you away?)",
+                                      "opt.away_duration"))
+    async def away(self, interaction: discord.Interaction, duration: str | None = None) -> None:
+        await self.bot.answer(interaction, lambda chat, user: self.service.away(user, duration, chat),
+                              needs_chat=False)
+
     @app_commands.command(name="record", description=L("The record of this channel's last finished game (JSON file)",
                                                        "cmd.record"))
     @app_commands.describe(public=L("Show it to everyone in the channel", "opt.public"))

@@ -23,6 +23,7 @@ from engine.interface import Dynamics, Information
 from renderers.i18n import decimal, t
 from renderers.presenter import CHAT, TERMINAL, Menu
 
+from .bank import clock_line
 from .model import GameMeta, OutRow
 from .payloads import PayloadCodec
 
@@ -138,6 +139,10 @@ def options_text(game: GameKind, options: dict[str, Any], language: str, *, time
              for spec in game.definition.options]
     reminder = int(options.get("reminder_minutes") or 0)
     deadline = int(options.get("deadline_minutes") or 0)
+    if options.get("clock") == "bank":
+        parts += bank_options(options, language)
+        reminder = deadline = 0
+        timers_off = False
     if reminder:
         parts.append(t(language, "bot.options.reminder", value=duration(reminder, language)))
     elif timers_off:
@@ -146,11 +151,24 @@ def options_text(game: GameKind, options: dict[str, Any], language: str, *, time
         parts.append(t(language, "bot.options.deadline", value=duration(deadline, language)))
     elif timers_off:
         parts.append(t(language, "bot.options.no_deadline"))
+    if options.get("away_mode") == "pause":
+        parts.append(t(language, "bot.options.away_pause"))
     if len(game.definition.ai_levels) > 1:
         parts.append(t(language, "bot.options.ai_level",
                        level=level_text(ai_level(game, options.get("ai_level")), language)))
     parts.append(t(language, "bot.language." + (options.get("language") or "en")))
     return " · ".join(parts)
+
+
+def bank_options(options: dict[str, Any], language: str) -> list[str]:
+    """The time bank in words: "a time bank of 3 days, +1 day a turn, up to 7 days", and its warning."""
+    def minutes(name: str) -> str:
+        return duration(int(options.get(name) or 0), language)
+    parts = [t(language, "bot.options.bank", initial=minutes("bank_initial_minutes"),
+               bonus=minutes("bank_bonus_minutes"), cap=minutes("bank_cap_minutes"))]
+    if int(options.get("bank_warning_minutes") or 0):
+        parts.append(t(language, "bot.options.bank_warning", value=minutes("bank_warning_minutes")))
+    return parts
 
 
 def level_text(level: str, language: str) -> str:
@@ -259,11 +277,13 @@ def prompt_text(meta: GameMeta, game: GameKind, match, menu: Menu | None = None)
     lines = [pres.status_line(view, lang), *cycle_notes(meta, match.cycle)]
     lines += pres.narrate(moves, match.players, lang)
     lines.append("")
+    clock = clock_line(meta, match)         # what the seats to act have left, with time banks
     if private_choices(game, match):
         # Who is still to act, never what anyone chose: their choices are made in private.
-        lines.append(waiting_line(meta, match))
+        lines += [waiting_line(meta, match), *([clock] if clock else [])]
     else:
         lines.append(menu.text if menu is not None and menu.text else pres.prompt_line(view, lang, surface(meta)))
+        lines += [clock] if clock else []
         browsing = meta.extra.get("browsing")
         if browsing and browsing[0] in match.to_act():
             lines.append(t(lang, "bot.msg.choosing_privately", player=meta.seats[browsing[0]].name,

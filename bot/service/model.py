@@ -13,6 +13,14 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "deadline_minutes": 1440,     # 24 hours: the AI plays the turn so no game stalls
     "language": None,             # None: English, or the creator's client language
     "ai_level": "normal",         # the AI that plays a seat handed over or a turn past its deadline
+    # "deadline": the reminder and the deadline above; "bank": each seat's time bank (bank.py),
+    # sized for days-long play as on Board Game Arena.
+    "clock": "deadline",
+    "bank_initial_minutes": 3 * 1440,   # 3 days to begin with
+    "bank_bonus_minutes": 1440,         # +1 day for each turn
+    "bank_cap_minutes": 7 * 1440,       # never more than 7 days
+    "bank_warning_minutes": 720,        # a warning when 12 hours are left
+    "away_mode": "ai",                  # a person away (/away): "ai" plays their turns, "pause" stops their clock
 }
 
 LOBBY, PLAYING, FINISHED, ABORTED = "lobby", "playing", "finished", "aborted"
@@ -91,7 +99,7 @@ class MoveRow:
     n: int
     pick: str
     seat: int
-    actor: str            # "human" | "ai" | "deadline"
+    actor: str            # "human" | "ai" | "deadline" (a deadline, a bank at zero, a person away)
     at: float
 
 
@@ -140,7 +148,7 @@ class StoredOut:
 @dataclass(slots=True)
 class TimerRow:
     game_id: int
-    kind: str             # "reminder" | "deadline"
+    kind: str             # "reminder" | "deadline" | a seat's: "bank:2", "warn:2", "away:2" (arming.py)
     due: float
     move: int
 
@@ -192,3 +200,5 @@ class Changes:
     results: list[ResultRow] = field(default_factory=list)
     ratings: list[RatingRow] = field(default_factory=list)
     chat_settings: tuple[str, str, dict[str, Any]] | None = None
+    # A person away until a moment (``/away``): (platform, user id, until); until None: back.
+    away: tuple[str, str, float | None] | None = None

@@ -24,6 +24,7 @@ from renderers.i18n import number_list, t
 from renderers.presenter import ChoiceNotFound
 
 from . import messages as M
+from .arming import Arming
 from .clock import Clock
 from .model import FINISHED, LOBBY, PLAYING, Changes, MoveRow, OutRow, ResultRow, TimerRow
 from .payloads import Payload, PayloadCodec
@@ -57,6 +58,7 @@ class Play:
         # ``choose_ai(match, seat, seed=, level=)``; None: the game's own AI. Tests put in others.
         self.choose_ai = choose_ai
         self.ratings = RatingBoard(store.storage)
+        self.arming = Arming(store.storage, clock)
         # Seconds a searching AI level may think per move (None: the game's default, 1 s).
         self.ai_budget = ai_budget
         # ``behind(platform)``: whether the outbox is behind with its sends there (then a new
@@ -129,8 +131,9 @@ class Play:
                 if not ai:
                     break
                 self.step(loaded, turn, ai[0], await self.ai_choice(loaded, ai[0]), "ai")
-            now = self.clock.now()
             meta.moves = match.move_count
+            timers = await self.timers(loaded)      # before the prompt: it shows the banks settled
+            now = self.clock.now()
             meta.updated = now
             results, ratings = [], []
             if match.is_terminal():
@@ -141,7 +144,7 @@ class Play:
                                   cycle_before=turn.cycle_before, ends=turn.ends, notes=notes,
                                   first_prompt=first_prompt, prompt_first=self.behind(meta.platform),
                                   final_lines=self.ratings.change_lines(ratings, meta.language))
-            changes = Changes(game=meta, moves=turn.rows, outbox=rows, timers=self.timers(loaded),
+            changes = Changes(game=meta, moves=turn.rows, outbox=rows, timers=timers,
                               results=results, ratings=ratings)
             if match.is_terminal():
                 meta.status = FINISHED
@@ -150,28 +153,9 @@ class Play:
             raise
         await self.store.commit(changes, forget=meta.id)
 
-    def timers(self, loaded: Loaded) -> list[TimerRow]:
-        """The reminder and the deadline of the phase under way: they run from the moment its
-        seats began to act (a seat's steps, or another seat's, do not push them back) and are
-        tagged with that moment's move number; a reminder already sent this phase is not
-        armed again."""
-        meta, match = loaded.meta, loaded.match
-        if match is None or match.is_terminal() or meta.status != PLAYING:
-            return []
-        if all(meta.seats[s].is_ai for s in match.to_act()):
-            return []
-        phase = Phase.of(meta, match)
-        if phase.began_at is None:
-            phase.began_at = self.clock.now()
-            phase.keep(meta)
-        reminder = int(meta.options.get("reminder_minutes") or 0)
-        deadline = int(meta.options.get("deadline_minutes") or 0)
-        timers = []
-        if reminder and (not deadline or reminder < deadline) and not phase.reminded:
-            timers.append(TimerRow(meta.id, "reminder", phase.began_at + reminder * 60, phase.start))
-        if deadline:
-            timers.append(TimerRow(meta.id, "deadline", phase.began_at + deadline * 60, phase.start))
-        return timers
+    async def timers(self, loaded: Loaded) -> list[TimerRow]:
+        """The game's timers now (``arming.Arming``); settles the seats' banks first."""
+        return await self.arming.arm(loaded)
 
     @staticmethod
     def results(loaded: Loaded, now: float) -> list[ResultRow]:

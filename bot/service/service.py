@@ -3,7 +3,8 @@
 Adapters call the ``GameServiceAPI`` methods (bot/contract.py). The work is done by:
 ``GameStore`` (cache, rebuild, commit), ``Lobby`` (seats, start, abort, hand-overs), ``Play``
 (choices and AI seats), ``Settings`` (options, derived from the games' declarations), ``Info``
-(board, secrets, stats, rules, records), ``Timers`` (reminders, deadlines) and ``Delivery``
+(board, secrets, stats, rules, records), ``Away`` (/away), ``Timers`` (reminders, deadlines,
+time banks) and ``Delivery``
 (the durable outbox). This class wires them together, takes the chat's lock, turns refusals
 into replies, and dispatches button presses through one table.
 
@@ -28,6 +29,7 @@ from bot.product import DEFAULT_DB
 from renderers.i18n import normalize_language, t
 
 from . import outgoing
+from .away import Away
 from .clock import Clock, SystemClock
 from .info import Info
 from .inputs import cleaned
@@ -120,6 +122,7 @@ class GameService:
         self.mine = MyGames(self.store, self.clock)
         self.pages = Pages(self.store, codec)
         self.watch = GameWatch()
+        self.absence = Away(self.store, self.play, self.clock)
         self.timers = Timers(self.store, self.play, self.clock, self.platforms, owner=self.owner, **leases)
         self._timer_task: asyncio.Task | None = None
 
@@ -330,7 +333,7 @@ class GameService:
                     from . import messages as M
                     change.outbox.append(M.lobby_message(meta, game, self.codec, host_name(meta), mode="edit"))
                 elif loaded.match is not None and not loaded.match.is_terminal():
-                    change.timers = self.play.timers(loaded)
+                    change.timers = await self.play.timers(loaded)
             await self.store.commit(change, forget=loaded.meta.id if loaded else None)
             lang = clean.get("language") or lang
         options = loaded.meta.options if loaded is not None else dict(self.defaults, **stored)
@@ -500,6 +503,17 @@ class GameService:
     async def next_game(self, user: User, *, link: MessageLink | None = None) -> Reply:
         """The game that has waited for the user longest."""
         return await self.mine.next(user, normalize_language(user.language), link)
+
+    @cleaned
+    async def away(self, user: User, duration: str | None = None, chat: Chat | None = None) -> Reply:
+        """The user away for ``duration`` ("5d", "12h", "off" when back) in all their unfinished
+        games on the platform: each game's chat is told once and does what it chose (the AI
+        plays their turns, or their clock stops). Without ``duration``: whether they are away."""
+        lang = await self._language(chat, user)
+        try:
+            return await self.absence.away(user, duration, lang)
+        except Refused as exc:
+            return exc.reply(lang)
 
     @cleaned
     async def rules(self, chat: Chat | None, user: User, game: str | None = None) -> Reply:

@@ -1,4 +1,5 @@
-"""A chat's settings: the bot's own (reminder, deadline, language) and every game's declared options.
+"""A chat's settings: the bot's own (the clock: reminder and deadline or a time bank; what a person
+away gets; language; AI level) and every game's declared options.
 
 Validation, the settings buttons and the words for each option all come from the
 declarations (engine/interface.py ``OptionSpec``), so a game that declares an option gets
@@ -24,8 +25,18 @@ from .storage import Storage
 
 REMINDER_CHOICES = (0, 60, 240, 720)
 DEADLINE_CHOICES = (0, 720, 1440, 2880)
+CLOCKS = ("deadline", "bank")              # reminder and deadline, or a time bank per seat (bank.py)
+AWAY_MODES = ("ai", "pause")               # a person away: the AI plays for them, or their clock stops
+# The time bank's buttons (minutes); any value up to MAX_MINUTES may be set by command or default.
+BANK_CHOICES = {
+    "bank_initial_minutes": (1440, 3 * 1440, 7 * 1440),
+    "bank_bonus_minutes": (720, 1440, 2 * 1440),
+    "bank_cap_minutes": (3 * 1440, 7 * 1440, 14 * 1440),
+    "bank_warning_minutes": (0, 720, 1440),
+}
+MINUTES = ("reminder_minutes", "deadline_minutes", *BANK_CHOICES)
 MAX_MINUTES = 60 * 24 * 14
-BOT_SETTINGS = ("reminder_minutes", "deadline_minutes", "language", "ai_level")
+BOT_SETTINGS = ("reminder_minutes", "deadline_minutes", "language", "ai_level", "clock", *BANK_CHOICES, "away_mode")
 
 
 def _game_specs():
@@ -85,6 +96,12 @@ def values_of(name: str) -> tuple[Any, ...]:
         return LANGUAGES
     if name == "ai_level":
         return AI_LEVELS
+    if name == "clock":
+        return CLOCKS
+    if name == "away_mode":
+        return AWAY_MODES
+    if name in BANK_CHOICES:
+        return BANK_CHOICES[name]
     return _game_specs()[name].values
 
 
@@ -97,9 +114,10 @@ def validate(changes: dict[str, Any] | None) -> dict[str, Any]:
             else type(value).__name__
         if not isinstance(key, str):
             raise Refused("bot.err.bad_setting", key=type(key).__name__, value=shown)
-        if key in ("reminder_minutes", "deadline_minutes"):
+        if key in MINUTES:
             clean[key] = _minutes(key, value, shown)
-        elif key in ("language", "ai_level") and isinstance(value, str) and value in values_of(key):
+        elif key in ("language", "ai_level", "clock", "away_mode") and isinstance(value, str) \
+                and value in values_of(key):
             clean[key] = value
         elif key in specs:
             try:
@@ -183,13 +201,32 @@ class Settings:
         rows.append([M.button(t(lang, "bot.language." + code),
                               setting_payload(self.codec, "language", code, bind))
                      for code in LANGUAGES])
-        rows.append([M.button(t(lang, "bot.btn.reminder", value=M.duration(m, lang)),
-                              setting_payload(self.codec, "reminder_minutes", m, bind))
-                     for m in REMINDER_CHOICES])
-        rows.append([M.button(t(lang, "bot.btn.deadline", value=M.duration(m, lang)),
-                              setting_payload(self.codec, "deadline_minutes", m, bind))
-                     for m in DEADLINE_CHOICES])
+        rows += self._clock_rows(bind, options, lang)
         return M.to_buttons(rows)
+
+    def _clock_rows(self, bind: str, options: dict[str, Any], lang: str) -> list[list[dict[str, Any]]]:
+        """The clock's rows: which clock, then that clock's own settings (reminder and deadline,
+        or the bank's), then what a person away gets."""
+        def row(name: str, label: str, values) -> list[dict[str, Any]]:
+            return [M.button(t(lang, label, value=M.duration(m, lang)), setting_payload(self.codec, name, m, bind))
+                    for m in values]
+        bank = options.get("clock") == "bank"
+        rows = [[M.button(t(lang, "bot.btn.clock_bank" if clock == "bank" else "bot.btn.clock_deadline"),
+                          setting_payload(self.codec, "clock", clock, bind))
+                 for clock in CLOCKS if (clock == "bank") != bank]]
+        if bank:
+            labels = {"bank_initial_minutes": "bot.btn.bank_initial", "bank_bonus_minutes": "bot.btn.bank_bonus",
+                      "bank_cap_minutes": "bot.btn.bank_cap", "bank_warning_minutes": "bot.btn.bank_warning"}
+            # Only the values it can switch to (as the games' options): Discord shows 25 buttons at most.
+            rows += [row(name, labels[name], [m for m in values if m != options.get(name)])
+                     for name, values in BANK_CHOICES.items()]
+        else:
+            rows.append(row("reminder_minutes", "bot.btn.reminder", REMINDER_CHOICES))
+            rows.append(row("deadline_minutes", "bot.btn.deadline", DEADLINE_CHOICES))
+        pauses = options.get("away_mode") == "pause"
+        rows.append([M.button(t(lang, "bot.btn.away_ai" if pauses else "bot.btn.away_pause"),
+                              setting_payload(self.codec, "away_mode", "ai" if pauses else "pause", bind))])
+        return rows
 
     @staticmethod
     def change_of(p: Payload) -> dict[str, Any] | None:

@@ -1,5 +1,10 @@
 """Durable timers: a reminder mentions the players who must act, a deadline lets the AI act for them.
 
+Where the chat plays with time banks (bank.py), each seat acting has timers of its own instead:
+``warn:<seat>`` warns it once that its bank runs low, ``bank:<seat>`` lets the AI act for it at
+zero; ``away:<seat>`` lets the AI act at once for a person away (arming.py). Which timers a
+commit arms is ``arming.Arming``'s to say.
+
 Timers live in the ``timers`` table, written in the same transaction as the move that arms
 them (one reminder and one deadline per phase: the seats acting together, tagged with the move
 number at which they began to act and running from that moment, so steps within the phase do
@@ -16,7 +21,9 @@ import logging
 
 from renderers.i18n import name_list, t
 
+from . import bank as B
 from . import messages as M
+from .arming import AWAY, seat_kind
 from .clock import Clock
 from .model import PLAYING, Changes, TimerRow
 from .phase import Phase
@@ -89,16 +96,22 @@ class Timers:
         if not current or current[0].due > self.clock.now():
             return None   # handled meanwhile
         timer = current[0]   # as stored now (a commit may have replaced the one claimed)
-        # A timer belongs to a phase (tagged with the move number at which its seats began to
-        # act); once the phase is over it is stale and dropped.
+        # A timer belongs to a phase, or to one seat's turn (tagged with the move number at
+        # which its seats began to act); once that is over it is stale and dropped.
+        kind, seat = seat_kind(timer.kind)
         humans = [] if match is None else [s for s in match.to_act() if not meta.seats[s].is_ai]
-        if not humans or meta.status != PLAYING or match.is_terminal() or not self._current(meta, match, timer):
+        if seat is not None:
+            humans = [seat] if seat in humans and M.acting_since(meta, seat) == timer.move else []
+        if not humans or meta.status != PLAYING or match.is_terminal() or \
+                (seat is None and not self._current(meta, match, timer)):
             await self.store.commit(drop, forget=meta.id)
             return None
-        if timer.kind == "reminder":
+        if kind == "reminder":
             await self._remind(loaded, drop, humans)
-            return timer
-        await self._deadline(loaded, humans)
+        elif kind == B.WARN:
+            await self._warn(loaded, drop, humans[0])
+        else:       # the deadline, a bank at zero, a person away whose turns the AI plays
+            await self._deadline(loaded, humans, told=kind != AWAY)
         return timer
 
     @staticmethod
@@ -108,6 +121,23 @@ class Timers:
         if "since" not in meta.extra and timer.move == meta.moves:
             return True
         return timer.move == Phase.of(meta, match).start
+
+    async def _warn(self, loaded: Loaded, drop: Changes, seat: int) -> None:
+        """Tell the seat, in the group, what its bank has left; once (``Bank.warned``)."""
+        meta = loaded.meta
+        state = B.banks(meta)
+        bank = state.get(seat)
+        if bank is None or bank.warned or bank.since is None:
+            await self.store.commit(drop, forget=meta.id)
+            return
+        bank.warned = True
+        B.keep(meta, state)
+        who = meta.seats[seat]
+        lang = meta.language
+        drop.outbox.append(M.group(meta, t(lang, "bot.bank.warning", player=who.name,
+                                           left=B.compact(bank.left_at(self.clock.now()), lang)),
+                                   mentions=(who.user(),)))
+        await self.store.commit(drop, forget=meta.id)
 
     async def _remind(self, loaded: Loaded, drop: Changes, humans: list[int]) -> None:
         """Mention the seats still to act: once a cycle in the group, privately after that."""
@@ -134,11 +164,11 @@ class Timers:
                 drop.outbox.append(M.private(meta, meta.platform, w.user(), text, wl))
         await self.store.commit(drop, forget=meta.id)
 
-    async def _deadline(self, loaded: Loaded, humans: list[int]) -> None:
+    async def _deadline(self, loaded: Loaded, humans: list[int], *, told: bool = True) -> None:
         """Each seat still to act has its choices made by the AI, once: its decision completed
         (every further step of a build under way), never a later phase's. The group is told
         whose choices were made for them, those seats alone (and which choices, where they are
-        not private)."""
+        not private); not ``told`` for a person away (the group was told once, by ``/away``)."""
         meta, match = loaded.meta, loaded.match
         lang = meta.language
         pres = loaded.game.presenter
@@ -162,6 +192,9 @@ class Timers:
             self.store.forget(meta.id)
             raise
         names = name_list([meta.seats[s].name for s in completed], lang)
+        if not told:
+            await self.play.finish(loaded, turn)
+            return
         if not private:         # one seat, choosing as everyone watches: its choices are told
             note = t(lang, "bot.msg.deadline", player=names, choice="; ".join(made))
         elif len(completed) == 1:

@@ -50,8 +50,8 @@ REPLY_RETRY_LIMIT = 10.0               # seconds a command reply may wait for fl
 
 # command -> (service call, works in groups, works in private chats)
 GROUP_COMMANDS = ("newgame", "join", "leave", "startgame", "addbot", "abort", "board", "secret", "settings",
-                  "stats", "rating", "record", "rules", "help")
-PRIVATE_COMMANDS = ("start", "mygames", "next", "secret", "rating", "rules", "help")
+                  "stats", "rating", "record", "away", "rules", "help")
+PRIVATE_COMMANDS = ("start", "mygames", "next", "secret", "rating", "away", "rules", "help")
 # Commands about all of a person's games, answered in the private chat; a group gets a button
 # there whose /start payload is the command's name.
 PERSONAL_COMMANDS = ("mygames", "next")
@@ -132,6 +132,9 @@ class TelegramHandlers:
         # "/rating" (the leaderboards of this group too, in a group), "/rating connection".
         application.add_handler(CommandHandler("rating", self._anywhere(
             lambda c, u, a: self.service.rating(c, u, " ".join(a) or None))))
+        # "/away 5d", "/away off": the person's games in every group (said in a group: its language).
+        application.add_handler(CommandHandler("away", self._anywhere(
+            lambda c, u, a: self.service.away(u, " ".join(a) or None, c))))
         application.add_handler(CommandHandler("help", self.on_help))
         application.add_handler(CallbackQueryHandler(self.on_press))
         application.add_handler(ChatMemberHandler(self.on_bot_added, ChatMemberHandler.MY_CHAT_MEMBER))

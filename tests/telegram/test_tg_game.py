@@ -83,7 +83,7 @@ async def test_commands_menus_are_registered(api, bot):
     group_menu = next(c for c in api.commands if c["scope"]["type"] == "all_group_chats" and not c["language_code"])
     assert [c["command"] for c in group_menu["commands"]] == [
         "newgame", "join", "leave", "startgame", "addbot", "abort", "board", "secret", "settings", "stats",
-        "rating", "record", "rules", "help"]
+        "rating", "record", "away", "rules", "help"]
     german = next(c for c in api.commands if c["scope"]["type"] == "all_group_chats" and c["language_code"] == "de")
     assert german["commands"][0]["description"] == t("de", "tg.cmd.newgame")
 

@@ -102,6 +102,10 @@ MIGRATIONS: list[list[str]] = [
         """CREATE UNIQUE INDEX ratings_entry ON ratings(platform, game, player, games)""",
         """CREATE INDEX ratings_chat ON ratings(platform, game, chat_id)""",
     ],
+    [  # 7: people away (/away) until a moment, per platform
+        """CREATE TABLE away (platform TEXT NOT NULL, user_id TEXT NOT NULL, until REAL NOT NULL,
+            PRIMARY KEY (platform, user_id)) WITHOUT ROWID""",
+    ],
 ]
 
 # The same steps in PostgreSQL's dialect: 64-bit ids and seeds, double precision times, an
@@ -174,6 +178,10 @@ PG_MIGRATIONS: list[list[str]] = [
         """CREATE UNIQUE INDEX ratings_entry ON ratings(platform, game, player, games)""",
         """CREATE INDEX ratings_chat ON ratings(platform, game, chat_id)""",
     ],
+    [  # 7
+        """CREATE TABLE away (platform TEXT NOT NULL, user_id TEXT NOT NULL, until DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (platform, user_id))""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 assert len(PG_MIGRATIONS) == SCHEMA_VERSION, "every schema step needs both dialects"
@@ -207,6 +215,21 @@ UPSERT_RESULT = (f"INSERT INTO results ({RESULT_COLS}) VALUES (?,?,?,?,?,?,?,?,?
                  "chat_id = excluded.chat_id, user_id = excluded.user_id, name = excluded.name, "
                  "is_ai = excluded.is_ai, points = excluded.points, won = excluded.won, "
                  "ended = excluded.ended, game = excluded.game")
+UPSERT_AWAY = ("INSERT INTO away (platform, user_id, until) VALUES (?,?,?) "
+               "ON CONFLICT (platform, user_id) DO UPDATE SET until = excluded.until")
+DELETE_AWAY = "DELETE FROM away WHERE platform = ? AND user_id = ?"
+
+
+def away_query(user_ids: list[str]) -> str:
+    return f"SELECT user_id, until FROM away WHERE platform = ? AND user_id IN ({', '.join('?' * len(user_ids))})"
+
+
+def away_change(away: tuple[str, str, float | None]) -> tuple[str, tuple]:
+    """The statement that stores ``Changes.away``."""
+    platform, user_id, until = away
+    return (DELETE_AWAY, (platform, user_id)) if until is None else (UPSERT_AWAY, (platform, user_id, until))
+
+
 UPSERT_SETTINGS = ("INSERT INTO chat_settings (platform, chat_id, settings) VALUES (?,?,?) "
                    "ON CONFLICT (platform, chat_id) DO UPDATE SET settings = excluded.settings")
 LATEST_IN_SLOT = "SELECT id, state FROM outbox WHERE platform = ? AND slot = ? ORDER BY id DESC LIMIT 1"
@@ -486,6 +509,7 @@ TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "results": (tuple(RESULT_COLS.split(", ")), ("game_id", "seat")),
     "chat_settings": (("platform", "chat_id", "settings"), ("platform", "chat_id")),
     "ratings": (tuple(RATING_COLS.split(", ")), ("game_id", "player")),
+    "away": (("platform", "user_id", "until"), ("platform", "user_id")),
 }
 
 
@@ -665,6 +689,9 @@ class Storage(ABC):
     # settings and stats
     @abstractmethod
     async def chat_settings(self, platform: str, chat_id: str) -> dict[str, Any]: ...
+    @abstractmethod
+    async def away_until(self, platform: str, user_ids: list[str]) -> dict[str, float]:
+        """When each of ``user_ids`` who said they are away (``/away``) is back (a past moment: back already)."""
     @abstractmethod
     async def chat_results(self, platform: str, chat_id: str | None, game: str | None = None) -> list[ResultRow]:
         """Results in a chat; only of that game kind when ``game`` is given."""

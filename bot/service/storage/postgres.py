@@ -233,6 +233,9 @@ class PostgresStorage(Storage):
         if changes.chat_settings is not None:
             platform, chat_id, settings = changes.chat_settings
             await conn.execute(numbered(base.UPSERT_SETTINGS), platform, chat_id, json.dumps(settings))
+        if changes.away is not None:
+            sql, params = base.away_change(changes.away)
+            await conn.execute(numbered(sql), *params)
         return ids
 
     @staticmethod
@@ -399,6 +402,11 @@ class PostgresStorage(Storage):
         row = await self._one("SELECT settings FROM chat_settings WHERE platform = ? AND chat_id = ?",
                               platform, chat_id)
         return json.loads(row[0]) if row else {}
+
+    async def away_until(self, platform: str, user_ids: list[str]) -> dict[str, float]:
+        if not user_ids:
+            return {}
+        return {r[0]: r[1] for r in await self._all(base.away_query(user_ids), platform, *user_ids)}
 
     async def chat_results(self, platform: str, chat_id: str | None, game: str | None = None) -> list[ResultRow]:
         where, params = base.game_filter(game)

@@ -1,0 +1,86 @@
+"""The timers a game arms at each commit: the phase's reminder and deadline, or each seat's bank;
+and for a person who is away (``/away``), what the chat chose for them.
+
+The chat's "clock" setting chooses between today's reminder-and-deadline (one pair per phase,
+``Phase``) and the time bank (one pair per seat, ``bank.py``). A person away until a moment
+still to come has, as the chat's "away_mode" says, either their turns played by the chat's AI
+level at once (an ``away:<seat>`` timer, due now), or their clock paused until they are back:
+their bank runs from then, and a phase they act in has its reminder and deadline counted from
+then too.
+
+Every list returned replaces the game's stored timers, in the commit of the move (or setting,
+or away) that armed them: a timer fires once, and a restart finds them in the database.
+"""
+
+from __future__ import annotations
+
+from . import bank as B
+from . import messages as M
+from .clock import Clock
+from .model import PLAYING, TimerRow
+from .phase import Phase
+from .storage import Storage
+from .store import Loaded
+
+AWAY = "away"                 # the kind of an away seat's timer: "away:1"
+PLAYS, PAUSES = "ai", "pause"  # the chat's "away_mode"
+
+
+def seat_kind(kind: str) -> tuple[str, int | None]:
+    """("bank", 2) for "bank:2"; ("deadline", None) for a phase's own timers."""
+    name, _, seat = kind.partition(":")
+    return (name, int(seat)) if seat.isdigit() else (name, None)
+
+
+class Arming:
+    def __init__(self, storage: Storage, clock: Clock) -> None:
+        self.storage = storage
+        self.clock = clock
+
+    async def away_seats(self, loaded: Loaded) -> dict[int, float]:
+        """The seats whose person is away now, with when they are back."""
+        meta = loaded.meta
+        people = {s.user_id: i for i, s in enumerate(meta.seats) if s.user_id and not s.is_ai}
+        if not people:
+            return {}
+        now = self.clock.now()
+        until = await self.storage.away_until(meta.platform, sorted(people))
+        return {people[user]: back for user, back in until.items() if back > now}
+
+    async def arm(self, loaded: Loaded) -> list[TimerRow]:
+        """Settle the banks (when the chat plays with them) and return the game's timers now."""
+        meta, match = loaded.meta, loaded.match
+        if match is None or match.is_terminal() or meta.status != PLAYING:
+            return []
+        humans = B.acting_humans(meta, match)
+        away = await self.away_seats(loaded) if humans else {}
+        playing_for = [s for s in humans if s in away and meta.options.get("away_mode", PLAYS) == PLAYS]
+        paused = {s: until for s, until in away.items() if s not in playing_for}
+        now = self.clock.now()
+        timers = [TimerRow(meta.id, f"{AWAY}:{s}", now, M.acting_since(meta, s)) for s in playing_for]
+        if B.is_bank(meta):
+            state = B.settle(meta, match, now, paused, lambda s: M.acting_since(meta, s))
+            return timers + B.timers(meta, state, [s for s in humans if s not in playing_for])
+        if not humans:
+            return []
+        return timers + self._phase_timers(loaded, max((paused[s] for s in humans if s in paused), default=None))
+
+    def _phase_timers(self, loaded: Loaded, back: float | None) -> list[TimerRow]:
+        """The reminder and the deadline of the phase under way: they run from the moment its
+        seats began to act (a seat's steps, or another seat's, do not push them back), or
+        from when its last person away is back, and are tagged with that moment's move
+        number; a reminder already sent this phase is not armed again."""
+        meta, match = loaded.meta, loaded.match
+        phase = Phase.of(meta, match)
+        if phase.began_at is None:
+            phase.began_at = self.clock.now()
+            phase.keep(meta)
+        began = phase.began_at if back is None else max(phase.began_at, back)
+        reminder = int(meta.options.get("reminder_minutes") or 0)
+        deadline = int(meta.options.get("deadline_minutes") or 0)
+        timers = []
+        if reminder and (not deadline or reminder < deadline) and not phase.reminded:
+            timers.append(TimerRow(meta.id, "reminder", began + reminder * 60, phase.start))
+        if deadline:
+            timers.append(TimerRow(meta.id, "deadline", began + deadline * 60, phase.start))
+        return timers

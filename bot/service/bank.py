@@ -1,0 +1,162 @@
+"""The time bank (Board Game Arena's turn-based clock): each seat's own time, spent while it acts.
+
+A seat starts with the chat's initial bank. While it is to act its bank runs down; when its
+turn ends (it no longer acts, or it begins a new turn: two in a row) the time it used is taken
+off, the bonus added, and the bank kept under the cap. At zero the AI plays the turn (a
+``bank:<seat>`` timer); a ``warn:<seat>`` timer warns it once before, and the warning is not
+given again until a bonus lifts the bank above the warning's margin. Where several seats act
+at once (Papà Paolo's planning), each seat's bank runs on its own.
+
+A bank that runs from a moment still to come is paused until then: its person is away
+(``away.py``, the chat's "pause" choice).
+
+Stored in ``GameMeta.extra["banks"]`` as ``{seat: {"left", "since", "move", "warned"}}``,
+owned by this module alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from renderers.i18n import t
+
+from .model import GameMeta, TimerRow
+
+KEY = "banks"
+BANK, DEADLINE = "bank", "deadline"          # the chat's "clock" setting
+ZERO, WARN = "bank", "warn"                   # the kinds of a seat's timers: "bank:2", "warn:2"
+
+
+@dataclass(frozen=True, slots=True)
+class BankRules:
+    """A chat's bank, in seconds."""
+
+    initial: float
+    bonus: float
+    cap: float
+    warning: float
+
+    @classmethod
+    def of(cls, options: dict[str, Any]) -> BankRules:
+        def minutes(name: str) -> float:
+            return 60.0 * int(options.get(name) or 0)
+        return cls(minutes("bank_initial_minutes"), minutes("bank_bonus_minutes"),
+                   minutes("bank_cap_minutes"), minutes("bank_warning_minutes"))
+
+    def after_turn(self, left: float, used: float) -> float:
+        """A bank after a turn that used ``used`` seconds of it: never below zero, then the
+        bonus, then no more than the cap (a cap of 0: no cap)."""
+        after = max(0.0, left - max(0.0, used)) + self.bonus
+        return min(after, self.cap) if self.cap else after
+
+
+@dataclass(slots=True)
+class Bank:
+    left: float                     # seconds left when it last began to run (or stopped)
+    since: float | None = None      # running from then (later than now: paused); None: stopped
+    move: int = 0                   # the move at which its seat began the turn it runs for
+    warned: bool = False            # its warning went out (not again until a bonus lifts it)
+
+    def zero_at(self) -> float | None:
+        return None if self.since is None else self.since + self.left
+
+    def left_at(self, now: float) -> float:
+        if self.since is None:
+            return self.left
+        return max(0.0, self.left - max(0.0, now - self.since))
+
+    def pause_until(self, now: float, until: float | None) -> None:
+        """Stop the bank from ``now`` until ``until`` (None: go on now, if it was paused)."""
+        if self.since is None:
+            return
+        self.left = self.left_at(now)
+        self.since = now if until is None else max(now, until)
+
+
+def is_bank(meta: GameMeta) -> bool:
+    return meta.options.get("clock") == BANK
+
+
+def banks(meta: GameMeta) -> dict[int, Bank]:
+    stored = meta.extra.get(KEY) or {}
+    return {int(seat): Bank(**value) for seat, value in stored.items()}
+
+
+def keep(meta: GameMeta, state: dict[int, Bank]) -> None:
+    meta.extra[KEY] = {str(seat): asdict(bank) for seat, bank in sorted(state.items())}
+
+
+def acting_humans(meta: GameMeta, match) -> list[int]:
+    return [s for s in match.to_act() if not meta.seats[s].is_ai]
+
+
+def settle(meta: GameMeta, match, now: float, paused: dict[int, float], since_of) -> dict[int, Bank]:
+    """Bring every seat's bank up to ``now``: a turn that ended is charged (and earns the
+    bonus), a seat that began to act has its bank run from now (or from the end of its pause,
+    ``paused``: seat -> until). ``since_of(seat)`` is the move at which the seat began to act."""
+    rules = BankRules.of(meta.options)
+    state = banks(meta)
+    acting = set(acting_humans(meta, match)) if match is not None and not match.is_terminal() else set()
+    for seat, info in enumerate(meta.seats):
+        bank = state.get(seat)
+        if bank is None:
+            if info.is_ai and info.user_id is None:
+                continue            # an AI added in the lobby has no clock
+            bank = state[seat] = Bank(rules.initial)
+        if bank.since is not None and (seat not in acting or bank.move != since_of(seat)):
+            bank.left = rules.after_turn(bank.left, now - bank.since)
+            bank.since = None
+            if bank.left > rules.warning:
+                bank.warned = False
+        if seat in acting and bank.since is None:
+            bank.since = max(now, paused.get(seat, now))
+            bank.move = since_of(seat)
+    keep(meta, state)
+    return state
+
+
+def timers(meta: GameMeta, state: dict[int, Bank], seats: list[int]) -> list[TimerRow]:
+    """The zero and warning timers of ``seats``' running banks."""
+    rules = BankRules.of(meta.options)
+    out = []
+    for seat in seats:
+        bank = state.get(seat)
+        zero = None if bank is None else bank.zero_at()
+        if zero is None:
+            continue
+        out.append(TimerRow(meta.id, f"{ZERO}:{seat}", zero, bank.move))
+        if rules.warning and not bank.warned:
+            out.append(TimerRow(meta.id, f"{WARN}:{seat}", max(bank.since, zero - rules.warning), bank.move))
+    return out
+
+
+def compact(seconds: float, language: str) -> str:
+    """A bank in its two largest units: "2d 4h", "5h 30m", "12m" (a minute at least)."""
+    minutes = max(1, int(seconds // 60)) if seconds > 0 else 0
+    days, rest = divmod(minutes, 1440)
+    hours, mins = divmod(rest, 60)
+    if days:
+        parts = [t(language, "bot.bank.days", n=days)] + ([t(language, "bot.bank.hours", n=hours)] if hours else [])
+    elif hours:
+        parts = [t(language, "bot.bank.hours", n=hours)] + ([t(language, "bot.bank.minutes", n=mins)] if mins else [])
+    else:
+        parts = [t(language, "bot.bank.minutes", n=mins)]
+    return " ".join(parts)
+
+
+def clock_line(meta: GameMeta, match, now: float | None = None) -> str | None:
+    """The prompt's line of what the seats to act have left: "⏱ Ann: 2d 4h left" (None when
+    the chat plays with deadlines). Without ``now``: as it was when each turn began."""
+    if not is_bank(meta) or match is None or match.is_terminal():
+        return None
+    state = banks(meta)
+    lang = meta.language
+    parts = []
+    for seat in acting_humans(meta, match):
+        bank = state.get(seat)
+        if bank is None:
+            continue
+        left = bank.left if now is None else bank.left_at(now)
+        parts.append(t(lang, "bot.bank.left", player=meta.seats[seat].name, left=compact(left, lang)))
+    return t(lang, "bot.bank.line", seats=" · ".join(parts)) if parts else None
