@@ -28,7 +28,7 @@ MAX_INIT_DATA = 4096                     # Telegram's launch data is far shorter
 
 
 class BadPass(ValueError):
-    """A link or login that opens nothing; ``reason``: "forged", "expired" or "other_game"."""
+    """A link or login that opens nothing; ``reason``: "forged" or "expired"."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)

@@ -41,6 +41,8 @@ from .hub import Hub, OpenPage
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096           # a page's messages are short: a signed payload and a few numbers
+# Why a page gets nothing (each a "web.err.<code>" text): a pass, a login or a message refused.
+REFUSALS = ("forged", "expired", "unknown_game", "spectator", "bad_message", "no_such_move")
 PASSES = web.AppKey("passes", Passes)
 HUB = web.AppKey("hub", Hub)
 SETTINGS = web.AppKey("settings", object)

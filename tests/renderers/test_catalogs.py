@@ -46,6 +46,9 @@ def _literals(paths) -> set[str]:
 
 # Keys the code builds from a prefix and a value (``t(lang, "pp.colour." + colour)``), with the
 # values each prefix is completed with, taken from where the code gets them.
+from bot.service.page import PAGE_TEXTS  # noqa: E402
+from bot.web.server import REFUSALS  # noqa: E402
+
 DYNAMIC_KEYS: dict[str, set[str]] = {
     "pp.colour.": set(COLOURS),
     "colour_": set(COLOURS),
@@ -84,6 +87,9 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "pp.": {"rules", "help.board", "help.secret"},
     "pc.": {"name", "rules", "help", "help.board", "help.secret"},
     "papa.": {"name", "rules", "help", "help.board", "help.secret"},
+    # The web board: the page's own words (sent with each state) and why a page gets nothing.
+    "web.": set(PAGE_TEXTS) | {"btn.board", "btn.watch", "btn.review"},
+    "web.err.": set(REFUSALS),
 }
 # Prefixes completed by string literals of one module: build_parser's tr("play.help"), the Discord
 # command tree's L("...", "cmd.new"), error_text's t(lang, f"err_{code}") for the codes it names.
