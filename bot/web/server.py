@@ -32,17 +32,17 @@ from aiohttp import WSMsgType, web
 
 from bot.contract import User
 from bot.service.page import LAYOUTS
+from bot.service.passes import SEAT_PASS_SECONDS, BadPass, Pass
 from bot.service.payloads import ForgedPayload
 from renderers.i18n import normalize_language, t
 
-from .auth import SEAT_PASS_SECONDS, BadPass, Pass, Passes, telegram_login
+from .auth import telegram_login
 from .hub import Hub, OpenPage
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096           # a page's messages are short: a signed payload and a few numbers
 PICTURE_KINDS = frozenset({"map", "final", "seat"})
-PASSES = web.AppKey("passes", Passes)
 HUB = web.AppKey("hub", Hub)
 SETTINGS = web.AppKey("settings", object)
 SERVICE = web.AppKey("service", object)
@@ -65,7 +65,6 @@ def make_app(service, settings: WebSettings) -> web.Application:
     app = web.Application(client_max_size=64 * 1024)
     app[SERVICE] = service
     app[SETTINGS] = settings
-    app[PASSES] = Passes(service.codec.derived_key("web-pass"))
     app[HUB] = Hub(service)
     app.router.add_get("/", board_page)
     app.router.add_get("/board", board_page)
@@ -87,7 +86,7 @@ def _language(request: web.Request) -> str:
 
 
 def _read_pass(request: web.Request, token: Any) -> Pass:
-    return request.app[PASSES].read(token, now=request.app[SERVICE].clock.now())
+    return request.app[SERVICE].passes.read(token, now=request.app[SERVICE].clock.now())
 
 
 def refusal_page(reason: str, language: str) -> web.Response:
@@ -144,7 +143,7 @@ async def telegram_pass(request: web.Request) -> web.Response:
     if platform != "telegram":
         return _refused("unknown_game", language)
     user_id = login.user_id if seat is not None else None
-    token = request.app[PASSES].issue(game_id, "telegram", user_id, login.name, language,
+    token = service.passes.issue(game_id, "telegram", user_id, login.name, language,
                                       now=service.clock.now(), seconds=SEAT_PASS_SECONDS)
     return web.json_response({"pass": token})
 
@@ -284,7 +283,7 @@ class WebBoard:
              seconds: float = SEAT_PASS_SECONDS, base: str | None = None) -> str:
         """A signed link to the game's board for one person (``user_id`` None: a spectator)."""
         service = self.app[SERVICE]
-        token = self.app[PASSES].issue(game_id, platform, user_id, name, language,
+        token = service.passes.issue(game_id, platform, user_id, name, language,
                                        now=service.clock.now(), seconds=seconds)
         return f"{(base or self.app[SETTINGS].public_url or self.local_url).rstrip('/')}/board?t={token}"
 
