@@ -289,3 +289,13 @@ class WebBoard:
 
     async def stop(self) -> None:
         await self.runner.cleanup()
+
+
+async def serve_board(service, settings: WebSettings) -> WebBoard:
+    """The web board served beside a chat bot (``WebBoard.stop`` when it stops), its pages told of
+    other processes' moves too where the database can tell (PostgreSQL; SQLite's are this
+    process's own, which the service reports itself)."""
+    board = await WebBoard.start(service, settings)
+    await service.watch_other_processes()
+    log.info("web board: listening on %s, linked as %s", board.local_url, settings.public_url)
+    return board
