@@ -13,6 +13,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.games import AI_LEVELS
+from bot.service.page import PAGE_TEXTS
 from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.terminal.choices import COMMANDS as TERMINAL_COMMANDS
 from engine.papa_paolo.components import ACTIONS as PAPA_ACTIONS
@@ -84,6 +85,7 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "pp.": {"rules", "help.board", "help.secret"},
     "pc.": {"name", "rules", "help", "help.board", "help.secret"},
     "papa.": {"name", "rules", "help", "help.board", "help.secret"},
+    "web.": set(PAGE_TEXTS),          # the web board's own words, sent with each page's state
 }
 # Prefixes completed by string literals of one module: build_parser's tr("play.help"), the Discord
 # command tree's L("...", "cmd.new"), error_text's t(lang, f"err_{code}") for the codes it names.
@@ -97,6 +99,9 @@ LITERAL_SUFFIXES: dict[str, Path] = {
 ERROR_CODE_SOURCES: dict[str, list[Path]] = {
     "pc.err.": [ROOT / "engine" / "errors.py", ROOT / "engine" / "paris_connection" / "errors.py"],
     "papa.err.": [ROOT / "engine" / "errors.py", ROOT / "engine" / "papa_paolo" / "errors.py"],
+    # The web board's refusals (``t(lang, f"web.err.{code}")``): a pass's reasons and the server's codes.
+    "web.err.": [ROOT / "bot" / "service" / "passes.py", ROOT / "bot" / "web" / "auth.py",
+                 ROOT / "bot" / "web" / "server.py"],
 }
 
 # Parameters that hold a number of things; "{count} shops" must then be a plural entry.
