@@ -15,13 +15,19 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from . import product
 from .games import KINDS
 from .product import env_name, env_names
 from .service.settings import BOT_SETTINGS
+
+if TYPE_CHECKING:
+    from bot.web.server import WebSettings
 
 DEFAULT_ENV_FILE = ".env"
 
@@ -195,3 +201,39 @@ def drawing_processes_setting(source: Settings | None = None) -> int:
     """BOARDCHAT_DRAWING_PROCESSES: processes that draw the pictures, so drawing maps does not
     hold back the bot's presses and sends (0: draw in a thread of the bot's process). Default 2."""
     return _count_setting(source, "DRAWING_PROCESSES", default=2, least=0)
+
+
+TELEGRAM_APP_NAME = re.compile(r"^[A-Za-z0-9_]{3,30}$")     # BotFather's rule for a Mini App's short name
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def web_settings(source: Settings | None = None, *, telegram_token: str | None = None) -> WebSettings | None:
+    """The web board's settings (``bot.web.server.WebSettings``), or None when BOARDCHAT_WEB_URL is
+    unset: then no chat offers a link to it. BOARDCHAT_WEB_URL: its public HTTPS address (a
+    reverse proxy forwards to BOARDCHAT_WEB_HOST:BOARDCHAT_WEB_PORT, default 127.0.0.1:8080);
+    BOARDCHAT_TELEGRAM_APP: the short name of the bot's Mini App (BotFather /newapp), if any.
+    ``telegram_token``: the Telegram bot's, which signs a Mini App's login."""
+    from bot.web.server import WebSettings  # imported late: only a bot that serves the board needs aiohttp
+
+    source = source or settings()
+    url_name, app_name = env_name("WEB_URL"), env_name("TELEGRAM_APP")
+    url = source.get(url_name)
+    app = source.get(app_name)
+    if url is None:
+        if app is not None:
+            raise ConfigError(f"{app_name} needs {url_name}: the public HTTPS address the Mini App opens")
+        return None
+    parts = urlsplit(url)
+    local = parts.scheme == "http" and parts.hostname in LOCAL_HOSTS
+    if (parts.scheme != "https" and not local) or not parts.hostname or parts.query or parts.fragment:
+        raise ConfigError(f"{url_name} must be the board's public address, like https://board.example.org "
+                          f"(https: Telegram opens nothing else; http only for localhost), not {url!r}")
+    if app is not None and not TELEGRAM_APP_NAME.match(app):
+        raise ConfigError(f"{app_name} must be the Mini App's short name as BotFather has it (3 to 30 letters, "
+                          f"digits or underscores: the last part of t.me/<bot>/<name>), not {app!r}")
+    port_name = env_name("WEB_PORT")
+    port = source.get_int(port_name, 8080)
+    if port is None or not 1 <= port <= 65535:
+        raise ConfigError(f"{port_name} must be a port number from 1 to 65535, not {port}")
+    return WebSettings(host=source.get(env_name("WEB_HOST"), "127.0.0.1") or "127.0.0.1", port=port,
+                       public_url=url.rstrip("/"), telegram_token=telegram_token, telegram_app=app)

@@ -54,6 +54,11 @@ class Button:
       "open_private"  Telegram: a deep link that just opens the private chat with the bot;
                  Discord: a callback that answers with an ephemeral reply
       "secret"   "show my secret": answered privately (Discord ephemeral; Telegram: in private chat)
+      "link"     a URL button: ``payload`` is the URL (the game's web board); nothing comes back
+      "web_app"  Telegram: a Mini App button (``WebAppInfo``; Telegram allows it in private chats
+                 only) opening the URL in ``payload``; other platforms render it as a link
+      "mini_app" Telegram: a direct link to the bot's Mini App, t.me/<bot>/<app>?startapp=<payload>
+                 (a group's board button; only the adapter knows the bot's name); others never get it
     """
 
     label: str

@@ -11,6 +11,9 @@ BOARDCHAT_DISCORD_SHARD_IDS (this process's shards, e.g. ``0,1``; default all) m
 bot an ``AutoShardedBot`` connecting only those shards; without them it is one connection,
 as before. Any process may deliver any message (sending uses Discord's REST API), and only
 the process holding shard 0 syncs the slash commands.
+
+With BOARDCHAT_WEB_URL set the web board (``bot.web``) is served in the same process, and the
+bot's messages carry links to it (docs/web.md).
 """
 
 from __future__ import annotations
@@ -20,14 +23,18 @@ import contextlib
 import logging
 import signal
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bot.config import ConfigError, Settings, database_target, senders_setting, settings
+from bot.config import ConfigError, Settings, database_target, senders_setting, settings, web_settings
 from bot.outage import Outage
 from bot.product import COMMAND, env_name
 
 SHARD_COUNT, SHARD_IDS = env_name("DISCORD_SHARD_COUNT"), env_name("DISCORD_SHARD_IDS")
 REACH_FIRST_DELAY = 1.0      # seconds before the first retry when Discord cannot be reached
 REACH_MAX_DELAY = 60.0       # ... doubling up to this
+
+if TYPE_CHECKING:
+    from bot.web.server import WebSettings
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +48,7 @@ class DiscordConfig:
     shard_ids: tuple[int, ...] | None = None     # this process's shards (None: all of them)
     instance: str | None = None                  # BOARDCHAT_INSTANCE: this process's name
     senders: int = 1                             # BOARDCHAT_SENDERS: processes sending for this bot
+    web: WebSettings | None = None               # BOARDCHAT_WEB_*: the web board, served when its address is set
 
     @classmethod
     def from_settings(cls, source: Settings | None = None) -> DiscordConfig:
@@ -51,6 +59,7 @@ class DiscordConfig:
             # A PostgreSQL URL when several processes share one database, else the SQLite file.
             db_path=database_target(source),
             **_shards(source), instance=source.get(env_name("INSTANCE")), senders=senders_setting(source),
+            web=web_settings(source),
         )
 
     @property
@@ -102,7 +111,13 @@ async def serve(config: DiscordConfig) -> None:
 
     service = await GameService.open(config.db_path, platforms=("discord",), defaults=game_defaults(),
                                      ai_seconds=ai_seconds(), owner=config.instance, send_share=1 / config.senders,
-                                     drawing_processes=drawing_processes_setting())
+                                     drawing_processes=drawing_processes_setting(),
+                                     web_url=config.web.public_url if config.web else None)
+    board = None
+    if config.web is not None:
+        from bot.web.server import serve_board
+
+        board = await serve_board(service, config.web)
     # SIGTERM (systemd, docker stop) ends the bot as cleanly as Ctrl+C does.
     main = asyncio.current_task()
     loop = asyncio.get_running_loop()
@@ -132,6 +147,8 @@ async def serve(config: DiscordConfig) -> None:
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGTERM)
+        if board is not None:
+            await board.stop()
         await service.close()
 
 

@@ -19,6 +19,7 @@ from bot.product import DISCORD_GROUP
 MAX_CONTENT = 2000         # a message's content, ephemeral answers and followups included
 MAX_LABEL = 80             # a button's label
 MAX_CUSTOM_ID = 100        # a component's custom_id
+MAX_URL = 512              # a link button's url
 MAX_NAME = 100             # a thread's name; a slash command's description and choice names
 # Not used by the bot, the same unit should they be: a select's option label, value and
 # description 100, its placeholder 150; an embed's title 256, description 4096, field name 256

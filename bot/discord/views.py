@@ -6,6 +6,7 @@ any press whose custom_id matches the template to it, whether the message was se
 minute ago or before the last restart, so no view has to be re-registered per message
 and nothing is kept in memory per message. The payload goes back verbatim to
 ``GameService.press``, which decides whether the press is current and whose it is.
+The web board's buttons (``link``, ``web_app``) are Discord link buttons: nothing comes back.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import discord
 
 from bot.contract import Button
 
-from .texts import MAX_CUSTOM_ID, MAX_LABEL, fit, fits
+from .texts import MAX_CUSTOM_ID, MAX_LABEL, MAX_URL, fit, fits
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -28,6 +29,7 @@ MAX_ROWS = 5               # action rows per message
 MAX_PER_ROW = 5            # buttons per action row
 
 SECRET_EMOJI = "\N{LOCK WITH INK PEN}"
+LINK_KINDS = frozenset({"link", "web_app"})     # a URL in the payload: a link button
 
 
 def custom_id_for(payload: str) -> str:
@@ -123,13 +125,29 @@ def _chunks(buttons: list[Button]) -> list[list[Button]]:
     return [buttons[i:i + MAX_PER_ROW] for i in range(0, len(buttons), MAX_PER_ROW)]
 
 
+def shown(button: Button) -> bool:
+    """Whether Discord can show the button: a link fits its URL limit; a Telegram Mini App's
+    direct link is Telegram's alone."""
+    if button.kind in LINK_KINDS:
+        return fits(button.payload, MAX_URL)
+    return button.kind != "mini_app"
+
+
+def link_button(button: Button, *, row: int | None = None) -> discord.ui.Button:
+    return discord.ui.Button(label=fit(button.label or "\u2026", MAX_LABEL), style=discord.ButtonStyle.link,
+                             url=button.payload, row=row)
+
+
 def build_view(rows: Sequence[Sequence[Button]]) -> discord.ui.View | None:
     """A timeout-free view for the service's button rows (None when there are none)."""
-    fitted = layout(rows)
+    fitted = layout([[b for b in row if shown(b)] for row in rows])
     if not fitted:
         return None
     view = discord.ui.View(timeout=None)
     for index, row in enumerate(fitted):
         for button in row:
-            view.add_item(PressButton.from_button(button, row=index))
+            if button.kind in LINK_KINDS:
+                view.add_item(link_button(button, row=index))
+            else:
+                view.add_item(PressButton.from_button(button, row=index))
     return view

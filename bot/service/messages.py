@@ -24,6 +24,7 @@ from renderers.i18n import decimal, t
 from renderers.presenter import CHAT, TERMINAL, Menu
 
 from .bank import clock_line
+from .links import BOARD, REVIEW
 from .model import GameMeta, OutRow
 from .payloads import PayloadCodec
 
@@ -338,7 +339,14 @@ def prompt_buttons(meta: GameMeta, game: GameKind, match, codec: PayloadCodec,
         rows.append([button(game.presenter.secret_button(lang), codec.encode("m", meta.id), "secret")])
     if unreachable_names(meta):
         rows.append([button(t(lang, "bot.btn.open_private"), codec.encode("p"), "open_private")])
+    rows.append([board_button(t(lang, "web.btn.watch"), codec, meta)])
     return menu, rows
+
+
+def board_button(label: str, codec: PayloadCodec, meta: GameMeta, kind: str = BOARD) -> dict[str, Any]:
+    """A button that opens the game's web board: a link made for where the message goes when it
+    is delivered (``links.BoardLinks``; none without the board's public address)."""
+    return button(label, codec.encode("w", meta.id), kind)
 
 
 def prompt_message(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, mode: str,
@@ -372,6 +380,7 @@ def seat_prompt(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat
     lang = info.language or meta.language
     pres = game.presenter
     menu, rows = choice_buttons(meta, game, match, codec, seat, group_key)
+    rows.append([board_button(t(lang, "web.btn.board"), codec, meta)])
     view = match.view(seat)
     lines = [pres.status_line(view, lang)]
     label = chat_label(meta)
@@ -513,6 +522,7 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
                          latest_image_name=picture_name(meta, game, BOARD_PICTURE)))
     if match.is_terminal():
         out.append(group(meta, "\n".join([*pres.final_lines(view, lang), *final_lines]),
+                         buttons=[[board_button(t(lang, "web.btn.review"), codec, meta, REVIEW)]],
                          render={"kind": "final", "game_id": meta.id, "moves": match.move_count},
                          image_name=picture_name(meta, game, "final"),
                          description=pres.picture_description("final", view, (), match.players, lang)))

@@ -11,14 +11,16 @@ from collections.abc import Awaitable, Callable
 from bot.contract import Chat, Outgoing, User
 
 from . import messages as M
+from .links import BoardLinks
 from .model import StoredOut
 
 # (render request, language, platform, rank: ``StoredOut.rank``, lowest drawn first)
 Render = Callable[[dict, str, str, int], Awaitable[bytes | None]]
 
 
-async def materialise(row: StoredOut, render: Render) -> Outgoing:
-    """The message of ``row`` with its picture rendered (never an edit target: delivery adds that)."""
+async def materialise(row: StoredOut, render: Render, links: BoardLinks) -> Outgoing:
+    """The message of ``row`` with its picture rendered and its board buttons made links for where
+    it goes (``links``), never an edit target: delivery adds that."""
     body = row.body
     image = None
     picture = body.get("render")
@@ -26,13 +28,16 @@ async def materialise(row: StoredOut, render: Render) -> Outgoing:
         image = await render(picture, body.get("language", "en"), row.platform, row.rank)
     chat = body.get("chat")
     to = body.get("private_to")
+    language = body.get("language", "en")
+    private_to = User(to["platform"], to["id"], to["name"], language=to.get("language")) if to else None
+    buttons = links.resolve(M.to_buttons(body.get("buttons") or []), row.platform, private_to, language)
     return Outgoing(
         id=row.id, text=body.get("text", ""),
         chat=Chat(chat["platform"], chat["id"], chat.get("title", "")) if chat else None,
-        private_to=User(to["platform"], to["id"], to["name"], language=to.get("language")) if to else None,
+        private_to=private_to,
         image=image, image_name=body.get("image_name", "board.png"),
         latest_image_name=body.get("latest_image_name", ""),
         image_description=body.get("description", "") if image is not None else "",
-        buttons=M.to_buttons(body.get("buttons") or []),
+        buttons=buttons,
         mentions=tuple(User(m["platform"], m["id"], m["name"]) for m in body.get("mentions") or []),
-        slot=row.slot, language=body.get("language", "en"))
+        slot=row.slot, language=language)

@@ -33,12 +33,14 @@ from .away import Away
 from .clock import Clock, SystemClock
 from .info import Info
 from .inputs import cleaned
+from .links import BoardLinks
 from .lobby import Lobby, host_name, may_manage
 from .mine import MyGames
 from .model import LOBBY, PLAYING, Changes
 from .outbox import Delivery
 from .page import PageRequest
 from .pages import Pages
+from .passes import Passes
 from .payloads import ForgedPayload, Payload, PayloadCodec, StalePayload
 from .pictures import Pictures
 from .play import Play
@@ -99,7 +101,8 @@ class GameService:
                  ai: Callable[..., Any] | None = None, cache_size: int = 10_000,
                  platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None,
                  ai_seconds: float | None = None, owner: str | None = None,
-                 lease_seconds: float | None = None, send_share: float = 1.0, drawing_processes: int = 0) -> None:
+                 lease_seconds: float | None = None, send_share: float = 1.0, drawing_processes: int = 0,
+                 web_url: str | None = None, telegram_app: str | None = None) -> None:
         self.storage = storage
         # The name this process claims outbox messages and timers under (see ``open``).
         self.owner = owner or unique_owner()
@@ -109,8 +112,11 @@ class GameService:
         self.store = GameStore(storage, self.clock, cache_size=cache_size, on_commit=self._committed)
         leases = {} if lease_seconds is None else {"lease_seconds": lease_seconds}
         self.pictures = Pictures(storage, processes=drawing_processes)
+        # The web board's passes, and the chats' buttons that open it (none without ``web_url``).
+        self.passes = Passes(codec.derived_key("web-pass"))
+        self.links = BoardLinks(codec, self.passes, self.clock, public_url=web_url, telegram_app=telegram_app)
         self.delivery = Delivery(storage, self.clock,
-                                 materialise=lambda row: outgoing.materialise(row, self.pictures.render),
+                                 materialise=lambda row: outgoing.materialise(row, self.pictures.render, self.links),
                                  private_closed=self._private_closed, owner=self.owner, share=send_share,
                                  **leases)
         self.play = Play(self.store, codec, self.clock, choose_ai=ai, ai_budget=ai_seconds,
@@ -134,7 +140,8 @@ class GameService:
                    cache_size: int = 10_000, platforms: Iterable[str] | None = None,
                    defaults: dict[str, Any] | None = None, ai_seconds: float | None = None,
                    owner: str | None = None, lease_seconds: float | None = None,
-                   send_share: float = 1.0, drawing_processes: int = 0) -> GameService:
+                   send_share: float = 1.0, drawing_processes: int = 0, web_url: str | None = None,
+                   telegram_app: str | None = None) -> GameService:
         """``platforms``: fire only timers of games on these platforms (all when None);
         ``defaults``: option defaults for chats that have not changed them.
 
@@ -151,7 +158,11 @@ class GameService:
         (1 / the number of processes sending for one bot, ``BOARDCHAT_SENDERS``).
 
         ``drawing_processes``: processes of its own that draw the pictures
-        (``BOARDCHAT_DRAWING_PROCESSES``); 0 draws in a thread of this process."""
+        (``BOARDCHAT_DRAWING_PROCESSES``); 0 draws in a thread of this process.
+
+        ``web_url``: the web board's public address (``BOARDCHAT_WEB_URL``): the chats' messages
+        then carry buttons that open it (``links.BoardLinks``); ``telegram_app``: the short name
+        of the bot's Telegram Mini App (``BOARDCHAT_TELEGRAM_APP``)."""
         checked_defaults(defaults or {})          # a bad operator default stops start-up at once
         storage = storage or storage_for(str(db_path))     # a path, or a postgresql:// URL
         await storage.open()
@@ -164,7 +175,8 @@ class GameService:
             codec = PayloadCodec(await storage.secret())
             return cls(storage, codec, clock=clock, ai=ai, cache_size=cache_size, platforms=platforms,
                        defaults=defaults, ai_seconds=ai_seconds, owner=owner, lease_seconds=lease_seconds,
-                       send_share=send_share, drawing_processes=drawing_processes)
+                       send_share=send_share, drawing_processes=drawing_processes, web_url=web_url,
+                       telegram_app=telegram_app)
         except BaseException:
             await storage.close()       # a half-opened service must not leave its connection behind
             raise
@@ -352,7 +364,12 @@ class GameService:
 
     @cleaned
     async def press(self, chat: Chat | None, user: User, payload: str) -> Reply:
-        """Any button the service issued; stale, foreign, duplicate or forged ones are refused."""
+        """Any button the service issued; stale, foreign, duplicate or forged ones are refused.
+        A board button in the answer (a seat's choices) becomes the presser's link."""
+        reply = await self._press(chat, user, payload)
+        return self.links.reply(reply, user, normalize_language(user.language))
+
+    async def _press(self, chat: Chat | None, user: User, payload: str) -> Reply:
         kind_ = self.codec.kind_of(payload)
         try:
             if kind_ is None:

@@ -5,7 +5,8 @@ handlers, a ``TelegramTransport``, and the service's delivery loop, started afte
 (``post_init``) and stopped before the HTTP client closes (``post_stop``; a send in flight
 is let finish). That loop also runs the service's timers (reminders and deadlines). ``run_telegram``
 is the entry point behind ``boardchat telegram``: long polling by default, a webhook
-server when ``TELEGRAM_WEBHOOK_URL`` is set.
+server when ``TELEGRAM_WEBHOOK_URL`` is set. With ``BOARDCHAT_WEB_URL`` set the web board
+(``bot.web``) is served too, started with the service and stopped before it closes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from telegram import Bot, Update
 from telegram.error import InvalidToken, NetworkError
@@ -30,6 +32,9 @@ from bot.telegram.commands import register_commands
 from bot.telegram.handlers import AdminCache, TelegramHandlers
 from bot.telegram.settings import TelegramSettings
 from bot.telegram.transport import TelegramTransport
+
+if TYPE_CHECKING:
+    from bot.web.server import WebBoard, WebSettings
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +56,8 @@ class Runtime:
     transport: TelegramTransport | None = None
     register_commands: bool = True
     tasks: list[asyncio.Task] = field(default_factory=list)
+    web: WebSettings | None = None      # the web board's settings: served while the bot runs
+    board: WebBoard | None = None
 
     def require_service(self) -> GameServiceAPI:
         if self.service is None:
@@ -66,9 +73,11 @@ def build_application(token: str, *, service: GameServiceAPI | None = None,
                       service_factory: Callable[[], Awaitable[GameServiceAPI]] | None = None,
                       base_url: str | None = None, base_file_url: str | None = None,
                       register_menu: bool = True,
-                      admin_cache: AdminCache | None = None) -> Application:
+                      admin_cache: AdminCache | None = None, web: WebSettings | None = None) -> Application:
     """An Application for ``token`` playing on ``service`` (or one opened by ``service_factory``
-    at startup and closed at shutdown). ``base_url`` points at another Bot API server (tests)."""
+    at startup and closed at shutdown). ``base_url`` points at another Bot API server (tests).
+    ``web``: serve the web board too (the service then offers its links: ``GameService.open``'s
+    ``web_url``), and render its Mini App's links."""
     if (service is None) == (service_factory is None):
         raise ValueError("give exactly one of service and service_factory")
     builder = ApplicationBuilder().token(token)
@@ -80,9 +89,10 @@ def build_application(token: str, *, service: GameServiceAPI | None = None,
     builder = builder.concurrent_updates(CONCURRENT_UPDATES)
     builder = builder.post_init(_post_init).post_stop(_post_stop).post_shutdown(_post_shutdown)
     application = builder.build()
-    state = Runtime(service_factory=service_factory, service=service, register_commands=register_menu)
+    state = Runtime(service_factory=service_factory, service=service, register_commands=register_menu, web=web)
     application.bot_data[RUNTIME_KEY] = state
-    TelegramHandlers(state.require_service, lambda: application.bot.username, admin_cache).register(application)
+    TelegramHandlers(state.require_service, lambda: application.bot.username, admin_cache,
+                     mini_app=web.telegram_app if web else None).register(application)
     return application
 
 
@@ -94,7 +104,13 @@ async def _post_init(application: Application) -> None:
         state.service = await state.service_factory()
         state.owns_service = True
     service = state.require_service()
-    state.transport = TelegramTransport(application.bot, application.bot.username)
+    state.transport = TelegramTransport(application.bot, application.bot.username,
+                                        state.web.telegram_app if state.web else None)
+    if state.web is not None:
+        # imported late: only a bot that serves the board needs aiohttp
+        from bot.web.server import serve_board
+
+        state.board = await serve_board(service, state.web)
     if state.register_commands:
         await register_commands(application.bot)
     # run_delivery also starts the service's timer loop: the process runs exactly one.
@@ -106,7 +122,7 @@ async def _post_init(application: Application) -> None:
 
 
 async def _post_stop(application: Application) -> None:
-    """Stop the background loops while the bot's HTTP client is still open."""
+    """Stop the background loops and the web board while the bot's HTTP client is still open."""
     state = runtime(application)
     tasks, state.tasks = state.tasks, []
     for task in tasks:
@@ -114,6 +130,9 @@ async def _post_stop(application: Application) -> None:
     for task in tasks:
         with contextlib.suppress(asyncio.CancelledError):
             await task
+    board, state.board = state.board, None
+    if board is not None:
+        await board.stop()
 
 
 async def _post_shutdown(application: Application) -> None:
@@ -185,7 +204,9 @@ def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[Ga
 
         return await GameService.open(config.db_path, platforms=("telegram",), defaults=game_defaults(),
                                       ai_seconds=ai_seconds(), owner=config.instance, send_share=1 / config.senders,
-                                      drawing_processes=drawing_processes_setting())
+                                      drawing_processes=drawing_processes_setting(),
+                                      web_url=config.web.public_url if config.web else None,
+                                      telegram_app=config.web.telegram_app if config.web else None)
     return open_service
 
 
@@ -243,7 +264,7 @@ def run_telegram(config: TelegramSettings | None = None) -> int:
             log.info("stopped")
             return 0
         application = build_application(config.token, service_factory=_open_service_factory(config),
-                                        base_url=config.api_base_url)
+                                        base_url=config.api_base_url, web=config.web)
         if config.webhook_url:
             options = webhook_options(config)
             log.info("telegram: webhook mode, listening on %s:%s/%s", options["listen"], options["port"],

@@ -91,13 +91,18 @@ class AdminCache:
 
 
 class TelegramHandlers:
-    """The handler functions; ``service()`` gives the (possibly later opened) GameService."""
+    """The handler functions; ``service()`` gives the (possibly later opened) GameService;
+    ``mini_app``: the bot's Mini App's short name (the web board's direct links), if any."""
 
     def __init__(self, service: Callable[[], GameServiceAPI], bot_username: Callable[[], str],
-                 admins: AdminCache | None = None) -> None:
+                 admins: AdminCache | None = None, mini_app: str | None = None) -> None:
         self._service = service
         self._bot_username = bot_username
         self.admins = admins or AdminCache()
+        self.mini_app = mini_app
+
+    def _keyboard(self, rows) -> InlineKeyboardMarkup | None:
+        return keyboard(rows, self._bot_username(), self.mini_app)
 
     @property
     def service(self) -> GameServiceAPI:
@@ -326,7 +331,7 @@ class TelegramHandlers:
         lang = user.language
         try:
             await self._send_chunks(context.bot, int(user.id), reply,
-                                    keyboard(reply.buttons, self._bot_username()))
+                                    self._keyboard(reply.buttons))
         except Forbidden:
             # the private chat was never opened: send the user there (this url is allowed for bots)
             await query.answer(short_answer(t(lang, "tg.secret.closed")), show_alert=True,
@@ -347,7 +352,7 @@ class TelegramHandlers:
             await query.answer(short_answer(reply.text) if reply.alert else None, show_alert=reply.alert)
             return True
         if reply.ok and reply.image is not None and message is not None:
-            await self._send_reply(message, reply.text, keyboard(reply.buttons, self._bot_username()),
+            await self._send_reply(message, reply.text, self._keyboard(reply.buttons),
                                    image=reply.image)
             await query.answer(short_answer(t(query.from_user.language_code, "tg.more_in_chat")))
             return True
@@ -355,7 +360,7 @@ class TelegramHandlers:
         return True
 
     async def _edit_reply(self, message: Message, reply: Reply) -> None:
-        markup = keyboard(reply.buttons, self._bot_username())
+        markup = self._keyboard(reply.buttons)
         text = split_text(reply.text, CAPTION_LIMIT if message.photo else TEXT_LIMIT)[0]
         try:
             if message.photo:
@@ -383,7 +388,7 @@ class TelegramHandlers:
         if reply.document is not None:
             await self._send_document(message, reply)
             return
-        await self._send_reply(message, reply.text, keyboard(reply.buttons, self._bot_username()),
+        await self._send_reply(message, reply.text, self._keyboard(reply.buttons),
                                image=reply.image, quote=quote)
 
     async def _send_document(self, message: Message, reply: Reply) -> None:

@@ -1,7 +1,9 @@
 """Service buttons -> Telegram inline keyboards.
 
 ``join`` and ``open_private`` become deep links (t.me/<bot>?start=<payload>): Telegram
-forbids a bot to write first, so a tap must open the private chat. ``action`` buttons
+forbids a bot to write first, so a tap must open the private chat. The web board's buttons
+are a ``link`` (a URL), a ``web_app`` (a Mini App button, in private chats) or a ``mini_app``
+(the direct link t.me/<bot>/<app>?startapp=<payload>, which a group may carry). ``action`` buttons
 carry the payload as callback_data; ``secret`` buttons carry it behind a prefix so the
 adapter knows to answer in the private chat (service payloads never contain it).
 """
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot import product
 from bot.contract import Button
@@ -43,16 +45,30 @@ def split_callback_data(data: str) -> tuple[str, bool]:
     return data, False
 
 
-def inline_button(button: Button, bot_username: str) -> InlineKeyboardButton:
-    if button.kind == "join":
+def mini_app_link(bot_username: str, app: str, start: str) -> str:
+    """The direct link that opens the bot's Mini App ``app`` with ``start`` (its start_param)."""
+    return f"https://t.me/{bot_username}/{app}?startapp={start}"
+
+
+def inline_button(button: Button, bot_username: str, app: str | None = None) -> InlineKeyboardButton | None:
+    """The button as Telegram takes it; None for a Mini App link where the bot has no Mini App."""
+    if button.kind in ("join", "open_private"):
         return InlineKeyboardButton(button.label, url=deep_link(bot_username, button.payload))
-    if button.kind == "open_private":
-        return InlineKeyboardButton(button.label, url=deep_link(bot_username, button.payload))
+    if button.kind == "link":
+        return InlineKeyboardButton(button.label, url=button.payload)
+    if button.kind == "web_app":
+        return InlineKeyboardButton(button.label, web_app=WebAppInfo(button.payload))
+    if button.kind == "mini_app":
+        if not app or not _DEEP_LINK_SAFE.match(button.payload):
+            return None
+        return InlineKeyboardButton(button.label, url=mini_app_link(bot_username, app, button.payload))
     return InlineKeyboardButton(button.label, callback_data=callback_data(button))
 
 
-def keyboard(rows: tuple[tuple[Button, ...], ...], bot_username: str) -> InlineKeyboardMarkup | None:
-    built = [[inline_button(b, bot_username) for b in row] for row in rows if row]
+def keyboard(rows: tuple[tuple[Button, ...], ...], bot_username: str,
+             app: str | None = None) -> InlineKeyboardMarkup | None:
+    """The rows as an inline keyboard; ``app``: the bot's Mini App's short name, if it has one."""
+    built = [kept for row in rows if (kept := [b for b in (inline_button(x, bot_username, app) for x in row) if b])]
     return InlineKeyboardMarkup(built) if built else None
 
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-from bot.config import ConfigError, Settings, database_target, senders_setting
+from bot.config import ConfigError, Settings, database_target, senders_setting, web_settings
 from bot.config import settings as load_settings
 from bot.product import DEFAULT_DB, env_name
+
+if TYPE_CHECKING:
+    from bot.web.server import WebSettings
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,7 @@ class TelegramSettings:
     poll_timeout: int = 30                # getUpdates long-poll seconds
     instance: str | None = None           # BOARDCHAT_INSTANCE: this process's name among several
     senders: int = 1                      # BOARDCHAT_SENDERS: processes sending for this bot
+    web: WebSettings | None = None        # BOARDCHAT_WEB_*: the web board, served when its address is set
 
     @classmethod
     def from_env(cls, source: Settings | None = None) -> TelegramSettings:
@@ -30,8 +35,9 @@ class TelegramSettings:
         webhook_url = env.get("TELEGRAM_WEBHOOK_URL")
         if webhook_url and urlparse(webhook_url).scheme != "https":
             raise ConfigError("TELEGRAM_WEBHOOK_URL must be an https:// URL (Telegram only calls HTTPS webhooks)")
+        token = env.require("TELEGRAM_BOT_TOKEN")
         return cls(
-            token=env.require("TELEGRAM_BOT_TOKEN"),
+            token=token,
             # A PostgreSQL URL when several processes share one database, else the SQLite file.
             db_path=database_target(env),
             webhook_url=webhook_url,
@@ -41,6 +47,7 @@ class TelegramSettings:
             api_base_url=env.get("TELEGRAM_API_BASE_URL"),
             instance=env.get(env_name("INSTANCE")),
             senders=senders_setting(env),
+            web=web_settings(env, telegram_token=token),
         )
 
     @property

@@ -65,14 +65,16 @@ def _is(error: BadRequest, *fragments: str) -> bool:
 
 
 class TelegramTransport:
-    """``contract.Transport`` for one bot. ``bot_username`` is needed for deep links."""
+    """``contract.Transport`` for one bot. ``bot_username`` is needed for deep links, ``mini_app``
+    (the bot's Mini App's short name, if it has one) for the web board's direct links."""
 
     platform = "telegram"
     pace = TELEGRAM_PACE
 
-    def __init__(self, bot: Bot, bot_username: str) -> None:
+    def __init__(self, bot: Bot, bot_username: str, mini_app: str | None = None) -> None:
         self.bot = bot
         self.bot_username = bot_username
+        self.mini_app = mini_app
         # Messages this process posted (or made) with a picture, most recent last: a text edit
         # of one goes straight to its caption. Without it, the text edit is tried first and
         # refused, and both calls count against the chat's budget (a private turn message is a
@@ -125,7 +127,7 @@ class TelegramTransport:
     # ---- posting ----------------------------------------------------------------------
 
     async def _deliver(self, chat_id: int, message: Outgoing) -> str:
-        markup = keyboard(message.buttons, self.bot_username)
+        markup = keyboard(message.buttons, self.bot_username, self.mini_app)
         if message.edit_message_id:
             edited = await self._edit(chat_id, int(message.edit_message_id), message, markup)
             if edited is not None:

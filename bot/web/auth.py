@@ -1,10 +1,5 @@
-"""Who opens a page: signed, expiring passes, and Telegram's Mini App login (initData).
-
-A pass names one game and one person (or nobody: a spectator's), and is signed with the bot's
-own key (the one its buttons are signed with) by itsdangerous, so a page can neither be opened
-for another game nor act for another person; it carries its own expiry, checked against the
-service's clock. A seat is never taken from a pass: it is looked up from the person's id each
-time, so a person whose seat went to the AI watches from then on.
+"""Telegram's Mini App login (initData), which the web board turns into a pass
+(``bot.service.passes``: the service issues and reads those, signed links to a game's board).
 
 Telegram opens a Mini App with ``initData``: the launch parameters, signed by Telegram with a
 key derived from the bot token ("Validating data received via the Mini App"). It is checked as
@@ -16,62 +11,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode
 
-from itsdangerous import BadSignature, URLSafeSerializer
+from bot.service.passes import BadPass
 
-SEAT_PASS_SECONDS = 7 * 24 * 3600        # a seat's link: a slow game's week
-SPECTATOR_PASS_SECONDS = 30 * 24 * 3600  # the group's read-only link
 INIT_DATA_SECONDS = 24 * 3600            # how old Telegram's initData may be (its auth_date)
 MAX_INIT_DATA = 4096                     # Telegram's launch data is far shorter
-
-
-class BadPass(ValueError):
-    """A link or login that opens nothing; ``reason``: "forged" or "expired"."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """Who looks at which game. ``user_id`` None: a spectator (the public view only)."""
-
-    game_id: int
-    platform: str
-    user_id: str | None
-    name: str
-    language: str
-    expires: float
-
-    @property
-    def spectator(self) -> bool:
-        return self.user_id is None
-
-
-class Passes:
-    """Issues and reads passes, signed with ``secret``; ``now`` is the service clock's."""
-
-    def __init__(self, secret: bytes) -> None:
-        self._serializer = URLSafeSerializer(secret, salt="boardchat-web-pass")
-
-    def issue(self, game_id: int, platform: str, user_id: str | None, name: str, language: str, *,
-              now: float, seconds: float) -> str:
-        return self._serializer.dumps(asdict(Pass(game_id, platform, user_id, name, language, now + seconds)))
-
-    def read(self, token: str, *, now: float) -> Pass:
-        if not isinstance(token, str) or not 0 < len(token) <= 1024:
-            raise BadPass("forged")
-        try:
-            fields = self._serializer.loads(token)
-            got = Pass(**fields)
-        except (BadSignature, TypeError, ValueError):
-            raise BadPass("forged") from None
-        if got.expires < now:
-            raise BadPass("expired")
-        return got
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,10 +32,11 @@ from aiohttp import WSMsgType, web
 
 from bot.contract import User
 from bot.service.page import LAYOUTS
+from bot.service.passes import SEAT_PASS_SECONDS, BadPass, Pass
 from bot.service.payloads import ForgedPayload
 from renderers.i18n import normalize_language, t
 
-from .auth import SEAT_PASS_SECONDS, BadPass, Pass, Passes, telegram_login
+from .auth import telegram_login
 from .hub import Hub, OpenPage
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,6 @@ STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096           # a page's messages are short: a signed payload and a few numbers
 # Why a page gets nothing (each a "web.err.<code>" text): a pass, a login or a message refused.
 REFUSALS = ("forged", "expired", "unknown_game", "spectator", "bad_message", "no_such_move")
-PASSES = web.AppKey("passes", Passes)
 HUB = web.AppKey("hub", Hub)
 SETTINGS = web.AppKey("settings", object)
 SERVICE = web.AppKey("service", object)
@@ -66,7 +66,6 @@ def make_app(service, settings: WebSettings) -> web.Application:
     app = web.Application(client_max_size=64 * 1024)
     app[SERVICE] = service
     app[SETTINGS] = settings
-    app[PASSES] = Passes(service.codec.derived_key("web-pass"))
     app[HUB] = Hub(service)
     app.router.add_get("/", board_page)
     app.router.add_get("/board", board_page)
@@ -88,7 +87,7 @@ def _language(request: web.Request) -> str:
 
 
 def _read_pass(request: web.Request, token: Any) -> Pass:
-    return request.app[PASSES].read(token, now=request.app[SERVICE].clock.now())
+    return request.app[SERVICE].passes.read(token, now=request.app[SERVICE].clock.now())
 
 
 def refusal_page(reason: str, language: str) -> web.Response:
@@ -145,7 +144,7 @@ async def telegram_pass(request: web.Request) -> web.Response:
     if platform != "telegram":
         return _refused("unknown_game", language)
     user_id = login.user_id if seat is not None else None
-    token = request.app[PASSES].issue(game_id, "telegram", user_id, login.name, language,
+    token = service.passes.issue(game_id, "telegram", user_id, login.name, language,
                                       now=service.clock.now(), seconds=SEAT_PASS_SECONDS)
     return web.json_response({"pass": token})
 
@@ -268,9 +267,19 @@ class WebBoard:
              seconds: float = SEAT_PASS_SECONDS, base: str | None = None) -> str:
         """A signed link to the game's board for one person (``user_id`` None: a spectator)."""
         service = self.app[SERVICE]
-        token = self.app[PASSES].issue(game_id, platform, user_id, name, language,
+        token = service.passes.issue(game_id, platform, user_id, name, language,
                                        now=service.clock.now(), seconds=seconds)
         return f"{(base or self.app[SETTINGS].public_url or self.local_url).rstrip('/')}/board?t={token}"
 
     async def stop(self) -> None:
         await self.runner.cleanup()
+
+
+async def serve_board(service, settings: WebSettings) -> WebBoard:
+    """The web board served beside a chat bot (``WebBoard.stop`` when it stops), its pages told of
+    other processes' moves too where the database can tell (PostgreSQL; SQLite's are this
+    process's own, which the service reports itself)."""
+    board = await WebBoard.start(service, settings)
+    await service.watch_other_processes()
+    log.info("web board: listening on %s, linked as %s", board.local_url, settings.public_url)
+    return board

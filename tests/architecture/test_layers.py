@@ -115,3 +115,14 @@ def test_engines_do_no_io_and_use_no_global_random(path):
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
              and isinstance(n.func.value, ast.Name) and n.func.value.id == "random" and n.func.attr != "Random"]
     assert not calls, [ast.unparse(c) for c in calls]
+
+
+ADAPTERS = ("bot.telegram", "bot.discord", "bot.terminal", "bot.web")
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "bot" / "service").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_service_imports_no_adapter(path):
+    """Adapters call the service, never the other way round: the web board's passes, say, are the
+    service's (bot/service/passes.py), which the web adapter reads."""
+    adapters = [m for m in _imports(path) if _under(m, ADAPTERS)]
+    assert not adapters, f"{path.relative_to(ROOT)} imports an adapter: {adapters}"

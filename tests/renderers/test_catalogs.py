@@ -13,6 +13,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.games import AI_LEVELS
+from bot.service.page import PAGE_TEXTS
 from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.terminal.choices import COMMANDS as TERMINAL_COMMANDS
 from engine.papa_paolo.components import ACTIONS as PAPA_ACTIONS
@@ -46,7 +47,6 @@ def _literals(paths) -> set[str]:
 
 # Keys the code builds from a prefix and a value (``t(lang, "pp.colour." + colour)``), with the
 # values each prefix is completed with, taken from where the code gets them.
-from bot.service.page import PAGE_TEXTS  # noqa: E402
 from bot.web.server import REFUSALS  # noqa: E402
 
 DYNAMIC_KEYS: dict[str, set[str]] = {
@@ -88,7 +88,7 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "pc.": {"name", "rules", "help", "help.board", "help.secret"},
     "papa.": {"name", "rules", "help", "help.board", "help.secret"},
     # The web board: the page's own words (sent with each state) and why a page gets nothing.
-    "web.": set(PAGE_TEXTS) | {"btn.board", "btn.watch", "btn.review"},
+    "web.": set(PAGE_TEXTS),
     "web.err.": set(REFUSALS),
 }
 # Prefixes completed by string literals of one module: build_parser's tr("play.help"), the Discord
@@ -103,6 +103,9 @@ LITERAL_SUFFIXES: dict[str, Path] = {
 ERROR_CODE_SOURCES: dict[str, list[Path]] = {
     "pc.err.": [ROOT / "engine" / "errors.py", ROOT / "engine" / "paris_connection" / "errors.py"],
     "papa.err.": [ROOT / "engine" / "errors.py", ROOT / "engine" / "papa_paolo" / "errors.py"],
+    # The web board's refusals (``t(lang, f"web.err.{code}")``): a pass's reasons and the server's codes.
+    "web.err.": [ROOT / "bot" / "service" / "passes.py", ROOT / "bot" / "web" / "auth.py",
+                 ROOT / "bot" / "web" / "server.py"],
 }
 
 # Parameters that hold a number of things; "{count} shops" must then be a plural entry.

@@ -64,3 +64,16 @@ async def test_a_secret_on_a_web_page_of_the_group_is_caught(tmp_path, clock, mo
     monkeypatch.setattr(page, "_prompt", leaky)
     with pytest.raises(AssertionError, match="web page"):
         await play_twins(tmp_path, clock, monkeypatch, "paris-paris", 3, 0, 11)
+
+
+WEB = {"web_url": "https://board.example.org", "telegram_app": "board"}
+
+
+@pytest.mark.parametrize(("game_id", "players", "seat", "seed"), CASES[::2],
+                         ids=[f"{g}-{n}p-seat{s}" for g, n, s, _ in CASES[::2]])
+async def test_the_web_boards_links_tell_the_group_and_the_opponents_nothing_more(
+        tmp_path, clock, monkeypatch, tiny_game, game_id, players, seat, seed):
+    """With the web board's address set, the group's turn messages carry its link and every seat's
+    private turn message its own: read back, they are the same for twins."""
+    compared, moves = await play_twins(tmp_path, clock, monkeypatch, game_id, players, seat, seed, **WEB)
+    assert compared >= 5 and moves >= 3, f"the test compared hardly anything ({compared} presses, {moves} moves)"

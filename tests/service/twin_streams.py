@@ -3,13 +3,15 @@ with the same presses, and what each recipient got, side by side.
 
 Only what the group and the unchanged seats receive is compared: message texts and captions,
 button labels, kinds and payload bodies (without their signatures, which differ per database),
-and the inputs of every public picture (the presenter's ``render`` is replaced by a recorder).
+the passes of the web board's links (read back: their tokens are signed per database too), and
+the inputs of every public picture (the presenter's ``render`` is replaced by a recorder).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from urllib.parse import parse_qs, urlsplit
 
 from conformance.twins import TWINS  # tests/ is on the path (tests/conftest.py)
 from service_helpers import FakeTransport, chat, user
@@ -24,12 +26,26 @@ NAMES = ("Ann", "Bob", "Cy")                          # a table of three humans
 MORE_NAMES = (*NAMES, "Dee", "Eve", "Fay")            # for games that need more
 
 
-def seen(message) -> tuple:
+def seen(message, service: GameService) -> tuple:
     """What a recipient sees of a message or reply (an edit says so; the edited message's id does not matter)."""
-    buttons = tuple((b.label, b.kind, b.payload.rsplit("_", 1)[0], b.colour) for row in message.buttons for b in row)
+    buttons = tuple((b.label, b.kind, opened(b, service), b.colour) for row in message.buttons for b in row)
     extra = (getattr(message, "slot", None), getattr(message, "edit_message_id", None) is not None,
              tuple(u.id for u in getattr(message, "mentions", ())))
     return message.text, buttons, message.image is not None, getattr(message, "image_name", None), extra
+
+
+def opened(button, service: GameService):
+    """What a button opens: a payload without its signature; a link's address and what its pass says
+    (or its game reference, without the signature)."""
+    if button.kind not in ("link", "web_app"):
+        return button.payload.rsplit("_", 1)[0]
+    url = urlsplit(button.payload)
+    query = {key: values[0] for key, values in parse_qs(url.query).items()}
+    if "t" in query:
+        query["t"] = asdict(service.passes.read(query["t"], now=service.clock.now()))
+    if "g" in query:
+        query["g"] = query["g"].rsplit("_", 1)[0]
+    return url.scheme, url.netloc, url.path, tuple(sorted(query.items()))
 
 
 def turn_buttons(buttons) -> list:
@@ -93,9 +109,11 @@ async def pages_seen(side: Side, seats) -> list:
             for seat in seats for layout in ("landscape", "portrait")]
 
 
-async def start_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, seat: int, seed: int):
+async def start_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, seat: int, seed: int,
+                      **service_options):
     """Two services, each with a started game of ``game_id`` for ``players`` humans (Ann, Bob...); the
-    second dealt the twin in which ``seat``'s secret differs. Returns the sides and the changed seats."""
+    second dealt the twin in which ``seat``'s secret differs. Returns the sides and the changed seats.
+    ``service_options`` go to ``GameService.open`` (the web board's address, say)."""
     definition = kind(game_id).definition
     real = definition.new_match
     sides, changed = [], frozenset()
@@ -107,7 +125,7 @@ async def start_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, 
         return definition.resume(setup, [])
 
     for twin in (False, True):
-        svc = await GameService.open(str(tmp_path / f"twin{int(twin)}.sqlite3"), clock=clock)
+        svc = await GameService.open(str(tmp_path / f"twin{int(twin)}.sqlite3"), clock=clock, **service_options)
         with monkeypatch.context() as patch:
             if twin:
                 patch.setattr(definition, "new_match", twin_deal)
@@ -133,12 +151,14 @@ def record_pictures(monkeypatch, game_id: str, sides: list[Side]) -> list:
     return current
 
 
-async def play_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, seat: int, seed: int) -> tuple[int, int]:
+async def play_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, seat: int, seed: int,
+                     **service_options) -> tuple[int, int]:
     """Twin games of ``game_id`` (``seat``'s secret differs) played with the same random presses until
     the public view parts (the game revealed the secret) or 150 presses; after every press what the
     group and the unchanged seats got must be the same (AssertionError otherwise). Returns the presses
     compared and the moves made."""
-    sides, changed = await start_twins(tmp_path, clock, monkeypatch, game_id, players, seat, seed)
+    sides, changed = await start_twins(tmp_path, clock, monkeypatch, game_id, players, seat, seed,
+                                       **service_options)
     current = record_pictures(monkeypatch, game_id, sides)
     users = {u.id: u for u in map(user, MORE_NAMES[:players])}
     seated = (await sides[0].service.game_info(chat(1)))["seats"]
@@ -154,7 +174,7 @@ async def play_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, s
                 await side.service.deliver_pending(side.transport)
                 new = side.transport.sent[side.delivered:]
                 side.delivered = len(side.transport.sent)
-                got.append([(m.private_to.id if m.private_to else "group", seen(m)) for m in new
+                got.append([(m.private_to.id if m.private_to else "group", seen(m, side.service)) for m in new
                             if m.private_to is None or m.private_to.id in watchers])
             assert got[0] == got[1], f"after {compared} presses the group or an opponent got different messages"
             assert sides[0].pictures == sides[1].pictures, f"after {compared} presses a picture's inputs differ"
@@ -170,7 +190,8 @@ async def play_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, s
             value = rng.random()
             replies = [await side.press(chat(1), presser, value) for side in sides]
             if presser.id in watchers:
-                assert [r and seen(r) for r in replies[:1]] == [r and seen(r) for r in replies[1:]], (
+                first, second = (r and seen(r, side.service) for r, side in zip(replies, sides, strict=True))
+                assert first == second, (
                     "an opponent's own press was answered differently")
     finally:
         for side in sides:

@@ -13,6 +13,7 @@ from telegram.ext import Application, TypeHandler
 
 from bot.service import GameService
 from bot.telegram.app import build_application, runtime, start_application, stop_application
+from bot.web.server import WebSettings
 
 GROUP_ID = -1001234
 # A turn's buttons: "c_" makes a choice, "o_" opens a submenu (whose shop goes), "b_" goes back.
@@ -36,12 +37,16 @@ class Bot:
     # the tests of pacing (test_tg_pacing.py) switch it on, the others play unpaced.
     paced: bool = False
     drawing_processes: int = 0     # processes drawing the pictures (0: a thread, as the other tests)
+    web: WebSettings | None = None     # the web board, served and linked as BOARDCHAT_WEB_* would have it
 
     async def start(self) -> None:
+        web = self.web
         self.service = await GameService.open(self.db_path, clock=self.clock, ai=self.ai,
-                                              drawing_processes=self.drawing_processes)
+                                              drawing_processes=self.drawing_processes,
+                                              web_url=web.public_url if web else None,
+                                              telegram_app=web.telegram_app if web else None)
         self.app = build_application(self.api.token, service=self.service, base_url=self.api.base_url,
-                                     base_file_url=self.api.base_file_url)
+                                     base_file_url=self.api.base_file_url, web=web)
         # runs after the adapter's handlers (group 0) for each update: a sync point for tests
         self.app.add_handler(TypeHandler(Update, self._seen), group=99)
         await start_application(self.app, poll_timeout=1)

@@ -1,0 +1,101 @@
+"""The chats' buttons that open a game's web board: where each one leads, decided at delivery.
+
+The messages (``messages``) say only "a board button for game N" (``BOARD``: the live board;
+``REVIEW``: a finished game, stepped through), as a button whose payload is the game's signed
+reference (``codec.encode("w", game_id)``). What it becomes depends on where the message goes
+and on this process's settings, so it is decided when the message is delivered (``resolve``),
+with a pass issued then:
+
+  no public address (BOARDCHAT_WEB_URL unset)   no button at all
+  a group's message (everyone reads it)         Telegram with a Mini App: a direct link to it
+                                                (t.me/<bot>/<app>?startapp=<reference>, built by
+                                                the adapter, which knows the bot's name); Telegram
+                                                logs the person in, and a player gets their seat
+                                                there. Elsewhere: a spectator's link.
+  a person's private message                    Telegram: a Mini App button (``web_app``: private
+                                                chats only) to <url>/board?g=<reference>;
+                                                elsewhere a link with that person's pass.
+  the final standings (``REVIEW``)              a spectator's link, on every platform
+
+A group's link carries no seat and so nothing of anyone's secret: a spectator's page shows the
+public view only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from urllib.parse import urlencode
+
+from bot.contract import Button, Reply, User
+from renderers.i18n import normalize_language
+
+from .clock import Clock
+from .passes import SEAT_PASS_SECONDS, SPECTATOR_PASS_SECONDS, Passes
+from .payloads import ForgedPayload, PayloadCodec
+
+BOARD = "board"        # the game's live board (a service kind: resolved before an adapter sees it)
+REVIEW = "review"      # a finished game's board, stepped through
+TELEGRAM = "telegram"
+
+Rows = tuple[tuple[Button, ...], ...]
+
+
+class BoardLinks:
+    """Turns the messages' board buttons into links. ``public_url``: the board's public HTTPS
+    address (None: no links anywhere); ``telegram_app``: the Mini App's short name (BotFather
+    ``/newapp``), None when the bot has none (a Telegram group then gets a spectator's link)."""
+
+    def __init__(self, codec: PayloadCodec, passes: Passes, clock: Clock, *,
+                 public_url: str | None = None, telegram_app: str | None = None) -> None:
+        self.codec = codec
+        self.passes = passes
+        self.clock = clock
+        self.public_url = public_url.rstrip("/") if public_url else None
+        self.telegram_app = telegram_app
+
+    def resolve(self, rows: Rows, platform: str, viewer: User | None, language: str) -> Rows:
+        """``rows`` with each board button made a link for ``viewer`` (None: everyone in a
+        group), or dropped where there is no public address; a row left empty goes too."""
+        if not any(b.kind in (BOARD, REVIEW) for row in rows for b in row):
+            return rows
+        out = []
+        for row in rows:
+            kept = tuple(made for b in row if (made := self._made(b, platform, viewer, language)) is not None)
+            if kept:
+                out.append(kept)
+        return tuple(out)
+
+    def reply(self, reply: Reply, user: User, language: str) -> Reply:
+        """A reply's board buttons, for the user who acted: a Discord (or terminal) reply is seen by
+        them alone, so it carries their own pass; a Telegram one may be posted in the group (a
+        command's answer there), so it gets the group's button."""
+        viewer = None if user.platform == TELEGRAM else user
+        resolved = self.resolve(reply.buttons, user.platform, viewer, language)
+        if resolved is reply.buttons:
+            return reply
+        return dataclasses.replace(reply, buttons=resolved)
+
+    def _made(self, button: Button, platform: str, viewer: User | None, language: str) -> Button | None:
+        if button.kind not in (BOARD, REVIEW):
+            return button
+        if self.public_url is None:
+            return None
+        try:
+            game_id = self.codec.decode(button.payload).int(0)
+        except (ForgedPayload, ValueError):
+            return None
+        if button.kind == REVIEW or viewer is None and not (platform == TELEGRAM and self.telegram_app):
+            return Button(button.label, self.link(game_id, platform, None, "", language), "link")
+        if viewer is None:
+            return Button(button.label, button.payload, "mini_app")
+        if platform == TELEGRAM:
+            return Button(button.label, f"{self.public_url}/board?{urlencode({'g': button.payload})}", "web_app")
+        return Button(button.label, self.link(game_id, platform, viewer.id, viewer.name,
+                                              normalize_language(viewer.language or language)), "link")
+
+    def link(self, game_id: int, platform: str, user_id: str | None, name: str, language: str) -> str:
+        """A signed link to the game's board for one person (``user_id`` None: a spectator)."""
+        seconds = SPECTATOR_PASS_SECONDS if user_id is None else SEAT_PASS_SECONDS
+        token = self.passes.issue(game_id, platform, user_id, name, language, now=self.clock.now(), seconds=seconds)
+        return f"{self.public_url}/board?{urlencode({'t': token})}"
+
