@@ -75,6 +75,17 @@ class Pages:
             return None, None
         return loaded.meta.seat_of(user_id), loaded.meta.platform
 
+    async def draws(self, game_id: int, kind: str, moves: int, cycle: int) -> bool:
+        """Whether the game has the picture a page names: after a move it has made, in a round it
+        has reached, and a seat's own board only where the game draws one (anything else would
+        only be drawn to fail, again at every ask)."""
+        loaded = await self.store.load(game_id)
+        if loaded is None or loaded.match is None:
+            return False
+        match = loaded.match
+        return moves <= match.move_count and cycle <= match.cycle \
+            and (kind != "seat" or loaded.game.presenter.private_pictures)
+
     async def is_lobby(self, game_id: int) -> bool:
         loaded = await self.store.load(game_id)
         return loaded is not None and loaded.meta.status == LOBBY

@@ -175,6 +175,8 @@ async def picture(request: web.Request) -> web.Response:
         own, _ = await service.pages.seat_of(viewer.game_id, viewer.user_id) if viewer.user_id else (None, None)
         if own != seat:
             return _refused("not_yours", viewer.language)
+    if not await service.pages.draws(viewer.game_id, kind, moves, cycle):
+        return web.Response(status=404, text="no such picture")
     render = {"kind": kind, "game_id": viewer.game_id, "moves": moves, "cycle": cycle, "layout": layout}
     if seat is not None:
         render["seat"] = seat
