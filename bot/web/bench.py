@@ -160,7 +160,7 @@ class Bench:
     async def open(self, server: Server, index: int, seat: int | None, n: int) -> BenchPage:
         language, layout = LANGUAGES[n % len(LANGUAGES)], LAYOUTS[n % len(LAYOUTS)]
         ws = await self.session.ws_connect(f"{server.url}/live", params={"t": self.pass_for(seat, language)},
-                                           heartbeat=None, max_msg_size=0)
+                                           heartbeat=None, max_msg_size=0, compress=15)   # as browsers offer
         page = BenchPage(ws, index, seat)
         page.reader = asyncio.create_task(page.read(self))
         await ws.send_str(json.dumps({"type": "hello", "since": None, "layout": layout, "at": None}))
@@ -258,7 +258,7 @@ async def run(database: str, pages: int, moves: int) -> None:
             # the four seats' pages on the first server make the moves; the rest: one in ten a seat's
             actors = [await bench.open(servers[0], 0, seat, seat * len(LANGUAGES)) for seat in range(len(PEOPLE))]
             for n in range(len(actors), pages):
-                seat = n % len(PEOPLE) if n % 10 == 0 else None
+                seat = (n // 10) % len(PEOPLE) if n % 10 == 0 else None
                 await bench.open(servers[n % 2], n % 2, seat, n)
             await bench.until_all_at_least(0)
             opened = time.perf_counter() - start
