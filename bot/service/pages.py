@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.games import kind
@@ -17,10 +17,11 @@ from bot.games import kind
 from .model import FINISHED, LOBBY
 from .page import LAYOUTS, PageRequest, page_state
 from .payloads import PayloadCodec
-from .store import GameStore
+from .store import GameStore, Loaded
 
 KEPT_REVIEWS = 32      # finished games whose round starts are kept
 PICTURE_KINDS = frozenset({"map", "final", "seat"})
+Viewer = tuple[str | None, str, str]       # who looks (a user id; None: a spectator), language, layout
 
 
 class Pages:
@@ -48,6 +49,28 @@ class Pages:
                 if got is None:
                     return None
                 match = await asyncio.to_thread(loaded.game.definition.resume, meta.setup, got[1][:request.at])
+        return await self._state(loaded, match, request)
+
+    async def views(self, game_id: int, viewers: Iterable[Viewer]) -> dict[Viewer, dict[str, Any]] | None:
+        """The page now of each viewer (user id, None for a spectator; language; layout) from
+        one read of the game, each distinct page built once (a game's open pages, refreshed
+        after a move); None: no such game."""
+        loaded = await self.store.load(game_id)
+        if loaded is None:
+            return None
+        built: dict[PageRequest, dict[str, Any]] = {}
+        out = {}
+        for viewer in viewers:
+            user_id, language, layout = viewer
+            seat = None if user_id is None else loaded.meta.seat_of(user_id)
+            request = PageRequest(game_id, seat, language, layout)
+            if request not in built:
+                built[request] = await self._state(loaded, loaded.match, request)
+            out[viewer] = built[request]
+        return out
+
+    async def _state(self, loaded: Loaded, match, request: PageRequest) -> dict[str, Any]:
+        meta = loaded.meta
         state = page_state(meta, loaded.game, match, self.codec, request)
         state["version"] = meta.version
         if meta.status == FINISHED and match is not None:
@@ -82,7 +105,7 @@ class Pages:
         if kind_ not in PICTURE_KINDS or layout not in LAYOUTS or not 0 <= cycle <= 10_000:
             return None
         loaded = await self.store.load(game_id)
-        if loaded is None or loaded.match is None:
+        if loaded is None or loaded.match is None or cycle > loaded.match.cycle:
             return None
         meta = loaded.meta
         render = {"kind": kind_, "game_id": game_id, "cycle": cycle, "layout": layout}

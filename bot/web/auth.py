@@ -53,7 +53,7 @@ def telegram_login(init_data: str, bot_token: str, *, now: float, max_age: float
         auth_date = int(fields.get("auth_date", ""))
         user = json.loads(fields["user"])
         user_id = str(int(user["id"]))
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):     # OverflowError: an id of Infinity
         raise BadPass("forged") from None
     if not now - max_age <= auth_date <= now + 300:
         raise BadPass("expired")

@@ -39,6 +39,10 @@ class OpenPage:
     seat: int | None = None
     sent: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def viewer(self) -> tuple[str | None, str, str]:
+        return self.user_id, self.language, self.layout
+
     def request(self) -> PageRequest:
         return PageRequest(self.game_id, self.seat, self.language, self.layout, self.at)
 
@@ -117,16 +121,19 @@ class Hub:
         pages = [page for page in self._pages.get(game_id, ()) if page.at is None]
         if not pages:
             return
-        built: dict[PageRequest, tuple[int, str] | None] = {}
+        # One read of the game for all of them; each distinct page built and written as JSON once.
+        views = await self.service.pages.views(game_id, {page.viewer for page in pages})
+        if views is None:
+            return
+        texts: dict[int, tuple[int, str]] = {}
         for page in pages:
-            page.seat = await self.seat(page)
-            request = page.request()
-            if request not in built:
-                state = await self.service.page(request)
-                built[request] = None if state is None else (state["version"], message(state))
-            got = built[request]
-            if got is not None and got[0] > page.version:
-                await self.send(page, got[1], got[0])
+            state = views[page.viewer]
+            page.seat = state["seat"]
+            if id(state) not in texts:
+                texts[id(state)] = (state["version"], message(state))
+            version, text = texts[id(state)]
+            if version > page.version:
+                await self.send(page, text, version)
 
     async def seat(self, page: OpenPage) -> int | None:
         if page.user_id is None:

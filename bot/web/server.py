@@ -174,7 +174,9 @@ async def live(request: web.Request) -> web.StreamResponse:
     except BadPass as bad:
         return _refused(bad.reason, _language(request))
     hub: Hub = request.app[HUB]
-    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+    # No permessage-deflate, though browsers offer it: a page's states are a few KB, and a
+    # compressor for each open socket cost 120 KiB of memory a page (python -m bot.web.bench).
+    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE, compress=False)
     await ws.prepare(request)
     page = OpenPage(ws, viewer.game_id, viewer.user_id, viewer.language)
     hub.join(page)
