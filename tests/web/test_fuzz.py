@@ -13,11 +13,10 @@ import time
 
 import aiohttp
 import pytest
-from conftest import PLAYERS, serve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service.service_helpers import chat, start_game, user
-from web_kit import PROBE, every_choice, stored, token
+from web_kit import PLAYERS, PROBE, every_choice, serve, stored, token
 
 from bot.web.auth import sign_init_data
 from bot.web.server import MAX_MESSAGE, WebBoard, WebSettings

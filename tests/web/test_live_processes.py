@@ -11,9 +11,8 @@ import sys
 from pathlib import Path
 
 import web_worker
-from conftest import serve
 from test_live import acting
-from web_kit import Page, choice, stored, token
+from web_kit import Page, choice, serve, stored, token
 
 WORKER = str(Path(web_worker.__file__))
 

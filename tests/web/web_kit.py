@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from typing import Any
 
 import aiohttp
+from service.service_helpers import chat, start_game, user
+from storage.storage_kit import POSTGRES, create_schema_or_skip
 
 from bot.contract import User
-from bot.web.server import WebBoard
+from bot.service import GameService
+from bot.web.server import WebBoard, WebSettings
 
 PROBE = "not json"          # always answered by one error ("bad_message"), and changes nothing
 WAIT = 10.0                 # seconds a test waits for a message before failing (a hang, not a timing)
@@ -96,3 +100,31 @@ async def stored(service, game_id: int) -> tuple[int, int]:
     """The game's stored version and number of moves, read from the database itself."""
     meta, moves = await service.storage.load_game(game_id)
     return meta.version, len(moves)
+
+
+PLAYERS = ("Ann", "Bob", "Cid")
+
+
+def new_schema_url() -> tuple[str, str]:
+    schema = f"test_{uuid.uuid4().hex[:16]}"
+    create_schema_or_skip(POSTGRES, schema)
+    return schema, f"{POSTGRES}{'&' if '?' in POSTGRES else '?'}search_path={schema}"
+
+
+class Served:
+    """A service with a started game of three humans, and its board."""
+
+    def __init__(self, service: GameService, board: WebBoard, game_id: int) -> None:
+        self.service, self.board, self.game_id = service, board, game_id
+        self.users = {u.id: u for u in (user(name) for name in PLAYERS)}
+
+    def seat_user(self, seat: int):
+        return list(self.users.values())[seat]
+
+
+async def serve(database: str, *, settings: WebSettings | None = None, chat_n: int = 1) -> Served:
+    service = await GameService.open(database)
+    users = [user(name) for name in PLAYERS]
+    game_id = await start_game(service, chat(chat_n), users, options={"seed": 3})
+    board = await WebBoard.start(service, settings or WebSettings(port=0))
+    return Served(service, board, game_id)
