@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from bot.contract import Chat, Outgoing, User
 
 from . import messages as M
+from .animation import ANIMATION
 from .model import StoredOut
 
 # (render request, language, platform, rank: ``StoredOut.rank``, lowest drawn first)
@@ -20,10 +21,14 @@ Render = Callable[[dict, str, str, int], Awaitable[bytes | None]]
 async def materialise(row: StoredOut, render: Render) -> Outgoing:
     """The message of ``row`` with its picture rendered (never an edit target: delivery adds that)."""
     body = row.body
-    image = None
+    image = animation = None
     picture = body.get("render")
     if picture:
-        image = await render(picture, body.get("language", "en"), row.platform, row.rank)
+        drawn = await render(picture, body.get("language", "en"), row.platform, row.rank)
+        if picture.get("kind") == ANIMATION:
+            animation = drawn
+        else:
+            image = drawn
     chat = body.get("chat")
     to = body.get("private_to")
     return Outgoing(
@@ -32,7 +37,8 @@ async def materialise(row: StoredOut, render: Render) -> Outgoing:
         private_to=User(to["platform"], to["id"], to["name"], language=to.get("language")) if to else None,
         image=image, image_name=body.get("image_name", "board.png"),
         latest_image_name=body.get("latest_image_name", ""),
-        image_description=body.get("description", "") if image is not None else "",
+        image_description=body.get("description", "") if image is not None or animation is not None else "",
+        animation=animation, animation_too_large=body.get("too_large", ""),
         buttons=M.to_buttons(body.get("buttons") or []),
         mentions=tuple(User(m["platform"], m["id"], m["name"]) for m in body.get("mentions") or []),
         slot=row.slot, language=body.get("language", "en"))
