@@ -120,7 +120,7 @@ def encode(frames: Sequence[Frame], fmt: str, *, width: int | None = None, scale
                        optimize=False, disposal=1)
     else:
         images[0].save(out, "WEBP", save_all=True, append_images=images[1:], duration=durations, loop=0,
-                       quality=70, method=4, minimize_size=False)
+                       quality=70, method=2)
     return out.getvalue()
 
 
@@ -160,7 +160,7 @@ def _mp4_file(path: str, images: Sequence[Image.Image], seconds: Sequence[float]
         stream = container.add_stream("libx264", rate=Fraction(MP4_FPS))
         stream.width, stream.height = images[0].size
         stream.pix_fmt = "yuv420p"
-        stream.options = {"crf": "26", "preset": "medium", "tune": "stillimage"}
+        stream.options = {"crf": "26", "preset": "fast", "tune": "stillimage"}
         count = 0
         for image, shown in zip(images, seconds, strict=True):
             for _ in range(max(1, round(shown * MP4_FPS))):

@@ -6,13 +6,17 @@ import io
 import json
 import re
 
-from PIL import Image
-
+import pytest
+import whole_games
 from discord_kit import buttons, custom_id
+from PIL import Image
 
 from bot.discord import BoardchatBot
 from bot.service import GameService
 from renderers.i18n import t
+
+# A game's end draws its animation (whole_games.SETTLE_AT_THE_END).
+pytestmark = pytest.mark.simcord(settle_timeout=whole_games.SETTLE_AT_THE_END)
 
 ROUND = re.compile(r"(\d+)/(\d+)")
 
