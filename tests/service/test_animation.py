@@ -11,10 +11,12 @@ import av
 import pytest
 from conformance.twins import TWINS
 from PIL import Image
+from service_helpers import FakeTransport, chat, start_game, user
 
 from bot.games import KINDS, kind
-from bot.service import animation
+from bot.service import GameService, ManualClock, animation
 from renderers.animation import Frame, encode, holds
+from renderers.i18n import t
 
 
 def played(game_id: str, players: int, seed: int, *, upto: int | None = None):
@@ -123,14 +125,45 @@ def test_twin_deals_give_the_same_animation(game_id, monkeypatch):
         alike.append((seat, text))
     assert len(alike) > 10
     drawn: list[list] = [[], []]
+    render = game.presenter.render
     for index, stored in enumerate((setup, twin_setup)):
         def spy(kind_, view, events, language, *, layout="landscape", into=drawn[index]):
             assert all(e.visible_to(None) for e in events)
             into.append((kind_, view, [e.to_dict() for e in events], layout))
             return render(kind_, view, events, language, layout=layout)
-        render = game.presenter.render
         monkeypatch.setattr(game.presenter, "render", spy)
         frames = animation.frames(game, stored, alike, "en")
         monkeypatch.undo()
         assert len(frames) >= 2
     assert drawn[0] == drawn[1]
+
+
+async def test_the_end_and_replay_post_the_animation_through_the_outbox(database, tiny_game):
+    """On SQLite and PostgreSQL: the final standings, then the animation; /replay posts it again
+    (the same bytes, not drawn again); before any game finished, /replay is refused."""
+    clock = ManualClock()
+    service = await GameService.open(database, clock=clock)
+    try:
+        here, ann, bob = chat(1), user("Ann"), user("Bob")
+        refused = await service.replay(here, ann)
+        assert not refused.ok and refused.refused == "bot.err.no_replay"
+        options = {"game": "tiny-hands", "seed": 3, "deadline_minutes": 10, "reminder_minutes": 0}
+        game_id = await start_game(service, here, [ann, bob], options=options)
+        while (await service.game_info(game_id=game_id))["status"] == "playing":
+            clock.advance(minutes=11)          # the AI plays each turn at its deadline
+            await service.fire_due_timers()
+        transport = FakeTransport()
+        await service.deliver_pending(transport)
+        final, shown = transport.group()[-2:]
+        assert final.image is not None and final.animation is None
+        assert shown.image is None and shown.animation[4:8] == b"ftyp" and shown.image_name.endswith("-replay.mp4")
+        assert shown.text == t("en", "bot.animation.caption", id=game_id, game="Tiny Hands")
+        assert shown.image_description and shown.animation_too_large == t("en", "bot.animation.too_large")
+        drawn = service.pictures.drawn
+        reply = await service.replay(here, bob)
+        assert reply.ok and reply.extra["game_id"] == game_id
+        await service.deliver_pending(transport)
+        again = transport.group()[-1]
+        assert again.id != shown.id and again.animation == shown.animation and service.pictures.drawn == drawn
+    finally:
+        await service.close()
