@@ -348,7 +348,8 @@ async def test_bot_restarts_mid_game_and_the_game_goes_on(api, bot, table):
         turns += 1
         assert turns <= 45
     assert turns == 45
-    assert t("en", "pp.msg.final_header") in table.group_messages()[-1].body
+    final, animation = table.group_messages()[-2:]
+    assert t("en", "pp.msg.final_header") in final.body and animation.animation is not None
     assert bot.runs == 2
 
 
