@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
-    print("platforms: " + ", ".join(f"{p} {s.format} (at most {s.limit / 2**20:.0f} MiB)" for p, s in SPECS.items()))
+    print("platforms: " + ", ".join(f"{p} {s.format} (at most {s.limit / 2**20:.1f} MiB)" for p, s in SPECS.items()))
     for game_id, game in KINDS.items():
         setup, moves, cycles = finished_game(game, args.players, args.seed)
         drawn, shown = median_seconds(lambda g=game, s=setup, m=moves: frames(g, s, m, "en"), args.repeat)
