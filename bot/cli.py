@@ -111,6 +111,7 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     export = sub.add_parser("export", help=tr("export.help"), description=tr("export.help"))
     export.add_argument("game_id", nargs="?", type=int, default=None, metavar="ID", help=tr("export.id"))
     export.add_argument("--db", default=None, metavar="PATH|URL", help=tr("db", path=str(default_db_path())))
+    export.add_argument("--animation", default=None, metavar="FILE", type=Path, help=tr("export.animation"))
 
     health = sub.add_parser("health", help=tr("health.help"), description=tr("health.help"))
     health.add_argument("--db", default=None, metavar="PATH|URL",
@@ -151,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return engine_main(["replay", args.file])
     if args.command == "export":
         try:
-            return asyncio.run(_export(args.db or str(default_db_path()), args.game_id, language))
+            return asyncio.run(_export(args.db or str(default_db_path()), args.game_id, language, args.animation))
         except BrokenPipeError:         # ``boardchat export | head``
             return _reader_gone()
     if args.command == "health":
@@ -223,8 +224,9 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
         return 130
 
 
-async def _export(target: str, game_id: int | None, language: str) -> int:
-    """Print a game's JSON record (the latest started game when no id is given)."""
+async def _export(target: str, game_id: int | None, language: str, animation: Path | None = None) -> int:
+    """Print a game's JSON record (the latest started game when no id is given); with
+    ``animation``, write the game as an animation to that file instead (its suffix says the format)."""
     import json
 
     from .service.storage import open_storage
@@ -238,6 +240,8 @@ async def _export(target: str, game_id: int | None, language: str) -> int:
             print(t(language, "terminal.export.none", id=game_id if game_id is not None else "-"), file=sys.stderr)
             return 1
         meta, moves = got
+        if animation is not None:
+            return _export_animation(meta, moves, animation, language)
         record = find(meta.game).definition.record_of(meta.setup, moves)
         json.dump(record, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
@@ -245,6 +249,26 @@ async def _export(target: str, game_id: int | None, language: str) -> int:
         return 0
     finally:
         await storage.close()
+
+
+def _export_animation(meta, moves: list, path: Path, language: str) -> int:
+    """Write the stored game ``meta`` as an animation to ``path``, in the game's language: the frames
+    a chat's animation has (bot/service/animation.py), in the format the file's suffix names."""
+    from renderers.animation import SUFFIXES, encode
+
+    from .service.animation import frames
+
+    fmt = next((f for f, suffix in SUFFIXES.items() if path.suffix.lower() == suffix), None)
+    if fmt is None:
+        print(t(language, "terminal.export.animation_format", path=str(path)), file=sys.stderr)
+        return 2
+    shown = frames(find(meta.game), meta.setup, moves, meta.language)
+    if not shown:
+        print(t(language, "terminal.export.animation_empty", id=meta.id), file=sys.stderr)
+        return 1
+    path.write_bytes(encode(shown, fmt))
+    print(t(language, "terminal.export.animation_written", id=meta.id, path=str(path)))
+    return 0
 
 
 async def _migrate(source: str, target: str, language: str) -> int:

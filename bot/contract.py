@@ -92,6 +92,13 @@ class Outgoing:
     latest_image_name: str = ""
     image_description: str = ""                    # the picture in words, for screen readers (Discord's
                                                    # attachment description; at most 1024 characters)
+    # The whole game as an animation (a finished game's replay), instead of a picture: an MP4 (H.264,
+    # no sound), an animated WebP or a GIF, in the format the platform plays inline; its file name is
+    # ``image_name`` (the suffix says the format), its words ``image_description``.
+    animation: bytes | None = None
+    # What to post instead when the animation is too large for the chat (a Discord channel's upload
+    # limit): the message's text still goes, this line in place of the animation.
+    animation_too_large: str = ""
     buttons: tuple[tuple[Button, ...], ...] = ()   # rows of buttons
     mentions: tuple[User, ...] = ()                # users to ping ("{mention:<seat>}" in text is
                                                    # already resolved to their names)
@@ -274,6 +281,9 @@ class GameServiceAPI(Protocol):
         ...
     async def record_file(self, chat: Chat, user: User) -> Reply:
         """The JSON record of the chat's latest finished game, as ``Reply.document``."""
+        ...
+    async def replay(self, chat: Chat, user: User) -> Reply:
+        """Post the chat's latest finished game in it as an animation (through the outbox)."""
         ...
     async def rules(self, chat: Chat | None, user: User) -> Reply: ...
     async def help(self, chat: Chat | None, user: User) -> Reply: ...

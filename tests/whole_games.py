@@ -18,3 +18,9 @@ ALL = os.environ.get("WHOLE_GAMES", "").strip().lower() == "all"
 def cases(first, *more) -> list:
     """``[first]``, or every case with ``WHOLE_GAMES=all``."""
     return [first, *more] if ALL else [first]
+
+
+# Seconds an adapter's harness waits for the bot to settle after a press that ends a game: the end
+# draws the whole game as an animation (every cycle's picture, then the encoder), a few seconds on a
+# quiet core and several times that on a machine busy with other tests.
+SETTLE_AT_THE_END = 40.0

@@ -268,6 +268,11 @@ class BoardchatGroup(app_commands.Group):
     async def record(self, interaction: discord.Interaction, public: bool = False) -> None:
         await self.bot.answer(interaction, lambda chat, user: self.service.record_file(chat, user), public=public)
 
+    @app_commands.command(name="replay", description=L("This channel's last finished game as an animation",
+                                                       "cmd.replay"))
+    async def replay(self, interaction: discord.Interaction) -> None:
+        await self.bot.answer(interaction, lambda chat, user: self.service.replay(chat, user))
+
     @app_commands.command(name="rules", description=L("The rules of this channel's game in short", "cmd.rules"))
     async def rules(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(

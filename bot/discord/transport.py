@@ -26,6 +26,7 @@ own messages); the new id goes back to the service like any other.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import logging
 import re
@@ -43,6 +44,7 @@ log = logging.getLogger(__name__)
 PERMISSION_RETRY_SECONDS = 300.0
 SERVER_ERROR_RETRY_SECONDS = 5.0
 PINGED_MEMORY = 2000        # messages whose pinged users we remember
+DEFAULT_FILE_LIMIT = 10 * 1024 * 1024   # an upload's limit in a server without boosts, and in DMs
 
 # discord.py waits out each route's bucket itself (POST /channels/{id}/messages: 5 per 5 s
 # per channel) and the global 50 requests a second; the outbox paces below both, so its
@@ -112,8 +114,9 @@ class DiscordTransport:
     platform = "discord"
     pace = DISCORD_PACE
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, *, upload_limit: int | None = None) -> None:
         self.client = client
+        self.upload_limit = upload_limit    # bytes: a cap on every upload (None: each channel's own limit)
         self._pinged: OrderedDict[str, frozenset[str]] = OrderedDict()
 
     async def deliver(self, message: Outgoing) -> str:
@@ -142,6 +145,10 @@ class DiscordTransport:
         return await target.create_dm()
 
     async def _post_or_edit(self, channel: discord.abc.Messageable, message: Outgoing) -> str:
+        if message.animation is not None and len(message.animation) > self.file_limit(message):
+            # Over the channel's upload limit: the text goes, with the service's line saying so.
+            text = "\n".join(part for part in (message.text, message.animation_too_large) if part)
+            message = dataclasses.replace(message, text=text, animation=None)
         content = fit(mention_text(discord_text(message.text), message.mentions), MAX_CONTENT)
         allowed = allowed_mentions_for(message.mentions)
         view = build_view(message.buttons)
@@ -180,7 +187,7 @@ class DiscordTransport:
         send_kwargs: dict = {"content": content, "allowed_mentions": allowed, "nonce": delivery_nonce(message.id)}
         if view is not None:
             send_kwargs["view"] = view
-        if message.image is not None:
+        if message.image is not None or message.animation is not None:
             send_kwargs["file"] = self._file(message)
         sent = await channel.send(**send_kwargs)
         self._remember(str(sent.id), pinged)
@@ -194,9 +201,20 @@ class DiscordTransport:
         while len(self._pinged) > PINGED_MEMORY:
             self._pinged.popitem(last=False)
 
+    def file_limit(self, message: Outgoing) -> int:
+        """The largest file the message's channel takes: its server's (more where it is boosted;
+        ``DEFAULT_FILE_LIMIT`` in a DM or a channel not cached here), at most ``upload_limit``."""
+        chat = message.chat
+        channel = self.client.get_channel(int(chat.id)) if chat is not None and chat.id.isdigit() else None
+        own = DEFAULT_FILE_LIMIT
+        if isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            own = channel.guild.filesize_limit
+        return own if self.upload_limit is None else min(own, self.upload_limit)
+
     @staticmethod
     def _file(message: Outgoing) -> discord.File:
-        return discord.File(io.BytesIO(message.image or b""), filename=message.image_name or DEFAULT_IMAGE_NAME,
+        data = message.animation if message.animation is not None else message.image
+        return discord.File(io.BytesIO(data or b""), filename=message.image_name or DEFAULT_IMAGE_NAME,
                             description=message.image_description or None)
 
     @staticmethod

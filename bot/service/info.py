@@ -11,6 +11,7 @@ from renderers.i18n import t
 
 from . import messages as M
 from .lobby import host_name
+from .model import Changes
 from .payloads import PayloadCodec
 from .store import GameStore, Loaded
 
@@ -163,6 +164,14 @@ class Info:
         return Reply(t(lang, "bot.reply.record", id=game_id, game=game.presenter.title(lang), file=name,
                        command=f"{COMMAND} replay"),
                      document=data, document_name=name, extra={"game_id": game_id})
+
+    async def replay(self, game_id: int, lang: str) -> Reply:
+        """Post a finished game's animation in its chat (through the outbox: drawn when it is sent)."""
+        meta, moves = await self.storage.load_game(game_id)
+        game = kind(meta.game)
+        await self.store.commit(Changes(outbox=[M.animation_message(meta, game, len(moves))]))
+        return Reply(t(lang, "bot.reply.replay", id=game_id, game=game.presenter.title(lang)),
+                     extra={"game_id": game_id})
 
     @staticmethod
     def game_info(loaded: Loaded) -> dict[str, Any]:

@@ -20,11 +20,13 @@ from typing import Any
 from bot.contract import Button, Chat, User
 from bot.games import GameKind, ai_level
 from engine.interface import Dynamics, Information
+from renderers.animation import suffix
 from renderers.i18n import decimal, t
 from renderers.presenter import CHAT, TERMINAL, Menu
 
 from .bank import clock_line
 from .links import BOARD, REVIEW
+from .animation import ANIMATION, spec
 from .model import GameMeta, OutRow
 from .payloads import PayloadCodec
 
@@ -466,9 +468,22 @@ def game_code(meta: GameMeta) -> str:
 BOARD_PICTURE = "board"      # the latest picture of the board, whichever cycle it shows
 
 
-def picture_name(meta: GameMeta, game: GameKind, what: str) -> str:
+def picture_name(meta: GameMeta, game: GameKind, what: str, suffix: str = ".png") -> str:
     """``paris-3-k2x9-round7.png``: unique per game (id and deal code) and picture."""
-    return f"{game.presenter.image_prefix}-{meta.id}-{game_code(meta)}-{what}.png"
+    return f"{game.presenter.image_prefix}-{meta.id}-{game_code(meta)}-{what}{suffix}"
+
+
+def animation_message(meta: GameMeta, game: GameKind, moves: int) -> OutRow:
+    """The whole game as an animation (``animation.py``), drawn when it is sent, in the format the
+    game's platform plays: after the final standings, and on request (``/replay``)."""
+    lang = meta.language
+    title = game.presenter.title(lang)
+    row = group(meta, t(lang, "bot.animation.caption", game=title, id=meta.id),
+                render={"kind": ANIMATION, "game_id": meta.id, "moves": moves},
+                image_name=picture_name(meta, game, "replay", suffix(spec(meta.platform).format)),
+                description=t(lang, "bot.animation.description", game=title))
+    row.body["too_large"] = t(lang, "bot.animation.too_large")
+    return row
 
 
 def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, log_start: int,
@@ -526,6 +541,7 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
                          render={"kind": "final", "game_id": meta.id, "moves": match.move_count},
                          image_name=picture_name(meta, game, "final"),
                          description=pres.picture_description("final", view, (), match.players, lang)))
+        out.append(animation_message(meta, game, match.move_count))
     else:
         new_prompt = first_prompt or bool(ends)
         prompt = prompt_message(meta, game, match, codec, mode="new" if new_prompt else "edit")

@@ -12,6 +12,7 @@ from bot.contract import Chat, Outgoing, User
 
 from . import messages as M
 from .links import BoardLinks
+from .animation import ANIMATION
 from .model import StoredOut
 
 # (render request, language, platform, rank: ``StoredOut.rank``, lowest drawn first)
@@ -22,10 +23,14 @@ async def materialise(row: StoredOut, render: Render, links: BoardLinks) -> Outg
     """The message of ``row`` with its picture rendered and its board buttons made links for where
     it goes (``links``), never an edit target: delivery adds that."""
     body = row.body
-    image = None
+    image = animation = None
     picture = body.get("render")
     if picture:
-        image = await render(picture, body.get("language", "en"), row.platform, row.rank)
+        drawn = await render(picture, body.get("language", "en"), row.platform, row.rank)
+        if picture.get("kind") == ANIMATION:
+            animation = drawn
+        else:
+            image = drawn
     chat = body.get("chat")
     to = body.get("private_to")
     language = body.get("language", "en")
@@ -37,7 +42,8 @@ async def materialise(row: StoredOut, render: Render, links: BoardLinks) -> Outg
         private_to=private_to,
         image=image, image_name=body.get("image_name", "board.png"),
         latest_image_name=body.get("latest_image_name", ""),
-        image_description=body.get("description", "") if image is not None else "",
+        image_description=body.get("description", "") if image is not None or animation is not None else "",
+        animation=animation, animation_too_large=body.get("too_large", ""),
         buttons=buttons,
         mentions=tuple(User(m["platform"], m["id"], m["name"]) for m in body.get("mentions") or []),
         slot=row.slot, language=language)

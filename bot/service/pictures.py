@@ -1,5 +1,8 @@
 """The pictures messages carry: drawn at delivery time, off the move path, from the stored game.
 
+(A message may also carry the whole game as an animation, ``{"kind": "animation", "game_id",
+"moves"}``: drawn the same way, by ``animation.py``.)
+
 A message names its picture (``{"kind": "map" | "final", "game_id", "moves", "cycle"}``):
 the game is replayed to that move count and its presenter draws the public view, with the
 public events of that cycle highlighted: a picture for the group never gets a private event
@@ -34,6 +37,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from bot.games import kind
 
+from . import animation
 from .lifeline import Lifeline, end_with_parent
 from .storage import Storage
 from .turns import RankedSlots
@@ -42,6 +46,7 @@ log = logging.getLogger(__name__)
 PORTRAIT_PLATFORMS = frozenset({"telegram"})
 DRAWN_AT_ONCE = 2     # the machine's cores, not the sends in flight: more would only share them
 KEPT = 64             # pictures kept after they were drawn (a few rounds of the busiest moment)
+KEPT_BYTES = 64 * 1024 * 1024   # ... and at most this much of them (an animation weighs megabytes)
 
 
 class Pictures:
@@ -81,7 +86,8 @@ class Pictures:
             del self._drawing[key]
         if image is not None:       # a failed drawing is tried again next time
             self._kept[key] = image
-            while len(self._kept) > self._kept_size:
+            while len(self._kept) > self._kept_size or len(self._kept) > 1 and sum(
+                    map(len, self._kept.values())) > KEPT_BYTES:
                 self._kept.popitem(last=False)
         return image
 
@@ -129,7 +135,10 @@ class Pictures:
 
 
 def draw(game_id: str, setup, moves: list, render: dict, language: str, platform: str) -> bytes:
-    """Draw the picture ``render`` asks for from the stored game (in a drawing process, or a thread)."""
+    """Draw the picture ``render`` asks for from the stored game (in a drawing process, or a thread):
+    a picture, or the whole game as an animation (``animation.py``) in the format ``platform`` plays."""
+    if render["kind"] == animation.ANIMATION:
+        return animation.draw(game_id, setup, moves[:render["moves"]], language, platform)
     game = kind(game_id)
     match = game.definition.resume(setup, moves[:render["moves"]])
     cycle = render.get("cycle", render.get("round", 1))

@@ -566,6 +566,16 @@ class GameService:
             return Refused("bot.err.no_record").reply(lang)
         return await self.info.record_file(max(finished), lang)
 
+    @cleaned
+    async def replay(self, chat: Chat, user: User) -> Reply:
+        """The chat's latest finished game as an animation, posted in the chat through the outbox
+        (drawn there, off the event loop, as pictures are); the reply says it is on its way."""
+        lang = await self._language(chat, user)
+        finished = {r.game_id for r in await self.storage.chat_results(chat.platform, chat.id)}
+        if not finished:
+            return Refused("bot.err.no_replay").reply(lang)
+        return await self.info.replay(max(finished), lang)
+
     async def record(self, game_id: int) -> dict[str, Any] | None:
         return await self.info.record(game_id)
 

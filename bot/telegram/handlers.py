@@ -50,7 +50,7 @@ REPLY_RETRY_LIMIT = 10.0               # seconds a command reply may wait for fl
 
 # command -> (service call, works in groups, works in private chats)
 GROUP_COMMANDS = ("newgame", "join", "leave", "startgame", "addbot", "abort", "board", "secret", "settings",
-                  "stats", "rating", "record", "away", "rules", "help")
+                  "stats", "rating", "record", "replay", "away", "rules", "help")
 PRIVATE_COMMANDS = ("start", "mygames", "next", "secret", "rating", "away", "rules", "help")
 # Commands about all of a person's games, answered in the private chat; a group gets a button
 # there whose /start payload is the command's name.
@@ -125,6 +125,7 @@ class TelegramHandlers:
             "settings": lambda c, u, a: self.service.settings(c, u, None),
             "stats": lambda c, u, a: self.service.stats(c, u, " ".join(a) or None),
             "record": lambda c, u, a: self.service.record_file(c, u),
+            "replay": lambda c, u, a: self.service.replay(c, u),
         }
         aliases = {"newgame": ["new"], "addbot": ["addai"]}   # the names the service's own texts use
         for name, call in calls.items():

@@ -26,6 +26,9 @@ from bot.telegram.keyboards import keyboard
 log = logging.getLogger(__name__)
 
 NETWORK_RETRY_SECONDS = 3.0
+# sendAnimation takes files up to 50 MB (core.telegram.org/bots/api#sending-files); the service
+# draws the animation within it, this is the last check.
+ANIMATION_LIMIT = 50 * 1000 * 1000
 PICTURES_KEPT = 10_000      # message ids remembered as pictures (see ``TelegramTransport._pictures``)
 
 # Telegram's flood limits (core.telegram.org/bots/faq): about 30 messages a second for one
@@ -133,6 +136,8 @@ class TelegramTransport:
             if edited is not None:
                 return edited
             await another_call()        # the edit was refused: posting anew is a call of its own
+        if message.animation is not None:
+            return await self._send_animation(chat_id, message, markup)
         if message.image is not None:
             return await self._send_photo(chat_id, message, markup)
         return await self._send_text(chat_id, message.text, message, markup)
@@ -161,6 +166,23 @@ class TelegramTransport:
                                          caption_entities=entities_for_part(caption, message.mentions),
                                          reply_markup=markup, filename=message.image_name)
         self._picture(chat_id, sent.message_id)
+        if rest:
+            await another_call()
+            await self._send_text(chat_id, rest, message, None)
+        return str(sent.message_id)
+
+    async def _send_animation(self, chat_id: int, message: Outgoing, markup: InlineKeyboardMarkup | None) -> str:
+        """The whole game (an MP4 without sound, which Telegram plays as a GIF is played), its text
+        as caption; over Telegram's upload limit, the text and the service's line saying so."""
+        if len(message.animation or b"") > ANIMATION_LIMIT:
+            text = "\n".join(part for part in (message.text, message.animation_too_large) if part)
+            return await self._send_text(chat_id, text, message, markup)
+        caption, rest = self._caption_and_rest(message.text)
+        await calling()
+        sent = await self.bot.send_animation(chat_id, message.animation, caption=caption or None,
+                                             caption_entities=entities_for_part(caption, message.mentions),
+                                             reply_markup=markup, filename=message.image_name)
+        self._picture(chat_id, sent.message_id)     # its text is a caption, as a picture's
         if rest:
             await another_call()
             await self._send_text(chat_id, rest, message, None)

@@ -5,7 +5,8 @@ a clear "only you see this" header; private messages to anyone else (an AI seat)
 secrets and are never shown. Images are written to the maps folder and their path is
 printed: one file for each kind of picture (the board, the player's own board), overwritten
 as the game goes on so that a viewer left open on it follows, and every picture under its own
-name too when the history is asked for (``keep_pictures``). Buttons are not printed here: the
+name too when the history is asked for (``keep_pictures``); the whole game's animation, at its
+end, beside them. Buttons are not printed here: the
 input loop asks the service for the current choices (they survive a restart, a printed
 message does not).
 """
@@ -96,6 +97,8 @@ class TerminalTransport:
         self.delivered += 1
         if message.image is not None:
             self._save_image(message)
+        if message.animation is not None:
+            self._save_animation(message)
         return message_id
 
     # ---- printing --------------------------------------------------------------------------
@@ -165,6 +168,21 @@ class TerminalTransport:
                 self.console.print(self.console.style(t(self.language, "terminal.map_saved", path=str(path)), "dim"))
             if path not in self.maps_written:
                 self.maps_written.append(path)
+
+
+    def _save_animation(self, message: Outgoing) -> None:
+        """The whole game as an animation, under its own name beside the maps."""
+        if self.maps_dir is None:
+            return
+        path = self.maps_dir / image_file_name(message)
+        try:
+            self.maps_dir.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, message.animation or b"")
+        except OSError as exc:
+            self.console.print(t(self.language, "terminal.map_failed", path=str(path), error=str(exc)))
+            return
+        self.console.print(self.console.style(t(self.language, "terminal.animation_saved", path=str(path)), "dim"))
+        self.maps_written.append(path)
 
 
 def is_lobby_board(message: Outgoing) -> bool:

@@ -5,16 +5,21 @@ than Discord's 25 buttons); AI seats fill the table up to 3-6 players."""
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
 import whole_games
 from discord_kit import buttons
+from PIL import Image
 
 from engine.paris_connection.actions import Place
 from engine.paris_connection.game import DEAL
 from engine.paris_connection.record import from_record
 from renderers.i18n import t
+
+# A game's end draws its animation (whole_games.SETTLE_AT_THE_END).
+pytestmark = pytest.mark.simcord(settle_timeout=whole_games.SETTLE_AT_THE_END)
 
 SEEDS = {3: 13, 4: 24, 5: 35, 6: 46}          # fixed deals: reproducible runs
 TRADE_LINE = re.compile(r"^(.+) returned 1 (\w+) and took ([12]) (\w+)\.$")
@@ -194,7 +199,7 @@ async def test_whole_game_by_buttons(table, service, players, monkeypatch):
         assert len([d for d in dms if d.startswith("After your trade in")]) == player.trades[member.name]
         assert not any(d in text for d in dms)
     assert "Your locomotives" not in text and "you hold" not in text
-    assert "Scores:" not in "\n".join(m.content for m in history[:-1])
+    assert "Scores:" not in "\n".join(m.content for m in history[:-2])
     # every trade is told in words in the channel, once
     trades = [move for move in record["moves"] if "trade" in move]
     lines = [line for m in history for line in m.content.split("\n") if TRADE_LINE.match(line)]
@@ -203,10 +208,15 @@ async def test_whole_game_by_buttons(table, service, players, monkeypatch):
     starts = [cycles[c] for c in sorted(cycles)] + [len(history)]
     per_cycle = [b - a for a, b in zip(starts, starts[1:], strict=False)]
     assert max(per_cycle) <= 3, per_cycle
-    # the maps and, last, the final picture with the standings; no buttons left anywhere
+    # the maps, the final picture with the standings and, last, the whole game as an animation (a
+    # frame for each cycle and the standings); no buttons left anywhere
     pictures = [m for m in history if any(a.filename.endswith(".png") for a in m.attachments)]
     assert len(pictures) >= game.cycle
-    final = "\n".join(m.content for m in history[-2:])
+    final = "\n".join(m.content for m in history[-3:-1])
     assert t("en", "pc.final_header") in final and "ann" in final and "bob" in final
-    assert any(a.filename.endswith("-final.png") or a.filename.endswith(".png") for a in history[-1].attachments)
+    assert any(a.filename.endswith("-final.png") for a in history[-2].attachments)
+    (animation,) = history[-1].attachments
+    assert animation.filename.endswith("-replay.webp")
+    with Image.open(io.BytesIO(await animation.read())) as webp:
+        assert webp.n_frames == game.cycle + 1
     assert all(not buttons(m) for m in history)

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
+import pytest
+import whole_games
 from discord_kit import buttons, custom_id
+from PIL import Image
 
 from bot.discord import BoardchatBot
 from bot.service import GameService
 from renderers.i18n import t
+
+# A game's end draws its animation (whole_games.SETTLE_AT_THE_END).
+pytestmark = pytest.mark.simcord(settle_timeout=whole_games.SETTLE_AT_THE_END)
 
 ROUND = re.compile(r"(\d+)/(\d+)")
 
@@ -58,6 +65,15 @@ async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, se
     history = table.messages()
     final = "\n".join(m.content for m in history[-3:])
     assert t("en", "pp.msg.final_header") in final
+    # beside the final standings, the whole game as an animated WebP (Discord plays it inline), a
+    # frame for each round and one for the standings, described for screen readers
+    animation = history[-1]
+    (attached,) = animation.attachments
+    assert attached.filename.endswith("-replay.webp") and "round by round" in animation.content
+    assert attached.description and attached.description.startswith("Animation: the whole game")
+    data = await attached.read()
+    with Image.open(io.BytesIO(data)) as webp:
+        assert webp.format == "WEBP" and webp.n_frames == 15 + 1
     # readable channel: at most 3 new messages per round
     starts = [counts[r] for r in sorted(counts)] + [len(history)]
     per_round = [b - a for a, b in zip(starts, starts[1:], strict=False)]
@@ -77,6 +93,13 @@ async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, se
     attached = shown.attachments[0]
     record = json.loads(await attached.read())
     assert attached.filename.endswith("-record.json") and len(record["moves"]) == presses - evictions == 45
+    # /boardchat replay: the answer (only to the one who asked) says it is on its way; the
+    # animation comes through the outbox, for everyone
+    asked = await table.bob.slash(table.channel, "boardchat replay")
+    said = asked.response or asked.followups[0]
+    assert asked.ephemeral and said.content == t("en", "bot.reply.replay", id=1, game="Paris Paris")
+    again = table.messages()[-1]
+    assert again.attachments[0].filename.endswith("-replay.webp") and await again.attachments[0].read() == data
 
 
 async def test_presses_by_someone_else_or_on_an_old_message_are_refused_privately(table, service):
@@ -185,3 +208,18 @@ async def test_leaving_mid_game_hands_the_seat_to_the_ai(table, service):
     # the game goes on without waiting for bob
     prompt = table.prompt()
     assert table.to_move(prompt) is not table.bob
+
+
+async def test_an_animation_over_the_channels_upload_limit_is_left_out_with_a_line_saying_so(
+        table, service, simcord_bot):
+    await table.started_game()
+    while (prompt := table.prompt()) is not None:      # the first tile, the first shop evicted
+        cid = next(b.custom_id for b in buttons(prompt) if b.custom_id.startswith(("pp:c_", "pp:o_")))
+        result = await table.to_move(prompt).click(prompt, custom_id=cid)
+        assert result.acknowledged
+    assert table.messages()[-1].attachments[0].filename.endswith("-replay.webp")
+    simcord_bot.transport.upload_limit = 1000        # bytes: far less than any animation
+    await table.bob.slash(table.channel, "boardchat replay")
+    shown = table.messages()[-1]
+    assert not shown.attachments
+    assert shown.content.endswith(t("en", "bot.animation.too_large")) and "round by round" in shown.content

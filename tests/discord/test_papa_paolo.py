@@ -9,11 +9,15 @@ from __future__ import annotations
 import random
 
 import pytest
+import whole_games
 from discord_kit import buttons
 
 from engine.papa_paolo.definition import GAME
 from renderers.i18n import t
 from renderers.papa_paolo.presenter import square_keys
+
+# A game's end draws its animation (whole_games.SETTLE_AT_THE_END).
+pytestmark = pytest.mark.simcord(settle_timeout=whole_games.SETTLE_AT_THE_END)
 
 CHOICE, BACK = ("pp:c_", "pp:o_"), "pp:b_"
 

@@ -44,16 +44,20 @@ async def test_full_game_through_the_service(service, transport, players):
         assert t("en", "pp.colour." + colour) in m.text
     # At most 3 new group messages per round (prompt, map, reminder); here 2.
     assert per_round and max(per_round.values()) <= 3
-    # The lobby, the map at the start, then per round its prompt and its map, and the standings.
-    assert len(transport.new_group_posts()) == 2 * rounds + 3
-    # Maps: the start, one after each round (the last one too), then the final standings.
+    # The lobby, the map at the start, then per round its prompt and its map, the standings and the
+    # whole game as an animation.
+    assert len(transport.new_group_posts()) == 2 * rounds + 4
+    # Maps: the start, one after each round (the last one too), then the final standings, then the
+    # animation (a frame per round and the standings).
     rows = await service.storage.outbox_rows(gid)
     renders = [r.body["render"] for r in rows if r.body.get("render")]
-    assert [r["kind"] for r in renders] == ["map"] * (rounds + 1) + ["final"]
+    assert [r["kind"] for r in renders] == ["map"] * (rounds + 1) + ["final", "animation"]
+    renders = renders[:-1]
     assert [r["cycle"] for r in renders[:-1]] == list(range(rounds + 1))
     names = [r.body["image_name"] for r in rows if r.body.get("render")]
     assert names[1].startswith(f"paris-{gid}-") and names[1].endswith("-round1.png")
-    assert names[-2].endswith(f"-round{rounds}.png") and names[-1].endswith("-final.png")
+    assert names[-3].endswith(f"-round{rounds}.png") and names[-2].endswith("-final.png")
+    assert names[-1].endswith("-replay.mp4")
     assert len(set(names)) == len(names)
     # Everything was delivered.
     assert all(r.state == "sent" for r in rows)
@@ -93,8 +97,8 @@ async def test_ai_only_game_runs_to_the_end(service, transport):
     rows = await service.storage.outbox_rows()
     assert rows and all(r.state == "sent" for r in rows)
     assert not transport.private()                       # AI seats get no private messages
-    final = transport.group()[-1]
-    assert t("en", "pp.msg.final_header") in final.text
+    final, animation = transport.group()[-2:]
+    assert t("en", "pp.msg.final_header") in final.text and animation.animation is not None
     # Every shop opened is told in the group, each round in its own message with its map.
     game = await service.record((await service.storage.outbox_rows())[0].game_id)
     told = "\n".join(m.text for m in transport.group())

@@ -183,7 +183,8 @@ async def test_humans_play_papa_paolo_to_the_end_through_the_service(service, tr
     assert len(stretches) == 4 * C.ROUNDS - 1, stretches
     assert {phase for _, phase in stretches} == {"place", "bid", "invest", "deliver"}
     assert max(stats["posts"].values()) <= 3, stats["posts"]
-    assert stats["posts"]["end"] == stats["pictures"]["end"] == 2          # the last board, the final picture
+    # the last board and the final picture, then the whole game as an animation
+    assert stats["posts"]["end"] == 3 and stats["pictures"]["end"] == 2
     # The set-up's board, then one board per closed stretch (posted as the next one begins).
     assert [stats["pictures"][k] for k in range(1, len(stretches) + 2)] == [1] * (len(stretches) + 1)
     # Each board's file is named by its round and phase, in the order played.

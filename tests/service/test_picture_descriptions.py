@@ -25,9 +25,11 @@ async def test_every_picture_of_a_whole_game_has_a_description(service, game):
     assert (await service.hand_to_ai(chat(), ANN)).ok          # the AI plays Ann's seat: the game runs to its end
     info = await service.game_info(game_id=game_id)
     assert info["status"] == "finished"
-    shown = await pictures(service, game_id)
+    *shown, animation = await pictures(service, game_id)
     kinds = [body["render"]["kind"] for body in shown]
-    assert "map" in kinds and kinds[-1] == "final"
+    assert "map" in kinds and kinds[-1] == "final" and animation["render"]["kind"] == "animation"
+    # the whole game's animation says what it is
+    assert animation["description"] == t("en", "bot.animation.description", game=kind(game).presenter.title("en"))
     presenter = kind(game).presenter
     for body in shown:
         description = body["description"]

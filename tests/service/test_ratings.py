@@ -8,29 +8,15 @@ absent seat's choices then, which is not leaving.
 
 from __future__ import annotations
 
-import asyncio
-import uuid
-
 import pytest
 from service_helpers import FakeTransport, chat, start_game, user
-from storage.storage_kit import POSTGRES, admin, create_schema_or_skip
+from storage.storage_kit import POSTGRES, admin
 
 from bot.service import GameService, ManualClock
 from bot.service import ratings as R
 from renderers.i18n import t
 
 DEADLINE = 10       # minutes
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database(request, tmp_path):
-    if request.param == "sqlite":
-        yield str(tmp_path / "games.sqlite3")
-        return
-    schema = f"test_{uuid.uuid4().hex[:16]}"      # a schema of its own (tests/storage/conftest.py)
-    create_schema_or_skip(POSTGRES, schema)
-    yield f"{POSTGRES}{'&' if '?' in POSTGRES else '?'}search_path={schema}"
-    asyncio.run(admin(POSTGRES, f"DROP SCHEMA {schema} CASCADE"))
 
 
 @pytest.fixture

@@ -142,9 +142,10 @@ async def test_restart_mid_game_and_continue(db_path, clock, transport):
         assert (await service.board(c, users["ann"])).text == view
         await play_to_end(service, c, users, transport)
         assert (await service.game_info(game_id=gid))["status"] == "finished"
-        # Nothing was lost across the restart: the start, a map per round, the standings, all delivered.
+        # Nothing was lost across the restart: the start, a map per round, the standings, the whole
+        # game's animation, all delivered.
         rows = await service.storage.outbox_rows(gid)
-        assert sum(1 for r in rows if r.body.get("render")) == 1 + 15 + 1
+        assert sum(1 for r in rows if r.body.get("render")) == 1 + 15 + 1 + 1
         assert all(r.state == "sent" for r in rows)
     finally:
         await service.close()

@@ -103,6 +103,7 @@ class Msg:
     photo: bytes | None = None
     document: bytes | None = None
     document_name: str | None = None
+    animation: bytes | None = None       # a GIF or an H.264 MP4 sent with sendAnimation (it plays inline)
     entities: list = field(default_factory=list)
     reply_markup: dict | None = None
     reply_to: int | None = None
@@ -148,6 +149,15 @@ class Msg:
                                 "file_name": self.document_name, "file_size": len(self.document)}
             if self.caption is not None:
                 data["caption"] = self.caption
+        if self.animation is not None:      # Telegram gives an animation as a document too
+            data["animation"] = {"file_id": f"anim-{self.chat_id}-{self.message_id}",
+                                 "file_unique_id": f"a{self.chat_id}{self.message_id}", "width": 800,
+                                 "height": 600, "duration": 10, "file_name": self.document_name,
+                                 "file_size": len(self.animation)}
+            if self.caption is not None:
+                data["caption"] = self.caption
+                if self.entities:
+                    data["caption_entities"] = self.entities
         if self.reply_markup:
             data["reply_markup"] = self.reply_markup
         return data
@@ -566,6 +576,21 @@ class FakeBotAPI:
         self._writable(chat)
         data, caption = self._upload(params, files, "document")
         return self._store(chat, document=data, document_name=params.get("document_filename"), caption=caption,
+                           entities=params.get("caption_entities") or [],
+                           reply_markup=params.get("reply_markup"), reply_to=self._reply_to(params))
+
+    async def _api_sendAnimation(self, params, files):
+        """Plays inline as an animation only for a GIF or an MP4 (an animated WebP, say, arrives as a
+        plain document, which does not play); at most 50 MB."""
+        chat = self._chat(params.get("chat_id"))
+        self._writable(chat)
+        data, caption = self._upload(params, files, "animation")
+        if len(data) > 50 * 1000 * 1000:
+            raise ApiError(413, "Request Entity Too Large")
+        self._check_markup(params.get("reply_markup"))
+        plays = data.startswith(b"GIF8") or data[4:8] == b"ftyp"
+        return self._store(chat, animation=data if plays else None, document=data,
+                           document_name=params.get("animation_filename"), caption=caption,
                            entities=params.get("caption_entities") or [],
                            reply_markup=params.get("reply_markup"), reply_to=self._reply_to(params))
 

@@ -198,7 +198,10 @@ async def test_whole_game_by_taps(api, bot, table, players, monkeypatch):
     photos = [i for i, m in enumerate(group) if m.photo is not None]
     assert all(b - a <= 3 for a, b in zip(photos, photos[1:], strict=False)), photos
     assert len(photos) >= game.cycle
-    # the final picture and standings close the game, portrait maps before it
+    # the final picture and standings close the game, portrait maps before it; then the whole game
+    # as an animation (an MP4 that plays inline)
+    assert group[-1].animation is not None and group[-1].document_name.endswith("-replay.mp4")
+    group = group[:-1]
     final = group[-1]
     assert final.photo is not None and final.photo.startswith(b"\x89PNG")
     assert t("en", "pc.final_header") in final.body

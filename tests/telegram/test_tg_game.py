@@ -6,6 +6,7 @@ import asyncio
 import io
 import json
 
+import av
 import pytest
 from PIL import Image
 from tgharness import GROUP_ID, Bot, Table
@@ -83,7 +84,7 @@ async def test_commands_menus_are_registered(api, bot):
     group_menu = next(c for c in api.commands if c["scope"]["type"] == "all_group_chats" and not c["language_code"])
     assert [c["command"] for c in group_menu["commands"]] == [
         "newgame", "join", "leave", "startgame", "addbot", "abort", "board", "secret", "settings", "stats",
-        "rating", "record", "away", "rules", "help"]
+        "rating", "record", "replay", "away", "rules", "help"]
     german = next(c for c in api.commands if c["scope"]["type"] == "all_group_chats" and c["language_code"] == "de")
     assert german["commands"][0]["description"] == t("de", "tg.cmd.newgame")
 
@@ -116,6 +117,9 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table):
     api.send_text(table.group, table.users["bob"], "/record")     # nothing finished here yet
     await bot.settle()
     assert table.group_messages()[-1].body == t("en", "bot.err.no_record")
+    api.send_text(table.group, table.users["bob"], "/replay")
+    await bot.settle()
+    assert table.group_messages()[-1].body == t("en", "bot.err.no_replay")
     await press(api, bot, table.users["ann"], lobby, lobby.button("Start"))
     humans = {table.users[n].id for n in ("ann", "bob", "cat")}
     markers = {uid: [m.body for m in api.bot_messages(uid)][-1] for uid in humans}
@@ -130,8 +134,14 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table):
     assert set(movers) == humans
     assert stats.get("evictions", 0) >= 1               # eviction keyboards came up and were used
     group = table.group_messages()
-    final = group[-1]
+    final, animation = group[-2:]
     assert t("en", "pp.msg.final_header") in final.body
+    # beside the final standings, the whole game as an animation that plays inline (sendAnimation, an
+    # H.264 MP4 without sound): a frame for each round and the standings, with its caption
+    assert animation.animation is not None and animation.animation[4:8] == b"ftyp"
+    assert animation.document_name.endswith("-replay.mp4") and "round by round" in animation.caption
+    assert frames_of(animation.animation) >= 15 + 1
+    group = group[:-1]
     # the map at the start, one per round, then the final picture, uploaded as PNG photos
     photos = [m for m in group if m.photo is not None]
     assert len(photos) == 1 + 15 + 1 and all(p.photo.startswith(b"\x89PNG") for p in photos)
@@ -161,6 +171,19 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table):
     assert doc.reply_to is not None and "boardchat replay " + doc.document_name in doc.caption
     record = json.loads(doc.document)
     assert record["players"] == ["Ann", "Bob", "Cat"] and len(record["moves"]) == 45
+    # /replay posts it again, through the outbox, and says so
+    api.send_text(table.group, table.users["cat"], "/replay")
+    await bot.settle()
+    said, again = table.group_messages()[-2:]
+    assert said.body == t("en", "bot.reply.replay", id=1, game="Paris Paris") and said.reply_to is not None
+    assert again.animation == animation.animation and again.caption == animation.caption
+
+
+def frames_of(mp4: bytes) -> int:
+    """The frames an MP4 decodes to (each picture repeated for as long as it shows)."""
+    with av.open(io.BytesIO(mp4)) as video:
+        assert not video.streams.audio
+        return len({bytes(f.planes[0]) for f in video.decode(video.streams.video[0])})
 
 
 async def test_stale_duplicate_and_foreign_presses_get_alerts(api, bot, table):
@@ -325,7 +348,8 @@ async def test_bot_restarts_mid_game_and_the_game_goes_on(api, bot, table):
         turns += 1
         assert turns <= 45
     assert turns == 45
-    assert t("en", "pp.msg.final_header") in table.group_messages()[-1].body
+    final, animation = table.group_messages()[-2:]
+    assert t("en", "pp.msg.final_header") in final.body and animation.animation is not None
     assert bot.runs == 2
 
 

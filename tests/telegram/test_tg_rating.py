@@ -6,6 +6,7 @@ the private chat."""
 from __future__ import annotations
 
 from tgharness import GROUP_ID, Bot, Table
+from whole_games import SETTLE_AT_THE_END
 
 from bot.contract import Chat, User
 from bot.service import ManualClock
@@ -37,6 +38,9 @@ async def test_the_final_message_shows_the_changes_and_rating_answers_in_group_a
         await api.wait_for(lambda: any(header in m.body for m in table.group_messages()), what="the final message")
         final = next(m.body for m in table.group_messages() if header in m.body)
         assert "Ann 1,200 → " in final and "Bob 1,200 → " in final
+        # the whole game's animation follows it (drawn meanwhile): then the group is quiet
+        await api.wait_for(lambda: any(m.animation for m in table.group_messages()), what="the animation",
+                           timeout=SETTLE_AT_THE_END)
 
         api.send_text(table.group, ann_tg, "/rating")
         await bot.settle()

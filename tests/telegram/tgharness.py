@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from fakebotapi import FakeBotAPI, FakeChat, FakeUser, Msg
 from telegram import Update
 from telegram.ext import Application, TypeHandler
+from whole_games import SETTLE_AT_THE_END
 
 from bot.service import GameService
 from bot.telegram.app import build_application, runtime, start_application, stop_application
@@ -66,8 +67,9 @@ class Bot:
     async def _seen(self, update: Update, context) -> None:
         self.handled.add(update.update_id)
 
-    async def settle(self, timeout: float = 10.0) -> None:
-        """Wait until every queued update was handled and the outbox holds nothing due."""
+    async def settle(self, timeout: float = SETTLE_AT_THE_END) -> None:
+        """Wait until every queued update was handled and the outbox holds nothing due (a game's
+        end draws its animation: ``SETTLE_AT_THE_END``)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         quiet = 0

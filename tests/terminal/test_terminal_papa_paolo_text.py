@@ -98,8 +98,9 @@ def test_the_trip_being_planned_is_marked_on_the_grid(played):
 def test_one_picture_file_per_seat_and_one_for_the_board(played):
     names = sorted(p.name for p in played.maps.iterdir())
     code = names[0].split("-")[2]
-    assert names == [f"papa-1-{code}-board.png", f"papa-1-{code}-final.png", f"papa-1-{code}-seat0.png"]
-    assert played.out.count(f"Map saved: {played.maps / names[2]}") == 1     # told once, then followed
+    assert names == [f"papa-1-{code}-board.png", f"papa-1-{code}-final.png", f"papa-1-{code}-replay.mp4",
+                     f"papa-1-{code}-seat0.png"]
+    assert played.out.count(f"Map saved: {played.maps / names[3]}") == 1     # told once, then followed
 
 
 def test_the_terminal_has_its_own_words(played):

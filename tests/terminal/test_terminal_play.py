@@ -18,6 +18,7 @@ import threading
 import time
 from pathlib import Path
 
+import av
 import pytest
 from PIL import Image
 
@@ -323,8 +324,14 @@ def test_one_map_file_follows_the_game_and_the_final_standings_have_their_own(mo
     # issue 32: the board after each round overwrites one file (a viewer left open on it follows)
     files = sorted(p.name for p in maps.iterdir())
     code = files[0].split("-")[2]
-    assert files == [f"paris-1-{code}-board.png", f"paris-1-{code}-final.png"]
+    # ... and the whole game, at its end, as an animation beside the final standings
+    assert files == [f"paris-1-{code}-board.png", f"paris-1-{code}-final.png", f"paris-1-{code}-replay.mp4"]
     assert out.count(f"Map saved: {maps / files[0]}") > 5        # told after every round
+    assert f"The whole game as an animation: {maps / files[2]}" in out
+    with av.open(str(maps / files[2])) as video:
+        stream = video.streams.video[0]
+        assert stream.codec_context.name == "h264" and not video.streams.audio
+        assert sum(1 for _ in video.decode(stream)) > 12     # a frame per round and the standings, repeated
     assert "Play again with: boardchat play" in out and "--keep-pictures" not in out
 
 
