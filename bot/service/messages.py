@@ -24,9 +24,9 @@ from renderers.animation import suffix
 from renderers.i18n import decimal, t
 from renderers.presenter import CHAT, TERMINAL, Menu
 
+from .animation import ANIMATION, spec
 from .bank import clock_line
 from .links import BOARD, REVIEW
-from .animation import ANIMATION, spec
 from .model import GameMeta, OutRow
 from .payloads import PayloadCodec
 

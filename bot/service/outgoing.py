@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable
 from bot.contract import Chat, Outgoing, User
 
 from . import messages as M
-from .links import BoardLinks
 from .animation import ANIMATION
+from .links import BoardLinks
 from .model import StoredOut
 
 # (render request, language, platform, rank: ``StoredOut.rank``, lowest drawn first)
