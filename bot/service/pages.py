@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.games import kind
 
-from .model import FINISHED, LOBBY
+from .model import FINISHED
 from .page import LAYOUTS, PageRequest, page_state
 from .payloads import PayloadCodec
 from .store import GameStore, Loaded
@@ -127,9 +127,10 @@ class Pages:
             return None, None
         return loaded.meta.seat_of(user_id), loaded.meta.platform
 
-    async def is_lobby(self, game_id: int) -> bool:
+    async def is_finished(self, game_id: int) -> bool:
         loaded = await self.store.load(game_id)
-        return loaded is not None and loaded.meta.status == LOBBY
+        return loaded is not None and loaded.meta.status == FINISHED
+
 
 
 def _round_starts(game_id: str, setup: dict, moves: list[tuple[int, str]]) -> list[int]:

@@ -41,9 +41,10 @@ from .hub import Hub, OpenPage
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
+BOARD_HTML = (STATIC / "board.html").read_text(encoding="utf-8")
 MAX_MESSAGE = 4096           # a page's messages are short: a signed payload and a few numbers
 # Why a page gets nothing (each a "web.err.<code>" text): a pass, a login or a message refused.
-REFUSALS = ("forged", "expired", "unknown_game", "spectator", "bad_message", "no_such_move")
+REFUSALS = ("forged", "expired", "unknown_game", "spectator", "bad_message", "no_such_move", "no_link")
 HUB = web.AppKey("hub", Hub)
 SETTINGS = web.AppKey("settings", object)
 SERVICE = web.AppKey("service", object)
@@ -113,7 +114,10 @@ async def board_page(request: web.Request) -> web.StreamResponse:
             _read_pass(request, token)
         except BadPass as bad:
             return refusal_page(bad.reason, _language(request))
-    return web.FileResponse(STATIC / "board.html", headers={"Cache-Control": "no-store"})
+    # The one text a page may need before it knows its viewer: what to do without a link.
+    page = BOARD_HTML.replace('<meta name="no-link" content="">',
+                              f'<meta name="no-link" content="{_escape(t(_language(request), "web.err.no_link"))}">')
+    return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
 
 
 async def telegram_pass(request: web.Request) -> web.Response:
@@ -208,8 +212,9 @@ async def _heard(app: web.Application, viewer: Pass, page: OpenPage, data: str) 
             await _error(page, "unknown_game", viewer.language)
         return
     if kind == "review" and _position(got.get("at")) and got.get("at") is not None:
-        page.at = got["at"]
-        if not await app[HUB].show(page):
+        # Only a finished game is stepped through; a game under way stays live.
+        page.at = got["at"] if await app[SERVICE].pages.is_finished(viewer.game_id) else None
+        if page.at is None or not await app[HUB].show(page):
             page.at = None
             await _error(page, "no_such_move", viewer.language)
         return

@@ -86,3 +86,28 @@ async def test_three_pages_plan_at_once_in_papa_paolo(browser, table):
     for index, state in enumerate(streams):
         assert state["seat"] == index
         assert [p["name"] for p in state["pictures"] if p["name"] == "seat"] in ([], ["seat"])
+
+
+async def test_the_lit_targets_are_labelled_and_reached_by_keyboard(browser, table):
+    """Each lit target has its choice's words for a screen reader, and Tab then Enter plays it."""
+    game_id = await table.game("paris-paris", ["Ann"], ai=1)
+    page = await browser.new_page(viewport=PHONE)
+    await page.goto(table.link(game_id, "Ann"))
+    await page.wait_for_selector(".spot")
+    labels = await page.locator(".spot").evaluate_all("(spots) => spots.map((s) => s.getAttribute('aria-label'))")
+    assert labels and all(label and label.strip() for label in labels)
+    for _ in range(80):
+        await page.keyboard.press("Tab")
+        if await page.evaluate("document.activeElement.classList.contains('spot')"):
+            break
+    else:
+        raise AssertionError("Tab never reached a lit target")
+    await page.keyboard.press("Enter")
+    await page.wait_for_function("(window.boardState.log || []).length > 0")
+    assert (await table.service.game_info(game_id=game_id))["moves"] >= 1
+
+
+async def test_a_page_opened_without_a_link_says_where_to_find_one(browser, table):
+    page = await browser.new_page(viewport=PHONE, locale="it-IT", extra_http_headers={"Accept-Language": "it"})
+    await page.goto(f"{table.board.local_url}/board")
+    assert "link nella chat" in await page.locator("[role=alert]").text_content()

@@ -221,7 +221,11 @@ window.addEventListener("resize", () => {
 
 async function start() {
   if (!pass) pass = await telegramPass();
-  if (!pass) { if (!document.querySelector(".refused")) refused("This board opens from a link in the chat."); return; }
+  if (!pass) {
+    // Opened without a link (and not from Telegram): the server put the words in the page's language.
+    if (!document.querySelector(".refused")) refused(document.querySelector("meta[name=no-link]").content);
+    return;
+  }
   connect();
 }
 
