@@ -156,11 +156,7 @@ class TerminalTransport:
             names.append(image_file_name(message))
         for name in names:
             path = self.maps_dir / name
-            try:
-                self.maps_dir.mkdir(parents=True, exist_ok=True)
-                write_atomically(path, message.image or b"")
-            except OSError as exc:
-                self.console.print(t(self.language, "terminal.map_failed", path=str(path), error=str(exc)))
+            if not self._write(path, message.image or b""):
                 continue
             # A player's own board changes at every step: its path is told once. A picture of
             # the whole board comes once a phase or a round, and each is worth a line.
@@ -170,16 +166,22 @@ class TerminalTransport:
                 self.maps_written.append(path)
 
 
+    def _write(self, path, data: bytes) -> bool:
+        """Write a picture file beside the maps; a failure is told, not raised (the game goes on)."""
+        try:
+            self.maps_dir.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, data)
+        except OSError as exc:
+            self.console.print(t(self.language, "terminal.map_failed", path=str(path), error=str(exc)))
+            return False
+        return True
+
     def _save_animation(self, message: Outgoing) -> None:
         """The whole game as an animation, under its own name beside the maps."""
         if self.maps_dir is None:
             return
         path = self.maps_dir / image_file_name(message)
-        try:
-            self.maps_dir.mkdir(parents=True, exist_ok=True)
-            write_atomically(path, message.animation or b"")
-        except OSError as exc:
-            self.console.print(t(self.language, "terminal.map_failed", path=str(path), error=str(exc)))
+        if not self._write(path, message.animation or b""):
             return
         self.console.print(self.console.style(t(self.language, "terminal.animation_saved", path=str(path)), "dim"))
         self.maps_written.append(path)
