@@ -317,8 +317,7 @@ class PostgresStorage(Storage):
         # One statement (so one round trip), atomic like a transaction.
         await self.pool.execute(
             f"WITH sent AS ({numbered(base.MARK_SENT)}), "
-            "forgot AS (UPDATE outbox SET body = '{}' WHERE platform = $4 AND slot = $5 AND state = 'sent' "
-            "AND id < $3 AND body <> '{}') "
+            "dropped AS (DELETE FROM outbox WHERE platform = $4 AND slot = $5 AND state = 'sent' AND id < $3) "
             "INSERT INTO slots (platform, slot, message_id) VALUES ($4, $5, $1) "
             "ON CONFLICT (platform, slot) DO UPDATE SET message_id = excluded.message_id",
             message_id, now, out.id, out.platform, out.slot)
