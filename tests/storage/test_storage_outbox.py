@@ -88,6 +88,27 @@ async def test_a_slot_message_not_yet_delivered_stays_behind_a_later_one(storage
     assert {o.id: o.state for o in await storage.outbox_rows()} == {held: "held", later: "sent"}
 
 
+async def test_a_message_without_a_slot_keeps_what_it_said_and_its_picture_once_delivered(storage):
+    """Issue 31: a picture's message carried the picture in words for screen readers (two thirds
+    of a finished game's message bytes), the chat, buttons and file names, kept a week after it
+    went out although nothing reads them then. Delivered, it keeps its text, its picture
+    request and file name; until then (pending, held) it keeps everything sending needs."""
+    body = {"text": "Round 1 is over", "chat": {"platform": PLATFORM, "id": "chat1", "title": "T"},
+            "buttons": [], "mentions": [], "render": {"kind": "map", "game_id": 1, "moves": 9},
+            "image_name": "round1.png", "description": "The board in words " * 50}
+    picture, notice = await post(storage, OutRow(1, PLATFORM, "c:chat1", body),
+                                 OutRow(1, PLATFORM, "u:ann", {"text": "your turn", "buttons": []}))
+    await storage.set_state(notice, "held", "private chat closed")
+    await storage.mark_sent(await storage.mark_sending(picture), "m1", 1.0)
+    rows = {o.id: (o.state, o.body) for o in await storage.outbox_rows()}
+    assert rows == {picture: ("sent", {"text": "Round 1 is over", "render": body["render"],
+                                       "image_name": "round1.png"}),
+                    notice: ("held", {"text": "your turn", "buttons": []})}
+    await storage.release_held(PLATFORM, "u:ann", 2.0)
+    await storage.mark_sent(await storage.mark_sending(notice), "m2", 3.0)
+    assert {o.id: o.body for o in await storage.outbox_rows()}[notice] == {"text": "your turn"}
+
+
 async def test_a_busy_slot_takes_little_room_in_the_sqlite_file(tmp_path):
     """Issue 31: a turn message edited 300 times (2 KB each) kept 301 pages of the outbox table
     when its rows were only updated; the page of its latest rows stays, the emptied ones go back

@@ -242,6 +242,20 @@ LAST_SHOWN = ("SELECT body FROM outbox WHERE platform = ? AND slot = ? AND state
               "ORDER BY id DESC LIMIT 1")
 MARK_SENT = ("UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, error = NULL, owner = NULL, "
              "lease = NULL WHERE id = ?")
+# A message without a slot (a picture, a notice) is never read again once it went out: it keeps
+# what it said, the picture it asked for and its file name (``delivered_body``), for the week
+# delivered messages stay; what only sending needed (the picture in words, the chat, mentions,
+# buttons) goes. Issue 31: two thirds of a finished game's message bytes were such descriptions.
+MARK_SENT_TRIMMED = ("UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, body = ?, error = NULL, "
+                     "owner = NULL, lease = NULL WHERE id = ?")
+KEPT_WHEN_DELIVERED = ("text", "render", "image_name")
+
+
+def delivered_body(body: dict) -> str:
+    """The stored body of a message without a slot once it went out (``MARK_SENT_TRIMMED``)."""
+    return json.dumps({k: body[k] for k in KEPT_WHEN_DELIVERED if body.get(k)}, ensure_ascii=False)
+
+
 # A slot shows one message at a time (a turn message, a seat's menu): once a later message of
 # the slot went out, an earlier one is never read again (``LAST_SHOWN`` reads the latest, an edit
 # coalesces only into the latest, an edit goes to the message id in ``slots``), so its row is

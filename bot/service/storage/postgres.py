@@ -312,7 +312,7 @@ class PostgresStorage(Storage):
 
     async def mark_sent(self, out: StoredOut, message_id: str, now: float) -> None:
         if out.slot is None:
-            await self._execute(base.MARK_SENT, message_id, now, out.id)
+            await self._execute(base.MARK_SENT_TRIMMED, message_id, now, base.delivered_body(out.body), out.id)
             return
         # One statement (so one round trip), atomic like a transaction.
         await self.pool.execute(

@@ -430,8 +430,10 @@ class SqliteStorage(Storage):
 
     async def mark_sent(self, out: StoredOut, message_id: str, now: float) -> None:
         def run(conn) -> None:
-            conn.execute(base.MARK_SENT, (message_id, now, out.id))
-            if out.slot is not None:
+            if out.slot is None:
+                conn.execute(base.MARK_SENT_TRIMMED, (message_id, now, base.delivered_body(out.body), out.id))
+            else:
+                conn.execute(base.MARK_SENT, (message_id, now, out.id))
                 conn.execute(base.UPSERT_SLOT, (out.platform, out.slot, message_id))
                 conn.execute(base.DROP_REPLACED, (out.platform, out.slot, out.id))
         await self._transaction(run)
