@@ -199,6 +199,20 @@ async def press(group: Group, rng: random.Random) -> tuple | None:
     return shown(message)
 
 
+async def keep_replaced_rows(db) -> None:
+    """Copy each outbox row that leaves (a slot's message replaced by a later one: storage/base.py
+    DROP_REPLACED) into ``temp.outbox_gone``, on this connection, so the checks and the order
+    figures below see every message that was sent (``ALL_OUTBOX``)."""
+    await db.execute("CREATE TEMP TABLE outbox_gone AS SELECT * FROM main.outbox WHERE 0")
+    await db.execute("CREATE TEMP TRIGGER outbox_gone AFTER DELETE ON main.outbox BEGIN "
+                     "INSERT INTO outbox_gone SELECT OLD.id, OLD.game_id, OLD.platform, OLD.dest, OLD.state, OLD.body, "
+                     "OLD.slot, OLD.mode, OLD.attempts, OLD.due, OLD.message_id, OLD.created, OLD.sent_at, OLD.error, "
+                     "OLD.owner, OLD.lease, OLD.priority; END")
+
+
+ALL_OUTBOX = "(SELECT * FROM main.outbox UNION ALL SELECT * FROM temp.outbox_gone)"
+
+
 def check_channels(groups: list[Group], rows) -> dict[str, int]:
     """Lost, doubled, reordered per channel: every outbox message sent and shown once, in order.
     A prompt that pings someone new is posted afresh and its old copy deleted (Discord does not
@@ -224,7 +238,7 @@ def check_channels(groups: list[Group], rows) -> dict[str, int]:
 
 
 async def _sent_rows(storage) -> list:
-    async with storage.db.execute("SELECT dest, state, message_id, slot FROM outbox WHERE platform = 'discord' "
+    async with storage.db.execute(f"SELECT dest, state, message_id, slot FROM {ALL_OUTBOX} WHERE platform = 'discord' "
                                   "ORDER BY id") as cur:
         return [SimpleRow(*r) for r in await cur.fetchall()]
 
@@ -245,6 +259,7 @@ async def run_load(channels: int, *, limits: DiscordLimits = DiscordLimits(), pa
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         service = await GameService.open(f"{tmp}/load.sqlite3", ai=first_choice, drawing_processes=drawing_processes)
+        await keep_replaced_rows(service.storage.db)
         # The timer loop idles on an event simcord cannot settle: started here, outside the bot.
         service._timer_task = asyncio.create_task(service.run_timers())
         holder: dict[str, simcord.Env] = {}

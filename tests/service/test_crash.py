@@ -15,6 +15,7 @@ import aiosqlite
 import crash_worker
 import pytest
 import whole_games
+from service_helpers import replaced_by_later
 
 WORKER = str(Path(crash_worker.__file__))
 TIME_BUDGET = 20.0        # seconds of killing per game; the test stays under a minute
@@ -25,8 +26,8 @@ async def _moves(db: str) -> list[tuple[int, str, int]]:
         return [tuple(r) for r in await cur.fetchall()]
 
 
-async def _outbox(db: str) -> list[tuple[int, str, str]]:
-    async with aiosqlite.connect(db) as conn, conn.execute("SELECT id, state, message_id FROM outbox") as cur:
+async def _outbox(db: str) -> list[tuple[int, str, str, str | None]]:
+    async with aiosqlite.connect(db) as conn, conn.execute("SELECT id, state, message_id, slot FROM outbox") as cur:
         return [tuple(r) for r in await cur.fetchall()]
 
 
@@ -73,11 +74,15 @@ async def test_sigkill_at_random_points(tmp_path, game_seed, monkeypatch):
     assert await _moves(db) == reference
     # Every message sent, and sent exactly once (the platform saw each outbox id once).
     outbox = await _outbox(db)
-    assert outbox and all(state == "sent" for _, state, _ in outbox)
-    assert all(message_id == f"m{oid}" for oid, _, message_id in outbox)
-    seen = collections.Counter(entry["id"] for entry in crash_worker.read_sends(sends))
+    assert outbox and all(state == "sent" for _, state, _, _ in outbox)
+    assert all(message_id == f"m{oid}" for oid, _, message_id, _ in outbox)
+    entries = crash_worker.read_sends(sends)
+    seen = collections.Counter(entry["id"] for entry in entries)
     doubled = {oid: n for oid, n in seen.items() if n > 1}
     assert not doubled
-    assert set(seen) == {oid for oid, _, _ in outbox}
+    stored = {oid: slot for oid, _, _, slot in outbox}
+    assert set(stored) <= set(seen)
+    # A slot's message left the outbox once a later one of its slot was delivered.
+    assert replaced_by_later({entry["id"]: entry["slot"] for entry in entries}, stored)
     print(f"crash test: {runs} runs, {kills} external kills, {self_kills} self-kills in delivery, "
-          f"{len(outbox)} messages, {os.path.getsize(sends)} bytes sent")
+          f"{len(seen)} messages, {os.path.getsize(sends)} bytes sent")

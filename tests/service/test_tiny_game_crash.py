@@ -13,6 +13,7 @@ from pathlib import Path
 
 import aiosqlite
 import tiny_crash_worker as worker
+from service_helpers import replaced_by_later
 from tinygame import GAME
 
 WORKER = str(Path(worker.__file__))
@@ -74,12 +75,15 @@ async def test_sigkill_mid_phase_loses_and_doubles_nothing(tmp_path):
     assert by_seat(moves) == by_seat(expected)
     assert match.is_terminal() and match.returns() == finished.returns()
     # Every message went out, exactly once.
-    async with aiosqlite.connect(db) as conn, conn.execute("SELECT id, state, mode FROM outbox") as cur:
+    async with aiosqlite.connect(db) as conn, conn.execute("SELECT id, state, mode, slot FROM outbox") as cur:
         rows = await cur.fetchall()
-    outbox = {oid: state for oid, state, _ in rows}
+    outbox = {oid: state for oid, state, _, _ in rows}
     assert outbox and set(outbox.values()) == {"sent"}
-    sent = collections.Counter(entry["id"] for entry in worker.read_lines(sends))
-    assert set(sent) <= set(outbox) and max(sent.values()) == 1
+    entries = worker.read_lines(sends)
+    sent = collections.Counter(entry["id"] for entry in entries)
+    assert max(sent.values()) == 1
+    # What went out and is no longer stored was replaced by a later message of its slot.
+    assert replaced_by_later({entry["id"]: entry["slot"] for entry in entries}, {oid: slot for oid, _, _, slot in rows})
     # The rest are edits that would have shown just what their message showed: recorded, never sent.
-    assert {mode for oid, _, mode in rows if oid not in sent} <= {"edit"}
+    assert {mode for oid, _, mode, _ in rows if oid not in sent} <= {"edit"}
     print(f"tiny crash test: {runs} runs, {kills} kills, {mid} in the middle of a phase")

@@ -45,11 +45,11 @@ async def test_an_edit_coalesces_into_a_pending_message_only(storage):
     assert [(o.body["text"], o.mode) for o in await storage.outbox_rows()] == [("v2", "new"), ("v3", "edit")]
 
 
-async def test_a_slots_earlier_messages_drop_their_bodies_once_a_later_one_went_out(storage):
-    """Issue 31: a busy game's outbox held every version of its turn messages for a week. A
-    slot's message replaced on the platform keeps its row (state, message id, times) but not its
-    body; the slot's latest delivered body stays (unchanged edits are told by it), and so do
-    messages without a slot and those not yet delivered."""
+async def test_a_slots_earlier_messages_leave_once_a_later_one_went_out(storage):
+    """Issue 31: a busy game's outbox held every version of its turn messages and menus for a
+    week (680 rows a game). A slot's message replaced on the platform leaves the outbox with the
+    commit that records the later one; the slot's latest delivered message stays (unchanged
+    edits are told by it), and so do messages without a slot and those not yet delivered."""
     async def send(oid: int, message_id: str) -> None:
         await storage.mark_sent(await storage.mark_sending(oid), message_id, 1.0)
 
@@ -62,21 +62,57 @@ async def test_a_slots_earlier_messages_drop_their_bodies_once_a_later_one_went_
     await send(turn2, "m2")
     [turn3] = await post(storage, message(1, text="v3", slot="g1:turn", mode="edit"))
     bodies = {o.id: (o.state, o.body) for o in await storage.outbox_rows()}
-    assert bodies == {post_: ("sent", {"text": "a picture"}), turn1: ("sent", {}), turn2: ("sent", {"text": "v2"}),
+    assert bodies == {post_: ("sent", {"text": "a picture"}), turn2: ("sent", {"text": "v2"}),
                       menu: ("pending", {"text": "menu"}), turn3: ("pending", {"text": "v3"})}
     assert await storage.last_shown(PLATFORM, "g1:turn") == {"text": "v2"}
     await send(turn3, "m2")
     await send(menu, "m3")
     bodies = {o.id: o.body for o in await storage.outbox_rows()}
-    assert bodies == {post_: {"text": "a picture"}, turn1: {}, turn2: {}, turn3: {"text": "v3"}, menu: {"text": "menu"}}
+    assert bodies == {post_: {"text": "a picture"}, turn3: {"text": "v3"}, menu: {"text": "menu"}}
     assert await storage.last_shown(PLATFORM, "g1:turn") == {"text": "v3"}
     assert await storage.slot_message(PLATFORM, "g1:turn") == "m2"
+    # The slot goes on as before: an edit still pending coalesces, a sent one is edited.
+    [turn4] = await post(storage, message(1, text="v4", slot="g1:turn", mode="edit"))
+    assert await post(storage, message(1, text="v5", slot="g1:turn", mode="edit")) == [turn4]
+    await send(turn4, "m2")
+    assert {o.id: o.body for o in await storage.outbox_rows()} == {
+        post_: {"text": "a picture"}, turn4: {"text": "v5"}, menu: {"text": "menu"}}
+
+
+async def test_a_slot_message_not_yet_delivered_stays_behind_a_later_one(storage):
+    """Only delivered messages leave: one held (its private chat closed) or failed stays."""
+    [held] = await post(storage, message(1, "u:ann", "menu 1", slot="g1:s0"))
+    await storage.set_state(held, "held", "private chat closed")
+    [later] = await post(storage, message(1, "u:ann", "menu 2", slot="g1:s0"))
+    await storage.mark_sent(await storage.mark_sending(later), "m9", 1.0)
+    assert {o.id: o.state for o in await storage.outbox_rows()} == {held: "held", later: "sent"}
+
+
+async def test_a_message_without_a_slot_keeps_what_it_said_and_its_picture_once_delivered(storage):
+    """Issue 31: a picture's message carried the picture in words for screen readers (two thirds
+    of a finished game's message bytes), the chat, buttons and file names, kept a week after it
+    went out although nothing reads them then. Delivered, it keeps its text, its picture
+    request and file name; until then (pending, held) it keeps everything sending needs."""
+    body = {"text": "Round 1 is over", "chat": {"platform": PLATFORM, "id": "chat1", "title": "T"},
+            "buttons": [], "mentions": [], "render": {"kind": "map", "game_id": 1, "moves": 9},
+            "image_name": "round1.png", "description": "The board in words " * 50}
+    picture, notice = await post(storage, OutRow(1, PLATFORM, "c:chat1", body),
+                                 OutRow(1, PLATFORM, "u:ann", {"text": "your turn", "buttons": []}))
+    await storage.set_state(notice, "held", "private chat closed")
+    await storage.mark_sent(await storage.mark_sending(picture), "m1", 1.0)
+    rows = {o.id: (o.state, o.body) for o in await storage.outbox_rows()}
+    assert rows == {picture: ("sent", {"text": "Round 1 is over", "render": body["render"],
+                                       "image_name": "round1.png"}),
+                    notice: ("held", {"text": "your turn", "buttons": []})}
+    await storage.release_held(PLATFORM, "u:ann", 2.0)
+    await storage.mark_sent(await storage.mark_sending(notice), "m2", 3.0)
+    assert {o.id: o.body for o in await storage.outbox_rows()}[notice] == {"text": "your turn"}
 
 
 async def test_a_busy_slot_takes_little_room_in_the_sqlite_file(tmp_path):
-    """Issue 31: dropping the bodies must give the room back. A turn message edited 300 times
-    (2 KB each) kept 301 pages of the outbox table when its rows were only updated; the page
-    of its latest rows stays, the emptied ones go back for later rows to use."""
+    """Issue 31: a turn message edited 300 times (2 KB each) kept 301 pages of the outbox table
+    when its rows were only updated; the page of its latest rows stays, the emptied ones go back
+    for later rows to use."""
     path = str(tmp_path / "outbox.sqlite3")
     storage = await open_storage(path)
     try:

@@ -212,13 +212,27 @@ class World:
         return sum(1 for r in rows if chats is None or r.dest in chats)
 
 
+async def keep_replaced_rows(db) -> None:
+    """Copy each outbox row that leaves (a slot's message replaced by a later one: storage/base.py
+    DROP_REPLACED) into ``temp.outbox_gone``, on this connection, so the checks and the order
+    figures below see every message that was sent (``ALL_OUTBOX``)."""
+    await db.execute("CREATE TEMP TABLE outbox_gone AS SELECT * FROM main.outbox WHERE 0")
+    await db.execute("CREATE TEMP TRIGGER outbox_gone AFTER DELETE ON main.outbox BEGIN "
+                     "INSERT INTO outbox_gone SELECT OLD.id, OLD.game_id, OLD.platform, OLD.dest, OLD.state, OLD.body, "
+                     "OLD.slot, OLD.mode, OLD.attempts, OLD.due, OLD.message_id, OLD.created, OLD.sent_at, OLD.error, "
+                     "OLD.owner, OLD.lease, OLD.priority; END")
+
+
+ALL_OUTBOX = "(SELECT * FROM main.outbox UNION ALL SELECT * FROM temp.outbox_gone)"
+
+
 async def _overtaken(bot: Bot, extra: str, busy: set[str], since: float) -> list[int]:
     """For each prompt of ``extra`` sent while ``busy`` chats still had messages to send: how
     many of theirs went out between its commit and its send that it should have gone before:
     pictures and edits (priority 1), and prompts committed after it (with prompts first, about
     the sends already in flight when it was committed). Prompts committed before it go first."""
     async with bot.service.storage.db.execute(
-            "SELECT dest, priority, created, sent_at FROM outbox WHERE state = 'sent' AND platform = 'telegram'") as cur:
+            f"SELECT dest, priority, created, sent_at FROM {ALL_OUTBOX} WHERE state = 'sent' AND platform = 'telegram'") as cur:
         rows = await cur.fetchall()
     sent = [(priority, created, at) for dest, priority, created, at in rows if dest in busy and created >= since]
     last = max((at for _, _, at in sent), default=0.0)
@@ -232,7 +246,7 @@ async def _new_prompts(bot: Bot, dests: set[str], since: float) -> tuple[list[fl
     the seconds from ``since`` to each one's send, how many there were and how many of them went
     before the round's picture (posted first: the bot was behind)."""
     async with bot.service.storage.db.execute(
-            "SELECT id, dest, priority, mode, body, created, sent_at FROM outbox WHERE platform = 'telegram' "
+            f"SELECT id, dest, priority, mode, body, created, sent_at FROM {ALL_OUTBOX} WHERE platform = 'telegram' "
             "AND created >= ? ORDER BY id", (since,)) as cur:
         rows = await cur.fetchall()
     prompts: dict[tuple[str, float], tuple[int, float]] = {}     # (chat, commit time): its new prompt
@@ -258,7 +272,7 @@ async def check_chats(bot: Bot, api: FakeBotAPI, groups: list[Group]) -> dict[st
     """Lost, doubled and reordered messages per chat: every outbox message sent, every message
     the group shows recorded by exactly one outbox message, posts in the outbox's order."""
     async with bot.service.storage.db.execute(
-            "SELECT dest, state, message_id FROM outbox WHERE platform = 'telegram' ORDER BY id") as cur:
+            f"SELECT dest, state, message_id FROM {ALL_OUTBOX} WHERE platform = 'telegram' ORDER BY id") as cur:
         rows = await cur.fetchall()
     counts = {"lost": 0, "doubled": 0, "reordered": 0}
     for group in groups:
@@ -285,6 +299,7 @@ async def open_world(tmp: str, *, speed: float, limits: FloodLimits | None,
     api = await FakeBotAPI(max_poll=0.2).start()
     bot = Bot(api, f"{tmp}/load.sqlite3", ai=first_choice, drawing_processes=drawing_processes)
     await bot.start()
+    await keep_replaced_rows(bot.service.storage.db)
     pace = TELEGRAM_PACE if pace_total is None else dataclasses.replace(TELEGRAM_PACE, total=pace_total)
     if pace_chat is not None:
         pace = dataclasses.replace(pace, chat=pace_chat, group=pace_chat)
@@ -461,7 +476,7 @@ async def run_quick_tables(groups: int, *, humans: int = 2, ais: int = 0, presse
             group_calls = sum(sum(c.values()) for chat, c in flood.flood_counts.items() if chat in ids)
             # each round's picture: (its summary, the caption its message shows now)
             async with bot.service.storage.db.execute(
-                    "SELECT dest, body, message_id FROM outbox WHERE platform = 'telegram' AND state = 'sent'") as cur:
+                    f"SELECT dest, body, message_id FROM {ALL_OUTBOX} WHERE platform = 'telegram' AND state = 'sent'") as cur:
                 rows = await cur.fetchall()
             pictures = [(json.loads(body)["text"], api.messages[(int(dest[2:]), int(mid))].caption or "")
                         for dest, body, mid in rows if dest[2:].lstrip("-").isdigit() and int(dest[2:]) in ids

@@ -242,12 +242,27 @@ LAST_SHOWN = ("SELECT body FROM outbox WHERE platform = ? AND slot = ? AND state
               "ORDER BY id DESC LIMIT 1")
 MARK_SENT = ("UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, error = NULL, owner = NULL, "
              "lease = NULL WHERE id = ?")
+# A message without a slot (a picture, a notice) is never read again once it went out: it keeps
+# what it said, the picture it asked for and its file name (``delivered_body``), for the week
+# delivered messages stay; what only sending needed (the picture in words, the chat, mentions,
+# buttons) goes. Issue 31: two thirds of a finished game's message bytes were such descriptions.
+MARK_SENT_TRIMMED = ("UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, body = ?, error = NULL, "
+                     "owner = NULL, lease = NULL WHERE id = ?")
+KEPT_WHEN_DELIVERED = ("text", "render", "image_name")
+
+
+def delivered_body(body: dict) -> str:
+    """The stored body of a message without a slot once it went out (``MARK_SENT_TRIMMED``)."""
+    return json.dumps({k: body[k] for k in KEPT_WHEN_DELIVERED if body.get(k)}, ensure_ascii=False)
+
+
 # A slot shows one message at a time (a turn message, a seat's menu): once a later message of
-# the slot went out, what an earlier one carried is never read again (``LAST_SHOWN`` reads the
-# latest), so its body is dropped then; its row stays, with the rest, for the week delivered
-# messages are kept. A busy game's slots take most of its outbox (issue 31: 680 messages a game).
-REPLACED = "platform = ? AND slot = ? AND state = 'sent' AND id < ? AND body <> '{}'"
-FORGET_REPLACED = f"UPDATE outbox SET body = '{{}}' WHERE {REPLACED}"
+# the slot went out, an earlier one is never read again (``LAST_SHOWN`` reads the latest, an edit
+# coalesces only into the latest, an edit goes to the message id in ``slots``), so its row is
+# deleted then, in the transaction that records the later one. A busy game's slots were most of
+# its outbox (issue 31: 680 rows a game, each kept a week). Messages without a slot (pictures,
+# notices) and a slot's latest delivered message stay for the week delivered messages are kept.
+DROP_REPLACED = "DELETE FROM outbox WHERE platform = ? AND slot = ? AND state = 'sent' AND id < ?"
 UPSERT_SLOT = ("INSERT INTO slots (platform, slot, message_id) VALUES (?,?,?) "
                "ON CONFLICT (platform, slot) DO UPDATE SET message_id = excluded.message_id")
 RESCHEDULE = ("UPDATE outbox SET state = 'pending', due = ?, attempts = ?, error = ?, owner = NULL, "

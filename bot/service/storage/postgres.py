@@ -312,13 +312,12 @@ class PostgresStorage(Storage):
 
     async def mark_sent(self, out: StoredOut, message_id: str, now: float) -> None:
         if out.slot is None:
-            await self._execute(base.MARK_SENT, message_id, now, out.id)
+            await self._execute(base.MARK_SENT_TRIMMED, message_id, now, base.delivered_body(out.body), out.id)
             return
         # One statement (so one round trip), atomic like a transaction.
         await self.pool.execute(
             f"WITH sent AS ({numbered(base.MARK_SENT)}), "
-            "forgot AS (UPDATE outbox SET body = '{}' WHERE platform = $4 AND slot = $5 AND state = 'sent' "
-            "AND id < $3 AND body <> '{}') "
+            "dropped AS (DELETE FROM outbox WHERE platform = $4 AND slot = $5 AND state = 'sent' AND id < $3) "
             "INSERT INTO slots (platform, slot, message_id) VALUES ($4, $5, $1) "
             "ON CONFLICT (platform, slot) DO UPDATE SET message_id = excluded.message_id",
             message_id, now, out.id, out.platform, out.slot)

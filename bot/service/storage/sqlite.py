@@ -43,20 +43,6 @@ def _locked(exc: sqlite3.OperationalError) -> bool:
         "database is locked" in str(exc)
 
 
-def _forget_replaced(conn, out: StoredOut) -> None:
-    """The slot's earlier delivered messages lose their bodies (``base.FORGET_REPLACED``). Each
-    row is deleted and written again, not updated: SQLite hands a page back for reuse when
-    deletes leave it mostly empty, while an update that shrinks a row leaves its page as it
-    was; and these rows lie among older ones, where no new row is ever written."""
-    cur = conn.execute(f"SELECT * FROM outbox WHERE {base.REPLACED}", (out.platform, out.slot, out.id))
-    columns = [d[0] for d in cur.description]
-    body = columns.index("body")
-    rows = [(*row[:body], "{}", *row[body + 1:]) for row in cur.fetchall()]
-    if rows:
-        conn.executemany("DELETE FROM outbox WHERE id = ?", [(row[0],) for row in rows])
-        conn.executemany(f"INSERT INTO outbox ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
-
-
 class SqliteStorage(Storage):
     """SQLite through aiosqlite: one connection, WAL, one writer at a time."""
 
@@ -444,10 +430,12 @@ class SqliteStorage(Storage):
 
     async def mark_sent(self, out: StoredOut, message_id: str, now: float) -> None:
         def run(conn) -> None:
-            conn.execute(base.MARK_SENT, (message_id, now, out.id))
-            if out.slot is not None:
+            if out.slot is None:
+                conn.execute(base.MARK_SENT_TRIMMED, (message_id, now, base.delivered_body(out.body), out.id))
+            else:
+                conn.execute(base.MARK_SENT, (message_id, now, out.id))
                 conn.execute(base.UPSERT_SLOT, (out.platform, out.slot, message_id))
-                _forget_replaced(conn, out)
+                conn.execute(base.DROP_REPLACED, (out.platform, out.slot, out.id))
         await self._transaction(run)
 
     async def reschedule(self, out_id: int, due: float, attempts: int, error: str) -> None:
