@@ -278,11 +278,13 @@ class Game:
             if tile_id is None:
                 raise NoTileThere(f"the tile of space [{r}, {c}] is gone")
             tile = C.CITY_TILES[tile_id]
-            if not person.hood.placements(tile, first_only=True):
-                raise NoLegalPlacement(f"{tile_id} fits nowhere in the neighbourhood")
             roads = rotated(tile.roads, rotation)
             code = person.hood.placement_fault(square, roads)
             if code is not None:
+                # A tile that fits nowhere is refused as such before its square is blamed (a
+                # fitting square means it fits somewhere, so a replay need not list them all).
+                if not person.hood.placements(tile, first_only=True):
+                    raise NoLegalPlacement(f"{tile_id} fits nowhere in the neighbourhood")
                 raise fault(code, f"{tile_id} on {square}")
             self.markers[index] = seat
             self.left[seat] -= 1

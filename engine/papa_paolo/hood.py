@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 
 from .components import DELTA, MAX_BBOX, OPPOSITE, SIDES, CityTile
 
 Pos = tuple[int, int]
+# A neighbourhood's shape as the placement rules read it (``Hood.geometry``).
+Geometry = tuple[frozenset[tuple[Pos, frozenset[str]]], frozenset[Pos]]
 
 
 class City:
@@ -141,39 +143,19 @@ class Hood:
             return "too_large"
         return None
 
+    def geometry(self) -> Geometry:
+        """What the placement rules read: each city square with its roads, and the pizzerias'
+        squares (not houses, deliveries or pizzas). Equal geometries allow equal placements."""
+        return (frozenset([(p, c.roads) for p, c in self.cities.items()]), frozenset(self.shops))
+
     def placements(self, tile: CityTile, first_only: bool = False) -> list[tuple[Pos, int]]:
         """Every legal (square, rotation) for ``tile``; rotations giving the same roads count once.
-        (The same rules as ``placement_fault``, with the box and the neighbours read once a square.)"""
-        out = []
-        turns: list[tuple[int, frozenset[str]]] = []
-        for rot in range(4):
-            roads = rotated(tile.roads, rot)
-            if all(roads != r for _, r in turns):
-                turns.append((rot, roads))
-        xs = [p[0] for p in self.squares()]
-        ys = [p[1] for p in self.squares()]
-        box = (min(xs), max(xs), min(ys), max(ys))
-        for pos in self.frontier():
-            x0, x1, y0, y1 = min(box[0], pos[0]), max(box[1], pos[0]), min(box[2], pos[1]), max(box[3], pos[1])
-            w, h = x1 - x0 + 1, y1 - y0 + 1
-            if min(w, h) > min(MAX_BBOX) or max(w, h) > max(MAX_BBOX):
-                continue
-            need: dict[str, bool] = {}
-            shop_sides = set()
-            for side in SIDES:
-                q = step(pos, side)
-                city = self.cities.get(q)
-                if city is not None:
-                    need[side] = OPPOSITE[side] in city.roads
-                elif q in self.shops:
-                    shop_sides.add(side)
-            for rot, roads in turns:
-                if all((s in roads) == want for s, want in need.items()) and any(
-                        s in roads and (need.get(s) or s in shop_sides) for s in SIDES):
-                    out.append((pos, rot))
-                    if first_only:
-                        return out
-        return out
+        (The same rules as ``placement_fault``.) One decision asks this several times (the
+        choices, the check of the chosen step, the rotations), so the answer is cached by what
+        it depends on; the key is the geometry itself, not this object, because the squares
+        are written directly (the AI adds a tile to weigh it and takes it off again)."""
+        found = _placements(self.geometry(), tile.roads)
+        return list(found[:1] if first_only else found)
 
     def shop_fault(self, pos: Pos) -> str | None:
         """Why a pizzeria may not be built on ``pos``, or None."""
@@ -227,6 +209,60 @@ class Hood:
 
     def completed(self) -> int:
         return sum(1 for c in self.cities.values() if c.scored)
+
+
+# Enough for every neighbourhood of a few games in play at once (one decision asks for the
+# tiles on the grid, a handful of road patterns); bounded, so the process does not grow with
+# the games it keeps.
+PLACEMENTS_CACHED = 256
+
+
+@lru_cache(maxsize=PLACEMENTS_CACHED)
+def _placements(geometry: Geometry, tile_roads: frozenset[str]) -> tuple[tuple[Pos, int], ...]:
+    """``Hood.placements`` for a neighbourhood of ``geometry``: the frontier in (y, x) order,
+    each square's rotations in turn; the box and the neighbours read once a square."""
+    cities = dict(geometry[0])
+    shops = geometry[1]
+    turns: list[tuple[int, frozenset[str]]] = []
+    for rot in range(4):
+        roads = rotated(tile_roads, rot)
+        if all(roads != r for _, r in turns):
+            turns.append((rot, roads))
+    xs = [p[0] for p in cities] + [p[0] for p in shops]
+    ys = [p[1] for p in cities] + [p[1] for p in shops]
+    x_lo, x_hi, y_lo, y_hi = min(xs), max(xs), min(ys), max(ys)
+    short, long = min(MAX_BBOX), max(MAX_BBOX)
+    frontier = {(x + dx, y + dy) for x, y in (*cities, *shops) for dx, dy in _DELTAS}
+    out = []
+    for pos in sorted(frontier, key=_reading_order):
+        if pos in cities or pos in shops:
+            continue
+        x, y = pos
+        w = max(x_hi, x) - min(x_lo, x) + 1
+        h = max(y_hi, y) - min(y_lo, y) + 1
+        if min(w, h) > short or max(w, h) > long:
+            continue
+        need: dict[str, bool] = {}         # sides facing a city: whether the tile must have a road there
+        shop_sides = set()
+        for side, (dx, dy) in zip(SIDES, _DELTAS, strict=True):
+            q = (x + dx, y + dy)
+            roads = cities.get(q)
+            if roads is not None:
+                need[side] = OPPOSITE[side] in roads
+            elif q in shops:
+                shop_sides.add(side)
+        for rot, roads in turns:
+            if all((s in roads) == want for s, want in need.items()) and any(
+                    s in roads and (need.get(s) or s in shop_sides) for s in SIDES):
+                out.append((pos, rot))
+    return tuple(out)
+
+
+_DELTAS = tuple(DELTA[s] for s in SIDES)
+
+
+def _reading_order(q: Pos) -> tuple[int, int]:
+    return q[1], q[0]
 
 
 def trip_fault(hood: Hood, start: Pos, path: list[Pos], max_distance: int | None) -> str | None:
