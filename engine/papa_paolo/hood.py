@@ -148,6 +148,12 @@ class Hood:
         squares (not houses, deliveries or pizzas). Equal geometries allow equal placements."""
         return (frozenset([(p, c.roads) for p, c in self.cities.items()]), frozenset(self.shops))
 
+    def serving(self) -> tuple[frozenset[tuple[Pos, frozenset[str], int]], frozenset[tuple[Pos, int]]]:
+        """What trips read: each city square with its roads and open houses, each pizzeria's
+        square with its pizzas. Equal contents give equal best plans and express trips."""
+        return (frozenset([(p, c.roads, c.houses - c.served) for p, c in self.cities.items()]),
+                frozenset([(p, s.pizzas) for p, s in self.shops.items()]))
+
     def placements(self, tile: CityTile, first_only: bool = False) -> list[tuple[Pos, int]]:
         """Every legal (square, rotation) for ``tile``; rotations giving the same roads count once.
         (The same rules as ``placement_fault``.) One decision asks this several times (the
@@ -171,18 +177,31 @@ class Hood:
         return None
 
     def shop_squares(self) -> list[Pos]:
-        return [p for p in self.frontier() if self.shop_fault(p) is None]
+        """Where a pizzeria may be built, in (y, x) order (cached by geometry, as placements)."""
+        return list(_shop_squares(self.geometry()))
 
     # --- Serving -----------------------------------------------------------------------------
 
     def reachable(self, start: Pos, used: frozenset = frozenset()) -> set[Pos]:
-        """City squares reachable from ``start`` without entering a pizzeria or crossing ``used`` links."""
+        """City squares reachable from ``start`` without entering a pizzeria or crossing ``used`` links.
+        (``links`` spelled out: only links into a city square count, and every trip and express
+        check walks this.)"""
+        cities, shops = self.cities, self.shops
         seen: set[Pos] = set()
         queue = deque([start])
         while queue:
             a = queue.popleft()
-            for _, b in self.links(a):
-                if b in seen or b in self.shops or frozenset((a, b)) in used:
+            here = cities.get(a)
+            if here is None and a not in shops:
+                continue
+            x, y = a
+            for side, dx, dy, back in _WAYS:
+                b = (x + dx, y + dy)
+                city = cities.get(b)
+                if city is None or b in seen or back not in city.roads \
+                        or here is not None and side not in here.roads:
+                    continue
+                if used and frozenset((a, b)) in used:
                     continue
                 seen.add(b)
                 queue.append(b)
@@ -258,7 +277,29 @@ def _placements(geometry: Geometry, tile_roads: frozenset[str]) -> tuple[tuple[P
     return tuple(out)
 
 
+@lru_cache(maxsize=PLACEMENTS_CACHED)
+def _shop_squares(geometry: Geometry) -> tuple[Pos, ...]:
+    """``Hood.shop_squares`` for a neighbourhood of ``geometry`` (the rules of ``shop_fault``)."""
+    cities, shops = {p for p, _ in geometry[0]}, geometry[1]
+    xs = [p[0] for p in cities] + [p[0] for p in shops]
+    ys = [p[1] for p in cities] + [p[1] for p in shops]
+    x_lo, x_hi, y_lo, y_hi = min(xs), max(xs), min(ys), max(ys)
+    short, long = min(MAX_BBOX), max(MAX_BBOX)
+    frontier = {(x + dx, y + dy) for x, y in (*cities, *shops) for dx, dy in _DELTAS}
+    out = []
+    for pos in sorted(frontier, key=_reading_order):
+        x, y = pos
+        if pos in cities or pos in shops or any((x + dx, y + dy) in shops for dx, dy in _DELTAS):
+            continue
+        w = max(x_hi, x) - min(x_lo, x) + 1
+        h = max(y_hi, y) - min(y_lo, y) + 1
+        if min(w, h) <= short and max(w, h) <= long:
+            out.append(pos)
+    return tuple(out)
+
+
 _DELTAS = tuple(DELTA[s] for s in SIDES)
+_WAYS = tuple((s, *DELTA[s], OPPOSITE[s]) for s in SIDES)     # a side, its step and the side facing back
 
 
 def _reading_order(q: Pos) -> tuple[int, int]:
