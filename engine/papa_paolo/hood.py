@@ -239,14 +239,25 @@ PLACEMENTS_CACHED = 256
 @lru_cache(maxsize=PLACEMENTS_CACHED)
 def _placements(geometry: Geometry, tile_roads: frozenset[str]) -> tuple[tuple[Pos, int], ...]:
     """``Hood.placements`` for a neighbourhood of ``geometry``: the frontier in (y, x) order,
-    each square's rotations in turn; the box and the neighbours read once a square."""
+    each square's rotations in turn (a rotation giving roads an earlier one gave is skipped)."""
+    turns: list[tuple[int, int]] = []
+    for rot in range(4):
+        mask = _mask(rotated(tile_roads, rot))
+        if all(mask != m for _, m in turns):
+            turns.append((rot, mask))
+    return tuple((pos, rot) for pos, fixed, want, joins in _open_squares(geometry) for rot, mask in turns
+                 if mask & fixed == want and mask & joins)
+
+
+@lru_cache(maxsize=PLACEMENTS_CACHED)
+def _open_squares(geometry: Geometry) -> tuple[tuple[Pos, int, int, int], ...]:
+    """The squares a city tile could go to (free, next to the neighbourhood, inside the box), in
+    (y, x) order, each with what its tile's roads must be, as masks of sides (``_mask``): on the
+    sides facing a city, a road exactly where that city has one (``fixed`` sides, ``want``
+    roads), and at least one road into a city or a pizzeria (``joins``). Every tile asks this
+    of the same neighbourhood, so it is read once for all of them."""
     cities = dict(geometry[0])
     shops = geometry[1]
-    turns: list[tuple[int, frozenset[str]]] = []
-    for rot in range(4):
-        roads = rotated(tile_roads, rot)
-        if all(roads != r for _, r in turns):
-            turns.append((rot, roads))
     xs = [p[0] for p in cities] + [p[0] for p in shops]
     ys = [p[1] for p in cities] + [p[1] for p in shops]
     x_lo, x_hi, y_lo, y_hi = min(xs), max(xs), min(ys), max(ys)
@@ -261,20 +272,25 @@ def _placements(geometry: Geometry, tile_roads: frozenset[str]) -> tuple[tuple[P
         h = max(y_hi, y) - min(y_lo, y) + 1
         if min(w, h) > short or max(w, h) > long:
             continue
-        need: dict[str, bool] = {}         # sides facing a city: whether the tile must have a road there
-        shop_sides = set()
-        for side, (dx, dy) in zip(SIDES, _DELTAS, strict=True):
+        fixed = want = joins = 0
+        for bit, (side, dx, dy, back) in enumerate(_WAYS):
             q = (x + dx, y + dy)
             roads = cities.get(q)
             if roads is not None:
-                need[side] = OPPOSITE[side] in roads
+                fixed |= 1 << bit
+                if back in roads:
+                    want |= 1 << bit
+                    joins |= 1 << bit
             elif q in shops:
-                shop_sides.add(side)
-        for rot, roads in turns:
-            if all((s in roads) == want for s, want in need.items()) and any(
-                    s in roads and (need.get(s) or s in shop_sides) for s in SIDES):
-                out.append((pos, rot))
+                joins |= 1 << bit
+        out.append((pos, fixed, want, joins))
     return tuple(out)
+
+
+@cache
+def _mask(roads: frozenset[str]) -> int:
+    """Roads as a number: bit i for ``SIDES[i]``."""
+    return sum(1 << i for i, side in enumerate(SIDES) if side in roads)
 
 
 @lru_cache(maxsize=PLACEMENTS_CACHED)

@@ -40,8 +40,19 @@ ORDER = lambda p: (p[1], p[0])  # noqa: E731  squares in reading order (y, then 
 
 
 def legal_steps(g: Game, seat: int) -> list[Step]:
+    """What ``seat`` may choose now, in a stable order (the menus' and the AI's)."""
     if g.finished or seat not in g.to_act():
         return []
+    # A seat's choices are listed, then the chosen one is checked against the same list
+    # (``check_step``): the list is kept until the next step or move changes the game.
+    if g.offered is not None and g.offered[0] == seat:
+        return list(g.offered[1])
+    steps = _legal_steps(g, seat)
+    g.offered = (seat, tuple(steps))
+    return steps
+
+
+def _legal_steps(g: Game, seat: int) -> list[Step]:
     draft = g.drafts.get(seat)
     if g.phase == "place":
         if draft is None:
@@ -114,9 +125,17 @@ def _amounts(g: Game, seat: int, action: str) -> list[Step]:
         return [Step("pizzas", n) for n in buy_counts(person, bonus)]
     if action == "build":
         return [Step("pizzeria", p) for p in build_choices(person, g.supply, bonus)]
-    if action == "express" and _best_express(g, seat) is not None:
+    if action == "express" and _express_serves(g, seat):
         return [Step("best-trip")]
     return []
+
+
+def _express_serves(g: Game, seat: int) -> bool:
+    """Whether ``_best_express`` finds a trip, without searching for the best one: some
+    pizzeria with pizzas reaches an unserved house, and the red track lets a pizza be dropped
+    (the best trip is computed when it is chosen)."""
+    person = g.people[seat]
+    return person.value("red") > 0 and person.hood.can_express(g.options["express_ignores_roads"])
 
 
 def _best_express(g: Game, seat: int):
@@ -312,7 +331,9 @@ def apply_step(g: Game, seat: int, step: Step) -> list[Event]:
     g.moves.append(shared(pair) if g.shares else pair)     # the same pairs recur in every game
     g.by_seat[seat] += 1
     private = g.phase == "deliver"
+    g.offered = None
     _do(g, seat, step)
+    g.offered = None
     if private and g.phase == "deliver" and seat in g.pending:
         event = PlanStep(seat, str(step))
         g.log.append(shared(event) if g.shares else event)
