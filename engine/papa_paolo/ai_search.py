@@ -154,7 +154,6 @@ class Knowledge:
             stacks[colour] = tuple(shown + later)
         g = Game.__new__(Game)
         g.shares = False          # a guess: nothing of it goes into the shared table
-        g.offered = None
         g.players, g.n, g.seed, g.options = v.players, n, None, dict(v.options)
         g.board, g.starting = board, self.starting
         g.city_stack = tuple(seen) + tuple(rest)

@@ -136,7 +136,7 @@ class Game:
         "discarded", "inv_open", "inv_used", "stairs_tiles", "pos", "placed", "out", "bid_turns", "queue",
         "inv_held", "dlv_held", "plans", "pending", "people", "supply", "track_steps", "moves", "by_seat",
         "record_moves", "log", "finished", "winners", "final", "drafts", "coin_paid", "acted",
-        "lire_history", "shares", "offered",
+        "lire_history", "shares",
     )
 
     # --- Set-up ------------------------------------------------------------------------------
@@ -185,7 +185,6 @@ class Game:
         # A game the players play keeps shared copies of its history's values (engine/shared.py);
         # a copy for look-ahead does not, so the AI's guesses never fill the shared table.
         g.shares = True
-        g.offered = None
         g.round = 0
         g._start_round(g.log)
         g._advance(g.log)
@@ -254,7 +253,6 @@ class Game:
         # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
         self.record_moves.append(json.dumps({"player": self.players[seat], **move}, separators=(",", ":")))
         self.drafts.pop(seat, None)
-        self.offered = None
         self.acted += 1
         self._advance(events)
         self.log += map(shared, events) if self.shares else events

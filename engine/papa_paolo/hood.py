@@ -273,7 +273,7 @@ def _open_squares(geometry: Geometry) -> tuple[tuple[Pos, int, int, int], ...]:
         if min(w, h) > short or max(w, h) > long:
             continue
         fixed = want = joins = 0
-        for bit, (side, dx, dy, back) in enumerate(_WAYS):
+        for bit, (_, dx, dy, back) in enumerate(_WAYS):
             q = (x + dx, y + dy)
             roads = cities.get(q)
             if roads is not None:

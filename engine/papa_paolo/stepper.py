@@ -43,16 +43,6 @@ def legal_steps(g: Game, seat: int) -> list[Step]:
     """What ``seat`` may choose now, in a stable order (the menus' and the AI's)."""
     if g.finished or seat not in g.to_act():
         return []
-    # A seat's choices are listed, then the chosen one is checked against the same list
-    # (``check_step``): the list is kept until the next step or move changes the game.
-    if g.offered is not None and g.offered[0] == seat:
-        return list(g.offered[1])
-    steps = _legal_steps(g, seat)
-    g.offered = (seat, tuple(steps))
-    return steps
-
-
-def _legal_steps(g: Game, seat: int) -> list[Step]:
     draft = g.drafts.get(seat)
     if g.phase == "place":
         if draft is None:
@@ -331,9 +321,7 @@ def apply_step(g: Game, seat: int, step: Step) -> list[Event]:
     g.moves.append(shared(pair) if g.shares else pair)     # the same pairs recur in every game
     g.by_seat[seat] += 1
     private = g.phase == "deliver"
-    g.offered = None
     _do(g, seat, step)
-    g.offered = None
     if private and g.phase == "deliver" and seat in g.pending:
         event = PlanStep(seat, str(step))
         g.log.append(shared(event) if g.shares else event)
