@@ -84,6 +84,8 @@ OPTIONS = ("hidden_money", "first_player_coin", "reverse_bid_order", "money_bonu
            "express_ignores_roads")
 PHASE_NUMBER = {"place": 1, "bid": 3, "settle": 3, "late": 3, "invest": 4, "deliver": 5, "over": 6}
 BID_CAP_FACTOR = 10
+# ``json.dumps(..., separators=(",", ":"))`` without building an encoder for every move.
+COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
 # ``C.stair_cost(row, col)`` read from a table: the bidding asks it for every space, every turn.
 STAIR_COST = tuple(tuple(C.stair_cost(row, col) if col else 0 for col in range(len(C.STAIRS["column_surcharge"]) + 1))
                    for row in range(C.STAIR_ROWS))
@@ -251,7 +253,7 @@ class Game:
         handler[self.phase](seat, dict(move), events)
         # The record's move (with its player) as compact JSON text, which ``to_record`` reads
         # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
-        self.record_moves.append(json.dumps({"player": self.players[seat], **move}, separators=(",", ":")))
+        self.record_moves.append(COMPACT_JSON.encode({"player": self.players[seat], **move}))
         self.drafts.pop(seat, None)
         self.acted += 1
         self._advance(events)

@@ -100,8 +100,8 @@ class Hood:
         return sorted((q for q in out if not self.occupied(q)), key=lambda q: (q[1], q[0]))
 
     def fits_with(self, pos: Pos) -> bool:
-        squares = [*self.squares(), pos]
-        return fits_box((p[0] for p in squares), (p[1] for p in squares))
+        squares = [*self.cities, *self.shops, pos]
+        return fits_box([p[0] for p in squares], [p[1] for p in squares])
 
     def linked(self, a: Pos, side: str) -> bool:
         """Whether a road link joins square ``a`` to its neighbour on ``side``."""
