@@ -230,10 +230,12 @@ class Hood:
         return sum(1 for c in self.cities.values() if c.scored)
 
 
-# Enough for every neighbourhood of a few games in play at once (one decision asks for the
-# tiles on the grid, a handful of road patterns); bounded, so the process does not grow with
-# the games it keeps.
-PLACEMENTS_CACHED = 256
+# The answers are asked again within one decision (the choices, the check of the chosen step,
+# the move), for one neighbourhood and the few road patterns on the grid: a short memory is
+# enough, and it keeps the process's memory from growing with the games it keeps (a thousand
+# entries would weigh about 4 MB).
+PLACEMENTS_CACHED = 64         # a neighbourhood's placements, per tile's roads
+SQUARES_CACHED = 16            # neighbourhoods' open squares and pizzeria squares
 
 
 @lru_cache(maxsize=PLACEMENTS_CACHED)
@@ -249,7 +251,7 @@ def _placements(geometry: Geometry, tile_roads: frozenset[str]) -> tuple[tuple[P
                  if mask & fixed == want and mask & joins)
 
 
-@lru_cache(maxsize=PLACEMENTS_CACHED)
+@lru_cache(maxsize=SQUARES_CACHED)
 def _open_squares(geometry: Geometry) -> tuple[tuple[Pos, int, int, int], ...]:
     """The squares a city tile could go to (free, next to the neighbourhood, inside the box), in
     (y, x) order, each with what its tile's roads must be, as masks of sides (``_mask``): on the
@@ -293,7 +295,7 @@ def _mask(roads: frozenset[str]) -> int:
     return sum(1 << i for i, side in enumerate(SIDES) if side in roads)
 
 
-@lru_cache(maxsize=PLACEMENTS_CACHED)
+@lru_cache(maxsize=SQUARES_CACHED)
 def _shop_squares(geometry: Geometry) -> tuple[Pos, ...]:
     """``Hood.shop_squares`` for a neighbourhood of ``geometry`` (the rules of ``shop_fault``)."""
     cities, shops = {p for p, _ in geometry[0]}, geometry[1]

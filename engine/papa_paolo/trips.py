@@ -183,8 +183,8 @@ def _splits(need: int, stocks: list[int], left: int) -> list[tuple[int, ...]]:
 
 # A decision asks for the same best plan or express trip several times (the choices offered,
 # the check of the chosen step, the move); the answers are kept by the neighbourhood's contents.
-_PLANS: Memo[tuple[Trip, ...]] = Memo(128)
-_EXPRESS: Memo[Trip | None] = Memo(128)
+_PLANS: Memo[tuple[Trip, ...]] = Memo(16)
+_EXPRESS: Memo[Trip | None] = Memo(16)
 
 
 def best_plan(hood: Hood, *, trips_allowed: int, max_pizzas: int, max_distance: int) -> list[Trip]:

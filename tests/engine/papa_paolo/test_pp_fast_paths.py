@@ -13,7 +13,7 @@ from pp_testkit import random_match
 
 from engine.papa_paolo import components as C
 from engine.papa_paolo import trips
-from engine.papa_paolo.hood import City, Hood, rotated
+from engine.papa_paolo.hood import City, Hood, Shop, rotated
 from engine.papa_paolo.stepper import _express_serves
 
 
@@ -61,7 +61,6 @@ def test_remembered_answers_equal_the_plain_rules():
 
 def test_a_neighbourhood_changed_in_place_is_answered_afresh():
     hood = Hood()
-    from engine.papa_paolo.hood import Shop
     hood.shops[(0, 0)] = Shop("S1P", 5, 3)
     hood.cities[(1, 0)] = City("S1", "yellow", frozenset("NESW"), 2)
     tile = C.CITY_TILES[C.CITY_IDS[0]]
