@@ -145,8 +145,7 @@ def _allocate(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
         total[i] = total[i + 1] + opens[i]
 
     def best(i: int, stock: tuple[int, ...], left: int) -> tuple[tuple[int, int], tuple]:
-        stock = tuple(min(s, suffix[i][j]) for j, s in enumerate(stock))
-        return _best(i, stock, min(left, total[i]))
+        return _best(i, tuple(map(min, stock, suffix[i])), min(left, total[i]))
 
     @cache
     def _best(i: int, stock: tuple[int, ...], left: int) -> tuple[tuple[int, int], tuple]:
@@ -175,6 +174,8 @@ def _allocate(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
 
 def _splits(need: int, stocks: list[int], left: int) -> list[tuple[int, ...]]:
     """Ways to take up to ``need`` pizzas (and ``left`` in all) from pizzerias with ``stocks``."""
+    if len(stocks) == 1:          # most squares are reached from one pizzeria: the same list, at once
+        return [(a,) for a in range(min(stocks[0], need, left) + 1)]
     out: list[tuple[int, ...]] = [()]
     for s in stocks:
         out = [(*o, a) for o in out for a in range(min(s, need - sum(o), left - sum(o)) + 1)]
