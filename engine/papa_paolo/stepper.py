@@ -77,10 +77,11 @@ def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
         r, c = d["space"]
         out = []
         tile = g.grid[r * g.board.cols + c]
-        if tile is not None and hood.placements(C.CITY_TILES[tile], first_only=True):
+        spots = hood.placements(C.CITY_TILES[tile]) if tile is not None else []
+        if spots:
             # The tile's squares at once (a square taps "take it there"), and "take" as before:
             # records and stored games that went through it stay good.
-            out += [Step("square", q) for q in _unique(q for q, _ in _placements(g, d))]
+            out += [Step("square", q) for q in _unique(q for q, _ in spots)]
             out.append(Step("take"))
         for a in g.board.actions_at(r, c):
             if g.can_act(seat, a, g.bonus_now(seat)):
@@ -185,11 +186,8 @@ def _placements(g: Game, d: dict[str, Any]) -> list[tuple[Pos, int]]:
 
 
 def _unique(items) -> list:
-    out = []
-    for i in items:
-        if i not in out:
-            out.append(i)
-    return out
+    """``items`` without repeats, in first-seen order (squares and split texts: hashable)."""
+    return list(dict.fromkeys(items))
 
 
 def _room_left(hood: Hood, d: dict[str, Any], p: Pos) -> int:
