@@ -13,12 +13,15 @@ other work on the machine, the median is printed next to it.
 
 ``--compare REV`` first runs the bench of git revision ``REV`` (its ``engine`` package, taken
 with ``git archive`` into a temporary directory) in a subprocess, so that the figures before
-and after a change are printed by one command on the machine in the same state.
+and after a change are printed by one command on the machine in the same state; ``REV`` may
+also be the path of another checkout, whose bench then runs as it is there. ``--game`` limits
+the figures to some games (an older bench measures them all; only their lines are printed).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -36,6 +39,8 @@ from .paris_paris.game import Game
 from .paris_paris.record import from_record
 
 PLAYERS = ("ann", "bob", "cat", "dan")
+# Each game's id, as the start of its lines (what ``--compare`` keeps of an older bench's output).
+LABELS = {"paris-paris": "Paris Paris,", "paris-connection": "Paris Connection,", "papa-paolo": "Papà Paolo,"}
 
 
 def play_random(seed: int, players=PLAYERS) -> Game:
@@ -80,15 +85,20 @@ def play_random_playout(seed: int, players=PLAYERS) -> Playout:
     return game
 
 
-def _compare(rev: str, seconds: float, runs: int) -> None:
-    """Run the bench of git revision ``rev`` in a subprocess and print what it prints."""
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "archive", rev, "engine"], check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-        out = subprocess.run([sys.executable, "-m", "engine.bench", "--seconds", str(seconds), "--runs", str(runs)],
-                             cwd=tmp, check=True, capture_output=True, text=True).stdout
+def _compare(rev: str, seconds: float, runs: int, games: list[str]) -> None:
+    """Run the bench of git revision (or checkout path) ``rev`` in a subprocess and print its
+    lines for ``games``."""
+    command = [sys.executable, "-m", "engine.bench", "--seconds", str(seconds), "--runs", str(runs)]
+    if os.path.isdir(rev):
+        out = subprocess.run(command, cwd=rev, check=True, capture_output=True, text=True).stdout
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            archive = subprocess.run(["git", "archive", rev, "engine"], check=True, capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+            out = subprocess.run(command, cwd=tmp, check=True, capture_output=True, text=True).stdout
     print(f"--- {rev} (before) ---")
-    print(out, end="")
+    print("".join(line for line in out.splitlines(keepends=True) if line.startswith(tuple(LABELS[g] for g in games))),
+          end="")
     print("--- this tree (after) ---")
 
 
@@ -114,18 +124,32 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m engine.bench")
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one run")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure")
-    parser.add_argument("--compare", metavar="REV", help="first run the bench of this git revision")
+    parser.add_argument("--compare", metavar="REV",
+                        help="first run the bench of this git revision, or of the checkout at this path")
+    parser.add_argument("--game", action="append", choices=list(LABELS),
+                        help="measure only this game (repeatable; default: every game)")
     args = parser.parse_args(argv)
+    games = args.game or list(LABELS)
     if args.compare:
-        _compare(args.compare, args.seconds, args.runs)
-
+        _compare(args.compare, args.seconds, args.runs, games)
     seeds = iter(range(10**9))
+    if "paris-paris" in games:
+        _bench_paris(seeds, args)
+    if "paris-connection" in games:
+        _bench_connection(seeds, args)
+    if "papa-paolo" in games:
+        _bench_papa(seeds, args)
+
+
+def _bench_paris(seeds, args) -> None:
     games = _rates(lambda: [play_random(next(seeds)) for _ in range(20)], 20, args.seconds, args.runs)
     records = [play_random(10**9 + i).to_record() for i in range(200)]
     replays = _rates(lambda: [from_record(r) for r in records], len(records), args.seconds, args.runs)
     _print("Paris Paris, random 4-player games", games, args)
     _print("Paris Paris, 4-player records replayed", replays, args)
 
+
+def _bench_connection(seeds, args) -> None:
     # Paris Connection games are about 50 times longer (every placement is a step).
     games = _rates(lambda: [play_random_connection(next(seeds))], 1, args.seconds, args.runs)
     records = [connection_record.to_record(play_random_connection(10**9 + i)) for i in range(20)]
@@ -136,6 +160,8 @@ def main(argv: list[str] | None = None) -> None:
     _print("Paris Connection, the same on the playout state", playouts, args)
     _print("Paris Connection, 4-player records replayed", replays, args)
 
+
+def _bench_papa(seeds, args) -> None:
     games = _rates(lambda: [play_random_papa(next(seeds))], 1, args.seconds, args.runs)
     records = [papa_record.to_record(play_random_papa(10**9 + i)) for i in range(20)]
     replays = _rates(lambda: [papa_record.from_record(r) for r in records], len(records), args.seconds, args.runs)

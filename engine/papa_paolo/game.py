@@ -84,6 +84,11 @@ OPTIONS = ("hidden_money", "first_player_coin", "reverse_bid_order", "money_bonu
            "express_ignores_roads")
 PHASE_NUMBER = {"place": 1, "bid": 3, "settle": 3, "late": 3, "invest": 4, "deliver": 5, "over": 6}
 BID_CAP_FACTOR = 10
+# ``json.dumps(..., separators=(",", ":"))`` without building an encoder for every move.
+COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
+# ``C.stair_cost(row, col)`` read from a table: the bidding asks it for every space, every turn.
+STAIR_COST = tuple(tuple(C.stair_cost(row, col) if col else 0 for col in range(len(C.STAIRS["column_surcharge"]) + 1))
+                   for row in range(C.STAIR_ROWS))
 
 
 def check_options(options: Mapping[str, Any] | None, n: int) -> dict[str, bool]:
@@ -248,7 +253,7 @@ class Game:
         handler[self.phase](seat, dict(move), events)
         # The record's move (with its player) as compact JSON text, which ``to_record`` reads
         # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
-        self.record_moves.append(json.dumps({"player": self.players[seat], **move}, separators=(",", ":")))
+        self.record_moves.append(COMPACT_JSON.encode({"player": self.players[seat], **move}))
         self.drafts.pop(seat, None)
         self.acted += 1
         self._advance(events)
@@ -278,11 +283,13 @@ class Game:
             if tile_id is None:
                 raise NoTileThere(f"the tile of space [{r}, {c}] is gone")
             tile = C.CITY_TILES[tile_id]
-            if not person.hood.placements(tile, first_only=True):
-                raise NoLegalPlacement(f"{tile_id} fits nowhere in the neighbourhood")
             roads = rotated(tile.roads, rotation)
             code = person.hood.placement_fault(square, roads)
             if code is not None:
+                # A tile that fits nowhere is refused as such before its square is blamed (a
+                # fitting square means it fits somewhere, so a replay need not list them all).
+                if not person.hood.placements(tile, first_only=True):
+                    raise NoLegalPlacement(f"{tile_id} fits nowhere in the neighbourhood")
                 raise fault(code, f"{tile_id} on {square}")
             self.markers[index] = seat
             self.left[seat] -= 1
@@ -405,13 +412,16 @@ class Game:
         """The staircase spaces ``seat`` may move its marker to now, bottom row first."""
         lire = self.people[seat].lire
         here = self.pos.get(seat)
+        lowest: dict[int, int] = {}       # per column: the first row above the other markers
+        for s, (r, c) in self.pos.items():
+            if s != seat and r + 1 > lowest.get(c, 0):
+                lowest[c] = r + 1
         out = []
         for col in range(1, self.board.stair_columns + 1):
-            tops = [r for s, (r, c) in self.pos.items() if c == col and s != seat]
-            low = max(tops) + 1 if tops else 0
+            low = lowest.get(col, 0)
             if here is not None:
                 low = max(low, here[0] + 1 if here[1] == col else here[0])
-            out += [(row, col) for row in range(low, C.STAIR_ROWS) if C.stair_cost(row, col) <= lire]
+            out += [(row, col) for row in range(low, C.STAIR_ROWS) if STAIR_COST[row][col] <= lire]
         return sorted(out)
 
     def _stairs_why(self, seat: int, row: int, col: int) -> str:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 
 from .components import DELTA, MAX_BBOX, OPPOSITE, SIDES, CityTile
 
 Pos = tuple[int, int]
+# A neighbourhood's shape as the placement rules read it (``Hood.geometry``).
+Geometry = tuple[frozenset[tuple[Pos, frozenset[str]]], frozenset[Pos]]
 
 
 class City:
@@ -98,8 +100,8 @@ class Hood:
         return sorted((q for q in out if not self.occupied(q)), key=lambda q: (q[1], q[0]))
 
     def fits_with(self, pos: Pos) -> bool:
-        squares = [*self.squares(), pos]
-        return fits_box((p[0] for p in squares), (p[1] for p in squares))
+        squares = [*self.cities, *self.shops, pos]
+        return fits_box([p[0] for p in squares], [p[1] for p in squares])
 
     def linked(self, a: Pos, side: str) -> bool:
         """Whether a road link joins square ``a`` to its neighbour on ``side``."""
@@ -141,39 +143,25 @@ class Hood:
             return "too_large"
         return None
 
+    def geometry(self) -> Geometry:
+        """What the placement rules read: each city square with its roads, and the pizzerias'
+        squares (not houses, deliveries or pizzas). Equal geometries allow equal placements."""
+        return (frozenset([(p, c.roads) for p, c in self.cities.items()]), frozenset(self.shops))
+
+    def serving(self) -> tuple[frozenset[tuple[Pos, frozenset[str], int]], frozenset[tuple[Pos, int]]]:
+        """What trips read: each city square with its roads and open houses, each pizzeria's
+        square with its pizzas. Equal contents give equal best plans and express trips."""
+        return (frozenset([(p, c.roads, c.houses - c.served) for p, c in self.cities.items()]),
+                frozenset([(p, s.pizzas) for p, s in self.shops.items()]))
+
     def placements(self, tile: CityTile, first_only: bool = False) -> list[tuple[Pos, int]]:
         """Every legal (square, rotation) for ``tile``; rotations giving the same roads count once.
-        (The same rules as ``placement_fault``, with the box and the neighbours read once a square.)"""
-        out = []
-        turns: list[tuple[int, frozenset[str]]] = []
-        for rot in range(4):
-            roads = rotated(tile.roads, rot)
-            if all(roads != r for _, r in turns):
-                turns.append((rot, roads))
-        xs = [p[0] for p in self.squares()]
-        ys = [p[1] for p in self.squares()]
-        box = (min(xs), max(xs), min(ys), max(ys))
-        for pos in self.frontier():
-            x0, x1, y0, y1 = min(box[0], pos[0]), max(box[1], pos[0]), min(box[2], pos[1]), max(box[3], pos[1])
-            w, h = x1 - x0 + 1, y1 - y0 + 1
-            if min(w, h) > min(MAX_BBOX) or max(w, h) > max(MAX_BBOX):
-                continue
-            need: dict[str, bool] = {}
-            shop_sides = set()
-            for side in SIDES:
-                q = step(pos, side)
-                city = self.cities.get(q)
-                if city is not None:
-                    need[side] = OPPOSITE[side] in city.roads
-                elif q in self.shops:
-                    shop_sides.add(side)
-            for rot, roads in turns:
-                if all((s in roads) == want for s, want in need.items()) and any(
-                        s in roads and (need.get(s) or s in shop_sides) for s in SIDES):
-                    out.append((pos, rot))
-                    if first_only:
-                        return out
-        return out
+        (The same rules as ``placement_fault``.) One decision asks this several times (the
+        choices, the check of the chosen step, the rotations), so the answer is cached by what
+        it depends on; the key is the geometry itself, not this object, because the squares
+        are written directly (the AI adds a tile to weigh it and takes it off again)."""
+        found = _placements(self.geometry(), tile.roads)
+        return list(found[:1] if first_only else found)
 
     def shop_fault(self, pos: Pos) -> str | None:
         """Why a pizzeria may not be built on ``pos``, or None."""
@@ -189,18 +177,31 @@ class Hood:
         return None
 
     def shop_squares(self) -> list[Pos]:
-        return [p for p in self.frontier() if self.shop_fault(p) is None]
+        """Where a pizzeria may be built, in (y, x) order (cached by geometry, as placements)."""
+        return list(_shop_squares(self.geometry()))
 
     # --- Serving -----------------------------------------------------------------------------
 
     def reachable(self, start: Pos, used: frozenset = frozenset()) -> set[Pos]:
-        """City squares reachable from ``start`` without entering a pizzeria or crossing ``used`` links."""
+        """City squares reachable from ``start`` without entering a pizzeria or crossing ``used`` links.
+        (``links`` spelled out: only links into a city square count, and every trip and express
+        check walks this.)"""
+        cities, shops = self.cities, self.shops
         seen: set[Pos] = set()
         queue = deque([start])
         while queue:
             a = queue.popleft()
-            for _, b in self.links(a):
-                if b in seen or b in self.shops or frozenset((a, b)) in used:
+            here = cities.get(a)
+            if here is None and a not in shops:
+                continue
+            x, y = a
+            for side, dx, dy, back in _WAYS:
+                b = (x + dx, y + dy)
+                city = cities.get(b)
+                if city is None or b in seen or back not in city.roads \
+                        or here is not None and side not in here.roads:
+                    continue
+                if used and frozenset((a, b)) in used:
                     continue
                 seen.add(b)
                 queue.append(b)
@@ -227,6 +228,100 @@ class Hood:
 
     def completed(self) -> int:
         return sum(1 for c in self.cities.values() if c.scored)
+
+
+# The answers are asked again within one decision (the choices, the check of the chosen step,
+# the move), for one neighbourhood and the few road patterns on the grid: a short memory is
+# enough, and it keeps the process's memory from growing with the games it keeps (a thousand
+# entries would weigh about 4 MB).
+PLACEMENTS_CACHED = 64         # a neighbourhood's placements, per tile's roads
+SQUARES_CACHED = 16            # neighbourhoods' open squares and pizzeria squares
+
+
+@lru_cache(maxsize=PLACEMENTS_CACHED)
+def _placements(geometry: Geometry, tile_roads: frozenset[str]) -> tuple[tuple[Pos, int], ...]:
+    """``Hood.placements`` for a neighbourhood of ``geometry``: the frontier in (y, x) order,
+    each square's rotations in turn (a rotation giving roads an earlier one gave is skipped)."""
+    turns: list[tuple[int, int]] = []
+    for rot in range(4):
+        mask = _mask(rotated(tile_roads, rot))
+        if all(mask != m for _, m in turns):
+            turns.append((rot, mask))
+    return tuple((pos, rot) for pos, fixed, want, joins in _open_squares(geometry) for rot, mask in turns
+                 if mask & fixed == want and mask & joins)
+
+
+@lru_cache(maxsize=SQUARES_CACHED)
+def _open_squares(geometry: Geometry) -> tuple[tuple[Pos, int, int, int], ...]:
+    """The squares a city tile could go to (free, next to the neighbourhood, inside the box), in
+    (y, x) order, each with what its tile's roads must be, as masks of sides (``_mask``): on the
+    sides facing a city, a road exactly where that city has one (``fixed`` sides, ``want``
+    roads), and at least one road into a city or a pizzeria (``joins``). Every tile asks this
+    of the same neighbourhood, so it is read once for all of them."""
+    cities = dict(geometry[0])
+    shops = geometry[1]
+    xs = [p[0] for p in cities] + [p[0] for p in shops]
+    ys = [p[1] for p in cities] + [p[1] for p in shops]
+    x_lo, x_hi, y_lo, y_hi = min(xs), max(xs), min(ys), max(ys)
+    short, long = min(MAX_BBOX), max(MAX_BBOX)
+    frontier = {(x + dx, y + dy) for x, y in (*cities, *shops) for dx, dy in _DELTAS}
+    out = []
+    for pos in sorted(frontier, key=_reading_order):
+        if pos in cities or pos in shops:
+            continue
+        x, y = pos
+        w = max(x_hi, x) - min(x_lo, x) + 1
+        h = max(y_hi, y) - min(y_lo, y) + 1
+        if min(w, h) > short or max(w, h) > long:
+            continue
+        fixed = want = joins = 0
+        for bit, (_, dx, dy, back) in enumerate(_WAYS):
+            q = (x + dx, y + dy)
+            roads = cities.get(q)
+            if roads is not None:
+                fixed |= 1 << bit
+                if back in roads:
+                    want |= 1 << bit
+                    joins |= 1 << bit
+            elif q in shops:
+                joins |= 1 << bit
+        out.append((pos, fixed, want, joins))
+    return tuple(out)
+
+
+@cache
+def _mask(roads: frozenset[str]) -> int:
+    """Roads as a number: bit i for ``SIDES[i]``."""
+    return sum(1 << i for i, side in enumerate(SIDES) if side in roads)
+
+
+@lru_cache(maxsize=SQUARES_CACHED)
+def _shop_squares(geometry: Geometry) -> tuple[Pos, ...]:
+    """``Hood.shop_squares`` for a neighbourhood of ``geometry`` (the rules of ``shop_fault``)."""
+    cities, shops = {p for p, _ in geometry[0]}, geometry[1]
+    xs = [p[0] for p in cities] + [p[0] for p in shops]
+    ys = [p[1] for p in cities] + [p[1] for p in shops]
+    x_lo, x_hi, y_lo, y_hi = min(xs), max(xs), min(ys), max(ys)
+    short, long = min(MAX_BBOX), max(MAX_BBOX)
+    frontier = {(x + dx, y + dy) for x, y in (*cities, *shops) for dx, dy in _DELTAS}
+    out = []
+    for pos in sorted(frontier, key=_reading_order):
+        x, y = pos
+        if pos in cities or pos in shops or any((x + dx, y + dy) in shops for dx, dy in _DELTAS):
+            continue
+        w = max(x_hi, x) - min(x_lo, x) + 1
+        h = max(y_hi, y) - min(y_lo, y) + 1
+        if min(w, h) <= short and max(w, h) <= long:
+            out.append(pos)
+    return tuple(out)
+
+
+_DELTAS = tuple(DELTA[s] for s in SIDES)
+_WAYS = tuple((s, *DELTA[s], OPPOSITE[s]) for s in SIDES)     # a side, its step and the side facing back
+
+
+def _reading_order(q: Pos) -> tuple[int, int]:
+    return q[1], q[0]
 
 
 def trip_fault(hood: Hood, start: Pos, path: list[Pos], max_distance: int | None) -> str | None:

@@ -40,6 +40,7 @@ ORDER = lambda p: (p[1], p[0])  # noqa: E731  squares in reading order (y, then 
 
 
 def legal_steps(g: Game, seat: int) -> list[Step]:
+    """What ``seat`` may choose now, in a stable order (the menus' and the AI's)."""
     if g.finished or seat not in g.to_act():
         return []
     draft = g.drafts.get(seat)
@@ -76,10 +77,11 @@ def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
         r, c = d["space"]
         out = []
         tile = g.grid[r * g.board.cols + c]
-        if tile is not None and hood.placements(C.CITY_TILES[tile], first_only=True):
+        spots = hood.placements(C.CITY_TILES[tile]) if tile is not None else []
+        if spots:
             # The tile's squares at once (a square taps "take it there"), and "take" as before:
             # records and stored games that went through it stay good.
-            out += [Step("square", q) for q in _unique(q for q, _ in _placements(g, d))]
+            out += [Step("square", q) for q in _unique(q for q, _ in spots)]
             out.append(Step("take"))
         for a in g.board.actions_at(r, c):
             if g.can_act(seat, a, g.bonus_now(seat)):
@@ -114,9 +116,17 @@ def _amounts(g: Game, seat: int, action: str) -> list[Step]:
         return [Step("pizzas", n) for n in buy_counts(person, bonus)]
     if action == "build":
         return [Step("pizzeria", p) for p in build_choices(person, g.supply, bonus)]
-    if action == "express" and _best_express(g, seat) is not None:
+    if action == "express" and _express_serves(g, seat):
         return [Step("best-trip")]
     return []
+
+
+def _express_serves(g: Game, seat: int) -> bool:
+    """Whether ``_best_express`` finds a trip, without searching for the best one: some
+    pizzeria with pizzas reaches an unserved house, and the red track lets a pizza be dropped
+    (the best trip is computed when it is chosen)."""
+    person = g.people[seat]
+    return person.value("red") > 0 and person.hood.can_express(g.options["express_ignores_roads"])
 
 
 def _best_express(g: Game, seat: int):
@@ -176,11 +186,8 @@ def _placements(g: Game, d: dict[str, Any]) -> list[tuple[Pos, int]]:
 
 
 def _unique(items) -> list:
-    out = []
-    for i in items:
-        if i not in out:
-            out.append(i)
-    return out
+    """``items`` without repeats, in first-seen order (squares and split texts: hashable)."""
+    return list(dict.fromkeys(items))
 
 
 def _room_left(hood: Hood, d: dict[str, Any], p: Pos) -> int:

@@ -26,6 +26,7 @@ from .errors import (
     fault,
 )
 from .hood import Hood, Pos, trip_fault
+from .memo import Memo
 
 Trip = tuple[Pos, tuple[Pos, ...], tuple[Pos, ...]]
 
@@ -144,8 +145,7 @@ def _allocate(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
         total[i] = total[i + 1] + opens[i]
 
     def best(i: int, stock: tuple[int, ...], left: int) -> tuple[tuple[int, int], tuple]:
-        stock = tuple(min(s, suffix[i][j]) for j, s in enumerate(stock))
-        return _best(i, stock, min(left, total[i]))
+        return _best(i, tuple(map(min, stock, suffix[i])), min(left, total[i]))
 
     @cache
     def _best(i: int, stock: tuple[int, ...], left: int) -> tuple[tuple[int, int], tuple]:
@@ -174,13 +174,29 @@ def _allocate(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
 
 def _splits(need: int, stocks: list[int], left: int) -> list[tuple[int, ...]]:
     """Ways to take up to ``need`` pizzas (and ``left`` in all) from pizzerias with ``stocks``."""
+    if len(stocks) == 1:          # most squares are reached from one pizzeria: the same list, at once
+        return [(a,) for a in range(min(stocks[0], need, left) + 1)]
     out: list[tuple[int, ...]] = [()]
     for s in stocks:
         out = [(*o, a) for o in out for a in range(min(s, need - sum(o), left - sum(o)) + 1)]
     return out
 
 
+# A decision asks for the same best plan or express trip several times (the choices offered,
+# the check of the chosen step, the move); the answers are kept by the neighbourhood's contents.
+_PLANS: Memo[tuple[Trip, ...]] = Memo(16)
+_EXPRESS: Memo[Trip | None] = Memo(16)
+
+
 def best_plan(hood: Hood, *, trips_allowed: int, max_pizzas: int, max_distance: int) -> list[Trip]:
+    """The plan serving the most houses, then completing the most squares, then leaving the
+    fewest pizzas (``_best_plan``, remembered by the neighbourhood's contents)."""
+    key = (hood.serving(), trips_allowed, max_pizzas, max_distance)
+    return list(_PLANS.get(key, lambda: tuple(_best_plan(hood, trips_allowed=trips_allowed, max_pizzas=max_pizzas,
+                                                         max_distance=max_distance))))
+
+
+def _best_plan(hood: Hood, *, trips_allowed: int, max_pizzas: int, max_distance: int) -> list[Trip]:
     """The plan serving the most houses, then completing the most squares, then leaving the
     fewest pizzas (the same as serving the most: every pizza dropped serves a house).
 
@@ -261,13 +277,19 @@ def _trips_of(chosen: list[int], options, drops: dict[Pos, dict[Pos, int]]) -> l
 
 def best_express(hood: Hood, *, max_drops: int, ignore_roads: bool) -> Trip | None:
     """The express trip serving the most houses (then completing the most squares), or None when
-    none serves one. Along the roads it is the best one-trip plan without a distance limit;
+    none serves one (``_best_express``, remembered by the neighbourhood's contents)."""
+    return _EXPRESS.get((hood.serving(), max_drops, ignore_roads),
+                        lambda: _best_express(hood, max_drops=max_drops, ignore_roads=ignore_roads))
+
+
+def _best_express(hood: Hood, *, max_drops: int, ignore_roads: bool) -> Trip | None:
+    """Along the roads the express trip is the best one-trip plan without a distance limit;
     ignoring roads, the fullest pizzerias' pizzas go to the squares nearest completion."""
     if max_drops <= 0:
         return None
     if not ignore_roads:
         distance = 4 * len(hood.cities) + 4        # more than the links: no limit (a link is crossed once)
-        plan = best_plan(hood, trips_allowed=1, max_pizzas=max_drops, max_distance=distance)
+        plan = _best_plan(hood, trips_allowed=1, max_pizzas=max_drops, max_distance=distance)
         if not plan or not plan[0][2]:
             return None
         start, path, drops = plan[0]

@@ -1,0 +1,76 @@
+"""The engine's remembered and shortcut answers equal the rules read plainly, in real games.
+
+Placements and pizzeria squares are kept by a neighbourhood's geometry, best plans and express
+trips by its contents, and the "best-trip" shortcut is offered without searching for the trip
+(engine/papa_paolo/hood.py, trips.py, stepper.py). Each is checked here against the plain rule
+on every position of random games, and against a neighbourhood changed in place (as the AI
+changes its own to weigh a tile), so an answer kept for an older state cannot pass.
+"""
+
+from __future__ import annotations
+
+from pp_testkit import random_match
+
+from engine.papa_paolo import components as C
+from engine.papa_paolo import trips
+from engine.papa_paolo.hood import City, Hood, Shop, rotated
+from engine.papa_paolo.stepper import _express_serves
+
+
+def _plain_placements(hood: Hood, tile: C.CityTile) -> list:
+    """``placements`` as the rule reads: the frontier in order, the first rotation of each road set."""
+    out = []
+    for q in hood.frontier():
+        seen = []
+        for r in range(4):
+            roads = rotated(tile.roads, r)
+            if roads not in seen:
+                seen.append(roads)
+                if hood.placement_fault(q, roads) is None:
+                    out.append((q, r))
+    return out
+
+
+def _positions():
+    for n, seed in ((2, 5), (3, 6), (4, 7)):
+        for match in random_match(n, seed, {"express_ignores_roads": seed == 6}):
+            yield match.game
+
+
+def test_remembered_answers_equal_the_plain_rules():
+    tiles = [C.CITY_TILES[t] for t in C.CITY_IDS[::7]]
+    checked = 0
+    for g in _positions():
+        for seat, person in enumerate(g.people):
+            hood = person.hood
+            for tile in tiles:
+                assert hood.placements(tile) == _plain_placements(hood, tile)
+            assert hood.shop_squares() == [q for q in hood.frontier() if hood.shop_fault(q) is None]
+            for ignore in (False, True):
+                plain = trips._best_express(hood, max_drops=person.value("red"), ignore_roads=ignore)
+                assert trips.best_express(hood, max_drops=person.value("red"), ignore_roads=ignore) == plain
+            assert trips.best_plan(hood, trips_allowed=2, max_pizzas=4, max_distance=3) == \
+                trips._best_plan(hood, trips_allowed=2, max_pizzas=4, max_distance=3)
+            if not g.finished:
+                ignore = g.options["express_ignores_roads"]
+                found = trips._best_express(hood, max_drops=person.value("red"), ignore_roads=ignore)
+                assert _express_serves(g, seat) == (found is not None)
+            checked += 1
+    assert checked > 500
+
+
+def test_a_neighbourhood_changed_in_place_is_answered_afresh():
+    hood = Hood()
+    hood.shops[(0, 0)] = Shop("S1P", 5, 3)
+    hood.cities[(1, 0)] = City("S1", "yellow", frozenset("NESW"), 2)
+    tile = C.CITY_TILES[C.CITY_IDS[0]]
+    before = hood.placements(tile)
+    plan_before = trips.best_plan(hood, trips_allowed=1, max_pizzas=3, max_distance=3)
+    hood.cities[(2, 0)] = City("X", "yellow", frozenset("NESW"), 1)        # as the AI weighs a tile
+    assert hood.placements(tile) == _plain_placements(hood, tile) != before
+    assert trips.best_plan(hood, trips_allowed=1, max_pizzas=3, max_distance=3) == \
+        trips._best_plan(hood, trips_allowed=1, max_pizzas=3, max_distance=3) != plan_before
+    del hood.cities[(2, 0)]
+    assert hood.placements(tile) == before
+    hood.cities[(1, 0)].served = 2                                          # served: no plan left
+    assert trips.best_plan(hood, trips_allowed=1, max_pizzas=3, max_distance=3) == []
