@@ -85,6 +85,7 @@ def default_name() -> str:
 # What ``next_line`` gives when the game moved on the web board before a line came.
 MOVED = object()
 WEB_LINK_SECONDS = 30 * 24 * 3600     # the terminal's board link: one game's secret, for a month
+BOARD_MOVE_SECONDS = 60                # the longest a move from the board may take to be played
 
 
 class GameStalled(RuntimeError):
@@ -273,6 +274,16 @@ class TerminalSession:
                                 seconds=WEB_LINK_SECONDS)
             self.say("web.terminal_link", url=url)
 
+    async def board_move_lands(self) -> bool:
+        """Whether a move made on the web board, still being played (the AI seats answering it)
+        when the terminal looked, is committed within ``BOARD_MOVE_SECONDS``."""
+        self.moved.clear()
+        try:
+            await asyncio.wait_for(self.moved.wait(), BOARD_MOVE_SECONDS)
+        except TimeoutError:
+            return False
+        return True
+
     async def next_line(self) -> str | None | object:
         """The player's next line, or ``MOVED`` when the game moved on the web board first."""
         if self.web is None:
@@ -303,6 +314,8 @@ class TerminalSession:
             # Several seats may act at once (the AI seats have made their choices by now): the
             # player is asked whenever their seat is among them.
             if info["status"] != "playing" or seat is None or seat not in info["to_act"]:
+                if self.web is not None and info["status"] == "playing" and await self.board_move_lands():
+                    continue
                 raise GameStalled(f"status {info['status']}, to act {info['to_act']}, your seat {seat}")
             board = await self.service.board(self.chat, self.human, private=True)
             if info["round"] != self.board_round:

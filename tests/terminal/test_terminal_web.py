@@ -37,10 +37,10 @@ async def test_the_terminal_serves_the_board_and_a_move_there_goes_on_here(tmp_p
             while "choices" not in state:           # the AI may move first
                 state = (await ws.receive_json())["state"]
             await ws.send_json({"type": "act", "payload": state["choices"]["spots"][0]["act"]})
-            reply = await ws.receive_json()
-            while reply["type"] != "reply":
-                reply = await ws.receive_json()
-            assert reply["ok"], reply
+            reply = await ws.receive()
+            while reply.type == aiohttp.WSMsgType.TEXT and reply.json()["type"] != "reply":
+                reply = await ws.receive()
+            assert reply.type == aiohttp.WSMsgType.TEXT and reply.json()["ok"], (reply, out.getvalue()[-3000:])
         # The terminal, waiting for a line, shows what followed the move and asks again.
         for _ in range(200):
             if out.getvalue().count("Ann, your turn") > shown_before:
