@@ -260,20 +260,9 @@ def _open_squares(geometry: Geometry) -> tuple[tuple[Pos, int, int, int], ...]:
     of the same neighbourhood, so it is read once for all of them."""
     cities = dict(geometry[0])
     shops = geometry[1]
-    xs = [p[0] for p in cities] + [p[0] for p in shops]
-    ys = [p[1] for p in cities] + [p[1] for p in shops]
-    x_lo, x_hi, y_lo, y_hi = min(xs), max(xs), min(ys), max(ys)
-    short, long = min(MAX_BBOX), max(MAX_BBOX)
-    frontier = {(x + dx, y + dy) for x, y in (*cities, *shops) for dx, dy in _DELTAS}
     out = []
-    for pos in sorted(frontier, key=_reading_order):
-        if pos in cities or pos in shops:
-            continue
+    for pos in _squares_within_reach(cities, shops):
         x, y = pos
-        w = max(x_hi, x) - min(x_lo, x) + 1
-        h = max(y_hi, y) - min(y_lo, y) + 1
-        if min(w, h) > short or max(w, h) > long:
-            continue
         fixed = want = joins = 0
         for bit, (_, dx, dy, back) in enumerate(_WAYS):
             q = (x + dx, y + dy)
@@ -299,21 +288,26 @@ def _mask(roads: frozenset[str]) -> int:
 def _shop_squares(geometry: Geometry) -> tuple[Pos, ...]:
     """``Hood.shop_squares`` for a neighbourhood of ``geometry`` (the rules of ``shop_fault``)."""
     cities, shops = {p for p, _ in geometry[0]}, geometry[1]
+    return tuple(pos for pos in _squares_within_reach(cities, shops)
+                 if not any((pos[0] + dx, pos[1] + dy) in shops for dx, dy in _DELTAS))
+
+
+def _squares_within_reach(cities, shops) -> Iterator[Pos]:
+    """The free squares next to the neighbourhood (``cities``' and ``shops``' squares) that keep it
+    inside the largest box it may fill, in reading order."""
     xs = [p[0] for p in cities] + [p[0] for p in shops]
     ys = [p[1] for p in cities] + [p[1] for p in shops]
     x_lo, x_hi, y_lo, y_hi = min(xs), max(xs), min(ys), max(ys)
     short, long = min(MAX_BBOX), max(MAX_BBOX)
     frontier = {(x + dx, y + dy) for x, y in (*cities, *shops) for dx, dy in _DELTAS}
-    out = []
     for pos in sorted(frontier, key=_reading_order):
-        x, y = pos
-        if pos in cities or pos in shops or any((x + dx, y + dy) in shops for dx, dy in _DELTAS):
+        if pos in cities or pos in shops:
             continue
+        x, y = pos
         w = max(x_hi, x) - min(x_lo, x) + 1
         h = max(y_hi, y) - min(y_lo, y) + 1
         if min(w, h) <= short and max(w, h) <= long:
-            out.append(pos)
-    return tuple(out)
+            yield pos
 
 
 _DELTAS = tuple(DELTA[s] for s in SIDES)

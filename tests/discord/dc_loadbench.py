@@ -36,8 +36,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # tests/: the shared kits
 
 import simcord  # noqa: E402
+from outbox_gone import ALL_OUTBOX, keep_replaced_rows  # noqa: E402
 
 from bot.contract import Budget, PaceLimits  # noqa: E402
 from bot.discord import BoardchatBot  # noqa: E402
@@ -199,18 +201,6 @@ async def press(group: Group, rng: random.Random) -> tuple | None:
     return shown(message)
 
 
-async def keep_replaced_rows(db) -> None:
-    """Copy each outbox row that leaves (a slot's message replaced by a later one: storage/base.py
-    DROP_REPLACED) into ``temp.outbox_gone``, on this connection, so the checks and the order
-    figures below see every message that was sent (``ALL_OUTBOX``)."""
-    await db.execute("CREATE TEMP TABLE outbox_gone AS SELECT * FROM main.outbox WHERE 0")
-    await db.execute("CREATE TEMP TRIGGER outbox_gone AFTER DELETE ON main.outbox BEGIN "
-                     "INSERT INTO outbox_gone SELECT OLD.id, OLD.game_id, OLD.platform, OLD.dest, OLD.state, OLD.body, "
-                     "OLD.slot, OLD.mode, OLD.attempts, OLD.due, OLD.message_id, OLD.created, OLD.sent_at, OLD.error, "
-                     "OLD.owner, OLD.lease, OLD.priority; END")
-
-
-ALL_OUTBOX = "(SELECT * FROM main.outbox UNION ALL SELECT * FROM temp.outbox_gone)"
 
 
 def check_channels(groups: list[Group], rows) -> dict[str, int]:

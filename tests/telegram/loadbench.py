@@ -45,9 +45,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # tests/: the shared kits
 
 from fakebotapi import FakeBotAPI, FakeChat, FakeUser, Msg  # noqa: E402
 from flood import FloodLimits, FloodModel  # noqa: E402
+from outbox_gone import ALL_OUTBOX, keep_replaced_rows  # noqa: E402
 from tgharness import Bot  # noqa: E402
 
 from bot.contract import Budget, Chat, PaceLimits, User  # noqa: E402
@@ -212,18 +214,6 @@ class World:
         return sum(1 for r in rows if chats is None or r.dest in chats)
 
 
-async def keep_replaced_rows(db) -> None:
-    """Copy each outbox row that leaves (a slot's message replaced by a later one: storage/base.py
-    DROP_REPLACED) into ``temp.outbox_gone``, on this connection, so the checks and the order
-    figures below see every message that was sent (``ALL_OUTBOX``)."""
-    await db.execute("CREATE TEMP TABLE outbox_gone AS SELECT * FROM main.outbox WHERE 0")
-    await db.execute("CREATE TEMP TRIGGER outbox_gone AFTER DELETE ON main.outbox BEGIN "
-                     "INSERT INTO outbox_gone SELECT OLD.id, OLD.game_id, OLD.platform, OLD.dest, OLD.state, OLD.body, "
-                     "OLD.slot, OLD.mode, OLD.attempts, OLD.due, OLD.message_id, OLD.created, OLD.sent_at, OLD.error, "
-                     "OLD.owner, OLD.lease, OLD.priority; END")
-
-
-ALL_OUTBOX = "(SELECT * FROM main.outbox UNION ALL SELECT * FROM temp.outbox_gone)"
 
 
 async def _overtaken(bot: Bot, extra: str, busy: set[str], since: float) -> list[int]:

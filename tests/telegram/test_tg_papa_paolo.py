@@ -11,7 +11,7 @@ import random
 import re
 
 import pytest
-from tgharness import GROUP_ID, Table
+from tgharness import GROUP_ID, Table, private_turn, two_player_table
 
 from engine.papa_paolo.definition import GAME
 from engine.papa_paolo.stepper import ONE_AT_A_TIME
@@ -24,17 +24,9 @@ SEEDS = {2: 21, 3: 22, 4: 23}
 
 @pytest.fixture
 def table(api) -> Table:
-    ann = api.add_user(101, "Ann", started=True)
-    bob = api.add_user(102, "Bob", started=True)
-    group = api.add_group(GROUP_ID, "Pizza fans", owner=ann)
-    return Table(api, group, {"ann": ann, "bob": bob})
+    return two_player_table(api, "Pizza fans")
 
 
-def private_turn(api, user):
-    for msg in reversed(api.bot_messages(user)):
-        if any(b.get("callback_data", "").startswith(CHOICE) for b in msg.buttons()):
-            return msg
-    return None
 
 
 async def tap_at_once(api, bot, taps) -> list[dict]:

@@ -8,7 +8,7 @@ import asyncio
 import random
 
 import pytest
-from tgharness import GROUP_ID, Bot, Table
+from tgharness import GROUP_ID, Bot, Table, private_turn
 
 from bot.service import ManualClock
 from renderers.i18n import t
@@ -25,12 +25,6 @@ def table(api) -> Table:
     return Table(api, group, {"ann": ann, "bob": bob, "cat": cat})
 
 
-def private_turn(api, user):
-    """The user's private turn message while it offers choices (edited in place), else None."""
-    for msg in reversed(api.bot_messages(user)):
-        if any(b.get("callback_data", "").startswith(CHOICE) for b in msg.buttons()):
-            return msg
-    return None
 
 
 async def tap_at_once(api, bot: Bot, taps) -> list[dict]:

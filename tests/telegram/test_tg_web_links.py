@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 import pytest
-from tgharness import GROUP_ID, Bot, Table
+from tgharness import Bot, Table, private_turn, two_player_table
 
 from bot.telegram.app import runtime
 from bot.web.auth import sign_init_data
@@ -25,17 +25,9 @@ APP = "board"
 
 @pytest.fixture
 def table(api) -> Table:
-    ann = api.add_user(101, "Ann", started=True)
-    bob = api.add_user(102, "Bob", started=True)
-    group = api.add_group(GROUP_ID, "Tiny fans", owner=ann)
-    return Table(api, group, {"ann": ann, "bob": bob})
+    return two_player_table(api, "Tiny fans")
 
 
-def private_turn(api, user):
-    for msg in reversed(api.bot_messages(user)):
-        if any(b.get("callback_data", "").startswith(CHOICE) for b in msg.buttons()):
-            return msg
-    return None
 
 
 def group_turn(table: Table):

@@ -159,3 +159,22 @@ async def table_of_two(api, bot, game: str = "", group_title: str = "Board fans"
     await bot.settle()
     return table
 
+
+# The prefixes of a turn's choice and submenu buttons (bot/service/payloads.py).
+CHOICE = ("c_", "o_")
+
+
+def private_turn(api, user):
+    """The user's private turn message while it offers choices (edited in place), else None."""
+    for msg in reversed(api.bot_messages(user)):
+        if any(b.get("callback_data", "").startswith(CHOICE) for b in msg.buttons()):
+            return msg
+    return None
+
+
+def two_player_table(api, title: str) -> Table:
+    """Ann and Bob, both with a private chat open, in a group Ann owns."""
+    ann = api.add_user(101, "Ann", started=True)
+    bob = api.add_user(102, "Bob", started=True)
+    group = api.add_group(GROUP_ID, title, owner=ann)
+    return Table(api, group, {"ann": ann, "bob": bob})
