@@ -103,8 +103,8 @@ def page_state(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, reque
     if seat is not None:
         state["secret"] = pres.secret_text(view, lang, CHAT)
         if seat in acting and request.at is None:
-            state["choices"] = choices(meta, game, match, codec, seat, lang, request.layout)
-    state["log"] = log_lines(game, match, seat, lang)
+            state["choices"] = choices(meta, game, match, codec, seat, view, lang, request.layout)
+    state["log"] = log_lines(game, match, seat, view, lang)
     return state
 
 
@@ -129,7 +129,7 @@ def _prompt(meta: GameMeta, game: GameKind, match, seat: int | None, lang: str) 
     return pres.prompt_line(match.view(None), lang, CHAT)
 
 
-def choices(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat: int, lang: str,
+def choices(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat: int, view: Any, lang: str,
             layout: str) -> dict[str, Any]:
     """The seat's legal choices as the page offers them: its menu, with every submenu the menu
     opens (the page opens them itself, so a submenu never touches the group's messages), and
@@ -138,7 +138,6 @@ def choices(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat: in
     legal = match.legal_choices(seat)
     index = {str(c): i for i, c in enumerate(legal)}
     bound = (meta.id, seat, match.moves_by(seat), M.acting_since(meta, seat))
-    view = match.view(seat)
 
     def act(choice: Any) -> str:
         return codec.encode("c", *bound, index[str(choice)])
@@ -193,14 +192,13 @@ def _labels(top: Menu, groups: dict[str, Any]) -> dict[str, str]:
     return labels
 
 
-def log_lines(game: GameKind, match, seat: int | None, lang: str) -> list[str]:
+def log_lines(game: GameKind, match, seat: int | None, view: Any, lang: str) -> list[str]:
     """The game's log as ``seat`` may read it: the public events in words, and its own private
     ones (a dealt marker, new holdings) where they happened; the last ``LOG_LINES`` lines."""
     pres = game.presenter
     # The window is taken from what the seat may see: from the whole log, its length would
     # depend on the others' private steps.
     events = [event for event in match.log if event.visible_to(seat)][-LOG_EVENTS:]
-    view = match.view(seat)
     lines: list[str] = []
     public: list[Any] = []
     for event in events:

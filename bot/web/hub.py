@@ -143,10 +143,16 @@ class Hub:
 
     async def show(self, page: OpenPage) -> bool:
         """Send ``page`` its state now (on opening, on resuming, on a review step); False: no such state."""
-        page.seat = await self.seat(page)
-        state = await self.service.page(page.request())
+        if page.at is None:
+            # Live: from the same one read of the game as a refresh, the seat looked up with it.
+            views = await self.service.pages.views(page.game_id, {page.viewer})
+            state = None if views is None else views[page.viewer]
+        else:
+            page.seat = await self.seat(page)
+            state = await self.service.page(page.request())
         if state is None:
             return False
+        page.seat = state["seat"]
         if page.at is not None or state["version"] != page.version:
             await self.send(page, message(state), state["version"])
         return True
