@@ -15,6 +15,7 @@ that the players it names do not wait for the picture (see ``after_moves``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.contract import Button, Chat, User
@@ -97,13 +98,14 @@ def turn_slot(meta: GameMeta) -> str:
     """The slot of the group's live turn message (its prompt). Each new prompt takes a slot of its
     own (``new_turn_slot``), so the closing edit of the one before can follow it in the outbox.
     (A game started before that kept one slot, ``g<id>:turn``, until its next new prompt.)"""
-    return meta.extra.get("turn_slot") or f"g{meta.id}:turn"
+    return meta.turn.turn_slot or f"g{meta.id}:turn"
 
 
 def new_turn_slot(meta: GameMeta, match) -> str:
     """A slot for a new prompt, posted at move count ``match.move_count`` (one new prompt at
-    most per move count), remembered as the live one in ``meta.extra``."""
-    slot = meta.extra["turn_slot"] = f"g{meta.id}:m{match.move_count}:turn"
+    most per move count), remembered as the live one in ``meta.turn``."""
+    slot = f"g{meta.id}:m{match.move_count}:turn"
+    meta.turn = replace(meta.turn, turn_slot=slot)
     return slot
 
 
@@ -218,20 +220,18 @@ def lobby_closed(meta: GameMeta, text: str) -> OutRow:
 # ---- notes kept with a cycle ----------------------------------------------------------------
 
 def unreachable_names(meta: GameMeta) -> list[str]:
-    ids = set(meta.extra.get("unreachable", ()))
+    ids = meta.turn.unreachable
     return [seat.name for seat in meta.seats if seat.user_id in ids and not seat.is_ai]
 
 
 def cycle_notes(meta: GameMeta, cycle: int) -> list[str]:
     """Notes of a cycle (a deadline move, a seat handed to the AI), kept in the game's
     bookkeeping so every later edit of that cycle's messages still shows them."""
-    return [line for c, line in meta.extra.get("notes", ()) if c == cycle]
+    return meta.turn.notes_of(cycle)
 
 
 def add_notes(meta: GameMeta, cycle: int, lines: Sequence[str]) -> None:
-    if lines:
-        kept = [[c, line] for c, line in meta.extra.get("notes", ()) if c >= cycle - 1]
-        meta.extra["notes"] = kept + [[cycle, line] for line in lines]
+    meta.turn = meta.turn.noted(cycle, lines)
 
 
 # ---- turns ------------------------------------------------------------------------------------
@@ -261,7 +261,7 @@ def acting_since(meta: GameMeta, seat: int) -> int:
     """The move number at which ``seat`` last began to act, which its buttons are bound to (0:
     from the start, or unknown for a game stored before this was kept: it began before any of
     its buttons still valid). The phase's own start is ``phase.Phase``'s."""
-    return int(meta.extra.get("since", {}).get(str(seat), 0))
+    return meta.turn.acting_since(seat)
 
 
 def acting_names(meta: GameMeta, match) -> list[str]:
@@ -287,7 +287,7 @@ def prompt_text(meta: GameMeta, game: GameKind, match, menu: Menu | None = None)
     else:
         lines.append(menu.text if menu is not None and menu.text else pres.prompt_line(view, lang, surface(meta)))
         lines += [clock] if clock else []
-        browsing = meta.extra.get("browsing")
+        browsing = meta.turn.browsing
         if browsing and browsing[0] in match.to_act():
             lines.append(t(lang, "bot.msg.choosing_privately", player=meta.seats[browsing[0]].name,
                            what=browsing[1]))
@@ -367,8 +367,7 @@ def prompt_pings(meta: GameMeta, game: GameKind, match) -> tuple[User, ...]:
     mention added by an edit, and would repost it)."""
     people = [s for s in match.to_act() if not meta.seats[s].is_ai]
     if private_choices(game, match):
-        unreachable = set(meta.extra.get("unreachable", ()))
-        people = [s for s in people if meta.seats[s].user_id in unreachable]
+        people = [s for s in people if meta.seats[s].user_id in meta.turn.unreachable]
     return tuple(meta.seats[s].user() for s in people)
 
 
@@ -414,24 +413,19 @@ def seat_closed(meta: GameMeta, seat: int) -> OutRow:
                    slot=seat_slot(meta, seat), mode="edit")
 
 
-def shown_menus(meta: GameMeta) -> dict[int, list[int]]:
+def shown_menus(meta: GameMeta) -> dict[int, tuple[int, int]]:
     """Seats whose private turn message shows buttons now, each with the position its buttons
-    are bound to: [the seat's choices so far, the move number at which it began to act]."""
-    shown = meta.extra.get("menus", {})
-    if isinstance(shown, list):          # kept as a list of seats by earlier code of this branch
-        return {int(s): [-1, -1] for s in shown}
-    return {int(s): list(p) for s, p in shown.items()}
+    are bound to: (the seat's choices so far, the move number at which it began to act)."""
+    return dict(meta.turn.menus)
 
 
-def position(meta: GameMeta, match, seat: int) -> list[int]:
-    return [match.moves_by(seat), acting_since(meta, seat)]
+def position(meta: GameMeta, match, seat: int) -> tuple[int, int]:
+    return match.moves_by(seat), acting_since(meta, seat)
 
 
 def show(meta: GameMeta, match, seat: int) -> None:
     """Note that ``seat``'s private turn message shows its buttons at its present position."""
-    shown = shown_menus(meta)
-    shown[seat] = position(meta, match, seat)
-    meta.extra["menus"] = {str(s): p for s, p in sorted(shown.items())}
+    meta.turn = meta.turn.showing(seat, position(meta, match, seat))
 
 
 def private_prompts(meta: GameMeta, game: GameKind, match, codec: PayloadCodec) -> list[OutRow]:
@@ -454,7 +448,7 @@ def private_prompts(meta: GameMeta, game: GameKind, match, codec: PayloadCodec) 
             out.append(seat_prompt(meta, game, match, codec, seat, mode="new")[0])   # it begins to act
         elif shown[seat] != now:
             out.append(seat_prompt(meta, game, match, codec, seat, mode="edit")[0])  # after its own steps
-    meta.extra["menus"] = {str(s): position(meta, match, s) for s in acting}
+    meta.turn = replace(meta.turn, menus={s: position(meta, match, s) for s in acting})
     return out
 
 
@@ -501,7 +495,7 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
     players' rating changes).
     """
     add_notes(meta, cycle_before, notes)
-    meta.extra.pop("browsing", None)
+    meta.turn = replace(meta.turn, browsing=None)
     lang = meta.language
     pres = game.presenter
     view = match.view(None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.contract import Reply, User
@@ -107,10 +108,8 @@ class Play:
             # but not in the middle of a decision (the last investor who plans deliveries too;
             # one seat's two turns in a row). A decision under way keeps its buttons.
             phase = Phase(match.move_count)
-            since = meta.extra.setdefault("since", {})
-            for s in acting:
-                if s not in before or not match.in_decision(s):
-                    since[str(s)] = match.move_count
+            meta.turn = meta.turn.began_acting(
+                [s for s in acting if s not in before or not match.in_decision(s)], match.move_count)
         phase.keep(meta)
         turn.rows.append(MoveRow(meta.id, n, str(choice), seat, actor, self.clock.now()))
         done = match.move_count
@@ -277,8 +276,8 @@ class Play:
             # words of the (public) item that opened the submenu; its buttons stay as they were.
             top = game.presenter.menu(match.view(seat), match.legal_choices(seat), lang)
             label = next((item.label for item in top.items() if item.group == group), None)
-            if label is not None and meta.extra.get("browsing") != [seat, label]:
-                meta.extra["browsing"] = [seat, label]
+            if label is not None and meta.turn.browsing != (seat, label):
+                meta.turn = replace(meta.turn, browsing=(seat, label))
                 out.append(M.prompt_message(meta, game, match, self.codec, mode="edit"))
         meta.updated = self.clock.now()
         await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)

@@ -482,7 +482,7 @@ class GameService:
         released = await self.storage.release_held(user.platform, f"u:{user.id}", self.clock.now())
         games = await self.info.user_games(user)
         for loaded in games:
-            if user.id in loaded.meta.extra.get("unreachable", ()):
+            if user.id in loaded.meta.turn.unreachable:
                 await self.set_unreachable(loaded.meta.id, user.id, False)
         if released:
             self.delivery.wake(user.platform)
@@ -626,10 +626,9 @@ class GameService:
         async with self.store.lock(meta.platform, meta.chat_id):
             loaded = await self.store.load(game_id)
             meta, match = loaded.meta, loaded.match
-            ids = set(meta.extra.get("unreachable", ()))
-            if (user_id in ids) == unreachable:
+            if (user_id in meta.turn.unreachable) == unreachable:
                 return
-            meta.extra["unreachable"] = sorted(ids | {user_id} if unreachable else ids - {user_id})
+            meta.turn = meta.turn.reachable(user_id, not unreachable)
             changes = Changes(game=meta)
             lang = meta.language
             if meta.status == PLAYING and match is not None and not match.is_terminal():

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import replace
 
 from renderers.i18n import name_list, t
 
@@ -118,7 +119,7 @@ class Timers:
     def _current(meta, match, timer: TimerRow) -> bool:
         """Whether ``timer`` belongs to the phase under way. A game stored before phases were
         kept (no "since" yet) armed its timers with its move count."""
-        if "since" not in meta.extra and timer.move == meta.moves:
+        if meta.turn.since is None and timer.move == meta.moves:
             return True
         return timer.move == Phase.of(meta, match).start
 
@@ -150,10 +151,10 @@ class Timers:
         phase = Phase.of(meta, match)
         phase.reminded = True                                       # not armed again this phase
         phase.keep(meta)
-        if meta.extra.get("reminded_cycle") != match.cycle:
+        if meta.turn.reminded_cycle != match.cycle:
             # One reminder per cycle in the group (a cycle posts at most 3 new messages:
             # its prompt, its picture and this); further reminders that cycle go privately.
-            meta.extra["reminded_cycle"] = match.cycle
+            meta.turn = replace(meta.turn, reminded_cycle=match.cycle)
             drop.outbox.append(M.group(meta, t(lang, "bot.msg.reminder_now", player=names, status=status),
                                        mentions=tuple(w.user() for w in who)))
         else:
