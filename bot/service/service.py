@@ -618,6 +618,7 @@ class GameService:
     async def set_unreachable(self, game_id: int, user_id: str, unreachable: bool) -> None:
         """Record that a player's private chat is closed (or open again) and update the prompt."""
         from . import messages as M
+        from .turnmessages import TurnMessages
 
         loaded = await self.store.load(game_id)
         if loaded is None:
@@ -632,7 +633,7 @@ class GameService:
             changes = Changes(game=meta)
             lang = meta.language
             if meta.status == PLAYING and match is not None and not match.is_terminal():
-                changes.outbox.append(M.prompt_message(meta, loaded.game, match, self.codec, mode="edit"))
+                changes.outbox.append(TurnMessages(meta, loaded.game, match, self.codec).prompt(mode="edit"))
             elif meta.status == LOBBY and unreachable:
                 seat = meta.seat_of(user_id)
                 name = meta.seats[seat].name if seat is not None else user_id

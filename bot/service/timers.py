@@ -31,6 +31,7 @@ from .phase import Phase
 from .play import Play, Turn
 from .storage import Conflict, Storage
 from .store import GameStore, Loaded
+from .turnmessages import private_choices
 from .waiting import wait_event
 
 log = logging.getLogger(__name__)
@@ -102,7 +103,7 @@ class Timers:
         kind, seat = seat_kind(timer.kind)
         humans = [] if match is None else [s for s in match.to_act() if not meta.seats[s].is_ai]
         if seat is not None:
-            humans = [seat] if seat in humans and M.acting_since(meta, seat) == timer.move else []
+            humans = [seat] if seat in humans and meta.turn.acting_since(seat) == timer.move else []
         if not humans or meta.status != PLAYING or match.is_terminal() or \
                 (seat is None and not self._current(meta, match, timer)):
             await self.store.commit(drop, forget=meta.id)
@@ -173,7 +174,7 @@ class Timers:
         meta, match = loaded.meta, loaded.match
         lang = meta.language
         pres = loaded.game.presenter
-        private = M.private_choices(loaded.game, match)
+        private = private_choices(loaded.game, match)
         start = Phase.of(meta, match).start
         turn = Turn(loaded)
         made, completed = [], []
