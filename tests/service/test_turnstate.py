@@ -19,6 +19,7 @@ from service_helpers import user
 from bot.contract import Chat
 from bot.service import GameService, ManualClock
 from bot.service.phase import Phase
+from bot.service.turnmessages import TurnMessages
 from bot.service.turnstate import Bank, OldPhase, TurnState
 from renderers.i18n import t
 
@@ -177,3 +178,24 @@ async def test_seats_planning_in_private_resume_with_their_buttons(old_service, 
     press = next(b for row in reply.buttons for b in row if b.payload.startswith("c_"))
     assert (await service.press(None, cy, press.payload)).ok
     assert (await service.store.load(3)).match.moves_by(2) == before + 1
+
+
+async def test_building_the_messages_after_moves_changes_nothing_and_returns_the_state_to_keep(old_service):
+    """The new turn state comes back with the messages built from it; the game's is as it was."""
+    service, _ = old_service
+    loaded = await service.store.load(2)            # browsing in private (chat2)
+    meta, match = loaded.meta, loaded.match
+    before = meta.turn
+    messages = TurnMessages(meta, loaded.game, match, service.codec)
+    mover = meta.seats[before.browsing[0]].name
+    browsing = t("en", "bot.msg.choosing_privately", player=mover, what=before.browsing[1])
+    assert browsing in messages.prompt_text()
+    posts = messages.after_moves(log_start=len(match.log), cycle_before=match.cycle, ends=[], notes=["⌛ late"])
+    assert meta.turn is before
+    assert posts.turn.notes_of(match.cycle) == ["⌛ late"] and posts.turn.browsing is None
+    assert posts.turn.turn_slot == before.turn_slot and posts.turn.menus == {}    # no private choices here
+    (prompt,) = [row for row in posts.rows if row.slot == before.turn_slot]
+    lines = prompt.body["text"].splitlines()
+    assert "⌛ late" in lines and browsing not in lines
+    (closed,) = [row for row in posts.rows if row.dest.startswith("u:")]     # its private menu goes
+    assert closed.body["text"] == t("en", "bot.msg.private_done")
