@@ -17,7 +17,7 @@ for the caller to keep.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.contract import User
@@ -80,7 +80,7 @@ class Posts:
     """Messages to post, and the turn state they were built from, to keep with them."""
 
     rows: list[OutRow]
-    turn: TurnState = field(default_factory=TurnState)
+    turn: TurnState
 
 
 class TurnMessages:
