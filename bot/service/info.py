@@ -11,7 +11,6 @@ from renderers.i18n import t
 
 from . import messages as M
 from . import turnmessages as TM
-from .lobby import host_name
 from .model import Changes
 from .payloads import PayloadCodec
 from .store import GameStore, Loaded
@@ -26,7 +25,7 @@ class Info:
     async def board(self, loaded: Loaded, user: User, lang: str, *, private: bool = False) -> Reply:
         meta, match = loaded.meta, loaded.match
         if match is None:
-            return Reply(M.lobby_text(meta, loaded.game, host_name(meta)),
+            return Reply(M.lobby_text(meta, loaded.game, meta.host_name),
                          buttons=M.to_buttons(M.lobby_buttons(meta, loaded.game, self.codec)),
                          extra={"game_id": meta.id, "status": meta.status, "game": meta.game})
         text = loaded.game.presenter.board_text(match.view(None), lang)

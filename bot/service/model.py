@@ -78,6 +78,18 @@ class GameMeta:
     def language(self) -> str:
         return self.options.get("language") or "en"
 
+    @property
+    def host_name(self) -> str:
+        """The host's seat name (their id once they hold no seat)."""
+        for seat in self.seats:
+            if seat.user_id == self.host_id and not seat.is_ai:
+                return seat.name
+        return self.host_id
+
+    def may_manage(self, user: User) -> bool:
+        """Whether ``user`` may change the game's settings and seats: its host, or a chat admin."""
+        return user.id == self.host_id or user.is_admin
+
     def seat_of(self, user_id: str) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.user_id == user_id and not seat.is_ai:
