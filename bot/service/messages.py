@@ -239,8 +239,8 @@ def add_notes(meta: GameMeta, cycle: int, lines: Sequence[str]) -> None:
 def cycle_events(match, cycle: int, upto: int | None = None) -> list:
     """The public events of ``cycle`` (up to log index ``upto``)."""
     log = match.log
-    start = match.cycle_start(cycle)
-    end = match.cycle_start(cycle + 1) if cycle < match.cycle else len(log)
+    start = match.pacing.cycle_start(cycle)
+    end = match.pacing.cycle_start(cycle + 1) if cycle < match.pacing.cycle else len(log)
     if upto is not None:
         end = min(end, upto)
     return [e for e in log[start:end] if e.visible_to(None)]
@@ -276,8 +276,8 @@ def prompt_text(meta: GameMeta, game: GameKind, match, menu: Menu | None = None)
     lang = meta.language
     pres = game.presenter
     view = match.view(None)
-    moves, _ = pres.split_cycle(cycle_events(match, match.cycle))
-    lines = [pres.status_line(view, lang), *cycle_notes(meta, match.cycle)]
+    moves, _ = pres.split_cycle(cycle_events(match, match.pacing.cycle))
+    lines = [pres.status_line(view, lang), *cycle_notes(meta, match.pacing.cycle)]
     lines += pres.narrate(moves, match.players, lang)
     lines.append("")
     clock = clock_line(meta, match)         # what the seats to act have left, with time banks
@@ -391,7 +391,7 @@ def seat_prompt(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat
     lines.append(menu.text if menu.text else pres.prompt_line(view, lang, surface(meta)))
     render, description = None, ""
     if pres.private_pictures:
-        render = {"kind": "seat", "game_id": meta.id, "moves": match.move_count, "cycle": match.cycle,
+        render = {"kind": "seat", "game_id": meta.id, "moves": match.move_count, "cycle": match.pacing.cycle,
                   "seat": seat}
         description = pres.picture_description("seat", view, (), match.players, lang)
         # The text is the picture's caption where the platform has no other place for words
@@ -510,7 +510,7 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
         events = cycle_events(match, cycle)
         moves, outcome = pres.split_cycle(events)
         summary = [pres.cycle_over_line(view, cycle, lang)]
-        start = match.cycle_start(cycle)
+        start = match.pacing.cycle_start(cycle)
         if start > log_start or start == log_start and first_prompt:
             # The whole cycle was played now (AI seats only): no prompt of it was ever posted,
             # so its moves go with its picture rather than overwrite another cycle's prompt,
@@ -522,7 +522,7 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
             closing += pres.narrate(moves, match.players, lang)
             out.append(group(meta, "\n".join(closing), slot=turn_slot(meta), mode="edit"))
         summary += pres.narrate(outcome, match.players, lang)
-        final = match.is_terminal() and cycle == match.cycle
+        final = match.is_terminal() and cycle == match.pacing.cycle
         if final:
             summary += cycle_notes(meta, cycle)
         elif (scores := _scores_after(match, cycle)) is not None:
@@ -558,12 +558,12 @@ def after_moves(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, *, l
 
 def _scores_after(match, cycle: int) -> Sequence[int] | None:
     """The scores after ``cycle`` as everyone may know them (None: secret until the end)."""
-    history = match.score_history()
+    history = match.pacing.score_history()
     if history and len(history) >= cycle:
         return history[cycle - 1]
     if match.is_terminal():              # a cycle that closed with the game: no running scores of it
         return None
-    return match.public_returns()
+    return match.pacing.public_returns()
 
 
 def private_events(meta: GameMeta, game: GameKind, match, events: Sequence) -> list[OutRow]:
