@@ -64,6 +64,44 @@ def seated_moves(moves: Iterable[Any]) -> list[tuple[int | None, str]]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Label:
+    """What a button for a choice names, as engine data a presenter puts into words:
+    ``kind`` says what sort of choice it is ("build", "place", "pick", a Papà Paolo verb), ``args``
+    the engine values the words need (a colour id, a hex id, a tile). The presenter adds what only
+    the view tells (a cost, whether "undo" cancels the build) and the language."""
+
+    kind: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPlace:
+    """Where a choice sits on the board, in the engine's own terms, never pixels: ``area`` names a
+    part of the board ("hexes", "offer", "grid", "neighbourhood"...), ``at`` the spot there (a hex id,
+    a tile's text, a (row, column) cell, an (x, y) square, an id). A presenter's ``spots`` turns places
+    into boxes on its pictures: one place may have several boxes (a tile's badge and its row in a
+    panel), or none on a given picture."""
+
+    area: str
+    at: str | int | tuple[Any, ...]
+
+
+@runtime_checkable
+class Choice(Protocol):
+    """What a seat may choose (``Match.legal_choices``): a small frozen value.
+
+    Its key is its text, ``str(choice)``: stable, stored as the move, and ``Match.parse_choice``
+    reads it back to an equal choice. ``label()`` is what a button for it names (``Label``);
+    ``place()`` where it sits on the board (``BoardPlace``), None for a choice that is no place
+    (a colour word, an amount, "done"): a menu offers those.
+    """
+
+    def __str__(self) -> str: ...
+    def label(self) -> Label: ...
+    def place(self) -> BoardPlace | None: ...
+
+
 @runtime_checkable
 class Event(Protocol):
     """Something that happened, as data. ``kind`` names it; ``visible_to(None)`` is True for
@@ -138,18 +176,18 @@ class Match(ABC):
         order; () once over. Each has legal choices; every other seat has none."""
 
     @abstractmethod
-    def legal_choices(self, seat: int) -> list[Any]:
+    def legal_choices(self, seat: int) -> Sequence[Choice]:
         """What ``seat`` may choose now, in a stable order ([] when it is not to act)."""
 
     @abstractmethod
-    def parse_choice(self, text: str) -> Any:
+    def parse_choice(self, text: str) -> Choice:
         """The choice written ``text`` (``str(choice)`` parses back); ``MalformedInput`` otherwise."""
 
     @abstractmethod
-    def check(self, choice: Any, *, by: int) -> Any:
+    def check(self, choice: Choice, *, by: int) -> Choice:
         """The choice in normal form if ``by`` may make it now; raises the ``GameError`` that says why not."""
 
-    def is_legal(self, choice: Any, *, by: int) -> bool:
+    def is_legal(self, choice: Choice, *, by: int) -> bool:
         from .errors import GameError
 
         try:
@@ -159,7 +197,7 @@ class Match(ABC):
         return True
 
     @abstractmethod
-    def apply(self, choice: Any, *, by: int) -> list[Event]:
+    def apply(self, choice: Choice, *, by: int) -> list[Event]:
         """Check and make the choice; returns the events it caused. A refusal changes nothing."""
 
     @abstractmethod
@@ -315,13 +353,13 @@ class EngineMatch(Match):
         seat = self.game.current_player
         return () if seat is None else (seat,)
 
-    def legal_choices(self, seat: int) -> list[Any]:
+    def legal_choices(self, seat: int) -> Sequence[Choice]:
         return self.game.legal_actions() if seat == self.game.current_player else []
 
-    def check(self, choice: Any, *, by: int) -> Any:
+    def check(self, choice: Choice, *, by: int) -> Choice:
         return self.game.check(choice, by=by)
 
-    def apply(self, choice: Any, *, by: int) -> list:
+    def apply(self, choice: Choice, *, by: int) -> list[Event]:
         events = self.game.apply(choice, by=by)
         self._by[by] += 1
         return events
@@ -401,7 +439,7 @@ class GameDefinition(ABC):
 
     @abstractmethod
     def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
-               budget: float | int | None = None) -> Any:
+               budget: float | int | None = None) -> Choice:
         """The AI's choice for ``seat`` at ``level`` (one of ``ai_levels``), from what that seat
         may see. ``budget`` is for levels that search: None (the level's default), seconds (a
         float) or iterations (an int). Deterministic for a seed unless the budget is in seconds."""

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.interface import GameDefinition, Match
+from engine.interface import BoardPlace, Choice, GameDefinition, Label, Match
 
 GAMES_PER_COUNT = int(os.environ.get("CONFORMANCE_GAMES", "2"))
 MAX_STEPS = 20_000           # a random game that has not ended by then never will
@@ -69,6 +69,19 @@ def records_keep_drafts(match: Match) -> bool:
     a game whose records hold whole decisions only declares ``records_keep_drafts = False`` on its
     ``Pacing``."""
     return match.pacing.records_keep_drafts
+
+
+def check_choice(match: Match, choice: object) -> None:
+    """``choice`` satisfies the ``Choice`` protocol: frozen and hashable, its text (its key) parses back
+    to it, it names a label, and its place on the board, if any, is a ``BoardPlace``."""
+    assert isinstance(choice, Choice), f"{choice!r} is no Choice (label, place)"
+    hash(choice)
+    assert match.parse_choice(str(choice)) == choice, f"{choice!r} does not print and parse back"
+    label = choice.label()
+    assert isinstance(label, Label) and label.kind and isinstance(label.kind, str), (choice, label)
+    place = choice.place()
+    assert place is None or (isinstance(place, BoardPlace) and place.area), (choice, place)
+    hash(place)
 
 
 def busy_seats(match: Match) -> frozenset[int]:

@@ -13,6 +13,7 @@ from conformance_kit import (
     GAMES_PER_COUNT,
     MAX_STEPS,
     busy_seats,
+    check_choice,
     names,
     play_random,
     position_of,
@@ -35,7 +36,7 @@ def seeds(salt: int) -> list[int]:
     return [salt * 1000 + k for k in range(GAMES_PER_COUNT)]
 
 
-def test_random_games_end_and_only_the_seats_to_act_have_choices(case):
+def test_random_games_end_and_only_the_seats_to_act_have_choices_each_a_choice(case):
     definition, n = case
 
     def acting_seats_and_no_others(match):
@@ -45,7 +46,7 @@ def test_random_games_end_and_only_the_seats_to_act_have_choices(case):
             choices = match.legal_choices(seat)
             assert bool(choices) == (seat in acting), (seat, acting, choices)
             for choice in choices:
-                assert match.parse_choice(str(choice)) == choice, f"{choice!r} does not print and parse back"
+                check_choice(match, choice)
         assert sum(match.moves_by(s) for s in range(n)) == match.move_count
 
     for seed in seeds(1):

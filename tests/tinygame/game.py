@@ -35,7 +35,15 @@ from engine.errors import (
     NotYourTurn,
 )
 from engine.events import Event
-from engine.interface import Dynamics, GameDefinition, Information, Match, Pacing, SeatedMove
+from engine.interface import (
+    Dynamics,
+    GameDefinition,
+    Information,
+    Label,
+    Match,
+    Pacing,
+    SeatedMove,
+)
 
 FORMAT = "tiny-hands-record/1"
 ROUNDS, HAND, CARDS, MAX_CHOSEN, TOKENS = 3, 6, range(1, 13), 2, range(1, 6)
@@ -49,11 +57,23 @@ class Play:
     def __str__(self) -> str:
         return f"play:{self.card}"
 
+    def label(self) -> Label:
+        return Label("play", {"card": self.card})
+
+    def place(self) -> None:
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class Done:
     def __str__(self) -> str:
         return "done"
+
+    def label(self) -> Label:
+        return Label("done")
+
+    def place(self) -> None:
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +82,12 @@ class Take:
 
     def __str__(self) -> str:
         return f"take:{self.value}"
+
+    def label(self) -> Label:
+        return Label("take", {"value": self.value})
+
+    def place(self) -> None:
+        return None
 
 
 def parse(text: str) -> Play | Done | Take:
