@@ -1,16 +1,27 @@
 """The game-agnostic interface: what every game package provides, and all the bot knows of a game.
 
 In the spirit of OpenSpiel and boardgame.io. A game package (``engine/paris_paris``,
-``engine/paris_connection``) exposes one ``GameDefinition`` instance named ``GAME``; the
-registry (``engine/registry.py``) lists them. A ``Match`` is one game being played: mutable
-for speed (``apply`` changes it in place; ``copy`` gives an independent one for look-ahead).
+``engine/paris_connection``, ``engine/papa_paolo``) exposes one ``GameDefinition`` instance named
+``GAME``; the registry (``engine/registry.py``) lists them. A ``Match`` is one game being played,
+like OpenSpiel's ``State``: mutable for speed (``apply`` changes it in place; ``copy`` gives an
+independent one for look-ahead), and about the rules only. Each game's match derives from
+``EngineMatch``, the one adapter over the game's own engine object: sequential engines get the
+plain delegation, engines with simultaneous phases override how seats act. (A game may also
+implement ``Match`` itself, as the test-only Tiny Hands does.)
 
-Choices. ``legal_choices(seat)`` lists what a seat may do *now*, as small frozen values that
-print (``str``) and parse back (``parse_choice``). A choice may be one step of a longer
-decision (Paris Connection: pick a colour, then hexes one at a time, then "done"); the match
-then holds the pending part of the decision as state, every step is a move of its own (stored,
-replayed, counted in ``move_count``) and its views show the draft. So any game's turn maps to
-a handful of buttons at a time.
+Pacing. How a match is paced at the table is apart from its rules, in the ``Pacing`` its
+``pacing`` gives: the cycles the bot posts a picture after, the rounds players count, the scores
+the table may know, the decisions of several steps the AI finishes at a deadline, and whether
+records keep a decision under way.
+
+Choices. ``legal_choices(seat)`` lists what a seat may do *now*, each a ``Choice``: a small
+frozen value whose key is its text (``str``, which ``parse_choice`` reads back), which names its
+button (``label()``, a ``Label`` the presenter puts into words) and its place on the board
+(``place()``, a ``BoardPlace`` in engine terms, never pixels; None for a colour, an amount,
+"done"). A choice may be one step of a longer decision (Paris Connection: pick a colour, then
+hexes one at a time, then "done"); the match then holds the pending part of the decision as
+state, every step is a move of its own (stored, replayed, counted in ``move_count``) and its
+views show the draft. So any game's turn maps to a handful of buttons at a time.
 
 Secrets. ``view(seat)`` (``None``: the public view) and ``log_for(seat)`` are the only way
 state leaves the engine for players; records (``to_record``) hold every secret and are for
