@@ -195,7 +195,7 @@ class Hood:
             if here is None and a not in shops:
                 continue
             x, y = a
-            for side, dx, dy, back in _WAYS:
+            for side, dx, dy, back in WAYS:
                 b = (x + dx, y + dy)
                 city = cities.get(b)
                 if city is None or b in seen or back not in city.roads \
@@ -264,7 +264,7 @@ def _open_squares(geometry: Geometry) -> tuple[tuple[Pos, int, int, int], ...]:
     for pos in _squares_within_reach(cities, shops):
         x, y = pos
         fixed = want = joins = 0
-        for bit, (_, dx, dy, back) in enumerate(_WAYS):
+        for bit, (_, dx, dy, back) in enumerate(WAYS):
             q = (x + dx, y + dy)
             roads = cities.get(q)
             if roads is not None:
@@ -311,7 +311,7 @@ def _squares_within_reach(cities, shops) -> Iterator[Pos]:
 
 
 _DELTAS = tuple(DELTA[s] for s in SIDES)
-_WAYS = tuple((s, *DELTA[s], OPPOSITE[s]) for s in SIDES)     # a side, its step and the side facing back
+WAYS = tuple((s, *DELTA[s], OPPOSITE[s]) for s in SIDES)     # a side, its step and the side facing back
 
 
 def _reading_order(q: Pos) -> tuple[int, int]:

@@ -74,3 +74,18 @@ def test_a_neighbourhood_changed_in_place_is_answered_afresh():
     assert hood.placements(tile) == before
     hood.cities[(1, 0)].served = 2                                          # served: no plan left
     assert trips.best_plan(hood, trips_allowed=1, max_pizzas=3, max_distance=3) == []
+
+
+def test_one_pizzerias_drops_equal_the_general_search():
+    """The table for trips from one pizzeria gives the drops the search over splits gives."""
+    checked = 0
+    for g in _positions():
+        for person in g.people:
+            hood = person.hood
+            for start in hood.shops:
+                for covered in trips.trails(hood, start, 4):
+                    for max_pizzas in (1, 3, 6):
+                        assert trips._allocate_one(hood, start, covered, max_pizzas) == \
+                            trips._allocate_many(hood, {start: covered}, max_pizzas)
+                        checked += 1
+    assert checked > 500
