@@ -278,10 +278,63 @@ def check_step(g: Game, seat: int, step: Step) -> Step:
     if seat not in g.to_act():
         names = ", ".join(g.players[s] for s in g.to_act())
         raise NotYourTurn(f"it is {names}'s turn, not {g.players[seat]}'s", seat=seat)
+    if _surely_offered(g, seat, step):
+        return step
     offered = legal_steps(g, seat)
     if step in offered:
         return step
     raise _why_not(g, seat, step, offered)
+
+
+def _surely_offered(g: Game, seat: int, step: Step) -> bool:
+    """Whether ``legal_steps`` lists ``step`` (of the seat to act), answered for the common steps
+    without listing them all; False means "not known here", and the list decides."""
+    verb, arg = step.verb, step.arg
+    draft = g.drafts.get(seat)
+    phase = g.phase
+    if phase == "place":
+        if draft is None:
+            if verb != "place" or type(arg) is not tuple or len(arg) != 2:
+                return False
+            r, c = arg
+            b = g.board
+            return type(r) is int and type(c) is int and 0 <= r < b.rows and 0 <= c < b.cols \
+                and r * b.cols + c not in g.markers
+        mode = draft["mode"]
+        if mode == "choose":
+            return _choose_offers(g, seat, draft, verb, arg)
+        if mode == "rotate":
+            return verb == "rotate" and type(arg) is int \
+                and any(q == draft["square"] and rot == arg for q, rot in _placements(g, draft))
+        return False
+    if phase == "bid":
+        return verb == "stairs" and type(arg) is tuple and arg in g.stair_spaces(seat)
+    if phase == "settle":
+        return verb == "invest" and type(arg) is str and arg in g.inv_open
+    if phase == "deliver":
+        if verb == "best-plan":
+            return draft is None or draft["cur"] is None and not draft["trips"]
+        return verb == "done" and (draft is None or draft["cur"] is None)
+    return False
+
+
+def _choose_offers(g: Game, seat: int, draft: dict[str, Any], verb: str, arg: Any) -> bool:
+    """``_surely_offered`` once a grid space is chosen (``_action_steps``, mode "choose")."""
+    if verb == "nothing":
+        return True
+    r, c = draft["space"]
+    tile = g.grid[r * g.board.cols + c]
+    if verb in ("square", "take"):
+        if tile is None:
+            return False
+        spots = g.people[seat].hood.placements(C.CITY_TILES[tile])
+        return bool(spots) if verb == "take" else type(arg) is tuple and any(q == arg for q, _ in spots)
+    action = {"pizzas": "buy", "pizzeria": "build", "best-trip": "express"}.get(verb, verb)
+    if action not in g.board.actions_at(r, c) or not g.can_act(seat, action, g.bonus_now(seat)):
+        return False
+    if verb == action:
+        return True
+    return Step(verb, arg) in _amounts(g, seat, action)
 
 
 def _why_not(g: Game, seat: int, step: Step, offered: list[Step]) -> Exception:

@@ -184,19 +184,20 @@ def _allocate_one(hood: Hood, shop: Pos, covered: frozenset[Pos], max_pizzas: in
     for i in range(n - 1, -1, -1):
         total[i] = total[i + 1] + opens[i]
     most = min(hood.shops[shop].pizzas, max_pizzas)
-    after = [0]                          # the best value of the squares from i + 1 on, per amount
+    after = [0]                 # the best value of the squares from i + 1 on, per amount given them
     picks: list[list[int]] = [[]] * n
     for i in range(n - 1, -1, -1):
-        top, o, cap = min(most, total[i]), opens[i], total[i + 1]
+        top, o = min(most, total[i]), opens[i]
+        # More than the later squares can take is worth what all they can take.
+        after += [after[-1]] * (top + 1 - len(after))
         here = [0] * (top + 1)
         pick = [0] * (top + 1)
         for m in range(1, top + 1):
-            best, chosen = -1, 0
-            for a in range(min(m, o) + 1):
-                v = after[min(m - a, cap)] + a * DONE + (a == o)
-                if v > best:
-                    best, chosen = v, a
-            here[m], pick[m] = best, chosen
+            values = [after[m - a] + a * DONE for a in range(min(m, o) + 1)]
+            if m >= o:
+                values[o] += 1                  # the square completed
+            best = max(values)
+            here[m], pick[m] = best, values.index(best)     # the first best, as the search keeps it
         after, picks[i] = here, pick
     m = min(most, total[0])
     value = after[m] if n else 0
