@@ -335,15 +335,21 @@ def _shape(geometry: Geometry) -> _Shape | None:
     if any(not (-REACH <= c <= REACH) for p in squares for c in p):
         return None
     city_bits = shop_bits = 0
-    roads = [0, 0, 0, 0]
+    north = east = south = west = 0              # cities with a road on that side
     for pos, ends in cities:
-        bit = _bit(pos)
+        bit = 1 << (pos[1] + OFFSET) * WIDTH + pos[0] + OFFSET
         city_bits |= bit
-        for i, side in enumerate(SIDES):
-            if side in ends:
-                roads[i] |= bit
+        if "N" in ends:
+            north |= bit
+        if "E" in ends:
+            east |= bit
+        if "S" in ends:
+            south |= bit
+        if "W" in ends:
+            west |= bit
+    roads = (north, east, south, west)
     for pos in shops:
-        shop_bits |= _bit(pos)
+        shop_bits |= 1 << (pos[1] + OFFSET) * WIDTH + pos[0] + OFFSET
     taken = city_bits | shop_bits
     near = near_shop = 0
     for side in range(4):
@@ -365,14 +371,17 @@ def _box(x_lo: int, x_hi: int, y_lo: int, y_hi: int) -> int:
     """The squares a neighbourhood spanning x_lo..x_hi, y_lo..y_hi may grow to: it stays inside
     the largest box (``MAX_BBOX``, either way round)."""
     short, long = min(MAX_BBOX), max(MAX_BBOX)
-    bits = 0
-    for y in range(-OFFSET, WIDTH - OFFSET):
-        for x in range(-OFFSET, WIDTH - OFFSET):
-            w = max(x_hi, x) - min(x_lo, x) + 1
-            h = max(y_hi, y) - min(y_lo, y) + 1
-            if min(w, h) <= short and max(w, h) <= long:
-                bits |= _bit((x, y))
-    return bits
+    return _rectangle(x_lo, x_hi, short, y_lo, y_hi, long) | _rectangle(x_lo, x_hi, long, y_lo, y_hi, short)
+
+
+def _rectangle(x_lo: int, x_hi: int, width: int, y_lo: int, y_hi: int, height: int) -> int:
+    """The squares that keep the span x_lo..x_hi within ``width`` and y_lo..y_hi within ``height``."""
+    if x_hi - x_lo >= width or y_hi - y_lo >= height:
+        return 0
+    x0, x1 = max(x_hi - width + 1, -OFFSET), min(x_lo + width - 1, WIDTH - OFFSET - 1)
+    y0, y1 = max(y_hi - height + 1, -OFFSET), min(y_lo + height - 1, WIDTH - OFFSET - 1)
+    row = ((1 << x1 - x0 + 1) - 1) << x0 + OFFSET
+    return sum(row << (y + OFFSET) * WIDTH for y in range(y0, y1 + 1))
 
 
 @cache

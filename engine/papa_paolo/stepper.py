@@ -14,6 +14,7 @@ trip planned, before the plan is sent.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from engine.shared import shared
@@ -47,7 +48,8 @@ def legal_steps(g: Game, seat: int) -> list[Step]:
     if g.phase == "place":
         if draft is None:
             b = g.board
-            return [Step("place", (i // b.cols, i % b.cols)) for i in range(b.rows * b.cols) if i not in g.markers]
+            markers = g.markers
+            return [step for i, step in enumerate(_place_steps(b.rows, b.cols)) if i not in markers]
         return _action_steps(g, seat, draft)
     if g.phase == "invest":
         if draft is not None:
@@ -55,16 +57,38 @@ def legal_steps(g: Game, seat: int) -> list[Step]:
         ways = g.resolutions(seat)
         action = C.INVESTMENT_TILES[g.inv_held[seat]].action
         if "action" not in ways:
-            return [Step(w) for w in ways]
+            return [_step(w) for w in ways]
         # The action with its amount before the action step by step (a menu shows it first).
-        return [*(Step(w) for w in ways if w != "action"), *_amounts(g, seat, action), Step("action")]
+        return [*(_step(w) for w in ways if w != "action"), *_amounts(g, seat, action), _step("action")]
     if g.phase == "bid":
-        return [Step("stairs", s) for s in g.stair_spaces(seat)]
+        return [_step("stairs", s) for s in g.stair_spaces(seat)]
     if g.phase == "settle":
-        return [Step("invest", t) for t in g.inv_open]
+        return [_step("invest", t) for t in g.inv_open]
     if g.phase == "late":
-        return [*(Step("late", t) for t in g.inv_open), Step("decline")]
+        return [*(_step("late", t) for t in g.inv_open), _step("decline")]
     return _plan_steps(g, seat, draft or {"trips": [], "cur": None})
+
+
+# Listings make the same few steps again and again: each is made once (steps are frozen) and
+# kept, up to a bound (a buy's splits and the like are many).
+STEPS_KEPT = 4096
+_STEPS: dict[tuple[str, Any], Step] = {}
+
+
+def _step(verb: str, arg: Any = None) -> Step:
+    key = (verb, arg)
+    found = _STEPS.get(key)
+    if found is None:
+        found = Step(verb, arg)
+        if len(_STEPS) < STEPS_KEPT:
+            _STEPS[key] = found
+    return found
+
+
+@cache
+def _place_steps(rows: int, cols: int) -> tuple[Step, ...]:
+    """The "place" step of every grid space, row by row."""
+    return tuple(Step("place", (i // cols, i % cols)) for i in range(rows * cols))
 
 
 # --- Phase 1 and 4 actions ----------------------------------------------------------------------
@@ -81,28 +105,28 @@ def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
         if spots:
             # The tile's squares at once (a square taps "take it there"), and "take" as before:
             # records and stored games that went through it stay good.
-            out += [Step("square", q) for q in _unique(q for q, _ in spots)]
-            out.append(Step("take"))
+            out += [_step("square", q) for q in _unique(q for q, _ in spots)]
+            out.append(_step("take"))
         for a in g.board.actions_at(r, c):
             if g.can_act(seat, a, g.bonus_now(seat)):
-                out += [*_amounts(g, seat, a), Step(a)]
-        return [*out, Step("nothing")]
+                out += [*_amounts(g, seat, a), _step(a)]
+        return [*out, _step("nothing")]
     if mode == "square":
-        return [Step("square", q) for q in _unique(q for q, _ in _placements(g, d))]
+        return [_step("square", q) for q in _unique(q for q, _ in _placements(g, d))]
     if mode == "rotate":
-        return [Step("rotate", rot) for q, rot in _placements(g, d) if q == d["square"]]
+        return [_step("rotate", rot) for q, rot in _placements(g, d) if q == d["square"]]
     if mode == "pizzas":
-        return [Step("pizzas", n) for n in buy_counts(person, g.bonus_now(seat))]
+        return [_step("pizzas", n) for n in buy_counts(person, g.bonus_now(seat))]
     if mode == "put":
-        puts = [Step("put", p) for p in sorted(hood.shops, key=ORDER) if _room_left(hood, d, p) > 0]
-        return puts + [Step("split", s) for s in _sensible_splits(hood, d)]
+        puts = [_step("put", p) for p in sorted(hood.shops, key=ORDER) if _room_left(hood, d, p) > 0]
+        return puts + [_step("split", s) for s in _sensible_splits(hood, d)]
     if mode == "which":
-        return [Step("pizzeria", p) for p in build_choices(person, g.supply, g.bonus_now(seat))]
+        return [_step("pizzeria", p) for p in build_choices(person, g.supply, g.bonus_now(seat))]
     if mode == "where":
-        return [Step("square", q) for q in hood.shop_squares()]
+        return [_step("square", q) for q in hood.shop_squares()]
     if mode == "from":
         ignore = g.options["express_ignores_roads"]
-        return [Step("from", p) for p in sorted(hood.shops, key=ORDER)
+        return [_step("from", p) for p in sorted(hood.shops, key=ORDER)
                 if hood.shops[p].pizzas > 0 and _serves(hood, p, ignore)]
     return _trip_steps(hood, d["trip"], limit=person.value("red"), max_distance=None,
                        stock={}, open_={}, express=True, ignore=g.options["express_ignores_roads"])
@@ -113,11 +137,11 @@ def _amounts(g: Game, seat: int, action: str) -> list[Step]:
     build, the best express trip (a person's one tap; the action's own step leads to the same)."""
     person, bonus = g.people[seat], g.bonus_now(seat)
     if action == "buy":
-        return [Step("pizzas", n) for n in buy_counts(person, bonus)]
+        return [_step("pizzas", n) for n in buy_counts(person, bonus)]
     if action == "build":
-        return [Step("pizzeria", p) for p in build_choices(person, g.supply, bonus)]
+        return [_step("pizzeria", p) for p in build_choices(person, g.supply, bonus)]
     if action == "express" and _express_serves(g, seat):
-        return [Step("best-trip")]
+        return [_step("best-trip")]
     return []
 
 
@@ -214,8 +238,8 @@ def _trip_steps(hood: Hood, trip: dict[str, Any], *, limit: int, max_distance: i
     out: list[Step] = []
     if ignore and express:
         if can_drop:
-            out += [Step("drop", q) for q in sorted(hood.cities, key=ORDER) if open_left(q) > 0]
-        return [*out, Step("end-trip")] if drops else out
+            out += [_step("drop", q) for q in sorted(hood.cities, key=ORDER) if open_left(q) > 0]
+        return [*out, _step("end-trip")] if drops else out
     here = path[-1] if path else start
     used = {frozenset((a, b)) for a, b in zip([start, *path], path, strict=False)}
     if max_distance is None or len(path) < max_distance:
@@ -225,11 +249,11 @@ def _trip_steps(hood: Hood, trip: dict[str, Any], *, limit: int, max_distance: i
                 continue
             if express and not drops and not _drop_ahead(hood, nxt, used | {link}, open_left):
                 continue
-            out.append(Step("step", nxt))
+            out.append(_step("step", nxt))
     if path and can_drop and open_left(here) > 0:
-        out.append(Step("drop", here))
+        out.append(_step("drop", here))
     if path and (drops or not express):
-        out.append(Step("end-trip"))
+        out.append(_step("end-trip"))
     return out
 
 
@@ -246,17 +270,17 @@ def _plan_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
     if d["cur"] is not None:
         # The trip under way can be dropped as a whole (a person who took a wrong turn).
         return [*_trip_steps(hood, d["cur"], limit=tile.max_pizzas - total, max_distance=tile.max_distance,
-                             stock=stock, open_=open_, express=False, ignore=False), Step("undo-trip")]
+                             stock=stock, open_=open_, express=False, ignore=False), _step("undo-trip")]
     out = []
     if len(d["trips"]) < person.value("green") and total < tile.max_pizzas:
-        out = [Step("from", p) for p in sorted(hood.shops, key=ORDER)
+        out = [_step("from", p) for p in sorted(hood.shops, key=ORDER)
                if hood.shops[p].pizzas - stock.get(p, 0) > 0
                and any(q not in hood.shops for _, q in hood.links(p))]
-    out.append(Step("done"))
+    out.append(_step("done"))
     if not d["trips"]:
-        out.append(Step("best-plan"))
+        out.append(_step("best-plan"))
     else:
-        out.append(Step("undo-trip"))       # a planned trip taken back before the plan is sent
+        out.append(_step("undo-trip"))       # a planned trip taken back before the plan is sent
     return out
 
 
