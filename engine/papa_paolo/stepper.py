@@ -324,13 +324,14 @@ def _surely_offered(g: Game, seat: int, step: Step) -> bool:
             b = g.board
             return type(r) is int and type(c) is int and 0 <= r < b.rows and 0 <= c < b.cols \
                 and r * b.cols + c not in g.markers
-        mode = draft["mode"]
-        if mode == "choose":
-            return _choose_offers(g, seat, draft, verb, arg)
-        if mode == "rotate":
-            return verb == "rotate" and type(arg) is int \
-                and any(q == draft["square"] and rot == arg for q, rot in _placements(g, draft))
-        return False
+        return _draft_offers(g, seat, draft, verb, arg)
+    if phase == "invest":
+        if draft is not None:
+            return _draft_offers(g, seat, draft, verb, arg)
+        tile = C.INVESTMENT_TILES[g.inv_held[seat]]
+        if verb == "track":
+            return g.people[seat].tracks[tile.colour] < C.TRACK_TOP
+        return verb == "action" and g.can_act(seat, tile.action, g.bonus_now(seat))
     if phase == "bid":
         return verb == "stairs" and type(arg) is tuple and arg in g.stair_spaces(seat)
     if phase == "settle":
@@ -338,8 +339,25 @@ def _surely_offered(g: Game, seat: int, step: Step) -> bool:
     if phase == "deliver":
         if verb == "best-plan":
             return draft is None or draft["cur"] is None and not draft["trips"]
+        if verb == "undo-trip":
+            return draft is not None and (draft["cur"] is not None or bool(draft["trips"]))
         return verb == "done" and (draft is None or draft["cur"] is None)
     return False
+
+
+def _draft_offers(g: Game, seat: int, draft: dict[str, Any], verb: str, arg: Any) -> bool:
+    """``_surely_offered`` inside a decision of phase 1 or 4 (``_action_steps``)."""
+    mode = draft["mode"]
+    if mode == "choose":
+        return draft["space"] is not None and _choose_offers(g, seat, draft, verb, arg)
+    if mode == "rotate":
+        return verb == "rotate" and type(arg) is int \
+            and any(q == draft["square"] and rot == arg for q, rot in _placements(g, draft))
+    if verb != "square" or type(arg) is not tuple:
+        return False
+    if mode == "square":
+        return any(q == arg for q, _ in _placements(g, draft))
+    return mode == "where" and arg in g.people[seat].hood.shop_squares()
 
 
 def _choose_offers(g: Game, seat: int, draft: dict[str, Any], verb: str, arg: Any) -> bool:
