@@ -208,13 +208,30 @@ class Hood:
         return seen
 
     def can_express(self, ignore_roads: bool) -> bool:
-        """Whether one express trip could serve at least one house."""
-        for pos, shop in self.shops.items():
-            if shop.pizzas <= 0:
-                continue
-            squares = self.cities if ignore_roads else self.reachable(pos)
-            if any(self.cities[q].open > 0 for q in squares):
-                return True
+        """Whether one express trip could serve at least one house: a city square with an open
+        house that ``reachable`` finds from a pizzeria with pizzas (one walk from all of them,
+        ended at the first such square)."""
+        cities = self.cities
+        seen = [p for p, shop in self.shops.items() if shop.pizzas > 0]
+        if not seen:
+            return False
+        if ignore_roads:
+            return any(c.houses > c.served for c in cities.values())
+        queue = list(seen)
+        while queue:
+            a = queue.pop()
+            here = cities.get(a)
+            x, y = a
+            for side, dx, dy, back in WAYS:
+                b = (x + dx, y + dy)
+                city = cities.get(b)
+                if city is None or back not in city.roads or here is not None and side not in here.roads \
+                        or b in seen:
+                    continue
+                if city.houses > city.served:
+                    return True
+                seen.append(b)
+                queue.append(b)
         return False
 
     def free_room(self) -> int:
