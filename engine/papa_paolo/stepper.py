@@ -333,7 +333,8 @@ def _surely_offered(g: Game, seat: int, step: Step) -> bool:
             return g.people[seat].tracks[tile.colour] < C.TRACK_TOP
         return verb == "action" and g.can_act(seat, tile.action, g.bonus_now(seat))
     if phase == "bid":
-        return verb == "stairs" and type(arg) is tuple and arg in g.stair_spaces(seat)
+        return verb == "stairs" and type(arg) is tuple and len(arg) == 2 and type(arg[0]) is int \
+            and type(arg[1]) is int and g.stair_open(seat, *arg)
     if phase == "settle":
         return verb == "invest" and type(arg) is str and arg in g.inv_open
     if phase == "deliver":
