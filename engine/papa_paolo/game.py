@@ -266,7 +266,7 @@ class Game:
         if set(move) not in ({"place", "take"}, {"place", "action"}):
             raise MalformedInput('a phase-1 move is {"place": [row, col]} with "take" or "action"')
         space = move["place"]
-        if not isinstance(space, list) or len(space) != 2 or not all(type(v) is int for v in space):
+        if not isinstance(space, list) or len(space) != 2 or type(space[0]) is not int or type(space[1]) is not int:
             raise MalformedInput("place is [row, col]")
         r, c = space
         if not (0 <= r < self.board.rows and 0 <= c < self.board.cols):
@@ -333,7 +333,7 @@ class Game:
     def _play_bid(self, seat: int, move: dict, events: list[Event]) -> None:
         self._expect(move, {"stairs"}, "a staircase space")
         space = move["stairs"]
-        if not isinstance(space, list) or len(space) != 2 or not all(type(v) is int for v in space):
+        if not isinstance(space, list) or len(space) != 2 or type(space[0]) is not int or type(space[1]) is not int:
             raise MalformedInput("stairs is [row, column]")
         row, col = space
         if not self.stair_open(seat, row, col):
@@ -731,7 +731,7 @@ def _parse_take(data: Any) -> tuple[Pos, int]:
     if not isinstance(data, Mapping) or set(data) != {"square", "rotation"}:
         raise MalformedInput('take is {"square": [x, y], "rotation": 0-3}')
     sq, rot = data["square"], data["rotation"]
-    if not isinstance(sq, list) or len(sq) != 2 or not all(type(v) is int for v in sq):
+    if not isinstance(sq, list) or len(sq) != 2 or type(sq[0]) is not int or type(sq[1]) is not int:
         raise MalformedInput("a square is [x, y]")
     if type(rot) is not int or not 0 <= rot <= 3:
         raise BadRotation(f"a rotation is 0 to 3, not {rot!r}"[:60])

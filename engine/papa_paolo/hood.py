@@ -101,7 +101,10 @@ class Hood:
 
     def fits_with(self, pos: Pos) -> bool:
         squares = [*self.cities, *self.shops, pos]
-        return fits_box([p[0] for p in squares], [p[1] for p in squares])
+        xs = [p[0] for p in squares]
+        ys = [p[1] for p in squares]
+        w, h = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+        return min(w, h) <= min(MAX_BBOX) and max(w, h) <= max(MAX_BBOX)
 
     def linked(self, a: Pos, side: str) -> bool:
         """Whether a road link joins square ``a`` to its neighbour on ``side``."""
@@ -122,20 +125,22 @@ class Hood:
 
     def placement_fault(self, pos: Pos, roads: frozenset[str]) -> str | None:
         """Why a city tile with ``roads`` may not go on ``pos`` (an error code), or None if it may."""
-        if self.occupied(pos):
+        cities, shops = self.cities, self.shops
+        if pos in cities or pos in shops:
             return "square_taken"
-        near = [(s, step(pos, s)) for s in SIDES]
-        if not any(self.occupied(q) for _, q in near):
+        x, y = pos
+        near = [(side, (x + dx, y + dy), back) for side, dx, dy, back in WAYS]
+        if not any(q in cities or q in shops for _, q, _ in near):
             return "not_adjacent"
         connected = False
-        for side, q in near:
-            city = self.cities.get(q)
+        for side, q, back in near:
+            city = cities.get(q)
             if city is not None:
-                theirs = OPPOSITE[side] in city.roads
+                theirs = back in city.roads
                 if (side in roads) != theirs:
                     return "road_cut"
                 connected = connected or theirs
-            elif q in self.shops and side in roads:
+            elif q in shops and side in roads:
                 connected = True
         if not connected:
             return "not_connected"

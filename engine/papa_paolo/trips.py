@@ -32,8 +32,7 @@ Trip = tuple[Pos, tuple[Pos, ...], tuple[Pos, ...]]
 
 
 def _pos(value: Any, what: str) -> Pos:
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(type(v) is int for v in value)):
+    if not isinstance(value, list) or len(value) != 2 or type(value[0]) is not int or type(value[1]) is not int:
         raise MalformedInput(f"{what} is a square [x, y], not {value!r}"[:120])
     return value[0], value[1]
 
