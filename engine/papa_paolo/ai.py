@@ -26,7 +26,7 @@ from collections import deque
 from typing import Any
 
 from . import components as C
-from .hood import City, Hood, Pos, Shop, rotated
+from .hood import WAYS, City, Hood, Pos, Shop, rotated
 from .steps import Step
 from .trips import best_plan
 
@@ -90,6 +90,7 @@ class _Mind:
         self.dist = distances(self.hood)
         self.memo: dict[str, float] = {}
         self.ends_before: int | None = None     # open road ends of the hood as it is (it never changes)
+        self.ends: list[Pos] | None = None      # the free squares those ends point at, one per end
 
     def value(self, colour: str) -> int:
         return C.track_value(colour, self.tracks[colour])
@@ -208,12 +209,10 @@ class _Mind:
         hood = self.hood
         if hood.placement_fault(square, roads) is not None:
             return -1.0
-        hood.cities[square] = City(tile.id, tile.colour, roads, tile.houses)
-        try:
-            dist = distances(hood).get(square, 9)
-            ends = self._open_ends()
-        finally:
-            del hood.cities[square]
+        # The tile's road distance and the open road ends with it placed, read from the
+        # neighbourhood as it is (the AI weighs hundreds of placements a decision).
+        dist = self._distance_with(square, roads)
+        ends = self._open_ends_with(square, roads)
         if self.ends_before is None:
             self.ends_before = self._open_ends()
         before = self.ends_before
@@ -223,6 +222,54 @@ class _Mind:
         easy_complete = 0.3 if tile.houses == 1 else 0.0
         late = 0.5 if self.rounds_left <= 1 else 1.0
         return late * (tile.houses * HOUSE * reach + colour + easy_complete) + ROAD_END * (ends - before) * late
+
+    def _distance_with(self, square: Pos, roads: frozenset[str]) -> int:
+        """``distances`` of a city with ``roads`` placed on the free ``square`` (9 if no road
+        reaches it): one more than its nearest linked neighbour's (a shortest way to it never
+        passes through it, so its neighbours' distances are those without it)."""
+        hood = self.hood
+        x, y = square
+        best = None
+        for side, dx, dy, back in WAYS:
+            if side not in roads:
+                continue
+            q = (x + dx, y + dy)
+            if q in hood.shops:
+                d = 0
+            else:
+                city = hood.cities.get(q)
+                d = self.dist.get(q) if city is not None and back in city.roads else None
+                if d is None:
+                    continue
+            if best is None or d < best:
+                best = d
+        return 9 if best is None else best + 1
+
+    def _open_ends_with(self, square: Pos, roads: frozenset[str]) -> int:
+        """``_open_ends`` with a city with ``roads`` placed on the free ``square``: the ends the
+        neighbourhood has now, but the one at ``square``, and the new city's, all within the box
+        the new city widens."""
+        hood = self.hood
+        if self.ends is None:
+            self.ends = [(q[0] + dx, q[1] + dy) for q, city in hood.cities.items() for side in city.roads
+                         for dx, dy in (C.DELTA[side],) if not hood.occupied((q[0] + dx, q[1] + dy))]
+        x, y = square
+        mine = [(x + dx, y + dy) for side in roads for dx, dy in (C.DELTA[side],)
+                if not hood.occupied((x + dx, y + dy))]
+        squares = [*hood.cities, *hood.shops, square]
+        xs = [p[0] for p in squares]
+        ys = [p[1] for p in squares]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        short, long = min(C.MAX_BBOX), max(C.MAX_BBOX)
+        count = 0
+        for nxt in (*self.ends, *mine):
+            if nxt == square:
+                continue
+            w = max(x1, nxt[0]) - min(x0, nxt[0]) + 1
+            h = max(y1, nxt[1]) - min(y0, nxt[1]) + 1
+            if min(w, h) <= short and max(w, h) <= long:
+                count += 1
+        return count
 
     def _open_ends(self) -> int:
         """Road ends pointing at free squares that a tile could still use (inside the 4x5 box).
