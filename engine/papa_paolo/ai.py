@@ -202,13 +202,16 @@ class _Mind:
         placements = self.hood.placements(tile)
         if not placements:
             return -1.0
-        return max(self.placement_worth(tile, q, rot) for q, rot in placements)
+        # Every one of them is legal (``placements``): weighed without asking the rules again.
+        return max(self._placed_worth(tile, q, rotated(tile.roads, rot)) for q, rot in placements)
 
     def placement_worth(self, tile: C.CityTile, square: Pos, rot: int) -> float:
         roads = rotated(tile.roads, rot)
-        hood = self.hood
-        if hood.placement_fault(square, roads) is not None:
+        if self.hood.placement_fault(square, roads) is not None:
             return -1.0
+        return self._placed_worth(tile, square, roads)
+
+    def _placed_worth(self, tile: C.CityTile, square: Pos, roads: frozenset[str]) -> float:
         # The tile's road distance and the open road ends with it placed, read from the
         # neighbourhood as it is (the AI weighs hundreds of placements a decision).
         dist = self._distance_with(square, roads)
@@ -262,12 +265,11 @@ class _Mind:
         x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
         short, long = min(C.MAX_BBOX), max(C.MAX_BBOX)
         count = 0
-        for nxt in (*self.ends, *mine):
-            if nxt == square:
-                continue
-            w = max(x1, nxt[0]) - min(x0, nxt[0]) + 1
-            h = max(y1, nxt[1]) - min(y0, nxt[1]) + 1
-            if min(w, h) <= short and max(w, h) <= long:
+        for nx, ny in (*self.ends, *mine):
+            w = (nx if nx > x1 else x1) - (nx if nx < x0 else x0) + 1
+            h = (ny if ny > y1 else y1) - (ny if ny < y0 else y0) + 1
+            # min(w, h) <= short and max(w, h) <= long, spelled out
+            if (w <= short and h <= long or w <= long and h <= short) and (nx, ny) != square:
                 count += 1
         return count
 
