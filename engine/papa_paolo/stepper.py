@@ -20,7 +20,7 @@ from typing import Any
 from engine.shared import shared
 
 from . import components as C
-from .actions import build_choices, buy_counts, received, splits
+from .actions import Bonus, build_choices, buy_counts, can_express, received, splits
 from .errors import (
     GameIsOver,
     NotYourTurn,
@@ -107,9 +107,9 @@ def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
             # records and stored games that went through it stay good.
             out += [_step("square", q) for q in _unique(q for q, _ in spots)]
             out.append(_step("take"))
+        bonus = g.bonus_now(seat)
         for a in g.board.actions_at(r, c):
-            if g.can_act(seat, a, g.bonus_now(seat)):
-                out += [*_amounts(g, seat, a), _step(a)]
+            out += _offer(g, seat, a, bonus)
         return [*out, _step("nothing")]
     if mode == "square":
         return [_step("square", q) for q in _unique(q for q, _ in _placements(g, d))]
@@ -130,6 +130,25 @@ def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
                 if hood.shops[p].pizzas > 0 and _serves(hood, p, ignore)]
     return _trip_steps(hood, d["trip"], limit=person.value("red"), max_distance=None,
                        stock={}, open_={}, express=True, ignore=g.options["express_ignores_roads"])
+
+
+def _offer(g: Game, seat: int, action: str, bonus: Bonus) -> list[Step]:
+    """``[*_amounts(g, seat, action), Step(action)]`` if ``g.can_act(seat, action, bonus)``, else
+    nothing: what a grid space offers of its action (each rule read once for both)."""
+    person = g.people[seat]
+    if action == "sponsor":
+        return [_step(action)]
+    if action == "buy":
+        counts = buy_counts(person, bonus)
+        return [*(_step("pizzas", n) for n in counts), _step(action)] if counts else []
+    if action == "express":
+        if not can_express(person, bonus, g.options["express_ignores_roads"]):
+            return []
+        return [_step("best-trip"), _step(action)] if person.value("red") > 0 else [_step(action)]
+    choices = build_choices(person, g.supply, bonus)
+    if not choices or not person.hood.shop_squares():
+        return []
+    return [*(_step("pizzeria", p) for p in choices), _step(action)]
 
 
 def _amounts(g: Game, seat: int, action: str) -> list[Step]:

@@ -14,7 +14,8 @@ from pp_testkit import random_match
 from engine.papa_paolo import components as C
 from engine.papa_paolo import trips
 from engine.papa_paolo.hood import City, Hood, Shop, rotated
-from engine.papa_paolo.stepper import _express_serves, _surely_offered, legal_steps
+from engine.papa_paolo.stepper import _amounts, _express_serves, _offer, _surely_offered, legal_steps
+from engine.papa_paolo.steps import Step
 
 
 def _plain_placements(hood: Hood, tile: C.CityTile) -> list:
@@ -80,17 +81,17 @@ def test_one_pizzerias_drops_equal_the_general_search():
     """The table for trips from one pizzeria gives the drops the search over splits gives."""
     checked = 0
     for i, g in enumerate(_positions()):
-        if i % 4:
-            continue                     # neighbourhoods change slowly: every fourth position
+        if i % 8:
+            continue                     # neighbourhoods change slowly: every eighth position
         for person in g.people:
             hood = person.hood
             for start in hood.shops:
                 for covered in trips.trails(hood, start, 4):
-                    for max_pizzas in (1, 3, 6):
+                    for max_pizzas in (2, 5):
                         assert trips._allocate_one(hood, start, covered, max_pizzas) == \
                             trips._allocate_many(hood, {start: covered}, max_pizzas)
                         checked += 1
-    assert checked > 300
+    assert checked > 150
 
 
 def test_a_step_passed_without_the_list_is_in_the_list():
@@ -107,3 +108,19 @@ def test_a_step_passed_without_the_list_is_in_the_list():
                     assert step in offered, (step, g.phase, g.drafts.get(seat))
                     passed += 1
     assert passed > 1000
+
+
+def test_a_spaces_action_offers_what_its_rules_say():
+    """``_offer`` reads each rule once for an action and its amounts: the same steps as asking
+    whether the action can be taken, then for its amounts."""
+    checked = 0
+    for g in _positions():
+        if g.finished:
+            continue
+        for seat in range(g.n):
+            bonus = g.bonus_now(seat)
+            for action in C.ACTIONS:
+                plain = [*_amounts(g, seat, action), Step(action)] if g.can_act(seat, action, bonus) else []
+                assert _offer(g, seat, action, bonus) == plain
+                checked += 1
+    assert checked > 1000
