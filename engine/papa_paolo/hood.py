@@ -119,7 +119,25 @@ class Hood:
         return False
 
     def links(self, a: Pos) -> list[tuple[str, Pos]]:
-        return [(s, step(a, s)) for s in SIDES if self.linked(a, s)]
+        """Each side of ``a`` with a road link and the square it leads to (``linked`` spelled out:
+        trips and the AI ask this of every square they pass)."""
+        cities, shops = self.cities, self.shops
+        here = cities.get(a)
+        x, y = a
+        out = []
+        for side, dx, dy, back in WAYS:
+            b = (x + dx, y + dy)
+            there = cities.get(b)
+            if here is not None:
+                if there is not None:
+                    linked = side in here.roads and back in there.roads
+                else:
+                    linked = b in shops and side in here.roads
+            else:
+                linked = there is not None and a in shops and back in there.roads
+            if linked:
+                out.append((side, b))
+        return out
 
     # --- Placement rules ---------------------------------------------------------------------
 
