@@ -91,6 +91,8 @@ class _Mind:
         self.memo: dict[str, float] = {}
         self.ends_before: int | None = None     # open road ends of the hood as it is (it never changes)
         self.ends: list[Pos] | None = None      # the free squares those ends point at, one per end
+        self.bounds: tuple[int, int, int, int] | None = None    # the hood's x and y spans
+        self.colour_need: dict[str, float] = {}   # per colour: COLOUR_NEED of its track's rank
 
     def value(self, colour: str) -> int:
         return C.track_value(colour, self.tracks[colour])
@@ -220,8 +222,10 @@ class _Mind:
             self.ends_before = self._open_ends()
         before = self.ends_before
         reach = max(0.2, 1.0 - 0.15 * max(0, dist - 2))
-        ranked = sorted(self.tracks.values())
-        colour = COLOUR_NEED[min(ranked.index(self.tracks[tile.colour]), 3)]
+        colour = self.colour_need.get(tile.colour)
+        if colour is None:
+            ranked = sorted(self.tracks.values())
+            colour = self.colour_need[tile.colour] = COLOUR_NEED[min(ranked.index(self.tracks[tile.colour]), 3)]
         easy_complete = 0.3 if tile.houses == 1 else 0.0
         late = 0.5 if self.rounds_left <= 1 else 1.0
         return late * (tile.houses * HOUSE * reach + colour + easy_complete) + ROAD_END * (ends - before) * late
@@ -259,10 +263,12 @@ class _Mind:
         x, y = square
         mine = [(x + dx, y + dy) for side in roads for dx, dy in (C.DELTA[side],)
                 if not hood.occupied((x + dx, y + dy))]
-        squares = [*hood.cities, *hood.shops, square]
-        xs = [p[0] for p in squares]
-        ys = [p[1] for p in squares]
-        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        if self.bounds is None:
+            squares = [*hood.cities, *hood.shops]
+            self.bounds = (min(p[0] for p in squares), max(p[0] for p in squares),
+                           min(p[1] for p in squares), max(p[1] for p in squares))
+        x0, x1, y0, y1 = self.bounds
+        x0, x1, y0, y1 = (x if x < x0 else x0), (x if x > x1 else x1), (y if y < y0 else y0), (y if y > y1 else y1)
         short, long = min(C.MAX_BBOX), max(C.MAX_BBOX)
         count = 0
         for nx, ny in (*self.ends, *mine):

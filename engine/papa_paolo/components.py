@@ -101,12 +101,16 @@ class Board:
 
     def actions_at(self, row: int, col: int) -> tuple[str, ...]:
         """The actions of grid space (row, col): its row's, then its column's not already there."""
-        table = _SPACE_ACTIONS.get(id(self))         # the boards of the box, read at every choice of a space
-        return (table or _space_actions(self))[row * self.cols + col]
+        return space_actions(self)[row * self.cols + col]
+
+
+def space_actions(board: Board) -> tuple[tuple[str, ...], ...]:
+    """``Board.actions_at`` of every space, row by row (read at every choice of a space and
+    every view: the boards of the box are kept)."""
+    return _SPACE_ACTIONS.get(id(board)) or _space_actions(board)
 
 
 def _space_actions(board: Board) -> tuple[tuple[str, ...], ...]:
-    """``Board.actions_at`` of every space, row by row."""
     out = []
     for row in range(board.rows):
         for col in range(board.cols):
