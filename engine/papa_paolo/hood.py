@@ -460,6 +460,7 @@ def _shop_squares_plainly(geometry: Geometry) -> tuple[Pos, ...]:
 
 
 WAYS = tuple((s, *DELTA[s], OPPOSITE[s]) for s in SIDES)     # a side, its step and the side facing back
+_SIDE_OF = {DELTA[s]: s for s in SIDES}                        # the side a step goes to
 
 
 def trip_fault(hood: Hood, start: Pos, path: list[Pos], max_distance: int | None) -> str | None:
@@ -473,9 +474,9 @@ def trip_fault(hood: Hood, start: Pos, path: list[Pos], max_distance: int | None
     used: set[frozenset[Pos]] = set()
     here = start
     for nxt in path:
-        side = next((s for s in SIDES if step(here, s) == nxt), None)
         if nxt in hood.shops:
             return "enters_pizzeria"
+        side = _SIDE_OF.get((nxt[0] - here[0], nxt[1] - here[1]))
         if side is None or not hood.linked(here, side):
             return "no_road"
         link = frozenset((here, nxt))
