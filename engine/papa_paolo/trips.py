@@ -183,6 +183,8 @@ def _allocate_one(hood: Hood, shop: Pos, covered: frozenset[Pos], max_pizzas: in
     for i in range(n - 1, -1, -1):
         total[i] = total[i + 1] + opens[i]
     most = min(hood.shops[shop].pizzas, max_pizzas)
+    if most >= total[0]:            # pizzas for every house: each square gets all it can take
+        return (total[0], n), {shop: {q: o for q, o in zip(squares, opens, strict=True) if o}}
     after = [0]                 # the best value of the squares from i + 1 on, per amount given them
     picks: list[list[int]] = [[]] * n
     for i in range(n - 1, -1, -1):
