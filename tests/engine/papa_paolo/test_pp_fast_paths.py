@@ -124,3 +124,17 @@ def test_a_spaces_action_offers_what_its_rules_say():
                 assert _offer(g, seat, action, bonus) == plain
                 checked += 1
     assert checked > 1000
+
+
+def test_a_neighbourhood_off_the_board_of_bits_is_read_plainly():
+    """Placements are found on a board of bits around (0, 0); a neighbourhood reaching beyond it
+    (only a test builds one) gets the plain rules' answers."""
+    hood = Hood()
+    hood.shops[(6, 0)] = Shop("S1P", 5, 3)
+    for x in (7, 8):
+        hood.cities[(x, 0)] = City("S1", "yellow", frozenset("EW"), 2)
+    tiles = [C.CITY_TILES[t] for t in C.CITY_IDS[::9]]
+    for tile in tiles:
+        assert hood.placements(tile) == _plain_placements(hood, tile)
+    assert any(hood.placements(tile) for tile in tiles) and hood.shop_squares()
+    assert hood.shop_squares() == [q for q in hood.frontier() if hood.shop_fault(q) is None]
