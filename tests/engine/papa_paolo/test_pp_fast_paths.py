@@ -1,8 +1,10 @@
 """The engine's remembered and shortcut answers equal the rules read plainly, in real games.
 
 Placements and pizzeria squares are kept by a neighbourhood's geometry, best plans and express
-trips by its contents, and the "best-trip" shortcut is offered without searching for the trip
-(engine/papa_paolo/hood.py, trips.py, stepper.py). Each is checked here against the plain rule
+trips by its contents, and the "best-trip" shortcut is offered without searching for the trip;
+placements are found on a board of bits, one pizzeria's drops by a table, a chosen step is
+checked without listing every choice, a space's action and its amounts are offered from one
+reading of each rule (engine/papa_paolo/hood.py, trips.py, stepper.py). Each is checked here against the plain rule
 on every position of random games, and against a neighbourhood changed in place (as the AI
 changes its own to weigh a tile), so an answer kept for an older state cannot pass.
 """
