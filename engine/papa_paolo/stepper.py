@@ -57,32 +57,16 @@ def legal_steps(g: Game, seat: int) -> list[Step]:
         ways = g.resolutions(seat)
         action = C.INVESTMENT_TILES[g.inv_held[seat]].action
         if "action" not in ways:
-            return [_step(w) for w in ways]
+            return [Step(w) for w in ways]
         # The action with its amount before the action step by step (a menu shows it first).
-        return [*(_step(w) for w in ways if w != "action"), *_amounts(g, seat, action), _step("action")]
+        return [*(Step(w) for w in ways if w != "action"), *_amounts(g, seat, action), Step("action")]
     if g.phase == "bid":
-        return [_step("stairs", s) for s in g.stair_spaces(seat)]
+        return [Step("stairs", s) for s in g.stair_spaces(seat)]
     if g.phase == "settle":
-        return [_step("invest", t) for t in g.inv_open]
+        return [Step("invest", t) for t in g.inv_open]
     if g.phase == "late":
-        return [*(_step("late", t) for t in g.inv_open), _step("decline")]
+        return [*(Step("late", t) for t in g.inv_open), Step("decline")]
     return _plan_steps(g, seat, draft or {"trips": [], "cur": None})
-
-
-# Listings make the same few steps again and again: each is made once (steps are frozen) and
-# kept, up to a bound (a buy's splits and the like are many).
-STEPS_KEPT = 4096
-_STEPS: dict[tuple[str, Any], Step] = {}
-
-
-def _step(verb: str, arg: Any = None) -> Step:
-    key = (verb, arg)
-    found = _STEPS.get(key)
-    if found is None:
-        found = Step(verb, arg)
-        if len(_STEPS) < STEPS_KEPT:
-            _STEPS[key] = found
-    return found
 
 
 @cache
@@ -105,28 +89,28 @@ def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
         if spots:
             # The tile's squares at once (a square taps "take it there"), and "take" as before:
             # records and stored games that went through it stay good.
-            out += [_step("square", q) for q in _unique(q for q, _ in spots)]
-            out.append(_step("take"))
+            out += [Step("square", q) for q in _unique(q for q, _ in spots)]
+            out.append(Step("take"))
         bonus = g.bonus_now(seat)
         for a in g.board.actions_at(r, c):
             out += _offer(g, seat, a, bonus)
-        return [*out, _step("nothing")]
+        return [*out, Step("nothing")]
     if mode == "square":
-        return [_step("square", q) for q in _unique(q for q, _ in _placements(g, d))]
+        return [Step("square", q) for q in _unique(q for q, _ in _placements(g, d))]
     if mode == "rotate":
-        return [_step("rotate", rot) for q, rot in _placements(g, d) if q == d["square"]]
+        return [Step("rotate", rot) for q, rot in _placements(g, d) if q == d["square"]]
     if mode == "pizzas":
-        return [_step("pizzas", n) for n in buy_counts(person, g.bonus_now(seat))]
+        return [Step("pizzas", n) for n in buy_counts(person, g.bonus_now(seat))]
     if mode == "put":
-        puts = [_step("put", p) for p in sorted(hood.shops, key=ORDER) if _room_left(hood, d, p) > 0]
-        return puts + [_step("split", s) for s in _sensible_splits(hood, d)]
+        puts = [Step("put", p) for p in sorted(hood.shops, key=ORDER) if _room_left(hood, d, p) > 0]
+        return puts + [Step("split", s) for s in _sensible_splits(hood, d)]
     if mode == "which":
-        return [_step("pizzeria", p) for p in build_choices(person, g.supply, g.bonus_now(seat))]
+        return [Step("pizzeria", p) for p in build_choices(person, g.supply, g.bonus_now(seat))]
     if mode == "where":
-        return [_step("square", q) for q in hood.shop_squares()]
+        return [Step("square", q) for q in hood.shop_squares()]
     if mode == "from":
         ignore = g.options["express_ignores_roads"]
-        return [_step("from", p) for p in sorted(hood.shops, key=ORDER)
+        return [Step("from", p) for p in sorted(hood.shops, key=ORDER)
                 if hood.shops[p].pizzas > 0 and _serves(hood, p, ignore)]
     return _trip_steps(hood, d["trip"], limit=person.value("red"), max_distance=None,
                        stock={}, open_={}, express=True, ignore=g.options["express_ignores_roads"])
@@ -137,18 +121,18 @@ def _offer(g: Game, seat: int, action: str, bonus: Bonus) -> list[Step]:
     nothing: what a grid space offers of its action (each rule read once for both)."""
     person = g.people[seat]
     if action == "sponsor":
-        return [_step(action)]
+        return [Step(action)]
     if action == "buy":
         counts = buy_counts(person, bonus)
-        return [*(_step("pizzas", n) for n in counts), _step(action)] if counts else []
+        return [*(Step("pizzas", n) for n in counts), Step(action)] if counts else []
     if action == "express":
         if not can_express(person, bonus, g.options["express_ignores_roads"]):
             return []
-        return [_step("best-trip"), _step(action)] if person.value("red") > 0 else [_step(action)]
+        return [Step("best-trip"), Step(action)] if person.value("red") > 0 else [Step(action)]
     choices = build_choices(person, g.supply, bonus)
     if not choices or not person.hood.shop_squares():
         return []
-    return [*(_step("pizzeria", p) for p in choices), _step(action)]
+    return [*(Step("pizzeria", p) for p in choices), Step(action)]
 
 
 def _amounts(g: Game, seat: int, action: str) -> list[Step]:
@@ -156,11 +140,11 @@ def _amounts(g: Game, seat: int, action: str) -> list[Step]:
     build, the best express trip (a person's one tap; the action's own step leads to the same)."""
     person, bonus = g.people[seat], g.bonus_now(seat)
     if action == "buy":
-        return [_step("pizzas", n) for n in buy_counts(person, bonus)]
+        return [Step("pizzas", n) for n in buy_counts(person, bonus)]
     if action == "build":
-        return [_step("pizzeria", p) for p in build_choices(person, g.supply, bonus)]
+        return [Step("pizzeria", p) for p in build_choices(person, g.supply, bonus)]
     if action == "express" and _express_serves(g, seat):
-        return [_step("best-trip")]
+        return [Step("best-trip")]
     return []
 
 
@@ -257,8 +241,8 @@ def _trip_steps(hood: Hood, trip: dict[str, Any], *, limit: int, max_distance: i
     out: list[Step] = []
     if ignore and express:
         if can_drop:
-            out += [_step("drop", q) for q in sorted(hood.cities, key=ORDER) if open_left(q) > 0]
-        return [*out, _step("end-trip")] if drops else out
+            out += [Step("drop", q) for q in sorted(hood.cities, key=ORDER) if open_left(q) > 0]
+        return [*out, Step("end-trip")] if drops else out
     here = path[-1] if path else start
     used = {frozenset((a, b)) for a, b in zip([start, *path], path, strict=False)}
     if max_distance is None or len(path) < max_distance:
@@ -268,11 +252,11 @@ def _trip_steps(hood: Hood, trip: dict[str, Any], *, limit: int, max_distance: i
                 continue
             if express and not drops and not _drop_ahead(hood, nxt, used | {link}, open_left):
                 continue
-            out.append(_step("step", nxt))
+            out.append(Step("step", nxt))
     if path and can_drop and open_left(here) > 0:
-        out.append(_step("drop", here))
+        out.append(Step("drop", here))
     if path and (drops or not express):
-        out.append(_step("end-trip"))
+        out.append(Step("end-trip"))
     return out
 
 
@@ -289,17 +273,17 @@ def _plan_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
     if d["cur"] is not None:
         # The trip under way can be dropped as a whole (a person who took a wrong turn).
         return [*_trip_steps(hood, d["cur"], limit=tile.max_pizzas - total, max_distance=tile.max_distance,
-                             stock=stock, open_=open_, express=False, ignore=False), _step("undo-trip")]
+                             stock=stock, open_=open_, express=False, ignore=False), Step("undo-trip")]
     out = []
     if len(d["trips"]) < person.value("green") and total < tile.max_pizzas:
-        out = [_step("from", p) for p in sorted(hood.shops, key=ORDER)
+        out = [Step("from", p) for p in sorted(hood.shops, key=ORDER)
                if hood.shops[p].pizzas - stock.get(p, 0) > 0
                and any(q not in hood.shops for _, q in hood.links(p))]
-    out.append(_step("done"))
+    out.append(Step("done"))
     if not d["trips"]:
-        out.append(_step("best-plan"))
+        out.append(Step("best-plan"))
     else:
-        out.append(_step("undo-trip"))       # a planned trip taken back before the plan is sent
+        out.append(Step("undo-trip"))       # a planned trip taken back before the plan is sent
     return out
 
 
