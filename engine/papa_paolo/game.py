@@ -245,10 +245,12 @@ class Game:
         if seat not in self.to_act():
             names = ", ".join(self.players[s] for s in self.to_act())
             raise NotYourTurn(f"it is {names}'s turn, not {self.players[seat]}'s", seat=seat)
-        if not (type(move) is dict or isinstance(move, Mapping)) or not move:
+        if not isinstance(move, Mapping) or not move:
             raise MalformedInput("a move is an object")
+        handler = {"place": self._play_place, "bid": self._play_bid, "settle": self._play_settle,
+                   "late": self._play_late, "invest": self._play_invest, "deliver": self._play_deliver}
         events: list[Event] = []
-        _PLAYS[self.phase](self, seat, dict(move), events)
+        handler[self.phase](seat, dict(move), events)
         # The record's move (with its player) as compact JSON text, which ``to_record`` reads
         # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
         self.record_moves.append(COMPACT_JSON.encode({"player": self.players[seat], **move}))
@@ -685,11 +687,6 @@ class Game:
 
     def log_for(self, seat: int | None) -> list[Event]:
         return [e for e in self.log if e.visible_to(seat)]
-
-
-# Each phase's whole move (``Game.play``).
-_PLAYS = {"place": Game._play_place, "bid": Game._play_bid, "settle": Game._play_settle, "late": Game._play_late,
-          "invest": Game._play_invest, "deliver": Game._play_deliver}
 
 
 # --- Checks of set-ups and moves -------------------------------------------------------------------
