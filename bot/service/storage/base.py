@@ -3,7 +3,8 @@
 Everything one action changes (game metadata, the move, outbox messages, timers, results)
 arrives as one ``Changes`` value and is committed in one transaction, so a message about a
 move can never exist without the move, nor the move without its messages. The game itself
-is stored as its record (RULES.md: setup + moves) and rebuilt by replaying it.
+is stored as its record (RULES.md: setup + moves); while it runs, its match is stored packed
+too (``snapshots``, in the transaction of each move), and read back instead of a replay.
 
 Several processes may share one database: game ids come from the database
 (``new_game_id``), a game row is only overwritten by a writer that read its current
