@@ -42,8 +42,8 @@ class Loaded:
     """A game in memory: its metadata and, once started, its match.
 
     The match is held live while in use and packed otherwise: an idle game keeps only the bytes
-    last stored for it (``snapshots``), a fifth of the live match's memory, and unpacks them on
-    first use (``match``, about 0.3 ms). ``GameStore`` keeps a bounded number of matches live
+    last stored for it (``snapshots``: Papà Paolo at move 138, 4.6 KB instead of about 30-50 KiB
+    live), and unpacks them on first use (``match``, about 0.3-0.5 ms). ``GameStore`` keeps a bounded number of matches live
     (the most recently used) and packs the rest again (``pack_away``)."""
 
     __slots__ = ("meta", "recent", "_live", "_packed", "on_live")
@@ -129,7 +129,8 @@ class GameStore:
 
     def remember(self, loaded: Loaded) -> Loaded:
         gid = loaded.meta.id
-        if self._games.get(gid) not in (None, loaded):
+        older = self._games.get(gid)
+        if older is not None and older is not loaded:
             self._live.pop(gid, None)               # the older copy's match
         self._games[gid] = loaded
         self._games.move_to_end(gid)
@@ -185,11 +186,12 @@ class GameStore:
 
     @staticmethod
     def rebuild(meta: GameMeta, moves: list[tuple[int, str]]) -> Loaded:
-        """The game replayed from its record, live, with its match packed."""
+        """The game replayed from its record, its match packed (a restore of many games holds
+        one live match at a time; the match is unpacked again on use)."""
         if meta.setup is None:
             return Loaded(meta)
         match = kind(meta.game).definition.resume(meta.setup, moves)
-        return Loaded(meta, match, packed=pack(meta.id, meta.game, match))
+        return Loaded(meta, packed=pack(meta.id, meta.game, match))
 
     async def _replayed(self, game_ids: list[int]) -> list[Loaded]:
         """The games replayed from their records (their snapshots were missing or stale), and

@@ -35,6 +35,18 @@ async def press_random(service, c, users: dict, rng: random.Random) -> tuple[int
     return seat, index
 
 
+def replays(service) -> list[int]:
+    """The ids of the games ``service`` replays from here on (it reads their moves only to replay them)."""
+    replayed: list[int] = []
+    load_games = service.storage.load_games
+
+    async def counted(game_ids):
+        replayed.extend(game_ids)
+        return await load_games(game_ids)
+    service.storage.load_games = counted
+    return replayed
+
+
 def same_game(a, b) -> None:
     """``a`` and ``b`` are the same position to everything the bot reads of a match."""
     assert a.to_record() == b.to_record()
@@ -75,8 +87,9 @@ async def test_a_game_read_back_from_its_snapshot_plays_on_as_the_replayed_one(d
 
     service = await GameService.open(database, clock=clock)
     try:
+        replayed_ids = replays(service)
         loaded = await service.store.load(gid)
-        assert not loaded.live and loaded.packed.stamp == stamp(game)          # read back, not replayed
+        assert replayed_ids == [] and loaded.packed.stamp == stamp(game)        # read back, not replayed
         meta, moves = await service.storage.load_game(gid)
         assert loaded.packed.moves == len(moves) == meta.moves > 0
         replayed = kind(game).definition.resume(meta.setup, moves)
@@ -125,10 +138,11 @@ async def test_a_stale_or_foreign_snapshot_is_ignored_and_replaced(database, clo
     for eager in (False, True):
         service = await GameService.open(database, clock=clock)
         try:
+            replayed_ids = replays(service)
             if eager:
                 assert await service.restore_all() == 1
             loaded = await service.store.load(gid)
-            assert loaded.live                                         # replayed (the snapshot was not used)
+            assert replayed_ids == [gid]                               # replayed (the snapshot was not used)
             meta, moves = await service.storage.load_game(gid)
             replayed = kind("papa-paolo").definition.resume(meta.setup, moves)
             same_game(loaded.match, replayed)
@@ -202,15 +216,15 @@ async def test_games_of_a_database_from_before_snapshots_are_replayed_once_then_
     service = await GameService.open(str(path), clock=clock)
     try:
         assert await service.storage.schema_version() == SCHEMA_VERSION == 8
-        assert await service.restore_all() == 2
-        replayed = {gid: service.store.cached(gid) for gid in (1, 2)}
-        assert all(loaded.live for loaded in replayed.values())
-        records = {gid: loaded.match.to_record() for gid, loaded in replayed.items()}
+        replayed_ids = replays(service)
+        assert await service.restore_all() == 2 and sorted(replayed_ids) == [1, 2]
+        records = {gid: service.store.cached(gid).match.to_record() for gid in (1, 2)}
     finally:
         await service.close()
     service = await GameService.open(str(path), clock=clock)
     try:
-        assert await service.restore_all() == 2
+        replayed_ids = replays(service)
+        assert await service.restore_all() == 2 and replayed_ids == []
         for gid in (1, 2):
             loaded = service.store.cached(gid)
             assert not loaded.live and loaded.packed.moves == loaded.meta.moves == (49, 56)[gid - 1]
