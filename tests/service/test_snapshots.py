@@ -231,3 +231,38 @@ async def test_games_of_a_database_from_before_snapshots_are_replayed_once_then_
             assert loaded.match.to_record() == records[gid]
     finally:
         await service.close()
+
+
+def test_a_match_read_back_shares_what_a_replayed_one_shares():
+    """Steps and events repeat from game to game, and a replayed match holds the shared copy of
+    each (engine/shared.py); one read back does too, so it weighs about what a replayed one does
+    (plain pickle: twice as much)."""
+    import gc
+    import tracemalloc
+
+    from bot.service.snapshots import pack
+
+    definition = kind("papa-paolo").definition
+    games = []
+    for seed in range(8):
+        match, rng, moves = definition.new_match(["Ann", "Bob", "Cy"], seed=seed), random.Random(seed), []
+        while match.move_count < 100:
+            seat = match.to_act()[0]
+            choice = rng.choice(match.legal_choices(seat))
+            moves.append((seat, str(choice)))
+            match.apply(choice, by=seat)
+        games.append((match.stored_setup(), moves, pack(seed, "papa-paolo", match)))
+
+    def weight(build) -> int:
+        gc.collect()
+        tracemalloc.start()
+        kept = [build(setup, moves, snapshot) for setup, moves, snapshot in games]
+        gc.collect()
+        size = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        assert len(kept) == len(games)
+        return size
+
+    replayed = weight(lambda setup, moves, snapshot: definition.resume(setup, moves))
+    read_back = weight(lambda setup, moves, snapshot: unpack(snapshot))
+    assert read_back < 1.4 * replayed, (read_back, replayed)
