@@ -35,7 +35,7 @@ from engine.shared import is_shared, shared
 from .model import Snapshot
 
 # This module's packing; raise it whenever ``pack`` writes differently.
-FORMAT = 2
+FORMAT = 3
 PROTOCOL = 5
 LEVEL = 6       # zlib: 12% smaller than level 1 for about 0.1 ms more per commit (Papà Paolo at move 140)
 
@@ -69,16 +69,21 @@ class _Pickler(pickle.Pickler):
 
     def persistent_id(self, obj: Any) -> Any:
         # The object itself is the id: pickle writes it as usual (not asking again) and reading
-        # it back hands it to ``persistent_load``.
-        return obj if type(obj) not in _PLAIN and is_shared(obj) else None
+        # it back hands it to ``persistent_load``. Short texts (a tile's name, a colour) are
+        # interned again, as the setup's texts a replay builds on are (storage.base._interned).
+        kind = type(obj)
+        if kind is str:
+            return obj if len(obj) <= SHORT_TEXT else None
+        return obj if kind not in _PLAIN and is_shared(obj) else None
 
 
 class _Unpickler(pickle.Unpickler):
     def persistent_load(self, pid: Any) -> Any:
-        return shared(pid)
+        return sys.intern(pid) if type(pid) is str else shared(pid)
 
 
-_PLAIN = frozenset({int, str, float, bool, bytes, type(None)})
+_PLAIN = frozenset({int, float, bool, bytes, type(None)})
+SHORT_TEXT = 24
 
 
 def pack(game_id: int, game: str, match: Match) -> Snapshot:
