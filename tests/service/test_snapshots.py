@@ -236,7 +236,7 @@ async def test_games_of_a_database_from_before_snapshots_are_replayed_once_then_
 def test_a_match_read_back_shares_what_a_replayed_one_shares():
     """Steps and events repeat from game to game, and a replayed match holds the shared copy of
     each (engine/shared.py); one read back does too, so it weighs about what a replayed one does
-    (plain pickle: twice as much)."""
+    (plain pickle: 1.7 times as much)."""
     import gc
     import tracemalloc
 
