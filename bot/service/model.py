@@ -202,6 +202,18 @@ class RatingRow:
     ended: float
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A running game's match as the bytes stored with it (``bot/service/snapshots.py``), read back
+    instead of replaying its moves. It belongs to one position: it is used only while the game
+    holds ``moves`` stored moves and the code that reads it packs with the same ``stamp``."""
+
+    game_id: int
+    moves: int            # the match's move count when packed
+    stamp: str            # the packing and the engine code that wrote it (snapshots.stamp)
+    data: bytes
+
+
 @dataclass(slots=True)
 class Changes:
     """Everything one accepted action changes, committed in one transaction."""
@@ -216,3 +228,7 @@ class Changes:
     chat_settings: tuple[str, str, dict[str, Any]] | None = None
     # A person away until a moment (``/away``): (platform, user id, until); until None: back.
     away: tuple[str, str, float | None] | None = None
+    # Matches packed after this change (GameStore.commit adds the one a move changed): each is
+    # stored only where its game then holds its move count and is running. A game that ends or
+    # is aborted loses its snapshot in the same transaction.
+    snapshots: list[Snapshot] = field(default_factory=list)

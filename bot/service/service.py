@@ -47,7 +47,7 @@ from .play import Play
 from .refusal import Refused
 from .settings import Settings, checked_defaults
 from .storage import Conflict, Storage, storage_for
-from .store import GameStore, Loaded
+from .store import LIVE_MATCHES, GameStore, Loaded
 from .timers import Timers
 from .watch import GameWatch
 
@@ -99,7 +99,7 @@ class GameService:
 
     def __init__(self, storage: Storage, codec: PayloadCodec, *, clock: Clock | None = None,
                  ai: Callable[..., Any] | None = None, cache_size: int = 10_000,
-                 platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None,
+                 live_matches: int = LIVE_MATCHES, platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None,
                  ai_seconds: float | None = None, owner: str | None = None,
                  lease_seconds: float | None = None, send_share: float = 1.0, drawing_processes: int = 0,
                  web_url: str | None = None, telegram_app: str | None = None) -> None:
@@ -109,7 +109,8 @@ class GameService:
         self.codec = codec
         self.clock = clock or SystemClock()
         self.platforms = None if platforms is None else tuple(platforms)
-        self.store = GameStore(storage, self.clock, cache_size=cache_size, on_commit=self._committed)
+        self.store = GameStore(storage, self.clock, cache_size=cache_size, live_matches=live_matches,
+                               on_commit=self._committed)
         leases = {} if lease_seconds is None else {"lease_seconds": lease_seconds}
         self.pictures = Pictures(storage, processes=drawing_processes)
         # The web board's passes, and the chats' buttons that open it (none without ``web_url``).
@@ -137,13 +138,17 @@ class GameService:
     @classmethod
     async def open(cls, db_path: str = DEFAULT_DB, *, clock: Clock | None = None,
                    storage: Storage | None = None, ai: Callable[..., Any] | None = None,
-                   cache_size: int = 10_000, platforms: Iterable[str] | None = None,
-                   defaults: dict[str, Any] | None = None, ai_seconds: float | None = None,
+                   cache_size: int = 10_000, live_matches: int = LIVE_MATCHES,
+                   platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None, ai_seconds: float | None = None,
                    owner: str | None = None, lease_seconds: float | None = None,
                    send_share: float = 1.0, drawing_processes: int = 0, web_url: str | None = None,
                    telegram_app: str | None = None) -> GameService:
         """``platforms``: fire only timers of games on these platforms (all when None);
         ``defaults``: option defaults for chats that have not changed them.
+
+        ``cache_size``: games kept in memory; ``live_matches``: how many of them (the most
+        recently used) keep their match live, the others keep it packed and unpack it on use
+        (``BOARDCHAT_LIVE_MATCHES``; ``store.Loaded``).
 
         ``owner``: the name this process claims outbox messages and timers under, unique
         among the processes sharing the database (``BOARDCHAT_INSTANCE``). A named process
@@ -173,7 +178,8 @@ class GameService:
                 owner = unique_owner()
                 await release_dead_local_owners(storage)
             codec = PayloadCodec(await storage.secret())
-            return cls(storage, codec, clock=clock, ai=ai, cache_size=cache_size, platforms=platforms,
+            return cls(storage, codec, clock=clock, ai=ai, cache_size=cache_size, live_matches=live_matches,
+                       platforms=platforms,
                        defaults=defaults, ai_seconds=ai_seconds, owner=owner, lease_seconds=lease_seconds,
                        send_share=send_share, drawing_processes=drawing_processes, web_url=web_url,
                        telegram_app=telegram_app)
