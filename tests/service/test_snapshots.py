@@ -14,9 +14,9 @@ from storage.storage_kit import POSTGRES, admin
 
 from bot.games import KINDS, kind
 from bot.service import GameService
-from bot.service import messages as M
 from bot.service.model import PLAYING
 from bot.service.snapshots import stamp, unpack
+from bot.service.turnmessages import private_choices
 
 PHASES_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "phases-before-31.sqlite3"
 
@@ -28,8 +28,8 @@ async def press_random(service, c, users: dict, rng: random.Random) -> tuple[int
     acting = match.to_act()
     seat = acting[rng.randrange(len(acting))]
     index = rng.randrange(len(match.legal_choices(seat)))
-    payload = service.codec.encode("c", meta.id, seat, match.moves_by(seat), M.acting_since(meta, seat), index)
-    reply = await service.press(None if M.private_choices(loaded.game, match) else c,
+    payload = service.codec.encode("c", meta.id, seat, match.moves_by(seat), meta.turn.acting_since(seat), index)
+    reply = await service.press(None if private_choices(loaded.game, match) else c,
                                 users[meta.seats[seat].user_id], payload)
     assert reply.ok, reply.text
     return seat, index
@@ -50,12 +50,12 @@ def replays(service) -> list[int]:
 def same_game(a, b) -> None:
     """``a`` and ``b`` are the same position to everything the bot reads of a match."""
     assert a.to_record() == b.to_record()
-    assert (a.move_count, a.to_act(), a.cycle, a.is_terminal()) == (b.move_count, b.to_act(), b.cycle, b.is_terminal())
+    assert (a.move_count, a.to_act(), a.pacing.cycle, a.is_terminal()) == (b.move_count, b.to_act(), b.pacing.cycle, b.is_terminal())
     for seat in (None, *range(len(a.players))):
         assert a.view(seat) == b.view(seat)
         assert a.log_for(seat) == b.log_for(seat)
     for seat in range(len(a.players)):
-        assert a.moves_by(seat) == b.moves_by(seat) and a.in_decision(seat) == b.in_decision(seat)
+        assert a.moves_by(seat) == b.moves_by(seat) and a.pacing.in_decision(seat) == b.pacing.in_decision(seat)
         assert [str(c) for c in a.legal_choices(seat)] == [str(c) for c in b.legal_choices(seat)]
 
 
