@@ -96,6 +96,8 @@ _C_ENCODE = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
 def compact_json(value: Any) -> str:
     """``COMPACT_JSON.encode(value)``."""
     return "".join(_C_ENCODE(value, 0)) if _C_ENCODE else COMPACT_JSON.encode(value)
+
+
 # ``C.stair_cost(row, col)`` read from a table: the bidding asks it for every space, every turn.
 STAIR_COST = tuple(tuple(C.stair_cost(row, col) if col else 0 for col in range(len(C.STAIRS["column_surcharge"]) + 1))
                    for row in range(C.STAIR_ROWS))
