@@ -11,10 +11,13 @@ changes its own to weigh a tile), so an answer kept for an older state cannot pa
 
 from __future__ import annotations
 
-from pp_testkit import random_match
+import json
+
+from pp_testkit import play_out, random_match
 
 from engine.papa_paolo import components as C
 from engine.papa_paolo import trips
+from engine.papa_paolo.game import compact_json
 from engine.papa_paolo.hood import City, Hood, Shop, rotated
 from engine.papa_paolo.stepper import _amounts, _express_serves, _offer, _surely_offered, legal_steps
 from engine.papa_paolo.steps import Step
@@ -140,3 +143,14 @@ def test_a_neighbourhood_off_the_board_of_bits_is_read_plainly():
         assert hood.placements(tile) == _plain_placements(hood, tile)
     assert any(hood.placements(tile) for tile in tiles) and hood.shop_squares()
     assert hood.shop_squares() == [q for q in hood.frontier() if hood.shop_fault(q) is None]
+
+
+def test_a_move_is_written_as_json_dumps_writes_it():
+    """The record's moves, written by ``json``'s C encoder made once, read as ``json.dumps`` writes them."""
+    game = play_out(4, 11).game
+    moves = [json.loads(text) for text in game.record_moves]
+    odd = {"player": "Zoë \"the\" 🍕", "place": [0, -1], "action": {"build": ["P1", [2, 3]]}, "n": None, "t": True}
+    for move in [*moves, odd]:
+        assert compact_json(move) == json.dumps(move, separators=(",", ":"))
+    assert [compact_json(move) for move in moves] == game.record_moves
+
