@@ -34,7 +34,7 @@ import time
 from bot.contract import Chat, Outgoing, User
 from bot.games import KINDS, kind
 from bot.service import GameService
-from bot.service import messages as M
+from bot.service.turnmessages import private_choices
 
 PLATFORM = "bench"
 GOALS = {"memory KiB": 30, "restore s per 10,000": 3, "finished game KB": 100}
@@ -83,9 +83,9 @@ async def _press_one(service: GameService, c: Chat, users: dict[str, User], rng:
     acting = match.to_act()
     seat = acting[rng.randrange(len(acting))]
     choices = match.legal_choices(seat)
-    payload = service.codec.encode("c", meta.id, seat, match.moves_by(seat), M.acting_since(meta, seat),
+    payload = service.codec.encode("c", meta.id, seat, match.moves_by(seat), meta.turn.acting_since(seat),
                                    rng.randrange(len(choices)))
-    where = None if M.private_choices(game, match) else c
+    where = None if private_choices(game, match) else c
     reply = await service.press(where, users[meta.seats[seat].user_id], payload)
     assert reply.ok, reply.text
     return True

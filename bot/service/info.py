@@ -10,6 +10,7 @@ from bot.product import COMMAND
 from renderers.i18n import t
 
 from . import messages as M
+from . import turnmessages as TM
 from .lobby import host_name
 from .model import Changes
 from .payloads import PayloadCodec
@@ -30,9 +31,9 @@ class Info:
                          extra={"game_id": meta.id, "status": meta.status, "game": meta.game})
         text = loaded.game.presenter.board_text(match.view(None), lang)
         acting = match.to_act()
-        private_choices = M.private_choices(loaded.game, match)
+        private_choices = TM.private_choices(loaded.game, match)
         if private_choices and acting:
-            text += "\n" + M.waiting_line(meta, match)     # every seat still to act
+            text += "\n" + TM.waiting_line(meta, match)     # every seat still to act
         buttons: tuple = ()
         own = None
         seat = meta.seat_of(user.id)
@@ -42,7 +43,7 @@ class Info:
                 # come privately, through this button.
                 rows = [[M.button(t(meta.language, "bot.btn.my_choices"), self.codec.encode("h", meta.id))]]
             else:
-                _, rows = M.choice_buttons(meta, loaded.game, match, self.codec, seat)
+                _, rows = TM.TurnMessages(meta, loaded.game, match, self.codec).choice_buttons(seat)
                 # the seat's own board in text, beside its choices (its picture's stand-in)
                 own = loaded.game.presenter.render_private_text(match.view(seat), lang)
             buttons = M.to_buttons(rows)

@@ -17,6 +17,7 @@ from .play import Play, Turn
 from .refusal import Refused
 from .settings import Settings
 from .store import GameStore, Loaded
+from .turnmessages import TurnMessages
 
 # The 🤖 mark says a seat is the AI's: the names need no common prefix, and their first letters differ
 # so that the map's initials do too.
@@ -179,7 +180,7 @@ class Lobby:
         loaded.match = match
         turn = Turn(loaded)
         turn.log_start = 0            # the set-up is news too: no prompt of the first cycle exists yet
-        turn.private += M.private_events(meta, game, match, match.log)
+        turn.private += TurnMessages(meta, game, match, self.codec).private_events(match.log)
         out = [M.lobby_closed(meta, M.started_text(meta, game, match)),
                # the first prompt opens with the status line: the picture says what it shows
                M.group(meta, t(meta.language, "bot.msg.start_map"),

@@ -7,6 +7,8 @@ from typing import Any
 
 from bot.contract import Chat, User
 
+from .turnstate import TurnState
+
 # The bot's own options; each game adds the options it declares (engine/interface.py).
 DEFAULT_OPTIONS: dict[str, Any] = {
     "reminder_minutes": 240,      # 4 hours: a nudge in the group
@@ -59,9 +61,9 @@ class GameMeta:
     moves: int = 0                          # moves stored
     created: float = 0.0
     updated: float = 0.0
-    # Small bookkeeping: "unreachable" user ids (private chat closed), "reminded_cycle";
-    # "turn_phase", the phase under way, typed and owned by phase.py.
-    extra: dict[str, Any] = field(default_factory=dict)
+    # What the service keeps about the turns (the phase under way, buttons shown, notes, time
+    # banks): turnstate.py. Stored in the table's ``extra`` column.
+    turn: TurnState = field(default_factory=TurnState)
     game: str = "paris-paris"               # the game kind (engine.registry id)
     # How many times the row was stored since versions exist: 0 = never (the commit inserts
     # it). A commit writes the row only if it still holds this version, so two processes

@@ -482,7 +482,7 @@ class GameService:
         released = await self.storage.release_held(user.platform, f"u:{user.id}", self.clock.now())
         games = await self.info.user_games(user)
         for loaded in games:
-            if user.id in loaded.meta.extra.get("unreachable", ()):
+            if user.id in loaded.meta.turn.unreachable:
                 await self.set_unreachable(loaded.meta.id, user.id, False)
         if released:
             self.delivery.wake(user.platform)
@@ -618,6 +618,7 @@ class GameService:
     async def set_unreachable(self, game_id: int, user_id: str, unreachable: bool) -> None:
         """Record that a player's private chat is closed (or open again) and update the prompt."""
         from . import messages as M
+        from .turnmessages import TurnMessages
 
         loaded = await self.store.load(game_id)
         if loaded is None:
@@ -626,14 +627,13 @@ class GameService:
         async with self.store.lock(meta.platform, meta.chat_id):
             loaded = await self.store.load(game_id)
             meta, match = loaded.meta, loaded.match
-            ids = set(meta.extra.get("unreachable", ()))
-            if (user_id in ids) == unreachable:
+            if (user_id in meta.turn.unreachable) == unreachable:
                 return
-            meta.extra["unreachable"] = sorted(ids | {user_id} if unreachable else ids - {user_id})
+            meta.turn = meta.turn.reachable(user_id, not unreachable)
             changes = Changes(game=meta)
             lang = meta.language
             if meta.status == PLAYING and match is not None and not match.is_terminal():
-                changes.outbox.append(M.prompt_message(meta, loaded.game, match, self.codec, mode="edit"))
+                changes.outbox.append(TurnMessages(meta, loaded.game, match, self.codec).prompt(mode="edit"))
             elif meta.status == LOBBY and unreachable:
                 seat = meta.seat_of(user_id)
                 name = meta.seats[seat].name if seat is not None else user_id
