@@ -11,7 +11,6 @@ from renderers.i18n import t
 
 from . import messages as M
 from . import turnmessages as TM
-from .lobby import host_name
 from .model import Changes
 from .payloads import PayloadCodec
 from .store import GameStore, Loaded
@@ -26,7 +25,7 @@ class Info:
     async def board(self, loaded: Loaded, user: User, lang: str, *, private: bool = False) -> Reply:
         meta, match = loaded.meta, loaded.match
         if match is None:
-            return Reply(M.lobby_text(meta, loaded.game, host_name(meta)),
+            return Reply(M.lobby_text(meta, loaded.game, meta.host_name),
                          buttons=M.to_buttons(M.lobby_buttons(meta, loaded.game, self.codec)),
                          extra={"game_id": meta.id, "status": meta.status, "game": meta.game})
         text = loaded.game.presenter.board_text(match.view(None), lang)
@@ -184,8 +183,8 @@ class Info:
                 "seats": [{"name": s.name, "user_id": s.user_id, "is_ai": s.is_ai, "level": s.level if s.is_ai else None}
                           for s in meta.seats],
                 "to_move": acting[0] if acting else None, "to_act": list(acting), "moves": meta.moves,
-                "round": None if match is None else match.round_number(),
-                "rounds": None if match is None else match.rounds(),
-                "scores": None if match is None or (scores := match.public_returns()) is None else list(scores),
+                "round": None if match is None else match.pacing.round_number(),
+                "rounds": None if match is None else match.pacing.rounds(),
+                "scores": None if match is None or (scores := match.pacing.public_returns()) is None else list(scores),
                 "winners": None if match is None or not match.is_terminal() else list(match.winners),
                 "options": dict(meta.options)}

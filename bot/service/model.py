@@ -78,6 +78,18 @@ class GameMeta:
     def language(self) -> str:
         return self.options.get("language") or "en"
 
+    @property
+    def host_name(self) -> str:
+        """The host's seat name (their id once they hold no seat)."""
+        for seat in self.seats:
+            if seat.user_id == self.host_id and not seat.is_ai:
+                return seat.name
+        return self.host_id
+
+    def may_manage(self, user: User) -> bool:
+        """Whether ``user`` may change the game's settings and seats: its host, or a chat admin."""
+        return user.id == self.host_id or user.is_admin
+
     def seat_of(self, user_id: str) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.user_id == user_id and not seat.is_ai:
@@ -143,7 +155,7 @@ class StoredOut:
     # waits behind in its chat, 2 for the rest; the outbox hands out its budget in that order.
     rank: int = 2
     # Set by ``claim_unsent``: its order within the rank, a time (the commit time, later by a
-    # few seconds for each other unsent message of its destination: ``storage.base.CLAIMABLE_OUT``).
+    # few seconds for each other unsent message of its destination: ``storage.outbox.CLAIMABLE_OUT``).
     turn: float = 0.0
 
 
@@ -190,6 +202,18 @@ class RatingRow:
     ended: float
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A running game's match as the bytes stored with it (``bot/service/snapshots.py``), read back
+    instead of replaying its moves. It belongs to one position: it is used only while the game
+    holds ``moves`` stored moves and the code that reads it packs with the same ``stamp``."""
+
+    game_id: int
+    moves: int            # the match's move count when packed
+    stamp: str            # the packing and the engine code that wrote it (snapshots.stamp)
+    data: bytes
+
+
 @dataclass(slots=True)
 class Changes:
     """Everything one accepted action changes, committed in one transaction."""
@@ -204,3 +228,7 @@ class Changes:
     chat_settings: tuple[str, str, dict[str, Any]] | None = None
     # A person away until a moment (``/away``): (platform, user id, until); until None: back.
     away: tuple[str, str, float | None] | None = None
+    # Matches packed after this change (GameStore.commit adds the one a move changed): each is
+    # stored only where its game then holds its move count and is running. A game that ends or
+    # is aborted loses its snapshot in the same transaction.
+    snapshots: list[Snapshot] = field(default_factory=list)

@@ -58,7 +58,7 @@ def seat_picture(meta: GameMeta, match, seat: int, layout: str) -> dict:
     the move count, which counts the other seats' private steps too. The picture endpoint draws
     it from the game as it is when asked (``Pages.picture``)."""
     return {"kind": "seat", "seat": seat, "steps": match.moves_by(seat),
-            "phase": min(Phase.of(meta, match).start, match.move_count), "cycle": match.cycle, "layout": layout}
+            "phase": min(Phase.of(meta, match).start, match.move_count), "cycle": match.pacing.cycle, "layout": layout}
 
 
 def page_state(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, request: PageRequest) -> dict[str, Any]:
@@ -88,10 +88,10 @@ def page_state(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, reque
         state["prompt"] = _prompt(meta, game, match, seat, lang)
     else:
         state["final"] = pres.final_lines(public, lang)
-    scores = match.public_returns()
+    scores = match.pacing.public_returns()
     if scores is not None:
         state["lines"].append(pres.scores_line(public, scores, lang))
-    moves, cycle = public_moves(meta, game, match), match.cycle
+    moves, cycle = public_moves(meta, game, match), match.pacing.cycle
     events = [e for e in cycle_events(match, cycle) if e.visible_to(None)]
     kind = "final" if match.is_terminal() else "map"
     pictures = [{"name": "map", "render": picture(kind, moves, cycle, request.layout),

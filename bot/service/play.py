@@ -44,7 +44,7 @@ class Turn:
     def __init__(self, loaded: Loaded) -> None:
         match = loaded.match
         self.log_start = len(match.log)
-        self.cycle_before = match.cycle
+        self.cycle_before = match.pacing.cycle
         self.rows: list[MoveRow] = []
         self.ends: list[tuple[int, int]] = []     # (cycle that ended, move count right after it)
         self.private: list[OutRow] = []
@@ -96,7 +96,7 @@ class Play:
         """Apply one checked choice and note what it ended, whom it told a secret, and which
         seats began to act with it (their buttons are bound to that moment)."""
         meta, match = loaded.meta, loaded.match
-        cycle, n = match.cycle, match.move_count
+        cycle, n = match.pacing.cycle, match.move_count
         before, own = match.to_act(), match.moves_by(seat)
         phase = Phase.of(meta, match)
         events = match.apply(choice, by=seat)
@@ -104,19 +104,19 @@ class Play:
         # tell the same press arriving twice from a stale one.
         loaded.recent[(seat, own)] = index
         acting = match.to_act()
-        if begins(before, acting, seat, match.in_decision(seat)):
+        if begins(before, acting, seat, match.pacing.in_decision(seat)):
             # Its seats begin to act now: those that join, and those that were acting already
             # but not in the middle of a decision (the last investor who plans deliveries too;
             # one seat's two turns in a row). A decision under way keeps its buttons.
             phase = Phase(match.move_count)
             meta.turn = meta.turn.began_acting(
-                [s for s in acting if s not in before or not match.in_decision(s)], match.move_count)
+                [s for s in acting if s not in before or not match.pacing.in_decision(s)], match.move_count)
         phase.keep(meta)
         turn.rows.append(MoveRow(meta.id, n, str(choice), seat, actor, self.clock.now()))
         done = match.move_count
-        turn.ends += [(c, done) for c in range(cycle, match.cycle)]
+        turn.ends += [(c, done) for c in range(cycle, match.pacing.cycle)]
         if match.is_terminal():
-            turn.ends.append((match.cycle, done))
+            turn.ends.append((match.pacing.cycle, done))
         turn.private += TurnMessages(meta, loaded.game, match, self.codec).private_events(events)
 
     async def finish(self, loaded: Loaded, turn: Turn, out: Sequence[OutRow] = (), *,

@@ -152,10 +152,10 @@ class Timers:
         phase = Phase.of(meta, match)
         phase.reminded = True                                       # not armed again this phase
         phase.keep(meta)
-        if meta.turn.reminded_cycle != match.cycle:
+        if meta.turn.reminded_cycle != match.pacing.cycle:
             # One reminder per cycle in the group (a cycle posts at most 3 new messages:
             # its prompt, its picture and this); further reminders that cycle go privately.
-            meta.turn = replace(meta.turn, reminded_cycle=match.cycle)
+            meta.turn = replace(meta.turn, reminded_cycle=match.pacing.cycle)
             drop.outbox.append(M.group(meta, t(lang, "bot.msg.reminder_now", player=names, status=status),
                                        mentions=tuple(w.user() for w in who)))
         else:
@@ -183,7 +183,7 @@ class Timers:
                 steps = 0
                 # Once the phase resolved (a new one began), what comes next is the seats' own again.
                 while (not match.is_terminal() and seat in match.to_act() and Phase.of(meta, match).start == start
-                       and (steps == 0 or match.in_decision(seat))):
+                       and (steps == 0 or match.pacing.in_decision(seat))):
                     choice = await self.play.ai_choice(loaded, seat)
                     made.append(pres.short_choice_text(choice, lang))
                     self.play.step(loaded, turn, seat, choice, "deadline")

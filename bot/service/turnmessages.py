@@ -49,8 +49,8 @@ from .turnstate import TurnState
 def cycle_events(match, cycle: int, upto: int | None = None) -> list:
     """The public events of ``cycle`` (up to log index ``upto``)."""
     log = match.log
-    start = match.cycle_start(cycle)
-    end = match.cycle_start(cycle + 1) if cycle < match.cycle else len(log)
+    start = match.pacing.cycle_start(cycle)
+    end = match.pacing.cycle_start(cycle + 1) if cycle < match.pacing.cycle else len(log)
     if upto is not None:
         end = min(end, upto)
     return [e for e in log[start:end] if e.visible_to(None)]
@@ -113,8 +113,8 @@ class TurnMessages:
         lang = meta.language
         pres = self.game.presenter
         view = match.view(None)
-        moves, _ = pres.split_cycle(cycle_events(match, match.cycle))
-        lines = [pres.status_line(view, lang), *turn.notes_of(match.cycle)]
+        moves, _ = pres.split_cycle(cycle_events(match, match.pacing.cycle))
+        lines = [pres.status_line(view, lang), *turn.notes_of(match.pacing.cycle)]
         lines += pres.narrate(moves, match.players, lang)
         lines.append("")
         clock = clock_line(meta, match)         # what the seats to act have left, with time banks
@@ -214,7 +214,7 @@ class TurnMessages:
         lines.append(menu.text if menu.text else pres.prompt_line(view, lang, surface(meta)))
         render, description = None, ""
         if pres.private_pictures:
-            render = {"kind": "seat", "game_id": meta.id, "moves": match.move_count, "cycle": match.cycle,
+            render = {"kind": "seat", "game_id": meta.id, "moves": match.move_count, "cycle": match.pacing.cycle,
                       "seat": seat}
             description = pres.picture_description("seat", view, (), match.players, lang)
             # The text is the picture's caption where the platform has no other place for words
@@ -335,7 +335,7 @@ class TurnMessages:
         events = cycle_events(match, cycle)
         moves, outcome = pres.split_cycle(events)
         summary = [pres.cycle_over_line(view, cycle, lang)]
-        start = match.cycle_start(cycle)
+        start = match.pacing.cycle_start(cycle)
         if start > log_start or start == log_start and first_prompt:
             # The whole cycle was played now (AI seats only): no prompt of it was ever posted,
             # so its moves go with its picture rather than overwrite another cycle's prompt,
@@ -347,7 +347,7 @@ class TurnMessages:
             closing += pres.narrate(moves, match.players, lang)
             out.append(group(meta, "\n".join(closing), slot=closing_slot, mode="edit"))
         summary += pres.narrate(outcome, match.players, lang)
-        final = match.is_terminal() and cycle == match.cycle
+        final = match.is_terminal() and cycle == match.pacing.cycle
         if final:
             summary += self.turn.notes_of(cycle)
         elif (scores := _scores_after(match, cycle)) is not None:
@@ -378,9 +378,9 @@ class TurnMessages:
 
 def _scores_after(match, cycle: int) -> Sequence[int] | None:
     """The scores after ``cycle`` as everyone may know them (None: secret until the end)."""
-    history = match.score_history()
+    history = match.pacing.score_history()
     if history and len(history) >= cycle:
         return history[cycle - 1]
     if match.is_terminal():              # a cycle that closed with the game: no running scores of it
         return None
-    return match.public_returns()
+    return match.pacing.public_returns()

@@ -268,7 +268,7 @@ class Game:
         if set(move) not in ({"place", "take"}, {"place", "action"}):
             raise MalformedInput('a phase-1 move is {"place": [row, col]} with "take" or "action"')
         space = move["place"]
-        if not isinstance(space, list) or len(space) != 2 or not all(type(v) is int for v in space):
+        if not isinstance(space, list) or len(space) != 2 or type(space[0]) is not int or type(space[1]) is not int:
             raise MalformedInput("place is [row, col]")
         r, c = space
         if not (0 <= r < self.board.rows and 0 <= c < self.board.cols):
@@ -335,10 +335,10 @@ class Game:
     def _play_bid(self, seat: int, move: dict, events: list[Event]) -> None:
         self._expect(move, {"stairs"}, "a staircase space")
         space = move["stairs"]
-        if not isinstance(space, list) or len(space) != 2 or not all(type(v) is int for v in space):
+        if not isinstance(space, list) or len(space) != 2 or type(space[0]) is not int or type(space[1]) is not int:
             raise MalformedInput("stairs is [row, column]")
         row, col = space
-        if (row, col) not in self.stair_spaces(seat):
+        if not self.stair_open(seat, row, col):
             raise StairsIllegal(self._stairs_why(seat, row, col))
         self.pos[seat] = (row, col)
         self.placed.add(seat)
@@ -411,6 +411,27 @@ class Game:
     def stair_spaces(self, seat: int) -> list[tuple[int, int]]:
         """The staircase spaces ``seat`` may move its marker to now, bottom row first."""
         lire = self.people[seat].lire
+        out = []
+        for col, low in self._stair_lows(seat):
+            out += [(row, col) for row in range(low, C.STAIR_ROWS) if STAIR_COST[row][col] <= lire]
+        return sorted(out)
+
+    def stair_open(self, seat: int, row: int, col: int) -> bool:
+        """Whether (row, col) is one of ``stair_spaces(seat)``, without listing them."""
+        if not (1 <= col <= self.board.stair_columns and 0 <= row < C.STAIR_ROWS) \
+                or STAIR_COST[row][col] > self.people[seat].lire:
+            return False
+        return row >= self._stair_lows(seat)[col - 1][1]
+
+    def _can_bid(self, seat: int) -> bool:
+        """Whether ``stair_spaces(seat)`` holds any space."""
+        lire = self.people[seat].lire
+        return any(STAIR_COST[row][col] <= lire for col, low in self._stair_lows(seat)
+                   for row in range(low, C.STAIR_ROWS))
+
+    def _stair_lows(self, seat: int) -> list[tuple[int, int]]:
+        """Each staircase column with the lowest row ``seat`` may move to there: above every other
+        marker in the column, and no step down from its own."""
         here = self.pos.get(seat)
         lowest: dict[int, int] = {}       # per column: the first row above the other markers
         for s, (r, c) in self.pos.items():
@@ -421,8 +442,8 @@ class Game:
             low = lowest.get(col, 0)
             if here is not None:
                 low = max(low, here[0] + 1 if here[1] == col else here[0])
-            out += [(row, col) for row in range(low, C.STAIR_ROWS) if STAIR_COST[row][col] <= lire]
-        return sorted(out)
+            out.append((col, low))
+        return out
 
     def _stairs_why(self, seat: int, row: int, col: int) -> str:
         if not (0 <= row < C.STAIR_ROWS and 1 <= col <= self.board.stair_columns):
@@ -453,7 +474,7 @@ class Game:
                 raise AssertionError("bidding did not end within its cap")
             seat = self.order[self.turn]
             if seat not in self.out and (seat not in self.placed or self.outbid(seat)):
-                if self.stair_spaces(seat):
+                if self._can_bid(seat):
                     return True
                 self.pos.pop(seat, None)
                 self.out.add(seat)
@@ -707,7 +728,7 @@ def _parse_take(data: Any) -> tuple[Pos, int]:
     if not isinstance(data, Mapping) or set(data) != {"square", "rotation"}:
         raise MalformedInput('take is {"square": [x, y], "rotation": 0-3}')
     sq, rot = data["square"], data["rotation"]
-    if not isinstance(sq, list) or len(sq) != 2 or not all(type(v) is int for v in sq):
+    if not isinstance(sq, list) or len(sq) != 2 or type(sq[0]) is not int or type(sq[1]) is not int:
         raise MalformedInput("a square is [x, y]")
     if type(rot) is not int or not 0 <= rot <= 3:
         raise BadRotation(f"a rotation is 0 to 3, not {rot!r}"[:60])

@@ -14,12 +14,13 @@ trip planned, before the plan is sent.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from engine.shared import shared
 
 from . import components as C
-from .actions import build_choices, buy_counts, received, splits
+from .actions import Bonus, build_choices, buy_counts, can_express, received, splits
 from .errors import (
     GameIsOver,
     NotYourTurn,
@@ -47,7 +48,8 @@ def legal_steps(g: Game, seat: int) -> list[Step]:
     if g.phase == "place":
         if draft is None:
             b = g.board
-            return [Step("place", (i // b.cols, i % b.cols)) for i in range(b.rows * b.cols) if i not in g.markers]
+            markers = g.markers
+            return [step for i, step in enumerate(_place_steps(b.rows, b.cols)) if i not in markers]
         return _action_steps(g, seat, draft)
     if g.phase == "invest":
         if draft is not None:
@@ -67,6 +69,12 @@ def legal_steps(g: Game, seat: int) -> list[Step]:
     return _plan_steps(g, seat, draft or {"trips": [], "cur": None})
 
 
+@cache
+def _place_steps(rows: int, cols: int) -> tuple[Step, ...]:
+    """The "place" step of every grid space, row by row."""
+    return tuple(Step("place", (i // cols, i % cols)) for i in range(rows * cols))
+
+
 # --- Phase 1 and 4 actions ----------------------------------------------------------------------
 
 def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
@@ -83,9 +91,9 @@ def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
             # records and stored games that went through it stay good.
             out += [Step("square", q) for q in _unique(q for q, _ in spots)]
             out.append(Step("take"))
+        bonus = g.bonus_now(seat)
         for a in g.board.actions_at(r, c):
-            if g.can_act(seat, a, g.bonus_now(seat)):
-                out += [*_amounts(g, seat, a), Step(a)]
+            out += _offer(g, seat, a, bonus)
         return [*out, Step("nothing")]
     if mode == "square":
         return [Step("square", q) for q in _unique(q for q, _ in _placements(g, d))]
@@ -106,6 +114,25 @@ def _action_steps(g: Game, seat: int, d: dict[str, Any]) -> list[Step]:
                 if hood.shops[p].pizzas > 0 and _serves(hood, p, ignore)]
     return _trip_steps(hood, d["trip"], limit=person.value("red"), max_distance=None,
                        stock={}, open_={}, express=True, ignore=g.options["express_ignores_roads"])
+
+
+def _offer(g: Game, seat: int, action: str, bonus: Bonus) -> list[Step]:
+    """``[*_amounts(g, seat, action), Step(action)]`` if ``g.can_act(seat, action, bonus)``, else
+    nothing: what a grid space offers of its action (each rule read once for both)."""
+    person = g.people[seat]
+    if action == "sponsor":
+        return [Step(action)]
+    if action == "buy":
+        counts = buy_counts(person, bonus)
+        return [*(Step("pizzas", n) for n in counts), Step(action)] if counts else []
+    if action == "express":
+        if not can_express(person, bonus, g.options["express_ignores_roads"]):
+            return []
+        return [Step("best-trip"), Step(action)] if person.value("red") > 0 else [Step(action)]
+    choices = build_choices(person, g.supply, bonus)
+    if not choices or not person.hood.shop_squares():
+        return []
+    return [*(Step("pizzeria", p) for p in choices), Step(action)]
 
 
 def _amounts(g: Game, seat: int, action: str) -> list[Step]:
@@ -278,10 +305,82 @@ def check_step(g: Game, seat: int, step: Step) -> Step:
     if seat not in g.to_act():
         names = ", ".join(g.players[s] for s in g.to_act())
         raise NotYourTurn(f"it is {names}'s turn, not {g.players[seat]}'s", seat=seat)
+    if _surely_offered(g, seat, step):
+        return step
     offered = legal_steps(g, seat)
     if step in offered:
         return step
     raise _why_not(g, seat, step, offered)
+
+
+def _surely_offered(g: Game, seat: int, step: Step) -> bool:
+    """Whether ``legal_steps`` lists ``step`` (of the seat to act), answered for the common steps
+    without listing them all; False means "not known here", and the list decides."""
+    verb, arg = step.verb, step.arg
+    draft = g.drafts.get(seat)
+    phase = g.phase
+    if phase == "place":
+        if draft is None:
+            if verb != "place" or type(arg) is not tuple or len(arg) != 2:
+                return False
+            r, c = arg
+            b = g.board
+            return type(r) is int and type(c) is int and 0 <= r < b.rows and 0 <= c < b.cols \
+                and r * b.cols + c not in g.markers
+        return _draft_offers(g, seat, draft, verb, arg)
+    if phase == "invest":
+        if draft is not None:
+            return _draft_offers(g, seat, draft, verb, arg)
+        tile = C.INVESTMENT_TILES[g.inv_held[seat]]
+        if verb == "track":
+            return g.people[seat].tracks[tile.colour] < C.TRACK_TOP
+        return verb == "action" and g.can_act(seat, tile.action, g.bonus_now(seat))
+    if phase == "bid":
+        return verb == "stairs" and type(arg) is tuple and len(arg) == 2 and type(arg[0]) is int \
+            and type(arg[1]) is int and g.stair_open(seat, *arg)
+    if phase == "settle":
+        return verb == "invest" and type(arg) is str and arg in g.inv_open
+    if phase == "deliver":
+        if verb == "best-plan":
+            return draft is None or draft["cur"] is None and not draft["trips"]
+        if verb == "undo-trip":
+            return draft is not None and (draft["cur"] is not None or bool(draft["trips"]))
+        return verb == "done" and (draft is None or draft["cur"] is None)
+    return False
+
+
+def _draft_offers(g: Game, seat: int, draft: dict[str, Any], verb: str, arg: Any) -> bool:
+    """``_surely_offered`` inside a decision of phase 1 or 4 (``_action_steps``)."""
+    mode = draft["mode"]
+    if mode == "choose":
+        return draft["space"] is not None and _choose_offers(g, seat, draft, verb, arg)
+    if mode == "rotate":
+        return verb == "rotate" and type(arg) is int \
+            and any(q == draft["square"] and rot == arg for q, rot in _placements(g, draft))
+    if verb != "square" or type(arg) is not tuple:
+        return False
+    if mode == "square":
+        return any(q == arg for q, _ in _placements(g, draft))
+    return mode == "where" and arg in g.people[seat].hood.shop_squares()
+
+
+def _choose_offers(g: Game, seat: int, draft: dict[str, Any], verb: str, arg: Any) -> bool:
+    """``_surely_offered`` once a grid space is chosen (``_action_steps``, mode "choose")."""
+    if verb == "nothing":
+        return True
+    r, c = draft["space"]
+    tile = g.grid[r * g.board.cols + c]
+    if verb in ("square", "take"):
+        if tile is None:
+            return False
+        spots = g.people[seat].hood.placements(C.CITY_TILES[tile])
+        return bool(spots) if verb == "take" else type(arg) is tuple and any(q == arg for q, _ in spots)
+    action = {"pizzas": "buy", "pizzeria": "build", "best-trip": "express"}.get(verb, verb)
+    if action not in g.board.actions_at(r, c) or not g.can_act(seat, action, g.bonus_now(seat)):
+        return False
+    if verb == action:
+        return True
+    return Step(verb, arg) in _amounts(g, seat, action)
 
 
 def _why_not(g: Game, seat: int, step: Step, offered: list[Step]) -> Exception:

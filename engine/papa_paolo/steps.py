@@ -13,12 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import MalformedInput
+from engine.interface import BoardPlace, Label
 
 BARE = ("take", "sponsor", "buy", "express", "build", "nothing", "end-trip", "undo-trip", "done", "best-plan",
         "decline", "track", "action", "best-trip")
 PAIRS = ("place", "square", "put", "from", "step", "drop", "stairs")
 NUMBERS = ("rotate", "pizzas")
 IDS = ("pizzeria", "invest", "late")
+# Where a step's argument is a place on the board: the part of the board it names.
+AREAS = {"place": "grid", "stairs": "stairs", "invest": "investments", "late": "investments",
+         "square": "neighbourhood", "put": "neighbourhood", "from": "neighbourhood", "step": "neighbourhood",
+         "drop": "neighbourhood", "rotate": "rotations"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +37,15 @@ class Step:
         if isinstance(self.arg, tuple):
             return f"{self.verb} {self.arg[0]},{self.arg[1]}"
         return f"{self.verb} {self.arg}"
+
+    def label(self) -> Label:
+        return Label(self.verb, {} if self.arg is None else {"arg": self.arg})
+
+    def place(self) -> BoardPlace | None:
+        """A grid space, a staircase space, an investment tile on offer, a square of the seat's
+        neighbourhood, or one turn of the tile being rotated; None for the other verbs."""
+        area = AREAS.get(self.verb)
+        return None if area is None or self.arg is None else BoardPlace(area, self.arg)
 
 
 def _int(text: str, whole: str) -> int:

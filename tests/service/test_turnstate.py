@@ -190,9 +190,9 @@ async def test_building_the_messages_after_moves_changes_nothing_and_returns_the
     mover = meta.seats[before.browsing[0]].name
     browsing = t("en", "bot.msg.choosing_privately", player=mover, what=before.browsing[1])
     assert browsing in messages.prompt_text()
-    posts = messages.after_moves(log_start=len(match.log), cycle_before=match.cycle, ends=[], notes=["⌛ late"])
+    posts = messages.after_moves(log_start=len(match.log), cycle_before=match.pacing.cycle, ends=[], notes=["⌛ late"])
     assert meta.turn is before
-    assert posts.turn.notes_of(match.cycle) == ["⌛ late"] and posts.turn.browsing is None
+    assert posts.turn.notes_of(match.pacing.cycle) == ["⌛ late"] and posts.turn.browsing is None
     assert posts.turn.turn_slot == before.turn_slot and posts.turn.menus == {}    # no private choices here
     (prompt,) = [row for row in posts.rows if row.slot == before.turn_slot]
     lines = prompt.body["text"].splitlines()

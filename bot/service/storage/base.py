@@ -3,7 +3,9 @@
 
 Everything one action changes (game metadata, the move, outbox messages, timers, results)
 arrives as one ``Changes`` value and is committed in one transaction, so a message about a
-move can never exist without the move, nor the move without its messages.
+move can never exist without the move, nor the move without its messages. The game itself
+is stored as its record (RULES.md: setup + moves); while it runs, its match is stored packed
+too (``snapshots``, in the transaction of each move), and read back instead of a replay.
 
 Several processes may share one database: game ids come from the database
 (``new_game_id``), a game row is only overwritten by a writer that read its current
@@ -28,13 +30,14 @@ from .ratings import StoredRatings, store_ratings
 from .results import StoredResults, store_results
 from .schema import SCHEMA_VERSION, STEPS
 from .settings import StoredSettings, store_settings
+from .snapshots import StoredSnapshots, store_snapshots
 from .sql import Conflict, Connection, Database
 from .tables import RawRows
 from .timers import StoredTimers, store_timers
 
 
-class Storage(StoredMeta, StoredGames, StoredOutbox, StoredTimers, Leases, StoredResults, StoredRatings,
-              StoredSettings, StoredAway, RawRows):
+class Storage(StoredMeta, StoredGames, StoredSnapshots, StoredOutbox, StoredTimers, Leases, StoredResults,
+              StoredRatings, StoredSettings, StoredAway, RawRows):
     """The storage over ``database``; each aggregate's reads and writes come from its class."""
 
     def __init__(self, database: Database) -> None:
@@ -100,6 +103,8 @@ class Storage(StoredMeta, StoredGames, StoredOutbox, StoredTimers, Leases, Store
                 await conn.execute(self.database.dialect.announce_game, (str(game.id),))
         if changes.moves:
             await store_moves(conn, changes.moves)
+        # After the game row: a snapshot lands only if that row holds its move count.
+        await store_snapshots(conn, changes)
         ids = [await enqueue(conn, out, now) for out in changes.outbox]
         await store_timers(conn, changes)
         if changes.results:

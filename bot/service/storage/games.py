@@ -1,7 +1,8 @@
 """Games and their moves: a game's row (its metadata, at a version) and its record's moves.
 
-A game is stored as its record (RULES.md: setup + moves) and rebuilt by replaying it. A game
-row is only overwritten by a writer that read its current ``version`` (otherwise ``Conflict``).
+A game is stored as its record (RULES.md: setup + moves) and rebuilt by replaying it (or, while
+it runs, read back from its snapshot: ``snapshots.py``). A game row is only overwritten by a
+writer that read its current ``version`` (otherwise ``Conflict``).
 """
 
 from __future__ import annotations

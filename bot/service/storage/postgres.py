@@ -39,7 +39,8 @@ POSTGRES = Dialect(
     row_locks=True,
     take_turns="SELECT pg_advisory_xact_lock(hashtext(?))",
     # NOTIFY is delivered at commit, so a page never hears of a move that was rolled back.
-    announce_game=f"SELECT pg_notify('{GAMES_CHANNEL}', current_schema() || ':' || ?)")
+    announce_game=f"SELECT pg_notify('{GAMES_CHANNEL}', current_schema() || ':' || ?)",
+    keep_packed=("ALTER TABLE {table} ALTER COLUMN {column} SET STORAGE EXTERNAL",))
 
 
 @functools.lru_cache(maxsize=256)

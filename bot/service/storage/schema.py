@@ -10,7 +10,7 @@ written, so a released step's layout stays as it is too.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .ratings import rate_stored_games
 from .sql import Dialect, Step
@@ -20,6 +20,14 @@ def game_id_counter(dialect: Dialect) -> Sequence[str]:
     """Game ids from a counter (SQLite: a row of ``meta``; PostgreSQL: a sequence), starting
     above the stored games."""
     return dialect.create_game_ids
+
+
+def kept_packed(table: str, column: str) -> Callable[[Dialect], Sequence[str]]:
+    """``table.column`` holds bytes compressed already: out of line and not compressed again
+    (``Dialect.keep_packed``; nothing to say in SQLite)."""
+    def statements(dialect: Dialect) -> Sequence[str]:
+        return [sql.format(table=table, column=column) for sql in dialect.keep_packed]
+    return statements
 
 
 STEPS: list[Step] = [
@@ -93,6 +101,11 @@ STEPS: list[Step] = [
     Step(  # 7: people away (/away) until a moment, per platform
         """CREATE TABLE away (platform TEXT NOT NULL, user_id TEXT NOT NULL, until {double} NOT NULL,
             PRIMARY KEY (platform, user_id)){without_rowid}""",
+    ),
+    Step(  # 8: each running game's match, packed (bot/service/snapshots.py), read back instead of a replay
+        """CREATE TABLE snapshots (game_id {bigint} PRIMARY KEY, moves INTEGER NOT NULL, stamp TEXT NOT NULL,
+            data {blob} NOT NULL)""",
+        kept_packed("snapshots", "data"),
     ),
 ]
 SCHEMA_VERSION = len(STEPS)

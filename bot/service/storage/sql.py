@@ -72,6 +72,9 @@ class Dialect:
     take_turns: str | None
     # A statement telling other processes that a game changed (``?``: its id), or None.
     announce_game: str | None
+    # Statements keeping a column of bytes that are compressed already out of line and not
+    # compressed again (``{table}``, ``{column}``): PostgreSQL's TOAST would try; none in SQLite.
+    keep_packed: tuple[str, ...]
 
     def ddl(self, sql: str) -> str:
         return sql.format(bigint=self.bigint, double=self.double, identity=self.identity, blob=self.blob,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from . import away, games, outbox, ratings, results, settings, timers
+from . import away, games, outbox, ratings, results, settings, snapshots, timers
 from .sql import Database, marks
 
 # Every table's columns and key, in the order ``copy_database`` moves them.
 TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     **games.TABLES, **outbox.TABLES, **timers.TABLES, **results.TABLES, **settings.TABLES, **ratings.TABLES,
-    **away.TABLES}
+    **away.TABLES, **snapshots.TABLES}
 
 
 def key_of(table: str, row: tuple) -> tuple:
