@@ -1,6 +1,6 @@
 """The outbox rows a load bench must still see after storage drops them.
 
-A slot's sent message is deleted once a later version of it is sent (storage/base.py
+A slot's sent message is deleted once a later version of it is sent (storage/outbox.py
 ``DROP_REPLACED``); the load benches count and order every message that was sent, so they keep
 a copy of each row that leaves, on their own connection."""
 

@@ -155,7 +155,7 @@ class StoredOut:
     # waits behind in its chat, 2 for the rest; the outbox hands out its budget in that order.
     rank: int = 2
     # Set by ``claim_unsent``: its order within the rank, a time (the commit time, later by a
-    # few seconds for each other unsent message of its destination: ``storage.base.CLAIMABLE_OUT``).
+    # few seconds for each other unsent message of its destination: ``storage.outbox.CLAIMABLE_OUT``).
     turn: float = 0.0
 
 

@@ -71,7 +71,7 @@ class _Pickler(pickle.Pickler):
     def persistent_id(self, obj: Any) -> Any:
         # The object itself is the id: pickle writes it as usual (not asking again) and reading
         # it back hands it to ``persistent_load``. Short texts (a tile's name, a colour) are
-        # interned again, as the setup's texts a replay builds on are (storage.base._interned).
+        # interned again, as the setup's texts a replay builds on are (storage.games._interned).
         kind = type(obj)
         if kind is str:
             return obj if len(obj) <= SHORT_TEXT else None

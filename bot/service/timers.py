@@ -37,7 +37,7 @@ from .waiting import wait_event
 log = logging.getLogger(__name__)
 PRUNE_EVERY = 3600.0          # seconds between outbox clean-ups
 KEEP_SENT = 7 * 86400.0       # delivered messages are kept a week (for inspection), then forgotten;
-# a slot's message only until a later one of its slot went out (storage/base.py DROP_REPLACED)
+# a slot's message only until a later one of its slot went out (storage/outbox.py DROP_REPLACED)
 LEASE_SECONDS = 120.0         # a claimed timer is one process's this long (a deadline may run the AI)
 
 

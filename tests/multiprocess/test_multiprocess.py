@@ -281,7 +281,7 @@ async def check(url: str, sends: str, fires: str, report: dict) -> None:
     count = collections.Counter(s["id"] for s in seen)
     assert not [i for i, c in count.items() if c > 1], "messages sent twice"
     # What was sent is what the outbox holds, but for a slot's messages that a later one of
-    # the slot replaced: their rows leave when the later one is recorded (storage/base.py DROP_REPLACED).
+    # the slot replaced: their rows leave when the later one is recorded (storage/outbox.py DROP_REPLACED).
     stored = {o["id"] for o in outbox}
     assert stored <= set(count)
     latest: dict[str, int] = {}

@@ -57,7 +57,7 @@ def user(name: str, **kw) -> User:
 def replaced_by_later(sent: dict[int, str | None], stored: dict[int, str | None]) -> bool:
     """Whether every message that went out (outbox id -> slot) but left the outbox was a slot's
     message replaced by a later one of its slot, which is still stored: a slot's latest delivered
-    message always stays (storage/base.py DROP_REPLACED), so a lost message cannot hide here."""
+    message always stays (storage/outbox.py DROP_REPLACED), so a lost message cannot hide here."""
     latest: dict[str, int] = {}
     for oid, slot in stored.items():
         if slot is not None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
-import aiosqlite
 from service_helpers import FakeTransport, chat, play_to_end, play_turn, snapshot, start_game, user
 
 from bot.contract import RetryLater
@@ -274,7 +274,8 @@ async def test_delivery_is_idempotent_per_outbox_id(service, transport):
 
 async def test_migrations_upgrade_an_old_database(db_path, clock):
     storage = SqliteStorage(db_path)
-    storage._db = await aiosqlite.connect(db_path, isolation_level=None)
+    Path(db_path).touch()
+    await storage.open_existing()               # an empty file, opened without migrating
     await storage.migrate(target=1)
     await storage.db.execute(
         "INSERT INTO games (id, platform, chat_id, chat_title, status, host_id, options, seed, seats, "

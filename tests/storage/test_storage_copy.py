@@ -9,7 +9,7 @@ from storage_kit import V3_FIXTURE, message, playing, result, timer
 
 from bot.service.model import Changes, Snapshot
 from bot.service.storage import copy_database, open_storage
-from bot.service.storage.base import TABLES
+from bot.service.storage.tables import TABLES
 
 
 async def everything(storage) -> dict[str, list[tuple]]:

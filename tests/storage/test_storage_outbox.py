@@ -10,7 +10,7 @@ from storage_kit import PLATFORM, message
 
 from bot.service.model import Changes, OutRow
 from bot.service.storage import open_storage
-from bot.service.storage.base import BACKLOG_COUNTED, BACKLOG_PENALTY
+from bot.service.storage.outbox import BACKLOG_COUNTED, BACKLOG_PENALTY
 
 
 async def post(storage, *rows, now: float = 0.0) -> list[int]:

@@ -1,14 +1,16 @@
 """Durable storage: the interface the service talks to (``Storage``), its SQLite and
-PostgreSQL implementations, and ``open_storage`` choosing one by a URL or path."""
+PostgreSQL databases, and ``open_storage`` choosing one by a URL or path."""
 
 from __future__ import annotations
 
 from ..model import ACTIVE
-from .base import MIGRATIONS, PG_MIGRATIONS, SCHEMA_VERSION, Conflict, Storage
+from .base import Storage
 from .copy import copy_database
 from .factory import is_postgres_url, open_storage, storage_for
 from .postgres import PostgresStorage
+from .schema import SCHEMA_VERSION, STEPS
+from .sql import Conflict
 from .sqlite import SqliteStorage
 
-__all__ = ["ACTIVE", "MIGRATIONS", "PG_MIGRATIONS", "SCHEMA_VERSION", "Conflict", "PostgresStorage",
-           "SqliteStorage", "Storage", "copy_database", "is_postgres_url", "open_storage", "storage_for"]
+__all__ = ["ACTIVE", "SCHEMA_VERSION", "STEPS", "Conflict", "PostgresStorage", "SqliteStorage", "Storage",
+           "copy_database", "is_postgres_url", "open_storage", "storage_for"]

@@ -35,7 +35,7 @@ MOVES, MESSAGES = 40, 10
 
 
 def _game_rows(first: int, count: int, rng: random.Random) -> dict[str, list[tuple]]:
-    """Raw rows (base.TABLES order) of ``count`` games from id ``first``: 1 in 10 running."""
+    """Raw rows (``tables.TABLES`` order) of ``count`` games from id ``first``: 1 in 10 running."""
     rows: dict[str, list[tuple]] = {t: [] for t in ("games", "moves", "outbox", "slots", "timers", "results")}
     seats = json.dumps([Seat(n, "bench", n.lower()).to_dict() for n in ("Ann", "Bob")])
     for gid in range(first, first + count):
@@ -50,7 +50,7 @@ def _game_rows(first: int, count: int, rng: random.Random) -> dict[str, list[tup
             oid = (gid - 1) * MESSAGES + k + 1
             rows["outbox"].append((oid, gid, "bench", f"c:chat{gid}", "sent", json.dumps({"text": "x" * 200}),
                                    f"g{gid}:turn" if k == 0 else None, "new", 1, 1.0, str(oid), 1.0, 2.0, None,
-                                   None, None))
+                                   None, None, 1))
         rows["slots"].append(("bench", f"g{gid}:turn", str((gid - 1) * MESSAGES + 1)))
         if running:
             rows["timers"].append((gid, "reminder", 1e9, moves, None, None))

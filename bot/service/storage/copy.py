@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from .base import TABLES, Storage, key_of
+from .base import Storage
 from .factory import open_storage
+from .tables import TABLES, key_of
 
 BATCH = 5000
 
