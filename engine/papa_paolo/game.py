@@ -9,10 +9,10 @@ Play in small steps (buttons) lives in stepper.py and ends in the same whole mov
 
 from __future__ import annotations
 
-import copy as _copy
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
 from typing import Any
 
 from engine.names import check_players
@@ -82,7 +82,27 @@ from .trips import Trip, check_plan, parse_trip, trip_json
 
 OPTIONS = ("hidden_money", "first_player_coin", "reverse_bid_order", "money_bonus", "two_player_preview",
            "express_ignores_roads")
-PHASE_NUMBER = {"place": 1, "bid": 3, "settle": 3, "late": 3, "invest": 4, "deliver": 5, "over": 6}
+
+
+class Phase(StrEnum):
+    """Where a round stands (its values are the words views, stored data and renderers use)."""
+
+    PLACE = "place"         # phase 1: markers on the grid, a tile or an action each
+    BID = "bid"             # phase 3: the staircase auction
+    SETTLE = "settle"       # phase 3: the staircase paid, top first, each taking an investment tile
+    LATE = "late"           # phase 3: those off the staircase may buy one late
+    INVEST = "invest"       # phase 4: investment tiles resolved
+    DELIVER = "deliver"     # phase 5: delivery plans, all at once
+    OVER = "over"           # the game has ended
+
+    @property
+    def number(self) -> int:
+        """The rules' phase number (2 and 6 run alone)."""
+        return PHASE_NUMBER[self]
+
+
+PHASE_NUMBER = {Phase.PLACE: 1, Phase.BID: 3, Phase.SETTLE: 3, Phase.LATE: 3, Phase.INVEST: 4, Phase.DELIVER: 5,
+                Phase.OVER: 6}
 BID_CAP_FACTOR = 10
 # ``json.dumps(..., separators=(",", ":"))`` without building an encoder for every move.
 COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
@@ -205,7 +225,7 @@ class Game:
         other.markers, other.pos = dict(self.markers), dict(self.pos)
         other.placed, other.out = set(self.placed), set(self.out)
         other.plans = dict(self.plans)
-        other.drafts = _copy.deepcopy(self.drafts)
+        other.drafts = dict(self.drafts)      # frozen values (drafts.py)
         return other
 
     # --- Who acts ----------------------------------------------------------------------------
@@ -213,21 +233,20 @@ class Game:
     def to_act(self) -> tuple[int, ...]:
         if self.finished:
             return ()
-        if self.phase == "deliver":
+        phase = self.phase
+        if phase == Phase.DELIVER:
             return tuple(s for s in self.order if s in self.pending)
-        if self.phase == "place":
-            return (self.order[self.turn],)
-        if self.phase == "bid":
+        if phase == Phase.PLACE or phase == Phase.BID:
             return (self.order[self.turn],)
         return (self.queue[0],)
 
     @property
     def phase_number(self) -> int:
-        return PHASE_NUMBER[self.phase]
+        return self.phase.number
 
     def bonus_now(self, seat: int) -> Bonus:
         """The bonus an action of ``seat`` gets now (an investment tile's in phase 4)."""
-        if self.phase == "invest" and self.inv_held[seat] is not None:
+        if self.phase == Phase.INVEST and self.inv_held[seat] is not None:
             tile = C.INVESTMENT_TILES[self.inv_held[seat]]
             return bonus_of(tile.action, tile.bonus)
         return NO_BONUS
@@ -247,10 +266,8 @@ class Game:
             raise NotYourTurn(f"it is {names}'s turn, not {self.players[seat]}'s", seat=seat)
         if not isinstance(move, Mapping) or not move:
             raise MalformedInput("a move is an object")
-        handler = {"place": self._play_place, "bid": self._play_bid, "settle": self._play_settle,
-                   "late": self._play_late, "invest": self._play_invest, "deliver": self._play_deliver}
         events: list[Event] = []
-        handler[self.phase](seat, dict(move), events)
+        PLAY[self.phase](self, seat, dict(move), events)
         # The record's move (with its player) as compact JSON text, which ``to_record`` reads
         # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
         self.record_moves.append(COMPACT_JSON.encode({"player": self.players[seat], **move}))
@@ -467,7 +484,7 @@ class Game:
         return sorted(self.pos, key=lambda s: (-self.pos[s][0], -C.stair_cost(*self.pos[s]), self.pos[s][1]))
 
     def _pay_head(self, events: list[Event]) -> None:
-        if self.phase == "settle" and self.queue:
+        if self.phase == Phase.SETTLE and self.queue:
             seat = self.queue[0]
             cost = C.stair_cost(*self.pos[seat])
             self.people[seat].lire -= cost
@@ -476,54 +493,67 @@ class Game:
     # --- The automatic flow ------------------------------------------------------------------
 
     def _advance(self, events: list[Event]) -> None:
-        """Run what the rules decide alone until a player must choose or the game ends."""
-        while not self.finished:
-            if self.phase == "place":
-                if any(self.left):
-                    return
-                self._subsidies(events)
-                self._phase_ended("place", events)
-                self._start_bidding()
-            elif self.phase == "bid":
-                if self._run_bidding(events):
-                    return
-                self.phase, self.queue = "settle", self.rank()
-                self._pay_head(events)
-            elif self.phase == "settle":
-                if self.queue:
-                    return
-                self.phase = "late"
-                self.queue = [s for s in self.order if s not in self.pos]
-            elif self.phase == "late":
-                while self.queue and (not self.inv_open or self.people[self.queue[0]].lire < C.LATE_PRICE):
-                    self.queue.pop(0)
-                if self.queue:
-                    return
-                self._new_order(events)
-                self._phase_ended("bid", events)
-                self.phase, self.queue = "invest", [s for s in self.order if self.inv_held[s]]
-            elif self.phase == "invest":
-                while self.queue and not self.resolutions(self.queue[0]):
-                    seat = self.queue.pop(0)
-                    events.append(InvestmentResolved(seat, self.inv_held[seat], "unused"))
-                    self.inv_used.append(self.inv_held[seat])
-                    self.inv_held[seat] = None
-                if self.queue:
-                    return
-                self._phase_ended("invest", events)
-                self.phase = "deliver"
-                self.plans = {}
-                self.pending = [s for s in self.order if self.dlv_held[s] is not None]
-                if not self.pending:
-                    self._resolve_deliveries(events)
-            elif self.phase == "deliver":
-                return
+        """Run what the rules decide alone until a player must choose or the game ends: each
+        phase's handler (``ADVANCE``) moves on to the next phase, or says a player must choose."""
+        while not self.finished and ADVANCE[self.phase](self, events):
+            pass
 
-    def _phase_ended(self, phase: str, events: list[Event]) -> None:
+    def _after_place(self, events: list[Event]) -> bool:
+        if any(self.left):
+            return False
+        self._subsidies(events)
+        self._phase_ended(Phase.PLACE, events)
+        self._start_bidding()
+        return True
+
+    def _after_bid(self, events: list[Event]) -> bool:
+        if self._run_bidding(events):
+            return False
+        self.phase, self.queue = Phase.SETTLE, self.rank()
+        self._pay_head(events)
+        return True
+
+    def _after_settle(self, events: list[Event]) -> bool:
+        if self.queue:
+            return False
+        self.phase = Phase.LATE
+        self.queue = [s for s in self.order if s not in self.pos]
+        return True
+
+    def _after_late(self, events: list[Event]) -> bool:
+        while self.queue and (not self.inv_open or self.people[self.queue[0]].lire < C.LATE_PRICE):
+            self.queue.pop(0)
+        if self.queue:
+            return False
+        self._new_order(events)
+        self._phase_ended(Phase.BID, events)
+        self.phase, self.queue = Phase.INVEST, [s for s in self.order if self.inv_held[s]]
+        return True
+
+    def _after_invest(self, events: list[Event]) -> bool:
+        while self.queue and not self.resolutions(self.queue[0]):
+            seat = self.queue.pop(0)
+            events.append(InvestmentResolved(seat, self.inv_held[seat], "unused"))
+            self.inv_used.append(self.inv_held[seat])
+            self.inv_held[seat] = None
+        if self.queue:
+            return False
+        self._phase_ended(Phase.INVEST, events)
+        self.phase = Phase.DELIVER
+        self.plans = {}
+        self.pending = [s for s in self.order if self.dlv_held[s] is not None]
+        if not self.pending:
+            self._resolve_deliveries(events)
+        return True
+
+    def _after_deliver(self, events: list[Event]) -> bool:
+        return False            # the last plan in resolves the deliveries (``_play_deliver``)
+
+    def _phase_ended(self, phase: Phase, events: list[Event]) -> None:
         """Close a stretch of play for the table's picture, if players chose in it: a phase the
         rules played alone (nobody could use an investment) goes with the next one."""
         if self.acted:
-            events.append(PhaseEnded(self.round, phase))
+            events.append(PhaseEnded(self.round, phase.value))
             self.acted = 0
 
     def resolutions(self, seat: int) -> list[str]:
@@ -556,7 +586,7 @@ class Game:
         self.inv_open = [self.inv_stacks[c][self.round - 1] for c in C.COLOURS]
         self.stairs_tiles = list(C.delivery_tiles_for(self.round, self.n))
         self.pos, self.placed, self.out, self.bid_turns, self.queue = {}, set(), set(), 0, []
-        self.phase = "place"
+        self.phase = Phase.PLACE
         shown = tuple(None if self.face_down is not None and i == self.face_down[self.round - 1] else v
                       for i, v in enumerate(self.coins))
         events.append(RoundStarted(self.round, tuple(self.grid), shown, tuple(self.stairs_tiles),
@@ -584,7 +614,7 @@ class Game:
         self.markers = {}
 
     def _start_bidding(self) -> None:
-        self.phase, self.turn, self.bid_turns = "bid", 0, 0
+        self.phase, self.turn, self.bid_turns = Phase.BID, 0, 0
 
     def _new_order(self, events: list[Event]) -> None:
         before = list(self.order)
@@ -615,7 +645,7 @@ class Game:
             self._score_completions(seat, events)
         self.lire_history += (tuple(p.lire for p in self.people),)
         if self.round < C.ROUNDS:            # the last deliveries are closed by the end of the game
-            self._phase_ended("deliver", events)
+            self._phase_ended(Phase.DELIVER, events)
         events.append(CycleEnded(self.round))
         if self.round == C.ROUNDS:
             self._end(events)
@@ -656,7 +686,7 @@ class Game:
 
     def _end(self, events: list[Event]) -> None:
         self.finished = True
-        self.phase = "over"
+        self.phase = Phase.OVER
         scores = self.scores()
         key = [(scores[s], self.people[s].lire, self.people[s].hood.delivered()) for s in range(self.n)]
         best = max(key)
@@ -666,6 +696,18 @@ class Game:
 
     def log_for(self, seat: int | None) -> list[Event]:
         return [e for e in self.log if e.visible_to(seat)]
+
+
+# Each phase's rules, as boardgame.io's ``phases``: the whole move a player makes in it, and what
+# the rules then do alone (True: the phase moved on, run the next one; False: a player must choose).
+PLAY: dict[Phase, Callable[[Game, int, dict, list[Event]], None]] = {
+    Phase.PLACE: Game._play_place, Phase.BID: Game._play_bid, Phase.SETTLE: Game._play_settle,
+    Phase.LATE: Game._play_late, Phase.INVEST: Game._play_invest, Phase.DELIVER: Game._play_deliver,
+}
+ADVANCE: dict[Phase, Callable[[Game, list[Event]], bool]] = {
+    Phase.PLACE: Game._after_place, Phase.BID: Game._after_bid, Phase.SETTLE: Game._after_settle,
+    Phase.LATE: Game._after_late, Phase.INVEST: Game._after_invest, Phase.DELIVER: Game._after_deliver,
+}
 
 
 # --- Checks of set-ups and moves -------------------------------------------------------------------
@@ -722,4 +764,4 @@ def place_action_move(space: tuple[int, int], name: str, body: Any) -> dict[str,
     return {"place": list(space), "action": action_json(name, body)}
 
 
-__all__ = ["Game", "IllegalMove", "Trip"]
+__all__ = ["Game", "IllegalMove", "Phase", "Trip"]

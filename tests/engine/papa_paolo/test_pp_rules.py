@@ -16,7 +16,7 @@ from engine.papa_paolo.definition import GAME
 from engine.papa_paolo.events import OrderChanged, PlanStep, PlanSubmitted
 from engine.papa_paolo.game import Game
 from engine.papa_paolo.hood import City, Hood, Shop, rotated
-from engine.papa_paolo.steps import Step, parse
+from engine.papa_paolo.steps import Act, Done, Place, parse
 from engine.papa_paolo.trips import best_plan, check_plan
 
 
@@ -137,17 +137,17 @@ def test_a_placement_in_steps():
     match = GAME.new_match(["a", "b"], seed=11)
     g = match.game
     seat = match.to_act()[0]
-    match.apply(Step("place", (0, 0)), by=seat)
+    match.apply(Place((0, 0)), by=seat)
     assert match.in_decision(seat) and match.to_act() == (seat,)
     choices = match.legal_choices(seat)
-    assert Step("take") in choices and Step("nothing") in choices
-    match.apply(Step("take"), by=seat)
+    assert Act("take") in choices and Act("nothing") in choices
+    match.apply(Act("take"), by=seat)
     squares = match.legal_choices(seat)
     assert squares and all(s.verb == "square" for s in squares)
     match.apply(squares[0], by=seat)
     rotations = match.legal_choices(seat)
     tile = C.CITY_TILES[g.grid[0]]
-    assert all(g.people[seat].hood.placement_fault(squares[0].arg, rotated(tile.roads, r.arg)) is None
+    assert all(g.people[seat].hood.placement_fault(squares[0].square, rotated(tile.roads, r.rotation)) is None
                for r in rotations)
     match.apply(rotations[0], by=seat)
     assert not match.in_decision(seat) and match.to_act() != (seat,) and len(g.record_moves) == 1
@@ -191,7 +191,7 @@ def test_simultaneous_deliveries_stay_private_until_all_are_in():
     assert match.view(b).draft is not None and match.view(a).draft is None and match.view(None).draft is None
     assert all(not isinstance(e, PlanStep) for e in match.log_for(None))
     assert any(isinstance(e, PlanStep) for e in match.log_for(b))
-    match.apply(Step("done") if Step("done") in match.legal_choices(a) else match.legal_choices(a)[-1], by=a)
+    match.apply(Done() if Done() in match.legal_choices(a) else match.legal_choices(a)[-1], by=a)
     assert any(isinstance(e, PlanSubmitted) and e.seat == a for e in match.log_for(None))
     assert a not in match.to_act() and b in match.to_act()
 
@@ -276,13 +276,13 @@ def test_a_tile_is_taken_from_its_square_right_after_the_space():
     for seed in range(1, 40):
         match = GAME.new_match(["a", "b"], seed=seed)
         seat = match.to_act()[0]
-        space = next(s for s in match.legal_choices(seat) if match.game.grid[s.arg[0] * 3 + s.arg[1]] is not None)
+        space = next(s for s in match.legal_choices(seat) if match.game.grid[s.space[0] * 3 + s.space[1]] is not None)
         match.apply(space, by=seat)
         offered = [s for s in match.legal_choices(seat) if s.verb == "square"]
         if not offered:
             continue
         by_take = match.copy()
-        by_take.apply(Step("take"), by=seat)
+        by_take.apply(Act("take"), by=seat)
         assert [s for s in by_take.legal_choices(seat)] == offered      # the same squares either way
         square = offered[-1]
         by_take.apply(square, by=seat)

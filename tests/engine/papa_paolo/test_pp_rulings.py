@@ -6,10 +6,11 @@ import pytest
 from pp_testkit import game, idle_placements
 
 from engine.papa_paolo import errors as E
+from engine.papa_paolo.drafts import ActionDraft
 from engine.papa_paolo.events import CoinAwarded, LeftStaircase, PizzasBought, StairsPaid, TrackAdvanced
 from engine.papa_paolo.hood import City, Hood, Shop, rotated, trip_fault
 from engine.papa_paolo.stepper import legal_steps
-from engine.papa_paolo.steps import Step
+from engine.papa_paolo.steps import Act, Decline
 from engine.papa_paolo.trips import check_plan
 
 CROSS = frozenset("NESW")
@@ -219,7 +220,7 @@ def test_r14_settlement_mandatory_late_optional():
     g.play(0, {"stairs": [1, 1]})
     g.play(1, {"stairs": [2, 1]})
     g.play(1, {"invest": g.inv_open[0]})             # Ann had to leave: 2 is too dear
-    assert g.phase == "late" and Step("decline") in legal_steps(g, 0)
+    assert g.phase == "late" and Decline() in legal_steps(g, 0)
     g.play(0, {"late": None})
     assert g.inv_held[0] is None
 
@@ -244,13 +245,13 @@ def test_r16_express_fee_and_a_house_to_serve():
     g.play(0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [[1, 0]], "drops": [[1, 0]]}}})
     assert g.people[0].lire == 8
     g.people[1].hood.cities[(1, 0)].served = 2       # Bob's only houses are served
-    assert Step("express") not in [s for s in _space_steps(g, 1, [2, 2])]
+    assert Act("express") not in [s for s in _space_steps(g, 1, [2, 2])]
     with pytest.raises(E.NothingToServe):
         g.play(1, {"place": [2, 2], "action": {"express": {"from": [0, 0], "path": [[1, 0]], "drops": []}}})
 
 
 def _space_steps(g, seat, space):
-    g.drafts[seat] = {"seat": seat, "space": tuple(space), "mode": "choose"}
+    g.drafts[seat] = ActionDraft(seat, tuple(space))
     try:
         return legal_steps(g, seat)
     finally:
@@ -275,7 +276,7 @@ def test_r18_unplaceable_tile():
     with pytest.raises(E.NoLegalPlacement):
         g.play(0, {"place": [0, 0], "take": {"square": [5, 0], "rotation": 3}})
     steps = _space_steps(g, 0, [0, 0])
-    assert Step("take") not in steps and Step("sponsor") in steps
+    assert Act("take") not in steps and Act("sponsor") in steps
 
 
 # 19. Unused investment tiles are discarded at the end of the round.
@@ -291,9 +292,9 @@ def test_r19_unused_investments_discarded():
 def test_r20_empty_supply():
     g = game(2)
     g.people[0].lire = 50
-    assert Step("build") in _space_steps(g, 0, [2, 2])
+    assert Act("build") in _space_steps(g, 0, [2, 2])
     g.supply.clear()
-    assert Step("build") not in _space_steps(g, 0, [2, 2])
+    assert Act("build") not in _space_steps(g, 0, [2, 2])
     with pytest.raises(E.NotInSupply):
         g.play(0, {"place": [2, 2], "action": {"build": {"pizzeria": "P4-1", "square": [0, 2]}}})
 
