@@ -23,18 +23,15 @@ from .actions import (
     NO_BONUS,
     Bonus,
     Player,
-    action_json,
     bonus_of,
     build_choices,
     buy_counts,
     can_express,
     check_action,
     do_action,
-    parse_action,
 )
 from .errors import (
     ActionNotOnSpace,
-    BadRotation,
     GameIsOver,
     IllegalMove,
     InvalidSetup,
@@ -78,7 +75,8 @@ from .events import (
     TrackAdvanced,
 )
 from .hood import City, Hood, Pos, Shop, rotated
-from .trips import Trip, check_plan, parse_trip, trip_json
+from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
+from .trips import Trip, check_plan, trip_json
 
 OPTIONS = ("hidden_money", "first_player_coin", "reverse_bid_order", "money_bonus", "two_player_preview",
            "express_ignores_roads")
@@ -257,45 +255,42 @@ class Game:
 
     # --- Whole moves (the record's) ----------------------------------------------------------
 
-    def play(self, seat: int, move: Mapping[str, Any]) -> list[Event]:
-        """Check and apply one whole move of the record (without its "player"); refusals change nothing."""
+    def check_turn(self, seat: int) -> None:
+        """``GameIsOver`` or ``NotYourTurn`` unless ``seat`` may move now."""
         if self.finished:
             raise GameIsOver("the game is over")
         if seat not in self.to_act():
             names = ", ".join(self.players[s] for s in self.to_act())
             raise NotYourTurn(f"it is {names}'s turn, not {self.players[seat]}'s", seat=seat)
-        if not isinstance(move, Mapping) or not move:
-            raise MalformedInput("a move is an object")
+
+    def play(self, seat: int, move: Move, as_written: Mapping[str, Any] | None = None) -> list[Event]:
+        """Check and apply one whole move; refusals change nothing. ``as_written``: the move as a
+        record wrote it (without its "player"), kept as it was; else the move's own record form."""
+        self.check_turn(seat)
+        if not isinstance(move, PHASE_MOVES[self.phase]):
+            raise MalformedInput(f"not a move of phase {self.phase}: {type(move).__name__}")
         events: list[Event] = []
-        PLAY[self.phase](self, seat, dict(move), events)
+        PLAY[self.phase](self, seat, move, events)
         # The record's move (with its player) as compact JSON text, which ``to_record`` reads
         # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
-        self.record_moves.append(COMPACT_JSON.encode({"player": self.players[seat], **move}))
+        written = move.as_record() if as_written is None else as_written
+        self.record_moves.append(COMPACT_JSON.encode({"player": self.players[seat], **written}))
         self.drafts.pop(seat, None)
         self.acted += 1
         self._advance(events)
         self.log += map(shared, events) if self.shares else events
         return events
 
-    def _expect(self, move: dict, keys: set[str], what: str) -> None:
-        if set(move) != keys:
-            raise MalformedInput(f"expected {what} now, not a move with {', '.join(sorted(move))}")
-
-    def _play_place(self, seat: int, move: dict, events: list[Event]) -> None:
-        if set(move) not in ({"place", "take"}, {"place", "action"}):
-            raise MalformedInput('a phase-1 move is {"place": [row, col]} with "take" or "action"')
-        space = move["place"]
-        if not isinstance(space, list) or len(space) != 2 or not all(type(v) is int for v in space):
-            raise MalformedInput("place is [row, col]")
-        r, c = space
+    def _play_place(self, seat: int, move: TakeTile | PlaceAction, events: list[Event]) -> None:
+        r, c = move.space
         if not (0 <= r < self.board.rows and 0 <= c < self.board.cols):
             raise NoSuchSpace(f"there is no space [{r}, {c}] on this board")
         index = r * self.board.cols + c
         if index in self.markers:
             raise SpaceTaken(f"space [{r}, {c}] already holds a marker")
         person = self.people[seat]
-        if "take" in move:
-            square, rotation = _parse_take(move["take"])
+        if isinstance(move, TakeTile):
+            square, rotation = move.square, move.rotation
             tile_id = self.grid[index]
             if tile_id is None:
                 raise NoTileThere(f"the tile of space [{r}, {c}] is gone")
@@ -314,7 +309,7 @@ class Game:
             person.hood.cities[square] = City(tile_id, tile.colour, roads, tile.houses)
             events += [MarkerPlaced(seat, (r, c)), TileTaken(seat, (r, c), tile_id, square, rotation)]
         else:
-            name, body = parse_action(move["action"])
+            name, body = move.name, move.body
             if name != "none" and name not in self.board.actions_at(r, c):
                 raise ActionNotOnSpace(f"space [{r}, {c}] offers {', '.join(self.board.actions_at(r, c))}, "
                                        f"not {name}")
@@ -349,12 +344,8 @@ class Game:
             if self.left[self.order[self.turn]]:
                 return
 
-    def _play_bid(self, seat: int, move: dict, events: list[Event]) -> None:
-        self._expect(move, {"stairs"}, "a staircase space")
-        space = move["stairs"]
-        if not isinstance(space, list) or len(space) != 2 or not all(type(v) is int for v in space):
-            raise MalformedInput("stairs is [row, column]")
-        row, col = space
+    def _play_bid(self, seat: int, move: Bid, events: list[Event]) -> None:
+        row, col = move.space
         if (row, col) not in self.stair_spaces(seat):
             raise StairsIllegal(self._stairs_why(seat, row, col))
         self.pos[seat] = (row, col)
@@ -362,9 +353,8 @@ class Game:
         events.append(BidPlaced(seat, row, col))
         self._next_bidder()
 
-    def _play_settle(self, seat: int, move: dict, events: list[Event]) -> None:
-        self._expect(move, {"invest"}, "an investment tile")
-        tile = move["invest"]
+    def _play_settle(self, seat: int, move: Settle, events: list[Event]) -> None:
+        tile = move.tile
         if tile not in self.inv_open:
             raise TileNotOpen(f"{tile!r} is not an open investment tile"[:80])
         self.inv_open.remove(tile)
@@ -375,9 +365,8 @@ class Game:
         self.queue.pop(0)
         self._pay_head(events)
 
-    def _play_late(self, seat: int, move: dict, events: list[Event]) -> None:
-        self._expect(move, {"late"}, "a late investment tile or null")
-        tile = move["late"]
+    def _play_late(self, seat: int, move: LateInvest, events: list[Event]) -> None:
+        tile = move.tile
         if tile is None:
             events.append(LateDeclined(seat))
         else:
@@ -389,31 +378,24 @@ class Game:
             events.append(InvestmentTaken(seat, tile, True))
         self.queue.pop(0)
 
-    def _play_invest(self, seat: int, move: dict, events: list[Event]) -> None:
-        self._expect(move, {"resolve"}, "an investment resolved")
+    def _play_invest(self, seat: int, move: ResolveTrack | ResolveAction, events: list[Event]) -> None:
         tile = C.INVESTMENT_TILES[self.inv_held[seat]]
-        how = move["resolve"]
-        if how == "track":
+        if isinstance(move, ResolveTrack):
             if self.people[seat].tracks[tile.colour] >= C.TRACK_TOP:
                 raise TrackFull(f"the {tile.colour} track is at its last position")
             self._advance_track(seat, tile.colour, "investment", None, events)
             events.append(InvestmentResolved(seat, tile.id, "track"))
         else:
-            name, body = parse_action(how)
-            if name != tile.action:
-                raise WrongInvestmentAction(f"{tile.id}'s action is {tile.action}, not {name}")
-            self._action(seat, name, body, bonus_of(tile.action, tile.bonus), events)
+            if move.name != tile.action:
+                raise WrongInvestmentAction(f"{tile.id}'s action is {tile.action}, not {move.name}")
+            self._action(seat, move.name, move.body, bonus_of(tile.action, tile.bonus), events)
             events.append(InvestmentResolved(seat, tile.id, "action"))
         self.inv_used.append(tile.id)
         self.inv_held[seat] = None
         self.queue.pop(0)
 
-    def _play_deliver(self, seat: int, move: dict, events: list[Event]) -> None:
-        self._expect(move, {"deliver"}, "a delivery plan")
-        trips_data = move["deliver"]
-        if not isinstance(trips_data, list):
-            raise MalformedInput("deliver is a list of trips")
-        trips = [parse_trip(t) for t in trips_data]
+    def _play_deliver(self, seat: int, move: Deliver, events: list[Event]) -> None:
+        trips = list(move.trips)
         tile = self.delivery_tile(seat)
         check_plan(self.people[seat].hood, trips, trips_allowed=self.people[seat].value("green"),
                    max_pizzas=tile.max_pizzas, max_distance=tile.max_distance)
@@ -700,7 +682,11 @@ class Game:
 
 # Each phase's rules, as boardgame.io's ``phases``: the whole move a player makes in it, and what
 # the rules then do alone (True: the phase moved on, run the next one; False: a player must choose).
-PLAY: dict[Phase, Callable[[Game, int, dict, list[Event]], None]] = {
+PHASE_MOVES: dict[Phase, tuple[type, ...]] = {
+    Phase.PLACE: (TakeTile, PlaceAction), Phase.BID: (Bid,), Phase.SETTLE: (Settle,), Phase.LATE: (LateInvest,),
+    Phase.INVEST: (ResolveTrack, ResolveAction), Phase.DELIVER: (Deliver,), Phase.OVER: (),
+}
+PLAY: dict[Phase, Callable[[Game, int, Any, list[Event]], None]] = {
     Phase.PLACE: Game._play_place, Phase.BID: Game._play_bid, Phase.SETTLE: Game._play_settle,
     Phase.LATE: Game._play_late, Phase.INVEST: Game._play_invest, Phase.DELIVER: Game._play_deliver,
 }
@@ -743,25 +729,6 @@ def _check_setup(setup: Mapping[str, Any], n: int, opts: Mapping[str, bool]) -> 
         if not isinstance(down, list | tuple) or len(down) != C.ROUNDS or any(
                 type(i) is not int or not 0 <= i < len(want) for i in down):
             raise InvalidSetup(f"face_down_coin gives each round an index into its {len(want)} coins")
-
-
-def _parse_take(data: Any) -> tuple[Pos, int]:
-    if not isinstance(data, Mapping) or set(data) != {"square", "rotation"}:
-        raise MalformedInput('take is {"square": [x, y], "rotation": 0-3}')
-    sq, rot = data["square"], data["rotation"]
-    if not isinstance(sq, list) or len(sq) != 2 or not all(type(v) is int for v in sq):
-        raise MalformedInput("a square is [x, y]")
-    if type(rot) is not int or not 0 <= rot <= 3:
-        raise BadRotation(f"a rotation is 0 to 3, not {rot!r}"[:60])
-    return (sq[0], sq[1]), rot
-
-
-def take_move(space: tuple[int, int], square: Pos, rotation: int) -> dict[str, Any]:
-    return {"place": list(space), "take": {"square": list(square), "rotation": rotation}}
-
-
-def place_action_move(space: tuple[int, int], name: str, body: Any) -> dict[str, Any]:
-    return {"place": list(space), "action": action_json(name, body)}
 
 
 __all__ = ["Game", "IllegalMove", "Phase", "Trip"]

@@ -20,7 +20,7 @@ from typing import Any
 from engine.shared import shared
 
 from . import components as C
-from .actions import action_json, build_choices, buy_counts, received, splits
+from .actions import build_choices, buy_counts, received, splits
 from .drafts import NO_PLAN, ActionDraft, PlanDraft, TripDraft
 from .errors import (
     GameIsOver,
@@ -33,8 +33,9 @@ from .errors import (
     fault,
 )
 from .events import Event, PlanStep
-from .game import Game, Phase, place_action_move, take_move
+from .game import Game, Phase
 from .hood import Hood, Pos, rotated
+from .moves import Bid, Deliver, LateInvest, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
 from .steps import (
     Act,
     BestPlan,
@@ -60,7 +61,7 @@ from .steps import (
     Track,
     UndoTrip,
 )
-from .trips import best_express, best_plan, trip_json
+from .trips import best_express, best_plan
 
 ORDER = lambda p: (p[1], p[0])  # noqa: E731  squares in reading order (y, then x)
 
@@ -333,17 +334,17 @@ def apply_step(g: Game, seat: int, step: Step) -> list[Event]:
 def _do(g: Game, seat: int, step: Step) -> None:
     phase = g.phase
     if phase == Phase.BID:
-        g.play(seat, {"stairs": list(step.space)})
+        g.play(seat, Bid(step.space))
     elif phase == Phase.SETTLE:
-        g.play(seat, {"invest": step.tile})
+        g.play(seat, Settle(step.tile))
     elif phase == Phase.LATE:
-        g.play(seat, {"late": None if isinstance(step, Decline) else step.tile})
+        g.play(seat, LateInvest(None if isinstance(step, Decline) else step.tile))
     elif phase == Phase.DELIVER:
         _plan_step(g, seat, step)
     elif isinstance(step, Place):
         g.drafts[seat] = ActionDraft(seat, step.space)
     elif isinstance(step, Track):
-        g.play(seat, {"resolve": "track"})
+        g.play(seat, ResolveTrack())
     elif phase == Phase.INVEST and seat not in g.drafts and isinstance(step, SHORTCUTS):  # the tile's action at once
         g.drafts[seat] = ActionDraft(seat, None)
         _amount_chosen(g, seat, step)
@@ -377,7 +378,7 @@ def _action_step(g: Game, seat: int, step: Step) -> None:
     elif mode == "square":
         g.drafts[seat] = replace(d, square=step.square, mode="rotate")
     elif mode == "rotate":
-        g.play(seat, take_move(d.space, d.square, step.rotation))
+        g.play(seat, TakeTile(d.space, d.square, step.rotation))
     elif mode == "pizzas":
         g.drafts[seat] = replace(d, n=step.count, to=(), left=received(g.people[seat], step.count), mode="put")
         _settle_put(g, seat)
@@ -427,7 +428,7 @@ def _take_to(g: Game, seat: int, square: Pos) -> None:
     d = g.drafts[seat] = replace(g.drafts[seat], action="take", square=square, mode="rotate")
     rotations = [rot for q, rot in _placements(g, d) if q == square]
     if len(rotations) == 1:
-        g.play(seat, take_move(d.space, square, rotations[0]))
+        g.play(seat, TakeTile(d.space, square, rotations[0]))
 
 
 # A person's shortcuts: a tile's square right after its grid space, an action with its amount,
@@ -466,10 +467,7 @@ def _settle_put(g: Game, seat: int) -> None:
 
 def _finish(g: Game, seat: int, name: str, body: Any) -> None:
     d = g.drafts[seat]
-    if d.space is None:
-        g.play(seat, {"resolve": action_json(name, body)})
-    else:
-        g.play(seat, place_action_move(d.space, name, body))
+    g.play(seat, ResolveAction(name, body) if d.space is None else PlaceAction(d.space, name, body))
 
 
 def _plan_step(g: Game, seat: int, step: Step) -> None:
@@ -485,13 +483,13 @@ def _plan_step(g: Game, seat: int, step: Step) -> None:
     elif isinstance(step, UndoTrip):
         d = replace(d, cur=None) if d.cur is not None else replace(d, trips=d.trips[:-1])
     elif isinstance(step, Done):
-        g.play(seat, {"deliver": [trip_json(t.whole) for t in d.trips]})
+        g.play(seat, Deliver(tuple(t.whole for t in d.trips)))
         return
     else:
         tile = g.delivery_tile(seat)
         plan = best_plan(g.people[seat].hood, trips_allowed=g.people[seat].value("green"),
                          max_pizzas=tile.max_pizzas, max_distance=tile.max_distance)
-        g.play(seat, {"deliver": [trip_json(t) for t in plan]})
+        g.play(seat, Deliver(tuple(plan)))
         return
     if d == NO_PLAN:
         g.drafts.pop(seat, None)      # nothing planned: as before the first step (a record replays to it)

@@ -16,6 +16,7 @@ from engine.papa_paolo.definition import GAME
 from engine.papa_paolo.events import OrderChanged, PlanStep, PlanSubmitted
 from engine.papa_paolo.game import Game
 from engine.papa_paolo.hood import City, Hood, Shop, rotated
+from engine.papa_paolo.record import play_move
 from engine.papa_paolo.steps import Act, Done, Place, parse
 from engine.papa_paolo.trips import best_plan, check_plan
 
@@ -44,10 +45,10 @@ def test_phase_one_gives_every_player_four_turns_in_order():
         seat = g.to_act()[0]
         seen.append(seat)
         free = next(i for i in range(len(g.grid)) if i not in g.markers)
-        g.play(seat, {"place": [free // 3, free % 3], "action": {"none": {}}})
+        play_move(g, seat, {"place": [free // 3, free % 3], "action": {"none": {}}})
     assert seen == [0, 1, 2] * 4 and g.phase == "bid"
     with pytest.raises(Exception) as info:
-        game(3).play(0, {"place": [0, 1], "action": {"sponsor": {}}})
+        play_move(game(3), 0, {"place": [0, 1], "action": {"sponsor": {}}})
     assert info.value.code == "action_not_on_space"      # [0, 1] offers only buying
 
 
@@ -55,11 +56,11 @@ def test_first_player_after_settlement_is_the_leftmost_column():
     g = game(3)
     idle_placements(g)
     a, b, c = g.order
-    g.play(a, {"stairs": [0, 3]})
-    g.play(b, {"stairs": [0, 2]})
-    g.play(c, {"stairs": [0, 1]})
+    play_move(g, a, {"stairs": [0, 3]})
+    play_move(g, b, {"stairs": [0, 2]})
+    play_move(g, c, {"stairs": [0, 1]})
     while g.phase in ("settle", "late"):
-        g.play(g.to_act()[0], {"invest": g.inv_open[0]} if g.phase == "settle" else {"late": None})
+        play_move(g, g.to_act()[0], {"invest": g.inv_open[0]} if g.phase == "settle" else {"late": None})
     assert g.order[0] == c
 
 
@@ -68,11 +69,11 @@ def test_reverse_bid_order():
     idle_placements(g)
     a, b, c = g.order
     g.people[c].lire = 0
-    g.play(a, {"stairs": [2, 1]})
-    g.play(b, {"stairs": [0, 2]})
+    play_move(g, a, {"stairs": [2, 1]})
+    play_move(g, b, {"stairs": [0, 2]})
     assert c in g.out                                 # nothing free is left for 0 Lire
     while g.phase in ("settle", "late"):
-        g.play(g.to_act()[0], {"invest": g.inv_open[0]} if g.phase == "settle" else {"late": None})
+        play_move(g, g.to_act()[0], {"invest": g.inv_open[0]} if g.phase == "settle" else {"late": None})
     assert g.order == [c, b, a]                       # outside first, then lowest rank to highest
 
 
@@ -80,7 +81,7 @@ def test_first_player_coin_sets_the_order_at_once():
     g = game(2, options={"first_player_coin": True}, coins=[3, 1, 1, 1, 1, 2])   # face down: row 0's coin
     for seat, space in [(0, [1, 0]), (1, [0, 0]), (0, [1, 1]), (1, [0, 1]), (0, [1, 2]), (1, [2, 0]),
                         (0, [2, 1]), (1, [2, 2])]:
-        g.play(seat, {"place": space, "action": {"none": {}}})
+        play_move(g, seat, {"place": space, "action": {"none": {}}})
     assert g.order == [1, 0] and any(isinstance(e, OrderChanged) for e in g.log)
 
 
@@ -108,11 +109,11 @@ def test_express_ignoring_roads():
     g = game(2, options={"express_ignores_roads": True})
     hood = g.people[0].hood
     hood.cities[(1, 1)] = City("Y01", "yellow", frozenset(), 1)      # no road reaches it
-    g.play(0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [], "drops": [[1, 1]]}}})
+    play_move(g, 0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [], "drops": [[1, 1]]}}})
     assert hood.cities[(1, 1)].served == 1 and hood.cities[(1, 1)].scored
     g2 = game(2)
     with pytest.raises(E.EmptyTrip):                  # without the option a trip follows roads
-        g2.play(0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [], "drops": [[1, 0]]}}})
+        play_move(g2, 0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [], "drops": [[1, 0]]}}})
 
 
 def test_hidden_money_views():
