@@ -1,6 +1,6 @@
 """Decisions under way (``Game.drafts``): frozen values a step replaces, never changes.
 
-An action's (phase 1, or an investment tile's in phase 4) goes through ``mode``\\ s, each asking
+An action's (phase 1, or an investment tile's in phase 4) goes through modes, each asking
 for one kind of step; a delivery plan (phase 5) is the trips planned and the one under way.
 ``as_dict`` is what a view shows of them (the keys as set so far, in the order they were set).
 """

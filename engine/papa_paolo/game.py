@@ -1,10 +1,12 @@
 """The Papà Paolo game state and its round (PAPA_PAOLO.md §4-§6): set-up, the phases, scoring.
 
-``Game`` is mutable: whole moves (the record's JSON objects, ``play``) change it in place and
-return the events they caused; the automatic phases (subsidies, experience, preparation) and
-the decisions the rules make alone (a pass when not outbid, leaving the staircase when nothing is
-affordable, an investment with no use) run inside ``_advance`` until a player must decide.
-Play in small steps (buttons) lives in stepper.py and ends in the same whole moves.
+``Game`` is mutable: whole moves (moves.py; record.py reads a record's JSON objects into them)
+change it in place through ``play`` and return the events they caused. A round runs through
+each ``Phase`` in turn; each has its whole move (``PLAY``) and what the rules then do alone (``ADVANCE``):
+the automatic phases (subsidies, experience, preparation) and the decisions the rules make alone
+(a pass when not outbid, leaving the staircase when nothing is affordable, an investment with no
+use) run inside ``_advance`` until a player must decide. Play in small steps (buttons) lives in
+stepper.py and ends in the same whole moves.
 """
 
 from __future__ import annotations

@@ -23,8 +23,6 @@ from . import components as C
 from .actions import build_choices, buy_counts, received, splits
 from .drafts import NO_PLAN, ActionDraft, PlanDraft, TripDraft
 from .errors import (
-    GameIsOver,
-    NotYourTurn,
     SpaceTaken,
     StairsIllegal,
     StepNotOffered,
@@ -278,11 +276,7 @@ def _plan_steps(g: Game, seat: int, d: PlanDraft) -> list[Step]:
 # --- Checking and applying a step -------------------------------------------------------------
 
 def check_step(g: Game, seat: int, step: Step) -> Step:
-    if g.finished:
-        raise GameIsOver("the game is over")
-    if seat not in g.to_act():
-        names = ", ".join(g.players[s] for s in g.to_act())
-        raise NotYourTurn(f"it is {names}'s turn, not {g.players[seat]}'s", seat=seat)
+    g.check_turn(seat)
     offered = legal_steps(g, seat)
     if step in offered:
         return step

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from pp_testkit import game, idle_placements, setup
@@ -13,11 +14,35 @@ from engine.errors import InvalidOption, InvalidSetup
 from engine.papa_paolo import components as C
 from engine.papa_paolo import errors as E
 from engine.papa_paolo.definition import GAME
+from engine.papa_paolo.drafts import ActionDraft, PlanDraft, TripDraft
 from engine.papa_paolo.events import OrderChanged, PlanStep, PlanSubmitted
 from engine.papa_paolo.game import Game
 from engine.papa_paolo.hood import City, Hood, Shop, rotated
 from engine.papa_paolo.record import play_move
-from engine.papa_paolo.steps import Act, Done, Place, parse
+from engine.papa_paolo.steps import (
+    VERBS,
+    Act,
+    BestPlan,
+    BestTrip,
+    Done,
+    Drop,
+    From,
+    Invest,
+    Late,
+    Pizzas,
+    Pizzeria,
+    Place,
+    Put,
+    Rotate,
+    Split,
+    Square,
+    Stairs,
+    StepTo,
+    TileAction,
+    Track,
+    UndoTrip,
+    parse,
+)
 from engine.papa_paolo.trips import best_plan, check_plan
 
 
@@ -132,6 +157,40 @@ def test_steps_print_and_parse_back():
         assert str(parse(text)) == text
     with pytest.raises(E.MalformedInput):
         parse("fly 1,2")
+
+
+def test_each_step_text_parses_to_its_own_class():
+    kinds = {"place 1,2": Place, "stairs 1,2": Stairs, "square 1,2": Square, "put 1,2": Put, "from 1,2": From,
+             "step 1,2": StepTo, "drop 1,2": Drop, "rotate 2": Rotate, "pizzas 2": Pizzas, "pizzeria p4-1": Pizzeria,
+             "invest iy3": Invest, "late iy3": Late, "split 0,0=1": Split, "take": Act, "undo-trip": UndoTrip,
+             "best-trip": BestTrip}
+    for text, kind in kinds.items():
+        step = parse(text.upper())
+        assert type(step) is kind and step.verb == text.split(" ")[0] and parse(str(step)) == step
+    steps = [parse(t) for t in kinds]
+    assert len(set(steps)) == len(steps)                 # the same argument under another verb differs
+    assert parse("place 1, 2") == Place((1, 2)) and hash(parse("place 1,2")) == hash(Place((1, 2)))
+    assert parse("done") == Done() and parse("done") != BestPlan() and parse("sponsor") == Act("sponsor")
+    assert {parse(t) for t in ("track", "track", "action")} == {Track(), TileAction()}
+    assert set(VERBS) == {parse(t).verb for t in kinds} | {"sponsor", "buy", "express", "build", "nothing",
+                                                           "end-trip", "done", "best-plan", "decline", "track",
+                                                           "action"}
+    with pytest.raises(E.MalformedInput):
+        parse("take 1,2")
+    with pytest.raises(E.MalformedInput):
+        parse("rotate x")
+
+
+def test_drafts_show_the_keys_set_so_far():
+    space = ActionDraft(0, (1, 2))
+    assert space.as_dict() == {"seat": 0, "space": (1, 2), "mode": "choose"}
+    buying = replace(space, action="buy", mode="put", n=3, to=(), left=3).put((0, 0), 1).put((1, 0), 1).put((0, 0), 1)
+    assert list(buying.as_dict()) == ["seat", "space", "mode", "action", "n", "to", "left"]
+    assert buying.as_dict()["to"] == {(0, 0): 2, (1, 0): 1} and buying.left == 0
+    plan = PlanDraft((TripDraft((0, 0)).stepped((1, 0)).dropped((1, 0)),), TripDraft((0, 0)))
+    assert plan.as_dict() == {"trips": [{"from": (0, 0), "path": [(1, 0)], "drops": [(1, 0)]}],
+                              "cur": {"from": (0, 0), "path": [], "drops": []}}
+    assert plan.taken() == ({(0, 0): 1}, {(1, 0): 1}, 1)
 
 
 def test_a_placement_in_steps():
