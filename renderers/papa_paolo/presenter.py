@@ -29,6 +29,7 @@ from engine.papa_paolo.steps import (
     BestTrip,
     Done,
     Drop,
+    EndTrip,
     From,
     Invest,
     Late,
@@ -448,20 +449,20 @@ def _plan_prompt(view, language: str, surface: str) -> str:
     draft = view.draft or {}
     tile = view.delivery_held[view.viewer]
     limits = words.delivery_text(tile, language) if tile else ""
-    verbs = {s.split(" ", 1)[0] for s in view.legal}
+    kinds = {type(parse(s)) for s in view.legal}
     if draft.get("cur"):
-        ways = [t(language, f"papa.prompt.trip_{verb}") for verb in ("step", "drop", "end-trip", "undo-trip")
-                if verb in verbs]
+        ways = [t(language, f"papa.prompt.trip_{kind.verb}") for kind in (StepTo, Drop, EndTrip, UndoTrip)
+                if kind in kinds]
         return t(language, "papa.prompt.trip", drops=len(draft["cur"]["drops"]), limits=limits,
                  ways=_either(ways, language))
     trips = len(draft.get("trips", ()))
     head = t(language, "papa.prompt.deliver", trips=trips, limits=limits,
              allowed=C.track_value("green", view.tracks[view.viewer]["green"]))
-    if "best-plan" in verbs:
+    if BestPlan in kinds:
         key = ("papa.prompt.deliver_first_typed" if surface == TERMINAL else "papa.prompt.deliver_first") \
-            if "from" in verbs else "papa.prompt.deliver_none"
+            if From in kinds else "papa.prompt.deliver_none"
     else:
-        key = "papa.prompt.deliver_more" if "from" in verbs else "papa.prompt.deliver_send"
+        key = "papa.prompt.deliver_more" if From in kinds else "papa.prompt.deliver_send"
     return f"{head} {t(language, key)}"
 
 
