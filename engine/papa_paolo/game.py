@@ -101,6 +101,9 @@ class Phase(StrEnum):
         return PHASE_NUMBER[self]
 
 
+BY_TURN = frozenset({Phase.PLACE, Phase.BID})      # one seat at a time, in turn order
+AT_ONCE = frozenset({Phase.DELIVER})               # every seat still to plan, at once
+# (the other phases serve a queue of seats: settling the staircase, late investments, resolutions)
 PHASE_NUMBER = {Phase.PLACE: 1, Phase.BID: 3, Phase.SETTLE: 3, Phase.LATE: 3, Phase.INVEST: 4, Phase.DELIVER: 5,
                 Phase.OVER: 6}
 BID_CAP_FACTOR = 10
@@ -234,10 +237,10 @@ class Game:
         if self.finished:
             return ()
         phase = self.phase
-        if phase == Phase.DELIVER:
-            return tuple(s for s in self.order if s in self.pending)
-        if phase == Phase.PLACE or phase == Phase.BID:
+        if phase in BY_TURN:
             return (self.order[self.turn],)
+        if phase in AT_ONCE:
+            return tuple(s for s in self.order if s in self.pending)
         return (self.queue[0],)
 
     @property
@@ -246,7 +249,7 @@ class Game:
 
     def bonus_now(self, seat: int) -> Bonus:
         """The bonus an action of ``seat`` gets now (an investment tile's in phase 4)."""
-        if self.phase == Phase.INVEST and self.inv_held[seat] is not None:
+        if self.inv_held[seat] is not None and self.phase == Phase.INVEST:
             tile = C.INVESTMENT_TILES[self.inv_held[seat]]
             return bonus_of(tile.action, tile.bonus)
         return NO_BONUS

@@ -90,8 +90,12 @@ def from_record(record: Any, seed: int | None = None) -> Game:
 
 def play_move(game: Game, seat: int, data: Mapping[str, Any]) -> list[Event]:
     """Play a record's move (its JSON object without "player"), kept in the record as written."""
-    game.check_turn(seat)
-    return game.play(seat, parse_move(game.phase, data), as_written=data)
+    try:
+        move = parse_move(game.phase, data)
+    except GameError:
+        game.check_turn(seat)           # a move out of turn is refused as such, whatever its shape
+        raise
+    return game.play(seat, move, as_written=data)
 
 
 # --- Moves --------------------------------------------------------------------------------------
@@ -101,7 +105,10 @@ def parse_move(phase: Phase, data: Any) -> Move:
     ``MalformedInput`` (or ``BadRotation``) when its shape is wrong."""
     if not isinstance(data, Mapping) or not data:
         raise MalformedInput("a move is an object")
-    return _PARSE[phase](data)
+    parse = _PARSE.get(phase)
+    if parse is None:
+        raise MalformedInput(f"no move is made in phase {phase}")
+    return parse(data)
 
 
 def _expect(move: Mapping[str, Any], keys: set[str], what: str) -> None:
@@ -110,7 +117,7 @@ def _expect(move: Mapping[str, Any], keys: set[str], what: str) -> None:
 
 
 def _pair(value: Any, what: str) -> tuple[int, int]:
-    if not isinstance(value, list) or len(value) != 2 or not all(type(v) is int for v in value):
+    if not isinstance(value, list) or len(value) != 2 or type(value[0]) is not int or type(value[1]) is not int:
         raise MalformedInput(what)
     return value[0], value[1]
 

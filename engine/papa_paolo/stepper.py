@@ -68,29 +68,41 @@ def legal_steps(g: Game, seat: int) -> list[Step]:
     """What ``seat`` may choose now, in a stable order (the menus' and the AI's)."""
     if g.finished or seat not in g.to_act():
         return []
-    draft = g.drafts.get(seat)
-    phase = g.phase
-    if phase == Phase.PLACE:
-        if draft is None:
-            b = g.board
-            return [Place((i // b.cols, i % b.cols)) for i in range(b.rows * b.cols) if i not in g.markers]
+    return STEPS[g.phase](g, seat, g.drafts.get(seat))
+
+
+def _place_steps(g: Game, seat: int, draft: ActionDraft | None) -> list[Step]:
+    if draft is None:
+        b = g.board
+        return [Place((i // b.cols, i % b.cols)) for i in range(b.rows * b.cols) if i not in g.markers]
+    return _action_steps(g, seat, draft)
+
+
+def _bid_steps(g: Game, seat: int, draft: None) -> list[Step]:
+    return [Stairs(s) for s in g.stair_spaces(seat)]
+
+
+def _settle_steps(g: Game, seat: int, draft: None) -> list[Step]:
+    return [Invest(t) for t in g.inv_open]
+
+
+def _late_steps(g: Game, seat: int, draft: None) -> list[Step]:
+    return [*(Late(t) for t in g.inv_open), Decline()]
+
+
+def _invest_steps(g: Game, seat: int, draft: ActionDraft | None) -> list[Step]:
+    if draft is not None:
         return _action_steps(g, seat, draft)
-    if phase == Phase.INVEST:
-        if draft is not None:
-            return _action_steps(g, seat, draft)
-        ways = g.resolutions(seat)
-        action = C.INVESTMENT_TILES[g.inv_held[seat]].action
-        track = [Track()] if "track" in ways else []
-        if "action" not in ways:
-            return track
-        # The action with its amount before the action step by step (a menu shows it first).
-        return [*track, *_amounts(g, seat, action), TileAction()]
-    if phase == Phase.BID:
-        return [Stairs(s) for s in g.stair_spaces(seat)]
-    if phase == Phase.SETTLE:
-        return [Invest(t) for t in g.inv_open]
-    if phase == Phase.LATE:
-        return [*(Late(t) for t in g.inv_open), Decline()]
+    ways = g.resolutions(seat)
+    action = C.INVESTMENT_TILES[g.inv_held[seat]].action
+    track = [Track()] if "track" in ways else []
+    if "action" not in ways:
+        return track
+    # The action with its amount before the action step by step (a menu shows it first).
+    return [*track, *_amounts(g, seat, action), TileAction()]
+
+
+def _deliver_steps(g: Game, seat: int, draft: PlanDraft | None) -> list[Step]:
     return _plan_steps(g, seat, draft or NO_PLAN)
 
 
@@ -317,29 +329,37 @@ def apply_step(g: Game, seat: int, step: Step) -> list[Event]:
     pair = (seat, str(step))
     g.moves.append(shared(pair) if g.shares else pair)     # the same pairs recur in every game
     g.by_seat[seat] += 1
-    private = g.phase == Phase.DELIVER
-    _do(g, seat, step)
-    if private and g.phase == Phase.DELIVER and seat in g.pending:
+    phase = g.phase
+    DO[phase](g, seat, step)
+    if phase == Phase.DELIVER and g.phase == phase and seat in g.pending:
         event = PlanStep(seat, str(step))
         g.log.append(shared(event) if g.shares else event)
     return g.log[before:]
 
 
-def _do(g: Game, seat: int, step: Step) -> None:
-    phase = g.phase
-    if phase == Phase.BID:
-        g.play(seat, Bid(step.space))
-    elif phase == Phase.SETTLE:
-        g.play(seat, Settle(step.tile))
-    elif phase == Phase.LATE:
-        g.play(seat, LateInvest(None if isinstance(step, Decline) else step.tile))
-    elif phase == Phase.DELIVER:
-        _plan_step(g, seat, step)
-    elif isinstance(step, Place):
+def _place(g: Game, seat: int, step: Step) -> None:
+    if isinstance(step, Place):
         g.drafts[seat] = ActionDraft(seat, step.space)
-    elif isinstance(step, Track):
+    else:
+        _action_step(g, seat, step)
+
+
+def _bid(g: Game, seat: int, step: Stairs) -> None:
+    g.play(seat, Bid(step.space))
+
+
+def _settle(g: Game, seat: int, step: Invest) -> None:
+    g.play(seat, Settle(step.tile))
+
+
+def _late(g: Game, seat: int, step: Late | Decline) -> None:
+    g.play(seat, LateInvest(None if isinstance(step, Decline) else step.tile))
+
+
+def _invest(g: Game, seat: int, step: Step) -> None:
+    if isinstance(step, Track):
         g.play(seat, ResolveTrack())
-    elif phase == Phase.INVEST and seat not in g.drafts and isinstance(step, SHORTCUTS):  # the tile's action at once
+    elif seat not in g.drafts and isinstance(step, SHORTCUTS):      # the tile's action at once
         g.drafts[seat] = ActionDraft(seat, None)
         _amount_chosen(g, seat, step)
     elif isinstance(step, TileAction):
@@ -489,6 +509,13 @@ def _plan_step(g: Game, seat: int, step: Step) -> None:
         g.drafts.pop(seat, None)      # nothing planned: as before the first step (a record replays to it)
     else:
         g.drafts[seat] = d
+
+
+# Each phase's steps: what a seat may choose in it (given its draft), and making a choice.
+STEPS = {Phase.PLACE: _place_steps, Phase.BID: _bid_steps, Phase.SETTLE: _settle_steps, Phase.LATE: _late_steps,
+         Phase.INVEST: _invest_steps, Phase.DELIVER: _deliver_steps}
+DO = {Phase.PLACE: _place, Phase.BID: _bid, Phase.SETTLE: _settle, Phase.LATE: _late, Phase.INVEST: _invest,
+      Phase.DELIVER: _plan_step}
 
 
 def in_decision(g: Game, seat: int) -> bool:
