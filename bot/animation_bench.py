@@ -26,7 +26,7 @@ def finished_game(game: GameKind, players: int, seed: int) -> tuple[dict, list[t
         choice = game.definition.choose(match, seat, seed=seed + len(moves), level="easy")
         match.apply(choice, by=seat)
         moves.append((seat, str(choice)))
-    return setup, moves, match.cycle
+    return setup, moves, match.pacing.cycle
 
 
 def median_seconds(fn, repeat: int):

@@ -25,6 +25,7 @@ from . import product
 from .games import KINDS
 from .product import env_name, env_names
 from .service.settings import BOT_SETTINGS
+from .service.store import LIVE_MATCHES
 
 if TYPE_CHECKING:
     from bot.web.server import WebSettings
@@ -201,6 +202,13 @@ def drawing_processes_setting(source: Settings | None = None) -> int:
     """BOARDCHAT_DRAWING_PROCESSES: processes that draw the pictures, so drawing maps does not
     hold back the bot's presses and sends (0: draw in a thread of the bot's process). Default 2."""
     return _count_setting(source, "DRAWING_PROCESSES", default=2, least=0)
+
+
+def live_matches_setting(source: Settings | None = None) -> int:
+    """BOARDCHAT_LIVE_MATCHES: how many games (the most recently used) keep their match live in
+    memory; the others keep it packed, a fifth of the memory, and unpack it on use in about
+    0.3 ms (docs/storage.md). Default 256."""
+    return _count_setting(source, "LIVE_MATCHES", default=LIVE_MATCHES, least=1)
 
 
 TELEGRAM_APP_NAME = re.compile(r"^[A-Za-z0-9_]{3,30}$")     # BotFather's rule for a Mini App's short name

@@ -11,9 +11,13 @@ For each game kind (every registered one, or ``--kinds``):
     length) and the service is closed; then, each in a fresh process (so nothing of the play
     is in its memory):
       - eager restore: ``restore_all`` of those games, timed, and per 10,000 games;
-      - memory per active game: the resident set (RSS) before and after ``restore_all``,
-        and Python's own allocations that stay (``tracemalloc``, in a second process:
-        tracing slows the restore down).
+      - memory per active game, idle (as ``restore_all`` leaves it: metadata and the match's
+        stored snapshot, packed): the resident set (RSS) before and after ``restore_all``, and
+        Python's own allocations that stay (``tracemalloc``, in a second process: tracing slows
+        the restore down);
+      - first use of each game (``store.load``: its version checked, its match unpacked), timed,
+        and the memory a game in use takes (its match live; a process keeps at most
+        ``BOARDCHAT_LIVE_MATCHES`` so, the most recently used).
 Targets (issue 31): <= 30 KiB a game in memory; 10,000 games restored eagerly in <= 3 s;
 <= 100 KB a finished game with its week of outbox.
 """
@@ -34,7 +38,8 @@ import time
 from bot.contract import Chat, Outgoing, User
 from bot.games import KINDS, kind
 from bot.service import GameService
-from bot.service import messages as M
+from bot.service.store import LIVE_MATCHES
+from bot.service.turnmessages import private_choices
 
 PLATFORM = "bench"
 GOALS = {"memory KiB": 30, "restore s per 10,000": 3, "finished game KB": 100}
@@ -83,9 +88,9 @@ async def _press_one(service: GameService, c: Chat, users: dict[str, User], rng:
     acting = match.to_act()
     seat = acting[rng.randrange(len(acting))]
     choices = match.legal_choices(seat)
-    payload = service.codec.encode("c", meta.id, seat, match.moves_by(seat), M.acting_since(meta, seat),
+    payload = service.codec.encode("c", meta.id, seat, match.moves_by(seat), meta.turn.acting_since(seat),
                                    rng.randrange(len(choices)))
-    where = None if M.private_choices(game, match) else c
+    where = None if private_choices(game, match) else c
     reply = await service.press(where, users[meta.seats[seat].user_id], payload)
     assert reply.ok, reply.text
     return True
@@ -130,26 +135,39 @@ def _database_bytes(path: str) -> dict[str, float]:
 
 
 async def _measure(path: str, traced: bool) -> dict[str, float]:
-    """In a fresh process: restore every game of ``path`` eagerly; its time and the memory it keeps."""
+    """In a fresh process: restore every game of ``path`` eagerly, then use each once; the times and
+    the memory kept after each (every game's match stays live here, to weigh a game in use)."""
     import tracemalloc
 
-    service = await GameService.open(path)
+    service = await GameService.open(path, live_matches=1_000_000)
     try:
         gc.collect()
         if traced:
             tracemalloc.start()
-        before_traced = tracemalloc.get_traced_memory()[0] if traced else 0
-        before = _rss()
+
+        def held() -> tuple[int, int]:
+            # A query's rows stay referenced until the next query (the database thread's last
+            # result): callers make one more small query first, so that what is left is the games'.
+            gc.collect()
+            return _rss(), tracemalloc.get_traced_memory()[0] if traced else 0
+
+        before = held()
         started = time.perf_counter()
         restored = await service.restore_all()
         seconds = time.perf_counter() - started
-        # A query's rows stay referenced until the next query (the database thread's last
-        # result): one more small query, so that what is left is what the games hold.
+        ids = [gid for gid, _, _ in await service.storage.active_games()]
+        idle = held()
+        started = time.perf_counter()
+        for gid in ids:
+            loaded = await service.store.load(gid)
+            assert loaded is not None and loaded.match is not None
+        first_use = (time.perf_counter() - started) / len(ids)
         await service.storage.active_games()
-        gc.collect()
-        out = {"games": restored, "seconds": seconds, "rss": _rss() - before}
+        hot = held()
+        out = {"games": restored, "seconds": seconds, "first_use": first_use,
+               "rss": idle[0] - before[0], "rss_hot": hot[0] - idle[0]}
         if traced:
-            out["traced"] = tracemalloc.get_traced_memory()[0] - before_traced
+            out.update(traced=idle[1] - before[1], traced_hot=hot[1] - idle[1])
             tracemalloc.stop()
         return out
     finally:
@@ -185,8 +203,14 @@ def bench_kind(game: str, games: int, finished: int, tmp: str) -> dict[str, floa
     per_game = timed["seconds"] / timed["games"]
     print(f"  eager restore of {timed['games']} games: {timed['seconds']:.2f} s ({per_game * 1000:.2f} ms a game; "
           f"{per_game * 10_000:.1f} s per 10,000 games)", flush=True)
-    print(f"  memory per active game: {timed['rss'] / timed['games'] / 1024:.1f} KiB resident (RSS delta), "
-          f"{traced['traced'] / traced['games'] / 1024:.1f} KiB of Python allocations (tracemalloc)", flush=True)
+    n = timed["games"]
+    print(f"  memory per active game, idle (match packed): {timed['rss'] / n / 1024:.1f} KiB resident (RSS delta), "
+          f"{traced['traced'] / n / 1024:.1f} KiB of Python allocations (tracemalloc)", flush=True)
+    print(f"  first use of a game (version checked, match unpacked): {timed['first_use'] * 1000:.2f} ms; "
+          f"then in use (match live) {(timed['rss'] + timed['rss_hot']) / n / 1024:.1f} KiB resident, "
+          f"{(traced['traced'] + traced['traced_hot']) / n / 1024:.1f} KiB of Python allocations a game "
+          f"(the live match adds {traced['traced_hot'] / n / 1024:.1f} KiB; at most "
+          f"BOARDCHAT_LIVE_MATCHES games, default {LIVE_MATCHES}, are so)", flush=True)
     return {"memory KiB": timed["rss"] / timed["games"] / 1024, "restore s per 10,000": per_game * 10_000,
             "finished game KB": size["total"] / 1000}
 

@@ -36,7 +36,7 @@ from .paris_connection import record as connection_record
 from .paris_connection.game import Game as ConnectionGame
 from .paris_connection.playout import Playout
 from .paris_paris.game import Game
-from .paris_paris.record import from_record
+from .paris_paris.record import from_record, to_record
 
 PLAYERS = ("ann", "bob", "cat", "dan")
 # Each game's id, as the start of its lines (what ``--compare`` keeps of an older bench's output).
@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def _bench_paris(seeds, args) -> None:
     games = _rates(lambda: [play_random(next(seeds)) for _ in range(20)], 20, args.seconds, args.runs)
-    records = [play_random(10**9 + i).to_record() for i in range(200)]
+    records = [to_record(play_random(10**9 + i)) for i in range(200)]
     replays = _rates(lambda: [from_record(r) for r in records], len(records), args.seconds, args.runs)
     _print("Paris Paris, random 4-player games", games, args)
     _print("Paris Paris, 4-player records replayed", replays, args)

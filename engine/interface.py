@@ -1,16 +1,27 @@
 """The game-agnostic interface: what every game package provides, and all the bot knows of a game.
 
 In the spirit of OpenSpiel and boardgame.io. A game package (``engine/paris_paris``,
-``engine/paris_connection``) exposes one ``GameDefinition`` instance named ``GAME``; the
-registry (``engine/registry.py``) lists them. A ``Match`` is one game being played: mutable
-for speed (``apply`` changes it in place; ``copy`` gives an independent one for look-ahead).
+``engine/paris_connection``, ``engine/papa_paolo``) exposes one ``GameDefinition`` instance named
+``GAME``; the registry (``engine/registry.py``) lists them. A ``Match`` is one game being played,
+like OpenSpiel's ``State``: mutable for speed (``apply`` changes it in place; ``copy`` gives an
+independent one for look-ahead), and about the rules only. Each game's match derives from
+``EngineMatch``, the one adapter over the game's own engine object: sequential engines get the
+plain delegation, engines with simultaneous phases override how seats act. (A game may also
+implement ``Match`` itself, as the test-only Tiny Hands does.)
 
-Choices. ``legal_choices(seat)`` lists what a seat may do *now*, as small frozen values that
-print (``str``) and parse back (``parse_choice``). A choice may be one step of a longer
-decision (Paris Connection: pick a colour, then hexes one at a time, then "done"); the match
-then holds the pending part of the decision as state, every step is a move of its own (stored,
-replayed, counted in ``move_count``) and its views show the draft. So any game's turn maps to
-a handful of buttons at a time.
+Pacing. How a match is paced at the table is apart from its rules, in the ``Pacing`` its
+``pacing`` gives: the cycles the bot posts a picture after, the rounds players count, the scores
+the table may know, the decisions of several steps the AI finishes at a deadline, and whether
+records keep a decision under way.
+
+Choices. ``legal_choices(seat)`` lists what a seat may do *now*, each a ``Choice``: a small
+frozen value whose key is its text (``str``, which ``parse_choice`` reads back), which names its
+button (``label()``, a ``Label`` the presenter puts into words) and its place on the board
+(``place()``, a ``BoardPlace`` in engine terms, never pixels; None for a colour, an amount,
+"done"). A choice may be one step of a longer decision (Paris Connection: pick a colour, then
+hexes one at a time, then "done"); the match then holds the pending part of the decision as
+state, every step is a move of its own (stored, replayed, counted in ``move_count``) and its
+views show the draft. So any game's turn maps to a handful of buttons at a time.
 
 Secrets. ``view(seat)`` (``None``: the public view) and ``log_for(seat)`` are the only way
 state leaves the engine for players; records (``to_record``) hold every secret and are for
@@ -26,7 +37,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from .errors import InvalidOption
 
@@ -62,6 +73,44 @@ def seated_moves(moves: Iterable[Any]) -> list[tuple[int | None, str]]:
             seat, text = move
             out.append((None if seat is None else int(seat), text))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """What a button for a choice names, as engine data a presenter puts into words:
+    ``kind`` says what sort of choice it is ("build", "place", "pick", a Papà Paolo verb), ``args``
+    the engine values the words need (a colour id, a hex id, a tile). The presenter adds what only
+    the view tells (a cost, whether "undo" cancels the build) and the language."""
+
+    kind: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPlace:
+    """Where a choice sits on the board, in the engine's own terms, never pixels: ``area`` names a
+    part of the board ("hexes", "offer", "grid", "neighbourhood"...), ``at`` the spot there (a hex id,
+    a tile's text, a (row, column) cell, an (x, y) square, an id). A presenter's ``spots`` turns places
+    into boxes on its pictures: one place may have several boxes (a tile's badge and its row in a
+    panel), or none on a given picture."""
+
+    area: str
+    at: str | int | tuple[Any, ...]
+
+
+@runtime_checkable
+class Choice(Protocol):
+    """What a seat may choose (``Match.legal_choices``): a small frozen value.
+
+    Its key is its text, ``str(choice)``: stable, stored as the move, and ``Match.parse_choice``
+    reads it back to an equal choice. ``label()`` is what a button for it names (``Label``);
+    ``place()`` where it sits on the board (``BoardPlace``), None for a choice that is no place
+    (a colour word, an amount, "done"): a menu offers those.
+    """
+
+    def __str__(self) -> str: ...
+    def label(self) -> Label: ...
+    def place(self) -> BoardPlace | None: ...
 
 
 @runtime_checkable
@@ -137,52 +186,19 @@ class Match(ABC):
         """The seats that must act now (one, or several in a simultaneous phase), in turn
         order; () once over. Each has legal choices; every other seat has none."""
 
-    @property
     @abstractmethod
-    def cycle(self) -> int:
-        """The stretch of play under way, from 1: a turn cycle (a round), or a shorter stretch
-        (a phase) where the table should see the board more often. The bot posts a picture
-        of the board each time it changes."""
-
-    def round_number(self) -> int:
-        """The round under way as the players count it (what a game's summary reports). By
-        default the cycle; a game whose cycles are shorter (a picture after each phase of a
-        round) says its round here."""
-        return self.cycle
-
-    def cycle_start(self, cycle: int) -> int:
-        """The index in ``log`` where cycle ``cycle`` begins (its events run to the next one's start).
-
-        By default a cycle begins after the event of kind "cycle_ended" whose ``cycle`` is the
-        one before (0 for the first); games that mark cycles otherwise override this.
-        """
-        if cycle <= 1:
-            return 0
-        log = self.log
-        for index in range(len(log) - 1, -1, -1):
-            event = log[index]
-            if event.kind == "cycle_ended" and getattr(event, "cycle", None) == cycle - 1:
-                return index + 1
-        return len(log)
-
-    @abstractmethod
-    def legal_choices(self, seat: int) -> list[Any]:
+    def legal_choices(self, seat: int) -> Sequence[Choice]:
         """What ``seat`` may choose now, in a stable order ([] when it is not to act)."""
 
-    def in_decision(self, seat: int) -> bool:
-        """Whether ``seat`` is in the middle of a decision of several steps (a build under way):
-        whoever acts for it (the AI at a deadline) goes on until the decision is complete."""
-        return False
-
     @abstractmethod
-    def parse_choice(self, text: str) -> Any:
+    def parse_choice(self, text: str) -> Choice:
         """The choice written ``text`` (``str(choice)`` parses back); ``MalformedInput`` otherwise."""
 
     @abstractmethod
-    def check(self, choice: Any, *, by: int) -> Any:
+    def check(self, choice: Choice, *, by: int) -> Choice:
         """The choice in normal form if ``by`` may make it now; raises the ``GameError`` that says why not."""
 
-    def is_legal(self, choice: Any, *, by: int) -> bool:
+    def is_legal(self, choice: Choice, *, by: int) -> bool:
         from .errors import GameError
 
         try:
@@ -192,7 +208,7 @@ class Match(ABC):
         return True
 
     @abstractmethod
-    def apply(self, choice: Any, *, by: int) -> list[Event]:
+    def apply(self, choice: Choice, *, by: int) -> list[Event]:
         """Check and make the choice; returns the events it caused. A refusal changes nothing."""
 
     @abstractmethod
@@ -201,21 +217,6 @@ class Match(ABC):
     @abstractmethod
     def returns(self) -> tuple[int, ...]:
         """Each seat's score (final once terminal)."""
-
-    def public_returns(self) -> tuple[int, ...] | None:
-        """Each seat's score as everyone may know it now: ``returns()`` unless the running
-        scores would give a secret away (Paris Connection's screens), then None until the end."""
-        return self.returns()
-
-    def rounds(self) -> int | None:
-        """How many rounds the game lasts, where that is known up front (None: it ends by
-        another condition, or the number is not fixed)."""
-        return None
-
-    def score_history(self) -> tuple[tuple[int, ...], ...] | None:
-        """The scores after each cycle as everyone may know them (None: the game keeps no such
-        history, or it is secret until the end)."""
-        return None
 
     @property
     @abstractmethod
@@ -244,15 +245,96 @@ class Match(ABC):
     @abstractmethod
     def copy(self) -> Match: ...
 
+    @property
+    @abstractmethod
+    def pacing(self) -> Pacing:
+        """How this match is paced at the table (cycles, rounds, public scores, decisions under
+        way), apart from the rules, which are the rest of this class."""
+
+
+class Pacing(ABC):
+    """How a match is paced at the table, apart from its rules (``Match.pacing``): the stretches
+    of play after which the bot posts a picture of the board (cycles), the rounds players count,
+    the scores the table may know, and the decisions of several steps the AI finishes for an
+    absent seat. A game returns its own subclass over its match (it declares ``cycle``); the
+    other defaults fit a game whose engine logs a "cycle_ended" event (with its ``cycle``) at
+    the end of each cycle and whose scores are public.
+    """
+
+    __slots__ = ("match",)
+
+    # Whether a record keeps a decision still under way (Paris Connection's unfinished build) or
+    # whole decisions only (Papà Paolo's shared record format): then a record taken mid-decision
+    # replays to the position before that decision.
+    records_keep_drafts: ClassVar[bool] = True
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+
+    @property
+    @abstractmethod
+    def cycle(self) -> int:
+        """The stretch of play under way, from 1: a turn cycle (a round), or a shorter stretch
+        (a phase) where the table should see the board more often. The bot posts a picture
+        of the board each time it changes."""
+
+    def cycle_start(self, cycle: int) -> int:
+        """The index in the match's ``log`` where cycle ``cycle`` begins (its events run to the
+        next one's start).
+
+        By default a cycle begins after the event of kind "cycle_ended" whose ``cycle`` is the
+        one before (0 for the first); games that mark cycles otherwise override this.
+        """
+        if cycle <= 1:
+            return 0
+        log = self.match.log
+        for index in range(len(log) - 1, -1, -1):
+            event = log[index]
+            if event.kind == "cycle_ended" and getattr(event, "cycle", None) == cycle - 1:
+                return index + 1
+        return len(log)
+
+    def round_number(self) -> int:
+        """The round under way as the players count it (what a game's summary reports). By
+        default the cycle; a game whose cycles are shorter (a picture after each phase of a
+        round) says its round here."""
+        return self.cycle
+
+    def rounds(self) -> int | None:
+        """How many rounds the game lasts, where that is known up front (None: it ends by
+        another condition, or the number is not fixed)."""
+        return None
+
+    def score_history(self) -> tuple[tuple[int, ...], ...] | None:
+        """The scores after each cycle as everyone may know them (None: the game keeps no such
+        history, or it is secret until the end)."""
+        return None
+
+    def public_returns(self) -> tuple[int, ...] | None:
+        """Each seat's score as everyone may know it now: the match's ``returns()`` unless the
+        running scores would give a secret away (Paris Connection's screens), then None until
+        the end."""
+        return self.match.returns()
+
+    def in_decision(self, seat: int) -> bool:
+        """Whether ``seat`` is in the middle of a decision of several steps (a build under way):
+        whoever acts for it (the AI at a deadline) goes on until the decision is complete."""
+        return False
+
 
 class EngineMatch(Match):
-    """A ``Match`` over a game's own engine object: the delegation every such wrapper shares.
+    """A ``Match`` over a game's own engine object (``game``): the one adapter every game's
+    match derives from. Each method is declared here, with no proxy, so a match copies and
+    pickles as plain data.
 
-    The engine object keeps ``players``, ``seed``, ``moves``, ``finished``, ``winners``, ``log``
-    and offers ``check``, ``apply``, ``view`` and ``log_for``. It is for sequential engines: one
-    seat acts at a time, ``current_player`` (None once over), with ``legal_actions()``. (A game
-    with simultaneous phases implements ``Match`` itself, as Papà Paolo does.) The wrapper counts
-    each seat's choices (``moves_by``). A game adds its own parsing, scores, cycles and records.
+    The engine object keeps ``players``, ``seed``, ``moves``, ``finished``, ``winners`` and
+    ``log``, and offers ``view(seat)``, ``log_for(seat)`` and ``copy()``. How seats act is the
+    part a game may override: by default (a sequential engine) one seat acts at a time,
+    ``current_player`` (None once over), with ``legal_actions()``, ``check(choice, by=)`` and
+    ``apply(choice, by=)``, and the adapter counts each seat's choices (``moves_by``). An engine
+    with simultaneous phases overrides ``to_act``, ``legal_choices``, ``check``, ``apply`` and,
+    where it counts each seat's choices itself, ``moves_by`` (Papà Paolo). A game adds its own
+    parsing, scores, pacing and records.
     """
 
     __slots__ = ("game", "players", "_by")
@@ -260,29 +342,12 @@ class EngineMatch(Match):
     def __init__(self, game: Any, by: Sequence[int] | None = None) -> None:
         self.game = game
         self.players = game.players
-        # Choices per seat applied through this wrapper (or given when the wrapper is made
-        # around an engine object that already has moves: ``copy``, ``replayed``).
+        # Choices per seat applied through this adapter (or given when it is made around an
+        # engine object that already has moves: ``copy``).
         self._by = list(by) if by is not None else [0] * len(game.players)
 
-    @classmethod
-    def replayed(cls, game: Any, moves: Iterable[Any]) -> EngineMatch:
-        """A match over the fresh engine object ``game`` with ``moves`` (choices or (seat, choice)
-        pairs, seat None: the one to act) applied in order through the wrapper, so each seat's
-        count is known. A stored seat that is not to act is refused like any other wrong move."""
-        match = cls(game)
-        for move in moves:
-            seat, choice = (None, move) if not isinstance(move, tuple) else move
-            if seat is None:
-                acting = match.to_act()
-                seat = acting[0] if acting else 0
-            match.apply(choice, by=seat)
-        return match
-
-    def _copied(self, game: Any) -> EngineMatch:
-        return type(self)(game, self._by)
-
     def copy(self) -> EngineMatch:
-        return self._copied(self.game.copy())
+        return type(self)(self.game.copy(), self._by)
 
     @property
     def seed(self) -> int | None:
@@ -299,13 +364,13 @@ class EngineMatch(Match):
         seat = self.game.current_player
         return () if seat is None else (seat,)
 
-    def legal_choices(self, seat: int) -> list[Any]:
+    def legal_choices(self, seat: int) -> Sequence[Choice]:
         return self.game.legal_actions() if seat == self.game.current_player else []
 
-    def check(self, choice: Any, *, by: int) -> Any:
+    def check(self, choice: Choice, *, by: int) -> Choice:
         return self.game.check(choice, by=by)
 
-    def apply(self, choice: Any, *, by: int) -> list:
+    def apply(self, choice: Choice, *, by: int) -> list[Event]:
         events = self.game.apply(choice, by=by)
         self._by[by] += 1
         return events
@@ -343,11 +408,6 @@ class GameDefinition(ABC):
     # where seats hold secrets. Plain strings compare equal to these.
     dynamics: Dynamics | str = Dynamics.SEQUENTIAL
     information: Information | str = Information.PERFECT
-    # Whether a record keeps a decision still under way (Paris Connection's unfinished build) or
-    # whole decisions only (Papà Paolo's shared record format): then a record taken mid-decision
-    # replays to the position before that decision.
-    records_keep_drafts: bool = True
-
     def option(self, name: str) -> OptionSpec:
         for spec in self.options:
             if spec.name == name:
@@ -390,7 +450,7 @@ class GameDefinition(ABC):
 
     @abstractmethod
     def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
-               budget: float | int | None = None) -> Any:
+               budget: float | int | None = None) -> Choice:
         """The AI's choice for ``seat`` at ``level`` (one of ``ai_levels``), from what that seat
         may see. ``budget`` is for levels that search: None (the level's default), seconds (a
         float) or iterations (an int). Deterministic for a seed unless the budget is in seconds."""

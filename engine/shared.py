@@ -29,3 +29,12 @@ def shared(value: T) -> T:
     if len(_table) < LIMIT:
         _table[value] = value
     return value
+
+
+def is_shared(value: object) -> bool:
+    """Whether ``value`` is the shared copy itself (a match that is read back from stored bytes can
+    have its copy of it replaced by the shared one again)."""
+    try:
+        return _table.get(value) is value
+    except TypeError:
+        return False

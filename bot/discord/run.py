@@ -106,12 +106,12 @@ async def serve(config: DiscordConfig) -> None:
     (``Outage``)."""
     import aiohttp
 
-    from bot.config import ai_seconds, drawing_processes_setting, game_defaults
+    from bot.config import ai_seconds, drawing_processes_setting, game_defaults, live_matches_setting
     from bot.service import GameService
 
     service = await GameService.open(config.db_path, platforms=("discord",), defaults=game_defaults(),
                                      ai_seconds=ai_seconds(), owner=config.instance, send_share=1 / config.senders,
-                                     drawing_processes=drawing_processes_setting(),
+                                     drawing_processes=drawing_processes_setting(), live_matches=live_matches_setting(),
                                      web_url=config.web.public_url if config.web else None)
     board = None
     if config.web is not None:

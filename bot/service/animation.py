@@ -58,17 +58,17 @@ def frames(game: GameKind, setup, moves: Sequence, language: str) -> list[Frame]
     presenter = game.presenter
     drawn: list[tuple[bytes, str]] = []
     gains: list[int | None] = []
-    scores = match.public_returns()
+    scores = match.pacing.public_returns()
     for seat, text in moves:
-        cycle = match.cycle
+        cycle = match.pacing.cycle
         match.apply(match.parse_choice(text), by=seat)
-        ended = list(range(cycle, match.cycle)) + ([match.cycle] if match.is_terminal() else [])
+        ended = list(range(cycle, match.pacing.cycle)) + ([match.pacing.cycle] if match.is_terminal() else [])
         if not ended:
             continue
         view = match.view(None)
-        now = match.public_returns()
+        now = match.pacing.public_returns()
         for done in ended:
-            events = [e for e in match.log[match.cycle_start(done):] if e.visible_to(None)]
+            events = [e for e in match.log[match.pacing.cycle_start(done):] if e.visible_to(None)]
             drawn.append((presenter.render("map", view, events, language, layout="landscape"),
                           caption(presenter.cycle_over_line(view, done, language))))
             gains.append(None if now is None or scores is None else sum(now) - sum(scores))

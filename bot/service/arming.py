@@ -15,7 +15,6 @@ or away) that armed them: a timer fires once, and a restart finds them in the da
 from __future__ import annotations
 
 from . import bank as B
-from . import messages as M
 from .clock import Clock
 from .model import PLAYING, TimerRow
 from .phase import Phase
@@ -57,9 +56,9 @@ class Arming:
         playing_for = [s for s in humans if s in away and meta.options.get("away_mode", PLAYS) == PLAYS]
         paused = {s: until for s, until in away.items() if s not in playing_for}
         now = self.clock.now()
-        timers = [TimerRow(meta.id, f"{AWAY}:{s}", now, M.acting_since(meta, s)) for s in playing_for]
+        timers = [TimerRow(meta.id, f"{AWAY}:{s}", now, meta.turn.acting_since(s)) for s in playing_for]
         if B.is_bank(meta):
-            state = B.settle(meta, match, now, paused, lambda s: M.acting_since(meta, s))
+            state = B.settle(meta, match, now, paused, lambda s: meta.turn.acting_since(s))
             return timers + B.timers(meta, state, [s for s in humans if s not in playing_for])
         if not humans:
             return []

@@ -10,20 +10,20 @@ at once (Papà Paolo's planning), each seat's bank runs on its own.
 A bank that runs from a moment still to come is paused until then: its person is away
 (``away.py``, the chat's "pause" choice).
 
-Stored in ``GameMeta.extra["banks"]`` as ``{seat: {"left", "since", "move", "warned"}}``,
-owned by this module alone.
+Kept as ``GameMeta.turn.banks`` (``turnstate.py``, stored as ``"banks"``: ``{seat: {"left",
+"since", "move", "warned"}}``), changed by this module alone.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from renderers.i18n import t
 
 from .model import GameMeta, TimerRow
+from .turnstate import Bank
 
-KEY = "banks"
 BANK, DEADLINE = "bank", "deadline"          # the chat's "clock" setting
 ZERO, WARN = "bank", "warn"                   # the kinds of a seat's timers: "bank:2", "warn:2"
 
@@ -51,40 +51,17 @@ class BankRules:
         return min(after, self.cap) if self.cap else after
 
 
-@dataclass(slots=True)
-class Bank:
-    left: float                     # seconds left when it last began to run (or stopped)
-    since: float | None = None      # running from then (later than now: paused); None: stopped
-    move: int = 0                   # the move at which its seat began the turn it runs for
-    warned: bool = False            # its warning went out (not again until a bonus lifts it)
-
-    def zero_at(self) -> float | None:
-        return None if self.since is None else self.since + self.left
-
-    def left_at(self, now: float) -> float:
-        if self.since is None:
-            return self.left
-        return max(0.0, self.left - max(0.0, now - self.since))
-
-    def pause_until(self, now: float, until: float | None) -> None:
-        """Stop the bank from ``now`` until ``until`` (None: go on now, if it was paused)."""
-        if self.since is None:
-            return
-        self.left = self.left_at(now)
-        self.since = now if until is None else max(now, until)
-
-
 def is_bank(meta: GameMeta) -> bool:
     return meta.options.get("clock") == BANK
 
 
 def banks(meta: GameMeta) -> dict[int, Bank]:
-    stored = meta.extra.get(KEY) or {}
-    return {int(seat): Bank(**value) for seat, value in stored.items()}
+    """The seats' banks, as copies to change and ``keep``."""
+    return {seat: replace(bank) for seat, bank in meta.turn.banks.items()}
 
 
 def keep(meta: GameMeta, state: dict[int, Bank]) -> None:
-    meta.extra[KEY] = {str(seat): asdict(bank) for seat, bank in sorted(state.items())}
+    meta.turn = replace(meta.turn, banks=dict(sorted(state.items())))
 
 
 def acting_humans(meta: GameMeta, match) -> list[int]:

@@ -10,7 +10,7 @@ from bot.product import COMMAND
 from renderers.i18n import t
 
 from . import messages as M
-from .lobby import host_name
+from . import turnmessages as TM
 from .model import Changes
 from .payloads import PayloadCodec
 from .store import GameStore, Loaded
@@ -25,14 +25,14 @@ class Info:
     async def board(self, loaded: Loaded, user: User, lang: str, *, private: bool = False) -> Reply:
         meta, match = loaded.meta, loaded.match
         if match is None:
-            return Reply(M.lobby_text(meta, loaded.game, host_name(meta)),
+            return Reply(M.lobby_text(meta, loaded.game, meta.host_name),
                          buttons=M.to_buttons(M.lobby_buttons(meta, loaded.game, self.codec)),
                          extra={"game_id": meta.id, "status": meta.status, "game": meta.game})
         text = loaded.game.presenter.board_text(match.view(None), lang)
         acting = match.to_act()
-        private_choices = M.private_choices(loaded.game, match)
+        private_choices = TM.private_choices(loaded.game, match)
         if private_choices and acting:
-            text += "\n" + M.waiting_line(meta, match)     # every seat still to act
+            text += "\n" + TM.waiting_line(meta, match)     # every seat still to act
         buttons: tuple = ()
         own = None
         seat = meta.seat_of(user.id)
@@ -42,7 +42,7 @@ class Info:
                 # come privately, through this button.
                 rows = [[M.button(t(meta.language, "bot.btn.my_choices"), self.codec.encode("h", meta.id))]]
             else:
-                _, rows = M.choice_buttons(meta, loaded.game, match, self.codec, seat)
+                _, rows = TM.TurnMessages(meta, loaded.game, match, self.codec).choice_buttons(seat)
                 # the seat's own board in text, beside its choices (its picture's stand-in)
                 own = loaded.game.presenter.render_private_text(match.view(seat), lang)
             buttons = M.to_buttons(rows)
@@ -183,8 +183,8 @@ class Info:
                 "seats": [{"name": s.name, "user_id": s.user_id, "is_ai": s.is_ai, "level": s.level if s.is_ai else None}
                           for s in meta.seats],
                 "to_move": acting[0] if acting else None, "to_act": list(acting), "moves": meta.moves,
-                "round": None if match is None else match.round_number(),
-                "rounds": None if match is None else match.rounds(),
-                "scores": None if match is None or (scores := match.public_returns()) is None else list(scores),
+                "round": None if match is None else match.pacing.round_number(),
+                "rounds": None if match is None else match.pacing.rounds(),
+                "scores": None if match is None or (scores := match.pacing.public_returns()) is None else list(scores),
                 "winners": None if match is None or not match.is_terminal() else list(match.winners),
                 "options": dict(meta.options)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 
 from bot.contract import Chat, Reply, User
@@ -16,23 +17,14 @@ from .payloads import PayloadCodec
 from .play import Play, Turn
 from .refusal import Refused
 from .settings import Settings
+from .storage import Conflict
 from .store import GameStore, Loaded
+from .turnmessages import TurnMessages
 
 # The 🤖 mark says a seat is the AI's: the names need no common prefix, and their first letters differ
 # so that the map's initials do too.
 AI_NAMES = ("Ada", "Blaise", "Camille", "Denis", "Émilie", "Fanny", "Gaston")
 MAX_NAME = 32
-
-
-def may_manage(meta: GameMeta, user: User) -> bool:
-    return user.id == meta.host_id or user.is_admin
-
-
-def host_name(meta: GameMeta) -> str:
-    for seat in meta.seats:
-        if seat.user_id == meta.host_id and not seat.is_ai:
-            return seat.name
-    return meta.host_id
 
 
 def _level_named(levels: tuple[str, ...], name: str, lang: str) -> str | None:
@@ -96,7 +88,7 @@ class Lobby:
     async def save(self, loaded: Loaded, extra: list[OutRow] | None = None) -> None:
         meta = loaded.meta
         meta.updated = self.clock.now()
-        out = [M.lobby_message(meta, loaded.game, self.codec, host_name(meta), mode="edit")] + (extra or [])
+        out = [M.lobby_message(meta, loaded.game, self.codec, meta.host_name, mode="edit")] + (extra or [])
         await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
 
     async def join(self, loaded: Loaded, user: User, lang: str) -> Reply:
@@ -142,7 +134,7 @@ class Lobby:
             raise Refused("bot.err.not_lobby")
         if len(meta.seats) >= definition.max_players:
             raise Refused("bot.err.full")
-        if meta.seat_of(user.id) is None and not may_manage(meta, user):
+        if meta.seat_of(user.id) is None and not meta.may_manage(user):
             raise Refused("bot.err.not_in_game")
         if level is not None and level not in definition.ai_levels:
             named = _level_named(definition.ai_levels, str(level), lang)
@@ -164,8 +156,8 @@ class Lobby:
         definition = game.definition
         if meta.status != LOBBY:
             raise Refused("bot.err.not_lobby")
-        if not may_manage(meta, user):
-            raise Refused("bot.err.not_host", host=host_name(meta))
+        if not meta.may_manage(user):
+            raise Refused("bot.err.not_host", host=meta.host_name)
         if not definition.min_players <= len(meta.seats) <= definition.max_players:
             raise Refused("bot.err.seat_count", count=len(meta.seats), game=game.presenter.title(lang),
                           min=definition.min_players, max=definition.max_players)
@@ -179,7 +171,7 @@ class Lobby:
         loaded.match = match
         turn = Turn(loaded)
         turn.log_start = 0            # the set-up is news too: no prompt of the first cycle exists yet
-        turn.private += M.private_events(meta, game, match, match.log)
+        turn.private += TurnMessages(meta, game, match, self.codec).private_events(match.log)
         out = [M.lobby_closed(meta, M.started_text(meta, game, match)),
                # the first prompt opens with the status line: the picture says what it shows
                M.group(meta, t(meta.language, "bot.msg.start_map"),
@@ -193,8 +185,8 @@ class Lobby:
 
     async def abort(self, loaded: Loaded, user: User, lang: str) -> Reply:
         meta = loaded.meta
-        if not may_manage(meta, user):
-            raise Refused("bot.err.not_host", host=host_name(meta))
+        if not meta.may_manage(user):
+            raise Refused("bot.err.not_host", host=meta.host_name)
         meta.status = ABORTED
         meta.updated = self.clock.now()
         text = t(lang, "bot.msg.aborted", by=user.name)
@@ -209,8 +201,8 @@ class Lobby:
         if meta.status != PLAYING:
             raise Refused("bot.err.not_started")
         target = user.id if target_user_id is None else str(target_user_id)
-        if target != user.id and not may_manage(meta, user):
-            raise Refused("bot.err.not_host", host=host_name(meta))
+        if target != user.id and not meta.may_manage(user):
+            raise Refused("bot.err.not_host", host=meta.host_name)
         seat = meta.seat_of(target)
         if seat is None:
             raise Refused("bot.err.no_such_player" if target != user.id else "bot.err.not_in_game")
@@ -236,3 +228,28 @@ class Lobby:
         note = t(meta.language, "bot.msg.seat_back", player=info.name)
         await self.play.finish(loaded, Turn(loaded), notes=[note])
         return Reply(t(lang, "bot.reply.seat_back", name=info.name))
+
+    async def set_unreachable(self, game_id: int, user_id: str, unreachable: bool) -> None:
+        """Record that a player's private chat is closed (or open again) and update the prompt."""
+        loaded = await self.store.load(game_id)
+        if loaded is None:
+            return
+        meta = loaded.meta
+        async with self.store.lock(meta.platform, meta.chat_id):
+            loaded = await self.store.load(game_id)
+            meta, match = loaded.meta, loaded.match
+            if (user_id in meta.turn.unreachable) == unreachable:
+                return
+            meta.turn = meta.turn.reachable(user_id, not unreachable)
+            changes = Changes(game=meta)
+            lang = meta.language
+            if meta.status == PLAYING and match is not None and not match.is_terminal():
+                changes.outbox.append(TurnMessages(meta, loaded.game, match, self.codec).prompt(mode="edit"))
+            elif meta.status == LOBBY and unreachable:
+                seat = meta.seat_of(user_id)
+                name = meta.seats[seat].name if seat is not None else user_id
+                changes.outbox.append(M.group(
+                    meta, t(lang, "bot.msg.private_closed", player=name),
+                    buttons=[[M.button(t(lang, "bot.btn.open_private"), self.codec.encode("p"), "open_private")]]))
+            with contextlib.suppress(Conflict):
+                await self.store.commit(changes, forget=meta.id)

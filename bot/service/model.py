@@ -7,6 +7,8 @@ from typing import Any
 
 from bot.contract import Chat, User
 
+from .turnstate import TurnState
+
 # The bot's own options; each game adds the options it declares (engine/interface.py).
 DEFAULT_OPTIONS: dict[str, Any] = {
     "reminder_minutes": 240,      # 4 hours: a nudge in the group
@@ -59,9 +61,9 @@ class GameMeta:
     moves: int = 0                          # moves stored
     created: float = 0.0
     updated: float = 0.0
-    # Small bookkeeping: "unreachable" user ids (private chat closed), "reminded_cycle";
-    # "turn_phase", the phase under way, typed and owned by phase.py.
-    extra: dict[str, Any] = field(default_factory=dict)
+    # What the service keeps about the turns (the phase under way, buttons shown, notes, time
+    # banks): turnstate.py. Stored in the table's ``extra`` column.
+    turn: TurnState = field(default_factory=TurnState)
     game: str = "paris-paris"               # the game kind (engine.registry id)
     # How many times the row was stored since versions exist: 0 = never (the commit inserts
     # it). A commit writes the row only if it still holds this version, so two processes
@@ -75,6 +77,18 @@ class GameMeta:
     @property
     def language(self) -> str:
         return self.options.get("language") or "en"
+
+    @property
+    def host_name(self) -> str:
+        """The host's seat name (their id once they hold no seat)."""
+        for seat in self.seats:
+            if seat.user_id == self.host_id and not seat.is_ai:
+                return seat.name
+        return self.host_id
+
+    def may_manage(self, user: User) -> bool:
+        """Whether ``user`` may change the game's settings and seats: its host, or a chat admin."""
+        return user.id == self.host_id or user.is_admin
 
     def seat_of(self, user_id: str) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -188,6 +202,18 @@ class RatingRow:
     ended: float
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A running game's match as the bytes stored with it (``bot/service/snapshots.py``), read back
+    instead of replaying its moves. It belongs to one position: it is used only while the game
+    holds ``moves`` stored moves and the code that reads it packs with the same ``stamp``."""
+
+    game_id: int
+    moves: int            # the match's move count when packed
+    stamp: str            # the packing and the engine code that wrote it (snapshots.stamp)
+    data: bytes
+
+
 @dataclass(slots=True)
 class Changes:
     """Everything one accepted action changes, committed in one transaction."""
@@ -202,3 +228,7 @@ class Changes:
     chat_settings: tuple[str, str, dict[str, Any]] | None = None
     # A person away until a moment (``/away``): (platform, user id, until); until None: back.
     away: tuple[str, str, float | None] | None = None
+    # Matches packed after this change (GameStore.commit adds the one a move changed): each is
+    # stored only where its game then holds its move count and is running. A game that ends or
+    # is aborted loses its snapshot in the same transaction.
+    snapshots: list[Snapshot] = field(default_factory=list)

@@ -25,7 +25,7 @@ busy group waits for its own budget while the others go on, and a burst is sprea
 time instead of refused. Each call is counted again at the moment it goes out
 (``Pacer.at_call``, through ``contract.calling()``), so sends held up after their turn (a busy
 event loop) do not leave in a burst. While the delivery is behind (``behind``), a round that ends posts its
-new prompt before the round's closing edit and picture (``messages.after_moves``), so the
+new prompt before the round's closing edit and picture (``turnmessages.TurnMessages.after_moves``), so the
 prompt waits for no other call of its chat. An edit that would show exactly what its slot shows already is
 recorded as delivered without a call.
 
@@ -147,7 +147,7 @@ class Delivery:
         way (each to another chat) take ``BEHIND_SECONDS`` of its overall budget or more (7 at
         Telegram's 28 a second), or are as many as it sends side by side (``SEND_AT_ONCE``: more
         that are due wait in the outbox), so what is committed now waits behind them. A round
-        that ends meanwhile posts its new prompt before its picture (``messages.after_moves``)."""
+        that ends meanwhile posts its new prompt before its picture (``turnmessages.TurnMessages.after_moves``)."""
         pacer = self._pacers.get(platform)
         if pacer is None:
             return False

@@ -23,10 +23,10 @@ from bot.games import GameKind
 from renderers.i18n import t
 from renderers.presenter import CHAT, Menu
 
-from . import messages as M
 from .model import LOBBY, PLAYING, GameMeta
 from .payloads import PayloadCodec
 from .phase import Phase
+from .turnmessages import acting_names, cycle_events, private_choices
 
 LOG_LINES = 40            # the log's last lines a page shows
 LOG_EVENTS = 120          # the events they are drawn from (a long game's early ones stay out)
@@ -58,7 +58,7 @@ def seat_picture(meta: GameMeta, match, seat: int, layout: str) -> dict:
     the move count, which counts the other seats' private steps too. The picture endpoint draws
     it from the game as it is when asked (``Pages.picture``)."""
     return {"kind": "seat", "seat": seat, "steps": match.moves_by(seat),
-            "phase": min(Phase.of(meta, match).start, match.move_count), "cycle": match.cycle, "layout": layout}
+            "phase": min(Phase.of(meta, match).start, match.move_count), "cycle": match.pacing.cycle, "layout": layout}
 
 
 def page_state(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, request: PageRequest) -> dict[str, Any]:
@@ -88,11 +88,11 @@ def page_state(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, reque
         state["prompt"] = _prompt(meta, game, match, seat, lang)
     else:
         state["final"] = pres.final_lines(public, lang)
-    scores = match.public_returns()
+    scores = match.pacing.public_returns()
     if scores is not None:
         state["lines"].append(pres.scores_line(public, scores, lang))
-    moves, cycle = public_moves(meta, game, match), match.cycle
-    events = [e for e in M.cycle_events(match, cycle) if e.visible_to(None)]
+    moves, cycle = public_moves(meta, game, match), match.pacing.cycle
+    events = [e for e in cycle_events(match, cycle) if e.visible_to(None)]
     kind = "final" if match.is_terminal() else "map"
     pictures = [{"name": "map", "render": picture(kind, moves, cycle, request.layout),
                  "alt": pres.picture_description(kind, public, events, match.players, lang)}]
@@ -113,7 +113,7 @@ def public_moves(meta: GameMeta, game: GameKind, match) -> int:
     when it is the start of their phase. Each private step is a move, so the count now would
     tell everyone how many steps a seat has taken in its plan; the board everyone sees does not
     change with them."""
-    if meta.status == PLAYING and M.private_choices(game, match):
+    if meta.status == PLAYING and private_choices(game, match):
         return min(Phase.of(meta, match).start, match.move_count)
     return match.move_count
 
@@ -122,10 +122,10 @@ def _prompt(meta: GameMeta, game: GameKind, match, seat: int | None, lang: str) 
     """Who must act and what they choose; where seats choose in private, a seat's own question
     (or who is still to choose, never what anyone chose)."""
     pres = game.presenter
-    if M.private_choices(game, match):
+    if private_choices(game, match):
         if seat is not None and seat in match.to_act():
             return pres.prompt_line(match.view(seat), lang, CHAT)
-        return t(lang, "bot.msg.waiting", players=", ".join(M.acting_names(meta, match)))
+        return t(lang, "bot.msg.waiting", players=", ".join(acting_names(meta, match)))
     return pres.prompt_line(match.view(None), lang, CHAT)
 
 
@@ -137,7 +137,7 @@ def choices(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat: in
     pres = game.presenter
     legal = match.legal_choices(seat)
     index = {str(c): i for i, c in enumerate(legal)}
-    bound = (meta.id, seat, match.moves_by(seat), M.acting_since(meta, seat))
+    bound = (meta.id, seat, match.moves_by(seat), meta.turn.acting_since(seat))
 
     def act(choice: Any) -> str:
         return codec.encode("c", *bound, index[str(choice)])

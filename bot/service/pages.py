@@ -105,7 +105,7 @@ class Pages:
         if kind_ not in PICTURE_KINDS or layout not in LAYOUTS or not 0 <= cycle <= 10_000:
             return None
         loaded = await self.store.load(game_id)
-        if loaded is None or loaded.match is None or cycle > loaded.match.cycle:
+        if loaded is None or loaded.match is None or cycle > loaded.match.pacing.cycle:
             return None
         meta = loaded.meta
         render = {"kind": kind_, "game_id": game_id, "cycle": cycle, "layout": layout}
@@ -135,10 +135,10 @@ class Pages:
 
 def _round_starts(game_id: str, setup: dict, moves: list[tuple[int, str]]) -> list[int]:
     match = kind(game_id).definition.resume(setup, [])
-    starts, cycle = [0], match.cycle
+    starts, cycle = [0], match.pacing.cycle
     for count, (seat, text) in enumerate(moves, 1):
         match.apply(match.parse_choice(text), by=match.to_act()[0] if seat is None else seat)
-        if match.cycle != cycle and not match.is_terminal():
-            cycle = match.cycle
+        if match.pacing.cycle != cycle and not match.is_terminal():
+            cycle = match.pacing.cycle
             starts.append(count)
     return starts

@@ -11,19 +11,19 @@ The start is kept as a fact of the phase, not worked out again from the seats' o
 Paolo's last investor, who plans deliveries too) would otherwise leave an older mark behind it
 once the others are done, and the phase would seem to end while that seat still acts.
 
-Stored in ``GameMeta.extra["turn_phase"]`` as ``{"start", "began_at", "reminded"}``. A game
-stored before it was kept has the older keys instead (``since`` per seat, ``phase`` with
-``phase_at``, ``reminded_phase``): its phase is read from them, as that code worked it out,
-and stored in the new shape with the game's next commit.
+Kept as ``GameMeta.turn.phase`` (``turnstate.TurnState``, stored as ``"turn_phase"``). A game
+stored before it was kept has the older record instead (``since`` per seat and
+``TurnState.old_phase``): its phase is read from them, as that code worked it out, and kept in
+the new shape with the game's next commit.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from .model import GameMeta
-
-KEY = "turn_phase"
+if TYPE_CHECKING:       # the turn state (model.py) holds a Phase: no import of it at run time
+    from .model import GameMeta
 
 
 @dataclass(slots=True)
@@ -34,31 +34,24 @@ class Phase:
 
     @classmethod
     def of(cls, meta: GameMeta, match) -> Phase:
-        """The phase under way in ``meta``'s game (``match`` is that game's present state)."""
-        stored = meta.extra.get(KEY)
-        if isinstance(stored, dict):
-            try:
-                began = stored.get("began_at")
-                return cls(int(stored["start"]), None if began is None else float(began),
-                           bool(stored.get("reminded", False)))
-            except (KeyError, TypeError, ValueError):
-                pass            # a damaged record: worked out again, as for an old one
+        """The phase under way in ``meta``'s game (``match`` is that game's present state): a
+        copy, kept again with ``keep``."""
+        if meta.turn.phase is not None:
+            return replace(meta.turn.phase)
         return cls._of_old_record(meta, match)
 
     @classmethod
     def _of_old_record(cls, meta: GameMeta, match) -> Phase:
         # As that code had it: the latest mark among the seats acting now (the move count if none).
-        since = meta.extra.get("since", {})
-        start = max((int(since.get(str(s), 0)) for s in match.to_act()), default=match.move_count)
-        armed = meta.extra.get("phase") == start and "phase_at" in meta.extra
-        return cls(start, float(meta.extra["phase_at"]) if armed else None,
-                   meta.extra.get("reminded_phase") == start)
+        turn = meta.turn
+        start = max((turn.acting_since(s) for s in match.to_act()), default=match.move_count)
+        old = turn.old_phase
+        armed = old is not None and old.phase == start and old.phase_at is not None
+        return cls(start, old.phase_at if armed else None, old is not None and old.reminded_phase == start)
 
     def keep(self, meta: GameMeta) -> None:
         """Store the phase in ``meta`` (written with the game's next commit)."""
-        for old in ("phase", "phase_at", "reminded_phase"):
-            meta.extra.pop(old, None)
-        meta.extra[KEY] = asdict(self)
+        meta.turn = meta.turn.with_phase(self)
 
 
 def begins(before: tuple[int, ...], acting: tuple[int, ...], mover: int, in_decision: bool) -> bool:

@@ -143,9 +143,9 @@ def draw(game_id: str, setup, moves: list, render: dict, language: str, platform
     match = game.definition.resume(setup, moves[:render["moves"]])
     cycle = render.get("cycle", render.get("round", 1))
     if render["kind"] == "final":
-        cycle = match.cycle
+        cycle = match.pacing.cycle
     seat = render.get("seat")
-    events = [] if cycle < 1 else [e for e in match.log[match.cycle_start(cycle):] if e.visible_to(seat)]
+    events = [] if cycle < 1 else [e for e in match.log[match.pacing.cycle_start(cycle):] if e.visible_to(seat)]
     # A page asks for the layout that fits its screen; a message's follows its platform.
     layout = render.get("layout") or ("portrait" if platform in PORTRAIT_PLATFORMS else "landscape")
     if seat is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.contract import Reply, User
@@ -32,6 +33,7 @@ from .phase import Phase, begins
 from .rating_board import RatingBoard
 from .refusal import Refused
 from .store import GameStore, Loaded
+from .turnmessages import TurnMessages, private_choices
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +44,7 @@ class Turn:
     def __init__(self, loaded: Loaded) -> None:
         match = loaded.match
         self.log_start = len(match.log)
-        self.cycle_before = match.cycle
+        self.cycle_before = match.pacing.cycle
         self.rows: list[MoveRow] = []
         self.ends: list[tuple[int, int]] = []     # (cycle that ended, move count right after it)
         self.private: list[OutRow] = []
@@ -94,7 +96,7 @@ class Play:
         """Apply one checked choice and note what it ended, whom it told a secret, and which
         seats began to act with it (their buttons are bound to that moment)."""
         meta, match = loaded.meta, loaded.match
-        cycle, n = match.cycle, match.move_count
+        cycle, n = match.pacing.cycle, match.move_count
         before, own = match.to_act(), match.moves_by(seat)
         phase = Phase.of(meta, match)
         events = match.apply(choice, by=seat)
@@ -102,22 +104,20 @@ class Play:
         # tell the same press arriving twice from a stale one.
         loaded.recent[(seat, own)] = index
         acting = match.to_act()
-        if begins(before, acting, seat, match.in_decision(seat)):
+        if begins(before, acting, seat, match.pacing.in_decision(seat)):
             # Its seats begin to act now: those that join, and those that were acting already
             # but not in the middle of a decision (the last investor who plans deliveries too;
             # one seat's two turns in a row). A decision under way keeps its buttons.
             phase = Phase(match.move_count)
-            since = meta.extra.setdefault("since", {})
-            for s in acting:
-                if s not in before or not match.in_decision(s):
-                    since[str(s)] = match.move_count
+            meta.turn = meta.turn.began_acting(
+                [s for s in acting if s not in before or not match.pacing.in_decision(s)], match.move_count)
         phase.keep(meta)
         turn.rows.append(MoveRow(meta.id, n, str(choice), seat, actor, self.clock.now()))
         done = match.move_count
-        turn.ends += [(c, done) for c in range(cycle, match.cycle)]
+        turn.ends += [(c, done) for c in range(cycle, match.pacing.cycle)]
         if match.is_terminal():
-            turn.ends.append((match.cycle, done))
-        turn.private += M.private_events(meta, loaded.game, match, events)
+            turn.ends.append((match.pacing.cycle, done))
+        turn.private += TurnMessages(meta, loaded.game, match, self.codec).private_events(events)
 
     async def finish(self, loaded: Loaded, turn: Turn, out: Sequence[OutRow] = (), *,
                      notes: Sequence[str] = (), first_prompt: bool = False) -> None:
@@ -139,11 +139,12 @@ class Play:
             if match.is_terminal():
                 results = self.results(loaded, now)
                 ratings = await self.ratings.rate(meta, results, turn.rows)
-            rows = list(out) + turn.private
-            rows += M.after_moves(meta, loaded.game, match, self.codec, log_start=turn.log_start,
-                                  cycle_before=turn.cycle_before, ends=turn.ends, notes=notes,
-                                  first_prompt=first_prompt, prompt_first=self.behind(meta.platform),
-                                  final_lines=self.ratings.change_lines(ratings, meta.language))
+            posts = TurnMessages(meta, loaded.game, match, self.codec).after_moves(
+                log_start=turn.log_start, cycle_before=turn.cycle_before, ends=turn.ends, notes=notes,
+                first_prompt=first_prompt, prompt_first=self.behind(meta.platform),
+                final_lines=self.ratings.change_lines(ratings, meta.language))
+            meta.turn = posts.turn          # the notes, the new prompt's slot, the buttons shown
+            rows = [*out, *turn.private, *posts.rows]
             changes = Changes(game=meta, moves=turn.rows, outbox=rows, timers=timers,
                               results=results, ratings=ratings)
             if match.is_terminal():
@@ -208,7 +209,7 @@ class Play:
         their press arriving twice (known for steps made here). Other seats' steps never
         touch it."""
         meta, match = loaded.meta, loaded.match
-        if seat in match.to_act() and k == match.moves_by(seat) and since == M.acting_since(meta, seat):
+        if seat in match.to_act() and k == match.moves_by(seat) and since == meta.turn.acting_since(seat):
             return
         if (seat, k) in loaded.recent and meta.seat_of(user.id) == seat and index is not None \
                 and loaded.recent[(seat, k)] == index:
@@ -255,10 +256,11 @@ class Play:
         meta, match = loaded.meta, loaded.match
         game = loaded.game
         menu = game.presenter.menu(match.view(seat), match.legal_choices(seat), lang, group)
-        if menu.private or in_private or M.private_choices(game, match) or seat in M.shown_menus(meta):
+        if menu.private or in_private or private_choices(game, match) or seat in meta.turn.menus:
             return await self._show_private(loaded, seat, group, menu, lang, in_private=in_private)
-        menu, rows = M.prompt_buttons(meta, game, match, self.codec, group)
-        edit = M.group(meta, M.prompt_text(meta, game, match, menu), buttons=rows,
+        messages = TurnMessages(meta, game, match, self.codec)
+        menu, rows = messages.prompt_buttons(group)
+        edit = M.group(meta, messages.prompt_text(menu), buttons=rows,
                        slot=M.turn_slot(meta), mode="edit", mentions=(meta.seats[seat].user(),))
         await self.store.commit(Changes(outbox=[edit]))
         text = menu.text if menu is not None and menu.text else game.presenter.back_text(lang)
@@ -268,18 +270,19 @@ class Play:
                             in_private: bool) -> Reply:
         meta, match = loaded.meta, loaded.match
         game = loaded.game
-        row, menu, rows = M.seat_prompt(meta, game, match, self.codec, seat, group_key=group,
-                                        mode="edit" if seat in M.shown_menus(meta) else "new")
+        messages = TurnMessages(meta, game, match, self.codec)
+        row, menu, rows = messages.seat_prompt(seat, group_key=group,
+                                               mode="edit" if seat in meta.turn.menus else "new")
         out = [row]
-        M.show(meta, match, seat)
-        if menu.private and not M.private_choices(game, match):
+        meta.turn = meta.turn.showing(seat, messages.position(seat))
+        if menu.private and not private_choices(game, match):
             # The group's turn message says only that the seat is choosing in private, in the
             # words of the (public) item that opened the submenu; its buttons stay as they were.
             top = game.presenter.menu(match.view(seat), match.legal_choices(seat), lang)
             label = next((item.label for item in top.items() if item.group == group), None)
-            if label is not None and meta.extra.get("browsing") != [seat, label]:
-                meta.extra["browsing"] = [seat, label]
-                out.append(M.prompt_message(meta, game, match, self.codec, mode="edit"))
+            if label is not None and meta.turn.browsing != (seat, label):
+                meta.turn = replace(meta.turn, browsing=(seat, label))
+                out.append(TurnMessages(meta, game, match, self.codec).prompt(mode="edit"))
         meta.updated = self.clock.now()
         await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
         text = menu.text if menu.text else game.presenter.back_text(lang)
@@ -294,10 +297,11 @@ class Play:
         the reply (a platform that can answer privately in place shows them at once)."""
         seat = self.acting_seat(loaded, user)
         meta = loaded.meta
-        row, menu, rows = M.seat_prompt(meta, loaded.game, loaded.match, self.codec, seat, mode="new")
+        messages = TurnMessages(meta, loaded.game, loaded.match, self.codec)
+        row, menu, rows = messages.seat_prompt(seat, mode="new")
         # Posted anew (at the bottom of the private chat); the message it replaces loses its buttons.
-        out = [M.seat_closed(meta, seat), row] if seat in M.shown_menus(meta) else [row]
-        M.show(meta, loaded.match, seat)
+        out = [messages.seat_closed(seat), row] if seat in meta.turn.menus else [row]
+        meta.turn = meta.turn.showing(seat, messages.position(seat))
         meta.updated = self.clock.now()
         await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
         text = t(lang, "bot.reply.choices_private") + "\n" + row.body["text"]

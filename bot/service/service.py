@@ -34,9 +34,9 @@ from .clock import Clock, SystemClock
 from .info import Info
 from .inputs import cleaned
 from .links import BoardLinks
-from .lobby import Lobby, host_name, may_manage
+from .lobby import Lobby
 from .mine import MyGames
-from .model import LOBBY, PLAYING, Changes
+from .model import LOBBY, Changes
 from .outbox import Delivery
 from .page import PageRequest
 from .pages import Pages
@@ -45,9 +45,9 @@ from .payloads import ForgedPayload, Payload, PayloadCodec, StalePayload
 from .pictures import Pictures
 from .play import Play
 from .refusal import Refused
-from .settings import BOT_SETTINGS, Settings, checked_defaults, validate
+from .settings import Settings, checked_defaults
 from .storage import Conflict, Storage, storage_for
-from .store import GameStore, Loaded
+from .store import LIVE_MATCHES, GameStore, Loaded
 from .timers import Timers
 from .watch import GameWatch
 
@@ -59,7 +59,7 @@ log = logging.getLogger(__name__)
 LOBBY_PRESSES = {"j": "join", "a": "add_ai", "g": "start", "l": "leave"}
 TURN_PRESSES = frozenset({"c", "o", "b"})
 # Presses whose answer never depends on whether the presser administers the chat (only the
-# lobby's and the settings' do: ``may_manage``); for these an adapter need not ask its platform.
+# lobby's and the settings' do: ``GameMeta.may_manage``); for these an adapter need not ask its platform.
 ADMIN_FREE_PRESSES = TURN_PRESSES | {"h", "m", "p"}
 
 
@@ -99,7 +99,7 @@ class GameService:
 
     def __init__(self, storage: Storage, codec: PayloadCodec, *, clock: Clock | None = None,
                  ai: Callable[..., Any] | None = None, cache_size: int = 10_000,
-                 platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None,
+                 live_matches: int = LIVE_MATCHES, platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None,
                  ai_seconds: float | None = None, owner: str | None = None,
                  lease_seconds: float | None = None, send_share: float = 1.0, drawing_processes: int = 0,
                  web_url: str | None = None, telegram_app: str | None = None) -> None:
@@ -109,7 +109,8 @@ class GameService:
         self.codec = codec
         self.clock = clock or SystemClock()
         self.platforms = None if platforms is None else tuple(platforms)
-        self.store = GameStore(storage, self.clock, cache_size=cache_size, on_commit=self._committed)
+        self.store = GameStore(storage, self.clock, cache_size=cache_size, live_matches=live_matches,
+                               on_commit=self._committed)
         leases = {} if lease_seconds is None else {"lease_seconds": lease_seconds}
         self.pictures = Pictures(storage, processes=drawing_processes)
         # The web board's passes, and the chats' buttons that open it (none without ``web_url``).
@@ -121,7 +122,7 @@ class GameService:
                                  **leases)
         self.play = Play(self.store, codec, self.clock, choose_ai=ai, ai_budget=ai_seconds,
                          behind=self.delivery.behind)
-        self.chat_settings = Settings(storage, codec, defaults)
+        self.chat_settings = Settings(self.store, codec, self.clock, self.play, defaults)
         self.defaults = self.chat_settings.defaults
         self.lobby = Lobby(self.store, codec, self.clock, self.play, self.chat_settings)
         self.info = Info(self.store, codec)
@@ -137,13 +138,17 @@ class GameService:
     @classmethod
     async def open(cls, db_path: str = DEFAULT_DB, *, clock: Clock | None = None,
                    storage: Storage | None = None, ai: Callable[..., Any] | None = None,
-                   cache_size: int = 10_000, platforms: Iterable[str] | None = None,
-                   defaults: dict[str, Any] | None = None, ai_seconds: float | None = None,
+                   cache_size: int = 10_000, live_matches: int = LIVE_MATCHES,
+                   platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None, ai_seconds: float | None = None,
                    owner: str | None = None, lease_seconds: float | None = None,
                    send_share: float = 1.0, drawing_processes: int = 0, web_url: str | None = None,
                    telegram_app: str | None = None) -> GameService:
         """``platforms``: fire only timers of games on these platforms (all when None);
         ``defaults``: option defaults for chats that have not changed them.
+
+        ``cache_size``: games kept in memory; ``live_matches``: how many of them (the most
+        recently used) keep their match live, the others keep it packed and unpack it on use
+        (``BOARDCHAT_LIVE_MATCHES``; ``store.Loaded``).
 
         ``owner``: the name this process claims outbox messages and timers under, unique
         among the processes sharing the database (``BOARDCHAT_INSTANCE``). A named process
@@ -173,7 +178,8 @@ class GameService:
                 owner = unique_owner()
                 await release_dead_local_owners(storage)
             codec = PayloadCodec(await storage.secret())
-            return cls(storage, codec, clock=clock, ai=ai, cache_size=cache_size, platforms=platforms,
+            return cls(storage, codec, clock=clock, ai=ai, cache_size=cache_size, live_matches=live_matches,
+                       platforms=platforms,
                        defaults=defaults, ai_seconds=ai_seconds, owner=owner, lease_seconds=lease_seconds,
                        send_share=send_share, drawing_processes=drawing_processes, web_url=web_url,
                        telegram_app=telegram_app)
@@ -317,42 +323,7 @@ class GameService:
     @cleaned
     async def settings(self, chat: Chat, user: User, changes: dict | None = None) -> Reply:
         lang = await self._language(chat, user)
-        return await self._under_lock(chat, lang, lambda: self._settings(chat, user, changes, lang))
-
-    async def _settings(self, chat: Chat, user: User, changes: dict | None, lang: str) -> Reply:
-        if changes is not None and not isinstance(changes, dict):
-            raise Refused("bot.err.bad_setting", key="settings", value=type(changes).__name__)
-        loaded = await self.store.chat_game(chat)
-        game = loaded.game if loaded is not None else None
-        stored = await self.storage.chat_settings(chat.platform, chat.id)
-        if changes:
-            clean = validate(changes)
-            if loaded is not None and not may_manage(loaded.meta, user):
-                raise Refused("bot.err.not_host", host=host_name(loaded.meta))
-            locked = [spec.name for spec in (game.definition.options if game else ())
-                      if spec.name in clean and clean[spec.name] != loaded.meta.options.get(spec.name)]
-            if loaded is not None and loaded.meta.status == PLAYING and locked:
-                raise Refused("bot.err.option_locked", option=game.presenter.option_name_text(locked[0], lang))
-            stored = dict(stored, **clean)
-            change = Changes(chat_settings=(chat.platform, chat.id, stored))
-            if loaded is not None:
-                meta = loaded.meta
-                declared = {spec.name for spec in game.definition.options}
-                meta.options.update({k: v for k, v in clean.items() if k in declared or k in BOT_SETTINGS})
-                meta.updated = self.clock.now()
-                change.game = meta
-                if meta.status == LOBBY:
-                    from . import messages as M
-                    change.outbox.append(M.lobby_message(meta, game, self.codec, host_name(meta), mode="edit"))
-                elif loaded.match is not None and not loaded.match.is_terminal():
-                    change.timers = await self.play.timers(loaded)
-            await self.store.commit(change, forget=loaded.meta.id if loaded else None)
-            lang = clean.get("language") or lang
-        options = loaded.meta.options if loaded is not None else dict(self.defaults, **stored)
-        text = t(lang, "bot.reply.settings", options=self.chat_settings.text(game, options, lang))
-        if changes:
-            text = t(lang, "bot.reply.settings_saved") + "\n" + text
-        return Reply(text, buttons=self.chat_settings.buttons(chat, game, options, lang))
+        return await self._under_lock(chat, lang, lambda: self.chat_settings.show_or_change(chat, user, changes, lang))
 
     # ---- play ---------------------------------------------------------------------------
 
@@ -482,7 +453,7 @@ class GameService:
         released = await self.storage.release_held(user.platform, f"u:{user.id}", self.clock.now())
         games = await self.info.user_games(user)
         for loaded in games:
-            if user.id in loaded.meta.extra.get("unreachable", ()):
+            if user.id in loaded.meta.turn.unreachable:
                 await self.set_unreachable(loaded.meta.id, user.id, False)
         if released:
             self.delivery.wake(user.platform)
@@ -616,32 +587,7 @@ class GameService:
             await self.set_unreachable(game_id, user_id, True)
 
     async def set_unreachable(self, game_id: int, user_id: str, unreachable: bool) -> None:
-        """Record that a player's private chat is closed (or open again) and update the prompt."""
-        from . import messages as M
-
-        loaded = await self.store.load(game_id)
-        if loaded is None:
-            return
-        meta = loaded.meta
-        async with self.store.lock(meta.platform, meta.chat_id):
-            loaded = await self.store.load(game_id)
-            meta, match = loaded.meta, loaded.match
-            ids = set(meta.extra.get("unreachable", ()))
-            if (user_id in ids) == unreachable:
-                return
-            meta.extra["unreachable"] = sorted(ids | {user_id} if unreachable else ids - {user_id})
-            changes = Changes(game=meta)
-            lang = meta.language
-            if meta.status == PLAYING and match is not None and not match.is_terminal():
-                changes.outbox.append(M.prompt_message(meta, loaded.game, match, self.codec, mode="edit"))
-            elif meta.status == LOBBY and unreachable:
-                seat = meta.seat_of(user_id)
-                name = meta.seats[seat].name if seat is not None else user_id
-                changes.outbox.append(M.group(
-                    meta, t(lang, "bot.msg.private_closed", player=name),
-                    buttons=[[M.button(t(lang, "bot.btn.open_private"), self.codec.encode("p"), "open_private")]]))
-            with contextlib.suppress(Conflict):
-                await self.store.commit(changes, forget=meta.id)
+        await self.lobby.set_unreachable(game_id, user_id, unreachable)
 
 
 __all__ = ["GameService", "Payload", "Refused"]

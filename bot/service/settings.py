@@ -12,16 +12,19 @@ import hashlib
 import math
 from typing import Any
 
-from bot.contract import Button, Chat
+from bot.contract import Button, Chat, Reply, User
 from bot.games import AI_LEVELS, KINDS, GameKind, ai_level
 from engine.errors import InvalidOption
 from renderers.i18n import LANGUAGES, t
 
 from . import messages as M
-from .model import DEFAULT_OPTIONS
+from .clock import Clock
+from .model import DEFAULT_OPTIONS, LOBBY, PLAYING, Changes
 from .payloads import Payload, PayloadCodec
+from .play import Play
 from .refusal import Refused
 from .storage import Storage
+from .store import GameStore
 
 REMINDER_CHOICES = (0, 60, 240, 720)
 DEADLINE_CHOICES = (0, 720, 1440, 2880)
@@ -144,10 +147,53 @@ def _minutes(key: str, value: Any, shown: str) -> int:
 
 
 class Settings:
-    def __init__(self, storage: Storage, codec: PayloadCodec, defaults: dict[str, Any] | None = None) -> None:
-        self.storage = storage
+    """A chat's settings, and the options of the game it has under way: shown, and changed."""
+
+    def __init__(self, store: GameStore, codec: PayloadCodec, clock: Clock, play: Play,
+                 defaults: dict[str, Any] | None = None) -> None:
+        self.store = store
+        self.storage: Storage = store.storage
         self.codec = codec
+        self.clock = clock
+        self.play = play
         self.defaults = dict(DEFAULT_OPTIONS, **checked_defaults(defaults or {}))
+
+    async def show_or_change(self, chat: Chat, user: User, changes: dict | None, lang: str) -> Reply:
+        """The chat's settings (its game's options while one is open), after ``changes`` if given:
+        stored for the chat, and applied to an open game. A game's own option is locked once it
+        has started; the bot's own (the clock, the language) change a running game too."""
+        if changes is not None and not isinstance(changes, dict):
+            raise Refused("bot.err.bad_setting", key="settings", value=type(changes).__name__)
+        loaded = await self.store.chat_game(chat)
+        game = loaded.game if loaded is not None else None
+        stored = await self.storage.chat_settings(chat.platform, chat.id)
+        if changes:
+            clean = validate(changes)
+            if loaded is not None and not loaded.meta.may_manage(user):
+                raise Refused("bot.err.not_host", host=loaded.meta.host_name)
+            locked = [spec.name for spec in (game.definition.options if game else ())
+                      if spec.name in clean and clean[spec.name] != loaded.meta.options.get(spec.name)]
+            if loaded is not None and loaded.meta.status == PLAYING and locked:
+                raise Refused("bot.err.option_locked", option=game.presenter.option_name_text(locked[0], lang))
+            stored = dict(stored, **clean)
+            change = Changes(chat_settings=(chat.platform, chat.id, stored))
+            if loaded is not None:
+                meta = loaded.meta
+                declared = {spec.name for spec in game.definition.options}
+                meta.options.update({k: v for k, v in clean.items() if k in declared or k in BOT_SETTINGS})
+                meta.updated = self.clock.now()
+                change.game = meta
+                if meta.status == LOBBY:
+                    change.outbox.append(M.lobby_message(meta, game, self.codec, meta.host_name, mode="edit"))
+                elif loaded.match is not None and not loaded.match.is_terminal():
+                    change.timers = await self.play.timers(loaded)
+            await self.store.commit(change, forget=loaded.meta.id if loaded else None)
+            lang = clean.get("language") or lang
+        options = loaded.meta.options if loaded is not None else dict(self.defaults, **stored)
+        text = t(lang, "bot.reply.settings", options=self.text(game, options, lang))
+        if changes:
+            text = t(lang, "bot.reply.settings_saved") + "\n" + text
+        return Reply(text, buttons=self.buttons(chat, game, options, lang))
 
     async def chat_options(self, chat: Chat) -> dict[str, Any]:
         return dict(self.defaults, **(await self.storage.chat_settings(chat.platform, chat.id)))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import replace
 
 from renderers.i18n import name_list, t
 
@@ -30,6 +31,7 @@ from .phase import Phase
 from .play import Play, Turn
 from .storage import Conflict, Storage
 from .store import GameStore, Loaded
+from .turnmessages import private_choices
 from .waiting import wait_event
 
 log = logging.getLogger(__name__)
@@ -101,7 +103,7 @@ class Timers:
         kind, seat = seat_kind(timer.kind)
         humans = [] if match is None else [s for s in match.to_act() if not meta.seats[s].is_ai]
         if seat is not None:
-            humans = [seat] if seat in humans and M.acting_since(meta, seat) == timer.move else []
+            humans = [seat] if seat in humans and meta.turn.acting_since(seat) == timer.move else []
         if not humans or meta.status != PLAYING or match.is_terminal() or \
                 (seat is None and not self._current(meta, match, timer)):
             await self.store.commit(drop, forget=meta.id)
@@ -118,7 +120,7 @@ class Timers:
     def _current(meta, match, timer: TimerRow) -> bool:
         """Whether ``timer`` belongs to the phase under way. A game stored before phases were
         kept (no "since" yet) armed its timers with its move count."""
-        if "since" not in meta.extra and timer.move == meta.moves:
+        if meta.turn.since is None and timer.move == meta.moves:
             return True
         return timer.move == Phase.of(meta, match).start
 
@@ -150,10 +152,10 @@ class Timers:
         phase = Phase.of(meta, match)
         phase.reminded = True                                       # not armed again this phase
         phase.keep(meta)
-        if meta.extra.get("reminded_cycle") != match.cycle:
+        if meta.turn.reminded_cycle != match.pacing.cycle:
             # One reminder per cycle in the group (a cycle posts at most 3 new messages:
             # its prompt, its picture and this); further reminders that cycle go privately.
-            meta.extra["reminded_cycle"] = match.cycle
+            meta.turn = replace(meta.turn, reminded_cycle=match.pacing.cycle)
             drop.outbox.append(M.group(meta, t(lang, "bot.msg.reminder_now", player=names, status=status),
                                        mentions=tuple(w.user() for w in who)))
         else:
@@ -172,7 +174,7 @@ class Timers:
         meta, match = loaded.meta, loaded.match
         lang = meta.language
         pres = loaded.game.presenter
-        private = M.private_choices(loaded.game, match)
+        private = private_choices(loaded.game, match)
         start = Phase.of(meta, match).start
         turn = Turn(loaded)
         made, completed = [], []
@@ -181,7 +183,7 @@ class Timers:
                 steps = 0
                 # Once the phase resolved (a new one began), what comes next is the seats' own again.
                 while (not match.is_terminal() and seat in match.to_act() and Phase.of(meta, match).start == start
-                       and (steps == 0 or match.in_decision(seat))):
+                       and (steps == 0 or match.pacing.in_decision(seat))):
                     choice = await self.play.ai_choice(loaded, seat)
                     made.append(pres.short_choice_text(choice, lang))
                     self.play.step(loaded, turn, seat, choice, "deadline")

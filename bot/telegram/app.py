@@ -199,12 +199,12 @@ async def stop_application(application: Application) -> None:
 
 def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[GameServiceAPI]]:
     async def open_service() -> GameServiceAPI:
-        from bot.config import ai_seconds, drawing_processes_setting, game_defaults
+        from bot.config import ai_seconds, drawing_processes_setting, game_defaults, live_matches_setting
         from bot.service import GameService  # imported late: the adapter itself needs only the contract
 
         return await GameService.open(config.db_path, platforms=("telegram",), defaults=game_defaults(),
                                       ai_seconds=ai_seconds(), owner=config.instance, send_share=1 / config.senders,
-                                      drawing_processes=drawing_processes_setting(),
+                                      drawing_processes=drawing_processes_setting(), live_matches=live_matches_setting(),
                                       web_url=config.web.public_url if config.web else None,
                                       telegram_app=config.web.telegram_app if config.web else None)
     return open_service

@@ -55,7 +55,8 @@ def parse_action(data: Any) -> tuple[str, Any]:
             raise MalformedInput('buy is {"pizzas": n, "to": [[x, y, k], ...]}')
         to = []
         for entry in body["to"]:
-            if not isinstance(entry, list) or len(entry) != 3 or not all(type(v) is int for v in entry):
+            if not isinstance(entry, list) or len(entry) != 3 or type(entry[0]) is not int \
+                    or type(entry[1]) is not int or type(entry[2]) is not int:
                 raise MalformedInput(f"a buy's destination is [x, y, pizzas], not {entry!r}"[:100])
             to.append(((entry[0], entry[1]), entry[2]))
         return name, (body["pizzas"], tuple(to))

@@ -26,7 +26,7 @@ from collections import deque
 from typing import Any
 
 from . import components as C
-from .hood import City, Hood, Pos, Shop, rotated
+from .hood import WAYS, City, Hood, Pos, Shop, rotated
 from .steps import Act, BestPlan, Decline, Done, Drop, EndTrip, Place, Step, TileAction, Track
 from .trips import best_plan
 
@@ -90,6 +90,9 @@ class _Mind:
         self.dist = distances(self.hood)
         self.memo: dict[str, float] = {}
         self.ends_before: int | None = None     # open road ends of the hood as it is (it never changes)
+        self.ends: list[Pos] | None = None      # the free squares those ends point at, one per end
+        self.bounds: tuple[int, int, int, int] | None = None    # the hood's x and y spans
+        self.colour_need: dict[str, float] = {}   # per colour: COLOUR_NEED of its track's rank
 
     def value(self, colour: str) -> int:
         return C.track_value(colour, self.tracks[colour])
@@ -201,28 +204,80 @@ class _Mind:
         placements = self.hood.placements(tile)
         if not placements:
             return -1.0
-        return max(self.placement_worth(tile, q, rot) for q, rot in placements)
+        # Every one of them is legal (``placements``): weighed without asking the rules again.
+        return max(self._placed_worth(tile, q, rotated(tile.roads, rot)) for q, rot in placements)
 
     def placement_worth(self, tile: C.CityTile, square: Pos, rot: int) -> float:
         roads = rotated(tile.roads, rot)
-        hood = self.hood
-        if hood.placement_fault(square, roads) is not None:
+        if self.hood.placement_fault(square, roads) is not None:
             return -1.0
-        hood.cities[square] = City(tile.id, tile.colour, roads, tile.houses)
-        try:
-            dist = distances(hood).get(square, 9)
-            ends = self._open_ends()
-        finally:
-            del hood.cities[square]
+        return self._placed_worth(tile, square, roads)
+
+    def _placed_worth(self, tile: C.CityTile, square: Pos, roads: frozenset[str]) -> float:
+        # The tile's road distance and the open road ends with it placed, read from the
+        # neighbourhood as it is (the AI weighs hundreds of placements a decision).
+        dist = self._distance_with(square, roads)
+        ends = self._open_ends_with(square, roads)
         if self.ends_before is None:
             self.ends_before = self._open_ends()
         before = self.ends_before
         reach = max(0.2, 1.0 - 0.15 * max(0, dist - 2))
-        ranked = sorted(self.tracks.values())
-        colour = COLOUR_NEED[min(ranked.index(self.tracks[tile.colour]), 3)]
+        colour = self.colour_need.get(tile.colour)
+        if colour is None:
+            ranked = sorted(self.tracks.values())
+            colour = self.colour_need[tile.colour] = COLOUR_NEED[min(ranked.index(self.tracks[tile.colour]), 3)]
         easy_complete = 0.3 if tile.houses == 1 else 0.0
         late = 0.5 if self.rounds_left <= 1 else 1.0
         return late * (tile.houses * HOUSE * reach + colour + easy_complete) + ROAD_END * (ends - before) * late
+
+    def _distance_with(self, square: Pos, roads: frozenset[str]) -> int:
+        """``distances`` of a city with ``roads`` placed on the free ``square`` (9 if no road
+        reaches it): one more than its nearest linked neighbour's (a shortest way to it never
+        passes through it, so its neighbours' distances are those without it)."""
+        hood = self.hood
+        x, y = square
+        best = None
+        for side, dx, dy, back in WAYS:
+            if side not in roads:
+                continue
+            q = (x + dx, y + dy)
+            if q in hood.shops:
+                d = 0
+            else:
+                city = hood.cities.get(q)
+                d = self.dist.get(q) if city is not None and back in city.roads else None
+                if d is None:
+                    continue
+            if best is None or d < best:
+                best = d
+        return 9 if best is None else best + 1
+
+    def _open_ends_with(self, square: Pos, roads: frozenset[str]) -> int:
+        """``_open_ends`` with a city with ``roads`` placed on the free ``square``: the ends the
+        neighbourhood has now, but the one at ``square``, and the new city's, all within the box
+        the new city widens."""
+        hood = self.hood
+        if self.ends is None:
+            self.ends = [(q[0] + dx, q[1] + dy) for q, city in hood.cities.items() for side in city.roads
+                         for dx, dy in (C.DELTA[side],) if not hood.occupied((q[0] + dx, q[1] + dy))]
+        x, y = square
+        mine = [(x + dx, y + dy) for side in roads for dx, dy in (C.DELTA[side],)
+                if not hood.occupied((x + dx, y + dy))]
+        if self.bounds is None:
+            squares = [*hood.cities, *hood.shops]
+            self.bounds = (min(p[0] for p in squares), max(p[0] for p in squares),
+                           min(p[1] for p in squares), max(p[1] for p in squares))
+        x0, x1, y0, y1 = self.bounds
+        x0, x1, y0, y1 = (x if x < x0 else x0), (x if x > x1 else x1), (y if y < y0 else y0), (y if y > y1 else y1)
+        short, long = min(C.MAX_BBOX), max(C.MAX_BBOX)
+        count = 0
+        for nx, ny in (*self.ends, *mine):
+            w = (nx if nx > x1 else x1) - (nx if nx < x0 else x0) + 1
+            h = (ny if ny > y1 else y1) - (ny if ny < y0 else y0) + 1
+            # min(w, h) <= short and max(w, h) <= long, spelled out
+            if (w <= short and h <= long or w <= long and h <= short) and (nx, ny) != square:
+                count += 1
+        return count
 
     def _open_ends(self) -> int:
         """Road ends pointing at free squares that a tile could still use (inside the 4x5 box).

@@ -29,8 +29,8 @@ margin over the best other seat (clipped at +-``MARGIN_SCALE``); at the end of t
 share of the victory and half the margin, as in the other games. The normal AI's choice is kept
 unless another beat it on the same determinizations by more than ``CONFIDENCE`` standard errors
 (``engine.search.confident_best``), or, when a time budget allowed only one determinization, by
-``SINGLE_GAIN`` on it (a search at the start of a round at 4 players makes about five playouts a
-second on one core).
+``SINGLE_GAIN`` on it (a search at the start of a round at 4 players makes about 50 playouts a
+second of one core's time, docs/ai.md; a loaded machine gives it far less).
 
 Budget: seconds (a float) or playouts (an int, rounded up to whole determinizations); with
 playouts the choice is a function of the seed and what the seat sees.

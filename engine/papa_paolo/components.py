@@ -100,11 +100,26 @@ class Board:
     pizzerias: tuple[str, ...]      # the supply at this player count
 
     def actions_at(self, row: int, col: int) -> tuple[str, ...]:
-        seen: list[str] = []
-        for a in (*self.row_actions[row], *self.col_actions[col]):
-            if a not in seen:
-                seen.append(a)
-        return tuple(seen)
+        """The actions of grid space (row, col): its row's, then its column's not already there."""
+        return space_actions(self)[row * self.cols + col]
+
+
+def space_actions(board: Board) -> tuple[tuple[str, ...], ...]:
+    """``Board.actions_at`` of every space, row by row (read at every choice of a space and
+    every view: the boards of the box are kept)."""
+    return _SPACE_ACTIONS.get(id(board)) or _space_actions(board)
+
+
+def _space_actions(board: Board) -> tuple[tuple[str, ...], ...]:
+    out = []
+    for row in range(board.rows):
+        for col in range(board.cols):
+            seen: list[str] = []
+            for a in (*board.row_actions[row], *board.col_actions[col]):
+                if a not in seen:
+                    seen.append(a)
+            out.append(tuple(seen))
+    return tuple(out)
 
 
 CITY_TILES = {t["id"]: CityTile(t["id"], t["colour"], frozenset(t["roads"]), t["houses"])
@@ -145,6 +160,9 @@ def _board(n: int) -> Board:
 
 
 BOARDS = {n: _board(n) for n in (2, 3, 4)}
+# By the identity of each board in ``BOARDS`` (they live as long as the process; hashing a
+# board would read all its fields).
+_SPACE_ACTIONS = {id(board): _space_actions(board) for board in BOARDS.values()}
 MIN_PLAYERS, MAX_PLAYERS = DATA["players"]["min"], DATA["players"]["max"]
 
 

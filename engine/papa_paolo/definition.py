@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import GameError, InvalidRecord, InvalidSetup
-from engine.interface import Dynamics, GameDefinition, Information, Match, OptionSpec
+from engine.interface import Dynamics, EngineMatch, GameDefinition, Information, Match, OptionSpec, Pacing
 
 from .components import MAX_PLAYERS, MIN_PLAYERS, ROUNDS
 from .game import OPTIONS, Game
@@ -22,62 +22,29 @@ from .steps import Step, parse
 from .view import PapaView, view_of
 
 
-class PapaMatch(Match):
-    """One game of Papà Paolo through the interface; ``game`` is the engine's own state."""
+class PapaMatch(EngineMatch):
+    """One game of Papà Paolo through the interface; ``game`` is the engine's own state, which
+    counts each seat's steps itself. Seats act through the stepper (stepper.py), several at
+    once in phase 5."""
 
-    __slots__ = ("game", "players")
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.players = game.players
+    __slots__ = ()
 
     @property
     def definition(self) -> GameDefinition:
         return GAME
 
     @property
-    def seed(self) -> int | None:
-        return self.game.seed
-
-    @property
-    def move_count(self) -> int:
-        return len(self.game.moves)
+    def pacing(self) -> PapaPacing:
+        return PapaPacing(self)
 
     def moves_by(self, seat: int) -> int:
         return self.game.by_seat[seat]
-
-    @property
-    def cycle(self) -> int:
-        """The stretch of play under way, from 1: each phase in which players chose and that
-        changed the board closes one (a ``phase_ended`` event), so the table gets a picture of
-        the board after placing, the auction, the investments and the deliveries."""
-        return 1 + sum(1 for e in self.game.log if e.kind == "phase_ended")
-
-    def cycle_start(self, cycle: int) -> int:
-        if cycle <= 1:
-            return 0
-        seen = 0
-        for index, event in enumerate(self.game.log):
-            if event.kind == "phase_ended":
-                seen += 1
-                if seen == cycle - 1:
-                    return index + 1
-        return len(self.game.log)
-
-    def round_number(self) -> int:
-        return self.game.round
-
-    def rounds(self) -> int:
-        return ROUNDS
 
     def to_act(self) -> tuple[int, ...]:
         return self.game.to_act()
 
     def legal_choices(self, seat: int) -> list[Step]:
         return legal_steps(self.game, seat)
-
-    def in_decision(self, seat: int) -> bool:
-        return in_decision(self.game, seat)
 
     def parse_choice(self, text: str) -> Step:
         return parse(text)
@@ -88,32 +55,11 @@ class PapaMatch(Match):
     def apply(self, choice: Any, *, by: int) -> list:
         return apply_step(self.game, by, _step(choice))      # it checks the step itself, once
 
-    def is_terminal(self) -> bool:
-        return self.game.finished
-
     def returns(self) -> tuple[int, ...]:
         return self.game.scores()
 
-    def public_returns(self) -> tuple[int, ...] | None:
-        """With hidden money and the money bonus, running scores would tell the Lire: None until the end."""
-        g = self.game
-        if g.options["hidden_money"] and g.options["money_bonus"] and not g.finished:
-            return None
-        return g.scores()
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self.game.winners
-
     def view(self, seat: int | None = None) -> PapaView:
         return view_of(self.game, seat)
-
-    @property
-    def log(self) -> list:
-        return self.game.log
-
-    def log_for(self, seat: int | None) -> list:
-        return self.game.log_for(seat)
 
     def to_record(self) -> dict[str, Any]:
         return to_record(self.game)
@@ -123,6 +69,55 @@ class PapaMatch(Match):
 
     def copy(self) -> PapaMatch:
         return PapaMatch(self.game.copy())
+
+
+class PapaPacing(Pacing):
+    """A picture after each phase that changed the board; rounds as the players count them;
+    steps of a decision (a space and its tile, a delivery plan) finished by the AI at a
+    deadline; records hold whole decisions only."""
+
+    __slots__ = ()
+    match: PapaMatch
+
+    # A record holds whole actions (PAPA_PAOLO.md §12, shared with other implementations, unknown keys
+    # refused): a decision under way (a space chosen, a plan half drawn) is not in it, and a record
+    # replays to the position before it.
+    records_keep_drafts = False
+
+    @property
+    def cycle(self) -> int:
+        """The stretch of play under way, from 1: each phase in which players chose and that
+        changed the board closes one (a ``phase_ended`` event), so the table gets a picture of
+        the board after placing, the auction, the investments and the deliveries."""
+        return 1 + sum(1 for e in self.match.game.log if e.kind == "phase_ended")
+
+    def cycle_start(self, cycle: int) -> int:
+        if cycle <= 1:
+            return 0
+        log = self.match.game.log
+        seen = 0
+        for index, event in enumerate(log):
+            if event.kind == "phase_ended":
+                seen += 1
+                if seen == cycle - 1:
+                    return index + 1
+        return len(log)
+
+    def round_number(self) -> int:
+        return self.match.game.round
+
+    def rounds(self) -> int:
+        return ROUNDS
+
+    def in_decision(self, seat: int) -> bool:
+        return in_decision(self.match.game, seat)
+
+    def public_returns(self) -> tuple[int, ...] | None:
+        """With hidden money and the money bonus, running scores would tell the Lire: None until the end."""
+        g = self.match.game
+        if g.options["hidden_money"] and g.options["money_bonus"] and not g.finished:
+            return None
+        return g.scores()
 
 
 def _step(choice: Any) -> Step:
@@ -143,10 +138,6 @@ class PapaDefinition(GameDefinition):
     ai_levels = ("easy", "normal", "strong")
     dynamics = Dynamics.SIMULTANEOUS
     information = Information.IMPERFECT
-    # A record holds whole actions (PAPA_PAOLO.md §12, shared with other implementations, unknown keys
-    # refused): a decision under way (a space chosen, a plan half drawn) is not in it, and a record
-    # replays to the position before it. (Default True, see GameDefinition.)
-    records_keep_drafts = False
 
     def new_match(self, players: Sequence[str], *, seed: int,
                   options: Mapping[str, Any] | None = None) -> PapaMatch:
@@ -198,19 +189,19 @@ class PapaDefinition(GameDefinition):
         return choose(_WholeTake(match), seat, seed=seed, level=level)
 
 
-class _WholeTake:
-    """A match as the AI reads it: without the squares offered right after a grid space (a
-    person's shortcut, "take the tile to this square"); the AI weighs a tile through "take",
-    then its square and rotation, which lead to the same moves."""
+class _WholeTake(PapaMatch):
+    """A match as the AI reads it, over the same state: without the squares offered right after
+    a grid space (a person's shortcut, "take the tile to this square"); the AI weighs a tile
+    through "take", then its square and rotation, which lead to the same moves. (Its copy is a
+    plain ``PapaMatch``.)"""
+
+    __slots__ = ()
 
     def __init__(self, match: PapaMatch) -> None:
-        self._match = match
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._match, name)
+        super().__init__(match.game)
 
     def legal_choices(self, seat: int) -> list[Step]:
-        return without_shortcuts(self._match.game, seat, self._match.legal_choices(seat))
+        return without_shortcuts(self.game, seat, super().legal_choices(seat))
 
 
 GAME = PapaDefinition()

@@ -351,7 +351,7 @@ class Game:
 
     def _play_bid(self, seat: int, move: Bid, events: list[Event]) -> None:
         row, col = move.space
-        if (row, col) not in self.stair_spaces(seat):
+        if not self.stair_open(seat, row, col):
             raise StairsIllegal(self._stairs_why(seat, row, col))
         self.pos[seat] = (row, col)
         self.placed.add(seat)
@@ -415,6 +415,27 @@ class Game:
     def stair_spaces(self, seat: int) -> list[tuple[int, int]]:
         """The staircase spaces ``seat`` may move its marker to now, bottom row first."""
         lire = self.people[seat].lire
+        out = []
+        for col, low in self._stair_lows(seat):
+            out += [(row, col) for row in range(low, C.STAIR_ROWS) if STAIR_COST[row][col] <= lire]
+        return sorted(out)
+
+    def stair_open(self, seat: int, row: int, col: int) -> bool:
+        """Whether (row, col) is one of ``stair_spaces(seat)``, without listing them."""
+        if not (1 <= col <= self.board.stair_columns and 0 <= row < C.STAIR_ROWS) \
+                or STAIR_COST[row][col] > self.people[seat].lire:
+            return False
+        return row >= self._stair_lows(seat)[col - 1][1]
+
+    def _can_bid(self, seat: int) -> bool:
+        """Whether ``stair_spaces(seat)`` holds any space."""
+        lire = self.people[seat].lire
+        return any(STAIR_COST[row][col] <= lire for col, low in self._stair_lows(seat)
+                   for row in range(low, C.STAIR_ROWS))
+
+    def _stair_lows(self, seat: int) -> list[tuple[int, int]]:
+        """Each staircase column with the lowest row ``seat`` may move to there: above every other
+        marker in the column, and no step down from its own."""
         here = self.pos.get(seat)
         lowest: dict[int, int] = {}       # per column: the first row above the other markers
         for s, (r, c) in self.pos.items():
@@ -425,8 +446,8 @@ class Game:
             low = lowest.get(col, 0)
             if here is not None:
                 low = max(low, here[0] + 1 if here[1] == col else here[0])
-            out += [(row, col) for row in range(low, C.STAIR_ROWS) if STAIR_COST[row][col] <= lire]
-        return sorted(out)
+            out.append((col, low))
+        return out
 
     def _stairs_why(self, seat: int, row: int, col: int) -> str:
         if not (0 <= row < C.STAIR_ROWS and 1 <= col <= self.board.stair_columns):
@@ -457,7 +478,7 @@ class Game:
                 raise AssertionError("bidding did not end within its cap")
             seat = self.order[self.turn]
             if seat not in self.out and (seat not in self.placed or self.outbid(seat)):
-                if self.stair_spaces(seat):
+                if self._can_bid(seat):
                     return True
                 self.pos.pop(seat, None)
                 self.out.add(seat)

@@ -101,7 +101,10 @@ class Hood:
 
     def fits_with(self, pos: Pos) -> bool:
         squares = [*self.cities, *self.shops, pos]
-        return fits_box([p[0] for p in squares], [p[1] for p in squares])
+        xs = [p[0] for p in squares]
+        ys = [p[1] for p in squares]
+        w, h = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+        return min(w, h) <= min(MAX_BBOX) and max(w, h) <= max(MAX_BBOX)
 
     def linked(self, a: Pos, side: str) -> bool:
         """Whether a road link joins square ``a`` to its neighbour on ``side``."""
@@ -116,26 +119,46 @@ class Hood:
         return False
 
     def links(self, a: Pos) -> list[tuple[str, Pos]]:
-        return [(s, step(a, s)) for s in SIDES if self.linked(a, s)]
+        """Each side of ``a`` with a road link and the square it leads to (``linked`` spelled out:
+        trips and the AI ask this of every square they pass)."""
+        cities, shops = self.cities, self.shops
+        here = cities.get(a)
+        x, y = a
+        out = []
+        for side, dx, dy, back in WAYS:
+            b = (x + dx, y + dy)
+            there = cities.get(b)
+            if here is not None:
+                if there is not None:
+                    linked = side in here.roads and back in there.roads
+                else:
+                    linked = b in shops and side in here.roads
+            else:
+                linked = there is not None and a in shops and back in there.roads
+            if linked:
+                out.append((side, b))
+        return out
 
     # --- Placement rules ---------------------------------------------------------------------
 
     def placement_fault(self, pos: Pos, roads: frozenset[str]) -> str | None:
         """Why a city tile with ``roads`` may not go on ``pos`` (an error code), or None if it may."""
-        if self.occupied(pos):
+        cities, shops = self.cities, self.shops
+        if pos in cities or pos in shops:
             return "square_taken"
-        near = [(s, step(pos, s)) for s in SIDES]
-        if not any(self.occupied(q) for _, q in near):
+        x, y = pos
+        near = [(side, (x + dx, y + dy), back) for side, dx, dy, back in WAYS]
+        if not any(q in cities or q in shops for _, q, _ in near):
             return "not_adjacent"
         connected = False
-        for side, q in near:
-            city = self.cities.get(q)
+        for side, q, back in near:
+            city = cities.get(q)
             if city is not None:
-                theirs = OPPOSITE[side] in city.roads
+                theirs = back in city.roads
                 if (side in roads) != theirs:
                     return "road_cut"
                 connected = connected or theirs
-            elif q in self.shops and side in roads:
+            elif q in shops and side in roads:
                 connected = True
         if not connected:
             return "not_connected"
@@ -195,7 +218,7 @@ class Hood:
             if here is None and a not in shops:
                 continue
             x, y = a
-            for side, dx, dy, back in _WAYS:
+            for side, dx, dy, back in WAYS:
                 b = (x + dx, y + dy)
                 city = cities.get(b)
                 if city is None or b in seen or back not in city.roads \
@@ -208,13 +231,30 @@ class Hood:
         return seen
 
     def can_express(self, ignore_roads: bool) -> bool:
-        """Whether one express trip could serve at least one house."""
-        for pos, shop in self.shops.items():
-            if shop.pizzas <= 0:
-                continue
-            squares = self.cities if ignore_roads else self.reachable(pos)
-            if any(self.cities[q].open > 0 for q in squares):
-                return True
+        """Whether one express trip could serve at least one house: a city square with an open
+        house that ``reachable`` finds from a pizzeria with pizzas (one walk from all of them,
+        ended at the first such square)."""
+        cities = self.cities
+        seen = [p for p, shop in self.shops.items() if shop.pizzas > 0]
+        if not seen:
+            return False
+        if ignore_roads:
+            return any(c.houses > c.served for c in cities.values())
+        queue = list(seen)
+        while queue:
+            a = queue.pop()
+            here = cities.get(a)
+            x, y = a
+            for side, dx, dy, back in WAYS:
+                b = (x + dx, y + dy)
+                city = cities.get(b)
+                if city is None or back not in city.roads or here is not None and side not in here.roads \
+                        or b in seen:
+                    continue
+                if city.houses > city.served:
+                    return True
+                seen.append(b)
+                queue.append(b)
         return False
 
     def free_room(self) -> int:
@@ -240,42 +280,148 @@ SQUARES_CACHED = 16            # neighbourhoods' open squares and pizzeria squar
 
 @lru_cache(maxsize=PLACEMENTS_CACHED)
 def _placements(geometry: Geometry, tile_roads: frozenset[str]) -> tuple[tuple[Pos, int], ...]:
-    """``Hood.placements`` for a neighbourhood of ``geometry``: the frontier in (y, x) order,
-    each square's rotations in turn (a rotation giving roads an earlier one gave is skipped)."""
+    """``Hood.placements`` for a neighbourhood of ``geometry``: the open squares in (y, x) order,
+    each square's rotations in turn (a rotation giving roads an earlier one gave is skipped).
+    Each rotation finds its squares at once, on the board of bits (``_Shape``)."""
+    shape = _shape(geometry)
+    if shape is None:
+        return _placements_plainly(geometry, tile_roads)
+    masks: list[int] = []
     turns: list[tuple[int, int]] = []
+    found = 0
     for rot in range(4):
         mask = _mask(rotated(tile_roads, rot))
-        if all(mask != m for _, m in turns):
-            turns.append((rot, mask))
-    return tuple((pos, rot) for pos, fixed, want, joins in _open_squares(geometry) for rot, mask in turns
-                 if mask & fixed == want and mask & joins)
+        if mask in masks:
+            continue
+        masks.append(mask)
+        fits = shape.free
+        joins = 0
+        for side in range(4):
+            if mask >> side & 1:
+                fits &= ~shape.road_cut[side]
+                joins |= shape.joins[side]
+            else:
+                fits &= ~shape.road_met[side]
+        fits &= joins
+        turns.append((rot, fits))
+        found |= fits
+    out = []
+    while found:
+        low = found & -found
+        pos = _SQUARE[low.bit_length() - 1]
+        out += [(pos, rot) for rot, fits in turns if fits & low]
+        found ^= low
+    return tuple(out)
 
 
 @lru_cache(maxsize=SQUARES_CACHED)
-def _open_squares(geometry: Geometry) -> tuple[tuple[Pos, int, int, int], ...]:
-    """The squares a city tile could go to (free, next to the neighbourhood, inside the box), in
-    (y, x) order, each with what its tile's roads must be, as masks of sides (``_mask``): on the
-    sides facing a city, a road exactly where that city has one (``fixed`` sides, ``want``
-    roads), and at least one road into a city or a pizzeria (``joins``). Every tile asks this
-    of the same neighbourhood, so it is read once for all of them."""
-    cities = dict(geometry[0])
-    shops = geometry[1]
+def _shop_squares(geometry: Geometry) -> tuple[Pos, ...]:
+    """``Hood.shop_squares`` for a neighbourhood of ``geometry`` (the rules of ``shop_fault``)."""
+    shape = _shape(geometry)
+    if shape is None:
+        return _shop_squares_plainly(geometry)
+    return _squares_of(shape.free & ~shape.near_shop)
+
+
+# The board of bits: square (x, y) is bit (y + OFFSET) * WIDTH + x + OFFSET, so that bits in
+# increasing order are squares in reading order, and a square's neighbour is a shift away. A
+# neighbourhood fits a 4x5 box that holds (0, 0), so its squares and their neighbours are at
+# most 6 squares from it; a neighbourhood outside that (only tests build one) is read plainly.
+WIDTH, OFFSET, REACH = 16, 8, 6
+_SHIFT = tuple(dx + WIDTH * dy for _, dx, dy, _ in ((s, *DELTA[s], None) for s in SIDES))  # to each side's neighbour
+_SQUARE = tuple((i % WIDTH - OFFSET, i // WIDTH - OFFSET) for i in range(WIDTH * WIDTH))
+
+
+def _bit(pos: Pos) -> int:
+    return 1 << (pos[1] + OFFSET) * WIDTH + pos[0] + OFFSET
+
+
+def _toward(bits: int, side: int) -> int:
+    """The squares whose neighbour on ``side`` (an index into SIDES) is in ``bits``."""
+    shift = _SHIFT[side]
+    return bits >> shift if shift > 0 else bits << -shift
+
+
+def _squares_of(bits: int) -> tuple[Pos, ...]:
     out = []
-    for pos in _squares_within_reach(cities, shops):
-        x, y = pos
-        fixed = want = joins = 0
-        for bit, (_, dx, dy, back) in enumerate(_WAYS):
-            q = (x + dx, y + dy)
-            roads = cities.get(q)
-            if roads is not None:
-                fixed |= 1 << bit
-                if back in roads:
-                    want |= 1 << bit
-                    joins |= 1 << bit
-            elif q in shops:
-                joins |= 1 << bit
-        out.append((pos, fixed, want, joins))
+    while bits:
+        low = bits & -bits
+        out.append(_SQUARE[low.bit_length() - 1])
+        bits ^= low
     return tuple(out)
+
+
+class _Shape:
+    """What the placement rules read of a neighbourhood, as sets of squares in bits: the
+    ``free`` squares next to it inside the largest box it may fill; per side, the free squares
+    whose neighbour there is a city with a road back (``road_met``), a city without one
+    (``road_cut``), or either that or a pizzeria (``joins``: a road there connects); and the
+    squares next to a pizzeria."""
+
+    __slots__ = ("free", "road_met", "road_cut", "joins", "near_shop")
+
+    def __init__(self, free: int, road_met: tuple[int, ...], road_cut: tuple[int, ...], joins: tuple[int, ...],
+                 near_shop: int) -> None:
+        self.free, self.road_met, self.road_cut, self.joins, self.near_shop = (
+            free, road_met, road_cut, joins, near_shop)
+
+
+@lru_cache(maxsize=SQUARES_CACHED)
+def _shape(geometry: Geometry) -> _Shape | None:
+    """The neighbourhood's ``_Shape``; None when it lies outside the board of bits. Every tile
+    asks it of the same neighbourhood, so it is read once for all of them."""
+    cities, shops = geometry
+    squares = [p for p, _ in cities] + list(shops)
+    if any(not (-REACH <= c <= REACH) for p in squares for c in p):
+        return None
+    city_bits = shop_bits = 0
+    north = east = south = west = 0              # cities with a road on that side
+    for pos, ends in cities:
+        bit = 1 << (pos[1] + OFFSET) * WIDTH + pos[0] + OFFSET
+        city_bits |= bit
+        if "N" in ends:
+            north |= bit
+        if "E" in ends:
+            east |= bit
+        if "S" in ends:
+            south |= bit
+        if "W" in ends:
+            west |= bit
+    roads = (north, east, south, west)
+    for pos in shops:
+        shop_bits |= 1 << (pos[1] + OFFSET) * WIDTH + pos[0] + OFFSET
+    taken = city_bits | shop_bits
+    near = near_shop = 0
+    for side in range(4):
+        near |= _toward(taken, side)
+        near_shop |= _toward(shop_bits, side)
+    free = near & ~taken & _box(min(p[0] for p in squares), max(p[0] for p in squares),
+                                min(p[1] for p in squares), max(p[1] for p in squares))
+    met, cut, joins = [], [], []
+    for i, (_, _, _, back) in enumerate(WAYS):
+        with_road = roads[SIDES.index(back)]
+        met.append(free & _toward(with_road, i))
+        cut.append(free & _toward(city_bits & ~with_road, i))
+        joins.append(met[-1] | free & _toward(shop_bits, i))
+    return _Shape(free, tuple(met), tuple(cut), tuple(joins), near_shop)
+
+
+@lru_cache(maxsize=256)
+def _box(x_lo: int, x_hi: int, y_lo: int, y_hi: int) -> int:
+    """The squares a neighbourhood spanning x_lo..x_hi, y_lo..y_hi may grow to: it stays inside
+    the largest box (``MAX_BBOX``, either way round)."""
+    short, long = min(MAX_BBOX), max(MAX_BBOX)
+    return _rectangle(x_lo, x_hi, short, y_lo, y_hi, long) | _rectangle(x_lo, x_hi, long, y_lo, y_hi, short)
+
+
+def _rectangle(x_lo: int, x_hi: int, width: int, y_lo: int, y_hi: int, height: int) -> int:
+    """The squares that keep the span x_lo..x_hi within ``width`` and y_lo..y_hi within ``height``."""
+    if x_hi - x_lo >= width or y_hi - y_lo >= height:
+        return 0
+    x0, x1 = max(x_hi - width + 1, -OFFSET), min(x_lo + width - 1, WIDTH - OFFSET - 1)
+    y0, y1 = max(y_hi - height + 1, -OFFSET), min(y_lo + height - 1, WIDTH - OFFSET - 1)
+    row = ((1 << x1 - x0 + 1) - 1) << x0 + OFFSET
+    return sum(row << (y + OFFSET) * WIDTH for y in range(y0, y1 + 1))
 
 
 @cache
@@ -284,38 +430,37 @@ def _mask(roads: frozenset[str]) -> int:
     return sum(1 << i for i, side in enumerate(SIDES) if side in roads)
 
 
-@lru_cache(maxsize=SQUARES_CACHED)
-def _shop_squares(geometry: Geometry) -> tuple[Pos, ...]:
-    """``Hood.shop_squares`` for a neighbourhood of ``geometry`` (the rules of ``shop_fault``)."""
-    cities, shops = {p for p, _ in geometry[0]}, geometry[1]
-    return tuple(pos for pos in _squares_within_reach(cities, shops)
-                 if not any((pos[0] + dx, pos[1] + dy) in shops for dx, dy in _DELTAS))
+def _plain_hood(geometry: Geometry) -> Hood:
+    hood = Hood()
+    for pos, roads in geometry[0]:
+        hood.cities[pos] = City("", "", roads, 0)
+    for pos in geometry[1]:
+        hood.shops[pos] = Shop("", 0, 0)
+    return hood
 
 
-def _squares_within_reach(cities, shops) -> Iterator[Pos]:
-    """The free squares next to the neighbourhood (``cities``' and ``shops``' squares) that keep it
-    inside the largest box it may fill, in reading order."""
-    xs = [p[0] for p in cities] + [p[0] for p in shops]
-    ys = [p[1] for p in cities] + [p[1] for p in shops]
-    x_lo, x_hi, y_lo, y_hi = min(xs), max(xs), min(ys), max(ys)
-    short, long = min(MAX_BBOX), max(MAX_BBOX)
-    frontier = {(x + dx, y + dy) for x, y in (*cities, *shops) for dx, dy in _DELTAS}
-    for pos in sorted(frontier, key=_reading_order):
-        if pos in cities or pos in shops:
-            continue
-        x, y = pos
-        w = max(x_hi, x) - min(x_lo, x) + 1
-        h = max(y_hi, y) - min(y_lo, y) + 1
-        if min(w, h) <= short and max(w, h) <= long:
-            yield pos
+def _placements_plainly(geometry: Geometry, tile_roads: frozenset[str]) -> tuple[tuple[Pos, int], ...]:
+    """``_placements`` by the rules of ``placement_fault``, square by square."""
+    hood = _plain_hood(geometry)
+    out = []
+    for pos in hood.frontier():
+        seen: list[frozenset[str]] = []
+        for rot in range(4):
+            roads = rotated(tile_roads, rot)
+            if roads not in seen:
+                seen.append(roads)
+                if hood.placement_fault(pos, roads) is None:
+                    out.append((pos, rot))
+    return tuple(out)
 
 
-_DELTAS = tuple(DELTA[s] for s in SIDES)
-_WAYS = tuple((s, *DELTA[s], OPPOSITE[s]) for s in SIDES)     # a side, its step and the side facing back
+def _shop_squares_plainly(geometry: Geometry) -> tuple[Pos, ...]:
+    hood = _plain_hood(geometry)
+    return tuple(q for q in hood.frontier() if hood.shop_fault(q) is None)
 
 
-def _reading_order(q: Pos) -> tuple[int, int]:
-    return q[1], q[0]
+WAYS = tuple((s, *DELTA[s], OPPOSITE[s]) for s in SIDES)     # a side, its step and the side facing back
+_SIDE_OF = {DELTA[s]: s for s in SIDES}                        # the side a step goes to
 
 
 def trip_fault(hood: Hood, start: Pos, path: list[Pos], max_distance: int | None) -> str | None:
@@ -329,9 +474,9 @@ def trip_fault(hood: Hood, start: Pos, path: list[Pos], max_distance: int | None
     used: set[frozenset[Pos]] = set()
     here = start
     for nxt in path:
-        side = next((s for s in SIDES if step(here, s) == nxt), None)
         if nxt in hood.shops:
             return "enters_pizzeria"
+        side = _SIDE_OF.get((nxt[0] - here[0], nxt[1] - here[1]))
         if side is None or not hood.linked(here, side):
             return "no_road"
         link = frozenset((here, nxt))

@@ -79,7 +79,7 @@ def from_record(record: Any, seed: int | None = None) -> Game:
         raise InvalidRecord("moves must be a list", rule="setup")
     for index, move in enumerate(moves):
         try:
-            if not isinstance(move, Mapping) or move.get("player") not in game.players:
+            if not (type(move) is dict or isinstance(move, Mapping)) or move.get("player") not in game.players:
                 raise MalformedInput("every move is an object naming its player")
             seat = game.players.index(move["player"])
             play_move(game, seat, {k: v for k, v in move.items() if k != "player"})

@@ -15,12 +15,13 @@ trip planned, before the plan is sent.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from engine.shared import shared
 
 from . import components as C
-from .actions import build_choices, buy_counts, received, splits
+from .actions import Bonus, build_choices, buy_counts, can_express, received, splits
 from .drafts import NO_PLAN, ActionDraft, PlanDraft, TripDraft
 from .errors import (
     SpaceTaken,
@@ -74,8 +75,15 @@ def legal_steps(g: Game, seat: int) -> list[Step]:
 def _place_steps(g: Game, seat: int, draft: ActionDraft | None) -> list[Step]:
     if draft is None:
         b = g.board
-        return [Place((i // b.cols, i % b.cols)) for i in range(b.rows * b.cols) if i not in g.markers]
+        markers = g.markers
+        return [step for i, step in enumerate(_grid_steps(b.rows, b.cols)) if i not in markers]
     return _action_steps(g, seat, draft)
+
+
+@cache
+def _grid_steps(rows: int, cols: int) -> tuple[Place, ...]:
+    """The "place" step of every grid space, row by row."""
+    return tuple(Place((i // cols, i % cols)) for i in range(rows * cols))
 
 
 def _bid_steps(g: Game, seat: int, draft: None) -> list[Step]:
@@ -122,9 +130,9 @@ def _action_steps(g: Game, seat: int, d: ActionDraft) -> list[Step]:
             # records and stored games that went through it stay good.
             out += [Square(q) for q in _unique(q for q, _ in spots)]
             out.append(Act("take"))
+        bonus = g.bonus_now(seat)
         for a in g.board.actions_at(r, c):
-            if g.can_act(seat, a, g.bonus_now(seat)):
-                out += [*_amounts(g, seat, a), Act(a)]
+            out += _offer(g, seat, a, bonus)
         return [*out, Act("nothing")]
     if mode == "square":
         return [Square(q) for q in _unique(q for q, _ in _placements(g, d))]
@@ -145,6 +153,25 @@ def _action_steps(g: Game, seat: int, d: ActionDraft) -> list[Step]:
                 if hood.shops[p].pizzas > 0 and _serves(hood, p, ignore)]
     return _trip_steps(hood, d.trip, limit=person.value("red"), max_distance=None,
                        stock={}, open_={}, express=True, ignore=g.options["express_ignores_roads"])
+
+
+def _offer(g: Game, seat: int, action: str, bonus: Bonus) -> list[Step]:
+    """``[*_amounts(g, seat, action), Act(action)]`` if ``g.can_act(seat, action, bonus)``, else
+    nothing: what a grid space offers of its action (each rule read once for both)."""
+    person = g.people[seat]
+    if action == "sponsor":
+        return [Act(action)]
+    if action == "buy":
+        counts = buy_counts(person, bonus)
+        return [*(Pizzas(n) for n in counts), Act(action)] if counts else []
+    if action == "express":
+        if not can_express(person, bonus, g.options["express_ignores_roads"]):
+            return []
+        return [BestTrip(), Act(action)] if person.value("red") > 0 else [Act(action)]
+    choices = build_choices(person, g.supply, bonus)
+    if not choices or not person.hood.shop_squares():
+        return []
+    return [*(Pizzeria(p) for p in choices), Act(action)]
 
 
 def _amounts(g: Game, seat: int, action: str) -> list[Step]:
@@ -289,10 +316,98 @@ def _plan_steps(g: Game, seat: int, d: PlanDraft) -> list[Step]:
 
 def check_step(g: Game, seat: int, step: Step) -> Step:
     g.check_turn(seat)
+    if _surely_offered(g, seat, step):
+        return step
     offered = legal_steps(g, seat)
     if step in offered:
         return step
     raise _why_not(g, seat, step, offered)
+
+
+def _surely_offered(g: Game, seat: int, step: Step) -> bool:
+    """Whether ``legal_steps`` lists ``step`` (of the seat to act), answered for the common steps
+    without listing them all; False means "not known here", and the list decides."""
+    return SURELY[g.phase](g, seat, g.drafts.get(seat), step)
+
+
+def _surely_placed(g: Game, seat: int, draft: ActionDraft | None, step: Step) -> bool:
+    if draft is not None:
+        return _draft_offers(g, seat, draft, step)
+    if not isinstance(step, Place) or type(step.space) is not tuple or len(step.space) != 2:
+        return False
+    r, c = step.space
+    b = g.board
+    return type(r) is int and type(c) is int and 0 <= r < b.rows and 0 <= c < b.cols \
+        and r * b.cols + c not in g.markers
+
+
+def _surely_resolved(g: Game, seat: int, draft: ActionDraft | None, step: Step) -> bool:
+    if draft is not None:
+        return _draft_offers(g, seat, draft, step)
+    tile = C.INVESTMENT_TILES[g.inv_held[seat]]
+    if isinstance(step, Track):
+        return g.people[seat].tracks[tile.colour] < C.TRACK_TOP
+    return isinstance(step, TileAction) and g.can_act(seat, tile.action, g.bonus_now(seat))
+
+
+def _surely_bid(g: Game, seat: int, draft: None, step: Step) -> bool:
+    if not isinstance(step, Stairs) or type(step.space) is not tuple or len(step.space) != 2:
+        return False
+    row, col = step.space
+    return type(row) is int and type(col) is int and g.stair_open(seat, row, col)
+
+
+def _surely_settled(g: Game, seat: int, draft: None, step: Step) -> bool:
+    return isinstance(step, Invest) and type(step.tile) is str and step.tile in g.inv_open
+
+
+def _surely_planned(g: Game, seat: int, draft: PlanDraft | None, step: Step) -> bool:
+    if isinstance(step, BestPlan):
+        return draft is None or draft.cur is None and not draft.trips
+    if isinstance(step, UndoTrip):
+        return draft is not None and (draft.cur is not None or bool(draft.trips))
+    return isinstance(step, Done) and (draft is None or draft.cur is None)
+
+
+def _not_known(g: Game, seat: int, draft: None, step: Step) -> bool:
+    return False
+
+
+def _draft_offers(g: Game, seat: int, draft: ActionDraft, step: Step) -> bool:
+    """``_surely_offered`` inside a decision of phase 1 or 4 (``_action_steps``)."""
+    mode = draft.mode
+    if mode == "choose":
+        return draft.space is not None and _choose_offers(g, seat, draft, step)
+    if mode == "rotate":
+        return isinstance(step, Rotate) and type(step.rotation) is int \
+            and any(q == draft.square and rot == step.rotation for q, rot in _placements(g, draft))
+    if not isinstance(step, Square) or type(step.square) is not tuple:
+        return False
+    if mode == "square":
+        return any(q == step.square for q, _ in _placements(g, draft))
+    return mode == "where" and step.square in g.people[seat].hood.shop_squares()
+
+
+# The action a shortcut takes with its amount.
+SHORTCUT_ACTION = {Pizzas: "buy", Pizzeria: "build", BestTrip: "express"}
+
+
+def _choose_offers(g: Game, seat: int, draft: ActionDraft, step: Step) -> bool:
+    """``_surely_offered`` once a grid space is chosen (``_action_steps``, mode "choose")."""
+    chosen = step.action if isinstance(step, Act) else None
+    if chosen == "nothing":
+        return True
+    r, c = draft.space
+    tile = g.grid[r * g.board.cols + c]
+    if chosen == "take" or isinstance(step, Square):
+        if tile is None:
+            return False
+        spots = g.people[seat].hood.placements(C.CITY_TILES[tile])
+        return bool(spots) if chosen == "take" else type(step.square) is tuple and any(q == step.square for q, _ in spots)
+    action = chosen or SHORTCUT_ACTION.get(type(step))
+    if action is None or action not in g.board.actions_at(r, c) or not g.can_act(seat, action, g.bonus_now(seat)):
+        return False
+    return chosen is not None or step in _amounts(g, seat, action)
 
 
 def _why_not(g: Game, seat: int, step: Step, offered: list[Step]) -> Exception:
@@ -511,7 +626,10 @@ def _plan_step(g: Game, seat: int, step: Step) -> None:
         g.drafts[seat] = d
 
 
-# Each phase's steps: what a seat may choose in it (given its draft), and making a choice.
+# Each phase's steps: what a seat may choose in it (given its draft), whether a step is surely one
+# of those (without listing them), and making a choice.
+SURELY = {Phase.PLACE: _surely_placed, Phase.BID: _surely_bid, Phase.SETTLE: _surely_settled, Phase.LATE: _not_known,
+          Phase.INVEST: _surely_resolved, Phase.DELIVER: _surely_planned}
 STEPS = {Phase.PLACE: _place_steps, Phase.BID: _bid_steps, Phase.SETTLE: _settle_steps, Phase.LATE: _late_steps,
          Phase.INVEST: _invest_steps, Phase.DELIVER: _deliver_steps}
 DO = {Phase.PLACE: _place, Phase.BID: _bid, Phase.SETTLE: _settle, Phase.LATE: _late, Phase.INVEST: _invest,

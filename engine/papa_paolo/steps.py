@@ -19,15 +19,23 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.errors import MalformedInput
+from engine.interface import BoardPlace, Label
 
 Pos = tuple[int, int]
 
 
 class Step:
-    """One step of a decision; ``verb`` is its text's first word."""
+    """One step of a decision; ``verb`` is its text's first word. ``label()`` names its button
+    (the verb, and its argument as ``arg``); ``place()`` is where it sits on the board, if anywhere."""
 
     __slots__ = ()
     verb: ClassVar[str]
+
+    def label(self) -> Label:
+        return Label(self.verb)
+
+    def place(self) -> BoardPlace | None:
+        return None
 
 
 # --- Board spaces (row, column) ----------------------------------------------------------------
@@ -41,12 +49,19 @@ class OnBoard(Step):
     def __str__(self) -> str:
         return f"{self.verb} {self.space[0]},{self.space[1]}"
 
+    def label(self) -> Label:
+        return Label(self.verb, {"arg": self.space})
+
+    def place(self) -> BoardPlace:
+        return BoardPlace(self.area, self.space)
+
 
 @dataclass(frozen=True, slots=True)
 class Place(OnBoard):
     """A marker on a grid space (phase 1); the tile or an action comes next."""
 
     verb: ClassVar[str] = "place"
+    area: ClassVar[str] = "grid"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +69,7 @@ class Stairs(OnBoard):
     """A staircase space bid on (phase 3), (row, column from 1)."""
 
     verb: ClassVar[str] = "stairs"
+    area: ClassVar[str] = "stairs"
 
 
 # --- Neighbourhood squares (x, y) ----------------------------------------------------------------
@@ -66,6 +82,12 @@ class OnSquare(Step):
 
     def __str__(self) -> str:
         return f"{self.verb} {self.square[0]},{self.square[1]}"
+
+    def label(self) -> Label:
+        return Label(self.verb, {"arg": self.square})
+
+    def place(self) -> BoardPlace:
+        return BoardPlace("neighbourhood", self.square)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +136,9 @@ class OnTile(Step):
     def __str__(self) -> str:
         return f"{self.verb} {self.tile}"
 
+    def label(self) -> Label:
+        return Label(self.verb, {"arg": self.tile})
+
 
 @dataclass(frozen=True, slots=True)
 class Pizzeria(OnTile):
@@ -128,12 +153,18 @@ class Invest(OnTile):
 
     verb: ClassVar[str] = "invest"
 
+    def place(self) -> BoardPlace:
+        return BoardPlace("investments", self.tile)
+
 
 @dataclass(frozen=True, slots=True)
 class Late(OnTile):
     """The investment tile bought late, off the staircase."""
 
     verb: ClassVar[str] = "late"
+
+    def place(self) -> BoardPlace:
+        return BoardPlace("investments", self.tile)
 
 
 # --- Numbers -------------------------------------------------------------------------------------
@@ -148,6 +179,12 @@ class Rotate(Step):
     def __str__(self) -> str:
         return f"rotate {self.rotation}"
 
+    def label(self) -> Label:
+        return Label(self.verb, {"arg": self.rotation})
+
+    def place(self) -> BoardPlace:
+        return BoardPlace("rotations", self.rotation)
+
 
 @dataclass(frozen=True, slots=True)
 class Pizzas(Step):
@@ -158,6 +195,9 @@ class Pizzas(Step):
 
     def __str__(self) -> str:
         return f"pizzas {self.count}"
+
+    def label(self) -> Label:
+        return Label(self.verb, {"arg": self.count})
 
 
 # --- A buy's whole distribution ------------------------------------------------------------------
@@ -171,7 +211,14 @@ class Split(Step):
     parts: tuple[tuple[Pos, int], ...]
 
     def __str__(self) -> str:
-        return "split " + ";".join(f"{x},{y}={k}" for (x, y), k in self.parts)
+        return "split " + self.text()
+
+    def text(self) -> str:
+        """The parts as the step's text writes them: ``0,0=2;1,-1=1``."""
+        return ";".join(f"{x},{y}={k}" for (x, y), k in self.parts)
+
+    def label(self) -> Label:
+        return Label(self.verb, {"arg": self.text()})
 
     @classmethod
     def of(cls, parts) -> Split:

@@ -25,15 +25,14 @@ from .errors import (
     TooManyTrips,
     fault,
 )
-from .hood import Hood, Pos, trip_fault
+from .hood import WAYS, Hood, Pos, trip_fault
 from .memo import Memo
 
 Trip = tuple[Pos, tuple[Pos, ...], tuple[Pos, ...]]
 
 
 def _pos(value: Any, what: str) -> Pos:
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(type(v) is int for v in value)):
+    if not isinstance(value, list) or len(value) != 2 or type(value[0]) is not int or type(value[1]) is not int:
         raise MalformedInput(f"{what} is a square [x, y], not {value!r}"[:120])
     return value[0], value[1]
 
@@ -101,24 +100,28 @@ SEARCH_CAP = 400             # sets of trips weighed at most: a guard (about 1 s
                              # plan found is played (typical searches end on the bound far sooner)
 
 
-def trails(hood: Hood, start: Pos, max_distance: int) -> dict[frozenset[Pos], tuple[Pos, ...]]:
+def trails(hood: Hood, start: Pos, max_distance: int, ways: dict[Pos, list[tuple[Pos, int]]] | None = None
+           ) -> dict[frozenset[Pos], tuple[Pos, ...]]:
     """Every set of squares with unserved houses one trip from ``start`` can reach, with a shortest
-    path for each; sets contained in another are dropped (they are never better)."""
-    found: dict[frozenset[Pos], tuple[Pos, ...]] = {}
+    path for each; sets contained in another are dropped (they are never better).
 
-    def walk(here: Pos, path: tuple[Pos, ...], used: frozenset) -> None:
-        covered = frozenset(p for p in path if hood.cities[p].open > 0)
+    The walk tries every path in the order of ``Hood.links`` (the first shortest path to a set is
+    kept); the roads out of each square are read once, and the links crossed are bits of a number."""
+    found: dict[frozenset[Pos], tuple[Pos, ...]] = {}
+    ways = ways if ways is not None else ways_out(hood)
+    cities = hood.cities
+
+    def walk(here: Pos, path: tuple[Pos, ...], used: int, covered: frozenset[Pos]) -> None:
         if covered and (covered not in found or len(found[covered]) > len(path)):
             found[covered] = path
         if len(path) == max_distance:
             return
-        for _, nxt in hood.links(here):
-            link = frozenset((here, nxt))
-            if nxt in hood.shops or link in used:
+        for nxt, bit in ways.get(here, ()):
+            if used & bit:
                 continue
-            walk(nxt, (*path, nxt), used | {link})
+            walk(nxt, (*path, nxt), used | bit, covered | {nxt} if cities[nxt].open > 0 else covered)
 
-    walk(start, (), frozenset())
+    walk(start, (), 0, frozenset())
     keys = sorted(found, key=len, reverse=True)
     kept: list[frozenset[Pos]] = []
     for k in keys:
@@ -127,10 +130,92 @@ def trails(hood: Hood, start: Pos, max_distance: int) -> dict[frozenset[Pos], tu
     return {k: found[k] for k in kept}
 
 
+def ways_out(hood: Hood) -> dict[Pos, list[tuple[Pos, int]]]:
+    """For every square, the city squares a road link leads to from it (in ``Hood.links`` order),
+    each with its link's bit (one bit per link, whichever way it is crossed)."""
+    bits: dict[tuple[Pos, Pos], int] = {}
+    ways: dict[Pos, list[tuple[Pos, int]]] = {}
+    cities = hood.cities
+    for a in hood.squares():
+        here = cities.get(a)
+        x, y = a
+        out = []
+        for side, dx, dy, back in WAYS:
+            b = (x + dx, y + dy)
+            city = cities.get(b)
+            if city is None or back not in city.roads or here is not None and side not in here.roads:
+                continue
+            key = (a, b) if a < b else (b, a)
+            bit = bits.get(key)
+            if bit is None:
+                bit = bits[key] = 1 << len(bits)
+            out.append((b, bit))
+        ways[a] = out
+    return ways
+
+
 def _allocate(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
               ) -> tuple[tuple[int, int], dict[Pos, dict[Pos, int]]]:
     """The best drops given what each pizzeria's trips reach: (served, completed) and, per
     pizzeria, pizzas per square."""
+    if len(cover) == 1:              # nine sets of trips in ten leave from one pizzeria
+        (shop, squares), = cover.items()
+        return _allocate_one(hood, shop, squares, max_pizzas)
+    return _allocate_many(hood, cover, max_pizzas)
+
+
+# (served, completed) as one number, served * DONE + completed: compared as the pair is (a trip
+# completes fewer squares than this).
+DONE = 1 << 10
+
+
+def _allocate_one(hood: Hood, shop: Pos, covered: frozenset[Pos], max_pizzas: int
+                  ) -> tuple[tuple[int, int], dict[Pos, dict[Pos, int]]]:
+    """``_allocate_many`` for trips from one pizzeria, the same answer: the squares in order, each
+    taking 0, 1, ... of its open houses, the first best kept; what the squares from i on can
+    still be given is all that counts (the pizzas left and the tile's limit, whichever is less),
+    so the table is filled from the last square back, one entry per amount."""
+    squares = sorted(covered)
+    cities = hood.cities
+    opens = [cities[q].houses - cities[q].served for q in squares]
+    n = len(squares)
+    total = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        total[i] = total[i + 1] + opens[i]
+    most = min(hood.shops[shop].pizzas, max_pizzas)
+    if most >= total[0]:            # pizzas for every house: each square gets all it can take
+        return (total[0], n), {shop: {q: o for q, o in zip(squares, opens, strict=True) if o}}
+    after = [0]                 # the best value of the squares from i + 1 on, per amount given them
+    picks: list[list[int]] = [[]] * n
+    for i in range(n - 1, -1, -1):
+        top, o = min(most, total[i]), opens[i]
+        # More than the later squares can take is worth what all they can take.
+        after += [after[-1]] * (top + 1 - len(after))
+        here = [0] * (top + 1)
+        pick = [0] * (top + 1)
+        for m in range(1, top + 1):
+            values = [after[m - a] + a * DONE for a in range(min(m, o) + 1)]
+            if m >= o:
+                values[o] += 1                  # the square completed
+            best = max(values)
+            here[m], pick[m] = best, values.index(best)     # the first best, as the search keeps it
+        after, picks[i] = here, pick
+    m = min(most, total[0])
+    value = after[m] if n else 0
+    drops: dict[Pos, int] = {}
+    for i in range(n):
+        m = min(m, total[i])
+        a = picks[i][m] if m else 0
+        if a:
+            drops[squares[i]] = a
+            m -= a
+    return (value // DONE, value % DONE), {shop: drops}
+
+
+def _allocate_many(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
+                   ) -> tuple[tuple[int, int], dict[Pos, dict[Pos, int]]]:
+    """``_allocate`` for any number of pizzerias: a search over the squares in order, each
+    splitting its open houses among the pizzerias that reach it."""
     shops = sorted(cover)
     squares = sorted({q for qs in cover.values() for q in qs})
     who = [tuple(i for i, p in enumerate(shops) if q in cover[p]) for q in squares]
@@ -204,9 +289,10 @@ def _best_plan(hood: Hood, *, trips_allowed: int, max_pizzas: int, max_distance:
     richest trips first; a branch stops when even its best completion cannot beat the best plan
     found (its houses, stock and tile limit bound what it can serve)."""
     options: list[tuple[Pos, frozenset[Pos], tuple[Pos, ...]]] = []
+    ways = ways_out(hood)
     for start, shop in sorted(hood.shops.items()):
         if shop.pizzas > 0:
-            options += [(start, k, path) for k, path in trails(hood, start, max_distance).items()]
+            options += [(start, k, path) for k, path in trails(hood, start, max_distance, ways).items()]
     if not options or trips_allowed <= 0 or max_pizzas <= 0:
         return []
     opens = {q: c.open for q, c in hood.cities.items()}

@@ -132,7 +132,7 @@ def view_of(game, seat: int | None) -> PapaView:
         phase_number=game.phase_number, order=tuple(game.order), to_act=game.to_act(),
         grid_size=(b.rows, b.cols), grid=tuple(game.grid),
         markers={(i // b.cols, i % b.cols): s for i, s in game.markers.items()},
-        space_actions=tuple(b.actions_at(i // b.cols, i % b.cols) for i in range(b.rows * b.cols)),
+        space_actions=C.space_actions(b),
         coins=tuple(None if i == face_down else v for i, v in enumerate(game.coins)),
         staircase=dict(game.pos), out=tuple(sorted(game.out)), stair_columns=b.stair_columns,
         delivery_tiles=tuple(game.stairs_tiles), next_delivery_tiles=preview,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import MalformedInput
+from engine.interface import BoardPlace, Label
 
 from .board import COMPANIES, HEXES
 
@@ -33,6 +34,12 @@ class Build:
     def __str__(self) -> str:
         return f"build:{self.colour}"
 
+    def label(self) -> Label:
+        return Label("build", {"colour": self.colour})
+
+    def place(self) -> BoardPlace:
+        return BoardPlace("storage", self.colour)          # the company's storage board
+
 
 @dataclass(frozen=True, slots=True)
 class Place:
@@ -43,6 +50,12 @@ class Place:
     def __str__(self) -> str:
         return f"place:{self.hex}"
 
+    def label(self) -> Label:
+        return Label("place", {"hex": self.hex})
+
+    def place(self) -> BoardPlace:
+        return BoardPlace("hexes", self.hex)
+
 
 @dataclass(frozen=True, slots=True)
 class Undo:
@@ -51,6 +64,12 @@ class Undo:
     def __str__(self) -> str:
         return "undo"
 
+    def label(self) -> Label:
+        return Label("undo")
+
+    def place(self) -> None:
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class Done:
@@ -58,6 +77,12 @@ class Done:
 
     def __str__(self) -> str:
         return "done"
+
+    def label(self) -> Label:
+        return Label("done")
+
+    def place(self) -> None:
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +95,12 @@ class Trade:
 
     def __str__(self) -> str:
         return f"trade:{self.give}:{self.take}:{self.count}"
+
+    def label(self) -> Label:
+        return Label("trade", {"give": self.give, "take": self.take, "count": self.count})
+
+    def place(self) -> None:
+        return None
 
 
 Choice = Build | Place | Undo | Done | Trade

@@ -17,6 +17,7 @@ from engine.interface import (
     GameDefinition,
     Information,
     Match,
+    Pacing,
     SeatedMove,
     seated_moves,
 )
@@ -36,12 +37,8 @@ class ConnectionMatch(EngineMatch):
         return GAME
 
     @property
-    def cycle(self) -> int:
-        return self.game.cycle
-
-    def in_decision(self, seat: int) -> bool:
-        """A build under way: its colour is chosen, its placements are not done yet."""
-        return self.game.draft_colour is not None and seat in self.to_act()
+    def pacing(self) -> ConnectionPacing:
+        return ConnectionPacing(self)
 
     def parse_choice(self, text: str) -> Choice:
         return parse(text)
@@ -49,18 +46,33 @@ class ConnectionMatch(EngineMatch):
     def returns(self) -> tuple[int, ...]:
         return self.game.scores()
 
-    def public_returns(self) -> tuple[int, ...] | None:
-        """None before the end: values are public, so running scores would tell the screens."""
-        return self.game.scores() if self.game.finished else None
-
     def to_record(self) -> dict[str, Any]:
         return to_record(self.game)
 
     def stored_setup(self) -> dict[str, Any]:
         return {**setup_of(self.game), "seed": self.game.seed}
 
-    def copy(self) -> ConnectionMatch:
-        return ConnectionMatch(self.game.copy(), self._by)
+
+
+class ConnectionPacing(Pacing):
+    """A picture after each turn cycle (its end logged as "cycle_ended"); scores stay secret
+    until the end; a build is a decision of several steps."""
+
+    __slots__ = ()
+    match: ConnectionMatch
+
+    @property
+    def cycle(self) -> int:
+        return self.match.game.cycle
+
+    def in_decision(self, seat: int) -> bool:
+        """A build under way: its colour is chosen, its placements are not done yet."""
+        return self.match.game.draft_colour is not None and seat in self.match.to_act()
+
+    def public_returns(self) -> tuple[int, ...] | None:
+        """None before the end: values are public, so running scores would tell the screens."""
+        game = self.match.game
+        return game.scores() if game.finished else None
 
 
 class ConnectionDefinition(GameDefinition):

@@ -21,12 +21,12 @@ from .errors import (
 )
 from .events import Event
 from .game import Game, Options, full_game_rounds
-from .record import result, to_record
+from .record import from_record, result, to_record
 from .view import GameView
 
 __all__ = [
     "COLOURS", "CROSSINGS", "DISPLAY_NAMES", "LINES", "STATIONS",
     "Event", "EvictionChoiceRequired", "Game", "GameError", "GameIsOver", "GameView", "IllegalMove",
     "InvalidEviction", "InvalidRecord", "InvalidSetup", "MalformedInput", "NotYourTurn", "Options",
-    "Pick", "Tile", "TileNotOnOffer", "full_game_rounds", "result", "to_record",
+    "Pick", "Tile", "TileNotOnOffer", "full_game_rounds", "result", "from_record", "to_record",
 ]

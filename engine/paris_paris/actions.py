@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.interface import BoardPlace, Label
+
 from .board import COLOUR_INDEX, COLOURS, STATION_INDEX, STATIONS
 from .errors import MalformedInput
 
@@ -86,6 +88,15 @@ class Pick:
 
     def __str__(self) -> str:
         return str(self.tile) if self.evict is None else f"{self.tile}!{self.evict}"
+
+    def label(self) -> Label:
+        return Label("pick", {"tile": self.tile, "evict": self.evict})
+
+    def place(self) -> BoardPlace:
+        """The tile on offer; with an eviction, the evicted seat's shop at the tile's station."""
+        if self.evict is None:
+            return BoardPlace("offer", str(self.tile))
+        return BoardPlace("shop", (self.tile.station, self.evict))
 
 
 MAX_SEATS = 4

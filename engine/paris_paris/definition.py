@@ -19,6 +19,7 @@ from engine.interface import (
     Information,
     Match,
     OptionSpec,
+    Pacing,
     SeatedMove,
     seated_moves,
 )
@@ -54,25 +55,8 @@ class ParisParisMatch(EngineMatch):
         return GAME
 
     @property
-    def cycle(self) -> int:
-        return self.game.round
-
-    def rounds(self) -> int:
-        return self.game.rounds
-
-    def score_history(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(self.game.score_history)
-
-    def cycle_start(self, cycle: int) -> int:
-        """A round begins with its RoundStarted event (the first also after the set-up events)."""
-        log = self.game.log
-        if cycle <= 1:
-            return 0
-        for index in range(len(log) - 1, -1, -1):
-            event = log[index]
-            if event.kind == "round_started" and event.round == cycle:
-                return index
-        return len(log)
+    def pacing(self) -> ParisParisPacing:
+        return ParisParisPacing(self)
 
     def parse_choice(self, text: str) -> Pick:
         return parse_pick(text)
@@ -100,8 +84,34 @@ class ParisParisMatch(EngineMatch):
         setup["seed"] = self.game.seed
         return setup
 
-    def copy(self) -> ParisParisMatch:
-        return ParisParisMatch(self.game.copy())
+
+
+class ParisParisPacing(Pacing):
+    """A picture after each round; every score is public."""
+
+    __slots__ = ()
+    match: ParisParisMatch
+
+    @property
+    def cycle(self) -> int:
+        return self.match.game.round
+
+    def rounds(self) -> int:
+        return self.match.game.rounds
+
+    def score_history(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(self.match.game.score_history)
+
+    def cycle_start(self, cycle: int) -> int:
+        """A round begins with its RoundStarted event (the first also after the set-up events)."""
+        log = self.match.game.log
+        if cycle <= 1:
+            return 0
+        for index in range(len(log) - 1, -1, -1):
+            event = log[index]
+            if event.kind == "round_started" and event.round == cycle:
+                return index
+        return len(log)
 
 
 def mover(first: int, n: int, index: int) -> int:

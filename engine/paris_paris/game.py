@@ -735,17 +735,6 @@ class Game:
         """The event log redacted for ``seat`` (None: public events only)."""
         return [e for e in self.log if e.visible_to(seat)]
 
-    def to_record(self) -> dict:
-        from .record import to_record
-
-        return to_record(self)
-
-    @classmethod
-    def from_record(cls, record: dict) -> Game:
-        from .record import from_record
-
-        return from_record(record)
-
     def __repr__(self) -> str:
         state = "over" if self.finished else f"round {self.round}/{self.rounds}, " \
                                               f"{self.players[self.current_player]} to move"

@@ -1,7 +1,8 @@
 """Where Paris Connection's legal choices sit on the map picture (``Presenter.spots``).
 
-A locomotive's next hex (``Place``) sits on that hex; a build's storage board (``Build``) on its
-company's row in the panel. Trades, undo and done are no places: the menu offers them. Positions
+Each choice's place is the engine's (``choice.place()``): a locomotive's next hex ("hexes") sits on
+that hex; a build's storage board ("storage") on its company's row in the panel. Trades, undo and
+done are no places: the menu offers them. Positions
 come from the functions the drawing uses (``mapimage.hex_box``, ``mapimage.company_rows``).
 """
 
@@ -9,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-
-from engine.paris_connection.actions import Build, Place
 
 from ..presenter import Spot
 from . import mapimage
@@ -23,8 +22,11 @@ def map_spots(choices: Sequence[Any], layout: str = "landscape") -> list[Spot]:
     rows = mapimage.company_rows(WIDTH, layout)
     spots = []
     for choice in choices:
-        if isinstance(choice, Place):
-            spots.append(Spot(choice, mapimage.hex_box(choice.hex, WIDTH, layout)))
-        elif isinstance(choice, Build):
-            spots.append(Spot(choice, rows[choice.colour]))
+        place = choice.place()
+        if place is None:
+            continue
+        if place.area == "hexes":
+            spots.append(Spot(choice, mapimage.hex_box(place.at, WIDTH, layout)))
+        elif place.area == "storage":
+            spots.append(Spot(choice, rows[place.at]))
     return spots

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.interface import GameDefinition, Match
+from engine.interface import BoardPlace, Choice, GameDefinition, Label, Match
 
 GAMES_PER_COUNT = int(os.environ.get("CONFORMANCE_GAMES", "2"))
 MAX_STEPS = 20_000           # a random game that has not ended by then never will
@@ -32,7 +32,7 @@ def position_of(match: Match) -> tuple:
     """Where the game stands, as the interface shows it (not how it got there), comparable with ==."""
     seats = range(match.num_players)
     return (json.dumps(match.to_record(), sort_keys=True), match.to_act(), match.returns(), match.is_terminal(),
-            match.winners, match.cycle, match.view(None), tuple(match.view(s) for s in seats),
+            match.winners, match.pacing.cycle, match.view(None), tuple(match.view(s) for s in seats),
             tuple(tuple(map(str, match.legal_choices(s))) for s in seats))
 
 
@@ -64,15 +64,29 @@ def play_random(match: Match, rng: random.Random, *, upto: int = MAX_STEPS,
     return moves
 
 
-def records_keep_drafts(definition: GameDefinition) -> bool:
+def records_keep_drafts(match: Match) -> bool:
     """Whether the game's records keep a decision under way (Paris Connection: an unfinished build);
-    a game whose records hold whole decisions only declares ``records_keep_drafts = False``."""
-    return definition.records_keep_drafts
+    a game whose records hold whole decisions only declares ``records_keep_drafts = False`` on its
+    ``Pacing``."""
+    return match.pacing.records_keep_drafts
+
+
+def check_choice(match: Match, choice: object) -> None:
+    """``choice`` satisfies the ``Choice`` protocol: frozen and hashable, its text (its key) parses back
+    to it, it names a label, and its place on the board, if any, is a ``BoardPlace``."""
+    assert isinstance(choice, Choice), f"{choice!r} is no Choice (label, place)"
+    hash(choice)
+    assert match.parse_choice(str(choice)) == choice, f"{choice!r} does not print and parse back"
+    label = choice.label()
+    assert isinstance(label, Label) and label.kind and isinstance(label.kind, str), (choice, label)
+    place = choice.place()
+    assert place is None or (isinstance(place, BoardPlace) and place.area), (choice, place)
+    hash(place)
 
 
 def busy_seats(match: Match) -> frozenset[int]:
     """The seats in the middle of a decision of several steps."""
-    return frozenset(s for s in range(match.num_players) if match.in_decision(s))
+    return frozenset(s for s in range(match.num_players) if match.pacing.in_decision(s))
 
 
 def steps_under_way(match: Match, moves: list[Move], busy: list[frozenset[int]]) -> list[Move]:
@@ -97,7 +111,7 @@ def assert_same_for(first: Match, second: Match, seats: list[int], *, logs: bool
     """What the group and each of ``seats`` may see is the same in both matches (with ``logs``:
     their events too, the dearer part)."""
     assert first.view(None) == second.view(None), "the public view differs"
-    assert first.public_returns() == second.public_returns(), "the public scores differ"
+    assert first.pacing.public_returns() == second.pacing.public_returns(), "the public scores differ"
     for seat in seats:
         assert first.view(seat) == second.view(seat), f"seat {seat}'s view differs"
         assert first.legal_choices(seat) == second.legal_choices(seat), f"seat {seat}'s choices differ"
@@ -117,7 +131,7 @@ def ends_a_decision(match: Match, seat: int, choice: Any) -> bool:
     """Whether ``choice`` would leave ``seat`` with no decision under way (tried on a copy)."""
     trial = match.copy()
     trial.apply(choice, by=seat)
-    return not trial.in_decision(seat)
+    return not trial.pacing.in_decision(seat)
 
 
 def walk_apart(definition: GameDefinition, first: Match, second: Match, changed: frozenset[int],

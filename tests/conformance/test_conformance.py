@@ -13,6 +13,7 @@ from conformance_kit import (
     GAMES_PER_COUNT,
     MAX_STEPS,
     busy_seats,
+    check_choice,
     names,
     play_random,
     position_of,
@@ -35,7 +36,7 @@ def seeds(salt: int) -> list[int]:
     return [salt * 1000 + k for k in range(GAMES_PER_COUNT)]
 
 
-def test_random_games_end_and_only_the_seats_to_act_have_choices(case):
+def test_random_games_end_and_only_the_seats_to_act_have_choices_each_a_choice(case):
     definition, n = case
 
     def acting_seats_and_no_others(match):
@@ -45,7 +46,7 @@ def test_random_games_end_and_only_the_seats_to_act_have_choices(case):
             choices = match.legal_choices(seat)
             assert bool(choices) == (seat in acting), (seat, acting, choices)
             for choice in choices:
-                assert match.parse_choice(str(choice)) == choice, f"{choice!r} does not print and parse back"
+                check_choice(match, choice)
         assert sum(match.moves_by(s) for s in range(n)) == match.move_count
 
     for seed in seeds(1):
@@ -62,20 +63,20 @@ def test_the_declared_rounds_and_score_history_hold_over_a_game(case):
     definition, n = case
 
     def within_the_rounds(match):
-        rounds = match.rounds()
-        assert rounds is None or 1 <= match.round_number() <= rounds, (match.round_number(), rounds)
+        rounds = match.pacing.rounds()
+        assert rounds is None or 1 <= match.pacing.round_number() <= rounds, (match.pacing.round_number(), rounds)
 
     for seed in seeds(7):
         match = definition.new_match(names(n), seed=seed)
-        rounds = match.rounds()
+        rounds = match.pacing.rounds()
         assert rounds is None or (isinstance(rounds, int) and rounds > 0)
         play_random(match, random.Random(seed), on_step=within_the_rounds)
-        history = match.score_history()
+        history = match.pacing.score_history()
         if history is not None:
             assert all(len(scores) == n for scores in history)
             assert history[-1] == tuple(match.returns())        # the last entry: the final scores
         if rounds is not None:
-            assert match.round_number() == rounds               # a game of fixed rounds ends in its last
+            assert match.pacing.round_number() == rounds               # a game of fixed rounds ends in its last
 
 
 def test_check_agrees_with_apply_and_a_refusal_changes_nothing(case):
@@ -140,10 +141,10 @@ def test_same_seed_and_moves_give_the_same_state(case):
 
 def test_the_record_round_trips_and_replays_to_the_same_state(case):
     definition, n = case
-    keeps_drafts = records_keep_drafts(definition)
     for seed in seeds(5):
         rng = random.Random(seed)
         match = definition.new_match(names(n), seed=seed)
+        keeps_drafts = records_keep_drafts(match)
         moves: list = []
         busy: list = []         # before each move, the seats in the middle of a decision
         while True:             # records of games in progress (a decision half made) and of the finished game
@@ -224,7 +225,7 @@ def test_no_view_holds_a_private_decision_of_another_seat(case):
         for seat in rng.sample(range(n), 2):
             moves, twin_moves = draft_twin(definition, setup, seat, rng)
             first, second = definition.resume(setup, moves), definition.resume(setup, twin_moves)
-            assert first.in_decision(seat) and second.in_decision(seat), "the draft twin's decision is not under way"
+            assert first.pacing.in_decision(seat) and second.pacing.in_decision(seat), "the draft twin's decision is not under way"
             assert first.view(seat) != second.view(seat), "the draft twin changed nothing the seat sees"
             steps += walk_apart(definition, first, second, frozenset({seat}), rng, drafts=True)
     assert steps > 2 * 2 * GAMES_PER_COUNT, "the twins parted at once: the check saw hardly any play"

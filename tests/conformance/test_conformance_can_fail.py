@@ -6,9 +6,9 @@ import dataclasses
 import random
 
 import pytest
-from conformance_kit import names, random_move, state_of, walk_apart, walk_twins
+from conformance_kit import check_choice, names, random_move, state_of, walk_apart, walk_twins
 from tinygame import GAME
-from tinygame.game import TinyMatch
+from tinygame.game import Play, TinyMatch
 from twins import papa_paolo_plan, tiny_hands
 
 
@@ -24,6 +24,26 @@ def test_a_public_view_that_shows_one_hand_is_caught(monkeypatch):
     twin, changed = tiny_hands(setup, 1, random.Random(1))
     with pytest.raises(AssertionError, match="public view differs"):
         walk_twins(GAME, setup, twin, changed, random.Random(1))
+
+
+def test_a_choice_without_a_label_or_with_a_place_in_pixels_is_caught(monkeypatch):
+    match = GAME.new_match(names(3), seed=1)
+    seat = match.to_act()[0]
+    choice = next(c for c in match.legal_choices(seat) if isinstance(c, Play))
+    check_choice(match, choice)
+    monkeypatch.setattr(Play, "place", lambda self: (120, 40))
+    with pytest.raises(AssertionError):
+        check_choice(match, choice)
+
+    @dataclasses.dataclass(frozen=True)
+    class Bare:             # prints and parses back, but names no label and no place
+        card: int
+
+        def __str__(self) -> str:
+            return f"play:{self.card}"
+
+    with pytest.raises(AssertionError, match="is no Choice"):
+        check_choice(match, Bare(choice.card))
 
 
 def test_a_copy_that_shares_the_hands_is_caught(monkeypatch):

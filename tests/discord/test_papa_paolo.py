@@ -60,7 +60,7 @@ async def test_papa_paolo_by_buttons(table, service, simcord_bot, monkeypatch, p
     while (info := await service.game_info(game_id=1))["status"] != "finished":
         assert clicks < 1500, "the game does not end"
         match = (await service.store.load(1)).match
-        if match.round_number() > rounds:
+        if match.pacing.round_number() > rounds:
             break
         acting = [(s, members[info["seats"][s]["user_id"]]) for s in info["to_act"]
                   if info["seats"][s]["user_id"] in members]

@@ -14,6 +14,7 @@ from engine.paris_paris.ai import move_values, unseen_tiles_in
 from engine.paris_paris.ai_search import EXPAND_AFTER, Knowledge, _iterate, _Node, search
 from engine.paris_paris.board import COLOUR_INDEX, COLOURS
 from engine.paris_paris.definition import GAME, ParisParisMatch
+from engine.paris_paris.record import to_record
 
 NAMES = ["ann", "bob", "cat", "dan"]
 
@@ -78,7 +79,7 @@ def _disguised(match: ParisParisMatch, seat: int, rng: random.Random) -> ParisPa
     tiles not yet revealed dealt again, in a new order and a new split into stacks). The bag
     follows from the moves, whose evictions are public, so it stays as it is."""
     game = match.game
-    record = game.to_record()
+    record = to_record(game)
     names = record["players"]
     own = record["markers"][names[seat]]
     free = [c for c in COLOURS if c != own and c != record["open_marker"]]

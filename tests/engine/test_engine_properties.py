@@ -23,7 +23,7 @@ from engine.paris_paris.events import (
     TileDiscarded,
     fast_builder,
 )
-from engine.paris_paris.record import apply_record_move, setup_from_record
+from engine.paris_paris.record import apply_record_move, from_record, setup_from_record, to_record
 
 NAMES = ("ann", "bob", "cat", "dan")
 games = st.tuples(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 2**32),
@@ -94,7 +94,7 @@ def test_invariants_hold_after_every_move(spec):
 def _disguised(game: Game, seat: int | None, rng: random.Random) -> Game:
     """The same moves on a deal that differs only in what ``seat`` may not know: the other
     players' markers and the order of the stacks not yet revealed."""
-    record = game.to_record()
+    record = to_record(game)
     names = record["players"]
     hidden = [name for i, name in enumerate(names) if i != seat]
     known = {record["open_marker"]} | ({record["markers"][names[seat]]} if seat is not None else set())
@@ -106,7 +106,7 @@ def _disguised(game: Game, seat: int | None, rng: random.Random) -> Game:
     rng.shuffle(unrevealed)
     size = game.num_players + 1
     record["stacks"][game.round:] = [unrevealed[i:i + size] for i in range(0, len(unrevealed), size)]
-    return Game.from_record(record)
+    return from_record(record)
 
 
 @FAST
@@ -142,12 +142,12 @@ def test_record_replay_reproduces_the_game(spec, upto):
     game = new_game(players, seed, final_tours)
     for _ in play(game, choices, upto):
         pass
-    record = game.to_record()
+    record = to_record(game)
     text = json.dumps(record)
     assert json.loads(text) == record
-    for copy in (Game.from_record(record), Game.from_record(json.loads(text))):
+    for copy in (from_record(record), from_record(json.loads(text))):
         assert result(copy) == result(game)
-        assert copy.to_record() == record
+        assert to_record(copy) == record
         assert copy.log == game.log
         for seat in [None, *range(players)]:
             assert copy.view(seat) == game.view(seat)
@@ -161,10 +161,10 @@ def test_replay_agrees_with_playing_through_the_api(spec, upto):
     game = new_game(players, seed, final_tours)
     for _ in play(game, choices, upto):
         pass
-    record = game.to_record()
+    record = to_record(game)
     # Replay by hand: the recorded deal, then each move applied by the named player.
     from engine.paris_paris import Pick
-    replayed = Game.from_record({**record, "moves": []})
+    replayed = from_record({**record, "moves": []})
     events = list(replayed.log)
     for move in record["moves"]:
         seat = record["players"].index(move["player"])
@@ -191,11 +191,11 @@ def test_quiet_replay_matches_a_replay_with_events(spec, upto, more_choices):
     game = new_game(players, seed, final_tours)
     for _ in play(game, choices, upto):
         pass
-    record = game.to_record()
+    record = to_record(game)
     logged = setup_from_record(record)
     for index, move in enumerate(record["moves"]):
         apply_record_move(logged, index, move)
-    quiet, unread = Game.from_record(record), Game.from_record(record)
+    quiet, unread = from_record(record), from_record(record)
     assert state(quiet) == state(logged) == state(game)
     assert result(quiet) == result(logged)
     clone = quiet.copy()
@@ -216,11 +216,11 @@ def test_copy_is_independent(spec, upto):
     game = new_game(players, seed, final_tours)
     for _ in play(game, choices, upto):
         pass
-    before = game.to_record(), game.view(0), list(game.log)
+    before = to_record(game), game.view(0), list(game.log)
     clone = game.copy()
     for _ in play(clone, choices + 1):
         pass
-    assert (game.to_record(), game.view(0), list(game.log)) == before
+    assert (to_record(game), game.view(0), list(game.log)) == before
     assert clone.is_terminal()
 
 

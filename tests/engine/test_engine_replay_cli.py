@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from engine.__main__ import main
 from engine.paris_paris import Game, result
+from engine.paris_paris.record import from_record, to_record
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,7 +42,7 @@ def in_progress():
 
 
 def test_result_of_a_finished_record(tmp_path, finished):
-    done = run_cli(write(tmp_path, finished.to_record()))
+    done = run_cli(write(tmp_path, to_record(finished)))
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out == json.loads(json.dumps(result(finished)))
@@ -55,7 +56,7 @@ def test_result_of_a_finished_record(tmp_path, finished):
 
 
 def test_result_of_an_in_progress_record(tmp_path, in_progress):
-    done = run_cli(write(tmp_path, in_progress.to_record()))
+    done = run_cli(write(tmp_path, to_record(in_progress)))
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["finished"] is False and "winners" not in out
@@ -83,13 +84,13 @@ def test_rules_md_example_record(tmp_path):
 
 
 def broken(game: Game, change) -> dict:
-    record = copy.deepcopy(game.to_record())
+    record = copy.deepcopy(to_record(game))
     change(record)
     return record
 
 
 def _full_crossing_record():
-    game = Game.from_record({
+    game = from_record({
         "players": ["ann", "bob", "cat"], "options": {},
         "stacks": [[["louvre", "blue"], ["louvre", "purple"], ["tour-eiffel", "blue"], ["belleville", "yellow"]],
                    [["louvre", "blue"], ["arc-de-triomphe", "red"], ["madeleine", "red"], ["bastille", "blue"]]],
@@ -97,7 +98,7 @@ def _full_crossing_record():
         "moves": [{"player": "ann", "tile": ["louvre", "blue"]}, {"player": "bob", "tile": ["louvre", "purple"]},
                   {"player": "cat", "tile": ["tour-eiffel", "blue"]}],
     })
-    return game.to_record()
+    return to_record(game)
 
 
 CROSSING = _full_crossing_record()
@@ -197,7 +198,7 @@ def test_malformed_records_never_raise_a_traceback(tmp_path_factory, path, value
 
 def test_record_from_standard_input(in_progress):
     done = subprocess.run([sys.executable, "-m", "engine", "replay", "-"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60, input=json.dumps(in_progress.to_record()))
+                          text=True, timeout=60, input=json.dumps(to_record(in_progress)))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == json.loads(json.dumps(result(in_progress)))
 

@@ -19,7 +19,7 @@ from engine.paris_paris.events import (
     TileDiscarded,
     TileTaken,
 )
-from engine.paris_paris.record import from_record
+from engine.paris_paris.record import from_record, to_record
 
 THREE = ["ann", "bob", "cat"]
 TWO = ["ann", "bob"]
@@ -205,7 +205,7 @@ def test_a_record_with_an_empty_supply_replays_and_an_eviction_named_there_is_ig
     game = _two_players_at_an_empty_supply()
     seat = game.current_player
     crossing = Tile.of(next(c for c in game.offer if len(set(game.board[c // 5])) == 2))
-    record = game.to_record()
+    record = to_record(game)
     record["moves"].append({"player": game.players[seat], "tile": [crossing.station, crossing.colour],
                             "evict": game.players[game.shops_at(crossing.station)[0]]})
     game.apply(Pick(crossing), by=seat)

@@ -1,7 +1,8 @@
 """``Presenter.spots``: where each legal choice sits on the pictures the presenter draws.
 
 Random play of every registered game checks the contract at many positions, for the acting seat,
-at both layouts: every spot names a legal choice, its box lies inside the picture actually drawn
+at both layouts: every spot names a legal choice that is a place on the board (the engine's
+``Choice.place()``), its box lies inside the picture actually drawn
 and is not empty, and two different choices never share a box. Known positions of each game check
 that the choices that are places do get spots, where the drawing puts those things.
 """
@@ -26,7 +27,7 @@ POSITIONS = 16          # positions checked per game and player count (each draw
 
 def _events(match: Match, seat: int | None) -> list:
     """The events of the current cycle ``seat`` may see (what the bot draws with)."""
-    return [e for e in match.log[match.cycle_start(match.cycle):] if e.visible_to(seat)]
+    return [e for e in match.log[match.pacing.cycle_start(match.pacing.cycle):] if e.visible_to(seat)]
 
 
 def _picture(game_id: str, match: Match, seat: int, picture: str, layout: str, language: str) -> Image.Image:
@@ -57,6 +58,7 @@ def check_spots(game_id: str, match: Match, seat: int, language: str = "en") -> 
             for spot in spots:
                 assert spot.picture == picture
                 assert any(spot.choice is c or spot.choice == c for c in choices), spot
+                assert spot.choice.place() is not None, f"{spot.choice} has a spot but is no place"
                 left, top, right, bottom = spot.box
                 assert 0 <= left < right <= width and 0 <= top < bottom <= height, (spot, (width, height))
                 assert owner.setdefault(spot.box, spot.choice) == spot.choice, (spot, owner[spot.box])

@@ -194,7 +194,7 @@ async def test_public_pictures_get_only_public_events(service, transport, monkey
     assert await service.pictures.render({"kind": "map", "game_id": game_id, "moves": 0, "cycle": 1},
                                          "en", "fake") == b"png"
     loaded = await service.store.load(game_id)
-    log = loaded.match.log[loaded.match.cycle_start(1):]
+    log = loaded.match.log[loaded.match.pacing.cycle_start(1):]
     assert any(not e.visible_to(None) for e in log)                # the round did begin with secrets
     (view, events), = got
     assert events and all(e.visible_to(None) for e in events)

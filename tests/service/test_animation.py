@@ -37,7 +37,7 @@ def played(game_id: str, players: int, seed: int, *, upto: int | None = None):
 def test_a_frame_per_cycle_and_the_final_standings_held_longest(game_id):
     game, setup, moves, match = played(game_id, 3, 7)
     frames = animation.frames(game, setup, moves, "de")
-    assert len(frames) == match.cycle + 1
+    assert len(frames) == match.pacing.cycle + 1
     assert frames[-1].seconds == max(f.seconds for f in frames) > frames[0].seconds
     # captions in the game's language, as the chat's closing lines say them (without emoji)
     view = match.view(None)
@@ -48,7 +48,7 @@ def test_a_frame_per_cycle_and_the_final_standings_held_longest(game_id):
 def test_an_unfinished_game_has_its_finished_cycles_only():
     game, setup, moves, match = played("paris-paris", 3, 2, upto=20)
     assert not match.is_terminal()
-    assert len(animation.frames(game, setup, moves, "en")) == match.cycle - 1
+    assert len(animation.frames(game, setup, moves, "en")) == match.pacing.cycle - 1
 
 
 def test_key_moments_are_held_longer():

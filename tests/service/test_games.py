@@ -11,7 +11,7 @@ import whole_games
 from service_helpers import chat, play_to_end, play_turn, start_game, user
 
 from engine.paris_paris import Game
-from engine.paris_paris.record import result
+from engine.paris_paris.record import from_record, result, to_record
 from renderers.i18n import LANGUAGES, t
 
 
@@ -32,7 +32,7 @@ async def test_full_game_through_the_service(service, transport, players):
     # The stored record replays to the same result.
     record = await service.record(gid)
     assert len(record["moves"]) == rounds * players
-    replayed = Game.from_record(record)
+    replayed = from_record(record)
     assert replayed.finished and list(replayed.scores) == info["scores"]
     assert list(replayed.winners) == info["winners"]
     # Every human got exactly one private message: their own marker.
@@ -185,7 +185,7 @@ async def test_result_replays_with_the_engine(service, tmp_path):
     record = await service.record(gid)
     assert record["options"] == {"final_tours": "all_lines"} and record["seed"] == 8
     fresh = Game.new(record["players"], seed=8)
-    assert fresh.to_record()["stacks"] == record["stacks"]          # the deal comes from the stored seed
+    assert to_record(fresh)["stacks"] == record["stacks"]          # the deal comes from the stored seed
     info = await service.game_info(game_id=gid)
     assert info["status"] == "finished" and len(record["moves"]) == 40
     # The engine's replay tool reads the stored record and agrees with the service.
@@ -196,4 +196,4 @@ async def test_result_replays_with_the_engine(service, tmp_path):
     replayed = json.loads(out.stdout)
     assert replayed["finished"] and list(replayed["scores"].values()) == info["scores"]
     assert replayed["winners"] == [record["players"][s] for s in info["winners"]]
-    assert result(Game.from_record(record))["scores"] == replayed["scores"]
+    assert result(from_record(record))["scores"] == replayed["scores"]

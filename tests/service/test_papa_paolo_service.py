@@ -97,7 +97,7 @@ async def play(service, transport, *, humans: int, ais: int, seed: int, options:
         posted += len(new)
         # The stretch of play under way (closed by a picture); the batch that ends the game
         # (the last stretch's board and the final picture) is the end's.
-        key = "end" if info["status"] == "finished" else match.cycle
+        key = "end" if info["status"] == "finished" else match.pacing.cycle
         stats["posts"][key] = stats["posts"].get(key, 0) + len(new)
         stats["pictures"][key] = stats["pictures"].get(key, 0) + sum(m.image is not None for m in new)
         if info["status"] == "finished":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from service_helpers import PLATFORM, chat, start_game, user
 
-from bot.config import ConfigError, Settings, ai_seconds, game_defaults, senders_setting
+from bot.config import ConfigError, Settings, ai_seconds, game_defaults, live_matches_setting, senders_setting
 from bot.contract import User
 from bot.service import GameService
 
@@ -110,3 +110,10 @@ def test_the_senders_setting_is_a_count_of_one_or_more():
     assert senders_setting(Settings({"BOARDCHAT_SENDERS": "3"}, {})) == 3
     with pytest.raises(ConfigError, match="BOARDCHAT_SENDERS must be 1 or more, not 0"):
         senders_setting(Settings({"BOARDCHAT_SENDERS": "0"}, {}))
+
+
+def test_the_live_matches_setting_is_a_count_of_one_or_more():
+    assert live_matches_setting(Settings({}, {})) == 256
+    assert live_matches_setting(Settings({"BOARDCHAT_LIVE_MATCHES": "40"}, {})) == 40
+    with pytest.raises(ConfigError, match="BOARDCHAT_LIVE_MATCHES must be 1 or more, not 0"):
+        live_matches_setting(Settings({"BOARDCHAT_LIVE_MATCHES": "0"}, {}))

@@ -13,6 +13,7 @@ from bot.contract import Budget, PaceLimits
 from bot.service import messages as M
 from bot.service.model import Changes, GameMeta, OutRow
 from bot.service.outbox import SEND_AT_ONCE
+from bot.service.turnstate import TurnState
 
 
 class Recording(FakeTransport):
@@ -81,7 +82,7 @@ async def test_a_round_end_posts_the_prompt_first_only_when_the_bot_is_behind(se
 def test_a_game_from_before_keeps_its_one_turn_slot_until_its_next_new_prompt():
     meta = GameMeta(7, "fake", "c", "C", "playing", "h", {}, 1)
     assert M.turn_slot(meta) == "g7:turn"
-    meta.extra["turn_slot"] = "g7:m12:turn"
+    meta.turn = TurnState(turn_slot="g7:m12:turn")
     assert M.turn_slot(meta) == "g7:m12:turn"
 
 

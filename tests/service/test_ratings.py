@@ -152,9 +152,11 @@ async def back_to_schema_5(database: str) -> None:
         with sqlite3.connect(database) as conn:
             conn.execute("DROP TABLE ratings")
             conn.execute("DROP TABLE away")          # the steps after 5 too
+            conn.execute("DROP TABLE snapshots")
             conn.execute("PRAGMA user_version=5")
         return
     schema = database.split("search_path=")[1]
     await admin(POSTGRES, f"DROP TABLE {schema}.ratings")
     await admin(POSTGRES, f"DROP TABLE {schema}.away")
+    await admin(POSTGRES, f"DROP TABLE {schema}.snapshots")
     await admin(POSTGRES, f"UPDATE {schema}.meta SET value = '5' WHERE key = 'schema_version'")

@@ -286,7 +286,7 @@ async def test_migrations_upgrade_an_old_database(db_path, clock):
     await storage.close()
     service = await GameService.open(db_path, clock=clock)
     try:
-        assert await service.storage.schema_version() == SCHEMA_VERSION == 7
+        assert await service.storage.schema_version() == SCHEMA_VERSION == 8
         info = await service.game_info(chat())
         assert info["game_id"] == 7 and info["seats"][0]["name"] == "Ann"
         assert (await service.join(chat(), user("Bob"))).ok

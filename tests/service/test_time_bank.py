@@ -86,14 +86,14 @@ async def test_a_bank_runs_down_while_its_seat_acts_and_earns_the_bonus_up_to_th
     clock.advance(5 * HOUR)
     await play_turn(service, c, people)
     loaded = await service.store.load(gid)
-    banks = loaded.meta.extra["banks"]
-    assert banks[str(seat)]["left"] == 4 * DAY - 5 * HOUR and banks[str(seat)]["since"] is None
+    banks = loaded.meta.turn.banks
+    assert banks[seat].left == 4 * DAY - 5 * HOUR and banks[seat].since is None
     other, _ = await mover(service, c)
     assert (await timers(service, gid))[f"bank:{other}"].due == clock.now() + 3 * DAY
     for _ in range(8):                                                    # quick turns: the cap
         await play_turn(service, c, people)
-    banks = (await service.store.load(gid)).meta.extra["banks"]
-    assert banks[str(seat)]["left"] == 7 * DAY and banks[str(other)]["left"] == 7 * DAY
+    banks = (await service.store.load(gid)).meta.turn.banks
+    assert banks[seat].left == 7 * DAY and banks[other].left == 7 * DAY
 
 
 async def test_the_warning_goes_once_then_the_ai_plays_at_zero(service, clock, transport):
@@ -115,8 +115,8 @@ async def test_the_warning_goes_once_then_the_ai_plays_at_zero(service, clock, t
     assert await service.fire_due_timers() == 1                           # zero: the AI plays
     assert (await service.game_info(c))["moves"] == moves + 1
     assert await actors(service, gid) == ["deadline"]                     # not a leaver: rated still
-    bank = (await service.store.load(gid)).meta.extra["banks"][str(seat)]
-    assert bank["left"] == DAY and bank["warned"] is False                # the bonus lifts it above the warning
+    bank = (await service.store.load(gid)).meta.turn.banks[seat]
+    assert bank.left == DAY and bank.warned is False                # the bonus lifts it above the warning
     assert await service.fire_due_timers() == 0
 
 
@@ -232,8 +232,8 @@ async def test_away_pauses_the_bank_when_the_chat_chooses_so(service, clock):
     assert (await service.game_info(c))["to_move"] != seat
     assert (await timers(service, gid))[f"bank:{1 - seat}"].due == clock.now() + 2 * DAY + 3 * DAY
     await play_turn(service, c, people)                                   # played while away: no charge
-    bank = (await service.store.load(gid)).meta.extra["banks"][str(1 - seat)]
-    assert bank["left"] == 4 * DAY
+    bank = (await service.store.load(gid)).meta.turn.banks[1 - seat]
+    assert bank.left == 4 * DAY
 
 
 async def test_away_pauses_a_deadline_when_the_chat_chooses_so(service, clock):

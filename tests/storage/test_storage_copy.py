@@ -7,7 +7,7 @@ import shutil
 import pytest
 from storage_kit import V3_FIXTURE, message, playing, result, timer
 
-from bot.service.model import Changes
+from bot.service.model import Changes, Snapshot
 from bot.service.storage import copy_database, open_storage
 from bot.service.storage.base import TABLES
 
@@ -23,12 +23,13 @@ async def test_copy_to_another_backend_and_back_keeps_every_row(tmp_path, target
     dst = await open_storage(target)
     back = await open_storage(str(tmp_path / "back.sqlite3"))
     try:
-        # Besides the old games: a held and a pending message, a leased timer, another game kind, a person away.
+        # Besides the old games: a held and a pending message, a leased timer, another game kind, a person away,
+        # a snapshot (bytes that are no text).
         gid = await src.new_game_id()
         held, pending = await src.commit(Changes(
             game=playing(gid, "chat9", game="paris-connection"), outbox=[message(gid, "u:ann"), message(gid)],
             timers=[timer(gid, due=5.0)], results=[result(gid, 0, "ann", game="paris-connection")],
-            away=("fake", "ann", 1e9)), 2.0)
+            away=("fake", "ann", 1e9), snapshots=[Snapshot(gid, 0, "1:stamp", bytes(range(256)))]), 2.0)
         await src.set_state(held, "held", "private chat closed")
         await src.claim_due_timers(6.0, "owner-1", 30.0)
         rows = await everything(src)

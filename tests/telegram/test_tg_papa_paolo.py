@@ -87,7 +87,7 @@ async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after:
     for _ in range(2500):
         before = len(table.group_messages())
         match = (await bot.service.store.load(1)).match
-        if match.round_number() > stop_after:
+        if match.pacing.round_number() > stop_after:
             break
         whole, steps = len(match.to_record()["moves"]), len(match.game.moves)
         tapping = []

@@ -27,8 +27,8 @@ async def test_a_rounds_photo_caption_tells_what_changed_and_the_scores(api, bot
     match, presenter = loaded.match, kind("paris-paris").presenter
     view = match.view(None)
     assert caption.startswith(presenter.cycle_over_line(view, 1, "en"))
-    assert presenter.scores_line(view, match.score_history()[0], "en") in caption
-    outcome = presenter.split_cycle([e for e in match.log[match.cycle_start(1):match.cycle_start(2)]
+    assert presenter.scores_line(view, match.pacing.score_history()[0], "en") in caption
+    outcome = presenter.split_cycle([e for e in match.log[match.pacing.cycle_start(1):match.pacing.cycle_start(2)]
                                      if e.visible_to(None)])[1]
     assert all(line in caption for line in presenter.narrate(outcome, match.players, "en"))
 

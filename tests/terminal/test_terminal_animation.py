@@ -33,7 +33,7 @@ def cycles(db) -> int:
             meta, moves = await storage.load_game(1)
         finally:
             await storage.close()
-        return kind(meta.game).definition.resume(meta.setup, moves).cycle
+        return kind(meta.game).definition.resume(meta.setup, moves).pacing.cycle
     return asyncio.run(read())
 
 

@@ -29,6 +29,7 @@ from bot.service import GameService
 from bot.service.lobby import AI_NAMES
 from bot.terminal.play import HUMAN_ID, TERMINAL_CHAT
 from engine.paris_paris import Game
+from engine.paris_paris.record import to_record
 from renderers.i18n import t
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -524,7 +525,7 @@ def test_replay_delegates_to_the_engine(capsys, tmp_path):
     for _ in range(7):
         game.apply(game.legal_actions()[0])
     path = tmp_path / "record.json"
-    path.write_text(json.dumps(game.to_record()))
+    path.write_text(json.dumps(to_record(game)))
     assert main(["replay", str(path)]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["scores"] == dict(zip(game.players, game.scores, strict=True))

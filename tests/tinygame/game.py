@@ -35,7 +35,15 @@ from engine.errors import (
     NotYourTurn,
 )
 from engine.events import Event
-from engine.interface import Dynamics, GameDefinition, Information, Match, SeatedMove
+from engine.interface import (
+    Dynamics,
+    GameDefinition,
+    Information,
+    Label,
+    Match,
+    Pacing,
+    SeatedMove,
+)
 
 FORMAT = "tiny-hands-record/1"
 ROUNDS, HAND, CARDS, MAX_CHOSEN, TOKENS = 3, 6, range(1, 13), 2, range(1, 6)
@@ -49,11 +57,23 @@ class Play:
     def __str__(self) -> str:
         return f"play:{self.card}"
 
+    def label(self) -> Label:
+        return Label("play", {"card": self.card})
+
+    def place(self) -> None:
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class Done:
     def __str__(self) -> str:
         return "done"
+
+    def label(self) -> Label:
+        return Label("done")
+
+    def place(self) -> None:
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +82,12 @@ class Take:
 
     def __str__(self) -> str:
         return f"take:{self.value}"
+
+    def label(self) -> Label:
+        return Label("take", {"value": self.value})
+
+    def place(self) -> None:
+        return None
 
 
 def parse(text: str) -> Play | Done | Take:
@@ -197,7 +223,6 @@ class TinyMatch(Match):
     definition = property(lambda self: GAME)
     seed = property(lambda self: self.setup["seed"])
     move_count = property(lambda self: len(self.moves))
-    cycle = property(lambda self: self.round)
     winners = property(lambda self: self._winners)
     log = property(lambda self: self._log)
 
@@ -212,9 +237,6 @@ class TinyMatch(Match):
         if self.phase == "plan":
             return tuple(s for s in self._order() if s not in self.ready)
         return tuple(self.claimers[:1])
-
-    def in_decision(self, seat: int) -> bool:
-        return self.phase == "plan" and seat not in self.ready and bool(self.chosen[seat])
 
     def legal_choices(self, seat: int) -> list[Any]:
         if seat not in self.to_act():
@@ -313,6 +335,25 @@ class TinyMatch(Match):
 
     def copy(self) -> TinyMatch:
         return GAME.resume(self.setup, self.moves)
+
+    @property
+    def pacing(self) -> TinyPacing:
+        return TinyPacing(self)
+
+
+class TinyPacing(Pacing):
+    """A picture after each round; a plan of several cards is a decision of several steps."""
+
+    __slots__ = ()
+    match: TinyMatch
+
+    @property
+    def cycle(self) -> int:
+        return self.match.round
+
+    def in_decision(self, seat: int) -> bool:
+        m = self.match
+        return m.phase == "plan" and seat not in m.ready and bool(m.chosen[seat])
 
 
 # ---- the game -----------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 Everything one action changes (game metadata, the move, outbox messages, timers, results)
 arrives as one ``Changes`` value and is committed in one transaction, so a message about a
 move can never exist without the move, nor the move without its messages. The game itself
-is stored as its record (RULES.md: setup + moves) and rebuilt by replaying it.
+is stored as its record (RULES.md: setup + moves); while it runs, its match is stored packed
+too (``snapshots``, in the transaction of each move), and read back instead of a replay.
 
 Several processes may share one database: game ids come from the database
 (``new_game_id``), a game row is only overwritten by a writer that read its current
@@ -23,7 +24,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
-from ..model import Changes, GameMeta, RatingRow, ResultRow, Seat, StoredOut, TimerRow
+from ..model import ACTIVE, Changes, GameMeta, RatingRow, ResultRow, Seat, Snapshot, StoredOut, TimerRow
+from ..turnstate import TurnState
 
 
 class Conflict(Exception):
@@ -106,6 +108,10 @@ MIGRATIONS: list[list[str]] = [
         """CREATE TABLE away (platform TEXT NOT NULL, user_id TEXT NOT NULL, until REAL NOT NULL,
             PRIMARY KEY (platform, user_id)) WITHOUT ROWID""",
     ],
+    [  # 8: each running game's match, packed (bot/service/snapshots.py), read back instead of a replay
+        """CREATE TABLE snapshots (game_id INTEGER PRIMARY KEY, moves INTEGER NOT NULL, stamp TEXT NOT NULL,
+            data BLOB NOT NULL)""",
+    ],
 ]
 
 # The same steps in PostgreSQL's dialect: 64-bit ids and seeds, double precision times, an
@@ -182,6 +188,12 @@ PG_MIGRATIONS: list[list[str]] = [
         """CREATE TABLE away (platform TEXT NOT NULL, user_id TEXT NOT NULL, until DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (platform, user_id))""",
     ],
+    [  # 8
+        """CREATE TABLE snapshots (game_id BIGINT PRIMARY KEY, moves INTEGER NOT NULL, stamp TEXT NOT NULL,
+            data BYTEA NOT NULL)""",
+        # Out of line and not compressed again: the bytes are compressed already.
+        """ALTER TABLE snapshots ALTER COLUMN data SET STORAGE EXTERNAL""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 assert len(PG_MIGRATIONS) == SCHEMA_VERSION, "every schema step needs both dialects"
@@ -218,6 +230,38 @@ UPSERT_RESULT = (f"INSERT INTO results ({RESULT_COLS}) VALUES (?,?,?,?,?,?,?,?,?
 UPSERT_AWAY = ("INSERT INTO away (platform, user_id, until) VALUES (?,?,?) "
                "ON CONFLICT (platform, user_id) DO UPDATE SET until = excluded.until")
 DELETE_AWAY = "DELETE FROM away WHERE platform = ? AND user_id = ?"
+
+# ---- snapshots: a running game's match, packed (bot/service/snapshots.py) ------------------
+# A snapshot lands only while its game's row holds its move count and is running, whoever writes
+# it (the commit of the move, after the game row; or a process that has just replayed the game
+# and may have been overtaken by another process's move): it never stands for another position.
+UPSERT_SNAPSHOT = ("INSERT INTO snapshots (game_id, moves, stamp, data) SELECT ?, ?, ?, ? WHERE EXISTS "
+                   "(SELECT 1 FROM games WHERE id = ? AND moves = ? AND status = 'playing') "
+                   "ON CONFLICT (game_id) DO UPDATE SET moves = excluded.moves, stamp = excluded.stamp, "
+                   "data = excluded.data")
+DROP_SNAPSHOT = "DELETE FROM snapshots WHERE game_id = ?"
+# Games with their snapshot, if any, and without their moves.
+SELECT_SNAPSHOTTED = (f"SELECT {', '.join('g.' + c for c in GAME_COLS)}, s.moves, s.stamp, s.data "
+                      "FROM games g LEFT JOIN snapshots s ON s.game_id = g.id")
+
+
+def snapshot_writes(changes: Changes) -> list[tuple[str, tuple]]:
+    """The statements that store ``changes.snapshots`` and drop the snapshot of a game that ended
+    or was aborted; run after the game row is written, in its transaction."""
+    writes = [(UPSERT_SNAPSHOT, (s.game_id, s.moves, s.stamp, s.data, s.game_id, s.moves))
+              for s in changes.snapshots]
+    if changes.game is not None and changes.game.status not in ACTIVE:
+        writes.append((DROP_SNAPSHOT, (changes.game.id,)))
+    return writes
+
+
+def snapshotted_from_row(row: Any) -> tuple[GameMeta, Snapshot | None]:
+    """A ``SELECT_SNAPSHOTTED`` row: the game and its snapshot (None: none stored)."""
+    values = tuple(row)
+    n = len(GAME_COLS)
+    meta = meta_from_row(values[:n])
+    moves, stamp, data = values[n:]
+    return meta, None if data is None else Snapshot(meta.id, moves, stamp, bytes(data))
 
 
 def away_query(user_ids: list[str]) -> str:
@@ -398,7 +442,7 @@ def game_values(game: GameMeta) -> tuple:
     return (game.id, game.platform, game.chat_id, game.chat_title, game.status, game.host_id,
             json.dumps(game.options), game.seed, json.dumps([s.to_dict() for s in game.seats]),
             json.dumps(game.setup) if game.setup is not None else None,
-            game.moves, game.created, game.updated, json.dumps(game.extra), game.game, game.version + 1)
+            game.moves, game.created, game.updated, json.dumps(game.turn.to_json()), game.game, game.version + 1)
 
 
 def update_params(game: GameMeta) -> tuple:
@@ -413,7 +457,7 @@ def meta_from_row(row: Any) -> GameMeta:
         id=gid, platform=platform, chat_id=chat_id, chat_title=title, status=status, host_id=host,
         options=json.loads(options), seed=seed, seats=[Seat(**s) for s in json.loads(seats)],
         setup=_interned(json.loads(setup)) if setup else None, moves=moves, created=created, updated=updated,
-        extra=json.loads(extra), game=game, version=version)
+        turn=TurnState.from_json(json.loads(extra)), game=game, version=version)
 
 
 def _interned(value: Any) -> Any:
@@ -525,6 +569,7 @@ TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "chat_settings": (("platform", "chat_id", "settings"), ("platform", "chat_id")),
     "ratings": (tuple(RATING_COLS.split(", ")), ("game_id", "player")),
     "away": (("platform", "user_id", "until"), ("platform", "user_id")),
+    "snapshots": (("game_id", "moves", "stamp", "data"), ("game_id",)),
 }
 
 
@@ -601,6 +646,10 @@ class Storage(ABC):
     @abstractmethod
     async def load_games(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, list[tuple[int, str]]]]:
         """Many games in few queries (for eager restore); missing ids are left out."""
+    @abstractmethod
+    async def load_with_snapshots(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, Snapshot | None]]:
+        """Many games without their moves, each with its stored snapshot (None: none stored), in
+        few queries: a game whose snapshot is current needs no replay. Missing ids are left out."""
     @abstractmethod
     async def active_games(self) -> list[tuple[int, str, str]]:
         """(id, platform, chat id) of every lobby and running game."""

@@ -18,7 +18,7 @@ from typing import Any
 
 import asyncpg
 
-from ..model import Changes, GameMeta, RatingRow, ResultRow, StoredOut, TimerRow
+from ..model import Changes, GameMeta, RatingRow, ResultRow, Snapshot, StoredOut, TimerRow
 from . import base
 from .base import PG_MIGRATIONS, SCHEMA_VERSION, Conflict, Storage
 
@@ -180,6 +180,10 @@ class PostgresStorage(Storage):
                 out[gid][1].append((seat, pick))
         return out
 
+    async def load_with_snapshots(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, Snapshot | None]]:
+        rows = await self.pool.fetch(f"{base.SELECT_SNAPSHOTTED} WHERE g.id = ANY($1::bigint[])", game_ids)
+        return {row[0]: base.snapshotted_from_row(row) for row in rows}
+
     async def active_games(self) -> list[tuple[int, str, str]]:
         return [tuple(r) for r in await self._all(
             "SELECT id, platform, chat_id FROM games WHERE status IN ('lobby', 'playing')")]
@@ -217,6 +221,8 @@ class PostgresStorage(Storage):
         if changes.moves:
             await conn.executemany(numbered(base.INSERT_MOVE), [(m.game_id, m.n, m.pick, m.seat, m.actor, m.at)
                                                                 for m in changes.moves])
+        for sql, params in base.snapshot_writes(changes):
+            await conn.execute(numbered(sql), *params)
         for out in changes.outbox:
             ids.append(await self._enqueue(conn, out, now))
         if changes.timers is not None and game is not None:

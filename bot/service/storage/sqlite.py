@@ -13,7 +13,7 @@ from typing import Any
 
 import aiosqlite
 
-from ..model import Changes, GameMeta, RatingRow, ResultRow, StoredOut, TimerRow
+from ..model import Changes, GameMeta, RatingRow, ResultRow, Snapshot, StoredOut, TimerRow
 from . import base
 from .base import MIGRATIONS, SCHEMA_VERSION, Conflict, Storage
 
@@ -252,6 +252,15 @@ class SqliteStorage(Storage):
                 out[gid][1].append((seat, pick))
         return out
 
+    async def load_with_snapshots(self, game_ids: list[int]) -> dict[int, tuple[GameMeta, Snapshot | None]]:
+        out: dict[int, tuple[GameMeta, Snapshot | None]] = {}
+        for start in range(0, len(game_ids), 500):
+            chunk = tuple(game_ids[start:start + 500])
+            rows = await self._all(f"{base.SELECT_SNAPSHOTTED} WHERE g.id IN ({','.join('?' * len(chunk))})", chunk)
+            for row in rows:
+                out[row[0]] = base.snapshotted_from_row(row)
+        return out
+
     async def active_games(self) -> list[tuple[int, str, str]]:
         return [tuple(r) for r in await self._all(
             "SELECT id, platform, chat_id FROM games WHERE status IN ('lobby', 'playing')")]
@@ -335,6 +344,8 @@ class SqliteStorage(Storage):
         if changes.moves:
             db.executemany(base.INSERT_MOVE, [(m.game_id, m.n, m.pick, m.seat, m.actor, m.at)
                                               for m in changes.moves])
+        for sql, params in base.snapshot_writes(changes):
+            db.execute(sql, params)
         for out in changes.outbox:
             ids.append(self._enqueue(db, out, now))
         if changes.timers is not None and game is not None:

@@ -1,8 +1,10 @@
 """The engine's remembered and shortcut answers equal the rules read plainly, in real games.
 
 Placements and pizzeria squares are kept by a neighbourhood's geometry, best plans and express
-trips by its contents, and the "best-trip" shortcut is offered without searching for the trip
-(engine/papa_paolo/hood.py, trips.py, stepper.py). Each is checked here against the plain rule
+trips by its contents, and the "best-trip" shortcut is offered without searching for the trip;
+placements are found on a board of bits, one pizzeria's drops by a table, a chosen step is
+checked without listing every choice, a space's action and its amounts are offered from one
+reading of each rule (engine/papa_paolo/hood.py, trips.py, stepper.py). Each is checked here against the plain rule
 on every position of random games, and against a neighbourhood changed in place (as the AI
 changes its own to weigh a tile), so an answer kept for an older state cannot pass.
 """
@@ -14,7 +16,8 @@ from pp_testkit import random_match
 from engine.papa_paolo import components as C
 from engine.papa_paolo import trips
 from engine.papa_paolo.hood import City, Hood, Shop, rotated
-from engine.papa_paolo.stepper import _express_serves
+from engine.papa_paolo.stepper import _amounts, _express_serves, _offer, _surely_offered, legal_steps
+from engine.papa_paolo.steps import Act
 
 
 def _plain_placements(hood: Hood, tile: C.CityTile) -> list:
@@ -74,3 +77,66 @@ def test_a_neighbourhood_changed_in_place_is_answered_afresh():
     assert hood.placements(tile) == before
     hood.cities[(1, 0)].served = 2                                          # served: no plan left
     assert trips.best_plan(hood, trips_allowed=1, max_pizzas=3, max_distance=3) == []
+
+
+def test_one_pizzerias_drops_equal_the_general_search():
+    """The table for trips from one pizzeria gives the drops the search over splits gives."""
+    checked = 0
+    for i, g in enumerate(_positions()):
+        if i % 8:
+            continue                     # neighbourhoods change slowly: every eighth position
+        for person in g.people:
+            hood = person.hood
+            for start in hood.shops:
+                for covered in trips.trails(hood, start, 4):
+                    for max_pizzas in (2, 5):
+                        assert trips._allocate_one(hood, start, covered, max_pizzas) == \
+                            trips._allocate_many(hood, {start: covered}, max_pizzas)
+                        checked += 1
+    assert checked > 150
+
+
+def test_a_step_passed_without_the_list_is_in_the_list():
+    """``check_step`` passes common steps without listing every choice: each one it passes is
+    listed, among every step offered at some point of the games (most of them not offered now)."""
+    pool: set = set()
+    passed = 0
+    for g in _positions():
+        for seat in g.to_act():
+            offered = legal_steps(g, seat)
+            pool.update(offered)
+            for step in pool:
+                if _surely_offered(g, seat, step):
+                    assert step in offered, (step, g.phase, g.drafts.get(seat))
+                    passed += 1
+    assert passed > 1000
+
+
+def test_a_spaces_action_offers_what_its_rules_say():
+    """``_offer`` reads each rule once for an action and its amounts: the same steps as asking
+    whether the action can be taken, then for its amounts."""
+    checked = 0
+    for g in _positions():
+        if g.finished:
+            continue
+        for seat in range(g.n):
+            bonus = g.bonus_now(seat)
+            for action in C.ACTIONS:
+                plain = [*_amounts(g, seat, action), Act(action)] if g.can_act(seat, action, bonus) else []
+                assert _offer(g, seat, action, bonus) == plain
+                checked += 1
+    assert checked > 1000
+
+
+def test_a_neighbourhood_off_the_board_of_bits_is_read_plainly():
+    """Placements are found on a board of bits around (0, 0); a neighbourhood reaching beyond it
+    (only a test builds one) gets the plain rules' answers."""
+    hood = Hood()
+    hood.shops[(6, 0)] = Shop("S1P", 5, 3)
+    for x in (7, 8):
+        hood.cities[(x, 0)] = City("S1", "yellow", frozenset("EW"), 2)
+    tiles = [C.CITY_TILES[t] for t in C.CITY_IDS[::9]]
+    for tile in tiles:
+        assert hood.placements(tile) == _plain_placements(hood, tile)
+    assert any(hood.placements(tile) for tile in tiles) and hood.shop_squares()
+    assert hood.shop_squares() == [q for q in hood.frontier() if hood.shop_fault(q) is None]

@@ -42,12 +42,12 @@ def stretches(n: int, seed: int) -> tuple:
     match = GAME.new_match(["Ada", "Blaise", "Cleo", "Dan"][:n], seed=seed)
     shown = []
     while not match.is_terminal():
-        before = match.cycle
+        before = match.pacing.cycle
         seat = match.to_act()[0]
         match.apply(GAME.choose(match, seat, seed=seed), by=seat)
-        if match.cycle > before or match.is_terminal():
-            closed = match.cycle - 1 if not match.is_terminal() else match.cycle
-            events = [e for e in match.log[match.cycle_start(closed):] if e.visible_to(None)]
+        if match.pacing.cycle > before or match.is_terminal():
+            closed = match.pacing.cycle - 1 if not match.is_terminal() else match.pacing.cycle
+            events = [e for e in match.log[match.pacing.cycle_start(closed):] if e.visible_to(None)]
             shown.append((match.view(None), tuple(events), match.returns()))
     return tuple(shown)
 
