@@ -7,7 +7,7 @@ for one kind of step; a delivery plan (phase 5) is the trips planned and the one
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from .hood import Pos
@@ -27,10 +27,10 @@ class TripDraft:
     drops: tuple[Pos, ...] = ()
 
     def stepped(self, square: Pos) -> TripDraft:
-        return replace(self, path=(*self.path, square))
+        return TripDraft(self.start, (*self.path, square), self.drops)
 
     def dropped(self, square: Pos) -> TripDraft:
-        return replace(self, drops=(*self.drops, square))
+        return TripDraft(self.start, self.path, (*self.drops, square))
 
     @property
     def whole(self) -> tuple[Pos, tuple[Pos, ...], tuple[Pos, ...]]:
@@ -56,11 +56,19 @@ class ActionDraft:
     pizzeria: str | None = None             # build: the pizzeria tile
     trip: TripDraft | None = None           # express: the trip under way
 
+    def but(self, **changes: Any) -> ActionDraft:
+        """This draft with ``changes``: ``dataclasses.replace`` without its generic work (a draft
+        changes at almost every step)."""
+        get = changes.get
+        return ActionDraft(self.seat, self.space, get("mode", self.mode), get("action", self.action),
+                           get("square", self.square), get("n", self.n), get("to", self.to),
+                           get("left", self.left), get("pizzeria", self.pizzeria), get("trip", self.trip))
+
     def put(self, square: Pos, k: int) -> ActionDraft:
         """``k`` more pizzas put into the pizzeria on ``square``."""
         to = dict(self.to or ())
         to[square] = to.get(square, 0) + k
-        return replace(self, to=tuple(to.items()), left=self.left - k)
+        return self.but(to=tuple(to.items()), left=self.left - k)
 
     def room_left(self, square: Pos, room: int) -> int:
         """What a pizzeria with ``room`` can still take after the pizzas put there so far."""

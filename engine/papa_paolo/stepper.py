@@ -14,7 +14,6 @@ trip planned, before the plan is sent.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -488,11 +487,11 @@ def _invest(g: Game, seat: int, step: Step) -> None:
 def _start_action(g: Game, seat: int, action: str) -> None:
     d = g.drafts[seat]
     if action in ("sponsor", "nothing"):
-        g.drafts[seat] = replace(d, action=action)
+        g.drafts[seat] = d.but(action=action)
         _finish(g, seat, "none" if action == "nothing" else action, None)
         return
     mode = {"take": "square", "buy": "pizzas", "express": "from"}.get(action, "which")
-    g.drafts[seat] = replace(d, action=action, mode=mode)
+    g.drafts[seat] = d.but(action=action, mode=mode)
 
 
 def _action_step(g: Game, seat: int, step: Step) -> None:
@@ -505,11 +504,11 @@ def _action_step(g: Game, seat: int, step: Step) -> None:
     elif mode == "choose":
         _start_action(g, seat, step.action)
     elif mode == "square":
-        g.drafts[seat] = replace(d, square=step.square, mode="rotate")
+        g.drafts[seat] = d.but(square=step.square, mode="rotate")
     elif mode == "rotate":
         g.play(seat, TakeTile(d.space, d.square, step.rotation))
     elif mode == "pizzas":
-        g.drafts[seat] = replace(d, n=step.count, to=(), left=received(g.people[seat], step.count), mode="put")
+        g.drafts[seat] = d.but(n=step.count, to=(), left=received(g.people[seat], step.count), mode="put")
         _settle_put(g, seat)
     elif mode == "put" and isinstance(step, Split):
         for p, k in step.parts:
@@ -520,15 +519,15 @@ def _action_step(g: Game, seat: int, step: Step) -> None:
         g.drafts[seat] = d.put(step.square, 1)
         _settle_put(g, seat)
     elif mode == "which":
-        g.drafts[seat] = replace(d, pizzeria=step.tile, mode="where")
+        g.drafts[seat] = d.but(pizzeria=step.tile, mode="where")
     elif mode == "where":
         _finish(g, seat, "build", (d.pizzeria, step.square))
     elif mode == "from":
-        g.drafts[seat] = replace(d, trip=TripDraft(step.square), mode="trip")
+        g.drafts[seat] = d.but(trip=TripDraft(step.square), mode="trip")
     elif isinstance(step, StepTo):
-        g.drafts[seat] = replace(d, trip=d.trip.stepped(step.square))
+        g.drafts[seat] = d.but(trip=d.trip.stepped(step.square))
     elif isinstance(step, Drop):
-        g.drafts[seat] = replace(d, trip=d.trip.dropped(step.square))
+        g.drafts[seat] = d.but(trip=d.trip.dropped(step.square))
     else:                        # end-trip: the express delivery is complete
         _finish(g, seat, "express", d.trip.whole)
 
@@ -547,14 +546,14 @@ def _amount_chosen(g: Game, seat: int, step: Pizzas | Pizzeria | BestTrip) -> No
             _finish(g, seat, "build", (step.tile, squares[0]))
     else:
         start, path, drops = _best_express(g, seat)
-        g.drafts[seat] = replace(g.drafts[seat], action="express")
+        g.drafts[seat] = g.drafts[seat].but(action="express")
         _finish(g, seat, "express", (start, path, drops))
 
 
 def _take_to(g: Game, seat: int, square: Pos) -> None:
     """The tile of the chosen space goes to ``square``: at once where only one rotation fits
     there, otherwise the rotation comes next."""
-    d = g.drafts[seat] = replace(g.drafts[seat], action="take", square=square, mode="rotate")
+    d = g.drafts[seat] = g.drafts[seat].but(action="take", square=square, mode="rotate")
     rotations = [rot for q, rot in _placements(g, d) if q == square]
     if len(rotations) == 1:
         g.play(seat, TakeTile(d.space, square, rotations[0]))
@@ -602,15 +601,15 @@ def _finish(g: Game, seat: int, name: str, body: Any) -> None:
 def _plan_step(g: Game, seat: int, step: Step) -> None:
     d = g.drafts.get(seat, NO_PLAN)
     if isinstance(step, From):
-        d = replace(d, cur=TripDraft(step.square))
+        d = PlanDraft(d.trips, TripDraft(step.square))
     elif isinstance(step, StepTo):
-        d = replace(d, cur=d.cur.stepped(step.square))
+        d = PlanDraft(d.trips, d.cur.stepped(step.square))
     elif isinstance(step, Drop):
-        d = replace(d, cur=d.cur.dropped(step.square))
+        d = PlanDraft(d.trips, d.cur.dropped(step.square))
     elif isinstance(step, EndTrip):
         d = PlanDraft((*d.trips, d.cur))
     elif isinstance(step, UndoTrip):
-        d = replace(d, cur=None) if d.cur is not None else replace(d, trips=d.trips[:-1])
+        d = PlanDraft(d.trips) if d.cur is not None else PlanDraft(d.trips[:-1])
     elif isinstance(step, Done):
         g.play(seat, Deliver(tuple(t.whole for t in d.trips)))
         return
