@@ -103,7 +103,7 @@ def play_move(game: Game, seat: int, data: Mapping[str, Any]) -> list[Event]:
 def parse_move(phase: Phase, data: Any) -> Move:
     """The whole move a record's JSON object (without "player") writes in ``phase``;
     ``MalformedInput`` (or ``BadRotation``) when its shape is wrong."""
-    if not isinstance(data, Mapping) or not data:
+    if not (type(data) is dict or isinstance(data, Mapping)) or not data:
         raise MalformedInput("a move is an object")
     parse = _PARSE.get(phase)
     if parse is None:
@@ -128,7 +128,7 @@ def _place(move: Mapping[str, Any]) -> TakeTile | PlaceAction:
     space = _pair(move["place"], "place is [row, col]")
     if "take" in move:
         data = move["take"]
-        if not isinstance(data, Mapping) or set(data) != {"square", "rotation"}:
+        if not (type(data) is dict or isinstance(data, Mapping)) or set(data) != {"square", "rotation"}:
             raise MalformedInput('take is {"square": [x, y], "rotation": 0-3}')
         square = _pair(data["square"], "a square is [x, y]")
         rot = data["rotation"]
