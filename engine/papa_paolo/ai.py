@@ -27,7 +27,7 @@ from typing import Any
 
 from . import components as C
 from .hood import WAYS, City, Hood, Pos, Shop, rotated
-from .steps import Step
+from .steps import Act, BestPlan, Decline, Done, Drop, EndTrip, Place, Step, TileAction, Track
 from .trips import best_plan
 
 LEVELS = ("easy", "normal")   # the strong level searches: ai_search.py
@@ -101,9 +101,9 @@ class _Mind:
 
     def pick(self, choices: list[Step]) -> Step:
         if self.view.phase == "deliver":
-            return Step("best-plan") if Step("best-plan") in choices else self._continue_plan(choices)
+            return BestPlan() if BestPlan() in choices else self._continue_plan(choices)
         if self.view.phase == "bid" and self.easy:
-            cheap = sorted(choices, key=lambda s: C.stair_cost(*s.arg))[:3]
+            cheap = sorted(choices, key=lambda s: C.stair_cost(*s.space))[:3]
             return self.rng.choice(cheap)
         scored = [(self.worth(c), i, c) for i, c in enumerate(choices)]
         if self.easy:
@@ -115,9 +115,9 @@ class _Mind:
 
     def _continue_plan(self, choices: list[Step]) -> Step:
         """A plan begun by hand (a deadline): drop where possible, else end it."""
-        for verb in ("drop", "end-trip", "done"):
+        for kind in (Drop, EndTrip, Done):
             for c in choices:
-                if c.verb == verb:
+                if isinstance(c, kind):
                     return c
         return choices[0]
 
@@ -126,39 +126,39 @@ class _Mind:
         draft = v.draft or {}
         mode = draft.get("mode")
         if v.phase == "bid":
-            return self.stairs_worth(*step.arg)
+            return self.stairs_worth(*step.space)
         if v.phase in ("settle", "late"):
-            if step.verb == "decline":
+            if isinstance(step, Decline):
                 return self.lira * C.LATE_PRICE
-            return self.investment_worth(step.arg)
-        if step.verb == "place":
-            return self.space_worth(step.arg)
-        if step.verb == "track":
+            return self.investment_worth(step.tile)
+        if isinstance(step, Place):
+            return self.space_worth(step.space)
+        if isinstance(step, Track):
             return self.track_worth(C.INVESTMENT_TILES[v.investment_held[self.seat]].colour)
-        if step.verb == "action":
+        if isinstance(step, TileAction):
             tile = C.INVESTMENT_TILES[v.investment_held[self.seat]]
             return self.action_worth(tile.action, tile.bonus)
-        if mode == "choose":
-            if step.verb == "take":
+        if mode == "choose":          # an action (the AI's choices have no shortcuts)
+            if isinstance(step, Act) and step.action == "take":
                 return self.take_worth(self._draft_tile())
-            if step.verb == "nothing":
+            if isinstance(step, Act) and step.action == "nothing":
                 return 0.0
             return self.action_worth(step.verb, 0)
         if mode == "square":
-            return max(self.placement_worth(self._draft_tile(), step.arg, rot)
-                       for rot in range(4) if self._fits(step.arg, rot))
+            return max(self.placement_worth(self._draft_tile(), step.square, rot)
+                       for rot in range(4) if self._fits(step.square, rot))
         if mode == "rotate":
-            return self.placement_worth(self._draft_tile(), draft["square"], step.arg)
+            return self.placement_worth(self._draft_tile(), draft["square"], step.rotation)
         if mode == "pizzas":
-            return self.buy_worth(step.arg, self._bonus("buy"))
+            return self.buy_worth(step.count, self._bonus("buy"))
         if mode == "put":
-            return self.shop_reach(step.arg)
+            return self.shop_reach(step.square)
         if mode == "which":
-            return -C.PIZZERIAS[step.arg].cost * self.lira + C.PIZZERIAS[step.arg].capacity * 0.1
+            return -C.PIZZERIAS[step.tile].cost * self.lira + C.PIZZERIAS[step.tile].capacity * 0.1
         if mode == "where":
-            return self.build_square_worth(step.arg)
+            return self.build_square_worth(step.square)
         if mode == "from":
-            return self.express_from_worth(step.arg)
+            return self.express_from_worth(step.square)
         return self.trip_step_worth(step, draft)
 
     def _bonus(self, action: str) -> int:
@@ -383,18 +383,18 @@ class _Mind:
 
     def trip_step_worth(self, step: Step, draft: dict[str, Any]) -> float:
         """Express under way: drop where there are houses; otherwise head for the nearest house."""
-        if step.verb == "drop":
-            city = self.hood.cities[step.arg]
+        if isinstance(step, Drop):
+            city = self.hood.cities[step.square]
             return 10.0 + (1.0 if city.open == 1 else 0.0)
-        if step.verb == "end-trip":
+        if isinstance(step, EndTrip):
             return 1.0
         trip = draft.get("trip") or {}
         path = [tuple(p) for p in trip.get("path", ())]
         start = tuple(trip.get("from", (0, 0)))
         used = {frozenset((a, b)) for a, b in zip([start, *path], path, strict=False)}
         here = path[-1] if path else start
-        used.add(frozenset((here, step.arg)))
-        reach = self.hood.reachable(step.arg, frozenset(used)) | {step.arg}
+        used.add(frozenset((here, step.square)))
+        reach = self.hood.reachable(step.square, frozenset(used)) | {step.square}
         return 2.0 + sum(self.hood.cities[q].open for q in reach if q in self.hood.cities) * 0.1
 
     # --- Phases 3 and 4 ----------------------------------------------------------------------

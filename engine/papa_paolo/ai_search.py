@@ -64,7 +64,7 @@ from .events import (
     Sponsored,
     StairsPaid,
 )
-from .game import Game
+from .game import Game, Phase
 from .stepper import apply_step, legal_steps, without_shortcuts
 from .steps import Step
 from .view import PapaView, view_of
@@ -160,7 +160,7 @@ class Knowledge:
         g.coin_setup = tuple(coins)
         g.face_down = tuple(down) if v.options["first_player_coin"] else None
         g.inv_stacks = stacks
-        g.round, g.phase, g.order = v.round, v.phase, list(v.order)
+        g.round, g.phase, g.order = v.round, Phase(v.phase), list(v.order)
         acting = v.to_act[0] if v.to_act else v.order[0]
         g.turn = g.order.index(acting)
         g.grid = list(v.grid)

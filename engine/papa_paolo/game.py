@@ -1,18 +1,20 @@
 """The Papà Paolo game state and its round (PAPA_PAOLO.md §4-§6): set-up, the phases, scoring.
 
-``Game`` is mutable: whole moves (the record's JSON objects, ``play``) change it in place and
-return the events they caused; the automatic phases (subsidies, experience, preparation) and
-the decisions the rules make alone (a pass when not outbid, leaving the staircase when nothing is
-affordable, an investment with no use) run inside ``_advance`` until a player must decide.
-Play in small steps (buttons) lives in stepper.py and ends in the same whole moves.
+``Game`` is mutable: whole moves (moves.py; record.py reads a record's JSON objects into them)
+change it in place through ``play`` and return the events they caused. A round runs through
+each ``Phase`` in turn; each has its whole move (``PLAY``) and what the rules then do alone (``ADVANCE``):
+the automatic phases (subsidies, experience, preparation) and the decisions the rules make alone
+(a pass when not outbid, leaving the staircase when nothing is affordable, an investment with no
+use) run inside ``_advance`` until a player must decide. Play in small steps (buttons) lives in
+stepper.py and ends in the same whole moves.
 """
 
 from __future__ import annotations
 
-import copy as _copy
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
 from typing import Any
 
 from engine.names import check_players
@@ -23,18 +25,15 @@ from .actions import (
     NO_BONUS,
     Bonus,
     Player,
-    action_json,
     bonus_of,
     build_choices,
     buy_counts,
     can_express,
     check_action,
     do_action,
-    parse_action,
 )
 from .errors import (
     ActionNotOnSpace,
-    BadRotation,
     GameIsOver,
     IllegalMove,
     InvalidSetup,
@@ -78,11 +77,35 @@ from .events import (
     TrackAdvanced,
 )
 from .hood import City, Hood, Pos, Shop, rotated
-from .trips import Trip, check_plan, parse_trip, trip_json
+from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
+from .trips import Trip, check_plan, trip_json
 
 OPTIONS = ("hidden_money", "first_player_coin", "reverse_bid_order", "money_bonus", "two_player_preview",
            "express_ignores_roads")
-PHASE_NUMBER = {"place": 1, "bid": 3, "settle": 3, "late": 3, "invest": 4, "deliver": 5, "over": 6}
+
+
+class Phase(StrEnum):
+    """Where a round stands (its values are the words views, stored data and renderers use)."""
+
+    PLACE = "place"         # phase 1: markers on the grid, a tile or an action each
+    BID = "bid"             # phase 3: the staircase auction
+    SETTLE = "settle"       # phase 3: the staircase paid, top first, each taking an investment tile
+    LATE = "late"           # phase 3: those off the staircase may buy one late
+    INVEST = "invest"       # phase 4: investment tiles resolved
+    DELIVER = "deliver"     # phase 5: delivery plans, all at once
+    OVER = "over"           # the game has ended
+
+    @property
+    def number(self) -> int:
+        """The rules' phase number (2 and 6 run alone)."""
+        return PHASE_NUMBER[self]
+
+
+BY_TURN = frozenset({Phase.PLACE, Phase.BID})      # one seat at a time, in turn order
+AT_ONCE = frozenset({Phase.DELIVER})               # every seat still to plan, at once
+# (the other phases serve a queue of seats: settling the staircase, late investments, resolutions)
+PHASE_NUMBER = {Phase.PLACE: 1, Phase.BID: 3, Phase.SETTLE: 3, Phase.LATE: 3, Phase.INVEST: 4, Phase.DELIVER: 5,
+                Phase.OVER: 6}
 BID_CAP_FACTOR = 10
 # ``json.dumps(..., separators=(",", ":"))`` without building an encoder for every move.
 COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
@@ -217,7 +240,7 @@ class Game:
         other.markers, other.pos = dict(self.markers), dict(self.pos)
         other.placed, other.out = set(self.placed), set(self.out)
         other.plans = dict(self.plans)
-        other.drafts = _copy.deepcopy(self.drafts)
+        other.drafts = dict(self.drafts)      # frozen values (drafts.py)
         return other
 
     # --- Who acts ----------------------------------------------------------------------------
@@ -225,21 +248,20 @@ class Game:
     def to_act(self) -> tuple[int, ...]:
         if self.finished:
             return ()
-        if self.phase == "deliver":
+        phase = self.phase
+        if phase in BY_TURN:
+            return (self.order[self.turn],)
+        if phase in AT_ONCE:
             return tuple(s for s in self.order if s in self.pending)
-        if self.phase == "place":
-            return (self.order[self.turn],)
-        if self.phase == "bid":
-            return (self.order[self.turn],)
         return (self.queue[0],)
 
     @property
     def phase_number(self) -> int:
-        return PHASE_NUMBER[self.phase]
+        return self.phase.number
 
     def bonus_now(self, seat: int) -> Bonus:
         """The bonus an action of ``seat`` gets now (an investment tile's in phase 4)."""
-        if self.phase == "invest" and self.inv_held[seat] is not None:
+        if self.inv_held[seat] is not None and self.phase == Phase.INVEST:
             tile = C.INVESTMENT_TILES[self.inv_held[seat]]
             return bonus_of(tile.action, tile.bonus)
         return NO_BONUS
@@ -250,47 +272,42 @@ class Game:
 
     # --- Whole moves (the record's) ----------------------------------------------------------
 
-    def play(self, seat: int, move: Mapping[str, Any]) -> list[Event]:
-        """Check and apply one whole move of the record (without its "player"); refusals change nothing."""
+    def check_turn(self, seat: int) -> None:
+        """``GameIsOver`` or ``NotYourTurn`` unless ``seat`` may move now."""
         if self.finished:
             raise GameIsOver("the game is over")
         if seat not in self.to_act():
             names = ", ".join(self.players[s] for s in self.to_act())
             raise NotYourTurn(f"it is {names}'s turn, not {self.players[seat]}'s", seat=seat)
-        if not isinstance(move, Mapping) or not move:
-            raise MalformedInput("a move is an object")
-        handler = {"place": self._play_place, "bid": self._play_bid, "settle": self._play_settle,
-                   "late": self._play_late, "invest": self._play_invest, "deliver": self._play_deliver}
+
+    def play(self, seat: int, move: Move, as_written: Mapping[str, Any] | None = None) -> list[Event]:
+        """Check and apply one whole move; refusals change nothing. ``as_written``: the move as a
+        record wrote it (without its "player"), kept as it was; else the move's own record form."""
+        self.check_turn(seat)
+        if not isinstance(move, PHASE_MOVES[self.phase]):
+            raise MalformedInput(f"not a move of phase {self.phase}: {type(move).__name__}")
         events: list[Event] = []
-        handler[self.phase](seat, dict(move), events)
+        PLAY[self.phase](self, seat, move, events)
         # The record's move (with its player) as compact JSON text, which ``to_record`` reads
         # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
-        self.record_moves.append(compact_json({"player": self.players[seat], **move}))
+        written = move.as_record() if as_written is None else as_written
+        self.record_moves.append(compact_json({"player": self.players[seat], **written}))
         self.drafts.pop(seat, None)
         self.acted += 1
         self._advance(events)
         self.log += map(shared, events) if self.shares else events
         return events
 
-    def _expect(self, move: dict, keys: set[str], what: str) -> None:
-        if set(move) != keys:
-            raise MalformedInput(f"expected {what} now, not a move with {', '.join(sorted(move))}")
-
-    def _play_place(self, seat: int, move: dict, events: list[Event]) -> None:
-        if set(move) not in ({"place", "take"}, {"place", "action"}):
-            raise MalformedInput('a phase-1 move is {"place": [row, col]} with "take" or "action"')
-        space = move["place"]
-        if not isinstance(space, list) or len(space) != 2 or type(space[0]) is not int or type(space[1]) is not int:
-            raise MalformedInput("place is [row, col]")
-        r, c = space
+    def _play_place(self, seat: int, move: TakeTile | PlaceAction, events: list[Event]) -> None:
+        r, c = move.space
         if not (0 <= r < self.board.rows and 0 <= c < self.board.cols):
             raise NoSuchSpace(f"there is no space [{r}, {c}] on this board")
         index = r * self.board.cols + c
         if index in self.markers:
             raise SpaceTaken(f"space [{r}, {c}] already holds a marker")
         person = self.people[seat]
-        if "take" in move:
-            square, rotation = _parse_take(move["take"])
+        if isinstance(move, TakeTile):
+            square, rotation = move.square, move.rotation
             tile_id = self.grid[index]
             if tile_id is None:
                 raise NoTileThere(f"the tile of space [{r}, {c}] is gone")
@@ -309,7 +326,7 @@ class Game:
             person.hood.cities[square] = City(tile_id, tile.colour, roads, tile.houses)
             events += [MarkerPlaced(seat, (r, c)), TileTaken(seat, (r, c), tile_id, square, rotation)]
         else:
-            name, body = parse_action(move["action"])
+            name, body = move.name, move.body
             if name != "none" and name not in self.board.actions_at(r, c):
                 raise ActionNotOnSpace(f"space [{r}, {c}] offers {', '.join(self.board.actions_at(r, c))}, "
                                        f"not {name}")
@@ -344,12 +361,8 @@ class Game:
             if self.left[self.order[self.turn]]:
                 return
 
-    def _play_bid(self, seat: int, move: dict, events: list[Event]) -> None:
-        self._expect(move, {"stairs"}, "a staircase space")
-        space = move["stairs"]
-        if not isinstance(space, list) or len(space) != 2 or type(space[0]) is not int or type(space[1]) is not int:
-            raise MalformedInput("stairs is [row, column]")
-        row, col = space
+    def _play_bid(self, seat: int, move: Bid, events: list[Event]) -> None:
+        row, col = move.space
         if not self.stair_open(seat, row, col):
             raise StairsIllegal(self._stairs_why(seat, row, col))
         self.pos[seat] = (row, col)
@@ -357,9 +370,8 @@ class Game:
         events.append(BidPlaced(seat, row, col))
         self._next_bidder()
 
-    def _play_settle(self, seat: int, move: dict, events: list[Event]) -> None:
-        self._expect(move, {"invest"}, "an investment tile")
-        tile = move["invest"]
+    def _play_settle(self, seat: int, move: Settle, events: list[Event]) -> None:
+        tile = move.tile
         if tile not in self.inv_open:
             raise TileNotOpen(f"{tile!r} is not an open investment tile"[:80])
         self.inv_open.remove(tile)
@@ -370,9 +382,8 @@ class Game:
         self.queue.pop(0)
         self._pay_head(events)
 
-    def _play_late(self, seat: int, move: dict, events: list[Event]) -> None:
-        self._expect(move, {"late"}, "a late investment tile or null")
-        tile = move["late"]
+    def _play_late(self, seat: int, move: LateInvest, events: list[Event]) -> None:
+        tile = move.tile
         if tile is None:
             events.append(LateDeclined(seat))
         else:
@@ -384,31 +395,24 @@ class Game:
             events.append(InvestmentTaken(seat, tile, True))
         self.queue.pop(0)
 
-    def _play_invest(self, seat: int, move: dict, events: list[Event]) -> None:
-        self._expect(move, {"resolve"}, "an investment resolved")
+    def _play_invest(self, seat: int, move: ResolveTrack | ResolveAction, events: list[Event]) -> None:
         tile = C.INVESTMENT_TILES[self.inv_held[seat]]
-        how = move["resolve"]
-        if how == "track":
+        if isinstance(move, ResolveTrack):
             if self.people[seat].tracks[tile.colour] >= C.TRACK_TOP:
                 raise TrackFull(f"the {tile.colour} track is at its last position")
             self._advance_track(seat, tile.colour, "investment", None, events)
             events.append(InvestmentResolved(seat, tile.id, "track"))
         else:
-            name, body = parse_action(how)
-            if name != tile.action:
-                raise WrongInvestmentAction(f"{tile.id}'s action is {tile.action}, not {name}")
-            self._action(seat, name, body, bonus_of(tile.action, tile.bonus), events)
+            if move.name != tile.action:
+                raise WrongInvestmentAction(f"{tile.id}'s action is {tile.action}, not {move.name}")
+            self._action(seat, move.name, move.body, bonus_of(tile.action, tile.bonus), events)
             events.append(InvestmentResolved(seat, tile.id, "action"))
         self.inv_used.append(tile.id)
         self.inv_held[seat] = None
         self.queue.pop(0)
 
-    def _play_deliver(self, seat: int, move: dict, events: list[Event]) -> None:
-        self._expect(move, {"deliver"}, "a delivery plan")
-        trips_data = move["deliver"]
-        if not isinstance(trips_data, list):
-            raise MalformedInput("deliver is a list of trips")
-        trips = [parse_trip(t) for t in trips_data]
+    def _play_deliver(self, seat: int, move: Deliver, events: list[Event]) -> None:
+        trips = list(move.trips)
         tile = self.delivery_tile(seat)
         check_plan(self.people[seat].hood, trips, trips_allowed=self.people[seat].value("green"),
                    max_pizzas=tile.max_pizzas, max_distance=tile.max_distance)
@@ -500,7 +504,7 @@ class Game:
         return sorted(self.pos, key=lambda s: (-self.pos[s][0], -C.stair_cost(*self.pos[s]), self.pos[s][1]))
 
     def _pay_head(self, events: list[Event]) -> None:
-        if self.phase == "settle" and self.queue:
+        if self.phase == Phase.SETTLE and self.queue:
             seat = self.queue[0]
             cost = C.stair_cost(*self.pos[seat])
             self.people[seat].lire -= cost
@@ -509,54 +513,67 @@ class Game:
     # --- The automatic flow ------------------------------------------------------------------
 
     def _advance(self, events: list[Event]) -> None:
-        """Run what the rules decide alone until a player must choose or the game ends."""
-        while not self.finished:
-            if self.phase == "place":
-                if any(self.left):
-                    return
-                self._subsidies(events)
-                self._phase_ended("place", events)
-                self._start_bidding()
-            elif self.phase == "bid":
-                if self._run_bidding(events):
-                    return
-                self.phase, self.queue = "settle", self.rank()
-                self._pay_head(events)
-            elif self.phase == "settle":
-                if self.queue:
-                    return
-                self.phase = "late"
-                self.queue = [s for s in self.order if s not in self.pos]
-            elif self.phase == "late":
-                while self.queue and (not self.inv_open or self.people[self.queue[0]].lire < C.LATE_PRICE):
-                    self.queue.pop(0)
-                if self.queue:
-                    return
-                self._new_order(events)
-                self._phase_ended("bid", events)
-                self.phase, self.queue = "invest", [s for s in self.order if self.inv_held[s]]
-            elif self.phase == "invest":
-                while self.queue and not self.resolutions(self.queue[0]):
-                    seat = self.queue.pop(0)
-                    events.append(InvestmentResolved(seat, self.inv_held[seat], "unused"))
-                    self.inv_used.append(self.inv_held[seat])
-                    self.inv_held[seat] = None
-                if self.queue:
-                    return
-                self._phase_ended("invest", events)
-                self.phase = "deliver"
-                self.plans = {}
-                self.pending = [s for s in self.order if self.dlv_held[s] is not None]
-                if not self.pending:
-                    self._resolve_deliveries(events)
-            elif self.phase == "deliver":
-                return
+        """Run what the rules decide alone until a player must choose or the game ends: each
+        phase's handler (``ADVANCE``) moves on to the next phase, or says a player must choose."""
+        while not self.finished and ADVANCE[self.phase](self, events):
+            pass
 
-    def _phase_ended(self, phase: str, events: list[Event]) -> None:
+    def _after_place(self, events: list[Event]) -> bool:
+        if any(self.left):
+            return False
+        self._subsidies(events)
+        self._phase_ended(Phase.PLACE, events)
+        self._start_bidding()
+        return True
+
+    def _after_bid(self, events: list[Event]) -> bool:
+        if self._run_bidding(events):
+            return False
+        self.phase, self.queue = Phase.SETTLE, self.rank()
+        self._pay_head(events)
+        return True
+
+    def _after_settle(self, events: list[Event]) -> bool:
+        if self.queue:
+            return False
+        self.phase = Phase.LATE
+        self.queue = [s for s in self.order if s not in self.pos]
+        return True
+
+    def _after_late(self, events: list[Event]) -> bool:
+        while self.queue and (not self.inv_open or self.people[self.queue[0]].lire < C.LATE_PRICE):
+            self.queue.pop(0)
+        if self.queue:
+            return False
+        self._new_order(events)
+        self._phase_ended(Phase.BID, events)
+        self.phase, self.queue = Phase.INVEST, [s for s in self.order if self.inv_held[s]]
+        return True
+
+    def _after_invest(self, events: list[Event]) -> bool:
+        while self.queue and not self.resolutions(self.queue[0]):
+            seat = self.queue.pop(0)
+            events.append(InvestmentResolved(seat, self.inv_held[seat], "unused"))
+            self.inv_used.append(self.inv_held[seat])
+            self.inv_held[seat] = None
+        if self.queue:
+            return False
+        self._phase_ended(Phase.INVEST, events)
+        self.phase = Phase.DELIVER
+        self.plans = {}
+        self.pending = [s for s in self.order if self.dlv_held[s] is not None]
+        if not self.pending:
+            self._resolve_deliveries(events)
+        return True
+
+    def _after_deliver(self, events: list[Event]) -> bool:
+        return False            # the last plan in resolves the deliveries (``_play_deliver``)
+
+    def _phase_ended(self, phase: Phase, events: list[Event]) -> None:
         """Close a stretch of play for the table's picture, if players chose in it: a phase the
         rules played alone (nobody could use an investment) goes with the next one."""
         if self.acted:
-            events.append(PhaseEnded(self.round, phase))
+            events.append(PhaseEnded(self.round, phase.value))
             self.acted = 0
 
     def resolutions(self, seat: int) -> list[str]:
@@ -589,7 +606,7 @@ class Game:
         self.inv_open = [self.inv_stacks[c][self.round - 1] for c in C.COLOURS]
         self.stairs_tiles = list(C.delivery_tiles_for(self.round, self.n))
         self.pos, self.placed, self.out, self.bid_turns, self.queue = {}, set(), set(), 0, []
-        self.phase = "place"
+        self.phase = Phase.PLACE
         shown = tuple(None if self.face_down is not None and i == self.face_down[self.round - 1] else v
                       for i, v in enumerate(self.coins))
         events.append(RoundStarted(self.round, tuple(self.grid), shown, tuple(self.stairs_tiles),
@@ -617,7 +634,7 @@ class Game:
         self.markers = {}
 
     def _start_bidding(self) -> None:
-        self.phase, self.turn, self.bid_turns = "bid", 0, 0
+        self.phase, self.turn, self.bid_turns = Phase.BID, 0, 0
 
     def _new_order(self, events: list[Event]) -> None:
         before = list(self.order)
@@ -648,7 +665,7 @@ class Game:
             self._score_completions(seat, events)
         self.lire_history += (tuple(p.lire for p in self.people),)
         if self.round < C.ROUNDS:            # the last deliveries are closed by the end of the game
-            self._phase_ended("deliver", events)
+            self._phase_ended(Phase.DELIVER, events)
         events.append(CycleEnded(self.round))
         if self.round == C.ROUNDS:
             self._end(events)
@@ -689,7 +706,7 @@ class Game:
 
     def _end(self, events: list[Event]) -> None:
         self.finished = True
-        self.phase = "over"
+        self.phase = Phase.OVER
         scores = self.scores()
         key = [(scores[s], self.people[s].lire, self.people[s].hood.delivered()) for s in range(self.n)]
         best = max(key)
@@ -699,6 +716,22 @@ class Game:
 
     def log_for(self, seat: int | None) -> list[Event]:
         return [e for e in self.log if e.visible_to(seat)]
+
+
+# Each phase's rules, as boardgame.io's ``phases``: the whole move a player makes in it, and what
+# the rules then do alone (True: the phase moved on, run the next one; False: a player must choose).
+PHASE_MOVES: dict[Phase, tuple[type, ...]] = {
+    Phase.PLACE: (TakeTile, PlaceAction), Phase.BID: (Bid,), Phase.SETTLE: (Settle,), Phase.LATE: (LateInvest,),
+    Phase.INVEST: (ResolveTrack, ResolveAction), Phase.DELIVER: (Deliver,), Phase.OVER: (),
+}
+PLAY: dict[Phase, Callable[[Game, int, Any, list[Event]], None]] = {
+    Phase.PLACE: Game._play_place, Phase.BID: Game._play_bid, Phase.SETTLE: Game._play_settle,
+    Phase.LATE: Game._play_late, Phase.INVEST: Game._play_invest, Phase.DELIVER: Game._play_deliver,
+}
+ADVANCE: dict[Phase, Callable[[Game, list[Event]], bool]] = {
+    Phase.PLACE: Game._after_place, Phase.BID: Game._after_bid, Phase.SETTLE: Game._after_settle,
+    Phase.LATE: Game._after_late, Phase.INVEST: Game._after_invest, Phase.DELIVER: Game._after_deliver,
+}
 
 
 # --- Checks of set-ups and moves -------------------------------------------------------------------
@@ -736,23 +769,4 @@ def _check_setup(setup: Mapping[str, Any], n: int, opts: Mapping[str, bool]) -> 
             raise InvalidSetup(f"face_down_coin gives each round an index into its {len(want)} coins")
 
 
-def _parse_take(data: Any) -> tuple[Pos, int]:
-    if not isinstance(data, Mapping) or set(data) != {"square", "rotation"}:
-        raise MalformedInput('take is {"square": [x, y], "rotation": 0-3}')
-    sq, rot = data["square"], data["rotation"]
-    if not isinstance(sq, list) or len(sq) != 2 or type(sq[0]) is not int or type(sq[1]) is not int:
-        raise MalformedInput("a square is [x, y]")
-    if type(rot) is not int or not 0 <= rot <= 3:
-        raise BadRotation(f"a rotation is 0 to 3, not {rot!r}"[:60])
-    return (sq[0], sq[1]), rot
-
-
-def take_move(space: tuple[int, int], square: Pos, rotation: int) -> dict[str, Any]:
-    return {"place": list(space), "take": {"square": list(square), "rotation": rotation}}
-
-
-def place_action_move(space: tuple[int, int], name: str, body: Any) -> dict[str, Any]:
-    return {"place": list(space), "action": action_json(name, body)}
-
-
-__all__ = ["Game", "IllegalMove", "Trip"]
+__all__ = ["Game", "IllegalMove", "Phase", "Trip"]

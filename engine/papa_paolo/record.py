@@ -2,7 +2,8 @@
 
 A record holds the whole shuffled set-up and whole actions, every move naming its player;
 play in steps is not in it. ``from_record`` refuses unknown keys anywhere and names the move
-(from 1) and the rule a broken record breaks.
+(from 1) and the rule a broken record breaks. ``parse_move`` reads a move's JSON object into a
+whole move (moves.py), checking its shape; the rules (game.py) check what it does.
 """
 
 from __future__ import annotations
@@ -12,8 +13,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import components as C
-from .errors import GameError, InvalidRecord, MalformedInput
-from .game import OPTIONS, Game
+from .actions import parse_action
+from .errors import BadRotation, GameError, InvalidRecord, MalformedInput
+from .events import Event
+from .game import OPTIONS, Game, Phase
+from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
+from .trips import parse_trip
 
 FORMAT = "papa-paolo-record/1"
 TOP_KEYS = {"format", "players", "options", "setup", "moves"}
@@ -77,10 +82,93 @@ def from_record(record: Any, seed: int | None = None) -> Game:
             if not (type(move) is dict or isinstance(move, Mapping)) or move.get("player") not in game.players:
                 raise MalformedInput("every move is an object naming its player")
             seat = game.players.index(move["player"])
-            game.play(seat, {k: v for k, v in move.items() if k != "player"})
+            play_move(game, seat, {k: v for k, v in move.items() if k != "player"})
         except GameError as exc:
             raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
     return game
+
+
+def play_move(game: Game, seat: int, data: Mapping[str, Any]) -> list[Event]:
+    """Play a record's move (its JSON object without "player"), kept in the record as written."""
+    try:
+        move = parse_move(game.phase, data)
+    except GameError:
+        game.check_turn(seat)           # a move out of turn is refused as such, whatever its shape
+        raise
+    return game.play(seat, move, as_written=data)
+
+
+# --- Moves --------------------------------------------------------------------------------------
+
+def parse_move(phase: Phase, data: Any) -> Move:
+    """The whole move a record's JSON object (without "player") writes in ``phase``;
+    ``MalformedInput`` (or ``BadRotation``) when its shape is wrong."""
+    if not (type(data) is dict or isinstance(data, Mapping)) or not data:
+        raise MalformedInput("a move is an object")
+    parse = _PARSE.get(phase)
+    if parse is None:
+        raise MalformedInput(f"no move is made in phase {phase}")
+    return parse(data)
+
+
+def _expect(move: Mapping[str, Any], keys: set[str], what: str) -> None:
+    if set(move) != keys:
+        raise MalformedInput(f"expected {what} now, not a move with {', '.join(sorted(move))}")
+
+
+def _pair(value: Any, what: str) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2 or type(value[0]) is not int or type(value[1]) is not int:
+        raise MalformedInput(what)
+    return value[0], value[1]
+
+
+def _place(move: Mapping[str, Any]) -> TakeTile | PlaceAction:
+    if set(move) not in ({"place", "take"}, {"place", "action"}):
+        raise MalformedInput('a phase-1 move is {"place": [row, col]} with "take" or "action"')
+    space = _pair(move["place"], "place is [row, col]")
+    if "take" in move:
+        data = move["take"]
+        if not (type(data) is dict or isinstance(data, Mapping)) or set(data) != {"square", "rotation"}:
+            raise MalformedInput('take is {"square": [x, y], "rotation": 0-3}')
+        square = _pair(data["square"], "a square is [x, y]")
+        rot = data["rotation"]
+        if type(rot) is not int or not 0 <= rot <= 3:
+            raise BadRotation(f"a rotation is 0 to 3, not {rot!r}"[:60])
+        return TakeTile(space, square, rot)
+    return PlaceAction(space, *parse_action(move["action"]))
+
+
+def _bid(move: Mapping[str, Any]) -> Bid:
+    _expect(move, {"stairs"}, "a staircase space")
+    return Bid(_pair(move["stairs"], "stairs is [row, column]"))
+
+
+def _settle(move: Mapping[str, Any]) -> Settle:
+    _expect(move, {"invest"}, "an investment tile")
+    return Settle(move["invest"])
+
+
+def _late(move: Mapping[str, Any]) -> LateInvest:
+    _expect(move, {"late"}, "a late investment tile or null")
+    return LateInvest(move["late"])
+
+
+def _resolve(move: Mapping[str, Any]) -> ResolveTrack | ResolveAction:
+    _expect(move, {"resolve"}, "an investment resolved")
+    how = move["resolve"]
+    return ResolveTrack() if how == "track" else ResolveAction(*parse_action(how))
+
+
+def _deliver(move: Mapping[str, Any]) -> Deliver:
+    _expect(move, {"deliver"}, "a delivery plan")
+    trips = move["deliver"]
+    if not isinstance(trips, list):
+        raise MalformedInput("deliver is a list of trips")
+    return Deliver(tuple(parse_trip(t) for t in trips))
+
+
+_PARSE = {Phase.PLACE: _place, Phase.BID: _bid, Phase.SETTLE: _settle, Phase.LATE: _late, Phase.INVEST: _resolve,
+          Phase.DELIVER: _deliver}
 
 
 def result(game: Game) -> dict[str, Any]:

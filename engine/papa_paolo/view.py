@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import components as C
+from .game import Phase
 from .stepper import legal_steps
 
 
@@ -36,7 +37,7 @@ class PapaView:
     players: tuple[str, ...]
     options: dict[str, bool]
     round: int
-    phase: str                      # place, bid, settle, late, invest, deliver, over
+    phase: Phase                    # place, bid, settle, late, invest, deliver, over
     phase_number: int
     order: tuple[int, ...]
     to_act: tuple[int, ...]
@@ -85,11 +86,11 @@ def _squares(hood) -> tuple[SquareView, ...]:
 
 def _draft(game, seat: int | None) -> dict[str, Any] | None:
     acting = game.to_act()
-    if game.phase == "deliver":
+    if game.phase == Phase.DELIVER:
         d = game.drafts.get(seat) if seat is not None else None
-        return None if d is None else _plain(d)
+        return None if d is None else _plain(d.as_dict())
     if len(acting) == 1 and acting[0] in game.drafts:
-        return _plain({k: v for k, v in game.drafts[acting[0]].items()})
+        return _plain(game.drafts[acting[0]].as_dict())
     return None
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.papa_paolo import components as C
-from engine.papa_paolo.steps import parse
+from engine.papa_paolo.steps import Rotate, parse
 
 from .. import draw, style
 from ..i18n import t
@@ -47,7 +47,7 @@ class _Frame:
 def _frame(view) -> _Frame:
     steps = [parse(s) for s in view.legal]
     labels = square_keys(steps)
-    rotations = [s.arg for s in steps if s.verb == "rotate"]
+    rotations = [s.rotation for s in steps if isinstance(s, Rotate)]
     chosen = _chosen(view, rotations)
     squares = view.neighbourhoods[view.viewer]
     hood_w, hood_h = pieces.hood_size(squares, CELL, [*labels, *([chosen] if chosen else [])])

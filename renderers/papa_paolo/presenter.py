@@ -23,8 +23,32 @@ from typing import Any
 
 from engine.papa_paolo import components as C
 from engine.papa_paolo.game import PHASE_NUMBER
-from engine.papa_paolo.stepper import parse_split
-from engine.papa_paolo.steps import Step, parse
+from engine.papa_paolo.steps import (
+    Act,
+    BestPlan,
+    BestTrip,
+    Done,
+    Drop,
+    EndTrip,
+    From,
+    Invest,
+    Late,
+    OnSquare,
+    OnTile,
+    Pizzas,
+    Pizzeria,
+    Place,
+    Put,
+    Rotate,
+    Split,
+    Stairs,
+    Step,
+    StepTo,
+    TileAction,
+    Track,
+    UndoTrip,
+    parse,
+)
 
 from ..i18n import t
 from ..presenter import CHAT, TERMINAL, ChoiceNotFound, Menu, MenuItem, Presenter, Spot, fit_description
@@ -35,7 +59,7 @@ from .hoodimage import render_own
 from .hoodtext import own_board_text, pizzas_taken
 from .scoring import score_parts
 from .spots import board_spots, seat_spots
-from .squares import NUMBERED, numbered_verbs, square_keys
+from .squares import NUMBERED, numbered_kinds, square_keys
 from .text import ACTION_EMOJI, COLOUR_EMOJI, ROAD_CHAR
 
 ROW = 5                 # buttons in a row (Discord's limit)
@@ -140,24 +164,24 @@ class PapaPaoloPresenter(Presenter):
         steps = [c if isinstance(c, Step) else parse(c) for c in choices]
         if not steps:
             return Menu(())
-        stairs = [s for s in steps if s.verb == "stairs"]
+        stairs = [s for s in steps if isinstance(s, Stairs)]
         if stairs:
             return _stairs_menu(stairs, view.delivery_tiles, language, group)
         keys = square_keys(steps)
-        numbered = numbered_verbs(steps)
-        keyed = [_item(s, view, language, keys, numbered) for s in steps if s.verb in numbered]
-        best = [_item(s, view, language, keys, numbered) for s in steps if s.verb == "best-plan"]
+        numbered = numbered_kinds(steps)
+        keyed = [_item(s, view, language, keys, numbered) for s in steps if isinstance(s, numbered)]
+        best = [_item(s, view, language, keys, numbered) for s in steps if isinstance(s, BestPlan)]
         # Shortcuts are offered at once (a square takes the tile there, "pizzas 3" buys three, a
         # pizzeria builds it): the steps that lead to the same moves are left off the menu.
         verbs = {s.verb for s in steps}
         hidden = {"best-plan"} | {v for v, short in HIDDEN_BESIDE.items() if short & verbs}
         others = [_item(s, view, language, keys, numbered) for s in steps
-                  if s.verb not in numbered and s.verb not in hidden]
-        if steps[0].verb == "place":
+                  if not isinstance(s, numbered) and s.verb not in hidden]
+        if isinstance(steps[0], Place):
             cols = view.grid_size[1]
             by_row: dict[int, list[MenuItem]] = {}
             for step, item in zip(steps, others, strict=True):
-                by_row.setdefault(step.arg[0], []).append(item)
+                by_row.setdefault(step.space[0], []).append(item)
             return Menu(tuple(tuple(row) for _, row in sorted(by_row.items())) if cols <= ROW else _rows(others))
         rows = (tuple(best),) if best else ()
         return Menu(rows + _rows(keyed) + _rows(others, width=3))
@@ -180,17 +204,21 @@ class PapaPaoloPresenter(Presenter):
 
     def short_choice_text(self, choice, language: str) -> str:
         step = choice if isinstance(choice, Step) else parse(choice)
-        arg = step.arg
-        if step.verb == "place":
-            arg = words.space_name(arg)
-        elif step.verb == "stairs":
-            arg = t(language, "papa.stairs_space", column=arg[1], step=arg[0] + 1)
-        elif step.verb == "rotate":
-            arg = f"{arg * 90}°"
-        elif step.verb == "split":
-            arg = ", ".join(f"({x},{y}) ×{k}" for (x, y), k in parse_split(arg))
-        elif isinstance(arg, tuple):
-            arg = f"({arg[0]},{arg[1]})"
+        arg: Any = None
+        if isinstance(step, Place):
+            arg = words.space_name(step.space)
+        elif isinstance(step, Stairs):
+            arg = t(language, "papa.stairs_space", column=step.space[1], step=step.space[0] + 1)
+        elif isinstance(step, Rotate):
+            arg = f"{step.rotation * 90}°"
+        elif isinstance(step, Split):
+            arg = ", ".join(f"({x},{y}) ×{k}" for (x, y), k in step.parts)
+        elif isinstance(step, OnSquare):
+            arg = f"({step.square[0]},{step.square[1]})"
+        elif isinstance(step, Pizzas):
+            arg = step.count
+        elif isinstance(step, OnTile):
+            arg = step.tile
         return t(language, "papa.short." + step.verb, arg=arg)
 
     # ---- boards and pictures ---------------------------------------------------------------------
@@ -259,7 +287,7 @@ def _stairs_menu(stairs: list[Step], tiles: Sequence[str], language: str, group:
     """Staircase spaces by column (a column is a delivery tile: the picture heads it "1: A2")."""
     columns: dict[int, list[Step]] = {}
     for s in stairs:
-        columns.setdefault(s.arg[1], []).append(s)
+        columns.setdefault(s.space[1], []).append(s)
     if group and group.startswith("s") and group[1:].isdigit() and int(group[1:]) in columns:
         column = int(group[1:])
         items = [_stair_item(s, tiles, language) for s in columns[column]]
@@ -268,7 +296,7 @@ def _stairs_menu(stairs: list[Step], tiles: Sequence[str], language: str, group:
     if len(stairs) <= MAX_ITEMS:
         return Menu(tuple(tuple(_stair_item(s, tiles, language) for s in col) for _, col in sorted(columns.items())))
     items = [MenuItem(t(language, "papa.btn.column", column=c, tile=_column_tile(tiles, c),
-                        cheapest=min(C.stair_cost(*s.arg) for s in col)), group=f"s{c}")
+                        cheapest=min(C.stair_cost(*s.space) for s in col)), group=f"s{c}")
              for c, col in sorted(columns.items())]
     return Menu(_rows(items, width=2))
 
@@ -278,36 +306,39 @@ def _column_tile(tiles: Sequence[str], column: int) -> str:
 
 
 def _stair_item(step: Step, tiles: Sequence[str], language: str) -> MenuItem:
-    row, col = step.arg
+    row, col = step.space
     return MenuItem(t(language, "papa.btn.stairs", column=col, tile=_column_tile(tiles, col), step=row + 1,
                       cost=C.stair_cost(row, col)), choice=step)
 
 
-def _item(step: Step, view, language: str, keys: dict, numbered: Sequence[str] = NUMBERED) -> MenuItem:
-    v, arg = step.verb, step.arg
-    if v in numbered:
-        key = keys[arg]
-        label = f"{key} · 📦" if v == "drop" else str(key)
-        if v in ("from", "put"):
+def _item(step: Step, view, language: str, keys: dict,
+          numbered: tuple[type[OnSquare], ...] = NUMBERED) -> MenuItem:
+    if isinstance(step, numbered):
+        square = step.square
+        key = keys[square]
+        label = f"{key} · 📦" if isinstance(step, Drop) else str(key)
+        if isinstance(step, From | Put):
             # what the pizzeria holds once the trips already planned have taken theirs
-            pizzas = next((q.pizzas for q in view.neighbourhoods[view.viewer] if (q.x, q.y) == arg), 0) \
+            pizzas = next((q.pizzas for q in view.neighbourhoods[view.viewer] if (q.x, q.y) == square), 0) \
                 if view.viewer is not None else 0
-            pizzas -= pizzas_taken(view.draft)[arg] if v == "from" else 0
-            label = t(language, "papa.btn.from", key=key, pizzas=pizzas) if v == "from" else f"{key} · 🍕{pizzas}"
-        elif v == "step":
+            pizzas -= pizzas_taken(view.draft)[square] if isinstance(step, From) else 0
+            label = t(language, "papa.btn.from", key=key, pizzas=pizzas) if isinstance(step, From) \
+                else f"{key} · 🍕{pizzas}"
+        elif isinstance(step, StepTo):
             label = t(language, "papa.btn.step", key=key)
         return MenuItem(label, choice=step, key=key)
-    if v == "undo-trip":
+    if isinstance(step, UndoTrip):
         # a fixed letter, as Paris Connection's Undo: typed from memory, it never takes a number
         cancels = bool((view.draft or {}).get("cur"))
         return MenuItem(t(language, "papa.btn.cancel_trip" if cancels else "papa.btn.undo_trip"), choice=step,
                         letter="u")
-    if v == "place":
-        tile = view.grid[arg[0] * view.grid_size[1] + arg[1]]
+    if isinstance(step, Place):
+        r, c = step.space
+        tile = view.grid[r * view.grid_size[1] + c]
         sign = f"{COLOUR_EMOJI[C.CITY_TILES[tile].colour]}{C.CITY_TILES[tile].houses}" if tile else "—"
-        return MenuItem(f"{words.space_name(arg)} {sign}", choice=step)
-    if v == "split":
-        parts = " · ".join(f"{keys.get(p, '?')}×{k}" for p, k in parse_split(arg))
+        return MenuItem(f"{words.space_name(step.space)} {sign}", choice=step)
+    if isinstance(step, Split):
+        parts = " · ".join(f"{keys.get(p, '?')}×{k}" for p, k in step.parts)
         return MenuItem(f"🍕 {parts}", choice=step)
     return MenuItem(_label(step, view, language), choice=step)
 
@@ -331,41 +362,41 @@ def _action_label(action: str, view, language: str) -> str:
 
 
 def _label(step: Step, view, language: str) -> str:
-    v, arg = step.verb, step.arg
     draft = view.draft or {}
-    if v == "take":
+    if isinstance(step, Act) and step.action == "take":
         space = draft.get("space") or (0, 0)
         tile = view.grid[space[0] * view.grid_size[1] + space[1]]
         return t(language, "papa.btn.take", emoji=ACTION_EMOJI["take"], tile=words.tile_text(tile, language))
-    if v in ("sponsor", "buy", "express", "build", "nothing"):
-        return _action_label(v, view, language)
-    if v == "best-trip":
+    if isinstance(step, Act):
+        return _action_label(step.action, view, language)
+    if isinstance(step, BestTrip):
         fee = max(0, C.EXPRESS_FEE - _bonus(view, "express"))
         return t(language, "papa.btn.best_trip", emoji=ACTION_EMOJI["express"], cost=fee)
-    if v == "rotate":
+    if isinstance(step, Rotate):
         tile = _draft_tile(view)
-        roads = ROAD_CHAR[words.rotated_roads(tile, arg)] if tile else ""
-        return f"↻ {arg * 90}° {roads}"
-    if v == "pizzas":
-        return t(language, "papa.btn.pizzas", pizzas=arg, cost=max(0, C.INGREDIENT_COST[arg] - _bonus(view, "buy")))
-    if v == "pizzeria":
-        p = C.PIZZERIAS[arg]
-        return t(language, "papa.btn.pizzeria", pizzeria=arg, cost=max(0, p.cost - _bonus(view, "build")),
+        roads = ROAD_CHAR[words.rotated_roads(tile, step.rotation)] if tile else ""
+        return f"↻ {step.rotation * 90}° {roads}"
+    if isinstance(step, Pizzas):
+        return t(language, "papa.btn.pizzas", pizzas=step.count,
+                 cost=max(0, C.INGREDIENT_COST[step.count] - _bonus(view, "buy")))
+    if isinstance(step, Pizzeria):
+        p = C.PIZZERIAS[step.tile]
+        return t(language, "papa.btn.pizzeria", pizzeria=step.tile, cost=max(0, p.cost - _bonus(view, "build")),
                  capacity=p.capacity)
-    if v in ("invest", "late"):
-        tile = C.INVESTMENT_TILES[arg]
-        return t(language, "papa.btn.invest", emoji=COLOUR_EMOJI[tile.colour], tile=arg,
+    if isinstance(step, Invest | Late):
+        tile = C.INVESTMENT_TILES[step.tile]
+        return t(language, "papa.btn.invest", emoji=COLOUR_EMOJI[tile.colour], tile=step.tile,
                  action=words.action_word(tile.action, language), bonus=tile.bonus)
-    if v == "track":
+    if isinstance(step, Track):
         colour = C.INVESTMENT_TILES[view.investment_held[view.viewer]].colour if view.viewer is not None else None
         return t(language, "papa.btn.track", emoji=COLOUR_EMOJI.get(colour, ""),
                  colour=words.colour_word(colour, language) if colour else "")
-    if v == "action":
+    if isinstance(step, TileAction):
         action = C.INVESTMENT_TILES[view.investment_held[view.viewer]].action if view.viewer is not None else "nothing"
         return _action_label(action, view, language)
-    if v == "done" and view.phase == "deliver" and not (draft.get("trips")):
+    if isinstance(step, Done) and view.phase == "deliver" and not (draft.get("trips")):
         return t(language, "papa.btn.deliver_nothing")
-    return t(language, "papa.btn." + v)
+    return t(language, "papa.btn." + step.verb)
 
 
 def _draft_tile(view) -> str | None:
@@ -418,20 +449,20 @@ def _plan_prompt(view, language: str, surface: str) -> str:
     draft = view.draft or {}
     tile = view.delivery_held[view.viewer]
     limits = words.delivery_text(tile, language) if tile else ""
-    verbs = {s.split(" ", 1)[0] for s in view.legal}
+    kinds = {type(parse(s)) for s in view.legal}
     if draft.get("cur"):
-        ways = [t(language, f"papa.prompt.trip_{verb}") for verb in ("step", "drop", "end-trip", "undo-trip")
-                if verb in verbs]
+        ways = [t(language, f"papa.prompt.trip_{kind.verb}") for kind in (StepTo, Drop, EndTrip, UndoTrip)
+                if kind in kinds]
         return t(language, "papa.prompt.trip", drops=len(draft["cur"]["drops"]), limits=limits,
                  ways=_either(ways, language))
     trips = len(draft.get("trips", ()))
     head = t(language, "papa.prompt.deliver", trips=trips, limits=limits,
              allowed=C.track_value("green", view.tracks[view.viewer]["green"]))
-    if "best-plan" in verbs:
+    if BestPlan in kinds:
         key = ("papa.prompt.deliver_first_typed" if surface == TERMINAL else "papa.prompt.deliver_first") \
-            if "from" in verbs else "papa.prompt.deliver_none"
+            if From in kinds else "papa.prompt.deliver_none"
     else:
-        key = "papa.prompt.deliver_more" if "from" in verbs else "papa.prompt.deliver_send"
+        key = "papa.prompt.deliver_more" if From in kinds else "papa.prompt.deliver_send"
     return f"{head} {t(language, key)}"
 
 

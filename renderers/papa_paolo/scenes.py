@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.papa_paolo.definition import GAME, PapaMatch
+from engine.papa_paolo.steps import From, StepTo
 
 NAMES = ("Ann", "Bob", "Chiara", "Didier")
 
@@ -41,7 +42,7 @@ def choosing(n: int, mode: str, *, seed: int = 7) -> PapaMatch:
         if match.pacing.round_number() >= 3 and now == mode:
             return match
         choices = match.legal_choices(seat)
-        steps = [c for c in choices if c.verb in ("from", "step")] if view.phase == "deliver" else []
+        steps = [c for c in choices if isinstance(c, From | StepTo)] if view.phase == "deliver" else []
         match.apply(steps[0] if steps else GAME.choose(match, seat, seed=seed), by=seat)
     raise LookupError(f"no {mode} in this game")
 

@@ -12,28 +12,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.papa_paolo.steps import Step, parse
+from engine.papa_paolo.steps import Invest, Late, OnSquare, Place, Rotate, Stairs, Step, parse
 
 from ..presenter import Spot
 from . import board, hoodimage
-
-ON_SQUARES = ("square", "put", "from", "step", "drop")     # steps on a square of the seat's neighbourhood
 
 
 def board_spots(view, choices: Sequence[Any], layout: str = "landscape") -> list[Spot]:
     k = board.SCALE.get(layout, board.SCALE["landscape"])
     steps = [(choice, _step(choice)) for choice in choices]
-    if not any(step.verb in ("place", "stairs", "invest", "late") for _, step in steps):
+    if not any(isinstance(step, Place | Stairs | Invest | Late) for _, step in steps):
         return []
     grid, stairs = board.block_places(view, layout)
     spots = []
     for choice, step in steps:
-        if step.verb == "place":
-            spots.append(Spot(choice, board.space_box(*grid, *step.arg, k)))
-        elif step.verb == "stairs":
-            spots.append(Spot(choice, board.stair_box(*stairs, *step.arg, k)))
-        elif step.verb in ("invest", "late") and step.arg in view.investment_open:
-            spots.append(Spot(choice, board.investment_box(view, *stairs, view.investment_open.index(step.arg), k)))
+        if isinstance(step, Place):
+            spots.append(Spot(choice, board.space_box(*grid, *step.space, k)))
+        elif isinstance(step, Stairs):
+            spots.append(Spot(choice, board.stair_box(*stairs, *step.space, k)))
+        elif isinstance(step, Invest | Late) and step.tile in view.investment_open:
+            spots.append(Spot(choice, board.investment_box(view, *stairs, view.investment_open.index(step.tile), k)))
     return spots
 
 
@@ -41,10 +39,10 @@ def seat_spots(view, choices: Sequence[Any]) -> list[Spot]:
     spots = []
     for choice in choices:
         step = _step(choice)
-        if step.verb in ON_SQUARES and isinstance(step.arg, tuple):
-            spots.append(Spot(choice, hoodimage.square_box(view, step.arg), "seat"))
-        elif step.verb == "rotate":
-            spots.append(Spot(choice, hoodimage.rotation_box(view, step.arg), "seat"))
+        if isinstance(step, OnSquare):
+            spots.append(Spot(choice, hoodimage.square_box(view, step.square), "seat"))
+        elif isinstance(step, Rotate):
+            spots.append(Spot(choice, hoodimage.rotation_box(view, step.rotation), "seat"))
     return spots
 
 

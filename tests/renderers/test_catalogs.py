@@ -19,10 +19,7 @@ from bot.terminal.choices import COMMANDS as TERMINAL_COMMANDS
 from engine.papa_paolo.components import ACTIONS as PAPA_ACTIONS
 from engine.papa_paolo.components import COLOURS as PAPA_COLOURS
 from engine.papa_paolo.game import OPTIONS as PAPA_OPTIONS
-from engine.papa_paolo.steps import BARE as PAPA_BARE
-from engine.papa_paolo.steps import IDS as PAPA_IDS
-from engine.papa_paolo.steps import NUMBERS as PAPA_NUMBERS
-from engine.papa_paolo.steps import PAIRS as PAPA_PAIRS
+from engine.papa_paolo.steps import VERBS as PAPA_VERBS
 from engine.paris_connection.board import COMPANIES
 from engine.paris_paris.board import COLOURS
 from engine.paris_paris.game import FINAL_TOURS
@@ -75,7 +72,7 @@ DYNAMIC_KEYS: dict[str, set[str]] = {
     "papa.stretch_over.": {"place", "bid", "invest", "deliver"},     # the phases that close a stretch
     "papa.option.": set(PAPA_OPTIONS),
     "papa.option_help.": set(PAPA_OPTIONS),
-    "papa.short.": set(PAPA_BARE + PAPA_PAIRS + PAPA_NUMBERS + PAPA_IDS + ("split",)),
+    "papa.short.": set(PAPA_VERBS),
     "papa.btn.": {"drop", "end-trip", "done", "best-plan", "decline"},
     "papa.prompt.trip_": {"step", "drop", "end-trip", "undo-trip"},     # what a trip under way may do next
     "papa.grid.tag.": set(PAPA_COLOURS),

@@ -129,7 +129,7 @@ async def play(service, transport, *, humans: int, ais: int, seed: int, options:
             mine = decisions(after, seat)
             if len(mine) > whole[seat]:                 # the press completed a decision
                 kind = decision_kind(mine[-1])
-                if verbs_since.pop(seat) & set(ONE_AT_A_TIME):       # counted apart
+                if verbs_since.pop(seat) & {k.verb for k in ONE_AT_A_TIME}:       # counted apart
                     kind += " (step by step)"
                 stats["taps"].setdefault(kind, []).append(pressed_since.pop(seat))
     stats["picture_names"] = [m.image_name for m in transport.group() if m.image is not None]

@@ -116,7 +116,7 @@ async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after:
             verbs.setdefault(seat, set()).update(text.split(" ")[0] for s, text in game.moves[steps:] if s == seat)
             mine = [{k: v for k, v in m.items() if k != "player"} for m in made if m["player"] == game.players[seat]]
             if mine:                                       # the tap completed the seat's decision
-                kind = decision_kind(mine[0]) + (" (step by step)" if verbs.pop(seat) & set(ONE_AT_A_TIME) else "")
+                kind = decision_kind(mine[0]) + (" (step by step)" if verbs.pop(seat) & {k.verb for k in ONE_AT_A_TIME} else "")
                 taps_by_kind.setdefault(kind, []).append(since.pop(seat))
         assert all(a.get("show_alert") is not True for a in answers), answers
         posts.append(len(table.group_messages()) - before)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from engine.papa_paolo import components as C
 from engine.papa_paolo.definition import GAME
 from engine.papa_paolo.game import Game
+from engine.papa_paolo.record import play_move
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
 ALL_OPTIONS = ("hidden_money", "first_player_coin", "reverse_bid_order", "money_bonus", "two_player_preview",
@@ -41,7 +42,7 @@ def idle_placements(g: Game) -> None:
     while g.phase == "place":
         seat = g.to_act()[0]
         free = next(i for i in range(len(g.grid)) if i not in g.markers)
-        g.play(seat, {"place": space_of(g, free), "action": {"none": {}}})
+        play_move(g, seat, {"place": space_of(g, free), "action": {"none": {}}})
 
 
 def random_match(n: int, seed: int, options: dict | None = None):

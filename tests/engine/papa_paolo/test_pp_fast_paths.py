@@ -20,7 +20,7 @@ from engine.papa_paolo import trips
 from engine.papa_paolo.game import compact_json
 from engine.papa_paolo.hood import City, Hood, Shop, rotated
 from engine.papa_paolo.stepper import _amounts, _express_serves, _offer, _surely_offered, legal_steps
-from engine.papa_paolo.steps import Step
+from engine.papa_paolo.steps import Act
 
 
 def _plain_placements(hood: Hood, tile: C.CityTile) -> list:
@@ -125,7 +125,7 @@ def test_a_spaces_action_offers_what_its_rules_say():
         for seat in range(g.n):
             bonus = g.bonus_now(seat)
             for action in C.ACTIONS:
-                plain = [*_amounts(g, seat, action), Step(action)] if g.can_act(seat, action, bonus) else []
+                plain = [*_amounts(g, seat, action), Act(action)] if g.can_act(seat, action, bonus) else []
                 assert _offer(g, seat, action, bonus) == plain
                 checked += 1
     assert checked > 1000

@@ -12,7 +12,9 @@ from pp_testkit import play_out
 
 from engine.errors import InvalidRecord
 from engine.papa_paolo.definition import GAME
-from engine.papa_paolo.record import from_record, result
+from engine.papa_paolo.errors import MalformedInput
+from engine.papa_paolo.game import Phase
+from engine.papa_paolo.record import from_record, game_from_setup, parse_move, play_move, result, to_record
 from engine.registry import by_record_format
 
 
@@ -78,6 +80,31 @@ def test_broken_records_are_refused_naming_move_and_rule(finished, tmp_path):
     out = subprocess.run([sys.executable, "-m", "engine", "replay", str(path)], capture_output=True, text=True)
     assert out.returncode == 2 and out.stderr.count("\n") == 1
     assert "move 2" in out.stderr and "space_taken" in out.stderr
+
+
+def test_moves_are_read_into_whole_moves_and_kept_as_written(finished):
+    record = finished.to_record()
+    game = game_from_setup(record)
+    kinds = set()
+    for move in record["moves"]:
+        data = {k: v for k, v in move.items() if k != "player"}
+        parsed = parse_move(game.phase, data)
+        kinds.add(type(parsed).__name__)
+        assert parsed.as_record() == data
+        play_move(game, game.players.index(move["player"]), data)
+    assert {"TakeTile", "PlaceAction", "Bid", "Settle", "Deliver"} <= kinds
+    assert to_record(game) == record
+    # A move written with its keys in another order replays, and the record keeps it as written.
+    turned = copy.deepcopy(record)
+    first = turned["moves"][0]
+    turned["moves"][0] = dict(reversed(first.items()))
+    again = from_record(turned)
+    assert json.dumps(to_record(again)["moves"][0]) == json.dumps({"player": first["player"],
+                                                                   **dict(reversed(first.items()))})
+    with pytest.raises(MalformedInput):
+        parse_move(Phase.BID, {"stairs": [1]})
+    with pytest.raises(MalformedInput):
+        parse_move(Phase.PLACE, {"stairs": [1, 1]})
 
 
 def test_strictness(finished):

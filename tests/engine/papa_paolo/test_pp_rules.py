@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from pp_testkit import game, idle_placements, setup
@@ -13,10 +14,35 @@ from engine.errors import InvalidOption, InvalidSetup
 from engine.papa_paolo import components as C
 from engine.papa_paolo import errors as E
 from engine.papa_paolo.definition import GAME
+from engine.papa_paolo.drafts import ActionDraft, PlanDraft, TripDraft
 from engine.papa_paolo.events import OrderChanged, PlanStep, PlanSubmitted
 from engine.papa_paolo.game import Game
 from engine.papa_paolo.hood import City, Hood, Shop, rotated
-from engine.papa_paolo.steps import Step, parse
+from engine.papa_paolo.record import play_move
+from engine.papa_paolo.steps import (
+    VERBS,
+    Act,
+    BestPlan,
+    BestTrip,
+    Done,
+    Drop,
+    From,
+    Invest,
+    Late,
+    Pizzas,
+    Pizzeria,
+    Place,
+    Put,
+    Rotate,
+    Split,
+    Square,
+    Stairs,
+    StepTo,
+    TileAction,
+    Track,
+    UndoTrip,
+    parse,
+)
 from engine.papa_paolo.trips import best_plan, check_plan
 
 
@@ -44,10 +70,10 @@ def test_phase_one_gives_every_player_four_turns_in_order():
         seat = g.to_act()[0]
         seen.append(seat)
         free = next(i for i in range(len(g.grid)) if i not in g.markers)
-        g.play(seat, {"place": [free // 3, free % 3], "action": {"none": {}}})
+        play_move(g, seat, {"place": [free // 3, free % 3], "action": {"none": {}}})
     assert seen == [0, 1, 2] * 4 and g.phase == "bid"
     with pytest.raises(Exception) as info:
-        game(3).play(0, {"place": [0, 1], "action": {"sponsor": {}}})
+        play_move(game(3), 0, {"place": [0, 1], "action": {"sponsor": {}}})
     assert info.value.code == "action_not_on_space"      # [0, 1] offers only buying
 
 
@@ -55,11 +81,11 @@ def test_first_player_after_settlement_is_the_leftmost_column():
     g = game(3)
     idle_placements(g)
     a, b, c = g.order
-    g.play(a, {"stairs": [0, 3]})
-    g.play(b, {"stairs": [0, 2]})
-    g.play(c, {"stairs": [0, 1]})
+    play_move(g, a, {"stairs": [0, 3]})
+    play_move(g, b, {"stairs": [0, 2]})
+    play_move(g, c, {"stairs": [0, 1]})
     while g.phase in ("settle", "late"):
-        g.play(g.to_act()[0], {"invest": g.inv_open[0]} if g.phase == "settle" else {"late": None})
+        play_move(g, g.to_act()[0], {"invest": g.inv_open[0]} if g.phase == "settle" else {"late": None})
     assert g.order[0] == c
 
 
@@ -68,11 +94,11 @@ def test_reverse_bid_order():
     idle_placements(g)
     a, b, c = g.order
     g.people[c].lire = 0
-    g.play(a, {"stairs": [2, 1]})
-    g.play(b, {"stairs": [0, 2]})
+    play_move(g, a, {"stairs": [2, 1]})
+    play_move(g, b, {"stairs": [0, 2]})
     assert c in g.out                                 # nothing free is left for 0 Lire
     while g.phase in ("settle", "late"):
-        g.play(g.to_act()[0], {"invest": g.inv_open[0]} if g.phase == "settle" else {"late": None})
+        play_move(g, g.to_act()[0], {"invest": g.inv_open[0]} if g.phase == "settle" else {"late": None})
     assert g.order == [c, b, a]                       # outside first, then lowest rank to highest
 
 
@@ -80,7 +106,7 @@ def test_first_player_coin_sets_the_order_at_once():
     g = game(2, options={"first_player_coin": True}, coins=[3, 1, 1, 1, 1, 2])   # face down: row 0's coin
     for seat, space in [(0, [1, 0]), (1, [0, 0]), (0, [1, 1]), (1, [0, 1]), (0, [1, 2]), (1, [2, 0]),
                         (0, [2, 1]), (1, [2, 2])]:
-        g.play(seat, {"place": space, "action": {"none": {}}})
+        play_move(g, seat, {"place": space, "action": {"none": {}}})
     assert g.order == [1, 0] and any(isinstance(e, OrderChanged) for e in g.log)
 
 
@@ -108,11 +134,11 @@ def test_express_ignoring_roads():
     g = game(2, options={"express_ignores_roads": True})
     hood = g.people[0].hood
     hood.cities[(1, 1)] = City("Y01", "yellow", frozenset(), 1)      # no road reaches it
-    g.play(0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [], "drops": [[1, 1]]}}})
+    play_move(g, 0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [], "drops": [[1, 1]]}}})
     assert hood.cities[(1, 1)].served == 1 and hood.cities[(1, 1)].scored
     g2 = game(2)
     with pytest.raises(E.EmptyTrip):                  # without the option a trip follows roads
-        g2.play(0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [], "drops": [[1, 0]]}}})
+        play_move(g2, 0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [], "drops": [[1, 0]]}}})
 
 
 def test_hidden_money_views():
@@ -133,21 +159,55 @@ def test_steps_print_and_parse_back():
         parse("fly 1,2")
 
 
+def test_each_step_text_parses_to_its_own_class():
+    kinds = {"place 1,2": Place, "stairs 1,2": Stairs, "square 1,2": Square, "put 1,2": Put, "from 1,2": From,
+             "step 1,2": StepTo, "drop 1,2": Drop, "rotate 2": Rotate, "pizzas 2": Pizzas, "pizzeria p4-1": Pizzeria,
+             "invest iy3": Invest, "late iy3": Late, "split 0,0=1": Split, "take": Act, "undo-trip": UndoTrip,
+             "best-trip": BestTrip}
+    for text, kind in kinds.items():
+        step = parse(text.upper())
+        assert type(step) is kind and step.verb == text.split(" ")[0] and parse(str(step)) == step
+    steps = [parse(t) for t in kinds]
+    assert len(set(steps)) == len(steps)                 # the same argument under another verb differs
+    assert parse("place 1, 2") == Place((1, 2)) and hash(parse("place 1,2")) == hash(Place((1, 2)))
+    assert parse("done") == Done() and parse("done") != BestPlan() and parse("sponsor") == Act("sponsor")
+    assert {parse(t) for t in ("track", "track", "action")} == {Track(), TileAction()}
+    assert set(VERBS) == {parse(t).verb for t in kinds} | {"sponsor", "buy", "express", "build", "nothing",
+                                                           "end-trip", "done", "best-plan", "decline", "track",
+                                                           "action"}
+    with pytest.raises(E.MalformedInput):
+        parse("take 1,2")
+    with pytest.raises(E.MalformedInput):
+        parse("rotate x")
+
+
+def test_drafts_show_the_keys_set_so_far():
+    space = ActionDraft(0, (1, 2))
+    assert space.as_dict() == {"seat": 0, "space": (1, 2), "mode": "choose"}
+    buying = replace(space, action="buy", mode="put", n=3, to=(), left=3).put((0, 0), 1).put((1, 0), 1).put((0, 0), 1)
+    assert list(buying.as_dict()) == ["seat", "space", "mode", "action", "n", "to", "left"]
+    assert buying.as_dict()["to"] == {(0, 0): 2, (1, 0): 1} and buying.left == 0
+    plan = PlanDraft((TripDraft((0, 0)).stepped((1, 0)).dropped((1, 0)),), TripDraft((0, 0)))
+    assert plan.as_dict() == {"trips": [{"from": (0, 0), "path": [(1, 0)], "drops": [(1, 0)]}],
+                              "cur": {"from": (0, 0), "path": [], "drops": []}}
+    assert plan.taken() == ({(0, 0): 1}, {(1, 0): 1}, 1)
+
+
 def test_a_placement_in_steps():
     match = GAME.new_match(["a", "b"], seed=11)
     g = match.game
     seat = match.to_act()[0]
-    match.apply(Step("place", (0, 0)), by=seat)
+    match.apply(Place((0, 0)), by=seat)
     assert match.pacing.in_decision(seat) and match.to_act() == (seat,)
     choices = match.legal_choices(seat)
-    assert Step("take") in choices and Step("nothing") in choices
-    match.apply(Step("take"), by=seat)
+    assert Act("take") in choices and Act("nothing") in choices
+    match.apply(Act("take"), by=seat)
     squares = match.legal_choices(seat)
     assert squares and all(s.verb == "square" for s in squares)
     match.apply(squares[0], by=seat)
     rotations = match.legal_choices(seat)
     tile = C.CITY_TILES[g.grid[0]]
-    assert all(g.people[seat].hood.placement_fault(squares[0].arg, rotated(tile.roads, r.arg)) is None
+    assert all(g.people[seat].hood.placement_fault(squares[0].square, rotated(tile.roads, r.rotation)) is None
                for r in rotations)
     match.apply(rotations[0], by=seat)
     assert not match.pacing.in_decision(seat) and match.to_act() != (seat,) and len(g.record_moves) == 1
@@ -191,7 +251,7 @@ def test_simultaneous_deliveries_stay_private_until_all_are_in():
     assert match.view(b).draft is not None and match.view(a).draft is None and match.view(None).draft is None
     assert all(not isinstance(e, PlanStep) for e in match.log_for(None))
     assert any(isinstance(e, PlanStep) for e in match.log_for(b))
-    match.apply(Step("done") if Step("done") in match.legal_choices(a) else match.legal_choices(a)[-1], by=a)
+    match.apply(Done() if Done() in match.legal_choices(a) else match.legal_choices(a)[-1], by=a)
     assert any(isinstance(e, PlanSubmitted) and e.seat == a for e in match.log_for(None))
     assert a not in match.to_act() and b in match.to_act()
 
@@ -276,13 +336,13 @@ def test_a_tile_is_taken_from_its_square_right_after_the_space():
     for seed in range(1, 40):
         match = GAME.new_match(["a", "b"], seed=seed)
         seat = match.to_act()[0]
-        space = next(s for s in match.legal_choices(seat) if match.game.grid[s.arg[0] * 3 + s.arg[1]] is not None)
+        space = next(s for s in match.legal_choices(seat) if match.game.grid[s.space[0] * 3 + s.space[1]] is not None)
         match.apply(space, by=seat)
         offered = [s for s in match.legal_choices(seat) if s.verb == "square"]
         if not offered:
             continue
         by_take = match.copy()
-        by_take.apply(Step("take"), by=seat)
+        by_take.apply(Act("take"), by=seat)
         assert [s for s in by_take.legal_choices(seat)] == offered      # the same squares either way
         square = offered[-1]
         by_take.apply(square, by=seat)

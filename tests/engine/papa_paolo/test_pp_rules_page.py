@@ -12,6 +12,7 @@ from pp_testkit import game, idle_placements
 from engine.papa_paolo import components as C
 from engine.papa_paolo.events import StairsPaid
 from engine.papa_paolo.hood import City, Hood, Shop
+from engine.papa_paolo.record import play_move
 from engine.papa_paolo.trips import SEARCH_CAP, check_plan
 
 PAGE = (Path(__file__).resolve().parents[3] / "docs" / "games" / "papa-paolo.md").read_text(encoding="utf-8")
@@ -37,10 +38,10 @@ def test_reverse_bid_order_reverses_the_settlement_rank_row_first():
         g.people[seat].lire = 20
     a, b, c, d = g.order
     for seat, space in ((a, [4, 4]), (b, [5, 1]), (c, [0, 2]), (d, [0, 3])):
-        g.play(seat, {"stairs": space})
+        play_move(g, seat, {"stairs": space})
     assert C.stair_cost(4, 4) == 6 and C.stair_cost(5, 1) == 5
     while g.phase == "settle":
-        g.play(g.to_act()[0], {"invest": g.inv_open[0]})
+        play_move(g, g.to_act()[0], {"invest": g.inv_open[0]})
     assert g.order.index(a) < g.order.index(b)
     row = next(line for line in PAGE.splitlines() if line.startswith("| reverse bid order"))
     assert "cheapest place to the best" not in row and "6-Lire place on row 4 thus comes before" in row
@@ -57,12 +58,12 @@ def test_each_staircase_player_pays_at_their_own_settlement_turn():
     g = game(2)
     idle_placements(g)
     first, second = g.order
-    g.play(first, {"stairs": [2, 1]})
-    g.play(second, {"stairs": [0, 2]})
+    play_move(g, first, {"stairs": [2, 1]})
+    play_move(g, second, {"stairs": [0, 2]})
     settler = g.to_act()[0]
     other = second if settler == first else first
     assert [e.seat for e in g.log if isinstance(e, StairsPaid)] == [settler]   # the other has not paid yet
-    g.play(settler, {"invest": g.inv_open[0]})
+    play_move(g, settler, {"invest": g.inv_open[0]})
     assert [e.seat for e in g.log if isinstance(e, StairsPaid)] == [settler, other]
     assert "at their own settlement turn" in ruling(12) and "end of bidding" not in ruling(12)
 

@@ -6,10 +6,12 @@ import pytest
 from pp_testkit import game, idle_placements
 
 from engine.papa_paolo import errors as E
+from engine.papa_paolo.drafts import ActionDraft
 from engine.papa_paolo.events import CoinAwarded, LeftStaircase, PizzasBought, StairsPaid, TrackAdvanced
 from engine.papa_paolo.hood import City, Hood, Shop, rotated, trip_fault
+from engine.papa_paolo.record import play_move
 from engine.papa_paolo.stepper import legal_steps
-from engine.papa_paolo.steps import Step
+from engine.papa_paolo.steps import Act, Decline
 from engine.papa_paolo.trips import check_plan
 
 CROSS = frozenset("NESW")
@@ -46,8 +48,8 @@ def test_r02_tiles_rotate_when_placed():
     assert (2, 0) in [q for q, _ in person.hood.placements(__import__("engine.papa_paolo.components",
                                                                          fromlist=["x"]).CITY_TILES["Y01"])]
     with pytest.raises(E.RoadCut):
-        g.play(0, {"place": [0, 0], "take": {"square": [2, 0], "rotation": 0}})
-    g.play(0, {"place": [0, 0], "take": {"square": [2, 0], "rotation": 3}})
+        play_move(g, 0, {"place": [0, 0], "take": {"square": [2, 0], "rotation": 0}})
+    play_move(g, 0, {"place": [0, 0], "take": {"square": [2, 0], "rotation": 3}})
     assert person.hood.cities[(2, 0)].roads == frozenset("W") == rotated("N", 3)
 
 
@@ -115,7 +117,7 @@ def test_r09_one_pizza_a_house_and_one_score_a_square():
         check_plan(hood, [((0, 0), ((1, 0),), ((1, 0),) * 3)], trips_allowed=1, max_pizzas=5, max_distance=2)
     g = game(2)
     g.people[0].tracks["red"] = 1                     # express drops 2
-    g.play(0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [[1, 0]],
+    play_move(g, 0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [[1, 0]],
                                                        "drops": [[1, 0], [1, 0]]}}})
     assert g.people[0].tracks["yellow"] == 1 and g.people[0].hood.cities[(1, 0)].scored
     while not g.finished:                            # the rest of the game never scores it again
@@ -129,15 +131,15 @@ def _finish_round_idly(g):
     while g.phase in ("bid", "settle", "late", "invest", "deliver"):
         seat = g.to_act()[0]
         if g.phase == "bid":
-            g.play(seat, {"stairs": list(g.stair_spaces(seat)[0])})
+            play_move(g, seat, {"stairs": list(g.stair_spaces(seat)[0])})
         elif g.phase == "settle":
-            g.play(seat, {"invest": g.inv_open[0]})
+            play_move(g, seat, {"invest": g.inv_open[0]})
         elif g.phase == "late":
-            g.play(seat, {"late": None})
+            play_move(g, seat, {"late": None})
         elif g.phase == "invest":
-            g.play(seat, {"resolve": "track"} if "track" in g.resolutions(seat) else {"resolve": {"sponsor": {}}})
+            play_move(g, seat, {"resolve": "track"} if "track" in g.resolutions(seat) else {"resolve": {"sponsor": {}}})
         else:
-            g.play(seat, {"deliver": []})
+            play_move(g, seat, {"deliver": []})
 
 
 # 10. Coin ties: the tied player with the marker nearest the coin takes it.
@@ -145,7 +147,7 @@ def test_r10_coin_tie_goes_to_the_nearest_marker():
     g = game(2, coins=[3, 1, 1, 1, 1, 2])              # row 0's coin is the 3
     for seat, space in [(0, [0, 2]), (1, [0, 0]), (0, [1, 0]), (1, [1, 1]), (0, [1, 2]), (1, [2, 0]),
                         (0, [2, 1]), (1, [2, 2])]:
-        g.play(seat, {"place": space, "action": {"none": {}}})
+        play_move(g, seat, {"place": space, "action": {"none": {}}})
     row0 = next(e for e in g.log if isinstance(e, CoinAwarded) and e.line == "row" and e.index == 0)
     assert (row0.value, row0.seat) == (3, 1)
     col2 = next(e for e in g.log if isinstance(e, CoinAwarded) and e.line == "col" and e.index == 2)
@@ -158,21 +160,21 @@ def test_r11_outbid_must_move_or_leave():
     g = game(2)
     idle_placements(g)
     g.people[0].lire, g.people[1].lire = 10, 10
-    g.play(0, {"stairs": [0, 1]})
-    g.play(1, {"stairs": [1, 1]})
+    play_move(g, 0, {"stairs": [0, 1]})
+    play_move(g, 1, {"stairs": [1, 1]})
     assert g.to_act() == (0,) and g.outbid(0)
     assert all(s.verb == "stairs" for s in legal_steps(g, 0))
     assert (0, 2) in g.stair_spaces(0)               # sideways at the same row is legal
     g2 = game(2)
     idle_placements(g2)
     g2.people[0].lire, g2.people[1].lire = 0, 1
-    g2.play(0, {"stairs": [0, 1]})
-    g2.play(1, {"stairs": [1, 1]})                   # Ann is outbid with 0 Lire: she leaves
+    play_move(g2, 0, {"stairs": [0, 1]})
+    play_move(g2, 1, {"stairs": [1, 1]})                   # Ann is outbid with 0 Lire: she leaves
     assert 0 in g2.out and any(isinstance(e, LeftStaircase) and e.seat == 0 for e in g2.log)
     g3 = game(2)
     idle_placements(g3)
     g3.people[0].lire, g3.people[1].lire = 0, 0
-    g3.play(0, {"stairs": [0, 1]})                   # Bob can afford nothing: out at once
+    play_move(g3, 0, {"stairs": [0, 1]})                   # Bob can afford nothing: out at once
     assert 1 in g3.out and g3.phase != "bid"
 
 
@@ -181,9 +183,9 @@ def test_r12_costs_paid_at_settlement():
     g = game(2)
     idle_placements(g)
     before = g.people[0].lire
-    g.play(0, {"stairs": [2, 1]})
+    play_move(g, 0, {"stairs": [2, 1]})
     assert g.people[0].lire == before
-    g.play(1, {"stairs": [0, 2]})
+    play_move(g, 1, {"stairs": [0, 2]})
     paid = [e for e in g.log if isinstance(e, StairsPaid)]
     assert (paid[0].seat, paid[0].cost) == (0, 2) and g.people[0].lire == before - 2
 
@@ -196,9 +198,9 @@ def test_r13_settlement_order():
         g.people[s].lire = 20
     first = g.to_act()[0]
     seats = list(g.order)
-    g.play(seats[0], {"stairs": [1, 1]})             # cost 1
-    g.play(seats[1], {"stairs": [1, 3]})             # cost 2
-    g.play(seats[2], {"stairs": [1, 2]})             # cost 2, left of column 3
+    play_move(g, seats[0], {"stairs": [1, 1]})             # cost 1
+    play_move(g, seats[1], {"stairs": [1, 3]})             # cost 2
+    play_move(g, seats[2], {"stairs": [1, 2]})             # cost 2, left of column 3
     assert first == seats[0]
     assert g.rank() == [seats[2], seats[1], seats[0]]
 
@@ -208,19 +210,19 @@ def test_r14_settlement_mandatory_late_optional():
     g = game(2)
     idle_placements(g)
     g.people[0].lire, g.people[1].lire = 0, 5
-    g.play(0, {"stairs": [0, 1]})
-    g.play(1, {"stairs": [1, 1]})                    # Ann leaves (no Lire), Bob settles
+    play_move(g, 0, {"stairs": [0, 1]})
+    play_move(g, 1, {"stairs": [1, 1]})                    # Ann leaves (no Lire), Bob settles
     assert g.phase == "settle" and all(s.verb == "invest" for s in legal_steps(g, 1))
-    g.play(1, {"invest": g.inv_open[0]})
+    play_move(g, 1, {"invest": g.inv_open[0]})
     assert g.phase != "late"                         # Ann has no Lira: nothing is asked
     g = game(2)
     idle_placements(g)
     g.people[0].lire, g.people[1].lire = 1, 5
-    g.play(0, {"stairs": [1, 1]})
-    g.play(1, {"stairs": [2, 1]})
-    g.play(1, {"invest": g.inv_open[0]})             # Ann had to leave: 2 is too dear
-    assert g.phase == "late" and Step("decline") in legal_steps(g, 0)
-    g.play(0, {"late": None})
+    play_move(g, 0, {"stairs": [1, 1]})
+    play_move(g, 1, {"stairs": [2, 1]})
+    play_move(g, 1, {"invest": g.inv_open[0]})             # Ann had to leave: 2 is too dear
+    assert g.phase == "late" and Decline() in legal_steps(g, 0)
+    play_move(g, 0, {"late": None})
     assert g.inv_held[0] is None
 
 
@@ -229,10 +231,10 @@ def test_r15_buying_ingredients():
     g = game(2)
     g.people[0].tracks["blue"] = 3                   # 2 free pizzas a buy
     with pytest.raises(E.NoRoom):
-        g.play(0, {"place": [0, 0], "action": {"buy": {"pizzas": 3, "to": [[0, 0, 2]]}}})
+        play_move(g, 0, {"place": [0, 0], "action": {"buy": {"pizzas": 3, "to": [[0, 0, 2]]}}})
     with pytest.raises(E.MalformedInput):
-        g.play(0, {"place": [0, 0], "action": {"buy": {"pizzas": 0, "to": []}}})
-    g.play(0, {"place": [0, 0], "action": {"buy": {"pizzas": 2, "to": [[0, 0, 2]]}}})
+        play_move(g, 0, {"place": [0, 0], "action": {"buy": {"pizzas": 0, "to": []}}})
+    play_move(g, 0, {"place": [0, 0], "action": {"buy": {"pizzas": 2, "to": [[0, 0, 2]]}}})
     bought = next(e for e in g.log if isinstance(e, PizzasBought))
     assert (bought.cost, bought.lost, g.people[0].hood.shops[(0, 0)].pizzas) == (3, 2, 5)
 
@@ -241,16 +243,16 @@ def test_r15_buying_ingredients():
 def test_r16_express_fee_and_a_house_to_serve():
     g = game(2)
     g.people[0].tracks["red"] = 3                    # may drop 3
-    g.play(0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [[1, 0]], "drops": [[1, 0]]}}})
+    play_move(g, 0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [[1, 0]], "drops": [[1, 0]]}}})
     assert g.people[0].lire == 8
     g.people[1].hood.cities[(1, 0)].served = 2       # Bob's only houses are served
-    assert Step("express") not in [s for s in _space_steps(g, 1, [2, 2])]
+    assert Act("express") not in [s for s in _space_steps(g, 1, [2, 2])]
     with pytest.raises(E.NothingToServe):
-        g.play(1, {"place": [2, 2], "action": {"express": {"from": [0, 0], "path": [[1, 0]], "drops": []}}})
+        play_move(g, 1, {"place": [2, 2], "action": {"express": {"from": [0, 0], "path": [[1, 0]], "drops": []}}})
 
 
 def _space_steps(g, seat, space):
-    g.drafts[seat] = {"seat": seat, "space": tuple(space), "mode": "choose"}
+    g.drafts[seat] = ActionDraft(seat, tuple(space))
     try:
         return legal_steps(g, seat)
     finally:
@@ -260,7 +262,7 @@ def _space_steps(g, seat, space):
 # 17. A phase-1 turn may end with no action; the marker still counts (see 10).
 def test_r17_nothing_is_a_turn():
     g = game(2)
-    g.play(0, {"place": [1, 1], "action": {"none": {}}})
+    play_move(g, 0, {"place": [1, 1], "action": {"none": {}}})
     assert g.markers == {4: 0} and g.to_act() == (1,)
 
 
@@ -273,9 +275,9 @@ def test_r18_unplaceable_tile():
             if (x, y) not in ((0, 0), (1, 0)):
                 hood.cities[(x, y)] = City("Y19", "yellow", CROSS, 1)
     with pytest.raises(E.NoLegalPlacement):
-        g.play(0, {"place": [0, 0], "take": {"square": [5, 0], "rotation": 3}})
+        play_move(g, 0, {"place": [0, 0], "take": {"square": [5, 0], "rotation": 3}})
     steps = _space_steps(g, 0, [0, 0])
-    assert Step("take") not in steps and Step("sponsor") in steps
+    assert Act("take") not in steps and Act("sponsor") in steps
 
 
 # 19. Unused investment tiles are discarded at the end of the round.
@@ -291,18 +293,18 @@ def test_r19_unused_investments_discarded():
 def test_r20_empty_supply():
     g = game(2)
     g.people[0].lire = 50
-    assert Step("build") in _space_steps(g, 0, [2, 2])
+    assert Act("build") in _space_steps(g, 0, [2, 2])
     g.supply.clear()
-    assert Step("build") not in _space_steps(g, 0, [2, 2])
+    assert Act("build") not in _space_steps(g, 0, [2, 2])
     with pytest.raises(E.NotInSupply):
-        g.play(0, {"place": [2, 2], "action": {"build": {"pizzeria": "P4-1", "square": [0, 2]}}})
+        play_move(g, 0, {"place": [2, 2], "action": {"build": {"pizzeria": "P4-1", "square": [0, 2]}}})
 
 
 # 21. Track steps beyond the last position are lost.
 def test_r21_track_capped():
     g = game(2)
     g.people[0].tracks["yellow"] = 6
-    g.play(0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [[1, 0]], "drops": [[1, 0]]}}})
+    play_move(g, 0, {"place": [2, 0], "action": {"express": {"from": [0, 0], "path": [[1, 0]], "drops": [[1, 0]]}}})
     g.people[0].hood.cities[(1, 0)].served = 2
     g.people[0].hood.cities[(1, 0)].scored = False
     _finish_round_idly(g)
@@ -321,14 +323,14 @@ def test_r22_investment_actions_with_bonus():
     g = Game.from_setup(["Ann", "Bob"], s, {})
     idle_placements(g)
     g.people[0].lire, g.people[1].lire = 0, 0
-    g.play(0, {"stairs": [0, 1]})                    # Bob cannot afford anything
+    play_move(g, 0, {"stairs": [0, 1]})                    # Bob cannot afford anything
     g.people[1].lire = 1
-    g.play(0, {"invest": "IR5"})
-    g.play(1, {"late": "IY5"})
+    play_move(g, 0, {"invest": "IR5"})
+    play_move(g, 1, {"late": "IY5"})
     assert g.phase == "invest" and g.to_act()[0] == 0
-    g.play(0, {"resolve": {"express": {"from": [0, 0], "path": [[1, 0]], "drops": [[1, 0]]}}})
+    play_move(g, 0, {"resolve": {"express": {"from": [0, 0], "path": [[1, 0]], "drops": [[1, 0]]}}})
     assert g.people[0].lire == 0                     # fee 2 - 2 = 0
     with pytest.raises(E.WrongInvestmentAction):
-        g.play(1, {"resolve": {"buy": {"pizzas": 1, "to": [[0, 0, 1]]}}})
-    g.play(1, {"resolve": {"sponsor": {}}})
+        play_move(g, 1, {"resolve": {"buy": {"pizzas": 1, "to": [[0, 0, 1]]}}})
+    play_move(g, 1, {"resolve": {"sponsor": {}}})
     assert g.people[1].lire == 3 + 2                 # yellow value 3, bonus 2

@@ -9,8 +9,9 @@ import json
 import random
 
 from engine.papa_paolo.definition import GAME, _WholeTake
+from engine.papa_paolo.drafts import ActionDraft
 from engine.papa_paolo.stepper import SHORTCUTS, without_shortcuts
-from engine.papa_paolo.steps import Step, parse
+from engine.papa_paolo.steps import Split, Square, parse
 
 NODES = 4000            # steps tried at most when searching the step-by-step path to a move
 
@@ -51,8 +52,8 @@ def _decision_starts(seed: int, players: int, options=None):
     while not match.is_terminal():
         seat = match.to_act()[0]
         g = match.game
-        if g.phase == "invest" and seat not in g.drafts or g.phase == "place" and g.drafts.get(seat, {}).get(
-                "mode") == "choose":
+        if g.phase == "invest" and seat not in g.drafts or g.phase == "place" and isinstance(
+                g.drafts.get(seat), ActionDraft) and g.drafts[seat].mode == "choose":
             yield match, seat
         choices = match.legal_choices(seat)
         step = rng.choice(choices) if rng.random() < 0.5 else GAME.choose(match, seat, seed=seed)
@@ -65,7 +66,7 @@ def test_each_shortcut_makes_a_move_the_step_by_step_path_makes():
     for seed, players, options in [(1, 2, None), (2, 3, None), (3, 4, {"express_ignores_roads": True}),
                                    (4, 2, {"express_ignores_roads": True})]:
         for match, seat in _decision_starts(seed, players, options):
-            shortcuts = [s for s in match.legal_choices(seat) if s.verb in SHORTCUTS and s.verb != "square"]
+            shortcuts = [s for s in match.legal_choices(seat) if isinstance(s, SHORTCUTS) and not isinstance(s, Square)]
             if not shortcuts:
                 continue
             old: set[str] = set()
@@ -104,8 +105,8 @@ def test_a_buy_offers_its_whole_splits_only_where_several_pizzerias_have_room():
             splits = [c for c in choices if c.verb == "split"]
             assert len(puts) >= 2 and 1 <= len(splits) <= 6, [str(c) for c in choices]
             assert all(parse(str(c)) == c for c in splits)          # a split's text parses back
-            left = branch.game.drafts[seat]["left"]
-            assert all(sum(int(part.split("=")[1]) for part in c.arg.split(";")) == left for c in splits)
+            left = branch.game.drafts[seat].left
+            assert all(sum(k for _, k in c.parts) == left for c in splits)
             seen["split"] += 1
     assert seen["split"] and seen["at_once"], seen
 
@@ -113,11 +114,11 @@ def test_a_buy_offers_its_whole_splits_only_where_several_pizzerias_have_room():
 def test_the_ai_never_sees_a_shortcut():
     for match, seat in _decision_starts(6, 3):
         choices = _WholeTake(match).legal_choices(seat)
-        assert not {c.verb for c in choices} & set(SHORTCUTS)
-        assert GAME.choose(match, seat, seed=1).verb not in SHORTCUTS
-        assert GAME.choose(match, seat, seed=1, level="strong", budget=2).verb not in SHORTCUTS
+        assert not any(isinstance(c, SHORTCUTS) for c in choices)
+        assert not isinstance(GAME.choose(match, seat, seed=1), SHORTCUTS)
+        assert not isinstance(GAME.choose(match, seat, seed=1, level="strong", budget=2), SHORTCUTS)
 
 
 def test_a_split_is_written_one_way():
-    assert parse("split 0,0=2; 1,-1=1") == Step("split", "1,-1=1;0,0=2")        # reading order: y, then x
+    assert parse("split 0,0=2; 1,-1=1") == Split((((1, -1), 1), ((0, 0), 2)))        # reading order: y, then x
     assert str(parse("split 0,0=3")) == "split 0,0=3"

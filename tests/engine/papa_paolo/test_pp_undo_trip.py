@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.papa_paolo.definition import GAME
-from engine.papa_paolo.steps import Step, parse
+from engine.papa_paolo.steps import EndTrip, UndoTrip, parse
 
 
 def _planning(seed: int = 21):
@@ -23,20 +23,20 @@ def _planning(seed: int = 21):
 def _one_trip(match, seat: int) -> None:
     """Start a trip from the first pizzeria and go on until it can end, then end it."""
     match.apply(next(c for c in match.legal_choices(seat) if c.verb == "from"), by=seat)
-    while Step("end-trip") not in match.legal_choices(seat):
+    while EndTrip() not in match.legal_choices(seat):
         choices = match.legal_choices(seat)
         match.apply(next(c for c in choices if c.verb in ("drop", "step")), by=seat)
-    match.apply(Step("end-trip"), by=seat)
+    match.apply(EndTrip(), by=seat)
 
 
 def test_a_planned_trip_is_taken_back_before_the_plan_is_sent():
     match, seat = _planning()
     fresh = match.legal_choices(seat)
-    assert Step("undo-trip") not in fresh          # nothing planned yet: nothing to take back
+    assert UndoTrip() not in fresh          # nothing planned yet: nothing to take back
     _one_trip(match, seat)
     assert len(match.view(seat).draft["trips"]) == 1
-    assert Step("undo-trip") in match.legal_choices(seat)
-    match.apply(Step("undo-trip"), by=seat)
+    assert UndoTrip() in match.legal_choices(seat)
+    match.apply(UndoTrip(), by=seat)
     assert match.view(seat).draft is None and not match.pacing.in_decision(seat)
     assert match.legal_choices(seat) == fresh      # the best plan is offered again
     assert seat in match.to_act()
@@ -45,7 +45,7 @@ def test_a_planned_trip_is_taken_back_before_the_plan_is_sent():
 def test_a_trip_under_way_can_be_dropped_and_the_step_replays():
     match, seat = _planning()
     match.apply(next(c for c in match.legal_choices(seat) if c.verb == "from"), by=seat)
-    assert Step("undo-trip") in match.legal_choices(seat)
+    assert UndoTrip() in match.legal_choices(seat)
     match.apply(parse("undo-trip"), by=seat)
     assert match.view(seat).draft is None
     # The stored moves (every step, the undo too) resume to the same position.

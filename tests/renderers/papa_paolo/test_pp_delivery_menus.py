@@ -8,7 +8,7 @@ import random
 import re
 
 from engine.papa_paolo.definition import GAME
-from engine.papa_paolo.steps import Step
+from engine.papa_paolo.steps import EndTrip, From
 from renderers.i18n import LANGUAGES
 from renderers.papa_paolo.hoodtext import HEIGHT, WIDTH
 from renderers.papa_paolo.presenter import PRESENTER
@@ -36,7 +36,7 @@ def plan_one_trip(match, seat) -> None:
     while not any(c.verb == "drop" for c in match.legal_choices(seat)):
         match.apply(next(c for c in match.legal_choices(seat) if c.verb == "step"), by=seat)
     match.apply(next(c for c in match.legal_choices(seat) if c.verb == "drop"), by=seat)
-    match.apply(Step("end-trip"), by=seat)
+    match.apply(EndTrip(), by=seat)
 
 
 def test_a_pizzeria_reads_the_pizzas_left_after_the_planned_trips():
@@ -44,10 +44,10 @@ def test_a_pizzeria_reads_the_pizzas_left_after_the_planned_trips():
     person = match.game.people[seat]
     person.tracks["green"] = 2                      # two trips allowed, so a second one is offered
     start = next(c for c in match.legal_choices(seat) if c.verb == "from")
-    pizzas = person.hood.shops[start.arg].pizzas
+    pizzas = person.hood.shops[start.square].pizzas
     assert f"🍕{pizzas} start here" in " ".join(labels(match, seat))
     plan_one_trip(match, seat)
-    if Step("from", start.arg) in match.legal_choices(seat):
+    if From(start.square) in match.legal_choices(seat):
         assert f"🍕{pizzas - 1} start here" in " ".join(labels(match, seat))
     grid = PRESENTER.render_private_text(match.view(seat), "en")
     assert f"P {pizzas - 1}/" in grid and "+1" in grid

@@ -80,7 +80,7 @@ def test_a_typed_number_is_the_number_shown_on_the_picture():
     choices = match.legal_choices(seat)
     for square, key in keys.items():
         item = PRESENTER.find_item(view, choices, str(key), "en")
-        assert item.choice.arg == square and item.label.split(" ")[0] == str(key)
+        assert item.choice.square == square and item.label.split(" ")[0] == str(key)
     items = PRESENTER.menu(view, choices, "en").items()
     numbers = numbering([i.key for i in items])
     assert sorted(numbers) == list(range(1, len(items) + 1))
@@ -175,7 +175,7 @@ def test_the_private_picture_numbers_the_squares_as_the_buttons(monkeypatch):
             break
         view = match.view(seat)
         items = PRESENTER.menu(view, match.legal_choices(seat), "en").items()
-        numbered = {i.choice.arg: i.label.split(" ")[0] for i in items if i.key is not None}
+        numbered = {i.choice.square: i.label.split(" ")[0] for i in items if i.key is not None}
         if not numbered:
             continue
         drawn.clear()
