@@ -242,7 +242,7 @@ async def _export(target: str, game_id: int | None, language: str, animation: Pa
         meta, moves = got
         if animation is not None:
             return _export_animation(meta, moves, animation, language)
-        record = find(meta.game).definition.record_of(meta.setup, moves)
+        record = find(meta.kind).definition.record_of(meta.setup, moves)
         json.dump(record, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
         sys.stdout.flush()          # a reader that went away is found here, not at exit
@@ -262,7 +262,7 @@ def _export_animation(meta, moves: list, path: Path, language: str) -> int:
     if fmt is None:
         print(t(language, "terminal.export.animation_format", path=str(path)), file=sys.stderr)
         return 2
-    shown = frames(find(meta.game), meta.setup, moves, meta.language)
+    shown = frames(find(meta.kind), meta.setup, moves, meta.language)
     if not shown:
         print(t(language, "terminal.export.animation_empty", id=meta.id), file=sys.stderr)
         return 1

@@ -84,7 +84,7 @@ async def _press_one(service: GameService, c: Chat, users: dict[str, User], rng:
     loaded = await service.store.chat_game(c)
     if loaded is None or loaded.match is None or loaded.match.is_terminal():
         return False
-    meta, match, game = loaded.meta, loaded.match, loaded.game
+    meta, match, game = loaded.meta, loaded.match, loaded.kind
     acting = match.to_act()
     seat = acting[rng.randrange(len(acting))]
     choices = match.legal_choices(seat)

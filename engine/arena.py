@@ -167,7 +167,7 @@ def _connection_speeds(players: int, seconds: float) -> str:
     playouts = []
     for moves in (0, 60, 120):    # the searches of a turn early, midway and late in a game
         match = definition.new_match(names, seed=moves)
-        while match.move_count < moves or match.game.building:
+        while match.move_count < moves or match.state.building:
             (seat,) = match.to_act()
             match.apply(definition.choose(match, seat, seed=match.move_count), by=seat)
         (seat,) = match.to_act()
@@ -196,7 +196,7 @@ def _papa_speeds(players: int, seconds: float) -> str:
             match.apply(definition.choose(match, seat, seed=match.move_count), by=seat)
         seat = match.to_act()[0]
         # The search weighs the choices the AIs see: none of a person's shortcuts.
-        choices = without_shortcuts(match.game, seat, match.legal_choices(seat))
+        choices = without_shortcuts(match.state, seat, match.legal_choices(seat))
         start = time.perf_counter()
         found = search(Knowledge.of(match.view(seat), match.log_for(seat)), choices,
                        seed=round_, budget=seconds / 3)

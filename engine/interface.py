@@ -323,7 +323,7 @@ class Pacing(ABC):
 
 
 class EngineMatch(Match):
-    """A ``Match`` over a game's own engine object (``game``): the one adapter every game's
+    """A ``Match`` over a game's own engine object (``state``): the one adapter every game's
     match derives from. Each method is declared here, with no proxy, so a match copies and
     pickles as plain data.
 
@@ -337,60 +337,60 @@ class EngineMatch(Match):
     parsing, scores, pacing and records.
     """
 
-    __slots__ = ("game", "players", "_by")
+    __slots__ = ("state", "players", "_by")
 
-    def __init__(self, game: Any, by: Sequence[int] | None = None) -> None:
-        self.game = game
-        self.players = game.players
+    def __init__(self, state: Any, by: Sequence[int] | None = None) -> None:
+        self.state = state
+        self.players = state.players
         # Choices per seat applied through this adapter (or given when it is made around an
         # engine object that already has moves: ``copy``).
-        self._by = list(by) if by is not None else [0] * len(game.players)
+        self._by = list(by) if by is not None else [0] * len(state.players)
 
     def copy(self) -> EngineMatch:
-        return type(self)(self.game.copy(), self._by)
+        return type(self)(self.state.copy(), self._by)
 
     @property
     def seed(self) -> int | None:
-        return self.game.seed
+        return self.state.seed
 
     @property
     def move_count(self) -> int:
-        return len(self.game.moves)
+        return len(self.state.moves)
 
     def moves_by(self, seat: int) -> int:
         return self._by[seat]
 
     def to_act(self) -> tuple[int, ...]:
-        seat = self.game.current_player
+        seat = self.state.current_player
         return () if seat is None else (seat,)
 
     def legal_choices(self, seat: int) -> Sequence[Choice]:
-        return self.game.legal_actions() if seat == self.game.current_player else []
+        return self.state.legal_actions() if seat == self.state.current_player else []
 
     def check(self, choice: Choice, *, by: int) -> Choice:
-        return self.game.check(choice, by=by)
+        return self.state.check(choice, by=by)
 
     def apply(self, choice: Choice, *, by: int) -> list[Event]:
-        events = self.game.apply(choice, by=by)
+        events = self.state.apply(choice, by=by)
         self._by[by] += 1
         return events
 
     def is_terminal(self) -> bool:
-        return self.game.finished
+        return self.state.finished
 
     @property
     def winners(self) -> tuple[int, ...]:
-        return self.game.winners
+        return self.state.winners
 
     def view(self, seat: int | None = None) -> Any:
-        return self.game.view(seat)
+        return self.state.view(seat)
 
     @property
     def log(self) -> list:
-        return self.game.log
+        return self.state.log
 
     def log_for(self, seat: int | None) -> list:
-        return self.game.log_for(seat)
+        return self.state.log_for(seat)
 
 
 class GameDefinition(ABC):

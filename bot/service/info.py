@@ -25,12 +25,12 @@ class Info:
     async def board(self, loaded: Loaded, user: User, lang: str, *, private: bool = False) -> Reply:
         meta, match = loaded.meta, loaded.match
         if match is None:
-            return Reply(M.lobby_text(meta, loaded.game, meta.host_name),
-                         buttons=M.to_buttons(M.lobby_buttons(meta, loaded.game, self.codec)),
-                         extra={"game_id": meta.id, "status": meta.status, "game": meta.game})
-        text = loaded.game.presenter.board_text(match.view(None), lang)
+            return Reply(M.lobby_text(meta, loaded.kind, meta.host_name),
+                         buttons=M.to_buttons(M.lobby_buttons(meta, loaded.kind, self.codec)),
+                         extra={"game_id": meta.id, "status": meta.status, "game": meta.kind})
+        text = loaded.kind.presenter.board_text(match.view(None), lang)
         acting = match.to_act()
-        private_choices = TM.private_choices(loaded.game, match)
+        private_choices = TM.private_choices(loaded.kind, match)
         if private_choices and acting:
             text += "\n" + TM.waiting_line(meta, match)     # every seat still to act
         buttons: tuple = ()
@@ -42,12 +42,12 @@ class Info:
                 # come privately, through this button.
                 rows = [[M.button(t(meta.language, "bot.btn.my_choices"), self.codec.encode("h", meta.id))]]
             else:
-                _, rows = TM.TurnMessages(meta, loaded.game, match, self.codec).choice_buttons(seat)
+                _, rows = TM.TurnMessages(meta, loaded.kind, match, self.codec).choice_buttons(seat)
                 # the seat's own board in text, beside its choices (its picture's stand-in)
-                own = loaded.game.presenter.render_private_text(match.view(seat), lang)
+                own = loaded.kind.presenter.render_private_text(match.view(seat), lang)
             buttons = M.to_buttons(rows)
         return Reply(text, buttons=buttons, own_board=own or "", extra={
-            "game_id": meta.id, "status": meta.status, "game": meta.game,
+            "game_id": meta.id, "status": meta.status, "game": meta.kind,
             "to_move": acting[0] if acting else None, "to_act": list(acting), "seat": seat,
             "private_choices": private_choices})
 
@@ -61,12 +61,12 @@ class Info:
             seat = loaded.meta.seat_of(user.id)
             if seat is None or loaded.match is None:
                 continue
-            text = loaded.game.presenter.secret_text(loaded.match.view(seat), lang,
+            text = loaded.kind.presenter.secret_text(loaded.match.view(seat), lang,
                                                      M.chat_label(loaded.meta) if named else "")
             if text:
                 lines.append(text)
         if not lines:
-            game = games[0].game if games else kind(None)
+            game = games[0].kind if games else kind(None)
             return Reply(game.presenter.no_secret_text(lang), ok=False, alert=True, refused="bot.err.no_secret")
         return Reply("\n".join(lines), alert=True)
 
@@ -149,7 +149,7 @@ class Info:
         if got is None or got[0].setup is None:
             return None
         meta, moves = got
-        return kind(meta.game).definition.record_of(meta.setup, moves)
+        return kind(meta.kind).definition.record_of(meta.setup, moves)
 
     async def record_file(self, game_id: int, lang: str) -> Reply:
         """A finished game's record as a JSON file (``boardchat replay FILE`` plays it again)."""
@@ -157,7 +157,7 @@ class Info:
 
         got = await self.storage.load_game(game_id)
         meta, moves = got
-        game = kind(meta.game)
+        game = kind(meta.kind)
         record = game.definition.record_of(meta.setup, moves)
         data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
         name = M.picture_name(meta, game, "record").removesuffix(".png") + ".json"
@@ -168,7 +168,7 @@ class Info:
     async def replay(self, game_id: int, lang: str) -> Reply:
         """Post a finished game's animation in its chat (through the outbox: drawn when it is sent)."""
         meta, moves = await self.storage.load_game(game_id)
-        game = kind(meta.game)
+        game = kind(meta.kind)
         await self.store.commit(Changes(outbox=[M.animation_message(meta, game, len(moves))]))
         return Reply(t(lang, "bot.reply.replay", id=game_id, game=game.presenter.title(lang)),
                      extra={"game_id": game_id})
@@ -179,7 +179,7 @@ class Info:
         ``to_move`` the first of them), cycle, scores (no secrets)."""
         meta, match = loaded.meta, loaded.match
         acting = () if match is None else match.to_act()
-        return {"game_id": meta.id, "game": meta.game, "status": meta.status, "host_id": meta.host_id,
+        return {"game_id": meta.id, "game": meta.kind, "status": meta.status, "host_id": meta.host_id,
                 "seats": [{"name": s.name, "user_id": s.user_id, "is_ai": s.is_ai, "level": s.level if s.is_ai else None}
                           for s in meta.seats],
                 "to_move": acting[0] if acting else None, "to_act": list(acting), "moves": meta.moves,

@@ -63,7 +63,7 @@ class Lobby:
             id=await self.store.storage.new_game_id(), platform=chat.platform, chat_id=chat.id,
             chat_title=chat.title, status=LOBBY, host_id=user.id, options=opts,
             seed=int(seed) if seed is not None else secrets.randbits(63), created=now, updated=now,
-            game=game.id)
+            kind=game.id)
         if seat_host:
             meta.seats.append(self._human_seat(meta, user))
         out = [M.lobby_message(meta, game, self.codec, user.name, mode="new")]
@@ -88,7 +88,7 @@ class Lobby:
     async def save(self, loaded: Loaded, extra: list[OutRow] | None = None) -> None:
         meta = loaded.meta
         meta.updated = self.clock.now()
-        out = [M.lobby_message(meta, loaded.game, self.codec, meta.host_name, mode="edit")] + (extra or [])
+        out = [M.lobby_message(meta, loaded.kind, self.codec, meta.host_name, mode="edit")] + (extra or [])
         await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
 
     async def join(self, loaded: Loaded, user: User, lang: str) -> Reply:
@@ -100,7 +100,7 @@ class Lobby:
             raise Refused("bot.err.not_lobby")
         if meta.seat_of(user.id) is not None:
             raise Refused("bot.err.already_joined")
-        if len(meta.seats) >= loaded.game.definition.max_players:
+        if len(meta.seats) >= loaded.kind.definition.max_players:
             raise Refused("bot.err.full")
         meta.seats.append(self._human_seat(meta, user))
         await self.save(loaded)
@@ -129,7 +129,7 @@ class Lobby:
 
     async def add_ai(self, loaded: Loaded, user: User, lang: str, level: str | None = None) -> Reply:
         meta = loaded.meta
-        definition = loaded.game.definition
+        definition = loaded.kind.definition
         if meta.status != LOBBY:
             raise Refused("bot.err.not_lobby")
         if len(meta.seats) >= definition.max_players:
@@ -144,7 +144,7 @@ class Lobby:
             level = named
         taken = {s.name for s in meta.seats}
         name = next(n for n in AI_NAMES if n not in taken)
-        level = ai_level(loaded.game, level or meta.options.get("ai_level"))
+        level = ai_level(loaded.kind, level or meta.options.get("ai_level"))
         meta.seats.append(Seat(name=name, platform=meta.platform, user_id=None, is_ai=True, ai_reason="added",
                                level=level))
         await self.save(loaded)
@@ -152,7 +152,7 @@ class Lobby:
 
     async def start(self, loaded: Loaded, user: User, lang: str) -> Reply:
         meta = loaded.meta
-        game: GameKind = loaded.game
+        game: GameKind = loaded.kind
         definition = game.definition
         if meta.status != LOBBY:
             raise Refused("bot.err.not_lobby")
@@ -213,7 +213,7 @@ class Lobby:
         info = meta.seats[seat]
         info.is_ai = True
         info.ai_reason = reason
-        info.level = ai_level(loaded.game, meta.options.get("ai_level"))
+        info.level = ai_level(loaded.kind, meta.options.get("ai_level"))
         key = "bot.msg.left_game" if reason == "left" else "bot.msg.handed"
         note = t(meta.language, key, player=info.name, by=by.name)
         await self.play.finish(loaded, Turn(loaded), notes=[note])
@@ -244,7 +244,7 @@ class Lobby:
             changes = Changes(game=meta)
             lang = meta.language
             if meta.status == PLAYING and match is not None and not match.is_terminal():
-                changes.outbox.append(TurnMessages(meta, loaded.game, match, self.codec).prompt(mode="edit"))
+                changes.outbox.append(TurnMessages(meta, loaded.kind, match, self.codec).prompt(mode="edit"))
             elif meta.status == LOBBY and unreachable:
                 seat = meta.seat_of(user_id)
                 name = meta.seats[seat].name if seat is not None else user_id

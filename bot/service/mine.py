@@ -77,7 +77,7 @@ class MyGames:
             seat = meta.seat_of(user.id)
             message_id = message_ids.get(slots[meta.id])
             out.append(MyGame(
-                game_id=meta.id, game=meta.game, chat=meta.chat, status=meta.status,
+                game_id=meta.id, game=meta.kind, chat=meta.chat, status=meta.status,
                 to_act=tuple(meta.seats[s].name for s in acting), yours=seat in acting,
                 since=waiting_since(meta, match), message_id=message_id,
                 link=link(meta.chat, message_id) if link is not None and message_id is not None else None))

@@ -64,7 +64,7 @@ class GameMeta:
     # What the service keeps about the turns (the phase under way, buttons shown, notes, time
     # banks): turnstate.py. Stored in the table's ``extra`` column.
     turn: TurnState = field(default_factory=TurnState)
-    game: str = "paris-paris"               # the game kind (engine.registry id)
+    kind: str = "paris-paris"               # the game kind (engine.registry id)
     # How many times the row was stored since versions exist: 0 = never (the commit inserts
     # it). A commit writes the row only if it still holds this version, so two processes
     # can never both build on the same state.

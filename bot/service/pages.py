@@ -48,7 +48,7 @@ class Pages:
                 got = await self.store.storage.load_game(meta.id)
                 if got is None:
                     return None
-                match = await asyncio.to_thread(loaded.game.definition.resume, meta.setup, got[1][:request.at])
+                match = await asyncio.to_thread(loaded.kind.definition.resume, meta.setup, got[1][:request.at])
         return await self._state(loaded, match, request)
 
     async def views(self, game_id: int, viewers: Iterable[Viewer]) -> dict[Viewer, dict[str, Any]] | None:
@@ -71,7 +71,7 @@ class Pages:
 
     async def _state(self, loaded: Loaded, match, request: PageRequest) -> dict[str, Any]:
         meta = loaded.meta
-        state = page_state(meta, loaded.game, match, self.codec, request)
+        state = page_state(meta, loaded.kind, match, self.codec, request)
         state["version"] = meta.version
         if meta.status == FINISHED and match is not None:
             state["review"] = {"at": match.move_count, "total": meta.moves,
@@ -87,7 +87,7 @@ class Pages:
         if got is None or got[0].setup is None:
             return [0]
         meta, moves = got
-        starts = await asyncio.to_thread(_round_starts, meta.game, meta.setup, moves)
+        starts = await asyncio.to_thread(_round_starts, meta.kind, meta.setup, moves)
         self._round_starts[game_id] = starts
         while len(self._round_starts) > KEPT_REVIEWS:
             self._round_starts.popitem(last=False)
@@ -114,7 +114,7 @@ class Pages:
                 return None
             render["moves"] = moves
             return render
-        if user_id is None or meta.seat_of(user_id) != seat or not loaded.game.presenter.private_pictures:
+        if user_id is None or meta.seat_of(user_id) != seat or not loaded.kind.presenter.private_pictures:
             return None
         # The seat's own board as it is now (its name says which of its states it shows).
         render.update(moves=meta.moves, seat=seat)

@@ -97,7 +97,7 @@ class Pictures:
         if got is None or got[0].setup is None:
             return None
         meta, moves = got
-        args = (meta.game, meta.setup, moves, render, language, platform)
+        args = (meta.kind, meta.setup, moves, render, language, platform)
         try:
             if self.processes == 0:
                 return await asyncio.to_thread(draw, *args)

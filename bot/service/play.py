@@ -79,8 +79,8 @@ class Play:
         illegal AI answer never stalls a game: the first legal choice is made instead (and the
         fault logged). The chat's lock is held, so nothing changes the match meanwhile."""
         meta, match = loaded.meta, loaded.match
-        level = ai_level(loaded.game, meta.seats[seat].level or meta.options.get("ai_level"))
-        choose = self.choose_ai or loaded.game.definition.choose
+        level = ai_level(loaded.kind, meta.seats[seat].level or meta.options.get("ai_level"))
+        choose = self.choose_ai or loaded.kind.definition.choose
         extra = {} if self.ai_budget is None else {"budget": self.ai_budget}
         try:
             choice = await asyncio.to_thread(choose, match, seat, seed=self.ai_seed(meta, match.move_count),
@@ -117,7 +117,7 @@ class Play:
         turn.ends += [(c, done) for c in range(cycle, match.pacing.cycle)]
         if match.is_terminal():
             turn.ends.append((match.pacing.cycle, done))
-        turn.private += TurnMessages(meta, loaded.game, match, self.codec).private_events(events)
+        turn.private += TurnMessages(meta, loaded.kind, match, self.codec).private_events(events)
 
     async def finish(self, loaded: Loaded, turn: Turn, out: Sequence[OutRow] = (), *,
                      notes: Sequence[str] = (), first_prompt: bool = False) -> None:
@@ -139,7 +139,7 @@ class Play:
             if match.is_terminal():
                 results = self.results(loaded, now)
                 ratings = await self.ratings.rate(meta, results, turn.rows)
-            posts = TurnMessages(meta, loaded.game, match, self.codec).after_moves(
+            posts = TurnMessages(meta, loaded.kind, match, self.codec).after_moves(
                 log_start=turn.log_start, cycle_before=turn.cycle_before, ends=turn.ends, notes=notes,
                 first_prompt=first_prompt, prompt_first=self.behind(meta.platform),
                 final_lines=self.ratings.change_lines(ratings, meta.language))
@@ -167,7 +167,7 @@ class Play:
         return [ResultRow(meta.id, seat, meta.platform, meta.chat_id, info.user_id, info.name,
                           info.is_ai and info.user_id is None, scores[seat],
                           seat in winners and not (info.is_ai and info.user_id is not None), now,
-                          game=meta.game)
+                          game=meta.kind)
                 for seat, info in enumerate(meta.seats)]
 
     # ---- a human's choice ------------------------------------------------------------------------
@@ -189,7 +189,7 @@ class Play:
 
     async def choose(self, loaded: Loaded, seat: int, choice: Any, lang: str, *, index: int | None = None) -> Reply:
         meta, match = loaded.meta, loaded.match
-        pres = loaded.game.presenter
+        pres = loaded.kind.presenter
         try:
             choice = match.check(choice, by=seat)
         except GameError as exc:
@@ -254,7 +254,7 @@ class Play:
         said). Otherwise the group's turn message asks what the submenu asks. Either way the
         one acting gets the buttons in the reply."""
         meta, match = loaded.meta, loaded.match
-        game = loaded.game
+        game = loaded.kind
         menu = game.presenter.menu(match.view(seat), match.legal_choices(seat), lang, group)
         if menu.private or in_private or private_choices(game, match) or seat in meta.turn.menus:
             return await self._show_private(loaded, seat, group, menu, lang, in_private=in_private)
@@ -269,7 +269,7 @@ class Play:
     async def _show_private(self, loaded: Loaded, seat: int, group: str | None, menu, lang: str, *,
                             in_private: bool) -> Reply:
         meta, match = loaded.meta, loaded.match
-        game = loaded.game
+        game = loaded.kind
         messages = TurnMessages(meta, game, match, self.codec)
         row, menu, rows = messages.seat_prompt(seat, group_key=group,
                                                mode="edit" if seat in meta.turn.menus else "new")
@@ -297,7 +297,7 @@ class Play:
         the reply (a platform that can answer privately in place shows them at once)."""
         seat = self.acting_seat(loaded, user)
         meta = loaded.meta
-        messages = TurnMessages(meta, loaded.game, loaded.match, self.codec)
+        messages = TurnMessages(meta, loaded.kind, loaded.match, self.codec)
         row, menu, rows = messages.seat_prompt(seat, mode="new")
         # Posted anew (at the bottom of the private chat); the message it replaces loses its buttons.
         out = [messages.seat_closed(seat), row] if seat in meta.turn.menus else [row]
@@ -312,7 +312,7 @@ class Play:
         label, or its written form (``louvre/blue!1``)."""
         match = loaded.match
         seat = self.acting_seat(loaded, user)
-        pres = loaded.game.presenter
+        pres = loaded.kind.presenter
         choices = match.legal_choices(seat)
         text = str(text or "").strip()
         if not text or len(text) > 200:

@@ -42,7 +42,7 @@ class RatingBoard:
         ai_played |= await self.storage.ai_moved(meta.id)
         players = sorted({R.entry_of(meta, r.seat) for r in results})
         current = {row.player: R.after(row)
-                   for row in await self.storage.latest_ratings(meta.platform, meta.game, players=players)}
+                   for row in await self.storage.latest_ratings(meta.platform, meta.kind, players=players)}
         return R.rate_game(meta, results, ai_played, current)
 
     @staticmethod

@@ -92,7 +92,7 @@ def entry_of(meta: GameMeta, seat: int) -> str:
     info = meta.seats[seat]
     if info.user_id is not None and not info.is_ai:
         return info.user_id
-    return ai_entry(ai_level(kind(meta.game), info.level))
+    return ai_entry(ai_level(kind(meta.kind), info.level))
 
 
 def rate_game(meta: GameMeta, results: Sequence[ResultRow], ai_played: Iterable[int],
@@ -122,7 +122,7 @@ def rate_game(meta: GameMeta, results: Sequence[ResultRow], ai_played: Iterable[
         first = results[seats[0]]
         best = min(ranks[i] for i in seats)
         rows.append(RatingRow(
-            game_id=meta.id, platform=meta.platform, game=meta.game, player=e,
+            game_id=meta.id, platform=meta.platform, game=meta.kind, player=e,
             name=level_of(e) if is_ai_entry(e) else first.name, chat_id=meta.chat_id, place=best,
             mu_before=before[e].mu, sigma_before=before[e].sigma, mu_after=mu, sigma_after=sigma,
             games=before[e].games + 1, ended=ended))
@@ -140,7 +140,7 @@ def recompute(games: Iterable[tuple[GameMeta, Sequence[ResultRow], Iterable[int]
     now: dict[tuple[str, str], dict[str, Skill]] = {}       # (platform, game) -> entry -> rating
     out: list[RatingRow] = []
     for meta, results, ai_played in ordered:
-        current = now.setdefault((meta.platform, meta.game), {})
+        current = now.setdefault((meta.platform, meta.kind), {})
         for row in rate_game(meta, results, ai_played, current):
             current[row.player] = after(row)
             out.append(row)

@@ -368,7 +368,7 @@ class GameService:
             return await self.info.secrets(user, [loaded], loaded.meta.language)
         if kind_ == "v":
             return await self._on_game(game_id, chat, user, lambda g, lang: self.lobby.add_ai(
-                g, user, lang, level_at(g.game, p.int(1))))
+                g, user, lang, level_at(g.kind, p.int(1))))
         if kind_ in LOBBY_PRESSES:
             action = getattr(self.lobby, LOBBY_PRESSES[kind_])
             target = None if kind_ == "j" else chat   # a join link opens from the private chat
@@ -459,7 +459,7 @@ class GameService:
             self.delivery.wake(user.platform)
             lines.append(t(lang, "bot.reply.private_resent", count=released))
         if not lines and games:     # the game's own words: a marker in one game, locomotives in another
-            kind = games[0].game.presenter
+            kind = games[0].kind.presenter
             lines.append(t(lang, "bot.reply.private_ok_game", game=kind.title(lang), secret=kind.secret_help(lang)))
         elif not lines:
             lines.append(t(lang, "bot.reply.private_ok"))
@@ -524,7 +524,7 @@ class GameService:
         """The chat's current game's kind; the default game (or None) outside a game."""
         loaded = await self.store.chat_game(chat) if chat is not None else None
         if loaded is not None:
-            return loaded.game
+            return loaded.kind
         return kind(None) if default else None
 
     @cleaned

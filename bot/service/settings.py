@@ -165,7 +165,7 @@ class Settings:
         if changes is not None and not isinstance(changes, dict):
             raise Refused("bot.err.bad_setting", key="settings", value=type(changes).__name__)
         loaded = await self.store.chat_game(chat)
-        game = loaded.game if loaded is not None else None
+        game = loaded.kind if loaded is not None else None
         stored = await self.storage.chat_settings(chat.platform, chat.id)
         if changes:
             clean = validate(changes)

@@ -60,8 +60,8 @@ class Loaded:
         self.on_live: Callable[[Loaded], None] = _nobody
 
     @property
-    def game(self) -> GameKind:
-        return kind(self.meta.game)
+    def kind(self) -> GameKind:
+        return kind(self.meta.kind)
 
     @property
     def match(self) -> Match | None:
@@ -190,8 +190,8 @@ class GameStore:
         one live match at a time; the match is unpacked again on use)."""
         if meta.setup is None:
             return Loaded(meta)
-        match = kind(meta.game).definition.resume(meta.setup, moves)
-        return Loaded(meta, packed=pack(meta.id, meta.game, match))
+        match = kind(meta.kind).definition.resume(meta.setup, moves)
+        return Loaded(meta, packed=pack(meta.id, meta.kind, match))
 
     async def _replayed(self, game_ids: list[int]) -> list[Loaded]:
         """The games replayed from their records (their snapshots were missing or stale), and
@@ -218,7 +218,7 @@ class GameStore:
         if got is None:
             return None
         meta, snapshot = got
-        if meta.setup is None or current(snapshot, meta.game, meta.moves):
+        if meta.setup is None or current(snapshot, meta.kind, meta.moves):
             return self._keep(Loaded(meta, packed=snapshot if meta.setup is not None else None))
         replayed = await self._replayed([game_id])
         return self._keep(replayed[0]) if replayed else None   # or the copy another task loaded meanwhile
@@ -231,7 +231,7 @@ class GameStore:
         found = await self.storage.load_with_snapshots(ids)
         stale = []
         for meta, snapshot in found.values():
-            if meta.setup is None or current(snapshot, meta.game, meta.moves):
+            if meta.setup is None or current(snapshot, meta.kind, meta.moves):
                 self.remember(Loaded(meta, packed=snapshot if meta.setup is not None else None))
             else:
                 stale.append(meta.id)
@@ -252,7 +252,7 @@ class GameStore:
         loaded = self._committing(changes)
         snapshot = None
         if loaded is not None and loaded.moved():
-            snapshot = pack(loaded.meta.id, loaded.meta.game, loaded.match)
+            snapshot = pack(loaded.meta.id, loaded.meta.kind, loaded.match)
             if loaded.meta.status == PLAYING:
                 changes.snapshots.append(snapshot)
         try:

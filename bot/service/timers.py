@@ -145,7 +145,7 @@ class Timers:
         """Mention the seats still to act: once a cycle in the group, privately after that."""
         meta, match = loaded.meta, loaded.match
         lang = meta.language
-        pres = loaded.game.presenter
+        pres = loaded.kind.presenter
         status = pres.status_line(match.view(None), lang)
         who = [meta.seats[s] for s in humans]
         names = ", ".join(w.name for w in who)
@@ -173,8 +173,8 @@ class Timers:
         not private); not ``told`` for a person away (the group was told once, by ``/away``)."""
         meta, match = loaded.meta, loaded.match
         lang = meta.language
-        pres = loaded.game.presenter
-        private = private_choices(loaded.game, match)
+        pres = loaded.kind.presenter
+        private = private_choices(loaded.kind, match)
         start = Phase.of(meta, match).start
         turn = Turn(loaded)
         made, completed = [], []

@@ -90,14 +90,14 @@ class TurnMessages:
     def __init__(self, meta: GameMeta, game: GameKind, match, codec: PayloadCodec,
                  turn: TurnState | None = None) -> None:
         self.meta = meta
-        self.game = game
+        self.kind = game
         self.match = match
         self.codec = codec
         self.turn = meta.turn if turn is None else turn
 
     def reading(self, turn: TurnState) -> TurnMessages:
         """The same game's messages, built from ``turn`` instead."""
-        return TurnMessages(self.meta, self.game, self.match, self.codec, turn)
+        return TurnMessages(self.meta, self.kind, self.match, self.codec, turn)
 
     # ---- the group's turn message (its prompt) ------------------------------------------------
 
@@ -111,14 +111,14 @@ class TurnMessages:
     def prompt_text(self, menu: Menu | None = None) -> str:
         meta, match, turn = self.meta, self.match, self.turn
         lang = meta.language
-        pres = self.game.presenter
+        pres = self.kind.presenter
         view = match.view(None)
         moves, _ = pres.split_cycle(cycle_events(match, match.pacing.cycle))
         lines = [pres.status_line(view, lang), *turn.notes_of(match.pacing.cycle)]
         lines += pres.narrate(moves, match.players, lang)
         lines.append("")
         clock = clock_line(meta, match)         # what the seats to act have left, with time banks
-        if private_choices(self.game, match):
+        if private_choices(self.kind, match):
             # Who is still to act, never what anyone chose: their choices are made in private.
             lines += [waiting_line(meta, match), *([clock] if clock else [])]
         else:
@@ -144,7 +144,7 @@ class TurnMessages:
         lang = meta.language
         choices = match.legal_choices(seat)
         index = {str(c): i for i, c in enumerate(choices)}
-        menu = self.game.presenter.menu(match.view(seat), choices, lang, group_key)
+        menu = self.kind.presenter.menu(match.view(seat), choices, lang, group_key)
         bound = (meta.id, seat, match.moves_by(seat), self.turn.acting_since(seat))
         rows = []
         for row in menu.rows:
@@ -164,7 +164,7 @@ class TurnMessages:
         """The group's turn buttons: the one acting seat's menu (never a submenu that depends on
         its secrets: those open in private), or, where seats choose in private, a button that
         brings each its own choices; the secret button where the game has secrets."""
-        meta, game, codec = self.meta, self.game, self.codec
+        meta, game, codec = self.meta, self.kind, self.codec
         lang = meta.language
         acting = self.match.to_act()
         menu, rows = None, []
@@ -190,7 +190,7 @@ class TurnMessages:
         mention added by an edit, and would repost it)."""
         meta = self.meta
         people = [s for s in self.match.to_act() if not meta.seats[s].is_ai]
-        if private_choices(self.game, self.match):
+        if private_choices(self.kind, self.match):
             people = [s for s in people if meta.seats[s].user_id in self.turn.unreachable]
         return tuple(meta.seats[s].user() for s in people)
 
@@ -200,7 +200,7 @@ class TurnMessages:
                     mode: str = "edit") -> tuple[OutRow, Menu, list]:
         """The seat's choices (or an open submenu of them) as a private message in its slot, with a
         picture of its own board where the game draws one."""
-        meta, game, match = self.meta, self.game, self.match
+        meta, game, match = self.meta, self.kind, self.match
         info = meta.seats[seat]
         lang = info.language or meta.language
         pres = game.presenter
@@ -248,7 +248,7 @@ class TurnMessages:
         comes with them notes the messages that show buttons now."""
         meta, match = self.meta, self.match
         shown = self.turn.menus
-        acting = [] if match.is_terminal() or not private_choices(self.game, match) else [
+        acting = [] if match.is_terminal() or not private_choices(self.kind, match) else [
             s for s in match.to_act() if not meta.seats[s].is_ai]
         out = []
         for seat in sorted(set(shown) | set(acting)):
@@ -275,7 +275,7 @@ class TurnMessages:
                 if info.is_ai or not event.visible_to(seat):
                     continue
                 lang = info.language or meta.language
-                text = self.game.presenter.private_text(event, match.view(seat), lang, chat_label(meta))
+                text = self.kind.presenter.private_text(event, match.view(seat), lang, chat_label(meta))
                 if text:
                     out.append(private(meta, meta.platform, info.user(), text, lang))
         return out
@@ -327,7 +327,7 @@ class TurnMessages:
     def _cycle_over(self, cycle: int, moves_after: int, log_start: int, first_prompt: bool,
                     closing_slot: str) -> list[OutRow]:
         """The closing edit of the cycle's prompt (if it had one) and its picture with its summary."""
-        meta, game, match = self.meta, self.game, self.match
+        meta, game, match = self.meta, self.kind, self.match
         lang = meta.language
         pres = game.presenter
         view = match.view(None)
@@ -364,7 +364,7 @@ class TurnMessages:
 
     def _final(self, final_lines: Sequence[str]) -> list[OutRow]:
         """The final standings (with a link to review the game) and the whole game as an animation."""
-        meta, game, match = self.meta, self.game, self.match
+        meta, game, match = self.meta, self.kind, self.match
         lang = meta.language
         pres = game.presenter
         view = match.view(None)

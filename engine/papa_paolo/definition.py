@@ -23,7 +23,7 @@ from .view import PapaView, view_of
 
 
 class PapaMatch(EngineMatch):
-    """One game of Papà Paolo through the interface; ``game`` is the engine's own state, which
+    """One game of Papà Paolo through the interface; ``state`` is the engine's own state, which
     counts each seat's steps itself. Seats act through the stepper (stepper.py), several at
     once in phase 5."""
 
@@ -38,37 +38,37 @@ class PapaMatch(EngineMatch):
         return PapaPacing(self)
 
     def moves_by(self, seat: int) -> int:
-        return self.game.by_seat[seat]
+        return self.state.by_seat[seat]
 
     def to_act(self) -> tuple[int, ...]:
-        return self.game.to_act()
+        return self.state.to_act()
 
     def legal_choices(self, seat: int) -> list[Step]:
-        return legal_steps(self.game, seat)
+        return legal_steps(self.state, seat)
 
     def parse_choice(self, text: str) -> Step:
         return parse(text)
 
     def check(self, choice: Any, *, by: int) -> Step:
-        return check_step(self.game, by, _step(choice))
+        return check_step(self.state, by, _step(choice))
 
     def apply(self, choice: Any, *, by: int) -> list:
-        return apply_step(self.game, by, _step(choice))      # it checks the step itself, once
+        return apply_step(self.state, by, _step(choice))      # it checks the step itself, once
 
     def returns(self) -> tuple[int, ...]:
-        return self.game.scores()
+        return self.state.scores()
 
     def view(self, seat: int | None = None) -> PapaView:
-        return view_of(self.game, seat)
+        return view_of(self.state, seat)
 
     def to_record(self) -> dict[str, Any]:
-        return to_record(self.game)
+        return to_record(self.state)
 
     def stored_setup(self) -> dict[str, Any]:
-        return {**setup_of(self.game), "seed": self.game.seed}
+        return {**setup_of(self.state), "seed": self.state.seed}
 
     def copy(self) -> PapaMatch:
-        return PapaMatch(self.game.copy())
+        return PapaMatch(self.state.copy())
 
 
 class PapaPacing(Pacing):
@@ -89,12 +89,12 @@ class PapaPacing(Pacing):
         """The stretch of play under way, from 1: each phase in which players chose and that
         changed the board closes one (a ``phase_ended`` event), so the table gets a picture of
         the board after placing, the auction, the investments and the deliveries."""
-        return 1 + sum(1 for e in self.match.game.log if e.kind == "phase_ended")
+        return 1 + sum(1 for e in self.match.state.log if e.kind == "phase_ended")
 
     def cycle_start(self, cycle: int) -> int:
         if cycle <= 1:
             return 0
-        log = self.match.game.log
+        log = self.match.state.log
         seen = 0
         for index, event in enumerate(log):
             if event.kind == "phase_ended":
@@ -104,17 +104,17 @@ class PapaPacing(Pacing):
         return len(log)
 
     def round_number(self) -> int:
-        return self.match.game.round
+        return self.match.state.round
 
     def rounds(self) -> int:
         return ROUNDS
 
     def in_decision(self, seat: int) -> bool:
-        return in_decision(self.match.game, seat)
+        return in_decision(self.match.state, seat)
 
     def public_returns(self) -> tuple[int, ...] | None:
         """With hidden money and the money bonus, running scores would tell the Lire: None until the end."""
-        g = self.match.game
+        g = self.match.state
         if g.options["hidden_money"] and g.options["money_bonus"] and not g.finished:
             return None
         return g.scores()
@@ -170,7 +170,7 @@ class PapaDefinition(GameDefinition):
         return self.resume(setup, moves).to_record()
 
     def result(self, match: Match) -> dict[str, Any]:
-        return result(match.game)
+        return result(match.state)
 
     def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
                budget: float | int | None = None) -> Step:
@@ -198,10 +198,10 @@ class _WholeTake(PapaMatch):
     __slots__ = ()
 
     def __init__(self, match: PapaMatch) -> None:
-        super().__init__(match.game)
+        super().__init__(match.state)
 
     def legal_choices(self, seat: int) -> list[Step]:
-        return without_shortcuts(self.game, seat, super().legal_choices(seat))
+        return without_shortcuts(self.state, seat, super().legal_choices(seat))
 
 
 GAME = PapaDefinition()

@@ -24,7 +24,7 @@ def play(n: int, seed: int, level: str):
     while not match.is_terminal():
         seat = match.to_act()[0]
         match.apply(GAME.choose(match, seat, seed=seed * 100_003 + match.move_count, level=level), by=seat)
-    return match.game
+    return match.state
 
 
 def figures(n: int, games: int, level: str, first_seed: int = 1) -> dict[str, float]:

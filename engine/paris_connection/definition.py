@@ -28,7 +28,7 @@ from .record import FORMAT, from_record, game_from_setup, result, setup_of, to_r
 
 
 class ConnectionMatch(EngineMatch):
-    """One game of Paris Connection through the interface; ``game`` is the engine's own state."""
+    """One game of Paris Connection through the interface; ``state`` is the engine's own state."""
 
     __slots__ = ()
 
@@ -44,13 +44,13 @@ class ConnectionMatch(EngineMatch):
         return parse(text)
 
     def returns(self) -> tuple[int, ...]:
-        return self.game.scores()
+        return self.state.scores()
 
     def to_record(self) -> dict[str, Any]:
-        return to_record(self.game)
+        return to_record(self.state)
 
     def stored_setup(self) -> dict[str, Any]:
-        return {**setup_of(self.game), "seed": self.game.seed}
+        return {**setup_of(self.state), "seed": self.state.seed}
 
 
 
@@ -63,15 +63,15 @@ class ConnectionPacing(Pacing):
 
     @property
     def cycle(self) -> int:
-        return self.match.game.cycle
+        return self.match.state.cycle
 
     def in_decision(self, seat: int) -> bool:
         """A build under way: its colour is chosen, its placements are not done yet."""
-        return self.match.game.draft_colour is not None and seat in self.match.to_act()
+        return self.match.state.draft_colour is not None and seat in self.match.to_act()
 
     def public_returns(self) -> tuple[int, ...] | None:
         """None before the end: values are public, so running scores would tell the screens."""
-        game = self.match.game
+        game = self.match.state
         return game.scores() if game.finished else None
 
 
@@ -112,7 +112,7 @@ class ConnectionDefinition(GameDefinition):
         return self.resume(setup, moves).to_record()
 
     def result(self, match: Match) -> dict[str, Any]:
-        return result(match.game)
+        return result(match.state)
 
     def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
                budget: float | int | None = None) -> Choice:

@@ -42,7 +42,7 @@ def self_play(players: int, games: int, first_seed: int) -> None:
     lengths, ends, spreads, tops, builds = [], Counter(), [], [], []
     for i in range(games):
         match = play(players, first_seed + i, ai_seats=set(range(players)))
-        game = match.game
+        game = match.state
         lengths.append(actions_of(match) / players)
         builds.append(sum(isinstance(e, BuildCompleted) for e in match.log) / players)
         ends[game.end_reason] += 1

@@ -46,7 +46,7 @@ def parse_pick(text: str) -> Pick:
 
 
 class ParisParisMatch(EngineMatch):
-    """One game of Paris Paris through the interface; ``game`` is the engine's own state."""
+    """One game of Paris Paris through the interface; ``state`` is the engine's own state."""
 
     __slots__ = ()
 
@@ -64,24 +64,24 @@ class ParisParisMatch(EngineMatch):
     def moves_by(self, seat: int) -> int:
         """The mover of every pick is known from the deal (the bus moves on one seat a round,
         then seat order), so this holds however the match was made (a record, a copy)."""
-        game, n = self.game, self._n
+        game, n = self.state, self._n
         return sum(1 for index in range(len(game.moves)) if mover(game.first_player, n, index) == seat)
 
     @property
     def _n(self) -> int:
-        return len(self.game.players)
+        return len(self.state.players)
 
     def returns(self) -> tuple[int, ...]:
-        return tuple(self.game.scores)
+        return tuple(self.state.scores)
 
     def to_record(self) -> dict[str, Any]:
-        return to_record(self.game)
+        return to_record(self.state)
 
     def stored_setup(self) -> dict[str, Any]:
-        record = to_record(self.game)
+        record = to_record(self.state)
         setup = {k: v for k, v in record.items() if k not in ("moves", "stacks")}
-        setup["deal"] = "".join(f"{code:02x}" for stack in self.game.stacks for code in stack)
-        setup["seed"] = self.game.seed
+        setup["deal"] = "".join(f"{code:02x}" for stack in self.state.stacks for code in stack)
+        setup["seed"] = self.state.seed
         return setup
 
 
@@ -94,17 +94,17 @@ class ParisParisPacing(Pacing):
 
     @property
     def cycle(self) -> int:
-        return self.match.game.round
+        return self.match.state.round
 
     def rounds(self) -> int:
-        return self.match.game.rounds
+        return self.match.state.rounds
 
     def score_history(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(self.match.game.score_history)
+        return tuple(self.match.state.score_history)
 
     def cycle_start(self, cycle: int) -> int:
         """A round begins with its RoundStarted event (the first also after the set-up events)."""
-        log = self.match.game.log
+        log = self.match.state.log
         if cycle <= 1:
             return 0
         for index in range(len(log) - 1, -1, -1):
@@ -174,18 +174,18 @@ class ParisParisDefinition(GameDefinition):
             raise InvalidRecord(f"the stored game cannot be read ({exc})", rule="setup") from None
 
     def result(self, match: Match) -> dict[str, Any]:
-        return result(match.game)
+        return result(match.state)
 
     def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
                budget: float | int | None = None) -> Pick:
         """``level``: "easy", "normal" or "strong"; ``budget`` (strong only): seconds (float),
         iterations (int) or None for the default (engine.search.DEFAULT_SECONDS)."""
-        if seat != match.game.current_player:
+        if seat != match.state.current_player:
             raise ValueError(f"seat {seat} is not to move")
         if level == "normal":
-            return choose_move(match.game, seed=seed)
+            return choose_move(match.state, seed=seed)
         if level == "easy":
-            return choose_easy(match.game, seed=seed)
+            return choose_easy(match.state, seed=seed)
         if level == "strong":
             # The search sees the seat's view and log only; its seed also depends on the move, so
             # a seed reused for a whole game still gives each move a search of its own.

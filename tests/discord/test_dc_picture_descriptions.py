@@ -25,5 +25,5 @@ async def test_each_posted_picture_has_an_attachment_description(table, service)
     assert round_map.filename.endswith("round1.png")
     assert round_map.description and len(round_map.description) <= DESCRIPTION_LIMIT
     loaded = await service.store.load(1)
-    board = loaded.game.presenter.board_text(loaded.match.view(None), "en")
+    board = loaded.kind.presenter.board_text(loaded.match.view(None), "en")
     assert round_map.description.startswith(t("en", "pp.alt.map")) and board in round_map.description

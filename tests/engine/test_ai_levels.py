@@ -78,7 +78,7 @@ def _disguised(match: ParisParisMatch, seat: int, rng: random.Random) -> ParisPa
     the other players' markers (from the colours it cannot see), and the face-down stacks (the
     tiles not yet revealed dealt again, in a new order and a new split into stacks). The bag
     follows from the moves, whose evictions are public, so it stays as it is."""
-    game = match.game
+    game = match.state
     record = to_record(game)
     names = record["players"]
     own = record["markers"][names[seat]]
@@ -101,7 +101,7 @@ def test_strong_sees_only_its_seats_view(players, moves):
     (seat,) = match.to_act()
     rng = random.Random(players)
     other = _disguised(match, seat, rng)
-    game, hidden = match.game, other.game
+    game, hidden = match.state, other.state
     # The disguise changed what the seat cannot see ...
     assert hidden.stacks[game.round:] != game.stacks[game.round:]
     assert [m for s, m in enumerate(hidden.markers) if s != seat] != \
@@ -124,12 +124,12 @@ def test_a_determinization_agrees_with_the_seats_view():
     for i in range(5):
         game = knowledge.determinize(random.Random(i))
         assert game.view(seat) == match.view(seat)
-        assert game.markers[seat] == match.game.markers[seat]
+        assert game.markers[seat] == match.state.markers[seat]
         assert len(set(game.markers)) == 3 and COLOUR_INDEX[match.view(seat).marker] == game.markers[seat]
         assert sorted(c for s in game.stacks[game.round:] for c in s) == \
-            sorted(c for s in match.game.stacks[match.game.round:] for c in s)
-        assert game.bag == match.game.bag
-        assert game.legal_actions() == match.game.legal_actions()
+            sorted(c for s in match.state.stacks[match.state.round:] for c in s)
+        assert game.bag == match.state.bag
+        assert game.legal_actions() == match.state.legal_actions()
 
 
 def test_below_the_root_the_other_seats_play_the_normal_ai_s_move():
@@ -137,7 +137,7 @@ def test_below_the_root_the_other_seats_play_the_normal_ai_s_move():
     to a root move is always the normal AI's move, however often the node is visited."""
     match = _match_after(2, seed=6, moves=12)
     (seat,) = match.to_act()
-    assert match.game.picks == 0          # the seat picks first: the opponent answers in the round
+    assert match.state.picks == 0          # the seat picks first: the opponent answers in the round
     sample = Knowledge.of(match.view(seat), match.log_for(seat)).determinize(random.Random(3))
     root_move = sample.legal_actions()[0]
     after = sample.copy()
@@ -181,7 +181,7 @@ def test_easy_beats_random_and_loses_to_normal():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_game_sampled_with_the_real_secrets_plays_on_as_the_real_game(players):
     match = _match_after(players, seed=10 + players, moves=7 * players)
-    game = match.game
+    game = match.state
     seat = game.current_player
     knowledge = Knowledge.of(match.view(seat), match.log_for(seat))
     sampled = Game.sampled(match.view(seat), stacks=list(game.stacks), markers=game.markers, bag=knowledge.bag)

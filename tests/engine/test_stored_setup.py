@@ -15,7 +15,7 @@ def _played(seed: int, players: int, moves: int):
 
 
 def _texts(match) -> list[str]:
-    return [str(m) for m in match.game.moves]
+    return [str(m) for m in match.state.moves]
 
 
 def test_record_round_trip_through_the_compact_setup():

@@ -26,7 +26,7 @@ LABEL = re.compile(r"^(\S+) (\d+) · (.+?)(?: · .+)?$")    # a note may follow 
 async def round_start_offer(service, game_id: int):
     """The offer as dealt at the start of the current round (what the round's map shows)."""
     meta, moves = await service.storage.load_game(game_id)
-    definition = kind(meta.game).definition
+    definition = kind(meta.kind).definition
     current = definition.resume(meta.setup, moves).view(None)
     for k in range(len(moves), -1, -1):
         view = definition.resume(meta.setup, moves[:k]).view(None)

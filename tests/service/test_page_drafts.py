@@ -22,7 +22,7 @@ NAMES = ("Ann", "Bob", "Cy", "Dee")
 def page(game_id: str, match, seat, layout: str) -> dict:
     meta = GameMeta(id=1, platform="terminal", chat_id="c1", chat_title="Table", status=PLAYING, host_id="u0",
                     options={}, seed=1, seats=[Seat(name, "terminal", f"u{i}") for i, name in enumerate(match.players)],
-                    setup={}, moves=match.move_count, game=game_id)
+                    setup={}, moves=match.move_count, kind=game_id)
     return page_state(meta, kind(game_id), match, CODEC, PageRequest(1, seat, "en", layout))
 
 

@@ -102,7 +102,7 @@ async def play(service, transport, *, humans: int, ais: int, seed: int, options:
         stats["pictures"][key] = stats["pictures"].get(key, 0) + sum(m.image is not None for m in new)
         if info["status"] == "finished":
             break
-        assert info["round"] == match.game.round
+        assert info["round"] == match.state.round
         assert stats["presses"] < 3000, "the game never ended"
         acting = [users[info["seats"][s]["user_id"]] for s in info["to_act"]]
         seats = list(info["to_act"])
@@ -115,13 +115,13 @@ async def play(service, transport, *, humans: int, ais: int, seed: int, options:
             stats["labels_checked"] += bool(keys)
         pressed = [pick(menu, rng, match.view(None).phase == "deliver") for menu in menus]
         whole = {seat: len(decisions(match, seat)) for seat in seats}
-        steps_before = len(match.game.moves)
+        steps_before = len(match.state.moves)
         replies = await asyncio.gather(*(service.press(c, u, b.payload) for u, b in zip(acting, pressed, strict=True)))
         assert all(r.ok for r in replies), [r.text for r in replies]
         stats["presses"] += len(replies)
         stats["at_once"] = max(stats["at_once"], len(replies))
         after = (await service.store.load(game_id)).match
-        game = after.game
+        game = after.state
         for seat in seats:
             pressed_since[seat] = pressed_since.get(seat, 0) + 1
             verbs_since.setdefault(seat, set()).update(
@@ -137,7 +137,7 @@ async def play(service, transport, *, humans: int, ais: int, seed: int, options:
     match = (await service.store.load(game_id)).match
     stats["stretches"] = match.view(None).stretches
     human_seats = {s for s, seat in enumerate(info["seats"]) if seat["user_id"] in users}
-    stats["human_verbs"] = {text.split(" ")[0] for seat, text in match.game.moves if seat in human_seats}
+    stats["human_verbs"] = {text.split(" ")[0] for seat, text in match.state.moves if seat in human_seats}
     return stats
 
 

@@ -66,7 +66,7 @@ async def test_a_rounds_picture_describes_the_board_as_the_terminal_prints_it(se
         await play_turn(service, chat(), users)
     round_map = next(b for b in await pictures(service, game_id) if b["render"].get("cycle") == 1)
     loaded = await service.store.load(game_id)
-    presenter = loaded.game.presenter
+    presenter = loaded.kind.presenter
     view = loaded.match.view(None)
     assert round_map["description"].startswith(t("en", "pp.alt.map"))
     assert presenter.board_text(view, "en") in round_map["description"]       # whose turn, the scores

@@ -9,7 +9,7 @@ from bot.service.model import GameMeta, ResultRow, Seat
 
 def game(*seats: Seat, game_id: int = 1) -> GameMeta:
     return GameMeta(id=game_id, platform="fake", chat_id="c1", chat_title="", status="finished", host_id="ann",
-                    options={}, seed=1, seats=list(seats), game="paris-paris")
+                    options={}, seed=1, seats=list(seats), kind="paris-paris")
 
 
 def person(name: str) -> Seat:
@@ -22,7 +22,7 @@ def ai(name: str, level: str = "normal") -> Seat:
 
 def results(meta: GameMeta, points: list[int], winners: set[int], ended: float = 100.0) -> list[ResultRow]:
     return [ResultRow(meta.id, i, "fake", "c1", s.user_id, s.name, s.user_id is None, points[i], i in winners,
-                      ended, game=meta.game) for i, s in enumerate(meta.seats)]
+                      ended, game=meta.kind) for i, s in enumerate(meta.seats)]
 
 
 def test_places_follow_the_final_standings_winners_first_and_ties_shared():

@@ -29,7 +29,7 @@ async def press_random(service, c, users: dict, rng: random.Random) -> tuple[int
     seat = acting[rng.randrange(len(acting))]
     index = rng.randrange(len(match.legal_choices(seat)))
     payload = service.codec.encode("c", meta.id, seat, match.moves_by(seat), meta.turn.acting_since(seat), index)
-    reply = await service.press(None if private_choices(loaded.game, match) else c,
+    reply = await service.press(None if private_choices(loaded.kind, match) else c,
                                 users[meta.seats[seat].user_id], payload)
     assert reply.ok, reply.text
     return seat, index

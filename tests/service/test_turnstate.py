@@ -186,7 +186,7 @@ async def test_building_the_messages_after_moves_changes_nothing_and_returns_the
     loaded = await service.store.load(2)            # browsing in private (chat2)
     meta, match = loaded.meta, loaded.match
     before = meta.turn
-    messages = TurnMessages(meta, loaded.game, match, service.codec)
+    messages = TurnMessages(meta, loaded.kind, match, service.codec)
     mover = meta.seats[before.browsing[0]].name
     browsing = t("en", "bot.msg.choosing_privately", player=mover, what=before.browsing[1])
     assert browsing in messages.prompt_text()

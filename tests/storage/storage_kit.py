@@ -22,7 +22,7 @@ V4_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "games-v4.sqlite
 def lobby(gid: int, chat_id: str = "chat1", *, game: str = "paris-paris", users=("ann",)) -> GameMeta:
     return GameMeta(id=gid, platform=PLATFORM, chat_id=chat_id, chat_title=f"Chat {chat_id}", status="lobby",
                     host_id=users[0], options={"language": "en"}, seed=(1 << 62) + gid,
-                    seats=[Seat(u.title(), PLATFORM, u) for u in users], created=1.5, updated=1.5, game=game)
+                    seats=[Seat(u.title(), PLATFORM, u) for u in users], created=1.5, updated=1.5, kind=game)
 
 
 def playing(gid: int, chat_id: str = "chat1", **kw) -> GameMeta:

@@ -136,7 +136,7 @@ async def test_new_game_ids_count_up_and_never_repeat(storage):
 
 async def test_game_kind_and_results_filter(storage):
     await storage.commit(Changes(game=lobby(1, "a", game="paris-connection")), 0.0)
-    assert (await storage.load_game(1))[0].game == "paris-connection"
+    assert (await storage.load_game(1))[0].kind == "paris-connection"
     await storage.commit(Changes(results=[result(1, 0, "ann", won=True, game="paris-connection"),
                                           result(2, 0, "ann", game="paris-paris"),
                                           result(2, 1, None, game="paris-paris")]), 0.0)

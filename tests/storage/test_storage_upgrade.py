@@ -20,14 +20,14 @@ async def test_a_version_3_database_upgrades_with_everything_intact(tmp_path):
     try:
         assert await storage.schema_version() == SCHEMA_VERSION
         games = await storage.load_games([1, 2, 3])
-        assert {gid: (meta.status, meta.game, meta.version, len(moves), meta.moves)
+        assert {gid: (meta.status, meta.kind, meta.version, len(moves), meta.moves)
                 for gid, (meta, moves) in games.items()} == {
             1: ("lobby", "paris-paris", 0, 0, 0),
             2: ("playing", "paris-paris", 0, 5, 5),
             3: ("finished", "paris-paris", 0, 40, 40)}
         assert [s.user_id for s in games[1][0].seats] == ["ann", "bob"]
         for meta, moves in (games[2], games[3]):
-            match = kind(meta.game).definition.resume(meta.setup, moves)   # the stored records still replay
+            match = kind(meta.kind).definition.resume(meta.setup, moves)   # the stored records still replay
             assert match.is_terminal() == (meta.status == "finished")
         assert sorted(await storage.active_games()) == [(1, "fake", "chat1"), (2, "fake", "chat2")]
         assert await storage.chat_settings("fake", "chat4") == {"language": "de"}

@@ -89,7 +89,7 @@ async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after:
         match = (await bot.service.store.load(1)).match
         if match.pacing.round_number() > stop_after:
             break
-        whole, steps = len(match.to_record()["moves"]), len(match.game.moves)
+        whole, steps = len(match.to_record()["moves"]), len(match.state.moves)
         tapping = []
         taps = []
         for user in humans:
@@ -110,7 +110,7 @@ async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after:
         at_once = max(at_once, len(taps))
         answers = await tap_at_once(api, bot, taps)
         after = (await bot.service.store.load(1)).match
-        game, made = after.game, after.to_record()["moves"][whole:]
+        game, made = after.state, after.to_record()["moves"][whole:]
         for seat in tapping:
             since[seat] = since.get(seat, 0) + 1
             verbs.setdefault(seat, set()).update(text.split(" ")[0] for s, text in game.moves[steps:] if s == seat)

@@ -128,7 +128,7 @@ def game_values(game: GameMeta) -> tuple:
     return (game.id, game.platform, game.chat_id, game.chat_title, game.status, game.host_id,
             json.dumps(game.options), game.seed, json.dumps([s.to_dict() for s in game.seats]),
             json.dumps(game.setup) if game.setup is not None else None,
-            game.moves, game.created, game.updated, json.dumps(game.turn.to_json()), game.game,
+            game.moves, game.created, game.updated, json.dumps(game.turn.to_json()), game.kind,
             game.version + 1)
 
 
@@ -144,7 +144,7 @@ def meta_from_row(row: Any) -> GameMeta:
         id=gid, platform=platform, chat_id=chat_id, chat_title=title, status=status, host_id=host,
         options=json.loads(options), seed=seed, seats=[Seat(**s) for s in json.loads(seats)],
         setup=_interned(json.loads(setup)) if setup else None, moves=moves, created=created, updated=updated,
-        turn=TurnState.from_json(json.loads(extra)), game=game, version=version)
+        turn=TurnState.from_json(json.loads(extra)), kind=game, version=version)
 
 
 def _interned(value: Any) -> Any:

@@ -61,7 +61,7 @@ def test_ai_sees_only_its_view():
         match = _advance(GAME.new_match(["a", "b", "c"], seed=8, options={"hidden_money": True}), steps, seed=2)
         seat = match.to_act()[0]
         other = match.copy()
-        g = other.game
+        g = other.state
         for s in range(3):
             if s != seat:
                 g.people[s].lire += 17

@@ -40,7 +40,7 @@ def _plain_placements(hood: Hood, tile: C.CityTile) -> list:
 def _positions():
     for n, seed in ((2, 5), (3, 6), (4, 7)):
         for match in random_match(n, seed, {"express_ignores_roads": seed == 6}):
-            yield match.game
+            yield match.state
 
 
 def test_remembered_answers_equal_the_plain_rules():
@@ -147,7 +147,7 @@ def test_a_neighbourhood_off_the_board_of_bits_is_read_plainly():
 
 def test_a_move_is_written_as_json_dumps_writes_it():
     """The record's moves, written by ``json``'s C encoder made once, read as ``json.dumps`` writes them."""
-    game = play_out(4, 11).game
+    game = play_out(4, 11).state
     moves = [json.loads(text) for text in game.record_moves]
     odd = {"player": "Zoë \"the\" 🍕", "place": [0, -1], "action": {"build": ["P1", [2, 3]]}, "n": None, "t": True}
     for move in [*moves, odd]:

@@ -115,7 +115,7 @@ def check_end(g) -> None:
 
 def check_hidden(match) -> None:
     """14. Under hidden money no public view or public event holds another player's balance."""
-    g = match.game
+    g = match.state
     if not g.options["hidden_money"] or g.finished:
         return
     assert all(v is None for v in match.view(None).lire)
@@ -140,7 +140,7 @@ def test_invariants_hold_in_random_games(case):
     n, seed, options = case
     last = None
     for match in random_match(n, seed, options):
-        g = match.game
+        g = match.state
         check_state(g)
         check_first_player(g)
         check_hidden(match)
@@ -149,7 +149,7 @@ def test_invariants_hold_in_random_games(case):
         for seat in range(n):
             assert bool(match.legal_choices(seat)) == (seat in acting)
         last = match
-    g = last.game
+    g = last.state
     check_log(g)
     check_end(g)
     bids = [e for e in g.log if isinstance(e, BidPlaced)]
@@ -162,7 +162,7 @@ def test_replay_is_deterministic_and_records_round_trip(case):
     """13. Same set-up and moves give the same state, from the record and from the stored steps."""
     n, seed, options = case
     match = play_out(n, seed, options)
-    g = match.game
+    g = match.state
     record = json.loads(json.dumps(match.to_record()))
     again = from_record(record)
     assert result(again) == result(g)

@@ -43,7 +43,7 @@ def test_replay_prints_the_result(finished, tmp_path):
     out = subprocess.run([sys.executable, "-m", "engine", "replay", str(path)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     printed = json.loads(out.stdout)
-    assert printed == result(finished.game)
+    assert printed == result(finished.state)
     assert printed["finished"] and printed["round"] == 5 and printed["phase"] == 6
     assert set(printed["scores"]) == set(finished.players) and printed["winners"]
     names = set(printed["players"][finished.players[0]])
@@ -138,7 +138,7 @@ def test_face_down_coin_only_with_its_option():
 
 
 def test_resume_from_seat_and_step_pairs(finished):
-    pairs = list(finished.game.moves)
+    pairs = list(finished.state.moves)
     assert all(isinstance(seat, int) and isinstance(text, str) for seat, text in pairs)
     again = GAME.resume(finished.stored_setup(), pairs)
     assert again.to_record() == finished.to_record()

@@ -112,7 +112,7 @@ def test_first_player_coin_sets_the_order_at_once():
 
 def test_face_down_coin_hidden_in_views():
     match = GAME.new_match(["a", "b"], seed=2, options={"first_player_coin": True})
-    index = match.game.face_down[0]
+    index = match.state.face_down[0]
     assert match.view(None).coins[index] is None and match.view(0).coins[index] is None
 
 
@@ -195,7 +195,7 @@ def test_drafts_show_the_keys_set_so_far():
 
 def test_a_placement_in_steps():
     match = GAME.new_match(["a", "b"], seed=11)
-    g = match.game
+    g = match.state
     seat = match.to_act()[0]
     match.apply(Place((0, 0)), by=seat)
     assert match.pacing.in_decision(seat) and match.to_act() == (seat,)
@@ -237,7 +237,7 @@ def test_placements_agree_with_the_rule():
 def test_simultaneous_deliveries_stay_private_until_all_are_in():
     match = GAME.new_match(["a", "b", "c"], seed=21)
     rng = random.Random(0)
-    while match.game.phase != "deliver" or len(match.to_act()) < 2:
+    while match.state.phase != "deliver" or len(match.to_act()) < 2:
         seat = match.to_act()[0]
         choices = match.legal_choices(seat)
         match.apply(choices[int(rng.random() * len(choices))], by=seat)
@@ -324,7 +324,7 @@ def test_best_plan_is_exact_on_small_neighbourhoods():
 def test_views_are_json_free_of_stack_order():
     match = GAME.new_match(["a", "b", "c", "d"], seed=9)
     text = repr(match.view(None))
-    assert match.game.city_stack[20] not in text or match.game.city_stack[20] in match.game.grid
+    assert match.state.city_stack[20] not in text or match.state.city_stack[20] in match.state.grid
     assert setup(2)["city_stack"] and json.dumps(match.to_record())
 
 
@@ -336,7 +336,7 @@ def test_a_tile_is_taken_from_its_square_right_after_the_space():
     for seed in range(1, 40):
         match = GAME.new_match(["a", "b"], seed=seed)
         seat = match.to_act()[0]
-        space = next(s for s in match.legal_choices(seat) if match.game.grid[s.space[0] * 3 + s.space[1]] is not None)
+        space = next(s for s in match.legal_choices(seat) if match.state.grid[s.space[0] * 3 + s.space[1]] is not None)
         match.apply(space, by=seat)
         offered = [s for s in match.legal_choices(seat) if s.verb == "square"]
         if not offered:
@@ -356,7 +356,7 @@ def test_a_tile_is_taken_from_its_square_right_after_the_space():
             match.apply(rotations[0], by=seat)
             seen[2] += 1
         by_take.apply(rotations[0], by=seat)
-        assert match.game.record_moves == by_take.game.record_moves
+        assert match.state.record_moves == by_take.state.record_moves
         assert match.to_record() == by_take.to_record()
     assert seen[1] and seen[2], seen
 
@@ -368,7 +368,7 @@ def test_a_picture_after_each_phase_that_players_played():
     rng = random.Random(5)
     while not match.is_terminal():
         seat = match.to_act()[0]
-        assert match.pacing.round_number() == match.game.round
+        assert match.pacing.round_number() == match.state.round
         stretches = match.view(None).stretches
         assert match.pacing.cycle == len(stretches) + 1
         start = match.pacing.cycle_start(match.pacing.cycle)

@@ -18,14 +18,14 @@ NODES = 4000            # steps tried at most when searching the step-by-step pa
 
 def _old_paths(match, seat, found: set[str], budget: list[int]) -> None:
     """Every whole move the steps without shortcuts lead to from here (depth first)."""
-    for step in without_shortcuts(match.game, seat, match.legal_choices(seat)):
+    for step in without_shortcuts(match.state, seat, match.legal_choices(seat)):
         if budget[0] <= 0:
             return
         budget[0] -= 1
         branch = match.copy()
-        moves = len(branch.game.record_moves)
+        moves = len(branch.state.record_moves)
         branch.apply(step, by=seat)
-        if len(branch.game.record_moves) > moves:
+        if len(branch.state.record_moves) > moves:
             found.add(json.dumps(branch.to_record()["moves"][-1], sort_keys=True))
         else:
             _old_paths(branch, seat, found, budget)
@@ -51,7 +51,7 @@ def _decision_starts(seed: int, players: int, options=None):
     rng = random.Random(seed)
     while not match.is_terminal():
         seat = match.to_act()[0]
-        g = match.game
+        g = match.state
         if g.phase == "invest" and seat not in g.drafts or g.phase == "place" and isinstance(
                 g.drafts.get(seat), ActionDraft) and g.drafts[seat].mode == "choose":
             yield match, seat
@@ -74,11 +74,11 @@ def test_each_shortcut_makes_a_move_the_step_by_step_path_makes():
             _old_paths(match, seat, old, budget)
             for step in shortcuts:
                 branch = match.copy()
-                before = len(branch.game.record_moves)
+                before = len(branch.state.record_moves)
                 branch.apply(step, by=seat)
-                taps = 1 + _finish_quickly(branch, seat) + (match.game.phase == "place")    # the space's tap
+                taps = 1 + _finish_quickly(branch, seat) + (match.state.phase == "place")    # the space's tap
                 assert taps <= 3, (str(step), taps)
-                assert len(branch.game.record_moves) == before + 1
+                assert len(branch.state.record_moves) == before + 1
                 move = json.dumps(branch.to_record()["moves"][-1], sort_keys=True)
                 if budget[0] > 0:
                     assert move in old, (str(step), move)
@@ -105,7 +105,7 @@ def test_a_buy_offers_its_whole_splits_only_where_several_pizzerias_have_room():
             splits = [c for c in choices if c.verb == "split"]
             assert len(puts) >= 2 and 1 <= len(splits) <= 6, [str(c) for c in choices]
             assert all(parse(str(c)) == c for c in splits)          # a split's text parses back
-            left = branch.game.drafts[seat].left
+            left = branch.state.drafts[seat].left
             assert all(sum(k for _, k in c.parts) == left for c in splits)
             seen["split"] += 1
     assert seen["split"] and seen["at_once"], seen

@@ -47,7 +47,7 @@ def test_a_determinization_shows_every_seat_what_the_game_shows(n):
     options = {"hidden_money": True, "first_player_coin": n == 3}
     for match, seat, _ in _searched_positions(n, seed=n, options=options, every=7):
         knowledge = Knowledge.of(match.view(seat), match.log_for(seat))
-        assert list(knowledge.lire) == [p.lire for p in match.game.people]
+        assert list(knowledge.lire) == [p.lire for p in match.state.people]
         game = knowledge.determinize(random.Random(1))
         for other in range(n):
             assert view_of(game, other) == match.view(other)
@@ -59,8 +59,8 @@ def _twin(match, moves: list, rng: random.Random):
     stored = match.stored_setup()
     stored.pop("seed")
     setup = stored["setup"]
-    rounds = match.game.round
-    size = match.game.board.rows * match.game.board.cols
+    rounds = match.state.round
+    size = match.state.board.rows * match.state.board.cols
     stack = list(setup["city_stack"])
     later = stack[rounds * size:]
     rng.shuffle(later)
@@ -86,7 +86,7 @@ def test_twins_differing_only_in_hidden_things_get_the_same_choice(n):
                                                      every=5, limit=6):
         twin = _twin(match, moves, rng)
         assert twin.view(seat) == match.view(seat)
-        differed += twin.game.city_stack != match.game.city_stack or twin.game.inv_stacks != match.game.inv_stacks
+        differed += twin.state.city_stack != match.state.city_stack or twin.state.inv_stacks != match.state.inv_stacks
         mine = GAME.choose(match, seat, seed=3, level="strong", budget=BUDGET)
         assert mine == GAME.choose(twin, seat, seed=3, level="strong", budget=BUDGET)
         compared += 1

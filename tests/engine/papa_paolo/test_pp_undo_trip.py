@@ -12,7 +12,7 @@ def _planning(seed: int = 21):
     """A three-seat match at its first delivery phase, with a seat that can start a trip."""
     match = GAME.new_match(["a", "b", "c"], seed=seed)
     rng = random.Random(0)
-    while match.game.phase != "deliver":
+    while match.state.phase != "deliver":
         seat = match.to_act()[0]
         choices = [c for c in match.legal_choices(seat) if c.verb != "undo-trip"]
         match.apply(choices[int(rng.random() * len(choices))], by=seat)
@@ -49,6 +49,6 @@ def test_a_trip_under_way_can_be_dropped_and_the_step_replays():
     match.apply(parse("undo-trip"), by=seat)
     assert match.view(seat).draft is None
     # The stored moves (every step, the undo too) resume to the same position.
-    moves = [(s, text) for s, text in match.game.moves]
+    moves = [(s, text) for s, text in match.state.moves]
     again = GAME.resume(match.stored_setup(), moves)
     assert again.view(seat) == match.view(seat)

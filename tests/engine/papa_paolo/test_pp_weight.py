@@ -44,6 +44,6 @@ def test_a_resumed_match_keeps_little_memory_and_its_record():
     assert per_game <= LIMIT_KIB, f"{per_game:.1f} KiB a game"
     # Kept lighter, the history still gives the same moves and a record that replays to itself.
     for match, (_, moves) in zip(matches, stored, strict=True):
-        assert list(match.game.moves) == moves
+        assert list(match.state.moves) == moves
         record = match.to_record()
         assert GAME.from_record(record).to_record() == record

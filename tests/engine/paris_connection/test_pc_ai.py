@@ -29,7 +29,7 @@ def test_blind_to_other_screens():
         seat = match.to_act()[0]
         a, b = [s for s in range(4) if s != seat][:2]
         twin = match.copy()
-        twin.game.holdings[a], twin.game.holdings[b] = twin.game.holdings[b], twin.game.holdings[a]
+        twin.state.holdings[a], twin.state.holdings[b] = twin.state.holdings[b], twin.state.holdings[a]
         assert dataclasses.replace(twin.view(seat)) == match.view(seat)
         assert choose(twin, seat, seed=seed) == choose(match, seat, seed=seed)
 

@@ -57,9 +57,9 @@ def test_finished_games_replay_and_resume(players, seed):
     match = GAME.new_match(NAMES[:players], seed=seed)
     for text in g.moves:
         match.apply(match.parse_choice(text), by=match.to_act()[0])
-    assert state(match.game) == state(g)
+    assert state(match.state) == state(g)
     resumed = GAME.resume(json.loads(json.dumps(match.stored_setup())), g.moves)
-    assert state(resumed.game) == state(g) and resumed.move_count == len(g.moves)
+    assert state(resumed.state) == state(g) and resumed.move_count == len(g.moves)
     assert GAME.record_of(match.stored_setup(), g.moves) == to_record(g)
 
 

@@ -15,7 +15,7 @@ BUDGET = 12          # playouts: two determinizations of the six candidate turns
 
 def advance(match, moves: int):
     """Play normal AI moves until ``moves`` are made and no build is under way."""
-    while not match.is_terminal() and (match.move_count < moves or match.game.building):
+    while not match.is_terminal() and (match.move_count < moves or match.state.building):
         seat = match.to_act()[0]
         match.apply(GAME.choose(match, seat, seed=match.move_count), by=seat)
     return match
@@ -43,12 +43,12 @@ def test_strong_sees_only_its_seats_view():
             screens = match.view(seat).screens
             pairs = [(a, b) for a in range(4) for b in range(a + 1, 4)
                      if seat not in (a, b) and screens[a] == screens[b]
-                     and match.game.holdings[a] != match.game.holdings[b]]
+                     and match.state.holdings[a] != match.state.holdings[b]]
             if not pairs:
                 continue
             (a, b), *_ = pairs
             twin = match.copy()
-            twin.game.holdings[a], twin.game.holdings[b] = twin.game.holdings[b], twin.game.holdings[a]
+            twin.state.holdings[a], twin.state.holdings[b] = twin.state.holdings[b], twin.state.holdings[a]
             assert dataclasses.replace(twin.view(seat)) == match.view(seat)
             assert twin.log_for(seat) == match.log_for(seat)
             assert (GAME.choose(twin, seat, seed=seed, level="strong", budget=BUDGET)
@@ -59,7 +59,7 @@ def test_strong_sees_only_its_seats_view():
 
 def test_inside_a_build_strong_places_as_the_normal_ai():
     match = GAME.new_match(NAMES[:3], seed=8)
-    while not match.game.building:
+    while not match.state.building:
         seat = match.to_act()[0]
         match.apply(GAME.choose(match, seat, seed=match.move_count), by=seat)
     seat = match.to_act()[0]
@@ -77,13 +77,13 @@ def test_guessed_screens_agree_with_every_public_fact():
                 break
             seat = match.to_act()[0]
             knowledge = Knowledge.of(match.view(seat), match.log_for(seat))
-            truth = [[held[c] for c in COMPANIES] for held in match.game.holdings]
+            truth = [[held[c] for c in COMPANIES] for held in match.state.holdings]
             assert knowledge._misses(truth) == 0          # the real screens fit the trades
             rng = random.Random(moves)
             for _ in range(5):
                 guess = knowledge.determinize(rng)
                 counts = [[held[c] for c in COMPANIES] for held in guess]
-                assert guess[seat] == match.game.holdings[seat]
+                assert guess[seat] == match.state.holdings[seat]
                 assert [sum(c) for c in counts] == list(match.view(seat).screens)
                 for i in range(len(COMPANIES)):     # the others hold the public pool
                     assert sum(counts[s][i] for s in range(players) if s != seat) == knowledge.pool[i]

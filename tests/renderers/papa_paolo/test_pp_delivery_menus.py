@@ -19,7 +19,7 @@ def at_deliveries(seed: int, players: int = 3):
     """A match at its first delivery phase and a seat that can start a trip."""
     match = GAME.new_match(["Ann", "Bob", "Cy", "Di"][:players], seed=seed)
     rng = random.Random(seed)
-    while match.game.phase != "deliver":
+    while match.state.phase != "deliver":
         seat = match.to_act()[0]
         choices = match.legal_choices(seat)
         match.apply(choices[int(rng.random() * len(choices))], by=seat)
@@ -41,7 +41,7 @@ def plan_one_trip(match, seat) -> None:
 
 def test_a_pizzeria_reads_the_pizzas_left_after_the_planned_trips():
     match, seat = at_deliveries(21)
-    person = match.game.people[seat]
+    person = match.state.people[seat]
     person.tracks["green"] = 2                      # two trips allowed, so a second one is offered
     start = next(c for c in match.legal_choices(seat) if c.verb == "from")
     pizzas = person.hood.shops[start.square].pizzas

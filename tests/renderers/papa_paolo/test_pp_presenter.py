@@ -117,10 +117,10 @@ def test_hidden_money_never_appears_in_public_texts():
     assert board.count(t("en", "papa.money_hidden")) == 3
     texts = [board, *PRESENTER.narrate(match.log_for(None), match.players, "en"),
              *PRESENTER.started_lines(public, "en")]
-    for s, person in enumerate(match.game.people):
+    for s, person in enumerate(match.state.people):
         assert not [x for x in texts if f"{match.players[s]}: {person.lire} L" in x]
     mine = match.view(0)
-    assert PRESENTER.secret_text(mine, "en", "") == t("en", "papa.secret_here", lire=match.game.people[0].lire)
+    assert PRESENTER.secret_text(mine, "en", "") == t("en", "papa.secret_here", lire=match.state.people[0].lire)
     assert PRESENTER.secret_text(public, "en", "") is None
 
 
