@@ -222,7 +222,7 @@ class _Seat:
 def choose_strong(match, seat: int, *, seed: int, budget: float | int | None = None) -> Step:
     """The strong AI's next step for ``seat``, from its view and log only."""
     view = match.view(seat)
-    choices = without_shortcuts(match.state, seat, match.legal_choices(seat))   # the AIs' choices
+    choices = match.legal_choices(seat)     # the AIs' choices: a ``_WholeTake`` offers no shortcuts
     if not choices:
         raise ValueError(f"seat {seat} has nothing to choose now")
     if len(choices) == 1 or view.phase not in SEARCHED or view.draft is not None:

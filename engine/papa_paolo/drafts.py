@@ -110,5 +110,4 @@ class PlanDraft:
         return {"trips": [t.as_dict() for t in self.trips], "cur": None if self.cur is None else self.cur.as_dict()}
 
 
-Draft = ActionDraft | PlanDraft
 NO_PLAN = PlanDraft()

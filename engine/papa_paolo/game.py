@@ -35,7 +35,6 @@ from .actions import (
 from .errors import (
     ActionNotOnSpace,
     GameIsOver,
-    IllegalMove,
     InvalidSetup,
     MalformedInput,
     NoLegalPlacement,
@@ -78,7 +77,7 @@ from .events import (
 )
 from .hood import City, Hood, Pos, Shop, rotated
 from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
-from .trips import Trip, check_plan, trip_json
+from .trips import check_plan, trip_json
 
 OPTIONS = ("hidden_money", "first_player_coin", "reverse_bid_order", "money_bonus", "two_player_preview",
            "express_ignores_roads")
@@ -734,7 +733,7 @@ ADVANCE: dict[Phase, Callable[[Game, list[Event]], bool]] = {
 }
 
 
-# --- Checks of set-ups and moves -------------------------------------------------------------------
+# --- Checks of set-ups -------------------------------------------------------------------------
 
 
 
@@ -769,4 +768,4 @@ def _check_setup(setup: Mapping[str, Any], n: int, opts: Mapping[str, bool]) -> 
             raise InvalidSetup(f"face_down_coin gives each round an index into its {len(want)} coins")
 
 
-__all__ = ["Game", "IllegalMove", "Phase", "Trip"]
+__all__ = ["Game", "Phase"]

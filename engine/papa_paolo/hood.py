@@ -101,10 +101,7 @@ class Hood:
 
     def fits_with(self, pos: Pos) -> bool:
         squares = [*self.cities, *self.shops, pos]
-        xs = [p[0] for p in squares]
-        ys = [p[1] for p in squares]
-        w, h = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
-        return min(w, h) <= min(MAX_BBOX) and max(w, h) <= max(MAX_BBOX)
+        return fits_box((p[0] for p in squares), (p[1] for p in squares))
 
     def linked(self, a: Pos, side: str) -> bool:
         """Whether a road link joins square ``a`` to its neighbour on ``side``."""
@@ -328,7 +325,7 @@ def _shop_squares(geometry: Geometry) -> tuple[Pos, ...]:
 # neighbourhood fits a 4x5 box that holds (0, 0), so its squares and their neighbours are at
 # most 6 squares from it; a neighbourhood outside that (only tests build one) is read plainly.
 WIDTH, OFFSET, REACH = 16, 8, 6
-_SHIFT = tuple(dx + WIDTH * dy for _, dx, dy, _ in ((s, *DELTA[s], None) for s in SIDES))  # to each side's neighbour
+_SHIFT = tuple(DELTA[s][0] + WIDTH * DELTA[s][1] for s in SIDES)  # to each side's neighbour
 _SQUARE = tuple((i % WIDTH - OFFSET, i // WIDTH - OFFSET) for i in range(WIDTH * WIDTH))
 
 
@@ -377,7 +374,7 @@ def _shape(geometry: Geometry) -> _Shape | None:
     city_bits = shop_bits = 0
     north = east = south = west = 0              # cities with a road on that side
     for pos, ends in cities:
-        bit = 1 << (pos[1] + OFFSET) * WIDTH + pos[0] + OFFSET
+        bit = _bit(pos)
         city_bits |= bit
         if "N" in ends:
             north |= bit
@@ -389,7 +386,7 @@ def _shape(geometry: Geometry) -> _Shape | None:
             west |= bit
     roads = (north, east, south, west)
     for pos in shops:
-        shop_bits |= 1 << (pos[1] + OFFSET) * WIDTH + pos[0] + OFFSET
+        shop_bits |= _bit(pos)
     taken = city_bits | shop_bits
     near = near_shop = 0
     for side in range(4):

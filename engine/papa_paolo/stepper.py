@@ -446,7 +446,7 @@ def apply_step(g: Game, seat: int, step: Step) -> list[Event]:
     phase = g.phase
     DO[phase](g, seat, step)
     if phase == Phase.DELIVER and g.phase == phase and seat in g.pending:
-        event = PlanStep(seat, str(step))
+        event = PlanStep(seat, pair[1])
         g.log.append(shared(event) if g.shares else event)
     return g.log[before:]
 
