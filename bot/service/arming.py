@@ -58,7 +58,7 @@ class Arming:
         now = self.clock.now()
         timers = [TimerRow(meta.id, f"{AWAY}:{s}", now, meta.turn.acting_since(s)) for s in playing_for]
         if B.is_bank(meta):
-            state = B.settle(meta, match, now, paused, lambda s: meta.turn.acting_since(s))
+            state = B.settle(meta, match, now, paused)
             return timers + B.timers(meta, state, [s for s in humans if s not in playing_for])
         if not humans:
             return []

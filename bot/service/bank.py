@@ -68,10 +68,12 @@ def acting_humans(meta: GameMeta, match) -> list[int]:
     return [s for s in match.to_act() if not meta.seats[s].is_ai]
 
 
-def settle(meta: GameMeta, match, now: float, paused: dict[int, float], since_of) -> dict[int, Bank]:
+def settle(meta: GameMeta, match, now: float, paused: dict[int, float]) -> dict[int, Bank]:
     """Bring every seat's bank up to ``now``: a turn that ended is charged (and earns the
     bonus), a seat that began to act has its bank run from now (or from the end of its pause,
-    ``paused``: seat -> until). ``since_of(seat)`` is the move at which the seat began to act."""
+    ``paused``: seat -> until). A turn is known by the move at which its seat began to act
+    (``TurnState.acting_since``)."""
+    since_of = meta.turn.acting_since
     rules = BankRules.of(meta.options)
     state = banks(meta)
     acting = set(acting_humans(meta, match)) if match is not None and not match.is_terminal() else set()
@@ -127,7 +129,7 @@ def clock_line(meta: GameMeta, match, now: float | None = None) -> str | None:
     the chat plays with deadlines). Without ``now``: as it was when each turn began."""
     if not is_bank(meta) or match is None or match.is_terminal():
         return None
-    state = banks(meta)
+    state = meta.turn.banks          # read only: no copies
     lang = meta.language
     parts = []
     for seat in acting_humans(meta, match):

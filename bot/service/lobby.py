@@ -190,7 +190,7 @@ class Lobby:
         meta.status = ABORTED
         meta.updated = self.clock.now()
         text = t(lang, "bot.msg.aborted", by=user.name)
-        out = [M.lobby_closed(meta, text) if loaded.match is None
+        out = [M.lobby_closed(meta, text) if meta.setup is None
                else M.group(meta, text, slot=M.turn_slot(meta), mode="edit")]
         await self.store.commit(Changes(game=meta, outbox=out, timers=[]), forget=meta.id)
         self.store.forget(meta.id)

@@ -4,7 +4,7 @@ The page is built from the same pieces as the chat's messages, in the viewer's l
 presenter's status and prompt lines, the public map (and a seat's own board, where the game draws
 one), the menu of the seat's legal choices and where each sits on those pictures
 (``Presenter.spots``), the seat's secret, and the game's log. A choice on the page is the same
-signed payload as the button that makes it (``messages.choice_buttons``), so the service handles
+signed payload as the button that makes it (``TurnMessages.choice_buttons``), so the service handles
 a tap exactly as a press: refusals, stale and duplicate presses, deadlines, the outbox.
 
 Secrets: a page is built only from ``match.view(seat)`` and the events ``seat`` may see (a

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:       # the turn state (model.py) holds a Phase: no import of it at run time
+if TYPE_CHECKING:       # the turn state (turnstate.py) holds a Phase: no import of it at run time
     from .model import GameMeta
 
 

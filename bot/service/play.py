@@ -282,7 +282,7 @@ class Play:
             label = next((item.label for item in top.items() if item.group == group), None)
             if label is not None and meta.turn.browsing != (seat, label):
                 meta.turn = replace(meta.turn, browsing=(seat, label))
-                out.append(TurnMessages(meta, game, match, self.codec).prompt(mode="edit"))
+                out.append(messages.reading(meta.turn).prompt(mode="edit"))
         meta.updated = self.clock.now()
         await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
         text = menu.text if menu.text else game.presenter.back_text(lang)

@@ -1,7 +1,7 @@
 """The game service: one facade over small collaborators, for any game in the registry.
 
 Adapters call the ``GameServiceAPI`` methods (bot/contract.py). The work is done by:
-``GameStore`` (cache, rebuild, commit), ``Lobby`` (seats, start, abort, hand-overs), ``Play``
+``GameStore`` (the cache of games, kept packed but for the most recently used, their snapshots, commits), ``Lobby`` (seats, start, abort, hand-overs), ``Play``
 (choices and AI seats), ``Settings`` (options, derived from the games' declarations), ``Info``
 (board, secrets, stats, rules, records), ``Away`` (/away), ``Timers`` (reminders, deadlines,
 time banks) and ``Delivery``

@@ -47,9 +47,9 @@ def stamp(game: str) -> str:
     own package and the shared engine modules it builds on. A change to any of them makes every
     stored snapshot of the game stale: they are replayed once and packed again."""
     package = Path(inspect.getfile(type(kind(game).definition))).parent
-    shared = Path(inspect.getfile(Match)).parent
+    engine_dir = Path(inspect.getfile(Match)).parent
     digest = hashlib.sha256(f"{FORMAT}:{PROTOCOL}:{sys.version_info[0]}.{sys.version_info[1]}".encode())
-    for root, files in ((package.parent, _sources(package)), (shared.parent, sorted(shared.glob("*.py")))):
+    for root, files in ((package.parent, _sources(package)), (engine_dir.parent, sorted(engine_dir.glob("*.py")))):
         for path in files:
             digest.update(f"\0{path.relative_to(root).as_posix()}\0".encode())
             digest.update(path.read_bytes())
@@ -72,10 +72,10 @@ class _Pickler(pickle.Pickler):
         # The object itself is the id: pickle writes it as usual (not asking again) and reading
         # it back hands it to ``persistent_load``. Short texts (a tile's name, a colour) are
         # interned again, as the setup's texts a replay builds on are (storage.games._interned).
-        kind = type(obj)
-        if kind is str:
+        cls = type(obj)
+        if cls is str:
             return obj if len(obj) <= SHORT_TEXT else None
-        return obj if kind not in _PLAIN and is_shared(obj) else None
+        return obj if cls not in _PLAIN and is_shared(obj) else None
 
 
 class _Unpickler(pickle.Unpickler):

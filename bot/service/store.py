@@ -217,9 +217,9 @@ class GameStore:
         got = (await self.storage.load_with_snapshots([game_id])).get(game_id)
         if got is None:
             return None
-        meta, snapshot = got
-        if meta.setup is None or current(snapshot, meta.kind, meta.moves):
-            return self._keep(Loaded(meta, packed=snapshot if meta.setup is not None else None))
+        stored = _stored(*got)
+        if stored is not None:
+            return self._keep(stored)
         replayed = await self._replayed([game_id])
         return self._keep(replayed[0]) if replayed else None   # or the copy another task loaded meanwhile
 
@@ -231,8 +231,9 @@ class GameStore:
         found = await self.storage.load_with_snapshots(ids)
         stale = []
         for meta, snapshot in found.values():
-            if meta.setup is None or current(snapshot, meta.kind, meta.moves):
-                self.remember(Loaded(meta, packed=snapshot if meta.setup is not None else None))
+            stored = _stored(meta, snapshot)
+            if stored is not None:
+                self.remember(stored)
             else:
                 stale.append(meta.id)
         for loaded in await self._replayed(stale):
@@ -278,3 +279,11 @@ class GameStore:
             return None
         loaded = self._games.get(game.id)
         return loaded if loaded is not None and loaded.meta is game else None
+
+
+def _stored(meta: GameMeta, snapshot: Snapshot | None) -> Loaded | None:
+    """The game as stored, ready without a replay: a lobby, or a running game with a current
+    snapshot; None when its snapshot is missing or stale (the game must be replayed)."""
+    if meta.setup is None:
+        return Loaded(meta)
+    return Loaded(meta, packed=snapshot) if current(snapshot, meta.kind, meta.moves) else None

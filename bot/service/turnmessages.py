@@ -87,10 +87,10 @@ class TurnMessages:
     """The messages of ``meta``'s game at its present ``match``, buttons signed by ``codec``,
     built from ``turn`` (the game's turn state unless given)."""
 
-    def __init__(self, meta: GameMeta, game: GameKind, match, codec: PayloadCodec,
+    def __init__(self, meta: GameMeta, kind: GameKind, match, codec: PayloadCodec,
                  turn: TurnState | None = None) -> None:
         self.meta = meta
-        self.kind = game
+        self.kind = kind
         self.match = match
         self.codec = codec
         self.turn = meta.turn if turn is None else turn
