@@ -209,15 +209,28 @@ async def calling() -> None:
 class Transport(Protocol):
     """What an adapter implements so the service's delivery loop can post for it.
 
-    Optionally also ``pace: PaceLimits``: the delivery loop then spreads its sends so as to
-    stay within them (a burst waits instead of being refused)."""
+    An adapter's transport subclasses this class: ``deliver`` is its own, and it keeps or
+    overrides the declared capabilities below (each default means "not offered")."""
 
     platform: str
+    # The platform's limits: the delivery loop then spreads its sends so as to stay within them
+    # (a burst waits instead of being refused). None: no limits to keep.
+    pace: PaceLimits | None = None
+    # A picture's caption holding ``head`` (its own text) and then ``text`` (a prompt), or None
+    # when they do not fit one caption: the outbox then folds a prompt into the picture before
+    # it (see "Folding" in bot/service/outbox.py). None: the platform cannot fold.
+    folded_caption: Callable[[str, str], str | None] | None = None
 
     async def deliver(self, message: Outgoing) -> str:
         """Post (or edit, when ``message.edit_message_id`` is set) and return the platform
         message id. Raise ``RetryLater`` or ``Undeliverable``; anything else is retried."""
         ...
+
+    async def delivered_id(self, message: Outgoing) -> str | None:
+        """The platform message id of ``message`` if it is known to have gone out already (its
+        sender died between sending and recording), else None: it is then sent again. By
+        default nothing is known."""
+        return None
 
 
 class GameServiceAPI(Protocol):
@@ -297,4 +310,7 @@ class GameServiceAPI(Protocol):
         ...
     async def fire_due_timers(self) -> int:
         """Run reminders and deadlines that are due by the service clock; return how many fired."""
+        ...
+    async def close(self) -> None:
+        """Stop background work and release the storage; whoever made the service calls it once."""
         ...

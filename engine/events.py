@@ -19,6 +19,11 @@ class Event:
     def private_to(self) -> int | None:
         return None
 
+    @property
+    def ended_cycle(self) -> int | None:
+        """The cycle this event closes, if it marks a cycle's end (a game's "cycle_ended")."""
+        return None
+
     def visible_to(self, seat: int | None) -> bool:
         owner = self.private_to
         return owner is None or owner == seat

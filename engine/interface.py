@@ -257,7 +257,7 @@ class Pacing(ABC):
     of play after which the bot posts a picture of the board (cycles), the rounds players count,
     the scores the table may know, and the decisions of several steps the AI finishes for an
     absent seat. A game returns its own subclass over its match (it declares ``cycle``); the
-    other defaults fit a game whose engine logs a "cycle_ended" event (with its ``cycle``) at
+    other defaults fit a game whose engine logs an event with an ``ended_cycle`` at
     the end of each cycle and whose scores are public.
     """
 
@@ -282,15 +282,15 @@ class Pacing(ABC):
         """The index in the match's ``log`` where cycle ``cycle`` begins (its events run to the
         next one's start).
 
-        By default a cycle begins after the event of kind "cycle_ended" whose ``cycle`` is the
-        one before (0 for the first); games that mark cycles otherwise override this.
+        By default a cycle begins after the event whose ``ended_cycle`` is the one before (0 for
+        the first); games that mark cycles otherwise override this.
         """
         if cycle <= 1:
             return 0
         log = self.match.log
         for index in range(len(log) - 1, -1, -1):
             event = log[index]
-            if event.kind == "cycle_ended" and getattr(event, "cycle", None) == cycle - 1:
+            if event.ended_cycle == cycle - 1:
                 return index + 1
         return len(log)
 

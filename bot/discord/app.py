@@ -39,7 +39,7 @@ from .commands import BoardchatGroup, CatalogTranslator
 from .identity import chat_of, chat_of_channel, user_of
 from .texts import MAX_CONTENT, MAX_NAME, discord_text, fit
 from .transport import DiscordTransport
-from .views import PressButton, build_view
+from .views import PressButton, PressReceiver, build_view
 
 # Every game's "my secret" button starts with this mark (the presenters' ``secret_button``), so
 # help texts can point at the button without naming one game's secret.
@@ -72,7 +72,7 @@ def interaction_language(interaction: discord.Interaction) -> str:
     return normalize_language(str(interaction.locale) if interaction.locale else None)
 
 
-class BoardchatBot(commands.Bot):
+class BoardchatBot(commands.Bot, PressReceiver):
     """The Discord bot around one game service."""
 
     def __init__(

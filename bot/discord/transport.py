@@ -34,7 +34,16 @@ from collections import OrderedDict
 
 import discord
 
-from bot.contract import DEFAULT_IMAGE_NAME, Budget, Outgoing, PaceLimits, RetryLater, Undeliverable, User
+from bot.contract import (
+    DEFAULT_IMAGE_NAME,
+    Budget,
+    Outgoing,
+    PaceLimits,
+    RetryLater,
+    Transport,
+    Undeliverable,
+    User,
+)
 
 from .texts import MAX_CONTENT, discord_text, fit
 from .views import build_view
@@ -108,7 +117,7 @@ def _retry_after(error: discord.HTTPException) -> float:
     return SERVER_ERROR_RETRY_SECONDS
 
 
-class DiscordTransport:
+class DiscordTransport(Transport):
     """Delivers ``Outgoing`` messages through a logged-in discord.py client."""
 
     platform = "discord"

@@ -56,6 +56,13 @@ def _emoji_for(button: Button) -> str | None:
     return SECRET_EMOJI if button.kind == "secret" else None
 
 
+class PressReceiver:
+    """A client that answers our buttons (the bot, in app.py, which imports this module)."""
+
+    async def handle_press(self, interaction: discord.Interaction, payload: str) -> None:
+        raise NotImplementedError
+
+
 class PressButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pp:(?P<payload>.*)"):
     """Any service button; pressing it hands the payload to the bot's press handler."""
 
@@ -90,10 +97,10 @@ class PressButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pp:(?P<p
         return cls(match["payload"], label=item.label, style=item.style, row=item.row)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        handler = getattr(interaction.client, "handle_press", None)
-        if handler is None:   # a foreign client: nothing we can do with the payload
+        client = interaction.client
+        if not isinstance(client, PressReceiver):   # a foreign client: nothing we can do with the payload
             return
-        await handler(interaction, self.payload)
+        await client.handle_press(interaction, self.payload)
 
 
 def layout(rows: Sequence[Sequence[Button]]) -> list[list[Button]]:

@@ -41,8 +41,9 @@ Delivery guarantee: a message is never lost (it stays ``pending``/``sending`` un
 transport returned an id and that id is committed). Exactly once needs the transport's
 help: a crash between the platform accepting a message and the ``sent`` commit leaves
 it ``sending``; whoever claims it next (the restarted process, or another once the lease
-ran out) asks the transport's optional ``delivered_id(message) -> str | None`` whether
-that outbox id already went out, and only re-sends when it did not. Without that hook the transport may make the repeat
+ran out) asks the transport's ``delivered_id(message) -> str | None`` whether
+that outbox id already went out, and only re-sends when it did not. Where the transport cannot
+tell (the default answer, None), it may make the repeat
 harmless itself (Discord: a nonce derived from ``Outgoing.id``); otherwise such a
 message is re-sent: at-least-once, and a duplicate needs a crash in that window.
 Edits are idempotent anyway.
@@ -163,9 +164,9 @@ class Delivery:
         """This process's budgets for ``transport``'s platform (None: it declares no limits)."""
         platform = transport.platform
         if platform not in self._pacers:
-            limits = getattr(transport, "pace", None)
+            limits = transport.pace
             self._pacers[platform] = Pacer(limits, self.share) if limits is not None else None
-            if getattr(transport, "folded_caption", None) is not None:
+            if transport.folded_caption is not None:
                 self._folds.add(platform)
         return self._pacers[platform]
 
@@ -284,12 +285,10 @@ class Delivery:
         if row.taken_over:
             # Its sender died (or stalled past its lease) between sending and recording: ask
             # the transport whether it went out.
-            check = getattr(transport, "delivered_id", None)
-            if check is not None:
-                found = await check(outgoing)
-                if found is not None:
-                    await self.storage.mark_sent(row, str(found), self.clock.now())
-                    return False
+            found = await transport.delivered_id(outgoing)
+            if found is not None:
+                await self.storage.mark_sent(row, str(found), self.clock.now())
+                return False
         if pacer is not None:
             await pacer.take(row.dest, row.rank, row.turn)
         # Rendering and pacing may have taken a while: the lease must still be ours (and is
@@ -330,7 +329,7 @@ class Delivery:
 
     async def _fold(self, transport: Transport, row: StoredOut, outgoing: Outgoing) -> tuple[Outgoing, Folded | None]:
         """``outgoing`` folded with what goes out with it (see the module's "Folding")."""
-        caption = getattr(transport, "folded_caption", None)
+        caption = transport.folded_caption
         if caption is None or row.slot is None and row.mode != "new":
             return outgoing, None
         if row.slot is not None:            # an edit of a folded message keeps its head

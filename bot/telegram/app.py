@@ -138,9 +138,7 @@ async def _post_stop(application: Application) -> None:
 async def _post_shutdown(application: Application) -> None:
     state = runtime(application)
     if state.owns_service and state.service is not None:
-        close = getattr(state.service, "close", None)
-        if close is not None:
-            await close()
+        await state.service.close()
         state.service = None
         state.owns_service = False
 

@@ -18,7 +18,16 @@ from collections import OrderedDict
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from bot.contract import Budget, Outgoing, PaceLimits, RetryLater, Undeliverable, another_call, calling
+from bot.contract import (
+    Budget,
+    Outgoing,
+    PaceLimits,
+    RetryLater,
+    Transport,
+    Undeliverable,
+    another_call,
+    calling,
+)
 from bot.limits import UTF16
 from bot.telegram.formatting import CAPTION_LIMIT, TEXT_LIMIT, entities_for_part, split_text
 from bot.telegram.keyboards import keyboard
@@ -67,7 +76,7 @@ def _is(error: BadRequest, *fragments: str) -> bool:
     return any(f in text for f in fragments)
 
 
-class TelegramTransport:
+class TelegramTransport(Transport):
     """``contract.Transport`` for one bot. ``bot_username`` is needed for deep links, ``mini_app``
     (the bot's Mini App's short name, if it has one) for the web board's direct links."""
 

@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
-from bot.contract import DEFAULT_IMAGE_NAME, Outgoing, RetryLater, User
+from bot.contract import DEFAULT_IMAGE_NAME, Outgoing, RetryLater, Transport, User
 from renderers.i18n import t
 
 ANSI = {"green": "32", "red": "31", "blue": "34", "purple": "35", "yellow": "33", "bold": "1", "dim": "2"}
@@ -58,7 +58,7 @@ class Console:
         self.out.flush()
 
 
-class TerminalTransport:
+class TerminalTransport(Transport):
     """``Transport`` for platform "terminal": one human at one terminal."""
 
     platform = "terminal"

@@ -209,6 +209,10 @@ class CycleEnded(Event):
     kind: ClassVar[str] = "cycle_ended"
     cycle: int
 
+    @property
+    def ended_cycle(self) -> int:
+        return self.cycle
+
 
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):

@@ -115,6 +115,10 @@ class CycleEnded(Event):
     cycle: int
     values: dict[str, int]
 
+    @property
+    def ended_cycle(self) -> int:
+        return self.cycle
+
 
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.contract import Chat, Outgoing, User  # noqa: E402
+from bot.contract import Chat, Outgoing, Transport, User  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.service.timers import Timers  # noqa: E402
 
@@ -59,7 +59,7 @@ def read_lines(path: str) -> list[dict]:
         return [json.loads(line) for line in f if line.endswith("\n")]
 
 
-class RecordingTransport:
+class RecordingTransport(Transport):
     platform = PLATFORM
 
     def __init__(self, path: str, name: str) -> None:

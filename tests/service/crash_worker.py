@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.contract import Chat, Outgoing, User  # noqa: E402
+from bot.contract import Chat, Outgoing, Transport, User  # noqa: E402
 from bot.service import GameService  # noqa: E402
 
 CHAT = Chat("crash", "group", "Crash test")
@@ -33,7 +33,7 @@ if os.environ.get("CRASH_GAME_SEED"):
     OPTIONS["seed"] = int(os.environ["CRASH_GAME_SEED"])
 
 
-class FileTransport:
+class FileTransport(Transport):
     platform = "crash"
 
     def __init__(self, path: str, kill_prob: float = 0.0, rng: random.Random | None = None) -> None:

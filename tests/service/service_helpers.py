@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import itertools
 
-from bot.contract import Chat, Outgoing, RetryLater, Undeliverable, User
+from bot.contract import Chat, Outgoing, RetryLater, Transport, Undeliverable, User
 
 PLATFORM = "fake"
 
 
-class FakeTransport:
+class FakeTransport(Transport):
     """Records every delivered message; can be told to fail the next deliveries."""
 
     platform = PLATFORM

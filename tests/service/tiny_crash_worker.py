@@ -32,7 +32,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).res
 from tinygame import GAME, registered  # noqa: E402
 from tinygame.game import Done, Play, Take  # noqa: E402
 
-from bot.contract import Chat, Outgoing, User  # noqa: E402
+from bot.contract import Chat, Outgoing, Transport, User  # noqa: E402
 from bot.service import GameService  # noqa: E402
 
 CHAT = Chat("crash", "group", "Crash test")
@@ -56,7 +56,7 @@ def read_lines(path: str) -> list[dict]:
         return [json.loads(line) for line in f if line.endswith("\n")]
 
 
-class FileTransport:
+class FileTransport(Transport):
     platform = "crash"
 
     def __init__(self, path: str, kill_prob: float, rng: random.Random) -> None:
