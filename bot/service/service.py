@@ -56,7 +56,7 @@ log = logging.getLogger(__name__)
 # A press's kind -> (needs the game's lock, the handler); the payload's first field is the game id.
 # "c" make a choice, "o" open a submenu, "b" back to the menu, "h" my choices, "m" my secret,
 # "j" join, "a" add an AI, "g" start, "l" leave (and "v": add an AI at a level, below).
-LOBBY_PRESSES = {"j": "join", "a": "add_ai", "g": "start", "l": "leave"}
+LOBBY_PRESSES = {"j": Lobby.join, "a": Lobby.add_ai, "g": Lobby.start, "l": Lobby.leave}
 TURN_PRESSES = frozenset({"c", "o", "b"})
 # Presses whose answer never depends on whether the presser administers the chat (only the
 # lobby's and the settings' do: ``GameMeta.may_manage``); for these an adapter need not ask its platform.
@@ -370,9 +370,9 @@ class GameService:
             return await self._on_game(game_id, chat, user, lambda g, lang: self.lobby.add_ai(
                 g, user, lang, level_at(g.kind, p.int(1))))
         if kind_ in LOBBY_PRESSES:
-            action = getattr(self.lobby, LOBBY_PRESSES[kind_])
+            action = LOBBY_PRESSES[kind_]
             target = None if kind_ == "j" else chat   # a join link opens from the private chat
-            return await self._on_game(game_id, target, user, lambda g, lang: action(g, user, lang))
+            return await self._on_game(game_id, target, user, lambda g, lang: action(self.lobby, g, user, lang))
         if kind_ in TURN_PRESSES:
             # A press in a private chat (``chat`` None) keeps the seat's menus there.
             return await self._on_game(game_id, chat, user, lambda g, lang: self.play.press(
