@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from .errors import InvalidOption
+from .errors import GameError, InvalidOption
 
 
 class Dynamics(StrEnum):
@@ -199,8 +199,6 @@ class Match(ABC):
         """The choice in normal form if ``by`` may make it now; raises the ``GameError`` that says why not."""
 
     def is_legal(self, choice: Choice, *, by: int) -> bool:
-        from .errors import GameError
-
         try:
             self.check(choice, by=by)
         except GameError:

@@ -37,6 +37,7 @@ from engine.search import SearchResult, checked_budget, confident_best, mean_rew
 
 from . import board as B
 from .actions import DONE, Build, Choice, Trade
+from .ai import _Mind, choose
 from .events import Traded
 from .game import MAX_BUILD, PER_COMPANY
 from .playout import CITIES, COMPANIES, INDEX, Playout, bits
@@ -159,8 +160,6 @@ class Knowledge:
 
 def choose_strong(match, seat: int, *, seed: int, budget: float | int | None = None) -> Choice:
     """The strong AI's next step for ``seat``, from its view and log only."""
-    from .ai import choose
-
     view = match.view(seat)
     if view.draft is not None:
         return choose(match, seat, seed=seed, level="normal")
@@ -171,8 +170,6 @@ def choose_strong(match, seat: int, *, seed: int, budget: float | int | None = N
 def search(knowledge: Knowledge, choices: list[Choice], *, seed: int,
            budget: float | int | None = None) -> SearchResult[Choice]:
     """Compare the normal AI's best turns by playouts on determinizations."""
-    from .ai import _Mind
-
     budget = checked_budget(budget)
     view = knowledge.view
     rng = random.Random(seed)

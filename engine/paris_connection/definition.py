@@ -23,6 +23,8 @@ from engine.interface import (
 )
 
 from .actions import Choice, parse
+from .ai import choose
+from .ai_search import choose_strong
 from .game import MAX_PLAYERS, MIN_PLAYERS, Game
 from .record import FORMAT, from_record, game_from_setup, result, setup_of, to_record
 
@@ -118,11 +120,7 @@ class ConnectionDefinition(GameDefinition):
                budget: float | int | None = None) -> Choice:
         """``level``: "easy", "normal" or "strong"; ``budget`` (strong only): seconds (float),
         playouts (int) or None for the default (engine.search.DEFAULT_SECONDS)."""
-        from .ai import choose
-
         if level == "strong":
-            from .ai_search import choose_strong
-
             # The seed also depends on the move, so one seed for a whole game still gives each
             # move a search of its own.
             return choose_strong(match, seat, seed=seed * 1_000_003 + match.move_count, budget=budget)
