@@ -275,22 +275,46 @@ class Game:
         """``GameIsOver`` or ``NotYourTurn`` unless ``seat`` may move now."""
         if self.finished:
             raise GameIsOver("the game is over")
-        if seat not in self.to_act():
+        if not self._may_move(seat):
             names = ", ".join(self.players[s] for s in self.to_act())
             raise NotYourTurn(f"it is {names}'s turn, not {self.players[seat]}'s", seat=seat)
+
+    def _may_move(self, seat: int) -> bool:
+        """``seat in self.to_act()`` of a game not over, without building it: every move asks.
+        (The seats still to plan are listed in turn order, so the order adds nothing there.)"""
+        phase = self.phase
+        if phase in BY_TURN:
+            return seat == self.order[self.turn]
+        if phase in AT_ONCE:
+            return seat in self.pending
+        return seat == self.queue[0]
 
     def play(self, seat: int, move: Move, as_written: Mapping[str, Any] | None = None) -> list[Event]:
         """Check and apply one whole move; refusals change nothing. ``as_written``: the move as a
         record wrote it (without its "player"), kept as it was; else the move's own record form."""
+        events = self._apply(seat, move)
+        # The record's move (with its player) as compact JSON text, which ``to_record`` reads
+        # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
+        written = move.as_record() if as_written is None else as_written
+        self.record_moves.append(compact_json({"player": self.players[seat], **written}))
+        return self._played(seat, events)
+
+    def play_unwritten(self, seat: int, move: Move) -> list[Event]:
+        """``play`` without writing the move's record text: a replay (record.py) writes all of
+        its moves' texts at once, after the last (``record_moves`` is short until then)."""
+        return self._played(seat, self._apply(seat, move))
+
+    def _apply(self, seat: int, move: Move) -> list[Event]:
+        """Check ``move`` of ``seat`` and apply it (refused: nothing changed); its events."""
         self.check_turn(seat)
         if not isinstance(move, PHASE_MOVES[self.phase]):
             raise MalformedInput(f"not a move of phase {self.phase}: {type(move).__name__}")
         events: list[Event] = []
         PLAY[self.phase](self, seat, move, events)
-        # The record's move (with its player) as compact JSON text, which ``to_record`` reads
-        # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
-        written = move.as_record() if as_written is None else as_written
-        self.record_moves.append(compact_json({"player": self.players[seat], **written}))
+        return events
+
+    def _played(self, seat: int, events: list[Event]) -> list[Event]:
+        """After an applied move: run the rules on to the next choice; keep the events."""
         self.drafts.pop(seat, None)
         self.acted += 1
         self._advance(events)

@@ -16,7 +16,7 @@ from . import components as C
 from .actions import parse_action
 from .errors import BadRotation, GameError, InvalidRecord, MalformedInput
 from .events import Event
-from .game import OPTIONS, Game, Phase
+from .game import OPTIONS, Game, Phase, compact_json
 from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
 from .trips import parse_trip
 
@@ -77,15 +77,51 @@ def from_record(record: Any, seed: int | None = None) -> Game:
     moves = record.get("moves", [])
     if not isinstance(moves, list):
         raise InvalidRecord("moves must be a list", rule="setup")
+    seats = {name: seat for seat, name in enumerate(game.players)}
+    # Each move played, as ``play`` would write it: their texts are written together at the end
+    # (one call of the encoder instead of one a move, a tenth of a replay), in the same order.
+    written: list[Mapping[str, Any]] = []
     for index, move in enumerate(moves):
         try:
-            if not (type(move) is dict or isinstance(move, Mapping)) or move.get("player") not in game.players:
-                raise MalformedInput("every move is an object naming its player")
-            seat = game.players.index(move["player"])
-            play_move(game, seat, {k: v for k, v in move.items() if k != "player"})
+            written.append(_replay_move(game, seats, move))
         except GameError as exc:
+            game.record_moves += write_moves(written)    # the encoder's own refusal comes first, as before
             raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
+    game.record_moves += write_moves(written)
     return game
+
+
+def _replay_move(game: Game, seats: dict[str, int], move: Any) -> Mapping[str, Any]:
+    """Play a record's move (``play_move`` of it without its "player") and return it as ``play``
+    writes it: the move itself when "player" is its first key (the same text), without taking the
+    player out and back in."""
+    if type(move) is dict and type(player := move.get("player")) is str and player in seats:
+        seat = seats[player]
+    elif not isinstance(move, Mapping) or move.get("player") not in game.players:
+        raise MalformedInput("every move is an object naming its player")
+    else:
+        seat = game.players.index(move["player"])
+    data = {k: v for k, v in move.items() if k != "player"}
+    try:
+        whole = parse_move(game.phase, data)
+    except GameError:
+        game.check_turn(seat)           # a move out of turn is refused as such, whatever its shape
+        raise
+    game.play_unwritten(seat, whole)
+    if type(move) is dict and next(iter(move)) == "player":
+        return move
+    return {"player": game.players[seat], **data}
+
+
+def write_moves(moves: list[Mapping[str, Any]]) -> list[str]:
+    """Each move's ``compact_json``, encoded in one call: compact JSON holds no newline, and each
+    move's text starts with its "player", so the texts are the pieces between the moves. A piece
+    too many (a "player" inside a move) falls back to one call a move."""
+    text = compact_json(moves)[1:-1]
+    texts = text.replace('},{"player":', '}\n{"player":').split("\n")
+    if len(texts) == len(moves):
+        return texts
+    return [compact_json(move) for move in moves]
 
 
 def play_move(game: Game, seat: int, data: Mapping[str, Any]) -> list[Event]:

@@ -19,6 +19,7 @@ from engine.papa_paolo import components as C
 from engine.papa_paolo import trips
 from engine.papa_paolo.game import compact_json
 from engine.papa_paolo.hood import City, Hood, Shop, rotated
+from engine.papa_paolo.record import from_record, to_record, write_moves
 from engine.papa_paolo.stepper import _amounts, _express_serves, _offer, _surely_offered, legal_steps
 from engine.papa_paolo.steps import Act
 
@@ -154,3 +155,20 @@ def test_a_move_is_written_as_json_dumps_writes_it():
         assert compact_json(move) == json.dumps(move, separators=(",", ":"))
     assert [compact_json(move) for move in moves] == game.record_moves
 
+
+
+def test_a_replay_writes_its_moves_as_play_writes_them():
+    """A replay writes all its moves' texts in one call (``write_moves``): the same texts as one
+    ``compact_json`` a move, also with a "player" inside a move (a piece too many) and a move not
+    starting with its "player"; and a record replayed reads back as it was."""
+    game = play_out(4, 11).state
+    record_ = to_record(game)
+    replayed = from_record(record_)
+    assert replayed.record_moves == game.record_moves and to_record(replayed) == record_
+    moves = [json.loads(text) for text in game.record_moves]
+    inside = {"player": "ann", "late": {"x": {"player": "bob"}}}
+    for some in ([], moves[:1], moves, [*moves[:3], inside, *moves[3:5]], [{"late": None, "player": "ann"}]):
+        assert write_moves(some) == [compact_json(move) for move in some]
+    reordered = {**record_, "moves": [{**{k: v for k, v in m.items() if k != "player"}, "player": m["player"]}
+                                      for m in record_["moves"]]}
+    assert from_record(reordered).record_moves == game.record_moves
