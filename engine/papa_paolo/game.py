@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.names import check_players
-from engine.shared import shared
+from engine.shared import shared, shared_new
 
 from . import components as C
 from .actions import (
@@ -106,6 +106,12 @@ AT_ONCE = frozenset({Phase.DELIVER})               # every seat still to plan, a
 PHASE_NUMBER = {Phase.PLACE: 1, Phase.BID: 3, Phase.SETTLE: 3, Phase.LATE: 3, Phase.INVEST: 4, Phase.DELIVER: 5,
                 Phase.OVER: 6}
 BID_CAP_FACTOR = 10
+# The events that recur from game to game (a few seats, spaces, tiles and amounts): made once,
+# found by their fields after (``Game._event``). The others (a tile placed on a square, a round's
+# grid, a delivery) rarely recur, and are shared as made.
+RECURRING = frozenset({MarkerPlaced, CoinAwarded, BidPlaced, InvestmentTaken, InvestmentResolved, StairsPaid,
+                       DeliveryTileTaken, PlanSubmitted, PhaseEnded, NoAction, Sponsored, TrackAdvanced,
+                       LeftStaircase, LateDeclined, CycleEnded, OrderChanged})
 # ``json.dumps(..., separators=(",", ":"))`` without building an encoder for every move.
 COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
 # Its C encoder, made once: ``JSONEncoder.encode`` makes a new one at every call, which was
@@ -218,12 +224,13 @@ class Game:
         g.acted = 0             # whole moves played since the last PhaseEnded
         g.lire_history = (tuple(p.lire for p in g.people),)      # at the start and after each round
         g.log = [GameStarted(g.players, tuple(g.order), g.starting)]
-        # A game the players play keeps shared copies of its history's values (engine/shared.py);
-        # a copy for look-ahead does not, so the AI's guesses never fill the shared table.
-        g.shares = True
+        g.shares = False        # the set-up's own events are its own
         g.round = 0
         g._start_round(g.log)
         g._advance(g.log)
+        # A game the players play keeps shared copies of its history's values (engine/shared.py);
+        # a copy for look-ahead does not, so the AI's guesses never fill the shared table.
+        g.shares = True
         return g
 
     def copy(self) -> Game:
@@ -318,8 +325,17 @@ class Game:
         self.drafts.pop(seat, None)
         self.acted += 1
         self._advance(events)
-        self.log += map(shared, events) if self.shares else events
+        self.log += events          # shared copies already, in a game that shares (``_event``)
         return events
+
+    def _event(self, kind: type[Event], *fields: Any) -> Event:
+        """The event ``kind(*fields)``; in a game that shares, its shared copy (engine/shared.py):
+        found by its fields alone, not made again, for the kinds that recur from game to game."""
+        if not self.shares:
+            return kind(*fields)
+        if kind in RECURRING:
+            return shared_new(kind, *fields)
+        return shared(kind(*fields))
 
     def _play_place(self, seat: int, move: TakeTile | PlaceAction, events: list[Event]) -> None:
         r, c = move.space
@@ -347,36 +363,39 @@ class Game:
             self.left[seat] -= 1
             self.grid[index] = None
             person.hood.cities[square] = City(tile_id, tile.colour, roads, tile.houses)
-            events += [MarkerPlaced(seat, (r, c)), TileTaken(seat, (r, c), tile_id, square, rotation)]
+            events += [self._event(MarkerPlaced, seat, (r, c)),
+                       self._event(TileTaken, seat, (r, c), tile_id, square, rotation)]
         else:
             name, body = move.name, move.body
             if name != "none" and name not in self.board.actions_at(r, c):
                 raise ActionNotOnSpace(f"space [{r}, {c}] offers {', '.join(self.board.actions_at(r, c))}, "
                                        f"not {name}")
-            self._action(seat, name, body, NO_BONUS, events, before=[MarkerPlaced(seat, (r, c))])
+            self._action(seat, name, body, NO_BONUS, events, space=(r, c))
             self.markers[index] = seat
             self.left[seat] -= 1
         self._next_placer()
 
     def _action(self, seat: int, name: str, body: Any, bonus: Bonus, events: list[Event],
-                before: Sequence[Event] = ()) -> None:
+                space: Pos | None = None) -> None:
+        """Check and do an action; ``space``: the grid space of a marker placed for it (its event first)."""
         person = self.people[seat]
         check_action(person, name, body, bonus, supply=self.supply,
                      ignore_roads=self.options["express_ignores_roads"])
-        events += before
+        if space is not None:
+            events.append(self._event(MarkerPlaced, seat, space))
         facts = do_action(person, name, body, bonus, self.supply)
         if name == "sponsor":
-            events.append(Sponsored(seat, facts["lire"]))
+            events.append(self._event(Sponsored, seat, facts["lire"]))
         elif name == "buy":
-            events.append(PizzasBought(seat, body[0], facts["cost"], tuple((p[0], p[1], k) for p, k in body[1]),
+            events.append(self._event(PizzasBought, seat, body[0], facts["cost"], tuple((p[0], p[1], k) for p, k in body[1]),
                                        facts["lost"]))
         elif name == "express":
-            events.append(ExpressDelivered(seat, facts["fee"], trip_json(body)))
+            events.append(self._event(ExpressDelivered, seat, facts["fee"], trip_json(body)))
             self._score_completions(seat, events)
         elif name == "build":
-            events.append(PizzeriaBuilt(seat, body[0], body[1], facts["cost"]))
+            events.append(self._event(PizzeriaBuilt, seat, body[0], body[1], facts["cost"]))
         else:
-            events.append(NoAction(seat))
+            events.append(self._event(NoAction, seat))
 
     def _next_placer(self) -> None:
         for _ in range(self.n):
@@ -390,7 +409,7 @@ class Game:
             raise StairsIllegal(self._stairs_why(seat, row, col))
         self.pos[seat] = (row, col)
         self.placed.add(seat)
-        events.append(BidPlaced(seat, row, col))
+        events.append(self._event(BidPlaced, seat, row, col))
         self._next_bidder()
 
     def _play_settle(self, seat: int, move: Settle, events: list[Event]) -> None:
@@ -401,21 +420,22 @@ class Game:
         self.inv_held[seat] = tile
         col = self.pos[seat][1]
         self.dlv_held[seat] = self.stairs_tiles[col - 1]
-        events += [InvestmentTaken(seat, tile, False), DeliveryTileTaken(seat, self.dlv_held[seat])]
+        events += [self._event(InvestmentTaken, seat, tile, False),
+                   self._event(DeliveryTileTaken, seat, self.dlv_held[seat])]
         self.queue.pop(0)
         self._pay_head(events)
 
     def _play_late(self, seat: int, move: LateInvest, events: list[Event]) -> None:
         tile = move.tile
         if tile is None:
-            events.append(LateDeclined(seat))
+            events.append(self._event(LateDeclined, seat))
         else:
             if tile not in self.inv_open:
                 raise TileNotOpen(f"{tile!r} is not an open investment tile"[:80])
             self.inv_open.remove(tile)
             self.inv_held[seat] = tile
             self.people[seat].lire -= C.LATE_PRICE
-            events.append(InvestmentTaken(seat, tile, True))
+            events.append(self._event(InvestmentTaken, seat, tile, True))
         self.queue.pop(0)
 
     def _play_invest(self, seat: int, move: ResolveTrack | ResolveAction, events: list[Event]) -> None:
@@ -424,12 +444,12 @@ class Game:
             if self.people[seat].tracks[tile.colour] >= C.TRACK_TOP:
                 raise TrackFull(f"the {tile.colour} track is at its last position")
             self._advance_track(seat, tile.colour, "investment", None, events)
-            events.append(InvestmentResolved(seat, tile.id, "track"))
+            events.append(self._event(InvestmentResolved, seat, tile.id, "track"))
         else:
             if move.name != tile.action:
                 raise WrongInvestmentAction(f"{tile.id}'s action is {tile.action}, not {move.name}")
             self._action(seat, move.name, move.body, bonus_of(tile.action, tile.bonus), events)
-            events.append(InvestmentResolved(seat, tile.id, "action"))
+            events.append(self._event(InvestmentResolved, seat, tile.id, "action"))
         self.inv_used.append(tile.id)
         self.inv_held[seat] = None
         self.queue.pop(0)
@@ -441,7 +461,7 @@ class Game:
                    max_pizzas=tile.max_pizzas, max_distance=tile.max_distance)
         self.plans[seat] = trips
         self.pending.remove(seat)
-        events.append(PlanSubmitted(seat))
+        events.append(self._event(PlanSubmitted, seat))
         if not self.pending:
             self._resolve_deliveries(events)
 
@@ -460,13 +480,24 @@ class Game:
         if not (1 <= col <= self.board.stair_columns and 0 <= row < C.STAIR_ROWS) \
                 or STAIR_COST[row][col] > self.people[seat].lire:
             return False
-        return row >= self._stair_lows(seat)[col - 1][1]
+        return row >= self._stair_low(seat, col)
 
     def _can_bid(self, seat: int) -> bool:
-        """Whether ``stair_spaces(seat)`` holds any space."""
+        """Whether ``stair_spaces(seat)`` holds any space. Costs grow upward in a column (a test
+        checks), so its lowest space open to ``seat`` is its cheapest and the only one asked."""
         lire = self.people[seat].lire
-        return any(STAIR_COST[row][col] <= lire for col, low in self._stair_lows(seat)
-                   for row in range(low, C.STAIR_ROWS))
+        return any(low < C.STAIR_ROWS and STAIR_COST[low][col] <= lire for col, low in self._stair_lows(seat))
+
+    def _stair_low(self, seat: int, col: int) -> int:
+        """``_stair_lows(seat)``'s lowest row for ``col`` alone (a bid asks one column)."""
+        low = 0
+        for s, (r, c) in self.pos.items():
+            if c == col and s != seat and r >= low:
+                low = r + 1
+        here = self.pos.get(seat)
+        if here is not None:
+            low = max(low, here[0] + 1 if here[1] == col else here[0])
+        return low
 
     def _stair_lows(self, seat: int) -> list[tuple[int, int]]:
         """Each staircase column with the lowest row ``seat`` may move to there: above every other
@@ -518,7 +549,7 @@ class Game:
                 self.pos.pop(seat, None)
                 self.out.add(seat)
                 self.placed.discard(seat)
-                events.append(LeftStaircase(seat))
+                events.append(self._event(LeftStaircase, seat))
             self._next_bidder()
         return False
 
@@ -531,7 +562,7 @@ class Game:
             seat = self.queue[0]
             cost = C.stair_cost(*self.pos[seat])
             self.people[seat].lire -= cost
-            events.append(StairsPaid(seat, cost))
+            events.append(self._event(StairsPaid, seat, cost))
 
     # --- The automatic flow ------------------------------------------------------------------
 
@@ -576,7 +607,7 @@ class Game:
     def _after_invest(self, events: list[Event]) -> bool:
         while self.queue and not self.resolutions(self.queue[0]):
             seat = self.queue.pop(0)
-            events.append(InvestmentResolved(seat, self.inv_held[seat], "unused"))
+            events.append(self._event(InvestmentResolved, seat, self.inv_held[seat], "unused"))
             self.inv_used.append(self.inv_held[seat])
             self.inv_held[seat] = None
         if self.queue:
@@ -596,7 +627,7 @@ class Game:
         """Close a stretch of play for the table's picture, if players chose in it: a phase the
         rules played alone (nobody could use an investment) goes with the next one."""
         if self.acted:
-            events.append(PhaseEnded(self.round, phase.value))
+            events.append(self._event(PhaseEnded, self.round, phase.value))
             self.acted = 0
 
     def resolutions(self, seat: int) -> list[str]:
@@ -632,7 +663,7 @@ class Game:
         self.phase = Phase.PLACE
         shown = tuple(None if self.face_down is not None and i == self.face_down[self.round - 1] else v
                       for i, v in enumerate(self.coins))
-        events.append(RoundStarted(self.round, tuple(self.grid), shown, tuple(self.stairs_tiles),
+        events.append(self._event(RoundStarted, self.round, tuple(self.grid), shown, tuple(self.stairs_tiles),
                                    tuple(self.inv_open)))
 
     def _subsidies(self, events: list[Event]) -> None:
@@ -649,10 +680,10 @@ class Game:
                 winner = next(s for s in owners if s is not None and counts[s] == most)
                 self.people[winner].lire += value
                 paid += value
-            events.append(CoinAwarded(line, k, value, winner))
+            events.append(self._event(CoinAwarded, line, k, value, winner))
             if self.face_down is not None and i == self.face_down[self.round - 1] and winner is not None:
                 self.order = [(winner + j) % self.n for j in range(self.n)]
-                events.append(OrderChanged(tuple(self.order)))
+                events.append(self._event(OrderChanged, tuple(self.order)))
         self.coin_paid.append(paid)
         self.markers = {}
 
@@ -668,7 +699,7 @@ class Game:
             first = min(self.pos, key=lambda s: self.pos[s][1])
             self.order = [(first + j) % self.n for j in range(self.n)]
         if self.order != before:
-            events.append(OrderChanged(tuple(self.order)))
+            events.append(self._event(OrderChanged, tuple(self.order)))
 
     def _resolve_deliveries(self, events: list[Event]) -> None:
         for seat in self.order:
@@ -680,7 +711,7 @@ class Game:
                 hood.shops[start].pizzas -= len(drops)
                 for q in drops:
                     hood.cities[q].served += 1
-            events.append(DeliveriesMade(seat, tuple(trip_json(t) for t in trips), sum(len(t[2]) for t in trips)))
+            events.append(self._event(DeliveriesMade, seat, tuple(trip_json(t) for t in trips), sum(len(t[2]) for t in trips)))
         self.dlv_held = [None] * self.n
         self.pending = []
         # Phase 6: experience.
@@ -689,7 +720,7 @@ class Game:
         self.lire_history += (tuple(p.lire for p in self.people),)
         if self.round < C.ROUNDS:            # the last deliveries are closed by the end of the game
             self._phase_ended(Phase.DELIVER, events)
-        events.append(CycleEnded(self.round))
+        events.append(self._event(CycleEnded, self.round))
         if self.round == C.ROUNDS:
             self._end(events)
         else:
@@ -707,7 +738,7 @@ class Game:
         tracks = self.people[seat].tracks
         if tracks[colour] < C.TRACK_TOP:
             tracks[colour] += 1
-        events.append(TrackAdvanced(seat, colour, tracks[colour], reason, square))
+        events.append(self._event(TrackAdvanced, seat, colour, tracks[colour], reason, square))
 
     # --- The end -------------------------------------------------------------------------------
 
@@ -735,7 +766,7 @@ class Game:
         best = max(key)
         self.winners = tuple(s for s in range(self.n) if key[s] == best)
         self.final = scores
-        events.append(GameEnded(scores, tuple(p.lire for p in self.people), self.winners))
+        events.append(self._event(GameEnded, scores, tuple(p.lire for p in self.people), self.winners))
 
     def log_for(self, seat: int | None) -> list[Event]:
         return [e for e in self.log if e.visible_to(seat)]
