@@ -15,6 +15,7 @@ import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
+from functools import cache
 from typing import Any
 
 from engine.names import check_players
@@ -129,6 +130,14 @@ def compact_json(value: Any) -> str:
 # ``C.stair_cost(row, col)`` read from a table: the bidding asks it for every space, every turn.
 STAIR_COST = tuple(tuple(C.stair_cost(row, col) if col else 0 for col in range(len(C.STAIRS["column_surcharge"]) + 1))
                    for row in range(C.STAIR_ROWS))
+
+
+@cache
+def coin_lines(rows: int, cols: int) -> tuple[tuple[str, int, tuple[int, ...]], ...]:
+    """Each coin's line on a grid of ``rows`` by ``cols`` (the rows, then the columns) with the
+    indices of its spaces, nearest the coin first (``_subsidies`` reads them every round)."""
+    return (*(("row", r, tuple(r * cols + c for c in range(cols))) for r in range(rows)),
+            *(("col", c, tuple(r * cols + c for r in range(rows))) for c in range(cols)))
 
 
 def check_options(options: Mapping[str, Any] | None, n: int) -> dict[str, bool]:
@@ -667,12 +676,11 @@ class Game:
                                    tuple(self.inv_open)))
 
     def _subsidies(self, events: list[Event]) -> None:
-        b = self.board
-        lines = [("row", r) for r in range(b.rows)] + [("col", c) for c in range(b.cols)]
         paid = 0
-        for i, ((line, k), value) in enumerate(zip(lines, self.coins, strict=True)):
-            spaces = [(k, c) for c in range(b.cols)] if line == "row" else [(r, k) for r in range(b.rows)]
-            owners = [self.markers.get(r * b.cols + c) for r, c in spaces]   # nearest the coin first
+        markers = self.markers
+        for i, ((line, k, spaces), value) in enumerate(zip(coin_lines(self.board.rows, self.board.cols), self.coins,
+                                                           strict=True)):
+            owners = [markers.get(index) for index in spaces]   # nearest the coin first
             counts = {s: owners.count(s) for s in owners if s is not None}
             winner = None
             if counts:
