@@ -399,7 +399,8 @@ class Game:
             events.append(self._event(PizzasBought, seat, body[0], facts["cost"], tuple((p[0], p[1], k) for p, k in body[1]),
                                        facts["lost"]))
         elif name == "express":
-            events.append(self._event(ExpressDelivered, seat, facts["fee"], trip_json(body)))
+            # Made as it is: it holds a dict, which ``shared`` cannot hash and keeps as it is.
+            events.append(ExpressDelivered(seat, facts["fee"], trip_json(body)))
             self._score_completions(seat, events)
         elif name == "build":
             events.append(self._event(PizzeriaBuilt, seat, body[0], body[1], facts["cost"]))
@@ -736,11 +737,13 @@ class Game:
             self._start_round(events)
 
     def _score_completions(self, seat: int, events: list[Event]) -> None:
-        for pos, city in sorted(self.people[seat].hood.cities.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-            if not city.scored and city.served == city.houses:
-                city.scored = True
-                self.track_steps[seat] += 1
-                self._advance_track(seat, city.colour, "completed", pos, events)
+        # The squares just completed, in (y, x) order (sorting only those: each round asks every seat).
+        done = [(pos, city) for pos, city in self.people[seat].hood.cities.items()
+                if not city.scored and city.served == city.houses]
+        for pos, city in sorted(done, key=lambda kv: (kv[0][1], kv[0][0])):
+            city.scored = True
+            self.track_steps[seat] += 1
+            self._advance_track(seat, city.colour, "completed", pos, events)
 
     def _advance_track(self, seat: int, colour: str, reason: str, square: Pos | None, events: list[Event]) -> None:
         tracks = self.people[seat].tracks
