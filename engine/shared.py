@@ -9,12 +9,14 @@ that repeat show up early, and past the limit a new value is kept as it is.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import TypeVar
 
 LIMIT = 100_000       # entries; at about 150 bytes each, some 15 MB at most, shared by every match
+                      # (``shared_new``'s keys, for the few kinds that recur, far fewer)
 T = TypeVar("T", bound=Hashable)
 _table: dict = {}
+_made: dict = {}      # (a class, its arguments) -> the shared value they make (``shared_new``)
 
 
 def shared(value: T) -> T:
@@ -38,3 +40,22 @@ def is_shared(value: object) -> bool:
         return _table.get(value) is value
     except TypeError:
         return False
+
+
+def shared_new(make: Callable[..., T], *args: Hashable) -> T:
+    """``shared(make(*args))``, without making the value when equal arguments made one before:
+    it is found by ``make`` and ``args`` (a frozen dataclass with no defaults given, so equal
+    arguments make equal values). Meant for values that recur from game to game (a marker
+    placed, a coin paid), whose making and hashing was a sixth of a replay; a value that hardly
+    recurs is better shared by ``shared``, which keeps no second entry for it."""
+    key = (make, *args)
+    try:
+        found = _made.get(key)
+    except TypeError:
+        return shared(make(*args))
+    if found is not None:
+        return found
+    value = shared(make(*args))
+    if len(_made) < LIMIT and _table.get(value) is value:
+        _made[key] = value
+    return value

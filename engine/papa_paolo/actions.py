@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from .components import BUILD_PIZZAS, EXPRESS_FEE, INGREDIENT_COST, MAX_BUY, PIZZERIAS, track_value
@@ -35,8 +36,14 @@ class Bonus:
 NO_BONUS = Bonus()
 
 
+@cache
 def bonus_of(action: str, amount: int) -> Bonus:
+    """An investment tile's bonus (one frozen value per tile kind: the rules ask it often)."""
     return Bonus(**{action: amount})
+
+
+# The keys of a buy's and a build's details (a mapping's keys compare with a set as ``set(keys)``).
+_BUY_KEYS, _BUILD_KEYS = frozenset({"pizzas", "to"}), frozenset({"pizzeria", "square"})
 
 
 def parse_action(data: Any) -> tuple[str, Any]:
@@ -50,7 +57,7 @@ def parse_action(data: Any) -> tuple[str, Any]:
             raise MalformedInput(f"the {name} action takes no details")
         return name, None
     if name == "buy":
-        if not isinstance(body, Mapping) or set(body) != {"pizzas", "to"} or type(body["pizzas"]) is not int \
+        if not isinstance(body, Mapping) or body.keys() != _BUY_KEYS or type(body["pizzas"]) is not int \
                 or not isinstance(body["to"], list):
             raise MalformedInput('buy is {"pizzas": n, "to": [[x, y, k], ...]}')
         to = []
@@ -63,7 +70,7 @@ def parse_action(data: Any) -> tuple[str, Any]:
     if name == "express":
         return name, parse_trip(body)
     if name == "build":
-        if not isinstance(body, Mapping) or set(body) != {"pizzeria", "square"} \
+        if not isinstance(body, Mapping) or body.keys() != _BUILD_KEYS \
                 or not isinstance(body["pizzeria"], str):
             raise MalformedInput('build is {"pizzeria": id, "square": [x, y]}')
         return name, (body["pizzeria"], _pos(body["square"], "square"))

@@ -15,10 +15,11 @@ import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
+from functools import cache
 from typing import Any
 
 from engine.names import check_players
-from engine.shared import shared
+from engine.shared import shared, shared_new
 
 from . import components as C
 from .actions import (
@@ -106,6 +107,12 @@ AT_ONCE = frozenset({Phase.DELIVER})               # every seat still to plan, a
 PHASE_NUMBER = {Phase.PLACE: 1, Phase.BID: 3, Phase.SETTLE: 3, Phase.LATE: 3, Phase.INVEST: 4, Phase.DELIVER: 5,
                 Phase.OVER: 6}
 BID_CAP_FACTOR = 10
+# The events that recur from game to game (a few seats, spaces, tiles and amounts): made once,
+# found by their fields after (``Game._event``). The others (a tile placed on a square, a round's
+# grid, a delivery) rarely recur, and are shared as made.
+RECURRING = frozenset({MarkerPlaced, CoinAwarded, BidPlaced, InvestmentTaken, InvestmentResolved, StairsPaid,
+                       DeliveryTileTaken, PlanSubmitted, PhaseEnded, NoAction, Sponsored, TrackAdvanced,
+                       LeftStaircase, LateDeclined, CycleEnded, OrderChanged})
 # ``json.dumps(..., separators=(",", ":"))`` without building an encoder for every move.
 COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
 # Its C encoder, made once: ``JSONEncoder.encode`` makes a new one at every call, which was
@@ -123,6 +130,14 @@ def compact_json(value: Any) -> str:
 # ``C.stair_cost(row, col)`` read from a table: the bidding asks it for every space, every turn.
 STAIR_COST = tuple(tuple(C.stair_cost(row, col) if col else 0 for col in range(len(C.STAIRS["column_surcharge"]) + 1))
                    for row in range(C.STAIR_ROWS))
+
+
+@cache
+def coin_lines(rows: int, cols: int) -> tuple[tuple[str, int, tuple[int, ...]], ...]:
+    """Each coin's line on a grid of ``rows`` by ``cols`` (the rows, then the columns) with the
+    indices of its spaces, nearest the coin first (``_subsidies`` reads them every round)."""
+    return (*(("row", r, tuple(r * cols + c for c in range(cols))) for r in range(rows)),
+            *(("col", c, tuple(r * cols + c for r in range(rows))) for c in range(cols)))
 
 
 def check_options(options: Mapping[str, Any] | None, n: int) -> dict[str, bool]:
@@ -218,12 +233,13 @@ class Game:
         g.acted = 0             # whole moves played since the last PhaseEnded
         g.lire_history = (tuple(p.lire for p in g.people),)      # at the start and after each round
         g.log = [GameStarted(g.players, tuple(g.order), g.starting)]
-        # A game the players play keeps shared copies of its history's values (engine/shared.py);
-        # a copy for look-ahead does not, so the AI's guesses never fill the shared table.
-        g.shares = True
+        g.shares = False        # the set-up's own events are its own
         g.round = 0
         g._start_round(g.log)
         g._advance(g.log)
+        # A game the players play keeps shared copies of its history's values (engine/shared.py);
+        # a copy for look-ahead does not, so the AI's guesses never fill the shared table.
+        g.shares = True
         return g
 
     def copy(self) -> Game:
@@ -275,27 +291,60 @@ class Game:
         """``GameIsOver`` or ``NotYourTurn`` unless ``seat`` may move now."""
         if self.finished:
             raise GameIsOver("the game is over")
-        if seat not in self.to_act():
+        if not self._may_move(seat):
             names = ", ".join(self.players[s] for s in self.to_act())
             raise NotYourTurn(f"it is {names}'s turn, not {self.players[seat]}'s", seat=seat)
+
+    def _may_move(self, seat: int) -> bool:
+        """``seat in self.to_act()`` of a game not over, without building it: every move asks.
+        (The seats still to plan are listed in turn order, so the order adds nothing there.)"""
+        phase = self.phase
+        if phase in BY_TURN:
+            return seat == self.order[self.turn]
+        if phase in AT_ONCE:
+            return seat in self.pending
+        return seat == self.queue[0]
 
     def play(self, seat: int, move: Move, as_written: Mapping[str, Any] | None = None) -> list[Event]:
         """Check and apply one whole move; refusals change nothing. ``as_written``: the move as a
         record wrote it (without its "player"), kept as it was; else the move's own record form."""
+        events = self._apply(seat, move)
+        # The record's move (with its player) as compact JSON text, which ``to_record`` reads
+        # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
+        written = move.as_record() if as_written is None else as_written
+        self.record_moves.append(compact_json({"player": self.players[seat], **written}))
+        return self._played(seat, events)
+
+    def play_unwritten(self, seat: int, move: Move) -> list[Event]:
+        """``play`` without writing the move's record text: a replay (record.py) writes all of
+        its moves' texts at once, after the last (``record_moves`` is short until then)."""
+        return self._played(seat, self._apply(seat, move))
+
+    def _apply(self, seat: int, move: Move) -> list[Event]:
+        """Check ``move`` of ``seat`` and apply it (refused: nothing changed); its events."""
         self.check_turn(seat)
         if not isinstance(move, PHASE_MOVES[self.phase]):
             raise MalformedInput(f"not a move of phase {self.phase}: {type(move).__name__}")
         events: list[Event] = []
         PLAY[self.phase](self, seat, move, events)
-        # The record's move (with its player) as compact JSON text, which ``to_record`` reads
-        # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
-        written = move.as_record() if as_written is None else as_written
-        self.record_moves.append(compact_json({"player": self.players[seat], **written}))
+        return events
+
+    def _played(self, seat: int, events: list[Event]) -> list[Event]:
+        """After an applied move: run the rules on to the next choice; keep the events."""
         self.drafts.pop(seat, None)
         self.acted += 1
         self._advance(events)
-        self.log += map(shared, events) if self.shares else events
+        self.log += events          # shared copies already, in a game that shares (``_event``)
         return events
+
+    def _event(self, kind: type[Event], *fields: Any) -> Event:
+        """The event ``kind(*fields)``; in a game that shares, its shared copy (engine/shared.py):
+        found by its fields alone, not made again, for the kinds that recur from game to game."""
+        if not self.shares:
+            return kind(*fields)
+        if kind in RECURRING:
+            return shared_new(kind, *fields)
+        return shared(kind(*fields))
 
     def _play_place(self, seat: int, move: TakeTile | PlaceAction, events: list[Event]) -> None:
         r, c = move.space
@@ -323,36 +372,40 @@ class Game:
             self.left[seat] -= 1
             self.grid[index] = None
             person.hood.cities[square] = City(tile_id, tile.colour, roads, tile.houses)
-            events += [MarkerPlaced(seat, (r, c)), TileTaken(seat, (r, c), tile_id, square, rotation)]
+            events += [self._event(MarkerPlaced, seat, (r, c)),
+                       self._event(TileTaken, seat, (r, c), tile_id, square, rotation)]
         else:
             name, body = move.name, move.body
             if name != "none" and name not in self.board.actions_at(r, c):
                 raise ActionNotOnSpace(f"space [{r}, {c}] offers {', '.join(self.board.actions_at(r, c))}, "
                                        f"not {name}")
-            self._action(seat, name, body, NO_BONUS, events, before=[MarkerPlaced(seat, (r, c))])
+            self._action(seat, name, body, NO_BONUS, events, space=(r, c))
             self.markers[index] = seat
             self.left[seat] -= 1
         self._next_placer()
 
     def _action(self, seat: int, name: str, body: Any, bonus: Bonus, events: list[Event],
-                before: Sequence[Event] = ()) -> None:
+                space: Pos | None = None) -> None:
+        """Check and do an action; ``space``: the grid space of a marker placed for it (its event first)."""
         person = self.people[seat]
         check_action(person, name, body, bonus, supply=self.supply,
                      ignore_roads=self.options["express_ignores_roads"])
-        events += before
+        if space is not None:
+            events.append(self._event(MarkerPlaced, seat, space))
         facts = do_action(person, name, body, bonus, self.supply)
         if name == "sponsor":
-            events.append(Sponsored(seat, facts["lire"]))
+            events.append(self._event(Sponsored, seat, facts["lire"]))
         elif name == "buy":
-            events.append(PizzasBought(seat, body[0], facts["cost"], tuple((p[0], p[1], k) for p, k in body[1]),
+            events.append(self._event(PizzasBought, seat, body[0], facts["cost"], tuple((p[0], p[1], k) for p, k in body[1]),
                                        facts["lost"]))
         elif name == "express":
+            # Made as it is: it holds a dict, which ``shared`` cannot hash and keeps as it is.
             events.append(ExpressDelivered(seat, facts["fee"], trip_json(body)))
             self._score_completions(seat, events)
         elif name == "build":
-            events.append(PizzeriaBuilt(seat, body[0], body[1], facts["cost"]))
+            events.append(self._event(PizzeriaBuilt, seat, body[0], body[1], facts["cost"]))
         else:
-            events.append(NoAction(seat))
+            events.append(self._event(NoAction, seat))
 
     def _next_placer(self) -> None:
         for _ in range(self.n):
@@ -366,7 +419,7 @@ class Game:
             raise StairsIllegal(self._stairs_why(seat, row, col))
         self.pos[seat] = (row, col)
         self.placed.add(seat)
-        events.append(BidPlaced(seat, row, col))
+        events.append(self._event(BidPlaced, seat, row, col))
         self._next_bidder()
 
     def _play_settle(self, seat: int, move: Settle, events: list[Event]) -> None:
@@ -377,21 +430,22 @@ class Game:
         self.inv_held[seat] = tile
         col = self.pos[seat][1]
         self.dlv_held[seat] = self.stairs_tiles[col - 1]
-        events += [InvestmentTaken(seat, tile, False), DeliveryTileTaken(seat, self.dlv_held[seat])]
+        events += [self._event(InvestmentTaken, seat, tile, False),
+                   self._event(DeliveryTileTaken, seat, self.dlv_held[seat])]
         self.queue.pop(0)
         self._pay_head(events)
 
     def _play_late(self, seat: int, move: LateInvest, events: list[Event]) -> None:
         tile = move.tile
         if tile is None:
-            events.append(LateDeclined(seat))
+            events.append(self._event(LateDeclined, seat))
         else:
             if tile not in self.inv_open:
                 raise TileNotOpen(f"{tile!r} is not an open investment tile"[:80])
             self.inv_open.remove(tile)
             self.inv_held[seat] = tile
             self.people[seat].lire -= C.LATE_PRICE
-            events.append(InvestmentTaken(seat, tile, True))
+            events.append(self._event(InvestmentTaken, seat, tile, True))
         self.queue.pop(0)
 
     def _play_invest(self, seat: int, move: ResolveTrack | ResolveAction, events: list[Event]) -> None:
@@ -400,12 +454,12 @@ class Game:
             if self.people[seat].tracks[tile.colour] >= C.TRACK_TOP:
                 raise TrackFull(f"the {tile.colour} track is at its last position")
             self._advance_track(seat, tile.colour, "investment", None, events)
-            events.append(InvestmentResolved(seat, tile.id, "track"))
+            events.append(self._event(InvestmentResolved, seat, tile.id, "track"))
         else:
             if move.name != tile.action:
                 raise WrongInvestmentAction(f"{tile.id}'s action is {tile.action}, not {move.name}")
             self._action(seat, move.name, move.body, bonus_of(tile.action, tile.bonus), events)
-            events.append(InvestmentResolved(seat, tile.id, "action"))
+            events.append(self._event(InvestmentResolved, seat, tile.id, "action"))
         self.inv_used.append(tile.id)
         self.inv_held[seat] = None
         self.queue.pop(0)
@@ -417,7 +471,7 @@ class Game:
                    max_pizzas=tile.max_pizzas, max_distance=tile.max_distance)
         self.plans[seat] = trips
         self.pending.remove(seat)
-        events.append(PlanSubmitted(seat))
+        events.append(self._event(PlanSubmitted, seat))
         if not self.pending:
             self._resolve_deliveries(events)
 
@@ -436,13 +490,24 @@ class Game:
         if not (1 <= col <= self.board.stair_columns and 0 <= row < C.STAIR_ROWS) \
                 or STAIR_COST[row][col] > self.people[seat].lire:
             return False
-        return row >= self._stair_lows(seat)[col - 1][1]
+        return row >= self._stair_low(seat, col)
 
     def _can_bid(self, seat: int) -> bool:
-        """Whether ``stair_spaces(seat)`` holds any space."""
+        """Whether ``stair_spaces(seat)`` holds any space. Costs grow upward in a column (a test
+        checks), so its lowest space open to ``seat`` is its cheapest and the only one asked."""
         lire = self.people[seat].lire
-        return any(STAIR_COST[row][col] <= lire for col, low in self._stair_lows(seat)
-                   for row in range(low, C.STAIR_ROWS))
+        return any(low < C.STAIR_ROWS and STAIR_COST[low][col] <= lire for col, low in self._stair_lows(seat))
+
+    def _stair_low(self, seat: int, col: int) -> int:
+        """``_stair_lows(seat)``'s lowest row for ``col`` alone (a bid asks one column)."""
+        low = 0
+        for s, (r, c) in self.pos.items():
+            if c == col and s != seat and r >= low:
+                low = r + 1
+        here = self.pos.get(seat)
+        if here is not None:
+            low = max(low, here[0] + 1 if here[1] == col else here[0])
+        return low
 
     def _stair_lows(self, seat: int) -> list[tuple[int, int]]:
         """Each staircase column with the lowest row ``seat`` may move to there: above every other
@@ -494,7 +559,7 @@ class Game:
                 self.pos.pop(seat, None)
                 self.out.add(seat)
                 self.placed.discard(seat)
-                events.append(LeftStaircase(seat))
+                events.append(self._event(LeftStaircase, seat))
             self._next_bidder()
         return False
 
@@ -507,7 +572,7 @@ class Game:
             seat = self.queue[0]
             cost = C.stair_cost(*self.pos[seat])
             self.people[seat].lire -= cost
-            events.append(StairsPaid(seat, cost))
+            events.append(self._event(StairsPaid, seat, cost))
 
     # --- The automatic flow ------------------------------------------------------------------
 
@@ -552,7 +617,7 @@ class Game:
     def _after_invest(self, events: list[Event]) -> bool:
         while self.queue and not self.resolutions(self.queue[0]):
             seat = self.queue.pop(0)
-            events.append(InvestmentResolved(seat, self.inv_held[seat], "unused"))
+            events.append(self._event(InvestmentResolved, seat, self.inv_held[seat], "unused"))
             self.inv_used.append(self.inv_held[seat])
             self.inv_held[seat] = None
         if self.queue:
@@ -572,7 +637,7 @@ class Game:
         """Close a stretch of play for the table's picture, if players chose in it: a phase the
         rules played alone (nobody could use an investment) goes with the next one."""
         if self.acted:
-            events.append(PhaseEnded(self.round, phase.value))
+            events.append(self._event(PhaseEnded, self.round, phase.value))
             self.acted = 0
 
     def resolutions(self, seat: int) -> list[str]:
@@ -608,16 +673,15 @@ class Game:
         self.phase = Phase.PLACE
         shown = tuple(None if self.face_down is not None and i == self.face_down[self.round - 1] else v
                       for i, v in enumerate(self.coins))
-        events.append(RoundStarted(self.round, tuple(self.grid), shown, tuple(self.stairs_tiles),
+        events.append(self._event(RoundStarted, self.round, tuple(self.grid), shown, tuple(self.stairs_tiles),
                                    tuple(self.inv_open)))
 
     def _subsidies(self, events: list[Event]) -> None:
-        b = self.board
-        lines = [("row", r) for r in range(b.rows)] + [("col", c) for c in range(b.cols)]
         paid = 0
-        for i, ((line, k), value) in enumerate(zip(lines, self.coins, strict=True)):
-            spaces = [(k, c) for c in range(b.cols)] if line == "row" else [(r, k) for r in range(b.rows)]
-            owners = [self.markers.get(r * b.cols + c) for r, c in spaces]   # nearest the coin first
+        markers = self.markers
+        for i, ((line, k, spaces), value) in enumerate(zip(coin_lines(self.board.rows, self.board.cols), self.coins,
+                                                           strict=True)):
+            owners = [markers.get(index) for index in spaces]   # nearest the coin first
             counts = {s: owners.count(s) for s in owners if s is not None}
             winner = None
             if counts:
@@ -625,10 +689,10 @@ class Game:
                 winner = next(s for s in owners if s is not None and counts[s] == most)
                 self.people[winner].lire += value
                 paid += value
-            events.append(CoinAwarded(line, k, value, winner))
+            events.append(self._event(CoinAwarded, line, k, value, winner))
             if self.face_down is not None and i == self.face_down[self.round - 1] and winner is not None:
                 self.order = [(winner + j) % self.n for j in range(self.n)]
-                events.append(OrderChanged(tuple(self.order)))
+                events.append(self._event(OrderChanged, tuple(self.order)))
         self.coin_paid.append(paid)
         self.markers = {}
 
@@ -644,7 +708,7 @@ class Game:
             first = min(self.pos, key=lambda s: self.pos[s][1])
             self.order = [(first + j) % self.n for j in range(self.n)]
         if self.order != before:
-            events.append(OrderChanged(tuple(self.order)))
+            events.append(self._event(OrderChanged, tuple(self.order)))
 
     def _resolve_deliveries(self, events: list[Event]) -> None:
         for seat in self.order:
@@ -656,7 +720,7 @@ class Game:
                 hood.shops[start].pizzas -= len(drops)
                 for q in drops:
                     hood.cities[q].served += 1
-            events.append(DeliveriesMade(seat, tuple(trip_json(t) for t in trips), sum(len(t[2]) for t in trips)))
+            events.append(self._event(DeliveriesMade, seat, tuple(trip_json(t) for t in trips), sum(len(t[2]) for t in trips)))
         self.dlv_held = [None] * self.n
         self.pending = []
         # Phase 6: experience.
@@ -665,7 +729,7 @@ class Game:
         self.lire_history += (tuple(p.lire for p in self.people),)
         if self.round < C.ROUNDS:            # the last deliveries are closed by the end of the game
             self._phase_ended(Phase.DELIVER, events)
-        events.append(CycleEnded(self.round))
+        events.append(self._event(CycleEnded, self.round))
         if self.round == C.ROUNDS:
             self._end(events)
         else:
@@ -673,17 +737,19 @@ class Game:
             self._start_round(events)
 
     def _score_completions(self, seat: int, events: list[Event]) -> None:
-        for pos, city in sorted(self.people[seat].hood.cities.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-            if not city.scored and city.served == city.houses:
-                city.scored = True
-                self.track_steps[seat] += 1
-                self._advance_track(seat, city.colour, "completed", pos, events)
+        # The squares just completed, in (y, x) order (sorting only those: each round asks every seat).
+        done = [(pos, city) for pos, city in self.people[seat].hood.cities.items()
+                if not city.scored and city.served == city.houses]
+        for pos, city in sorted(done, key=lambda kv: (kv[0][1], kv[0][0])):
+            city.scored = True
+            self.track_steps[seat] += 1
+            self._advance_track(seat, city.colour, "completed", pos, events)
 
     def _advance_track(self, seat: int, colour: str, reason: str, square: Pos | None, events: list[Event]) -> None:
         tracks = self.people[seat].tracks
         if tracks[colour] < C.TRACK_TOP:
             tracks[colour] += 1
-        events.append(TrackAdvanced(seat, colour, tracks[colour], reason, square))
+        events.append(self._event(TrackAdvanced, seat, colour, tracks[colour], reason, square))
 
     # --- The end -------------------------------------------------------------------------------
 
@@ -711,7 +777,7 @@ class Game:
         best = max(key)
         self.winners = tuple(s for s in range(self.n) if key[s] == best)
         self.final = scores
-        events.append(GameEnded(scores, tuple(p.lire for p in self.people), self.winners))
+        events.append(self._event(GameEnded, scores, tuple(p.lire for p in self.people), self.winners))
 
     def log_for(self, seat: int | None) -> list[Event]:
         return [e for e in self.log if e.visible_to(seat)]

@@ -16,7 +16,7 @@ from . import components as C
 from .actions import parse_action
 from .errors import BadRotation, GameError, InvalidRecord, MalformedInput
 from .events import Event
-from .game import OPTIONS, Game, Phase
+from .game import OPTIONS, Game, Phase, compact_json
 from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
 from .trips import parse_trip
 
@@ -77,15 +77,53 @@ def from_record(record: Any, seed: int | None = None) -> Game:
     moves = record.get("moves", [])
     if not isinstance(moves, list):
         raise InvalidRecord("moves must be a list", rule="setup")
+    seats = {name: seat for seat, name in enumerate(game.players)}
+    # Each move played, as ``play`` would write it: their texts are written together at the end
+    # (one call of the encoder instead of one a move, a tenth of a replay), in the same order.
+    written: list[Mapping[str, Any]] = []
     for index, move in enumerate(moves):
         try:
-            if not (type(move) is dict or isinstance(move, Mapping)) or move.get("player") not in game.players:
-                raise MalformedInput("every move is an object naming its player")
-            seat = game.players.index(move["player"])
-            play_move(game, seat, {k: v for k, v in move.items() if k != "player"})
+            written.append(_replay_move(game, seats, move))
         except GameError as exc:
+            game.record_moves += write_moves(written)    # the encoder's own refusal comes first, as before
             raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
+    game.record_moves += write_moves(written)
     return game
+
+
+def _replay_move(game: Game, seats: dict[str, int], move: Any) -> Mapping[str, Any]:
+    """Play a record's move (``play_move`` of it without its "player") and return it as ``play``
+    writes it: the move itself when "player" is its first key (the same text), without taking the
+    player out and back in."""
+    if type(move) is dict and type(player := move.get("player")) is str and player in seats:
+        seat = seats[player]
+        data = move.copy()
+        del data["player"]
+    elif not isinstance(move, Mapping) or move.get("player") not in game.players:
+        raise MalformedInput("every move is an object naming its player")
+    else:
+        seat = game.players.index(move["player"])
+        data = {k: v for k, v in move.items() if k != "player"}
+    try:
+        whole = parse_move(game.phase, data)
+    except GameError:
+        game.check_turn(seat)           # a move out of turn is refused as such, whatever its shape
+        raise
+    game.play_unwritten(seat, whole)
+    if type(move) is dict and next(iter(move)) == "player":
+        return move
+    return {"player": game.players[seat], **data}
+
+
+def write_moves(moves: list[Mapping[str, Any]]) -> list[str]:
+    """Each move's ``compact_json``, encoded in one call: compact JSON holds no newline, and each
+    move's text starts with its "player", so the texts are the pieces between the moves. A piece
+    too many (a "player" inside a move) falls back to one call a move."""
+    text = compact_json(moves)[1:-1]
+    texts = text.replace('},{"player":', '}\n{"player":').split("\n")
+    if len(texts) == len(moves):
+        return texts
+    return [compact_json(move) for move in moves]
 
 
 def play_move(game: Game, seat: int, data: Mapping[str, Any]) -> list[Event]:
@@ -111,8 +149,16 @@ def parse_move(phase: Phase, data: Any) -> Move:
     return parse(data)
 
 
-def _expect(move: Mapping[str, Any], keys: set[str], what: str) -> None:
-    if set(move) != keys:
+# The keys each move's object holds. (A mapping's keys compare with a set as ``set(keys)`` would,
+# without building one: every move of a replay asks.)
+_TAKE_KEYS, _ACTION_KEYS = frozenset({"place", "take"}), frozenset({"place", "action"})
+_TAKE_BODY_KEYS = frozenset({"square", "rotation"})
+_STAIRS_KEYS, _INVEST_KEYS, _LATE_KEYS = frozenset({"stairs"}), frozenset({"invest"}), frozenset({"late"})
+_RESOLVE_KEYS, _DELIVER_KEYS = frozenset({"resolve"}), frozenset({"deliver"})
+
+
+def _expect(move: Mapping[str, Any], keys: frozenset[str], what: str) -> None:
+    if move.keys() != keys:
         raise MalformedInput(f"expected {what} now, not a move with {', '.join(sorted(move))}")
 
 
@@ -123,12 +169,13 @@ def _pair(value: Any, what: str) -> tuple[int, int]:
 
 
 def _place(move: Mapping[str, Any]) -> TakeTile | PlaceAction:
-    if set(move) not in ({"place", "take"}, {"place", "action"}):
+    keys = move.keys()
+    if keys != _TAKE_KEYS and keys != _ACTION_KEYS:
         raise MalformedInput('a phase-1 move is {"place": [row, col]} with "take" or "action"')
     space = _pair(move["place"], "place is [row, col]")
     if "take" in move:
         data = move["take"]
-        if not (type(data) is dict or isinstance(data, Mapping)) or set(data) != {"square", "rotation"}:
+        if not (type(data) is dict or isinstance(data, Mapping)) or data.keys() != _TAKE_BODY_KEYS:
             raise MalformedInput('take is {"square": [x, y], "rotation": 0-3}')
         square = _pair(data["square"], "a square is [x, y]")
         rot = data["rotation"]
@@ -139,28 +186,28 @@ def _place(move: Mapping[str, Any]) -> TakeTile | PlaceAction:
 
 
 def _bid(move: Mapping[str, Any]) -> Bid:
-    _expect(move, {"stairs"}, "a staircase space")
+    _expect(move, _STAIRS_KEYS, "a staircase space")
     return Bid(_pair(move["stairs"], "stairs is [row, column]"))
 
 
 def _settle(move: Mapping[str, Any]) -> Settle:
-    _expect(move, {"invest"}, "an investment tile")
+    _expect(move, _INVEST_KEYS, "an investment tile")
     return Settle(move["invest"])
 
 
 def _late(move: Mapping[str, Any]) -> LateInvest:
-    _expect(move, {"late"}, "a late investment tile or null")
+    _expect(move, _LATE_KEYS, "a late investment tile or null")
     return LateInvest(move["late"])
 
 
 def _resolve(move: Mapping[str, Any]) -> ResolveTrack | ResolveAction:
-    _expect(move, {"resolve"}, "an investment resolved")
+    _expect(move, _RESOLVE_KEYS, "an investment resolved")
     how = move["resolve"]
     return ResolveTrack() if how == "track" else ResolveAction(*parse_action(how))
 
 
 def _deliver(move: Mapping[str, Any]) -> Deliver:
-    _expect(move, {"deliver"}, "a delivery plan")
+    _expect(move, _DELIVER_KEYS, "a delivery plan")
     trips = move["deliver"]
     if not isinstance(trips, list):
         raise MalformedInput("deliver is a list of trips")

@@ -12,15 +12,19 @@ changes its own to weigh a tile), so an answer kept for an older state cannot pa
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 
 from pp_testkit import play_out, random_match
 
 from engine.papa_paolo import components as C
 from engine.papa_paolo import trips
-from engine.papa_paolo.game import compact_json
+from engine.papa_paolo.events import ExpressDelivered
+from engine.papa_paolo.game import RECURRING, STAIR_COST, Phase, compact_json
 from engine.papa_paolo.hood import City, Hood, Shop, rotated
+from engine.papa_paolo.record import from_record, game_from_setup, play_move, to_record, write_moves
 from engine.papa_paolo.stepper import _amounts, _express_serves, _offer, _surely_offered, legal_steps
 from engine.papa_paolo.steps import Act
+from engine.shared import shared, shared_new
 
 
 def _plain_placements(hood: Hood, tile: C.CityTile) -> list:
@@ -154,3 +158,62 @@ def test_a_move_is_written_as_json_dumps_writes_it():
         assert compact_json(move) == json.dumps(move, separators=(",", ":"))
     assert [compact_json(move) for move in moves] == game.record_moves
 
+
+
+def test_a_replay_writes_its_moves_as_play_writes_them():
+    """A replay writes all its moves' texts in one call (``write_moves``): the same texts as one
+    ``compact_json`` a move, also with a "player" inside a move (a piece too many) and a move not
+    starting with its "player"; and a record replayed reads back as it was."""
+    game = play_out(4, 11).state
+    record_ = to_record(game)
+    replayed = from_record(record_)
+    assert replayed.record_moves == game.record_moves and to_record(replayed) == record_
+    moves = [json.loads(text) for text in game.record_moves]
+    inside = {"player": "ann", "late": {"x": {"player": "bob"}}}
+    for some in ([], moves[:1], moves, [*moves[:3], inside, *moves[3:5]], [{"late": None, "player": "ann"}]):
+        assert write_moves(some) == [compact_json(move) for move in some]
+    reordered = {**record_, "moves": [{**{k: v for k, v in m.items() if k != "player"}, "player": m["player"]}
+                                      for m in record_["moves"]]}
+    assert from_record(reordered).record_moves == game.record_moves
+
+
+def test_the_staircase_checks_equal_the_listed_spaces():
+    """A bid is checked (``stair_open``) and a bidder kept (``_can_bid``) without listing the
+    staircase spaces: the same answers as ``stair_spaces``, for every seat in every bidding
+    position of random games; costs grow upward in each column, which ``_can_bid`` relies on."""
+    assert all(STAIR_COST[row][col] <= STAIR_COST[row + 1][col]
+               for row in range(C.STAIR_ROWS - 1) for col in range(len(STAIR_COST[0])))
+    checked = 0
+    for n, seed in ((2, 15), (3, 16), (4, 17)):
+        for match in random_match(n, seed):
+            g = match.state
+            if g.finished or g.phase not in (Phase.BID, Phase.SETTLE):
+                continue
+            for seat in range(g.n):
+                spaces = g.stair_spaces(seat)
+                assert g._can_bid(seat) == bool(spaces)
+                for row in range(-1, C.STAIR_ROWS + 1):
+                    for col in range(0, g.board.stair_columns + 2):
+                        assert g.stair_open(seat, row, col) == ((row, col) in spaces)
+                checked += 1
+    assert checked > 100
+
+
+def test_events_found_by_their_fields_are_the_shared_copies():
+    """A game that shares finds a recurring event by its fields (``shared_new``) instead of making
+    it: the same log as a game that shares nothing, each event after the set-up the shared copy
+    that ``shared`` gives; a value that cannot be hashed is made and kept as it is."""
+    record_ = to_record(play_out(3, 21).state)
+    game = from_record(record_)
+    plain = game_from_setup(record_)
+    plain.shares = False
+    for move in record_["moves"]:
+        play_move(plain, plain.players.index(move["player"]),
+                  {k: v for k, v in move.items() if k != "player"})
+    assert plain.log == game.log and plain.record_moves == game.record_moves
+    for event in game.log[len(game_from_setup(record_).log):]:
+        assert shared(event) is event or event.kind == "express_delivered"
+        if type(event) in RECURRING:
+            assert shared_new(type(event), *(getattr(event, f.name) for f in fields(event))) is event
+    unhashable = shared_new(ExpressDelivered, 0, 1, {"from": [0, 0]})
+    assert unhashable == ExpressDelivered(0, 1, {"from": [0, 0]})
