@@ -181,6 +181,7 @@ class Knowledge:
         g.track_steps, g.moves, g.by_seat, g.record_moves = [0] * n, [], [0] * n, []
         # The stretches closed so far, so the determinization's views equal the game's.
         g.log = [PhaseEnded(r, phase) for r, phase in v.stretches]
+        g.phases_ended = len(v.stretches)
         g.coin_paid = []
         g.acted = 0                                            # the stretch's pictures: none here
         g.lire_history = (tuple(self.lire),)                   # only the final picture reads it

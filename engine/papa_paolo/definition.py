@@ -89,7 +89,7 @@ class PapaPacing(Pacing):
         """The stretch of play under way, from 1: each phase in which players chose and that
         changed the board closes one (a ``phase_ended`` event), so the table gets a picture of
         the board after placing, the auction, the investments and the deliveries."""
-        return 1 + sum(1 for e in self.match.state.log if e.kind == "phase_ended")
+        return 1 + self.match.state.phases_ended
 
     def cycle_start(self, cycle: int) -> int:
         if cycle <= 1:

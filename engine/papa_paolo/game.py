@@ -187,7 +187,7 @@ class Game:
         "discarded", "inv_open", "inv_used", "stairs_tiles", "pos", "placed", "out", "bid_turns", "queue",
         "inv_held", "dlv_held", "plans", "pending", "people", "supply", "track_steps", "moves", "by_seat",
         "record_moves", "log", "finished", "winners", "final", "drafts", "coin_paid", "acted",
-        "lire_history", "shares",
+        "lire_history", "shares", "phases_ended",
     )
 
     # --- Set-up ------------------------------------------------------------------------------
@@ -231,6 +231,7 @@ class Game:
         g.drafts, g.plans, g.pending = {}, {}, []
         g.coin_paid = []
         g.acted = 0             # whole moves played since the last PhaseEnded
+        g.phases_ended = 0      # PhaseEnded events in the log: the table's stretches of play closed
         g.lire_history = (tuple(p.lire for p in g.people),)      # at the start and after each round
         g.log = [GameStarted(g.players, tuple(g.order), g.starting)]
         g.shares = False        # the set-up's own events are its own
@@ -639,6 +640,7 @@ class Game:
         if self.acted:
             events.append(self._event(PhaseEnded, self.round, phase.value))
             self.acted = 0
+            self.phases_ended += 1
 
     def resolutions(self, seat: int) -> list[str]:
         """How ``seat`` may resolve its investment tile now: "track" and/or "action"."""
