@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
+from functools import cached_property
 from typing import Any
 
 from . import components as C
@@ -47,8 +48,15 @@ def choose(match, seat: int, *, seed: int, level: str = "normal") -> Step:
         raise ValueError(f"seat {seat} has nothing to choose now")
     if len(choices) == 1:
         return choices[0]
-    mind = _Mind(match.view(seat), seat, random.Random(seed), easy=level == "easy")
-    return mind.pick(choices)
+    view = match.view(seat)
+    return pick(view, hood_of(view, seat), seat, choices, seed=seed, level=level)
+
+
+def pick(view, hood: Hood, seat: int, choices: list[Step], *, seed: int, level: str = "normal") -> Step:
+    """``choose`` among ``choices`` (two or more), from ``view`` (a ``PapaView``, or a ``Sight``:
+    the fields read here) and the seat's neighbourhood as ``hood_of`` rebuilds it from the view
+    (the same squares in the same order; read, never changed)."""
+    return _Mind(view, hood, seat, random.Random(seed), easy=level == "easy").pick(choices)
 
 
 def hood_of(view, seat: int) -> Hood:
@@ -80,19 +88,33 @@ def distances(hood: Hood) -> dict[Pos, int]:
 
 
 class _Mind:
-    def __init__(self, view, seat: int, rng: random.Random, *, easy: bool) -> None:
+    """One choice's weighing. Nothing it reads changes while it weighs (the view, the
+    neighbourhood, the tracks), so what several choices ask alike is worked out once: a
+    placement's road distance and open ends, a road pattern's placements, an action's worth,
+    which lines a marker would lead."""
+
+    def __init__(self, view, hood: Hood, seat: int, rng: random.Random, *, easy: bool) -> None:
         self.view, self.seat, self.rng, self.easy = view, seat, rng, easy
-        self.hood = hood_of(view, seat)
+        self.hood = hood
         self.tracks = dict(view.tracks[seat])
         self.lire = view.lire[seat] or 0
         self.rounds_left = C.ROUNDS - view.round + 1
         self.lira = LIRA * min(1.0, (self.rounds_left + 0.5) / 3)
-        self.dist = distances(self.hood)
         self.memo: dict[str, float] = {}
         self.ends_before: int | None = None     # open road ends of the hood as it is (it never changes)
         self.ends: list[Pos] | None = None      # the free squares those ends point at, one per end
         self.bounds: tuple[int, int, int, int] | None = None    # the hood's x and y spans
         self.colour_need: dict[str, float] = {}   # per colour: COLOUR_NEED of its track's rank
+        # (square, roads) -> the placement's reach and open road ends gained (``_placement``)
+        self.placed: dict[tuple[Pos, frozenset[str]], tuple[float, int]] = {}
+        # a tile's roads -> the distinct (reach, ends gained) of its legal placements
+        self.shapes: dict[frozenset[str], frozenset[tuple[float, int]]] = {}
+        self.actions: dict[tuple[str, int], float] = {}     # (action, bonus) -> action_worth
+        self.leads: tuple[bool, ...] | None = None          # per row then column: one more marker leads it
+
+    @cached_property
+    def dist(self) -> dict[Pos, int]:
+        return distances(self.hood)
 
     def value(self, colour: str) -> int:
         return C.track_value(colour, self.tracks[colour])
@@ -190,45 +212,69 @@ class _Mind:
 
     def coin_worth(self, r: int, c: int) -> float:
         v = self.view
-        rows, cols = v.grid_size
+        rows = v.grid_size[0]
+        if self.leads is None:
+            self.leads = self._leads()
         total = 0.0
-        for line, k, coin in (("row", r, v.coins[r]), ("col", c, v.coins[rows + c])):
-            spaces = [(k, j) for j in range(cols)] if line == "row" else [(i, k) for i in range(rows)]
-            mine = sum(1 for s in spaces if v.markers.get(s) == self.seat) + 1
-            others = [sum(1 for s in spaces if v.markers.get(s) == o) for o in range(len(v.players)) if o != self.seat]
-            if mine > max(others, default=0):
+        for line, coin in ((r, v.coins[r]), (rows + c, v.coins[rows + c])):
+            if self.leads[line]:
                 total += (coin if coin is not None else 2) * self.lira * COIN_SHARE
         return total
 
+    def _leads(self) -> tuple[bool, ...]:
+        """Per row, then per column: whether the seat's markers there and one more outnumber
+        every other seat's (the markers are counted once for every space weighed)."""
+        v = self.view
+        rows, cols = v.grid_size
+        counts = [[0] * len(v.players) for _ in range(rows + cols)]
+        for (r, c), owner in v.markers.items():
+            counts[r][owner] += 1
+            counts[rows + c][owner] += 1
+        return tuple(line[self.seat] + 1 > max((n for o, n in enumerate(line) if o != self.seat), default=0)
+                     for line in counts)
+
     def take_worth(self, tile: C.CityTile) -> float:
-        placements = self.hood.placements(tile)
-        if not placements:
+        """The tile's best placement's worth. A placement's worth reads the tile only through
+        its houses and colour, and the placements through their (reach, ends gained): those are
+        worked out once per road pattern (tiles of a pattern share them) and only the distinct
+        ones are weighed (the best of fewer equal numbers is the same number)."""
+        found = self.shapes.get(tile.roads)
+        if found is None:
+            # Every one of them is legal (``placements``): weighed without asking the rules again.
+            found = self.shapes[tile.roads] = frozenset(
+                self._placement(q, rotated(tile.roads, rot)) for q, rot in self.hood.placements(tile))
+        if not found:
             return -1.0
-        # Every one of them is legal (``placements``): weighed without asking the rules again.
-        return max(self._placed_worth(tile, q, rotated(tile.roads, rot)) for q, rot in placements)
+        return max(self._tile_worth(tile, reach, gained) for reach, gained in found)
 
     def placement_worth(self, tile: C.CityTile, square: Pos, rot: int) -> float:
         roads = rotated(tile.roads, rot)
         if self.hood.placement_fault(square, roads) is not None:
             return -1.0
-        return self._placed_worth(tile, square, roads)
+        return self._tile_worth(tile, *self._placement(square, roads))
 
-    def _placed_worth(self, tile: C.CityTile, square: Pos, roads: frozenset[str]) -> float:
-        # The tile's road distance and the open road ends with it placed, read from the
-        # neighbourhood as it is (the AI weighs hundreds of placements a decision).
-        dist = self._distance_with(square, roads)
-        ends = self._open_ends_with(square, roads)
-        if self.ends_before is None:
-            self.ends_before = self._open_ends()
-        before = self.ends_before
-        reach = max(0.2, 1.0 - 0.15 * max(0, dist - 2))
+    def _placement(self, square: Pos, roads: frozenset[str]) -> tuple[float, int]:
+        """A city with ``roads`` placed on the free ``square``: its reach (1 near a pizzeria,
+        less farther) and the open road ends it adds, read from the neighbourhood as it is
+        (the AI weighs hundreds of placements a decision)."""
+        key = (square, roads)
+        found = self.placed.get(key)
+        if found is None:
+            dist = self._distance_with(square, roads)
+            ends = self._open_ends_with(square, roads)
+            if self.ends_before is None:
+                self.ends_before = self._open_ends()
+            found = self.placed[key] = (max(0.2, 1.0 - 0.15 * max(0, dist - 2)), ends - self.ends_before)
+        return found
+
+    def _tile_worth(self, tile: C.CityTile, reach: float, gained: int) -> float:
         colour = self.colour_need.get(tile.colour)
         if colour is None:
             ranked = sorted(self.tracks.values())
             colour = self.colour_need[tile.colour] = COLOUR_NEED[min(ranked.index(self.tracks[tile.colour]), 3)]
         easy_complete = 0.3 if tile.houses == 1 else 0.0
         late = 0.5 if self.rounds_left <= 1 else 1.0
-        return late * (tile.houses * HOUSE * reach + colour + easy_complete) + ROAD_END * (ends - before) * late
+        return late * (tile.houses * HOUSE * reach + colour + easy_complete) + ROAD_END * gained * late
 
     def _distance_with(self, square: Pos, roads: frozenset[str]) -> int:
         """``distances`` of a city with ``roads`` placed on the free ``square`` (9 if no road
@@ -305,6 +351,13 @@ class _Mind:
         return sum(c.open for q, c in self.hood.cities.items() if self.dist.get(q, 99) <= max_distance)
 
     def action_worth(self, action: str, bonus: int) -> float:
+        key = (action, bonus)
+        found = self.actions.get(key)
+        if found is None:
+            found = self.actions[key] = self._action_worth(action, bonus)
+        return found
+
+    def _action_worth(self, action: str, bonus: int) -> float:
         if action == "sponsor":
             return (self.value("yellow") + (bonus if self._bonus("sponsor") else 0)) * self.lira
         if action == "buy":
