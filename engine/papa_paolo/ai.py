@@ -28,6 +28,7 @@ from typing import Any
 
 from . import components as C
 from .hood import WAYS, City, Hood, Pos, Shop, rotated
+from .memo import Memo
 from .steps import Act, BestPlan, Decline, Done, Drop, EndTrip, Place, Step, TileAction, Track
 from .trips import best_plan
 
@@ -87,11 +88,137 @@ def distances(hood: Hood) -> dict[Pos, int]:
     return dist
 
 
+class _Layout:
+    """What the normal AI reads of a neighbourhood's geometry alone (``Hood.geometry``: its
+    squares and roads, not houses or pizzas), worked out when first asked and kept for every
+    choice made on that geometry (``_LAYOUTS``): a rollout asks each seat again and again with
+    its neighbourhood unchanged, and paired playouts repeat each other's positions. Each method
+    reads a neighbourhood of that geometry, given by the caller (none is kept)."""
+
+    __slots__ = ("dist", "ends_before", "ends", "bounds", "placed", "patterns")
+
+    def __init__(self) -> None:
+        self.dist: dict[Pos, int] | None = None   # ``distances``
+        self.ends_before: int | None = None     # ``_open_ends``
+        self.ends: list[Pos] | None = None      # the free squares those ends point at, one per end
+        self.bounds: tuple[int, int, int, int] | None = None    # the squares' x and y spans
+        # (square, roads) -> ``placement``
+        self.placed: dict[tuple[Pos, frozenset[str]], tuple[float, int]] = {}
+        # a tile's roads -> ``pattern``
+        self.patterns: dict[frozenset[str], frozenset[tuple[float, int]]] = {}
+
+    def distances(self, hood: Hood) -> dict[Pos, int]:
+        if self.dist is None:
+            self.dist = distances(hood)
+        return self.dist
+
+    def pattern(self, hood: Hood, tile: C.CityTile) -> frozenset[tuple[float, int]]:
+        """The distinct ``placement`` answers of the tile's legal placements (the same for every
+        tile with its roads; the best of fewer equal worths is the same worth)."""
+        found = self.patterns.get(tile.roads)
+        if found is None:
+            # Every one of them is legal (``placements``): weighed without asking the rules again.
+            found = self.patterns[tile.roads] = frozenset(
+                self.placement(hood, q, rotated(tile.roads, rot)) for q, rot in hood.placements(tile))
+        return found
+
+    def placement(self, hood: Hood, square: Pos, roads: frozenset[str]) -> tuple[float, int]:
+        """A city with ``roads`` placed on the free ``square``: its reach (1 near a pizzeria,
+        less farther) and the open road ends it adds, read from the neighbourhood as it is
+        (the AI weighs hundreds of placements a decision)."""
+        key = (square, roads)
+        found = self.placed.get(key)
+        if found is None:
+            dist = self._distance_with(hood, square, roads)
+            ends = self._open_ends_with(hood, square, roads)
+            if self.ends_before is None:
+                self.ends_before = _open_ends(hood)
+            found = self.placed[key] = (max(0.2, 1.0 - 0.15 * max(0, dist - 2)), ends - self.ends_before)
+        return found
+
+    def _distance_with(self, hood: Hood, square: Pos, roads: frozenset[str]) -> int:
+        """``distances`` of a city with ``roads`` placed on the free ``square`` (9 if no road
+        reaches it): one more than its nearest linked neighbour's (a shortest way to it never
+        passes through it, so its neighbours' distances are those without it)."""
+        dist = self.distances(hood)
+        x, y = square
+        best = None
+        for side, dx, dy, back in WAYS:
+            if side not in roads:
+                continue
+            q = (x + dx, y + dy)
+            if q in hood.shops:
+                d = 0
+            else:
+                city = hood.cities.get(q)
+                d = dist.get(q) if city is not None and back in city.roads else None
+                if d is None:
+                    continue
+            if best is None or d < best:
+                best = d
+        return 9 if best is None else best + 1
+
+    def _open_ends_with(self, hood: Hood, square: Pos, roads: frozenset[str]) -> int:
+        """``_open_ends`` with a city with ``roads`` placed on the free ``square``: the ends the
+        neighbourhood has now, but the one at ``square``, and the new city's, all within the box
+        the new city widens."""
+        if self.ends is None:
+            self.ends = [(q[0] + dx, q[1] + dy) for q, city in hood.cities.items() for side in city.roads
+                         for dx, dy in (C.DELTA[side],) if not hood.occupied((q[0] + dx, q[1] + dy))]
+        x, y = square
+        mine = [(x + dx, y + dy) for side in roads for dx, dy in (C.DELTA[side],)
+                if not hood.occupied((x + dx, y + dy))]
+        if self.bounds is None:
+            squares = [*hood.cities, *hood.shops]
+            self.bounds = (min(p[0] for p in squares), max(p[0] for p in squares),
+                           min(p[1] for p in squares), max(p[1] for p in squares))
+        x0, x1, y0, y1 = self.bounds
+        x0, x1, y0, y1 = (x if x < x0 else x0), (x if x > x1 else x1), (y if y < y0 else y0), (y if y > y1 else y1)
+        short, long = min(C.MAX_BBOX), max(C.MAX_BBOX)
+        count = 0
+        for nx, ny in (*self.ends, *mine):
+            w = (nx if nx > x1 else x1) - (nx if nx < x0 else x0) + 1
+            h = (ny if ny > y1 else y1) - (ny if ny < y0 else y0) + 1
+            # min(w, h) <= short and max(w, h) <= long, spelled out
+            if (w <= short and h <= long or w <= long and h <= short) and (nx, ny) != square:
+                count += 1
+        return count
+
+
+def _open_ends(hood: Hood) -> int:
+    """Road ends pointing at free squares that a tile could still use (inside the 4x5 box).
+    The box is read once (``Hood.fits_with`` per end made this most of the normal AI's time)."""
+    cities, shops = hood.cities, hood.shops
+    xs = [p[0] for p in cities] + [p[0] for p in shops]
+    ys = [p[1] for p in cities] + [p[1] for p in shops]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    short, long = min(C.MAX_BBOX), max(C.MAX_BBOX)
+    count = 0
+    for q, city in cities.items():
+        for side in city.roads:
+            dx, dy = C.DELTA[side]
+            nxt = (q[0] + dx, q[1] + dy)
+            if nxt in cities or nxt in shops:
+                continue
+            w = max(x1, nxt[0]) - min(x0, nxt[0]) + 1
+            h = max(y1, nxt[1]) - min(y0, nxt[1]) + 1
+            if min(w, h) <= short and max(w, h) <= long:
+                count += 1
+    return count
+
+
+# The layouts of the last geometries weighed (a few hundred bytes to a few kilobytes each): the
+# seats of the rollouts under way, and the neighbourhoods of the games the process plays.
+LAYOUTS_KEPT = 128
+_LAYOUTS: Memo[_Layout] = Memo(LAYOUTS_KEPT)
+
+
 class _Mind:
     """One choice's weighing. Nothing it reads changes while it weighs (the view, the
-    neighbourhood, the tracks), so what several choices ask alike is worked out once: a
-    placement's road distance and open ends, a road pattern's placements, an action's worth,
-    which lines a marker would lead."""
+    neighbourhood, the tracks), so what several choices ask alike is worked out once: an
+    action's worth, which lines a marker would lead; and what only the neighbourhood's
+    geometry decides (a placement's reach and open road ends), once for every choice made on
+    that geometry (``_Layout``)."""
 
     def __init__(self, view, hood: Hood, seat: int, rng: random.Random, *, easy: bool) -> None:
         self.view, self.seat, self.rng, self.easy = view, seat, rng, easy
@@ -101,20 +228,17 @@ class _Mind:
         self.rounds_left = C.ROUNDS - view.round + 1
         self.lira = LIRA * min(1.0, (self.rounds_left + 0.5) / 3)
         self.memo: dict[str, float] = {}
-        self.ends_before: int | None = None     # open road ends of the hood as it is (it never changes)
-        self.ends: list[Pos] | None = None      # the free squares those ends point at, one per end
-        self.bounds: tuple[int, int, int, int] | None = None    # the hood's x and y spans
         self.colour_need: dict[str, float] = {}   # per colour: COLOUR_NEED of its track's rank
-        # (square, roads) -> the placement's reach and open road ends gained (``_placement``)
-        self.placed: dict[tuple[Pos, frozenset[str]], tuple[float, int]] = {}
-        # a tile's roads -> the distinct (reach, ends gained) of its legal placements
-        self.shapes: dict[frozenset[str], frozenset[tuple[float, int]]] = {}
         self.actions: dict[tuple[str, int], float] = {}     # (action, bonus) -> action_worth
         self.leads: tuple[bool, ...] | None = None          # per row then column: one more marker leads it
 
     @cached_property
+    def layout(self) -> _Layout:
+        return _LAYOUTS.get(self.hood.geometry(), _Layout)
+
+    @cached_property
     def dist(self) -> dict[Pos, int]:
-        return distances(self.hood)
+        return self.layout.distances(self.hood)
 
     def value(self, colour: str) -> int:
         return C.track_value(colour, self.tracks[colour])
@@ -167,8 +291,7 @@ class _Mind:
                 return 0.0
             return self.action_worth(step.verb, 0)
         if mode == "square":
-            return max(self.placement_worth(self._draft_tile(), step.square, rot)
-                       for rot in range(4) if self._fits(step.square, rot))
+            return self.square_worth(self._draft_tile(), step.square)
         if mode == "rotate":
             return self.placement_worth(self._draft_tile(), draft["square"], step.rotation)
         if mode == "pizzas":
@@ -193,9 +316,6 @@ class _Mind:
     def _draft_tile(self) -> C.CityTile:
         r, c = self.view.draft["space"]
         return C.CITY_TILES[self.view.grid[r * self.view.grid_size[1] + c]]
-
-    def _fits(self, square: Pos, rot: int) -> bool:
-        return self.hood.placement_fault(square, rotated(self._draft_tile().roads, rot)) is None
 
     # --- Phase 1 -------------------------------------------------------------------------------
 
@@ -234,40 +354,29 @@ class _Mind:
                      for line in counts)
 
     def take_worth(self, tile: C.CityTile) -> float:
-        """The tile's best placement's worth. A placement's worth reads the tile only through
-        its houses and colour, and the placements through their (reach, ends gained): those are
-        worked out once per road pattern (tiles of a pattern share them) and only the distinct
-        ones are weighed (the best of fewer equal numbers is the same number)."""
-        found = self.shapes.get(tile.roads)
-        if found is None:
-            # Every one of them is legal (``placements``): weighed without asking the rules again.
-            found = self.shapes[tile.roads] = frozenset(
-                self._placement(q, rotated(tile.roads, rot)) for q, rot in self.hood.placements(tile))
+        """The worth of the tile's best placement. A placement's worth reads the tile only
+        through its houses and colour, and the placement only through its reach and the open
+        road ends it adds: those are worked out once per road pattern (``_Layout.pattern``)."""
+        found = self.layout.pattern(self.hood, tile)
         if not found:
             return -1.0
         return max(self._tile_worth(tile, reach, gained) for reach, gained in found)
+
+    def square_worth(self, tile: C.CityTile, square: Pos) -> float:
+        """The worth of the tile's best rotation on ``square``: the rotations that fit there are
+        the tile's ``placements`` on it (one per distinct road set, the rest weigh the same)."""
+        layout, hood = self.layout, self.hood
+        return max(self._tile_worth(tile, *layout.placement(hood, square, rotated(tile.roads, rot)))
+                   for q, rot in hood.placements(tile) if q == square)
 
     def placement_worth(self, tile: C.CityTile, square: Pos, rot: int) -> float:
         roads = rotated(tile.roads, rot)
         if self.hood.placement_fault(square, roads) is not None:
             return -1.0
-        return self._tile_worth(tile, *self._placement(square, roads))
-
-    def _placement(self, square: Pos, roads: frozenset[str]) -> tuple[float, int]:
-        """A city with ``roads`` placed on the free ``square``: its reach (1 near a pizzeria,
-        less farther) and the open road ends it adds, read from the neighbourhood as it is
-        (the AI weighs hundreds of placements a decision)."""
-        key = (square, roads)
-        found = self.placed.get(key)
-        if found is None:
-            dist = self._distance_with(square, roads)
-            ends = self._open_ends_with(square, roads)
-            if self.ends_before is None:
-                self.ends_before = self._open_ends()
-            found = self.placed[key] = (max(0.2, 1.0 - 0.15 * max(0, dist - 2)), ends - self.ends_before)
-        return found
+        return self._tile_worth(tile, *self.layout.placement(self.hood, square, roads))
 
     def _tile_worth(self, tile: C.CityTile, reach: float, gained: int) -> float:
+        """A placement of ``tile`` with ``reach`` that adds ``gained`` open road ends."""
         colour = self.colour_need.get(tile.colour)
         if colour is None:
             ranked = sorted(self.tracks.values())
@@ -275,77 +384,6 @@ class _Mind:
         easy_complete = 0.3 if tile.houses == 1 else 0.0
         late = 0.5 if self.rounds_left <= 1 else 1.0
         return late * (tile.houses * HOUSE * reach + colour + easy_complete) + ROAD_END * gained * late
-
-    def _distance_with(self, square: Pos, roads: frozenset[str]) -> int:
-        """``distances`` of a city with ``roads`` placed on the free ``square`` (9 if no road
-        reaches it): one more than its nearest linked neighbour's (a shortest way to it never
-        passes through it, so its neighbours' distances are those without it)."""
-        hood = self.hood
-        x, y = square
-        best = None
-        for side, dx, dy, back in WAYS:
-            if side not in roads:
-                continue
-            q = (x + dx, y + dy)
-            if q in hood.shops:
-                d = 0
-            else:
-                city = hood.cities.get(q)
-                d = self.dist.get(q) if city is not None and back in city.roads else None
-                if d is None:
-                    continue
-            if best is None or d < best:
-                best = d
-        return 9 if best is None else best + 1
-
-    def _open_ends_with(self, square: Pos, roads: frozenset[str]) -> int:
-        """``_open_ends`` with a city with ``roads`` placed on the free ``square``: the ends the
-        neighbourhood has now, but the one at ``square``, and the new city's, all within the box
-        the new city widens."""
-        hood = self.hood
-        if self.ends is None:
-            self.ends = [(q[0] + dx, q[1] + dy) for q, city in hood.cities.items() for side in city.roads
-                         for dx, dy in (C.DELTA[side],) if not hood.occupied((q[0] + dx, q[1] + dy))]
-        x, y = square
-        mine = [(x + dx, y + dy) for side in roads for dx, dy in (C.DELTA[side],)
-                if not hood.occupied((x + dx, y + dy))]
-        if self.bounds is None:
-            squares = [*hood.cities, *hood.shops]
-            self.bounds = (min(p[0] for p in squares), max(p[0] for p in squares),
-                           min(p[1] for p in squares), max(p[1] for p in squares))
-        x0, x1, y0, y1 = self.bounds
-        x0, x1, y0, y1 = (x if x < x0 else x0), (x if x > x1 else x1), (y if y < y0 else y0), (y if y > y1 else y1)
-        short, long = min(C.MAX_BBOX), max(C.MAX_BBOX)
-        count = 0
-        for nx, ny in (*self.ends, *mine):
-            w = (nx if nx > x1 else x1) - (nx if nx < x0 else x0) + 1
-            h = (ny if ny > y1 else y1) - (ny if ny < y0 else y0) + 1
-            # min(w, h) <= short and max(w, h) <= long, spelled out
-            if (w <= short and h <= long or w <= long and h <= short) and (nx, ny) != square:
-                count += 1
-        return count
-
-    def _open_ends(self) -> int:
-        """Road ends pointing at free squares that a tile could still use (inside the 4x5 box).
-        The box is read once (``Hood.fits_with`` per end made this most of the normal AI's time)."""
-        hood = self.hood
-        cities, shops = hood.cities, hood.shops
-        xs = [p[0] for p in cities] + [p[0] for p in shops]
-        ys = [p[1] for p in cities] + [p[1] for p in shops]
-        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-        short, long = min(C.MAX_BBOX), max(C.MAX_BBOX)
-        count = 0
-        for q, city in cities.items():
-            for side in city.roads:
-                dx, dy = C.DELTA[side]
-                nxt = (q[0] + dx, q[1] + dy)
-                if nxt in cities or nxt in shops:
-                    continue
-                w = max(x1, nxt[0]) - min(x0, nxt[0]) + 1
-                h = max(y1, nxt[1]) - min(y0, nxt[1]) + 1
-                if min(w, h) <= short and max(w, h) <= long:
-                    count += 1
-        return count
 
     def open_houses(self, max_distance: int = 99) -> int:
         return sum(c.open for q, c in self.hood.cities.items() if self.dist.get(q, 99) <= max_distance)
