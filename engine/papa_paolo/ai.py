@@ -57,7 +57,7 @@ def pick(view, hood: Hood, seat: int, choices: list[Step], *, seed: int, level: 
     """``choose`` among ``choices`` (two or more), from ``view`` (a ``PapaView``, or a ``Sight``:
     the fields read here) and the seat's neighbourhood as ``hood_of`` rebuilds it from the view
     (the same squares in the same order; read, never changed)."""
-    return _Mind(view, hood, seat, random.Random(seed), easy=level == "easy").pick(choices)
+    return _Mind(view, hood, seat, seed, easy=level == "easy").pick(choices)
 
 
 def hood_of(view, seat: int) -> Hood:
@@ -220,8 +220,8 @@ class _Mind:
     geometry decides (a placement's reach and open road ends), once for every choice made on
     that geometry (``_Layout``)."""
 
-    def __init__(self, view, hood: Hood, seat: int, rng: random.Random, *, easy: bool) -> None:
-        self.view, self.seat, self.rng, self.easy = view, seat, rng, easy
+    def __init__(self, view, hood: Hood, seat: int, seed: int, *, easy: bool) -> None:
+        self.view, self.seat, self.seed, self.easy = view, seat, seed, easy
         self.hood = hood
         self.tracks = dict(view.tracks[seat])
         self.lire = view.lire[seat] or 0
@@ -231,6 +231,11 @@ class _Mind:
         self.colour_need: dict[str, float] = {}   # per colour: COLOUR_NEED of its track's rank
         self.actions: dict[tuple[str, int], float] = {}     # (action, bonus) -> action_worth
         self.leads: tuple[bool, ...] | None = None          # per row then column: one more marker leads it
+
+    @cached_property
+    def rng(self) -> random.Random:
+        """Seeded when first drawn from (most choices have one best and draw nothing)."""
+        return random.Random(self.seed)
 
     @cached_property
     def layout(self) -> _Layout:
@@ -257,7 +262,9 @@ class _Mind:
             weights = [math.exp((w - top) / EASY_TEMPERATURE) for w, _, _ in scored]
             return self.rng.choices([c for _, _, c in scored], weights)[0]
         best = max(w for w, _, _ in scored)
-        return self.rng.choice([c for w, _, c in scored if w >= best - 1e-9])
+        tied = [c for w, _, c in scored if w >= best - 1e-9]
+        # ``rng.choice`` of one choice is that choice
+        return tied[0] if len(tied) == 1 else self.rng.choice(tied)
 
     def _continue_plan(self, choices: list[Step]) -> Step:
         """A plan begun by hand (a deadline): drop where possible, else end it."""
@@ -406,6 +413,7 @@ class _Mind:
             return self.build_worth(bonus)
         return 0.0
 
+    @cached_property
     def deliveries_left(self) -> int:
         """Pizzas the AI can still hope to deliver: the delivery phases to come (a mid-sized tile
         each) and an express now and then, within the houses it has and will add."""
@@ -421,7 +429,7 @@ class _Mind:
         if cost > self.lire or n > hood.free_room():
             return -5.0
         got = min(n + self.value("blue"), hood.free_room())
-        room = max(0, self.deliveries_left() - hood.pizzas())
+        room = max(0, self.deliveries_left - hood.pizzas())
         useful = min(got, room)
         return useful * 0.9 - (got - useful) * 1.0 - cost * self.lira
 
@@ -453,7 +461,7 @@ class _Mind:
         far = sum(c.open for q, c in self.hood.cities.items() if self.dist.get(q, 99) > 2)
         best_square = max(self.build_square_worth(q) for q in self.hood.shop_squares())
         late = 0.3 if self.rounds_left <= 1 else 1.0
-        surplus = max(0, self.hood.pizzas() + 2 - self.deliveries_left())
+        surplus = max(0, self.hood.pizzas() + 2 - self.deliveries_left)
         return late * (1.5 + 0.3 * far + best_square) - max(0, cheapest - bonus) * self.lira - surplus
 
     def build_square_worth(self, square: Pos) -> float:

@@ -245,7 +245,7 @@ def search(knowledge: Knowledge, choices: list[Step], *, seed: int,
     """Compare the normal AI's best choices by rollouts to the round's end on determinizations."""
     budget = checked_budget(budget)
     view, seat = knowledge.view, knowledge.seat
-    mind = _Mind(view, hood_of(view, seat), seat, random.Random(seed), easy=False)
+    mind = _Mind(view, hood_of(view, seat), seat, seed, easy=False)
     normal = mind.pick(choices)
     worths = {c: mind.worth(c) for c in choices}
     ranked = sorted(choices, key=lambda c: (c != normal, -worths[c]))[:CANDIDATES]
