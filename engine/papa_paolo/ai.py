@@ -212,6 +212,19 @@ def _open_ends(hood: Hood) -> int:
 LAYOUTS_KEPT = 128
 _LAYOUTS: Memo[_Layout] = Memo(LAYOUTS_KEPT)
 
+# Pizzas the best plan delivers, kept by what it reads (``trips.best_plan``'s key): a bid weighs
+# every staircase column's tile, and a rollout asks that of every seat, more plans than the
+# rules' own memory keeps.
+PLANS_KEPT = 256
+_SERVED: Memo[int] = Memo(PLANS_KEPT)
+
+
+def _plan_serves(hood: Hood, trips_allowed: int, max_pizzas: int, max_distance: int) -> int:
+    """The pizzas ``best_plan`` drops in ``hood`` with these limits."""
+    return _SERVED.get((hood.serving(), trips_allowed, max_pizzas, max_distance),
+                       lambda: sum(len(t[2]) for t in best_plan(hood, trips_allowed=trips_allowed,
+                                                                max_pizzas=max_pizzas, max_distance=max_distance)))
+
 
 class _Mind:
     """One choice's weighing. Nothing it reads changes while it weighs (the view, the
@@ -505,12 +518,10 @@ class _Mind:
 
     def _delivery_worth(self, tile_id: str) -> float:
         tile = C.DELIVERY_TILES[tile_id]
-        plan = best_plan(self.hood, trips_allowed=self.value("green"), max_pizzas=tile.max_pizzas,
-                         max_distance=tile.max_distance) if self.value("green") <= 2 else None
-        if plan is None:
-            served = min(tile.max_pizzas, self.hood.pizzas(), self.open_houses(tile.max_distance))
+        if self.value("green") <= 2:
+            served = _plan_serves(self.hood, self.value("green"), tile.max_pizzas, tile.max_distance)
         else:
-            served = sum(len(t[2]) for t in plan)
+            served = min(tile.max_pizzas, self.hood.pizzas(), self.open_houses(tile.max_distance))
         return served * (2.0 if self.rounds_left <= 1 else 1.1)
 
     def stairs_worth(self, row: int, col: int) -> float:
