@@ -23,12 +23,11 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from . import components as C
-from .hood import WAYS, City, Hood, Pos, Shop, rotated
-from .memo import Memo
+from .hood import WAYS, City, Geometry, Hood, Pos, Shop, rotated
 from .steps import Act, BestPlan, Decline, Done, Drop, EndTrip, Place, Step, TileAction, Track
 from .trips import best_plan
 
@@ -91,7 +90,7 @@ def distances(hood: Hood) -> dict[Pos, int]:
 class _Layout:
     """What the normal AI reads of a neighbourhood's geometry alone (``Hood.geometry``: its
     squares and roads, not houses or pizzas), worked out when first asked and kept for every
-    choice made on that geometry (``_LAYOUTS``): a rollout asks each seat again and again with
+    choice made on that geometry (``_layout``): a rollout asks each seat again and again with
     its neighbourhood unchanged, and paired playouts repeat each other's positions. Each method
     reads a neighbourhood of that geometry, given by the caller (none is kept)."""
 
@@ -207,23 +206,35 @@ def _open_ends(hood: Hood) -> int:
     return count
 
 
-# The layouts of the last geometries weighed (a few hundred bytes to a few kilobytes each): the
-# seats of the rollouts under way, and the neighbourhoods of the games the process plays.
+# The layouts of the last geometries weighed (a few kilobytes each): the seats of the rollouts
+# under way (75 geometries in a search of 20 playouts at 4 players), and of the games the process
+# plays. ``lru_cache`` because the AIs of several games may think at once, in threads.
 LAYOUTS_KEPT = 128
-_LAYOUTS: Memo[_Layout] = Memo(LAYOUTS_KEPT)
+
+
+@lru_cache(maxsize=LAYOUTS_KEPT)
+def _layout(geometry: Geometry) -> _Layout:
+    """The (empty at first) layout of every neighbourhood of ``geometry``."""
+    return _Layout()
 
 # Pizzas the best plan delivers, kept by what it reads (``trips.best_plan``'s key): a bid weighs
-# every staircase column's tile, and a rollout asks that of every seat, more plans than the
-# rules' own memory keeps.
-PLANS_KEPT = 256
-_SERVED: Memo[int] = Memo(PLANS_KEPT)
+# every staircase column's tile, and a rollout asks that of every seat (160 plans in a search of
+# 20 playouts at 4 players), more than the rules' own memory keeps. Forgotten all at once when
+# full: each step of that is one dictionary operation, safe with AIs thinking in threads.
+PLANS_KEPT = 512
+_SERVED: dict[tuple, int] = {}
 
 
 def _plan_serves(hood: Hood, trips_allowed: int, max_pizzas: int, max_distance: int) -> int:
     """The pizzas ``best_plan`` drops in ``hood`` with these limits."""
-    return _SERVED.get((hood.serving(), trips_allowed, max_pizzas, max_distance),
-                       lambda: sum(len(t[2]) for t in best_plan(hood, trips_allowed=trips_allowed,
-                                                                max_pizzas=max_pizzas, max_distance=max_distance)))
+    key = (hood.serving(), trips_allowed, max_pizzas, max_distance)
+    served = _SERVED.get(key)
+    if served is None:
+        if len(_SERVED) >= PLANS_KEPT:
+            _SERVED.clear()
+        plan = best_plan(hood, trips_allowed=trips_allowed, max_pizzas=max_pizzas, max_distance=max_distance)
+        served = _SERVED[key] = sum(len(t[2]) for t in plan)
+    return served
 
 
 class _Mind:
@@ -252,7 +263,7 @@ class _Mind:
 
     @cached_property
     def layout(self) -> _Layout:
-        return _LAYOUTS.get(self.hood.geometry(), _Layout)
+        return _layout(self.hood.geometry())
 
     @cached_property
     def dist(self) -> dict[Pos, int]:
