@@ -15,8 +15,9 @@ from pp_testkit import random_match
 
 from engine.papa_paolo import ai
 from engine.papa_paolo import components as C
-from engine.papa_paolo.ai import HOUSE, ROAD_END, _Mind, distances, hood_of
-from engine.papa_paolo.ai_search import _own_hood
+from engine.papa_paolo.ai import HOUSE, ROAD_END, _Mind, choose, distances, hood_of
+from engine.papa_paolo.ai_search import _normal_choice, _own_hood
+from engine.papa_paolo.definition import _WholeTake
 from engine.papa_paolo.hood import City, Hood, rotated
 from engine.papa_paolo.trips import best_plan
 from engine.papa_paolo.view import Sight, sight_of, view_of
@@ -46,6 +47,18 @@ def test_a_sight_and_the_own_squares_are_what_the_view_shows():
             assert _squares(_own_hood(g, seat)) == _squares(hood_of(view, seat))
             checked += 1
     assert checked > 1000
+
+
+def test_a_rollouts_choice_is_the_normal_ais_choice_on_the_match():
+    checked = 0
+    for k, (n, seed) in enumerate(((2, 21), (3, 22), (4, 23))):
+        for i, match in enumerate(random_match(n, seed, OPTIONS[k])):
+            if match.is_terminal():
+                break
+            for seat in match.to_act():
+                assert _normal_choice(match.state, seat, i) == choose(_WholeTake(match), seat, seed=i)
+                checked += 1
+    assert checked > 500
 
 
 def _open_ends_plainly(hood: Hood) -> int:
