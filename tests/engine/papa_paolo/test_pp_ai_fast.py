@@ -6,7 +6,7 @@ view, keeps what a neighbourhood's geometry decides (``_Layout``) across choices
 pattern's placements once for all its tiles, and the pizzas of a best plan by what the plan
 reads (engine/papa_paolo/ai.py, view.py, ai_search.py). Each is checked here against the plain
 reading on positions of random games, and against a neighbourhood changed in place, so an answer
-kept for another geometry cannot pass.
+kept for another geometry cannot pass; and a rollout's choice against ``ai.choose`` on the match.
 """
 
 from __future__ import annotations
