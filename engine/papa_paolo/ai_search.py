@@ -29,8 +29,8 @@ margin over the best other seat (clipped at +-``MARGIN_SCALE``); at the end of t
 share of the victory and half the margin, as in the other games. The normal AI's choice is kept
 unless another beat it on the same determinizations by more than ``CONFIDENCE`` standard errors
 (``engine.search.confident_best``), or, when a time budget allowed only one determinization, by
-``SINGLE_GAIN`` on it (a search at the start of a round at 4 players makes about 70 playouts a
-second of one core's time, docs/ai.md; a loaded machine gives it far less).
+``SINGLE_GAIN`` on it (a search at the start of a round at 4 players makes about 80-110 playouts
+a second of one core's time, docs/ai.md; a loaded machine gives it far less).
 
 The rollouts ask the normal AI for every seat's steps (``_normal_choice``) with what it reads of
 the seat's view (``view.sight_of``: the view's fields it weighs, not every neighbourhood listed
