@@ -23,10 +23,11 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
+from functools import cached_property, lru_cache
 from typing import Any
 
 from . import components as C
-from .hood import WAYS, City, Hood, Pos, Shop, rotated
+from .hood import WAYS, City, Geometry, Hood, Pos, Shop, rotated
 from .steps import Act, BestPlan, Decline, Done, Drop, EndTrip, Place, Step, TileAction, Track
 from .trips import best_plan
 
@@ -47,8 +48,15 @@ def choose(match, seat: int, *, seed: int, level: str = "normal") -> Step:
         raise ValueError(f"seat {seat} has nothing to choose now")
     if len(choices) == 1:
         return choices[0]
-    mind = _Mind(match.view(seat), seat, random.Random(seed), easy=level == "easy")
-    return mind.pick(choices)
+    view = match.view(seat)
+    return pick(view, hood_of(view, seat), seat, choices, seed=seed, level=level)
+
+
+def pick(view, hood: Hood, seat: int, choices: list[Step], *, seed: int, level: str = "normal") -> Step:
+    """``choose`` among ``choices`` (two or more), from ``view`` (a ``PapaView``, or a ``Sight``:
+    the fields read here) and the seat's neighbourhood as ``hood_of`` rebuilds it from the view
+    (the same squares in the same order; read, never changed)."""
+    return _Mind(view, hood, seat, seed, easy=level == "easy").pick(choices)
 
 
 def hood_of(view, seat: int) -> Hood:
@@ -79,20 +87,187 @@ def distances(hood: Hood) -> dict[Pos, int]:
     return dist
 
 
+class _Layout:
+    """What the normal AI reads of a neighbourhood's geometry alone (``Hood.geometry``: its
+    squares and roads, not houses or pizzas), worked out when first asked and kept for every
+    choice made on that geometry (``_layout``): a rollout asks each seat again and again with
+    its neighbourhood unchanged, and paired playouts repeat each other's positions. Each method
+    reads a neighbourhood of that geometry, given by the caller (none is kept)."""
+
+    __slots__ = ("dist", "ends_before", "ends", "bounds", "placed", "patterns")
+
+    def __init__(self) -> None:
+        self.dist: dict[Pos, int] | None = None   # ``distances``
+        self.ends_before: int | None = None     # ``_open_ends``
+        self.ends: list[Pos] | None = None      # the free squares those ends point at, one per end
+        self.bounds: tuple[int, int, int, int] | None = None    # the squares' x and y spans
+        # (square, roads) -> ``placement``
+        self.placed: dict[tuple[Pos, frozenset[str]], tuple[float, int]] = {}
+        # a tile's roads -> ``pattern``
+        self.patterns: dict[frozenset[str], frozenset[tuple[float, int]]] = {}
+
+    def distances(self, hood: Hood) -> dict[Pos, int]:
+        if self.dist is None:
+            self.dist = distances(hood)
+        return self.dist
+
+    def pattern(self, hood: Hood, tile: C.CityTile) -> frozenset[tuple[float, int]]:
+        """The distinct ``placement`` answers of the tile's legal placements (the same for every
+        tile with its roads; the best of fewer equal worths is the same worth)."""
+        found = self.patterns.get(tile.roads)
+        if found is None:
+            # Every one of them is legal (``placements``): weighed without asking the rules again.
+            found = self.patterns[tile.roads] = frozenset(
+                self.placement(hood, q, rotated(tile.roads, rot)) for q, rot in hood.placements(tile))
+        return found
+
+    def placement(self, hood: Hood, square: Pos, roads: frozenset[str]) -> tuple[float, int]:
+        """A city with ``roads`` placed on the free ``square``: its reach (1 near a pizzeria,
+        less farther) and the open road ends it adds, read from the neighbourhood as it is
+        (the AI weighs hundreds of placements a decision)."""
+        key = (square, roads)
+        found = self.placed.get(key)
+        if found is None:
+            dist = self._distance_with(hood, square, roads)
+            ends = self._open_ends_with(hood, square, roads)
+            if self.ends_before is None:
+                self.ends_before = _open_ends(hood)
+            found = self.placed[key] = (max(0.2, 1.0 - 0.15 * max(0, dist - 2)), ends - self.ends_before)
+        return found
+
+    def _distance_with(self, hood: Hood, square: Pos, roads: frozenset[str]) -> int:
+        """``distances`` of a city with ``roads`` placed on the free ``square`` (9 if no road
+        reaches it): one more than its nearest linked neighbour's (a shortest way to it never
+        passes through it, so its neighbours' distances are those without it)."""
+        dist = self.distances(hood)
+        x, y = square
+        best = None
+        for side, dx, dy, back in WAYS:
+            if side not in roads:
+                continue
+            q = (x + dx, y + dy)
+            if q in hood.shops:
+                d = 0
+            else:
+                city = hood.cities.get(q)
+                d = dist.get(q) if city is not None and back in city.roads else None
+                if d is None:
+                    continue
+            if best is None or d < best:
+                best = d
+        return 9 if best is None else best + 1
+
+    def _open_ends_with(self, hood: Hood, square: Pos, roads: frozenset[str]) -> int:
+        """``_open_ends`` with a city with ``roads`` placed on the free ``square``: the ends the
+        neighbourhood has now, but the one at ``square``, and the new city's, all within the box
+        the new city widens."""
+        if self.ends is None:
+            self.ends = [(q[0] + dx, q[1] + dy) for q, city in hood.cities.items() for side in city.roads
+                         for dx, dy in (C.DELTA[side],) if not hood.occupied((q[0] + dx, q[1] + dy))]
+        x, y = square
+        mine = [(x + dx, y + dy) for side in roads for dx, dy in (C.DELTA[side],)
+                if not hood.occupied((x + dx, y + dy))]
+        if self.bounds is None:
+            squares = [*hood.cities, *hood.shops]
+            self.bounds = (min(p[0] for p in squares), max(p[0] for p in squares),
+                           min(p[1] for p in squares), max(p[1] for p in squares))
+        x0, x1, y0, y1 = self.bounds
+        x0, x1, y0, y1 = (x if x < x0 else x0), (x if x > x1 else x1), (y if y < y0 else y0), (y if y > y1 else y1)
+        short, long = min(C.MAX_BBOX), max(C.MAX_BBOX)
+        count = 0
+        for nx, ny in (*self.ends, *mine):
+            w = (nx if nx > x1 else x1) - (nx if nx < x0 else x0) + 1
+            h = (ny if ny > y1 else y1) - (ny if ny < y0 else y0) + 1
+            # min(w, h) <= short and max(w, h) <= long, spelled out
+            if (w <= short and h <= long or w <= long and h <= short) and (nx, ny) != square:
+                count += 1
+        return count
+
+
+def _open_ends(hood: Hood) -> int:
+    """Road ends pointing at free squares that a tile could still use (inside the 4x5 box).
+    The box is read once (``Hood.fits_with`` per end made this most of the normal AI's time)."""
+    cities, shops = hood.cities, hood.shops
+    xs = [p[0] for p in cities] + [p[0] for p in shops]
+    ys = [p[1] for p in cities] + [p[1] for p in shops]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    short, long = min(C.MAX_BBOX), max(C.MAX_BBOX)
+    count = 0
+    for q, city in cities.items():
+        for side in city.roads:
+            dx, dy = C.DELTA[side]
+            nxt = (q[0] + dx, q[1] + dy)
+            if nxt in cities or nxt in shops:
+                continue
+            w = max(x1, nxt[0]) - min(x0, nxt[0]) + 1
+            h = max(y1, nxt[1]) - min(y0, nxt[1]) + 1
+            if min(w, h) <= short and max(w, h) <= long:
+                count += 1
+    return count
+
+
+# The layouts of the last geometries weighed (a few kilobytes each): the seats of the rollouts
+# under way (75 geometries in a search of 20 playouts at 4 players), and of the games the process
+# plays. ``lru_cache`` because the AIs of several games may think at once, in threads.
+LAYOUTS_KEPT = 128
+
+
+@lru_cache(maxsize=LAYOUTS_KEPT)
+def _layout(geometry: Geometry) -> _Layout:
+    """The (empty at first) layout of every neighbourhood of ``geometry``."""
+    return _Layout()
+
+# Pizzas the best plan delivers, kept by what it reads (``trips.best_plan``'s key): a bid weighs
+# every staircase column's tile, and a rollout asks that of every seat (160 plans in a search of
+# 20 playouts at 4 players), more than the rules' own memory keeps. Forgotten all at once when
+# full: each step of that is one dictionary operation, safe with AIs thinking in threads.
+PLANS_KEPT = 512
+_SERVED: dict[tuple, int] = {}
+
+
+def _plan_serves(hood: Hood, trips_allowed: int, max_pizzas: int, max_distance: int) -> int:
+    """The pizzas ``best_plan`` drops in ``hood`` with these limits."""
+    key = (hood.serving(), trips_allowed, max_pizzas, max_distance)
+    served = _SERVED.get(key)
+    if served is None:
+        if len(_SERVED) >= PLANS_KEPT:
+            _SERVED.clear()
+        plan = best_plan(hood, trips_allowed=trips_allowed, max_pizzas=max_pizzas, max_distance=max_distance)
+        served = _SERVED[key] = sum(len(t[2]) for t in plan)
+    return served
+
+
 class _Mind:
-    def __init__(self, view, seat: int, rng: random.Random, *, easy: bool) -> None:
-        self.view, self.seat, self.rng, self.easy = view, seat, rng, easy
-        self.hood = hood_of(view, seat)
+    """One choice's weighing. Nothing it reads changes while it weighs (the view, the
+    neighbourhood, the tracks), so what several choices ask alike is worked out once: an
+    action's worth, which lines a marker would lead; and what only the neighbourhood's
+    geometry decides (a placement's reach and open road ends), once for every choice made on
+    that geometry (``_Layout``)."""
+
+    def __init__(self, view, hood: Hood, seat: int, seed: int, *, easy: bool) -> None:
+        self.view, self.seat, self.seed, self.easy = view, seat, seed, easy
+        self.hood = hood
         self.tracks = dict(view.tracks[seat])
         self.lire = view.lire[seat] or 0
         self.rounds_left = C.ROUNDS - view.round + 1
         self.lira = LIRA * min(1.0, (self.rounds_left + 0.5) / 3)
-        self.dist = distances(self.hood)
         self.memo: dict[str, float] = {}
-        self.ends_before: int | None = None     # open road ends of the hood as it is (it never changes)
-        self.ends: list[Pos] | None = None      # the free squares those ends point at, one per end
-        self.bounds: tuple[int, int, int, int] | None = None    # the hood's x and y spans
         self.colour_need: dict[str, float] = {}   # per colour: COLOUR_NEED of its track's rank
+        self.actions: dict[tuple[str, int], float] = {}     # (action, bonus) -> action_worth
+        self.leads: tuple[bool, ...] | None = None          # per row then column: one more marker leads it
+
+    @cached_property
+    def rng(self) -> random.Random:
+        """Seeded when first drawn from (most choices have one best and draw nothing)."""
+        return random.Random(self.seed)
+
+    @cached_property
+    def layout(self) -> _Layout:
+        return _layout(self.hood.geometry())
+
+    @cached_property
+    def dist(self) -> dict[Pos, int]:
+        return self.layout.distances(self.hood)
 
     def value(self, colour: str) -> int:
         return C.track_value(colour, self.tracks[colour])
@@ -111,7 +286,9 @@ class _Mind:
             weights = [math.exp((w - top) / EASY_TEMPERATURE) for w, _, _ in scored]
             return self.rng.choices([c for _, _, c in scored], weights)[0]
         best = max(w for w, _, _ in scored)
-        return self.rng.choice([c for w, _, c in scored if w >= best - 1e-9])
+        tied = [c for w, _, c in scored if w >= best - 1e-9]
+        # ``rng.choice`` of one choice is that choice
+        return tied[0] if len(tied) == 1 else self.rng.choice(tied)
 
     def _continue_plan(self, choices: list[Step]) -> Step:
         """A plan begun by hand (a deadline): drop where possible, else end it."""
@@ -145,8 +322,7 @@ class _Mind:
                 return 0.0
             return self.action_worth(step.verb, 0)
         if mode == "square":
-            return max(self.placement_worth(self._draft_tile(), step.square, rot)
-                       for rot in range(4) if self._fits(step.square, rot))
+            return self.square_worth(self._draft_tile(), step.square)
         if mode == "rotate":
             return self.placement_worth(self._draft_tile(), draft["square"], step.rotation)
         if mode == "pizzas":
@@ -172,9 +348,6 @@ class _Mind:
         r, c = self.view.draft["space"]
         return C.CITY_TILES[self.view.grid[r * self.view.grid_size[1] + c]]
 
-    def _fits(self, square: Pos, rot: int) -> bool:
-        return self.hood.placement_fault(square, rotated(self._draft_tile().roads, rot)) is None
-
     # --- Phase 1 -------------------------------------------------------------------------------
 
     def space_worth(self, space: tuple[int, int]) -> float:
@@ -190,121 +363,70 @@ class _Mind:
 
     def coin_worth(self, r: int, c: int) -> float:
         v = self.view
-        rows, cols = v.grid_size
+        rows = v.grid_size[0]
+        if self.leads is None:
+            self.leads = self._leads()
         total = 0.0
-        for line, k, coin in (("row", r, v.coins[r]), ("col", c, v.coins[rows + c])):
-            spaces = [(k, j) for j in range(cols)] if line == "row" else [(i, k) for i in range(rows)]
-            mine = sum(1 for s in spaces if v.markers.get(s) == self.seat) + 1
-            others = [sum(1 for s in spaces if v.markers.get(s) == o) for o in range(len(v.players)) if o != self.seat]
-            if mine > max(others, default=0):
+        for line, coin in ((r, v.coins[r]), (rows + c, v.coins[rows + c])):
+            if self.leads[line]:
                 total += (coin if coin is not None else 2) * self.lira * COIN_SHARE
         return total
 
+    def _leads(self) -> tuple[bool, ...]:
+        """Per row, then per column: whether the seat's markers there and one more outnumber
+        every other seat's (the markers are counted once for every space weighed)."""
+        v = self.view
+        rows, cols = v.grid_size
+        counts = [[0] * len(v.players) for _ in range(rows + cols)]
+        for (r, c), owner in v.markers.items():
+            counts[r][owner] += 1
+            counts[rows + c][owner] += 1
+        return tuple(line[self.seat] + 1 > max((n for o, n in enumerate(line) if o != self.seat), default=0)
+                     for line in counts)
+
     def take_worth(self, tile: C.CityTile) -> float:
-        placements = self.hood.placements(tile)
-        if not placements:
+        """The worth of the tile's best placement. A placement's worth reads the tile only
+        through its houses and colour, and the placement only through its reach and the open
+        road ends it adds: those are worked out once per road pattern (``_Layout.pattern``)."""
+        found = self.layout.pattern(self.hood, tile)
+        if not found:
             return -1.0
-        # Every one of them is legal (``placements``): weighed without asking the rules again.
-        return max(self._placed_worth(tile, q, rotated(tile.roads, rot)) for q, rot in placements)
+        return max(self._tile_worth(tile, reach, gained) for reach, gained in found)
+
+    def square_worth(self, tile: C.CityTile, square: Pos) -> float:
+        """The worth of the tile's best rotation on ``square``: the rotations that fit there are
+        the tile's ``placements`` on it (one per distinct road set, the rest weigh the same)."""
+        layout, hood = self.layout, self.hood
+        return max(self._tile_worth(tile, *layout.placement(hood, square, rotated(tile.roads, rot)))
+                   for q, rot in hood.placements(tile) if q == square)
 
     def placement_worth(self, tile: C.CityTile, square: Pos, rot: int) -> float:
         roads = rotated(tile.roads, rot)
         if self.hood.placement_fault(square, roads) is not None:
             return -1.0
-        return self._placed_worth(tile, square, roads)
+        return self._tile_worth(tile, *self.layout.placement(self.hood, square, roads))
 
-    def _placed_worth(self, tile: C.CityTile, square: Pos, roads: frozenset[str]) -> float:
-        # The tile's road distance and the open road ends with it placed, read from the
-        # neighbourhood as it is (the AI weighs hundreds of placements a decision).
-        dist = self._distance_with(square, roads)
-        ends = self._open_ends_with(square, roads)
-        if self.ends_before is None:
-            self.ends_before = self._open_ends()
-        before = self.ends_before
-        reach = max(0.2, 1.0 - 0.15 * max(0, dist - 2))
+    def _tile_worth(self, tile: C.CityTile, reach: float, gained: int) -> float:
+        """A placement of ``tile`` with ``reach`` that adds ``gained`` open road ends."""
         colour = self.colour_need.get(tile.colour)
         if colour is None:
             ranked = sorted(self.tracks.values())
             colour = self.colour_need[tile.colour] = COLOUR_NEED[min(ranked.index(self.tracks[tile.colour]), 3)]
         easy_complete = 0.3 if tile.houses == 1 else 0.0
         late = 0.5 if self.rounds_left <= 1 else 1.0
-        return late * (tile.houses * HOUSE * reach + colour + easy_complete) + ROAD_END * (ends - before) * late
-
-    def _distance_with(self, square: Pos, roads: frozenset[str]) -> int:
-        """``distances`` of a city with ``roads`` placed on the free ``square`` (9 if no road
-        reaches it): one more than its nearest linked neighbour's (a shortest way to it never
-        passes through it, so its neighbours' distances are those without it)."""
-        hood = self.hood
-        x, y = square
-        best = None
-        for side, dx, dy, back in WAYS:
-            if side not in roads:
-                continue
-            q = (x + dx, y + dy)
-            if q in hood.shops:
-                d = 0
-            else:
-                city = hood.cities.get(q)
-                d = self.dist.get(q) if city is not None and back in city.roads else None
-                if d is None:
-                    continue
-            if best is None or d < best:
-                best = d
-        return 9 if best is None else best + 1
-
-    def _open_ends_with(self, square: Pos, roads: frozenset[str]) -> int:
-        """``_open_ends`` with a city with ``roads`` placed on the free ``square``: the ends the
-        neighbourhood has now, but the one at ``square``, and the new city's, all within the box
-        the new city widens."""
-        hood = self.hood
-        if self.ends is None:
-            self.ends = [(q[0] + dx, q[1] + dy) for q, city in hood.cities.items() for side in city.roads
-                         for dx, dy in (C.DELTA[side],) if not hood.occupied((q[0] + dx, q[1] + dy))]
-        x, y = square
-        mine = [(x + dx, y + dy) for side in roads for dx, dy in (C.DELTA[side],)
-                if not hood.occupied((x + dx, y + dy))]
-        if self.bounds is None:
-            squares = [*hood.cities, *hood.shops]
-            self.bounds = (min(p[0] for p in squares), max(p[0] for p in squares),
-                           min(p[1] for p in squares), max(p[1] for p in squares))
-        x0, x1, y0, y1 = self.bounds
-        x0, x1, y0, y1 = (x if x < x0 else x0), (x if x > x1 else x1), (y if y < y0 else y0), (y if y > y1 else y1)
-        short, long = min(C.MAX_BBOX), max(C.MAX_BBOX)
-        count = 0
-        for nx, ny in (*self.ends, *mine):
-            w = (nx if nx > x1 else x1) - (nx if nx < x0 else x0) + 1
-            h = (ny if ny > y1 else y1) - (ny if ny < y0 else y0) + 1
-            # min(w, h) <= short and max(w, h) <= long, spelled out
-            if (w <= short and h <= long or w <= long and h <= short) and (nx, ny) != square:
-                count += 1
-        return count
-
-    def _open_ends(self) -> int:
-        """Road ends pointing at free squares that a tile could still use (inside the 4x5 box).
-        The box is read once (``Hood.fits_with`` per end made this most of the normal AI's time)."""
-        hood = self.hood
-        cities, shops = hood.cities, hood.shops
-        xs = [p[0] for p in cities] + [p[0] for p in shops]
-        ys = [p[1] for p in cities] + [p[1] for p in shops]
-        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-        short, long = min(C.MAX_BBOX), max(C.MAX_BBOX)
-        count = 0
-        for q, city in cities.items():
-            for side in city.roads:
-                dx, dy = C.DELTA[side]
-                nxt = (q[0] + dx, q[1] + dy)
-                if nxt in cities or nxt in shops:
-                    continue
-                w = max(x1, nxt[0]) - min(x0, nxt[0]) + 1
-                h = max(y1, nxt[1]) - min(y0, nxt[1]) + 1
-                if min(w, h) <= short and max(w, h) <= long:
-                    count += 1
-        return count
+        return late * (tile.houses * HOUSE * reach + colour + easy_complete) + ROAD_END * gained * late
 
     def open_houses(self, max_distance: int = 99) -> int:
         return sum(c.open for q, c in self.hood.cities.items() if self.dist.get(q, 99) <= max_distance)
 
     def action_worth(self, action: str, bonus: int) -> float:
+        key = (action, bonus)
+        found = self.actions.get(key)
+        if found is None:
+            found = self.actions[key] = self._action_worth(action, bonus)
+        return found
+
+    def _action_worth(self, action: str, bonus: int) -> float:
         if action == "sponsor":
             return (self.value("yellow") + (bonus if self._bonus("sponsor") else 0)) * self.lira
         if action == "buy":
@@ -315,6 +437,7 @@ class _Mind:
             return self.build_worth(bonus)
         return 0.0
 
+    @cached_property
     def deliveries_left(self) -> int:
         """Pizzas the AI can still hope to deliver: the delivery phases to come (a mid-sized tile
         each) and an express now and then, within the houses it has and will add."""
@@ -330,7 +453,7 @@ class _Mind:
         if cost > self.lire or n > hood.free_room():
             return -5.0
         got = min(n + self.value("blue"), hood.free_room())
-        room = max(0, self.deliveries_left() - hood.pizzas())
+        room = max(0, self.deliveries_left - hood.pizzas())
         useful = min(got, room)
         return useful * 0.9 - (got - useful) * 1.0 - cost * self.lira
 
@@ -362,7 +485,7 @@ class _Mind:
         far = sum(c.open for q, c in self.hood.cities.items() if self.dist.get(q, 99) > 2)
         best_square = max(self.build_square_worth(q) for q in self.hood.shop_squares())
         late = 0.3 if self.rounds_left <= 1 else 1.0
-        surplus = max(0, self.hood.pizzas() + 2 - self.deliveries_left())
+        surplus = max(0, self.hood.pizzas() + 2 - self.deliveries_left)
         return late * (1.5 + 0.3 * far + best_square) - max(0, cheapest - bonus) * self.lira - surplus
 
     def build_square_worth(self, square: Pos) -> float:
@@ -406,12 +529,10 @@ class _Mind:
 
     def _delivery_worth(self, tile_id: str) -> float:
         tile = C.DELIVERY_TILES[tile_id]
-        plan = best_plan(self.hood, trips_allowed=self.value("green"), max_pizzas=tile.max_pizzas,
-                         max_distance=tile.max_distance) if self.value("green") <= 2 else None
-        if plan is None:
-            served = min(tile.max_pizzas, self.hood.pizzas(), self.open_houses(tile.max_distance))
+        if self.value("green") <= 2:
+            served = _plan_serves(self.hood, self.value("green"), tile.max_pizzas, tile.max_distance)
         else:
-            served = sum(len(t[2]) for t in plan)
+            served = min(tile.max_pizzas, self.hood.pizzas(), self.open_houses(tile.max_distance))
         return served * (2.0 if self.rounds_left <= 1 else 1.1)
 
     def stairs_worth(self, row: int, col: int) -> float:
