@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from .errors import (
@@ -215,46 +214,74 @@ def _allocate_one(hood: Hood, shop: Pos, covered: frozenset[Pos], max_pizzas: in
 def _allocate_many(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
                    ) -> tuple[tuple[int, int], dict[Pos, dict[Pos, int]]]:
     """``_allocate`` for any number of pizzerias: a search over the squares in order, each
-    splitting its open houses among the pizzerias that reach it."""
+    splitting its open houses among the pizzerias that reach it (``_splits``' order, the first
+    best kept: the drops are the first best in that order).
+
+    Each position of the search (the square, what each pizzeria and the tile's limit can still
+    give) is weighed once: its best value, as one number (``DONE``), and the split it takes are
+    kept, and the drops are read back along the best splits from the start."""
     shops = sorted(cover)
     squares = sorted({q for qs in cover.values() for q in qs})
     who = [tuple(i for i, p in enumerate(shops) if q in cover[p]) for q in squares]
-    opens = [hood.cities[q].open for q in squares]
+    cities = hood.cities
+    opens = [cities[q].houses - cities[q].served for q in squares]
+    n = len(squares)
 
     # What the squares from i on could still take from each pizzeria, and in all: stocks and the
     # tile's limit beyond these change nothing, so states are clamped to them (far fewer states).
-    suffix = [[0] * len(shops) for _ in range(len(squares) + 1)]
-    total = [0] * (len(squares) + 1)
-    for i in range(len(squares) - 1, -1, -1):
-        suffix[i] = [suffix[i + 1][j] + (opens[i] if j in who[i] else 0) for j in range(len(shops))]
+    suffix = [(0,) * len(shops)] * (n + 1)
+    total = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = tuple(suffix[i + 1][j] + (opens[i] if j in who[i] else 0) for j in range(len(shops)))
         total[i] = total[i + 1] + opens[i]
+    kept: dict[tuple[int, tuple[int, ...], int], tuple[int, Any]] = {}
 
-    def best(i: int, stock: tuple[int, ...], left: int) -> tuple[tuple[int, int], tuple]:
-        return _best(i, tuple(map(min, stock, suffix[i])), min(left, total[i]))
-
-    @cache
-    def _best(i: int, stock: tuple[int, ...], left: int) -> tuple[tuple[int, int], tuple]:
-        if i == len(squares) or left == 0:
-            return (0, 0), ()
-        result = ((-1, -1), ())
-        for amounts in _splits(opens[i], [stock[j] for j in who[i]], left):
+    def value(i: int, stock: tuple[int, ...], left: int) -> int:
+        """The best value from square ``i`` on (``stock`` and ``left`` clamped to what it can take)."""
+        if i == n or left == 0:
+            return 0
+        key = (i, stock, left)
+        known = kept.get(key)
+        if known is not None:
+            return known[0]
+        o, mine = opens[i], who[i]
+        cap, room = suffix[i + 1], total[i + 1]
+        best, chosen = -1, None
+        if len(mine) == 1:        # most squares are reached from one pizzeria: its amounts in turn
+            j, = mine
+            for a in range(min(stock[j], o, left) + 1):
+                nxt = list(stock)
+                nxt[j] -= a
+                after = (tuple(map(min, nxt, cap)), min(left - a, room))
+                v = value(i + 1, *after) + a * DONE + (a == o)
+                if v > best:
+                    best, chosen = v, ((a,), after)
+            kept[key] = (best, chosen)
+            return best
+        for amounts in _splits(o, [stock[j] for j in mine], left):
             got = sum(amounts)
             nxt = list(stock)
-            for j, a in zip(who[i], amounts, strict=True):
+            for j, a in zip(mine, amounts, strict=True):
                 nxt[j] -= a
-            (served, done), rest = best(i + 1, tuple(nxt), left - got)
-            value = (served + got, done + (got == opens[i]))
-            if value > result[0]:
-                result = (value, ((i, amounts), *rest))
-        return result
+            after = (tuple(map(min, nxt, cap)), min(left - got, room))
+            v = value(i + 1, *after) + got * DONE + (got == o)
+            if v > best:
+                best, chosen = v, (amounts, after)
+        kept[key] = (best, chosen)
+        return best
 
-    value, chosen = best(0, tuple(hood.shops[p].pizzas for p in shops), max_pizzas)
+    stock = tuple(map(min, (hood.shops[p].pizzas for p in shops), suffix[0]))
+    left = min(max_pizzas, total[0])
+    best = value(0, stock, left)
     drops: dict[Pos, dict[Pos, int]] = {p: {} for p in shops}
-    for i, amounts in chosen:
+    i = 0
+    while i < n and left:
+        amounts, (stock, left) = kept[(i, stock, left)][1]
         for j, a in zip(who[i], amounts, strict=True):
             if a:
                 drops[shops[j]][squares[i]] = a
-    return value, drops
+        i += 1
+    return (best // DONE, best % DONE), drops
 
 
 def _splits(need: int, stocks: list[int], left: int) -> list[tuple[int, ...]]:

@@ -12,6 +12,7 @@ changes its own to weigh a tile), so an answer kept for an older state cannot pa
 from __future__ import annotations
 
 import json
+from functools import cache
 
 from pp_testkit import play_out, random_match
 
@@ -96,6 +97,59 @@ def test_one_pizzerias_drops_equal_the_general_search():
                         assert trips._allocate_one(hood, start, covered, max_pizzas) == \
                             trips._allocate_many(hood, {start: covered}, max_pizzas)
                         checked += 1
+    assert checked > 150
+
+
+def _plain_allocate_many(hood: Hood, cover: dict, max_pizzas: int):
+    """``trips._allocate_many`` as the rule reads: the squares in order, each split among the
+    pizzerias that reach it in ``_splits``' order, the first best (served, completed) kept."""
+    shops = sorted(cover)
+    squares = sorted({q for qs in cover.values() for q in qs})
+    who = [tuple(i for i, p in enumerate(shops) if q in cover[p]) for q in squares]
+    opens = [hood.cities[q].open for q in squares]
+
+    @cache
+    def best(i: int, stock: tuple, left: int):
+        if i == len(squares) or left == 0:
+            return (0, 0), ()
+        result = ((-1, -1), ())
+        for amounts in trips._splits(opens[i], [stock[j] for j in who[i]], left):
+            nxt = list(stock)
+            for j, a in zip(who[i], amounts, strict=True):
+                nxt[j] -= a
+            (served, done), rest = best(i + 1, tuple(nxt), left - sum(amounts))
+            value = (served + sum(amounts), done + (sum(amounts) == opens[i]))
+            if value > result[0]:
+                result = (value, ((i, amounts), *rest))
+        return result
+
+    value, chosen = best(0, tuple(hood.shops[p].pizzas for p in shops), max_pizzas)
+    drops: dict = {p: {} for p in shops}
+    for i, amounts in chosen:
+        for j, a in zip(who[i], amounts, strict=True):
+            if a:
+                drops[shops[j]][squares[i]] = a
+    return value, drops
+
+
+def test_several_pizzerias_drops_equal_the_plain_search():
+    """The search over splits, each position weighed once, gives the drops of the plain search."""
+    checked = 0
+    for i, g in enumerate(_positions()):
+        if i % 8:
+            continue
+        for person in g.people:
+            hood = person.hood
+            reach = {start: list(trips.trails(hood, start, 4)) for start in hood.shops}
+            starts = [start for start in reach if reach[start]]
+            for a, b in zip(starts, starts[1:], strict=False):
+                for covered_a in reach[a][:3]:
+                    for covered_b in reach[b][:3]:
+                        cover = {a: covered_a, b: covered_b}
+                        for max_pizzas in (2, 4, 9):
+                            assert trips._allocate_many(hood, cover, max_pizzas) == \
+                                _plain_allocate_many(hood, cover, max_pizzas)
+                            checked += 1
     assert checked > 150
 
 
