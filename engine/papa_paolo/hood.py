@@ -100,8 +100,8 @@ class Hood:
         return sorted((q for q in out if not self.occupied(q)), key=lambda q: (q[1], q[0]))
 
     def fits_with(self, pos: Pos) -> bool:
-        squares = [*self.cities, *self.shops, pos]
-        return fits_box((p[0] for p in squares), (p[1] for p in squares))
+        xs, ys = zip(*self.cities, *self.shops, pos, strict=True)     # the squares, as xs and ys
+        return fits_box(xs, ys)
 
     def linked(self, a: Pos, side: str) -> bool:
         """Whether a road link joins square ``a`` to its neighbour on ``side``."""
@@ -143,20 +143,24 @@ class Hood:
         cities, shops = self.cities, self.shops
         if pos in cities or pos in shops:
             return "square_taken"
+        # One look at each side, in order: the first road cut is the fault, as when the sides
+        # are first checked for a neighbour (a road is cut only beside a city).
         x, y = pos
-        near = [(side, (x + dx, y + dy), back) for side, dx, dy, back in WAYS]
-        if not any(q in cities or q in shops for _, q, _ in near):
-            return "not_adjacent"
-        connected = False
-        for side, q, back in near:
+        near = connected = False
+        for side, dx, dy, back in WAYS:
+            q = (x + dx, y + dy)
             city = cities.get(q)
             if city is not None:
+                near = True
                 theirs = back in city.roads
                 if (side in roads) != theirs:
                     return "road_cut"
                 connected = connected or theirs
-            elif q in shops and side in roads:
-                connected = True
+            elif q in shops:
+                near = True
+                connected = connected or side in roads
+        if not near:
+            return "not_adjacent"
         if not connected:
             return "not_connected"
         if not self.fits_with(pos):

@@ -315,17 +315,41 @@ def _best_plan(hood: Hood, *, trips_allowed: int, max_pizzas: int, max_distance:
     A branch and bound over sets of trips (each trip a maximal set of squares it can reach),
     richest trips first; a branch stops when even its best completion cannot beat the best plan
     found (its houses, stock and tile limit bound what it can serve)."""
-    options: list[tuple[Pos, frozenset[Pos], tuple[Pos, ...]]] = []
+    options, opens = _options(hood, max_distance)
+    if not options or trips_allowed <= 0 or max_pizzas <= 0:
+        return []
+    stock = sum(hood.shops[p].pizzas for p in {o[0] for o in options})
+    limit = min(max_pizzas, stock)
+    if trips_allowed == 1:
+        value, chosen, drops = _best_trip(hood, options, opens, limit, max_pizzas)
+    else:
+        value, chosen, drops = _search(hood, options, opens, limit, trips_allowed, max_pizzas)
+    if not chosen or value[0] == 0:
+        return []
+    return _trips_of(chosen, options, drops)
+
+
+Option = tuple[Pos, frozenset[Pos], tuple[Pos, ...]]        # a trip's pizzeria, its squares with houses, its path
+Found = tuple[tuple[int, int], list[int] | None, dict[Pos, dict[Pos, int]] | None]   # value, options, drops
+
+
+def _options(hood: Hood, max_distance: int) -> tuple[list[Option], dict[Pos, int]]:
+    """Every trip worth weighing (``trails`` of each pizzeria with pizzas), richest first, and
+    each city square's open houses."""
+    options: list[Option] = []
     ways = ways_out(hood)
     for start, shop in sorted(hood.shops.items()):
         if shop.pizzas > 0:
             options += [(start, k, path) for k, path in trails(hood, start, max_distance, ways).items()]
-    if not options or trips_allowed <= 0 or max_pizzas <= 0:
-        return []
-    opens = {q: c.open for q, c in hood.cities.items()}
+    opens = {q: c.houses - c.served for q, c in hood.cities.items()}
     options.sort(key=lambda o: (-sum(opens[q] for q in o[1]), o[0], sorted(o[1])))
-    stock = sum(hood.shops[p].pizzas for p in {o[0] for o in options})
-    limit = min(max_pizzas, stock)
+    return options, opens
+
+
+def _search(hood: Hood, options: list[Option], opens: dict[Pos, int], limit: int, trips_allowed: int,
+            max_pizzas: int) -> Found:
+    """The branch and bound of ``_best_plan``: the first best set of trips in the order of
+    ``options``, at most ``SEARCH_CAP`` sets weighed."""
     best: list[Any] = [(-1, -1), None, None]
     tried = [0]
     seen: set[frozenset] = set()
@@ -358,10 +382,23 @@ def _best_plan(hood: Hood, *, trips_allowed: int, max_pizzas: int, max_distance:
             search(i + 1, [*chosen, i], {**cover, start: cover.get(start, frozenset()) | k})
 
     search(0, [], {})
-    _, chosen, drops = best
-    if not chosen or best[0][0] == 0:
-        return []
-    return _trips_of(chosen, options, drops)
+    value, chosen, drops = best
+    return value, chosen, drops
+
+
+def _best_trip(hood: Hood, options: list[Option], opens: dict[Pos, int], limit: int, max_pizzas: int) -> Found:
+    """``_search`` with one trip allowed, the same answer: there every trip is weighed (the
+    first level of the search is not cut short), the first best kept. The options come richest
+    first, so once the best found serves more than an option's houses, no later one can beat it."""
+    best: tuple[int, int] = (-1, -1)
+    chosen, drops = None, None
+    for i, (start, squares, _) in enumerate(options):
+        if best[0] > min(limit, sum(opens[q] for q in squares)):
+            break
+        value, allocated = _allocate_one(hood, start, squares, max_pizzas)
+        if value > best:
+            best, chosen, drops = value, [i], allocated
+    return best, chosen, drops
 
 
 def _most_done(opens: dict[Pos, int], limit: int) -> int:

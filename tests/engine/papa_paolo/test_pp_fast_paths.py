@@ -153,6 +153,25 @@ def test_several_pizzerias_drops_equal_the_plain_search():
     assert checked > 150
 
 
+def test_one_trips_best_equals_the_search():
+    """With one trip allowed, each trip weighed in turn (richest first, stopped once none can
+    beat the best) gives the plan the branch and bound gives."""
+    checked = 0
+    for i, g in enumerate(_positions()):
+        if i % 4:
+            continue
+        for person in g.people:
+            hood = person.hood
+            for max_distance in (2, 4, 60):
+                options, opens = trips._options(hood, max_distance)
+                for max_pizzas in (1, 3, 6):
+                    limit = min(max_pizzas, sum(hood.shops[p].pizzas for p in {o[0] for o in options}))
+                    assert trips._best_trip(hood, options, opens, limit, max_pizzas) == \
+                        trips._search(hood, options, opens, limit, 1, max_pizzas)
+                    checked += bool(options)
+    assert checked > 300
+
+
 def test_a_step_passed_without_the_list_is_in_the_list():
     """``check_step`` passes common steps without listing every choice: each one it passes is
     listed, among every step offered at some point of the games (most of them not offered now)."""
