@@ -313,16 +313,25 @@ def _plan_steps(g: Game, seat: int, d: PlanDraft) -> list[Step]:
         return [*_trip_steps(hood, d.cur, limit=tile.max_pizzas - total, max_distance=tile.max_distance,
                              stock=stock, open_=open_, express=False, ignore=False), _UNDO_TRIP]
     out: list[Step] = []
-    if len(d.trips) < person.value("green") and total < tile.max_pizzas:
-        out = [_step(From, p) for p in sorted(hood.shops, key=ORDER)
-               if hood.shops[p].pizzas - stock.get(p, 0) > 0
-               and any(q not in hood.shops for _, q in hood.links(p))]
+    if _trips_left(g, seat, d, total):
+        out = [_step(From, p) for p in sorted(hood.shops, key=ORDER) if _trip_starts(hood, p, stock)]
     out.append(_DONE)
     if not d.trips:
         out.append(_BEST_PLAN)
     else:
         out.append(_UNDO_TRIP)       # a planned trip taken back before the plan is sent
     return out
+
+
+def _trips_left(g: Game, seat: int, d: PlanDraft, total: int) -> bool:
+    """Whether the plan may take one more trip: the green track and the tile's pizzas allow it."""
+    return len(d.trips) < g.people[seat].value("green") and total < g.delivery_tile(seat).max_pizzas
+
+
+def _trip_starts(hood: Hood, p: Pos, stock: dict[Pos, int]) -> bool:
+    """Whether a trip of the plan may leave the pizzeria on ``p``: pizzas left after the trips
+    planned (``stock``), and a road out of it."""
+    return hood.shops[p].pizzas - stock.get(p, 0) > 0 and any(q not in hood.shops for _, q in hood.links(p))
 
 
 # --- Checking and applying a step -------------------------------------------------------------
@@ -375,6 +384,13 @@ def _surely_settled(g: Game, seat: int, draft: None, step: Step) -> bool:
 
 
 def _surely_planned(g: Game, seat: int, draft: PlanDraft | None, step: Step) -> bool:
+    if isinstance(step, From):         # a trip's pizzeria (``_plan_steps``, no trip under way)
+        if draft is None:
+            draft = NO_PLAN
+        if draft.cur is not None or type(step.square) is not tuple or step.square not in g.people[seat].hood.shops:
+            return False
+        stock, _, total = draft.taken()
+        return _trips_left(g, seat, draft, total) and _trip_starts(g.people[seat].hood, step.square, stock)
     if isinstance(step, BestPlan):
         return draft is None or draft.cur is None and not draft.trips
     if isinstance(step, UndoTrip):
