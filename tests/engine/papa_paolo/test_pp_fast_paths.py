@@ -12,7 +12,6 @@ changes its own to weigh a tile), so an answer kept for an older state cannot pa
 from __future__ import annotations
 
 import json
-from functools import cache
 
 from pp_testkit import play_out, random_match
 
@@ -108,8 +107,14 @@ def _plain_allocate_many(hood: Hood, cover: dict, max_pizzas: int):
     who = [tuple(i for i, p in enumerate(shops) if q in cover[p]) for q in squares]
     opens = [hood.cities[q].open for q in squares]
 
-    @cache
+    known: dict = {}
+
     def best(i: int, stock: tuple, left: int):
+        if (i, stock, left) not in known:
+            known[i, stock, left] = weigh(i, stock, left)
+        return known[i, stock, left]
+
+    def weigh(i: int, stock: tuple, left: int):
         if i == len(squares) or left == 0:
             return (0, 0), ()
         result = ((-1, -1), ())
