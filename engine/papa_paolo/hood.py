@@ -100,8 +100,8 @@ class Hood:
         return sorted((q for q in out if not self.occupied(q)), key=lambda q: (q[1], q[0]))
 
     def fits_with(self, pos: Pos) -> bool:
-        squares = [*self.cities, *self.shops, pos]
-        return fits_box((p[0] for p in squares), (p[1] for p in squares))
+        xs, ys = zip(*self.cities, *self.shops, pos, strict=True)     # the squares, as xs and ys
+        return fits_box(xs, ys)
 
     def linked(self, a: Pos, side: str) -> bool:
         """Whether a road link joins square ``a`` to its neighbour on ``side``."""
@@ -143,20 +143,24 @@ class Hood:
         cities, shops = self.cities, self.shops
         if pos in cities or pos in shops:
             return "square_taken"
+        # One look at each side, in order: the first road cut is the fault, as when the sides
+        # are first checked for a neighbour (a road is cut only beside a city).
         x, y = pos
-        near = [(side, (x + dx, y + dy), back) for side, dx, dy, back in WAYS]
-        if not any(q in cities or q in shops for _, q, _ in near):
-            return "not_adjacent"
-        connected = False
-        for side, q, back in near:
+        near = connected = False
+        for side, dx, dy, back in WAYS:
+            q = (x + dx, y + dy)
             city = cities.get(q)
             if city is not None:
+                near = True
                 theirs = back in city.roads
                 if (side in roads) != theirs:
                     return "road_cut"
                 connected = connected or theirs
-            elif q in shops and side in roads:
-                connected = True
+            elif q in shops:
+                near = True
+                connected = connected or side in roads
+        if not near:
+            return "not_adjacent"
         if not connected:
             return "not_connected"
         if not self.fits_with(pos):
@@ -283,25 +287,24 @@ def _placements(geometry: Geometry, tile_roads: frozenset[str]) -> tuple[tuple[P
     shape = _shape(geometry)
     if shape is None:
         return _placements_plainly(geometry, tile_roads)
-    masks: list[int] = []
+    free, met, cut, joins = shape.free, shape.road_met, shape.road_cut, shape.joins
     turns: list[tuple[int, int]] = []
     found = 0
-    for rot in range(4):
-        mask = _mask(rotated(tile_roads, rot))
-        if mask in masks:
-            continue
-        masks.append(mask)
-        fits = shape.free
-        joins = 0
+    for rot, mask in _TURNS[_mask(tile_roads)]:
+        fits = free
+        near = 0
         for side in range(4):
             if mask >> side & 1:
-                fits &= ~shape.road_cut[side]
-                joins |= shape.joins[side]
+                fits &= ~cut[side]
+                near |= joins[side]
             else:
-                fits &= ~shape.road_met[side]
-        fits &= joins
+                fits &= ~met[side]
+        fits &= near
         turns.append((rot, fits))
         found |= fits
+    if len(turns) == 1:
+        rot, _ = turns[0]
+        return tuple((pos, rot) for pos in _squares_of(found))
     out = []
     while found:
         low = found & -found
@@ -331,6 +334,11 @@ _SQUARE = tuple((i % WIDTH - OFFSET, i // WIDTH - OFFSET) for i in range(WIDTH *
 
 def _bit(pos: Pos) -> int:
     return 1 << (pos[1] + OFFSET) * WIDTH + pos[0] + OFFSET
+
+
+# The bit of each square near enough (0, 0) to be read on the board of bits.
+_BIT = {(x, y): _bit((x, y)) for x in range(-REACH, REACH + 1) for y in range(-REACH, REACH + 1)}
+_BACK = tuple(SIDES.index(OPPOSITE[s]) for s in SIDES)       # the side facing back, by index
 
 
 def _toward(bits: int, side: int) -> int:
@@ -368,39 +376,69 @@ def _shape(geometry: Geometry) -> _Shape | None:
     """The neighbourhood's ``_Shape``; None when it lies outside the board of bits. Every tile
     asks it of the same neighbourhood, so it is read once for all of them."""
     cities, shops = geometry
-    squares = [p for p, _ in cities] + list(shops)
-    if any(not (-REACH <= c <= REACH) for p in squares for c in p):
-        return None
-    city_bits = shop_bits = 0
-    north = east = south = west = 0              # cities with a road on that side
-    for pos, ends in cities:
-        bit = _bit(pos)
-        city_bits |= bit
-        if "N" in ends:
-            north |= bit
-        if "E" in ends:
-            east |= bit
-        if "S" in ends:
-            south |= bit
-        if "W" in ends:
-            west |= bit
-    roads = (north, east, south, west)
+    boards = 0
+    squares = _CITY_BOARDS
+    for city in cities:
+        board = squares.get(city)
+        if board is None:
+            board = _city_boards(city)
+            if board is None:
+                return None
+        boards |= board
+    shop_bits = 0
+    bit_of = _BIT.get
     for pos in shops:
-        shop_bits |= _bit(pos)
+        bit = bit_of(pos)
+        if bit is None:
+            return None
+        shop_bits |= bit
+    city_bits = boards & _BOARD
+    roads = [boards >> (side + 1) * _BOARD_BITS & _BOARD for side in range(4)]
     taken = city_bits | shop_bits
     near = near_shop = 0
     for side in range(4):
         near |= _toward(taken, side)
         near_shop |= _toward(shop_bits, side)
-    free = near & ~taken & _box(min(p[0] for p in squares), max(p[0] for p in squares),
-                                min(p[1] for p in squares), max(p[1] for p in squares))
+    free = near & ~taken & _box(*_span(taken))
     met, cut, joins = [], [], []
-    for i, (_, _, _, back) in enumerate(WAYS):
-        with_road = roads[SIDES.index(back)]
-        met.append(free & _toward(with_road, i))
-        cut.append(free & _toward(city_bits & ~with_road, i))
-        joins.append(met[-1] | free & _toward(shop_bits, i))
+    for side in range(4):
+        with_road = roads[_BACK[side]]
+        met.append(free & _toward(with_road, side))
+        cut.append(free & _toward(city_bits & ~with_road, side))
+        joins.append(met[-1] | free & _toward(shop_bits, side))
     return _Shape(free, tuple(met), tuple(cut), tuple(joins), near_shop)
+
+
+# A city square and its roads as five boards of bits in one number, its square on each board
+# where it counts: the cities, then the cities with a road to the north, east, south and west
+# (``_shape`` reads them all with one "or" per city).
+_BOARD_BITS = WIDTH * WIDTH
+_BOARD = (1 << _BOARD_BITS) - 1
+_CITY_BOARDS: dict[tuple[Pos, frozenset[str]], int] = {}      # at most the squares near (0, 0) times 16 road sets
+
+
+def _city_boards(city: tuple[Pos, frozenset[str]]) -> int | None:
+    pos, ends = city
+    bit = _BIT.get(pos)
+    if bit is None:
+        return None
+    board = bit
+    for side in _SIDES_OF[_mask(ends)]:
+        board |= bit << (side + 1) * _BOARD_BITS
+    _CITY_BOARDS[city] = board
+    return board
+
+
+def _span(bits: int) -> tuple[int, int, int, int]:
+    """The smallest and largest x, then y, of the squares in ``bits`` (not empty)."""
+    y_lo = ((bits & -bits).bit_length() - 1) // WIDTH
+    y_hi = (bits.bit_length() - 1) // WIDTH
+    columns = 0
+    for row in range(y_lo, y_hi + 1):
+        columns |= bits >> row * WIDTH
+    columns &= (1 << WIDTH) - 1
+    return ((columns & -columns).bit_length() - 1 - OFFSET, columns.bit_length() - 1 - OFFSET,
+            y_lo - OFFSET, y_hi - OFFSET)
 
 
 @lru_cache(maxsize=256)
@@ -425,6 +463,25 @@ def _rectangle(x_lo: int, x_hi: int, width: int, y_lo: int, y_hi: int, height: i
 def _mask(roads: frozenset[str]) -> int:
     """Roads as a number: bit i for ``SIDES[i]``."""
     return sum(1 << i for i, side in enumerate(SIDES) if side in roads)
+
+
+def _turned(mask: int, rotation: int) -> int:
+    """``_mask(rotated(roads, rotation))`` for roads of ``mask``: bit i moves to bit i + rotation."""
+    return (mask << rotation | mask >> 4 - rotation) & 15
+
+
+def _turns(mask: int) -> tuple[tuple[int, int], ...]:
+    """Each rotation of a tile's roads ``mask`` with the roads it gives, a rotation giving roads an
+    earlier one gave skipped (``rotated`` read as bits)."""
+    out: list[tuple[int, int]] = []
+    for rot in range(4):
+        if all(_turned(mask, rot) != seen for _, seen in out):
+            out.append((rot, _turned(mask, rot)))
+    return tuple(out)
+
+
+_TURNS = tuple(_turns(mask) for mask in range(16))
+_SIDES_OF = tuple(tuple(side for side in range(4) if mask >> side & 1) for mask in range(16))
 
 
 def _plain_hood(geometry: Geometry) -> Hood:

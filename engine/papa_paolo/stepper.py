@@ -14,7 +14,7 @@ trip planned, before the plan is sent.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from engine.shared import shared
@@ -61,7 +61,21 @@ from .steps import (
 )
 from .trips import best_express, best_plan
 
+STEPS_KEPT = 2048       # steps with an argument kept (far more than a game offers)
 ORDER = lambda p: (p[1], p[0])  # noqa: E731  squares in reading order (y, then x)
+
+
+@lru_cache(maxsize=STEPS_KEPT)
+def _step(kind: type[Step], arg: Any) -> Step:
+    """``kind(arg)``: steps are frozen values, so the lists offered share one of each (making
+    one is dearer than finding it, and a step found in the list is found by identity at once).
+    Their arguments are a neighbourhood's squares, board spaces, tile ids and small numbers."""
+    return kind(arg)
+
+
+# Steps without an argument, one of each.
+_DECLINE, _TRACK, _TILE_ACTION, _BEST_TRIP = Decline(), Track(), TileAction(), BestTrip()
+_END_TRIP, _UNDO_TRIP, _DONE, _BEST_PLAN = EndTrip(), UndoTrip(), Done(), BestPlan()
 
 
 def legal_steps(g: Game, seat: int) -> list[Step]:
@@ -86,15 +100,15 @@ def _grid_steps(rows: int, cols: int) -> tuple[Place, ...]:
 
 
 def _bid_steps(g: Game, seat: int, draft: None) -> list[Step]:
-    return [Stairs(s) for s in g.stair_spaces(seat)]
+    return [_step(Stairs, s) for s in g.stair_spaces(seat)]
 
 
 def _settle_steps(g: Game, seat: int, draft: None) -> list[Step]:
-    return [Invest(t) for t in g.inv_open]
+    return [_step(Invest, t) for t in g.inv_open]
 
 
 def _late_steps(g: Game, seat: int, draft: None) -> list[Step]:
-    return [*(Late(t) for t in g.inv_open), Decline()]
+    return [*(_step(Late, t) for t in g.inv_open), _DECLINE]
 
 
 def _invest_steps(g: Game, seat: int, draft: ActionDraft | None) -> list[Step]:
@@ -102,11 +116,11 @@ def _invest_steps(g: Game, seat: int, draft: ActionDraft | None) -> list[Step]:
         return _action_steps(g, seat, draft)
     ways = g.resolutions(seat)
     action = C.INVESTMENT_TILES[g.inv_held[seat]].action
-    track = [Track()] if "track" in ways else []
+    track = [_TRACK] if "track" in ways else []
     if "action" not in ways:
         return track
     # The action with its amount before the action step by step (a menu shows it first).
-    return [*track, *_amounts(g, seat, action), TileAction()]
+    return [*track, *_amounts(g, seat, action), _TILE_ACTION]
 
 
 def _deliver_steps(g: Game, seat: int, draft: PlanDraft | None) -> list[Step]:
@@ -127,28 +141,28 @@ def _action_steps(g: Game, seat: int, d: ActionDraft) -> list[Step]:
         if spots:
             # The tile's squares at once (a square taps "take it there"), and "take" as before:
             # records and stored games that went through it stay good.
-            out += [Square(q) for q in _unique(q for q, _ in spots)]
-            out.append(Act("take"))
+            out += [_step(Square, q) for q in _unique(q for q, _ in spots)]
+            out.append(_step(Act, "take"))
         bonus = g.bonus_now(seat)
         for a in g.board.actions_at(r, c):
             out += _offer(g, seat, a, bonus)
-        return [*out, Act("nothing")]
+        return [*out, _step(Act, "nothing")]
     if mode == "square":
-        return [Square(q) for q in _unique(q for q, _ in _placements(g, d))]
+        return [_step(Square, q) for q in _unique(q for q, _ in _placements(g, d))]
     if mode == "rotate":
-        return [Rotate(rot) for q, rot in _placements(g, d) if q == d.square]
+        return [_step(Rotate, rot) for q, rot in _placements(g, d) if q == d.square]
     if mode == "pizzas":
-        return [Pizzas(n) for n in buy_counts(person, g.bonus_now(seat))]
+        return [_step(Pizzas, n) for n in buy_counts(person, g.bonus_now(seat))]
     if mode == "put":
-        puts: list[Step] = [Put(p) for p in sorted(hood.shops, key=ORDER) if _room_left(hood, d, p) > 0]
+        puts: list[Step] = [_step(Put, p) for p in sorted(hood.shops, key=ORDER) if _room_left(hood, d, p) > 0]
         return puts + _sensible_splits(hood, d)
     if mode == "which":
-        return [Pizzeria(p) for p in build_choices(person, g.supply, g.bonus_now(seat))]
+        return [_step(Pizzeria, p) for p in build_choices(person, g.supply, g.bonus_now(seat))]
     if mode == "where":
-        return [Square(q) for q in hood.shop_squares()]
+        return [_step(Square, q) for q in hood.shop_squares()]
     if mode == "from":
         ignore = g.options["express_ignores_roads"]
-        return [From(p) for p in sorted(hood.shops, key=ORDER)
+        return [_step(From, p) for p in sorted(hood.shops, key=ORDER)
                 if hood.shops[p].pizzas > 0 and _serves(hood, p, ignore)]
     return _trip_steps(hood, d.trip, limit=person.value("red"), max_distance=None,
                        stock={}, open_={}, express=True, ignore=g.options["express_ignores_roads"])
@@ -159,18 +173,18 @@ def _offer(g: Game, seat: int, action: str, bonus: Bonus) -> list[Step]:
     nothing: what a grid space offers of its action (each rule read once for both)."""
     person = g.people[seat]
     if action == "sponsor":
-        return [Act(action)]
+        return [_step(Act, action)]
     if action == "buy":
         counts = buy_counts(person, bonus)
-        return [*(Pizzas(n) for n in counts), Act(action)] if counts else []
+        return [*(_step(Pizzas, n) for n in counts), _step(Act, action)] if counts else []
     if action == "express":
         if not can_express(person, bonus, g.options["express_ignores_roads"]):
             return []
-        return [BestTrip(), Act(action)] if person.value("red") > 0 else [Act(action)]
+        return [_BEST_TRIP, _step(Act, action)] if person.value("red") > 0 else [_step(Act, action)]
     choices = build_choices(person, g.supply, bonus)
     if not choices or not person.hood.shop_squares():
         return []
-    return [*(Pizzeria(p) for p in choices), Act(action)]
+    return [*(_step(Pizzeria, p) for p in choices), _step(Act, action)]
 
 
 def _amounts(g: Game, seat: int, action: str) -> list[Step]:
@@ -178,11 +192,11 @@ def _amounts(g: Game, seat: int, action: str) -> list[Step]:
     build, the best express trip (a person's one tap; the action's own step leads to the same)."""
     person, bonus = g.people[seat], g.bonus_now(seat)
     if action == "buy":
-        return [Pizzas(n) for n in buy_counts(person, bonus)]
+        return [_step(Pizzas, n) for n in buy_counts(person, bonus)]
     if action == "build":
-        return [Pizzeria(p) for p in build_choices(person, g.supply, bonus)]
+        return [_step(Pizzeria, p) for p in build_choices(person, g.supply, bonus)]
     if action == "express" and _express_serves(g, seat):
-        return [BestTrip()]
+        return [_BEST_TRIP]
     return []
 
 
@@ -265,8 +279,8 @@ def _trip_steps(hood: Hood, trip: TripDraft, *, limit: int, max_distance: int | 
     out: list[Step] = []
     if ignore and express:
         if can_drop:
-            out += [Drop(q) for q in sorted(hood.cities, key=ORDER) if open_left(q) > 0]
-        return [*out, EndTrip()] if drops else out
+            out += [_step(Drop, q) for q in sorted(hood.cities, key=ORDER) if open_left(q) > 0]
+        return [*out, _END_TRIP] if drops else out
     here = path[-1] if path else start
     used = {frozenset((a, b)) for a, b in zip([start, *path], path, strict=False)}
     if max_distance is None or len(path) < max_distance:
@@ -276,11 +290,11 @@ def _trip_steps(hood: Hood, trip: TripDraft, *, limit: int, max_distance: int | 
                 continue
             if express and not drops and not _drop_ahead(hood, nxt, used | {link}, open_left):
                 continue
-            out.append(StepTo(nxt))
+            out.append(_step(StepTo, nxt))
     if path and can_drop and open_left(here) > 0:
-        out.append(Drop(here))
+        out.append(_step(Drop, here))
     if path and (drops or not express):
-        out.append(EndTrip())
+        out.append(_END_TRIP)
     return out
 
 
@@ -297,18 +311,27 @@ def _plan_steps(g: Game, seat: int, d: PlanDraft) -> list[Step]:
     if d.cur is not None:
         # The trip under way can be dropped as a whole (a person who took a wrong turn).
         return [*_trip_steps(hood, d.cur, limit=tile.max_pizzas - total, max_distance=tile.max_distance,
-                             stock=stock, open_=open_, express=False, ignore=False), UndoTrip()]
+                             stock=stock, open_=open_, express=False, ignore=False), _UNDO_TRIP]
     out: list[Step] = []
-    if len(d.trips) < person.value("green") and total < tile.max_pizzas:
-        out = [From(p) for p in sorted(hood.shops, key=ORDER)
-               if hood.shops[p].pizzas - stock.get(p, 0) > 0
-               and any(q not in hood.shops for _, q in hood.links(p))]
-    out.append(Done())
+    if _trips_left(g, seat, d, total):
+        out = [_step(From, p) for p in sorted(hood.shops, key=ORDER) if _trip_starts(hood, p, stock)]
+    out.append(_DONE)
     if not d.trips:
-        out.append(BestPlan())
+        out.append(_BEST_PLAN)
     else:
-        out.append(UndoTrip())       # a planned trip taken back before the plan is sent
+        out.append(_UNDO_TRIP)       # a planned trip taken back before the plan is sent
     return out
+
+
+def _trips_left(g: Game, seat: int, d: PlanDraft, total: int) -> bool:
+    """Whether the plan may take one more trip: the green track and the tile's pizzas allow it."""
+    return len(d.trips) < g.people[seat].value("green") and total < g.delivery_tile(seat).max_pizzas
+
+
+def _trip_starts(hood: Hood, p: Pos, stock: dict[Pos, int]) -> bool:
+    """Whether a trip of the plan may leave the pizzeria on ``p``: pizzas left after the trips
+    planned (``stock``), and a road out of it."""
+    return hood.shops[p].pizzas - stock.get(p, 0) > 0 and any(q not in hood.shops for _, q in hood.links(p))
 
 
 # --- Checking and applying a step -------------------------------------------------------------
@@ -361,6 +384,13 @@ def _surely_settled(g: Game, seat: int, draft: None, step: Step) -> bool:
 
 
 def _surely_planned(g: Game, seat: int, draft: PlanDraft | None, step: Step) -> bool:
+    if isinstance(step, From):         # a trip's pizzeria (``_plan_steps``, no trip under way)
+        if draft is None:
+            draft = NO_PLAN
+        if draft.cur is not None or type(step.square) is not tuple or step.square not in g.people[seat].hood.shops:
+            return False
+        stock, _, total = draft.taken()
+        return _trips_left(g, seat, draft, total) and _trip_starts(g.people[seat].hood, step.square, stock)
     if isinstance(step, BestPlan):
         return draft is None or draft.cur is None and not draft.trips
     if isinstance(step, UndoTrip):

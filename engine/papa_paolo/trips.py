@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from .errors import (
@@ -215,46 +214,74 @@ def _allocate_one(hood: Hood, shop: Pos, covered: frozenset[Pos], max_pizzas: in
 def _allocate_many(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
                    ) -> tuple[tuple[int, int], dict[Pos, dict[Pos, int]]]:
     """``_allocate`` for any number of pizzerias: a search over the squares in order, each
-    splitting its open houses among the pizzerias that reach it."""
+    splitting its open houses among the pizzerias that reach it (``_splits``' order, the first
+    best kept: the drops are the first best in that order).
+
+    Each position of the search (the square, what each pizzeria and the tile's limit can still
+    give) is weighed once: its best value, as one number (``DONE``), and the split it takes are
+    kept, and the drops are read back along the best splits from the start."""
     shops = sorted(cover)
     squares = sorted({q for qs in cover.values() for q in qs})
     who = [tuple(i for i, p in enumerate(shops) if q in cover[p]) for q in squares]
-    opens = [hood.cities[q].open for q in squares]
+    cities = hood.cities
+    opens = [cities[q].houses - cities[q].served for q in squares]
+    n = len(squares)
 
     # What the squares from i on could still take from each pizzeria, and in all: stocks and the
     # tile's limit beyond these change nothing, so states are clamped to them (far fewer states).
-    suffix = [[0] * len(shops) for _ in range(len(squares) + 1)]
-    total = [0] * (len(squares) + 1)
-    for i in range(len(squares) - 1, -1, -1):
-        suffix[i] = [suffix[i + 1][j] + (opens[i] if j in who[i] else 0) for j in range(len(shops))]
+    suffix = [(0,) * len(shops)] * (n + 1)
+    total = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = tuple(suffix[i + 1][j] + (opens[i] if j in who[i] else 0) for j in range(len(shops)))
         total[i] = total[i + 1] + opens[i]
+    kept: dict[tuple[int, tuple[int, ...], int], tuple[int, Any]] = {}
 
-    def best(i: int, stock: tuple[int, ...], left: int) -> tuple[tuple[int, int], tuple]:
-        return _best(i, tuple(map(min, stock, suffix[i])), min(left, total[i]))
-
-    @cache
-    def _best(i: int, stock: tuple[int, ...], left: int) -> tuple[tuple[int, int], tuple]:
-        if i == len(squares) or left == 0:
-            return (0, 0), ()
-        result = ((-1, -1), ())
-        for amounts in _splits(opens[i], [stock[j] for j in who[i]], left):
+    def value(i: int, stock: tuple[int, ...], left: int) -> int:
+        """The best value from square ``i`` on (``stock`` and ``left`` clamped to what it can take)."""
+        if i == n or left == 0:
+            return 0
+        key = (i, stock, left)
+        known = kept.get(key)
+        if known is not None:
+            return known[0]
+        o, mine = opens[i], who[i]
+        cap, room = suffix[i + 1], total[i + 1]
+        best, chosen = -1, None
+        if len(mine) == 1:        # most squares are reached from one pizzeria: its amounts in turn
+            j, = mine
+            for a in range(min(stock[j], o, left) + 1):
+                nxt = list(stock)
+                nxt[j] -= a
+                after = (tuple(map(min, nxt, cap)), min(left - a, room))
+                v = value(i + 1, *after) + a * DONE + (a == o)
+                if v > best:
+                    best, chosen = v, ((a,), after)
+            kept[key] = (best, chosen)
+            return best
+        for amounts in _splits(o, [stock[j] for j in mine], left):
             got = sum(amounts)
             nxt = list(stock)
-            for j, a in zip(who[i], amounts, strict=True):
+            for j, a in zip(mine, amounts, strict=True):
                 nxt[j] -= a
-            (served, done), rest = best(i + 1, tuple(nxt), left - got)
-            value = (served + got, done + (got == opens[i]))
-            if value > result[0]:
-                result = (value, ((i, amounts), *rest))
-        return result
+            after = (tuple(map(min, nxt, cap)), min(left - got, room))
+            v = value(i + 1, *after) + got * DONE + (got == o)
+            if v > best:
+                best, chosen = v, (amounts, after)
+        kept[key] = (best, chosen)
+        return best
 
-    value, chosen = best(0, tuple(hood.shops[p].pizzas for p in shops), max_pizzas)
+    stock = tuple(map(min, (hood.shops[p].pizzas for p in shops), suffix[0]))
+    left = min(max_pizzas, total[0])
+    best = value(0, stock, left)
     drops: dict[Pos, dict[Pos, int]] = {p: {} for p in shops}
-    for i, amounts in chosen:
+    i = 0
+    while i < n and left:
+        amounts, (stock, left) = kept[(i, stock, left)][1]
         for j, a in zip(who[i], amounts, strict=True):
             if a:
                 drops[shops[j]][squares[i]] = a
-    return value, drops
+        i += 1
+    return (best // DONE, best % DONE), drops
 
 
 def _splits(need: int, stocks: list[int], left: int) -> list[tuple[int, ...]]:
@@ -288,17 +315,41 @@ def _best_plan(hood: Hood, *, trips_allowed: int, max_pizzas: int, max_distance:
     A branch and bound over sets of trips (each trip a maximal set of squares it can reach),
     richest trips first; a branch stops when even its best completion cannot beat the best plan
     found (its houses, stock and tile limit bound what it can serve)."""
-    options: list[tuple[Pos, frozenset[Pos], tuple[Pos, ...]]] = []
+    options, opens = _options(hood, max_distance)
+    if not options or trips_allowed <= 0 or max_pizzas <= 0:
+        return []
+    stock = sum(hood.shops[p].pizzas for p in {o[0] for o in options})
+    limit = min(max_pizzas, stock)
+    if trips_allowed == 1:
+        value, chosen, drops = _best_trip(hood, options, opens, limit, max_pizzas)
+    else:
+        value, chosen, drops = _search(hood, options, opens, limit, trips_allowed, max_pizzas)
+    if not chosen or value[0] == 0:
+        return []
+    return _trips_of(chosen, options, drops)
+
+
+Option = tuple[Pos, frozenset[Pos], tuple[Pos, ...]]        # a trip's pizzeria, its squares with houses, its path
+Found = tuple[tuple[int, int], list[int] | None, dict[Pos, dict[Pos, int]] | None]   # value, options, drops
+
+
+def _options(hood: Hood, max_distance: int) -> tuple[list[Option], dict[Pos, int]]:
+    """Every trip worth weighing (``trails`` of each pizzeria with pizzas), richest first, and
+    each city square's open houses."""
+    options: list[Option] = []
     ways = ways_out(hood)
     for start, shop in sorted(hood.shops.items()):
         if shop.pizzas > 0:
             options += [(start, k, path) for k, path in trails(hood, start, max_distance, ways).items()]
-    if not options or trips_allowed <= 0 or max_pizzas <= 0:
-        return []
-    opens = {q: c.open for q, c in hood.cities.items()}
+    opens = {q: c.houses - c.served for q, c in hood.cities.items()}
     options.sort(key=lambda o: (-sum(opens[q] for q in o[1]), o[0], sorted(o[1])))
-    stock = sum(hood.shops[p].pizzas for p in {o[0] for o in options})
-    limit = min(max_pizzas, stock)
+    return options, opens
+
+
+def _search(hood: Hood, options: list[Option], opens: dict[Pos, int], limit: int, trips_allowed: int,
+            max_pizzas: int) -> Found:
+    """The branch and bound of ``_best_plan``: the first best set of trips in the order of
+    ``options``, at most ``SEARCH_CAP`` sets weighed."""
     best: list[Any] = [(-1, -1), None, None]
     tried = [0]
     seen: set[frozenset] = set()
@@ -316,9 +367,10 @@ def _best_plan(hood: Hood, *, trips_allowed: int, max_pizzas: int, max_distance:
         if chosen and key not in seen:
             seen.add(key)
             tried[0] += 1
-            value, drops = _allocate(hood, cover, max_pizzas)
-            if value > best[0]:
-                best[:] = [value, list(chosen), drops]
+            if _most(hood, cover, opens, max_pizzas) > best[0]:       # else it cannot beat the best
+                value, drops = _allocate(hood, cover, max_pizzas)
+                if value > best[0]:
+                    best[:] = [value, list(chosen), drops]
         left = trips_allowed - len(chosen)
         if left == 0 or tried[0] >= SEARCH_CAP or best[0][0] == limit and best[0][1] >= _most_done(opens, limit):
             return
@@ -331,10 +383,36 @@ def _best_plan(hood: Hood, *, trips_allowed: int, max_pizzas: int, max_distance:
             search(i + 1, [*chosen, i], {**cover, start: cover.get(start, frozenset()) | k})
 
     search(0, [], {})
-    _, chosen, drops = best
-    if not chosen or best[0][0] == 0:
-        return []
-    return _trips_of(chosen, options, drops)
+    value, chosen, drops = best
+    return value, chosen, drops
+
+
+def _most(hood: Hood, cover: dict[Pos, frozenset[Pos]], opens: dict[Pos, int], max_pizzas: int) -> tuple[int, int]:
+    """At least ``_allocate``'s value, without placing a pizza: the houses the trips reach, as
+    many as the pizzerias' stocks and the tile allow, then the squares so many could complete."""
+    reached = frozenset().union(*cover.values())
+    houses = sum(opens[q] for q in reached)
+    served = min(max_pizzas, houses, sum(min(hood.shops[p].pizzas, sum(opens[q] for q in squares))
+                                         for p, squares in cover.items()))
+    return served, _most_done({q: opens[q] for q in reached}, served)
+
+
+def _best_trip(hood: Hood, options: list[Option], opens: dict[Pos, int], limit: int, max_pizzas: int) -> Found:
+    """``_search`` with one trip allowed, the same answer: there every trip is weighed (the
+    first level of the search is not cut short), the first best kept. The options come richest
+    first, so once the best found serves more than an option's houses, no later one can beat it;
+    a trip whose ``_most`` cannot beat the best is passed."""
+    best: tuple[int, int] = (-1, -1)
+    chosen, drops = None, None
+    for i, (start, squares, _) in enumerate(options):
+        if best[0] > min(limit, sum(opens[q] for q in squares)):
+            break
+        if best >= _most(hood, {start: squares}, opens, max_pizzas):
+            continue
+        value, allocated = _allocate_one(hood, start, squares, max_pizzas)
+        if value > best:
+            best, chosen, drops = value, [i], allocated
+    return best, chosen, drops
 
 
 def _most_done(opens: dict[Pos, int], limit: int) -> int:

@@ -103,6 +103,104 @@ def test_one_pizzerias_drops_equal_the_general_search():
     assert checked > 150
 
 
+def _plain_allocate_many(hood: Hood, cover: dict, max_pizzas: int):
+    """``trips._allocate_many`` as the rule reads: the squares in order, each split among the
+    pizzerias that reach it in ``_splits``' order, the first best (served, completed) kept."""
+    shops = sorted(cover)
+    squares = sorted({q for qs in cover.values() for q in qs})
+    who = [tuple(i for i, p in enumerate(shops) if q in cover[p]) for q in squares]
+    opens = [hood.cities[q].open for q in squares]
+
+    known: dict = {}
+
+    def best(i: int, stock: tuple, left: int):
+        if (i, stock, left) not in known:
+            known[i, stock, left] = weigh(i, stock, left)
+        return known[i, stock, left]
+
+    def weigh(i: int, stock: tuple, left: int):
+        if i == len(squares) or left == 0:
+            return (0, 0), ()
+        result = ((-1, -1), ())
+        for amounts in trips._splits(opens[i], [stock[j] for j in who[i]], left):
+            nxt = list(stock)
+            for j, a in zip(who[i], amounts, strict=True):
+                nxt[j] -= a
+            (served, done), rest = best(i + 1, tuple(nxt), left - sum(amounts))
+            value = (served + sum(amounts), done + (sum(amounts) == opens[i]))
+            if value > result[0]:
+                result = (value, ((i, amounts), *rest))
+        return result
+
+    value, chosen = best(0, tuple(hood.shops[p].pizzas for p in shops), max_pizzas)
+    drops: dict = {p: {} for p in shops}
+    for i, amounts in chosen:
+        for j, a in zip(who[i], amounts, strict=True):
+            if a:
+                drops[shops[j]][squares[i]] = a
+    return value, drops
+
+
+def test_several_pizzerias_drops_equal_the_plain_search():
+    """The search over splits, each position weighed once, gives the drops of the plain search."""
+    checked = 0
+    for i, g in enumerate(_positions()):
+        if i % 8:
+            continue
+        for person in g.people:
+            hood = person.hood
+            reach = {start: list(trips.trails(hood, start, 4)) for start in hood.shops}
+            starts = [start for start in reach if reach[start]]
+            for a, b in zip(starts, starts[1:], strict=False):
+                for covered_a in reach[a][:3]:
+                    for covered_b in reach[b][:3]:
+                        cover = {a: covered_a, b: covered_b}
+                        for max_pizzas in (2, 4, 9):
+                            assert trips._allocate_many(hood, cover, max_pizzas) == \
+                                _plain_allocate_many(hood, cover, max_pizzas)
+                            checked += 1
+    assert checked > 150
+
+
+def test_a_set_of_trips_serves_no_more_than_its_most():
+    """The search passes a set of trips whose ``_most`` cannot beat the best found: that is
+    safe because no placing of its pizzas is worth more."""
+    checked = 0
+    for i, g in enumerate(_positions()):
+        if i % 8:
+            continue
+        for person in g.people:
+            hood = person.hood
+            options, opens = trips._options(hood, 4)
+            for a in options[:6]:
+                for b in options[:6]:
+                    cover = {a[0]: a[1] | b[1]} if a[0] == b[0] else {a[0]: a[1], b[0]: b[1]}
+                    for max_pizzas in (1, 3, 9):
+                        assert trips._allocate(hood, cover, max_pizzas)[0] <= \
+                            trips._most(hood, cover, opens, max_pizzas)
+                        checked += 1
+    assert checked > 300
+
+
+def test_one_trips_best_equals_the_search():
+    """With one trip allowed, each trip weighed in turn (richest first, stopped once none can
+    beat the best) gives the plan the branch and bound gives."""
+    checked = 0
+    for i, g in enumerate(_positions()):
+        if i % 4:
+            continue
+        for person in g.people:
+            hood = person.hood
+            for max_distance in (2, 4, 60):
+                options, opens = trips._options(hood, max_distance)
+                for max_pizzas in (1, 3, 6):
+                    limit = min(max_pizzas, sum(hood.shops[p].pizzas for p in {o[0] for o in options}))
+                    assert trips._best_trip(hood, options, opens, limit, max_pizzas) == \
+                        trips._search(hood, options, opens, limit, 1, max_pizzas)
+                    checked += bool(options)
+    assert checked > 300
+
+
 def test_a_step_passed_without_the_list_is_in_the_list():
     """``check_step`` passes common steps without listing every choice: each one it passes is
     listed, among every step offered at some point of the games (most of them not offered now)."""
