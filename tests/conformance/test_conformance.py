@@ -79,6 +79,25 @@ def test_the_declared_rounds_and_score_history_hold_over_a_game(case):
             assert match.pacing.round_number() == rounds               # a game of fixed rounds ends in its last
 
 
+def test_each_cycle_starts_in_the_log_with_the_move_that_began_it(case):
+    """``pacing.cycle_start(c)`` (where the bot reads a cycle's events for its picture and summary)
+    lies among the events of the move after which ``pacing.cycle`` first said ``c``."""
+    definition, n = case
+    for seed in seeds(8):
+        match = definition.new_match(names(n), seed=seed)
+        rng = random.Random(seed)
+        began: dict[int, tuple[int, int]] = {1: (0, 0)}     # cycle -> log length before and after its first move
+        while not match.is_terminal():
+            before = len(match.log)
+            seat, choice = random_move(match, rng)
+            match.apply(choice, by=seat)
+            began.setdefault(match.pacing.cycle, (before, len(match.log)))
+        assert len(began) > 2, "a random game closed fewer than two cycles"
+        for cycle, (before, after) in began.items():
+            start = match.pacing.cycle_start(cycle)
+            assert (cycle == 1 and start == 0) or before < start <= after, (cycle, before, start, after)
+
+
 def test_check_agrees_with_apply_and_a_refusal_changes_nothing(case):
     definition, n = case
     refused = 0

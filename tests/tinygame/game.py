@@ -173,6 +173,10 @@ class CycleEnded(Event):
     cycle: int
     scores: tuple[int, ...]
 
+    @property
+    def ended_cycle(self) -> int:
+        return self.cycle
+
 
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):
