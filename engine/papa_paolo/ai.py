@@ -28,6 +28,7 @@ from typing import Any
 
 from . import components as C
 from .hood import WAYS, City, Geometry, Hood, Pos, Shop, rotated
+from .memo import Memo
 from .steps import Act, BestPlan, Decline, Done, Drop, EndTrip, Place, Step, TileAction, Track
 from .trips import best_plan
 
@@ -219,22 +220,16 @@ def _layout(geometry: Geometry) -> _Layout:
 
 # Pizzas the best plan delivers, kept by what it reads (``trips.best_plan``'s key): a bid weighs
 # every staircase column's tile, and a rollout asks that of every seat (160 plans in a search of
-# 20 playouts at 4 players), more than the rules' own memory keeps. Forgotten all at once when
-# full: each step of that is one dictionary operation, safe with AIs thinking in threads.
+# 20 playouts at 4 players), more than the rules' own memory keeps.
 PLANS_KEPT = 512
-_SERVED: dict[tuple, int] = {}
+_SERVED: Memo[int] = Memo(PLANS_KEPT)
 
 
 def _plan_serves(hood: Hood, trips_allowed: int, max_pizzas: int, max_distance: int) -> int:
     """The pizzas ``best_plan`` drops in ``hood`` with these limits."""
-    key = (hood.serving(), trips_allowed, max_pizzas, max_distance)
-    served = _SERVED.get(key)
-    if served is None:
-        if len(_SERVED) >= PLANS_KEPT:
-            _SERVED.clear()
-        plan = best_plan(hood, trips_allowed=trips_allowed, max_pizzas=max_pizzas, max_distance=max_distance)
-        served = _SERVED[key] = sum(len(t[2]) for t in plan)
-    return served
+    return _SERVED.get((hood.serving(), trips_allowed, max_pizzas, max_distance), lambda: sum(
+        len(t[2]) for t in best_plan(hood, trips_allowed=trips_allowed, max_pizzas=max_pizzas,
+                                     max_distance=max_distance)))
 
 
 class _Mind:
