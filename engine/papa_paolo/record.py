@@ -116,9 +116,12 @@ def _replay_move(game: Game, seats: dict[str, int], move: Any) -> Mapping[str, A
 
 
 def write_moves(moves: list[Mapping[str, Any]]) -> list[str]:
-    """Each move's ``compact_json``, encoded in one call: compact JSON holds no newline, and each
-    move's text starts with its "player", so the texts are the pieces between the moves. A piece
-    too many (a "player" inside a move) falls back to one call a move."""
+    """Each move's ``compact_json``, encoded in one call: compact JSON holds no newline, and when
+    every move's first key is "player" (as ``_replay_move`` writes them) each move's text starts
+    with it, so the texts are the pieces between the moves. A move not starting with "player", or
+    a piece too many (a "player" inside a move), falls back to one call a move."""
+    if not all(next(iter(move), None) == "player" for move in moves):
+        return [compact_json(move) for move in moves]
     text = compact_json(moves)[1:-1]
     texts = text.replace('},{"player":', '}\n{"player":').split("\n")
     if len(texts) == len(moves):

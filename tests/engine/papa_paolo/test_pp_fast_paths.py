@@ -260,15 +260,18 @@ def test_a_move_is_written_as_json_dumps_writes_it():
 
 def test_a_replay_writes_its_moves_as_play_writes_them():
     """A replay writes all its moves' texts in one call (``write_moves``): the same texts as one
-    ``compact_json`` a move, also with a "player" inside a move (a piece too many) and a move not
-    starting with its "player"; and a record replayed reads back as it was."""
+    ``compact_json`` a move, also with a "player" inside a move (a piece too many), a move not
+    starting with its "player", and both together (a piece too many and one too few); and a record
+    replayed reads back as it was."""
     game = play_out(4, 11).state
     record_ = to_record(game)
     replayed = from_record(record_)
     assert replayed.record_moves == game.record_moves and to_record(replayed) == record_
     moves = [json.loads(text) for text in game.record_moves]
-    inside = {"player": "ann", "late": {"x": {"player": "bob"}}}
-    for some in ([], moves[:1], moves, [*moves[:3], inside, *moves[3:5]], [{"late": None, "player": "ann"}]):
+    inside = {"player": "ann", "deliver": [{"a": 1}, {"player": "bob"}]}
+    assert '},{"player":' in compact_json(inside)
+    late = {"late": None, "player": "ann"}
+    for some in ([], moves[:1], moves, [*moves[:3], inside, *moves[3:5]], [late], [*moves[:2], inside, late]):
         assert write_moves(some) == [compact_json(move) for move in some]
     reordered = {**record_, "moves": [{**{k: v for k, v in m.items() if k != "player"}, "player": m["player"]}
                                       for m in record_["moves"]]}
