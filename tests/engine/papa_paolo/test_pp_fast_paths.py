@@ -24,7 +24,7 @@ from engine.papa_paolo.hood import City, Hood, Shop, rotated
 from engine.papa_paolo.record import from_record, game_from_setup, play_move, to_record, write_moves
 from engine.papa_paolo.stepper import _amounts, _express_serves, _offer, _surely_offered, legal_steps
 from engine.papa_paolo.steps import Act
-from engine.shared import shared, shared_new
+from engine.shared import is_shared, shared_new
 
 
 def _plain_placements(hood: Hood, tile: C.CityTile) -> list:
@@ -303,7 +303,7 @@ def test_the_staircase_checks_equal_the_listed_spaces():
 def test_events_found_by_their_fields_are_the_shared_copies():
     """A game that shares finds a recurring event by its fields (``shared_new``) instead of making
     it: the same log as a game that shares nothing, each event after the set-up the shared copy
-    that ``shared`` gives; a value that cannot be hashed is made and kept as it is."""
+    itself (``is_shared``); a value that cannot be hashed is made and kept as it is."""
     record_ = to_record(play_out(3, 21).state)
     game = from_record(record_)
     plain = game_from_setup(record_)
@@ -313,7 +313,7 @@ def test_events_found_by_their_fields_are_the_shared_copies():
                   {k: v for k, v in move.items() if k != "player"})
     assert plain.log == game.log and plain.record_moves == game.record_moves
     for event in game.log[len(game_from_setup(record_).log):]:
-        assert shared(event) is event or event.kind == "express_delivered"
+        assert is_shared(event) or event.kind == "express_delivered"
         if type(event) in RECURRING:
             assert shared_new(type(event), *(getattr(event, f.name) for f in fields(event))) is event
     unhashable = shared_new(ExpressDelivered, 0, 1, {"from": [0, 0]})
