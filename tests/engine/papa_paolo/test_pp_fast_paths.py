@@ -300,6 +300,14 @@ def test_the_staircase_checks_equal_the_listed_spaces():
     assert checked > 100
 
 
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
 def test_events_found_by_their_fields_are_the_shared_copies():
     """A game that shares finds a recurring event by its fields (``shared_new``) instead of making
     it: the same log as a game that shares nothing, each event after the set-up the shared copy
@@ -313,7 +321,7 @@ def test_events_found_by_their_fields_are_the_shared_copies():
                   {k: v for k, v in move.items() if k != "player"})
     assert plain.log == game.log and plain.record_moves == game.record_moves
     for event in game.log[len(game_from_setup(record_).log):]:
-        assert is_shared(event) or event.kind == "express_delivered"
+        assert is_shared(event) or not _hashable(event)      # a delivery holds dicts: kept as made
         if type(event) in RECURRING:
             assert shared_new(type(event), *(getattr(event, f.name) for f in fields(event))) is event
     unhashable = shared_new(ExpressDelivered, 0, 1, {"from": [0, 0]})
