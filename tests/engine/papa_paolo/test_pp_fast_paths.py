@@ -48,6 +48,8 @@ def _positions():
 
 
 def test_remembered_answers_equal_the_plain_rules():
+    """Kept and shortcut answers equal the plain rules in every position of random games: also
+    ``Game._may_move``, asked by every move instead of building ``to_act``."""
     tiles = [C.CITY_TILES[t] for t in C.CITY_IDS[::7]]
     checked = 0
     for g in _positions():
@@ -65,6 +67,7 @@ def test_remembered_answers_equal_the_plain_rules():
                 ignore = g.options["express_ignores_roads"]
                 found = trips._best_express(hood, max_drops=person.value("red"), ignore_roads=ignore)
                 assert _express_serves(g, seat) == (found is not None)
+                assert g._may_move(seat) == (seat in g.to_act())
             checked += 1
     assert checked > 500
 
