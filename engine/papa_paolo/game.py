@@ -500,7 +500,8 @@ class Game:
         return any(low < C.STAIR_ROWS and STAIR_COST[low][col] <= lire for col, low in self._stair_lows(seat))
 
     def _stair_low(self, seat: int, col: int) -> int:
-        """``_stair_lows(seat)``'s lowest row for ``col`` alone (a bid asks one column)."""
+        """The lowest row ``seat`` may move to in staircase column ``col``: above every other
+        marker in the column, and no step down from its own."""
         low = 0
         for s, (r, c) in self.pos.items():
             if c == col and s != seat and r >= low:
@@ -511,20 +512,8 @@ class Game:
         return low
 
     def _stair_lows(self, seat: int) -> list[tuple[int, int]]:
-        """Each staircase column with the lowest row ``seat`` may move to there: above every other
-        marker in the column, and no step down from its own."""
-        here = self.pos.get(seat)
-        lowest: dict[int, int] = {}       # per column: the first row above the other markers
-        for s, (r, c) in self.pos.items():
-            if s != seat and r + 1 > lowest.get(c, 0):
-                lowest[c] = r + 1
-        out = []
-        for col in range(1, self.board.stair_columns + 1):
-            low = lowest.get(col, 0)
-            if here is not None:
-                low = max(low, here[0] + 1 if here[1] == col else here[0])
-            out.append((col, low))
-        return out
+        """Each staircase column with its ``_stair_low`` for ``seat``."""
+        return [(col, self._stair_low(seat, col)) for col in range(1, self.board.stair_columns + 1)]
 
     def _stairs_why(self, seat: int, row: int, col: int) -> str:
         if not (0 <= row < C.STAIR_ROWS and 1 <= col <= self.board.stair_columns):
