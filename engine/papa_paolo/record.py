@@ -95,21 +95,13 @@ def _replay_move(game: Game, seats: dict[str, int], move: Any) -> Mapping[str, A
     """Play a record's move (``play_move`` of it without its "player") and return it as ``play``
     writes it: the move itself when "player" is its first key (the same text), without taking the
     player out and back in."""
-    if type(move) is dict and type(player := move.get("player")) is str and player in seats:
-        seat = seats[player]
-        data = move.copy()
-        del data["player"]
-    elif not isinstance(move, Mapping) or move.get("player") not in game.players:
+    player = move.get("player") if isinstance(move, Mapping) else None
+    seat = seats.get(player) if isinstance(player, str) else None
+    if seat is None:
         raise MalformedInput("every move is an object naming its player")
-    else:
-        seat = game.players.index(move["player"])
-        data = {k: v for k, v in move.items() if k != "player"}
-    try:
-        whole = parse_move(game.phase, data)
-    except GameError:
-        game.check_turn(seat)           # a move out of turn is refused as such, whatever its shape
-        raise
-    game.play_unwritten(seat, whole)
+    data = dict(move)
+    del data["player"]
+    game.play_unwritten(seat, _parse_in_turn(game, seat, data))
     if type(move) is dict and next(iter(move)) == "player":
         return move
     return {"player": game.players[seat], **data}
@@ -131,12 +123,17 @@ def write_moves(moves: list[Mapping[str, Any]]) -> list[str]:
 
 def play_move(game: Game, seat: int, data: Mapping[str, Any]) -> list[Event]:
     """Play a record's move (its JSON object without "player"), kept in the record as written."""
+    return game.play(seat, _parse_in_turn(game, seat, data), as_written=data)
+
+
+def _parse_in_turn(game: Game, seat: int, data: Mapping[str, Any]) -> Move:
+    """``parse_move`` of ``data`` in the game's phase; a move out of turn is refused as such,
+    whatever its shape."""
     try:
-        move = parse_move(game.phase, data)
+        return parse_move(game.phase, data)
     except GameError:
-        game.check_turn(seat)           # a move out of turn is refused as such, whatever its shape
+        game.check_turn(seat)
         raise
-    return game.play(seat, move, as_written=data)
 
 
 # --- Moves --------------------------------------------------------------------------------------
