@@ -17,8 +17,6 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any
 
-from engine.shared import shared
-
 from . import components as C
 from .actions import Bonus, build_choices, buy_counts, can_express, received, splits
 from .drafts import NO_PLAN, ActionDraft, PlanDraft, TripDraft
@@ -471,13 +469,12 @@ def apply_step(g: Game, seat: int, step: Step) -> list[Event]:
     check_step(g, seat, step)
     before = len(g.log)
     pair = (seat, str(step))
-    g.moves.append(shared(pair) if g.shares else pair)     # the same pairs recur in every game
+    g.moves.append(g.share(pair))     # the same pairs recur in every game
     g.by_seat[seat] += 1
     phase = g.phase
     DO[phase](g, seat, step)
     if phase == Phase.DELIVER and g.phase == phase and seat in g.pending:
-        event = PlanStep(seat, pair[1])
-        g.log.append(shared(event) if g.shares else event)
+        g.log.append(g.event(PlanStep, seat, pair[1]))
     return g.log[before:]
 
 
