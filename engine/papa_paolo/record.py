@@ -85,7 +85,9 @@ def from_record(record: Any, seed: int | None = None) -> Game:
         try:
             written.append(_replay_move(game, seats, move))
         except GameError as exc:
-            game.record_moves += write_moves(written)    # the encoder's own refusal comes first, as before
+            # The game is thrown away, but the moves before are still encoded: one that JSON
+            # cannot encode raises its TypeError first, as when every move was written as played.
+            write_moves(written)
             raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
     game.record_moves += write_moves(written)
     return game
