@@ -12,7 +12,7 @@ then completing the most squares, then leaving the fewest pizzas (PAPA_PAOLO.md 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .errors import (
@@ -247,22 +247,7 @@ def _allocate_many(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
         o, mine = opens[i], who[i]
         cap, room = suffix[i + 1], total[i + 1]
         best, chosen = -1, None
-        if len(mine) == 1:        # most squares are reached from one pizzeria: its amounts in turn
-            j, = mine
-            for a in range(min(stock[j], o, left) + 1):
-                nxt = list(stock)
-                nxt[j] -= a
-                after = (tuple(map(min, nxt, cap)), min(left - a, room))
-                v = value(i + 1, *after) + a * DONE + (a == o)
-                if v > best:
-                    best, chosen = v, ((a,), after)
-            kept[key] = (best, chosen)
-            return best
-        for amounts in _splits(o, [stock[j] for j in mine], left):
-            got = sum(amounts)
-            nxt = list(stock)
-            for j, a in zip(mine, amounts, strict=True):
-                nxt[j] -= a
+        for amounts, got, nxt in _takes(o, stock, mine, left):
             after = (tuple(map(min, nxt, cap)), min(left - got, room))
             v = value(i + 1, *after) + got * DONE + (got == o)
             if v > best:
@@ -284,10 +269,26 @@ def _allocate_many(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
     return (best // DONE, best % DONE), drops
 
 
+def _takes(need: int, stock: tuple[int, ...], mine: tuple[int, ...], left: int
+           ) -> Iterator[tuple[tuple[int, ...], int, list[int]]]:
+    """``_splits`` of ``need`` among the pizzerias ``mine`` (indices into ``stock``), each with
+    the pizzas it takes in all and the stock after it."""
+    if len(mine) == 1:        # most squares are reached from one pizzeria: its amounts in turn
+        j, = mine
+        for a in range(min(stock[j], need, left) + 1):
+            after = list(stock)
+            after[j] -= a
+            yield (a,), a, after
+        return
+    for amounts in _splits(need, [stock[j] for j in mine], left):
+        after = list(stock)
+        for j, a in zip(mine, amounts, strict=True):
+            after[j] -= a
+        yield amounts, sum(amounts), after
+
+
 def _splits(need: int, stocks: list[int], left: int) -> list[tuple[int, ...]]:
     """Ways to take up to ``need`` pizzas (and ``left`` in all) from pizzerias with ``stocks``."""
-    if len(stocks) == 1:          # most squares are reached from one pizzeria: the same list, at once
-        return [(a,) for a in range(min(stocks[0], need, left) + 1)]
     out: list[tuple[int, ...]] = [()]
     for s in stocks:
         out = [(*o, a) for o in out for a in range(min(s, need - sum(o), left - sum(o)) + 1)]
