@@ -17,6 +17,11 @@ Pos = tuple[int, int]
 Geometry = tuple[frozenset[tuple[Pos, frozenset[str]]], frozenset[Pos]]
 
 
+def reading_order(pos: Pos) -> tuple[int, int]:
+    """The sort key of squares in reading order: by row (y), then column (x)."""
+    return pos[1], pos[0]
+
+
 class City:
     __slots__ = ("tile", "colour", "roads", "houses", "served", "scored")
 
@@ -97,7 +102,7 @@ class Hood:
     def frontier(self) -> list[Pos]:
         """Free squares orthogonally next to the neighbourhood, in (y, x) order."""
         out = {step(p, s) for p in self.squares() for s in SIDES}
-        return sorted((q for q in out if not self.occupied(q)), key=lambda q: (q[1], q[0]))
+        return sorted((q for q in out if not self.occupied(q)), key=reading_order)
 
     def fits_with(self, pos: Pos) -> bool:
         xs, ys = zip(*self.cities, *self.shops, pos, strict=True)     # the squares, as xs and ys

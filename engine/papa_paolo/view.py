@@ -13,6 +13,7 @@ from typing import Any
 
 from . import components as C
 from .game import Phase
+from .hood import reading_order
 from .stepper import legal_steps
 
 
@@ -81,7 +82,7 @@ def _squares(hood) -> tuple[SquareView, ...]:
                       c.served, c.scored, 0, 0) for (x, y), c in hood.cities.items()]
     out += [SquareView(x, y, "pizzeria", s.id, None, (), 0, 0, False, s.capacity, s.pizzas)
             for (x, y), s in hood.shops.items()]
-    return tuple(sorted(out, key=lambda q: (q.y, q.x)))
+    return tuple(sorted(out, key=lambda q: reading_order((q.x, q.y))))
 
 
 def _draft(game, seat: int | None) -> dict[str, Any] | None:
