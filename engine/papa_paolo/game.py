@@ -392,7 +392,7 @@ class Game:
         self._next_placer()
 
     def _action(self, seat: int, name: str, body: Any, bonus: Bonus, events: list[Event],
-                space: Pos | None = None) -> None:
+                space: tuple[int, int] | None = None) -> None:
         """Check and do an action; ``space``: the grid space of a marker placed for it (its event first)."""
         person = self.people[seat]
         check_action(person, name, body, bonus, supply=self.supply,

@@ -368,7 +368,7 @@ def _search(hood: Hood, options: list[Option], opens: dict[Pos, int], limit: int
         if chosen and key not in seen:
             seen.add(key)
             tried[0] += 1
-            if _most(hood, cover, opens, max_pizzas) > best[0]:       # else it cannot beat the best
+            if _value_bound(hood, cover, opens, max_pizzas) > best[0]:       # else it cannot beat the best
                 value, drops = _allocate(hood, cover, max_pizzas)
                 if value > best[0]:
                     best[:] = [value, list(chosen), drops]
@@ -388,7 +388,7 @@ def _search(hood: Hood, options: list[Option], opens: dict[Pos, int], limit: int
     return value, chosen, drops
 
 
-def _most(hood: Hood, cover: dict[Pos, frozenset[Pos]], opens: dict[Pos, int], max_pizzas: int) -> tuple[int, int]:
+def _value_bound(hood: Hood, cover: dict[Pos, frozenset[Pos]], opens: dict[Pos, int], max_pizzas: int) -> tuple[int, int]:
     """At least ``_allocate``'s value, without placing a pizza: the houses the trips reach, as
     many as the pizzerias' stocks and the tile allow, then the squares so many could complete."""
     reached = frozenset().union(*cover.values())
@@ -402,13 +402,13 @@ def _best_trip(hood: Hood, options: list[Option], opens: dict[Pos, int], limit: 
     """``_search`` with one trip allowed, the same answer: there every trip is weighed (the
     first level of the search is not cut short), the first best kept. The options come richest
     first, so once the best found serves more than an option's houses, no later one can beat it;
-    a trip whose ``_most`` cannot beat the best is passed."""
+    a trip whose ``_value_bound`` cannot beat the best is passed."""
     best: tuple[int, int] = (-1, -1)
     chosen, drops = None, None
     for i, (start, squares, _) in enumerate(options):
         if best[0] > min(limit, sum(opens[q] for q in squares)):
             break
-        if best >= _most(hood, {start: squares}, opens, max_pizzas):
+        if best >= _value_bound(hood, {start: squares}, opens, max_pizzas):
             continue
         value, allocated = _allocate_one(hood, start, squares, max_pizzas)
         if value > best:

@@ -165,8 +165,8 @@ def test_several_pizzerias_drops_equal_the_plain_search():
     assert checked > 150
 
 
-def test_a_set_of_trips_serves_no_more_than_its_most():
-    """The search passes a set of trips whose ``_most`` cannot beat the best found: that is
+def test_a_set_of_trips_serves_no_more_than_its_value_bound():
+    """The search passes a set of trips whose ``_value_bound`` cannot beat the best found: that is
     safe because no placing of its pizzas is worth more."""
     checked = 0
     for i, g in enumerate(_positions()):
@@ -180,7 +180,7 @@ def test_a_set_of_trips_serves_no_more_than_its_most():
                     cover = {a[0]: a[1] | b[1]} if a[0] == b[0] else {a[0]: a[1], b[0]: b[1]}
                     for max_pizzas in (1, 3, 9):
                         assert trips._allocate(hood, cover, max_pizzas)[0] <= \
-                            trips._most(hood, cover, opens, max_pizzas)
+                            trips._value_bound(hood, cover, opens, max_pizzas)
                         checked += 1
     assert checked > 300
 
