@@ -47,6 +47,15 @@ def _positions():
             yield match.state
 
 
+def _hoods(every: int):
+    """Each player's neighbourhood in every ``every``-th of ``_positions`` (neighbourhoods change
+    slowly, and the searches checked are dear)."""
+    for i, g in enumerate(_positions()):
+        if i % every == 0:
+            for person in g.people:
+                yield person.hood
+
+
 def test_remembered_answers_equal_the_plain_rules():
     """Kept and shortcut answers equal the plain rules in every position of random games: also
     ``Game._may_move``, asked by every move instead of building ``to_act``."""
@@ -92,17 +101,13 @@ def test_a_neighbourhood_changed_in_place_is_answered_afresh():
 def test_one_pizzerias_drops_equal_the_general_search():
     """The table for trips from one pizzeria gives the drops the search over splits gives."""
     checked = 0
-    for i, g in enumerate(_positions()):
-        if i % 8:
-            continue                     # neighbourhoods change slowly: every eighth position
-        for person in g.people:
-            hood = person.hood
-            for start in hood.shops:
-                for covered in trips.trails(hood, start, 4):
-                    for max_pizzas in (2, 5):
-                        assert trips._allocate_one(hood, start, covered, max_pizzas) == \
-                            trips._allocate_many(hood, {start: covered}, max_pizzas)
-                        checked += 1
+    for hood in _hoods(every=8):
+        for start in hood.shops:
+            for covered in trips.trails(hood, start, 4):
+                for max_pizzas in (2, 5):
+                    assert trips._allocate_one(hood, start, covered, max_pizzas) == \
+                        trips._allocate_many(hood, {start: covered}, max_pizzas)
+                    checked += 1
     assert checked > 150
 
 
@@ -147,21 +152,17 @@ def _plain_allocate_many(hood: Hood, cover: dict, max_pizzas: int):
 def test_several_pizzerias_drops_equal_the_plain_search():
     """The search over splits, each position weighed once, gives the drops of the plain search."""
     checked = 0
-    for i, g in enumerate(_positions()):
-        if i % 8:
-            continue
-        for person in g.people:
-            hood = person.hood
-            reach = {start: list(trips.trails(hood, start, 4)) for start in hood.shops}
-            starts = [start for start in reach if reach[start]]
-            for a, b in zip(starts, starts[1:], strict=False):
-                for covered_a in reach[a][:3]:
-                    for covered_b in reach[b][:3]:
-                        cover = {a: covered_a, b: covered_b}
-                        for max_pizzas in (2, 4, 9):
-                            assert trips._allocate_many(hood, cover, max_pizzas) == \
-                                _plain_allocate_many(hood, cover, max_pizzas)
-                            checked += 1
+    for hood in _hoods(every=8):
+        reach = {start: list(trips.trails(hood, start, 4)) for start in hood.shops}
+        starts = [start for start in reach if reach[start]]
+        for a, b in zip(starts, starts[1:], strict=False):
+            for covered_a in reach[a][:3]:
+                for covered_b in reach[b][:3]:
+                    cover = {a: covered_a, b: covered_b}
+                    for max_pizzas in (2, 4, 9):
+                        assert trips._allocate_many(hood, cover, max_pizzas) == \
+                            _plain_allocate_many(hood, cover, max_pizzas)
+                        checked += 1
     assert checked > 150
 
 
@@ -169,19 +170,15 @@ def test_a_set_of_trips_serves_no_more_than_its_value_bound():
     """The search passes a set of trips whose ``_value_bound`` cannot beat the best found: that is
     safe because no placing of its pizzas is worth more."""
     checked = 0
-    for i, g in enumerate(_positions()):
-        if i % 8:
-            continue
-        for person in g.people:
-            hood = person.hood
-            options, opens = trips._options(hood, 4)
-            for a in options[:6]:
-                for b in options[:6]:
-                    cover = {a[0]: a[1] | b[1]} if a[0] == b[0] else {a[0]: a[1], b[0]: b[1]}
-                    for max_pizzas in (1, 3, 9):
-                        assert trips._allocate(hood, cover, max_pizzas)[0] <= \
-                            trips._value_bound(hood, cover, opens, max_pizzas)
-                        checked += 1
+    for hood in _hoods(every=8):
+        options, opens = trips._options(hood, 4)
+        for a in options[:6]:
+            for b in options[:6]:
+                cover = {a[0]: a[1] | b[1]} if a[0] == b[0] else {a[0]: a[1], b[0]: b[1]}
+                for max_pizzas in (1, 3, 9):
+                    assert trips._allocate(hood, cover, max_pizzas)[0] <= \
+                        trips._value_bound(hood, cover, opens, max_pizzas)
+                    checked += 1
     assert checked > 300
 
 
@@ -189,18 +186,14 @@ def test_one_trips_best_equals_the_search():
     """With one trip allowed, each trip weighed in turn (richest first, stopped once none can
     beat the best) gives the plan the branch and bound gives."""
     checked = 0
-    for i, g in enumerate(_positions()):
-        if i % 4:
-            continue
-        for person in g.people:
-            hood = person.hood
-            for max_distance in (2, 4, 60):
-                options, opens = trips._options(hood, max_distance)
-                for max_pizzas in (1, 3, 6):
-                    limit = min(max_pizzas, sum(hood.shops[p].pizzas for p in {o[0] for o in options}))
-                    assert trips._best_trip(hood, options, opens, limit, max_pizzas) == \
-                        trips._search(hood, options, opens, limit, 1, max_pizzas)
-                    checked += bool(options)
+    for hood in _hoods(every=4):
+        for max_distance in (2, 4, 60):
+            options, opens = trips._options(hood, max_distance)
+            for max_pizzas in (1, 3, 6):
+                limit = min(max_pizzas, sum(hood.shops[p].pizzas for p in {o[0] for o in options}))
+                assert trips._best_trip(hood, options, opens, limit, max_pizzas) == \
+                    trips._search(hood, options, opens, limit, 1, max_pizzas)
+                checked += bool(options)
     assert checked > 300
 
 
