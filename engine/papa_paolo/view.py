@@ -9,11 +9,11 @@ owner; the table sees who has planned. The order of the stacks is seen by nobody
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from . import components as C
 from .game import Phase
-from .hood import reading_order
 from .stepper import legal_steps
 
 
@@ -77,12 +77,17 @@ class PapaView:
         return len(self.players)
 
 
+# ``hood.reading_order`` read from a square's view: its y, then its x (found at C speed: a view is
+# built for every choice the AI weighs, each square sorted).
+_IN_READING_ORDER = attrgetter("y", "x")
+
+
 def _squares(hood) -> tuple[SquareView, ...]:
     out = [SquareView(x, y, "city", c.tile, c.colour, tuple(s for s in C.SIDES if s in c.roads), c.houses,
                       c.served, c.scored, 0, 0) for (x, y), c in hood.cities.items()]
     out += [SquareView(x, y, "pizzeria", s.id, None, (), 0, 0, False, s.capacity, s.pizzas)
             for (x, y), s in hood.shops.items()]
-    return tuple(sorted(out, key=lambda q: reading_order((q.x, q.y))))
+    return tuple(sorted(out, key=_IN_READING_ORDER))
 
 
 def _draft(game, seat: int | None) -> dict[str, Any] | None:
