@@ -97,7 +97,8 @@ def _replay_move(game: Game, seats: dict[str, int], move: Any) -> Mapping[str, A
     """Play a record's move (``play_move`` of it without its "player") and return it as ``play``
     writes it: the move itself when "player" is its first key (the same text), without taking the
     player out and back in."""
-    player = move.get("player") if isinstance(move, Mapping) else None
+    # (``type(move) is dict`` first: a record's moves are dicts, and an ABC's check is slow)
+    player = move.get("player") if type(move) is dict or isinstance(move, Mapping) else None
     seat = seats.get(player) if isinstance(player, str) else None
     if seat is None:
         raise MalformedInput("every move is an object naming its player")
@@ -114,7 +115,9 @@ def write_moves(moves: list[Mapping[str, Any]]) -> list[str]:
     every move's first key is "player" (as ``_replay_move`` writes them) each move's text starts
     with it, so the texts are the pieces between the moves. A move not starting with "player", or
     a piece too many (a "player" inside a move), falls back to one call a move."""
-    if not all(next(iter(move), None) == "player" for move in moves):
+    # Each move's first key, read at C speed (an empty move has none and ends the list short).
+    firsts = list(map(next, map(iter, moves)))
+    if firsts.count("player") != len(moves):
         return [compact_json(move) for move in moves]
     text = compact_json(moves)[1:-1]
     texts = text.replace('},{"player":', '}\n{"player":').split("\n")
