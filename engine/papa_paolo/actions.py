@@ -19,7 +19,7 @@ from .errors import (
     NotInSupply,
     fault,
 )
-from .hood import Hood, Pos
+from .hood import Hood, Pos, reading_order
 from .trips import _pos, check_trip, parse_trip
 
 
@@ -133,7 +133,7 @@ def default_distribution(hood: Hood, count: int) -> tuple[tuple[Pos, int], ...]:
     room = {p: s.room for p, s in hood.shops.items()}
     out: dict[Pos, int] = {}
     for _ in range(count):
-        p = max(sorted(room, key=lambda q: (q[1], q[0])), key=lambda q: room[q])
+        p = max(sorted(room, key=reading_order), key=lambda q: room[q])
         room[p] -= 1
         out[p] = out.get(p, 0) + 1
     return tuple(sorted(out.items(), key=lambda item: (item[0][1], item[0][0])))

@@ -248,7 +248,7 @@ class _Mind:
         self.lira = LIRA * min(1.0, (self.rounds_left + 0.5) / 3)
         self.memo: dict[str, float] = {}
         self.colour_need: dict[str, float] = {}   # per colour: COLOUR_NEED of its track's rank
-        self.actions: dict[tuple[str, int], float] = {}     # (action, bonus) -> action_worth
+        self.action_worths: dict[tuple[str, int], float] = {}     # (action, bonus) -> action_worth
         self.leads: tuple[bool, ...] | None = None          # per row then column: one more marker leads it
 
     @cached_property
@@ -416,9 +416,9 @@ class _Mind:
 
     def action_worth(self, action: str, bonus: int) -> float:
         key = (action, bonus)
-        found = self.actions.get(key)
+        found = self.action_worths.get(key)
         if found is None:
-            found = self.actions[key] = self._action_worth(action, bonus)
+            found = self.action_worths[key] = self._action_worth(action, bonus)
         return found
 
     def _action_worth(self, action: str, bonus: int) -> float:

@@ -70,7 +70,7 @@ from .events import (
     StairsPaid,
 )
 from .game import Game, Phase
-from .hood import Hood
+from .hood import Hood, reading_order
 from .stepper import apply_step, legal_steps, without_shortcuts
 from .steps import Step
 from .view import PapaView, sight_of
@@ -226,13 +226,9 @@ def _own_hood(game: Game, seat: int) -> Hood:
     view's order (by row, then column)."""
     hood = game.people[seat].hood
     mine = Hood()
-    mine.cities = {p: hood.cities[p] for p in sorted(hood.cities, key=_by_row)}
-    mine.shops = {p: hood.shops[p] for p in sorted(hood.shops, key=_by_row)}
+    mine.cities = {p: hood.cities[p] for p in sorted(hood.cities, key=reading_order)}
+    mine.shops = {p: hood.shops[p] for p in sorted(hood.shops, key=reading_order)}
     return mine
-
-
-def _by_row(pos: tuple[int, int]) -> tuple[int, int]:
-    return pos[1], pos[0]
 
 
 def choose_strong(match, seat: int, *, seed: int, budget: float | int | None = None) -> Step:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from enum import StrEnum
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.names import check_players
 from engine.shared import shared, shared_new
@@ -101,6 +101,7 @@ class Phase(StrEnum):
         return PHASE_NUMBER[self]
 
 
+H = TypeVar("H", bound=Hashable)                  # a value the shared table can keep (``Game.share``)
 BY_TURN = frozenset({Phase.PLACE, Phase.BID})      # one seat at a time, in turn order
 AT_ONCE = frozenset({Phase.DELIVER})               # every seat still to plan, at once
 # (the other phases serve a queue of seats: settling the staircase, late investments, resolutions)
@@ -108,7 +109,7 @@ PHASE_NUMBER = {Phase.PLACE: 1, Phase.BID: 3, Phase.SETTLE: 3, Phase.LATE: 3, Ph
                 Phase.OVER: 6}
 BID_CAP_FACTOR = 10
 # The events that recur from game to game (a few seats, spaces, tiles and amounts): made once,
-# found by their fields after (``Game._event``). The others (a tile placed on a square, a round's
+# found by their fields after (``Game.event``). The others (a tile placed on a square, a round's
 # grid, a delivery) rarely recur, and are shared as made.
 RECURRING = frozenset({MarkerPlaced, CoinAwarded, BidPlaced, InvestmentTaken, InvestmentResolved, StairsPaid,
                        DeliveryTileTaken, PlanSubmitted, PhaseEnded, NoAction, Sponsored, TrackAdvanced,
@@ -335,17 +336,22 @@ class Game:
         self.drafts.pop(seat, None)
         self.acted += 1
         self._advance(events)
-        self.log += events          # shared copies already, in a game that shares (``_event``)
+        self.log += events          # shared copies already, in a game that shares (``event``)
         return events
 
-    def _event(self, kind: type[Event], *fields: Any) -> Event:
+    def event(self, kind: type[Event], *fields: Any) -> Event:
         """The event ``kind(*fields)``; in a game that shares, its shared copy (engine/shared.py):
-        found by its fields alone, not made again, for the kinds that recur from game to game."""
+        found by its fields alone, not made again, for the kinds that recur from game to game.
+        An event holding a dict (a delivery) cannot be hashed: ``shared`` keeps it as made."""
         if not self.shares:
             return kind(*fields)
         if kind in RECURRING:
             return shared_new(kind, *fields)
         return shared(kind(*fields))
+
+    def share(self, value: H) -> H:
+        """``value``'s shared copy in a game that shares (engine/shared.py), else ``value``."""
+        return shared(value) if self.shares else value
 
     def _play_place(self, seat: int, move: TakeTile | PlaceAction, events: list[Event]) -> None:
         r, c = move.space
@@ -373,8 +379,8 @@ class Game:
             self.left[seat] -= 1
             self.grid[index] = None
             person.hood.cities[square] = City(tile_id, tile.colour, roads, tile.houses)
-            events += [self._event(MarkerPlaced, seat, (r, c)),
-                       self._event(TileTaken, seat, (r, c), tile_id, square, rotation)]
+            events += [self.event(MarkerPlaced, seat, (r, c)),
+                       self.event(TileTaken, seat, (r, c), tile_id, square, rotation)]
         else:
             name, body = move.name, move.body
             if name != "none" and name not in self.board.actions_at(r, c):
@@ -386,27 +392,26 @@ class Game:
         self._next_placer()
 
     def _action(self, seat: int, name: str, body: Any, bonus: Bonus, events: list[Event],
-                space: Pos | None = None) -> None:
+                space: tuple[int, int] | None = None) -> None:
         """Check and do an action; ``space``: the grid space of a marker placed for it (its event first)."""
         person = self.people[seat]
         check_action(person, name, body, bonus, supply=self.supply,
                      ignore_roads=self.options["express_ignores_roads"])
         if space is not None:
-            events.append(self._event(MarkerPlaced, seat, space))
+            events.append(self.event(MarkerPlaced, seat, space))
         facts = do_action(person, name, body, bonus, self.supply)
         if name == "sponsor":
-            events.append(self._event(Sponsored, seat, facts["lire"]))
+            events.append(self.event(Sponsored, seat, facts["lire"]))
         elif name == "buy":
-            events.append(self._event(PizzasBought, seat, body[0], facts["cost"], tuple((p[0], p[1], k) for p, k in body[1]),
+            events.append(self.event(PizzasBought, seat, body[0], facts["cost"], tuple((p[0], p[1], k) for p, k in body[1]),
                                        facts["lost"]))
         elif name == "express":
-            # Made as it is: it holds a dict, which ``shared`` cannot hash and keeps as it is.
-            events.append(ExpressDelivered(seat, facts["fee"], trip_json(body)))
+            events.append(self.event(ExpressDelivered, seat, facts["fee"], trip_json(body)))
             self._score_completions(seat, events)
         elif name == "build":
-            events.append(self._event(PizzeriaBuilt, seat, body[0], body[1], facts["cost"]))
+            events.append(self.event(PizzeriaBuilt, seat, body[0], body[1], facts["cost"]))
         else:
-            events.append(self._event(NoAction, seat))
+            events.append(self.event(NoAction, seat))
 
     def _next_placer(self) -> None:
         for _ in range(self.n):
@@ -420,7 +425,7 @@ class Game:
             raise StairsIllegal(self._stairs_why(seat, row, col))
         self.pos[seat] = (row, col)
         self.placed.add(seat)
-        events.append(self._event(BidPlaced, seat, row, col))
+        events.append(self.event(BidPlaced, seat, row, col))
         self._next_bidder()
 
     def _play_settle(self, seat: int, move: Settle, events: list[Event]) -> None:
@@ -431,22 +436,22 @@ class Game:
         self.inv_held[seat] = tile
         col = self.pos[seat][1]
         self.dlv_held[seat] = self.stairs_tiles[col - 1]
-        events += [self._event(InvestmentTaken, seat, tile, False),
-                   self._event(DeliveryTileTaken, seat, self.dlv_held[seat])]
+        events += [self.event(InvestmentTaken, seat, tile, False),
+                   self.event(DeliveryTileTaken, seat, self.dlv_held[seat])]
         self.queue.pop(0)
         self._pay_head(events)
 
     def _play_late(self, seat: int, move: LateInvest, events: list[Event]) -> None:
         tile = move.tile
         if tile is None:
-            events.append(self._event(LateDeclined, seat))
+            events.append(self.event(LateDeclined, seat))
         else:
             if tile not in self.inv_open:
                 raise TileNotOpen(f"{tile!r} is not an open investment tile"[:80])
             self.inv_open.remove(tile)
             self.inv_held[seat] = tile
             self.people[seat].lire -= C.LATE_PRICE
-            events.append(self._event(InvestmentTaken, seat, tile, True))
+            events.append(self.event(InvestmentTaken, seat, tile, True))
         self.queue.pop(0)
 
     def _play_invest(self, seat: int, move: ResolveTrack | ResolveAction, events: list[Event]) -> None:
@@ -455,12 +460,12 @@ class Game:
             if self.people[seat].tracks[tile.colour] >= C.TRACK_TOP:
                 raise TrackFull(f"the {tile.colour} track is at its last position")
             self._advance_track(seat, tile.colour, "investment", None, events)
-            events.append(self._event(InvestmentResolved, seat, tile.id, "track"))
+            events.append(self.event(InvestmentResolved, seat, tile.id, "track"))
         else:
             if move.name != tile.action:
                 raise WrongInvestmentAction(f"{tile.id}'s action is {tile.action}, not {move.name}")
             self._action(seat, move.name, move.body, bonus_of(tile.action, tile.bonus), events)
-            events.append(self._event(InvestmentResolved, seat, tile.id, "action"))
+            events.append(self.event(InvestmentResolved, seat, tile.id, "action"))
         self.inv_used.append(tile.id)
         self.inv_held[seat] = None
         self.queue.pop(0)
@@ -472,7 +477,7 @@ class Game:
                    max_pizzas=tile.max_pizzas, max_distance=tile.max_distance)
         self.plans[seat] = trips
         self.pending.remove(seat)
-        events.append(self._event(PlanSubmitted, seat))
+        events.append(self.event(PlanSubmitted, seat))
         if not self.pending:
             self._resolve_deliveries(events)
 
@@ -500,7 +505,8 @@ class Game:
         return any(low < C.STAIR_ROWS and STAIR_COST[low][col] <= lire for col, low in self._stair_lows(seat))
 
     def _stair_low(self, seat: int, col: int) -> int:
-        """``_stair_lows(seat)``'s lowest row for ``col`` alone (a bid asks one column)."""
+        """The lowest row ``seat`` may move to in staircase column ``col``: above every other
+        marker in the column, and no step down from its own."""
         low = 0
         for s, (r, c) in self.pos.items():
             if c == col and s != seat and r >= low:
@@ -511,20 +517,8 @@ class Game:
         return low
 
     def _stair_lows(self, seat: int) -> list[tuple[int, int]]:
-        """Each staircase column with the lowest row ``seat`` may move to there: above every other
-        marker in the column, and no step down from its own."""
-        here = self.pos.get(seat)
-        lowest: dict[int, int] = {}       # per column: the first row above the other markers
-        for s, (r, c) in self.pos.items():
-            if s != seat and r + 1 > lowest.get(c, 0):
-                lowest[c] = r + 1
-        out = []
-        for col in range(1, self.board.stair_columns + 1):
-            low = lowest.get(col, 0)
-            if here is not None:
-                low = max(low, here[0] + 1 if here[1] == col else here[0])
-            out.append((col, low))
-        return out
+        """Each staircase column with its ``_stair_low`` for ``seat``."""
+        return [(col, self._stair_low(seat, col)) for col in range(1, self.board.stair_columns + 1)]
 
     def _stairs_why(self, seat: int, row: int, col: int) -> str:
         if not (0 <= row < C.STAIR_ROWS and 1 <= col <= self.board.stair_columns):
@@ -560,7 +554,7 @@ class Game:
                 self.pos.pop(seat, None)
                 self.out.add(seat)
                 self.placed.discard(seat)
-                events.append(self._event(LeftStaircase, seat))
+                events.append(self.event(LeftStaircase, seat))
             self._next_bidder()
         return False
 
@@ -573,7 +567,7 @@ class Game:
             seat = self.queue[0]
             cost = C.stair_cost(*self.pos[seat])
             self.people[seat].lire -= cost
-            events.append(self._event(StairsPaid, seat, cost))
+            events.append(self.event(StairsPaid, seat, cost))
 
     # --- The automatic flow ------------------------------------------------------------------
 
@@ -618,7 +612,7 @@ class Game:
     def _after_invest(self, events: list[Event]) -> bool:
         while self.queue and not self.resolutions(self.queue[0]):
             seat = self.queue.pop(0)
-            events.append(self._event(InvestmentResolved, seat, self.inv_held[seat], "unused"))
+            events.append(self.event(InvestmentResolved, seat, self.inv_held[seat], "unused"))
             self.inv_used.append(self.inv_held[seat])
             self.inv_held[seat] = None
         if self.queue:
@@ -638,7 +632,7 @@ class Game:
         """Close a stretch of play for the table's picture, if players chose in it: a phase the
         rules played alone (nobody could use an investment) goes with the next one."""
         if self.acted:
-            events.append(self._event(PhaseEnded, self.round, phase.value))
+            events.append(self.event(PhaseEnded, self.round, phase.value))
             self.acted = 0
             self.phases_ended += 1
 
@@ -675,7 +669,7 @@ class Game:
         self.phase = Phase.PLACE
         shown = tuple(None if self.face_down is not None and i == self.face_down[self.round - 1] else v
                       for i, v in enumerate(self.coins))
-        events.append(self._event(RoundStarted, self.round, tuple(self.grid), shown, tuple(self.stairs_tiles),
+        events.append(self.event(RoundStarted, self.round, tuple(self.grid), shown, tuple(self.stairs_tiles),
                                    tuple(self.inv_open)))
 
     def _subsidies(self, events: list[Event]) -> None:
@@ -691,10 +685,10 @@ class Game:
                 winner = next(s for s in owners if s is not None and counts[s] == most)
                 self.people[winner].lire += value
                 paid += value
-            events.append(self._event(CoinAwarded, line, k, value, winner))
+            events.append(self.event(CoinAwarded, line, k, value, winner))
             if self.face_down is not None and i == self.face_down[self.round - 1] and winner is not None:
                 self.order = [(winner + j) % self.n for j in range(self.n)]
-                events.append(self._event(OrderChanged, tuple(self.order)))
+                events.append(self.event(OrderChanged, tuple(self.order)))
         self.coin_paid.append(paid)
         self.markers = {}
 
@@ -710,7 +704,7 @@ class Game:
             first = min(self.pos, key=lambda s: self.pos[s][1])
             self.order = [(first + j) % self.n for j in range(self.n)]
         if self.order != before:
-            events.append(self._event(OrderChanged, tuple(self.order)))
+            events.append(self.event(OrderChanged, tuple(self.order)))
 
     def _resolve_deliveries(self, events: list[Event]) -> None:
         for seat in self.order:
@@ -722,7 +716,7 @@ class Game:
                 hood.shops[start].pizzas -= len(drops)
                 for q in drops:
                     hood.cities[q].served += 1
-            events.append(self._event(DeliveriesMade, seat, tuple(trip_json(t) for t in trips), sum(len(t[2]) for t in trips)))
+            events.append(self.event(DeliveriesMade, seat, tuple(trip_json(t) for t in trips), sum(len(t[2]) for t in trips)))
         self.dlv_held = [None] * self.n
         self.pending = []
         # Phase 6: experience.
@@ -731,7 +725,7 @@ class Game:
         self.lire_history += (tuple(p.lire for p in self.people),)
         if self.round < C.ROUNDS:            # the last deliveries are closed by the end of the game
             self._phase_ended(Phase.DELIVER, events)
-        events.append(self._event(CycleEnded, self.round))
+        events.append(self.event(CycleEnded, self.round))
         if self.round == C.ROUNDS:
             self._end(events)
         else:
@@ -751,7 +745,7 @@ class Game:
         tracks = self.people[seat].tracks
         if tracks[colour] < C.TRACK_TOP:
             tracks[colour] += 1
-        events.append(self._event(TrackAdvanced, seat, colour, tracks[colour], reason, square))
+        events.append(self.event(TrackAdvanced, seat, colour, tracks[colour], reason, square))
 
     # --- The end -------------------------------------------------------------------------------
 
@@ -779,7 +773,7 @@ class Game:
         best = max(key)
         self.winners = tuple(s for s in range(self.n) if key[s] == best)
         self.final = scores
-        events.append(self._event(GameEnded, scores, tuple(p.lire for p in self.people), self.winners))
+        events.append(self.event(GameEnded, scores, tuple(p.lire for p in self.people), self.winners))
 
     def log_for(self, seat: int | None) -> list[Event]:
         return [e for e in self.log if e.visible_to(seat)]

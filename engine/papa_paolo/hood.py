@@ -17,6 +17,11 @@ Pos = tuple[int, int]
 Geometry = tuple[frozenset[tuple[Pos, frozenset[str]]], frozenset[Pos]]
 
 
+def reading_order(pos: Pos) -> tuple[int, int]:
+    """The sort key of squares in reading order: by row (y), then column (x)."""
+    return pos[1], pos[0]
+
+
 class City:
     __slots__ = ("tile", "colour", "roads", "houses", "served", "scored")
 
@@ -97,7 +102,7 @@ class Hood:
     def frontier(self) -> list[Pos]:
         """Free squares orthogonally next to the neighbourhood, in (y, x) order."""
         out = {step(p, s) for p in self.squares() for s in SIDES}
-        return sorted((q for q in out if not self.occupied(q)), key=lambda q: (q[1], q[0]))
+        return sorted((q for q in out if not self.occupied(q)), key=reading_order)
 
     def fits_with(self, pos: Pos) -> bool:
         xs, ys = zip(*self.cities, *self.shops, pos, strict=True)     # the squares, as xs and ys
@@ -302,7 +307,7 @@ def _placements(geometry: Geometry, tile_roads: frozenset[str]) -> tuple[tuple[P
         fits &= near
         turns.append((rot, fits))
         found |= fits
-    if len(turns) == 1:
+    if len(turns) == 1:         # the loop below, every square found taking the one rotation
         rot, _ = turns[0]
         return tuple((pos, rot) for pos in _squares_of(found))
     out = []
@@ -377,13 +382,11 @@ def _shape(geometry: Geometry) -> _Shape | None:
     asks it of the same neighbourhood, so it is read once for all of them."""
     cities, shops = geometry
     boards = 0
-    squares = _CITY_BOARDS
+    boards_of = _CITY_BOARDS.get
     for city in cities:
-        board = squares.get(city)
-        if board is None:
-            board = _city_boards(city)
-            if board is None:
-                return None
+        board = boards_of(city)
+        if board is None:           # a square outside the board of bits
+            return None
         boards |= board
     shop_bits = 0
     bit_of = _BIT.get
@@ -414,19 +417,6 @@ def _shape(geometry: Geometry) -> _Shape | None:
 # (``_shape`` reads them all with one "or" per city).
 _BOARD_BITS = WIDTH * WIDTH
 _BOARD = (1 << _BOARD_BITS) - 1
-_CITY_BOARDS: dict[tuple[Pos, frozenset[str]], int] = {}      # at most the squares near (0, 0) times 16 road sets
-
-
-def _city_boards(city: tuple[Pos, frozenset[str]]) -> int | None:
-    pos, ends = city
-    bit = _BIT.get(pos)
-    if bit is None:
-        return None
-    board = bit
-    for side in _SIDES_OF[_mask(ends)]:
-        board |= bit << (side + 1) * _BOARD_BITS
-    _CITY_BOARDS[city] = board
-    return board
 
 
 def _span(bits: int) -> tuple[int, int, int, int]:
@@ -482,6 +472,22 @@ def _turns(mask: int) -> tuple[tuple[int, int], ...]:
 
 _TURNS = tuple(_turns(mask) for mask in range(16))
 _SIDES_OF = tuple(tuple(side for side in range(4) if mask >> side & 1) for mask in range(16))
+
+
+def _city_boards(pos: Pos, mask: int) -> int:
+    """The five boards of bits of a city square ``pos`` on the board of bits with the roads of ``mask``."""
+    bit = _BIT[pos]
+    boards = bit
+    for side in _SIDES_OF[mask]:
+        boards |= bit << (side + 1) * _BOARD_BITS
+    return boards
+
+
+# Each city square on the board of bits with each of the 16 road sets: its five boards of bits
+# (169 squares times 16, some 2,700 numbers, about 0.6 MB).
+_ROADS_OF = tuple(frozenset(SIDES[side] for side in sides) for sides in _SIDES_OF)
+_CITY_BOARDS: dict[tuple[Pos, frozenset[str]], int] = {
+    (pos, _ROADS_OF[mask]): _city_boards(pos, mask) for pos in _BIT for mask in range(16)}
 
 
 def _plain_hood(geometry: Geometry) -> Hood:

@@ -85,7 +85,9 @@ def from_record(record: Any, seed: int | None = None) -> Game:
         try:
             written.append(_replay_move(game, seats, move))
         except GameError as exc:
-            game.record_moves += write_moves(written)    # the encoder's own refusal comes first, as before
+            # The game is thrown away, but the moves before are still encoded: one that JSON
+            # cannot encode raises its TypeError first, as when every move was written as played.
+            write_moves(written)
             raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
     game.record_moves += write_moves(written)
     return game
@@ -95,30 +97,28 @@ def _replay_move(game: Game, seats: dict[str, int], move: Any) -> Mapping[str, A
     """Play a record's move (``play_move`` of it without its "player") and return it as ``play``
     writes it: the move itself when "player" is its first key (the same text), without taking the
     player out and back in."""
-    if type(move) is dict and type(player := move.get("player")) is str and player in seats:
-        seat = seats[player]
-        data = move.copy()
-        del data["player"]
-    elif not isinstance(move, Mapping) or move.get("player") not in game.players:
+    # (``type(move) is dict`` first: a record's moves are dicts, and an ABC's check is slow)
+    player = move.get("player") if type(move) is dict or isinstance(move, Mapping) else None
+    seat = seats.get(player) if isinstance(player, str) else None
+    if seat is None:
         raise MalformedInput("every move is an object naming its player")
-    else:
-        seat = game.players.index(move["player"])
-        data = {k: v for k, v in move.items() if k != "player"}
-    try:
-        whole = parse_move(game.phase, data)
-    except GameError:
-        game.check_turn(seat)           # a move out of turn is refused as such, whatever its shape
-        raise
-    game.play_unwritten(seat, whole)
+    data = dict(move)
+    del data["player"]
+    game.play_unwritten(seat, _parse_in_turn(game, seat, data))
     if type(move) is dict and next(iter(move)) == "player":
         return move
     return {"player": game.players[seat], **data}
 
 
 def write_moves(moves: list[Mapping[str, Any]]) -> list[str]:
-    """Each move's ``compact_json``, encoded in one call: compact JSON holds no newline, and each
-    move's text starts with its "player", so the texts are the pieces between the moves. A piece
-    too many (a "player" inside a move) falls back to one call a move."""
+    """Each move's ``compact_json``, encoded in one call: compact JSON holds no newline, and when
+    every move's first key is "player" (as ``_replay_move`` writes them) each move's text starts
+    with it, so the texts are the pieces between the moves. A move not starting with "player", or
+    a piece too many (a "player" inside a move), falls back to one call a move."""
+    # Each move's first key, read at C speed (an empty move has none and ends the list short).
+    firsts = list(map(next, map(iter, moves)))
+    if firsts.count("player") != len(moves):
+        return [compact_json(move) for move in moves]
     text = compact_json(moves)[1:-1]
     texts = text.replace('},{"player":', '}\n{"player":').split("\n")
     if len(texts) == len(moves):
@@ -128,12 +128,17 @@ def write_moves(moves: list[Mapping[str, Any]]) -> list[str]:
 
 def play_move(game: Game, seat: int, data: Mapping[str, Any]) -> list[Event]:
     """Play a record's move (its JSON object without "player"), kept in the record as written."""
+    return game.play(seat, _parse_in_turn(game, seat, data), as_written=data)
+
+
+def _parse_in_turn(game: Game, seat: int, data: Mapping[str, Any]) -> Move:
+    """``parse_move`` of ``data`` in the game's phase; a move out of turn is refused as such,
+    whatever its shape."""
     try:
-        move = parse_move(game.phase, data)
+        return parse_move(game.phase, data)
     except GameError:
-        game.check_turn(seat)           # a move out of turn is refused as such, whatever its shape
+        game.check_turn(seat)
         raise
-    return game.play(seat, move, as_written=data)
 
 
 # --- Moves --------------------------------------------------------------------------------------

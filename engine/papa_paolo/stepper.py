@@ -17,8 +17,6 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any
 
-from engine.shared import shared
-
 from . import components as C
 from .actions import Bonus, build_choices, buy_counts, can_express, received, splits
 from .drafts import NO_PLAN, ActionDraft, PlanDraft, TripDraft
@@ -32,7 +30,7 @@ from .errors import (
 )
 from .events import Event, PlanStep
 from .game import Game, Phase
-from .hood import Hood, Pos, rotated
+from .hood import Hood, Pos, reading_order, rotated
 from .moves import Bid, Deliver, LateInvest, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
 from .steps import (
     Act,
@@ -62,7 +60,6 @@ from .steps import (
 from .trips import best_express, best_plan
 
 STEPS_KEPT = 2048       # steps with an argument kept (far more than a game offers)
-ORDER = lambda p: (p[1], p[0])  # noqa: E731  squares in reading order (y, then x)
 
 
 @lru_cache(maxsize=STEPS_KEPT)
@@ -154,7 +151,7 @@ def _action_steps(g: Game, seat: int, d: ActionDraft) -> list[Step]:
     if mode == "pizzas":
         return [_step(Pizzas, n) for n in buy_counts(person, g.bonus_now(seat))]
     if mode == "put":
-        puts: list[Step] = [_step(Put, p) for p in sorted(hood.shops, key=ORDER) if _room_left(hood, d, p) > 0]
+        puts: list[Step] = [_step(Put, p) for p in sorted(hood.shops, key=reading_order) if _room_left(hood, d, p) > 0]
         return puts + _sensible_splits(hood, d)
     if mode == "which":
         return [_step(Pizzeria, p) for p in build_choices(person, g.supply, g.bonus_now(seat))]
@@ -162,7 +159,7 @@ def _action_steps(g: Game, seat: int, d: ActionDraft) -> list[Step]:
         return [_step(Square, q) for q in hood.shop_squares()]
     if mode == "from":
         ignore = g.options["express_ignores_roads"]
-        return [_step(From, p) for p in sorted(hood.shops, key=ORDER)
+        return [_step(From, p) for p in sorted(hood.shops, key=reading_order)
                 if hood.shops[p].pizzas > 0 and _serves(hood, p, ignore)]
     return _trip_steps(hood, d.trip, limit=person.value("red"), max_distance=None,
                        stock={}, open_={}, express=True, ignore=g.options["express_ignores_roads"])
@@ -220,8 +217,8 @@ SPLITS_SHOWN = 6        # a buy's distributions offered whole when there are at 
 def _sensible_splits(hood: Hood, d: ActionDraft) -> list[Split]:
     """The whole distributions of the pizzas still to place: all of them when few, else each
     pizzeria filled first in turn (the rest by most room) and the even spread."""
-    room = {p: _room_left(hood, d, p) for p in sorted(hood.shops, key=ORDER) if _room_left(hood, d, p) > 0}
-    every = splits(room, d.left, ORDER)
+    room = {p: _room_left(hood, d, p) for p in sorted(hood.shops, key=reading_order) if _room_left(hood, d, p) > 0}
+    every = splits(room, d.left, reading_order)
     if len(every) <= SPLITS_SHOWN:
         return [Split(s) for s in every]
     chosen = [_filled_first(room, d.left, first) for first in room]
@@ -242,7 +239,7 @@ def _filled_first(room: dict[Pos, int], count: int, first: Pos | None) -> tuple[
         p = max(left, key=lambda q: left[q])          # ties: the first in reading order
         left[p] -= 1
         out[p] = out.get(p, 0) + 1
-    return tuple(sorted(((p, k) for p, k in out.items() if k), key=lambda item: ORDER(item[0])))
+    return tuple(sorted(((p, k) for p, k in out.items() if k), key=lambda item: reading_order(item[0])))
 
 
 def _placements(g: Game, d: ActionDraft) -> list[tuple[Pos, int]]:
@@ -279,7 +276,7 @@ def _trip_steps(hood: Hood, trip: TripDraft, *, limit: int, max_distance: int | 
     out: list[Step] = []
     if ignore and express:
         if can_drop:
-            out += [_step(Drop, q) for q in sorted(hood.cities, key=ORDER) if open_left(q) > 0]
+            out += [_step(Drop, q) for q in sorted(hood.cities, key=reading_order) if open_left(q) > 0]
         return [*out, _END_TRIP] if drops else out
     here = path[-1] if path else start
     used = {frozenset((a, b)) for a, b in zip([start, *path], path, strict=False)}
@@ -314,7 +311,7 @@ def _plan_steps(g: Game, seat: int, d: PlanDraft) -> list[Step]:
                              stock=stock, open_=open_, express=False, ignore=False), _UNDO_TRIP]
     out: list[Step] = []
     if _trips_left(g, seat, d, total):
-        out = [_step(From, p) for p in sorted(hood.shops, key=ORDER) if _trip_starts(hood, p, stock)]
+        out = [_step(From, p) for p in sorted(hood.shops, key=reading_order) if _trip_starts(hood, p, stock)]
     out.append(_DONE)
     if not d.trips:
         out.append(_BEST_PLAN)
@@ -471,13 +468,12 @@ def apply_step(g: Game, seat: int, step: Step) -> list[Event]:
     check_step(g, seat, step)
     before = len(g.log)
     pair = (seat, str(step))
-    g.moves.append(shared(pair) if g.shares else pair)     # the same pairs recur in every game
+    g.moves.append(g.share(pair))     # the same pairs recur in every game
     g.by_seat[seat] += 1
     phase = g.phase
     DO[phase](g, seat, step)
     if phase == Phase.DELIVER and g.phase == phase and seat in g.pending:
-        event = PlanStep(seat, pair[1])
-        g.log.append(shared(event) if g.shares else event)
+        g.log.append(g.event(PlanStep, seat, pair[1]))
     return g.log[before:]
 
 
@@ -619,7 +615,7 @@ def _settle_put(g: Game, seat: int) -> None:
     if d.left > 0 and len(roomy) == 1:
         d = g.drafts[seat] = d.put(roomy[0], d.left)
     if d.left <= 0:
-        to = tuple(sorted(((p, k) for p, k in d.to if k), key=lambda item: ORDER(item[0])))
+        to = tuple(sorted(((p, k) for p, k in d.to if k), key=lambda item: reading_order(item[0])))
         _finish(g, seat, "buy", (d.n, to))
 
 

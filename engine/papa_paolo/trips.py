@@ -12,7 +12,7 @@ then completing the most squares, then leaving the fewest pizzas (PAPA_PAOLO.md 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .errors import (
@@ -247,22 +247,7 @@ def _allocate_many(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
         o, mine = opens[i], who[i]
         cap, room = suffix[i + 1], total[i + 1]
         best, chosen = -1, None
-        if len(mine) == 1:        # most squares are reached from one pizzeria: its amounts in turn
-            j, = mine
-            for a in range(min(stock[j], o, left) + 1):
-                nxt = list(stock)
-                nxt[j] -= a
-                after = (tuple(map(min, nxt, cap)), min(left - a, room))
-                v = value(i + 1, *after) + a * DONE + (a == o)
-                if v > best:
-                    best, chosen = v, ((a,), after)
-            kept[key] = (best, chosen)
-            return best
-        for amounts in _splits(o, [stock[j] for j in mine], left):
-            got = sum(amounts)
-            nxt = list(stock)
-            for j, a in zip(mine, amounts, strict=True):
-                nxt[j] -= a
+        for amounts, got, nxt in _takes(o, stock, mine, left):
             after = (tuple(map(min, nxt, cap)), min(left - got, room))
             v = value(i + 1, *after) + got * DONE + (got == o)
             if v > best:
@@ -284,10 +269,26 @@ def _allocate_many(hood: Hood, cover: dict[Pos, frozenset[Pos]], max_pizzas: int
     return (best // DONE, best % DONE), drops
 
 
+def _takes(need: int, stock: tuple[int, ...], mine: tuple[int, ...], left: int
+           ) -> Iterator[tuple[tuple[int, ...], int, list[int]]]:
+    """``_splits`` of ``need`` among the pizzerias ``mine`` (indices into ``stock``), each with
+    the pizzas it takes in all and the stock after it."""
+    if len(mine) == 1:        # most squares are reached from one pizzeria: its amounts in turn
+        j, = mine
+        for a in range(min(stock[j], need, left) + 1):
+            after = list(stock)
+            after[j] -= a
+            yield (a,), a, after
+        return
+    for amounts in _splits(need, [stock[j] for j in mine], left):
+        after = list(stock)
+        for j, a in zip(mine, amounts, strict=True):
+            after[j] -= a
+        yield amounts, sum(amounts), after
+
+
 def _splits(need: int, stocks: list[int], left: int) -> list[tuple[int, ...]]:
     """Ways to take up to ``need`` pizzas (and ``left`` in all) from pizzerias with ``stocks``."""
-    if len(stocks) == 1:          # most squares are reached from one pizzeria: the same list, at once
-        return [(a,) for a in range(min(stocks[0], need, left) + 1)]
     out: list[tuple[int, ...]] = [()]
     for s in stocks:
         out = [(*o, a) for o in out for a in range(min(s, need - sum(o), left - sum(o)) + 1)]
@@ -367,7 +368,7 @@ def _search(hood: Hood, options: list[Option], opens: dict[Pos, int], limit: int
         if chosen and key not in seen:
             seen.add(key)
             tried[0] += 1
-            if _most(hood, cover, opens, max_pizzas) > best[0]:       # else it cannot beat the best
+            if _value_bound(hood, cover, opens, max_pizzas) > best[0]:       # else it cannot beat the best
                 value, drops = _allocate(hood, cover, max_pizzas)
                 if value > best[0]:
                     best[:] = [value, list(chosen), drops]
@@ -387,7 +388,7 @@ def _search(hood: Hood, options: list[Option], opens: dict[Pos, int], limit: int
     return value, chosen, drops
 
 
-def _most(hood: Hood, cover: dict[Pos, frozenset[Pos]], opens: dict[Pos, int], max_pizzas: int) -> tuple[int, int]:
+def _value_bound(hood: Hood, cover: dict[Pos, frozenset[Pos]], opens: dict[Pos, int], max_pizzas: int) -> tuple[int, int]:
     """At least ``_allocate``'s value, without placing a pizza: the houses the trips reach, as
     many as the pizzerias' stocks and the tile allow, then the squares so many could complete."""
     reached = frozenset().union(*cover.values())
@@ -401,13 +402,13 @@ def _best_trip(hood: Hood, options: list[Option], opens: dict[Pos, int], limit: 
     """``_search`` with one trip allowed, the same answer: there every trip is weighed (the
     first level of the search is not cut short), the first best kept. The options come richest
     first, so once the best found serves more than an option's houses, no later one can beat it;
-    a trip whose ``_most`` cannot beat the best is passed."""
+    a trip whose ``_value_bound`` cannot beat the best is passed."""
     best: tuple[int, int] = (-1, -1)
     chosen, drops = None, None
     for i, (start, squares, _) in enumerate(options):
         if best[0] > min(limit, sum(opens[q] for q in squares)):
             break
-        if best >= _most(hood, {start: squares}, opens, max_pizzas):
+        if best >= _value_bound(hood, {start: squares}, opens, max_pizzas):
             continue
         value, allocated = _allocate_one(hood, start, squares, max_pizzas)
         if value > best:

@@ -9,6 +9,7 @@ owner; the table sees who has planned. The order of the stacks is seen by nobody
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from . import components as C
@@ -76,12 +77,17 @@ class PapaView:
         return len(self.players)
 
 
+# ``hood.reading_order`` read from a square's view: its y, then its x (found at C speed: a view is
+# built for every choice the AI weighs, each square sorted).
+_IN_READING_ORDER = attrgetter("y", "x")
+
+
 def _squares(hood) -> tuple[SquareView, ...]:
     out = [SquareView(x, y, "city", c.tile, c.colour, tuple(s for s in C.SIDES if s in c.roads), c.houses,
                       c.served, c.scored, 0, 0) for (x, y), c in hood.cities.items()]
     out += [SquareView(x, y, "pizzeria", s.id, None, (), 0, 0, False, s.capacity, s.pizzas)
             for (x, y), s in hood.shops.items()]
-    return tuple(sorted(out, key=lambda q: (q.y, q.x)))
+    return tuple(sorted(out, key=_IN_READING_ORDER))
 
 
 def _draft(game, seat: int | None) -> dict[str, Any] | None:
@@ -128,11 +134,22 @@ def _lire(game, seat: int | None) -> tuple[int | None, ...]:
     return tuple(p.lire if not hidden or s == seat else None for s, p in enumerate(game.people))
 
 
+def _markers(game) -> dict[tuple[int, int], int]:
+    """Each grid space (row, col) holding a marker, with the seat whose marker it is."""
+    cols = game.board.cols
+    return {(i // cols, i % cols): s for i, s in game.markers.items()}
+
+
+def _coins(game) -> tuple[int | None, ...]:
+    """The coins' values, the face-down coin's hidden (None)."""
+    face_down = _face_down(game)
+    return tuple(None if i == face_down else v for i, v in enumerate(game.coins))
+
+
 def view_of(game, seat: int | None) -> PapaView:
     if seat is not None and not (type(seat) is int and 0 <= seat < game.n):
         raise ValueError(f"no seat {seat!r} in this game")
     b = game.board
-    face_down = _face_down(game)
     preview = None
     if game.options["two_player_preview"] and game.round < C.ROUNDS:
         preview = C.delivery_tiles_for(game.round + 1, game.n)
@@ -140,9 +157,7 @@ def view_of(game, seat: int | None) -> PapaView:
         viewer=seat, players=game.players, options=dict(game.options), round=game.round, phase=game.phase,
         phase_number=game.phase_number, order=tuple(game.order), to_act=game.to_act(),
         grid_size=(b.rows, b.cols), grid=tuple(game.grid),
-        markers={(i // b.cols, i % b.cols): s for i, s in game.markers.items()},
-        space_actions=C.space_actions(b),
-        coins=tuple(None if i == face_down else v for i, v in enumerate(game.coins)),
+        markers=_markers(game), space_actions=C.space_actions(b), coins=_coins(game),
         staircase=dict(game.pos), out=tuple(sorted(game.out)), stair_columns=b.stair_columns,
         delivery_tiles=tuple(game.stairs_tiles), next_delivery_tiles=preview,
         investment_open=tuple(game.inv_open), investment_held=tuple(game.inv_held),
@@ -186,13 +201,10 @@ class Sight:
 def sight_of(game, seat: int) -> Sight:
     """``seat``'s ``Sight`` of ``game``: each field as ``view_of(game, seat)`` has it (tested)."""
     b = game.board
-    face_down = _face_down(game)
     return Sight(
         players=game.players, options=dict(game.options), round=game.round, phase=game.phase,
         grid_size=(b.rows, b.cols), grid=tuple(game.grid),
-        markers={(i // b.cols, i % b.cols): s for i, s in game.markers.items()},
-        space_actions=C.space_actions(b),
-        coins=tuple(None if i == face_down else v for i, v in enumerate(game.coins)),
+        markers=_markers(game), space_actions=C.space_actions(b), coins=_coins(game),
         delivery_tiles=tuple(game.stairs_tiles), investment_held=tuple(game.inv_held),
         supply=tuple(game.supply), lire=_lire(game, seat),
         tracks=tuple(dict(p.tracks) for p in game.people), draft=_draft(game, seat),

@@ -150,7 +150,7 @@ def test_a_coins_worth_and_a_plans_pizzas_equal_the_plain_counts():
                             total += (coin if coin is not None else 2) * mind.lira * ai.COIN_SHARE
                     assert mind.coin_worth(r, c) == total
                     checked += 1
-            for limits in ((1, 3, 2), (2, 5, 4)):
+            for limits in ((1, 3, 2), (1, 3, 4), (1, 5, 2), (2, 3, 2)):     # one limit changed at a time
                 plan = best_plan(mind.hood, trips_allowed=limits[0], max_pizzas=limits[1], max_distance=limits[2])
                 assert ai._plan_serves(mind.hood, *limits) == sum(len(t[2]) for t in plan)
     assert checked > 5000
