@@ -109,13 +109,13 @@ def _check_placements(mind: _Mind, tiles) -> int:
 
 
 def test_a_placements_worth_equals_the_tile_placed():
-    tiles = [C.CITY_TILES[t] for t in C.CITY_IDS[::5]]
+    tiles = [C.CITY_TILES[t] for t in C.CITY_IDS[::10]]
     checked = 0
-    for g in _positions(every=5):
+    for g in _positions(every=10):
         for seat in range(g.n):
             view = view_of(g, seat)
             checked += _check_placements(_Mind(view, hood_of(view, seat), seat, 0, easy=False), tiles)
-    assert checked > 5000
+    assert checked > 1000
 
 
 def test_a_neighbourhood_changed_in_place_is_weighed_afresh():
