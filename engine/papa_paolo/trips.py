@@ -24,7 +24,7 @@ from .errors import (
     TooManyTrips,
     fault,
 )
-from .hood import WAYS, Hood, Pos, trip_fault
+from .hood import Hood, Pos, trip_fault
 from .memo import Memo
 
 Trip = tuple[Pos, tuple[Pos, ...], tuple[Pos, ...]]
@@ -136,13 +136,9 @@ def ways_out(hood: Hood) -> dict[Pos, list[tuple[Pos, int]]]:
     ways: dict[Pos, list[tuple[Pos, int]]] = {}
     cities = hood.cities
     for a in hood.squares():
-        here = cities.get(a)
-        x, y = a
         out = []
-        for side, dx, dy, back in WAYS:
-            b = (x + dx, y + dy)
-            city = cities.get(b)
-            if city is None or back not in city.roads or here is not None and side not in here.roads:
+        for _, b in hood.links(a):
+            if b not in cities:         # a trip ends on a city: a link into a pizzeria leads nowhere
                 continue
             key = (a, b) if a < b else (b, a)
             bit = bits.get(key)
