@@ -35,7 +35,7 @@ import sys
 import tempfile
 import time
 
-from bot.contract import Chat, Outgoing, User
+from bot.contract import Chat, Outgoing, Transport, User
 from bot.games import KINDS, kind
 from bot.service import GameService
 from bot.service.store import LIVE_MATCHES
@@ -45,7 +45,7 @@ PLATFORM = "bench"
 GOALS = {"memory KiB": 30, "restore s per 10,000": 3, "finished game KB": 100}
 
 
-class _Counting:
+class _Counting(Transport):
     """A transport that accepts every message (a new id for each post, the same for an edit)."""
 
     platform = PLATFORM
@@ -215,14 +215,21 @@ def bench_kind(game: str, games: int, finished: int, tmp: str) -> dict[str, floa
             "finished game KB": size["total"] / 1000}
 
 
+def _at_least_one(text: str) -> int:
+    count = int(text)
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"at least 1 game, not {count}")
+    return count
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--measure"]:
         print(json.dumps(asyncio.run(_measure(argv[1], "--traced" in argv))))
         return
     parser = argparse.ArgumentParser(prog="python -m bot.resources_bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="games in progress restored and weighed")
-    parser.add_argument("--finished", type=int, default=5, help="games played to the end and weighed on disk")
+    parser.add_argument("--games", type=_at_least_one, default=200, help="games in progress restored and weighed")
+    parser.add_argument("--finished", type=_at_least_one, default=5, help="games played to the end and weighed on disk")
     parser.add_argument("--kinds", default=",".join(KINDS), help="game ids, comma-separated")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
