@@ -12,7 +12,7 @@ from PIL import Image
 from tgharness import GROUP_ID, Bot, Table
 
 from bot.games import KINDS
-from bot.service import GameService, info
+from bot.service import GameService
 from bot.telegram.handlers import help_text
 from renderers.i18n import t
 
@@ -177,7 +177,7 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table, monkeypa
     refused = table.group_messages()[-1]
     assert refused.body == t("en", "bot.err.replay_just_posted", id=1, wait="10 minutes")
     # past the cooldown, /replay posts it again, through the outbox, and says so
-    monkeypatch.setattr(info, "REPLAY_COOLDOWN", 0.0)
+    monkeypatch.setattr("bot.service.info.REPLAY_COOLDOWN", 0.0)
     api.send_text(table.group, table.users["cat"], "/replay")
     await bot.settle()
     said, again = table.group_messages()[-2:]
