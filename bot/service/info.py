@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from bot.contract import Chat, Reply, User
@@ -11,16 +12,24 @@ from renderers.i18n import t
 
 from . import messages as M
 from . import turnmessages as TM
-from .model import Changes
+from .animation import ANIMATION
+from .clock import Clock
+from .model import Changes, OutRow
 from .payloads import PayloadCodec
+from .refusal import Refused
 from .store import GameStore, Loaded
+
+# A game's animation costs seconds of a core to draw and encode, and fills the chat: once it went
+# out (at the game's end or on /replay), the same chat asks for it again after this many seconds.
+REPLAY_COOLDOWN = 600.0
 
 
 class Info:
-    def __init__(self, store: GameStore, codec: PayloadCodec) -> None:
+    def __init__(self, store: GameStore, codec: PayloadCodec, clock: Clock) -> None:
         self.store = store
         self.storage = store.storage
         self.codec = codec
+        self.clock = clock
 
     async def board(self, loaded: Loaded, user: User, lang: str, *, private: bool = False) -> Reply:
         meta, match = loaded.meta, loaded.match
@@ -169,9 +178,24 @@ class Info:
         """Post a finished game's animation in its chat (through the outbox: drawn when it is sent)."""
         meta, moves = await self.storage.load_game(game_id)
         game = kind(meta.kind)
-        await self.store.commit(Changes(outbox=[M.animation_message(meta, game, len(moves))]))
+        animation = M.animation_message(meta, game, len(moves))
+        await self._check_replay_allowed(game_id, animation, lang)
+        await self.store.commit(Changes(outbox=[animation]))
         return Reply(t(lang, "bot.reply.replay", id=game_id, game=game.presenter.title(lang)),
                      extra={"game_id": game_id})
+
+    async def _check_replay_allowed(self, game_id: int, animation: OutRow, lang: str) -> None:
+        """Refuse ``animation`` of game ``game_id`` while the same one is still on its way to its
+        chat, or went out less than ``REPLAY_COOLDOWN`` ago (the chat has it just above)."""
+        last = await self.storage.latest_picture(game_id, animation.platform, animation.dest, ANIMATION)
+        if last is None:
+            return
+        if last.sent_at is None:
+            raise Refused("bot.err.replay_on_its_way", id=game_id)
+        wait = last.sent_at + REPLAY_COOLDOWN - self.clock.now()
+        if wait > 0:
+            raise Refused("bot.err.replay_just_posted", id=game_id,
+                          wait=t(lang, "bot.duration.minutes", n=math.ceil(wait / 60)))
 
     @staticmethod
     def game_info(loaded: Loaded) -> dict[str, Any]:

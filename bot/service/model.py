@@ -159,6 +159,13 @@ class StoredOut:
     turn: float = 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class PictureState:
+    """Where a picture sent to a chat is (``StoredOutbox.latest_picture``)."""
+    state: str                  # "pending" | "sending" | "held": on its way; "sent"
+    sent_at: float | None       # when it went out (None while on its way)
+
+
 @dataclass(slots=True)
 class TimerRow:
     game_id: int

@@ -125,7 +125,7 @@ class GameService:
         self.chat_settings = Settings(self.store, codec, self.clock, self.play, defaults)
         self.defaults = self.chat_settings.defaults
         self.lobby = Lobby(self.store, codec, self.clock, self.play, self.chat_settings)
-        self.info = Info(self.store, codec)
+        self.info = Info(self.store, codec, self.clock)
         self.mine = MyGames(self.store, self.clock)
         self.pages = Pages(self.store, codec)
         self.watch = GameWatch()
@@ -540,12 +540,14 @@ class GameService:
     @cleaned
     async def replay(self, chat: Chat, user: User) -> Reply:
         """The chat's latest finished game as an animation, posted in the chat through the outbox
-        (drawn there, off the event loop, as pictures are); the reply says it is on its way."""
+        (drawn there, off the event loop, as pictures are); the reply says it is on its way. Not
+        while the same animation is on its way or was just posted (``Info.replay``): under the
+        chat's lock, so two requests at once queue one."""
         lang = await self._language(chat, user)
         finished = {r.game_id for r in await self.storage.chat_results(chat.platform, chat.id)}
         if not finished:
             return Refused("bot.err.no_replay").reply(lang)
-        return await self.info.replay(max(finished), lang)
+        return await self._under_lock(chat, lang, lambda: self.info.replay(max(finished), lang))
 
     async def record(self, game_id: int) -> dict[str, Any] | None:
         return await self.info.record(game_id)

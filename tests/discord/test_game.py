@@ -37,7 +37,7 @@ def round_of(prompt) -> int:
     return int(ROUND.search(prompt.content).group(1))
 
 
-async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, service):
+async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, service, monkeypatch):
     await table.started_game()
     presses = evictions = 0
     taken: dict[str, int] = {}           # station -> tiles taken there (to provoke evictions)
@@ -93,8 +93,14 @@ async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, se
     attached = shown.attachments[0]
     record = json.loads(await attached.read())
     assert attached.filename.endswith("-record.json") and len(record["moves"]) == presses - evictions == 45
-    # /boardchat replay: the answer (only to the one who asked) says it is on its way; the
-    # animation comes through the outbox, for everyone
+    # /boardchat replay right after the animation went out: refused, saying when to ask again
+    asked = await table.bob.slash(table.channel, "boardchat replay")
+    said = asked.response or asked.followups[0]
+    assert asked.ephemeral and said.content == t("en", "bot.err.replay_just_posted", id=1, wait="10 minutes")
+    assert table.messages()[-1].id == shown.id
+    # past the cooldown, /boardchat replay: the answer (only to the one who asked) says it is on
+    # its way; the animation comes through the outbox, for everyone
+    monkeypatch.setattr("bot.service.info.REPLAY_COOLDOWN", 0.0)
     asked = await table.bob.slash(table.channel, "boardchat replay")
     said = asked.response or asked.followups[0]
     assert asked.ephemeral and said.content == t("en", "bot.reply.replay", id=1, game="Paris Paris")
@@ -211,7 +217,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_ai(table, service):
 
 
 async def test_an_animation_over_the_channels_upload_limit_is_left_out_with_a_line_saying_so(
-        table, service, simcord_bot):
+        table, service, simcord_bot, monkeypatch):
     await table.started_game()
     while (prompt := table.prompt()) is not None:      # the first tile, the first shop evicted
         cid = next(b.custom_id for b in buttons(prompt) if b.custom_id.startswith(("pp:c_", "pp:o_")))
@@ -219,6 +225,7 @@ async def test_an_animation_over_the_channels_upload_limit_is_left_out_with_a_li
         assert result.acknowledged
     assert table.messages()[-1].attachments[0].filename.endswith("-replay.webp")
     simcord_bot.transport.upload_limit = 1000        # bytes: far less than any animation
+    monkeypatch.setattr("bot.service.info.REPLAY_COOLDOWN", 0.0)   # the end's animation is no reason to wait
     await table.bob.slash(table.channel, "boardchat replay")
     shown = table.messages()[-1]
     assert not shown.attachments

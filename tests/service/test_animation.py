@@ -15,6 +15,7 @@ from service_helpers import FakeTransport, chat, start_game, user
 
 from bot.games import KINDS, kind
 from bot.service import GameService, ManualClock, animation
+from bot.service.info import REPLAY_COOLDOWN
 from renderers.animation import Frame, encode, holds
 from renderers.i18n import t
 
@@ -160,10 +161,66 @@ async def test_the_end_and_replay_post_the_animation_through_the_outbox(database
         assert shown.text == t("en", "bot.animation.caption", id=game_id, game="Tiny Hands")
         assert shown.image_description and shown.animation_too_large == t("en", "bot.animation.too_large")
         drawn = service.pictures.drawn
+        clock.advance(REPLAY_COOLDOWN)         # the one just posted is no longer just above
         reply = await service.replay(here, bob)
         assert reply.ok and reply.extra["game_id"] == game_id
         await service.deliver_pending(transport)
         again = transport.group()[-1]
         assert again.id != shown.id and again.animation == shown.animation and service.pictures.drawn == drawn
+    finally:
+        await service.close()
+
+
+async def finish(service, clock, *chats_and_players) -> list[int]:
+    """A Tiny Hands game played to its end by the AI in each chat given (with its two players)."""
+    options = {"game": "tiny-hands", "seed": 3, "deadline_minutes": 10, "reminder_minutes": 0}
+    games = [await start_game(service, c, players, options=options) for c, players in chats_and_players]
+    while [g for g in games if (await service.game_info(game_id=g))["status"] == "playing"]:
+        clock.advance(minutes=11)              # the AI plays each turn at its deadline
+        await service.fire_due_timers()
+    return games
+
+
+async def animations(service, game_id: int) -> list[str]:
+    """The states of the game's animations in the outbox, oldest first."""
+    return [o.state for o in await service.storage.outbox_rows(game_id)
+            if (o.body.get("render") or {}).get("kind") == animation.ANIMATION]
+
+
+async def test_replay_waits_for_the_animation_on_its_way_and_a_cooldown_after_it_went_out(database, tiny_game):
+    """On SQLite and PostgreSQL: /replay sent again and again encodes one video, not one each.
+    While the game's animation is on its way to the chat, /replay says so and queues nothing; for
+    ``REPLAY_COOLDOWN`` after it went out, /replay says when it can be asked again; then it posts
+    it again. Another chat's animation on its way does not hold this chat's back."""
+    clock = ManualClock()
+    service = await GameService.open(database, clock=clock)
+    try:
+        here, there, ann, bob, cat, dan = chat(1), chat(2), user("Ann"), user("Bob"), user("Cat"), user("Dan")
+        mine, theirs = await finish(service, clock, (here, [ann, bob]), (there, [cat, dan]))
+        assert await animations(service, mine) == ["pending"]          # the end's own animation
+        for _ in range(3):
+            reply = await service.replay(here, bob)
+            assert not reply.ok and reply.refused == "bot.err.replay_on_its_way"
+            assert reply.text == t("en", "bot.err.replay_on_its_way", id=mine)
+        assert await animations(service, mine) == ["pending"]
+        transport = FakeTransport()
+        await service.deliver_pending(transport)
+        assert await animations(service, mine) == ["sent"]
+        reply = await service.replay(here, ann)
+        assert not reply.ok and reply.refused == "bot.err.replay_just_posted"
+        assert reply.text == t("en", "bot.err.replay_just_posted", id=mine, wait="10 minutes")
+        clock.advance(REPLAY_COOLDOWN - 30)
+        reply = await service.replay(here, ann)
+        assert reply.refused == "bot.err.replay_just_posted" and "again in 1 minute." in reply.text
+        assert await animations(service, mine) == ["sent"]
+        clock.advance(30)
+        reply = await service.replay(here, ann)
+        assert reply.ok and reply.extra["game_id"] == mine
+        assert await animations(service, mine) == ["sent", "pending"]
+        assert (await service.replay(here, bob)).refused == "bot.err.replay_on_its_way"
+        reply = await service.replay(there, cat)                       # its own animation went out long ago
+        assert reply.ok and reply.extra["game_id"] == theirs
+        assert await animations(service, theirs) == ["sent", "pending"]
+        assert await animations(service, mine) == ["sent", "pending"]
     finally:
         await service.close()

@@ -355,3 +355,36 @@ async def test_the_message_behind_a_claimed_one_is_claimed_with_it_only_while_pe
     await storage.release_claim(claimed, "a")                                 # sent: stays sent
     assert (await states(storage))[prompt] == "sent"
     assert await storage.claim_next(await storage.mark_sending(other), "a", 0.0, 60.0) is None   # nothing behind
+
+
+async def test_a_games_latest_picture_of_a_kind_to_a_chat_on_its_way_then_sent(storage):
+    """What /replay asks before it queues an animation again: the latest picture of that kind
+    of that game to that chat, on its way (pending, sending, held) or sent and when. Another
+    game's, another chat's or another kind's pictures do not count, nor a failed one."""
+    def picture(gid: int, kind: str, dest: str = "c:chat1") -> OutRow:
+        return OutRow(gid, PLATFORM, dest, {"text": kind, "render": {"kind": kind, "game_id": gid},
+                                            "image_name": f"{kind}.png", "description": "words"})
+
+    async def latest(gid: int = 1, dest: str = "c:chat1", kind: str = "animation"):
+        return await storage.latest_picture(gid, PLATFORM, dest, kind)
+
+    assert await latest() is None
+    mine, other_game, other_chat, other_kind, plain = await post(
+        storage, picture(1, "animation"), picture(2, "animation"), picture(1, "animation", "c:chat2"),
+        picture(1, "map"), message(1))
+    assert (await latest()).state == "pending" and (await latest()).sent_at is None
+    await storage.set_state(mine, "held", "chat unreachable")
+    assert (await latest()).state == "held"
+    await storage.release_held(PLATFORM, "c:chat1", 1.0)
+    await storage.mark_sending(mine)
+    assert (await latest()).state == "sending"
+    await storage.mark_sent(await storage.mark_sending(mine), "m1", 7.5)     # the body trimmed: its render stays
+    assert (await latest()).state == "sent" and (await latest()).sent_at == 7.5
+    assert (await latest(2)).sent_at is None and (await latest(dest="c:chat2")).sent_at is None
+    assert (await latest(kind="map")).state == "pending"
+    [again] = await post(storage, picture(1, "animation"))
+    assert (await latest()).state == "pending"                              # the newest one counts
+    await storage.set_state(again, "failed", "too large")
+    assert (await latest()).sent_at == 7.5
+    await storage.set_state(mine, "failed", "chat gone")
+    assert await latest() is None and await latest(3) is None

@@ -112,7 +112,7 @@ async def test_lobby_by_deep_link_and_start(api, bot, table):
 
 
 
-async def test_complete_three_player_game_by_taps_only(api, bot, table):
+async def test_complete_three_player_game_by_taps_only(api, bot, table, monkeypatch):
     lobby = await open_lobby(api, bot, table)
     api.send_text(table.group, table.users["bob"], "/record")     # nothing finished here yet
     await bot.settle()
@@ -171,7 +171,13 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table):
     assert doc.reply_to is not None and "boardchat replay " + doc.document_name in doc.caption
     record = json.loads(doc.document)
     assert record["players"] == ["Ann", "Bob", "Cat"] and len(record["moves"]) == 45
-    # /replay posts it again, through the outbox, and says so
+    # /replay right after the animation went out: refused, saying when it can be asked again
+    api.send_text(table.group, table.users["cat"], "/replay")
+    await bot.settle()
+    refused = table.group_messages()[-1]
+    assert refused.body == t("en", "bot.err.replay_just_posted", id=1, wait="10 minutes")
+    # past the cooldown, /replay posts it again, through the outbox, and says so
+    monkeypatch.setattr("bot.service.info.REPLAY_COOLDOWN", 0.0)
     api.send_text(table.group, table.users["cat"], "/replay")
     await bot.settle()
     said, again = table.group_messages()[-2:]

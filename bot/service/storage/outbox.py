@@ -11,7 +11,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from ..model import OutRow, StoredOut
+from ..model import OutRow, PictureState, StoredOut
 from .leases import WAKE
 from .sql import Connection, Database, marks
 
@@ -54,6 +54,11 @@ RESCHEDULE = ("UPDATE outbox SET state = 'pending', due = ?, attempts = ?, error
 SET_STATE = "UPDATE outbox SET state = ?, error = ?, owner = NULL, lease = NULL WHERE id = ?"
 RELEASE_HELD = "UPDATE outbox SET state = 'pending', due = ? WHERE platform = ? AND dest = ? AND state = 'held'"
 PRUNE = "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND COALESCE(sent_at, created) < ?"
+# A game's pictures to one destination that are on their way or went out, newest first: a
+# picture has no slot, and its body keeps ``render`` when delivered (``KEPT_WHEN_DELIVERED``), so
+# what it showed is known for the week delivered messages stay.
+PICTURES_TO = ("SELECT state, sent_at, body FROM outbox WHERE game_id = ? AND platform = ? AND dest = ? "
+               "AND slot IS NULL AND state IN ('pending', 'sending', 'held', 'sent') ORDER BY id DESC")
 
 # A message may be claimed when it is due and nobody holds a live lease on it, and only
 # when every earlier unsent message to the same destination may be claimed too: a chat
@@ -242,6 +247,14 @@ class StoredOutbox:
         rows = await self.database.all(f"SELECT slot, message_id FROM slots WHERE platform = ? "
                                        f"AND slot IN ({marks(len(slots))})", (platform, *slots))
         return {slot: message_id for slot, message_id in rows}
+
+    async def latest_picture(self, game_id: int, platform: str, dest: str, render_kind: str) -> PictureState | None:
+        """Where the latest picture of ``render_kind`` of game ``game_id`` to ``dest`` is: on its
+        way (pending, sending, held) or sent, and when; None when there is none (or it failed)."""
+        for state, sent_at, body in await self.database.all(PICTURES_TO, (game_id, platform, dest)):
+            if (json.loads(body).get("render") or {}).get("kind") == render_kind:
+                return PictureState(state, sent_at)
+        return None
 
     async def outbox_rows(self, game_id: int | None = None) -> list[StoredOut]:
         if game_id is None:
