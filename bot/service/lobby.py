@@ -67,7 +67,7 @@ class Lobby:
         if seat_host:
             meta.seats.append(self._human_seat(meta, user))
         out = [M.lobby_message(meta, game, self.codec, user.name, mode="new")]
-        await self.store.commit(Changes(game=meta, outbox=out))
+        await self.store.commit(Changes(meta=meta, outbox=out))
         self.store.remember(Loaded(meta))
         return Reply(t(meta.language, "bot.reply.created_game", game=game.presenter.title(meta.language)),
                      extra={"game_id": meta.id, "game": game.id})
@@ -89,7 +89,7 @@ class Lobby:
         meta = loaded.meta
         meta.updated = self.clock.now()
         out = [M.lobby_message(meta, loaded.kind, self.codec, meta.host_name, mode="edit")] + (extra or [])
-        await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
+        await self.store.commit(Changes(meta=meta, outbox=out), forget=meta.id)
 
     async def join(self, loaded: Loaded, user: User, lang: str) -> Reply:
         meta = loaded.meta
@@ -123,7 +123,7 @@ class Lobby:
         meta.status = ABORTED
         meta.updated = self.clock.now()
         out = [M.lobby_closed(meta, t(lang, "bot.lobby.closed"))]
-        await self.store.commit(Changes(game=meta, outbox=out, timers=[]), forget=meta.id)
+        await self.store.commit(Changes(meta=meta, outbox=out, timers=[]), forget=meta.id)
         self.store.forget(meta.id)
         return Reply(t(lang, "bot.reply.left_closed"))
 
@@ -192,7 +192,7 @@ class Lobby:
         text = t(lang, "bot.msg.aborted", by=user.name)
         out = [M.lobby_closed(meta, text) if meta.setup is None
                else M.group(meta, text, slot=M.turn_slot(meta), mode="edit")]
-        await self.store.commit(Changes(game=meta, outbox=out, timers=[]), forget=meta.id)
+        await self.store.commit(Changes(meta=meta, outbox=out, timers=[]), forget=meta.id)
         self.store.forget(meta.id)
         return Reply(t(lang, "bot.reply.aborted"))
 
@@ -241,7 +241,7 @@ class Lobby:
             if (user_id in meta.turn.unreachable) == unreachable:
                 return
             meta.turn = meta.turn.reachable(user_id, not unreachable)
-            changes = Changes(game=meta)
+            changes = Changes(meta=meta)
             lang = meta.language
             if meta.status == PLAYING and match is not None and not match.is_terminal():
                 changes.outbox.append(TurnMessages(meta, loaded.kind, match, self.codec).prompt(mode="edit"))

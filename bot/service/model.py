@@ -218,7 +218,7 @@ class Snapshot:
 class Changes:
     """Everything one accepted action changes, committed in one transaction."""
 
-    game: GameMeta | None = None
+    meta: GameMeta | None = None
     moves: list[MoveRow] = field(default_factory=list)
     outbox: list[OutRow] = field(default_factory=list)
     timers: list[TimerRow] | None = None      # None: unchanged; a list replaces the game's timers

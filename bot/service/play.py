@@ -145,7 +145,7 @@ class Play:
                 final_lines=self.ratings.change_lines(ratings, meta.language))
             meta.turn = posts.turn          # the notes, the new prompt's slot, the buttons shown
             rows = [*out, *turn.private, *posts.rows]
-            changes = Changes(game=meta, moves=turn.rows, outbox=rows, timers=timers,
+            changes = Changes(meta=meta, moves=turn.rows, outbox=rows, timers=timers,
                               results=results, ratings=ratings)
             if match.is_terminal():
                 meta.status = FINISHED
@@ -284,7 +284,7 @@ class Play:
                 meta.turn = replace(meta.turn, browsing=(seat, label))
                 out.append(messages.reading(meta.turn).prompt(mode="edit"))
         meta.updated = self.clock.now()
-        await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
+        await self.store.commit(Changes(meta=meta, outbox=out), forget=meta.id)
         text = menu.text if menu.text else game.presenter.back_text(lang)
         if not in_private:
             # Pressed on a message others read: the answer (a pop-up, or a reply only the presser
@@ -303,7 +303,7 @@ class Play:
         out = [messages.seat_closed(seat), row] if seat in meta.turn.menus else [row]
         meta.turn = meta.turn.showing(seat, messages.position(seat))
         meta.updated = self.clock.now()
-        await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
+        await self.store.commit(Changes(meta=meta, outbox=out), forget=meta.id)
         text = t(lang, "bot.reply.choices_private") + "\n" + row.body["text"]
         return Reply(text, buttons=M.to_buttons(rows), extra={"private": True, "seat": seat})
 

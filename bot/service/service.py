@@ -213,8 +213,8 @@ class GameService:
             self.delivery.wake(platform)
         if changes.timers is not None:
             self.timers.wake.set()
-        if changes.game is not None:
-            self.watch.changed(changes.game.id)
+        if changes.meta is not None:
+            self.watch.changed(changes.meta.id)
 
     async def watch_other_processes(self) -> None:
         """Tell ``watch`` of the games other processes change too, where the database can (PostgreSQL)."""

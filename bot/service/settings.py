@@ -182,7 +182,7 @@ class Settings:
                 declared = {spec.name for spec in game.definition.options}
                 meta.options.update({k: v for k, v in clean.items() if k in declared or k in BOT_SETTINGS})
                 meta.updated = self.clock.now()
-                change.game = meta
+                change.meta = meta
                 if meta.status == LOBBY:
                     change.outbox.append(M.lobby_message(meta, game, self.codec, meta.host_name, mode="edit"))
                 elif loaded.match is not None and not loaded.match.is_terminal():

@@ -54,7 +54,7 @@ def result(gid: int, seat: int, user_id: str | None, *, won: bool = False, game:
 async def a_move(storage, meta: GameMeta, pick: str = "a1", now: float = 20.0, **extra) -> list[int]:
     """Commit the next move of ``meta`` with a message, as the service does."""
     meta.moves += 1
-    return await storage.commit(Changes(game=meta, moves=[move(meta.id, meta.moves, pick)],
+    return await storage.commit(Changes(meta=meta, moves=[move(meta.id, meta.moves, pick)],
                                         outbox=[message(meta.id, text=f"move {meta.moves}")], **extra), now)
 
 

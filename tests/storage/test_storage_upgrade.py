@@ -42,10 +42,10 @@ async def test_a_version_3_database_upgrades_with_everything_intact(tmp_path):
         # An upgraded game commits at version 0 once; a second writer of that version loses.
         meta, stale = games[1][0], copy.deepcopy(games[1][0])
         meta.chat_title = "renamed"
-        await storage.commit(Changes(game=meta), 1.0)
+        await storage.commit(Changes(meta=meta), 1.0)
         assert meta.version == 1 == await storage.game_version(1)
         with pytest.raises(Conflict):
-            await storage.commit(Changes(game=stale), 1.0)
+            await storage.commit(Changes(meta=stale), 1.0)
     finally:
         await storage.close()
 
