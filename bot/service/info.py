@@ -80,9 +80,9 @@ class Info:
         different games are never added up. ``all_chats``: every chat of the platform."""
         named = find(game_name) if game_name else None
         gid = named.id if named is not None else None
-        rows = await self.storage.chat_results(chat.platform, None if all_chats else chat.id, game=gid)
-        mine = await self.storage.user_results(user.platform, user.id, game=gid)
-        played = {r.game for r in [*rows, *mine]}
+        rows = await self.storage.chat_results(chat.platform, None if all_chats else chat.id, kind=gid)
+        mine = await self.storage.user_results(user.platform, user.id, kind=gid)
+        played = {r.kind for r in [*rows, *mine]}
         kinds = [named] if named is not None else [g for g in KINDS.values() if g.id in played]
         if not kinds:
             lines = [t(lang, "bot.stats.title"), t(lang, "bot.stats.empty_anywhere" if all_chats else "bot.stats.empty"),
@@ -92,7 +92,7 @@ class Info:
         by_game: dict[str, dict[str, Any]] = {}
         for game in kinds:
             text, by_game[game.id] = self._leaderboard(
-                game, [r for r in rows if r.game == game.id], [r for r in mine if r.game == game.id],
+                game, [r for r in rows if r.kind == game.id], [r for r in mine if r.kind == game.id],
                 user, lang, all_chats=all_chats)
             sections.append(text)
         extra: dict[str, Any] = {"game": gid, "by_game": by_game}

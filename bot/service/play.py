@@ -167,7 +167,7 @@ class Play:
         return [ResultRow(meta.id, seat, meta.platform, meta.chat_id, info.user_id, info.name,
                           info.is_ai and info.user_id is None, scores[seat],
                           seat in winners and not (info.is_ai and info.user_id is not None), now,
-                          game=meta.kind)
+                          kind=meta.kind)
                 for seat, info in enumerate(meta.seats)]
 
     # ---- a human's choice ------------------------------------------------------------------------

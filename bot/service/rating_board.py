@@ -62,7 +62,7 @@ class RatingBoard:
     async def reply(self, chat: Chat | None, user: User, lang: str, game: GameKind | None) -> Reply:
         """The user's rating in each game, and each game's leaderboards: everyone who played
         anywhere on the platform, and (``chat`` given) those who played a rated game in it."""
-        mine = {r.game: r for r in await self.storage.player_ratings(user.platform, user.id)}
+        mine = {r.kind: r for r in await self.storage.player_ratings(user.platform, user.id)}
         kinds = [game] if game is not None else list(KINDS.values())
         lines = [t(lang, "bot.rating.title", name=user.name)]
         extra: dict[str, Any] = {"mine": {}, "boards": {}}

@@ -135,11 +135,11 @@ async def test_new_game_ids_count_up_and_never_repeat(storage):
 
 
 async def test_game_kind_and_results_filter(storage):
-    await storage.commit(Changes(meta=lobby(1, "a", game="paris-connection")), 0.0)
+    await storage.commit(Changes(meta=lobby(1, "a", kind="paris-connection")), 0.0)
     assert (await storage.load_game(1))[0].kind == "paris-connection"
-    await storage.commit(Changes(results=[result(1, 0, "ann", won=True, game="paris-connection"),
-                                          result(2, 0, "ann", game="paris-paris"),
-                                          result(2, 1, None, game="paris-paris")]), 0.0)
+    await storage.commit(Changes(results=[result(1, 0, "ann", won=True, kind="paris-connection"),
+                                          result(2, 0, "ann", kind="paris-paris"),
+                                          result(2, 1, None, kind="paris-paris")]), 0.0)
     assert [r.game_id for r in await storage.user_results(PLATFORM, "ann")] == [1, 2]
     assert [r.game_id for r in await storage.user_results(PLATFORM, "ann", "paris-connection")] == [1]
     assert [(r.game_id, r.seat) for r in await storage.chat_results(PLATFORM, "chat1", "paris-paris")] == [

@@ -32,7 +32,7 @@ async def test_a_version_3_database_upgrades_with_everything_intact(tmp_path):
         assert sorted(await storage.active_games()) == [(1, "fake", "chat1"), (2, "fake", "chat2")]
         assert await storage.chat_settings("fake", "chat4") == {"language": "de"}
         results = await storage.chat_results("fake", "chat3", "paris-paris")
-        assert len(results) == 2 and {r.game for r in results} == {"paris-paris"}
+        assert len(results) == 2 and {r.kind for r in results} == {"paris-paris"}
         assert [r.user_id for r in await storage.user_results("fake", "eve")] == ["eve"]
         assert all(o.state == "sent" for o in await storage.outbox_rows())
         # The upgrade rated the finished game: Eve against the normal AI, one row each.
