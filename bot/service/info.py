@@ -66,8 +66,8 @@ class Info:
             if text:
                 lines.append(text)
         if not lines:
-            game = games[0].kind if games else kind(None)
-            return Reply(game.presenter.no_secret_text(lang), ok=False, alert=True, refused="bot.err.no_secret")
+            game_kind = games[0].kind if games else kind(None)
+            return Reply(game_kind.presenter.no_secret_text(lang), ok=False, alert=True, refused="bot.err.no_secret")
         return Reply("\n".join(lines), alert=True)
 
     async def user_games(self, user: User) -> list[Loaded]:
@@ -90,9 +90,9 @@ class Info:
             return Reply("\n".join(lines), extra={"game": None, "by_game": {}, "leaderboard": [], "games": 0, "wins": 0})
         sections: list[str] = []
         by_game: dict[str, dict[str, Any]] = {}
-        for game in kinds:
-            text, by_game[game.id] = self._leaderboard(
-                game, [r for r in rows if r.kind == game.id], [r for r in mine if r.kind == game.id],
+        for game_kind in kinds:
+            text, by_game[game_kind.id] = self._leaderboard(
+                game_kind, [r for r in rows if r.kind == game_kind.id], [r for r in mine if r.kind == game_kind.id],
                 user, lang, all_chats=all_chats)
             sections.append(text)
         extra: dict[str, Any] = {"game": gid, "by_game": by_game}
@@ -101,7 +101,7 @@ class Info:
         return Reply("\n\n".join(sections), extra=extra)
 
     @staticmethod
-    def _leaderboard(game: GameKind, rows: list, mine: list, user: User, lang: str, *,
+    def _leaderboard(game_kind: GameKind, rows: list, mine: list, user: User, lang: str, *,
                      all_chats: bool) -> tuple[str, dict[str, Any]]:
         """One game's leaderboard and the user's own record in it: (text, figures)."""
         table: dict[str, list] = {}
@@ -112,7 +112,7 @@ class Info:
             entry[1] += 1
             entry[2] += int(r.won)
             entry[3] += r.points
-        lines = [t(lang, "bot.stats.title_game", game=game.presenter.title(lang))]
+        lines = [t(lang, "bot.stats.title_game", game=game_kind.presenter.title(lang))]
         ranked = sorted(table.values(), key=lambda e: (-e[2], -e[3] / e[1], e[0]))
         for rank, (name, games, wins, points) in enumerate(ranked[:10], 1):
             lines.append(t(lang, "bot.stats.row", rank=rank, name=name, **M.stats_record(lang, games, wins, points)))
@@ -126,17 +126,17 @@ class Info:
         return "\n".join(lines), {"leaderboard": ranked, "games": len(mine), "wins": sum(r.won for r in mine)}
 
     @staticmethod
-    def rules(game: GameKind, lang: str) -> Reply:
-        return Reply(game.presenter.rules_text(lang))
+    def rules(game_kind: GameKind, lang: str) -> Reply:
+        return Reply(game_kind.presenter.rules_text(lang))
 
     @staticmethod
-    def help(game: GameKind | None, lang: str) -> Reply:
-        games = [game] if game is not None else list(KINDS.values())
+    def help(game_kind: GameKind | None, lang: str) -> Reply:
+        games = [game_kind] if game_kind is not None else list(KINDS.values())
         lines = [t(lang, "bot.help.commands")]
         for g in games:
             lines.append("")
             lines.append(g.presenter.help_text(lang))
-        if game is None and len(KINDS) > 1:
+        if game_kind is None and len(KINDS) > 1:
             lines.append("")
             lines.append(t(lang, "bot.help.games", games=", ".join(f"{g.presenter.title(lang)} ({g.id})"
                                                                    for g in KINDS.values())))
@@ -157,20 +157,20 @@ class Info:
 
         got = await self.storage.load_game(game_id)
         meta, moves = got
-        game = kind(meta.kind)
-        record = game.definition.record_of(meta.setup, moves)
+        game_kind = kind(meta.kind)
+        record = game_kind.definition.record_of(meta.setup, moves)
         data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
-        name = M.picture_name(meta, game, "record").removesuffix(".png") + ".json"
-        return Reply(t(lang, "bot.reply.record", id=game_id, game=game.presenter.title(lang), file=name,
+        name = M.picture_name(meta, game_kind, "record").removesuffix(".png") + ".json"
+        return Reply(t(lang, "bot.reply.record", id=game_id, game=game_kind.presenter.title(lang), file=name,
                        command=f"{COMMAND} replay"),
                      document=data, document_name=name, extra={"game_id": game_id})
 
     async def replay(self, game_id: int, lang: str) -> Reply:
         """Post a finished game's animation in its chat (through the outbox: drawn when it is sent)."""
         meta, moves = await self.storage.load_game(game_id)
-        game = kind(meta.kind)
-        await self.store.commit(Changes(outbox=[M.animation_message(meta, game, len(moves))]))
-        return Reply(t(lang, "bot.reply.replay", id=game_id, game=game.presenter.title(lang)),
+        game_kind = kind(meta.kind)
+        await self.store.commit(Changes(outbox=[M.animation_message(meta, game_kind, len(moves))]))
+        return Reply(t(lang, "bot.reply.replay", id=game_id, game=game_kind.presenter.title(lang)),
                      extra={"game_id": game_id})
 
     @staticmethod
