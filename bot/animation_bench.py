@@ -17,13 +17,13 @@ from bot.service.animation import SPECS, frames
 from renderers.animation import FORMATS, encode
 
 
-def finished_game(game: GameKind, players: int, seed: int) -> tuple[dict, list[tuple[int, str]], int]:
+def finished_game(kind: GameKind, players: int, seed: int) -> tuple[dict, list[tuple[int, str]], int]:
     """A game played to its end by the easy AI: (stored setup, moves, cycles)."""
-    match = game.definition.new_match([f"P{i + 1}" for i in range(players)], seed=seed)
+    match = kind.definition.new_match([f"P{i + 1}" for i in range(players)], seed=seed)
     setup, moves = match.stored_setup(), []
     while not match.is_terminal():
         seat = match.to_act()[0]
-        choice = game.definition.choose(match, seat, seed=seed + len(moves), level="easy")
+        choice = kind.definition.choose(match, seat, seed=seed + len(moves), level="easy")
         match.apply(choice, by=seat)
         moves.append((seat, str(choice)))
     return setup, moves, match.pacing.cycle
@@ -45,10 +45,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     print("platforms: " + ", ".join(f"{p} {s.format} (at most {s.limit / 2**20:.1f} MiB)" for p, s in SPECS.items()))
-    for game_id, game in KINDS.items():
-        setup, moves, cycles = finished_game(game, args.players, args.seed)
-        drawn, shown = median_seconds(lambda g=game, s=setup, m=moves: frames(g, s, m, "en"), args.repeat)
-        print(f"\n== {game_id}: {args.players} players, {len(moves)} moves, {cycles} cycles, "
+    for kind_id, kind in KINDS.items():
+        setup, moves, cycles = finished_game(kind, args.players, args.seed)
+        drawn, shown = median_seconds(lambda g=kind, s=setup, m=moves: frames(g, s, m, "en"), args.repeat)
+        print(f"\n== {kind_id}: {args.players} players, {len(moves)} moves, {cycles} cycles, "
               f"{len(shown)} frames, {sum(f.seconds for f in shown):.1f} s long")
         print(f"  frames (replay and pictures): {drawn:.2f} s")
         for fmt in FORMATS:

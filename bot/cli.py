@@ -166,8 +166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _declared_options() -> dict[str, tuple]:
     """Every option any game declares, with the values it allows (the first game's, by name)."""
     found: dict[str, tuple] = {}
-    for game in KINDS.values():
-        for spec in game.definition.options:
+    for kind in KINDS.values():
+        for spec in kind.definition.options:
             found.setdefault(spec.name, spec.values)
     return found
 
@@ -175,11 +175,11 @@ def _declared_options() -> dict[str, tuple]:
 def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: str) -> int:
     from .terminal.play import PlayOptions, run_play
 
-    game = find(args.game)
-    if game is None:
+    kind = find(args.game)
+    if kind is None:
         parser.error(t(language, "terminal.error.game", game=args.game, games=", ".join(KINDS)))
-    definition = game.definition
-    players = args.players if args.players is not None else cli_help.default_players(game)
+    definition = kind.definition
+    players = args.players if args.players is not None else cli_help.default_players(kind)
     if not definition.min_players <= players <= definition.max_players:
         parser.error(t(language, "terminal.error.players_game", players=players, game=definition.name,
                        min=definition.min_players, max=definition.max_players))
@@ -202,7 +202,7 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
     if args.name is not None and not args.name.strip():
         parser.error(t(language, "terminal.error.name"))
     options = PlayOptions(
-        game=game.id, players=players, ai=ai, ai_level=args.ai_level,
+        kind=kind.id, players=players, ai=ai, ai_level=args.ai_level,
         name=args.name.strip() if args.name else None, seed=args.seed,
         language=args.language or language, game_options=game_options,
         db=(args.db.expanduser() if args.db else default_db_path()),

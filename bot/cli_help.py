@@ -14,14 +14,14 @@ from .product import COMMAND
 DEFAULT_PLAYERS = 3          # a table of three when the game allows it (see ``default_players``)
 
 
-def default_players(game: GameKind) -> int:
-    definition = game.definition
+def default_players(kind: GameKind) -> int:
+    definition = kind.definition
     return min(max(definition.min_players, DEFAULT_PLAYERS), definition.max_players)
 
 
-def game_flag(game: GameKind) -> list[str]:
+def game_flag(kind: GameKind) -> list[str]:
     """``--game ID`` for any game but the default one."""
-    return [] if game.id == DEFAULT else ["--game", game.id]
+    return [] if kind.id == DEFAULT else ["--game", kind.id]
 
 
 def games_line(language: str) -> str:
@@ -39,10 +39,10 @@ def players_help(language: str) -> str:
 def examples(language: str) -> str:
     """The top-level epilog: a line for every game, then the other commands."""
     rows: list[tuple[str, str]] = []
-    for game in KINDS.values():
-        players = default_players(game)
-        rows.append((" ".join([COMMAND, "play", *game_flag(game)]),
-                     t(language, "terminal.cli.example.game", game=game.presenter.title(language), ai=players - 1)))
+    for kind in KINDS.values():
+        players = default_players(kind)
+        rows.append((" ".join([COMMAND, "play", *game_flag(kind)]),
+                     t(language, "terminal.cli.example.game", game=kind.presenter.title(language), ai=players - 1)))
     first = KINDS[DEFAULT].definition
     rows += [
         (f"{COMMAND} play --players {first.min_players} --seed 7",
@@ -62,33 +62,33 @@ def add_game_options(play: argparse.ArgumentParser, language: str) -> None:
     """Each option a game declares becomes a flag (``final_tours`` -> ``--final-tours``), listed
     under the game that has it; a name several games declare is listed once, under the first."""
     seen: set[str] = set()
-    for game in KINDS.values():
-        specs = [spec for spec in game.definition.options if spec.name not in seen]
+    for kind in KINDS.values():
+        specs = [spec for spec in kind.definition.options if spec.name not in seen]
         if not specs:
             continue
-        group = play.add_argument_group(t(language, "terminal.cli.options_of", game=game.presenter.title(language)))
+        group = play.add_argument_group(t(language, "terminal.cli.options_of", game=kind.presenter.title(language)))
         for spec in specs:
             seen.add(spec.name)
-            values = ", ".join(f"{v} ({game.presenter.option_value_text(spec.name, v, language)})"
+            values = ", ".join(f"{v} ({kind.presenter.option_value_text(spec.name, v, language)})"
                                for v in spec.values)
             group.add_argument("--" + spec.name.replace("_", "-"), dest=f"option_{spec.name}",
                                choices=[str(v) for v in spec.values], default=None,
                                help=t(language, "terminal.cli.option", values=values, default=spec.default,
-                                      name=game.presenter.option_name_text(spec.name, language),
-                                      what=game.presenter.option_help_text(spec.name, language)))
+                                      name=kind.presenter.option_name_text(spec.name, language),
+                                      what=kind.presenter.option_help_text(spec.name, language)))
 
 
-def again_command(prefix: str, game: GameKind, players: int, ai: int, options: dict) -> str:
+def again_command(prefix: str, kind: GameKind, players: int, ai: int, options: dict) -> str:
     """The command that starts the same game again (a new deal): ``prefix`` is ``boardchat play``
     with the session's database and maps flags; the game, its table and its options where they
     differ from what a bare ``play`` starts go right after ``play``."""
     head, _, session_flags = prefix.partition(" play")
-    parts = [head + " play", *game_flag(game)]
-    if players != default_players(game):
+    parts = [head + " play", *game_flag(kind)]
+    if players != default_players(kind):
         parts += ["--players", str(players)]
     if ai >= players:
         parts += ["--ai", str(ai)]
-    for spec in game.definition.options:
+    for spec in kind.definition.options:
         value = options.get(spec.name, spec.default)
         if value != spec.default and value in spec.values:
             parts += ["--" + spec.name.replace("_", "-"), str(value)]

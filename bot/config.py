@@ -141,7 +141,7 @@ def game_defaults(source: Settings | None = None) -> dict[str, str]:
     (``BOARDCHAT_FINAL_TOURS``, ``BOARDCHAT_HIDDEN_MONEY``, ...); unset ones keep the built-in.
     The service checks the values at start (``checked_defaults``)."""
     source = source or settings()
-    options = (spec.name for game in KINDS.values() for spec in game.definition.options)
+    options = (spec.name for kind in KINDS.values() for spec in kind.definition.options)
     names = dict.fromkeys((*BOT_SETTINGS, *options))
     return {name: value for name in names if (value := source.get(env_name(name.upper())))}
 

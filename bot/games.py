@@ -33,23 +33,23 @@ AI_LEVELS: tuple[str, ...] = tuple(sorted({lv for g in KINDS.values() for lv in 
                                           key=("easy", "normal", "strong").index))
 
 
-def kind(game_id: str | None) -> GameKind:
-    """The game ``game_id`` (the default game for None); ``KeyError`` for an unknown id."""
-    return KINDS[game_id or DEFAULT]
+def kind(kind_id: str | None) -> GameKind:
+    """The game kind ``kind_id`` (the default game for None); ``KeyError`` for an unknown id."""
+    return KINDS[kind_id or DEFAULT]
 
 
-def ai_level(game: GameKind, wanted: str | None) -> str:
-    """The level that plays for ``wanted`` in ``game``: itself where the game has it, else the
+def ai_level(game_kind: GameKind, wanted: str | None) -> str:
+    """The level that plays for ``wanted`` in ``game_kind``: itself where that game has it, else the
     game's "normal" (or its first) level, so a chat's stand-in level suits every game."""
-    levels = game.definition.ai_levels
+    levels = game_kind.definition.ai_levels
     if wanted in levels:
         return wanted
     return "normal" if "normal" in levels else levels[0]
 
 
-def level_at(game: GameKind, index: int) -> str | None:
+def level_at(game_kind: GameKind, index: int) -> str | None:
     """The game's AI level number ``index`` (as a lobby button names it); None if it has no such level."""
-    levels = game.definition.ai_levels
+    levels = game_kind.definition.ai_levels
     return levels[index] if 0 <= index < len(levels) else None
 
 
@@ -61,10 +61,10 @@ def find(name: str | None) -> GameKind | None:
     if not wanted:
         return None
     hits = []
-    for game in KINDS.values():
-        names = {"".join(ch for ch in n.casefold() if ch.isalnum()) for n in (game.id, game.definition.name)}
+    for game_kind in KINDS.values():
+        names = {"".join(ch for ch in n.casefold() if ch.isalnum()) for n in (game_kind.id, game_kind.definition.name)}
         if wanted in names:
-            return game
+            return game_kind
         if any(wanted in n for n in names):
-            hits.append(game)
+            hits.append(game_kind)
     return hits[0] if len(hits) == 1 else None

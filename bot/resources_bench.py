@@ -68,10 +68,10 @@ def _rss() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-async def _start(service: GameService, game: str, n: int) -> tuple[Chat, dict[str, User]]:
-    c = Chat(PLATFORM, f"{game}-{n}", f"Bench {n}")
-    users = [User(PLATFORM, f"{game}-{n}-{name}", name) for name in ("Ann", "Bob", "Cy")]
-    reply = await service.new_game(c, users[0], options={"game": game, "seed": n})
+async def _start(service: GameService, kind_id: str, n: int) -> tuple[Chat, dict[str, User]]:
+    c = Chat(PLATFORM, f"{kind_id}-{n}", f"Bench {n}")
+    users = [User(PLATFORM, f"{kind_id}-{n}-{name}", name) for name in ("Ann", "Bob", "Cy")]
+    reply = await service.new_game(c, users[0], options={"game": kind_id, "seed": n})
     assert reply.ok, reply.text
     for u in users[1:]:
         assert (await service.join(c, u)).ok
@@ -84,19 +84,19 @@ async def _press_one(service: GameService, c: Chat, users: dict[str, User], rng:
     loaded = await service.store.chat_game(c)
     if loaded is None or loaded.match is None or loaded.match.is_terminal():
         return False
-    meta, match, game = loaded.meta, loaded.match, loaded.kind
+    meta, match, game_kind = loaded.meta, loaded.match, loaded.kind
     acting = match.to_act()
     seat = acting[rng.randrange(len(acting))]
     choices = match.legal_choices(seat)
     payload = service.codec.encode("c", meta.id, seat, match.moves_by(seat), meta.turn.acting_since(seat),
                                    rng.randrange(len(choices)))
-    where = None if private_choices(game, match) else c
+    where = None if private_choices(game_kind, match) else c
     reply = await service.press(where, users[meta.seats[seat].user_id], payload)
     assert reply.ok, reply.text
     return True
 
 
-async def _play(path: str, game: str, count: int, moves: int | None, first: int = 0,
+async def _play(path: str, kind_id: str, count: int, moves: int | None, first: int = 0,
                 deliver: bool = False) -> list[int]:
     """Play ``count`` games to ``moves`` moves (None: to the end); their move counts.
     ``deliver``: send the outbox after every press, as a running bot does."""
@@ -106,7 +106,7 @@ async def _play(path: str, game: str, count: int, moves: int | None, first: int 
     try:
         lengths = []
         for n in range(first, first + count):
-            c, users = await _start(service, game, n)
+            c, users = await _start(service, kind_id, n)
             rng = random.Random(n)
             played = 0
             while (moves is None or played < moves) and await _press_one(service, c, users, rng):
@@ -180,11 +180,11 @@ def _measured(path: str, traced: bool) -> dict[str, float]:
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def bench_kind(game: str, games: int, finished: int, tmp: str) -> dict[str, float]:
-    name = kind(game).definition.name
+def bench_kind(kind_id: str, games: int, finished: int, tmp: str) -> dict[str, float]:
+    name = kind(kind_id).definition.name
     started = time.perf_counter()
-    done_path = os.path.join(tmp, f"{game}-finished.sqlite3")
-    lengths = asyncio.run(_play(done_path, game, finished, None, first=1_000_000, deliver=True))
+    done_path = os.path.join(tmp, f"{kind_id}-finished.sqlite3")
+    lengths = asyncio.run(_play(done_path, kind_id, finished, None, first=1_000_000, deliver=True))
     size = _database_bytes(done_path)
     print(f"{name}: {finished} games played to the end, {sum(lengths) / len(lengths):.0f} moves on average "
           f"({time.perf_counter() - started:.0f} s)", flush=True)
@@ -195,8 +195,8 @@ def bench_kind(game: str, games: int, finished: int, tmp: str) -> dict[str, floa
 
     middle = sum(lengths) // len(lengths) // 2
     started = time.perf_counter()
-    path = os.path.join(tmp, f"{game}-active.sqlite3")
-    asyncio.run(_play(path, game, games, middle))
+    path = os.path.join(tmp, f"{kind_id}-active.sqlite3")
+    asyncio.run(_play(path, kind_id, games, middle))
     print(f"  {games} games played to move {middle} ({time.perf_counter() - started:.0f} s)", flush=True)
     timed = _measured(path, traced=False)
     traced = _measured(path, traced=True)
@@ -233,8 +233,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--kinds", default=",".join(KINDS), help="game ids, comma-separated")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        for game in args.kinds.split(","):
-            figures = bench_kind(game, args.games, args.finished, tmp)
+        for kind_id in args.kinds.split(","):
+            figures = bench_kind(kind_id, args.games, args.finished, tmp)
             met = ", ".join(f"{goal} {'met' if figures[goal] <= limit else 'NOT met'}"
                             for goal, limit in GOALS.items())
             print(f"  goals (<= 30 KiB, <= 3 s, <= 100 KB): {met}", flush=True)

@@ -275,9 +275,9 @@ class BoardchatBot(commands.Bot, PressReceiver):
         """How to play here: the Discord command list (the service's help names the
         commands the Telegram way)."""
         language = normalize_language(user.language)
-        intro = "\n".join(t(language, "discord.help_game", game=game.definition.name, group=DISCORD_GROUP,
-                            min=game.definition.min_players, max=game.definition.max_players)
-                          for game in KINDS.values())
+        intro = "\n".join(t(language, "discord.help_game", game=game_kind.definition.name, group=DISCORD_GROUP,
+                            min=game_kind.definition.min_players, max=game_kind.definition.max_players)
+                          for game_kind in KINDS.values())
         commands_text = t(language, "discord.help", button=SECRET_MARK, group=DISCORD_GROUP)
         return Reply(text=f"{intro}\n\n{commands_text}")
 

@@ -34,17 +34,17 @@ def L(text: str, key: str) -> locale_str:  # noqa: N802 - reads like the gettext
     return locale_str(text, key=key)
 
 
-def game_words(game: GameKind, option: str, value: Any = None) -> locale_str:
+def game_words(kind: GameKind, option: str, value: Any = None) -> locale_str:
     """A game option's name (or one of its values' names) in the game's own words, which
     ``CatalogTranslator`` asks the game's presenter for in other languages."""
-    words = functools.partial(_option_words, game, option, value)
+    words = functools.partial(_option_words, kind, option, value)
     return locale_str(words(DEFAULT_LANGUAGE), words=words)
 
 
-def _option_words(game: GameKind, option: str, value: Any, language: str) -> str:
+def _option_words(kind: GameKind, option: str, value: Any, language: str) -> str:
     if value is None:
-        return game.presenter.option_name_text(option, language)
-    return game.presenter.option_value_text(option, value, language)
+        return kind.presenter.option_name_text(option, language)
+    return kind.presenter.option_value_text(option, value, language)
 
 
 class CatalogTranslator(app_commands.Translator):
@@ -91,7 +91,7 @@ DEADLINE_CHOICES = [
 ]
 
 # The games the bot hosts, from the registry (names are the games' own: not translated).
-GAME_CHOICES = [Choice(name=game.definition.name, value=game.id) for game in KINDS.values()]
+GAME_CHOICES = [Choice(name=kind.definition.name, value=kind.id) for kind in KINDS.values()]
 # Every game's AI levels, each labelled by "discord.level.<level>" (a game lacking one plays its normal level).
 LEVEL_CHOICES = [Choice(name=L(level, f"level.{level}"), value=level) for level in AI_LEVELS]
 
@@ -109,10 +109,10 @@ BOT_CHANGES = {"language": "language", "reminder": "reminder_minutes", "deadline
 def game_options() -> dict[str, tuple[GameKind, Any]]:
     """Every option a game declares, by name, with the first game declaring it (its words)."""
     found: dict[str, tuple[GameKind, Any]] = {}
-    for game in KINDS.values():
-        for spec in game.definition.options:
+    for kind in KINDS.values():
+        for spec in kind.definition.options:
             if spec.name not in BOT_PARAMETERS and spec.name not in ("game", "thread"):
-                found.setdefault(spec.name, (game, spec))
+                found.setdefault(spec.name, (kind, spec))
     return found
 
 
@@ -128,16 +128,16 @@ def with_settings(command):
     options = game_options()
     signature = inspect.signature(command)
     own = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
-    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=kind | None)
-             for name, kind in BOT_PARAMETERS.items()]
+    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=value_type | None)
+             for name, value_type in BOT_PARAMETERS.items()]
     added += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None)
               for name in options]
     command.__signature__ = signature.replace(parameters=[*own, *added])
     descriptions = dict(BOT_DESCRIPTIONS)
     choices = dict(BOT_CHOICES)
-    for name, (game, spec) in options.items():
-        descriptions[name] = game_words(game, name)
-        choices[name] = [Choice(name=game_words(game, name, value), value=str(value)) for value in spec.values]
+    for name, (kind, spec) in options.items():
+        descriptions[name] = game_words(kind, name)
+        choices[name] = [Choice(name=game_words(kind, name, value), value=str(value)) for value in spec.values]
     return app_commands.choices(**choices)(app_commands.describe(**descriptions)(command))
 
 

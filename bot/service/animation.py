@@ -51,11 +51,11 @@ def spec(platform: str) -> Spec:
     return SPECS.get(platform, SPECS["terminal"])
 
 
-def frames(game: GameKind, setup, moves: Sequence, language: str) -> list[Frame]:
+def frames(game_kind: GameKind, setup, moves: Sequence, language: str) -> list[Frame]:
     """The frames of the game stored as ``setup`` and ``moves`` ((seat, text) pairs): one for each
     cycle that ended, as its picture in the chat shows it, then the final standings when it is over."""
-    match = game.definition.resume(setup, [])
-    presenter = game.presenter
+    match = game_kind.definition.resume(setup, [])
+    presenter = game_kind.presenter
     drawn: list[tuple[bytes, str]] = []
     gains: list[int | None] = []
     scores = match.pacing.public_returns()
@@ -88,12 +88,12 @@ def caption(line: str) -> str:
     return drawable(line, empty="")
 
 
-def draw(game_id: str, setup, moves: Sequence, language: str, platform: str) -> bytes:
+def draw(kind_id: str, setup, moves: Sequence, language: str, platform: str) -> bytes:
     """The animation of a stored game in the format ``platform`` plays, within its limit where
     a smaller drawing or fewer frames can bring it there (else the last try: the transport then
     sends the message without it)."""
     wanted = spec(platform)
-    shown = frames(kind(game_id), setup, moves, language)
+    shown = frames(kind(kind_id), setup, moves, language)
     data = b""
     for scale, step in SMALLER:
         data = encode(shown, wanted.format, scale=scale, step=step)

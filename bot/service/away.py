@@ -119,4 +119,4 @@ class Away:
             key = "bot.away.group_pause" if pauses else "bot.away.group_ai"
             text = t(lang, key, player=name, duration=M.duration(_minutes(until - now), lang))
         meta.updated = now
-        return Changes(game=meta, outbox=[M.group(meta, text)])
+        return Changes(meta=meta, outbox=[M.group(meta, text)])

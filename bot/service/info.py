@@ -75,8 +75,8 @@ class Info:
             if text:
                 lines.append(text)
         if not lines:
-            game = games[0].kind if games else kind(None)
-            return Reply(game.presenter.no_secret_text(lang), ok=False, alert=True, refused="bot.err.no_secret")
+            game_kind = games[0].kind if games else kind(None)
+            return Reply(game_kind.presenter.no_secret_text(lang), ok=False, alert=True, refused="bot.err.no_secret")
         return Reply("\n".join(lines), alert=True)
 
     async def user_games(self, user: User) -> list[Loaded]:
@@ -89,9 +89,9 @@ class Info:
         different games are never added up. ``all_chats``: every chat of the platform."""
         named = find(game_name) if game_name else None
         gid = named.id if named is not None else None
-        rows = await self.storage.chat_results(chat.platform, None if all_chats else chat.id, game=gid)
-        mine = await self.storage.user_results(user.platform, user.id, game=gid)
-        played = {r.game for r in [*rows, *mine]}
+        rows = await self.storage.chat_results(chat.platform, None if all_chats else chat.id, kind=gid)
+        mine = await self.storage.user_results(user.platform, user.id, kind=gid)
+        played = {r.kind for r in [*rows, *mine]}
         kinds = [named] if named is not None else [g for g in KINDS.values() if g.id in played]
         if not kinds:
             lines = [t(lang, "bot.stats.title"), t(lang, "bot.stats.empty_anywhere" if all_chats else "bot.stats.empty"),
@@ -99,9 +99,9 @@ class Info:
             return Reply("\n".join(lines), extra={"game": None, "by_game": {}, "leaderboard": [], "games": 0, "wins": 0})
         sections: list[str] = []
         by_game: dict[str, dict[str, Any]] = {}
-        for game in kinds:
-            text, by_game[game.id] = self._leaderboard(
-                game, [r for r in rows if r.game == game.id], [r for r in mine if r.game == game.id],
+        for game_kind in kinds:
+            text, by_game[game_kind.id] = self._leaderboard(
+                game_kind, [r for r in rows if r.kind == game_kind.id], [r for r in mine if r.kind == game_kind.id],
                 user, lang, all_chats=all_chats)
             sections.append(text)
         extra: dict[str, Any] = {"game": gid, "by_game": by_game}
@@ -110,7 +110,7 @@ class Info:
         return Reply("\n\n".join(sections), extra=extra)
 
     @staticmethod
-    def _leaderboard(game: GameKind, rows: list, mine: list, user: User, lang: str, *,
+    def _leaderboard(game_kind: GameKind, rows: list, mine: list, user: User, lang: str, *,
                      all_chats: bool) -> tuple[str, dict[str, Any]]:
         """One game's leaderboard and the user's own record in it: (text, figures)."""
         table: dict[str, list] = {}
@@ -121,7 +121,7 @@ class Info:
             entry[1] += 1
             entry[2] += int(r.won)
             entry[3] += r.points
-        lines = [t(lang, "bot.stats.title_game", game=game.presenter.title(lang))]
+        lines = [t(lang, "bot.stats.title_game", game=game_kind.presenter.title(lang))]
         ranked = sorted(table.values(), key=lambda e: (-e[2], -e[3] / e[1], e[0]))
         for rank, (name, games, wins, points) in enumerate(ranked[:10], 1):
             lines.append(t(lang, "bot.stats.row", rank=rank, name=name, **M.stats_record(lang, games, wins, points)))
@@ -135,17 +135,17 @@ class Info:
         return "\n".join(lines), {"leaderboard": ranked, "games": len(mine), "wins": sum(r.won for r in mine)}
 
     @staticmethod
-    def rules(game: GameKind, lang: str) -> Reply:
-        return Reply(game.presenter.rules_text(lang))
+    def rules(game_kind: GameKind, lang: str) -> Reply:
+        return Reply(game_kind.presenter.rules_text(lang))
 
     @staticmethod
-    def help(game: GameKind | None, lang: str) -> Reply:
-        games = [game] if game is not None else list(KINDS.values())
+    def help(game_kind: GameKind | None, lang: str) -> Reply:
+        games = [game_kind] if game_kind is not None else list(KINDS.values())
         lines = [t(lang, "bot.help.commands")]
         for g in games:
             lines.append("")
             lines.append(g.presenter.help_text(lang))
-        if game is None and len(KINDS) > 1:
+        if game_kind is None and len(KINDS) > 1:
             lines.append("")
             lines.append(t(lang, "bot.help.games", games=", ".join(f"{g.presenter.title(lang)} ({g.id})"
                                                                    for g in KINDS.values())))
@@ -166,22 +166,22 @@ class Info:
 
         got = await self.storage.load_game(game_id)
         meta, moves = got
-        game = kind(meta.kind)
-        record = game.definition.record_of(meta.setup, moves)
+        game_kind = kind(meta.kind)
+        record = game_kind.definition.record_of(meta.setup, moves)
         data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
-        name = M.picture_name(meta, game, "record").removesuffix(".png") + ".json"
-        return Reply(t(lang, "bot.reply.record", id=game_id, game=game.presenter.title(lang), file=name,
+        name = M.picture_name(meta, game_kind, "record").removesuffix(".png") + ".json"
+        return Reply(t(lang, "bot.reply.record", id=game_id, game=game_kind.presenter.title(lang), file=name,
                        command=f"{COMMAND} replay"),
                      document=data, document_name=name, extra={"game_id": game_id})
 
     async def replay(self, game_id: int, lang: str) -> Reply:
         """Post a finished game's animation in its chat (through the outbox: drawn when it is sent)."""
         meta, moves = await self.storage.load_game(game_id)
-        game = kind(meta.kind)
-        animation = M.animation_message(meta, game, len(moves))
+        game_kind = kind(meta.kind)
+        animation = M.animation_message(meta, game_kind, len(moves))
         await self._check_replay_allowed(game_id, animation, lang)
         await self.store.commit(Changes(outbox=[animation]))
-        return Reply(t(lang, "bot.reply.replay", id=game_id, game=game.presenter.title(lang)),
+        return Reply(t(lang, "bot.reply.replay", id=game_id, game=game_kind.presenter.title(lang)),
                      extra={"game_id": game_id})
 
     async def _check_replay_allowed(self, game_id: int, animation: OutRow, lang: str) -> None:

@@ -48,14 +48,14 @@ class Lobby:
         if await self.store.chat_game(chat) is not None:
             raise Refused("bot.err.game_exists")
         extra = dict(options or {})
-        game = find(extra.pop("game", None))
-        if game is None:
+        kind = find(extra.pop("game", None))
+        if kind is None:
             raise Refused("bot.err.unknown_kind", games=", ".join(self.settings.game_names(lang)))
         seed = extra.pop("seed", None)
         seat_host = bool(extra.pop("join", True))
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63):
             raise Refused("bot.err.bad_setting", key="seed", value=str(seed)[:40])
-        opts = self.settings.game_options(game, await self.settings.chat_options(chat), extra)
+        opts = self.settings.game_options(kind, await self.settings.chat_options(chat), extra)
         if not opts.get("language"):
             opts["language"] = normalize_language(user.language)
         now = self.clock.now()
@@ -63,14 +63,14 @@ class Lobby:
             id=await self.store.storage.new_game_id(), platform=chat.platform, chat_id=chat.id,
             chat_title=chat.title, status=LOBBY, host_id=user.id, options=opts,
             seed=int(seed) if seed is not None else secrets.randbits(63), created=now, updated=now,
-            kind=game.id)
+            kind=kind.id)
         if seat_host:
             meta.seats.append(self._human_seat(meta, user))
-        out = [M.lobby_message(meta, game, self.codec, user.name, mode="new")]
-        await self.store.commit(Changes(game=meta, outbox=out))
+        out = [M.lobby_message(meta, kind, self.codec, user.name, mode="new")]
+        await self.store.commit(Changes(meta=meta, outbox=out))
         self.store.remember(Loaded(meta))
-        return Reply(t(meta.language, "bot.reply.created_game", game=game.presenter.title(meta.language)),
-                     extra={"game_id": meta.id, "game": game.id})
+        return Reply(t(meta.language, "bot.reply.created_game", game=kind.presenter.title(meta.language)),
+                     extra={"game_id": meta.id, "game": kind.id})
 
     def _human_seat(self, meta: GameMeta, user: User) -> Seat:
         return Seat(name=self._unique_name(meta, user.name or user.id), platform=user.platform,
@@ -89,7 +89,7 @@ class Lobby:
         meta = loaded.meta
         meta.updated = self.clock.now()
         out = [M.lobby_message(meta, loaded.kind, self.codec, meta.host_name, mode="edit")] + (extra or [])
-        await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
+        await self.store.commit(Changes(meta=meta, outbox=out), forget=meta.id)
 
     async def join(self, loaded: Loaded, user: User, lang: str) -> Reply:
         meta = loaded.meta
@@ -123,7 +123,7 @@ class Lobby:
         meta.status = ABORTED
         meta.updated = self.clock.now()
         out = [M.lobby_closed(meta, t(lang, "bot.lobby.closed"))]
-        await self.store.commit(Changes(game=meta, outbox=out, timers=[]), forget=meta.id)
+        await self.store.commit(Changes(meta=meta, outbox=out, timers=[]), forget=meta.id)
         self.store.forget(meta.id)
         return Reply(t(lang, "bot.reply.left_closed"))
 
@@ -152,14 +152,14 @@ class Lobby:
 
     async def start(self, loaded: Loaded, user: User, lang: str) -> Reply:
         meta = loaded.meta
-        game: GameKind = loaded.kind
-        definition = game.definition
+        kind: GameKind = loaded.kind
+        definition = kind.definition
         if meta.status != LOBBY:
             raise Refused("bot.err.not_lobby")
         if not meta.may_manage(user):
             raise Refused("bot.err.not_host", host=meta.host_name)
         if not definition.min_players <= len(meta.seats) <= definition.max_players:
-            raise Refused("bot.err.seat_count", count=len(meta.seats), game=game.presenter.title(lang),
+            raise Refused("bot.err.seat_count", count=len(meta.seats), game=kind.presenter.title(lang),
                           min=definition.min_players, max=definition.max_players)
         options = {spec.name: meta.options[spec.name] for spec in definition.options if spec.name in meta.options}
         try:
@@ -171,14 +171,14 @@ class Lobby:
         loaded.match = match
         turn = Turn(loaded)
         turn.log_start = 0            # the set-up is news too: no prompt of the first cycle exists yet
-        turn.private += TurnMessages(meta, game, match, self.codec).private_events(match.log)
-        out = [M.lobby_closed(meta, M.started_text(meta, game, match)),
+        turn.private += TurnMessages(meta, kind, match, self.codec).private_events(match.log)
+        out = [M.lobby_closed(meta, M.started_text(meta, kind, match)),
                # the first prompt opens with the status line: the picture says what it shows
                M.group(meta, t(meta.language, "bot.msg.start_map"),
                        render={"kind": "map", "game_id": meta.id, "moves": 0, "cycle": 0},
-                       image_name=M.picture_name(meta, game, "start"),
-                       latest_image_name=M.picture_name(meta, game, M.BOARD_PICTURE),
-                       description=game.presenter.picture_description("map", match.view(None), (), match.players,
+                       image_name=M.picture_name(meta, kind, "start"),
+                       latest_image_name=M.picture_name(meta, kind, M.BOARD_PICTURE),
+                       description=kind.presenter.picture_description("map", match.view(None), (), match.players,
                                                                       meta.language))]
         await self.play.finish(loaded, turn, out, first_prompt=True)
         return Reply(t(lang, "bot.reply.started"))
@@ -192,7 +192,7 @@ class Lobby:
         text = t(lang, "bot.msg.aborted", by=user.name)
         out = [M.lobby_closed(meta, text) if meta.setup is None
                else M.group(meta, text, slot=M.turn_slot(meta), mode="edit")]
-        await self.store.commit(Changes(game=meta, outbox=out, timers=[]), forget=meta.id)
+        await self.store.commit(Changes(meta=meta, outbox=out, timers=[]), forget=meta.id)
         self.store.forget(meta.id)
         return Reply(t(lang, "bot.reply.aborted"))
 
@@ -241,7 +241,7 @@ class Lobby:
             if (user_id in meta.turn.unreachable) == unreachable:
                 return
             meta.turn = meta.turn.reachable(user_id, not unreachable)
-            changes = Changes(game=meta)
+            changes = Changes(meta=meta)
             lang = meta.language
             if meta.status == PLAYING and match is not None and not match.is_terminal():
                 changes.outbox.append(TurnMessages(meta, loaded.kind, match, self.codec).prompt(mode="edit"))

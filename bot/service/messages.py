@@ -120,13 +120,13 @@ def chat_label(meta: GameMeta) -> str:
 
 # ---- options and the lobby ----------------------------------------------------------------
 
-def options_text(game: GameKind, options: dict[str, Any], language: str, *, timers_off: bool = True) -> str:
+def options_text(kind: GameKind, options: dict[str, Any], language: str, *, timers_off: bool = True) -> str:
     """The game's declared options and the bot's timers, in words ("Final tours: ... · ...").
     ``timers_off=False``: a timer that is off goes unsaid (the start of a game played alone at
     a terminal has no reminder to speak of)."""
-    parts = [t(language, "bot.options.option", name=game.presenter.option_name_text(spec.name, language),
-               value=game.presenter.option_value_text(spec.name, options.get(spec.name, spec.default), language))
-             for spec in game.definition.options]
+    parts = [t(language, "bot.options.option", name=kind.presenter.option_name_text(spec.name, language),
+               value=kind.presenter.option_value_text(spec.name, options.get(spec.name, spec.default), language))
+             for spec in kind.definition.options]
     reminder = int(options.get("reminder_minutes") or 0)
     deadline = int(options.get("deadline_minutes") or 0)
     if options.get("clock") == "bank":
@@ -143,9 +143,9 @@ def options_text(game: GameKind, options: dict[str, Any], language: str, *, time
         parts.append(t(language, "bot.options.no_deadline"))
     if options.get("away_mode") == "pause":
         parts.append(t(language, "bot.options.away_pause"))
-    if len(game.definition.ai_levels) > 1:
+    if len(kind.definition.ai_levels) > 1:
         parts.append(t(language, "bot.options.ai_level",
-                       level=level_text(ai_level(game, options.get("ai_level")), language)))
+                       level=level_text(ai_level(kind, options.get("ai_level")), language)))
     parts.append(t(language, "bot.language." + (options.get("language") or "en")))
     return " · ".join(parts)
 
@@ -165,24 +165,24 @@ def level_text(level: str, language: str) -> str:
     return t(language, "bot.level." + level)
 
 
-def lobby_text(meta: GameMeta, game: GameKind, host_name: str) -> str:
+def lobby_text(meta: GameMeta, kind: GameKind, host_name: str) -> str:
     lang = meta.language
-    levels = len(game.definition.ai_levels) > 1
-    seats = [t(lang, "bot.lobby.ai_seat", name=s.name, level=level_text(ai_level(game, s.level), lang))
+    levels = len(kind.definition.ai_levels) > 1
+    seats = [t(lang, "bot.lobby.ai_seat", name=s.name, level=level_text(ai_level(kind, s.level), lang))
              if s.is_ai and levels else s.name + (" 🤖" if s.is_ai else "") for s in meta.seats]
-    d = game.definition
-    lines = [t(lang, "bot.lobby.title_game", game=game.presenter.title(lang), host=host_name),
+    d = kind.definition
+    lines = [t(lang, "bot.lobby.title_game", game=kind.presenter.title(lang), host=host_name),
              t(lang, "bot.lobby.players", count=len(seats), players=", ".join(seats) or "—"),
              t(lang, "bot.lobby.seats", min=d.min_players, max=d.max_players),
-             options_text(game, meta.options, lang),
+             options_text(kind, meta.options, lang),
              t(lang, "bot.lobby.hint")]
     return "\n".join(lines)
 
 
-def lobby_buttons(meta: GameMeta, game: GameKind, codec: PayloadCodec) -> list[list[dict[str, Any]]]:
+def lobby_buttons(meta: GameMeta, kind: GameKind, codec: PayloadCodec) -> list[list[dict[str, Any]]]:
     """Join and leave; add an AI (one button per level where the game has several); start."""
     lang = meta.language
-    levels = game.definition.ai_levels
+    levels = kind.definition.ai_levels
     start = button(t(lang, "bot.btn.start"), codec.encode("g", meta.id))
     if len(levels) == 1:
         add_rows = [[button(t(lang, "bot.btn.add_ai"), codec.encode("a", meta.id)), start]]
@@ -193,8 +193,8 @@ def lobby_buttons(meta: GameMeta, game: GameKind, codec: PayloadCodec) -> list[l
              button(t(lang, "bot.btn.leave"), codec.encode("l", meta.id))], *add_rows]
 
 
-def lobby_message(meta: GameMeta, game: GameKind, codec: PayloadCodec, host_name: str, *, mode: str) -> OutRow:
-    return group(meta, lobby_text(meta, game, host_name), buttons=lobby_buttons(meta, game, codec),
+def lobby_message(meta: GameMeta, kind: GameKind, codec: PayloadCodec, host_name: str, *, mode: str) -> OutRow:
+    return group(meta, lobby_text(meta, kind, host_name), buttons=lobby_buttons(meta, kind, codec),
                  slot=lobby_slot(meta), mode=mode)
 
 
@@ -218,26 +218,26 @@ def game_code(meta: GameMeta) -> str:
 BOARD_PICTURE = "board"      # the latest picture of the board, whichever cycle it shows
 
 
-def picture_name(meta: GameMeta, game: GameKind, what: str, suffix: str = ".png") -> str:
+def picture_name(meta: GameMeta, kind: GameKind, what: str, suffix: str = ".png") -> str:
     """``paris-3-k2x9-round7.png``: unique per game (id and deal code) and picture."""
-    return f"{game.presenter.image_prefix}-{meta.id}-{game_code(meta)}-{what}{suffix}"
+    return f"{kind.presenter.image_prefix}-{meta.id}-{game_code(meta)}-{what}{suffix}"
 
 
-def animation_message(meta: GameMeta, game: GameKind, moves: int) -> OutRow:
+def animation_message(meta: GameMeta, kind: GameKind, moves: int) -> OutRow:
     """The whole game as an animation (``animation.py``), drawn when it is sent, in the format the
     game's platform plays: after the final standings, and on request (``/replay``)."""
     lang = meta.language
-    title = game.presenter.title(lang)
+    title = kind.presenter.title(lang)
     row = group(meta, t(lang, "bot.animation.caption", game=title, id=meta.id),
                 render={"kind": ANIMATION, "game_id": meta.id, "moves": moves},
-                image_name=picture_name(meta, game, "replay", suffix(spec(meta.platform).format)),
+                image_name=picture_name(meta, kind, "replay", suffix(spec(meta.platform).format)),
                 description=t(lang, "bot.animation.description", game=title))
     row.body["too_large"] = t(lang, "bot.animation.too_large")
     return row
 
 
-def started_text(meta: GameMeta, game: GameKind, match) -> str:
+def started_text(meta: GameMeta, kind: GameKind, match) -> str:
     lang = meta.language
-    lines = game.presenter.started_lines(match.view(None), lang)
-    lines.append(options_text(game, meta.options, lang, timers_off=False))
+    lines = kind.presenter.started_lines(match.view(None), lang)
+    lines.append(options_text(kind, meta.options, lang, timers_off=False))
     return "\n".join(lines)

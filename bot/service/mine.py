@@ -23,7 +23,7 @@ from .store import GameStore, Loaded
 @dataclass(frozen=True, slots=True)
 class MyGame:
     game_id: int
-    game: str                     # the game kind (registry id)
+    kind: str                     # the game kind (registry id)
     chat: Chat
     status: str                   # "lobby" | "playing"
     to_act: tuple[str, ...]       # the names of the seats to act now (none in a lobby)
@@ -33,7 +33,10 @@ class MyGame:
     link: str | None              # where the platform can jump to it, if it can
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(asdict(self), chat=self.chat.id, to_act=list(self.to_act))
+        """The entry as ``Reply.extra`` holds it: its kind under "game", as every reply names it."""
+        entry = asdict(self)
+        entry["game"] = entry.pop("kind")
+        return dict(entry, chat=self.chat.id, to_act=list(self.to_act))
 
 
 def waiting_since(meta: GameMeta, match) -> float:
@@ -77,7 +80,7 @@ class MyGames:
             seat = meta.seat_of(user.id)
             message_id = message_ids.get(slots[meta.id])
             out.append(MyGame(
-                game_id=meta.id, game=meta.kind, chat=meta.chat, status=meta.status,
+                game_id=meta.id, kind=meta.kind, chat=meta.chat, status=meta.status,
                 to_act=tuple(meta.seats[s].name for s in acting), yours=seat in acting,
                 since=waiting_since(meta, match), message_id=message_id,
                 link=link(meta.chat, message_id) if link is not None and message_id is not None else None))
@@ -91,7 +94,7 @@ class MyGames:
             turn = t(language, "bot.mine.your_turn")
         else:
             turn = t(language, "bot.mine.their_turn", names=", ".join(entry.to_act))
-        text = t(language, "bot.mine.row", game=kind(entry.game).presenter.title(language),
+        text = t(language, "bot.mine.row", game=kind(entry.kind).presenter.title(language),
                  chat=entry.chat.title or entry.chat.id, turn=turn,
                  waited=waited_text(self.clock.now() - entry.since, language))
         if entry.link:

@@ -186,7 +186,7 @@ class ResultRow:
     points: int
     won: bool
     ended: float
-    game: str = "paris-paris"
+    kind: str = "paris-paris"     # the game kind (engine.registry id); its SQL column is "game"
 
 
 @dataclass(slots=True)
@@ -196,7 +196,7 @@ class RatingRow:
 
     game_id: int
     platform: str
-    game: str                # the game kind: ratings are kept per game
+    kind: str                # the game kind (SQL column "game"): ratings are kept per kind
     player: str              # a person's user id, or "ai:<level>"
     name: str                # the person's name then (an AI entry: its level)
     chat_id: str
@@ -225,7 +225,7 @@ class Snapshot:
 class Changes:
     """Everything one accepted action changes, committed in one transaction."""
 
-    game: GameMeta | None = None
+    meta: GameMeta | None = None
     moves: list[MoveRow] = field(default_factory=list)
     outbox: list[OutRow] = field(default_factory=list)
     timers: list[TimerRow] | None = None      # None: unchanged; a list replaces the game's timers

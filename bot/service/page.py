@@ -61,13 +61,13 @@ def seat_picture(meta: GameMeta, match, seat: int, layout: str) -> dict:
             "phase": min(Phase.of(meta, match).start, match.move_count), "cycle": match.pacing.cycle, "layout": layout}
 
 
-def page_state(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, request: PageRequest) -> dict[str, Any]:
+def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, request: PageRequest) -> dict[str, Any]:
     """The page of ``request`` for the game ``meta`` (``match``: None in the lobby)."""
     lang = request.language
-    pres = game.presenter
+    pres = kind.presenter
     seat = request.seat
     state: dict[str, Any] = {
-        "game": {"id": meta.id, "kind": game.id, "title": pres.title(lang), "chat": meta.chat_title},
+        "game": {"id": meta.id, "kind": kind.id, "title": pres.title(lang), "chat": meta.chat_title},
         "status": meta.status,
         "seat": seat,
         "language": lang,
@@ -85,17 +85,17 @@ def page_state(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, reque
     public = match.view(None) if seat is not None else view
     state["lines"] = [pres.status_line(public, lang)]
     if meta.status == PLAYING:
-        state["prompt"] = _prompt(meta, game, match, seat, lang)
+        state["prompt"] = _prompt(meta, kind, match, seat, lang)
     else:
         state["final"] = pres.final_lines(public, lang)
     scores = match.pacing.public_returns()
     if scores is not None:
         state["lines"].append(pres.scores_line(public, scores, lang))
-    moves, cycle = public_moves(meta, game, match), match.pacing.cycle
+    moves, cycle = public_moves(meta, kind, match), match.pacing.cycle
     events = [e for e in cycle_events(match, cycle) if e.visible_to(None)]
-    kind = "final" if match.is_terminal() else "map"
-    pictures = [{"name": "map", "render": picture(kind, moves, cycle, request.layout),
-                 "alt": pres.picture_description(kind, public, events, match.players, lang)}]
+    shown = "final" if match.is_terminal() else "map"
+    pictures = [{"name": "map", "render": picture(shown, moves, cycle, request.layout),
+                 "alt": pres.picture_description(shown, public, events, match.players, lang)}]
     if seat is not None and pres.private_pictures and not match.is_terminal() and request.at is None:
         pictures.append({"name": "seat", "render": seat_picture(meta, match, seat, request.layout),
                          "alt": pres.picture_description("seat", view, (), match.players, lang)})
@@ -103,38 +103,38 @@ def page_state(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, reque
     if seat is not None:
         state["secret"] = pres.secret_text(view, lang, CHAT)
         if seat in acting and request.at is None:
-            state["choices"] = choices(meta, game, match, codec, seat, view, lang, request.layout)
-    state["log"] = log_lines(game, match, seat, view, lang)
+            state["choices"] = choices(meta, kind, match, codec, seat, view, lang, request.layout)
+    state["log"] = log_lines(kind, match, seat, view, lang)
     return state
 
 
-def public_moves(meta: GameMeta, game: GameKind, match) -> int:
+def public_moves(meta: GameMeta, kind: GameKind, match) -> int:
     """The move count a public picture is drawn at: now, except while seats choose in private,
     when it is the start of their phase. Each private step is a move, so the count now would
     tell everyone how many steps a seat has taken in its plan; the board everyone sees does not
     change with them."""
-    if meta.status == PLAYING and private_choices(game, match):
+    if meta.status == PLAYING and private_choices(kind, match):
         return min(Phase.of(meta, match).start, match.move_count)
     return match.move_count
 
 
-def _prompt(meta: GameMeta, game: GameKind, match, seat: int | None, lang: str) -> str:
+def _prompt(meta: GameMeta, kind: GameKind, match, seat: int | None, lang: str) -> str:
     """Who must act and what they choose; where seats choose in private, a seat's own question
     (or who is still to choose, never what anyone chose)."""
-    pres = game.presenter
-    if private_choices(game, match):
+    pres = kind.presenter
+    if private_choices(kind, match):
         if seat is not None and seat in match.to_act():
             return pres.prompt_line(match.view(seat), lang, CHAT)
         return t(lang, "bot.msg.waiting", players=", ".join(acting_names(meta, match)))
     return pres.prompt_line(match.view(None), lang, CHAT)
 
 
-def choices(meta: GameMeta, game: GameKind, match, codec: PayloadCodec, seat: int, view: Any, lang: str,
+def choices(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, seat: int, view: Any, lang: str,
             layout: str) -> dict[str, Any]:
     """The seat's legal choices as the page offers them: its menu, with every submenu the menu
     opens (the page opens them itself, so a submenu never touches the group's messages), and
     the spots on the pictures. Each choice is the signed payload of its button."""
-    pres = game.presenter
+    pres = kind.presenter
     legal = match.legal_choices(seat)
     index = {str(c): i for i, c in enumerate(legal)}
     bound = (meta.id, seat, match.moves_by(seat), meta.turn.acting_since(seat))
@@ -192,10 +192,10 @@ def _labels(top: Menu, groups: dict[str, Any]) -> dict[str, str]:
     return labels
 
 
-def log_lines(game: GameKind, match, seat: int | None, view: Any, lang: str) -> list[str]:
+def log_lines(kind: GameKind, match, seat: int | None, view: Any, lang: str) -> list[str]:
     """The game's log as ``seat`` may read it: the public events in words, and its own private
     ones (a dealt marker, new holdings) where they happened; the last ``LOG_LINES`` lines."""
-    pres = game.presenter
+    pres = kind.presenter
     # The window is taken from what the seat may see: from the whole log, its length would
     # depend on the others' private steps.
     events = [event for event in match.log if event.visible_to(seat)][-LOG_EVENTS:]

@@ -134,13 +134,13 @@ class Pictures:
         self._drop_pool()
 
 
-def draw(game_id: str, setup, moves: list, render: dict, language: str, platform: str) -> bytes:
+def draw(kind_id: str, setup, moves: list, render: dict, language: str, platform: str) -> bytes:
     """Draw the picture ``render`` asks for from the stored game (in a drawing process, or a thread):
     a picture, or the whole game as an animation (``animation.py``) in the format ``platform`` plays."""
     if render["kind"] == animation.ANIMATION:
-        return animation.draw(game_id, setup, moves[:render["moves"]], language, platform)
-    game = kind(game_id)
-    match = game.definition.resume(setup, moves[:render["moves"]])
+        return animation.draw(kind_id, setup, moves[:render["moves"]], language, platform)
+    game_kind = kind(kind_id)
+    match = game_kind.definition.resume(setup, moves[:render["moves"]])
     cycle = render.get("cycle", render.get("round", 1))
     if render["kind"] == "final":
         cycle = match.pacing.cycle
@@ -149,5 +149,5 @@ def draw(game_id: str, setup, moves: list, render: dict, language: str, platform
     # A page asks for the layout that fits its screen; a message's follows its platform.
     layout = render.get("layout") or ("portrait" if platform in PORTRAIT_PLATFORMS else "landscape")
     if seat is not None:
-        return game.presenter.render_private(match.view(seat), events, language, layout=layout)
-    return game.presenter.render(render["kind"], match.view(None), events, language, layout=layout)
+        return game_kind.presenter.render_private(match.view(seat), events, language, layout=layout)
+    return game_kind.presenter.render(render["kind"], match.view(None), events, language, layout=layout)

@@ -145,7 +145,7 @@ class Play:
                 final_lines=self.ratings.change_lines(ratings, meta.language))
             meta.turn = posts.turn          # the notes, the new prompt's slot, the buttons shown
             rows = [*out, *turn.private, *posts.rows]
-            changes = Changes(game=meta, moves=turn.rows, outbox=rows, timers=timers,
+            changes = Changes(meta=meta, moves=turn.rows, outbox=rows, timers=timers,
                               results=results, ratings=ratings)
             if match.is_terminal():
                 meta.status = FINISHED
@@ -167,7 +167,7 @@ class Play:
         return [ResultRow(meta.id, seat, meta.platform, meta.chat_id, info.user_id, info.name,
                           info.is_ai and info.user_id is None, scores[seat],
                           seat in winners and not (info.is_ai and info.user_id is not None), now,
-                          game=meta.kind)
+                          kind=meta.kind)
                 for seat, info in enumerate(meta.seats)]
 
     # ---- a human's choice ------------------------------------------------------------------------
@@ -254,38 +254,38 @@ class Play:
         said). Otherwise the group's turn message asks what the submenu asks. Either way the
         one acting gets the buttons in the reply."""
         meta, match = loaded.meta, loaded.match
-        game = loaded.kind
-        menu = game.presenter.menu(match.view(seat), match.legal_choices(seat), lang, group)
-        if menu.private or in_private or private_choices(game, match) or seat in meta.turn.menus:
+        kind = loaded.kind
+        menu = kind.presenter.menu(match.view(seat), match.legal_choices(seat), lang, group)
+        if menu.private or in_private or private_choices(kind, match) or seat in meta.turn.menus:
             return await self._show_private(loaded, seat, group, menu, lang, in_private=in_private)
-        messages = TurnMessages(meta, game, match, self.codec)
+        messages = TurnMessages(meta, kind, match, self.codec)
         menu, rows = messages.prompt_buttons(group)
         edit = M.group(meta, messages.prompt_text(menu), buttons=rows,
                        slot=M.turn_slot(meta), mode="edit", mentions=(meta.seats[seat].user(),))
         await self.store.commit(Changes(outbox=[edit]))
-        text = menu.text if menu is not None and menu.text else game.presenter.back_text(lang)
+        text = menu.text if menu is not None and menu.text else kind.presenter.back_text(lang)
         return Reply(text, buttons=M.to_buttons(rows))
 
     async def _show_private(self, loaded: Loaded, seat: int, group: str | None, menu, lang: str, *,
                             in_private: bool) -> Reply:
         meta, match = loaded.meta, loaded.match
-        game = loaded.kind
-        messages = TurnMessages(meta, game, match, self.codec)
+        kind = loaded.kind
+        messages = TurnMessages(meta, kind, match, self.codec)
         row, menu, rows = messages.seat_prompt(seat, group_key=group,
                                                mode="edit" if seat in meta.turn.menus else "new")
         out = [row]
         meta.turn = meta.turn.showing(seat, messages.position(seat))
-        if menu.private and not private_choices(game, match):
+        if menu.private and not private_choices(kind, match):
             # The group's turn message says only that the seat is choosing in private, in the
             # words of the (public) item that opened the submenu; its buttons stay as they were.
-            top = game.presenter.menu(match.view(seat), match.legal_choices(seat), lang)
+            top = kind.presenter.menu(match.view(seat), match.legal_choices(seat), lang)
             label = next((item.label for item in top.items() if item.group == group), None)
             if label is not None and meta.turn.browsing != (seat, label):
                 meta.turn = replace(meta.turn, browsing=(seat, label))
                 out.append(messages.reading(meta.turn).prompt(mode="edit"))
         meta.updated = self.clock.now()
-        await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
-        text = menu.text if menu.text else game.presenter.back_text(lang)
+        await self.store.commit(Changes(meta=meta, outbox=out), forget=meta.id)
+        text = menu.text if menu.text else kind.presenter.back_text(lang)
         if not in_private:
             # Pressed on a message others read: the answer (a pop-up, or a reply only the presser
             # sees) says where the menu went; the buttons come along for platforms that show them.
@@ -303,7 +303,7 @@ class Play:
         out = [messages.seat_closed(seat), row] if seat in meta.turn.menus else [row]
         meta.turn = meta.turn.showing(seat, messages.position(seat))
         meta.updated = self.clock.now()
-        await self.store.commit(Changes(game=meta, outbox=out), forget=meta.id)
+        await self.store.commit(Changes(meta=meta, outbox=out), forget=meta.id)
         text = t(lang, "bot.reply.choices_private") + "\n" + row.body["text"]
         return Reply(text, buttons=M.to_buttons(rows), extra={"private": True, "seat": seat})
 

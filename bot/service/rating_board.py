@@ -59,11 +59,11 @@ class RatingBoard:
 
     # ---- /rating -----------------------------------------------------------------------------
 
-    async def reply(self, chat: Chat | None, user: User, lang: str, game: GameKind | None) -> Reply:
+    async def reply(self, chat: Chat | None, user: User, lang: str, kind: GameKind | None) -> Reply:
         """The user's rating in each game, and each game's leaderboards: everyone who played
         anywhere on the platform, and (``chat`` given) those who played a rated game in it."""
-        mine = {r.game: r for r in await self.storage.player_ratings(user.platform, user.id)}
-        kinds = [game] if game is not None else list(KINDS.values())
+        mine = {r.kind: r for r in await self.storage.player_ratings(user.platform, user.id)}
+        kinds = [kind] if kind is not None else list(KINDS.values())
         lines = [t(lang, "bot.rating.title", name=user.name)]
         extra: dict[str, Any] = {"mine": {}, "boards": {}}
         for g in kinds:
@@ -74,9 +74,9 @@ class RatingBoard:
                                game=title, rating=number(lang, skill.shown), games=skill.games))
                 extra["mine"][g.id] = {"rating": skill.shown, "games": skill.games,
                                        "provisional": skill.provisional}
-            elif game is not None:
+            elif kind is not None:
                 lines.append(t(lang, "bot.rating.mine_none", game=title))
-        if not extra["mine"] and game is None:
+        if not extra["mine"] and kind is None:
             lines.append(t(lang, "bot.rating.none"))
         for g in kinds:
             section, boards = await self._boards(g, chat, user, lang)
@@ -85,12 +85,12 @@ class RatingBoard:
                 extra["boards"][g.id] = boards
         return Reply("\n".join(lines), extra=extra)
 
-    async def _boards(self, game: GameKind, chat: Chat | None, user: User, lang: str
+    async def _boards(self, kind: GameKind, chat: Chat | None, user: User, lang: str
                       ) -> tuple[list[str], dict[str, list]]:
-        everyone = await self.storage.latest_ratings(user.platform, game.id)
+        everyone = await self.storage.latest_ratings(user.platform, kind.id)
         if not everyone:
             return [], {}
-        title = game.presenter.title(lang)
+        title = kind.presenter.title(lang)
         lines = [t(lang, "bot.rating.board", game=title)]
         rows, boards = self._ranked(everyone, lang)
         lines += rows
@@ -101,7 +101,7 @@ class RatingBoard:
                   rating=number(lang, R.after(r).shown)) for r in ai)))
             boards["ai"] = [(R.level_of(r.player), R.after(r).shown) for r in ai]
         if chat is not None:
-            here = await self.storage.latest_ratings(chat.platform, game.id, chat_id=chat.id)
+            here = await self.storage.latest_ratings(chat.platform, kind.id, chat_id=chat.id)
             if any(not R.is_ai_entry(r.player) for r in here):
                 chat_rows, chat_board = self._ranked(here, lang)
                 lines += [t(lang, "bot.rating.board_here", game=title), *chat_rows]

@@ -122,7 +122,7 @@ def rate_game(meta: GameMeta, results: Sequence[ResultRow], ai_played: Iterable[
         first = results[seats[0]]
         best = min(ranks[i] for i in seats)
         rows.append(RatingRow(
-            game_id=meta.id, platform=meta.platform, game=meta.kind, player=e,
+            game_id=meta.id, platform=meta.platform, kind=meta.kind, player=e,
             name=level_of(e) if is_ai_entry(e) else first.name, chat_id=meta.chat_id, place=best,
             mu_before=before[e].mu, sigma_before=before[e].sigma, mu_after=mu, sigma_after=sigma,
             games=before[e].games + 1, ended=ended))

@@ -213,8 +213,8 @@ class GameService:
             self.delivery.wake(platform)
         if changes.timers is not None:
             self.timers.wake.set()
-        if changes.game is not None:
-            self.watch.changed(changes.game.id)
+        if changes.meta is not None:
+            self.watch.changed(changes.meta.id)
 
     async def watch_other_processes(self) -> None:
         """Tell ``watch`` of the games other processes change too, where the database can (PostgreSQL)."""
@@ -459,8 +459,9 @@ class GameService:
             self.delivery.wake(user.platform)
             lines.append(t(lang, "bot.reply.private_resent", count=released))
         if not lines and games:     # the game's own words: a marker in one game, locomotives in another
-            kind = games[0].kind.presenter
-            lines.append(t(lang, "bot.reply.private_ok_game", game=kind.title(lang), secret=kind.secret_help(lang)))
+            presenter = games[0].kind.presenter
+            lines.append(t(lang, "bot.reply.private_ok_game", game=presenter.title(lang),
+                           secret=presenter.secret_help(lang)))
         elif not lines:
             lines.append(t(lang, "bot.reply.private_ok"))
         return Reply("\n".join(lines), ok=ok)

@@ -45,8 +45,8 @@ BOT_SETTINGS = ("reminder_minutes", "deadline_minutes", "language", "ai_level", 
 def _game_specs():
     """Every game's declared options, by name (the first declaration of a name wins)."""
     specs = {}
-    for game in KINDS.values():
-        for spec in game.definition.options:
+    for kind in KINDS.values():
+        for spec in kind.definition.options:
             specs.setdefault(spec.name, spec)
     return specs
 
@@ -165,48 +165,48 @@ class Settings:
         if changes is not None and not isinstance(changes, dict):
             raise Refused("bot.err.bad_setting", key="settings", value=type(changes).__name__)
         loaded = await self.store.chat_game(chat)
-        game = loaded.kind if loaded is not None else None
+        kind = loaded.kind if loaded is not None else None
         stored = await self.storage.chat_settings(chat.platform, chat.id)
         if changes:
             clean = validate(changes)
             if loaded is not None and not loaded.meta.may_manage(user):
                 raise Refused("bot.err.not_host", host=loaded.meta.host_name)
-            locked = [spec.name for spec in (game.definition.options if game else ())
+            locked = [spec.name for spec in (kind.definition.options if kind else ())
                       if spec.name in clean and clean[spec.name] != loaded.meta.options.get(spec.name)]
             if loaded is not None and loaded.meta.status == PLAYING and locked:
-                raise Refused("bot.err.option_locked", option=game.presenter.option_name_text(locked[0], lang))
+                raise Refused("bot.err.option_locked", option=kind.presenter.option_name_text(locked[0], lang))
             stored = dict(stored, **clean)
             change = Changes(chat_settings=(chat.platform, chat.id, stored))
             if loaded is not None:
                 meta = loaded.meta
-                declared = {spec.name for spec in game.definition.options}
+                declared = {spec.name for spec in kind.definition.options}
                 meta.options.update({k: v for k, v in clean.items() if k in declared or k in BOT_SETTINGS})
                 meta.updated = self.clock.now()
-                change.game = meta
+                change.meta = meta
                 if meta.status == LOBBY:
-                    change.outbox.append(M.lobby_message(meta, game, self.codec, meta.host_name, mode="edit"))
+                    change.outbox.append(M.lobby_message(meta, kind, self.codec, meta.host_name, mode="edit"))
                 elif loaded.match is not None and not loaded.match.is_terminal():
                     change.timers = await self.play.timers(loaded)
             await self.store.commit(change, forget=loaded.meta.id if loaded else None)
             lang = clean.get("language") or lang
         options = loaded.meta.options if loaded is not None else dict(self.defaults, **stored)
-        text = t(lang, "bot.reply.settings", options=self.text(game, options, lang))
+        text = t(lang, "bot.reply.settings", options=self.text(kind, options, lang))
         if changes:
             text = t(lang, "bot.reply.settings_saved") + "\n" + text
-        return Reply(text, buttons=self.buttons(chat, game, options, lang))
+        return Reply(text, buttons=self.buttons(chat, kind, options, lang))
 
     async def chat_options(self, chat: Chat) -> dict[str, Any]:
         return dict(self.defaults, **(await self.storage.chat_settings(chat.platform, chat.id)))
 
     @staticmethod
-    def game_options(game: GameKind, chat_options: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    def game_options(kind: GameKind, chat_options: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
         """A new game's options: the chat's, only the game's own declared ones, then ``extra``."""
-        declared = {spec.name for spec in game.definition.options}
+        declared = {spec.name for spec in kind.definition.options}
         unknown = [k for k in extra if k not in declared and k not in BOT_SETTINGS]
         if unknown:
             raise Refused("bot.err.bad_setting", key=str(unknown[0])[:40], value=str(extra[unknown[0]])[:40])
         opts = {k: v for k, v in chat_options.items() if k in BOT_SETTINGS}
-        for spec in game.definition.options:
+        for spec in kind.definition.options:
             value = chat_options.get(spec.name, spec.default)
             opts[spec.name] = value if value in spec.values else spec.default
         opts.update(validate(extra))
@@ -216,16 +216,16 @@ class Settings:
     def game_names(language: str) -> list[str]:
         return [f"{g.presenter.title(language)} ({g.id})" for g in KINDS.values()]
 
-    def text(self, game: GameKind | None, options: dict[str, Any], lang: str) -> str:
-        if game is not None:
-            return M.options_text(game, options, lang)
+    def text(self, kind: GameKind | None, options: dict[str, Any], lang: str) -> str:
+        if kind is not None:
+            return M.options_text(kind, options, lang)
         return "\n".join(M.options_text(g, options, lang) for g in KINDS.values())
 
-    def buttons(self, chat: Chat, game: GameKind | None, options: dict[str, Any],
+    def buttons(self, chat: Chat, kind: GameKind | None, options: dict[str, Any],
                 lang: str) -> tuple[tuple[Button, ...], ...]:
         """A row per setting (the current game's options, or every game's outside a game)."""
         bind = f"{chat.platform}:{chat.id}"
-        games = [game] if game is not None else list(KINDS.values())
+        games = [kind] if kind is not None else list(KINDS.values())
         rows = []
         for g in games:
             for spec in g.definition.options:
@@ -238,7 +238,7 @@ class Settings:
                 if row:
                     rows.append(row)
         levels = [lv for lv in AI_LEVELS if any(lv in g.definition.ai_levels for g in games)]
-        current = ai_level(game, options.get("ai_level")) if game is not None else options.get("ai_level")
+        current = ai_level(kind, options.get("ai_level")) if kind is not None else options.get("ai_level")
         row = [M.button(t(lang, "bot.btn.ai_level", level=M.level_text(level, lang)),
                         setting_payload(self.codec, "ai_level", level, bind))
                for level in levels if level != current]

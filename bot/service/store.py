@@ -274,11 +274,11 @@ class GameStore:
 
     def _committing(self, changes: Changes) -> Loaded | None:
         """The cached game whose metadata ``changes`` stores, if any."""
-        game = changes.game
-        if game is None:
+        meta = changes.meta
+        if meta is None:
             return None
-        loaded = self._games.get(game.id)
-        return loaded if loaded is not None and loaded.meta is game else None
+        loaded = self._games.get(meta.id)
+        return loaded if loaded is not None and loaded.meta is meta else None
 
 
 def _stored(meta: GameMeta, snapshot: Snapshot | None) -> Loaded | None:

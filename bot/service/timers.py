@@ -93,7 +93,7 @@ class Timers:
         # The game goes with every commit here, so it is checked against the stored version:
         # a copy another process moved on since it was read cannot drop the timers its move
         # armed, nor remind twice (``Conflict``: the timer is read again).
-        drop = Changes(game=meta, drop_timer=(meta.id, timer.kind))
+        drop = Changes(meta=meta, drop_timer=(meta.id, timer.kind))
         current = [t_ for t_ in await self.storage.timers_of(meta.id) if t_.kind == timer.kind]
         if not current or current[0].due > self.clock.now():
             return None   # handled meanwhile

@@ -56,15 +56,15 @@ def cycle_events(match, cycle: int, upto: int | None = None) -> list:
     return [e for e in log[start:end] if e.visible_to(None)]
 
 
-def private_choices(game: GameKind, match) -> bool:
+def private_choices(kind: GameKind, match) -> bool:
     """Whether each acting seat gets its choices in private: in a game with simultaneous
     phases (declared), or whenever several seats act at once. Otherwise the one acting seat
     chooses on the group's turn message, as everyone watches."""
-    return game.definition.dynamics == Dynamics.SIMULTANEOUS or len(match.to_act()) > 1
+    return kind.definition.dynamics == Dynamics.SIMULTANEOUS or len(match.to_act()) > 1
 
 
-def has_secrets(game: GameKind) -> bool:
-    return game.definition.information == Information.IMPERFECT
+def has_secrets(kind: GameKind) -> bool:
+    return kind.definition.information == Information.IMPERFECT
 
 
 def acting_names(meta: GameMeta, match) -> list[str]:
@@ -164,19 +164,19 @@ class TurnMessages:
         """The group's turn buttons: the one acting seat's menu (never a submenu that depends on
         its secrets: those open in private), or, where seats choose in private, a button that
         brings each its own choices; the secret button where the game has secrets."""
-        meta, game, codec = self.meta, self.kind, self.codec
+        meta, kind, codec = self.meta, self.kind, self.codec
         lang = meta.language
         acting = self.match.to_act()
         menu, rows = None, []
-        if private_choices(game, self.match):
+        if private_choices(kind, self.match):
             if acting:
                 rows.append([button(t(lang, "bot.btn.my_choices"), codec.encode("h", meta.id))])
         elif len(acting) == 1:
             menu, rows = self.choice_buttons(acting[0], group_key)
             if menu.private:
                 menu, rows = self.choice_buttons(acting[0])
-        if has_secrets(game):
-            rows.append([button(game.presenter.secret_button(lang), codec.encode("m", meta.id), "secret")])
+        if has_secrets(kind):
+            rows.append([button(kind.presenter.secret_button(lang), codec.encode("m", meta.id), "secret")])
         if self.unreachable_names():
             rows.append([button(t(lang, "bot.btn.open_private"), codec.encode("p"), "open_private")])
         rows.append([board_button(t(lang, "web.btn.watch"), codec, meta)])
@@ -200,10 +200,10 @@ class TurnMessages:
                     mode: str = "edit") -> tuple[OutRow, Menu, list]:
         """The seat's choices (or an open submenu of them) as a private message in its slot, with a
         picture of its own board where the game draws one."""
-        meta, game, match = self.meta, self.kind, self.match
+        meta, kind, match = self.meta, self.kind, self.match
         info = meta.seats[seat]
         lang = info.language or meta.language
-        pres = game.presenter
+        pres = kind.presenter
         menu, rows = self.choice_buttons(seat, group_key)
         rows.append([board_button(t(lang, "web.btn.board"), self.codec, meta)])
         view = match.view(seat)
@@ -224,8 +224,8 @@ class TurnMessages:
                 lines.append(pres.picture_subject("seat", view, lang))
         row = private(meta, meta.platform, info.user(), "\n".join(lines), lang, buttons=rows,
                       slot=seat_slot(meta, seat), mode=mode, render=render,
-                      image_name=picture_name(meta, game, f"seat{seat}-{match.move_count}"), description=description,
-                      latest_image_name=picture_name(meta, game, f"seat{seat}"))
+                      image_name=picture_name(meta, kind, f"seat{seat}-{match.move_count}"), description=description,
+                      latest_image_name=picture_name(meta, kind, f"seat{seat}"))
         return row, menu, rows
 
     def seat_closed(self, seat: int) -> OutRow:
@@ -327,9 +327,9 @@ class TurnMessages:
     def _cycle_over(self, cycle: int, moves_after: int, log_start: int, first_prompt: bool,
                     closing_slot: str) -> list[OutRow]:
         """The closing edit of the cycle's prompt (if it had one) and its picture with its summary."""
-        meta, game, match = self.meta, self.kind, self.match
+        meta, kind, match = self.meta, self.kind, self.match
         lang = meta.language
-        pres = game.presenter
+        pres = kind.presenter
         view = match.view(None)
         out = []
         events = cycle_events(match, cycle)
@@ -357,23 +357,23 @@ class TurnMessages:
         shown = view if moves_after == match.move_count else None
         out.append(group(meta, "\n".join(summary),
                          render={"kind": "map", "game_id": meta.id, "moves": moves_after, "cycle": cycle},
-                         image_name=picture_name(meta, game, pres.cycle_label(view, cycle)),
+                         image_name=picture_name(meta, kind, pres.cycle_label(view, cycle)),
                          description=pres.picture_description("map", shown, events, match.players, lang),
-                         latest_image_name=picture_name(meta, game, BOARD_PICTURE)))
+                         latest_image_name=picture_name(meta, kind, BOARD_PICTURE)))
         return out
 
     def _final(self, final_lines: Sequence[str]) -> list[OutRow]:
         """The final standings (with a link to review the game) and the whole game as an animation."""
-        meta, game, match = self.meta, self.kind, self.match
+        meta, kind, match = self.meta, self.kind, self.match
         lang = meta.language
-        pres = game.presenter
+        pres = kind.presenter
         view = match.view(None)
         return [group(meta, "\n".join([*pres.final_lines(view, lang), *final_lines]),
                       buttons=[[board_button(t(lang, "web.btn.review"), self.codec, meta, REVIEW)]],
                       render={"kind": "final", "game_id": meta.id, "moves": match.move_count},
-                      image_name=picture_name(meta, game, "final"),
+                      image_name=picture_name(meta, kind, "final"),
                       description=pres.picture_description("final", view, (), match.players, lang)),
-                animation_message(meta, game, match.move_count)]
+                animation_message(meta, kind, match.move_count)]
 
 
 def _scores_after(match, cycle: int) -> Sequence[int] | None:

@@ -48,7 +48,7 @@ EXIT_INTERRUPTED = 130
 
 @dataclass(frozen=True, slots=True)
 class PlayOptions:
-    game: str = DEFAULT                   # a game id of bot/games.py
+    kind: str = DEFAULT                   # the game kind (a registry id of bot/games.py)
     players: int = 3
     ai: int | None = None                 # None: everyone but the human
     name: str | None = None
@@ -209,7 +209,7 @@ class TerminalSession:
 
     async def start_new(self) -> int | None:
         opts = self.options
-        self.say("terminal.welcome", game=find(opts.game).definition.name,
+        self.say("terminal.welcome", game=find(opts.kind).definition.name,
                  seats=t(self.language, "terminal.seats", players=opts.players), ai=opts.ai_seats)
         if opts.watching:
             self.say("terminal.watching")
@@ -217,7 +217,7 @@ class TerminalSession:
         if opts.maps is not None:
             self.say("terminal.maps_folder", path=str(opts.maps))
         game_options: dict = {
-            **opts.game_options, "game": opts.game, "language": opts.language,
+            **opts.game_options, "game": opts.kind, "language": opts.language,
             # Nobody else waits on a terminal game: no reminders, and no deadline that would
             # let the AI play the human's turn while the terminal is closed.
             "reminder_minutes": 0, "deadline_minutes": 0,
@@ -421,11 +421,11 @@ class TerminalSession:
         """The end: the command that starts the same game again (``info``: the game as last seen)."""
         self.console.print()
         opts = self.options
-        game = find(info["game"] if info else opts.game)
+        kind = find(info["game"] if info else opts.kind)
         players = len(info["seats"]) if info else opts.players
         ai = sum(seat["is_ai"] for seat in info["seats"]) if info else opts.ai_seats
         options = info["options"] if info else opts.game_options
-        self.say("terminal.game_over", command=again_command(opts.again_command, game, players, ai, options))
+        self.say("terminal.game_over", command=again_command(opts.again_command, kind, players, ai, options))
         return EXIT_OK
 
     def show_board(self, text: str) -> None:
@@ -478,7 +478,7 @@ class TerminalSession:
             self.say("terminal.saved_quit", command=self.resume_command)
             return EXIT_OK
         if name == "help":
-            presenter = find(self.options.game).presenter      # what board and the secret show in this game
+            presenter = find(self.options.kind).presenter      # what board and the secret show in this game
             self.say("terminal.help", command=self.resume_command, board=presenter.board_help(self.language),
                      secret=presenter.secret_help(self.language))
         elif name == "stats":

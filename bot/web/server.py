@@ -138,12 +138,12 @@ async def telegram_pass(request: web.Request) -> web.Response:
     language = normalize_language(login.language)
     reference = login.start_param or body.get("game")
     try:
-        game = service.codec.decode(reference) if isinstance(reference, str) else None
+        board_link = service.codec.decode(reference) if isinstance(reference, str) else None
     except ForgedPayload:
-        game = None
-    if game is None or game.kind != "w":
+        board_link = None
+    if board_link is None or board_link.kind != "w":
         return _refused("forged", language)
-    game_id = game.int(0)
+    game_id = board_link.int(0)
     seat, platform = await service.pages.seat_of(game_id, login.user_id)
     if platform != "telegram":
         return _refused("unknown_game", language)

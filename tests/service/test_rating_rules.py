@@ -22,7 +22,7 @@ def ai(name: str, level: str = "normal") -> Seat:
 
 def results(meta: GameMeta, points: list[int], winners: set[int], ended: float = 100.0) -> list[ResultRow]:
     return [ResultRow(meta.id, i, "fake", "c1", s.user_id, s.name, s.user_id is None, points[i], i in winners,
-                      ended, game=meta.kind) for i, s in enumerate(meta.seats)]
+                      ended, kind=meta.kind) for i, s in enumerate(meta.seats)]
 
 
 def test_places_follow_the_final_standings_winners_first_and_ties_shared():

@@ -322,9 +322,9 @@ async def test_group_commit_isolates_a_failing_change(db_path):
             return GameMeta(id=gid, platform="fake", chat_id=chat_id, chat_title="", status="lobby",
                             host_id="ann", options={}, seed=1)
         results = await asyncio.gather(
-            storage.commit(Changes(game=lobby(1, "a")), 0.0),
-            storage.commit(Changes(game=lobby(2, "a")), 0.0),     # a second lobby in chat a: refused
-            storage.commit(Changes(game=lobby(3, "b")), 0.0),
+            storage.commit(Changes(meta=lobby(1, "a")), 0.0),
+            storage.commit(Changes(meta=lobby(2, "a")), 0.0),     # a second lobby in chat a: refused
+            storage.commit(Changes(meta=lobby(3, "b")), 0.0),
             return_exceptions=True)
         assert results[0] == [] and results[2] == []
         assert isinstance(results[1], Conflict)

@@ -19,10 +19,10 @@ V3_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "paris-paris-v3.
 V4_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "games-v4.sqlite3"
 
 
-def lobby(gid: int, chat_id: str = "chat1", *, game: str = "paris-paris", users=("ann",)) -> GameMeta:
+def lobby(gid: int, chat_id: str = "chat1", *, kind: str = "paris-paris", users=("ann",)) -> GameMeta:
     return GameMeta(id=gid, platform=PLATFORM, chat_id=chat_id, chat_title=f"Chat {chat_id}", status="lobby",
                     host_id=users[0], options={"language": "en"}, seed=(1 << 62) + gid,
-                    seats=[Seat(u.title(), PLATFORM, u) for u in users], created=1.5, updated=1.5, kind=game)
+                    seats=[Seat(u.title(), PLATFORM, u) for u in users], created=1.5, updated=1.5, kind=kind)
 
 
 def playing(gid: int, chat_id: str = "chat1", **kw) -> GameMeta:
@@ -45,16 +45,16 @@ def timer(gid: int, kind: str = "reminder", due: float = 100.0, at_move: int = 0
     return TimerRow(gid, kind, due, at_move)
 
 
-def result(gid: int, seat: int, user_id: str | None, *, won: bool = False, game: str = "paris-paris",
+def result(gid: int, seat: int, user_id: str | None, *, won: bool = False, kind: str = "paris-paris",
            chat_id: str = "chat1") -> ResultRow:
     return ResultRow(gid, seat, PLATFORM, chat_id, user_id, (user_id or "AI").title(), user_id is None,
-                     10 + seat, won, 50.0, game)
+                     10 + seat, won, 50.0, kind)
 
 
 async def a_move(storage, meta: GameMeta, pick: str = "a1", now: float = 20.0, **extra) -> list[int]:
     """Commit the next move of ``meta`` with a message, as the service does."""
     meta.moves += 1
-    return await storage.commit(Changes(game=meta, moves=[move(meta.id, meta.moves, pick)],
+    return await storage.commit(Changes(meta=meta, moves=[move(meta.id, meta.moves, pick)],
                                         outbox=[message(meta.id, text=f"move {meta.moves}")], **extra), now)
 
 

@@ -39,7 +39,7 @@ async def main(target: str, command: str, *args: str) -> None:
             ids = []
             for i in range(int(args[0])):
                 gid = await storage.new_game_id()
-                await storage.commit(Changes(game=lobby(gid, f"{os.getpid()}-{i}")), 0.0)
+                await storage.commit(Changes(meta=lobby(gid, f"{os.getpid()}-{i}")), 0.0)
                 ids.append(gid)
             print(json.dumps(ids), flush=True)
             return
@@ -48,7 +48,7 @@ async def main(target: str, command: str, *args: str) -> None:
                 await a_move(storage, meta, f"by-{os.getpid()}")
             else:
                 meta.seats.append(Seat(args[1].title(), PLATFORM, args[1]))
-                await storage.commit(Changes(game=meta), 1.0)
+                await storage.commit(Changes(meta=meta), 1.0)
         except Conflict:
             print("conflict", flush=True)
         else:

@@ -33,7 +33,7 @@ def test_a_database_keeping_up_is_healthy_and_one_falling_behind_is_not(capsys, 
     assert code == 0 and report["ok"] and report["schema"] == SCHEMA_VERSION
     now = time.time()
     # A message and a timer due a minute ago: within the default 300 s, still healthy.
-    asyncio.run(commit(target, Changes(game=playing(1), outbox=[message(1)], timers=[timer(1, due=now - 60)]),
+    asyncio.run(commit(target, Changes(meta=playing(1), outbox=[message(1)], timers=[timer(1, due=now - 60)]),
                        now - 60))
     assert health(capsys, "--db", target)[0] == 0
     code, report = health(capsys, "--db", target, "--late", "30")

@@ -27,8 +27,8 @@ async def test_copy_to_another_backend_and_back_keeps_every_row(tmp_path, target
         # a snapshot (bytes that are no text).
         gid = await src.new_game_id()
         held, pending = await src.commit(Changes(
-            game=playing(gid, "chat9", game="paris-connection"), outbox=[message(gid, "u:ann"), message(gid)],
-            timers=[timer(gid, due=5.0)], results=[result(gid, 0, "ann", game="paris-connection")],
+            meta=playing(gid, "chat9", kind="paris-connection"), outbox=[message(gid, "u:ann"), message(gid)],
+            timers=[timer(gid, due=5.0)], results=[result(gid, 0, "ann", kind="paris-connection")],
             away=("fake", "ann", 1e9), snapshots=[Snapshot(gid, 0, "1:stamp", bytes(range(256)))]), 2.0)
         await src.set_state(held, "held", "private chat closed")
         await src.claim_due_timers(6.0, "owner-1", 30.0)
@@ -55,7 +55,7 @@ async def test_copy_to_another_backend_and_back_keeps_every_row(tmp_path, target
 async def test_copy_refuses_a_destination_with_games(tmp_path, storage):
     src = await open_storage(str(tmp_path / "src.sqlite3"))
     try:
-        await storage.commit(Changes(game=playing(await storage.new_game_id())), 0.0)
+        await storage.commit(Changes(meta=playing(await storage.new_game_id())), 0.0)
         with pytest.raises(ValueError, match="already holds games"):
             await copy_database(src, storage)
     finally:

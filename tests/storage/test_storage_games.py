@@ -24,7 +24,7 @@ async def test_a_new_database_is_at_the_latest_schema(storage):
 async def test_one_commit_stores_everything_together(storage):
     meta = playing(1)
     ids = await storage.commit(Changes(
-        game=meta, moves=[move(1, 1, "b2"), move(1, 2, "c3")], outbox=[message(1), message(1, "u:bob", "psst")],
+        meta=meta, moves=[move(1, 1, "b2"), move(1, 2, "c3")], outbox=[message(1), message(1, "u:bob", "psst")],
         timers=[timer(1, "reminder", 100.0, 2), timer(1, "deadline", 200.0, 2)],
         results=[result(1, 0, "ann", won=True), result(1, 1, "bob")],
         chat_settings=(PLATFORM, "chat1", {"language": "de"})), 5.0)
@@ -46,7 +46,7 @@ async def test_stored_setups_share_their_texts(storage):
     for gid, chat in ((1, "chat1"), (2, "chat2")):
         meta = playing(gid, chat)
         meta.setup = {"city_stack": [f"tile {n}" for n in range(30)], "players": ["Ann", "Bob"]}
-        await storage.commit(Changes(game=meta), 1.0)
+        await storage.commit(Changes(meta=meta), 1.0)
     games = await storage.load_games([1, 2])
     first, second = (games[gid][0].setup for gid in (1, 2))
     assert first == second
@@ -55,7 +55,7 @@ async def test_stored_setups_share_their_texts(storage):
 
 async def test_versions_count_commits_and_a_stale_writer_gets_conflict(storage):
     meta = playing(1)
-    await storage.commit(Changes(game=meta), 1.0)
+    await storage.commit(Changes(meta=meta), 1.0)
     assert meta.version == 1 and await storage.game_version(1) == 1
     stale, _ = await storage.load_game(1)
     await a_move(storage, meta)
@@ -83,30 +83,30 @@ async def test_a_duplicate_move_is_a_conflict_and_stores_nothing(storage):
 
 
 async def test_a_second_active_game_in_a_chat_is_a_conflict(storage):
-    await storage.commit(Changes(game=lobby(1, "a")), 1.0)
+    await storage.commit(Changes(meta=lobby(1, "a")), 1.0)
     with pytest.raises(Conflict):
-        await storage.commit(Changes(game=lobby(2, "a"), outbox=[message(2)]), 1.0)
+        await storage.commit(Changes(meta=lobby(2, "a"), outbox=[message(2)]), 1.0)
     assert await storage.load_game(2) is None and await storage.outbox_rows() == []
     assert await storage.active_game_id(PLATFORM, "a") == 1
     finished = lobby(3, "b")
     finished.status = "finished"
-    await storage.commit(Changes(game=finished), 1.0)
-    await storage.commit(Changes(game=lobby(4, "b")), 1.0)       # a finished game does not count
+    await storage.commit(Changes(meta=finished), 1.0)
+    await storage.commit(Changes(meta=lobby(4, "b")), 1.0)       # a finished game does not count
     assert await storage.active_game_id(PLATFORM, "b") == 4
 
 
 async def test_inserting_a_taken_id_is_a_conflict(storage):
-    await storage.commit(Changes(game=lobby(1, "a")), 1.0)
+    await storage.commit(Changes(meta=lobby(1, "a")), 1.0)
     with pytest.raises(Conflict):
-        await storage.commit(Changes(game=lobby(1, "b")), 1.0)
+        await storage.commit(Changes(meta=lobby(1, "b")), 1.0)
     assert (await storage.load_game(1))[0].chat_id == "a"
 
 
 async def test_group_of_commits_one_failing_alone(storage):
     results = await asyncio.gather(
-        storage.commit(Changes(game=lobby(1, "a"), outbox=[message(1)]), 0.0),
-        storage.commit(Changes(game=lobby(2, "a"), outbox=[message(2)]), 0.0),
-        storage.commit(Changes(game=lobby(3, "b"), outbox=[message(3)]), 0.0),
+        storage.commit(Changes(meta=lobby(1, "a"), outbox=[message(1)]), 0.0),
+        storage.commit(Changes(meta=lobby(2, "a"), outbox=[message(2)]), 0.0),
+        storage.commit(Changes(meta=lobby(3, "b"), outbox=[message(3)]), 0.0),
         return_exceptions=True)
     # Games 1 and 2 want the same chat: one of them loses (on PostgreSQL either may commit
     # first); the others are stored with their messages.
@@ -117,10 +117,10 @@ async def test_group_of_commits_one_failing_alone(storage):
 
 async def test_one_meta_committed_twice_at_once_builds_on_itself(storage):
     meta = playing(1)
-    await storage.commit(Changes(game=meta), 0.0)
+    await storage.commit(Changes(meta=meta), 0.0)
     meta.moves = 1
-    first = storage.commit(Changes(game=meta, moves=[move(1, 1)]), 0.0)
-    second = storage.commit(Changes(game=meta, outbox=[message(1)]), 0.0)
+    first = storage.commit(Changes(meta=meta, moves=[move(1, 1)]), 0.0)
+    second = storage.commit(Changes(meta=meta, outbox=[message(1)]), 0.0)
     await asyncio.gather(first, second)
     assert meta.version == 3 == await storage.game_version(1)
 
@@ -128,18 +128,18 @@ async def test_one_meta_committed_twice_at_once_builds_on_itself(storage):
 async def test_new_game_ids_count_up_and_never_repeat(storage):
     assert await storage.max_game_id() == 0
     first = await storage.new_game_id()
-    await storage.commit(Changes(game=lobby(first, "a")), 0.0)
+    await storage.commit(Changes(meta=lobby(first, "a")), 0.0)
     ids = [await storage.new_game_id() for _ in range(5)]
     assert [first, *ids] == list(range(1, 7))
     assert await storage.max_game_id() == 6
 
 
 async def test_game_kind_and_results_filter(storage):
-    await storage.commit(Changes(game=lobby(1, "a", game="paris-connection")), 0.0)
+    await storage.commit(Changes(meta=lobby(1, "a", kind="paris-connection")), 0.0)
     assert (await storage.load_game(1))[0].kind == "paris-connection"
-    await storage.commit(Changes(results=[result(1, 0, "ann", won=True, game="paris-connection"),
-                                          result(2, 0, "ann", game="paris-paris"),
-                                          result(2, 1, None, game="paris-paris")]), 0.0)
+    await storage.commit(Changes(results=[result(1, 0, "ann", won=True, kind="paris-connection"),
+                                          result(2, 0, "ann", kind="paris-paris"),
+                                          result(2, 1, None, kind="paris-paris")]), 0.0)
     assert [r.game_id for r in await storage.user_results(PLATFORM, "ann")] == [1, 2]
     assert [r.game_id for r in await storage.user_results(PLATFORM, "ann", "paris-connection")] == [1]
     assert [(r.game_id, r.seat) for r in await storage.chat_results(PLATFORM, "chat1", "paris-paris")] == [
@@ -151,7 +151,7 @@ async def test_active_games_user_games_and_load_games(storage):
     a, b, c = playing(1, "a"), lobby(2, "b", users=("bob",)), playing(3, "c")
     c.status = "finished"
     for meta in (a, b, c):
-        await storage.commit(Changes(game=meta), 0.0)
+        await storage.commit(Changes(meta=meta), 0.0)
     await a_move(storage, a, "e5")
     assert sorted(await storage.active_games()) == [(1, PLATFORM, "a"), (2, PLATFORM, "b")]
     assert await storage.user_games(PLATFORM, "bob") == [1]

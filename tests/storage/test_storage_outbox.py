@@ -314,7 +314,7 @@ async def test_released_messages_are_claimable_at_once_in_their_state(storage):
 
 async def test_a_restarted_owner_takes_its_messages_and_timers_back(storage):
     from storage_kit import playing, timer
-    await storage.commit(Changes(game=playing(1), timers=[timer(1, "reminder", 1.0)]), 0.0)
+    await storage.commit(Changes(meta=playing(1), timers=[timer(1, "reminder", 1.0)]), 0.0)
     ids = await post(storage, message(1, "c:x", "1"), message(1, "c:y", "2"))
     await storage.claim_unsent(PLATFORM, "bot-1", 2.0, 60.0)
     await storage.claim_due_timers(2.0, "bot-1", 60.0)

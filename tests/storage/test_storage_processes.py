@@ -63,7 +63,7 @@ async def test_two_processes_creating_games_get_distinct_ids(target):
 async def test_two_processes_pressing_the_same_turn_one_wins(target):
     storage = await open_storage(target)
     try:
-        await storage.commit(Changes(game=playing(1)), 0.0)
+        await storage.commit(Changes(meta=playing(1)), 0.0)
         outputs = run_at_once(target, ["move", "1"], ["move", "1"])
         assert sorted(outputs) == ["conflict", "ok"]
         meta, moves = await storage.load_game(1)
@@ -78,7 +78,7 @@ async def test_two_processes_pressing_the_same_turn_one_wins(target):
 async def test_two_processes_seating_players_in_one_lobby_the_loser_gets_conflict(target):
     storage = await open_storage(target)
     try:
-        await storage.commit(Changes(game=lobby(1)), 0.0)
+        await storage.commit(Changes(meta=lobby(1)), 0.0)
         outputs = run_at_once(target, ["seat", "1", "bob"], ["seat", "1", "cy"])
         assert sorted(outputs) == ["conflict", "ok"]
         meta, _ = await storage.load_game(1)

@@ -16,8 +16,8 @@ def row(gid: int, player: str, games: int, *, chat_id: str = "chat1", mu: float 
 
 
 async def test_latest_rows_per_entry_everywhere_in_a_chat_and_of_some(storage):
-    await storage.commit(Changes(game=playing(1), ratings=[row(1, "ann", 1), row(1, "bob", 1)]), 1.0)
-    await storage.commit(Changes(game=playing(2, "chat2"),
+    await storage.commit(Changes(meta=playing(1), ratings=[row(1, "ann", 1), row(1, "bob", 1)]), 1.0)
+    await storage.commit(Changes(meta=playing(2, "chat2"),
                                  ratings=[row(2, "ann", 2, chat_id="chat2", mu=30.0), row(2, "cid", 1, chat_id="chat2")]),
                          2.0)
     everyone = {r.player: (r.games, r.mu_after) for r in await storage.latest_ratings(PLATFORM, "paris-paris")}
@@ -32,7 +32,7 @@ async def test_latest_rows_per_entry_everywhere_in_a_chat_and_of_some(storage):
 
 
 async def test_two_games_built_on_the_same_rating_conflict(storage):
-    await storage.commit(Changes(game=playing(1), ratings=[row(1, "ann", 1)]), 1.0)
+    await storage.commit(Changes(meta=playing(1), ratings=[row(1, "ann", 1)]), 1.0)
     with pytest.raises(Conflict):           # game 2 read Ann's rating before game 1 stored its row
-        await storage.commit(Changes(game=playing(2, "chat2"), ratings=[row(2, "ann", 1, chat_id="chat2")]), 2.0)
+        await storage.commit(Changes(meta=playing(2, "chat2"), ratings=[row(2, "ann", 1, chat_id="chat2")]), 2.0)
     assert await storage.load_games([2]) == {}                          # nothing of game 2 was stored

@@ -18,7 +18,7 @@ async def test_seated_games_are_the_unfinished_games_where_the_user_holds_a_seat
     lookalike = lobby(6, "f", users=("annie", "a%n_"))   # ids that a careless text match would confuse
     lookalike.seats.append(Seat("Bot", PLATFORM, None, is_ai=True))
     for meta in (running, waiting, finished, handed, elsewhere, lookalike):
-        await storage.commit(Changes(game=meta), 0.0)
+        await storage.commit(Changes(meta=meta), 0.0)
     assert [g.id for g in await storage.seated_games(PLATFORM, "ann")] == [1, 2]
     assert [g.chat_id for g in await storage.seated_games(PLATFORM, "ann")] == ["a", "b"]
     assert [g.id for g in await storage.seated_games(PLATFORM, "a%n_")] == [6]
@@ -28,7 +28,7 @@ async def test_seated_games_are_the_unfinished_games_where_the_user_holds_a_seat
 
 
 async def test_slot_messages_give_the_platform_ids_of_the_slots_that_have_one(storage):
-    await storage.commit(Changes(game=playing(1)), 0.0)
+    await storage.commit(Changes(meta=playing(1)), 0.0)
     ids = await storage.commit(Changes(outbox=[message(1, slot="g1:m0:turn"), message(1, slot="g1:lobby")]), 1.0)
     for out in await storage.outbox_rows(1):
         await storage.mark_sent(out, f"m{out.id}", 2.0)

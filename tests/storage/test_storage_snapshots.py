@@ -20,12 +20,12 @@ async def stored(storage, gid: int) -> Snapshot | None:
 
 async def test_a_snapshot_is_stored_with_its_move_and_read_with_its_game(storage):
     meta = playing(1)
-    await storage.commit(Changes(game=meta), 1.0)
+    await storage.commit(Changes(meta=meta), 1.0)
     assert await stored(storage, 1) is None
     meta.moves = 1
-    await storage.commit(Changes(game=meta, moves=[move(1, 1)], snapshots=[snap(meta, b"one")]), 2.0)
+    await storage.commit(Changes(meta=meta, moves=[move(1, 1)], snapshots=[snap(meta, b"one")]), 2.0)
     meta.moves = 2
-    await storage.commit(Changes(game=meta, moves=[move(1, 2)], snapshots=[snap(meta, bytes(range(256)))]), 3.0)
+    await storage.commit(Changes(meta=meta, moves=[move(1, 2)], snapshots=[snap(meta, bytes(range(256)))]), 3.0)
     got, snapshot = (await storage.load_with_snapshots([1, 99]))[1]
     assert got == meta and snapshot == Snapshot(1, 2, "1:test", bytes(range(256)))
     assert list(await storage.load_with_snapshots([1, 99])) == [1]
@@ -35,7 +35,7 @@ async def test_a_snapshot_lands_only_where_its_game_holds_its_move_count(storage
     """Written late (a process that replayed the game while another one moved it on), or for a
     game that is not running, a snapshot is not stored: it never stands for another position."""
     meta = playing(1)
-    await storage.commit(Changes(game=meta), 1.0)
+    await storage.commit(Changes(meta=meta), 1.0)
     await a_move(storage, meta, snapshots=[])
     current = snap(meta, b"at one")
     await storage.commit(Changes(snapshots=[current]), 2.0)
@@ -49,14 +49,14 @@ async def test_a_snapshot_lands_only_where_its_game_holds_its_move_count(storage
 async def test_a_failed_commit_stores_neither_the_move_nor_its_snapshot(storage):
     meta = playing(1)
     meta.moves = 1
-    await storage.commit(Changes(game=meta, moves=[move(1, 1)], snapshots=[snap(meta, b"one")]), 1.0)
+    await storage.commit(Changes(meta=meta, moves=[move(1, 1)], snapshots=[snap(meta, b"one")]), 1.0)
     rating = RatingRow(1, PLATFORM, "paris-paris", "ann", "Ann", "chat1", 1, 25.0, 8.3, 26.0, 8.0, 1, 1.0)
     await storage.commit(Changes(ratings=[rating]), 1.0)
     before = await storage.load_with_snapshots([1])
     meta.moves = 2
     # The last write of the transaction fails (the rating is stored already), after the snapshot's.
     with pytest.raises(Conflict):
-        await storage.commit(Changes(game=meta, moves=[move(1, 2)], snapshots=[snap(meta, b"two")],
+        await storage.commit(Changes(meta=meta, moves=[move(1, 2)], snapshots=[snap(meta, b"two")],
                                      outbox=[message(1)], ratings=[rating]), 2.0)
     assert await storage.load_with_snapshots([1]) == before
     assert [n for n, _ in (await storage.load_game(1))[1]] == [1] and await storage.outbox_rows(1) == []
@@ -66,12 +66,12 @@ async def test_a_failed_commit_stores_neither_the_move_nor_its_snapshot(storage)
 async def test_a_game_that_ends_keeps_no_snapshot(storage, end):
     meta = playing(1)
     meta.moves = 1
-    await storage.commit(Changes(game=meta, moves=[move(1, 1)], snapshots=[snap(meta)]), 1.0)
+    await storage.commit(Changes(meta=meta, moves=[move(1, 1)], snapshots=[snap(meta)]), 1.0)
     other = playing(2, "chat2")
     other.moves = 1
-    await storage.commit(Changes(game=other, moves=[move(2, 1)], snapshots=[snap(other)]), 1.0)
+    await storage.commit(Changes(meta=other, moves=[move(2, 1)], snapshots=[snap(other)]), 1.0)
     meta.status, meta.moves = end, 2
     # Even a snapshot sent along with the end is not kept.
-    await storage.commit(Changes(game=meta, moves=[move(1, 2)], snapshots=[snap(meta)]), 2.0)
+    await storage.commit(Changes(meta=meta, moves=[move(1, 2)], snapshots=[snap(meta)]), 2.0)
     assert await stored(storage, 1) is None
     assert await stored(storage, 2) == snap(other)                    # another game's stays

@@ -10,8 +10,8 @@ from bot.service.model import Changes
 async def two_games(storage):
     here, there = playing(1, "a"), playing(2, "b")
     there.platform = "other"
-    await storage.commit(Changes(game=here, timers=[timer(1, "reminder", 10.0), timer(1, "deadline", 30.0)]), 0.0)
-    await storage.commit(Changes(game=there, timers=[timer(2, "reminder", 20.0)]), 0.0)
+    await storage.commit(Changes(meta=here, timers=[timer(1, "reminder", 10.0), timer(1, "deadline", 30.0)]), 0.0)
+    await storage.commit(Changes(meta=there, timers=[timer(2, "reminder", 20.0)]), 0.0)
     return here, there
 
 
@@ -28,11 +28,11 @@ async def test_a_commit_replaces_its_games_timers_and_a_drop_removes_one(storage
     here, _ = await two_games(storage)
     await storage.commit(Changes(drop_timer=(1, "reminder")), 1.0)
     assert [t.kind for t in await storage.timers_of(1)] == ["deadline"]
-    await storage.commit(Changes(game=here, timers=[timer(1, "reminder", 99.0, 3)]), 1.0)
+    await storage.commit(Changes(meta=here, timers=[timer(1, "reminder", 99.0, 3)]), 1.0)
     assert [(t.kind, t.due, t.move) for t in await storage.timers_of(1)] == [("reminder", 99.0, 3)]
-    await storage.commit(Changes(game=here, timers=[]), 1.0)
+    await storage.commit(Changes(meta=here, timers=[]), 1.0)
     assert await storage.timers_of(1) == [] and len(await storage.timers_of(2)) == 1
-    await storage.commit(Changes(game=here), 1.0)                   # timers=None leaves them alone
+    await storage.commit(Changes(meta=here), 1.0)                   # timers=None leaves them alone
     assert len(await storage.timers_of(2)) == 1
 
 
@@ -50,10 +50,10 @@ async def test_two_owners_never_get_the_same_timer_while_the_lease_holds(storage
 
 
 async def test_a_claimed_timer_leaves_when_its_game_replaces_its_timers(storage):
-    await storage.commit(Changes(game=lobby(1), timers=[timer(1, "reminder", 5.0)]), 0.0)
+    await storage.commit(Changes(meta=lobby(1), timers=[timer(1, "reminder", 5.0)]), 0.0)
     meta, _ = await storage.load_game(1)
     [claimed] = await storage.claim_due_timers(6.0, "a", 60.0)
-    await storage.commit(Changes(game=meta, timers=[timer(1, "reminder", 50.0, 1)]), 7.0)
+    await storage.commit(Changes(meta=meta, timers=[timer(1, "reminder", 50.0, 1)]), 7.0)
     assert await storage.claim_due_timers(49.0, "b", 60.0) == []
     assert [(t.due, t.move) for t in await storage.claim_due_timers(50.0, "b", 60.0)] == [(50.0, 1)]
     assert claimed.due == 5.0

@@ -32,7 +32,7 @@ async def test_a_version_3_database_upgrades_with_everything_intact(tmp_path):
         assert sorted(await storage.active_games()) == [(1, "fake", "chat1"), (2, "fake", "chat2")]
         assert await storage.chat_settings("fake", "chat4") == {"language": "de"}
         results = await storage.chat_results("fake", "chat3", "paris-paris")
-        assert len(results) == 2 and {r.game for r in results} == {"paris-paris"}
+        assert len(results) == 2 and {r.kind for r in results} == {"paris-paris"}
         assert [r.user_id for r in await storage.user_results("fake", "eve")] == ["eve"]
         assert all(o.state == "sent" for o in await storage.outbox_rows())
         # The upgrade rated the finished game: Eve against the normal AI, one row each.
@@ -42,10 +42,10 @@ async def test_a_version_3_database_upgrades_with_everything_intact(tmp_path):
         # An upgraded game commits at version 0 once; a second writer of that version loses.
         meta, stale = games[1][0], copy.deepcopy(games[1][0])
         meta.chat_title = "renamed"
-        await storage.commit(Changes(game=meta), 1.0)
+        await storage.commit(Changes(meta=meta), 1.0)
         assert meta.version == 1 == await storage.game_version(1)
         with pytest.raises(Conflict):
-            await storage.commit(Changes(game=stale), 1.0)
+            await storage.commit(Changes(meta=stale), 1.0)
     finally:
         await storage.close()
 

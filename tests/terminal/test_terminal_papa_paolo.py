@@ -14,7 +14,7 @@ from engine.papa_paolo.definition import GAME
 
 async def test_a_game_of_papa_paolo_is_played_to_the_end_at_the_terminal(tmp_path):
     db = tmp_path / "games.sqlite3"
-    options = PlayOptions(game="papa-paolo", players=2, name="Ann", seed=4, db=db, maps=None)
+    options = PlayOptions(kind="papa-paolo", players=2, name="Ann", seed=4, db=db, maps=None)
     typed = "".join(f"{n}\n" for n in itertools.islice(itertools.cycle((1, 2, 1, 3)), 3000))
     out = io.StringIO()
     code = await run_play(options, stdin=io.StringIO(typed), stdout=out, colour=False)

@@ -67,7 +67,7 @@ def played(tmp_path_factory) -> Played:
     """One two-seat game against the AI, to the end, by a ``Planner``, with pictures."""
     folder = tmp_path_factory.mktemp("papa-text")
     maps = folder / "maps"
-    options = PlayOptions(game="papa-paolo", players=2, name="Ann", seed=4, db=folder / "g.sqlite3", maps=maps)
+    options = PlayOptions(kind="papa-paolo", players=2, name="Ann", seed=4, db=folder / "g.sqlite3", maps=maps)
     screen = Screen()
     player = Planner(screen)
     try:

@@ -12,7 +12,7 @@ from bot.terminal.play import EXIT_OK, PlayOptions, run_play
 
 async def test_a_simultaneous_game_is_played_to_the_end_at_the_terminal(tmp_path, tiny_game):
     db = tmp_path / "games.sqlite3"
-    options = PlayOptions(game="tiny-hands", players=3, name="Ann", seed=5, db=db, maps=None)
+    options = PlayOptions(kind="tiny-hands", players=3, name="Ann", seed=5, db=db, maps=None)
     out = io.StringIO()
     code = await run_play(options, stdin=io.StringIO("1\n" * 400), stdout=out, colour=False)
     text = out.getvalue()

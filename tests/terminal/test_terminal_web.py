@@ -19,7 +19,7 @@ async def test_the_terminal_serves_the_board_and_a_move_there_goes_on_here(tmp_p
     read, write = os.pipe()
     stdin = os.fdopen(read, "r")
     out = io.StringIO()
-    options = PlayOptions(game="paris-paris", players=2, name="Ann", seed=4, db=tmp_path / "games.sqlite3",
+    options = PlayOptions(kind="paris-paris", players=2, name="Ann", seed=4, db=tmp_path / "games.sqlite3",
                           maps=None, web_port=0)
     session = asyncio.ensure_future(run_play(options, stdin=stdin, stdout=out, colour=False))
     try:

@@ -18,10 +18,10 @@ async def test_each_schema_hears_only_its_own_games(postgres_url, other_postgres
         await mine.watch_games(heard["mine"].append)
         await theirs.watch_games(heard["theirs"].append)
         first, second = lobby(1), lobby(2, "chat2")
-        await mine.commit(Changes(game=first), 10.0)         # one NOTIFY each
-        await theirs.commit(Changes(game=second), 10.0)
-        await mine.commit(Changes(game=first), 11.0)         # and a second one: notices come in
-        await theirs.commit(Changes(game=second), 11.0)      # commit order, so the first were heard
+        await mine.commit(Changes(meta=first), 10.0)         # one NOTIFY each
+        await theirs.commit(Changes(meta=second), 10.0)
+        await mine.commit(Changes(meta=first), 11.0)         # and a second one: notices come in
+        await theirs.commit(Changes(meta=second), 11.0)      # commit order, so the first were heard
         async with asyncio.timeout(10):
             while len(heard["mine"]) < 2 or len(heard["theirs"]) < 2:
                 await asyncio.sleep(0.01)

@@ -72,15 +72,15 @@ class Storage(StoredMeta, StoredGames, StoredSnapshots, StoredOutbox, StoredTime
     async def commit(self, changes: Changes, now: float) -> list[int]:
         """Apply everything in one transaction; return the new outbox ids.
 
-        ``changes.game`` with version 0 is inserted (or replaces a row at version 0);
-        otherwise its row is updated only if it still holds ``changes.game.version``, which becomes version + 1 on success.
+        ``changes.meta`` with version 0 is inserted (or replaces a row at version 0);
+        otherwise its row is updated only if it still holds ``changes.meta.version``, which becomes version + 1 on success.
         Raises ``Conflict`` (and stores nothing of ``changes``) when the row moved on, the
         id is taken, a move number is stored already or the chat has another active game."""
-        if changes.game is None:
+        if changes.meta is None:
             return await self._commit(changes, now)
         # Commits of one game from this process take turns, so each builds on the version
         # the one before stored.
-        turn = self._game_turns.setdefault(changes.game.id, asyncio.Lock())
+        turn = self._game_turns.setdefault(changes.meta.id, asyncio.Lock())
         async with turn:
             return await self._commit(changes, now)
 
@@ -91,16 +91,16 @@ class Storage(StoredMeta, StoredGames, StoredSnapshots, StoredOutbox, StoredTime
             if self.database.is_conflict(exc):
                 raise Conflict(f"stored meanwhile by another writer: {exc}") from exc
             raise
-        if changes.game is not None:
-            changes.game.version += 1   # stored: the row now holds the next version
+        if changes.meta is not None:
+            changes.meta.version += 1   # stored: the row now holds the next version
         return ids
 
     async def _write(self, conn: Connection, changes: Changes, now: float) -> list[int]:
-        game = changes.game
-        if game is not None:
-            await store_game(conn, game)
+        meta = changes.meta
+        if meta is not None:
+            await store_game(conn, meta)
             if self.database.dialect.announce_game is not None:
-                await conn.execute(self.database.dialect.announce_game, (str(game.id),))
+                await conn.execute(self.database.dialect.announce_game, (str(meta.id),))
         if changes.moves:
             await store_moves(conn, changes.moves)
         # After the game row: a snapshot lands only if that row holds its move count.

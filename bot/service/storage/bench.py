@@ -81,7 +81,7 @@ async def _play(storage: Storage, meta: GameMeta, moves: int) -> None:
     for _ in range(moves):
         meta.moves += 1
         await storage.commit(Changes(
-            game=meta, moves=[MoveRow(meta.id, meta.moves, "t11", meta.moves % 2, "human", 0.0)],
+            meta=meta, moves=[MoveRow(meta.id, meta.moves, "t11", meta.moves % 2, "human", 0.0)],
             outbox=[OutRow(meta.id, "bench", f"c:{meta.chat_id}", {"text": "move"}, slot=f"g{meta.id}:turn",
                            mode="edit")],
             timers=[TimerRow(meta.id, "reminder", 1e9, meta.moves)]), 0.0)
@@ -91,7 +91,7 @@ async def commit_rates(storage: Storage, commits: int, tasks: int = 50) -> tuple
     """Commits per second: one after another, then ``tasks`` games at once."""
     metas = [_meta(await storage.new_game_id()) for _ in range(tasks + 1)]
     for meta in metas:
-        await storage.commit(Changes(game=meta), 0.0)
+        await storage.commit(Changes(meta=meta), 0.0)
     started = time.perf_counter()
     await _play(storage, metas[0], commits)
     serial = commits / (time.perf_counter() - started)

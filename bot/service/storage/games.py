@@ -41,14 +41,14 @@ SEATED_GAMES = f"{SELECT_GAME} WHERE platform = ? AND {UNFINISHED} AND seats LIK
 LOAD_CHUNK = 500
 
 
-async def store_game(conn: Connection, game: GameMeta) -> None:
-    """Write ``game`` as its next version (``Changes.game``); ``Conflict`` if its row moved on."""
-    if game.version == 0:
-        stored = await conn.execute(INSERT_GAME, game_values(game))
+async def store_game(conn: Connection, meta: GameMeta) -> None:
+    """Write ``meta`` as its next version (``Changes.meta``); ``Conflict`` if its row moved on."""
+    if meta.version == 0:
+        stored = await conn.execute(INSERT_GAME, game_values(meta))
     else:
-        stored = await conn.execute(UPDATE_GAME, update_params(game))
+        stored = await conn.execute(UPDATE_GAME, update_params(meta))
     if stored != 1:
-        raise Conflict(f"game {game.id} is no longer at version {game.version}")
+        raise Conflict(f"game {meta.id} is no longer at version {meta.version}")
 
 
 async def store_moves(conn: Connection, moves: list[MoveRow]) -> None:
@@ -123,28 +123,28 @@ def seated_pattern(user_id: str) -> str:
 
 # ---- rows <-> values --------------------------------------------------------------------
 
-def game_values(game: GameMeta) -> tuple:
-    """The row of ``game`` in GAME_COLS order, as its next version."""
-    return (game.id, game.platform, game.chat_id, game.chat_title, game.status, game.host_id,
-            json.dumps(game.options), game.seed, json.dumps([s.to_dict() for s in game.seats]),
-            json.dumps(game.setup) if game.setup is not None else None,
-            game.moves, game.created, game.updated, json.dumps(game.turn.to_json()), game.kind,
-            game.version + 1)
+def game_values(meta: GameMeta) -> tuple:
+    """The row of ``meta`` in GAME_COLS order, as its next version."""
+    return (meta.id, meta.platform, meta.chat_id, meta.chat_title, meta.status, meta.host_id,
+            json.dumps(meta.options), meta.seed, json.dumps([s.to_dict() for s in meta.seats]),
+            json.dumps(meta.setup) if meta.setup is not None else None,
+            meta.moves, meta.created, meta.updated, json.dumps(meta.turn.to_json()), meta.kind,
+            meta.version + 1)
 
 
-def update_params(game: GameMeta) -> tuple:
-    values = game_values(game)
-    return (*values[1:], game.id, game.version)
+def update_params(meta: GameMeta) -> tuple:
+    values = game_values(meta)
+    return (*values[1:], meta.id, meta.version)
 
 
 def meta_from_row(row: Any) -> GameMeta:
     (gid, platform, chat_id, title, status, host, options, seed, seats, setup, moves, created,
-     updated, extra, game, version) = row
+     updated, extra, kind, version) = row
     return GameMeta(
         id=gid, platform=platform, chat_id=chat_id, chat_title=title, status=status, host_id=host,
         options=json.loads(options), seed=seed, seats=[Seat(**s) for s in json.loads(seats)],
         setup=_interned(json.loads(setup)) if setup else None, moves=moves, created=created, updated=updated,
-        turn=TurnState.from_json(json.loads(extra)), kind=game, version=version)
+        turn=TurnState.from_json(json.loads(extra)), kind=kind, version=version)
 
 
 def _interned(value: Any) -> Any:

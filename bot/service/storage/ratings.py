@@ -58,17 +58,17 @@ class StoredRatings:
         """The seats the AI made a stored move for (not at a deadline: those are 'deadline')."""
         return {r[0] for r in await self.database.all(AI_MOVED_IN, (game_id,))}
 
-    async def latest_ratings(self, platform: str, game: str, *, chat_id: str | None = None,
+    async def latest_ratings(self, platform: str, kind: str, *, chat_id: str | None = None,
                              players: list[str] | None = None) -> list[RatingRow]:
-        """Each entry's latest rating row in ``game``: only of entries rated in ``chat_id``, or
+        """Each entry's latest rating row in the game kind ``kind``: only of entries rated in ``chat_id``, or
         only of ``players``, if given."""
         only, params = "", ()
         if chat_id is not None:
-            only, params = _IN_CHAT, (platform, game, chat_id)
+            only, params = _IN_CHAT, (platform, kind, chat_id)
         elif players is not None:
             only, params = f" AND player IN ({marks(len(players))})", tuple(players)
         rows = await self.database.all(_LATEST_OF.format(cols=_R_COLS, only=only),
-                                       (platform, game, *params, platform, game))
+                                       (platform, kind, *params, platform, kind))
         return [rating_from_row(r) for r in rows]
 
     async def player_ratings(self, platform: str, player: str) -> list[RatingRow]:
@@ -97,7 +97,7 @@ async def _rating_inputs(conn: Connection) -> list[tuple[GameMeta, list[ResultRo
 
 
 def rating_values(r: RatingRow) -> tuple:
-    return (r.game_id, r.platform, r.game, r.player, r.name, r.chat_id, r.place, r.mu_before, r.sigma_before,
+    return (r.game_id, r.platform, r.kind, r.player, r.name, r.chat_id, r.place, r.mu_before, r.sigma_before,
             r.mu_after, r.sigma_after, r.games, r.ended)
 
 

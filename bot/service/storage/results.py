@@ -25,20 +25,20 @@ class StoredResults:
 
     database: Database
 
-    async def chat_results(self, platform: str, chat_id: str | None, game: str | None = None) -> list[ResultRow]:
+    async def chat_results(self, platform: str, chat_id: str | None, kind: str | None = None) -> list[ResultRow]:
         """Results in a chat (None: every chat of the platform); only of that game kind when
-        ``game`` is given."""
+        ``kind`` is given."""
         where, params = _only("chat_id", chat_id)
-        kind, kind_params = _only("game", game)
-        rows = await self.database.all(f"SELECT {RESULT_COLS} FROM results WHERE platform = ?{where}{kind}",
+        of_kind, kind_params = _only("game", kind)
+        rows = await self.database.all(f"SELECT {RESULT_COLS} FROM results WHERE platform = ?{where}{of_kind}",
                                        (platform, *params, *kind_params))
         return [result_from_row(r) for r in rows]
 
-    async def user_results(self, platform: str, user_id: str, game: str | None = None) -> list[ResultRow]:
-        """A human's results; only of that game kind when ``game`` is given."""
-        kind, kind_params = _only("game", game)
+    async def user_results(self, platform: str, user_id: str, kind: str | None = None) -> list[ResultRow]:
+        """A human's results; only of that game kind when ``kind`` is given."""
+        of_kind, kind_params = _only("game", kind)
         rows = await self.database.all(f"SELECT {RESULT_COLS} FROM results WHERE platform = ? AND user_id = ? "
-                                       f"AND is_ai = 0{kind}", (platform, user_id, *kind_params))
+                                       f"AND is_ai = 0{of_kind}", (platform, user_id, *kind_params))
         return [result_from_row(r) for r in rows]
 
 
@@ -49,7 +49,7 @@ def _only(column: str, value: str | None) -> tuple[str, tuple]:
 
 def result_values(r: ResultRow) -> tuple:
     return (r.game_id, r.seat, r.platform, r.chat_id, r.user_id, r.name, int(r.is_ai), r.points,
-            int(r.won), r.ended, r.game)
+            int(r.won), r.ended, r.kind)
 
 
 def result_from_row(r: Any) -> ResultRow:

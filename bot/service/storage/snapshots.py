@@ -30,8 +30,8 @@ async def store_snapshots(conn: Connection, changes: Changes) -> None:
     game row is written, in its transaction: the insert reads the game's move count and status."""
     for s in changes.snapshots:
         await conn.execute(UPSERT_SNAPSHOT, (s.game_id, s.moves, s.stamp, s.data, s.game_id, s.moves))
-    if changes.game is not None and changes.game.status not in ACTIVE:
-        await conn.execute(DROP_SNAPSHOT, (changes.game.id,))
+    if changes.meta is not None and changes.meta.status not in ACTIVE:
+        await conn.execute(DROP_SNAPSHOT, (changes.meta.id,))
 
 
 class StoredSnapshots:

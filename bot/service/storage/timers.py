@@ -20,8 +20,8 @@ NEXT_TIMER = f"SELECT {WAKE} FROM timers WHERE TRUE"
 
 async def store_timers(conn: Connection, changes: Changes) -> None:
     """``Changes.timers`` (all of the game's timers, replacing the stored ones) and ``drop_timer``."""
-    if changes.timers is not None and changes.game is not None:
-        await conn.execute("DELETE FROM timers WHERE game_id = ?", (changes.game.id,))
+    if changes.timers is not None and changes.meta is not None:
+        await conn.execute("DELETE FROM timers WHERE game_id = ?", (changes.meta.id,))
         if changes.timers:
             await conn.executemany(INSERT_TIMER, [(t.game_id, t.kind, t.due, t.move) for t in changes.timers])
     if changes.drop_timer is not None:
