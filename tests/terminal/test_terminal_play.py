@@ -582,7 +582,8 @@ def test_answering_from_the_printed_choices_including_an_eviction(tmp_path):
     """Always take the last tile on offer; at a full crossing first go back once, then evict
     the other player's shop when that is a choice."""
     evictions = backs = moves = 0
-    for seed in range(1, 8):
+    # Seed 4 has an eviction today (seeds 1-3 have none); the others stand by should the AI's play change.
+    for seed in (4, 1, 2, 3, 5, 6, 7):
         player = Player(["play", "--players", "2", "--seed", str(seed), "--name", "Ann",
                          "--db", str(tmp_path / f"g{seed}.sqlite3"), "--no-maps"])
         try:
