@@ -146,6 +146,21 @@ async def test_retry_hold_release_fail_and_prune(storage):
     assert await states(storage) == {b: "pending"}
 
 
+async def test_a_slot_is_forgotten_with_its_last_message_and_kept_while_one_is_left(storage):
+    old, kept, waiting = await post(storage, message(1, text="a", slot="g1:turn"),
+                                    message(1, text="b", slot="g1:s0"), message(1, text="c", slot="g1:s1"))
+    await storage.mark_sent(await storage.mark_sending(old), "m1", 10.0)
+    await storage.mark_sent(await storage.mark_sending(kept), "m2", 20.0)
+    await storage.mark_sent(await storage.mark_sending(waiting), "m3", 10.0)
+    [again] = await post(storage, message(1, text="c2", slot="g1:s1", mode="edit"))   # not sent yet
+    assert await storage.prune_outbox(15.0) == 2            # the turn's and g1:s1's first message
+    # The turn's slot has no message left: forgotten. g1:s0's message went out after 15; g1:s1's
+    # edit still waits (it will edit m3).
+    assert await storage.slot_messages(PLATFORM, ["g1:turn", "g1:s0", "g1:s1"]) == {"g1:s0": "m2", "g1:s1": "m3"}
+    assert await storage.slot_message(PLATFORM, "g1:s1") == "m3"
+    assert [o.id for o in await storage.outbox_rows()] == [kept, again]
+
+
 async def test_two_owners_never_get_the_same_message_while_the_lease_holds(storage):
     ids = await post(storage, *[message(1, f"c:chat{i}", f"m{i}") for i in range(6)])
     a = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0, limit=4)

@@ -54,6 +54,13 @@ RESCHEDULE = ("UPDATE outbox SET state = 'pending', due = ?, attempts = ?, error
 SET_STATE = "UPDATE outbox SET state = ?, error = ?, owner = NULL, lease = NULL WHERE id = ?"
 RELEASE_HELD = "UPDATE outbox SET state = 'pending', due = ? WHERE platform = ? AND dest = ? AND state = 'held'"
 PRUNE = "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND COALESCE(sent_at, created) < ?"
+# A slot's platform message id, once no message of the slot is left in the outbox: its latest
+# delivered message was pruned (it went out over a week ago) and nothing for it waits. Every
+# game leaves a few dozen slots (a prompt each, a seat's turn message, the lobby); kept, they
+# grew with every game ever played. A later edit of such a slot (a game resumed after a week)
+# finds no message id and posts its message anew, below the chat's recent messages.
+PRUNE_SLOTS = ("DELETE FROM slots WHERE NOT EXISTS "
+               "(SELECT 1 FROM outbox WHERE outbox.platform = slots.platform AND outbox.slot = slots.slot)")
 # A game's pictures to one destination that are on their way or went out, newest first: a
 # picture has no slot, and its body keeps ``render`` when delivered (``KEPT_WHEN_DELIVERED``), so
 # what it showed is known for the week delivered messages stay.
@@ -264,8 +271,13 @@ class StoredOutbox:
         return [out_from_row(r) for r in rows]
 
     async def prune_outbox(self, before: float) -> int:
-        """Forget sent (or failed) messages older than ``before``; return how many."""
-        return await self.database.change(PRUNE, (before,))
+        """Forget sent (or failed) messages older than ``before``, and the slots left with no
+        message (``PRUNE_SLOTS``); return how many messages."""
+        async def prune(conn: Connection) -> int:
+            pruned = await conn.execute(PRUNE, (before,))
+            await conn.execute(PRUNE_SLOTS)
+            return pruned
+        return await self.database.transaction(prune)
 
 
 def delivered_body(body: dict) -> str:
