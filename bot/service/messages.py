@@ -104,6 +104,12 @@ def seat_slot(meta: GameMeta, seat: int) -> str:
     return f"g{meta.id}:s{seat}"
 
 
+def notes_slot(meta: GameMeta, seat: int) -> str:
+    """The slot of the seat's private notes (a dealt secret, holdings after a trade): each is a
+    new message, and once one went out the outbox keeps no earlier one (a busy game sent hundreds)."""
+    return f"g{meta.id}:n{seat}"
+
+
 def lobby_slot(meta: GameMeta) -> str:
     return f"g{meta.id}:lobby"
 

@@ -35,6 +35,7 @@ from .messages import (
     button,
     chat_label,
     group,
+    notes_slot,
     picture_name,
     private,
     seat_slot,
@@ -277,7 +278,7 @@ class TurnMessages:
                 lang = info.language or meta.language
                 text = self.kind.presenter.private_text(event, match.view(seat), lang, chat_label(meta))
                 if text:
-                    out.append(private(meta, meta.platform, info.user(), text, lang))
+                    out.append(private(meta, meta.platform, info.user(), text, lang, slot=notes_slot(meta, seat)))
         return out
 
     # ---- after moves ------------------------------------------------------------------------------

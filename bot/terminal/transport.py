@@ -106,9 +106,10 @@ class TerminalTransport(Transport):
     def _print(self, message: Outgoing) -> None:
         text = message.text.strip("\n")
         if message.private_to is not None:
-            if message.slot is not None and not message.buttons:
-                # The player's turn message closes (its buttons go): the terminal asks the next
-                # question at once, or the game is over; "nothing more to choose" is only noise.
+            if message.edit_message_id is not None and not message.buttons:
+                # The player's turn message closes (an edit that takes its buttons away): the
+                # terminal asks the next question at once, or the game is over; "nothing more to
+                # choose" is only noise. (A private note, a new message of its own slot, is news.)
                 return
             if message.slot is not None:
                 # The player's own turn message, edited as they step: only what is new.
