@@ -400,6 +400,10 @@ class Delivery:
             await self.storage.reschedule(row.id, self.clock.now() + delay, row.attempts + 1, repr(exc))
             blocked.add(row.dest)
             return False
+        if row.body.get("render") and outgoing.image is None and outgoing.animation is None:
+            # Its picture could not be drawn and the text went alone: the row keeps no picture
+            # request, so nothing reads the picture as shown (a /replay's wait after an animation).
+            row = dataclasses.replace(row, body={k: v for k, v in row.body.items() if k != "render"})
         await self._record_sent(row, str(message_id), folded)
         self._gone_slots.discard((row.platform, row.slot))
         return True

@@ -224,3 +224,27 @@ async def test_replay_waits_for_the_animation_on_its_way_and_a_cooldown_after_it
         assert await animations(service, mine) == ["sent", "pending"]
     finally:
         await service.close()
+
+
+async def test_replay_is_not_held_back_by_an_animation_that_could_not_be_drawn(database, tiny_game):
+    """The end's animation failed to draw (its caption went alone): /replay asks for it again at once."""
+    clock = ManualClock()
+    service = await GameService.open(database, clock=clock)
+    try:
+        here, ann, bob = chat(1), user("Ann"), user("Bob")
+        [mine] = await finish(service, clock, (here, [ann, bob]))
+        drawing = service.pictures.render
+
+        async def failing(render, *args, **kwargs):
+            return None if render.get("kind") == animation.ANIMATION else await drawing(render, *args, **kwargs)
+        service.pictures.render = failing
+        transport = FakeTransport()
+        await service.deliver_pending(transport)
+        assert transport.group()[-1].animation is None
+        service.pictures.render = drawing
+        reply = await service.replay(here, ann)
+        assert reply.ok and reply.extra["game_id"] == mine
+        await service.deliver_pending(transport)
+        assert transport.group()[-1].animation is not None
+    finally:
+        await service.close()
