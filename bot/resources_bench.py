@@ -216,7 +216,10 @@ def bench_kind(kind_id: str, games: int, finished: int, tmp: str) -> dict[str, f
 
 
 def _at_least_one(text: str) -> int:
-    count = int(text)
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of games, not {text!r}") from None
     if count < 1:
         raise argparse.ArgumentTypeError(f"at least 1 game, not {count}")
     return count

@@ -543,7 +543,8 @@ class GameService:
         """The chat's latest finished game as an animation, posted in the chat through the outbox
         (drawn there, off the event loop, as pictures are); the reply says it is on its way. Not
         while the same animation is on its way or was just posted (``Info.replay``): under the
-        chat's lock, so two requests at once queue one."""
+        chat's lock, so two requests at once in one process queue one (two processes may each
+        queue one, rarely: the next one waits again)."""
         lang = await self._language(chat, user)
         finished = {r.game_id for r in await self.storage.chat_results(chat.platform, chat.id)}
         if not finished:

@@ -399,7 +399,7 @@ async def test_a_games_latest_picture_of_a_kind_to_a_chat_on_its_way_then_sent(s
     assert (await latest(kind="map")).state == "pending"
     [again] = await post(storage, picture(1, "animation"))
     assert (await latest()).state == "pending"                              # the newest one counts
-    await storage.set_state(again, "failed", "too large")
+    await storage.set_state(again, "failed", "chat gone")
     assert (await latest()).sent_at == 7.5
     await storage.set_state(mine, "failed", "chat gone")
     assert await latest() is None and await latest(3) is None
