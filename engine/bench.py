@@ -16,6 +16,7 @@ with ``git archive`` into a temporary directory) in a subprocess, so that the fi
 and after a change are printed by one command on the machine in the same state; ``REV`` may
 also be the path of another checkout, whose bench then runs as it is there. ``--game`` limits
 the figures to some games (an older bench measures them all; only their lines are printed).
+``--parts`` prints where Papà Paolo's replay and random games spend their time instead.
 """
 
 from __future__ import annotations
@@ -128,7 +129,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="first run the bench of this git revision, or of the checkout at this path")
     parser.add_argument("--game", action="append", choices=list(LABELS),
                         help="measure only this game (repeatable; default: every game)")
+    parser.add_argument("--parts", action="store_true",
+                        help="where Papà Paolo's replay and random games spend their time")
     args = parser.parse_args(argv)
+    if args.parts:
+        _papa_parts(args)
+        return
     games = args.game or list(LABELS)
     if args.compare:
         _compare(args.compare, args.seconds, args.runs, games)
@@ -167,6 +173,65 @@ def _bench_papa(seeds, args) -> None:
     replays = _rates(lambda: [papa_record.from_record(r) for r in records], len(records), args.seconds, args.runs)
     _print("Papà Paolo, random 4-player games", games, args)
     _print("Papà Paolo, 4-player records replayed", replays, args)
+
+
+
+def _papa_parts(args) -> None:
+    """Where a Papà Paolo replay and a random game spend their time: the parts a replay cannot do
+    without (its set-up, reading each move's JSON into a move, writing the moves' texts) against
+    the whole; the steps listed against the steps applied (checked) in random games. Best runs."""
+    records = [papa_record.to_record(play_random_papa(10**9 + i)) for i in range(20)]
+    moves = [phased for r in records for phased in _moves_by_phase(r)]
+
+    def best(work) -> float:
+        return min(_timed(work) for _ in range(args.runs * 3)) / len(records) * 1000
+
+    whole = best(lambda: [papa_record.from_record(r) for r in records])
+    setup = best(lambda: [papa_record.game_from_setup(r) for r in records])
+    reading = best(lambda: [papa_record.parse_move(phase, data) for phase, data in moves])
+    texts = best(lambda: [papa_record.write_moves(r["moves"]) for r in records])
+    print(f"Papà Paolo, a 4-player record replayed: {whole:.2f} ms ({len(moves) / len(records):.0f} moves): "
+          f"set-up {setup:.3f}, reading the moves {reading:.3f}, writing their texts {texts:.3f}, "
+          f"checking and applying them with their events {whole - setup - reading - texts:.3f}")
+    spent = [0.0, 0.0]
+    games = 20 * args.runs
+    for seed in range(games):
+        _play_random_papa_timed(seed, spent)
+    print(f"Papà Paolo, a random 4-player game: listing the steps {spent[0] / games * 1000:.2f} ms, "
+          f"applying the chosen ones (checked) {spent[1] / games * 1000:.2f} ms (the clock read around each)")
+
+
+def _moves_by_phase(record) -> list[tuple]:
+    """Each move of ``record`` as ``parse_move`` reads it: the phase it is made in, its JSON object."""
+    game = papa_record.game_from_setup(record)
+    seats = {name: seat for seat, name in enumerate(game.players)}
+    out = []
+    for move in record["moves"]:
+        data = {k: v for k, v in move.items() if k != "player"}
+        out.append((game.phase, data))
+        papa_record.play_move(game, seats[move["player"]], data)
+    return out
+
+
+def _timed(work) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def _play_random_papa_timed(seed: int, spent: list[float]) -> None:
+    """``play_random_papa(seed)``, adding the seconds spent listing and applying steps to ``spent``."""
+    rng = random.Random(seed)
+    game = PapaGame.new(PLAYERS, seed=seed)
+    clock = time.perf_counter
+    while not game.finished:
+        seat = game.to_act()[0]
+        start = clock()
+        steps = legal_steps(game, seat)
+        listed = clock()
+        apply_step(game, seat, steps[int(rng.random() * len(steps))])
+        spent[0] += listed - start
+        spent[1] += clock() - listed
 
 
 if __name__ == "__main__":
