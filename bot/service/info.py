@@ -61,7 +61,7 @@ class Info:
             "private_choices": private_choices})
 
     async def secrets(self, user: User, games: list[Loaded], lang: str, *, here: bool = False) -> Reply:
-        """The user's secret in each running game given (a marker, holdings), for a private answer."""
+        """The user's secret in each running game given (whatever its game keeps hidden), for a private answer."""
         lines = []
         # Asked about one game (in its chat): the chat goes without saying. Asked about all of
         # one's games (a private chat): each line says where that game is played.

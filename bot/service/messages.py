@@ -105,7 +105,7 @@ def seat_slot(meta: GameMeta, seat: int) -> str:
 
 
 def notes_slot(meta: GameMeta, seat: int) -> str:
-    """The slot of the seat's private notes (a dealt secret, holdings after a trade): each is a
+    """The slot of the seat's private notes (the texts of its game's private events): each is a
     new message, and once one went out the outbox keeps no earlier one (a busy game sent hundreds)."""
     return f"g{meta.id}:n{seat}"
 

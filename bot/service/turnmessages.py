@@ -5,7 +5,7 @@ cycle's summary, and the turn prompt, which is then edited in place for each fur
 The picture comes first, unless the bot is behind with its sends: then the prompt does, so
 that the players it names do not wait for the picture (see ``TurnMessages.after_moves``).
 Group messages are built only from public events and the public view, so a secret cannot
-reach the group before the end; private events (a dealt marker, new holdings) go to their
+reach the group before the end; private events (a secret dealt or changed) go to their
 seat's private chat.
 
 Building changes nothing: a ``TurnMessages`` reads the turn state it was given, and where
@@ -266,7 +266,7 @@ class TurnMessages:
         return Posts(out, replace(self.turn, menus={s: self.position(s) for s in acting}))
 
     def private_events(self, events: Sequence) -> list[OutRow]:
-        """Each private event (a dealt marker, new holdings) as a message to its seat's player."""
+        """Each private event (a secret dealt or changed) as a message to its seat's player, in its notes slot."""
         meta, match = self.meta, self.match
         out = []
         for event in events:
