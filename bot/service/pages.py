@@ -15,7 +15,7 @@ from typing import Any
 from bot.games import kind
 
 from .model import FINISHED
-from .page import LAYOUTS, PageRequest, page_state
+from .page import LAYOUTS, PageRequest, page_state, public_moves
 from .payloads import PayloadCodec
 from .store import GameStore, Loaded
 
@@ -29,11 +29,6 @@ class Pages:
         self.store = store
         self.codec = codec
         self._round_starts: OrderedDict[int, list[int]] = OrderedDict()
-
-    async def version(self, game_id: int) -> int | None:
-        """The game's stored version (what a page's stream numbers its states by)."""
-        loaded = await self.store.load(game_id)
-        return None if loaded is None else loaded.meta.version
 
     async def page(self, request: PageRequest) -> dict[str, Any] | None:
         """The page ``request`` asks for; None: no such game, or a move out of range."""
@@ -71,8 +66,9 @@ class Pages:
 
     async def _state(self, loaded: Loaded, match, request: PageRequest) -> dict[str, Any]:
         meta = loaded.meta
+        # No version of the game's: it counts every commit, a seat's private steps too. A page's
+        # stream numbers its own changes (bot/web/hub.py).
         state = page_state(meta, loaded.kind, match, self.codec, request)
-        state["version"] = meta.version
         if meta.status == FINISHED and match is not None:
             state["review"] = {"at": match.move_count, "total": meta.moves,
                                "rounds": await self.round_starts(meta.id)}
@@ -110,7 +106,9 @@ class Pages:
         meta = loaded.meta
         render = {"kind": kind_, "game_id": game_id, "cycle": cycle, "layout": layout}
         if seat is None:
-            if moves is None or not 0 <= moves <= meta.moves:
+            # Up to the move count the pages show (``public_moves``), not the real one: that
+            # counts the private steps of seats planning, which a spectator could then count.
+            if moves is None or not 0 <= moves <= public_moves(meta, loaded.kind, loaded.match):
                 return None
             render["moves"] = moves
             return render

@@ -54,8 +54,14 @@ class Phase:
         meta.turn = meta.turn.with_phase(self)
 
 
-def begins(before: tuple[int, ...], acting: tuple[int, ...], mover: int, in_decision: bool) -> bool:
+def begins(before: tuple[int, ...], acting: tuple[int, ...], mover: int, in_decision: bool, told: bool) -> bool:
     """Whether the move ``mover`` just made, which left ``acting`` to act where ``before`` were,
     began a new phase: a seat joined those to act, or the mover, acting alone, completed a
-    decision (``in_decision`` is whether it is in the middle of one now) and goes on."""
-    return bool(set(acting) - set(before)) or (acting == (mover,) and not in_decision)
+    decision (``in_decision`` is whether it is in the middle of one now) and goes on.
+
+    ``told`` is whether the move told everyone something (an event visible to all): a decision
+    completed does. A private step does not, though it may leave the mover outside a decision
+    too (Papà Paolo's last seat still planning begins a trip and takes it back): that is no new
+    phase, or the public picture's name, the other seats' boards and the phase's deadline and
+    reminder would all move with a step only its seat sees (issue 42)."""
+    return bool(set(acting) - set(before)) or (acting == (mover,) and not in_decision and told)

@@ -104,7 +104,8 @@ class Play:
         # tell the same press arriving twice from a stale one.
         loaded.recent[(seat, own)] = index
         acting = match.to_act()
-        if begins(before, acting, seat, match.pacing.in_decision(seat)):
+        told = any(event.visible_to(None) for event in events)
+        if begins(before, acting, seat, match.pacing.in_decision(seat), told):
             # Its seats begin to act now: those that join, and those that were acting already
             # but not in the middle of a decision (the last investor who plans deliveries too;
             # one seat's two turns in a row). A decision under way keeps its buttons.

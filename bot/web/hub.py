@@ -3,17 +3,23 @@
 Each open page (a WebSocket) belongs to one game and sees it as one viewer (a seat, or a
 spectator) in one language and layout. When the service's ``GameWatch`` says a game changed (a
 commit here, or another process's, heard through the database), the game's pages are refreshed
-once: each distinct view is built once and sent to every page that shows it, in order of
-version, so a page never goes back. Refreshes of one game never overlap: a change that comes
+once: each distinct view is built once. Refreshes of one game never overlap: a change that comes
 while one runs makes it run again.
+
+A stream per viewer: a page is sent a state only when what it shows changed, and the state's
+``version`` counts that viewer's own changes (``ViewerStream``), never the game's commits. A seat's
+private steps (Papà Paolo's plans, each a commit) change nothing the other pages show, so they are
+sent nothing, and no number on their states moves with those steps.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -23,6 +29,9 @@ from aiohttp import WSCloseCode, web
 from bot.service.page import PageRequest
 
 log = logging.getLogger(__name__)
+KEPT_STREAMS = 20_000      # viewers' streams remembered (a page resuming finds its own; 100 bytes each)
+RESUMABLE = 5_000_000      # a stream begun for a page resuming at a version past this starts again at 0
+Viewer = tuple[str | None, str, str]       # who looks (a user id; None: a spectator), language, layout
 
 
 @dataclass(eq=False)
@@ -40,7 +49,7 @@ class OpenPage:
     sent: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def viewer(self) -> tuple[str | None, str, str]:
+    def viewer(self) -> Viewer:
         return self.user_id, self.language, self.layout
 
     def request(self) -> PageRequest:
@@ -52,13 +61,34 @@ def picture_source(render: dict[str, Any]) -> str:
     return "picture?" + urlencode(sorted(render.items()))
 
 
-def message(state: dict[str, Any]) -> str:
-    """The JSON a page receives for ``state``: pictures named by their endpoint query."""
-    shown = dict(state)
-    shown["pictures"] = [{"name": p["name"], "src": picture_source(p["render"]), "alt": p["alt"]}
-                         for p in state.get("pictures", ())]
-    return json.dumps({"type": "state", "version": state.get("version"), "state": shown},
-                      ensure_ascii=False, separators=(",", ":"))
+def shown(state: dict[str, Any]) -> str:
+    """The JSON of what a page shows for ``state``: pictures named by their endpoint query."""
+    out = dict(state)
+    out["pictures"] = [{"name": p["name"], "src": picture_source(p["render"]), "alt": p["alt"]}
+                       for p in state.get("pictures", ())]
+    return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+
+
+def message(version: int, body: str) -> str:
+    """The frame a page receives: what it shows (``shown``) and its stream's version."""
+    return f'{{"type":"state","version":{version},"state":{body}}}'
+
+
+@dataclass(slots=True)
+class ViewerStream:
+    """What one viewer of a game was last shown (a digest of it) and how many times that changed."""
+
+    version: int = 0
+    digest: bytes = b""
+
+    def show(self, body: str) -> bool:
+        """Note ``body`` as shown now; whether it differs from the last (the version moved on)."""
+        digest = hashlib.blake2b(body.encode(), digest_size=16).digest()
+        if digest == self.digest:
+            return False
+        self.version += 1
+        self.digest = digest
+        return True
 
 
 class Hub:
@@ -67,6 +97,7 @@ class Hub:
         self._pages: dict[int, set[OpenPage]] = {}
         self._refreshing: dict[int, asyncio.Task] = {}
         self._again: set[int] = set()
+        self._streams: OrderedDict[tuple[int, Viewer], ViewerStream] = OrderedDict()
         self._stop_watching = service.watch.add(self.changed)
 
     async def close(self) -> None:
@@ -78,6 +109,12 @@ class Hub:
             for page in list(pages):
                 with contextlib.suppress(Exception):
                     await page.ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
+
+    async def settled(self) -> None:
+        """Wait until no refresh is under way: every page has what the game's last change gave it
+        (a test's barrier; a refresh that fails is logged, not raised here)."""
+        while self._refreshing:
+            await asyncio.gather(*self._refreshing.values(), return_exceptions=True)
 
     @property
     def open_pages(self) -> int:
@@ -116,8 +153,23 @@ class Hub:
         finally:
             self._refreshing.pop(game_id, None)
 
+    def stream(self, game_id: int, viewer: Viewer, *, resuming_at: int | None = None) -> ViewerStream:
+        """The viewer's stream of the game. One begun now for a page resuming at a version (this
+        process never showed that viewer the game, or forgot it) starts at that version, so the
+        page's first state here is sent, whatever it showed before."""
+        key = (game_id, viewer)
+        stream = self._streams.get(key)
+        if stream is None:
+            start = resuming_at if resuming_at is not None and resuming_at < RESUMABLE else 0
+            stream = self._streams[key] = ViewerStream(start)
+            while len(self._streams) > KEPT_STREAMS:
+                self._streams.popitem(last=False)
+        else:
+            self._streams.move_to_end(key)
+        return stream
+
     async def refresh(self, game_id: int) -> None:
-        """Send every open page of the game that is behind its state now."""
+        """Send every open page of the game whose view changed since it was last sent one."""
         pages = [page for page in self._pages.get(game_id, ()) if page.at is None]
         if not pages:
             return
@@ -125,15 +177,17 @@ class Hub:
         views = await self.service.pages.views(game_id, {page.viewer for page in pages})
         if views is None:
             return
-        texts: dict[int, tuple[int, str]] = {}
+        texts: dict[Viewer, str] = {}
+        for viewer, state in views.items():
+            body = shown(state)
+            stream = self.stream(game_id, viewer)
+            stream.show(body)
+            texts[viewer] = message(stream.version, body)
         for page in pages:
-            state = views[page.viewer]
-            page.seat = state["seat"]
-            if id(state) not in texts:
-                texts[id(state)] = (state["version"], message(state))
-            version, text = texts[id(state)]
-            if version > page.version:
-                await self.send(page, text, version)
+            page.seat = views[page.viewer]["seat"]
+            stream = self.stream(game_id, page.viewer)
+            if stream.version != page.version:
+                await self.send(page, texts[page.viewer], stream.version)
 
     async def seat(self, page: OpenPage) -> int | None:
         if page.user_id is None:
@@ -142,19 +196,27 @@ class Hub:
         return seat
 
     async def show(self, page: OpenPage) -> bool:
-        """Send ``page`` its state now (on opening, on resuming, on a review step); False: no such state."""
+        """Send ``page`` its state now (on opening, on resuming at ``page.version``, on a review
+        step); False: no such state."""
         if page.at is None:
             # Live: from the same one read of the game as a refresh, the seat looked up with it.
             views = await self.service.pages.views(page.game_id, {page.viewer})
             state = None if views is None else views[page.viewer]
-        else:
-            page.seat = await self.seat(page)
-            state = await self.service.page(page.request())
+            if state is None:
+                return False
+            page.seat = state["seat"]
+            body = shown(state)
+            stream = self.stream(page.game_id, page.viewer, resuming_at=page.version if page.version >= 0 else None)
+            stream.show(body)
+            if stream.version != page.version:
+                await self.send(page, message(stream.version, body), stream.version)
+            return True
+        page.seat = await self.seat(page)
+        state = await self.service.page(page.request())
         if state is None:
             return False
-        page.seat = state["seat"]
-        if page.at is not None or state["version"] != page.version:
-            await self.send(page, message(state), state["version"])
+        # A finished game stepped through: a view of the past, outside the page's live stream.
+        await self.send(page, message(max(page.version, 0), shown(state)), page.version)
         return True
 
     @staticmethod

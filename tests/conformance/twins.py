@@ -111,6 +111,25 @@ def _plan_from_round(definition: Any, setup: Setup, seat: int, rng: random.Rando
         moves.append((mover, str(choice)))
 
 
+def moves_to_planning(definition: Any, setup: Setup, seat: int, rng: random.Random,
+                      from_round: int = 1) -> list[Move] | None:
+    """Random play from ``setup`` to a delivery phase of round ``from_round`` or later in which
+    ``seat`` and the other seats are all to plan, none of them begun (None: the game ended first):
+    the public moves after which the web twins (tests/web/test_twin_pages.py) part."""
+    match = definition.resume(setup, [])
+    moves: list[Move] = []
+    while acting := match.to_act():
+        public = match.view(None)
+        if public.phase == "deliver" and public.round >= from_round and seat in acting \
+                and len(acting) == len(match.players):
+            return moves
+        mover = rng.choice(acting)
+        choice = rng.choice(match.legal_choices(mover))
+        match.apply(choice, by=mover)
+        moves.append((mover, str(choice)))
+    return None
+
+
 def _two_first_trips(match: Any, seat: int, rng: random.Random) -> list[list[Move]] | None:
     """The steps of two first trips of ``seat`` that leave it different plans (None: none found)."""
     drafts: list[tuple[Any, list[Move]]] = []

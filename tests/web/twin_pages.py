@@ -1,0 +1,147 @@
+"""Web twins: two served boards, each with the same Papà Paolo game brought by the same public moves
+to a delivery phase, where one seat's private planning then differs (tests/conformance/twins.py
+``moves_to_planning``). What every other viewer gets must be the same on both boards: every frame
+on its socket, versions included, and the set of pictures ``/picture`` answers for its pass.
+
+The pages are real WebSockets (aiohttp's client) on real servers; ``Hub.settled`` is the barrier
+after each action (the refresh it started has sent what it sends), then a probe drains each
+socket (``Page.drained``), so "nothing came" is said without waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+from conformance.twins import moves_to_planning
+from service.service_helpers import chat, start_game, user
+from web_kit import Page, token
+
+from bot.contract import User
+from bot.service import GameService
+from bot.service.page import PageRequest
+from bot.web.server import WebBoard, WebSettings
+
+GAME = "papa-paolo"
+NAMES = ("Ann", "Bob", "Cy")
+PNG = b"\x89PNG\r\n\x1a\n"
+Viewer = int | None          # a seat, or None: a spectator
+
+
+@dataclass
+class Twin:
+    """One of the twins: its service, its board, the game, and each watching viewer's page and frames."""
+
+    service: GameService
+    board: WebBoard
+    game_id: int
+    users: list[User]
+    pages: dict[Viewer, Page] = field(default_factory=dict)
+    frames: dict[Viewer, list[dict[str, Any]]] = field(default_factory=dict)
+
+    async def press(self, seat: int, text: str) -> None:
+        """``seat`` makes the choice written ``text`` as its page offers it (the signed payload of
+        the menu item), through the service's own path for a tap."""
+        state = await self.service.page(PageRequest(self.game_id, seat, "en"))
+        assert state is not None and "choices" in state, f"seat {seat} has nothing to choose"
+        payload = next((item["act"] for item in menu_items(state["choices"]) if item.get("choice") == text), None)
+        if payload is None:         # a choice the menu nests too deep: typed, as the terminal does
+            reply = await self.service.move(chat(1), self.users[seat], text)
+        else:
+            reply = await self.service.page_press(self.game_id, self.users[seat], payload)
+        assert reply.ok, (seat, text, reply.text)
+
+    async def watch(self, session: aiohttp.ClientSession, viewers: list[Viewer]) -> None:
+        for viewer in viewers:
+            self.pages[viewer] = await Page.open(session, self.board.local_url, self.pass_of(viewer))
+            self.frames[viewer] = []
+        await self.sync()
+
+    def pass_of(self, viewer: Viewer) -> str:
+        return token(self.board, self.game_id, None if viewer is None else self.users[viewer])
+
+    async def sync(self) -> None:
+        """Every frame each watching page was sent since the last sync, added to its stream."""
+        await self.board.hub.settled()
+        for viewer, page in self.pages.items():
+            self.frames[viewer] += await page.drained()
+
+    def streams(self) -> dict[Viewer, list[Any]]:
+        return {viewer: unsigned(frames) for viewer, frames in self.frames.items()}
+
+    async def close(self) -> None:
+        for page in self.pages.values():
+            await page.close()
+        await self.board.stop()
+        await self.service.close()
+
+
+def menu_items(choices: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = [*choices["rows"], *(row for group in choices["groups"].values() for row in group["rows"])]
+    return [item for row in rows for item in row]
+
+
+def unsigned(value: Any) -> Any:
+    """Frames without their payloads' signatures (each database signs with its own key)."""
+    if isinstance(value, dict):
+        return {key: (item.rsplit("_", 1)[0] if key == "act" else unsigned(item)) for key, item in value.items()}
+    if isinstance(value, list):
+        return [unsigned(item) for item in value]
+    return value
+
+
+async def open_twins(tmp_path, seed: int) -> tuple[Twin, Twin]:
+    """Two boards, each with a started game of three humans dealt alike (the same seed)."""
+    twins = []
+    for n in (0, 1):
+        service = await GameService.open(str(tmp_path / f"twin{n}.sqlite3"))
+
+        async def drawn(render: dict, language: str, platform: str, rank: int = 2) -> bytes:
+            return PNG          # what a picture shows is the page twins' business; which are answered is this test's
+
+        service.pictures.render = drawn
+        users = [user(name) for name in NAMES]
+        game_id = await start_game(service, chat(1), users, options={"game": GAME, "seed": seed})
+        board = await WebBoard.start(service, WebSettings(port=0))
+        twins.append(Twin(service, board, game_id, users))
+    return twins[0], twins[1]
+
+
+async def to_planning(twins: tuple[Twin, Twin], seat: int, seed: int) -> None:
+    """The same public moves on both boards, up to a delivery phase with every seat to plan."""
+    loaded = await twins[0].service.store.load(twins[0].game_id)
+    definition = loaded.kind.definition
+    moves = moves_to_planning(definition, loaded.meta.setup, seat, random.Random(seed))
+    assert moves is not None, "the game ended before a delivery phase"
+    for mover, text in moves:
+        for twin in twins:
+            await twin.press(mover, text)
+
+
+async def picture_answers(twin: Twin, session: aiohttp.ClientSession, viewers: list[Viewer],
+                          top_moves: int) -> set[tuple]:
+    """Which pictures ``/picture`` answers (200) for each viewer's pass, out of every public
+    picture up to ``top_moves`` moves and every seat's own board, in this cycle and the ones before."""
+    loaded = await twin.service.store.load(twin.game_id)
+    cycles = range(loaded.match.pacing.cycle + 2)
+    asked: list[tuple[Viewer, dict[str, str]]] = []
+    for kind in ("map", "final"):
+        asked += [(None, {"kind": kind, "moves": str(m), "cycle": str(c), "layout": "landscape"})
+                  for m in range(top_moves + 2) for c in cycles]
+    for viewer in viewers:
+        asked += [(viewer, {"kind": "seat", "seat": str(s), "steps": "0", "phase": "0", "cycle": str(c),
+                            "layout": "landscape"}) for s in range(len(NAMES)) for c in cycles]
+    gate = asyncio.Semaphore(8)
+
+    async def answered(viewer: Viewer, query: dict[str, str]) -> tuple | None:
+        async with gate, session.get(f"{twin.board.local_url}/picture",
+                                     params={**query, "t": twin.pass_of(viewer)}) as response:
+            await response.read()
+            assert response.status in (200, 404), (response.status, query)
+            return (viewer, tuple(sorted(query.items()))) if response.status == 200 else None
+
+    got = await asyncio.gather(*(answered(viewer, query) for viewer, query in asked))
+    return {answer for answer in got if answer is not None}
