@@ -34,12 +34,12 @@ async def shoot(out: Path) -> None:
                 page = await browser.new_page(viewport=PHONE, device_scale_factor=2)
                 await page.goto(table.link(game_id, "Ann"))
                 for _ in range(taps):
-                    await page.wait_for_function(READY)
+                    await page.wait_for_function(f"() => {READY}")
                     spots = page.locator(".spot")
                     target = spots.first if await spots.count() else page.locator("[data-act]").first
                     await target.click()
-                await page.wait_for_function(READY)
-                await page.wait_for_function("[...document.images].every((i) => i.complete && i.naturalWidth)")
+                await page.wait_for_function(f"() => {READY}")
+                await page.wait_for_function("() => [...document.images].every((i) => i.complete && i.naturalWidth)")
                 await page.evaluate("window.scrollTo(0, 0)")
                 path = out / f"web-{game}-phone.png"
                 await page.screenshot(path=str(path))

@@ -37,6 +37,13 @@ from bot.service.payloads import ForgedPayload
 from renderers.i18n import normalize_language, t
 
 from .auth import telegram_login
+from .hardening import (
+    board_origins,
+    content_security_policy,
+    origin_allowed,
+    picture_cache_control,
+    security_headers,
+)
 from .hub import Hub, OpenPage
 
 log = logging.getLogger(__name__)
@@ -75,6 +82,7 @@ def make_app(service, settings: WebSettings) -> web.Application:
     app.router.add_get("/picture", picture)
     app.router.add_get("/live", live)
     app.on_shutdown.append(_close_pages)
+    app.on_response_prepare.append(security_headers(content_security_policy(settings.public_url)))
     return app
 
 
@@ -169,10 +177,21 @@ async def picture(request: web.Request) -> web.Response:
     if image is None:
         return web.Response(status=404, text="no such picture")
     # A picture's name says what it shows: a page stepping back and forth gets it from its cache.
-    return web.Response(body=image, content_type="image/png", headers={"Cache-Control": "private, max-age=86400"})
+    return web.Response(body=image, content_type="image/png",
+                        headers={"Cache-Control": picture_cache_control(asked.get("kind"))})
+
+
+def _own_origin(request: web.Request) -> bool:
+    """Whether ``/live`` is asked by one of the board's own pages (``hardening.origin_allowed``)."""
+    settings: WebSettings = request.app[SETTINGS]
+    sockname = request.transport.get_extra_info("sockname") if request.transport else None
+    port = sockname[1] if sockname else settings.port
+    return origin_allowed(request, board_origins(settings.public_url, settings.host, port))
 
 
 async def live(request: web.Request) -> web.StreamResponse:
+    if not _own_origin(request):
+        return _refused("forged", _language(request))
     try:
         viewer = _read_pass(request, request.query.get("t"))
     except BadPass as bad:

@@ -23,6 +23,8 @@ from bot.web.server import WebBoard, WebSettings
 CHROMIUM = os.environ.get("BOARDCHAT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 900}
+# Conditions are waited for as functions ("() => ..."), never bare expressions: Playwright evals an
+# expression in the page each time it polls, which the board's policy (no 'unsafe-eval') refuses.
 # What the page shows once it is the viewer's turn, or once the game is over.
 READY = ("document.querySelector('#final:not([hidden])') || "
          "document.querySelector('[data-act]:not([disabled]), [data-open]')")
@@ -85,7 +87,7 @@ async def play_by_taps(page, *, seed: int = 0, limit: int = 800, until: str | No
     rng = random.Random(seed)
     ready = READY if until is None else f"({until}) || {READY}"
     for taps in range(limit):
-        await page.wait_for_function(ready, timeout=30_000)
+        await page.wait_for_function(f"() => {ready}", timeout=30_000)
         if await page.locator("#final").is_visible() or (until and await page.evaluate(until)):
             return taps
         spots = page.locator(".spot:not([disabled])")

@@ -17,19 +17,19 @@ async def test_two_pages_on_one_game_see_each_others_moves(browser, table):
     watcher = await browser.new_page(viewport=DESKTOP)
     await player.goto(table.link(game_id, first))
     await watcher.goto(table.link(game_id, None))
-    await player.wait_for_function(TURN)
+    await player.wait_for_function(f"() => {TURN}")
     await watcher.wait_for_selector("#prompt:not(:empty)")
     assert first in await watcher.locator("#prompt").text_content()
     # The spectator sees the board and no choices.
     assert await watcher.locator("[data-act], [data-open]").count() == 0
     await player.locator(".spot").first.click()
     # Without a reload, the spectator's page moves on to the other player's turn.
-    await watcher.wait_for_function(f"document.querySelector('#prompt').textContent.includes('{second}')",
+    await watcher.wait_for_function(f"() => document.querySelector('#prompt').textContent.includes('{second}')",
                                     timeout=5_000)
     info = await table.service.game_info(game_id=game_id)
     assert info["moves"] == 1
     # And the first player's page has nothing to tap while it is the other's turn.
-    await player.wait_for_function("!document.querySelector('[data-act]:not([disabled])')")
+    await player.wait_for_function("() => !document.querySelector('[data-act]:not([disabled])')")
 
 
 async def test_a_dropped_connection_resumes_where_it_was(browser, table):
@@ -45,7 +45,7 @@ async def test_a_dropped_connection_resumes_where_it_was(browser, table):
     choice = next(b for row in reply.buttons for b in row if b.payload.startswith("c_"))
     assert (await table.service.press(None, table.users[first], choice.payload)).ok
     # The page reconnects by itself and shows the move it missed.
-    await watcher.wait_for_function(f"document.querySelector('#prompt').textContent.includes('{second}')",
+    await watcher.wait_for_function(f"() => document.querySelector('#prompt').textContent.includes('{second}')",
                                     timeout=15_000)
     assert table.board.hub.open_pages == 1
 
@@ -103,7 +103,7 @@ async def test_the_lit_targets_are_labelled_and_reached_by_keyboard(browser, tab
     else:
         raise AssertionError("Tab never reached a lit target")
     await page.keyboard.press("Enter")
-    await page.wait_for_function("(window.boardState.log || []).length > 0")
+    await page.wait_for_function("() => (window.boardState.log || []).length > 0")
     assert (await table.service.game_info(game_id=game_id))["moves"] >= 1
 
 

@@ -55,9 +55,9 @@ async def test_a_telegram_launch_opens_the_players_own_seat(browser, telegram_ta
     await page.wait_for_selector("#players li.you")
     assert "Ann" in await page.locator("#players li.you").text_content()
     # In the viewer's language (the initData's language_code), with the choices of their seat.
-    await page.wait_for_function("document.documentElement.lang === 'de'")
+    await page.wait_for_function("() => document.documentElement.lang === 'de'")
     await page.locator(".spot").first.click()
-    await page.wait_for_function("(window.boardState.log || []).length > 0")
+    await page.wait_for_function("() => (window.boardState.log || []).length > 0")
     info = await table.service.game_info(game_id=game_id)
     assert info["moves"] >= 1
 
@@ -126,7 +126,7 @@ async def test_a_page_cannot_act_for_another_seat(browser, table):
     await watcher.goto(table.link(game_id, None))
     await watcher.wait_for_selector("#prompt:not(:empty)")
     await watcher.evaluate("(payload) => window.boardSend({type: 'act', payload})", payload)
-    await watcher.wait_for_function("!document.querySelector('#notice').hidden")
+    await watcher.wait_for_function("() => !document.querySelector('#notice').hidden")
     assert "watching" in await watcher.locator("#notice").text_content()
     assert (await table.service.game_info(game_id=game_id))["moves"] == 0
 
@@ -141,15 +141,15 @@ async def test_a_finished_game_steps_through_its_record(browser, table):
     total = (await table.service.game_info(game_id=game_id))["moves"]
     nav = page.locator("#review")
     await nav.get_by_role("button", name="Start").click()
-    await page.wait_for_function("window.boardState.review.at === 0")
+    await page.wait_for_function("() => window.boardState.review.at === 0")
     await nav.get_by_role("button", name="Round ⏩").click()
-    await page.wait_for_function("window.boardState.review.at > 0")
+    await page.wait_for_function("() => window.boardState.review.at > 0")
     at = await page.evaluate("window.boardState.review.at")
     assert at == (await page.evaluate("window.boardState.review.rounds"))[1]
     await nav.get_by_role("button", name="Move ▶").click()
-    await page.wait_for_function(f"window.boardState.review.at === {at + 1}")
+    await page.wait_for_function(f"() => window.boardState.review.at === {at + 1}")
     await nav.get_by_role("button", name="◀ Move").click()
-    await page.wait_for_function(f"window.boardState.review.at === {at}")
+    await page.wait_for_function(f"() => window.boardState.review.at === {at}")
     await nav.get_by_role("button", name="End ⏭").click()
-    await page.wait_for_function(f"window.boardState.review.at === {total}")
+    await page.wait_for_function(f"() => window.boardState.review.at === {total}")
     assert await page.locator("#final p").count() > 0

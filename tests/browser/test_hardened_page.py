@@ -1,0 +1,32 @@
+"""The page under its Content-Security-Policy in Chromium: opened, played by a few taps on its lit
+targets and menus, it breaks no rule of the policy (no ``securitypolicyviolation`` event, no
+console message about the policy), and it drops the pass from its address once it has read it."""
+
+from __future__ import annotations
+
+from browser_kit import PHONE, play_by_taps
+
+# Set before any of the page's own scripts run: every violation the page causes, as the browser reports it.
+LISTEN = ("window.violations = [];"
+          "document.addEventListener('securitypolicyviolation',"
+          " (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));")
+
+
+async def test_the_page_plays_under_its_policy_without_a_violation(browser, table):
+    game_id = await table.game("paris-paris", ["Ann"], ai=1)
+    page = await browser.new_page(viewport=PHONE)
+    console: list[str] = []
+    page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+    await page.add_init_script(LISTEN)
+    response = await page.goto(table.link(game_id, "Ann"))
+    assert "default-src 'none'" in response.headers["content-security-policy"]
+    await page.wait_for_selector(".spot")
+    lines = await page.evaluate("window.boardState.log.length")
+    taps = await play_by_taps(page, seed=3, until=f"window.boardState.log.length >= {lines + 12}")
+    moves = (await table.service.game_info(game_id=game_id))["moves"]
+    assert taps >= 2 and moves >= 4, f"hardly anything was played ({taps} taps): the test tests nothing"
+    await page.wait_for_selector(".spot")
+    assert await page.evaluate("window.violations") == []
+    # the lit targets are placed on the picture all the same (their style set through node.style)
+    assert await page.locator(".spot").first.evaluate("(spot) => spot.style.left.endsWith('%')")
+    assert not [line for line in console if "Content Security Policy" in line or "Refused" in line], console
