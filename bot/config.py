@@ -219,7 +219,9 @@ def web_settings(source: Settings | None = None, *, telegram_token: str | None =
     """The web board's settings (``bot.web.server.WebSettings``), or None when BOARDCHAT_WEB_URL is
     unset: then no chat offers a link to it. BOARDCHAT_WEB_URL: its public HTTPS address (a
     reverse proxy forwards to BOARDCHAT_WEB_HOST:BOARDCHAT_WEB_PORT, default 127.0.0.1:8080);
-    BOARDCHAT_TELEGRAM_APP: the short name of the bot's Mini App (BotFather /newapp), if any.
+    BOARDCHAT_TELEGRAM_APP: the short name of the bot's Mini App (BotFather /newapp), if any;
+    BOARDCHAT_WEB_INIT_DATA_SECONDS: how old a Mini App's login (initData) may be (default 3600);
+    BOARDCHAT_WEB_PAGE_PASS_SECONDS: how long a page pass lasts (default 900).
     ``telegram_token``: the Telegram bot's, which signs a Mini App's login."""
     from bot.web.server import WebSettings  # imported late: only a bot that serves the board needs aiohttp
 
@@ -243,5 +245,12 @@ def web_settings(source: Settings | None = None, *, telegram_token: str | None =
     port = source.get_int(port_name, 8080)
     if port is None or not 1 <= port <= 65535:
         raise ConfigError(f"{port_name} must be a port number from 1 to 65535, not {port}")
+    from bot.service.passes import PAGE_PASS_SECONDS
+    from bot.web.auth import INIT_DATA_SECONDS
+
     return WebSettings(host=source.get(env_name("WEB_HOST"), "127.0.0.1") or "127.0.0.1", port=port,
-                       public_url=url.rstrip("/"), telegram_token=telegram_token, telegram_app=app)
+                       public_url=url.rstrip("/"), telegram_token=telegram_token, telegram_app=app,
+                       init_data_seconds=_count_setting(source, "WEB_INIT_DATA_SECONDS", default=INIT_DATA_SECONDS,
+                                                        least=60),
+                       page_pass_seconds=_count_setting(source, "WEB_PAGE_PASS_SECONDS", default=PAGE_PASS_SECONDS,
+                                                        least=120))

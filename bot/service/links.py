@@ -14,7 +14,8 @@ with a pass issued then:
                                                 there. Elsewhere: a spectator's link.
   a person's private message                    Telegram: a Mini App button (``web_app``: private
                                                 chats only) to <url>/board?g=<reference>;
-                                                elsewhere a link with that person's pass.
+                                                elsewhere a link with that person's pass
+                                                (<url>/board#t=<pass>: in the fragment).
   the final standings (``REVIEW``)              a spectator's link, on every platform
 
 A group's link carries no seat and so nothing of anyone's secret: a spectator's page shows the
@@ -97,5 +98,6 @@ class BoardLinks:
         """A signed link to the game's board for one person (``user_id`` None: a spectator)."""
         seconds = SPECTATOR_PASS_SECONDS if user_id is None else SEAT_PASS_SECONDS
         token = self.passes.issue(game_id, platform, user_id, name, language, now=self.clock.now(), seconds=seconds)
-        return f"{self.public_url}/board?{urlencode({'t': token})}"
+        # In the fragment: a browser never sends it, so no proxy's log keeps it (passes.py).
+        return f"{self.public_url}/board#{urlencode({'t': token})}"
 

@@ -7,16 +7,23 @@ checked against the service's clock. A seat is never taken from a pass: it is lo
 person's id each time, so a person whose seat went to the AI watches from then on.
 
 The service issues them (the chats' board links, ``links.BoardLinks``); the web board reads them.
+
+A link carries its pass in the address's fragment (``/board#t=<pass>``), which a browser never
+sends to a server, so no proxy's access log keeps it; the page reads it, drops it from its address,
+and trades it for a **page pass** (``page=True``): the same viewer for at most
+``PAGE_PASS_SECONDS``, the one that goes in the addresses of the page's socket and pictures. A page
+pass opens those, never a new page pass: one read from a log is of no use for long.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
 SEAT_PASS_SECONDS = 7 * 24 * 3600        # a seat's link: a slow game's week
 SPECTATOR_PASS_SECONDS = 30 * 24 * 3600  # the group's read-only link
+PAGE_PASS_SECONDS = 15 * 60              # a page pass: the page trades its link's pass again before then
 MAX_PASS = 1024                          # a pass read from a link or a page is never longer
 
 
@@ -38,6 +45,7 @@ class Pass:
     name: str
     language: str
     expires: float
+    page: bool = False        # a page pass (in addresses a proxy may log), not a link's
 
     @property
     def spectator(self) -> bool:
@@ -52,7 +60,13 @@ class Passes:
 
     def issue(self, game_id: int, platform: str, user_id: str | None, name: str, language: str, *,
               now: float, seconds: float) -> str:
+        """A link's pass. The same fields give the same pass (the signature is deterministic)."""
         return self._serializer.dumps(asdict(Pass(game_id, platform, user_id, name, language, now + seconds)))
+
+    def page_pass(self, link: Pass, *, now: float, seconds: float = PAGE_PASS_SECONDS) -> str:
+        """The page pass a page trades ``link`` (a link's pass, read) for: the same viewer, for
+        ``seconds`` at most, and never past the link's own expiry."""
+        return self._serializer.dumps(asdict(replace(link, expires=min(link.expires, now + seconds), page=True)))
 
     def read(self, token: str, *, now: float) -> Pass:
         if not isinstance(token, str) or not 0 < len(token) <= MAX_PASS:

@@ -3,7 +3,12 @@
 
 Telegram opens a Mini App with ``initData``: the launch parameters, signed by Telegram with a
 key derived from the bot token ("Validating data received via the Mini App"). It is checked as
-the raw string arrives, before any of it (the user's JSON) is read, and must be fresh.
+the raw string arrives, before any of it (the user's JSON) is read, and must be fresh: an hour old
+at most (``BOARDCHAT_WEB_INIT_DATA_SECONDS``).
+
+One initData gives one pass: the pass it gives runs from its ``auth_date``, not from the login,
+so the same initData sent again (a page reloaded, or replayed) gets the very same pass (a pass's
+signature is deterministic), never a new one running a week from now.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from bot.service.passes import BadPass
 
-INIT_DATA_SECONDS = 24 * 3600            # how old Telegram's initData may be (its auth_date)
+INIT_DATA_SECONDS = 3600                 # how old Telegram's initData may be (its auth_date): an hour
 MAX_INIT_DATA = 4096                     # Telegram's launch data is far shorter
 
 

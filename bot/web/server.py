@@ -1,12 +1,16 @@
 """The web board's HTTP server (aiohttp), in the bot's own process: a thin adapter over the service.
 
 Routes:
-  GET  /board              the page (plain HTML, an ES module and CSS from /static); ``?t=<pass>``
-                           opens a game as its pass says; without one, a Telegram Mini App logs
-                           in with initData (``POST /api/telegram``)
+  GET  /board              the page (plain HTML, an ES module and CSS from /static); a link's
+                           ``#t=<pass>`` (read by the page; ``?t=`` from older links) opens a game
+                           as its pass says; without one, a Telegram Mini App logs in with
+                           initData (``POST /api/telegram``)
   POST /api/telegram       initData (and the game's start parameter) -> a pass for that person
+  POST /api/pass           a link's pass (in the body) -> a page pass (``passes.Passes.page_pass``)
   GET  /picture?t=..&...   a picture the page shows (the public map, or the viewer's own board)
   GET  /live?t=<pass>      the page's WebSocket: its state on every change, and its taps
+The page puts only its short-lived page pass in the addresses of ``/picture`` and ``/live``.
+Every answer carries the headers of ``hardening.py``.
 
 Messages on the WebSocket (JSON, one per frame). The page sends
   {"type": "hello", "since": <version or null>, "layout": "landscape"|"portrait", "at": <move or null>}
@@ -32,11 +36,11 @@ from aiohttp import WSMsgType, web
 
 from bot.contract import User
 from bot.service.page import LAYOUTS
-from bot.service.passes import SEAT_PASS_SECONDS, BadPass, Pass
+from bot.service.passes import PAGE_PASS_SECONDS, SEAT_PASS_SECONDS, BadPass, Pass
 from bot.service.payloads import ForgedPayload
 from renderers.i18n import normalize_language, t
 
-from .auth import telegram_login
+from .auth import INIT_DATA_SECONDS, telegram_login
 from .hardening import (
     board_origins,
     content_security_policy,
@@ -68,6 +72,8 @@ class WebSettings:
     public_url: str | None = None
     telegram_token: str | None = None
     telegram_app: str | None = None
+    init_data_seconds: float = INIT_DATA_SECONDS    # how old a Mini App's initData may be
+    page_pass_seconds: float = PAGE_PASS_SECONDS    # how long a page pass lasts
 
 
 def make_app(service, settings: WebSettings) -> web.Application:
@@ -79,6 +85,7 @@ def make_app(service, settings: WebSettings) -> web.Application:
     app.router.add_get("/board", board_page)
     app.router.add_static("/static", STATIC, append_version=False)
     app.router.add_post("/api/telegram", telegram_pass)
+    app.router.add_post("/api/pass", page_pass)
     app.router.add_get("/picture", picture)
     app.router.add_get("/live", live)
     app.on_shutdown.append(_close_pages)
@@ -140,7 +147,8 @@ async def telegram_pass(request: web.Request) -> web.Response:
     if not isinstance(body, dict) or not settings.telegram_token:
         return _refused("forged", language)
     try:
-        login = telegram_login(body.get("init_data"), settings.telegram_token, now=service.clock.now())
+        login = telegram_login(body.get("init_data"), settings.telegram_token, now=service.clock.now(),
+                               max_age=settings.init_data_seconds)
     except BadPass as bad:
         return _refused(bad.reason, language)
     language = normalize_language(login.language)
@@ -156,9 +164,29 @@ async def telegram_pass(request: web.Request) -> web.Response:
     if platform != "telegram":
         return _refused("unknown_game", language)
     user_id = login.user_id if seat is not None else None
+    # From the login's own moment: the same initData again gets this same pass (auth.py).
     token = service.passes.issue(game_id, "telegram", user_id, login.name, language,
-                                      now=service.clock.now(), seconds=SEAT_PASS_SECONDS)
+                                 now=login.auth_date, seconds=SEAT_PASS_SECONDS)
     return web.json_response({"pass": token})
+
+
+async def page_pass(request: web.Request) -> web.Response:
+    """A link's pass, sent in the body (never in an address), -> a page pass for the addresses of
+    the page's socket and pictures (``Passes.page_pass``); a page pass gets no other."""
+    service = request.app[SERVICE]
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    try:
+        link = _read_pass(request, body.get("pass") if isinstance(body, dict) else None)
+    except BadPass as bad:
+        return _refused(bad.reason, _language(request))
+    if link.page:
+        return _refused("forged", link.language)
+    seconds = request.app[SETTINGS].page_pass_seconds
+    token = service.passes.page_pass(link, now=service.clock.now(), seconds=seconds)
+    return web.json_response({"pass": token, "seconds": seconds})
 
 
 def _refused(reason: str, language: str) -> web.Response:
@@ -295,7 +323,8 @@ class WebBoard:
         service = self.app[SERVICE]
         token = service.passes.issue(game_id, platform, user_id, name, language,
                                        now=service.clock.now(), seconds=seconds)
-        return f"{(base or self.app[SETTINGS].public_url or self.local_url).rstrip('/')}/board?t={token}"
+        # In the fragment: a browser never sends it, so no proxy's log keeps it (passes.py).
+        return f"{(base or self.app[SETTINGS].public_url or self.local_url).rstrip('/')}/board#t={token}"
 
     async def stop(self) -> None:
         await self.runner.cleanup()

@@ -30,3 +30,25 @@ async def test_the_page_plays_under_its_policy_without_a_violation(browser, tabl
     # the lit targets are placed on the picture all the same (their style set through node.style)
     assert await page.locator(".spot").first.evaluate("(spot) => spot.style.left.endsWith('%')")
     assert not [line for line in console if "Content Security Policy" in line or "Refused" in line], console
+
+
+async def test_the_links_pass_stays_out_of_every_address(browser, table):
+    """The link's pass (in its fragment) is never sent in an address: the page drops it from its
+    own, and its socket and pictures carry a page pass traded for it. A reload of the tab opens the
+    board again."""
+    game_id = await table.game("paris-paris", ["Ann"], ai=1)
+    link = table.link(game_id, "Ann")
+    pass_ = link.split("#t=", 1)[1]
+    page = await browser.new_page(viewport=PHONE)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.on("websocket", lambda socket: asked.append(socket.url))
+    await page.goto(link)
+    await page.wait_for_selector(".spot")
+    assert await page.evaluate("location.href") == f"{table.board.local_url}/board"
+    await page.locator(".spot").first.click()
+    await page.wait_for_function("() => window.boardState.log.length > 0")
+    assert any("/live?t=" in url for url in asked) and any("/picture?" in url for url in asked), asked
+    assert not [url for url in asked if pass_ in url], "the link's pass went into an address"
+    await page.reload()
+    await page.wait_for_selector("#players li.you")

@@ -55,8 +55,8 @@ def private_turn(member):
 
 
 def pass_of(service: GameService, url: str):
-    assert url.startswith(f"{PUBLIC}/board?t="), url
-    return service.passes.read(parse_qs(urlsplit(url).query)["t"][0], now=service.clock.now())
+    assert url.startswith(f"{PUBLIC}/board#t="), url       # in the fragment: never sent to a server
+    return service.passes.read(parse_qs(urlsplit(url).fragment)["t"][0], now=service.clock.now())
 
 
 async def started(tiny_game, table, service) -> None:

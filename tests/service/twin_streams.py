@@ -40,7 +40,8 @@ def opened(button, service: GameService):
     if button.kind not in ("link", "web_app"):
         return button.payload.rsplit("_", 1)[0]
     url = urlsplit(button.payload)
-    query = {key: values[0] for key, values in parse_qs(url.query).items()}
+    # the address's query and fragment (a link's pass travels in the fragment)
+    query = {key: values[0] for part in (url.query, url.fragment) for key, values in parse_qs(part).items()}
     if "t" in query:
         query["t"] = asdict(service.passes.read(query["t"], now=service.clock.now()))
     if "g" in query:

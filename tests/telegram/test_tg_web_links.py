@@ -33,7 +33,7 @@ def table(api) -> Table:
 def group_turn(table: Table):
     """The group's turn message (it names who is still to choose, with the board's button)."""
     for msg in reversed(table.group_messages()):
-        if any("startapp=" in b.get("url", "") or "board?" in b.get("url", "") for b in msg.buttons()):
+        if any("startapp=" in b.get("url", "") or "/board" in b.get("url", "") for b in msg.buttons()):
             return msg
     return None
 
@@ -105,8 +105,8 @@ async def test_the_group_opens_the_mini_app_a_seat_its_button_and_the_end_a_repl
         # the final standings, followed only by the game's animation
         final = table.group_messages()[-2]
         replay = [b["url"] for b in final.buttons() if "url" in b]
-        assert len(replay) == 1 and replay[0].startswith(f"{PUBLIC}/board?t="), final.buttons()
-        spectator = service.passes.read(parse_qs(urlsplit(replay[0]).query)["t"][0], now=service.clock.now())
+        assert len(replay) == 1 and replay[0].startswith(f"{PUBLIC}/board#t="), final.buttons()
+        spectator = service.passes.read(parse_qs(urlsplit(replay[0]).fragment)["t"][0], now=service.clock.now())
         assert (spectator.game_id, spectator.user_id) == (1, None)
     finally:
         await bot.stop()
@@ -120,8 +120,8 @@ async def test_a_group_without_a_mini_app_gets_a_spectators_link(api, table, tmp
         await start_tiny(api, bot, table, with_bob=False)
         turn = group_turn(table)
         links = [b["url"] for b in turn.buttons() if "url" in b]
-        assert len(links) == 1 and links[0].startswith(f"{PUBLIC}/board?t="), turn.buttons()
-        seen = bot.service.passes.read(parse_qs(urlsplit(links[0]).query)["t"][0], now=bot.service.clock.now())
+        assert len(links) == 1 and links[0].startswith(f"{PUBLIC}/board#t="), turn.buttons()
+        seen = bot.service.passes.read(parse_qs(urlsplit(links[0]).fragment)["t"][0], now=bot.service.clock.now())
         assert seen.spectator and seen.game_id == 1
         async with aiohttp.ClientSession() as session:      # the link opens the page (served locally here)
             local = runtime(bot.app).board.local_url + links[0][len(PUBLIC):]

@@ -12,7 +12,7 @@ import aiohttp
 
 from bot.terminal.play import EXIT_OK, PlayOptions, run_play
 
-LINK = re.compile(r"http://127\.0\.0\.1:\d+/board\?t=\S+")
+LINK = re.compile(r"http://127\.0\.0\.1:\d+/board#t=\S+")
 
 
 async def test_the_terminal_serves_the_board_and_a_move_there_goes_on_here(tmp_path):
@@ -30,7 +30,7 @@ async def test_the_terminal_serves_the_board_and_a_move_there_goes_on_here(tmp_p
         link = LINK.search(out.getvalue()).group(0)
         shown_before = out.getvalue().count("Ann, your turn")
         async with aiohttp.ClientSession() as http:
-            ws = await http.ws_connect(link.replace("http://", "ws://").replace("/board?", "/live?"))
+            ws = await http.ws_connect(link.replace("http://", "ws://").replace("/board#", "/live?"))
             await ws.send_json({"type": "hello", "since": None, "layout": "landscape", "at": None})
             state = (await ws.receive_json())["state"]
             assert state["seat"] == 0 and state["players"][0]["you"]

@@ -6,7 +6,13 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const hash = new URLSearchParams(location.hash.slice(1));
 
-let pass = params.get("t");
+// The link's pass comes in the address's fragment (older links: the query); the page keeps it for
+// this tab only and takes it out of the address at once (and so out of the history). What goes in
+// the addresses of the socket and the pictures is a short-lived page pass traded for it.
+const KEPT = "boardchat-pass";
+let pass = null;
+let pagePass = null;
+let pagePassUntil = 0;     // when to trade the link's pass again (half the page pass's life)
 let socket = null;
 let version = null;        // the version of the state shown (sent back on reconnecting)
 let state = null;
@@ -55,9 +61,47 @@ async function telegramPass() {
   return body.pass;
 }
 
+// ---- passes out of the address ------------------------------------------------------------
+function forgetAddress() {
+  const query = new URLSearchParams(location.search);
+  query.delete("t");
+  const search = query.toString();
+  history.replaceState(null, "", location.pathname + (search ? "?" + search : ""));
+}
+
+function kept(value) {
+  // sessionStorage may be closed to a framed page (a Mini App in Telegram Web): then no reload.
+  try {
+    if (value === undefined) return sessionStorage.getItem(KEPT);
+    sessionStorage.setItem(KEPT, value);
+  } catch (error) { /* nothing kept */ }
+  return null;
+}
+
+async function freshPagePass() {
+  if (pagePass && Date.now() < pagePassUntil) return true;
+  const response = await fetch(new URL("api/pass", location.href), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ pass }),
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) { refused(body.text || ""); return false; }
+  pagePass = body.pass;
+  pagePassUntil = Date.now() + body.seconds * 500;
+  return true;
+}
+
 // ---- the connection ------------------------------------------------------------------------
-function connect() {
-  const url = new URL("live?t=" + encodeURIComponent(pass), location.href);
+async function connect() {
+  try {
+    if (!(await freshPagePass())) return;
+  } catch (error) {      // no answer (offline): try again
+    notice(text("reconnecting", "…"), true);
+    setTimeout(connect, 2000);
+    return;
+  }
+  const url = new URL("live?t=" + encodeURIComponent(pagePass), location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(url);
   socket.addEventListener("open", () => {
@@ -76,7 +120,7 @@ function connect() {
 
 async function refusedOnOpen() {
   // The server refused the page's pass before the connection opened: say why, in its words.
-  const response = await fetch(new URL("live?t=" + encodeURIComponent(pass), location.href));
+  const response = await fetch(new URL("live?t=" + encodeURIComponent(pagePass), location.href));
   const body = await response.json().catch(() => ({}));
   if (body.text) refused(body.text);
   else setTimeout(connect, 1000);
@@ -148,7 +192,7 @@ function renderPictures() {
   const lit = (picture) => spots.some((spot) => spot.picture === picture.name);
   const pictures = [...(state.pictures || [])].sort((a, b) => lit(b) - lit(a));
   const figures = pictures.map((picture) => {
-    const img = el("img", { src: picture.src + "&t=" + encodeURIComponent(pass), alt: picture.alt, "data-picture": picture.name });
+    const img = el("img", { src: picture.src + "&t=" + encodeURIComponent(pagePass), alt: picture.alt, "data-picture": picture.name });
     const figure = el("figure", {}, img);
     const mine = spots.filter((spot) => spot.picture === picture.name);
     const place = () => {
@@ -223,12 +267,21 @@ window.addEventListener("resize", () => {
 });
 
 async function start() {
-  if (!pass) pass = await telegramPass();
+  const linked = hash.get("t") || params.get("t");
+  forgetAddress();       // the link's pass and Telegram's launch data (read above) leave the address
+  const webApp = window.Telegram && window.Telegram.WebApp;
+  if (linked) pass = linked;
+  else if (hash.has("tgWebAppData") || (webApp && webApp.initData)) {
+    pass = await telegramPass();
+    if (!pass) return;   // refused: it says why
+  } else pass = kept();
   if (!pass) {
     // Opened without a link (and not from Telegram): the server put the words in the page's language.
     if (!document.querySelector(".refused")) refused(document.querySelector("meta[name=no-link]").content);
     return;
   }
+  kept(pass);            // a reload of this tab opens the board again
+  setInterval(() => freshPagePass().catch(() => {}), 60_000);
   connect();
 }
 
