@@ -20,8 +20,9 @@ import hashlib
 import json
 import logging
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from aiohttp import WSCloseCode, web
@@ -29,6 +30,7 @@ from aiohttp import WSCloseCode, web
 from bot.service.page import PageRequest
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 KEPT_STREAMS = 20_000      # viewers' streams remembered (a page resuming finds its own; 100 bytes each)
 RESUMABLE = 5_000_000      # a stream begun for a page resuming at a version past this starts again at 0
 Viewer = tuple[str | None, str, str]       # who looks (a user id; None: a spectator), language, layout
@@ -98,6 +100,7 @@ class Hub:
         self._refreshing: dict[int, asyncio.Task] = {}
         self._again: set[int] = set()
         self._streams: OrderedDict[tuple[int, Viewer], ViewerStream] = OrderedDict()
+        self._turns: dict[int, asyncio.Future[None]] = {}
         self._stop_watching = service.watch.add(self.changed)
 
     async def close(self) -> None:
@@ -145,13 +148,30 @@ class Hub:
         try:
             while True:
                 self._again.discard(game_id)
-                await self.refresh(game_id)
+                await self._in_turn(game_id, lambda: self.refresh(game_id))
                 if game_id not in self._again:
                     break
         except Exception:  # noqa: BLE001 - the next change tries again; the pages keep their last state
             log.exception("refreshing the pages of game %s failed", game_id)
         finally:
             self._refreshing.pop(game_id, None)
+
+    async def _in_turn(self, game_id: int, work: Callable[[], Awaitable[T]]) -> T:
+        """Run ``work`` after the game's work already waiting: a stream's states are read and
+        numbered one at a time, or a page opening on a state read before a move could get it
+        under a version newer than the move's."""
+        previous = self._turns.get(game_id)
+        mine: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._turns[game_id] = mine
+        try:
+            if previous is not None:
+                await asyncio.shield(previous)      # a page gone meanwhile must not cancel the others' turn
+            return await work()
+        finally:
+            if not mine.done():
+                mine.set_result(None)
+            if self._turns.get(game_id) is mine:
+                del self._turns[game_id]
 
     def stream(self, game_id: int, viewer: Viewer, *, resuming_at: int | None = None) -> ViewerStream:
         """The viewer's stream of the game. One begun now for a page resuming at a version (this
@@ -199,24 +219,27 @@ class Hub:
         """Send ``page`` its state now (on opening, on resuming at ``page.version``, on a review
         step); False: no such state."""
         if page.at is None:
-            # Live: from the same one read of the game as a refresh, the seat looked up with it.
-            views = await self.service.pages.views(page.game_id, {page.viewer})
-            state = None if views is None else views[page.viewer]
-            if state is None:
-                return False
-            page.seat = state["seat"]
-            body = shown(state)
-            stream = self.stream(page.game_id, page.viewer, resuming_at=page.version if page.version >= 0 else None)
-            stream.show(body)
-            if stream.version != page.version:
-                await self.send(page, message(stream.version, body), stream.version)
-            return True
+            return await self._in_turn(page.game_id, lambda: self._show_live(page))
         page.seat = await self.seat(page)
         state = await self.service.page(page.request())
         if state is None:
             return False
         # A finished game stepped through: a view of the past, outside the page's live stream.
         await self.send(page, message(max(page.version, 0), shown(state)), page.version)
+        return True
+
+    async def _show_live(self, page: OpenPage) -> bool:
+        # From the same one read of the game as a refresh, the seat looked up with it.
+        views = await self.service.pages.views(page.game_id, {page.viewer})
+        state = None if views is None else views[page.viewer]
+        if state is None:
+            return False
+        page.seat = state["seat"]
+        body = shown(state)
+        stream = self.stream(page.game_id, page.viewer, resuming_at=page.version if page.version >= 0 else None)
+        stream.show(body)
+        if stream.version != page.version:
+            await self.send(page, message(stream.version, body), stream.version)
         return True
 
     @staticmethod

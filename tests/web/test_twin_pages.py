@@ -1,13 +1,16 @@
-"""A seat's private planning never reaches another page (issue 42): Papà Paolo twins on two served
-boards (tests/web/twin_pages.py) where one seat plans in private on one board only (a trip begun
-while the others plan, then taken back once it plans alone, then another begun), and every other
-viewer's socket stream (every frame, versions included) and the set of pictures its pass may ask
-for come out the same on both."""
+"""A seat's secret never reaches another page (issue 42): twins on two served boards
+(tests/web/twin_pages.py): games dealt one seat's secret apart, and Papà Paolo games where one seat
+plans in private on one board only (a trip begun while the others plan, then taken back once it
+plans alone, then another begun). Every other viewer's socket stream (every frame, versions
+included) and the set of pictures its pass may ask for come out the same on both."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from twin_pages import NAMES, Twin, open_twins, picture_answers, to_planning
+from conformance.twins import TWINS
+from twin_pages import NAMES, Twin, open_twins, picture_answers, press_alike, public_position, to_planning
 
 from bot.service.page import PageRequest
 
@@ -58,7 +61,7 @@ async def plan_apart(first: Twin, second: Twin, session) -> None:
 
 
 async def test_a_seats_private_planning_reaches_no_other_page(tmp_path, session):
-    first, second = await open_twins(tmp_path, SEED)
+    (first, second), _ = await open_twins(tmp_path, SEED)
     try:
         await to_planning((first, second), PLANNER, SEED)
         await plan_apart(first, second, session)
@@ -85,7 +88,7 @@ async def test_a_state_numbered_by_the_game_is_caught(tmp_path, session, monkeyp
         return {**await honest(self, loaded, match, request), "version": loaded.meta.version}
 
     monkeypatch.setattr(pages.Pages, "_state", numbered)
-    first, second = await open_twins(tmp_path, SEED)
+    (first, second), _ = await open_twins(tmp_path, SEED)
     try:
         await to_planning((first, second), PLANNER, SEED)
         with pytest.raises(AssertionError, match="different stream"):
@@ -103,7 +106,7 @@ async def test_a_phase_begun_by_a_trip_taken_back_is_caught(tmp_path, session, m
     honest = play.begins
     monkeypatch.setattr(play, "begins", lambda before, acting, mover, in_decision, told:
                         honest(before, acting, mover, in_decision, True))
-    first, second = await open_twins(tmp_path, SEED)
+    (first, second), _ = await open_twins(tmp_path, SEED)
     try:
         await to_planning((first, second), PLANNER, SEED)
         with pytest.raises(AssertionError, match="took its trip back: the group's page got a different stream"):
@@ -119,12 +122,40 @@ async def test_pictures_answered_up_to_the_real_move_count_are_caught(tmp_path, 
     from bot.service import pages
 
     monkeypatch.setattr(pages, "public_moves", lambda meta, kind, match: match.move_count)
-    first, second = await open_twins(tmp_path, SEED)
+    (first, second), _ = await open_twins(tmp_path, SEED)
     try:
         await to_planning((first, second), PLANNER, SEED)
         await plan_apart(first, second, session)
         answers = [await picture_answers(twin, session, OTHERS, 60) for twin in (first, second)]
         assert answers[0] != answers[1]
+    finally:
+        await first.close()
+        await second.close()
+
+
+@pytest.mark.parametrize("game", sorted(TWINS))
+async def test_a_dealt_secret_reaches_no_other_page(tmp_path, session, monkeypatch, tiny_game, game):
+    (first, second), changed = await open_twins(tmp_path, 11, game=game, dealt_apart=0, monkeypatch=monkeypatch)
+    viewers = [None, *(s for s in range(len(NAMES)) if s not in changed)]
+    rng, compared = random.Random(11), 0
+    try:
+        for twin in (first, second):
+            await twin.watch(session, viewers)
+        for _ in range(16):
+            if await public_position(first) != await public_position(second):
+                break                       # the game revealed the secret: the pages may part
+            for twin in (first, second):
+                await twin.sync()
+            mine, theirs = first.streams(), second.streams()
+            assert all(mine[v] == theirs[v] for v in viewers), f"after {compared} moves a page's stream differs"
+            if compared == 4:
+                moves = (await first.service.game_info(game_id=first.game_id))["moves"]
+                answers = [await picture_answers(twin, session, viewers[1:], moves) for twin in (first, second)]
+                assert answers[0] and answers[0] == answers[1], "/picture answers differently"
+            compared += 1
+            if not await press_alike((first, second), rng):
+                break
+        assert compared >= 5, f"the twins parted at once ({compared} moves compared): the test tests nothing"
     finally:
         await first.close()
         await second.close()

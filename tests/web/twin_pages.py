@@ -1,7 +1,9 @@
-"""Web twins: two served boards, each with the same Papà Paolo game brought by the same public moves
-to a delivery phase, where one seat's private planning then differs (tests/conformance/twins.py
-``moves_to_planning``). What every other viewer gets must be the same on both boards: every frame
-on its socket, versions included, and the set of pictures ``/picture`` answers for its pass.
+"""Web twins: two served boards, each with the same game, that differ only in one seat's secret:
+a dealt one (tests/conformance/twins.py ``TWINS``: the second board's game is dealt the twin), or
+one seat's private planning (the same Papà Paolo game brought by the same public moves to a
+delivery phase, ``moves_to_planning``, where that seat then plans on one board only). What every
+other viewer gets must be the same on both boards: every frame on its socket, versions included,
+and the set of pictures ``/picture`` answers for its pass.
 
 The pages are real WebSockets (aiohttp's client) on real servers; ``Hub.settled`` is the barrier
 after each action (the refresh it started has sent what it sends), then a probe drains each
@@ -16,11 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
-from conformance.twins import moves_to_planning
+from conformance.twins import TWINS, moves_to_planning
 from service.service_helpers import chat, start_game, user
 from web_kit import Page, token
 
 from bot.contract import User
+from bot.games import kind
 from bot.service import GameService
 from bot.service.page import PageRequest
 from bot.web.server import WebBoard, WebSettings
@@ -52,6 +55,17 @@ class Twin:
             reply = await self.service.move(chat(1), self.users[seat], text)
         else:
             reply = await self.service.page_press(self.game_id, self.users[seat], payload)
+        assert reply.ok, (seat, text, reply.text)
+
+    async def press_as_its_button(self, seat: int, text: str) -> None:
+        """``seat`` makes the choice written ``text`` with the payload its chat button carries (no
+        page built: the public moves before the twins part)."""
+        loaded = await self.service.store.load(self.game_id)
+        meta, match = loaded.meta, loaded.match
+        index = [str(c) for c in match.legal_choices(seat)].index(text)
+        payload = self.service.codec.encode("c", meta.id, seat, match.moves_by(seat), meta.turn.acting_since(seat),
+                                            index)
+        reply = await self.service.page_press(self.game_id, self.users[seat], payload)
         assert reply.ok, (seat, text, reply.text)
 
     async def watch(self, session: aiohttp.ClientSession, viewers: list[Viewer]) -> None:
@@ -93,8 +107,21 @@ def unsigned(value: Any) -> Any:
     return value
 
 
-async def open_twins(tmp_path, seed: int) -> tuple[Twin, Twin]:
-    """Two boards, each with a started game of three humans dealt alike (the same seed)."""
+async def open_twins(tmp_path, seed: int, *, game: str = GAME, dealt_apart: int | None = None,
+                     monkeypatch=None) -> tuple[tuple[Twin, Twin], frozenset[int]]:
+    """Two boards, each with a started game of three humans dealt alike (the same seed); with
+    ``dealt_apart``, the second dealt the twin in which that seat's secret differs. Returns the
+    twins and the seats whose secret differs."""
+    definition = kind(game).definition
+    real = definition.new_match
+    changed: frozenset[int] = frozenset()
+
+    def twin_deal(players, *, seed, options=None):
+        nonlocal changed
+        setup = real(players, seed=seed, options=options).stored_setup()
+        setup, changed = TWINS[game](setup, dealt_apart, random.Random(seed))
+        return definition.resume(setup, [])
+
     twins = []
     for n in (0, 1):
         service = await GameService.open(str(tmp_path / f"twin{n}.sqlite3"))
@@ -104,10 +131,42 @@ async def open_twins(tmp_path, seed: int) -> tuple[Twin, Twin]:
 
         service.pictures.render = drawn
         users = [user(name) for name in NAMES]
-        game_id = await start_game(service, chat(1), users, options={"game": GAME, "seed": seed})
+        if n and dealt_apart is not None:
+            with monkeypatch.context() as patch:
+                patch.setattr(definition, "new_match", twin_deal)
+                game_id = await start_game(service, chat(1), users, options={"game": game, "seed": seed})
+        else:
+            game_id = await start_game(service, chat(1), users, options={"game": game, "seed": seed})
         board = await WebBoard.start(service, WebSettings(port=0))
         twins.append(Twin(service, board, game_id, users))
-    return twins[0], twins[1]
+    return (twins[0], twins[1]), changed
+
+
+async def public_position(twin: Twin) -> tuple:
+    """The public view and events of the game now (the twins part once the game reveals the secret)."""
+    match = (await twin.service.store.load(twin.game_id)).match
+    return match.view(None), match.log_for(None)
+
+
+async def press_alike(twins: tuple[Twin, Twin], rng: random.Random) -> bool:
+    """A seat to act makes the same choice on both boards, one both pages offer it (False:
+    nobody is to act, or no choice is offered on both)."""
+    info = await twins[0].service.game_info(game_id=twins[0].game_id)
+    if not info["to_act"]:
+        return False
+    seat = rng.choice(info["to_act"])
+    offered = []
+    for twin in twins:
+        state = await twin.service.page(PageRequest(twin.game_id, seat, "en"))
+        offered.append({item["choice"]: item["act"] for item in menu_items(state["choices"]) if "act" in item})
+    both = sorted(set(offered[0]) & set(offered[1]))
+    if not both:
+        return False
+    choice = rng.choice(both)
+    for twin, acts in zip(twins, offered, strict=True):
+        reply = await twin.service.page_press(twin.game_id, twin.users[seat], acts[choice])
+        assert reply.ok, reply.text
+    return True
 
 
 async def to_planning(twins: tuple[Twin, Twin], seat: int, seed: int) -> None:
@@ -118,15 +177,15 @@ async def to_planning(twins: tuple[Twin, Twin], seat: int, seed: int) -> None:
     assert moves is not None, "the game ended before a delivery phase"
     for mover, text in moves:
         for twin in twins:
-            await twin.press(mover, text)
+            await twin.press_as_its_button(mover, text)
 
 
 async def picture_answers(twin: Twin, session: aiohttp.ClientSession, viewers: list[Viewer],
                           top_moves: int) -> set[tuple]:
     """Which pictures ``/picture`` answers (200) for each viewer's pass, out of every public
-    picture up to ``top_moves`` moves and every seat's own board, in this cycle and the ones before."""
+    picture up to ``top_moves`` moves and every seat's own board, in the cycle under way."""
     loaded = await twin.service.store.load(twin.game_id)
-    cycles = range(loaded.match.pacing.cycle + 2)
+    cycles = [loaded.match.pacing.cycle]      # public: the twins are in the same one
     asked: list[tuple[Viewer, dict[str, str]]] = []
     for kind in ("map", "final"):
         asked += [(None, {"kind": kind, "moves": str(m), "cycle": str(c), "layout": "landscape"})
