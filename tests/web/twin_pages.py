@@ -187,8 +187,8 @@ async def picture_answers(twin: Twin, session: aiohttp.ClientSession, viewers: l
     loaded = await twin.service.store.load(twin.game_id)
     cycles = [loaded.match.pacing.cycle]      # public: the twins are in the same one
     asked: list[tuple[Viewer, dict[str, str]]] = []
-    for kind in ("map", "final"):
-        asked += [(None, {"kind": kind, "moves": str(m), "cycle": str(c), "layout": "landscape"})
+    for shown in ("map", "final"):
+        asked += [(None, {"kind": shown, "moves": str(m), "cycle": str(c), "layout": "landscape"})
                   for m in range(top_moves + 2) for c in cycles]
     for viewer in viewers:
         asked += [(viewer, {"kind": "seat", "seat": str(s), "steps": "0", "phase": "0", "cycle": str(c),
