@@ -147,7 +147,7 @@ class Bench:
     def __init__(self, session: aiohttp.ClientSession, passes: Passes, game_id: int, now: float) -> None:
         self.session, self.passes, self.game_id, self.now = session, passes, game_id, now
         self.pages: list[BenchPage] = []
-        self.target = 0
+        self.targets: dict[BenchPage, int] = {}
         self.behind: set[BenchPage] = set()
         self.all_heard = asyncio.Event()
 
@@ -168,15 +168,16 @@ class Bench:
         return page
 
     def heard(self, page: BenchPage) -> None:
-        if page in self.behind and page.version >= self.target:
+        if page in self.behind and page.version >= self.targets[page]:
             self.behind.discard(page)
             if not self.behind:
                 self.all_heard.set()
 
-    async def until_all_at_least(self, version: int, timeout: float = 120) -> None:
-        """Until every page has received a state of ``version`` or newer."""
-        self.target = version
-        self.behind = {page for page in self.pages if page.version < version}
+    async def until_each_at_least(self, targets: dict[BenchPage, int], timeout: float = 120) -> None:
+        """Until every page has received a state of its version in ``targets`` or newer (each
+        page's stream counts its own changes: ``bot.web.hub``)."""
+        self.targets = targets
+        self.behind = {page for page in self.pages if page.version < targets[page]}
         self.all_heard = asyncio.Event()
         if self.behind:
             await asyncio.wait_for(self.all_heard.wait(), timeout)
@@ -260,7 +261,7 @@ async def run(database: str, pages: int, moves: int) -> None:
             for n in range(len(actors), pages):
                 seat = (n // 10) % len(PEOPLE) if n % 10 == 0 else None
                 await bench.open(servers[n % 2], n % 2, seat, n)
-            await bench.until_all_at_least(0)
+            await bench.until_each_at_least({page: 1 for page in bench.pages})
             opened = time.perf_counter() - start
             await asyncio.sleep(1)
             after = [s.rss_kib() for s in servers]
@@ -271,14 +272,14 @@ async def run(database: str, pages: int, moves: int) -> None:
             local, remote = [], []
             for _ in range(moves):
                 mover = next(page for page in actors if page.last and _acts(page.last))
-                target = max(page.version for page in bench.pages)
+                shown = {page: page.version for page in bench.pages}
                 sent = time.perf_counter()
                 await mover.ws.send_str(json.dumps({"type": "act", "payload": _acts(mover.last)[0]}))
-                await bench.until_all_at_least(target + 1)
+                await bench.until_each_at_least({page: version + 1 for page, version in shown.items()})
                 for page in bench.pages:
                     if page is mover:
                         continue
-                    arrived = min(t for v, t in page.arrived.items() if v > target)
+                    arrived = min(t for v, t in page.arrived.items() if v > shown[page])
                     (local if page.server == 0 else remote).append((arrived - sent) * 1000)
                 await asyncio.sleep(0.05)
             print(_line(f"tap -> update, {moves} moves x {len(bench.pages) - 1} other pages", local + remote))

@@ -21,7 +21,7 @@ holds a pass of its own, so it is let through as it would be anyway.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -51,7 +51,7 @@ def content_security_policy(public_url: str | None, frame_ancestors: Iterable[st
     ))
 
 
-def security_headers(policy: str):
+def security_headers(policy: str) -> Callable[[web.Request, web.StreamResponse], Awaitable[None]]:
     """An ``on_response_prepare`` hook putting the board's headers on every response."""
 
     async def add(request: web.Request, response: web.StreamResponse) -> None:

@@ -15,9 +15,11 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 from conformance.twins import TWINS, moves_to_planning
 from service.service_helpers import chat, start_game, user
 from web_kit import Page, token
@@ -107,8 +109,8 @@ def unsigned(value: Any) -> Any:
     return value
 
 
-async def open_twins(tmp_path, seed: int, *, game: str = GAME, dealt_apart: int | None = None,
-                     monkeypatch=None) -> tuple[tuple[Twin, Twin], frozenset[int]]:
+async def open_twins(tmp_path: Path, seed: int, *, game: str = GAME, dealt_apart: int | None = None,
+                     monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[tuple[Twin, Twin], frozenset[int]]:
     """Two boards, each with a started game of three humans dealt alike (the same seed); with
     ``dealt_apart``, the second dealt the twin in which that seat's secret differs. Returns the
     twins and the seats whose secret differs."""
@@ -116,7 +118,7 @@ async def open_twins(tmp_path, seed: int, *, game: str = GAME, dealt_apart: int 
     real = definition.new_match
     changed: frozenset[int] = frozenset()
 
-    def twin_deal(players, *, seed, options=None):
+    def twin_deal(players: list[str], *, seed: int, options: dict | None = None) -> Any:
         nonlocal changed
         setup = real(players, seed=seed, options=options).stored_setup()
         setup, changed = TWINS[game](setup, dealt_apart, random.Random(seed))
@@ -131,7 +133,7 @@ async def open_twins(tmp_path, seed: int, *, game: str = GAME, dealt_apart: int 
 
         service.pictures.render = drawn
         users = [user(name) for name in NAMES]
-        if n and dealt_apart is not None:
+        if n and dealt_apart is not None and monkeypatch is not None:
             with monkeypatch.context() as patch:
                 patch.setattr(definition, "new_match", twin_deal)
                 game_id = await start_game(service, chat(1), users, options={"game": game, "seed": seed})
