@@ -31,7 +31,7 @@ from bot.service.page import PageRequest
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-KEPT_STREAMS = 20_000      # viewers' streams remembered (a page resuming finds its own; 100 bytes each)
+KEPT_STREAMS = 20_000      # viewers' streams remembered (a page resuming finds its own; ~300 bytes each)
 RESUMABLE = 5_000_000      # a stream begun for a page resuming at a version past this starts again at 0
 Viewer = tuple[str | None, str, str]       # who looks (a user id; None: a spectator), language, layout
 

@@ -3,7 +3,8 @@ frames, messages with wrong types in every field, and choices that are forged, e
 seat's, another game's or already played. The server never fails: each socket keeps answering
 (a probe after every frame is answered) or closes cleanly (never 1011, nothing logged as an
 error), and neither game's stored version nor moves change. The Mini App login (POST
-/api/telegram) and the picture endpoint are fuzzed too: a refusal (400, 403, 404), never a 500."""
+/api/telegram), the page pass exchange (POST /api/pass) and the picture endpoint are fuzzed too: a
+refusal (400, 403, 404), never a 500."""
 
 from __future__ import annotations
 
@@ -301,6 +302,30 @@ async def test_the_mini_app_login_refuses_what_it_cannot_read(arena, session, lo
         assert board is arena.telegram and set(answer) == {"pass"}
     else:
         assert set(answer) == {"error", "text"}
+    assert not logged_errors, [r.getMessage() for r in logged_errors]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+async def test_the_page_pass_exchange_refuses_what_it_cannot_read(arena, session, logged_errors, data):
+    """POST /api/pass: junk, JSON of any shape, passes edited or cut: a refusal (403), never a 500;
+    a page pass only for a link's own pass."""
+    real = token(arena.served.board, arena.games[0], arena.viewer(data.draw(st.sampled_from([None, 0, 1]))))
+    shape = data.draw(st.sampled_from(["bytes", "json", "pass"]))
+    if shape == "bytes":
+        body = data.draw(st.binary(max_size=200))
+    elif shape == "json":
+        body = json.dumps(data.draw(JSON)).encode()
+    else:
+        sent = data.draw(st.one_of(st.just(real), st.builds(lambda n: real[:n], st.integers(0, len(real) - 1)),
+                                   st.builds(lambda extra: real + extra, st.text(min_size=1, max_size=8)), WEIRD))
+        body = json.dumps({"pass": sent}).encode()
+    async with session.post(f"{arena.served.board.local_url}/api/pass", data=body,
+                            headers={"Content-Type": "application/json"}) as response:
+        answer = await response.json()
+    assert response.status in (200, 403), (response.status, body[:200])
+    if response.status == 200:
+        assert set(answer) == {"pass", "seconds"} and body == json.dumps({"pass": real}).encode()
     assert not logged_errors, [r.getMessage() for r in logged_errors]
 
 
