@@ -52,3 +52,31 @@ async def test_the_links_pass_stays_out_of_every_address(browser, table):
     assert not [url for url in asked if pass_ in url], "the link's pass went into an address"
     await page.reload()
     await page.wait_for_selector("#players li.you")
+
+
+async def test_another_site_cannot_frame_the_board(browser, table):
+    """A page of another origin framing the board is refused by Chromium (``frame-ancestors``:
+    Telegram's web clients only)."""
+    from aiohttp import web
+
+    game_id = await table.game("paris-paris", ["Ann"], ai=1)
+    link = table.link(game_id, None)
+
+    async def framing(request: web.Request) -> web.Response:
+        return web.Response(text=f'<!doctype html><iframe src="{link}"></iframe>', content_type="text/html")
+
+    app = web.Application()
+    app.router.add_get("/", framing)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        page = await browser.new_page(viewport=PHONE)
+        async with page.expect_console_message(lambda message: "frame-ancestors" in message.text) as refused:
+            await page.goto(f"http://127.0.0.1:{runner.addresses[0][1]}/")
+        assert "has been blocked" in (await refused.value).text
+        board = page.frames[1] if len(page.frames) > 1 else None
+        assert board is None or not await board.query_selector("#board"), "the board ran in another site's frame"
+    finally:
+        await runner.cleanup()
