@@ -23,6 +23,15 @@ presses and sends of every group wait for it (measured, 200 groups pressing at o
 cores: the last press handled after 2.9 s with the maps drawn in processes, 5.4 s in threads,
 2.2 s with no maps at all). Those processes end with the bot's, even when it is killed
 (``lifeline.py``).
+
+The web board's pages ask for pictures too (``render_for_page``), at any moment and as many as
+their visitors like. They come after the chats: they wait behind every chat picture
+(``PAGE_RANK``, below every ``StoredOut.rank``), at most ``PAGE_DRAWN_AT_ONCE`` of them take a
+drawing slot at a time, so a chat's round picture always finds a process of its own (or waits
+for at most the one page picture under way), and at most ``PAGE_WAITING`` wait: past that a page
+is told to come back (``PicturesBusy``), with nothing drawn. A chat and a page never share a
+drawing (their keys differ by platform), so a chat picture never waits in the pages' queue.
+(``python -m bot.web.flood_bench`` measures the groups' pictures beside a flood of page pictures.)
 """
 
 from __future__ import annotations
@@ -47,6 +56,14 @@ PORTRAIT_PLATFORMS = frozenset({"telegram"})
 DRAWN_AT_ONCE = 2     # the machine's cores, not the sends in flight: more would only share them
 KEPT = 64             # pictures kept after they were drawn (a few rounds of the busiest moment)
 KEPT_BYTES = 64 * 1024 * 1024   # ... and at most this much of them (an animation weighs megabytes)
+PAGE_RANK = 3         # a page's picture: after every chat's (``StoredOut.rank`` is 0, 1 or 2)
+PAGE_DRAWN_AT_ONCE = 1  # page pictures drawing at a time: the other slots stay the chats'
+PAGE_WAITING = 16     # page pictures waiting for a slot, at most (a few pages' worth)
+PAGE_PLATFORM = "web"
+
+
+class PicturesBusy(Exception):
+    """Too many page pictures are waiting already: this one is not drawn (come back later)."""
 
 
 class Pictures:
@@ -61,6 +78,8 @@ class Pictures:
         self._kept: OrderedDict[str, bytes] = OrderedDict()
         self._kept_size = kept
         self._drawing: dict[str, asyncio.Future] = {}
+        self._page_slots = asyncio.Semaphore(PAGE_DRAWN_AT_ONCE)
+        self._pages_waiting = 0
         self.drawn = 0        # pictures actually drawn (the rest came from ``_kept``)
 
     async def render(self, render: dict, language: str, platform: str, rank: int = 2) -> bytes | None:
@@ -74,6 +93,33 @@ class Pictures:
             drawing = self._drawing[key] = asyncio.ensure_future(self._draw(key, render, language, platform, rank))
         # shielded: one sender giving up (a stop) does not cancel the drawing the others share
         return await asyncio.shield(drawing)
+
+    async def render_for_page(self, render: dict, language: str) -> bytes | None:
+        """The picture a web page asks for, drawn after the chats' (see the module's note);
+        ``PicturesBusy`` when ``PAGE_WAITING`` page pictures wait already."""
+        key = json.dumps([render, language, PAGE_PLATFORM], sort_keys=True)
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        drawing = self._drawing.get(key)
+        if drawing is None:
+            if self._pages_waiting >= PAGE_WAITING:
+                raise PicturesBusy
+            drawing = self._drawing[key] = asyncio.ensure_future(self._draw_for_page(key, render, language))
+        return await asyncio.shield(drawing)
+
+    async def _draw_for_page(self, key: str, render: dict, language: str) -> bytes | None:
+        self._pages_waiting += 1
+        waiting = True
+        try:
+            async with self._page_slots:
+                self._pages_waiting -= 1
+                waiting = False
+                return await self._draw(key, render, language, PAGE_PLATFORM, PAGE_RANK)
+        finally:
+            if waiting:
+                self._pages_waiting -= 1
+                self._drawing.pop(key, None)
 
     async def _draw(self, key: str, render: dict, language: str, platform: str, rank: int) -> bytes | None:
         try:

@@ -28,15 +28,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.contract import User
 from bot.service.page import LAYOUTS
 from bot.service.passes import SEAT_PASS_SECONDS, BadPass, Pass
 from bot.service.payloads import ForgedPayload
+from bot.service.pictures import PicturesBusy
 from renderers.i18n import normalize_language, t
 
 from .auth import telegram_login
+from .guard import Bucket, Guard, TooMany, VisitorLimits
 from .hub import Hub, OpenPage
 
 log = logging.getLogger(__name__)
@@ -44,8 +46,10 @@ STATIC = Path(__file__).parent / "static"
 BOARD_HTML = (STATIC / "board.html").read_text(encoding="utf-8")
 MAX_MESSAGE = 4096           # a page's messages are short: a signed payload and a few numbers
 # Why a page gets nothing (each a "web.err.<code>" text): a pass, a login or a message refused.
-REFUSALS = ("forged", "expired", "unknown_game", "spectator", "bad_message", "no_such_move", "no_link")
+REFUSALS = ("forged", "expired", "unknown_game", "spectator", "bad_message", "no_such_move", "no_link",
+            "too_many", "busy")
 HUB = web.AppKey("hub", Hub)
+GUARD = web.AppKey("guard", Guard)
 SETTINGS = web.AppKey("settings", object)
 SERVICE = web.AppKey("service", object)
 
@@ -61,6 +65,7 @@ class WebSettings:
     public_url: str | None = None
     telegram_token: str | None = None
     telegram_app: str | None = None
+    limits: VisitorLimits = VisitorLimits()
 
 
 def make_app(service, settings: WebSettings) -> web.Application:
@@ -68,6 +73,7 @@ def make_app(service, settings: WebSettings) -> web.Application:
     app[SERVICE] = service
     app[SETTINGS] = settings
     app[HUB] = Hub(service)
+    app[GUARD] = Guard(settings.limits)
     app.router.add_get("/", board_page)
     app.router.add_get("/board", board_page)
     app.router.add_static("/static", STATIC, append_version=False)
@@ -136,6 +142,10 @@ async def telegram_pass(request: web.Request) -> web.Response:
     except BadPass as bad:
         return _refused(bad.reason, language)
     language = normalize_language(login.language)
+    try:
+        request.app[GUARD].login(login.user_id)
+    except TooMany:
+        return _too_many(language)
     reference = login.start_param or body.get("game")
     try:
         board_link = service.codec.decode(reference) if isinstance(reference, str) else None
@@ -153,8 +163,14 @@ async def telegram_pass(request: web.Request) -> web.Response:
     return web.json_response({"pass": token})
 
 
-def _refused(reason: str, language: str) -> web.Response:
-    return web.json_response({"error": reason, "text": t(language, f"web.err.{reason}")}, status=403)
+def _refused(reason: str, language: str, status: int = 403, headers: dict[str, str] | None = None) -> web.Response:
+    return web.json_response({"error": reason, "text": t(language, f"web.err.{reason}")}, status=status,
+                             headers=headers)
+
+
+def _too_many(language: str) -> web.Response:
+    """A visitor past one of its bounds (``guard.py``): nothing was done; try again later."""
+    return _refused("too_many", language, 429, {"Retry-After": "5"})
 
 
 async def picture(request: web.Request) -> web.Response:
@@ -165,7 +181,14 @@ async def picture(request: web.Request) -> web.Response:
     except BadPass as bad:
         return _refused(bad.reason, _language(request))
     asked = {key: value for key, value in request.query.items() if key != "t"}
-    image = await service.page_picture(viewer.game_id, asked, viewer.language, viewer.user_id)
+    name = json.dumps(sorted(asked.items()))
+    try:
+        with request.app[GUARD].picture(request.query["t"], name):
+            image = await service.page_picture(viewer.game_id, asked, viewer.language, viewer.user_id)
+    except TooMany:
+        return _too_many(viewer.language)
+    except PicturesBusy:
+        return _refused("busy", viewer.language, 503, {"Retry-After": "2"})
     if image is None:
         return web.Response(status=404, text="no such picture")
     # A picture's name says what it shows: a page stepping back and forth gets it from its cache.
@@ -177,6 +200,17 @@ async def live(request: web.Request) -> web.StreamResponse:
         viewer = _read_pass(request, request.query.get("t"))
     except BadPass as bad:
         return _refused(bad.reason, _language(request))
+    guard: Guard = request.app[GUARD]
+    try:
+        with guard.socket(request.query["t"], guard.client_address(request)) as messages:
+            return await _serve_page(request, viewer, messages)
+    except TooMany:
+        return _too_many(viewer.language)
+
+
+async def _serve_page(request: web.Request, viewer: Pass, messages: Bucket) -> web.WebSocketResponse:
+    """One page's socket, open until it closes; closed with a reason when its messages come
+    faster than ``messages`` lets them (``guard.py``)."""
     hub: Hub = request.app[HUB]
     # No permessage-deflate, though browsers offer it: a page's states are a few KB, and a
     # compressor for each open socket cost 120 KiB of memory a page (python -m bot.web.bench).
@@ -187,6 +221,10 @@ async def live(request: web.Request) -> web.StreamResponse:
     try:
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:
+                break
+            if not messages.take():
+                await _error(page, "too_many", viewer.language)
+                await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too many messages")
                 break
             await _heard(request.app, viewer, page, msg.data)
     finally:
