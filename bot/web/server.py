@@ -38,6 +38,7 @@ from bot.service.pictures import PicturesBusy
 from renderers.i18n import normalize_language, t
 
 from .auth import telegram_login
+from .connections import ConnectionLimits, GuardedSite
 from .guard import Bucket, Guard, TooMany, VisitorLimits
 from .hub import Hub, OpenPage
 
@@ -66,6 +67,7 @@ class WebSettings:
     telegram_token: str | None = None
     telegram_app: str | None = None
     limits: VisitorLimits = VisitorLimits()
+    connections: ConnectionLimits = ConnectionLimits()
 
 
 def make_app(service, settings: WebSettings) -> web.Application:
@@ -285,20 +287,22 @@ async def _send(page: OpenPage, message: dict) -> None:
 class WebBoard:
     """The server running: ``await WebBoard.start(service, settings)``; ``url`` is where it listens."""
 
-    def __init__(self, app: web.Application, runner: web.AppRunner, port: int) -> None:
+    def __init__(self, app: web.Application, runner: web.AppRunner, site: GuardedSite, port: int) -> None:
         self.app = app
         self.runner = runner
+        self.site = site
         self.port = port
 
     @classmethod
     async def start(cls, service, settings: WebSettings) -> WebBoard:
         app = make_app(service, settings)
-        runner = web.AppRunner(app, access_log=None)
+        # Connections bounded (``connections.py``): a time for the headers, a cap, accept errors said rarely.
+        runner = web.AppRunner(app, access_log=None, keepalive_timeout=settings.connections.keepalive_seconds)
         await runner.setup()
-        site = web.TCPSite(runner, settings.host, settings.port)
+        site = GuardedSite(runner, settings.host, settings.port, settings.connections)
         await site.start()
         port = runner.addresses[0][1]
-        return cls(app, runner, port)
+        return cls(app, runner, site, port)
 
     @property
     def hub(self) -> Hub:
