@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
+from pathlib import Path
 
+import limited_worker
 import pytest
 from web_kit import WAIT, Page, serve, token
 
@@ -68,6 +71,34 @@ async def test_when_every_connection_is_busy_a_new_one_is_answered_503(board_wit
     assert board_with.board.site.connections.refused == 1
     writer.close()
     await pages[0].close()
+
+
+async def test_under_a_low_open_files_limit_a_crowd_of_silent_connections_leaves_the_board_serving(tmp_path):
+    """The issue's attack: 300 silent connections to a board whose process may open 256 files."""
+    log = open(tmp_path / "worker.log", "wb")     # noqa: SIM115 - the worker writes it until it ends
+    worker = await asyncio.create_subprocess_exec(
+        sys.executable, str(Path(limited_worker.__file__)), str(tmp_path / "games.sqlite3"), "256",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=log)
+    crowd = []
+    try:
+        line = await asyncio.wait_for(worker.stdout.readline(), 60)
+        assert line.startswith(b"port "), line
+        port = int(line.split()[1])
+        crowd = [await asyncio.open_connection("127.0.0.1", port) for _ in range(300)]
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET /board HTTP/1.1\r\nHost: board\r\nConnection: close\r\n\r\n")
+        assert (await answer(reader)).startswith(b"HTTP/1.1 200 ")
+        for silent_reader, _ in crowd[:100]:     # the oldest made room for the others
+            assert (await answer(silent_reader)).startswith(b"HTTP/1.1 408 ")
+    finally:
+        for _, silent_writer in crowd:
+            silent_writer.close()
+        worker.stdin.close()
+        await asyncio.wait_for(worker.wait(), WAIT)
+        log.close()
+    said = (tmp_path / "worker.log").read_text()
+    assert "Too many open files" not in said and "Traceback" not in said, said[:2000]
+    assert "at most 128 connections" in said        # the cap fitted under the limit, and said so
 
 
 def test_out_of_open_files_is_said_once_a_minute(caplog):
