@@ -100,7 +100,7 @@ class Pages:
         if got is None or got[0].setup is None:
             return Timeline([0], [])
         meta, moves = got
-        timeline = await asyncio.to_thread(_timeline, meta.kind, meta.setup, moves)
+        timeline = await asyncio.to_thread(_timeline, meta.kind, got[0].setup, moves)
         self._timelines[game_id] = timeline
         while len(self._timelines) > KEPT_REVIEWS:
             self._timelines.popitem(last=False)

@@ -37,6 +37,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
@@ -117,21 +118,32 @@ async def _finished_games(service: GameService, count: int, tag: str = "done") -
     for n in range(count):
         chat, people = Chat(PLATFORM, f"{tag}{n}", f"{tag} {n}"), _people(n, tag)
         await _start(service, chat, people, seed=100 + n)
-        games.append((await service.game_info(chat))["game_id"])
+        games.append((await _info(service, chat))["game_id"])
         by_id = {p.id: p for p in people}
         while tag != "warm" and await _press(service, chat, by_id):
             pass
     return games
 
 
+async def _info(service: GameService, chat: Chat) -> dict[str, Any]:
+    info = await service.game_info(chat)
+    if info is None:
+        raise RuntimeError(f"no game in {chat.id}")
+    return info
+
+
 async def _flood_plan(service: GameService, board: WebBoard, games: list[int], clients: int) -> dict:
     """Each visitor's links (a spectator's pass per game and language) and the pictures its pages name."""
     names: dict[int, list[str]] = {}
     for game in games:
-        total = (await service.storage.load_game(game))[0].moves
-        names[game] = [picture_source((await service.page(PageRequest(game, None, "en", layout, at)))
-                                      ["pictures"][0]["render"])
-                       for at in range(total + 1) for layout in LAYOUTS]
+        stored = await service.storage.load_game(game)
+        assert stored is not None
+        names[game] = []
+        for at in range(stored[0].moves + 1):
+            for layout in LAYOUTS:
+                state = await service.page(PageRequest(game, None, "en", layout, at))
+                assert state is not None
+                names[game].append(picture_source(state["pictures"][0]["render"]))
     visitors = [[{"pass": board.link(game, PLATFORM, None, "Guest", language).split("t=", 1)[1], "game": game}
                  for game in games for language in LANGUAGES] for _ in range(clients)]
     return {"url": board.local_url, "names": {str(g): n for g, n in names.items()}, "visitors": visitors}
@@ -147,7 +159,7 @@ async def _groups_play(service: GameService, transport: Pictured, groups: int, r
         by_id = {p.id: p for p in people}
         await asyncio.sleep(rng.uniform(0, think))
         for _ in range(rounds * 2):
-            info = await service.game_info(chat)
+            info = await _info(service, chat)
             before = transport.pictures[chat.id]
             start = time.perf_counter()
             if not await _press(service, chat, by_id):
@@ -173,7 +185,11 @@ async def run(mode: str, args: argparse.Namespace) -> None:
     board = await WebBoard.start(service, WebSettings(port=0, limits=limits))
     if mode == "before":     # the board before issue 42: pages' pictures at the chats' rank, in their slots
         pictures = service.pictures
-        pictures.render_for_page = lambda render, language: pictures.render(render, language, "web", rank=1)
+
+        async def as_before(render: dict, language: str) -> bytes | None:
+            return await pictures.render(render, language, "web", rank=1)
+
+        pictures.render_for_page = as_before  # type: ignore[method-assign]
     flood = None
     try:
         # the drawing processes started (and a picture drawn) before anything is timed

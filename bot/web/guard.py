@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -82,13 +82,14 @@ def rate(count: int, seconds: float, clock: Callable[[], float]) -> Bucket:
 
 class Guard:
     """The counts of one board server (one process: a visitor spread over several processes
-    gets each process's bounds)."""
+    gets each process's bounds). A pass is counted by what it says (``passes.Pass``: game,
+    person, expiry), however it travels."""
 
     def __init__(self, limits: VisitorLimits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.clock = clock
-        self._pictures: dict[str, Counter[str]] = {}
-        self._sockets: Counter[tuple[str, str]] = Counter()
+        self._pictures: dict[Hashable, Counter[str]] = {}
+        self._sockets: Counter[tuple[str, Hashable]] = Counter()
         self._logins: OrderedDict[str, Bucket] = OrderedDict()
 
     def client_address(self, request: web.Request) -> str:
@@ -103,7 +104,7 @@ class Guard:
         return peer
 
     @contextmanager
-    def picture(self, pass_key: str, picture: str) -> Iterator[None]:
+    def picture(self, pass_key: Hashable, picture: str) -> Iterator[None]:
         """While a picture is asked for with ``pass_key``; ``TooMany`` when the pass has
         ``pictures_per_pass`` other pictures on their way already."""
         flying = self._pictures.setdefault(pass_key, Counter())
@@ -120,7 +121,7 @@ class Guard:
                 self._pictures.pop(pass_key, None)
 
     @contextmanager
-    def socket(self, pass_key: str, address: str) -> Iterator[Bucket]:
+    def socket(self, pass_key: Hashable, address: str) -> Iterator[Bucket]:
         """While a page's socket is open: its messages' bucket; ``TooMany`` (nothing opened) when
         its pass or its address has as many open as it may."""
         by_pass, by_address = ("pass", pass_key), ("address", address)
@@ -137,7 +138,7 @@ class Guard:
             self._sockets[by_address] -= 1
             self._drop_empty(by_pass, by_address)
 
-    def _drop_empty(self, *keys: tuple[str, str]) -> None:
+    def _drop_empty(self, *keys: tuple[str, Hashable]) -> None:
         for key in keys:
             if self._sockets[key] <= 0:
                 del self._sockets[key]

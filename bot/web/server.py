@@ -185,7 +185,7 @@ async def picture(request: web.Request) -> web.Response:
     asked = {key: value for key, value in request.query.items() if key != "t"}
     name = json.dumps(sorted(asked.items()))
     try:
-        with request.app[GUARD].picture(request.query["t"], name):
+        with request.app[GUARD].picture(viewer, name):
             image = await service.page_picture(viewer.game_id, asked, viewer.language, viewer.user_id)
     except TooMany:
         return _too_many(viewer.language)
@@ -204,7 +204,7 @@ async def live(request: web.Request) -> web.StreamResponse:
         return _refused(bad.reason, _language(request))
     guard: Guard = request.app[GUARD]
     try:
-        with guard.socket(request.query["t"], guard.client_address(request)) as messages:
+        with guard.socket(viewer, guard.client_address(request)) as messages:
             return await _serve_page(request, viewer, messages)
     except TooMany:
         return _too_many(viewer.language)
