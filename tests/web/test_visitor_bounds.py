@@ -14,8 +14,10 @@ import pytest
 from service.service_helpers import start_game
 from web_kit import PROBE, Page, serve, stored, token
 
+from bot.config import ConfigError, Settings, connection_limits, visitor_limits, web_settings
 from bot.contract import Chat, User
 from bot.web.auth import sign_init_data
+from bot.web.connections import ConnectionLimits
 from bot.web.guard import VisitorLimits
 from bot.web.server import WebSettings
 
@@ -159,3 +161,17 @@ async def test_a_login_flood_of_one_telegram_user_is_refused_and_others_log_in(b
     assert {status for status, _ in answers[2:]} == {429}
     assert all(body["error"] == "too_many" and "pass" not in body for _, body in answers[2:])
     assert (await login(1001))[0] == 200                              # another person is not held back
+
+
+def test_the_bounds_are_settings_with_their_defaults_and_refuse_what_is_no_bound():
+    assert visitor_limits(Settings({}, {})) == VisitorLimits()
+    assert connection_limits(Settings({}, {})) == ConnectionLimits()
+    got = visitor_limits(Settings({"BOARDCHAT_WEB_SOCKETS_PER_PASS": "5", "BOARDCHAT_WEB_LOGINS_PER_HOUR": "12",
+                                   "BOARDCHAT_WEB_TRUSTED_PROXIES": "10.0.0.2, 10.0.0.3"}, {}))
+    assert (got.sockets_per_pass, got.logins_per_hour) == (5, 12)
+    assert got.trusted_proxies == {"10.0.0.2", "10.0.0.3"}
+    assert connection_limits(Settings({"BOARDCHAT_WEB_HEADER_SECONDS": "3"}, {})).header_seconds == 3
+    for name, value in (("BOARDCHAT_WEB_PICTURES_PER_PASS", "0"), ("BOARDCHAT_WEB_MESSAGES_PER_MINUTE", "many"),
+                        ("BOARDCHAT_WEB_CONNECTIONS", "-1")):
+        with pytest.raises(ConfigError, match=name):
+            web_settings(Settings({"BOARDCHAT_WEB_URL": "https://board.example.org", name: value}, {}))
