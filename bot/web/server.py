@@ -17,6 +17,10 @@ and receives
   {"type": "reply", "ok": bool, "text": ..., "refused": <code or null>}
   {"type": "error", "code": ..., "text": ...}       (a message it should not have sent; nothing changed)
 A page that reconnects says the version it has ("since") and gets the state only if it moved on.
+
+Every door is bounded: per visitor (``guard.py``: pictures on their way per pass, sockets per pass
+and per address, messages per socket, logins per Telegram user; past a bound 429 or the socket
+closed with a reason) and per connection (``connections.py``: a time for the headers, a cap).
 """
 
 from __future__ import annotations
