@@ -9,7 +9,7 @@ sent) is taken: p50, p90, max. Three runs, each on a fresh database:
 
   * quiet: no page asks for anything;
   * flood, as before: ``--clients`` visitors (another OS process, aiohttp's client) ask for page
-    pictures without pause, each its own links to finished games in four languages, both
+    pictures without pause, ``--at-once`` requests each at a time, each its own links to finished games in four languages, both
     layouts, every move: far more distinct pictures than are kept, so each is drawn. Pages drawn
     at the chats' rank and sharing their slots, no bound per visitor (the board before issue 42);
   * flood, now: the same flood, page pictures after the chats' with a budget of their own
@@ -132,7 +132,7 @@ async def _info(service: GameService, chat: Chat) -> dict[str, Any]:
     return info
 
 
-async def _flood_plan(service: GameService, board: WebBoard, games: list[int], clients: int) -> dict:
+async def _flood_plan(service: GameService, board: WebBoard, games: list[int], clients: int, at_once: int) -> dict:
     """Each visitor's links (a spectator's pass per game and language) and the pictures its pages name."""
     names: dict[int, list[str]] = {}
     for game in games:
@@ -146,7 +146,8 @@ async def _flood_plan(service: GameService, board: WebBoard, games: list[int], c
                 names[game].append(picture_source(state["pictures"][0]["render"]))
     visitors = [[{"pass": board.link(game, PLATFORM, None, "Guest", language).split("t=", 1)[1], "game": game}
                  for game in games for language in LANGUAGES] for _ in range(clients)]
-    return {"url": board.local_url, "names": {str(g): n for g, n in names.items()}, "visitors": visitors}
+    return {"url": board.local_url, "names": {str(g): n for g, n in names.items()}, "visitors": visitors,
+            "at_once": at_once}
 
 
 async def _groups_play(service: GameService, transport: Pictured, groups: int, rounds: int, think: float,
@@ -199,7 +200,7 @@ async def run(mode: str, args: argparse.Namespace) -> None:
         if mode != "quiet":
             plan = Path(folder) / "plan.json"
             plan.write_text(json.dumps(await _flood_plan(
-                service, board, await _finished_games(service, FINISHED_GAMES), args.clients)))
+                service, board, await _finished_games(service, FINISHED_GAMES), args.clients, args.at_once)))
             flood = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.web.flood_bench", "--flood",
                                                          str(plan), stdout=asyncio.subprocess.PIPE)
             assert flood.stdout is not None
@@ -255,7 +256,8 @@ async def flood(plan_path: str) -> None:
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
         print("flooding", flush=True)
-        tasks = [asyncio.create_task(visitor(session, links)) for links in plan["visitors"]]
+        tasks = [asyncio.create_task(visitor(session, links)) for links in plan["visitors"]
+                 for _ in range(plan["at_once"])]
         await stop.wait()
         for task in tasks:
             task.cancel()
@@ -269,6 +271,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=6, help="rounds each group plays (a picture after each)")
     parser.add_argument("--think", type=float, default=0.5, help="seconds a person thinks between moves")
     parser.add_argument("--clients", type=int, default=8, help="visitors flooding the board with picture requests")
+    parser.add_argument("--at-once", type=int, default=4, help="requests each visitor has on their way at once")
     parser.add_argument("--processes", type=int, default=2, help="drawing processes (the bot's default: 2)")
     parser.add_argument("--modes", default="quiet,before,now")
     parser.add_argument("--flood", help=argparse.SUPPRESS)
@@ -277,7 +280,8 @@ def main(argv: list[str] | None = None) -> None:
         asyncio.run(flood(args.flood))
         return
     print(f"{args.groups} groups of two, {args.rounds} rounds each, thinking {args.think} s; "
-          f"{args.processes} drawing processes; {os.cpu_count()} cores", flush=True)
+          f"{args.processes} drawing processes; {os.cpu_count()} cores; a flood of {args.clients} visitors, "
+          f"{args.at_once} requests each at once", flush=True)
     for mode in args.modes.split(","):
         asyncio.run(run(mode, args))
 
