@@ -9,7 +9,7 @@ traceback). So the listening socket's protocol factory is wrapped (``Connections
 - a new connection must send its first request's headers within ``header_seconds``, or it is
   answered 408 and closed (later requests on a kept-alive connection are aiohttp's
   ``keepalive_timeout``: it closes a connection idle between requests, however much of the next
-  request it has had);
+  request it has had), and a request's body must come within as long (``body_in_time``);
 - at most ``connections`` are open at once; one more is let in by closing the oldest that has not
   yet sent its headers (a silent one), or, when all are busy (pages' sockets, requests under way),
   answered 503 and closed at once;
@@ -223,6 +223,26 @@ class AcceptErrors:
     def remove(self) -> None:
         if self.loop.get_exception_handler() is self:
             self.loop.set_exception_handler(self.previous)
+
+
+def body_in_time(seconds: float) -> Callable[..., Any]:
+    """A middleware: a request's body (a login's JSON) read within ``seconds``, or 408 and the
+    connection closed, so a body sent a byte at a time holds no handler."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+        if request.body_exists:
+            try:
+                async with asyncio.timeout(seconds):
+                    await request.read()        # kept: the handler reads it again at once
+            except TimeoutError:
+                if request.transport is not None:
+                    request.transport.write(TIMED_OUT)
+                    request.transport.close()
+                raise web.HTTPRequestTimeout() from None
+        return await handler(request)
+
+    return middleware
 
 
 class GuardedSite(BaseSite):

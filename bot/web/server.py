@@ -42,7 +42,7 @@ from bot.service.pictures import PicturesBusy
 from renderers.i18n import normalize_language, t
 
 from .auth import telegram_login
-from .connections import ConnectionLimits, GuardedSite
+from .connections import ConnectionLimits, GuardedSite, body_in_time
 from .guard import Bucket, Guard, TooMany, VisitorLimits
 from .hub import Hub, OpenPage
 
@@ -75,7 +75,8 @@ class WebSettings:
 
 
 def make_app(service, settings: WebSettings) -> web.Application:
-    app = web.Application(client_max_size=64 * 1024)
+    app = web.Application(client_max_size=64 * 1024,
+                          middlewares=[body_in_time(settings.connections.header_seconds)])
     app[SERVICE] = service
     app[SETTINGS] = settings
     app[HUB] = Hub(service)

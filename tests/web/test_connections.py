@@ -47,6 +47,17 @@ async def test_half_a_request_line_is_answered_408_and_closed(board_with):
     writer.close()
 
 
+@pytest.mark.parametrize("board_with", [ConnectionLimits(header_seconds=0.2)], indirect=True)
+async def test_a_body_sent_a_byte_at_a_time_is_answered_408_and_closed(board_with):
+    reader, writer = await silent(board_with)
+    writer.write(b"POST /api/telegram HTTP/1.1\r\nHost: board\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: 100\r\n\r\n{\"init_data\": ")
+    await writer.drain()
+    got = await answer(reader)
+    assert got.startswith(b"HTTP/1.1 408 ")
+    writer.close()
+
+
 @pytest.mark.parametrize("board_with", [ConnectionLimits(connections=4, header_seconds=60)], indirect=True)
 async def test_silent_connections_past_the_cap_make_room_and_a_request_is_served(board_with, session):
     crowd = [await silent(board_with) for _ in range(8)]
