@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -32,6 +31,11 @@ from typing import Any
 
 from aiohttp import web
 from aiohttp.web_runner import BaseSite
+
+try:
+    import resource
+except ImportError:         # not a Unix system: no open-files limit to read
+    resource = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
 END_OF_HEADERS = b"\r\n\r\n"
@@ -55,6 +59,8 @@ def fitted(limits: ConnectionLimits) -> ConnectionLimits:
     """``limits`` with a cap that fits the process's open-files limit: the soft limit raised
     towards the hard one as far as the cap needs, the cap lowered (and a warning) if that is
     not enough."""
+    if resource is None:
+        return limits
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = limits.connections + OTHER_FILES
     if soft != resource.RLIM_INFINITY and soft < wanted:
