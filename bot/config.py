@@ -28,6 +28,8 @@ from .service.settings import BOT_SETTINGS
 from .service.store import LIVE_MATCHES
 
 if TYPE_CHECKING:
+    from bot.web.connections import ConnectionLimits
+    from bot.web.guard import VisitorLimits
     from bot.web.server import WebSettings
 
 DEFAULT_ENV_FILE = ".env"
@@ -253,4 +255,40 @@ def web_settings(source: Settings | None = None, *, telegram_token: str | None =
                        init_data_seconds=_count_setting(source, "WEB_INIT_DATA_SECONDS", default=INIT_DATA_SECONDS,
                                                         least=60),
                        page_pass_seconds=_count_setting(source, "WEB_PAGE_PASS_SECONDS", default=PAGE_PASS_SECONDS,
-                                                        least=120))
+                                                        least=120),
+                       limits=visitor_limits(source), connections=connection_limits(source))
+
+
+def visitor_limits(source: Settings | None = None) -> VisitorLimits:
+    """The web board's bounds per visitor (``bot.web.guard.VisitorLimits``, docs/web.md):
+    BOARDCHAT_WEB_PICTURES_PER_PASS, _SOCKETS_PER_PASS, _SOCKETS_PER_ADDRESS,
+    _MESSAGES_PER_MINUTE, _LOGINS_PER_HOUR (each a whole number, 1 or more) and
+    BOARDCHAT_WEB_TRUSTED_PROXIES (the reverse proxies' addresses, comma-separated)."""
+    from bot.web.guard import VisitorLimits
+
+    source = source or settings()
+    default = VisitorLimits()
+    proxies = source.get(env_name("WEB_TRUSTED_PROXIES"))
+    return VisitorLimits(
+        pictures_per_pass=_count_setting(source, "WEB_PICTURES_PER_PASS", default=default.pictures_per_pass, least=1),
+        sockets_per_pass=_count_setting(source, "WEB_SOCKETS_PER_PASS", default=default.sockets_per_pass, least=1),
+        sockets_per_address=_count_setting(source, "WEB_SOCKETS_PER_ADDRESS", default=default.sockets_per_address,
+                                           least=1),
+        messages_per_minute=_count_setting(source, "WEB_MESSAGES_PER_MINUTE", default=default.messages_per_minute,
+                                           least=1),
+        logins_per_hour=_count_setting(source, "WEB_LOGINS_PER_HOUR", default=default.logins_per_hour, least=1),
+        trusted_proxies=default.trusted_proxies if proxies is None
+        else frozenset(p.strip() for p in proxies.split(",") if p.strip()))
+
+
+def connection_limits(source: Settings | None = None) -> ConnectionLimits:
+    """The web board's bounds on connections (``bot.web.connections.ConnectionLimits``,
+    docs/web.md): BOARDCHAT_WEB_CONNECTIONS (open at once) and BOARDCHAT_WEB_HEADER_SECONDS
+    (how long a new connection may take to send its request's headers)."""
+    from bot.web.connections import ConnectionLimits
+
+    source = source or settings()
+    default = ConnectionLimits()
+    return ConnectionLimits(
+        connections=_count_setting(source, "WEB_CONNECTIONS", default=default.connections, least=1),
+        header_seconds=_count_setting(source, "WEB_HEADER_SECONDS", default=int(default.header_seconds), least=1))

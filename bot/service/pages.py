@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bot.games import kind
@@ -20,15 +21,23 @@ from .payloads import PayloadCodec
 from .store import GameStore, Loaded
 
 KEPT_REVIEWS = 32      # finished games whose round starts are kept
-PICTURE_KINDS = frozenset({"map", "final", "seat"})
 Viewer = tuple[str | None, str, str]       # who looks (a user id; None: a spectator), language, layout
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """A finished game's cycles, from one replay: the move count at which each cycle begins (the
+    first: 0), and the cycle the game is in after each move count (0 to the last move)."""
+
+    starts: list[int]
+    cycles: list[int]
 
 
 class Pages:
     def __init__(self, store: GameStore, codec: PayloadCodec) -> None:
         self.store = store
         self.codec = codec
-        self._round_starts: OrderedDict[int, list[int]] = OrderedDict()
+        self._timelines: OrderedDict[int, Timeline] = OrderedDict()
 
     async def page(self, request: PageRequest) -> dict[str, Any] | None:
         """The page ``request`` asks for; None: no such game, or a move out of range."""
@@ -76,46 +85,61 @@ class Pages:
 
     async def round_starts(self, game_id: int) -> list[int]:
         """The move count at which each cycle of a finished game begins (the first: 0)."""
-        if game_id in self._round_starts:
-            self._round_starts.move_to_end(game_id)
-            return self._round_starts[game_id]
+        return (await self.timeline(game_id)).starts
+
+    async def timeline(self, game_id: int) -> Timeline:
+        """A finished game's ``Timeline``, kept for the ``KEPT_REVIEWS`` games used last."""
+        if game_id in self._timelines:
+            self._timelines.move_to_end(game_id)
+            return self._timelines[game_id]
         got = await self.store.storage.load_game(game_id)
         if got is None or got[0].setup is None:
-            return [0]
+            return Timeline([0], [])
         meta, moves = got
-        starts = await asyncio.to_thread(_round_starts, meta.kind, meta.setup, moves)
-        self._round_starts[game_id] = starts
-        while len(self._round_starts) > KEPT_REVIEWS:
-            self._round_starts.popitem(last=False)
-        return starts
+        timeline = await asyncio.to_thread(_timeline, meta.kind, got[0].setup, moves)
+        self._timelines[game_id] = timeline
+        while len(self._timelines) > KEPT_REVIEWS:
+            self._timelines.popitem(last=False)
+        return timeline
 
     async def picture_request(self, game_id: int, asked: Mapping[str, str], user_id: str | None) -> dict | None:
-        """What to draw for a picture a page names (``page.picture``, ``page.seat_picture``), if
-        the viewer may see it: a public one of the game, or the viewer's own board; None otherwise."""
+        """What to draw for a picture a page names, if it is one a page of this viewer can show
+        (``page.page_state``); None otherwise, before anything is drawn. While the game goes on:
+        its public picture now, and the viewer's own board; once it is finished: the public
+        picture after any of its moves, with that moment's cycle, ``final`` only after the last.
+        Any other move, cycle or kind would be a picture no page shows: drawing it on demand
+        would let one link keep the drawing processes busy."""
         try:
             kind_, layout, cycle = asked["kind"], asked.get("layout", "landscape"), int(asked["cycle"])
             moves = int(asked["moves"]) if kind_ != "seat" else None
             seat = int(asked["seat"]) if kind_ == "seat" else None
         except (KeyError, TypeError, ValueError):
             return None
-        if kind_ not in PICTURE_KINDS or layout not in LAYOUTS or not 0 <= cycle <= 10_000:
+        if layout not in LAYOUTS:
             return None
         loaded = await self.store.load(game_id)
-        if loaded is None or loaded.match is None or cycle > loaded.match.pacing.cycle:
+        if loaded is None or loaded.match is None:
             return None
-        meta = loaded.meta
+        meta, match = loaded.meta, loaded.match
         render = {"kind": kind_, "game_id": game_id, "cycle": cycle, "layout": layout}
-        if seat is None:
-            # Up to the move count the pages show (``public_moves``), not the real one: that
-            # counts the private steps of seats planning, which a spectator could then count.
-            if moves is None or not 0 <= moves <= public_moves(meta, loaded.kind, loaded.match):
+        if kind_ == "seat":
+            if meta.status == FINISHED or match.is_terminal() or cycle != match.pacing.cycle \
+                    or user_id is None or meta.seat_of(user_id) != seat or not loaded.kind.presenter.private_pictures:
                 return None
-            render["moves"] = moves
+            # The seat's own board as it is now (its name says which of its states it shows).
+            render.update(moves=meta.moves, seat=seat)
             return render
-        if user_id is None or meta.seat_of(user_id) != seat or not loaded.kind.presenter.private_pictures:
+        if kind_ not in ("map", "final") or moves is None:
             return None
-        # The seat's own board as it is now (its name says which of its states it shows).
-        render.update(moves=meta.moves, seat=seat)
+        if meta.status == FINISHED:
+            cycles = (await self.timeline(game_id)).cycles
+            if not (0 <= moves < len(cycles) and cycles[moves] == cycle
+                    and (kind_ == "final") == (moves == len(cycles) - 1)):
+                return None
+        elif (kind_ == "final") != match.is_terminal() or moves != public_moves(meta, loaded.kind, match) \
+                or cycle != match.pacing.cycle:
+            return None
+        render["moves"] = moves
         return render
 
     async def seat_of(self, game_id: int, user_id: str) -> tuple[int | None, str | None]:
@@ -131,12 +155,14 @@ class Pages:
 
 
 
-def _round_starts(game_id: str, setup: dict, moves: list[tuple[int, str]]) -> list[int]:
+def _timeline(game_id: str, setup: dict, moves: list[tuple[int, str]]) -> Timeline:
     match = kind(game_id).definition.resume(setup, [])
     starts, cycle = [0], match.pacing.cycle
+    cycles = [cycle]
     for count, (seat, text) in enumerate(moves, 1):
         match.apply(match.parse_choice(text), by=match.to_act()[0] if seat is None else seat)
         if match.pacing.cycle != cycle and not match.is_terminal():
             cycle = match.pacing.cycle
             starts.append(count)
-    return starts
+        cycles.append(match.pacing.cycle)
+    return Timeline(starts, cycles)

@@ -17,6 +17,7 @@ pass opens those, never a new page pass: one read from a log is of no use for lo
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, replace
 
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -24,6 +25,8 @@ from itsdangerous import BadSignature, URLSafeSerializer
 SEAT_PASS_SECONDS = 7 * 24 * 3600        # a seat's link: a slow game's week
 SPECTATOR_PASS_SECONDS = 30 * 24 * 3600  # the group's read-only link
 PAGE_PASS_SECONDS = 15 * 60              # a page pass: the page trades its link's pass again before then
+# A pass is URL-safe base64 and dots (itsdangerous), nothing else.
+PASS_CHARACTERS = re.compile(r"[A-Za-z0-9_.=-]+")
 MAX_PASS = 1024                          # a pass read from a link or a page is never longer
 
 
@@ -69,7 +72,9 @@ class Passes:
         return self._serializer.dumps(asdict(replace(link, expires=min(link.expires, now + seconds), page=True)))
 
     def read(self, token: str, *, now: float) -> Pass:
-        if not isinstance(token, str) or not 0 < len(token) <= MAX_PASS:
+        # itsdangerous decodes base64 ignoring what is not ASCII: a pass with a stray letter would
+        # still read, so only the characters a pass is made of are taken.
+        if not isinstance(token, str) or not 0 < len(token) <= MAX_PASS or not PASS_CHARACTERS.fullmatch(token):
             raise BadPass("forged")
         try:
             fields = self._serializer.loads(token)

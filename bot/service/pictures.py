@@ -23,6 +23,18 @@ presses and sends of every group wait for it (measured, 200 groups pressing at o
 cores: the last press handled after 2.9 s with the maps drawn in processes, 5.4 s in threads,
 2.2 s with no maps at all). Those processes end with the bot's, even when it is killed
 (``lifeline.py``).
+
+The web board's pages ask for pictures too (``render_for_page``), at any moment and as many as
+their visitors like. They come after the chats, with a budget of their own: one process of
+their own, started on the first page picture, at a lower CPU priority (``PAGE_NICENESS``: the
+system gives the chats' drawing processes and the bot the cores first), drawing
+``PAGE_DRAWN_AT_ONCE`` picture at a time; at most ``PAGE_WAITING`` wait, past that a page is told
+to come back (``PicturesBusy``) with nothing drawn. So a page never takes a chat's drawing slot
+nor delays its picture by more than the machine's noise. (Drawing in a thread, as the tests do,
+a page picture takes a chat's slot, at ``PAGE_RANK``: after every chat picture waiting.) A chat and
+a page never share a drawing (their keys differ by platform), so a chat picture never waits in
+the pages' queue. ``python -m bot.web.flood_bench`` measures the groups' round pictures beside a
+flood of page pictures (docs/web.md).
 """
 
 from __future__ import annotations
@@ -31,9 +43,11 @@ import asyncio
 import json
 import logging
 import multiprocessing
+import os
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
 
 from bot.games import kind
 
@@ -47,6 +61,15 @@ PORTRAIT_PLATFORMS = frozenset({"telegram"})
 DRAWN_AT_ONCE = 2     # the machine's cores, not the sends in flight: more would only share them
 KEPT = 64             # pictures kept after they were drawn (a few rounds of the busiest moment)
 KEPT_BYTES = 64 * 1024 * 1024   # ... and at most this much of them (an animation weighs megabytes)
+PAGE_RANK = 3         # a page's picture in a thread: after every chat's (``StoredOut.rank`` is 0, 1 or 2)
+PAGE_DRAWN_AT_ONCE = 1  # page pictures drawing at a time (in the pages' one process)
+PAGE_WAITING = 16     # page pictures waiting, at most (a few pages' worth)
+PAGE_NICENESS = 10    # the pages' process's CPU priority below the bot's (``os.nice``)
+PAGE_PLATFORM = "web"
+
+
+class PicturesBusy(Exception):
+    """Too many page pictures are waiting already: this one is not drawn (come back later)."""
 
 
 class Pictures:
@@ -55,12 +78,14 @@ class Pictures:
     def __init__(self, storage: Storage, *, processes: int = 0, at_once: int = DRAWN_AT_ONCE, kept: int = KEPT) -> None:
         self.storage = storage
         self.processes = processes
-        self._executor: ProcessPoolExecutor | None = None
-        self._lifeline: Lifeline | None = None
+        self._chats_pool = DrawingPool(processes)
+        self._pages_pool = DrawingPool(PAGE_DRAWN_AT_ONCE if processes else 0, niceness=PAGE_NICENESS)
         self._cores = RankedSlots(max(at_once, processes))
         self._kept: OrderedDict[str, bytes] = OrderedDict()
         self._kept_size = kept
         self._drawing: dict[str, asyncio.Future] = {}
+        self._page_slots = asyncio.Semaphore(PAGE_DRAWN_AT_ONCE)
+        self._pages_waiting = 0
         self.drawn = 0        # pictures actually drawn (the rest came from ``_kept``)
 
     async def render(self, render: dict, language: str, platform: str, rank: int = 2) -> bytes | None:
@@ -75,13 +100,46 @@ class Pictures:
         # shielded: one sender giving up (a stop) does not cancel the drawing the others share
         return await asyncio.shield(drawing)
 
-    async def _draw(self, key: str, render: dict, language: str, platform: str, rank: int) -> bytes | None:
+    async def render_for_page(self, render: dict, language: str) -> bytes | None:
+        """The picture a web page asks for, drawn after the chats' (see the module's note);
+        ``PicturesBusy`` when ``PAGE_WAITING`` page pictures wait already."""
+        key = json.dumps([render, language, PAGE_PLATFORM], sort_keys=True)
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        drawing = self._drawing.get(key)
+        if drawing is None:
+            if self._pages_waiting >= PAGE_WAITING:
+                raise PicturesBusy
+            drawing = self._drawing[key] = asyncio.ensure_future(self._draw_for_page(key, render, language))
+        return await asyncio.shield(drawing)
+
+    async def _draw_for_page(self, key: str, render: dict, language: str) -> bytes | None:
+        self._pages_waiting += 1
+        waiting = True
         try:
-            await self._cores.acquire(rank)
-            try:
+            async with self._page_slots:
+                self._pages_waiting -= 1
+                waiting = False
+                # in the pages' own process no chat slot is taken; in a thread, the last of them
+                return await self._draw(key, render, language, PAGE_PLATFORM,
+                                        None if self.processes else PAGE_RANK)
+        finally:
+            if waiting:
+                self._pages_waiting -= 1
+                self._drawing.pop(key, None)
+
+    async def _draw(self, key: str, render: dict, language: str, platform: str, rank: int | None) -> bytes | None:
+        """Draw, in one of the chats' slots at ``rank`` (None: in no slot of theirs)."""
+        try:
+            if rank is None:
                 image = await self._draw_now(render, language, platform)
-            finally:
-                self._cores.release()
+            else:
+                await self._cores.acquire(rank)
+                try:
+                    image = await self._draw_now(render, language, platform)
+                finally:
+                    self._cores.release()
         finally:
             del self._drawing[key]
         if image is not None:       # a failed drawing is tried again next time
@@ -98,30 +156,47 @@ class Pictures:
             return None
         meta, moves = got
         args = (meta.kind, meta.setup, moves, render, language, platform)
+        pool = self._pages_pool if platform == PAGE_PLATFORM else self._chats_pool
         try:
-            if self.processes == 0:
+            if pool.processes == 0:
                 return await asyncio.to_thread(draw, *args)
-            return await asyncio.get_running_loop().run_in_executor(self._pool(), draw, *args)
+            return await asyncio.get_running_loop().run_in_executor(pool.executor(), draw, *args)
         except BrokenProcessPool:
             log.exception("the drawing processes died drawing %s; they are started again", render)
-            self._drop_pool()
+            pool.drop()
             return None
         except Exception:  # noqa: BLE001 - a picture is not worth losing the message
             log.exception("rendering %s failed", render)
             return None
 
-    def _pool(self) -> ProcessPoolExecutor:
+    def close(self) -> None:
+        """Stop the drawing processes (a drawing under way is not waited for)."""
+        self._chats_pool.drop()
+        self._pages_pool.drop()
+
+
+class DrawingPool:
+    """``processes`` drawing processes (0: none, drawing is in a thread), started on first use,
+    at ``niceness`` below this process's CPU priority."""
+
+    def __init__(self, processes: int, *, niceness: int = 0) -> None:
+        self.processes = processes
+        self.niceness = niceness
+        self._executor: ProcessPoolExecutor | None = None
+        self._lifeline: Lifeline | None = None
+
+    def executor(self) -> ProcessPoolExecutor:
         if self._executor is None:
             # spawned, not forked: this process runs threads (the database's, the HTTP
             # client's), which a fork would copy in whatever state they are in
             context = multiprocessing.get_context("spawn")
             # and tied to this process: killed or crashed, it takes them with it (lifeline.py)
             self._lifeline = Lifeline(context)
-            self._executor = ProcessPoolExecutor(self.processes, mp_context=context, initializer=end_with_parent,
-                                                 initargs=self._lifeline.initargs)
+            self._executor = ProcessPoolExecutor(self.processes, mp_context=context, initializer=_drawing_process,
+                                                 initargs=(*self._lifeline.initargs, self.niceness))
         return self._executor
 
-    def _drop_pool(self) -> None:
+    def drop(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
@@ -129,9 +204,12 @@ class Pictures:
             self._lifeline.close()
             self._lifeline = None
 
-    def close(self) -> None:
-        """Stop the drawing processes (a drawing under way is not waited for)."""
-        self._drop_pool()
+
+def _drawing_process(lifeline: Connection, kernel_signal: bool, niceness: int) -> None:
+    """A drawing process's start: it ends with the bot, at its CPU priority."""
+    end_with_parent(lifeline, kernel_signal)
+    if niceness:
+        os.nice(niceness)
 
 
 def draw(kind_id: str, setup, moves: list, render: dict, language: str, platform: str) -> bytes:

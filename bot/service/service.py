@@ -387,10 +387,11 @@ class GameService:
 
     async def page_picture(self, game_id: int, asked: dict[str, str], language: str,
                            user_id: str | None) -> bytes | None:
-        """A picture a page names (``page.picture``), drawn as a message's would be, and kept;
-        None: no such picture, or not one this viewer may see."""
+        """A picture a page names (``page.picture``), drawn as a message's would be, after the
+        chats' pictures (``Pictures.render_for_page``; ``PicturesBusy`` when too many wait), and
+        kept; None: no such picture, or not one this viewer may see."""
         render = await self.pages.picture_request(game_id, asked, user_id)
-        return None if render is None else await self.pictures.render(render, language, "web", rank=1)
+        return None if render is None else await self.pictures.render_for_page(render, language)
 
     @cleaned
     async def page_press(self, game_id: int, user: User, payload: str) -> Reply:

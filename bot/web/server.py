@@ -21,6 +21,10 @@ and receives
   {"type": "reply", "ok": bool, "text": ..., "refused": <code or null>}
   {"type": "error", "code": ..., "text": ...}       (a message it should not have sent; nothing changed)
 A page that reconnects says the version it has ("since") and gets the state only if it moved on.
+
+Every door is bounded: per visitor (``guard.py``: pictures on their way per pass, sockets per pass
+and per address, messages per socket, logins per Telegram user; past a bound 429 or the socket
+closed with a reason) and per connection (``connections.py``: a time for the headers, a cap).
 """
 
 from __future__ import annotations
@@ -32,15 +36,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.contract import User
 from bot.service.page import LAYOUTS
 from bot.service.passes import PAGE_PASS_SECONDS, SEAT_PASS_SECONDS, BadPass, Pass
 from bot.service.payloads import ForgedPayload
+from bot.service.pictures import PicturesBusy
 from renderers.i18n import normalize_language, t
 
 from .auth import INIT_DATA_SECONDS, telegram_login
+from .connections import ConnectionLimits, GuardedSite, body_in_time
+from .guard import Bucket, Guard, TooMany, VisitorLimits
 from .hardening import (
     board_origins,
     content_security_policy,
@@ -55,8 +62,10 @@ STATIC = Path(__file__).parent / "static"
 BOARD_HTML = (STATIC / "board.html").read_text(encoding="utf-8")
 MAX_MESSAGE = 4096           # a page's messages are short: a signed payload and a few numbers
 # Why a page gets nothing (each a "web.err.<code>" text): a pass, a login or a message refused.
-REFUSALS = ("forged", "expired", "unknown_game", "spectator", "bad_message", "no_such_move", "no_link")
+REFUSALS = ("forged", "expired", "unknown_game", "spectator", "bad_message", "no_such_move", "no_link",
+            "too_many", "busy")
 HUB = web.AppKey("hub", Hub)
+GUARD = web.AppKey("guard", Guard)
 SETTINGS = web.AppKey("settings", object)
 SERVICE = web.AppKey("service", object)
 
@@ -74,13 +83,17 @@ class WebSettings:
     telegram_app: str | None = None
     init_data_seconds: float = INIT_DATA_SECONDS    # how old a Mini App's initData may be
     page_pass_seconds: float = PAGE_PASS_SECONDS    # how long a page pass lasts
+    limits: VisitorLimits = VisitorLimits()
+    connections: ConnectionLimits = ConnectionLimits()
 
 
 def make_app(service, settings: WebSettings) -> web.Application:
-    app = web.Application(client_max_size=64 * 1024)
+    app = web.Application(client_max_size=64 * 1024,
+                          middlewares=[body_in_time(settings.connections.header_seconds)])
     app[SERVICE] = service
     app[SETTINGS] = settings
     app[HUB] = Hub(service)
+    app[GUARD] = Guard(settings.limits)
     app.router.add_get("/", board_page)
     app.router.add_get("/board", board_page)
     app.router.add_static("/static", STATIC, append_version=False)
@@ -152,6 +165,10 @@ async def telegram_pass(request: web.Request) -> web.Response:
     except BadPass as bad:
         return _refused(bad.reason, language)
     language = normalize_language(login.language)
+    try:
+        request.app[GUARD].login(login.user_id)
+    except TooMany:
+        return _too_many(language)
     reference = login.start_param or body.get("game")
     try:
         board_link = service.codec.decode(reference) if isinstance(reference, str) else None
@@ -189,8 +206,15 @@ async def page_pass(request: web.Request) -> web.Response:
     return web.json_response({"pass": token, "seconds": seconds})
 
 
-def _refused(reason: str, language: str) -> web.Response:
-    return web.json_response({"error": reason, "text": t(language, f"web.err.{reason}")}, status=403)
+
+def _refused(reason: str, language: str, status: int = 403, headers: dict[str, str] | None = None) -> web.Response:
+    return web.json_response({"error": reason, "text": t(language, f"web.err.{reason}")}, status=status,
+                             headers=headers)
+
+
+def _too_many(language: str) -> web.Response:
+    """A visitor past one of its bounds (``guard.py``): nothing was done; try again later."""
+    return _refused("too_many", language, 429, {"Retry-After": "5"})
 
 
 async def picture(request: web.Request) -> web.Response:
@@ -201,7 +225,14 @@ async def picture(request: web.Request) -> web.Response:
     except BadPass as bad:
         return _refused(bad.reason, _language(request))
     asked = {key: value for key, value in request.query.items() if key != "t"}
-    image = await service.page_picture(viewer.game_id, asked, viewer.language, viewer.user_id)
+    name = json.dumps(sorted(asked.items()))
+    try:
+        with request.app[GUARD].picture(viewer, name):
+            image = await service.page_picture(viewer.game_id, asked, viewer.language, viewer.user_id)
+    except TooMany:
+        return _too_many(viewer.language)
+    except PicturesBusy:
+        return _refused("busy", viewer.language, 503, {"Retry-After": "2"})
     if image is None:
         return web.Response(status=404, text="no such picture")
     # A picture's name says what it shows: a page stepping back and forth gets it from its cache.
@@ -224,6 +255,17 @@ async def live(request: web.Request) -> web.StreamResponse:
         viewer = _read_pass(request, request.query.get("t"))
     except BadPass as bad:
         return _refused(bad.reason, _language(request))
+    guard: Guard = request.app[GUARD]
+    try:
+        with guard.socket(viewer, guard.client_address(request)) as messages:
+            return await _serve_page(request, viewer, messages)
+    except TooMany:
+        return _too_many(viewer.language)
+
+
+async def _serve_page(request: web.Request, viewer: Pass, messages: Bucket) -> web.WebSocketResponse:
+    """One page's socket, open until it closes; closed with a reason when its messages come
+    faster than ``messages`` lets them (``guard.py``)."""
     hub: Hub = request.app[HUB]
     # No permessage-deflate, though browsers offer it: a page's states are a few KB, and a
     # compressor for each open socket cost 120 KiB of memory a page (python -m bot.web.bench).
@@ -234,6 +276,10 @@ async def live(request: web.Request) -> web.StreamResponse:
     try:
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:
+                break
+            if not messages.take():
+                await _error(page, "too_many", viewer.language)
+                await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too many messages")
                 break
             await _heard(request.app, viewer, page, msg.data)
     finally:
@@ -294,20 +340,22 @@ async def _send(page: OpenPage, message: dict) -> None:
 class WebBoard:
     """The server running: ``await WebBoard.start(service, settings)``; ``url`` is where it listens."""
 
-    def __init__(self, app: web.Application, runner: web.AppRunner, port: int) -> None:
+    def __init__(self, app: web.Application, runner: web.AppRunner, site: GuardedSite, port: int) -> None:
         self.app = app
         self.runner = runner
+        self.site = site
         self.port = port
 
     @classmethod
     async def start(cls, service, settings: WebSettings) -> WebBoard:
         app = make_app(service, settings)
-        runner = web.AppRunner(app, access_log=None)
+        # Connections bounded (``connections.py``): a time for the headers, a cap, accept errors said rarely.
+        runner = web.AppRunner(app, access_log=None, keepalive_timeout=settings.connections.keepalive_seconds)
         await runner.setup()
-        site = web.TCPSite(runner, settings.host, settings.port)
+        site = GuardedSite(runner, settings.host, settings.port, settings.connections)
         await site.start()
         port = runner.addresses[0][1]
-        return cls(app, runner, port)
+        return cls(app, runner, site, port)
 
     @property
     def hub(self) -> Hub:

@@ -4,6 +4,7 @@ in processes of their own when the bot is configured so."""
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
 from service_helpers import chat, start_game, user
@@ -11,7 +12,7 @@ from service_helpers import chat, start_game, user
 from bot.config import ConfigError, Settings, drawing_processes_setting
 from bot.games import kind
 from bot.service import GameService
-from bot.service.pictures import Pictures
+from bot.service.pictures import PAGE_NICENESS, Pictures
 from bot.service.turns import RankedSlots
 
 
@@ -80,14 +81,23 @@ async def test_drawn_in_processes_of_their_own_the_picture_is_the_same(tmp_path)
     svc = await GameService.open(str(tmp_path / "games.sqlite3"), drawing_processes=1)
     try:
         game_id = await start_game(svc, chat(1), [user("Ann"), user("Bob")], options={"seed": 4})
-        in_process = await svc.pictures.render(request(game_id), "en", "telegram")
+        # a chat's picture, and a page's, drawn in the pages' own process (both started at once)
+        in_process, page = await asyncio.gather(svc.pictures.render(request(game_id), "en", "telegram"),
+                                                svc.pictures.render_for_page({**request(game_id), "layout": "portrait"},
+                                                                             "en"))
         in_thread = await Pictures(svc.storage).render(request(game_id), "en", "telegram")
         assert in_process is not None and in_process[:8] == b"\x89PNG\r\n\x1a\n"
         assert in_process == in_thread
-        assert svc.pictures._executor is not None                        # drawn in another process
+        assert svc.pictures._chats_pool._executor is not None            # drawn in another process
+        # The pages' process draws at a lower CPU priority.
+        assert page is not None and page[:8] == b"\x89PNG\r\n\x1a\n"
+        pages = svc.pictures._pages_pool.executor()
+        niceness = await asyncio.get_running_loop().run_in_executor(pages, os.nice, 0)
+        assert niceness == min(19, os.nice(0) + PAGE_NICENESS)
     finally:
         await svc.close()
-    assert svc.pictures._executor is None                                # stopped with the service
+    assert svc.pictures._chats_pool._executor is None                    # stopped with the service
+    assert svc.pictures._pages_pool._executor is None
 
 
 def test_drawing_processes_are_configured_like_the_other_settings():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from urllib.parse import parse_qsl, urlsplit
 
 import aiohttp
 import pytest
@@ -38,7 +39,9 @@ async def board(tmp_path):
 async def test_every_route_carries_the_headers(board, session):
     url = board.board.local_url
     seat, spectator = token(board.board, board.game_id, board.seat_user(0)), token(board.board, board.game_id, None)
-    picture = {"kind": "map", "moves": "0", "cycle": "0", "layout": "landscape"}
+    # the picture the spectator's page shows now (the only public one a game under way answers)
+    shown = (await (await Page.open(session, url, spectator)).state())["state"]["pictures"][0]["src"]
+    picture = {k: v for k, v in parse_qsl(urlsplit(shown).query) if k != "t"}
     # signed, but for a game not on Telegram: refused with a reason (a pass answer: test_logins.py)
     login = {"init_data": sign_init_data({"user": json.dumps({"id": 7, "first_name": "Eve"}),
                                           "auth_date": str(int(time.time()))}, BOT_TOKEN),

@@ -20,9 +20,13 @@ from service.service_helpers import chat, start_game, user
 from web_kit import PLAYERS, PROBE, every_choice, serve, stored, token
 
 from bot.web.auth import sign_init_data
+from bot.web.guard import VisitorLimits
 from bot.web.server import MAX_MESSAGE, WebBoard, WebSettings
 
 BOT_TOKEN = "123456:fuzz-token"
+# What is fuzzed here is what a message says, not how many come (test_visitor_bounds.py): no bound is reached.
+UNBOUNDED = VisitorLimits(pictures_per_pass=10 ** 6, sockets_per_pass=10 ** 6, sockets_per_address=10 ** 6,
+                          messages_per_minute=10 ** 9, logins_per_hour=10 ** 9)
 CLEAN_CLOSES = {1000, 1001, 1009}      # normal, going away, message too big
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-(10 ** 20), 10 ** 20) | st.floats(allow_nan=False)
                     | st.text(max_size=20),
@@ -77,9 +81,9 @@ class Arena:
 
 @pytest.fixture
 async def arena(tmp_path, session):
-    served = await serve(str(tmp_path / "games.sqlite3"))
+    served = await serve(str(tmp_path / "games.sqlite3"), settings=WebSettings(port=0, limits=UNBOUNDED))
     other = await start_game(served.service, chat(2), [user(name) for name in PLAYERS], options={"seed": 4})
-    telegram = await WebBoard.start(served.service, WebSettings(port=0, telegram_token=BOT_TOKEN))
+    telegram = await WebBoard.start(served.service, WebSettings(port=0, telegram_token=BOT_TOKEN, limits=UNBOUNDED))
     got = Arena(served, other, telegram, session)
     for game in got.games:
         await got.play(game)
