@@ -140,6 +140,7 @@ class Delivery:
         self._gone_slots: set[tuple[str, str | None]] = set()   # slots whose message was deleted
         self.share = share          # of the platform's overall budget, for this process
         self._pacers: dict[str, Pacer | None] = {}
+        self._transports: dict[str, Transport] = {}     # the one delivering each platform: its pace
         self._in_flight: dict[str, int] = {}     # paced sends under way, per platform
         self._folds: set[str] = set()            # platforms whose transport folds (see "Folding")
 
@@ -163,12 +164,24 @@ class Delivery:
     def pacer(self, transport: Transport) -> Pacer | None:
         """This process's budgets for ``transport``'s platform (None: it declares no limits)."""
         platform = transport.platform
+        self._transports[platform] = transport
         if platform not in self._pacers:
             limits = transport.pace
             self._pacers[platform] = Pacer(limits, self.share) if limits is not None else None
             if transport.folded_caption is not None:
                 self._folds.add(platform)
         return self._pacers[platform]
+
+    async def pace_reply(self, platform: str, dest: str) -> None:
+        """A call to ``dest`` that the adapter makes outside the outbox (a command's reply): it
+        waits its turn as a prompt does (rank 0: someone waits for it) and is counted in the same
+        budgets, by the time it goes out. Nothing to wait for while ``platform`` is not paced."""
+        transport = self._transports.get(platform)
+        pacer = self.pacer(transport) if transport is not None else None
+        if pacer is None:
+            return
+        await pacer.take(dest, rank=0, turn=self.clock.now())
+        await pacer.at_call(dest)
 
     def reset_pacing(self) -> None:
         """Start again with full budgets, read afresh from the transports (tests, benchmarks)."""

@@ -121,7 +121,7 @@ class GameService:
                                  private_closed=self._private_closed, owner=self.owner, share=send_share,
                                  **leases)
         self.play = Play(self.store, codec, self.clock, choose_ai=ai, ai_budget=ai_seconds,
-                         behind=self.delivery.behind)
+                         behind=self.delivery.behind, drawing_behind=self.pictures.behind)
         self.chat_settings = Settings(self.store, codec, self.clock, self.play, defaults)
         self.defaults = self.chat_settings.defaults
         self.lobby = Lobby(self.store, codec, self.clock, self.play, self.chat_settings)
@@ -571,6 +571,9 @@ class GameService:
 
     # ---- delivery and time --------------------------------------------------------------
 
+    async def pace_reply(self, platform: str, dest: str) -> None:
+        await self.delivery.pace_reply(platform, dest)
+
     async def deliver_pending(self, transport: Transport) -> int:
         return await self.delivery.deliver_pending(transport)
 
@@ -578,6 +581,7 @@ class GameService:
         """Deliver forever; the first call also starts this process's one timer loop."""
         if self._timer_task is None or self._timer_task.done():
             self._timer_task = asyncio.create_task(self.run_timers())
+            self._warm_up = asyncio.create_task(self.pictures.warm_up())
         await self.delivery.run(transport, max_sleep=max_sleep)
 
     async def fire_due_timers(self) -> int:
