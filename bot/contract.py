@@ -136,11 +136,14 @@ class Reply:
 
 
 class RetryLater(Exception):
-    """The platform asked to slow down (HTTP 429 / retry_after) or failed transiently."""
+    """The platform asked to slow down (HTTP 429 / retry_after) or failed transiently.
+    ``refused``: it was the platform's refusal for going too fast (a 429), which an operator
+    watches (the pacing fell short); otherwise a transient failure."""
 
-    def __init__(self, seconds: float, reason: str = "") -> None:
+    def __init__(self, seconds: float, reason: str = "", *, refused: bool = False) -> None:
         super().__init__(reason or f"retry in {seconds}s")
         self.seconds = seconds
+        self.refused = refused
 
 
 class Undeliverable(Exception):

@@ -126,7 +126,7 @@ class TelegramTransport(Transport):
             except ChatMigrated as migrated:   # a group became a supergroup: follow it
                 return await self._deliver(migrated.new_chat_id, message)
         except RetryAfter as exc:
-            raise RetryLater(retry_seconds(exc), "telegram flood control") from exc
+            raise RetryLater(retry_seconds(exc), "telegram flood control", refused=True) from exc
         except Forbidden as exc:
             raise Undeliverable("private_closed" if private else "gone", exc.message) from exc
         except BadRequest as exc:

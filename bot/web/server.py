@@ -38,6 +38,7 @@ from renderers.i18n import normalize_language, t
 
 from .auth import telegram_login
 from .hub import Hub, OpenPage
+from .ops import add_ops_routes
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -75,6 +76,7 @@ def make_app(service, settings: WebSettings) -> web.Application:
     app.router.add_get("/picture", picture)
     app.router.add_get("/live", live)
     app.on_shutdown.append(_close_pages)
+    add_ops_routes(app, service, app[HUB].open_pages)      # /healthz, and /metrics when switched on
     return app
 
 
