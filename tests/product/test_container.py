@@ -98,3 +98,37 @@ def test_the_compose_file_runs_the_bot_with_postgresql_and_caddy():
         f"bot:{env['BOARDCHAT_WEB_PORT']}", f"bot:{bot['environment']['TELEGRAM_WEBHOOK_PORT']}"}
     assert re.search(r"^\{\$BOARDCHAT_DOMAIN\} \{", caddyfile, re.M)
     assert "BOARDCHAT_DOMAIN" in caddy["environment"]
+
+
+def section(text: str, heading: str) -> str:
+    start = text.index(heading)
+    end = text.find("\n## ", start + len(heading))
+    return text[start:end if end >= 0 else len(text)]
+
+
+def test_the_chat_docs_take_an_operator_from_botfather_to_the_board():
+    """One path each: the tunnel's command to the port the board listens on, BotFather's Mini App
+    with the 640x360 picture it asks for, the settings by their real names, and the health check."""
+    port = ops_address(Settings({}, {}))[1]
+    docs = ROOT / "docs"
+    telegram = section((docs / "telegram.md").read_text(encoding="utf-8"),
+                       "## With the board: from BotFather to a Mini App in ten minutes")
+    discord = section((docs / "discord.md").read_text(encoding="utf-8"), "## The live board in ten minutes")
+    for text in (telegram, discord):
+        assert f"cloudflared tunnel --url http://localhost:{port}" in text
+        assert "BOARDCHAT_WEB_URL=https://" in text and "boardchat health" in text
+    assert "/newapp" in telegram and "640×360" in telegram
+    assert "(gallery/botfather-640x360.png)" in telegram
+    assert "BOARDCHAT_TELEGRAM_APP=board" in telegram
+
+
+def test_every_metric_is_explained_for_the_operator():
+    from bot.web.ops import PrometheusMetrics
+
+    deployment = (ROOT / "docs" / "deployment.md").read_text(encoding="utf-8")
+    table = section(deployment, "## Numbers to watch: /metrics")
+    for family in PrometheusMetrics().registry.collect():
+        name = family.name + ("_total" if family.type == "counter" else "")
+        assert re.search(rf"^\| `{name}[{{`]", table, re.M), name
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    assert re.search(r"^BOARDCHAT_METRICS=$", example, re.M) and "`BOARDCHAT_METRICS`" in deployment
