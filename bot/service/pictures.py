@@ -45,8 +45,8 @@ from .turns import RankedSlots
 log = logging.getLogger(__name__)
 PORTRAIT_PLATFORMS = frozenset({"telegram"})
 DRAWN_AT_ONCE = 2     # the machine's cores, not the sends in flight: more would only share them
-BEHIND_ROUNDS = 2     # pictures waiting, in rounds of drawing, that make the drawing "behind"
-BEHIND_SECONDS = 1.0  # ... or how long ago the oldest picture not drawn yet was asked for
+BEHIND_ROUNDS = 1     # pictures waiting, in rounds of drawing, that make the drawing "behind"
+BEHIND_SECONDS = 0.5  # ... or how long ago the oldest picture not drawn yet was asked for
 KEPT = 64             # pictures kept after they were drawn (a few rounds of the busiest moment)
 KEPT_BYTES = 64 * 1024 * 1024   # ... and at most this much of them (an animation weighs megabytes)
 
@@ -73,10 +73,10 @@ class Pictures:
         return self._cores.waiting
 
     def behind(self) -> bool:
-        """Whether a picture asked for now would wait long: two rounds of drawing or more wait
-        already, or a picture asked for ``BEHIND_SECONDS`` ago is not drawn yet (a busy machine,
-        the drawing processes still starting). Then a new prompt does better not to wait in its
-        chat behind a picture."""
+        """Whether a picture asked for now would wait: a round of drawing (a picture for each
+        process) waits already, or a picture asked for ``BEHIND_SECONDS`` ago is not drawn yet (a
+        busy machine, many games starting at once, the drawing processes still starting). Then a
+        game's first prompt does better not to wait in its chat behind its first picture."""
         if self._cores.waiting >= BEHIND_ROUNDS * self._slots:
             return True
         oldest = min(self._asked.values(), default=None)
