@@ -32,7 +32,7 @@ def image_env() -> dict[str, str]:
     return {k: v for line in instructions("ENV") for k, v in re.findall(r"(\w+)=(\S+)", line)}
 
 
-def test_the_wheel_the_image_installs_holds_every_package_its_data_and_the_command(tmp_path):
+def test_the_wheel_the_image_installs_holds_every_package_its_data_and_the_command(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
                     "-w", str(tmp_path), str(ROOT)], check=True, capture_output=True, timeout=300)
     wheel = next(tmp_path.glob("boardchat-*.whl"))
@@ -53,7 +53,7 @@ def test_the_wheel_the_image_installs_holds_every_package_its_data_and_the_comma
     assert re.search(r"^Requires-Dist: prometheus-client", metadata, re.M)
 
 
-def test_the_image_runs_as_a_user_and_serves_the_board_to_other_containers():
+def test_the_image_runs_as_a_user_and_serves_the_board_to_other_containers() -> None:
     users = instructions("USER")
     assert users and users[-1] not in ("root", "0")
     assert re.search(rf"useradd .*--uid \d+ .*{users[-1]}", DOCKERFILE)
@@ -73,7 +73,7 @@ def test_the_image_runs_as_a_user_and_serves_the_board_to_other_containers():
     assert instructions("ENTRYPOINT") == ['["boardchat"]']
 
 
-def test_the_compose_file_runs_the_bot_with_postgresql_and_caddy():
+def test_the_compose_file_runs_the_bot_with_postgresql_and_caddy() -> None:
     compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
     services = compose["services"]
     assert set(services) == {"bot", "db", "caddy"}
@@ -106,7 +106,7 @@ def section(text: str, heading: str) -> str:
     return text[start:end if end >= 0 else len(text)]
 
 
-def test_the_chat_docs_take_an_operator_from_botfather_to_the_board():
+def test_the_chat_docs_take_an_operator_from_botfather_to_the_board() -> None:
     """One path each: the tunnel's command to the port the board listens on, BotFather's Mini App
     with the 640x360 picture it asks for, the settings by their real names, and the health check."""
     port = ops_address(Settings({}, {}))[1]
@@ -122,7 +122,7 @@ def test_the_chat_docs_take_an_operator_from_botfather_to_the_board():
     assert "BOARDCHAT_TELEGRAM_APP=board" in telegram
 
 
-def test_every_metric_is_explained_for_the_operator():
+def test_every_metric_is_explained_for_the_operator() -> None:
     from bot.web.ops import PrometheusMetrics
 
     deployment = (ROOT / "docs" / "deployment.md").read_text(encoding="utf-8")

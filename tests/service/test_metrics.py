@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from aiohttp import web
@@ -34,7 +35,7 @@ async def client_for(service: GameService, pages_open: int = 0) -> TestClient:
     return client
 
 
-async def test_the_service_counts_what_an_operator_watches(tmp_path):
+async def test_the_service_counts_what_an_operator_watches(tmp_path: Path) -> None:
     metrics = PrometheusMetrics()
     service = await GameService.open(str(tmp_path / "games.sqlite3"), clock=ManualClock(), metrics=metrics)
     client = await client_for(service, pages_open=3)
@@ -65,7 +66,7 @@ async def test_the_service_counts_what_an_operator_watches(tmp_path):
     assert ("boardchat_outbox_backlog", fake) not in got or got["boardchat_outbox_backlog", fake] == 0
 
 
-async def test_the_outbox_backlog_and_its_age_are_read_at_each_scrape(tmp_path):
+async def test_the_outbox_backlog_and_its_age_are_read_at_each_scrape(tmp_path: Path) -> None:
     clock = ManualClock()
     service = await GameService.open(str(tmp_path / "games.sqlite3"), clock=clock, metrics=PrometheusMetrics())
     client = await client_for(service)
@@ -80,7 +81,8 @@ async def test_the_outbox_backlog_and_its_age_are_read_at_each_scrape(tmp_path):
     assert got["boardchat_outbox_oldest_seconds", (("platform", "fake"),)] >= 42
 
 
-async def test_metrics_are_off_by_default_and_the_health_route_says_whether_the_database_answers(tmp_path):
+async def test_metrics_are_off_by_default_and_the_health_route_says_whether_the_database_answers(
+        tmp_path: Path) -> None:
     service = await GameService.open(str(tmp_path / "games.sqlite3"))
     client = await client_for(service)
     try:
@@ -94,7 +96,7 @@ async def test_metrics_are_off_by_default_and_the_health_route_says_whether_the_
         await service.close()
 
 
-def test_the_metrics_setting_is_off_unless_switched_on():
+def test_the_metrics_setting_is_off_unless_switched_on() -> None:
     assert metrics_setting(Settings({}, {})) is False and service_metrics(Settings({}, {})) is None
     assert metrics_setting(Settings({"BOARDCHAT_METRICS": "on"}, {})) is True
     assert isinstance(service_metrics(Settings({}, {"BOARDCHAT_METRICS": "1"})), PrometheusMetrics)
@@ -103,7 +105,7 @@ def test_the_metrics_setting_is_off_unless_switched_on():
 
 
 @pytest.fixture
-def board_health(tmp_path) -> Iterator[tuple[str, str]]:
+def board_health(tmp_path: Path) -> Iterator[tuple[str, str]]:
     """A real service's health route served on a local port, in a thread of its own (the health
     command runs its own event loop): the board's address and its database."""
     db = str(tmp_path / "games.sqlite3")
@@ -138,7 +140,8 @@ def board_health(tmp_path) -> Iterator[tuple[str, str]]:
     thread.join(10)
 
 
-def test_health_says_the_board_answers_and_whether_the_mini_app_is_named(board_health, monkeypatch, capsys):
+def test_health_says_the_board_answers_and_whether_the_mini_app_is_named(
+        board_health: tuple[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     url, db = board_health
     monkeypatch.setenv("BOARDCHAT_WEB_URL", url)
     monkeypatch.delenv("BOARDCHAT_TELEGRAM_APP", raising=False)
@@ -152,7 +155,8 @@ def test_health_says_the_board_answers_and_whether_the_mini_app_is_named(board_h
     assert "Mini App: ok: BOARDCHAT_TELEGRAM_APP=board" in capsys.readouterr().out
 
 
-def test_health_fails_in_one_line_when_the_board_does_not_answer(board_health, monkeypatch, capsys):
+def test_health_fails_in_one_line_when_the_board_does_not_answer(
+        board_health: tuple[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     url, db = board_health
     monkeypatch.setenv("BOARDCHAT_WEB_URL", "http://127.0.0.1:9")      # nothing listens there
     assert main(["health", "--db", db]) == 1

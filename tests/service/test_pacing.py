@@ -200,7 +200,7 @@ def _as_fast_as_allowed(keeper: Sent | SlidingWindow, calls: int) -> list[float]
     return times
 
 
-def test_a_leaky_bucket_of_n_lets_in_twice_n_in_one_sliding_window_where_a_window_lets_in_n():
+def test_a_leaky_bucket_of_n_lets_in_twice_n_in_one_sliding_window_where_a_window_lets_in_n() -> None:
     """A bucket of 30 refilled at 30 a second: 30 at once, then one every 30th of a second, so
     59 calls fall in one second; 30 in any one second, as a window, lets in 30 at most."""
     bucket = _as_fast_as_allowed(Sent(Budget(30, 30.0)), 120)
@@ -211,7 +211,7 @@ def test_a_leaky_bucket_of_n_lets_in_twice_n_in_one_sliding_window_where_a_windo
     assert SlidingWindow(Window(30, 1.0)).idle(0.0)
 
 
-def test_the_call_time_check_keeps_a_groups_window_and_its_chats():
+def test_the_call_time_check_keeps_a_groups_window_and_its_chats() -> None:
     """Telegram's group pace: 5 in any 6.5 s in the chat, 19 in any 61 s in the group. Calls made
     as fast as allowed: never more in a window than it holds, the first 5 at once."""
     clock = ManualClock()
@@ -226,7 +226,7 @@ def test_the_call_time_check_keeps_a_groups_window_and_its_chats():
     assert _most_in_any_window(times, 60.0) <= 19
 
 
-async def test_a_chats_window_in_front_of_the_sends_holds_the_chat_and_lets_others_go():
+async def test_a_chats_window_in_front_of_the_sends_holds_the_chat_and_lets_others_go() -> None:
     clock = ManualClock()
     pacer = Pacer(PaceLimits(total=Budget(100, 1000.0), chat=Window(2, 10.0)), now=clock)
     await pacer.take("c:a")

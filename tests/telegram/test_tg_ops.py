@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import aiohttp
 from fakebotapi import FakeBotAPI
 
@@ -11,7 +13,7 @@ from bot.telegram.app import build_application, runtime, start_application, stop
 from bot.web.ops import PrometheusMetrics
 
 
-async def test_without_the_board_the_health_and_metrics_routes_are_served_alone(tmp_path):
+async def test_without_the_board_the_health_and_metrics_routes_are_served_alone(tmp_path: Path) -> None:
     async with FakeBotAPI(max_poll=0.2) as api:
         service = await GameService.open(str(tmp_path / "games.sqlite3"), metrics=PrometheusMetrics())
         app = build_application(api.token, service=service, base_url=api.base_url,

@@ -133,7 +133,7 @@ async def test_two_people_playing_quickly_take_at_most_one_and_a_half_group_call
     assert sum(1 for summary, caption in summaries if caption != summary) >= 4     # folded with a prompt
 
 
-async def test_groups_starting_together_keep_every_window_from_the_first_command_on():
+async def test_groups_starting_together_keep_every_window_from_the_first_command_on() -> None:
     """Four groups of two write /newgame, join and start in the same moment, then play, against a
     bot allowed 6 calls in any second (paced 4 a second), four times faster, from the first call
     on: the adapter's own answers (to /newgame, to a join in private) count in the outbox's
