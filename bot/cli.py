@@ -113,10 +113,14 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     export.add_argument("--db", default=None, metavar="PATH|URL", help=tr("db", path=str(default_db_path())))
     export.add_argument("--animation", default=None, metavar="FILE", type=Path, help=tr("export.animation"))
 
-    health = sub.add_parser("health", help=tr("health.help"), description=tr("health.help"))
+    health_help = tr("health.help", url=env_name("WEB_URL"))
+    health = sub.add_parser("health", help=health_help, description=health_help)
     health.add_argument("--db", default=None, metavar="PATH|URL",
                         help=tr("health.db", url=env_name("DATABASE_URL"), db=env_name("DB")))
     health.add_argument("--late", type=float, default=300.0, metavar="SECONDS", help=tr("health.late"))
+    health.add_argument("--local", action="store_true",
+                        help=tr("health.local", host=env_name("WEB_HOST"), port=env_name("WEB_PORT")))
+    health.add_argument("--json", action="store_true", help=tr("health.json"))
 
     migrate = sub.add_parser("migrate-db", help=tr("migrate.help"), description=tr("migrate.help"))
     migrate.add_argument("source", metavar="FROM", help=tr("migrate.source"))
@@ -156,7 +160,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BrokenPipeError:         # ``boardchat export | head``
             return _reader_gone()
     if args.command == "health":
-        return asyncio.run(_health(args.db, args.late))
+        from .health import run_health
+
+        return run_health(args.db, args.late, local=args.local, as_json=args.json)
     if args.command == "migrate-db":
         return asyncio.run(_migrate(args.source, args.target, language))
     parser.print_help()
@@ -286,56 +292,6 @@ async def _migrate(source: str, target: str, language: str) -> int:
     rows = ", ".join(f"{table} {count}" for table, count in counts.items())
     print(t(language, "terminal.migrate.done", rows=rows, seconds=f"{time.perf_counter() - started:.1f}"))
     return 0
-
-
-async def _health(target: str | None, late: float) -> int:
-    """Exit 0 when the database answers, its schema is this code's and no message or timer is
-    more than ``late`` seconds overdue (some process is delivering and firing); 1 otherwise.
-    Prints one JSON line with what it found (for a container's health check or monitoring)."""
-    import json
-    import time
-
-    from .config import database_target, default_database
-    from .service.storage import SCHEMA_VERSION, is_postgres_url, storage_for
-
-    # Nothing named: the chat bots' default file, which lies in the folder they run in.
-    by_default = target is None and database_target() == default_database()
-    target = target or database_target()
-    report: dict = {"database": "postgresql" if is_postgres_url(target) else "sqlite"}
-    storage = storage_for(target)
-    try:
-        # Never create nor migrate: a mistyped path must not pass as an empty, healthy database.
-        await asyncio.wait_for(storage.open_existing(), timeout=10)
-        report["schema"] = await storage.schema_version()
-        if report["schema"] == 0:
-            report.update(ok=False, error="empty database: no bot has set it up (a mistyped path or URL?)")
-        elif report["schema"] != SCHEMA_VERSION:
-            report.update(ok=False, error=f"schema {report['schema']}, this code needs {SCHEMA_VERSION}")
-        else:
-            now = time.time()
-            report["late_messages"], report["late_timers"] = await storage.late_work(now - late, now)
-            report["ok"] = not report["late_messages"] and not report["late_timers"]
-            if not report["ok"]:
-                report["error"] = f"overdue for more than {late:g} s: no process is keeping up"
-    except FileNotFoundError as exc:
-        report.update(ok=False, error=f"{type(exc).__name__}: {exc}"[:300])
-        if by_default:
-            report["error"] = _no_default_database(target)
-    except Exception as exc:  # noqa: BLE001 - any failure is unhealthy, and said so
-        report.update(ok=False, error=f"{type(exc).__name__}: {exc}"[:300])
-    finally:
-        with contextlib.suppress(Exception):
-            await storage.close()
-    print(json.dumps(report))
-    return 0 if report["ok"] else 1
-
-
-def _no_default_database(target: str) -> str:
-    """Why ``health`` found no file when none was named: the chat bots' default is relative to
-    the folder they run in, and the terminal's games live elsewhere; both are named."""
-    return (f"no database file at {Path(target).absolute()}: the chat bots' default, {target} in the folder "
-            f"they run in. Terminal games are in {default_db_path()}. Name the bots' database with --db PATH "
-            f"or {env_name('DATABASE_URL')} (docs/deployment.md)")
 
 
 def _reader_gone() -> int:

@@ -28,6 +28,7 @@ from .service.settings import BOT_SETTINGS
 from .service.store import LIVE_MATCHES
 
 if TYPE_CHECKING:
+    from bot.service.metrics import Metrics
     from bot.web.connections import ConnectionLimits
     from bot.web.guard import VisitorLimits
     from bot.web.server import WebSettings
@@ -292,3 +293,40 @@ def connection_limits(source: Settings | None = None) -> ConnectionLimits:
     return ConnectionLimits(
         connections=_count_setting(source, "WEB_CONNECTIONS", default=default.connections, least=1),
         header_seconds=_count_setting(source, "WEB_HEADER_SECONDS", default=int(default.header_seconds), least=1))
+
+
+ON = frozenset({"1", "true", "on", "yes"})
+OFF = frozenset({"0", "false", "off", "no"})
+
+
+def metrics_setting(source: Settings | None = None) -> bool:
+    """BOARDCHAT_METRICS: whether the bot serves its numbers at /metrics in the Prometheus text
+    format (on the board's address, or alone on BOARDCHAT_WEB_HOST:BOARDCHAT_WEB_PORT when no
+    board is served; docs/deployment.md). Off by default."""
+    source = source or settings()
+    name = env_name("METRICS")
+    value = (source.get(name) or "off").lower()
+    if value not in ON | OFF:
+        raise ConfigError(f"{name} must be on or off, not {value!r}")
+    return value in ON
+
+
+def service_metrics(source: Settings | None = None) -> Metrics | None:
+    """What the service counts into: the Prometheus keeper when BOARDCHAT_METRICS is on, else
+    None (nothing counted)."""
+    if not metrics_setting(source):
+        return None
+    from bot.web.ops import PrometheusMetrics  # imported late: only a bot that serves /metrics needs it
+
+    return PrometheusMetrics()
+
+
+def ops_address(source: Settings | None = None) -> tuple[str, int]:
+    """Where /healthz and /metrics listen when no board is served: BOARDCHAT_WEB_HOST and
+    BOARDCHAT_WEB_PORT (default 127.0.0.1 and 8080, as the board's)."""
+    source = source or settings()
+    port_name = env_name("WEB_PORT")
+    port = source.get_int(port_name, 8080)
+    if port is None or not 1 <= port <= 65535:
+        raise ConfigError(f"{port_name} must be a port number from 1 to 65535, not {port}")
+    return source.get(env_name("WEB_HOST"), "127.0.0.1") or "127.0.0.1", port

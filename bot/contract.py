@@ -136,11 +136,14 @@ class Reply:
 
 
 class RetryLater(Exception):
-    """The platform asked to slow down (HTTP 429 / retry_after) or failed transiently."""
+    """The platform asked to slow down (HTTP 429 / retry_after) or failed transiently.
+    ``refused``: it was the platform's refusal for going too fast (a 429), which an operator
+    watches (the pacing fell short); otherwise a transient failure."""
 
-    def __init__(self, seconds: float, reason: str = "") -> None:
+    def __init__(self, seconds: float, reason: str = "", *, refused: bool = False) -> None:
         super().__init__(reason or f"retry in {seconds}s")
         self.seconds = seconds
+        self.refused = refused
 
 
 class Undeliverable(Exception):
@@ -167,15 +170,27 @@ class Budget:
 
 
 @dataclass(frozen=True, slots=True)
+class Window:
+    """A sliding window: at most ``calls`` calls in any ``seconds``, however they are spread (a
+    platform's "N a minute" read strictly). Unlike a ``Budget`` it lets the whole ``calls`` go at
+    once and then waits, so a group that posts a few messages in a burst (a game's set-up) is not
+    held to the refill rate afterwards; and it never lets more than ``calls`` into any window,
+    where a leaky bucket of ``calls`` refilled at ``calls / seconds`` lets in up to twice that."""
+
+    calls: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
 class PaceLimits:
     """How fast a platform lets one bot post (sends and edits alike): ``total`` over every
     chat, ``chat`` in any one chat, ``group`` in a group chat on top (None: no such limit),
     ``private`` in a user's private chat instead of ``chat`` (None: ``chat`` there too)."""
 
     total: Budget
-    chat: Budget
-    group: Budget | None = None
-    private: Budget | None = None
+    chat: Budget | Window
+    group: Budget | Window | None = None
+    private: Budget | Window | None = None
 
 
 # The pace the outbox keeps counts one call per message. A transport that needs another call
@@ -277,6 +292,11 @@ class GameServiceAPI(Protocol):
         when the payload says so and re-sends private messages that could not be delivered."""
         ...
     async def stats(self, chat: Chat, user: User) -> Reply: ...
+    async def pace_reply(self, platform: str, dest: str) -> None:
+        """Before a call the adapter makes itself (a command's reply, a greeting): wait until it
+        fits the platform's budgets the outbox keeps, and count it there, so the two together
+        stay within the platform's limits. ``dest`` as the outbox's: "c:<chat>" or "u:<user>"."""
+        ...
     async def rating(self, chat: Chat | None, user: User, game: str | None = None) -> Reply:
         """The user's rating in each game (or the named one) and each game's leaderboards:
         everyone on the platform, and those who played in ``chat`` (None: no chat's board)."""

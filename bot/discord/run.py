@@ -25,7 +25,15 @@ import signal
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.config import ConfigError, Settings, database_target, senders_setting, settings, web_settings
+from bot.config import (
+    ConfigError,
+    Settings,
+    database_target,
+    metrics_setting,
+    senders_setting,
+    settings,
+    web_settings,
+)
 from bot.outage import Outage
 from bot.product import COMMAND, env_name
 
@@ -34,7 +42,8 @@ REACH_FIRST_DELAY = 1.0      # seconds before the first retry when Discord canno
 REACH_MAX_DELAY = 60.0       # ... doubling up to this
 
 if TYPE_CHECKING:
-    from bot.web.server import WebSettings
+    from bot.web.ops import OpsServer
+    from bot.web.server import WebBoard, WebSettings
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +58,7 @@ class DiscordConfig:
     instance: str | None = None                  # BOARDCHAT_INSTANCE: this process's name
     senders: int = 1                             # BOARDCHAT_SENDERS: processes sending for this bot
     web: WebSettings | None = None               # BOARDCHAT_WEB_*: the web board, served when its address is set
+    metrics: bool = False                        # BOARDCHAT_METRICS: /metrics served (with the board, or alone)
 
     @classmethod
     def from_settings(cls, source: Settings | None = None) -> DiscordConfig:
@@ -59,7 +69,7 @@ class DiscordConfig:
             # A PostgreSQL URL when several processes share one database, else the SQLite file.
             db_path=database_target(source),
             **_shards(source), instance=source.get(env_name("INSTANCE")), senders=senders_setting(source),
-            web=web_settings(source),
+            web=web_settings(source), metrics=metrics_setting(source),
         )
 
     @property
@@ -106,18 +116,30 @@ async def serve(config: DiscordConfig) -> None:
     (``Outage``)."""
     import aiohttp
 
-    from bot.config import ai_seconds, drawing_processes_setting, game_defaults, live_matches_setting
+    from bot.config import (
+        ai_seconds,
+        drawing_processes_setting,
+        game_defaults,
+        live_matches_setting,
+        ops_address,
+        service_metrics,
+    )
     from bot.service import GameService
 
     service = await GameService.open(config.db_path, platforms=("discord",), defaults=game_defaults(),
+                                     metrics=service_metrics(),
                                      ai_seconds=ai_seconds(), owner=config.instance, send_share=1 / config.senders,
                                      drawing_processes=drawing_processes_setting(), live_matches=live_matches_setting(),
                                      web_url=config.web.public_url if config.web else None)
-    board = None
+    board: WebBoard | OpsServer | None = None     # what serves HTTP beside the bot, stopped with it
     if config.web is not None:
         from bot.web.server import serve_board
 
         board = await serve_board(service, config.web)
+    elif config.metrics:
+        from bot.web.ops import serve_ops
+
+        board = await serve_ops(service, *ops_address())
     # SIGTERM (systemd, docker stop) ends the bot as cleanly as Ctrl+C does.
     main = asyncio.current_task()
     loop = asyncio.get_running_loop()

@@ -139,7 +139,7 @@ class DiscordTransport(Transport):
                 raise Undeliverable("gone", f"outbox message {message.id} has no recipient")
             return await self._post_or_edit(channel, message)
         except discord.RateLimited as error:
-            raise RetryLater(error.retry_after, "rate limited") from error
+            raise RetryLater(error.retry_after, "rate limited", refused=True) from error
         except discord.HTTPException as error:
             raise self._translate(error, private=private) from error
 
@@ -229,7 +229,7 @@ class DiscordTransport(Transport):
     @staticmethod
     def _translate(error: discord.HTTPException, *, private: bool) -> Exception:
         if error.status == 429:
-            return RetryLater(_retry_after(error), "rate limited")
+            return RetryLater(_retry_after(error), "rate limited", refused=True)
         if error.status >= 500:
             return RetryLater(SERVER_ERROR_RETRY_SECONDS, f"Discord server error {error.status}")
         if isinstance(error, discord.Forbidden) or error.code == CANNOT_DM_USER:

@@ -172,15 +172,15 @@ class Lobby:
         turn = Turn(loaded)
         turn.log_start = 0            # the set-up is news too: no prompt of the first cycle exists yet
         turn.private += TurnMessages(meta, kind, match, self.codec).private_events(match.log)
-        out = [M.lobby_closed(meta, M.started_text(meta, kind, match)),
-               # the first prompt opens with the status line: the picture says what it shows
-               M.group(meta, t(meta.language, "bot.msg.start_map"),
-                       render={"kind": "map", "game_id": meta.id, "moves": 0, "cycle": 0},
-                       image_name=M.picture_name(meta, kind, "start"),
-                       latest_image_name=M.picture_name(meta, kind, M.BOARD_PICTURE),
-                       description=kind.presenter.picture_description("map", match.view(None), (), match.players,
-                                                                      meta.language))]
-        await self.play.finish(loaded, turn, out, first_prompt=True)
+        # the first prompt opens with the status line: the picture says what it shows
+        start_map = M.group(meta, t(meta.language, "bot.msg.start_map"),
+                            render={"kind": "map", "game_id": meta.id, "moves": 0, "cycle": 0},
+                            image_name=M.picture_name(meta, kind, "start"),
+                            latest_image_name=M.picture_name(meta, kind, M.BOARD_PICTURE),
+                            description=kind.presenter.picture_description("map", match.view(None), (),
+                                                                           match.players, meta.language))
+        await self.play.finish(loaded, turn, [M.lobby_closed(meta, M.started_text(meta, kind, match))],
+                               first_prompt=True, first_picture=start_map)
         return Reply(t(lang, "bot.reply.started"))
 
     async def abort(self, loaded: Loaded, user: User, lang: str) -> Reply:

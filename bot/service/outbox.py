@@ -64,6 +64,7 @@ from collections.abc import Awaitable, Callable
 from bot.contract import PACE_ANOTHER_CALL, PACE_CALL, Outgoing, RetryLater, Transport, Undeliverable
 
 from .clock import Clock
+from .metrics import NO_METRICS, Metrics
 from .model import StoredOut
 from .pacing import Pacer
 from .storage import Storage
@@ -127,7 +128,7 @@ class Delivery:
 
     def __init__(self, storage: Storage, clock: Clock, *, materialise: Materialise,
                  private_closed: PrivateClosed, stop_grace: float = STOP_GRACE, owner: str = "local",
-                 lease_seconds: float = LEASE_SECONDS, share: float = 1.0) -> None:
+                 lease_seconds: float = LEASE_SECONDS, share: float = 1.0, metrics: Metrics = NO_METRICS) -> None:
         self.storage = storage
         self.clock = clock
         self.materialise = materialise
@@ -139,7 +140,9 @@ class Delivery:
         self._next_wake: dict[str, float | None] = {}
         self._gone_slots: set[tuple[str, str | None]] = set()   # slots whose message was deleted
         self.share = share          # of the platform's overall budget, for this process
+        self.metrics = metrics      # sends, refusals and retries, for an operator's monitoring
         self._pacers: dict[str, Pacer | None] = {}
+        self._transports: dict[str, Transport] = {}     # the one delivering each platform: its pace
         self._in_flight: dict[str, int] = {}     # paced sends under way, per platform
         self._folds: set[str] = set()            # platforms whose transport folds (see "Folding")
 
@@ -163,12 +166,24 @@ class Delivery:
     def pacer(self, transport: Transport) -> Pacer | None:
         """This process's budgets for ``transport``'s platform (None: it declares no limits)."""
         platform = transport.platform
+        self._transports[platform] = transport
         if platform not in self._pacers:
             limits = transport.pace
             self._pacers[platform] = Pacer(limits, self.share) if limits is not None else None
             if transport.folded_caption is not None:
                 self._folds.add(platform)
         return self._pacers[platform]
+
+    async def pace_reply(self, platform: str, dest: str) -> None:
+        """A call to ``dest`` that the adapter makes outside the outbox (a command's reply): it
+        waits its turn as a prompt does (rank 0: someone waits for it) and is counted in the same
+        budgets, by the time it goes out. Nothing to wait for while ``platform`` is not paced."""
+        transport = self._transports.get(platform)
+        pacer = self.pacer(transport) if transport is not None else None
+        if pacer is None:
+            return
+        await pacer.take(dest, rank=0, turn=self.clock.now())
+        await pacer.at_call(dest)
 
     def reset_pacing(self) -> None:
         """Start again with full budgets, read afresh from the transports (tests, benchmarks)."""
@@ -384,6 +399,9 @@ class Delivery:
             # waits to a bot that keeps hitting its limits).
             log.warning("%s: outbox %s to %s must wait %.1f s (%s)", row.platform, row.id, row.dest,
                         float(exc.seconds), exc)
+            if exc.refused:
+                self.metrics.refused(row.platform)
+            self.metrics.retried(row.platform)
             # Counted from the refusal, not from before the picture was rendered and uploaded.
             due = self.clock.now() + max(0.0, float(exc.seconds))
             await self.storage.reschedule(row.id, due, row.attempts + 1, str(exc))
@@ -396,6 +414,7 @@ class Delivery:
             raise
         except Exception as exc:  # noqa: BLE001 - any other failure is retried with backoff
             log.warning("delivery of outbox %s failed: %r", row.id, exc)
+            self.metrics.retried(row.platform)
             delay = min(MAX_BACKOFF, 2.0 ** min(row.attempts, 12))
             await self.storage.reschedule(row.id, self.clock.now() + delay, row.attempts + 1, repr(exc))
             blocked.add(row.dest)
@@ -406,6 +425,7 @@ class Delivery:
             row = dataclasses.replace(row, body={k: v for k, v in row.body.items() if k != "render"})
         await self._record_sent(row, str(message_id), folded)
         self._gone_slots.discard((row.platform, row.slot))
+        self.metrics.sent(row.platform)
         return True
 
     async def _undeliverable(self, row: StoredOut, exc: Undeliverable) -> None:

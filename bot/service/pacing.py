@@ -21,6 +21,13 @@ really went out and holds a call that would break them. (The same budgets, not s
 a stricter check at the call would fall behind the buckets and hold ever more sends. The margin
 is in the budgets themselves, which stay under the platform's limits, see ``TELEGRAM_PACE``.)
 
+A budget is a leaky bucket (``contract.Budget``: a burst, then a steady refill) or a sliding
+window (``contract.Window``: at most N calls in any so many seconds). The bot's overall budget
+is a bucket of one refilled 28 times a second, which spreads its calls evenly; a chat's and a
+group's are windows, which let a game's set-up (the lobby, its edits, the first picture and
+prompt) and a few quick presses go at once and still never put more calls into any window than
+the platform allows (a bucket of 20 refilled at 20 a minute can let 40 into one minute).
+
 A user's private chat has a budget of its own (``PaceLimits.private``): a group's 20 a minute
 does not apply there, so a tap in private is answered at about one call a second.
 
@@ -32,11 +39,12 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections import deque
 from collections.abc import Callable
 
 from aiolimiter import AsyncLimiter
 
-from bot.contract import Budget, PaceLimits
+from bot.contract import Budget, PaceLimits, Window
 
 from .turns import Turns
 
@@ -109,6 +117,71 @@ class Sent:
         return self.due <= now
 
 
+class SlidingWindow:
+    """``window`` kept by the times calls went out: at most ``window.calls`` of them in any
+    ``window.seconds`` (a log of the latest ones' times). The same questions as ``Sent``:
+    ``wait(now)``, ``record(now)``, ``idle(now)``; pure arithmetic on the times it is given."""
+
+    def __init__(self, window: Window) -> None:
+        self.calls = window.calls
+        self.seconds = window.seconds
+        self._times: deque[float] = deque()
+
+    def _forget(self, now: float) -> None:
+        while self._times and self._times[0] <= now - self.seconds:
+            self._times.popleft()
+
+    def wait(self, now: float) -> float:
+        self._forget(now)
+        if len(self._times) < self.calls:
+            return 0.0
+        # The call that leaves the window next makes room: the calls-th latest.
+        return max(0.0, self._times[-self.calls] + self.seconds - now)
+
+    def record(self, now: float) -> None:
+        self._times.append(now)
+
+    def idle(self, now: float) -> bool:
+        self._forget(now)
+        return not self._times
+
+
+class WindowLimiter:
+    """A ``SlidingWindow`` in front of the sends, as ``AsyncLimiter`` is for a ``Budget``: what the
+    pacer asks of a chat's buckets (``acquire``, ``has_capacity``), on the pacer's clock."""
+
+    def __init__(self, window: Window, now: Callable[[], float]) -> None:
+        self.window = SlidingWindow(window)
+        self._now = now
+
+    def has_capacity(self) -> bool:
+        return self.window.wait(self._now()) == 0
+
+    def drained(self) -> bool:
+        return self.window.idle(self._now())
+
+    async def acquire(self) -> None:
+        # Checked and counted with no wait in between, so callers woken together go one by one.
+        while (wait := self.window.wait(self._now())) > 0:
+            await asyncio.sleep(wait)
+        self.window.record(self._now())
+
+
+Bucket = AsyncLimiter | WindowLimiter
+
+
+def _drained(bucket: Bucket) -> bool:
+    """Whether a chat's bucket is back to full: nothing of it in use, so it may be forgotten."""
+    if isinstance(bucket, WindowLimiter):
+        return bucket.drained()
+    return bucket.has_capacity(bucket.max_rate)
+
+
+def sent_keeper(budget: Budget | Window) -> Sent | SlidingWindow:
+    """What keeps ``budget`` by the times the calls actually went out."""
+    return SlidingWindow(budget) if isinstance(budget, Window) else Sent(budget)
+
+
 class Pacer:
     """The budgets of one platform's bot in this process."""
 
@@ -120,10 +193,10 @@ class Pacer:
         self.total = Ranked(limiter(overall))
         self._now = now          # None: the event loop's clock (the one aiolimiter keeps)
         self._sent_total = Sent(overall)
-        self._chats: dict[str, tuple[AsyncLimiter, ...]] = {}
-        self._sent: dict[str, tuple[Sent, ...]] = {}
+        self._chats: dict[str, tuple[Bucket, ...]] = {}
+        self._sent: dict[str, tuple[Sent | SlidingWindow, ...]] = {}
 
-    def budgets(self, dest: str) -> tuple[Budget, ...]:
+    def budgets(self, dest: str) -> tuple[Budget | Window, ...]:
         """The budgets of ``dest`` besides the bot's overall one: "c:" is a chat the game is played
         in (a group: its chat budget and the group's on top), "u:" a user's private chat."""
         if dest.startswith("u:"):
@@ -131,19 +204,21 @@ class Pacer:
         group = self.limits.group if dest.startswith("c:") else None
         return (self.limits.chat,) + ((group,) if group else ())
 
-    def _buckets(self, dest: str) -> tuple[AsyncLimiter, ...]:
+    def _bucket(self, budget: Budget | Window) -> Bucket:
+        return WindowLimiter(budget, self.now) if isinstance(budget, Window) else limiter(budget)
+
+    def _buckets(self, dest: str) -> tuple[Bucket, ...]:
         buckets = self._chats.get(dest)
         if buckets is None:
             if len(self._chats) >= IDLE_KEPT:
                 self._forget_idle()
-            buckets = tuple(limiter(budget) for budget in self.budgets(dest))
+            buckets = tuple(self._bucket(budget) for budget in self.budgets(dest))
             self._chats[dest] = buckets
         return buckets
 
     def _forget_idle(self) -> None:
         now = self.now()
-        for dest in [d for d, buckets in self._chats.items()
-                     if all(b.has_capacity(b.max_rate) for b in buckets)]:    # drained empty
+        for dest in [d for d, buckets in self._chats.items() if all(_drained(b) for b in buckets)]:
             del self._chats[dest]
         for dest in [d for d, sent in self._sent.items() if all(s.idle(now) for s in sent)]:
             del self._sent[dest]
@@ -151,10 +226,10 @@ class Pacer:
     def now(self) -> float:
         return self._now() if self._now is not None else asyncio.get_running_loop().time()
 
-    def _sent_of(self, dest: str) -> tuple[Sent, ...]:
+    def _sent_of(self, dest: str) -> tuple[Sent | SlidingWindow, ...]:
         sent = self._sent.get(dest)
         if sent is None:
-            sent = self._sent[dest] = (self._sent_total, *(Sent(b) for b in self.budgets(dest)))
+            sent = self._sent[dest] = (self._sent_total, *(sent_keeper(b) for b in self.budgets(dest)))
         return sent
 
     def call_wait(self, dest: str) -> float:

@@ -59,6 +59,8 @@ from .turns import RankedSlots
 log = logging.getLogger(__name__)
 PORTRAIT_PLATFORMS = frozenset({"telegram"})
 DRAWN_AT_ONCE = 2     # the machine's cores, not the sends in flight: more would only share them
+BEHIND_ROUNDS = 1     # pictures waiting, in rounds of drawing, that make the drawing "behind"
+BEHIND_SECONDS = 0.5  # ... or how long ago the oldest picture not drawn yet was asked for
 KEPT = 64             # pictures kept after they were drawn (a few rounds of the busiest moment)
 KEPT_BYTES = 64 * 1024 * 1024   # ... and at most this much of them (an animation weighs megabytes)
 PAGE_RANK = 3         # a page's picture in a thread: after every chat's (``StoredOut.rank`` is 0, 1 or 2)
@@ -80,13 +82,30 @@ class Pictures:
         self.processes = processes
         self._chats_pool = DrawingPool(processes)
         self._pages_pool = DrawingPool(PAGE_DRAWN_AT_ONCE if processes else 0, niceness=PAGE_NICENESS)
-        self._cores = RankedSlots(max(at_once, processes))
+        self._slots = max(at_once, processes)
+        self._cores = RankedSlots(self._slots)
         self._kept: OrderedDict[str, bytes] = OrderedDict()
         self._kept_size = kept
         self._drawing: dict[str, asyncio.Future] = {}
         self._page_slots = asyncio.Semaphore(PAGE_DRAWN_AT_ONCE)
         self._pages_waiting = 0
+        self._asked: dict[str, float] = {}       # when each picture being drawn was asked for
         self.drawn = 0        # pictures actually drawn (the rest came from ``_kept``)
+
+    @property
+    def waiting(self) -> int:
+        """Pictures waiting for a core to be drawn on (the drawing queue)."""
+        return self._cores.waiting
+
+    def behind(self) -> bool:
+        """Whether a picture asked for now would wait: a round of drawing (a picture for each
+        process) waits already, or a picture asked for ``BEHIND_SECONDS`` ago is not drawn yet (a
+        busy machine, many games starting at once, the drawing processes still starting). Then a
+        game's first prompt does better not to wait in its chat behind its first picture."""
+        if self._cores.waiting >= BEHIND_ROUNDS * self._slots:
+            return True
+        oldest = min(self._asked.values(), default=None)
+        return oldest is not None and asyncio.get_running_loop().time() - oldest > BEHIND_SECONDS
 
     async def render(self, render: dict, language: str, platform: str, rank: int = 2) -> bytes | None:
         """The picture ``render`` asks for; the lowest ``rank`` is drawn first (``StoredOut.rank``)."""
@@ -96,6 +115,7 @@ class Pictures:
             return self._kept[key]
         drawing = self._drawing.get(key)
         if drawing is None:
+            self._asked[key] = asyncio.get_running_loop().time()
             drawing = self._drawing[key] = asyncio.ensure_future(self._draw(key, render, language, platform, rank))
         # shielded: one sender giving up (a stop) does not cancel the drawing the others share
         return await asyncio.shield(drawing)
@@ -142,6 +162,7 @@ class Pictures:
                     self._cores.release()
         finally:
             del self._drawing[key]
+            self._asked.pop(key, None)
         if image is not None:       # a failed drawing is tried again next time
             self._kept[key] = image
             while len(self._kept) > self._kept_size or len(self._kept) > 1 and sum(
@@ -173,6 +194,18 @@ class Pictures:
         """Stop the drawing processes (a drawing under way is not waited for)."""
         self._chats_pool.drop()
         self._pages_pool.drop()
+
+    async def warm_up(self) -> None:
+        """Start the drawing processes now, each with the games' drawing code loaded, so that the
+        first pictures after the bot starts do not wait for that (seconds on a busy machine: the
+        processes are spawned, and import what they draw with)."""
+        if self.processes == 0:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.gather(*(loop.run_in_executor(self._chats_pool.executor(), warm) for _ in range(self.processes)))
+        except (BrokenProcessPool, RuntimeError) as exc:     # stopped meanwhile: drawn on demand later
+            log.info("the drawing processes did not warm up: %r", exc)
 
 
 class DrawingPool:
@@ -210,6 +243,17 @@ def _drawing_process(lifeline: Connection, kernel_signal: bool, niceness: int) -
     end_with_parent(lifeline, kernel_signal)
     if niceness:
         os.nice(niceness)
+
+
+def warm() -> None:
+    """In a drawing process: load what every game draws with (its presenter, the fonts, the picture
+    library) by drawing each game's board at a start once."""
+    from bot.games import KINDS
+
+    for game_kind in KINDS.values():
+        definition = game_kind.definition
+        match = definition.new_match([f"P{k}" for k in range(definition.min_players)], seed=1, options={})
+        game_kind.presenter.render("map", match.view(None), [], "en", layout="portrait")
 
 
 def draw(kind_id: str, setup, moves: list, render: dict, language: str, platform: str) -> bytes:

@@ -53,7 +53,8 @@ class Turn:
 class Play:
     def __init__(self, store: GameStore, codec: PayloadCodec, clock: Clock, *,
                  choose_ai: Callable[..., Any] | None = None, ai_budget: float | None = None,
-                 behind: Callable[[str], bool] = lambda platform: False) -> None:
+                 behind: Callable[[str], bool] = lambda platform: False,
+                 drawing_behind: Callable[[], bool] = lambda: False) -> None:
         self.store = store
         self.codec = codec
         self.clock = clock
@@ -64,8 +65,11 @@ class Play:
         # Seconds a searching AI level may think per move (None: the game's default, 1 s).
         self.ai_budget = ai_budget
         # ``behind(platform)``: whether the outbox is behind with its sends there (then a new
-        # prompt goes before its round's picture): ``Delivery.behind``.
+        # prompt goes before its round's picture): ``Delivery.behind``. ``drawing_behind()``: whether
+        # the pictures are behind with their drawing (``Pictures.behind``): then, or when the outbox
+        # is behind, a game's first prompt goes before its first picture.
         self.behind = behind
+        self.drawing_behind = drawing_behind
 
     # ---- applying choices ---------------------------------------------------------------------
 
@@ -121,10 +125,12 @@ class Play:
         turn.private += TurnMessages(meta, loaded.kind, match, self.codec).private_events(events)
 
     async def finish(self, loaded: Loaded, turn: Turn, out: Sequence[OutRow] = (), *,
-                     notes: Sequence[str] = (), first_prompt: bool = False) -> None:
+                     notes: Sequence[str] = (), first_prompt: bool = False,
+                     first_picture: OutRow | None = None) -> None:
         """Let AI seats act until only humans are to act or the game ends (in a phase where
         several seats act at once, the AI seats make their choices now, the humans theirs when
-        they come); post, arm timers, commit."""
+        they come); post, arm timers, commit. ``first_picture``: the board at the game's start,
+        posted before the first prompt, or right after it when the bot is behind (``behind``)."""
         meta, match = loaded.meta, loaded.match
         try:
             while not match.is_terminal():
@@ -140,12 +146,18 @@ class Play:
             if match.is_terminal():
                 results = self.results(loaded, now)
                 ratings = await self.ratings.rate(meta, results, turn.rows)
+            # Behind, the players named wait for their prompt alone, not for a drawing first (many
+            # games starting at once: their first pictures wait for each other's drawing).
+            prompt_first = self.behind(meta.platform) or first_picture is not None and self.drawing_behind()
             posts = TurnMessages(meta, loaded.kind, match, self.codec).after_moves(
                 log_start=turn.log_start, cycle_before=turn.cycle_before, ends=turn.ends, notes=notes,
-                first_prompt=first_prompt, prompt_first=self.behind(meta.platform),
+                first_prompt=first_prompt, prompt_first=prompt_first,
                 final_lines=self.ratings.change_lines(ratings, meta.language))
             meta.turn = posts.turn          # the notes, the new prompt's slot, the buttons shown
-            rows = [*out, *turn.private, *posts.rows]
+            group_rows = list(posts.rows)
+            if first_picture is not None:
+                group_rows.insert(1 if prompt_first and not match.is_terminal() else 0, first_picture)
+            rows = [*out, *turn.private, *group_rows]
             changes = Changes(meta=meta, moves=turn.rows, outbox=rows, timers=timers,
                               results=results, ratings=ratings)
             if match.is_terminal():

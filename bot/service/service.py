@@ -20,6 +20,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -35,6 +36,7 @@ from .info import Info
 from .inputs import cleaned
 from .links import BoardLinks
 from .lobby import Lobby
+from .metrics import NO_METRICS, Backlog, Metrics, Readings
 from .mine import MyGames
 from .model import LOBBY, Changes
 from .outbox import Delivery
@@ -56,6 +58,7 @@ log = logging.getLogger(__name__)
 # A press's kind -> (needs the game's lock, the handler); the payload's first field is the game id.
 # "c" make a choice, "o" open a submenu, "b" back to the menu, "h" my choices, "m" my secret,
 # "j" join, "a" add an AI, "g" start, "l" leave (and "v": add an AI at a level, below).
+HEALTH_TIMEOUT = 5.0       # seconds the database may take to answer the health check
 LOBBY_PRESSES = {"j": Lobby.join, "a": Lobby.add_ai, "g": Lobby.start, "l": Lobby.leave}
 TURN_PRESSES = frozenset({"c", "o", "b"})
 # Presses whose answer never depends on whether the presser administers the chat (only the
@@ -102,8 +105,11 @@ class GameService:
                  live_matches: int = LIVE_MATCHES, platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None,
                  ai_seconds: float | None = None, owner: str | None = None,
                  lease_seconds: float | None = None, send_share: float = 1.0, drawing_processes: int = 0,
-                 web_url: str | None = None, telegram_app: str | None = None) -> None:
+                 web_url: str | None = None, telegram_app: str | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.storage = storage
+        # What an operator's monitoring is told (``metrics.Metrics``; by default nothing).
+        self.metrics = metrics or NO_METRICS
         # The name this process claims outbox messages and timers under (see ``open``).
         self.owner = owner or unique_owner()
         self.codec = codec
@@ -119,9 +125,9 @@ class GameService:
         self.delivery = Delivery(storage, self.clock,
                                  materialise=lambda row: outgoing.materialise(row, self.pictures.render, self.links),
                                  private_closed=self._private_closed, owner=self.owner, share=send_share,
-                                 **leases)
+                                 metrics=self.metrics, **leases)
         self.play = Play(self.store, codec, self.clock, choose_ai=ai, ai_budget=ai_seconds,
-                         behind=self.delivery.behind)
+                         behind=self.delivery.behind, drawing_behind=self.pictures.behind)
         self.chat_settings = Settings(self.store, codec, self.clock, self.play, defaults)
         self.defaults = self.chat_settings.defaults
         self.lobby = Lobby(self.store, codec, self.clock, self.play, self.chat_settings)
@@ -142,7 +148,7 @@ class GameService:
                    platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None, ai_seconds: float | None = None,
                    owner: str | None = None, lease_seconds: float | None = None,
                    send_share: float = 1.0, drawing_processes: int = 0, web_url: str | None = None,
-                   telegram_app: str | None = None) -> GameService:
+                   telegram_app: str | None = None, metrics: Metrics | None = None) -> GameService:
         """``platforms``: fire only timers of games on these platforms (all when None);
         ``defaults``: option defaults for chats that have not changed them.
 
@@ -167,7 +173,9 @@ class GameService:
 
         ``web_url``: the web board's public address (``BOARDCHAT_WEB_URL``): the chats' messages
         then carry buttons that open it (``links.BoardLinks``); ``telegram_app``: the short name
-        of the bot's Telegram Mini App (``BOARDCHAT_TELEGRAM_APP``)."""
+        of the bot's Telegram Mini App (``BOARDCHAT_TELEGRAM_APP``).
+
+        ``metrics``: what it tells an operator's monitoring (``metrics.Metrics``; None: nothing)."""
         checked_defaults(defaults or {})          # a bad operator default stops start-up at once
         storage = storage or storage_for(str(db_path))     # a path, or a postgresql:// URL
         await storage.open()
@@ -182,7 +190,7 @@ class GameService:
                        platforms=platforms,
                        defaults=defaults, ai_seconds=ai_seconds, owner=owner, lease_seconds=lease_seconds,
                        send_share=send_share, drawing_processes=drawing_processes, web_url=web_url,
-                       telegram_app=telegram_app)
+                       telegram_app=telegram_app, metrics=metrics)
         except BaseException:
             await storage.close()       # a half-opened service must not leave its connection behind
             raise
@@ -209,6 +217,8 @@ class GameService:
         return await self.store.restore_all()
 
     def _committed(self, changes: Changes) -> None:
+        if changes.moves and changes.meta is not None:
+            self.metrics.moves_made(changes.meta.platform, len(changes.moves))
         for platform in {o.platform for o in changes.outbox}:
             self.delivery.wake(platform)
         if changes.timers is not None:
@@ -337,7 +347,9 @@ class GameService:
     async def press(self, chat: Chat | None, user: User, payload: str) -> Reply:
         """Any button the service issued; stale, foreign, duplicate or forged ones are refused.
         A board button in the answer (a seat's choices) becomes the presser's link."""
+        started = time.perf_counter()
         reply = await self._press(chat, user, payload)
+        self.metrics.press_answered(user.platform, time.perf_counter() - started)
         return self.links.reply(reply, user, normalize_language(user.language))
 
     async def _press(self, chat: Chat | None, user: User, payload: str) -> Reply:
@@ -572,6 +584,26 @@ class GameService:
 
     # ---- delivery and time --------------------------------------------------------------
 
+    async def readings(self) -> Readings:
+        """The levels an operator watches (``/metrics``): games running, each platform's outbox
+        backlog and its oldest message's wait, pictures waiting to be drawn."""
+        now = self.clock.now()
+        backlogs = tuple(Backlog(platform, count, max(0.0, now - oldest))
+                         for platform, count, oldest in await self.storage.backlog())
+        return Readings(await self.storage.running_games(), backlogs, self.pictures.waiting)
+
+    async def health(self) -> bool:
+        """Whether the database answers (``/healthz``)."""
+        try:
+            await asyncio.wait_for(self.storage.running_games(), timeout=HEALTH_TIMEOUT)
+        except Exception:  # noqa: BLE001 - any failure to answer is unhealthy
+            log.warning("health check: the database did not answer", exc_info=True)
+            return False
+        return True
+
+    async def pace_reply(self, platform: str, dest: str) -> None:
+        await self.delivery.pace_reply(platform, dest)
+
     async def deliver_pending(self, transport: Transport) -> int:
         return await self.delivery.deliver_pending(transport)
 
@@ -579,6 +611,7 @@ class GameService:
         """Deliver forever; the first call also starts this process's one timer loop."""
         if self._timer_task is None or self._timer_task.done():
             self._timer_task = asyncio.create_task(self.run_timers())
+            self._warm_up = asyncio.create_task(self.pictures.warm_up())
         await self.delivery.run(transport, max_sleep=max_sleep)
 
     async def fire_due_timers(self) -> int:

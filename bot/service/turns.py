@@ -64,3 +64,8 @@ class RankedSlots:
     def release(self) -> None:
         if not self._turns.serve():       # the slot passes straight to the next waiter, if any
             self._free += 1
+
+    @property
+    def waiting(self) -> int:
+        """Waiters for a slot now (a few may have stopped waiting)."""
+        return len(self._turns)

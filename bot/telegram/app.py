@@ -18,7 +18,7 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from telegram import Bot, Update
 from telegram.error import InvalidToken, NetworkError
@@ -34,6 +34,7 @@ from bot.telegram.settings import TelegramSettings
 from bot.telegram.transport import TelegramTransport
 
 if TYPE_CHECKING:
+    from bot.web.ops import OpsServer
     from bot.web.server import WebBoard, WebSettings
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,8 @@ class Runtime:
     tasks: list[asyncio.Task] = field(default_factory=list)
     web: WebSettings | None = None      # the web board's settings: served while the bot runs
     board: WebBoard | None = None
+    ops: tuple[str, int] | None = None  # where /healthz and /metrics listen alone (no board, metrics on)
+    ops_server: OpsServer | None = None
 
     def require_service(self) -> GameServiceAPI:
         if self.service is None:
@@ -73,11 +76,13 @@ def build_application(token: str, *, service: GameServiceAPI | None = None,
                       service_factory: Callable[[], Awaitable[GameServiceAPI]] | None = None,
                       base_url: str | None = None, base_file_url: str | None = None,
                       register_menu: bool = True,
-                      admin_cache: AdminCache | None = None, web: WebSettings | None = None) -> Application:
+                      admin_cache: AdminCache | None = None, web: WebSettings | None = None,
+                      ops: tuple[str, int] | None = None) -> Application:
     """An Application for ``token`` playing on ``service`` (or one opened by ``service_factory``
     at startup and closed at shutdown). ``base_url`` points at another Bot API server (tests).
     ``web``: serve the web board too (the service then offers its links: ``GameService.open``'s
-    ``web_url``), and render its Mini App's links."""
+    ``web_url``), and render its Mini App's links; ``ops``: without the board, serve /healthz and
+    /metrics alone at this host and port (``bot.web.ops``)."""
     if (service is None) == (service_factory is None):
         raise ValueError("give exactly one of service and service_factory")
     builder = ApplicationBuilder().token(token)
@@ -89,7 +94,8 @@ def build_application(token: str, *, service: GameServiceAPI | None = None,
     builder = builder.concurrent_updates(CONCURRENT_UPDATES)
     builder = builder.post_init(_post_init).post_stop(_post_stop).post_shutdown(_post_shutdown)
     application = builder.build()
-    state = Runtime(service_factory=service_factory, service=service, register_commands=register_menu, web=web)
+    state = Runtime(service_factory=service_factory, service=service, register_commands=register_menu, web=web,
+                    ops=ops)
     application.bot_data[RUNTIME_KEY] = state
     TelegramHandlers(state.require_service, lambda: application.bot.username, admin_cache,
                      mini_app=web.telegram_app if web else None).register(application)
@@ -111,6 +117,11 @@ async def _post_init(application: Application) -> None:
         from bot.web.server import serve_board
 
         state.board = await serve_board(service, state.web)
+    elif state.ops is not None:
+        from bot.web.ops import OpsService, serve_ops
+
+        # The GameService behind the contract answers the ops routes too (health, readings).
+        state.ops_server = await serve_ops(cast("OpsService", service), *state.ops)
     if state.register_commands:
         await register_commands(application.bot)
     # run_delivery also starts the service's timer loop: the process runs exactly one.
@@ -133,6 +144,9 @@ async def _post_stop(application: Application) -> None:
     board, state.board = state.board, None
     if board is not None:
         await board.stop()
+    ops, state.ops_server = state.ops_server, None
+    if ops is not None:
+        await ops.stop()
 
 
 async def _post_shutdown(application: Application) -> None:
@@ -197,10 +211,17 @@ async def stop_application(application: Application) -> None:
 
 def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[GameServiceAPI]]:
     async def open_service() -> GameServiceAPI:
-        from bot.config import ai_seconds, drawing_processes_setting, game_defaults, live_matches_setting
+        from bot.config import (
+            ai_seconds,
+            drawing_processes_setting,
+            game_defaults,
+            live_matches_setting,
+            service_metrics,
+        )
         from bot.service import GameService  # imported late: the adapter itself needs only the contract
 
         return await GameService.open(config.db_path, platforms=("telegram",), defaults=game_defaults(),
+                                      metrics=service_metrics(),
                                       ai_seconds=ai_seconds(), owner=config.instance, send_share=1 / config.senders,
                                       drawing_processes=drawing_processes_setting(), live_matches=live_matches_setting(),
                                       web_url=config.web.public_url if config.web else None,
@@ -261,8 +282,11 @@ def run_telegram(config: TelegramSettings | None = None) -> int:
         if not _reach(loop, config):
             log.info("stopped")
             return 0
+        from bot.config import ops_address
+
         application = build_application(config.token, service_factory=_open_service_factory(config),
-                                        base_url=config.api_base_url, web=config.web)
+                                        base_url=config.api_base_url, web=config.web,
+                                        ops=ops_address() if config.metrics and config.web is None else None)
         if config.webhook_url:
             options = webhook_options(config)
             log.info("telegram: webhook mode, listening on %s:%s/%s", options["listen"], options["port"],

@@ -396,6 +396,7 @@ class TelegramHandlers:
         """A file (a game's record) with the reply's text as its caption; failures are logged."""
         caption = split_text(reply.text or "", CAPTION_LIMIT)[0] or None
         try:
+            await self._paced(message.chat_id)
             await message.get_bot().send_document(
                 message.chat_id, reply.document, filename=reply.document_name or "record.json", caption=caption,
                 reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True))
@@ -421,14 +422,20 @@ class TelegramHandlers:
                 log.warning("telegram: could not reply in chat %s: %s", message.chat_id, exc)
                 return
 
-    @staticmethod
-    async def _send_chunks(bot, chat_id: int, reply: Reply, markup: InlineKeyboardMarkup | None, *,
+    async def _paced(self, chat_id: int) -> None:
+        """Before a call of our own (not the outbox's) to ``chat_id``: wait for the bot's flood
+        budgets and count the call in them. Telegram gives users (private chats) positive ids and
+        groups negative ones."""
+        await self.service.pace_reply(PLATFORM, f"u:{chat_id}" if chat_id > 0 else f"c:{chat_id}")
+
+    async def _send_chunks(self, bot, chat_id: int, reply: Reply, markup: InlineKeyboardMarkup | None, *,
                            reply_to: ReplyParameters | None = None) -> None:
         """A reply's image and text, split to Telegram's limits; the keyboard on the last message."""
         text = reply.text or ""
         if reply.image is not None:
             caption = split_text(text, CAPTION_LIMIT)[0]
             text = text[len(caption):].strip()
+            await self._paced(chat_id)
             await bot.send_photo(chat_id, reply.image, caption=caption or None,
                                  reply_markup=None if text else markup, reply_parameters=reply_to,
                                  filename=reply.image_name)
@@ -437,6 +444,7 @@ class TelegramHandlers:
             return
         parts = split_text(text, TEXT_LIMIT)
         for index, part in enumerate(parts):
+            await self._paced(chat_id)
             await bot.send_message(chat_id, part, reply_markup=markup if index == len(parts) - 1 else None,
                                    reply_parameters=reply_to if index == 0 else None)
 

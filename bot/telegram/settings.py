@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-from bot.config import ConfigError, Settings, database_target, senders_setting, web_settings
+from bot.config import ConfigError, Settings, database_target, metrics_setting, senders_setting, web_settings
 from bot.config import settings as load_settings
 from bot.product import DEFAULT_DB, env_name
 
@@ -28,6 +28,7 @@ class TelegramSettings:
     instance: str | None = None           # BOARDCHAT_INSTANCE: this process's name among several
     senders: int = 1                      # BOARDCHAT_SENDERS: processes sending for this bot
     web: WebSettings | None = None        # BOARDCHAT_WEB_*: the web board, served when its address is set
+    metrics: bool = False                 # BOARDCHAT_METRICS: /metrics served (with the board, or alone)
 
     @classmethod
     def from_env(cls, source: Settings | None = None) -> TelegramSettings:
@@ -48,6 +49,7 @@ class TelegramSettings:
             instance=env.get(env_name("INSTANCE")),
             senders=senders_setting(env),
             web=web_settings(env, telegram_token=token),
+            metrics=metrics_setting(env),
         )
 
     @property

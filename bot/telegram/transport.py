@@ -25,6 +25,7 @@ from bot.contract import (
     RetryLater,
     Transport,
     Undeliverable,
+    Window,
     another_call,
     calling,
 )
@@ -40,23 +41,23 @@ NETWORK_RETRY_SECONDS = 3.0
 ANIMATION_LIMIT = 50 * 1000 * 1000
 PICTURES_KEPT = 10_000      # message ids remembered as pictures (see ``TelegramTransport._pictures``)
 
-# Telegram's flood limits (core.telegram.org/bots/faq): about 30 messages a second for one
-# bot, at most 20 a minute in one group, about one a second in one chat with short bursts;
-# edits count like sends. Each budget stays under its limit in any window of the limit's
-# length, with a margin: a call is counted when it arrives, and some calls take longer on the
-# way than others (a picture's upload, a loaded machine), so calls spaced by our clock (each
-# counted when it goes out: ``pacing.Sent``) can arrive closer together. The margin is how late
-# a call may arrive before the one after the limit's worth of calls would fall in its window:
-# - overall 1 + 28 a second: the 31st call goes 30/28 s after the first (0.07 s to spare);
-# - a group's chat 3 + 0.3 a second: the three calls that end a round (closing edit, map, next
-#   prompt) go at once, the 6th call 10 s after the first (5 s to spare on 5 in 5 s); on top,
-#   the group's 5 + 14 a minute: the 21st call 69 s after the first (9 s to spare);
-# - a private chat 2 + 0.7 a second (not the group's 20 a minute, which does not apply there): a
-#   tap in private answered at once, then about one call every 1.4 s; the 6th call 5.7 s after
-#   the first (0.7 s to spare on 5 in 5 s; with 3 + 0.4, none to spare, Papà Paolo's quick
-#   private steps, each with a picture, were refused once in a game).
-TELEGRAM_PACE = PaceLimits(total=Budget(1, 28.0), chat=Budget(3, 0.3), group=Budget(5, 14 / 60),
-                           private=Budget(2, 0.7))
+# Telegram's flood limits (core.telegram.org/bots/faq), read strictly: 30 calls in any one second
+# for one bot, 20 in any minute in one group, about one a second in one chat with short bursts
+# (the fake Bot API's 5 in any 5 s); edits count like sends. Each budget stays under its limit
+# with a margin: a call is counted when it arrives, and some calls take longer on the way than
+# others (a picture's upload, a loaded machine), so calls spaced by our clock (each counted when
+# it goes out: ``pacing.Sent``, ``pacing.SlidingWindow``) can arrive closer together.
+# - overall a bucket of 1 refilled 28 times a second: evenly spread, the 31st call goes 30/28 s
+#   after the first (0.07 s to spare); any second holds at most 29;
+# - a chat: 5 calls in any 6.5 s (a window: the lobby, its edits and the first prompt go at
+#   once; 1.5 s to spare on 5 in 5 s, for a slow upload);
+# - a group on top: 19 calls in any 61 s (one call and a second to spare on 20 a minute), so a
+#   game's set-up and its first presses are not held to one call every 4 s as a bucket refilled
+#   at 20 a minute would hold them;
+# - a private chat 5 in any 6.5 s, as a chat (the group's 20 a minute does not apply there).
+# Command replies the adapter posts itself count in the same budgets (``GameService.pace_reply``).
+TELEGRAM_PACE = PaceLimits(total=Budget(1, 28.0), chat=Window(5, 6.5), group=Window(19, 61.0),
+                           private=Window(5, 6.5))
 
 # python-telegram-bot 22.2+ deprecates int time periods (``RetryAfter.retry_after`` and the
 # like become ``datetime.timedelta`` in its next major version) and warns on every read,
@@ -125,7 +126,7 @@ class TelegramTransport(Transport):
             except ChatMigrated as migrated:   # a group became a supergroup: follow it
                 return await self._deliver(migrated.new_chat_id, message)
         except RetryAfter as exc:
-            raise RetryLater(retry_seconds(exc), "telegram flood control") from exc
+            raise RetryLater(retry_seconds(exc), "telegram flood control", refused=True) from exc
         except Forbidden as exc:
             raise Undeliverable("private_closed" if private else "gone", exc.message) from exc
         except BadRequest as exc:

@@ -56,6 +56,7 @@ from .hardening import (
     security_headers,
 )
 from .hub import Hub, OpenPage
+from .ops import add_ops_routes
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -103,6 +104,7 @@ def make_app(service, settings: WebSettings) -> web.Application:
     app.router.add_get("/live", live)
     app.on_shutdown.append(_close_pages)
     app.on_response_prepare.append(security_headers(content_security_policy(settings.public_url)))
+    add_ops_routes(app, service, app[HUB].open_pages)      # /healthz, and /metrics when switched on
     return app
 
 

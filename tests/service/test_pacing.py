@@ -7,9 +7,9 @@ import asyncio
 from aiolimiter import AsyncLimiter
 from service_helpers import FakeTransport, chat, user
 
-from bot.contract import Budget, PaceLimits, another_call
+from bot.contract import Budget, PaceLimits, Window, another_call
 from bot.service.model import Changes, OutRow
-from bot.service.pacing import Pacer, Ranked, shared
+from bot.service.pacing import Pacer, Ranked, Sent, SlidingWindow, shared
 
 LIMITS = PaceLimits(total=Budget(100, 1000.0), chat=Budget(2, 0.001), group=Budget(3, 0.001))
 
@@ -182,6 +182,58 @@ def test_the_call_time_check_keeps_a_chats_burst_and_pace():
     assert round(pacer.call_wait("u:ann"), 3) == 1.0
     clock.t += 1.0
     assert pacer.call_wait("u:ann") == 0
+
+
+def _most_in_any_window(times: list[float], seconds: float) -> int:
+    """The most of ``times`` that fall in one window of ``seconds`` (it may start anywhere; a call
+    at its very end, to a rounding error, is the next window's, as the fake Bot API counts)."""
+    return max(sum(1 for t in times if start <= t < start + seconds - 1e-9) for start in times)
+
+
+def _as_fast_as_allowed(keeper: Sent | SlidingWindow, calls: int) -> list[float]:
+    """The times of ``calls`` calls, each made the moment ``keeper`` allows it."""
+    now, times = 0.0, []
+    for _ in range(calls):
+        now += keeper.wait(now)
+        keeper.record(now)
+        times.append(now)
+    return times
+
+
+def test_a_leaky_bucket_of_n_lets_in_twice_n_in_one_sliding_window_where_a_window_lets_in_n() -> None:
+    """A bucket of 30 refilled at 30 a second: 30 at once, then one every 30th of a second, so
+    59 calls fall in one second; 30 in any one second, as a window, lets in 30 at most."""
+    bucket = _as_fast_as_allowed(Sent(Budget(30, 30.0)), 120)
+    window = _as_fast_as_allowed(SlidingWindow(Window(30, 1.0)), 120)
+    assert _most_in_any_window(bucket, 1.0) == 59
+    assert _most_in_any_window(window, 1.0) == 30
+    assert window[29] == 0.0 and window[30] == 1.0      # its whole 30 at once, then it waits
+    assert SlidingWindow(Window(30, 1.0)).idle(0.0)
+
+
+def test_the_call_time_check_keeps_a_groups_window_and_its_chats() -> None:
+    """Telegram's group pace: 5 in any 6.5 s in the chat, 19 in any 61 s in the group. Calls made
+    as fast as allowed: never more in a window than it holds, the first 5 at once."""
+    clock = ManualClock()
+    pacer = Pacer(PaceLimits(total=Budget(1, 28.0), chat=Window(5, 6.5), group=Window(19, 61.0)), now=clock)
+    times = []
+    for _ in range(40):
+        clock.t += pacer.call_wait("c:g")
+        pacer.called("c:g")
+        times.append(clock.t - 100.0)
+    assert times[4] < 0.2 and times[5] >= 6.5
+    assert _most_in_any_window(times, 6.5) == 5 and _most_in_any_window(times, 61.0) == 19
+    assert _most_in_any_window(times, 60.0) <= 19
+
+
+async def test_a_chats_window_in_front_of_the_sends_holds_the_chat_and_lets_others_go() -> None:
+    clock = ManualClock()
+    pacer = Pacer(PaceLimits(total=Budget(100, 1000.0), chat=Window(2, 10.0)), now=clock)
+    await pacer.take("c:a")
+    await pacer.take("c:a")
+    assert not pacer.ready("c:a") and pacer.busy() == {"c:a"} and pacer.ready("c:b")
+    clock.t += 10.0
+    assert pacer.ready("c:a") and pacer.busy() == set()
 
 
 async def test_a_private_chat_has_its_own_budget_not_the_groups():

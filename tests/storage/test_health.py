@@ -15,7 +15,7 @@ from bot.service.storage import SCHEMA_VERSION, open_storage
 
 
 def health(capsys, *args: str) -> tuple[int, dict]:
-    code = main(["health", *args])
+    code = main(["health", "--json", *args])
     return code, json.loads(capsys.readouterr().out.strip().splitlines()[-1])
 
 

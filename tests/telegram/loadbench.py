@@ -52,7 +52,7 @@ from flood import FloodLimits, FloodModel  # noqa: E402
 from outbox_gone import ALL_OUTBOX, keep_replaced_rows  # noqa: E402
 from tgharness import Bot  # noqa: E402
 
-from bot.contract import Budget, Chat, PaceLimits, User  # noqa: E402
+from bot.contract import Budget, Chat, PaceLimits, User, Window  # noqa: E402
 from bot.telegram.app import runtime  # noqa: E402
 from bot.telegram.transport import TELEGRAM_PACE  # noqa: E402
 
@@ -82,7 +82,9 @@ def flood_at(limits: FloodLimits, speed: float) -> FloodLimits:
 
 
 def pace_at(pace: PaceLimits, speed: float) -> PaceLimits:
-    def fast(budget: Budget | None) -> Budget | None:
+    def fast(budget: Budget | Window | None) -> Budget | Window | None:
+        if isinstance(budget, Window):
+            return Window(budget.calls, budget.seconds / speed)
         return None if budget is None else Budget(budget.burst, budget.per_second * speed)
     return PaceLimits(**{f.name: fast(getattr(pace, f.name)) for f in dataclasses.fields(pace)})
 
@@ -258,9 +260,10 @@ def _chat_of(call) -> int | None:
         return None
 
 
-async def check_chats(bot: Bot, api: FakeBotAPI, groups: list[Group]) -> dict[str, int]:
+async def check_chats(bot: Bot, api: FakeBotAPI, groups: list[Group], replies: frozenset = frozenset()) -> dict[str, int]:
     """Lost, doubled and reordered messages per chat: every outbox message sent, every message
-    the group shows recorded by exactly one outbox message, posts in the outbox's order."""
+    the group shows recorded by exactly one outbox message, posts in the outbox's order.
+    ``replies``: (chat, message id) of messages the adapter posted itself (a command's reply)."""
     async with bot.service.storage.db.execute(
             f"SELECT dest, state, message_id FROM {ALL_OUTBOX} WHERE platform = 'telegram' ORDER BY id") as cur:
         rows = await cur.fetchall()
@@ -275,7 +278,7 @@ async def check_chats(bot: Bot, api: FakeBotAPI, groups: list[Group]) -> dict[st
                 counts["lost"] += 1
             elif int(message_id) not in posted:
                 posted.append(int(message_id))
-        counts["doubled"] += len(shown_ids - set(posted))
+        counts["doubled"] += len(shown_ids - set(posted) - {m for chat, m in replies if chat == group.chat.id})
         counts["reordered"] += sum(1 for a, b in zip(posted, posted[1:], strict=False) if b < a)
     return counts
 
@@ -480,6 +483,102 @@ async def run_quick_tables(groups: int, *, humans: int = 2, ais: int = 0, presse
             await api.stop()
 
 
+def lobby_of(api: FakeBotAPI, chat: FakeChat) -> Msg | None:
+    """The group's lobby: its latest bot message with a Join button."""
+    for msg in reversed(api.bot_messages(chat)):
+        if any("?start=j_" in b.get("url", "") for b in msg.buttons()):
+            return msg
+    return None
+
+
+async def start_group(api: FakeBotAPI, index: int, humans: int, game: str,
+                      timeout: float) -> tuple[Group, int, float]:
+    """A group's set-up as people do it, through the Bot API: the first person writes /newgame,
+    the others tap Join as soon as the lobby shows, and the first taps Start once they are all
+    in. The group, the adapter's own answer to /newgame (not the outbox's) and the moment Start
+    was tapped."""
+    chat = api.add_group(-1_000_000 - index, f"Table {index}")
+    players = [api.add_user(100_000 * (index + 1) + k, f"P{index}x{k}", started=True) for k in range(humans)]
+    command = api.send_text(chat, players[0], f"/newgame {game}")
+    await api.wait_for(lambda: lobby_of(api, chat) is not None, timeout, f"the lobby in {chat.title}")
+    await api.wait_for(lambda: any(m.reply_to == command.message_id for m in api.bot_messages(chat)), timeout,
+                       f"the answer to /newgame in {chat.title}")
+    answer = next(m for m in api.bot_messages(chat) if m.reply_to == command.message_id)
+    for player in players[1:]:
+        api.follow_url(player, lobby_of(api, chat).button("Join")["url"])
+        await api.wait_for(lambda p=player: p.first_name in lobby_of(api, chat).body, timeout,
+                           f"{player.first_name} in the lobby")
+    lobby = lobby_of(api, chat)
+    api.press(players[0], lobby, lobby.button("Start"))
+    return Group(chat, players), answer.message_id, time.monotonic()
+
+
+async def run_starts(groups: int, *, humans: int = 2, presses: int = 6, think: float = 1.0,
+                     speed: float = 1.0, limits: FloodLimits = TELEGRAM, pace_total: Budget | None = None,
+                     game: str = GAMES[0], seed: int = 1, timeout: float = 600.0, pictures: bool = True,
+                     drawing_processes: int = 0) -> dict:
+    """``groups`` groups of ``humans`` people set up and start a game in the same second, under the
+    limits from the first call on (set-up included), then play: each person presses ``think``
+    seconds after the prompt names them, ``presses`` times a group. Start to the first prompt,
+    press to the next prompt (seconds of the game's clock), and the 429s served at set-up (until
+    every group had its first prompt) and in play."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        api, bot, world = await open_world(tmp, speed=speed, limits=limits, pace_total=pace_total,
+                                           drawing_processes=drawing_processes)
+        if not pictures:
+            bot.service.pictures.render = _small_picture
+        try:
+            await bot.service.pictures.warm_up()       # a bot that has been up a while: its drawing processes too
+            world.limited()
+            firsts: list[float] = []
+            waits: list[float] = []
+            setup_over = asyncio.Event()
+            setup_refused = 0
+            answers: list[tuple[int, int]] = []
+
+            async def table(index: int) -> None:
+                group, answer, pressed = await start_group(api, index, humans, game, timeout)
+                answers.append((group.chat.id, answer))
+                await api.wait_for(lambda: prompt_of(api, group.chat) is not None
+                                   and to_act(prompt_of(api, group.chat), group) is not None,
+                                   timeout, f"the first prompt in {group.chat.title}")
+                firsts.append((time.monotonic() - pressed) * speed)
+                if len(firsts) == groups:
+                    setup_over.set()
+                await setup_over.wait()
+                for _ in range(presses):
+                    await asyncio.sleep(think / speed)
+                    before = press(api, group, rng)
+                    if before is None:
+                        return
+                    pressed = time.monotonic()
+                    await next_prompt(api, group, before, timeout)
+                    waits.append((time.monotonic() - pressed) * speed)
+
+            async def count_setup() -> None:
+                nonlocal setup_refused
+                await setup_over.wait()
+                setup_refused = len(api.flood.refused)
+            counter = asyncio.create_task(count_setup())
+            started = time.monotonic()
+            await asyncio.gather(*(table(i) for i in range(groups)))
+            seconds = (time.monotonic() - started) * speed
+            await counter
+            await settle(world, None, timeout)
+            flood = api.flood
+            tables = [Group(api.chats[-1_000_000 - i], []) for i in range(groups)]
+            return {"groups": groups, "humans": humans, "first_p50": pct(firsts, 50), "first_max": max(firsts),
+                    "press_p50": pct(waits, 50), "press_p90": pct(waits, 90), "press_max": max(waits, default=0.0),
+                    "presses": len(waits), "setup_refused": setup_refused,
+                    "play_refused": len(flood.refused) - setup_refused, "seconds": seconds,
+                    "refused_calls": sorted({method for _, method, _ in flood.refused}),
+                    **await check_chats(bot, api, tables, frozenset(answers))}
+        finally:
+            await bot.stop()
+            await api.stop()
+
+
 def _private_state(api: FakeBotAPI, player: FakeUser) -> tuple:
     """What the player's private chat shows now: each bot message with its edits."""
     return tuple((m.message_id, m.edits) for m in api.bot_messages(player))
@@ -568,6 +667,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="instead: this many tables of people pressing as soon as the prompt names them")
     parser.add_argument("--humans", type=int, default=2, help="with --quick: people at each table")
     parser.add_argument("--presses", type=int, default=6, help="with --quick: presses at each table")
+    parser.add_argument("--starts", type=int, default=0, metavar="GROUPS",
+                        help="instead: this many groups of --humans people set up and start a game in the same "
+                             "second, then play (--presses each, --think seconds after the prompt names them)")
     parser.add_argument("--private-game", action="store_true",
                         help="instead: a whole Papà Paolo game of three people and an AI, decided in private")
     parser.add_argument("--think", type=float, default=1.0,
@@ -582,6 +684,19 @@ def main(argv: list[str] | None = None) -> None:
               f"  {r['private_per_tap']:.2f} private calls a tap, the game took {r['minutes']:.1f} min\n"
               f"  429s served: {r['refused']} (goal 0); lost {r['lost']}, doubled {r['doubled']}, "
               f"reordered {r['reordered']}")
+        return
+    if args.starts:
+        r = asyncio.run(run_starts(args.starts, humans=args.humans, presses=args.presses, think=args.think,
+                                   limits=limits, pictures=not args.small_pictures,
+                                   drawing_processes=args.drawing_processes))
+        print(f"{r['groups']} groups of {r['humans']} people starting a game in the same second, then pressing "
+              f"{args.think:g} s after the prompt names them:\n"
+              f"  start to the first prompt: p50 {r['first_p50']:.2f} s, max {r['first_max']:.2f} s (goal p50 < 5 s)\n"
+              f"  press to the next prompt: p50 {r['press_p50']:.2f} s, p90 {r['press_p90']:.2f} s, "
+              f"max {r['press_max']:.2f} s over {r['presses']} presses (goal p50 < 5 s)\n"
+              f"  429s served: {r['setup_refused']} at set-up, {r['play_refused']} in play (goal 0)"
+              f"{' (' + ', '.join(r['refused_calls']) + ')' if r['refused_calls'] else ''}; took {r['seconds']:.1f} s\n"
+              f"  lost {r['lost']}, doubled {r['doubled']}, reordered {r['reordered']}")
         return
     if args.quick:
         r = asyncio.run(run_quick_tables(args.quick, humans=args.humans, presses=args.presses, limits=limits,

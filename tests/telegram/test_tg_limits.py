@@ -145,6 +145,9 @@ class ScriptedService:
     async def settings(self, chat, user, changes):
         return self.reply
 
+    async def pace_reply(self, platform: str, dest: str) -> None:
+        return None             # no pacing here: the tests of pacing are test_tg_pacing.py's
+
     async def run_delivery(self, transport) -> None:
         await asyncio.Event().wait()
 

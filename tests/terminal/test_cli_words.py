@@ -89,7 +89,7 @@ def test_a_word_that_fits_several_choices_is_refused_in_one_wording(monkeypatch,
 
 def test_health_without_a_database_names_where_each_kind_of_game_lives(monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(tmp_path)
-    assert main(["health"]) == 1
+    assert main(["health", "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False
     assert str(tmp_path / "boardchat.sqlite3") in report["error"]          # where the bots' default is

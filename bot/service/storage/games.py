@@ -101,6 +101,10 @@ class StoredGames:
         """(id, platform, chat id) of every lobby and running game."""
         return [tuple(r) for r in await self.database.all(f"SELECT id, platform, chat_id FROM games WHERE {UNFINISHED}")]
 
+    async def running_games(self) -> int:
+        """How many games are under way (started, not finished nor aborted)."""
+        return int(await self.database.value("SELECT COUNT(*) FROM games WHERE status = 'playing'"))
+
     async def user_games(self, platform: str, user_id: str) -> list[int]:
         """Ids of the running games where the user holds a seat."""
         rows = await self.database.all("SELECT id, seats FROM games WHERE platform = ? AND status = 'playing'",

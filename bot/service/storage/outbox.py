@@ -140,6 +140,13 @@ class StoredOutbox:
 
     database: Database
 
+    async def backlog(self) -> list[tuple[str, int, float]]:
+        """(platform, messages not yet delivered, the oldest one's commit time) for each platform
+        with any: what an operator watches of the delivery (``/metrics``)."""
+        rows = await self.database.all(f"SELECT platform, COUNT(*), MIN(created) FROM outbox WHERE {UNSENT} "
+                                       "GROUP BY platform ORDER BY platform")
+        return [(str(platform), int(count), float(oldest)) for platform, count, oldest in rows]
+
     async def unsent(self, platform: str, limit: int = 500) -> list[StoredOut]:
         rows = await self.database.all(f"SELECT {OUT_COLS} FROM outbox WHERE platform = ? AND {UNSENT} "
                                        f"ORDER BY id LIMIT ?", (platform, limit))
