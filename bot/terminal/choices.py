@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "rating": ("rating", "ratings"),
     "help": ("help", "h", "?"),
     "quit": ("quit", "q", "exit"),
+    "abandon": ("abandon",),
 }
 
 

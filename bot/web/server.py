@@ -7,6 +7,7 @@ Routes:
   POST /api/telegram       initData (and the game's start parameter) -> a pass for that person
   GET  /picture?t=..&...   a picture the page shows (the public map, or the viewer's own board)
   GET  /live?t=<pass>      the page's WebSocket: its state on every change, and its taps
+  GET  /p/<code>           a short link to a board link (``shortlinks.py``)
 
 Messages on the WebSocket (JSON, one per frame). The page sends
   {"type": "hello", "since": <version or null>, "layout": "landscape"|"portrait", "at": <move or null>}
@@ -36,6 +37,7 @@ from bot.service.passes import SEAT_PASS_SECONDS, BadPass, Pass
 from bot.service.payloads import ForgedPayload
 from renderers.i18n import normalize_language, t
 
+from . import shortlinks
 from .auth import telegram_login
 from .hub import Hub, OpenPage
 
@@ -74,6 +76,7 @@ def make_app(service, settings: WebSettings) -> web.Application:
     app.router.add_post("/api/telegram", telegram_pass)
     app.router.add_get("/picture", picture)
     app.router.add_get("/live", live)
+    shortlinks.add_routes(app)      # /p/<code>: short links to the board (the terminal prints them)
     app.on_shutdown.append(_close_pages)
     return app
 

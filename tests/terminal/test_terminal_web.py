@@ -12,7 +12,21 @@ import aiohttp
 
 from bot.terminal.play import EXIT_OK, PlayOptions, run_play
 
-LINK = re.compile(r"http://127\.0\.0\.1:\d+/board\?t=\S+")
+SHORT_LINK = re.compile(r"http://127\.0\.0\.1:\d+/p/[A-Za-z0-9_-]+$", re.M)
+
+
+async def board_link(out: io.StringIO) -> str:
+    """The long board link the short one printed leads to (waiting for it to be printed)."""
+    for _ in range(200):
+        if SHORT_LINK.search(out.getvalue()):
+            break
+        await asyncio.sleep(0.05)
+    short = SHORT_LINK.search(out.getvalue())
+    assert short is not None, out.getvalue()
+    async with aiohttp.ClientSession() as http, http.get(short.group(0), allow_redirects=False) as answer:
+        assert answer.status == 302
+        base = short.group(0).split("/p/")[0]
+        return base + answer.headers["Location"]
 
 
 async def test_the_terminal_serves_the_board_and_a_move_there_goes_on_here(tmp_path):
@@ -23,11 +37,7 @@ async def test_the_terminal_serves_the_board_and_a_move_there_goes_on_here(tmp_p
                           maps=None, web_port=0)
     session = asyncio.ensure_future(run_play(options, stdin=stdin, stdout=out, colour=False))
     try:
-        for _ in range(200):
-            if LINK.search(out.getvalue()):
-                break
-            await asyncio.sleep(0.05)
-        link = LINK.search(out.getvalue()).group(0)
+        link = await board_link(out)
         shown_before = out.getvalue().count("Ann, your turn")
         async with aiohttp.ClientSession() as http:
             ws = await http.ws_connect(link.replace("http://", "ws://").replace("/board?", "/live?"))
