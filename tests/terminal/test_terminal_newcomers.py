@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import re
 import socket
 import sys
 from pathlib import Path
@@ -184,3 +185,15 @@ def test_the_new_options_are_in_the_help(capsys, argv):
         main(argv)
     text = capsys.readouterr().out
     assert ("--pace" in text) if argv[0] == "play" else ("--yes" in text)
+
+
+def test_the_terminal_page_names_the_picture_files_as_they_are():
+    from bot.games import KINDS
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "terminal.md").read_text(encoding="utf-8")
+    for kind in KINDS.values():
+        assert f"`{kind.presenter.image_prefix}-" in text, kind.id
+    assert "`pc-" not in text
+    # the deal's code is four letters and digits of base 36 (``messages.game_code``), as in the names shown
+    codes = set(re.findall(r"`[a-z]+-\d+-(\w{4})-", text))
+    assert codes == {"k2x9"}
