@@ -31,9 +31,11 @@ import asyncio
 import json
 import logging
 import multiprocessing
+import signal
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
 
 from bot.games import kind
 
@@ -47,6 +49,7 @@ PORTRAIT_PLATFORMS = frozenset({"telegram"})
 DRAWN_AT_ONCE = 2     # the machine's cores, not the sends in flight: more would only share them
 KEPT = 64             # pictures kept after they were drawn (a few rounds of the busiest moment)
 KEPT_BYTES = 64 * 1024 * 1024   # ... and at most this much of them (an animation weighs megabytes)
+STOP_GRACE = 5.0      # seconds a stop waits for the pictures being drawn (an animation takes seconds)
 
 
 class Pictures:
@@ -62,6 +65,7 @@ class Pictures:
         self._kept_size = kept
         self._drawing: dict[str, asyncio.Future] = {}
         self.drawn = 0        # pictures actually drawn (the rest came from ``_kept``)
+        self._stopping = False
 
     async def render(self, render: dict, language: str, platform: str, rank: int = 2) -> bytes | None:
         """The picture ``render`` asks for; the lowest ``rank`` is drawn first (``StoredOut.rank``)."""
@@ -103,6 +107,8 @@ class Pictures:
                 return await asyncio.to_thread(draw, *args)
             return await asyncio.get_running_loop().run_in_executor(self._pool(), draw, *args)
         except BrokenProcessPool:
+            if self._stopping:      # the pool was shut while this drawing waited: handed back, not lost
+                return None
             log.exception("the drawing processes died drawing %s; they are started again", render)
             self._drop_pool()
             return None
@@ -117,7 +123,7 @@ class Pictures:
             context = multiprocessing.get_context("spawn")
             # and tied to this process: killed or crashed, it takes them with it (lifeline.py)
             self._lifeline = Lifeline(context)
-            self._executor = ProcessPoolExecutor(self.processes, mp_context=context, initializer=end_with_parent,
+            self._executor = ProcessPoolExecutor(self.processes, mp_context=context, initializer=drawing_process,
                                                  initargs=self._lifeline.initargs)
         return self._executor
 
@@ -131,7 +137,34 @@ class Pictures:
 
     def close(self) -> None:
         """Stop the drawing processes (a drawing under way is not waited for)."""
+        self._stopping = True
         self._drop_pool()
+
+    async def stop(self, grace: float = STOP_GRACE) -> None:
+        """Stop drawing: the pictures under way get ``grace`` seconds to be finished (kept for the
+        next start's sends), the rest are handed back (their messages stay in the outbox, sent
+        after the next start); one line says which, then the drawing processes end."""
+        drawing = [future for future in self._drawing.values() if not future.done()]
+        finished = 0
+        if drawing:
+            done, pending = await asyncio.wait(drawing, timeout=grace)
+            finished = len(done)
+            self._stopping = True
+            for future in pending:
+                future.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            log.info("stopping: %d picture(s) being drawn were finished, %d handed back to the outbox "
+                     "(sent after the next start)", finished, len(pending))
+        self.close()
+
+
+def drawing_process(lifeline: Connection, kernel_signal: bool = True) -> None:
+    """First thing in a drawing process: it ends with the bot (``lifeline.py``), and ignores the
+    Ctrl+C and SIGTERM sent to the bot's whole process group: the bot decides what becomes of the
+    drawing in hand (``Pictures.stop``), a signal must not break the pool under it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    end_with_parent(lifeline, kernel_signal)
 
 
 def draw(kind_id: str, setup, moves: list, render: dict, language: str, platform: str) -> bytes:

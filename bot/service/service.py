@@ -194,7 +194,7 @@ class GameService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._timer_task
             self._timer_task = None
-        self.pictures.close()
+        await self.pictures.stop()
         # What this process still holds goes back now, not when its leases run out.
         with contextlib.suppress(Exception):
             await self.storage.release_owner(self.owner)
