@@ -28,6 +28,7 @@ from renderers.i18n import LANGUAGES, normalize_language, t
 
 from . import cli_help
 from .games import DEFAULT, KINDS, find
+from .games import kind as kind_of
 from .product import COMMAND, env_name
 from .terminal.paths import DEFAULT_MAPS_DIR, default_db_path
 
@@ -263,12 +264,12 @@ async def _export(target: str, game_id: int | None, language: str, animation: Pa
             return 1
         meta, moves = got
         if chosen:      # which game "the latest" is, on stderr: the record on stdout stays JSON
-            print(t(language, "terminal.export.which", id=meta.id, game=find(meta.kind).presenter.title(language),
+            print(t(language, "terminal.export.which", id=meta.id, game=kind_of(meta.kind).presenter.title(language),
                     state=t(language, f"terminal.games.{GAME_STATES.get(meta.status, 'unfinished')}")),
                   file=sys.stderr)
         if animation is not None:
             return _export_animation(meta, moves, animation, language)
-        record = find(meta.kind).definition.record_of(meta.setup, moves)
+        record = kind_of(meta.kind).definition.record_of(meta.setup or {}, moves)
         json.dump(record, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
         sys.stdout.flush()          # a reader that went away is found here, not at exit
@@ -304,7 +305,7 @@ def _export_animation(meta, moves: list, path: Path, language: str) -> int:
     if fmt is None:
         print(t(language, "terminal.export.animation_format", path=str(path)), file=sys.stderr)
         return 2
-    shown = frames(find(meta.kind), meta.setup, moves, meta.language)
+    shown = frames(kind_of(meta.kind), meta.setup, moves, meta.language)
     if not shown:
         print(t(language, "terminal.export.animation_empty", id=meta.id), file=sys.stderr)
         return 1

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from bot.cli_help import again_command
 from bot.contract import Button, Chat, Reply, User
-from bot.games import DEFAULT, find
+from bot.games import DEFAULT, find, kind
 from bot.product import COMMAND, MAPS_FOLDER
 from renderers.i18n import normalize_language, number_list, t
 
@@ -89,8 +89,11 @@ def default_name() -> str:
     return (name or "Player").strip()[:32] or "Player"
 
 
-# What ``next_line`` gives when the game moved on the web board before a line came.
-MOVED = object()
+class Moved:
+    """What ``next_line`` gives when the game moved on the web board before a line came."""
+
+
+MOVED = Moved()
 WEB_LINK_SECONDS = 30 * 24 * 3600     # the terminal's board link: one game's secret, for a month
 BOARD_MOVE_SECONDS = 60                # the longest a move from the board may take to be played
 
@@ -224,7 +227,7 @@ class TerminalSession:
 
     async def start_new(self) -> int | None:
         opts = self.options
-        self.say("terminal.welcome", game=find(opts.kind).definition.name,
+        self.say("terminal.welcome", game=kind(opts.kind).definition.name,
                  seats=t(self.language, "terminal.seats", players=opts.players), ai=opts.ai_seats)
         if opts.watching:
             self.say("terminal.watching")
@@ -306,7 +309,7 @@ class TerminalSession:
                 await asyncio.wait_for(self.moved.wait(), min(1.0, max(0.0, deadline - loop.time())))
         return False
 
-    async def next_line(self) -> str | None | object:
+    async def next_line(self) -> str | None | Moved:
         """The player's next line, or ``MOVED`` when the game moved on the web board first."""
         if self.web is None:
             return await self.reader.readline()
@@ -385,7 +388,7 @@ class TerminalSession:
         while True:
             self.show_choices(buttons, keys)
             line = await self.next_line()
-            if line is MOVED:
+            if isinstance(line, Moved):
                 return None
             if line is None:
                 self.console.print()
@@ -425,7 +428,7 @@ class TerminalSession:
             self.show_reply(reply)
         # An accepted move: the outbox tells the story, so the short confirmation is not repeated.
 
-    async def typed(self, text: str, answer: Invalid, numbers: list[int]) -> bool:
+    async def typed(self, text: str, answer: Invalid, numbers: list[int | str]) -> bool:
         """A move typed in words, through the game; True when it was made."""
         reply = await self.service.move(self.chat, self.human, text)
         if reply.buttons:
@@ -460,11 +463,11 @@ class TerminalSession:
         until the player closes it here."""
         self.console.print()
         opts = self.options
-        kind = find(last.kind if last else opts.kind)
+        game_kind = kind(last.kind if last else opts.kind)
         players = len(last.seats) if last else opts.players
         ai = last.ai_seats if last else opts.ai_seats
         options = dict(last.options) if last else opts.game_options
-        self.say("terminal.game_over", command=again_command(opts.again_command, kind, players, ai, options))
+        self.say("terminal.game_over", command=again_command(opts.again_command, game_kind, players, ai, options))
         if self.web is not None and self.game_id is not None:
             await self.keep_board_open()
         return EXIT_OK
@@ -473,7 +476,7 @@ class TerminalSession:
         """A finished game opened with ``--web``: its board, for review, until the player closes it."""
         self.chat, self.game_id = chat, state.game_id
         self.language = normalize_language(state.options.get("language") or self.language)
-        self.say("terminal.review", id=state.game_id, game=find(state.kind).presenter.title(self.language))
+        self.say("terminal.review", id=state.game_id, game=kind(state.kind).presenter.title(self.language))
         self.show_board_link()
         await self.keep_board_open()
         return EXIT_OK
@@ -516,7 +519,7 @@ class TerminalSession:
         for line in text.splitlines():
             self.console.print(f"  {line}")
 
-    def explain_invalid(self, answer: Invalid, numbers: list[int], labels: list[str] | None = None) -> None:
+    def explain_invalid(self, answer: Invalid, numbers: list[int | str], labels: list[str] | None = None) -> None:
         if answer.reason == "ambiguous" and labels is not None:
             # The service's words for a word that fits several choices, with the same list.
             self.say("bot.err.ambiguous", text=answer.value, choices=", ".join(labels[i] for i in answer.matches))
@@ -536,7 +539,7 @@ class TerminalSession:
         if name == "abandon":
             return await self.abandon()
         if name == "help":
-            presenter = find(self.options.kind).presenter      # what board and the secret show in this game
+            presenter = kind(self.options.kind).presenter      # what board and the secret show in this game
             self.say("terminal.help", command=self.resume_command, board=presenter.board_help(self.language),
                      secret=presenter.secret_help(self.language))
         elif name == "stats":
@@ -588,7 +591,7 @@ def confirmed(line: str, language: str) -> bool:
 
 def abandon_question(state: GameState, language: str) -> str:
     """"Abandon game 3 (Paris Paris: Ann, Ada) for good? ... Type yes to confirm:"."""
-    return t(language, "terminal.abandon_confirm", id=state.game_id, game=find(state.kind).presenter.title(language),
+    return t(language, "terminal.abandon_confirm", id=state.game_id, game=kind(state.kind).presenter.title(language),
              players=", ".join(seat.name for seat in state.seats))
 
 
@@ -712,9 +715,9 @@ async def list_games(db: Path, language: str, out: TextIO | None = None, limit: 
         state = t(language, "terminal.games.your_turn" if g["game_id"] in yours else
                   "terminal.games.unfinished" if g["status"] in ACTIVE else
                   "terminal.games.aborted" if g["status"] == "aborted" else "terminal.games.finished")
-        kind = find(g["game"])
+        known = find(g["game"])
         out.write(t(language, "terminal.games.row", id=f"{g['game_id']:>4}",
-                    game=kind.presenter.title(language) if kind else g["game"],
+                    game=known.presenter.title(language) if known else g["game"],
                     players=", ".join(s["name"] for s in g["seats"]), progress=progress,
                     started=time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])), state=state) + "\n")
     if any(g["status"] in ACTIVE for g in games):

@@ -155,8 +155,9 @@ class TerminalTransport(Transport):
         a press are not told twice); all of a new message. A line an edit took away and a later
         one brings back (a placement after Undo, the "1 placed" header) is news again."""
         lines = [line for line in text.splitlines() if line.strip()]
-        seen = self.slot_lines.get(message.slot) if message.edit_message_id is not None else None
-        self.slot_lines[message.slot] = Counter(lines)
+        slot = message.slot or ""
+        seen = self.slot_lines.get(slot) if message.edit_message_id is not None else None
+        self.slot_lines[slot] = Counter(lines)
         if seen is None:
             return text
         fresh = []
