@@ -22,13 +22,18 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from renderers.i18n import LANGUAGES, normalize_language, t
 
 from . import cli_help
 from .games import DEFAULT, KINDS, find
+from .games import kind as kind_of
 from .product import COMMAND, env_name
 from .terminal.paths import DEFAULT_MAPS_DIR, default_db_path
+
+if TYPE_CHECKING:      # the storage is imported only by the commands that open one
+    from .service.storage import Storage
 
 PROG = COMMAND
 
@@ -84,6 +89,7 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     play.add_argument("--resume", nargs="?", const=True, default=False, type=int, metavar="ID",
                       help=tr("resume", command=f"{PROG} games"))
     play.add_argument("--list", action="store_true", help=tr("list"))
+    play.add_argument("--pace", type=float, default=None, metavar="SECONDS", help=tr("pace"))
     # Each game's own options, grouped under the game (``final_tours`` -> ``--final-tours``).
     cli_help.add_game_options(play, language)
 
@@ -107,6 +113,12 @@ def build_parser(language: str = "en") -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help=tr("replay.help"), formatter_class=raw,
                             description=paragraph("replay.description", formats=formats))
     replay.add_argument("file", metavar="FILE", help=tr("replay.file"))
+
+    abandon = sub.add_parser("abandon", help=tr("abandon.help"), description=tr("abandon.help"))
+    abandon.add_argument("game_id", nargs="?", type=int, default=None, metavar="ID", help=tr("abandon.id"))
+    abandon.add_argument("--db", type=Path, default=None, metavar="PATH", help=tr("db", path=str(default_db_path())))
+    abandon.add_argument("--yes", action="store_true", help=tr("abandon.yes"))
+    abandon.add_argument("--language", choices=LANGUAGES, default=None, help=tr("language"))
 
     export = sub.add_parser("export", help=tr("export.help"), description=tr("export.help"))
     export.add_argument("game_id", nargs="?", type=int, default=None, metavar="ID", help=tr("export.id"))
@@ -146,6 +158,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(show_ratings(db, args.language or language, args.game, args.name))
     if args.command == "play":
         return _play(parser, args, language)
+    if args.command == "abandon":
+        from .terminal.play import abandon_game
+
+        db = args.db.expanduser() if args.db else default_db_path()
+        return asyncio.run(abandon_game(db, args.language or language, args.game_id, yes=args.yes))
     if args.command == "telegram":
         return _run_adapter("telegram", "bot.telegram", "run_telegram", language)
     if args.command == "discord":
@@ -167,6 +184,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(_migrate(args.source, args.target, language))
     parser.print_help()
     return 0
+
+
+WATCH_PAUSE = 2.0      # seconds after each round of a game watched on a terminal (``--pace``)
 
 
 def _declared_options() -> dict[str, tuple]:
@@ -214,6 +234,8 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, language: s
         db=(args.db.expanduser() if args.db else default_db_path()),
         maps=None if args.no_maps else args.maps.expanduser().absolute(),   # a path one can open
         keep_pictures=args.keep_pictures, web_port=args.web,
+        # a game watched on a terminal is told a round at a time; into a file or a pipe, at once
+        watch_pause=args.pace if args.pace is not None else (WATCH_PAUSE if sys.stdout.isatty() else 0.0),
         resume=args.resume is not False, resume_id=None if isinstance(args.resume, bool) else args.resume,
         resume_command=_resume_command(args),
         again_command=_resume_command(args).replace(" --resume", "", 1),
@@ -239,22 +261,43 @@ async def _export(target: str, game_id: int | None, language: str, animation: Pa
 
     storage = await open_storage(target)
     try:
+        chosen = game_id is None
         if game_id is None:
-            game_id = await storage.latest_started_game()
+            game_id = await last_played_game(storage)
         got = None if game_id is None else await storage.load_game(game_id)
         if got is None or got[0].setup is None:
             print(t(language, "terminal.export.none", id=game_id if game_id is not None else "-"), file=sys.stderr)
             return 1
         meta, moves = got
+        if chosen:      # which game "the latest" is, on stderr: the record on stdout stays JSON
+            print(t(language, "terminal.export.which", id=meta.id, game=kind_of(meta.kind).presenter.title(language),
+                    state=t(language, f"terminal.games.{GAME_STATES.get(meta.status, 'unfinished')}")),
+                  file=sys.stderr)
         if animation is not None:
             return _export_animation(meta, moves, animation, language)
-        record = find(meta.kind).definition.record_of(meta.setup, moves)
+        record = kind_of(meta.kind).definition.record_of(meta.setup or {}, moves)
         json.dump(record, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
         sys.stdout.flush()          # a reader that went away is found here, not at exit
         return 0
     finally:
         await storage.close()
+
+
+# A stored game's status as the games list words it (``terminal.games.<word>``).
+GAME_STATES = {"finished": "finished", "aborted": "aborted"}
+
+
+async def last_played_game(storage: Storage) -> int | None:
+    """The game ``export`` gives without an id: the terminal game played (moved in) last, finished
+    or not, as ``play --resume`` picks the one to continue; in a database without terminal games
+    (a chat bot's), the newest game that was started."""
+    from .terminal.play import PLATFORM
+
+    played = [meta for meta in await storage.platform_games(PLATFORM, limit=1000) if meta.setup is not None]
+    if played:
+        return max(played, key=lambda meta: (meta.updated, meta.id)).id
+    return await storage.latest_started_game()
 
 
 def _export_animation(meta, moves: list, path: Path, language: str) -> int:
@@ -268,7 +311,7 @@ def _export_animation(meta, moves: list, path: Path, language: str) -> int:
     if fmt is None:
         print(t(language, "terminal.export.animation_format", path=str(path)), file=sys.stderr)
         return 2
-    shown = frames(find(meta.kind), meta.setup, moves, meta.language)
+    shown = frames(kind_of(meta.kind), meta.setup, moves, meta.language)
     if not shown:
         print(t(language, "terminal.export.animation_empty", id=meta.id), file=sys.stderr)
         return 1

@@ -207,6 +207,7 @@ class Info:
                 "seats": [{"name": s.name, "user_id": s.user_id, "is_ai": s.is_ai, "level": s.level if s.is_ai else None}
                           for s in meta.seats],
                 "to_move": acting[0] if acting else None, "to_act": list(acting), "moves": meta.moves,
+                "cycle": None if match is None else match.pacing.cycle,
                 "round": None if match is None else match.pacing.round_number(),
                 "rounds": None if match is None else match.pacing.rounds(),
                 "scores": None if match is None or (scores := match.pacing.public_returns()) is None else list(scores),

@@ -44,6 +44,7 @@ import json
 import logging
 import multiprocessing
 import os
+import signal
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -72,6 +73,7 @@ PAGE_PLATFORM = "web"
 
 class PicturesBusy(Exception):
     """Too many page pictures are waiting already: this one is not drawn (come back later)."""
+STOP_GRACE = 5.0      # seconds a stop waits for the pictures being drawn (an animation takes seconds)
 
 
 class Pictures:
@@ -91,6 +93,7 @@ class Pictures:
         self._pages_waiting = 0
         self._asked: dict[str, float] = {}       # when each picture being drawn was asked for
         self.drawn = 0        # pictures actually drawn (the rest came from ``_kept``)
+        self._stopping = False
 
     @property
     def waiting(self) -> int:
@@ -183,6 +186,8 @@ class Pictures:
                 return await asyncio.to_thread(draw, *args)
             return await asyncio.get_running_loop().run_in_executor(pool.executor(), draw, *args)
         except BrokenProcessPool:
+            if self._stopping:      # the pool was shut while this drawing waited: handed back, not lost
+                return None
             log.exception("the drawing processes died drawing %s; they are started again", render)
             pool.drop()
             return None
@@ -192,8 +197,26 @@ class Pictures:
 
     def close(self) -> None:
         """Stop the drawing processes (a drawing under way is not waited for)."""
+        self._stopping = True
         self._chats_pool.drop()
         self._pages_pool.drop()
+
+    async def stop(self, grace: float = STOP_GRACE) -> None:
+        """Stop drawing: the pictures under way get ``grace`` seconds to be finished (kept for the
+        next start's sends), the rest are handed back (their messages stay in the outbox, sent
+        after the next start); one line says which, then the drawing processes end."""
+        drawing = [future for future in self._drawing.values() if not future.done()]
+        finished = 0
+        if drawing:
+            done, pending = await asyncio.wait(drawing, timeout=grace)
+            finished = len(done)
+            self._stopping = True
+            for future in pending:
+                future.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            log.info("stopping: %d picture(s) being drawn were finished, %d handed back to the outbox "
+                     "(sent after the next start)", finished, len(pending))
+        self.close()
 
     async def warm_up(self) -> None:
         """Start the drawing processes now, each with the games' drawing code loaded, so that the
@@ -225,7 +248,7 @@ class DrawingPool:
             context = multiprocessing.get_context("spawn")
             # and tied to this process: killed or crashed, it takes them with it (lifeline.py)
             self._lifeline = Lifeline(context)
-            self._executor = ProcessPoolExecutor(self.processes, mp_context=context, initializer=_drawing_process,
+            self._executor = ProcessPoolExecutor(self.processes, mp_context=context, initializer=drawing_process,
                                                  initargs=(*self._lifeline.initargs, self.niceness))
         return self._executor
 
@@ -238,13 +261,6 @@ class DrawingPool:
             self._lifeline = None
 
 
-def _drawing_process(lifeline: Connection, kernel_signal: bool, niceness: int) -> None:
-    """A drawing process's start: it ends with the bot, at its CPU priority."""
-    end_with_parent(lifeline, kernel_signal)
-    if niceness:
-        os.nice(niceness)
-
-
 def warm() -> None:
     """In a drawing process: load what every game draws with (its presenter, the fonts, the picture
     library) by drawing each game's board at a start once."""
@@ -254,6 +270,17 @@ def warm() -> None:
         definition = game_kind.definition
         match = definition.new_match([f"P{k}" for k in range(definition.min_players)], seed=1, options={})
         game_kind.presenter.render("map", match.view(None), [], "en", layout="portrait")
+
+
+def drawing_process(lifeline: Connection, kernel_signal: bool = True, niceness: int = 0) -> None:
+    """First thing in a drawing process: it ends with the bot (``lifeline.py``), and ignores the
+    Ctrl+C and SIGTERM sent to the bot's whole process group: the bot decides what becomes of the
+    drawing in hand (``Pictures.stop``), a signal must not break the pool under it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    end_with_parent(lifeline, kernel_signal)
+    if niceness:        # the pages' process: below the bot's CPU priority
+        os.nice(niceness)
 
 
 def draw(kind_id: str, setup, moves: list, render: dict, language: str, platform: str) -> bytes:

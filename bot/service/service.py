@@ -29,6 +29,7 @@ from bot.games import find, kind, level_at
 from bot.product import DEFAULT_DB
 from renderers.i18n import normalize_language, t
 
+from . import messages as M
 from . import outgoing
 from .away import Away
 from .clock import Clock, SystemClock
@@ -201,7 +202,7 @@ class GameService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._timer_task
             self._timer_task = None
-        self.pictures.close()
+        await self.pictures.stop()
         # What this process still holds goes back now, not when its leases run out.
         with contextlib.suppress(Exception):
             await self.storage.release_owner(self.owner)
@@ -404,6 +405,18 @@ class GameService:
         kept; None: no such picture, or not one this viewer may see."""
         render = await self.pages.picture_request(game_id, asked, user_id)
         return None if render is None else await self.pictures.render_for_page(render, language)
+
+    async def board_picture(self, game_id: int, platform: str) -> tuple[str, bytes] | None:
+        """The board as it is now (the public picture, the current cycle's moves marked) and the file
+        name of the game's latest board picture (``messages.BOARD_PICTURE``): the terminal keeps its
+        picture file as current as its prompt. None: no running game, or the drawing failed."""
+        loaded = await self.store.load(game_id)
+        if loaded is None or loaded.match is None:
+            return None
+        meta = loaded.meta
+        render = {"kind": "map", "game_id": game_id, "moves": meta.moves, "cycle": loaded.match.pacing.cycle}
+        image = await self.pictures.render(render, meta.language, platform, rank=0)
+        return None if image is None else (M.picture_name(meta, loaded.kind, M.BOARD_PICTURE), image)
 
     @cleaned
     async def page_press(self, game_id: int, user: User, payload: str) -> Reply:

@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "rating": ("rating", "ratings"),
     "help": ("help", "h", "?"),
     "quit": ("quit", "q", "exit"),
+    "abandon": ("abandon",),
 }
 
 
@@ -47,7 +48,7 @@ def _decoration(ch: str) -> bool:
     return ch.isspace() or unicodedata.category(ch)[0] in "SPZ" or unicodedata.category(ch) in ("Mn", "Cf")
 
 
-def label_words(label: str, number: int | None = None) -> str:
+def label_words(label: str, number: int | str | None = None) -> str:
     """The words of a label, for matching what was typed: without its symbols, and without
     ``number`` where the label starts with the number shown for it."""
     words = label.lstrip()
@@ -105,7 +106,7 @@ def command_words(language: str) -> dict[str, str]:
 
 
 def interpret(text: str, labels: Sequence[str], language: str = "en",
-              numbers: Sequence[int] | None = None) -> Choice | Command | Invalid:
+              numbers: Sequence[int | str] | None = None) -> Choice | Command | Invalid:
     """What one typed line means, given the labels of the choices on screen.
 
     ``numbers`` are the numbers shown next to the labels (default 1, 2, 3, ...).
@@ -129,8 +130,8 @@ def interpret(text: str, labels: Sequence[str], language: str = "en",
     if command is not None:
         return Command(command)
     if labels:
-        shown = list(numbers) if numbers is not None else [None] * len(labels)
-        names = [fold(label_words(label, number)) for label, number in zip(labels, shown, strict=True)]
+        marks: list[int | str | None] = list(numbers) if numbers is not None else [None] * len(labels)
+        names = [fold(label_words(label, number)) for label, number in zip(labels, marks, strict=True)]
         matches = [i for i, name in enumerate(names) if name == folded]
         if not matches:
             matches = [i for i, name in enumerate(names) if name.startswith(folded)]

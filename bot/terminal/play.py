@@ -11,21 +11,27 @@ closing the terminal, end of input or Ctrl-C loses nothing: ``--resume`` continu
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import getpass
 import secrets
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bot.cli_help import again_command
 from bot.contract import Button, Chat, Reply, User
-from bot.games import DEFAULT, find
+from bot.games import DEFAULT, find, kind
 from bot.product import COMMAND, MAPS_FOLDER
 from renderers.i18n import normalize_language, number_list, t
 
-from .choices import Command, Invalid, interpret, numbering
+if TYPE_CHECKING:      # the web board is imported only with --web
+    from bot.web.server import WebBoard
+
+from .choices import Command, Invalid, fold, interpret, numbering
 from .reader import LineReader
+from .state import GameState
 from .transport import Console, TerminalTransport
 
 PLATFORM = "terminal"
@@ -64,6 +70,7 @@ class PlayOptions:
     ai_level: str | None = None           # None: the game's default level
     resume_command: str = f"{COMMAND} play --resume"
     again_command: str = f"{COMMAND} play"     # ``play`` with this session's --db and --maps flags
+    watch_pause: float = 0.0              # watching an AI-only game: seconds to wait after each cycle's picture
 
     @property
     def ai_seats(self) -> int:
@@ -82,8 +89,11 @@ def default_name() -> str:
     return (name or "Player").strip()[:32] or "Player"
 
 
-# What ``next_line`` gives when the game moved on the web board before a line came.
-MOVED = object()
+class Moved:
+    """What ``next_line`` gives when the game moved on the web board before a line came."""
+
+
+MOVED = Moved()
 WEB_LINK_SECONDS = 30 * 24 * 3600     # the terminal's board link: one game's secret, for a month
 BOARD_MOVE_SECONDS = 60                # the longest a move from the board may take to be played
 
@@ -105,14 +115,18 @@ class TerminalSession:
                           language=options.language)
         self.chat = new_chat()                        # the game's chat, once it is known
         self.game_id: int | None = None
+        pause = self.watch_pause if options.watching and options.watch_pause > 0 else None
         self.transport = TerminalTransport(self.console, self.human, maps_dir=options.maps,
-                                           language=options.language, keep_pictures=options.keep_pictures)
+                                           language=options.language, keep_pictures=options.keep_pictures,
+                                           pause=pause)
         self.reader = LineReader(stdin)
         self.reply_buttons: tuple[Button, ...] = ()   # a follow-up choice from a Reply (eviction)
         self.board_round: int | None = None           # the round whose board was last shown
-        self.web = None                               # the live board (``--web``), once it serves
+        self.web: WebBoard | None = None              # the live board (``--web``), once it serves
+        self.moved = asyncio.Event()                  # set when the game moves (the web board's taps)
         self.moved_elsewhere = False                  # the game moved on the web board meanwhile
         self.own_board = ""                           # the player's own board as last printed
+        self.picture_moves: int | None = None         # the moves the board's picture file shows
 
     def say(self, key: str, /, **params: object) -> None:
         self.console.print(t(self.language, key, **params))
@@ -164,6 +178,8 @@ class TerminalSession:
                     self.say("terminal.resume_unknown", id=self.options.resume_id, command=list_command(self.options))
                     return EXIT_ERROR
                 if target["status"] not in ACTIVE:
+                    if self.web is not None and target["status"] == "finished":
+                        return await self.review(GameState.of(target), target["chat"])
                     self.say("terminal.resume_over", id=target["game_id"],
                              command=f"{COMMAND} export {target['game_id']}")
                     return EXIT_ERROR
@@ -175,6 +191,8 @@ class TerminalSession:
             latest = unfinished[0]["game_id"]
             self.say("terminal.others_unfinished", count=len(unfinished), id=latest,
                      command=resume_command_for(self.options, latest), list=list_command(self.options))
+            if len(unfinished) > 1:
+                self.say("terminal.abandon_hint", command=abandon_command(self.options))
         # Messages a previous session committed but could not print (it was stopped while
         # printing them) come first, in order: nothing is lost, not even the end of a story.
         await self.pump()
@@ -209,13 +227,15 @@ class TerminalSession:
 
     async def start_new(self) -> int | None:
         opts = self.options
-        self.say("terminal.welcome", game=find(opts.kind).definition.name,
+        self.say("terminal.welcome", game=kind(opts.kind).definition.name,
                  seats=t(self.language, "terminal.seats", players=opts.players), ai=opts.ai_seats)
         if opts.watching:
             self.say("terminal.watching")
         self.say("terminal.storage", path=str(opts.db))
         if opts.maps is not None:
             self.say("terminal.maps_folder", path=str(opts.maps))
+        if self.web is None:
+            self.say("terminal.web_hint", command=f"{COMMAND} play --web")
         game_options: dict = {
             **opts.game_options, "game": opts.kind, "language": opts.language,
             # Nobody else waits on a terminal game: no reminders, and no deadline that would
@@ -255,7 +275,7 @@ class TerminalSession:
 
     # ---- the game loop -----------------------------------------------------------------
 
-    async def serve_board(self, board) -> None:
+    async def serve_board(self, board: WebBoard) -> None:
         """Serve the live board too (``--web``): moves made on the page interrupt the wait for a
         line, so the terminal shows what follows them."""
         self.web = board
@@ -265,26 +285,31 @@ class TerminalSession:
                 self.moved_elsewhere = True
                 self.moved.set()
 
-        self.moved = asyncio.Event()
         self.service.watch.add(changed)
 
     def show_board_link(self) -> None:
         if self.web is not None and self.game_id is not None:
             url = self.web.link(self.game_id, PLATFORM, self.human.id, self.human.name, self.language,
                                 seconds=WEB_LINK_SECONDS)
-            self.say("web.terminal_link", url=url)
+            self.say("web.terminal_link", url=short_link(self.web, url))
 
-    async def board_move_lands(self) -> bool:
-        """Whether a move made on the web board, still being played (the AI seats answering it)
-        when the terminal looked, is committed within ``BOARD_MOVE_SECONDS``."""
-        self.moved.clear()
-        try:
-            await asyncio.wait_for(self.moved.wait(), BOARD_MOVE_SECONDS)
-        except TimeoutError:
-            return False
-        return True
+    async def page_moves(self, seen: GameState) -> bool:
+        """Whether the game moves on from ``seen`` within ``BOARD_MOVE_SECONDS``: a move made on the
+        web board is still being played (the AI seats answering it) when the terminal looked. The
+        game is read again at every change it is told of, so a move that landed just before the
+        wait began is not missed."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + BOARD_MOVE_SECONDS
+        while loop.time() < deadline:
+            self.moved.clear()
+            info = await self.service.game_info(self.chat)
+            if info is None or GameState.of(info).moved_since(seen):
+                return True
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.moved.wait(), min(1.0, max(0.0, deadline - loop.time())))
+        return False
 
-    async def next_line(self) -> str | None | object:
+    async def next_line(self) -> str | None | Moved:
         """The player's next line, or ``MOVED`` when the game moved on the web board first."""
         if self.web is None:
             return await self.reader.readline()
@@ -301,42 +326,57 @@ class TerminalSession:
         return MOVED
 
     async def play(self) -> int:
-        info = None
+        last: GameState | None = None
         self.show_board_link()
         while True:
             self.moved_elsewhere = False
             await self.pump()
-            last, info = info, await self.service.game_info(self.chat)
+            info = await self.service.game_info(self.chat)
             if info is None:
                 # Finished (or aborted) games are no longer the chat's current game.
-                return self.game_over(last)
-            seat = self.human_seat(info)
+                return await self.game_over(last)
+            state = last = GameState.of(info)
             # Several seats may act at once (the AI seats have made their choices by now): the
             # player is asked whenever their seat is among them.
-            if info["status"] != "playing" or seat is None or seat not in info["to_act"]:
-                if self.web is not None and info["status"] == "playing" and await self.board_move_lands():
+            if not state.to_act_for(self.human.id):
+                if self.web is not None and state.playing and await self.page_moves(state):
                     continue
-                raise GameStalled(f"status {info['status']}, to act {info['to_act']}, your seat {seat}")
+                raise GameStalled(f"status {state.status}, to act {list(state.to_act)}, "
+                                  f"your seat {state.seat_of(self.human.id)}")
             board = await self.service.board(self.chat, self.human, private=True)
-            if info["round"] != self.board_round:
-                self.board_round = info["round"]
+            buttons = self.reply_buttons or tuple(b for row in board.buttons for b in row)
+            if not buttons:
+                # The web board moved between the two looks (a tap there, its AI answers under
+                # way): never the end of the game here; look again once it has moved on.
+                if self.web is not None and await self.page_moves(state):
+                    continue
+                raise GameStalled("your turn, but no choices")
+            await self.refresh_picture(state)
+            if state.round != self.board_round:
+                self.board_round = state.round
                 self.show_board(board.text)
             if board.own_board and board.own_board != self.own_board:
                 # the player's own board (the picture's squares and numbers) whenever it changed
                 self.own_board = board.own_board
                 self.show_board(board.own_board)
-            buttons = self.reply_buttons or tuple(b for row in board.buttons for b in row)
-            if not buttons:
-                raise GameStalled("your turn, but no choices")
             code = await self.choose(buttons)
             if code is not None:
                 return code
 
-    def human_seat(self, info: dict) -> int | None:
-        for index, seat in enumerate(info["seats"]):
-            if seat["user_id"] == self.human.id and not seat["is_ai"]:
-                return index
-        return None
+    async def refresh_picture(self, state: GameState) -> None:
+        """Rewrite the board's picture file to the board as it is at this prompt (the outbox writes
+        one at each cycle's end; the moves since would be missing from it): drawn only when the
+        game moved since the file was last written."""
+        if self.options.maps is None or state.moves == self.picture_moves:
+            return
+        self.picture_moves = state.moves
+        drawn = await self.service.board_picture(state.game_id, PLATFORM)
+        if drawn is not None:
+            self.transport.write_board(*drawn)
+
+    async def watch_pause(self) -> None:
+        """A watched game is told a cycle at a time (``PlayOptions.watch_pause``)."""
+        await asyncio.sleep(self.options.watch_pause)
 
     async def choose(self, buttons: tuple[Button, ...]) -> int | None:
         """Offer ``buttons`` until the player picks one or a command ends the session."""
@@ -348,7 +388,7 @@ class TerminalSession:
         while True:
             self.show_choices(buttons, keys)
             line = await self.next_line()
-            if line is MOVED:
+            if isinstance(line, Moved):
                 return None
             if line is None:
                 self.console.print()
@@ -388,7 +428,7 @@ class TerminalSession:
             self.show_reply(reply)
         # An accepted move: the outbox tells the story, so the short confirmation is not repeated.
 
-    async def typed(self, text: str, answer: Invalid, numbers: list[int]) -> bool:
+    async def typed(self, text: str, answer: Invalid, numbers: list[int | str]) -> bool:
         """A move typed in words, through the game; True when it was made."""
         reply = await self.service.move(self.chat, self.human, text)
         if reply.buttons:
@@ -417,16 +457,35 @@ class TerminalSession:
                 break
         return total
 
-    def game_over(self, info: dict | None) -> int:
-        """The end: the command that starts the same game again (``info``: the game as last seen)."""
+    async def game_over(self, last: GameState | None) -> int:
+        """The end: the command that starts the same game again (``last``: the game as last seen).
+        With ``--web`` the board keeps serving the finished game (its standings and step-through)
+        until the player closes it here."""
         self.console.print()
         opts = self.options
-        kind = find(info["game"] if info else opts.kind)
-        players = len(info["seats"]) if info else opts.players
-        ai = sum(seat["is_ai"] for seat in info["seats"]) if info else opts.ai_seats
-        options = info["options"] if info else opts.game_options
-        self.say("terminal.game_over", command=again_command(opts.again_command, kind, players, ai, options))
+        game_kind = kind(last.kind if last else opts.kind)
+        players = len(last.seats) if last else opts.players
+        ai = last.ai_seats if last else opts.ai_seats
+        options = dict(last.options) if last else opts.game_options
+        self.say("terminal.game_over", command=again_command(opts.again_command, game_kind, players, ai, options))
+        if self.web is not None and self.game_id is not None:
+            await self.keep_board_open()
         return EXIT_OK
+
+    async def review(self, state: GameState, chat: Chat) -> int:
+        """A finished game opened with ``--web``: its board, for review, until the player closes it."""
+        self.chat, self.game_id = chat, state.game_id
+        self.language = normalize_language(state.options.get("language") or self.language)
+        self.say("terminal.review", id=state.game_id, game=kind(state.kind).presenter.title(self.language))
+        self.show_board_link()
+        await self.keep_board_open()
+        return EXIT_OK
+
+    async def keep_board_open(self) -> None:
+        """Serve the board until a line (Enter) or the end of input: a page left open shows the game
+        over, not a lost connection."""
+        self.say("terminal.board_stays")
+        await self.reader.readline()
 
     def show_board(self, text: str) -> None:
         self.console.print()
@@ -460,7 +519,7 @@ class TerminalSession:
         for line in text.splitlines():
             self.console.print(f"  {line}")
 
-    def explain_invalid(self, answer: Invalid, numbers: list[int], labels: list[str] | None = None) -> None:
+    def explain_invalid(self, answer: Invalid, numbers: list[int | str], labels: list[str] | None = None) -> None:
         if answer.reason == "ambiguous" and labels is not None:
             # The service's words for a word that fits several choices, with the same list.
             self.say("bot.err.ambiguous", text=answer.value, choices=", ".join(labels[i] for i in answer.matches))
@@ -477,8 +536,10 @@ class TerminalSession:
         if name == "quit":
             self.say("terminal.saved_quit", command=self.resume_command)
             return EXIT_OK
+        if name == "abandon":
+            return await self.abandon()
         if name == "help":
-            presenter = find(self.options.kind).presenter      # what board and the secret show in this game
+            presenter = kind(self.options.kind).presenter      # what board and the secret show in this game
             self.say("terminal.help", command=self.resume_command, board=presenter.board_help(self.language),
                      secret=presenter.secret_help(self.language))
         elif name == "stats":
@@ -497,9 +558,53 @@ class TerminalSession:
                 self.show_reply(reply)
         return None
 
+    async def abandon(self) -> int | None:
+        """Give the game up for good, once the player confirms: it is no longer offered to continue."""
+        info = await self.service.game_info(self.chat)
+        if info is None:
+            return None
+        self.console.print()
+        self.console.out.write(abandon_question(GameState.of(info), self.language) + " ")
+        self.console.out.flush()
+        line = await self.reader.readline()
+        if line is None or not confirmed(line, self.language):
+            self.say("terminal.abandon_kept")
+            return None
+        reply = await self.service.abort(self.chat, self.human)
+        if not reply.ok:
+            self.show_reply(reply)
+            return None
+        await self.pump()
+        self.say("terminal.abandoned", id=self.game_id)
+        return EXIT_OK
+
     def saved_on_eof(self) -> int:
         self.say("terminal.saved_eof", command=self.resume_command)
         return EXIT_OK
+
+
+def confirmed(line: str, language: str) -> bool:
+    """A "yes" typed, in English or the game's language."""
+    words = {"yes", "y", *(fold(w) for w in t(language, "terminal.yes_words").split(",") if w.strip())}
+    return fold(line) in words
+
+
+def abandon_question(state: GameState, language: str) -> str:
+    """"Abandon game 3 (Paris Paris: Ann, Ada) for good? ... Type yes to confirm:"."""
+    return t(language, "terminal.abandon_confirm", id=state.game_id, game=kind(state.kind).presenter.title(language),
+             players=", ".join(seat.name for seat in state.seats))
+
+
+def short_link(board: WebBoard, url: str) -> str:
+    """The board's link as a short one that leads to it (a long link wraps over several lines)."""
+    from bot.web.shortlinks import shorten
+
+    return shorten(board.app, url)
+
+
+def abandon_command(options: PlayOptions) -> str:
+    """``boardchat abandon ID`` with the same database as the resume command names."""
+    return list_command(options).replace(f"{COMMAND} games", f"{COMMAND} abandon ID", 1)
 
 
 def last_played_first(games: list[dict]) -> list[dict]:
@@ -547,13 +652,24 @@ async def run_play(options: PlayOptions, *, stdin: TextIO | None = None, stdout:
         if options.web_port is not None:
             from bot.web.server import WebBoard, WebSettings
 
-            board = await WebBoard.start(service, WebSettings(host="127.0.0.1", port=options.web_port))
+            try:
+                board = await WebBoard.start(service, WebSettings(host="127.0.0.1", port=options.web_port))
+            except OSError as exc:      # the port is taken, or not ours to open: one line, no traceback
+                out.write(port_refused(options, exc) + "\n")
+                return EXIT_ERROR
             await session.serve_board(board)
         return await session.run()
     finally:
         if board is not None:
             await board.stop()
         await service.close()
+
+
+def port_refused(options: PlayOptions, exc: OSError) -> str:
+    """Why the board could not listen, and what to do: another port, or any free one."""
+    key = "terminal.error.web_port_taken" if exc.errno == errno.EADDRINUSE else "terminal.error.web_port"
+    return t(options.language, key, port=options.web_port, error=exc.strerror or str(exc),
+             command=f"{COMMAND} play --web")
 
 
 async def _open_saved(db: Path, language: str, out: TextIO):
@@ -599,9 +715,9 @@ async def list_games(db: Path, language: str, out: TextIO | None = None, limit: 
         state = t(language, "terminal.games.your_turn" if g["game_id"] in yours else
                   "terminal.games.unfinished" if g["status"] in ACTIVE else
                   "terminal.games.aborted" if g["status"] == "aborted" else "terminal.games.finished")
-        kind = find(g["game"])
+        known = find(g["game"])
         out.write(t(language, "terminal.games.row", id=f"{g['game_id']:>4}",
-                    game=kind.presenter.title(language) if kind else g["game"],
+                    game=known.presenter.title(language) if known else g["game"],
                     players=", ".join(s["name"] for s in g["seats"]), progress=progress,
                     started=time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])), state=state) + "\n")
     if any(g["status"] in ACTIVE for g in games):
@@ -624,3 +740,46 @@ async def show_ratings(db: Path, language: str, game: str | None = None, name: s
         await service.close()
     out.write(reply.text + "\n")
     return EXIT_OK if reply.ok else EXIT_ERROR
+
+
+async def abandon_game(db: Path, language: str, game_id: int | None = None, *, yes: bool = False,
+                       stdin: TextIO | None = None, out: TextIO | None = None) -> int:
+    """``boardchat abandon [ID]``: give up an unfinished terminal game for good (the one played
+    last, as ``--resume`` would continue it, or game ``game_id``), once the player confirms."""
+    out = out or sys.stdout
+    stdin = stdin or sys.stdin
+    service = await _open_saved(db, language, out)
+    if isinstance(service, int):
+        return service
+    try:
+        games = last_played_first([g for g in await service.platform_games(PLATFORM, limit=1000)
+                                   if g["status"] in ACTIVE])
+        target = next((g for g in games if game_id is None or g["game_id"] == game_id), None)
+        if target is None:
+            out.write(t(language, "terminal.abandon_none", id="" if game_id is None else game_id,
+                        command=f"{COMMAND} games").replace("  ", " ") + "\n")
+            return EXIT_ERROR
+        state = GameState.of(target)
+        language = normalize_language(state.options.get("language") or language)
+        if not yes:
+            out.write(abandon_question(state, language) + " ")
+            out.flush()
+            if not confirmed(stdin.readline(), language):
+                out.write(t(language, "terminal.abandon_kept") + "\n")
+                return EXIT_ERROR
+        seat = state.seat_of(HUMAN_ID)
+        human = User(platform=PLATFORM, id=HUMAN_ID, language=language,
+                     name=state.seats[seat].name if seat is not None else default_name())
+        reply = await service.abort(target["chat"], human)
+        if not reply.ok:
+            out.write(reply.text + "\n")
+            return EXIT_ERROR
+        # the game's last words ("abandoned by ..."), here rather than at the start of the next game
+        transport = TerminalTransport(Console(out, colour=False), human, maps_dir=None, language=language)
+        transport.chat_id = target["chat"].id
+        while await service.deliver_pending(transport):
+            pass
+        out.write(t(language, "terminal.abandoned", id=state.game_id) + "\n")
+        return EXIT_OK
+    finally:
+        await service.close()

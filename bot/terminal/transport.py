@@ -17,6 +17,7 @@ import os
 import re
 import sys
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -64,8 +65,11 @@ class TerminalTransport(Transport):
     platform = "terminal"
 
     def __init__(self, console: Console, human: User, *, maps_dir: Path | None, language: str = "en",
-                 keep_pictures: bool = False) -> None:
+                 keep_pictures: bool = False, pause: Callable[[], Awaitable[None]] | None = None) -> None:
         self.console = console
+        # Awaited after each picture of the whole board (a cycle's end): a game watched is told
+        # a round at a time, not all at once.
+        self.pause = pause
         self.human = human
         self.maps_dir = maps_dir
         self.keep_pictures = keep_pictures
@@ -87,6 +91,9 @@ class TerminalTransport(Transport):
             # The lobby's join/add-AI/start board is for chat groups; the terminal seats the
             # table itself, so the board would only be noise.
             return message_id
+        if self.maps_dir is None and is_animation(message):
+            # Without maps no animation is written: its caption would announce a file that never comes.
+            return message_id
         try:
             self._print(message)
         except OSError as exc:
@@ -99,7 +106,19 @@ class TerminalTransport(Transport):
             self._save_image(message)
         if message.animation is not None:
             self._save_animation(message)
+        if self.pause is not None and is_board_picture(message):
+            await self.pause()
         return message_id
+
+    def write_board(self, name: str, image: bytes) -> None:
+        """The board as it is now, into the file of the game's latest board picture (``name``), so
+        that the picture is as current as the prompt; its path is told the first time only."""
+        if self.maps_dir is None:
+            return
+        path = self.maps_dir / safe_file_name(name)
+        if self._write(path, image) and path not in self.maps_written:
+            self.console.print(self.console.style(t(self.language, "terminal.map_saved", path=str(path)), "dim"))
+            self.maps_written.append(path)
 
     # ---- printing --------------------------------------------------------------------------
 
@@ -136,8 +155,9 @@ class TerminalTransport(Transport):
         a press are not told twice); all of a new message. A line an edit took away and a later
         one brings back (a placement after Undo, the "1 placed" header) is news again."""
         lines = [line for line in text.splitlines() if line.strip()]
-        seen = self.slot_lines.get(message.slot) if message.edit_message_id is not None else None
-        self.slot_lines[message.slot] = Counter(lines)
+        slot = message.slot or ""
+        seen = self.slot_lines.get(slot) if message.edit_message_id is not None else None
+        self.slot_lines[slot] = Counter(lines)
         if seen is None:
             return text
         fresh = []
@@ -167,10 +187,10 @@ class TerminalTransport(Transport):
                 self.maps_written.append(path)
 
 
-    def _write(self, path, data: bytes) -> bool:
+    def _write(self, path: Path, data: bytes) -> bool:
         """Write a picture file beside the maps; a failure is told, not raised (the game goes on)."""
         try:
-            self.maps_dir.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(path, data)
         except OSError as exc:
             self.console.print(t(self.language, "terminal.map_failed", path=str(path), error=str(exc)))
@@ -186,6 +206,18 @@ class TerminalTransport(Transport):
             return
         self.console.print(self.console.style(t(self.language, "terminal.animation_saved", path=str(path)), "dim"))
         self.maps_written.append(path)
+
+
+def is_animation(message: Outgoing) -> bool:
+    """The whole game as an animation (drawn or not: only an animation carries the line that
+    stands in for one too large to send)."""
+    return message.animation is not None or bool(message.animation_too_large)
+
+
+def is_board_picture(message: Outgoing) -> bool:
+    """A picture of the whole board for everyone (the start, a cycle's end): it names the file of
+    the latest board."""
+    return message.private_to is None and bool(message.latest_image_name)
 
 
 def is_lobby_board(message: Outgoing) -> bool:

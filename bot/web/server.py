@@ -9,6 +9,7 @@ Routes:
   POST /api/pass           a link's pass (in the body) -> a page pass (``passes.Passes.page_pass``)
   GET  /picture?t=..&...   a picture the page shows (the public map, or the viewer's own board)
   GET  /live?t=<pass>      the page's WebSocket: its state on every change, and its taps
+  GET  /p/<code>           a short link to a board link (``shortlinks.py``)
 The page puts only its short-lived page pass in the addresses of ``/picture`` and ``/live``.
 Every answer carries the headers of ``hardening.py``.
 
@@ -45,6 +46,7 @@ from bot.service.payloads import ForgedPayload
 from bot.service.pictures import PicturesBusy
 from renderers.i18n import normalize_language, t
 
+from . import shortlinks
 from .auth import INIT_DATA_SECONDS, telegram_login
 from .connections import ConnectionLimits, GuardedSite, body_in_time
 from .guard import Bucket, Guard, TooMany, VisitorLimits
@@ -102,6 +104,7 @@ def make_app(service, settings: WebSettings) -> web.Application:
     app.router.add_post("/api/pass", page_pass)
     app.router.add_get("/picture", picture)
     app.router.add_get("/live", live)
+    shortlinks.add_routes(app)      # /p/<code>: short links to the board (the terminal prints them)
     app.on_shutdown.append(_close_pages)
     app.on_response_prepare.append(security_headers(content_security_policy(settings.public_url)))
     add_ops_routes(app, service, app[HUB].open_pages)      # /healthz, and /metrics when switched on

@@ -237,7 +237,7 @@ def _stairs_block(view, marks, language: str, k: float = 1.0) -> Block:
             tile = view.delivery_tiles[c - 1] if c - 1 < len(view.delivery_tiles) else None
             if tile:
                 info = C.DELIVERY_TILES[tile]
-                draw.text(d, (cx + cw / 2, top), f"{c}: {tile}", n(16), bold=True, anchor="ma")
+                draw.text(d, (cx + cw / 2, top), words.delivery_name(tile), n(16), bold=True, anchor="ma")
                 limits = t(language, "papa.img.delivery", pizzas=info.max_pizzas, distance=info.max_distance)
                 lines, size = draw.fit_lines(limits, cw - 6, n(13), max_lines=2)     # whole, over two lines
                 for j, part in enumerate(lines):

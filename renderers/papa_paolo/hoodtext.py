@@ -1,8 +1,9 @@
 """A seat's own neighbourhood as monospace text, for a surface that prints text (the terminal):
 what its private picture (hoodimage.py) draws, square by square.
 
-Each square is a cell of ``HEIGHT`` lines of ``WIDTH`` characters, ASCII apart from the box
-lines of its roads (one column wide in every monospace font), so the columns line up. A square
+Each square is a cell of ``HEIGHT`` lines of ``WIDTH`` characters: its number to type, then a
+box (ASCII apart from the box lines, one column wide in every monospace font, so the columns line
+up) whose sides a road goes through as a double line. A square
 a legal step names carries the number its choice shows (``squares.square_keys``); a city tile
 reads "R 1/2" (its colour, houses served of its houses), a pizzeria "P 3/5" (pizzas left after
 the trips already planned, of its room); a trip being planned marks the squares it passes ("*")
@@ -19,10 +20,9 @@ from engine.papa_paolo.steps import parse
 from ..i18n import t
 from .squares import square_keys
 
-WIDTH = 13          # 3 of road, 7 of contents, 3 of road
-HEIGHT = 3
+WIDTH = 11          # a box: its two sides and 9 of contents
+HEIGHT = 4          # the number to type, then the box's three lines
 MIDDLE = WIDTH // 2
-ROAD = "───"
 
 
 def planned_trips(draft: dict | None) -> list[dict]:
@@ -72,30 +72,36 @@ def own_board_text(view, language: str) -> str:
 
 
 def _cell(square, key: int | None, passed: bool, drops: int, taken: int, language: str) -> Sequence[str]:
-    top, middle, bottom = [" "] * WIDTH, [" "] * WIDTH, [" "] * WIDTH
+    """One square: the number to type above a box, the box's contents in its middle, a road a
+    double line through the side it leaves by (═ west and east, ║ north and south), so that two
+    squares joined by a road read ══ between their boxes; the trip's marks on the bottom line."""
+    key_line, top, middle, bottom = [" "] * WIDTH, [" "] * WIDTH, [" "] * WIDTH, [" "] * WIDTH
     if square is not None:
+        top = ["┌", *"─" * (WIDTH - 2), "┐"]
+        bottom = ["└", *"─" * (WIDTH - 2), "┘"]
+        middle[0] = middle[-1] = "│"
         roads = set(square.roads)
         if "N" in roads:
-            top[MIDDLE] = "│"
+            top[MIDDLE] = "║"
         if "S" in roads:
-            bottom[MIDDLE] = "│"
+            bottom[MIDDLE] = "║"
         if "W" in roads:
-            middle[:3] = ROAD
+            middle[0] = "═"
         if "E" in roads:
-            middle[-3:] = ROAD
+            middle[-1] = "═"
         if square.kind == "pizzeria":
             contents = f"P {square.pizzas - taken}/{square.capacity}"
         else:
             contents = f"{colour_tag(square.colour, language)} {square.served}/{square.houses}"
-        middle[3:3 + 7] = f"{contents:^7}"[:7]
+        middle[1:WIDTH - 1] = f"{contents:^{WIDTH - 2}}"[:WIDTH - 2]
     elif key is not None:
         middle[MIDDLE] = "·"          # an empty square a tile or a pizzeria may go to
     if key is not None:
         tag = f"[{key}]"
-        top[:len(tag)] = tag
+        key_line[:len(tag)] = tag
     if passed:
         bottom[1] = "*"
     if drops:
         mark = f"+{drops}"
         bottom[-1 - len(mark):-1] = mark
-    return ["".join(top), "".join(middle), "".join(bottom)]
+    return ["".join(key_line), "".join(top), "".join(middle), "".join(bottom)]

@@ -60,7 +60,7 @@ from .hoodtext import own_board_text, pizzas_taken
 from .scoring import score_parts
 from .spots import board_spots, seat_spots
 from .squares import NUMBERED, numbered_kinds, square_keys
-from .text import ACTION_EMOJI, COLOUR_EMOJI, ROAD_CHAR
+from .text import ACTION_EMOJI, COLOUR_EMOJI, ROAD_CHAR, delivery_name
 
 ROW = 5                 # buttons in a row (Discord's limit)
 MAX_ITEMS = 25          # buttons in one message (Discord's most); more go into submenus: a bid is one
@@ -127,8 +127,12 @@ class PapaPaoloPresenter(Presenter):
                 t(language, "papa.started_adaptation")]
 
     def scores_line(self, view, scores: Sequence[int], language: str) -> str:
-        return t(language, "papa.scores", scores=words.listing(
-            [f"{p} {s}" for p, s in zip(view.players, scores, strict=True)], language))
+        """The scores so far, and a line that says what makes each (the picture's panel, in words)."""
+        reasons = "; ".join(f"{view.players[seat]}: {score_reasons(view, seat, language)}"
+                            for seat in range(view.num_players))
+        return "\n".join([t(language, "papa.scores", scores=words.listing(
+            [f"{p} {s}" for p, s in zip(view.players, scores, strict=True)], language)),
+            t(language, "papa.scores_why", reasons=reasons)])
 
     def final_lines(self, view, language: str) -> list[str]:
         winners = words.listing([view.players[s] for s in view.winners], language)
@@ -284,7 +288,7 @@ def _rows(items: Sequence[MenuItem], width: int = ROW) -> tuple[tuple[MenuItem, 
 
 
 def _stairs_menu(stairs: list[Step], tiles: Sequence[str], language: str, group: str | None) -> Menu:
-    """Staircase spaces by column (a column is a delivery tile: the picture heads it "1: A2")."""
+    """Staircase spaces by column (a column is a delivery tile: the picture heads it "T1")."""
     columns: dict[int, list[Step]] = {}
     for s in stairs:
         columns.setdefault(s.space[1], []).append(s)
@@ -301,8 +305,18 @@ def _stairs_menu(stairs: list[Step], tiles: Sequence[str], language: str, group:
     return Menu(_rows(items, width=2))
 
 
+def score_reasons(view, seat: int, language: str) -> str:
+    """"+2 for 2 houses served, −3 for 3 pizzas left (−1 each)": the parts of a seat's score so far."""
+    parts = score_parts(view, seat)
+    said = [t(language, "papa.why.delivered", count=parts["delivered"]) if parts["delivered"] else "",
+            t(language, "papa.why.experience", points=parts["experience"]) if parts["experience"] else "",
+            t(language, "papa.why.maxed", points=parts["maxed"]) if parts["maxed"] else "",
+            t(language, "papa.why.left", count=parts["left"]) if parts["left"] else ""]
+    return ", ".join(part for part in said if part) or t(language, "papa.why.nothing")
+
+
 def _column_tile(tiles: Sequence[str], column: int) -> str:
-    return tiles[column - 1] if 0 < column <= len(tiles) else "?"
+    return delivery_name(tiles[column - 1]) if 0 < column <= len(tiles) else "?"
 
 
 def _stair_item(step: Step, tiles: Sequence[str], language: str) -> MenuItem:

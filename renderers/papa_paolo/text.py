@@ -47,9 +47,18 @@ def tile_text(tile_id: str | None, language: str) -> str:
     return f"{COLOUR_EMOJI[tile.colour]} {tile.houses}🏠 {tile_id}"
 
 
+def delivery_name(tile_id: str) -> str:
+    """A delivery tile's name for players, "T1" to "T4": the staircase column it heads. Its id
+    ("A2": round A's 2-pizza tile) reads like a space of the city grid (A1-D3), so it stays in
+    the records and is never shown."""
+    return f"T{C.DELIVERY_TILES[tile_id].column}"
+
+
 def delivery_text(tile_id: str, language: str) -> str:
+    """"T1 (🍕≤2, ↔≤2)": a delivery tile's name and limits."""
     tile = C.DELIVERY_TILES[tile_id]
-    return t(language, "papa.delivery_tile", tile=tile_id, pizzas=tile.max_pizzas, distance=tile.max_distance)
+    return t(language, "papa.delivery_tile", tile=delivery_name(tile_id), pizzas=tile.max_pizzas,
+             distance=tile.max_distance)
 
 
 def investment_text(tile_id: str, language: str) -> str:

@@ -306,7 +306,11 @@ def _panel(img: Image.Image, g: Geometry, view, events: Sequence, language: str,
     right = _Panel(img, right_box, language, k) if portrait else left
     state = (t(language, "pc.img.to_move", player=view.players[view.to_move]) if view.to_move is not None
              else t(language, "pc.img.game_over"))
-    heads = (t(language, "pc.img.title"), t(language, "pc.img.round", cycle=view.cycle), state)
+    # a picture that closes a round says so, as its caption does ("Round 6 is over.")
+    closed = [e.cycle for e in events if e.kind == "cycle_ended"]
+    round_line = (t(language, "pc.img.round_over", cycle=closed[-1]) if closed and not view.finished
+                  else t(language, "pc.img.round", cycle=view.cycle))
+    heads = (t(language, "pc.img.title"), round_line, state)
     for value, (size, gap), fill in zip(heads, HEAD_LINES, (style.INK, style.INK, (0, 110, 70)), strict=True):
         left.line(value, size, bold=True, fill=fill, gap=gap)
     _companies(left, view)

@@ -300,9 +300,22 @@ OFFER_ROW = 35        # one offered tile's row
 OFFER_DISC = 30       # the slot number's disc at the start of a row
 
 
-def _panel_header(c: _Canvas, view, y: float = PANEL_TOP) -> float:
+def closed_round(view, events: Iterable[E.Event]) -> int | None:
+    """The round whose end the picture shows (its events end with the next round's start), so
+    that its header agrees with the caption "Round 6/15 is over"; None: a round under way."""
+    events = list(events)
+    started = [e for e in events if isinstance(e, E.RoundStarted)]
+    if view.finished or not started or started[-1].round != view.round or len(events) < 2:
+        return None
+    before = events[:events.index(started[-1])]
+    return view.round - 1 if any(isinstance(e, E.TileDiscarded) for e in before) else None
+
+
+def _panel_header(c: _Canvas, view, y: float = PANEL_TOP, closed: int | None = None) -> float:
     if view.finished:
         c.text(c.px, y, c.t("map_game_over"), 22, bold=True, fill=style.MUTED)
+    elif closed is not None:
+        c.text(c.px, y, c.t("map_round_over", round=closed, rounds=view.rounds), 22, bold=True, fill=style.MUTED)
     else:
         c.text(c.px, y, c.t("map_round", round=view.round, rounds=view.rounds), 22, bold=True, fill=style.MUTED)
         c.text(c.px + c.pw, y, c.t("map_stacks_left", count=view.stacks_left), 20, fill=style.MUTED, anchor="ra")
@@ -526,14 +539,16 @@ def render_map(view, *, events: Iterable[E.Event] = (), language: str = "en", pe
     previews. ``layout="portrait"``: the map across the whole width with the panel under it, so
     the map is 1.4 times larger on a phone (``width`` x about 1.37 ``width``).
     """
+    events = list(events)
+    closed = closed_round(view, events)
     events = L.shown_events(view, events)
     if layout == "portrait":
-        return _render_portrait(view, events, language, pending_tile, width)
+        return _render_portrait(view, events, language, pending_tile, width, closed)
     if layout != "landscape":
         raise ValueError(f"layout must be 'landscape' or 'portrait', not {layout!r}")
     c = _Canvas(width, language, view.players)
     _map_layer(c, view, events, pending_tile)
-    y = _panel_header(c, view)
+    y = _panel_header(c, view, closed=closed)
     y = _panel_players(c, view, y, pending=pending_tile)
     _, c.px, c.pw, y = offer_list(view, width, "landscape")
     y = _panel_offer(c, view, y)
@@ -602,7 +617,8 @@ def _portrait_panel_height(view, events: Sequence[E.Event], pending_tile) -> flo
     return max(left, right) + 14
 
 
-def _render_portrait(view, events: Sequence[E.Event], language: str, pending_tile, width: int) -> bytes:
+def _render_portrait(view, events: Sequence[E.Event], language: str, pending_tile, width: int,
+                     closed: int | None = None) -> bytes:
     virtual = portrait_virtual_width(width)
     board = _Canvas(virtual, language, view.players)
     _map_layer(board, view, events, pending_tile)
@@ -617,7 +633,7 @@ def _render_portrait(view, events: Sequence[E.Event], language: str, pending_til
                           fill=style.PANEL, outline=style.PANEL_EDGE, width=max(1, c.n(2)))
     c.bottom = top + panel_h - 12
     c.px, c.pw = _portrait_left(), PORTRAIT_COLUMN_W
-    y = _panel_header(c, view, top + PORTRAIT_PAD)
+    y = _panel_header(c, view, top + PORTRAIT_PAD, closed)
     y = _panel_players(c, view, y, pending=pending_tile)
     _panel_events(c, view, events, y, pending_tile)
     _, c.px, c.pw, y = offer_list(view, width, "portrait")

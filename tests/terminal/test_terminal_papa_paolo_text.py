@@ -86,13 +86,16 @@ def test_the_neighbourhood_is_printed_as_a_grid_with_the_numbers_to_type(played)
     out = played.out
     first_square = out.index("choose a numbered square of the grid")
     grid = out[first_square:out.index("Your choice", first_square)]
-    assert "[1]" in grid and "P 3/5" in grid and "R 0/2" in grid and "───" in grid
+    assert "[1]" in grid and "P 3/5" in grid and "R 0/2" in grid
+    # each square a box, a road a double line through its side: "═══" or "║" where two squares join
+    assert re.search(r"│ +P 3/5 +[│═]", grid) and re.search(r"[│═] +R 0/2 +[│═]", grid)
+    assert "═" in grid or "║" in grid
     assert "[1] the number to type" in grid
 
 
 def test_the_trip_being_planned_is_marked_on_the_grid(played):
     # the squares it passes ("*") and the pizza it drops ("+1"), on the grid's bottom lines
-    assert re.search(r"^ \*.*\+1", played.out, re.M)
+    assert re.search(r"^└\*.*\+1.?┘", played.out, re.M)
 
 
 def test_one_picture_file_per_seat_and_one_for_the_board(played):
