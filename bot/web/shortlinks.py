@@ -17,13 +17,13 @@ CODE_BYTES = 6        # 8 characters of a URL-safe code
 
 
 class ShortLinks:
-    """code -> the path and query of the long link (``/board?t=...``)."""
+    """code -> the path, query and fragment of the long link (``/board#t=...``)."""
 
     def __init__(self) -> None:
         self._targets: dict[str, str] = {}
 
     def add(self, target: str) -> str:
-        """The code of ``target`` (a path with its query), the same one for the same target."""
+        """The code of ``target`` (a path with its query and fragment), the same one for the same target."""
         for code, known in self._targets.items():
             if known == target:
                 return code
@@ -47,7 +47,9 @@ def add_routes(app: web.Application) -> None:
 def shorten(app: web.Application, url: str) -> str:
     """``url`` (a link to this server's board) as a short link on the same server."""
     parts = urlsplit(url)
-    code = app[SHORT_LINKS].add(f"{parts.path}?{parts.query}" if parts.query else parts.path)
+    # the pass rides in the fragment (``#t=...``, never sent to a server) or, in older links, the query
+    target = parts.path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+    code = app[SHORT_LINKS].add(target)
     return f"{parts.scheme}://{parts.netloc}/p/{code}"
 
 

@@ -93,7 +93,7 @@ async def test_the_link_is_short(tmp_path):
 async def page_state(link: str) -> dict:
     """The state the board's page gets for ``link`` right after it says hello."""
     async with aiohttp.ClientSession() as http:
-        ws = await http.ws_connect(link.replace("http://", "ws://").replace("/board?", "/live?"))
+        ws = await http.ws_connect(link.replace("http://", "ws://").replace("/board#", "/live?"))
         await ws.send_json({"type": "hello", "since": None, "layout": "landscape", "at": None})
         message = await ws.receive_json()
         await ws.close()
