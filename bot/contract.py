@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 # The file name of a picture whose sender gave none (the service names each after its game).
 DEFAULT_IMAGE_NAME = "picture.png"
@@ -125,7 +125,7 @@ class Reply:
     buttons: tuple[tuple[Button, ...], ...] = ()
     image: bytes | None = None
     image_name: str = DEFAULT_IMAGE_NAME
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
     # The user's own board as monospace text (what a private picture shows), beside their
     # choices: for a surface that prints text rather than showing pictures (the terminal).
     own_board: str = ""
@@ -243,7 +243,7 @@ class GameServiceAPI(Protocol):
     """
 
     # lobby
-    async def new_game(self, chat: Chat, user: User, *, options: dict | None = None) -> Reply: ...
+    async def new_game(self, chat: Chat, user: User, *, options: dict[str, Any] | None = None) -> Reply: ...
     async def join(self, chat: Chat, user: User) -> Reply: ...
     async def leave(self, chat: Chat, user: User) -> Reply: ...
     async def add_ai(self, chat: Chat, user: User) -> Reply: ...
@@ -252,7 +252,7 @@ class GameServiceAPI(Protocol):
     async def hand_to_ai(self, chat: Chat, user: User, target_user_id: str | None = None) -> Reply:
         """Give a seat to the AI: the user's own (None) or, for the host/admin, another player's."""
         ...
-    async def settings(self, chat: Chat, user: User, changes: dict | None = None) -> Reply: ...
+    async def settings(self, chat: Chat, user: User, changes: dict[str, Any] | None = None) -> Reply: ...
 
     # play
     def press_needs_admin(self, payload: str) -> bool:

@@ -22,7 +22,7 @@ from .steps import Step, parse
 from .view import PapaView, view_of
 
 
-class PapaMatch(EngineMatch):
+class PapaMatch(EngineMatch[Game]):
     """One game of Papà Paolo through the interface; ``state`` is the engine's own state, which
     counts each seat's steps itself. Seats act through the stepper (stepper.py), several at
     once in phase 5."""

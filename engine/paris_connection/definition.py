@@ -13,12 +13,12 @@ from typing import Any
 from engine.errors import GameError, InvalidRecord, InvalidSetup
 from engine.interface import (
     Dynamics,
-    EngineMatch,
     GameDefinition,
     Information,
     Match,
     Pacing,
     SeatedMove,
+    SequentialMatch,
     seated_moves,
 )
 
@@ -29,7 +29,7 @@ from .game import MAX_PLAYERS, MIN_PLAYERS, Game
 from .record import FORMAT, from_record, game_from_setup, result, setup_of, to_record
 
 
-class ConnectionMatch(EngineMatch):
+class ConnectionMatch(SequentialMatch[Game]):
     """One game of Paris Connection through the interface; ``state`` is the engine's own state."""
 
     __slots__ = ()

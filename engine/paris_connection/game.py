@@ -85,6 +85,31 @@ class Game:
         "storage", "holdings", "to_move", "turns", "draft_colour", "draft_hexes", "finished", "end_reason",
         "winners", "moves", "record_moves", "log", "value_history", "_legal_cache",
     )
+    # The slots, declared: ``from_setup`` and ``copy`` build a game through ``__new__`` (no
+    # ``__init__``) and fill every one of them.
+    players: tuple[str, ...]
+    seed: int | None
+    rng: random.Random
+    start_hexes: dict[str, str]                   # company -> its start hex
+    deal: tuple[dict[str, int], ...]              # each seat's locomotives as dealt
+    first_player: int
+    board: dict[str, list[str]]                   # hex -> the companies' locomotives on it
+    networks: dict[str, set[str]]                 # company -> the hexes it reaches
+    values: dict[str, int]                        # company -> its share value
+    storage: dict[str, int]                       # company -> locomotives left in the bag
+    holdings: list[dict[str, int]]                # per seat, company -> locomotives held
+    to_move: int
+    turns: int
+    draft_colour: str | None                      # the company being built, if a build is under way
+    draft_hexes: list[str]
+    finished: bool
+    end_reason: str | None
+    winners: tuple[int, ...]
+    moves: list[str]
+    record_moves: list[tuple[int, str, tuple[Any, ...]]]
+    log: list[Event]
+    value_history: list[dict[str, int]]
+    _legal_cache: dict[str, tuple[str, ...]]
 
     # --- Setup -----------------------------------------------------------------------------
 

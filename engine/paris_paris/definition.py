@@ -14,13 +14,13 @@ from typing import Any
 from engine.errors import InvalidRecord, InvalidSetup, MalformedInput
 from engine.interface import (
     Dynamics,
-    EngineMatch,
     GameDefinition,
     Information,
     Match,
     OptionSpec,
     Pacing,
     SeatedMove,
+    SequentialMatch,
     seated_moves,
 )
 
@@ -45,7 +45,7 @@ def parse_pick(text: str) -> Pick:
     return found
 
 
-class ParisParisMatch(EngineMatch):
+class ParisParisMatch(SequentialMatch[Game]):
     """One game of Paris Paris through the interface; ``state`` is the engine's own state."""
 
     __slots__ = ()
