@@ -33,6 +33,7 @@ from .actions import (
     check_action,
     do_action,
 )
+from .drafts import ActionDraft, PlanDraft
 from .errors import (
     ActionNotOnSpace,
     GameIsOver,
@@ -76,7 +77,6 @@ from .events import (
     TileTaken,
     TrackAdvanced,
 )
-from .drafts import ActionDraft, PlanDraft
 from .hood import City, Hood, Pos, Shop, rotated
 from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
 from .trips import Trip, check_plan, trip_json
