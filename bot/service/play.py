@@ -21,6 +21,7 @@ from typing import Any
 from bot.contract import Reply, User
 from bot.games import ai_level
 from engine.errors import GameError
+from engine.interface import Choice
 from renderers.i18n import number_list, t
 from renderers.presenter import ChoiceNotFound
 
@@ -42,7 +43,7 @@ class Turn:
     """What one action did, collected while its moves are applied, before the commit."""
 
     def __init__(self, loaded: Loaded) -> None:
-        match = loaded.match
+        match = loaded.running
         self.log_start = len(match.log)
         self.cycle_before = match.pacing.cycle
         self.rows: list[MoveRow] = []
@@ -78,9 +79,9 @@ class Play:
         goes on answering other chats meanwhile (a search thinks for a second). A failing or
         illegal AI answer never stalls a game: the first legal choice is made instead (and the
         fault logged). The chat's lock is held, so nothing changes the match meanwhile."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         level = ai_level(loaded.kind, meta.seats[seat].level or meta.options.get("ai_level"))
-        choose = self.choose_ai or loaded.kind.definition.choose
+        choose: Callable[..., Choice] = self.choose_ai or loaded.kind.definition.choose
         extra = {} if self.ai_budget is None else {"budget": self.ai_budget}
         try:
             choice = await asyncio.to_thread(choose, match, seat, seed=self.ai_seed(meta, match.move_count),
@@ -95,7 +96,7 @@ class Play:
              index: int | None = None) -> None:
         """Apply one checked choice and note what it ended, whom it told a secret, and which
         seats began to act with it (their buttons are bound to that moment)."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         cycle, n = match.pacing.cycle, match.move_count
         before, own = match.to_act(), match.moves_by(seat)
         phase = Phase.of(meta, match)
@@ -124,7 +125,7 @@ class Play:
         """Let AI seats act until only humans are to act or the game ends (in a phase where
         several seats act at once, the AI seats make their choices now, the humans theirs when
         they come); post, arm timers, commit."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         try:
             while not match.is_terminal():
                 ai = [s for s in match.to_act() if meta.seats[s].is_ai]
@@ -162,7 +163,7 @@ class Play:
     def results(loaded: Loaded, now: float) -> list[ResultRow]:
         # A seat the AI took over (its player left or was absent) counts for that player as a
         # game played with its points, never as a win.
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         scores, winners = match.returns(), match.winners
         return [ResultRow(meta.id, seat, meta.platform, meta.chat_id, info.user_id, info.name,
                           info.is_ai and info.user_id is None, scores[seat],
@@ -174,7 +175,7 @@ class Play:
 
     def acting_seat(self, loaded: Loaded, user: User) -> int:
         """The user's seat, if they may act now; the refusal that says why not otherwise."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         if meta.status == LOBBY or match is None:
             raise Refused("bot.err.not_started")
         if meta.status != PLAYING:
@@ -188,7 +189,7 @@ class Play:
         return seat
 
     async def choose(self, loaded: Loaded, seat: int, choice: Any, lang: str, *, index: int | None = None) -> Reply:
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         pres = loaded.kind.presenter
         try:
             choice = match.check(choice, by=seat)
@@ -208,7 +209,7 @@ class Play:
         turn passed); the very button that made that step, pressed again by its player, is
         their press arriving twice (known for steps made here). Other seats' steps never
         touch it."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         if seat in match.to_act() and k == match.moves_by(seat) and since == meta.turn.acting_since(seat):
             return
         if (seat, k) in loaded.recent and meta.seat_of(user.id) == seat and index is not None \
@@ -218,7 +219,7 @@ class Play:
 
     async def press(self, loaded: Loaded, user: User, p: Payload, lang: str, *, in_private: bool = False) -> Reply:
         """A choice, submenu or back button of a seat's turn menu."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         if meta.status == LOBBY or match is None:
             raise Refused("bot.err.not_started")
         if meta.status != PLAYING:
@@ -253,22 +254,22 @@ class Play:
         the group learns at most that the seat is choosing in private (what the pressed item
         said). Otherwise the group's turn message asks what the submenu asks. Either way the
         one acting gets the buttons in the reply."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         kind = loaded.kind
         menu = kind.presenter.menu(match.view(seat), match.legal_choices(seat), lang, group)
         if menu.private or in_private or private_choices(kind, match) or seat in meta.turn.menus:
             return await self._show_private(loaded, seat, group, menu, lang, in_private=in_private)
         messages = TurnMessages(meta, kind, match, self.codec)
-        menu, rows = messages.prompt_buttons(group)
-        edit = M.group(meta, messages.prompt_text(menu), buttons=rows,
+        prompt, rows = messages.prompt_buttons(group)
+        edit = M.group(meta, messages.prompt_text(prompt), buttons=rows,
                        slot=M.turn_slot(meta), mode="edit", mentions=(meta.seats[seat].user(),))
         await self.store.commit(Changes(outbox=[edit]))
-        text = menu.text if menu is not None and menu.text else kind.presenter.back_text(lang)
+        text = prompt.text if prompt is not None and prompt.text else kind.presenter.back_text(lang)
         return Reply(text, buttons=M.to_buttons(rows))
 
     async def _show_private(self, loaded: Loaded, seat: int, group: str | None, menu, lang: str, *,
                             in_private: bool) -> Reply:
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         kind = loaded.kind
         messages = TurnMessages(meta, kind, match, self.codec)
         row, menu, rows = messages.seat_prompt(seat, group_key=group,
@@ -297,7 +298,7 @@ class Play:
         the reply (a platform that can answer privately in place shows them at once)."""
         seat = self.acting_seat(loaded, user)
         meta = loaded.meta
-        messages = TurnMessages(meta, loaded.kind, loaded.match, self.codec)
+        messages = TurnMessages(meta, loaded.kind, loaded.running, self.codec)
         row, menu, rows = messages.seat_prompt(seat, mode="new")
         # Posted anew (at the bottom of the private chat); the message it replaces loses its buttons.
         out = [messages.seat_closed(seat), row] if seat in meta.turn.menus else [row]
@@ -310,7 +311,7 @@ class Play:
     async def typed(self, loaded: Loaded, user: User, text: str, lang: str) -> Reply:
         """A choice typed as text (terminal, commands): its number on the menu, the start of its
         label, or its written form (``louvre/blue!1``)."""
-        match = loaded.match
+        match = loaded.running
         seat = self.acting_seat(loaded, user)
         pres = loaded.kind.presenter
         choices = match.legal_choices(seat)

@@ -33,7 +33,6 @@ from .actions import (
     check_action,
     do_action,
 )
-from .drafts import ActionDraft, PlanDraft
 from .errors import (
     ActionNotOnSpace,
     GameIsOver,
@@ -236,7 +235,9 @@ class Game:
     finished: bool
     winners: tuple[int, ...]
     final: tuple[int, ...] | None
-    drafts: dict[int, ActionDraft | PlanDraft]      # decisions under way, by seat
+    # Decisions under way, by seat: an ActionDraft in the place and invest phases, a PlanDraft in
+    # the delivery phase (drafts.py); which one, the phase says (stepper.py reads them by phase).
+    drafts: dict[int, Any]
     coin_paid: list[int]
     acted: int                                      # whole moves played since the last PhaseEnded
     lire_history: tuple[tuple[int, ...], ...]
