@@ -115,8 +115,9 @@ class Lobby:
             return await self.to_ai(loaded, seat, "left", user, lang)
         del meta.seats[seat]
         humans = meta.humans()
-        if meta.host_id == user.id and humans:
-            meta.host_id = meta.seats[humans[0]].user_id
+        successor = meta.seats[humans[0]].user_id if humans else None      # a human seat's, never None
+        if meta.host_id == user.id and successor is not None:
+            meta.host_id = successor
         if humans:
             await self.save(loaded)
             return Reply(t(lang, "bot.reply.left"))
@@ -237,6 +238,8 @@ class Lobby:
         meta = loaded.meta
         async with self.store.lock(meta.platform, meta.chat_id):
             loaded = await self.store.load(game_id)
+            if loaded is None:
+                return
             meta, match = loaded.meta, loaded.match
             if (user_id in meta.turn.unreachable) == unreachable:
                 return

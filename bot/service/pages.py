@@ -41,7 +41,7 @@ class Pages:
         if loaded is None:
             return None
         meta, match = loaded.meta, loaded.match
-        if request.at is not None and meta.status == FINISHED and match is not None:
+        if request.at is not None and meta.status == FINISHED and match is not None and meta.setup is not None:
             if not 0 <= request.at <= match.move_count:
                 return None
             if request.at != match.move_count:
@@ -86,8 +86,7 @@ class Pages:
         got = await self.store.storage.load_game(game_id)
         if got is None or got[0].setup is None:
             return [0]
-        meta, moves = got
-        starts = await asyncio.to_thread(_round_starts, meta.kind, meta.setup, moves)
+        starts = await asyncio.to_thread(_round_starts, got[0].kind, got[0].setup, got[1])
         self._round_starts[game_id] = starts
         while len(self._round_starts) > KEPT_REVIEWS:
             self._round_starts.popitem(last=False)

@@ -566,7 +566,12 @@ class GameService:
         return out
 
     async def game_info(self, chat: Chat | None = None, *, game_id: int | None = None) -> dict[str, Any] | None:
-        loaded = await self.store.load(game_id) if game_id is not None else await self.store.chat_game(chat)
+        if game_id is not None:
+            loaded = await self.store.load(game_id)
+        elif chat is not None:
+            loaded = await self.store.chat_game(chat)
+        else:
+            raise TypeError("game_info needs a chat or a game id")
         return None if loaded is None else self.info.game_info(loaded)
 
     # ---- delivery and time --------------------------------------------------------------

@@ -171,20 +171,22 @@ class Settings:
             clean = validate(changes)
             if loaded is not None and not loaded.meta.may_manage(user):
                 raise Refused("bot.err.not_host", host=loaded.meta.host_name)
-            locked = [spec.name for spec in (kind.definition.options if kind else ())
-                      if spec.name in clean and clean[spec.name] != loaded.meta.options.get(spec.name)]
+            locked = [] if loaded is None else [
+                spec.name for spec in loaded.kind.definition.options
+                if spec.name in clean and clean[spec.name] != loaded.meta.options.get(spec.name)]
             if loaded is not None and loaded.meta.status == PLAYING and locked:
-                raise Refused("bot.err.option_locked", option=kind.presenter.option_name_text(locked[0], lang))
+                raise Refused("bot.err.option_locked",
+                              option=loaded.kind.presenter.option_name_text(locked[0], lang))
             stored = dict(stored, **clean)
             change = Changes(chat_settings=(chat.platform, chat.id, stored))
             if loaded is not None:
                 meta = loaded.meta
-                declared = {spec.name for spec in kind.definition.options}
+                declared = {spec.name for spec in loaded.kind.definition.options}
                 meta.options.update({k: v for k, v in clean.items() if k in declared or k in BOT_SETTINGS})
                 meta.updated = self.clock.now()
                 change.meta = meta
                 if meta.status == LOBBY:
-                    change.outbox.append(M.lobby_message(meta, kind, self.codec, meta.host_name, mode="edit"))
+                    change.outbox.append(M.lobby_message(meta, loaded.kind, self.codec, meta.host_name, mode="edit"))
                 elif loaded.match is not None and not loaded.match.is_terminal():
                     change.timers = await self.play.timers(loaded)
             await self.store.commit(change, forget=loaded.meta.id if loaded else None)
