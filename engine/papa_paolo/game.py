@@ -199,7 +199,7 @@ class Game:
     options: dict[str, bool]
     board: C.Board
     starting: tuple[str, ...]                       # each seat's starting tile
-    city_stack: tuple[str, ...]                     # the city tiles, in the order they are dealt
+    city_stack: tuple[str | None, ...]              # the city tiles, in the order they are dealt
     coin_setup: tuple[tuple[int, ...], ...]         # per round, the coins on the lines
     face_down: tuple[int, ...] | None               # per round, the face-down coin's line
     inv_stacks: dict[str, tuple[str, ...]]          # colour -> its investment tiles, per round
