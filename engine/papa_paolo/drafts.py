@@ -68,6 +68,7 @@ class ActionDraft:
         """``k`` more pizzas put into the pizzeria on ``square``."""
         to = dict(self.to or ())
         to[square] = to.get(square, 0) + k
+        assert self.left is not None, "pizzas are put while some are left to put (mode \"put\")"
         return self.but(to=tuple(to.items()), left=self.left - k)
 
     def room_left(self, square: Pos, room: int) -> int:

@@ -42,8 +42,9 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class OnBoard(Step):
-    """A space of the board, (row, column)."""
+    """A space of the board, (row, column), in one of its areas (each kind says which)."""
 
+    area: ClassVar[str]
     space: Pos
 
     def __str__(self) -> str:
@@ -239,7 +240,7 @@ class Act(Step):
     action: str
 
     @property
-    def verb(self) -> str:      # type: ignore[override]   the text is the action's name
+    def verb(self) -> str:  # type: ignore[override]  # an Act's text begins with its action's name
         return self.action
 
     def __str__(self) -> str:

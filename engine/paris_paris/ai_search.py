@@ -171,7 +171,7 @@ def _iterate(top: _Node, game: Game, rng: random.Random, top_seat: int) -> float
     # rollout (the normal AI's play) answers for everyone, so a small budget is a one-step
     # improvement on the normal AI rather than a shallow tree's noise.
     while not game.finished and node.visits >= EXPAND_AFTER:
-        seat = (game.bus + game.picks) % game.num_players       # ``current_player``: not finished
+        seat = game.seat_to_move
         children = node.children
         if seat != top_seat:
             # Another seat: it plays its model's move, as in the rollouts. Its move may differ

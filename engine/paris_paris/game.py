@@ -422,6 +422,11 @@ class Game:
         """The seat to move, None when the game is over."""
         return None if self.finished else (self.bus + self.picks) % self._n
 
+    @property
+    def seat_to_move(self) -> int:
+        """``current_player`` of a game under way (never None: the caller knows it is not over)."""
+        return (self.bus + self.picks) % self._n
+
     def is_terminal(self) -> bool:
         return self.finished
 
@@ -765,7 +770,7 @@ class Game:
 
     def __repr__(self) -> str:
         state = "over" if self.finished else f"round {self.round}/{self.rounds}, " \
-                                              f"{self.players[(self.bus + self.picks) % self._n]} to move"
+                                              f"{self.players[self.seat_to_move]} to move"
         return f"<Game {', '.join(self.players)}: {state}>"
 
 
