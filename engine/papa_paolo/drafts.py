@@ -8,7 +8,7 @@ for one kind of step; a delivery plan (phase 5) is the trips planned and the one
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from .hood import Pos
 
@@ -39,6 +39,16 @@ class TripDraft:
 
     def as_dict(self) -> dict[str, Any]:
         return {"from": self.start, "path": list(self.path), "drops": list(self.drops)}
+
+
+T = TypeVar("T")
+
+
+def chosen(value: T | None, what: str) -> T:
+    """A part of a draft that its mode has chosen already (``ValueError``, a bug, if not)."""
+    if value is None:
+        raise ValueError(f"the draft has no {what} yet")
+    return value
 
 
 @dataclass(frozen=True, slots=True)

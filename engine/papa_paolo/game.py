@@ -340,6 +340,13 @@ class Game:
         held = self.dlv_held[seat]
         return None if held is None else C.DELIVERY_TILES[held]
 
+    def planning_tile(self, seat: int) -> C.DeliveryTile:
+        """The delivery tile of a seat planning its deliveries (one it holds: ``pending``)."""
+        held = self.dlv_held[seat]
+        if held is None:
+            raise ValueError(f"seat {seat} holds no delivery tile")
+        return C.DELIVERY_TILES[held]
+
     # --- Whole moves (the record's) ----------------------------------------------------------
 
     def check_turn(self, seat: int) -> None:
@@ -525,8 +532,7 @@ class Game:
 
     def _play_deliver(self, seat: int, move: Deliver, events: list[Event]) -> None:
         trips = list(move.trips)
-        tile = self.delivery_tile(seat)
-        assert tile is not None, "check_turn lets only a seat holding a delivery tile plan"
+        tile = self.planning_tile(seat)
         check_plan(self.people[seat].hood, trips, trips_allowed=self.people[seat].value("green"),
                    max_pizzas=tile.max_pizzas, max_distance=tile.max_distance)
         self.plans[seat] = trips
