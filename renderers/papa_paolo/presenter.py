@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.papa_paolo import components as C
-from engine.papa_paolo.game import PHASE_NUMBER
+from engine.papa_paolo.game import Phase
 from engine.papa_paolo.steps import (
     Act,
     BestPlan,
@@ -47,6 +47,7 @@ from engine.papa_paolo.steps import (
     TileAction,
     Track,
     UndoTrip,
+    as_kind,
     parse,
 )
 
@@ -111,7 +112,7 @@ class PapaPaoloPresenter(Presenter):
         """``round2-phase3-bid``: the round and the phase that closed the stretch (``round5-end``
         for the last, closed by the end of the game), so the files sort in the order played."""
         round_, phase = _stretch(view, cycle)
-        return f"round{round_}-phase{PHASE_NUMBER[phase]}-{phase}" if phase else f"round{round_}-end"
+        return f"round{round_}-phase{Phase(phase).number}-{phase}" if phase else f"round{round_}-end"
 
     def narrate(self, events: Sequence[Any], players: Sequence[str], language: str) -> list[str]:
         return words.narrate(events, players, language)
@@ -181,7 +182,7 @@ class PapaPaoloPresenter(Presenter):
             cols = view.grid_size[1]
             by_row: dict[int, list[MenuItem]] = {}
             for step, item in zip(steps, others, strict=True):
-                by_row.setdefault(step.space[0], []).append(item)
+                by_row.setdefault(as_kind(step, Place).space[0], []).append(item)
             return Menu(tuple(tuple(row) for _, row in sorted(by_row.items())) if cols <= ROW else _rows(others))
         rows = (tuple(best),) if best else ()
         return Menu(rows + _rows(keyed) + _rows(others, width=3))
@@ -283,9 +284,9 @@ def _rows(items: Sequence[MenuItem], width: int = ROW) -> tuple[tuple[MenuItem, 
     return tuple(tuple(items[i:i + width]) for i in range(0, len(items), width))
 
 
-def _stairs_menu(stairs: list[Step], tiles: Sequence[str], language: str, group: str | None) -> Menu:
+def _stairs_menu(stairs: list[Stairs], tiles: Sequence[str], language: str, group: str | None) -> Menu:
     """Staircase spaces by column (a column is a delivery tile: the picture heads it "1: A2")."""
-    columns: dict[int, list[Step]] = {}
+    columns: dict[int, list[Stairs]] = {}
     for s in stairs:
         columns.setdefault(s.space[1], []).append(s)
     if group and group.startswith("s") and group[1:].isdigit() and int(group[1:]) in columns:
@@ -305,7 +306,7 @@ def _column_tile(tiles: Sequence[str], column: int) -> str:
     return tiles[column - 1] if 0 < column <= len(tiles) else "?"
 
 
-def _stair_item(step: Step, tiles: Sequence[str], language: str) -> MenuItem:
+def _stair_item(step: Stairs, tiles: Sequence[str], language: str) -> MenuItem:
     row, col = step.space
     return MenuItem(t(language, "papa.btn.stairs", column=col, tile=_column_tile(tiles, col), step=row + 1,
                       cost=C.stair_cost(row, col)), choice=step)
@@ -389,7 +390,7 @@ def _label(step: Step, view, language: str) -> str:
                  action=words.action_word(tile.action, language), bonus=tile.bonus)
     if isinstance(step, Track):
         colour = C.INVESTMENT_TILES[view.investment_held[view.viewer]].colour if view.viewer is not None else None
-        return t(language, "papa.btn.track", emoji=COLOUR_EMOJI.get(colour, ""),
+        return t(language, "papa.btn.track", emoji=COLOUR_EMOJI.get(colour or "", ""),
                  colour=words.colour_word(colour, language) if colour else "")
     if isinstance(step, TileAction):
         action = C.INVESTMENT_TILES[view.investment_held[view.viewer]].action if view.viewer is not None else "nothing"

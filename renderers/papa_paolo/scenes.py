@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.papa_paolo.definition import GAME, PapaMatch
+from engine.papa_paolo.events import PhaseEnded
 from engine.papa_paolo.steps import From, StepTo
 
 NAMES = ("Ann", "Bob", "Chiara", "Didier")
@@ -21,7 +22,7 @@ def after_phase(n: int, phase: str, round_: int, *, seed: int = 7, options: dict
     """A game of ``n`` seats just after ``phase`` of round ``round_`` closed (its picture's moment)."""
     match = GAME.new_match(NAMES[:n], seed=seed, options=options)
     while not match.is_terminal():
-        if any(e.kind == "phase_ended" and (e.round, e.phase) == (round_, phase) for e in match.log):
+        if any(isinstance(e, PhaseEnded) and (e.round, e.phase) == (round_, phase) for e in match.log):
             return match
         seat = match.to_act()[0]
         match.apply(GAME.choose(match, seat, seed=seed), by=seat)
