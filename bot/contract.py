@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol
 
 # The file name of a picture whose sender gave none (the service names each after its game).
@@ -112,13 +113,55 @@ class Outgoing:
 MessageLink = Callable[[Chat, str], "str | None"]
 
 
+class Refusal(StrEnum):
+    """Why the service refused an input, as a stable code shared by the service, the adapters and
+    the tests: each value is the catalog key of the refusal's text (renderers/locales; but
+    ``NO_SECRET``, which the game words itself), so texts and stored replies read the same as
+    before the codes had names. Compare ``Reply.refused`` with these, never the translated text."""
+
+    ALREADY_JOINED = "bot.err.already_joined"
+    AMBIGUOUS = "bot.err.ambiguous"
+    AWAY_BAD = "bot.away.bad"
+    AWAY_TOO_LONG = "bot.away.too_long"
+    BAD_CHOICE = "bot.err.bad_choice"
+    BAD_LEVEL = "bot.err.bad_level"
+    BAD_MOVE = "bot.err.bad_move"
+    BAD_SETTING = "bot.err.bad_setting"
+    CANNOT_START = "bot.err.cannot_start"
+    DUPLICATE = "bot.err.duplicate"
+    FOREIGN_CHAT = "bot.err.foreign_chat"
+    FORGED = "bot.err.forged"
+    FULL = "bot.err.full"
+    GAME_EXISTS = "bot.err.game_exists"
+    GAME_OVER = "bot.err.game_over"
+    NOT_HOST = "bot.err.not_host"
+    NOT_IN_GAME = "bot.err.not_in_game"
+    NOT_LOBBY = "bot.err.not_lobby"
+    NOT_NOW = "bot.err.not_now"
+    NOT_STARTED = "bot.err.not_started"
+    NOT_YOUR_BUTTONS = "bot.err.not_your_buttons"
+    NOT_YOUR_TURN = "bot.err.not_your_turn"
+    NO_GAME = "bot.err.no_game"
+    NO_RECORD = "bot.err.no_record"
+    NO_REPLAY = "bot.err.no_replay"
+    NO_SECRET = "bot.err.no_secret"
+    NO_SUCH_PLAYER = "bot.err.no_such_player"
+    OPTION_LOCKED = "bot.err.option_locked"
+    REPLAY_JUST_POSTED = "bot.err.replay_just_posted"
+    REPLAY_ON_ITS_WAY = "bot.err.replay_on_its_way"
+    SEAT_COUNT = "bot.err.seat_count"
+    STALE = "bot.err.stale"
+    UNKNOWN_GAME = "bot.err.unknown_game"
+    UNKNOWN_KIND = "bot.err.unknown_kind"
+
+
 @dataclass(frozen=True, slots=True)
 class Reply:
     """The immediate answer to the user who acted; never posted to the group by itself."""
 
     text: str
     ok: bool = True               # False: the input was refused and nothing changed
-    # Why, as a stable code: a refusal's catalog key ("bot.err.stale"), "game.<code>" for the rules'
+    # Why, as a stable code: a ``Refusal`` (``Refusal.STALE``), or "game.<code>" for the rules'
     # (engine/errors.py). Callers test this, never the translated text.
     refused: str | None = None
     alert: bool = False           # show prominently (Telegram show_alert)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from bot.contract import Reply, User
+from bot.contract import Refusal, Reply, User
 from renderers.i18n import t
 
 from . import bank as B
@@ -38,12 +38,12 @@ def parse_duration(text: str) -> float | None:
     if words in OFF:
         return None
     if not _WHOLE.fullmatch(words):
-        raise Refused("bot.away.bad", text=text[:40], days=MAX_AWAY_DAYS)
+        raise Refused(Refusal.AWAY_BAD, text=text[:40], days=MAX_AWAY_DAYS)
     seconds = sum(int(n) * UNITS[unit or "d"] for n, unit in _PART.findall(words))
     if seconds <= 0:
-        raise Refused("bot.away.bad", text=text[:40], days=MAX_AWAY_DAYS)
+        raise Refused(Refusal.AWAY_BAD, text=text[:40], days=MAX_AWAY_DAYS)
     if seconds > MAX_AWAY_DAYS * 86400:
-        raise Refused("bot.away.too_long", days=MAX_AWAY_DAYS)
+        raise Refused(Refusal.AWAY_TOO_LONG, days=MAX_AWAY_DAYS)
     return float(seconds)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.contract import Chat, Reply, User
+from bot.contract import Chat, Refusal, Reply, User
 from bot.games import KINDS, GameKind, find, kind
 from bot.product import COMMAND
 from renderers.i18n import t
@@ -76,7 +76,7 @@ class Info:
                 lines.append(text)
         if not lines:
             game_kind = games[0].kind if games else kind(None)
-            return Reply(game_kind.presenter.no_secret_text(lang), ok=False, alert=True, refused="bot.err.no_secret")
+            return Reply(game_kind.presenter.no_secret_text(lang), ok=False, alert=True, refused=Refusal.NO_SECRET)
         return Reply("\n".join(lines), alert=True)
 
     async def user_games(self, user: User) -> list[Loaded]:
@@ -196,10 +196,10 @@ class Info:
         if last is None:
             return
         if last.sent_at is None:
-            raise Refused("bot.err.replay_on_its_way", id=game_id)
+            raise Refused(Refusal.REPLAY_ON_ITS_WAY, id=game_id)
         wait = last.sent_at + REPLAY_COOLDOWN - self.clock.now()
         if wait > 0:
-            raise Refused("bot.err.replay_just_posted", id=game_id,
+            raise Refused(Refusal.REPLAY_JUST_POSTED, id=game_id,
                           wait=t(lang, "bot.duration.minutes", n=math.ceil(wait / 60)))
 
     @staticmethod

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.contract import Reply, User
+from bot.contract import Refusal, Reply, User
 from bot.games import ai_level
 from engine.errors import GameError
 from engine.interface import Choice
@@ -177,15 +177,15 @@ class Play:
         """The user's seat, if they may act now; the refusal that says why not otherwise."""
         meta, match = loaded.meta, loaded.running
         if meta.status == LOBBY or match is None:
-            raise Refused("bot.err.not_started")
+            raise Refused(Refusal.NOT_STARTED)
         if meta.status != PLAYING:
-            raise Refused("bot.err.game_over")
+            raise Refused(Refusal.GAME_OVER)
         seat = meta.seat_of(user.id)
         if seat is None:
-            raise Refused("bot.err.not_in_game")
+            raise Refused(Refusal.NOT_IN_GAME)
         acting = match.to_act()
         if seat not in acting:
-            raise Refused("bot.err.not_your_turn", player=", ".join(match.players[s] for s in acting))
+            raise Refused(Refusal.NOT_YOUR_TURN, player=", ".join(match.players[s] for s in acting))
         return seat
 
     async def choose(self, loaded: Loaded, seat: int, choice: Any, lang: str, *, index: int | None = None) -> Reply:
@@ -214,33 +214,33 @@ class Play:
             return
         if (seat, k) in loaded.recent and meta.seat_of(user.id) == seat and index is not None \
                 and loaded.recent[(seat, k)] == index:
-            raise Refused("bot.err.duplicate")
-        raise Refused("bot.err.stale")
+            raise Refused(Refusal.DUPLICATE)
+        raise Refused(Refusal.STALE)
 
     async def press(self, loaded: Loaded, user: User, p: Payload, lang: str, *, in_private: bool = False) -> Reply:
         """A choice, submenu or back button of a seat's turn menu."""
         meta, match = loaded.meta, loaded.running
         if meta.status == LOBBY or match is None:
-            raise Refused("bot.err.not_started")
+            raise Refused(Refusal.NOT_STARTED)
         if meta.status != PLAYING:
-            raise Refused("bot.err.game_over")
+            raise Refused(Refusal.GAME_OVER)
         seat = p.int(1)
         if not 0 <= seat < len(meta.seats):
-            raise Refused("bot.err.forged")
+            raise Refused(Refusal.FORGED)
         if meta.seat_of(user.id) is None:
-            raise Refused("bot.err.not_in_game")
+            raise Refused(Refusal.NOT_IN_GAME)
         self._check_position(loaded, user, seat, p.int(2), p.int(3), p.int(4) if p.kind == "c" else None)
         if meta.seat_of(user.id) != seat:
             # Someone else's buttons (a group turn message, a forwarded menu): refused to the
             # presser alone, and nothing changes for the seat they belong to.
             if meta.seat_of(user.id) not in match.to_act():
                 self.acting_seat(loaded, user)         # "it is Ann's turn, not yours"
-            raise Refused("bot.err.not_your_buttons", player=meta.seats[seat].name)
+            raise Refused(Refusal.NOT_YOUR_BUTTONS, player=meta.seats[seat].name)
         if p.kind == "c":
             choices = match.legal_choices(seat)
             index = p.int(4)
             if not 0 <= index < len(choices):
-                raise Refused("bot.err.forged")
+                raise Refused(Refusal.FORGED)
             return await self.choose(loaded, seat, choices[index], lang, index=index)
         return await self.show_menu(loaded, seat, p.fields[4] if p.kind == "o" else None, lang,
                                     in_private=in_private)
@@ -317,7 +317,7 @@ class Play:
         choices = match.legal_choices(seat)
         text = str(text or "").strip()
         if not text or len(text) > 200:
-            raise Refused("bot.err.bad_move", text=text[:40])
+            raise Refused(Refusal.BAD_MOVE, text=text[:40])
         try:
             item = pres.find_item(match.view(seat), choices, text, lang)
         except ChoiceNotFound as miss:
@@ -326,15 +326,15 @@ class Play:
             except GameError:
                 pass
             if miss.reason == "ambiguous":
-                raise Refused("bot.err.ambiguous", text=text[:40], choices=", ".join(miss.candidates)) from None
+                raise Refused(Refusal.AMBIGUOUS, text=text[:40], choices=", ".join(miss.candidates)) from None
             if miss.candidates:
                 return Reply(pres.not_now_text(match.view(seat), miss.candidates, lang), ok=False, alert=True,
-                             refused="bot.err.not_now")
+                             refused=Refusal.NOT_NOW)
             if text.isascii() and text.isdigit():
                 items = pres.menu(match.view(seat), choices, lang).items()
                 numbers = [item.key if item.key is not None else i for i, item in enumerate(items, 1)]
-                raise Refused("bot.err.bad_choice", numbers=number_list(numbers)) from None
-            raise Refused("bot.err.bad_move", text=text[:40]) from None
+                raise Refused(Refusal.BAD_CHOICE, numbers=number_list(numbers)) from None
+            raise Refused(Refusal.BAD_MOVE, text=text[:40]) from None
         if item.group is not None:
             return await self.show_menu(loaded, seat, item.group, lang)
         return await self.choose(loaded, seat, item.choice, lang)

@@ -23,7 +23,7 @@ import socket
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from bot.contract import Chat, MessageLink, Reply, Transport, User
+from bot.contract import Chat, MessageLink, Refusal, Reply, Transport, User
 from bot.games import find, kind, level_at
 from bot.product import DEFAULT_DB
 from renderers.i18n import normalize_language, t
@@ -230,7 +230,7 @@ class GameService:
         return normalize_language(user.language)
 
     async def _under_lock(self, chat: Chat, lang: str, action: Callable[[], Awaitable[Reply]], *,
-                          lost_race: str = "bot.err.stale") -> Reply:
+                          lost_race: Refusal = Refusal.STALE) -> Reply:
         """Run ``action()`` under the chat's lock: a refusal becomes the reply, and a race lost to
         another process (``Conflict``) the refusal ``lost_race``; either way nothing changed."""
         async with self.store.lock(chat.platform, chat.id):
@@ -251,7 +251,7 @@ class GameService:
                 try:
                     loaded = await self.store.chat_game(chat)
                     if loaded is None:
-                        raise Refused("bot.err.no_game")
+                        raise Refused(Refusal.NO_GAME)
                     lang = loaded.meta.language
                     return await action(loaded, lang)
                 except Refused as exc:
@@ -260,7 +260,7 @@ class GameService:
                     # Another process changed the game meanwhile (the commit dropped our copy):
                     # once more on the game as it is now; a press of a turn that moved on is stale then.
                     if attempt == 2:
-                        return Refused("bot.err.stale").reply(lang)
+                        return Refused(Refusal.STALE).reply(lang)
         raise AssertionError("unreachable")
 
     async def _on_game(self, game_id: int, chat: Chat | None, user: User,
@@ -269,18 +269,18 @@ class GameService:
         game (an old lobby's button must not act on a newer game), under that chat's lock."""
         loaded = await self.store.load(game_id)
         if loaded is None:
-            return Refused("bot.err.unknown_game").reply(await self._language(chat, user))
+            return Refused(Refusal.UNKNOWN_GAME).reply(await self._language(chat, user))
         meta = loaded.meta
         if chat is not None and (chat.platform, chat.id) != (meta.platform, meta.chat_id):
-            return Refused("bot.err.foreign_chat").reply(meta.language)
+            return Refused(Refusal.FOREIGN_CHAT).reply(meta.language)
 
         async def checked(current: Loaded, lang: str) -> Reply:
             if current.meta.id != game_id:
-                raise Refused("bot.err.game_over" if meta.status != LOBBY else "bot.err.stale")
+                raise Refused(Refusal.GAME_OVER if meta.status != LOBBY else Refusal.STALE)
             return await action(current, lang)
         result = await self._on_chat_game(meta.chat, user, checked)
-        if result.refused == "bot.err.no_game":
-            return Refused("bot.err.game_over").reply(meta.language)
+        if result.refused == Refusal.NO_GAME:
+            return Refused(Refusal.GAME_OVER).reply(meta.language)
         return result
 
     # ---- lobby --------------------------------------------------------------------------
@@ -289,9 +289,9 @@ class GameService:
     async def new_game(self, chat: Chat, user: User, *, options: dict | None = None) -> Reply:
         lang = await self._language(chat, user)
         if options is not None and not isinstance(options, dict):
-            return Refused("bot.err.bad_setting", key="options", value=type(options).__name__).reply(lang)
+            return Refused(Refusal.BAD_SETTING, key="options", value=type(options).__name__).reply(lang)
         return await self._under_lock(chat, lang, lambda: self.lobby.new_game(chat, user, options, lang),
-                                      lost_race="bot.err.game_exists")
+                                      lost_race=Refusal.GAME_EXISTS)
 
     @cleaned
     async def join(self, chat: Chat, user: User) -> Reply:
@@ -357,14 +357,14 @@ class GameService:
                 return await self.private_started(user, None)
             p = self.codec.decode(payload)
         except StalePayload:
-            return Refused("bot.err.stale").reply(await self._language(chat, user))
+            return Refused(Refusal.STALE).reply(await self._language(chat, user))
         except ForgedPayload:
-            return Refused("bot.err.forged").reply(await self._language(chat, user))
+            return Refused(Refusal.FORGED).reply(await self._language(chat, user))
         game_id = p.int(0)
         if kind_ == "m":
             loaded = await self.store.load(game_id)
             if loaded is None:
-                return Refused("bot.err.unknown_game").reply(await self._language(chat, user))
+                return Refused(Refusal.UNKNOWN_GAME).reply(await self._language(chat, user))
             return await self.info.secrets(user, [loaded], loaded.meta.language)
         if kind_ == "v":
             return await self._on_game(game_id, chat, user, lambda g, lang: self.lobby.add_ai(
@@ -379,7 +379,7 @@ class GameService:
                 g, user, p, lang, in_private=chat is None))
         if kind_ == "h":
             return await self._on_game(game_id, chat, user, lambda g, lang: self.play.my_choices(g, user, lang))
-        return Refused("bot.err.forged").reply(await self._language(chat, user))
+        return Refused(Refusal.FORGED).reply(await self._language(chat, user))
 
     async def page(self, request: PageRequest) -> dict[str, Any] | None:
         """One viewer's page of a game (the web board): see ``page.page_state``."""
@@ -401,9 +401,9 @@ class GameService:
             if self.codec.kind_of(payload) != "c" or self.codec.decode(payload).int(0) != game_id:
                 raise ForgedPayload("not a choice of this game")
         except StalePayload:
-            return Refused("bot.err.stale").reply(lang)
+            return Refused(Refusal.STALE).reply(lang)
         except (ForgedPayload, ValueError):
-            return Refused("bot.err.forged").reply(lang)
+            return Refused(Refusal.FORGED).reply(lang)
         return await self.press(None, user, payload)
 
     @cleaned
@@ -422,7 +422,7 @@ class GameService:
         lang = await self._language(chat, user)
         loaded = await self.store.chat_game(chat)
         if loaded is None:
-            return Reply(t(lang, "bot.err.no_game"), ok=False, refused="bot.err.no_game")
+            return Reply(t(lang, "bot.err.no_game"), ok=False, refused=Refusal.NO_GAME)
         return await self.info.board(loaded, user, loaded.meta.language, private=private)
 
     @cleaned
@@ -446,7 +446,7 @@ class GameService:
             try:
                 p = self.codec.decode(payload)
             except ForgedPayload:
-                return Refused("bot.err.forged").reply(lang)
+                return Refused(Refusal.FORGED).reply(lang)
             joined = await self._on_game(p.int(0), None, user, lambda g, lg: self.lobby.join(g, user, lg))
             lines.append(joined.text)
             ok = joined.ok
@@ -479,7 +479,7 @@ class GameService:
         lang = await self._language(chat, user)
         named = find(game) if game else None
         if game and named is None:
-            return Refused("bot.err.unknown_kind", games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
+            return Refused(Refusal.UNKNOWN_KIND, games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
         return await self.play.ratings.reply(chat, user, lang, named)
 
     @cleaned
@@ -509,7 +509,7 @@ class GameService:
         lang = await self._language(chat, user)
         named = find(game) if game else await self._chat_kind(chat)
         if named is None:
-            return Refused("bot.err.unknown_kind", games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
+            return Refused(Refusal.UNKNOWN_KIND, games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
         return self.info.rules(named, lang)
 
     @cleaned
@@ -518,7 +518,7 @@ class GameService:
         lang = await self._language(chat, user)
         named = find(game) if game else await self._chat_kind(chat, default=False)
         if game and named is None:
-            return Refused("bot.err.unknown_kind", games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
+            return Refused(Refusal.UNKNOWN_KIND, games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
         return self.info.help(named, lang)
 
     async def _chat_kind(self, chat: Chat | None, *, default: bool = True):
@@ -535,7 +535,7 @@ class GameService:
         lang = await self._language(chat, user)
         finished = {r.game_id for r in await self.storage.chat_results(chat.platform, chat.id)}
         if not finished:
-            return Refused("bot.err.no_record").reply(lang)
+            return Refused(Refusal.NO_RECORD).reply(lang)
         return await self.info.record_file(max(finished), lang)
 
     @cleaned
@@ -548,7 +548,7 @@ class GameService:
         lang = await self._language(chat, user)
         finished = {r.game_id for r in await self.storage.chat_results(chat.platform, chat.id)}
         if not finished:
-            return Refused("bot.err.no_replay").reply(lang)
+            return Refused(Refusal.NO_REPLAY).reply(lang)
         return await self._under_lock(chat, lang, lambda: self.info.replay(max(finished), lang))
 
     async def record(self, game_id: int) -> dict[str, Any] | None:
