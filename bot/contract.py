@@ -1,8 +1,9 @@
-"""The vocabulary between the game service and the chat adapters.
+"""The vocabulary between the game service and the adapters.
 
-Adapters (Telegram, Discord, the terminal) translate platform input into calls on
-``bot.service.GameService`` with these values, and deliver what the service wants
-posted through a ``Transport`` they implement. Nothing here knows a platform.
+Adapters (Telegram, Discord, the terminal, the live web board) translate platform input into
+calls on ``bot.service.GameService`` with these values, and deliver what the service wants
+posted through a ``Transport`` they implement. Nothing here branches on a platform; a few
+values say how the platforms render them (a ``Button``'s kinds), for the adapters to read.
 
 Flow of one button press:
     adapter -> ``await service.press(chat, user, payload)`` -> ``Reply`` (shown only to
@@ -28,7 +29,7 @@ DEFAULT_IMAGE_NAME = "picture.png"
 class User:
     """A person on a platform, as the adapter saw them at the time of the input."""
 
-    platform: str            # "telegram" | "discord" | "terminal"
+    platform: str            # the adapter's ``Transport.platform``: "telegram", "discord", "terminal"
     id: str                  # platform user id, as text
     name: str                # display name (for messages and the map)
     is_admin: bool = False   # chat admin (Telegram) / Manage Channels (Discord), as the adapter reports

@@ -92,7 +92,9 @@ async def release_dead_local_owners(storage: Storage) -> None:
 
 
 class GameService:
-    """Implements ``bot.contract.GameServiceAPI``. Construct with ``await GameService.open(path)``.
+    """Implements ``bot.contract.GameServiceAPI`` and, beyond it, what the live board and the
+    terminal call (``page``, ``page_press``, ``move``, ``game_info``: not yet in the protocol).
+    Construct with ``await GameService.open(path)``.
 
     Every method the adapters call is ``@cleaned``: its chats, users and text arrive through
     ``inputs.clean``."""
