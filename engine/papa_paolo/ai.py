@@ -27,6 +27,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from . import components as C
+from .game import Phase
 from .hood import WAYS, City, Geometry, Hood, Pos, Shop, rotated
 from .memo import Memo
 from .steps import (
@@ -288,9 +289,9 @@ class _Mind:
     # --- Picking ------------------------------------------------------------------------------
 
     def pick(self, choices: list[Step]) -> Step:
-        if self.view.phase == "deliver":
+        if self.view.phase == Phase.DELIVER:
             return BestPlan() if BestPlan() in choices else self._continue_plan(choices)
-        if self.view.phase == "bid" and self.easy:
+        if self.view.phase == Phase.BID and self.easy:
             cheap = sorted(choices, key=lambda s: C.stair_cost(*as_kind(s, OnBoard).space))[:3]
             return self.rng.choice(cheap)
         scored = [(self.worth(c), i, c) for i, c in enumerate(choices)]
@@ -315,9 +316,9 @@ class _Mind:
         v = self.view
         draft = v.draft or {}
         mode = draft.get("mode")
-        if v.phase == "bid":
+        if v.phase == Phase.BID:
             return self.stairs_worth(*as_kind(step, OnBoard).space)
-        if v.phase in ("settle", "late"):
+        if v.phase in (Phase.SETTLE, Phase.LATE):
             if isinstance(step, Decline):
                 return self.lira * C.LATE_PRICE
             return self.investment_worth(as_kind(step, OnTile).tile)
@@ -353,7 +354,7 @@ class _Mind:
 
     def _bonus(self, action: str) -> int:
         held = self.view.investment_held[self.seat]
-        if self.view.phase == "invest" and held is not None:
+        if self.view.phase == Phase.INVEST and held is not None:
             tile = C.INVESTMENT_TILES[held]
             return tile.bonus if tile.action == action else 0
         return 0
@@ -456,8 +457,8 @@ class _Mind:
         """Pizzas the AI can still hope to deliver: the delivery phases to come (a mid-sized tile
         each) and an express now and then, within the houses it has and will add."""
         v = self.view
-        phases = self.rounds_left - (1 if v.phase in ("over",) else 0)
-        tiles = sum(min(r + 2, 6) for r in range(v.round if v.phase != "over" else 6, C.ROUNDS + 1))
+        phases = self.rounds_left - (1 if v.phase in (Phase.OVER,) else 0)
+        tiles = sum(min(r + 2, 6) for r in range(v.round if v.phase != Phase.OVER else 6, C.ROUNDS + 1))
         houses = self.open_houses() + 4 * max(0, phases - 1)
         return min(tiles + phases, houses)
 
@@ -574,4 +575,4 @@ class _Mind:
         tile = C.INVESTMENT_TILES[tile_id]
         action = self.action_worth(tile.action, tile.bonus)
         return max(self.track_worth(tile.colour), action) - (self.lira * C.LATE_PRICE
-                                                              if self.view.phase == "late" else 0)
+                                                              if self.view.phase == Phase.LATE else 0)

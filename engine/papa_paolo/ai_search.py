@@ -85,7 +85,7 @@ MARGIN_SCALE = 12.0      # a margin of this many points is worth the whole margi
 PIZZA = 0.8              # a pizza in stock with an open house for it (a point, most likely)
 HOUSE = 0.35             # an open house (a point if a pizza reaches it in time)
 TRACK_STEP = 0.3         # a track step above the lowest (stronger actions, nearer the next level)
-SEARCHED = ("place", "bid", "settle", "late", "invest")   # phases whose decisions start with one step
+SEARCHED = (Phase.PLACE, Phase.BID, Phase.SETTLE, Phase.LATE, Phase.INVEST)   # phases whose decisions start with one step
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,11 +201,11 @@ class Knowledge:
 def _queue(g: Game, acting: int) -> list[int]:
     """The seats still to settle, invest late or resolve an investment, from the one acting: the
     rest of the queue the rules made at the phase's start (it only loses its head)."""
-    if g.phase == "settle":
+    if g.phase == Phase.SETTLE:
         whole = g.rank()
-    elif g.phase == "late":
+    elif g.phase == Phase.LATE:
         whole = [s for s in g.order if s not in g.pos]
-    elif g.phase == "invest":
+    elif g.phase == Phase.INVEST:
         whole = [s for s in g.order if g.inv_held[s] is not None]
     else:
         return []

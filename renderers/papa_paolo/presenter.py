@@ -346,7 +346,7 @@ def _item(step: Step, view, language: str, keys: dict,
 
 def _bonus(view, action: str) -> int:
     """What the held investment tile takes off (or adds to) ``action`` now: phase 4 only."""
-    held = view.investment_held[view.viewer] if view.viewer is not None and view.phase == "invest" else None
+    held = view.investment_held[view.viewer] if view.viewer is not None and view.phase == Phase.INVEST else None
     tile = C.INVESTMENT_TILES[held] if held else None
     return tile.bonus if tile is not None and tile.action == action else 0
 
@@ -395,7 +395,7 @@ def _label(step: Step, view, language: str) -> str:
     if isinstance(step, TileAction):
         action = C.INVESTMENT_TILES[view.investment_held[view.viewer]].action if view.viewer is not None else "nothing"
         return _action_label(action, view, language)
-    if isinstance(step, Done) and view.phase == "deliver" and not (draft.get("trips")):
+    if isinstance(step, Done) and view.phase == Phase.DELIVER and not (draft.get("trips")):
         return t(language, "papa.btn.deliver_nothing")
     return t(language, "papa.btn." + step.verb)
 
@@ -411,13 +411,13 @@ def _draft_tile(view) -> str | None:
 def _own_prompt(view, language: str, surface: str) -> str:
     draft = view.draft or {}
     phase = view.phase
-    if phase == "place" and not draft:
+    if phase == Phase.PLACE and not draft:
         return t(language, "papa.prompt.place")
-    if phase == "deliver":
+    if phase == Phase.DELIVER:
         return _plan_prompt(view, language, surface)
-    if phase in ("bid", "settle", "late"):
+    if phase in (Phase.BID, Phase.SETTLE, Phase.LATE):
         return t(language, f"papa.prompt.{phase}", money=words.money(view, view.viewer, language))
-    if phase == "invest" and not draft:
+    if phase == Phase.INVEST and not draft:
         return t(language, "papa.prompt.invest",
                  tile=words.investment_text(view.investment_held[view.viewer], language))
     mode = draft.get("mode", "choose")

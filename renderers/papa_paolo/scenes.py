@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.papa_paolo.definition import GAME, PapaMatch
 from engine.papa_paolo.events import PhaseEnded
+from engine.papa_paolo.game import Phase
 from engine.papa_paolo.steps import From, StepTo
 
 NAMES = ("Ann", "Bob", "Chiara", "Didier")
@@ -38,12 +39,12 @@ def choosing(n: int, mode: str, *, seed: int = 7) -> PapaMatch:
         view = match.view(seat)
         draft = view.draft or {}
         now = draft.get("mode")
-        if view.phase == "deliver" and draft.get("cur") and len(draft["cur"]["path"]) >= 2:
+        if view.phase == Phase.DELIVER and draft.get("cur") and len(draft["cur"]["path"]) >= 2:
             now = "deliver-trip"
         if match.pacing.round_number() >= 3 and now == mode:
             return match
         choices = match.legal_choices(seat)
-        steps = [c for c in choices if isinstance(c, From | StepTo)] if view.phase == "deliver" else []
+        steps = [c for c in choices if isinstance(c, From | StepTo)] if view.phase == Phase.DELIVER else []
         match.apply(steps[0] if steps else GAME.choose(match, seat, seed=seed), by=seat)
     raise LookupError(f"no {mode} in this game")
 
