@@ -362,26 +362,35 @@ class GameService:
             return Refused(Refusal.STALE).reply(await self._language(chat, user))
         except ForgedPayload:
             return Refused(Refusal.FORGED).reply(await self._language(chat, user))
-        game_id = p.int(0)
-        if kind_ == "m":
-            loaded = await self.store.load(game_id)
-            if loaded is None:
-                return Refused(Refusal.UNKNOWN_GAME).reply(await self._language(chat, user))
-            return await self.info.secrets(user, [loaded], loaded.meta.language)
-        if kind_ == "v":
-            return await self._on_game(game_id, chat, user, lambda g, lang: self.lobby.add_ai(
-                g, user, lang, level_at(g.kind, p.int(1))))
-        if kind_ in LOBBY_PRESSES:
-            action = LOBBY_PRESSES[kind_]
-            target = None if kind_ == "j" else chat   # a join link opens from the private chat
-            return await self._on_game(game_id, target, user, lambda g, lang: action(self.lobby, g, user, lang))
-        if kind_ in TURN_PRESSES:
-            # A press in a private chat (``chat`` None) keeps the seat's menus there.
-            return await self._on_game(game_id, chat, user, lambda g, lang: self.play.press(
-                g, user, p, lang, in_private=chat is None))
-        if kind_ == "h":
-            return await self._on_game(game_id, chat, user, lambda g, lang: self.play.my_choices(g, user, lang))
-        return Refused(Refusal.FORGED).reply(await self._language(chat, user))
+        handler = GAME_PRESSES.get(kind_)
+        if handler is None:
+            return Refused(Refusal.FORGED).reply(await self._language(chat, user))
+        return await handler(self, chat, user, p)
+
+    # ---- the presses of a game's buttons (``GAME_PRESSES``), the game's id first in each ----------
+
+    async def _press_secret(self, chat: Chat | None, user: User, p: Payload) -> Reply:
+        loaded = await self.store.load(p.int(0))
+        if loaded is None:
+            return Refused(Refusal.UNKNOWN_GAME).reply(await self._language(chat, user))
+        return await self.info.secrets(user, [loaded], loaded.meta.language)
+
+    async def _press_ai_level(self, chat: Chat | None, user: User, p: Payload) -> Reply:
+        return await self._on_game(p.int(0), chat, user, lambda g, lang: self.lobby.add_ai(
+            g, user, lang, level_at(g.kind, p.int(1))))
+
+    async def _press_lobby(self, chat: Chat | None, user: User, p: Payload) -> Reply:
+        action = LOBBY_PRESSES[p.kind]
+        target = None if p.kind == "j" else chat   # a join link opens from the private chat
+        return await self._on_game(p.int(0), target, user, lambda g, lang: action(self.lobby, g, user, lang))
+
+    async def _press_turn(self, chat: Chat | None, user: User, p: Payload) -> Reply:
+        # A press in a private chat (``chat`` None) keeps the seat's menus there.
+        return await self._on_game(p.int(0), chat, user, lambda g, lang: self.play.press(
+            g, user, p, lang, in_private=chat is None))
+
+    async def _press_my_choices(self, chat: Chat | None, user: User, p: Payload) -> Reply:
+        return await self._on_game(p.int(0), chat, user, lambda g, lang: self.play.my_choices(g, user, lang))
 
     async def page(self, request: PageRequest) -> dict[str, Any] | None:
         """One viewer's page of a game (the web board): see ``page.page_state``."""
@@ -602,3 +611,15 @@ class GameService:
 
 
 __all__ = ["GameService", "Payload", "Refused"]
+
+
+# Each button of a game's messages, by its payload's kind: the press it makes. (Settings and
+# "open the private chat" buttons carry no game and are read before, in ``GameService._press``.)
+GamePress = Callable[[GameService, Chat | None, User, Payload], Awaitable[Reply]]
+GAME_PRESSES: dict[str, GamePress] = {
+    "m": GameService._press_secret,
+    "v": GameService._press_ai_level,
+    **dict.fromkeys(LOBBY_PRESSES, GameService._press_lobby),
+    **dict.fromkeys(TURN_PRESSES, GameService._press_turn),
+    "h": GameService._press_my_choices,
+}
