@@ -231,39 +231,42 @@ class GameService:
                 return lang
         return normalize_language(user.language)
 
-    async def _under_lock(self, chat: Chat, lang: str, action: Callable[[], Awaitable[Reply]], *,
-                          lost_race: Refusal = Refusal.STALE) -> Reply:
-        """Run ``action()`` under the chat's lock: a refusal becomes the reply, and a race lost to
-        another process (``Conflict``) the refusal ``lost_race``; either way nothing changed."""
+    async def _under_lock(self, chat: Chat, lang: str | Callable[[], str], action: Callable[[], Awaitable[Reply]],
+                          *, lost_race: Refusal = Refusal.STALE) -> Reply:
+        """The one shape of every action: ``action()`` under the chat's lock, a refusal becoming
+        the reply and a race lost to another process (``Conflict``) the refusal ``lost_race``;
+        either way nothing changed. ``lang``: the replies' language (a callable: as it is when
+        the action ends, for an action that learns it on the way)."""
         async with self.store.lock(chat.platform, chat.id):
             try:
                 return await action()
             except Refused as exc:
-                return exc.reply(lang)
+                return exc.reply(lang if isinstance(lang, str) else lang())
             except Conflict:
-                return Refused(lost_race).reply(lang)
+                return Refused(lost_race).reply(lang if isinstance(lang, str) else lang())
 
     async def _on_chat_game(self, chat: Chat, user: User,
                             action: Callable[[Loaded, str], Awaitable[Reply]]) -> Reply:
-        """Run ``action(loaded, language)`` on the chat's game under its lock; a refusal (or a
-        race lost to another process) becomes the reply, and changes nothing."""
+        """Run ``action(loaded, language)`` on the chat's game (``_under_lock``), in the game's
+        language once it is read."""
         lang = await self._language(chat, user)
-        async with self.store.lock(chat.platform, chat.id):
+
+        async def on_the_game() -> Reply:
+            nonlocal lang
             for attempt in (1, 2):
+                loaded = await self.store.chat_game(chat)
+                if loaded is None:
+                    raise Refused(Refusal.NO_GAME)
+                lang = loaded.meta.language
                 try:
-                    loaded = await self.store.chat_game(chat)
-                    if loaded is None:
-                        raise Refused(Refusal.NO_GAME)
-                    lang = loaded.meta.language
                     return await action(loaded, lang)
-                except Refused as exc:
-                    return exc.reply(lang)
                 except Conflict:
                     # Another process changed the game meanwhile (the commit dropped our copy):
                     # once more on the game as it is now; a press of a turn that moved on is stale then.
                     if attempt == 2:
-                        return Refused(Refusal.STALE).reply(lang)
-        raise AssertionError("unreachable")
+                        raise
+            raise AssertionError("unreachable")
+        return await self._under_lock(chat, lambda: lang, on_the_game)
 
     async def _on_game(self, game_id: int, chat: Chat | None, user: User,
                        action: Callable[[Loaded, str], Awaitable[Reply]]) -> Reply:
