@@ -20,7 +20,8 @@ from renderers.animation import FORMATS, encode
 def finished_game(kind: GameKind, players: int, seed: int) -> tuple[dict, list[tuple[int, str]], int]:
     """A game played to its end by the easy AI: (stored setup, moves, cycles)."""
     match = kind.definition.new_match([f"P{i + 1}" for i in range(players)], seed=seed)
-    setup, moves = match.stored_setup(), []
+    setup = match.stored_setup()
+    moves: list[tuple[int, str]] = []
     while not match.is_terminal():
         seat = match.to_act()[0]
         choice = kind.definition.choose(match, seat, seed=seed + len(moves), level="easy")

@@ -1,8 +1,9 @@
-"""The vocabulary between the game service and the chat adapters.
+"""The vocabulary between the game service and the adapters.
 
-Adapters (Telegram, Discord, the terminal) translate platform input into calls on
-``bot.service.GameService`` with these values, and deliver what the service wants
-posted through a ``Transport`` they implement. Nothing here knows a platform.
+Adapters (Telegram, Discord, the terminal, the live web board) translate platform input into
+calls on ``bot.service.GameService`` with these values, and deliver what the service wants
+posted through a ``Transport`` they implement. Nothing here branches on a platform; a few
+values say how the platforms render them (a ``Button``'s kinds), for the adapters to read.
 
 Flow of one button press:
     adapter -> ``await service.press(chat, user, payload)`` -> ``Reply`` (shown only to
@@ -17,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Protocol
+from enum import StrEnum
+from typing import Any, Protocol
 
 # The file name of a picture whose sender gave none (the service names each after its game).
 DEFAULT_IMAGE_NAME = "picture.png"
@@ -27,7 +29,7 @@ DEFAULT_IMAGE_NAME = "picture.png"
 class User:
     """A person on a platform, as the adapter saw them at the time of the input."""
 
-    platform: str            # "telegram" | "discord" | "terminal"
+    platform: str            # the adapter's ``Transport.platform``: "telegram", "discord", "terminal"
     id: str                  # platform user id, as text
     name: str                # display name (for messages and the map)
     is_admin: bool = False   # chat admin (Telegram) / Manage Channels (Discord), as the adapter reports
@@ -112,20 +114,62 @@ class Outgoing:
 MessageLink = Callable[[Chat, str], "str | None"]
 
 
+class Refusal(StrEnum):
+    """Why the service refused an input, as a stable code shared by the service, the adapters and
+    the tests: each value is the catalog key of the refusal's text (renderers/locales; but
+    ``NO_SECRET``, which the game words itself), so texts and stored replies read the same as
+    before the codes had names. Compare ``Reply.refused`` with these, never the translated text."""
+
+    ALREADY_JOINED = "bot.err.already_joined"
+    AMBIGUOUS = "bot.err.ambiguous"
+    AWAY_BAD = "bot.away.bad"
+    AWAY_TOO_LONG = "bot.away.too_long"
+    BAD_CHOICE = "bot.err.bad_choice"
+    BAD_LEVEL = "bot.err.bad_level"
+    BAD_MOVE = "bot.err.bad_move"
+    BAD_SETTING = "bot.err.bad_setting"
+    CANNOT_START = "bot.err.cannot_start"
+    DUPLICATE = "bot.err.duplicate"
+    FOREIGN_CHAT = "bot.err.foreign_chat"
+    FORGED = "bot.err.forged"
+    FULL = "bot.err.full"
+    GAME_EXISTS = "bot.err.game_exists"
+    GAME_OVER = "bot.err.game_over"
+    NOT_HOST = "bot.err.not_host"
+    NOT_IN_GAME = "bot.err.not_in_game"
+    NOT_LOBBY = "bot.err.not_lobby"
+    NOT_NOW = "bot.err.not_now"
+    NOT_STARTED = "bot.err.not_started"
+    NOT_YOUR_BUTTONS = "bot.err.not_your_buttons"
+    NOT_YOUR_TURN = "bot.err.not_your_turn"
+    NO_GAME = "bot.err.no_game"
+    NO_RECORD = "bot.err.no_record"
+    NO_REPLAY = "bot.err.no_replay"
+    NO_SECRET = "bot.err.no_secret"
+    NO_SUCH_PLAYER = "bot.err.no_such_player"
+    OPTION_LOCKED = "bot.err.option_locked"
+    REPLAY_JUST_POSTED = "bot.err.replay_just_posted"
+    REPLAY_ON_ITS_WAY = "bot.err.replay_on_its_way"
+    SEAT_COUNT = "bot.err.seat_count"
+    STALE = "bot.err.stale"
+    UNKNOWN_GAME = "bot.err.unknown_game"
+    UNKNOWN_KIND = "bot.err.unknown_kind"
+
+
 @dataclass(frozen=True, slots=True)
 class Reply:
     """The immediate answer to the user who acted; never posted to the group by itself."""
 
     text: str
     ok: bool = True               # False: the input was refused and nothing changed
-    # Why, as a stable code: a refusal's catalog key ("bot.err.stale"), "game.<code>" for the rules'
+    # Why, as a stable code: a ``Refusal`` (``Refusal.STALE``), or "game.<code>" for the rules'
     # (engine/errors.py). Callers test this, never the translated text.
     refused: str | None = None
     alert: bool = False           # show prominently (Telegram show_alert)
     buttons: tuple[tuple[Button, ...], ...] = ()
     image: bytes | None = None
     image_name: str = DEFAULT_IMAGE_NAME
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
     # The user's own board as monospace text (what a private picture shows), beside their
     # choices: for a surface that prints text rather than showing pictures (the terminal).
     own_board: str = ""
@@ -258,7 +302,7 @@ class GameServiceAPI(Protocol):
     """
 
     # lobby
-    async def new_game(self, chat: Chat, user: User, *, options: dict | None = None) -> Reply: ...
+    async def new_game(self, chat: Chat, user: User, *, options: dict[str, Any] | None = None) -> Reply: ...
     async def join(self, chat: Chat, user: User) -> Reply: ...
     async def leave(self, chat: Chat, user: User) -> Reply: ...
     async def add_ai(self, chat: Chat, user: User) -> Reply: ...
@@ -267,7 +311,7 @@ class GameServiceAPI(Protocol):
     async def hand_to_ai(self, chat: Chat, user: User, target_user_id: str | None = None) -> Reply:
         """Give a seat to the AI: the user's own (None) or, for the host/admin, another player's."""
         ...
-    async def settings(self, chat: Chat, user: User, changes: dict | None = None) -> Reply: ...
+    async def settings(self, chat: Chat, user: User, changes: dict[str, Any] | None = None) -> Reply: ...
 
     # play
     def press_needs_admin(self, payload: str) -> bool:

@@ -160,19 +160,20 @@ def _random_games_per_second(play, names: list[str], seconds: float) -> float:
 def _connection_speeds(players: int, seconds: float) -> str:
     from .bench import play_random_playout
     from .paris_connection.ai_search import Knowledge, search
+    from .paris_connection.definition import own
 
     names = [f"p{i}" for i in range(players)]
     games = _random_games_per_second(play_random_playout, names, seconds)
     definition = GAMES["paris-connection"]
     playouts = []
     for moves in (0, 60, 120):    # the searches of a turn early, midway and late in a game
-        match = definition.new_match(names, seed=moves)
+        match = own(definition.new_match(names, seed=moves))
         while match.move_count < moves or match.state.building:
             (seat,) = match.to_act()
             match.apply(definition.choose(match, seat, seed=match.move_count), by=seat)
         (seat,) = match.to_act()
         start = time.perf_counter()
-        found = search(Knowledge.of(match.view(seat), match.log_for(seat)), match.legal_choices(seat),
+        found = search(Knowledge.of(match.view(seat), match.log_for(seat)), match.state.legal_actions(),
                        seed=moves, budget=seconds / 3)
         playouts.append(found.playouts / (time.perf_counter() - start))
     return (f"engine: {games:,.0f} random {players}-player games/s (playout state); strong search: "
@@ -184,13 +185,14 @@ def _papa_speeds(players: int, seconds: float) -> str:
     """Papà Paolo's strong search rolls out with the normal AI to the round's end: its playouts a
     second at the first decision of rounds 1, 3 and 5 (a phase-1 space: the longest rollouts)."""
     from .papa_paolo.ai_search import Knowledge, search
+    from .papa_paolo.definition import own
     from .papa_paolo.stepper import without_shortcuts
 
     definition = GAMES["papa-paolo"]
     names = [f"p{i}" for i in range(players)]
     playouts = []
     for round_ in (1, 3, 5):
-        match = definition.new_match(names, seed=round_)
+        match = own(definition.new_match(names, seed=round_))
         while match.view(None).round < round_:
             seat = match.to_act()[0]
             match.apply(definition.choose(match, seat, seed=match.move_count), by=seat)

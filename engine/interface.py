@@ -6,7 +6,7 @@ In the spirit of OpenSpiel and boardgame.io. A game package (``engine/paris_pari
 like OpenSpiel's ``State``: mutable for speed (``apply`` changes it in place; ``copy`` gives an
 independent one for look-ahead), and about the rules only. Each game's match derives from
 ``EngineMatch``, the one adapter over the game's own engine object: sequential engines get the
-plain delegation, engines with simultaneous phases override how seats act. (A game may also
+plain delegation (``SequentialMatch``), engines with simultaneous phases say how seats act. (A game may also
 implement ``Match`` itself, as the test-only Tiny Hands does.)
 
 Pacing. How a match is paced at the table is apart from its rules, in the ``Pacing`` its
@@ -34,10 +34,10 @@ own ``random.Random``); nothing calls the global ``random``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 from .errors import GameError, InvalidOption
 
@@ -65,7 +65,7 @@ SeatedMove = tuple[int, str]
 def seated_moves(moves: Iterable[Any]) -> list[tuple[int | None, str]]:
     """``moves`` as (seat, text) pairs; a bare text (older callers, sequential games) has seat
     None: whoever is to act then made it."""
-    out = []
+    out: list[tuple[int | None, str]] = []
     for move in moves:
         if isinstance(move, str):
             out.append((None, move))
@@ -118,8 +118,13 @@ class Event(Protocol):
     """Something that happened, as data. ``kind`` names it; ``visible_to(None)`` is True for
     public events; ``to_dict()`` is its JSON form (with ``kind``)."""
 
-    kind: str
+    @property
+    def kind(self) -> str: ...
 
+    @property
+    def ended_cycle(self) -> int | None:
+        """The cycle this event closes, if it marks a cycle's end (None for most events)."""
+        ...
     def visible_to(self, seat: int | None) -> bool: ...
     def to_dict(self) -> dict[str, Any]: ...
 
@@ -206,7 +211,7 @@ class Match(ABC):
         return True
 
     @abstractmethod
-    def apply(self, choice: Choice, *, by: int) -> list[Event]:
+    def apply(self, choice: Choice, *, by: int) -> Sequence[Event]:
         """Check and make the choice; returns the events it caused. A refusal changes nothing."""
 
     @abstractmethod
@@ -227,9 +232,9 @@ class Match(ABC):
 
     @property
     @abstractmethod
-    def log(self) -> list[Event]: ...
+    def log(self) -> Sequence[Event]: ...
 
-    def log_for(self, seat: int | None) -> list[Event]:
+    def log_for(self, seat: int | None) -> Sequence[Event]:
         return [e for e in self.log if e.visible_to(seat)]
 
     @abstractmethod
@@ -320,31 +325,64 @@ class Pacing(ABC):
         return False
 
 
-class EngineMatch(Match):
+class EngineState(Protocol):
+    """What every game's own engine object offers ``EngineMatch``: its players, seed, moves and
+    end, its log, and an independent copy."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def seed(self) -> int | None: ...
+    @property
+    def moves(self) -> Sized: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+    @property
+    def log(self) -> Sequence[Event]: ...
+    def log_for(self, seat: int | None, /) -> Sequence[Event]: ...
+    def copy(self) -> Self: ...
+
+
+class SequentialState(EngineState, Protocol):
+    """An engine object where one seat acts at a time (``current_player``, None once over)."""
+
+    @property
+    def current_player(self) -> int | None: ...
+    def legal_actions(self) -> Sequence[Choice]: ...
+    def check(self, choice: Any, /, *, by: int) -> Choice: ...
+    def apply(self, choice: Any, /, *, by: int) -> Sequence[Event]: ...
+    def view(self, seat: int | None = None, /) -> Any: ...
+
+
+StateT = TypeVar("StateT", bound=EngineState)
+SequentialT = TypeVar("SequentialT", bound=SequentialState)
+
+
+class EngineMatch(Match, Generic[StateT]):
     """A ``Match`` over a game's own engine object (``state``): the one adapter every game's
     match derives from. Each method is declared here, with no proxy, so a match copies and
     pickles as plain data.
 
     The engine object keeps ``players``, ``seed``, ``moves``, ``finished``, ``winners`` and
-    ``log``, and offers ``view(seat)``, ``log_for(seat)`` and ``copy()``. How seats act is the
-    part a game may override: by default (a sequential engine) one seat acts at a time,
-    ``current_player`` (None once over), with ``legal_actions()``, ``check(choice, by=)`` and
-    ``apply(choice, by=)``, and the adapter counts each seat's choices (``moves_by``). An engine
-    with simultaneous phases overrides ``to_act``, ``legal_choices``, ``check``, ``apply`` and,
-    where it counts each seat's choices itself, ``moves_by`` (Papà Paolo). A game adds its own
-    parsing, scores, pacing and records.
+    ``log``, and offers ``log_for(seat)`` and ``copy()`` (``EngineState``). How seats act is the
+    part a game adds: ``SequentialMatch`` for an engine where one seat acts at a time; an
+    engine with simultaneous phases implements ``to_act``, ``legal_choices``, ``check``, ``apply``
+    and ``view`` and, where it counts each seat's choices itself, ``moves_by`` (Papà Paolo). A
+    game adds its own parsing, scores, pacing and records.
     """
 
     __slots__ = ("state", "players", "_by")
 
-    def __init__(self, state: Any, by: Sequence[int] | None = None) -> None:
+    def __init__(self, state: StateT, by: Sequence[int] | None = None) -> None:
         self.state = state
         self.players = state.players
         # Choices per seat applied through this adapter (or given when it is made around an
         # engine object that already has moves: ``copy``).
         self._by = list(by) if by is not None else [0] * len(state.players)
 
-    def copy(self) -> EngineMatch:
+    def copy(self) -> Self:
         return type(self)(self.state.copy(), self._by)
 
     @property
@@ -358,6 +396,27 @@ class EngineMatch(Match):
     def moves_by(self, seat: int) -> int:
         return self._by[seat]
 
+    def is_terminal(self) -> bool:
+        return self.state.finished
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.state.winners
+
+    @property
+    def log(self) -> Sequence[Event]:
+        return self.state.log
+
+    def log_for(self, seat: int | None) -> Sequence[Event]:
+        return self.state.log_for(seat)
+
+
+class SequentialMatch(EngineMatch[SequentialT]):
+    """An ``EngineMatch`` over an engine where one seat acts at a time: the plain delegation,
+    with the adapter counting each seat's choices (``moves_by``)."""
+
+    __slots__ = ()
+
     def to_act(self) -> tuple[int, ...]:
         seat = self.state.current_player
         return () if seat is None else (seat,)
@@ -368,27 +427,13 @@ class EngineMatch(Match):
     def check(self, choice: Choice, *, by: int) -> Choice:
         return self.state.check(choice, by=by)
 
-    def apply(self, choice: Choice, *, by: int) -> list[Event]:
+    def apply(self, choice: Choice, *, by: int) -> Sequence[Event]:
         events = self.state.apply(choice, by=by)
         self._by[by] += 1
         return events
 
-    def is_terminal(self) -> bool:
-        return self.state.finished
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self.state.winners
-
     def view(self, seat: int | None = None) -> Any:
         return self.state.view(seat)
-
-    @property
-    def log(self) -> list:
-        return self.state.log
-
-    def log_for(self, seat: int | None) -> list:
-        return self.state.log_for(seat)
 
 
 class GameDefinition(ABC):

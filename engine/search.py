@@ -18,7 +18,7 @@ C = TypeVar("C", bound=Hashable)     # a candidate move
 S = TypeVar("S")                     # a sample: one determinization
 
 
-def keep_complete_samples(rewards: dict[Hashable, list[float]]) -> None:
+def keep_complete_samples(rewards: dict[C, list[float]]) -> None:
     """Cut every candidate's rewards to the determinizations all of them were played on (a time
     budget may run out in the middle of one): only paired samples may be compared."""
     complete = min(len(r) for r in rewards.values())
@@ -26,7 +26,7 @@ def keep_complete_samples(rewards: dict[Hashable, list[float]]) -> None:
         del samples[complete:]
 
 
-def confident_best(default: Hashable, rewards: dict[Hashable, list[float]], confidence: float) -> Hashable:
+def confident_best(default: C, rewards: dict[C, list[float]], confidence: float) -> C:
     """``default`` (the heuristic's choice), unless another candidate beat it on the same
     determinizations by more than ``confidence`` standard errors of the paired differences: a
     small budget must not trade a good heuristic move for a lucky sample."""

@@ -82,8 +82,8 @@ def canvas_size(frames: Sequence[Frame], width: int | None, scale: float = 1.0) 
 def composed(frame: Frame, size: tuple[int, int, int]) -> Image.Image:
     """``frame`` on the canvas: its picture fitted and centred, the caption in the band below."""
     width, height, band = size
-    with Image.open(io.BytesIO(frame.png)) as picture:
-        picture = picture.convert("RGB")
+    with Image.open(io.BytesIO(frame.png)) as opened:
+        picture = opened.convert("RGB")
     # a picture of another shape (the final standings) sits on its own paper's colour
     canvas = Image.new("RGB", (width, height + band), picture.getpixel((0, 0)))
     scale = min(width / picture.width, height / picture.height)

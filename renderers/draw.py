@@ -52,7 +52,7 @@ def shape_icon(shape: str, rgb: tuple, size: int, outline: bool = True) -> Image
     r = big / 2 - SUPER * 1.5
     draw_shape(d, shape, big / 2, big / 2, r, tuple(rgb) + (255,),
                outline=(40, 40, 40, 255) if outline else None, width=max(1, SUPER))
-    return im.resize((size, size), Image.LANCZOS)
+    return im.resize((size, size), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=1024)
@@ -80,7 +80,7 @@ def house(fill: tuple, ink: tuple, letter: str, size: int, ring: tuple | None = 
     d.polygon(inner, fill=fill + (255,))
     f = font(round(size * 0.62 * s), bold=True)
     d.text((o + w / 2, o + w * 0.68), letter, font=f, fill=ink + (255,), anchor="mm")
-    return im.resize((total, round(total * 1.05)), Image.LANCZOS)
+    return im.resize((total, round(total * 1.05)), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=1024)
@@ -99,7 +99,7 @@ def disc(fill: tuple, size: int, outline: tuple | None = None, text: str = "", i
     if text:
         f = font(round(big * (0.62 if len(text) == 1 else 0.5)), bold=True)
         d.text((big / 2, big / 2 + big * 0.02), text, font=f, fill=ink + (255,), anchor="mm")
-    return im.resize((size, size), Image.LANCZOS)
+    return im.resize((size, size), Image.Resampling.LANCZOS)
 
 
 def paste(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
@@ -146,10 +146,12 @@ def fit_lines(value: str, width: int, size: int, bold: bool = False, max_lines: 
                 widest = max(face.getlength(line) for line in lines)
                 if best is None or widest < best[0]:
                     best = (widest, lines)
+            assert best is not None, "one line at least is always tried"
             if best[0] <= width:
                 return best[1], s
             if s == smallest and (fallback is None or best[0] < fallback[0]):
                 fallback = best
+    assert fallback is not None, "the smallest size keeps its best try"
     return fallback[1], smallest
 
 

@@ -28,7 +28,10 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     try:
         return ImageFont.truetype(str(path), max(6, size), layout_engine=ImageFont.Layout.BASIC)
     except OSError:  # a broken install: fall back to Pillow's own scalable font
-        return ImageFont.load_default(size=max(6, size))
+        fallback = ImageFont.load_default(size=max(6, size))
+        if not isinstance(fallback, ImageFont.FreeTypeFont):     # Pillow without FreeType: no fonts at all
+            raise
+        return fallback
 
 
 @lru_cache(maxsize=1)

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -88,10 +89,12 @@ def _load(language: str) -> tuple[dict[str, Message], Callable[[int], int]]:
         for entry in po:
             if not entry.id:
                 continue                        # the header
+            # (babel types a message's parts loosely: a plural's id and strings are tuples, a
+            # singular's are strings)
             if isinstance(entry.id, tuple):
-                merged[entry.id[0]] = Message(path.stem, tuple(entry.string), entry.id[1])
+                merged[entry.id[0]] = Message(path.stem, tuple(cast("tuple[str, ...]", entry.string)), entry.id[1])
             else:
-                merged[entry.id] = Message(path.stem, (entry.string,))
+                merged[str(entry.id)] = Message(path.stem, (cast(str, entry.string),))
     return merged, gettext.c2py(rule)
 
 

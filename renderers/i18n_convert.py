@@ -23,6 +23,7 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import cast
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
@@ -63,7 +64,9 @@ def _texts_in(folder: Path) -> dict[str, str | tuple[str, ...]]:
     texts: dict[str, str | tuple[str, ...]] = {}
     for path in folder.glob("*.po"):
         with path.open("rb") as f:
-            texts |= {m.id[0] if isinstance(m.id, tuple) else m.id: m.string for m in read_po(f) if m.id}
+            # (babel types a message's parts loosely: a plural's are tuples, a singular's strings)
+            texts |= {m.id[0] if isinstance(m.id, tuple) else str(m.id): cast("str | tuple[str, ...]", m.string)
+                      for m in read_po(f) if m.id}
     return texts
 
 

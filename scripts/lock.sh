@@ -48,4 +48,4 @@ python3 -m venv "$work/venv"
 # shellcheck disable=SC1091
 . "$work/venv/bin/activate"
 python -m pip install -q --upgrade pip
-pip install -q -c "$work/new.txt" -e ".[test]" && ruff check . && python -m pytest
+pip install -q -c "$work/new.txt" -e ".[test]" && ruff check . && mypy && python -m pytest

@@ -144,7 +144,8 @@ async def serve(config: DiscordConfig) -> None:
     main = asyncio.current_task()
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
-        loop.add_signal_handler(signal.SIGTERM, main.cancel)
+        if main is not None:            # always, in a coroutine that asyncio runs
+            loop.add_signal_handler(signal.SIGTERM, main.cancel)
     delay = REACH_FIRST_DELAY
     outage = Outage(log, "Discord")
     # discord.py says "logging in using static token" at every attempt: only its warnings matter here

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from bot.contract import Reply, User
+from bot.contract import Refusal, Reply, User
 from renderers.i18n import t
 
 from . import bank as B
@@ -38,12 +38,12 @@ def parse_duration(text: str) -> float | None:
     if words in OFF:
         return None
     if not _WHOLE.fullmatch(words):
-        raise Refused("bot.away.bad", text=text[:40], days=MAX_AWAY_DAYS)
+        raise Refused(Refusal.AWAY_BAD, text=text[:40], days=MAX_AWAY_DAYS)
     seconds = sum(int(n) * UNITS[unit or "d"] for n, unit in _PART.findall(words))
     if seconds <= 0:
-        raise Refused("bot.away.bad", text=text[:40], days=MAX_AWAY_DAYS)
+        raise Refused(Refusal.AWAY_BAD, text=text[:40], days=MAX_AWAY_DAYS)
     if seconds > MAX_AWAY_DAYS * 86400:
-        raise Refused("bot.away.too_long", days=MAX_AWAY_DAYS)
+        raise Refused(Refusal.AWAY_TOO_LONG, days=MAX_AWAY_DAYS)
     return float(seconds)
 
 
@@ -63,18 +63,18 @@ class Away:
         whether they are away, and how to say it."""
         now = self.clock.now()
         if not (text or "").strip():
-            until = (await self.storage.away_until(user.platform, [user.id])).get(user.id, 0.0)
-            if until > now:
-                return Reply(t(lang, "bot.away.status", duration=M.duration(_minutes(until - now), lang)))
+            back_at = (await self.storage.away_until(user.platform, [user.id])).get(user.id, 0.0)
+            if back_at > now:
+                return Reply(t(lang, "bot.away.status", duration=M.duration(_minutes(back_at - now), lang)))
             return Reply(t(lang, "bot.away.usage", days=MAX_AWAY_DAYS))
-        seconds = parse_duration(text)
+        seconds = parse_duration(text or "")
         until = None if seconds is None else now + seconds
         await self.store.commit(Changes(away=(user.platform, user.id, until)))
         told = 0
         for meta in await self.storage.seated_games(user.platform, user.id):
             if meta.status == PLAYING and await self._tell(meta.id, user.id, until):
                 told += 1
-        if until is None:
+        if until is None or seconds is None:
             return Reply(t(lang, "bot.away.off", count=told), extra={"games": told})
         return Reply(t(lang, "bot.away.set", duration=M.duration(_minutes(seconds), lang), count=told),
                      extra={"games": told, "until": until})
@@ -89,9 +89,10 @@ class Away:
             meta = loaded.meta
             async with self.store.lock(meta.platform, meta.chat_id):
                 loaded = await self.store.load(game_id)
-                if loaded is None or loaded.meta.status != PLAYING or loaded.meta.seat_of(user_id) is None:
+                seat = None if loaded is None else loaded.meta.seat_of(user_id)
+                if loaded is None or loaded.meta.status != PLAYING or seat is None:
                     return False
-                changes = self._changes(loaded, user_id, until)
+                changes = self._changes(loaded, seat, until)
                 changes.timers = await self.play.timers(loaded)
                 try:
                     await self.store.commit(changes, forget=game_id)
@@ -101,10 +102,9 @@ class Away:
                 return True
         return False
 
-    def _changes(self, loaded: Loaded, user_id: str, until: float | None) -> Changes:
+    def _changes(self, loaded: Loaded, seat: int, until: float | None) -> Changes:
         meta = loaded.meta
         now = self.clock.now()
-        seat = meta.seat_of(user_id)
         name = meta.seats[seat].name
         lang = meta.language
         pauses = meta.options.get("away_mode") == PAUSES

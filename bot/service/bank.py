@@ -101,9 +101,9 @@ def timers(meta: GameMeta, state: dict[int, Bank], seats: list[int]) -> list[Tim
     out = []
     for seat in seats:
         bank = state.get(seat)
-        zero = None if bank is None else bank.zero_at()
-        if zero is None:
+        if bank is None or bank.since is None:      # no bank, or a stopped one: no zero to reach
             continue
+        zero = bank.since + bank.left               # ``bank.zero_at()``
         out.append(TimerRow(meta.id, f"{ZERO}:{seat}", zero, bank.move))
         if rules.warning and not bank.warned:
             out.append(TimerRow(meta.id, f"{WARN}:{seat}", max(bank.since, zero - rules.warning), bank.move))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.contract import Chat, Reply, User
+from bot.contract import Chat, Refusal, Reply, User
 from bot.games import KINDS, GameKind, find, kind
 from bot.product import COMMAND
 from renderers.i18n import t
@@ -14,7 +14,7 @@ from . import messages as M
 from . import turnmessages as TM
 from .animation import ANIMATION
 from .clock import Clock
-from .model import Changes, OutRow
+from .model import Changes, GameMeta, OutRow
 from .payloads import PayloadCodec
 from .refusal import Refused
 from .store import GameStore, Loaded
@@ -76,7 +76,7 @@ class Info:
                 lines.append(text)
         if not lines:
             game_kind = games[0].kind if games else kind(None)
-            return Reply(game_kind.presenter.no_secret_text(lang), ok=False, alert=True, refused="bot.err.no_secret")
+            return Reply(game_kind.presenter.no_secret_text(lang), ok=False, alert=True, refused=Refusal.NO_SECRET)
         return Reply("\n".join(lines), alert=True)
 
     async def user_games(self, user: User) -> list[Loaded]:
@@ -157,17 +157,22 @@ class Info:
         got = await self.storage.load_game(game_id)
         if got is None or got[0].setup is None:
             return None
-        meta, moves = got
-        return kind(meta.kind).definition.record_of(meta.setup, moves)
+        return kind(got[0].kind).definition.record_of(got[0].setup, got[1])
+
+    async def _finished(self, game_id: int) -> tuple[GameMeta, dict[str, Any], list[tuple[int, str]]]:
+        """A finished game's metadata, set-up and moves (the callers found the game finished)."""
+        got = await self.storage.load_game(game_id)
+        if got is None or got[0].setup is None:
+            raise LookupError(f"game {game_id} is not stored with a set-up")
+        return got[0], got[0].setup, got[1]
 
     async def record_file(self, game_id: int, lang: str) -> Reply:
         """A finished game's record as a JSON file (``boardchat replay FILE`` plays it again)."""
         import json
 
-        got = await self.storage.load_game(game_id)
-        meta, moves = got
+        meta, setup, moves = await self._finished(game_id)
         game_kind = kind(meta.kind)
-        record = game_kind.definition.record_of(meta.setup, moves)
+        record = game_kind.definition.record_of(setup, moves)
         data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
         name = M.picture_name(meta, game_kind, "record").removesuffix(".png") + ".json"
         return Reply(t(lang, "bot.reply.record", id=game_id, game=game_kind.presenter.title(lang), file=name,
@@ -176,7 +181,7 @@ class Info:
 
     async def replay(self, game_id: int, lang: str) -> Reply:
         """Post a finished game's animation in its chat (through the outbox: drawn when it is sent)."""
-        meta, moves = await self.storage.load_game(game_id)
+        meta, _, moves = await self._finished(game_id)
         game_kind = kind(meta.kind)
         animation = M.animation_message(meta, game_kind, len(moves))
         await self._check_replay_allowed(game_id, animation, lang)
@@ -191,10 +196,10 @@ class Info:
         if last is None:
             return
         if last.sent_at is None:
-            raise Refused("bot.err.replay_on_its_way", id=game_id)
+            raise Refused(Refusal.REPLAY_ON_ITS_WAY, id=game_id)
         wait = last.sent_at + REPLAY_COOLDOWN - self.clock.now()
         if wait > 0:
-            raise Refused("bot.err.replay_just_posted", id=game_id,
+            raise Refused(Refusal.REPLAY_JUST_POSTED, id=game_id,
                           wait=t(lang, "bot.duration.minutes", n=math.ceil(wait / 60)))
 
     @staticmethod

@@ -27,7 +27,7 @@ def clean(value: Any) -> Any:
     if isinstance(value, str):
         return clean_text(value)
     if isinstance(value, Chat | User):
-        changes = {f.name: clean_text(v) for f in dataclasses.fields(value)
+        changes: dict[str, Any] = {f.name: clean_text(v) for f in dataclasses.fields(value)
                    if isinstance(v := getattr(value, f.name), str) and clean_text(v) is not v}
         return dataclasses.replace(value, **changes) if changes else value
     if isinstance(value, dict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 
-from bot.contract import Chat, Reply, User
+from bot.contract import Chat, Refusal, Reply, User
 from bot.games import GameKind, ai_level, find
 from engine.errors import GameError
 from renderers.i18n import normalize_language, t
@@ -46,15 +46,15 @@ class Lobby:
 
     async def new_game(self, chat: Chat, user: User, options: dict | None, lang: str) -> Reply:
         if await self.store.chat_game(chat) is not None:
-            raise Refused("bot.err.game_exists")
+            raise Refused(Refusal.GAME_EXISTS)
         extra = dict(options or {})
         kind = find(extra.pop("game", None))
         if kind is None:
-            raise Refused("bot.err.unknown_kind", games=", ".join(self.settings.game_names(lang)))
+            raise Refused(Refusal.UNKNOWN_KIND, games=", ".join(self.settings.game_names(lang)))
         seed = extra.pop("seed", None)
         seat_host = bool(extra.pop("join", True))
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63):
-            raise Refused("bot.err.bad_setting", key="seed", value=str(seed)[:40])
+            raise Refused(Refusal.BAD_SETTING, key="seed", value=str(seed)[:40])
         opts = self.settings.game_options(kind, await self.settings.chat_options(chat), extra)
         if not opts.get("language"):
             opts["language"] = normalize_language(user.language)
@@ -97,11 +97,11 @@ class Lobby:
         if meta.status == PLAYING and taken_over is not None:
             return await self.seat_back(loaded, taken_over, lang)
         if meta.status != LOBBY:
-            raise Refused("bot.err.not_lobby")
+            raise Refused(Refusal.NOT_LOBBY)
         if meta.seat_of(user.id) is not None:
-            raise Refused("bot.err.already_joined")
+            raise Refused(Refusal.ALREADY_JOINED)
         if len(meta.seats) >= loaded.kind.definition.max_players:
-            raise Refused("bot.err.full")
+            raise Refused(Refusal.FULL)
         meta.seats.append(self._human_seat(meta, user))
         await self.save(loaded)
         return Reply(t(lang, "bot.reply.joined"))
@@ -110,13 +110,14 @@ class Lobby:
         meta = loaded.meta
         seat = meta.seat_of(user.id)
         if seat is None:
-            raise Refused("bot.err.not_in_game")
+            raise Refused(Refusal.NOT_IN_GAME)
         if meta.status != LOBBY:
             return await self.to_ai(loaded, seat, "left", user, lang)
         del meta.seats[seat]
         humans = meta.humans()
-        if meta.host_id == user.id and humans:
-            meta.host_id = meta.seats[humans[0]].user_id
+        successor = meta.seats[humans[0]].user_id if humans else None      # a human seat's, never None
+        if meta.host_id == user.id and successor is not None:
+            meta.host_id = successor
         if humans:
             await self.save(loaded)
             return Reply(t(lang, "bot.reply.left"))
@@ -131,15 +132,15 @@ class Lobby:
         meta = loaded.meta
         definition = loaded.kind.definition
         if meta.status != LOBBY:
-            raise Refused("bot.err.not_lobby")
+            raise Refused(Refusal.NOT_LOBBY)
         if len(meta.seats) >= definition.max_players:
-            raise Refused("bot.err.full")
+            raise Refused(Refusal.FULL)
         if meta.seat_of(user.id) is None and not meta.may_manage(user):
-            raise Refused("bot.err.not_in_game")
+            raise Refused(Refusal.NOT_IN_GAME)
         if level is not None and level not in definition.ai_levels:
             named = _level_named(definition.ai_levels, str(level), lang)
             if named is None:
-                raise Refused("bot.err.bad_level", level=str(level)[:20], levels=", ".join(
+                raise Refused(Refusal.BAD_LEVEL, level=str(level)[:20], levels=", ".join(
                     M.level_text(lv, lang) for lv in definition.ai_levels))
             level = named
         taken = {s.name for s in meta.seats}
@@ -155,17 +156,17 @@ class Lobby:
         kind: GameKind = loaded.kind
         definition = kind.definition
         if meta.status != LOBBY:
-            raise Refused("bot.err.not_lobby")
+            raise Refused(Refusal.NOT_LOBBY)
         if not meta.may_manage(user):
-            raise Refused("bot.err.not_host", host=meta.host_name)
+            raise Refused(Refusal.NOT_HOST, host=meta.host_name)
         if not definition.min_players <= len(meta.seats) <= definition.max_players:
-            raise Refused("bot.err.seat_count", count=len(meta.seats), game=kind.presenter.title(lang),
+            raise Refused(Refusal.SEAT_COUNT, count=len(meta.seats), game=kind.presenter.title(lang),
                           min=definition.min_players, max=definition.max_players)
         options = {spec.name: meta.options[spec.name] for spec in definition.options if spec.name in meta.options}
         try:
             match = definition.new_match([s.name for s in meta.seats], seed=meta.seed, options=options)
         except GameError as exc:
-            raise Refused("bot.err.cannot_start", detail=str(exc)) from None
+            raise Refused(Refusal.CANNOT_START, detail=str(exc)) from None
         meta.setup = match.stored_setup()
         meta.status = PLAYING
         loaded.match = match
@@ -186,7 +187,7 @@ class Lobby:
     async def abort(self, loaded: Loaded, user: User, lang: str) -> Reply:
         meta = loaded.meta
         if not meta.may_manage(user):
-            raise Refused("bot.err.not_host", host=meta.host_name)
+            raise Refused(Refusal.NOT_HOST, host=meta.host_name)
         meta.status = ABORTED
         meta.updated = self.clock.now()
         text = t(lang, "bot.msg.aborted", by=user.name)
@@ -199,13 +200,13 @@ class Lobby:
     async def hand_to_ai(self, loaded: Loaded, user: User, target_user_id: str | None, lang: str) -> Reply:
         meta = loaded.meta
         if meta.status != PLAYING:
-            raise Refused("bot.err.not_started")
+            raise Refused(Refusal.NOT_STARTED)
         target = user.id if target_user_id is None else str(target_user_id)
         if target != user.id and not meta.may_manage(user):
-            raise Refused("bot.err.not_host", host=meta.host_name)
+            raise Refused(Refusal.NOT_HOST, host=meta.host_name)
         seat = meta.seat_of(target)
         if seat is None:
-            raise Refused("bot.err.no_such_player" if target != user.id else "bot.err.not_in_game")
+            raise Refused(Refusal.NO_SUCH_PLAYER if target != user.id else Refusal.NOT_IN_GAME)
         return await self.to_ai(loaded, seat, "handed" if target != user.id else "left", user, lang)
 
     async def to_ai(self, loaded: Loaded, seat: int, reason: str, by: User, lang: str) -> Reply:
@@ -237,6 +238,8 @@ class Lobby:
         meta = loaded.meta
         async with self.store.lock(meta.platform, meta.chat_id):
             loaded = await self.store.load(game_id)
+            if loaded is None:
+                return
             meta, match = loaded.meta, loaded.match
             if (user_id in meta.turn.unreachable) == unreachable:
                 return

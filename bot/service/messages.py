@@ -41,7 +41,7 @@ def stats_record(language: str, games: int, wins: int, points: int) -> dict[str,
 
 def button(label: str, payload: str, kind: str = "action", colour: str | None = None,
            key: int | None = None, letter: str | None = None) -> dict[str, Any]:
-    out = {"label": label, "payload": payload, "kind": kind, "colour": colour}
+    out: dict[str, Any] = {"label": label, "payload": payload, "kind": kind, "colour": colour}
     if key is not None:
         out["key"] = key
     if letter:          # only when there is one: rows stored before it existed read the same

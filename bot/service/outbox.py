@@ -351,7 +351,9 @@ class Delivery:
             if row.mode != "edit" or outgoing.edit_message_id is None or outgoing.image is not None:
                 return outgoing, None
             head = ((await self.storage.last_shown(row.platform, row.slot)) or {}).get("head")
-            text = caption(head, outgoing.text) if head else None
+            if not head:
+                return outgoing, None
+            text = caption(head, outgoing.text)
             return (outgoing, None) if text is None else (dataclasses.replace(outgoing, text=text), Folded(head))
         if outgoing.image is None or row.taken_over:
             return outgoing, None

@@ -180,7 +180,7 @@ def _item(item, act) -> dict[str, Any]:
 
 def _labels(top: Menu, groups: dict[str, Any]) -> dict[str, str]:
     """Each choice's label as its menu item reads (what a spot's screen-reader label says)."""
-    labels = {}
+    labels: dict[str, str] = {}
     for group in groups.values():
         for row in group["rows"]:
             for item in row:

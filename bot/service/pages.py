@@ -45,7 +45,7 @@ class Pages:
         if loaded is None:
             return None
         meta, match = loaded.meta, loaded.match
-        if request.at is not None and meta.status == FINISHED and match is not None:
+        if request.at is not None and meta.status == FINISHED and match is not None and meta.setup is not None:
             if not 0 <= request.at <= match.move_count:
                 return None
             if request.at != match.move_count:
@@ -93,10 +93,12 @@ class Pages:
             self._timelines.move_to_end(game_id)
             return self._timelines[game_id]
         got = await self.store.storage.load_game(game_id)
-        if got is None or got[0].setup is None:
+        if got is None:
             return Timeline([0], [])
         meta, moves = got
-        timeline = await asyncio.to_thread(_timeline, meta.kind, got[0].setup, moves)
+        if meta.setup is None:
+            return Timeline([0], [])
+        timeline = await asyncio.to_thread(_timeline, meta.kind, meta.setup, moves)
         self._timelines[game_id] = timeline
         while len(self._timelines) > KEPT_REVIEWS:
             self._timelines.popitem(last=False)

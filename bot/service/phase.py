@@ -46,8 +46,8 @@ class Phase:
         turn = meta.turn
         start = max((turn.acting_since(s) for s in match.to_act()), default=match.move_count)
         old = turn.old_phase
-        armed = old is not None and old.phase == start and old.phase_at is not None
-        return cls(start, old.phase_at if armed else None, old is not None and old.reminded_phase == start)
+        armed_at = old.phase_at if old is not None and old.phase == start else None
+        return cls(start, armed_at, old is not None and old.reminded_phase == start)
 
     def keep(self, meta: GameMeta) -> None:
         """Store the phase in ``meta`` (written with the game's next commit)."""

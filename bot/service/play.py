@@ -18,9 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.contract import Reply, User
+from bot.contract import Refusal, Reply, User
 from bot.games import ai_level
 from engine.errors import GameError
+from engine.interface import Choice
 from renderers.i18n import number_list, t
 from renderers.presenter import ChoiceNotFound
 
@@ -42,7 +43,7 @@ class Turn:
     """What one action did, collected while its moves are applied, before the commit."""
 
     def __init__(self, loaded: Loaded) -> None:
-        match = loaded.match
+        match = loaded.running
         self.log_start = len(match.log)
         self.cycle_before = match.pacing.cycle
         self.rows: list[MoveRow] = []
@@ -82,9 +83,9 @@ class Play:
         goes on answering other chats meanwhile (a search thinks for a second). A failing or
         illegal AI answer never stalls a game: the first legal choice is made instead (and the
         fault logged). The chat's lock is held, so nothing changes the match meanwhile."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         level = ai_level(loaded.kind, meta.seats[seat].level or meta.options.get("ai_level"))
-        choose = self.choose_ai or loaded.kind.definition.choose
+        choose: Callable[..., Choice] = self.choose_ai or loaded.kind.definition.choose
         extra = {} if self.ai_budget is None else {"budget": self.ai_budget}
         try:
             choice = await asyncio.to_thread(choose, match, seat, seed=self.ai_seed(meta, match.move_count),
@@ -99,7 +100,7 @@ class Play:
              index: int | None = None) -> None:
         """Apply one checked choice and note what it ended, whom it told a secret, and which
         seats began to act with it (their buttons are bound to that moment)."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         cycle, n = match.pacing.cycle, match.move_count
         before, own = match.to_act(), match.moves_by(seat)
         phase = Phase.of(meta, match)
@@ -131,7 +132,7 @@ class Play:
         several seats act at once, the AI seats make their choices now, the humans theirs when
         they come); post, arm timers, commit. ``first_picture``: the board at the game's start,
         posted before the first prompt, or right after it when the bot is behind (``behind``)."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         try:
             while not match.is_terminal():
                 ai = [s for s in match.to_act() if meta.seats[s].is_ai]
@@ -175,7 +176,7 @@ class Play:
     def results(loaded: Loaded, now: float) -> list[ResultRow]:
         # A seat the AI took over (its player left or was absent) counts for that player as a
         # game played with its points, never as a win.
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         scores, winners = match.returns(), match.winners
         return [ResultRow(meta.id, seat, meta.platform, meta.chat_id, info.user_id, info.name,
                           info.is_ai and info.user_id is None, scores[seat],
@@ -187,21 +188,21 @@ class Play:
 
     def acting_seat(self, loaded: Loaded, user: User) -> int:
         """The user's seat, if they may act now; the refusal that says why not otherwise."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         if meta.status == LOBBY or match is None:
-            raise Refused("bot.err.not_started")
+            raise Refused(Refusal.NOT_STARTED)
         if meta.status != PLAYING:
-            raise Refused("bot.err.game_over")
+            raise Refused(Refusal.GAME_OVER)
         seat = meta.seat_of(user.id)
         if seat is None:
-            raise Refused("bot.err.not_in_game")
+            raise Refused(Refusal.NOT_IN_GAME)
         acting = match.to_act()
         if seat not in acting:
-            raise Refused("bot.err.not_your_turn", player=", ".join(match.players[s] for s in acting))
+            raise Refused(Refusal.NOT_YOUR_TURN, player=", ".join(match.players[s] for s in acting))
         return seat
 
     async def choose(self, loaded: Loaded, seat: int, choice: Any, lang: str, *, index: int | None = None) -> Reply:
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         pres = loaded.kind.presenter
         try:
             choice = match.check(choice, by=seat)
@@ -221,38 +222,38 @@ class Play:
         turn passed); the very button that made that step, pressed again by its player, is
         their press arriving twice (known for steps made here). Other seats' steps never
         touch it."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         if seat in match.to_act() and k == match.moves_by(seat) and since == meta.turn.acting_since(seat):
             return
         if (seat, k) in loaded.recent and meta.seat_of(user.id) == seat and index is not None \
                 and loaded.recent[(seat, k)] == index:
-            raise Refused("bot.err.duplicate")
-        raise Refused("bot.err.stale")
+            raise Refused(Refusal.DUPLICATE)
+        raise Refused(Refusal.STALE)
 
     async def press(self, loaded: Loaded, user: User, p: Payload, lang: str, *, in_private: bool = False) -> Reply:
         """A choice, submenu or back button of a seat's turn menu."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         if meta.status == LOBBY or match is None:
-            raise Refused("bot.err.not_started")
+            raise Refused(Refusal.NOT_STARTED)
         if meta.status != PLAYING:
-            raise Refused("bot.err.game_over")
+            raise Refused(Refusal.GAME_OVER)
         seat = p.int(1)
         if not 0 <= seat < len(meta.seats):
-            raise Refused("bot.err.forged")
+            raise Refused(Refusal.FORGED)
         if meta.seat_of(user.id) is None:
-            raise Refused("bot.err.not_in_game")
+            raise Refused(Refusal.NOT_IN_GAME)
         self._check_position(loaded, user, seat, p.int(2), p.int(3), p.int(4) if p.kind == "c" else None)
         if meta.seat_of(user.id) != seat:
             # Someone else's buttons (a group turn message, a forwarded menu): refused to the
             # presser alone, and nothing changes for the seat they belong to.
             if meta.seat_of(user.id) not in match.to_act():
                 self.acting_seat(loaded, user)         # "it is Ann's turn, not yours"
-            raise Refused("bot.err.not_your_buttons", player=meta.seats[seat].name)
+            raise Refused(Refusal.NOT_YOUR_BUTTONS, player=meta.seats[seat].name)
         if p.kind == "c":
             choices = match.legal_choices(seat)
             index = p.int(4)
             if not 0 <= index < len(choices):
-                raise Refused("bot.err.forged")
+                raise Refused(Refusal.FORGED)
             return await self.choose(loaded, seat, choices[index], lang, index=index)
         return await self.show_menu(loaded, seat, p.fields[4] if p.kind == "o" else None, lang,
                                     in_private=in_private)
@@ -266,22 +267,22 @@ class Play:
         the group learns at most that the seat is choosing in private (what the pressed item
         said). Otherwise the group's turn message asks what the submenu asks. Either way the
         one acting gets the buttons in the reply."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         kind = loaded.kind
         menu = kind.presenter.menu(match.view(seat), match.legal_choices(seat), lang, group)
         if menu.private or in_private or private_choices(kind, match) or seat in meta.turn.menus:
             return await self._show_private(loaded, seat, group, menu, lang, in_private=in_private)
         messages = TurnMessages(meta, kind, match, self.codec)
-        menu, rows = messages.prompt_buttons(group)
-        edit = M.group(meta, messages.prompt_text(menu), buttons=rows,
+        prompt, rows = messages.prompt_buttons(group)
+        edit = M.group(meta, messages.prompt_text(prompt), buttons=rows,
                        slot=M.turn_slot(meta), mode="edit", mentions=(meta.seats[seat].user(),))
         await self.store.commit(Changes(outbox=[edit]))
-        text = menu.text if menu is not None and menu.text else kind.presenter.back_text(lang)
+        text = prompt.text if prompt is not None and prompt.text else kind.presenter.back_text(lang)
         return Reply(text, buttons=M.to_buttons(rows))
 
     async def _show_private(self, loaded: Loaded, seat: int, group: str | None, menu, lang: str, *,
                             in_private: bool) -> Reply:
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         kind = loaded.kind
         messages = TurnMessages(meta, kind, match, self.codec)
         row, menu, rows = messages.seat_prompt(seat, group_key=group,
@@ -310,7 +311,7 @@ class Play:
         the reply (a platform that can answer privately in place shows them at once)."""
         seat = self.acting_seat(loaded, user)
         meta = loaded.meta
-        messages = TurnMessages(meta, loaded.kind, loaded.match, self.codec)
+        messages = TurnMessages(meta, loaded.kind, loaded.running, self.codec)
         row, menu, rows = messages.seat_prompt(seat, mode="new")
         # Posted anew (at the bottom of the private chat); the message it replaces loses its buttons.
         out = [messages.seat_closed(seat), row] if seat in meta.turn.menus else [row]
@@ -323,13 +324,13 @@ class Play:
     async def typed(self, loaded: Loaded, user: User, text: str, lang: str) -> Reply:
         """A choice typed as text (terminal, commands): its number on the menu, the start of its
         label, or its written form (``louvre/blue!1``)."""
-        match = loaded.match
+        match = loaded.running
         seat = self.acting_seat(loaded, user)
         pres = loaded.kind.presenter
         choices = match.legal_choices(seat)
         text = str(text or "").strip()
         if not text or len(text) > 200:
-            raise Refused("bot.err.bad_move", text=text[:40])
+            raise Refused(Refusal.BAD_MOVE, text=text[:40])
         try:
             item = pres.find_item(match.view(seat), choices, text, lang)
         except ChoiceNotFound as miss:
@@ -338,15 +339,15 @@ class Play:
             except GameError:
                 pass
             if miss.reason == "ambiguous":
-                raise Refused("bot.err.ambiguous", text=text[:40], choices=", ".join(miss.candidates)) from None
+                raise Refused(Refusal.AMBIGUOUS, text=text[:40], choices=", ".join(miss.candidates)) from None
             if miss.candidates:
                 return Reply(pres.not_now_text(match.view(seat), miss.candidates, lang), ok=False, alert=True,
-                             refused="bot.err.not_now")
+                             refused=Refusal.NOT_NOW)
             if text.isascii() and text.isdigit():
                 items = pres.menu(match.view(seat), choices, lang).items()
                 numbers = [item.key if item.key is not None else i for i, item in enumerate(items, 1)]
-                raise Refused("bot.err.bad_choice", numbers=number_list(numbers)) from None
-            raise Refused("bot.err.bad_move", text=text[:40]) from None
+                raise Refused(Refusal.BAD_CHOICE, numbers=number_list(numbers)) from None
+            raise Refused(Refusal.BAD_MOVE, text=text[:40]) from None
         if item.group is not None:
             return await self.show_menu(loaded, seat, item.group, lang)
         return await self.choose(loaded, seat, item.choice, lang)

@@ -110,7 +110,7 @@ def rate_game(meta: GameMeta, results: Sequence[ResultRow], ai_played: Iterable[
     before = {e: current.get(e, NEW) for e in entries}
     teams = [[MODEL.create_rating([before[e].mu, before[e].sigma])] for e in entries]
     ranks = places(results)
-    rated = MODEL.rate(teams, ranks=ranks)
+    rated = MODEL.rate(teams, ranks=list[float](ranks))     # the places, as openskill declares them
     seats_of: dict[str, list[int]] = {}
     for i, e in enumerate(entries):
         seats_of.setdefault(e, []).append(i)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.contract import Reply
+from bot.contract import Refusal, Reply
 from renderers.i18n import t
 
 
 class Refused(Exception):
-    def __init__(self, message_key: str, /, **params: Any) -> None:
+    """An input refused: ``key`` says why (its text's catalog key), ``params`` fill the text."""
+
+    def __init__(self, message_key: Refusal, /, **params: Any) -> None:
         super().__init__(message_key)
         self.key = message_key
         self.params = params

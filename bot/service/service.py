@@ -24,7 +24,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from bot.contract import Chat, MessageLink, Reply, Transport, User
+from bot.contract import Chat, MessageLink, Refusal, Reply, Transport, User
 from bot.games import find, kind, level_at
 from bot.product import DEFAULT_DB
 from renderers.i18n import normalize_language, t
@@ -96,7 +96,9 @@ async def release_dead_local_owners(storage: Storage) -> None:
 
 
 class GameService:
-    """Implements ``bot.contract.GameServiceAPI``. Construct with ``await GameService.open(path)``.
+    """Implements ``bot.contract.GameServiceAPI`` and, beyond it, what the live board and the
+    terminal call (``page``, ``page_press``, ``move``, ``game_info``: not yet in the protocol).
+    Construct with ``await GameService.open(path)``.
 
     Every method the adapters call is ``@cleaned``: its chats, users and text arrive through
     ``inputs.clean``."""
@@ -240,39 +242,42 @@ class GameService:
                 return lang
         return normalize_language(user.language)
 
-    async def _under_lock(self, chat: Chat, lang: str, action: Callable[[], Awaitable[Reply]], *,
-                          lost_race: str = "bot.err.stale") -> Reply:
-        """Run ``action()`` under the chat's lock: a refusal becomes the reply, and a race lost to
-        another process (``Conflict``) the refusal ``lost_race``; either way nothing changed."""
+    async def _under_lock(self, chat: Chat, lang: str | Callable[[], str], action: Callable[[], Awaitable[Reply]],
+                          *, lost_race: Refusal = Refusal.STALE) -> Reply:
+        """The one shape of every action: ``action()`` under the chat's lock, a refusal becoming
+        the reply and a race lost to another process (``Conflict``) the refusal ``lost_race``;
+        either way nothing changed. ``lang``: the replies' language (a callable: as it is when
+        the action ends, for an action that learns it on the way)."""
         async with self.store.lock(chat.platform, chat.id):
             try:
                 return await action()
             except Refused as exc:
-                return exc.reply(lang)
+                return exc.reply(lang if isinstance(lang, str) else lang())
             except Conflict:
-                return Refused(lost_race).reply(lang)
+                return Refused(lost_race).reply(lang if isinstance(lang, str) else lang())
 
     async def _on_chat_game(self, chat: Chat, user: User,
                             action: Callable[[Loaded, str], Awaitable[Reply]]) -> Reply:
-        """Run ``action(loaded, language)`` on the chat's game under its lock; a refusal (or a
-        race lost to another process) becomes the reply, and changes nothing."""
+        """Run ``action(loaded, language)`` on the chat's game (``_under_lock``), in the game's
+        language once it is read."""
         lang = await self._language(chat, user)
-        async with self.store.lock(chat.platform, chat.id):
+
+        async def on_the_game() -> Reply:
+            nonlocal lang
             for attempt in (1, 2):
+                loaded = await self.store.chat_game(chat)
+                if loaded is None:
+                    raise Refused(Refusal.NO_GAME)
+                lang = loaded.meta.language
                 try:
-                    loaded = await self.store.chat_game(chat)
-                    if loaded is None:
-                        raise Refused("bot.err.no_game")
-                    lang = loaded.meta.language
                     return await action(loaded, lang)
-                except Refused as exc:
-                    return exc.reply(lang)
                 except Conflict:
                     # Another process changed the game meanwhile (the commit dropped our copy):
                     # once more on the game as it is now; a press of a turn that moved on is stale then.
                     if attempt == 2:
-                        return Refused("bot.err.stale").reply(lang)
-        raise AssertionError("unreachable")
+                        raise
+            raise AssertionError("unreachable")
+        return await self._under_lock(chat, lambda: lang, on_the_game)
 
     async def _on_game(self, game_id: int, chat: Chat | None, user: User,
                        action: Callable[[Loaded, str], Awaitable[Reply]]) -> Reply:
@@ -280,18 +285,18 @@ class GameService:
         game (an old lobby's button must not act on a newer game), under that chat's lock."""
         loaded = await self.store.load(game_id)
         if loaded is None:
-            return Refused("bot.err.unknown_game").reply(await self._language(chat, user))
+            return Refused(Refusal.UNKNOWN_GAME).reply(await self._language(chat, user))
         meta = loaded.meta
         if chat is not None and (chat.platform, chat.id) != (meta.platform, meta.chat_id):
-            return Refused("bot.err.foreign_chat").reply(meta.language)
+            return Refused(Refusal.FOREIGN_CHAT).reply(meta.language)
 
         async def checked(current: Loaded, lang: str) -> Reply:
             if current.meta.id != game_id:
-                raise Refused("bot.err.game_over" if meta.status != LOBBY else "bot.err.stale")
+                raise Refused(Refusal.GAME_OVER if meta.status != LOBBY else Refusal.STALE)
             return await action(current, lang)
         result = await self._on_chat_game(meta.chat, user, checked)
-        if result.refused == "bot.err.no_game":
-            return Refused("bot.err.game_over").reply(meta.language)
+        if result.refused == Refusal.NO_GAME:
+            return Refused(Refusal.GAME_OVER).reply(meta.language)
         return result
 
     # ---- lobby --------------------------------------------------------------------------
@@ -300,9 +305,9 @@ class GameService:
     async def new_game(self, chat: Chat, user: User, *, options: dict | None = None) -> Reply:
         lang = await self._language(chat, user)
         if options is not None and not isinstance(options, dict):
-            return Refused("bot.err.bad_setting", key="options", value=type(options).__name__).reply(lang)
+            return Refused(Refusal.BAD_SETTING, key="options", value=type(options).__name__).reply(lang)
         return await self._under_lock(chat, lang, lambda: self.lobby.new_game(chat, user, options, lang),
-                                      lost_race="bot.err.game_exists")
+                                      lost_race=Refusal.GAME_EXISTS)
 
     @cleaned
     async def join(self, chat: Chat, user: User) -> Reply:
@@ -370,29 +375,38 @@ class GameService:
                 return await self.private_started(user, None)
             p = self.codec.decode(payload)
         except StalePayload:
-            return Refused("bot.err.stale").reply(await self._language(chat, user))
+            return Refused(Refusal.STALE).reply(await self._language(chat, user))
         except ForgedPayload:
-            return Refused("bot.err.forged").reply(await self._language(chat, user))
-        game_id = p.int(0)
-        if kind_ == "m":
-            loaded = await self.store.load(game_id)
-            if loaded is None:
-                return Refused("bot.err.unknown_game").reply(await self._language(chat, user))
-            return await self.info.secrets(user, [loaded], loaded.meta.language)
-        if kind_ == "v":
-            return await self._on_game(game_id, chat, user, lambda g, lang: self.lobby.add_ai(
-                g, user, lang, level_at(g.kind, p.int(1))))
-        if kind_ in LOBBY_PRESSES:
-            action = LOBBY_PRESSES[kind_]
-            target = None if kind_ == "j" else chat   # a join link opens from the private chat
-            return await self._on_game(game_id, target, user, lambda g, lang: action(self.lobby, g, user, lang))
-        if kind_ in TURN_PRESSES:
-            # A press in a private chat (``chat`` None) keeps the seat's menus there.
-            return await self._on_game(game_id, chat, user, lambda g, lang: self.play.press(
-                g, user, p, lang, in_private=chat is None))
-        if kind_ == "h":
-            return await self._on_game(game_id, chat, user, lambda g, lang: self.play.my_choices(g, user, lang))
-        return Refused("bot.err.forged").reply(await self._language(chat, user))
+            return Refused(Refusal.FORGED).reply(await self._language(chat, user))
+        handler = GAME_PRESSES.get(kind_)
+        if handler is None:
+            return Refused(Refusal.FORGED).reply(await self._language(chat, user))
+        return await handler(self, chat, user, p)
+
+    # ---- the presses of a game's buttons (``GAME_PRESSES``), the game's id first in each ----------
+
+    async def _press_secret(self, chat: Chat | None, user: User, p: Payload) -> Reply:
+        loaded = await self.store.load(p.int(0))
+        if loaded is None:
+            return Refused(Refusal.UNKNOWN_GAME).reply(await self._language(chat, user))
+        return await self.info.secrets(user, [loaded], loaded.meta.language)
+
+    async def _press_ai_level(self, chat: Chat | None, user: User, p: Payload) -> Reply:
+        return await self._on_game(p.int(0), chat, user, lambda g, lang: self.lobby.add_ai(
+            g, user, lang, level_at(g.kind, p.int(1))))
+
+    async def _press_lobby(self, chat: Chat | None, user: User, p: Payload) -> Reply:
+        action = LOBBY_PRESSES[p.kind]
+        target = None if p.kind == "j" else chat   # a join link opens from the private chat
+        return await self._on_game(p.int(0), target, user, lambda g, lang: action(self.lobby, g, user, lang))
+
+    async def _press_turn(self, chat: Chat | None, user: User, p: Payload) -> Reply:
+        # A press in a private chat (``chat`` None) keeps the seat's menus there.
+        return await self._on_game(p.int(0), chat, user, lambda g, lang: self.play.press(
+            g, user, p, lang, in_private=chat is None))
+
+    async def _press_my_choices(self, chat: Chat | None, user: User, p: Payload) -> Reply:
+        return await self._on_game(p.int(0), chat, user, lambda g, lang: self.play.my_choices(g, user, lang))
 
     async def page(self, request: PageRequest) -> dict[str, Any] | None:
         """One viewer's page of a game (the web board): see ``page.page_state``."""
@@ -427,9 +441,9 @@ class GameService:
             if self.codec.kind_of(payload) != "c" or self.codec.decode(payload).int(0) != game_id:
                 raise ForgedPayload("not a choice of this game")
         except StalePayload:
-            return Refused("bot.err.stale").reply(lang)
+            return Refused(Refusal.STALE).reply(lang)
         except (ForgedPayload, ValueError):
-            return Refused("bot.err.forged").reply(lang)
+            return Refused(Refusal.FORGED).reply(lang)
         return await self.press(None, user, payload)
 
     @cleaned
@@ -448,7 +462,7 @@ class GameService:
         lang = await self._language(chat, user)
         loaded = await self.store.chat_game(chat)
         if loaded is None:
-            return Reply(t(lang, "bot.err.no_game"), ok=False, refused="bot.err.no_game")
+            return Reply(t(lang, "bot.err.no_game"), ok=False, refused=Refusal.NO_GAME)
         return await self.info.board(loaded, user, loaded.meta.language, private=private)
 
     @cleaned
@@ -472,7 +486,7 @@ class GameService:
             try:
                 p = self.codec.decode(payload)
             except ForgedPayload:
-                return Refused("bot.err.forged").reply(lang)
+                return Refused(Refusal.FORGED).reply(lang)
             joined = await self._on_game(p.int(0), None, user, lambda g, lg: self.lobby.join(g, user, lg))
             lines.append(joined.text)
             ok = joined.ok
@@ -505,7 +519,7 @@ class GameService:
         lang = await self._language(chat, user)
         named = find(game) if game else None
         if game and named is None:
-            return Refused("bot.err.unknown_kind", games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
+            return Refused(Refusal.UNKNOWN_KIND, games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
         return await self.play.ratings.reply(chat, user, lang, named)
 
     @cleaned
@@ -535,7 +549,7 @@ class GameService:
         lang = await self._language(chat, user)
         named = find(game) if game else await self._chat_kind(chat)
         if named is None:
-            return Refused("bot.err.unknown_kind", games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
+            return Refused(Refusal.UNKNOWN_KIND, games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
         return self.info.rules(named, lang)
 
     @cleaned
@@ -544,7 +558,7 @@ class GameService:
         lang = await self._language(chat, user)
         named = find(game) if game else await self._chat_kind(chat, default=False)
         if game and named is None:
-            return Refused("bot.err.unknown_kind", games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
+            return Refused(Refusal.UNKNOWN_KIND, games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
         return self.info.help(named, lang)
 
     async def _chat_kind(self, chat: Chat | None, *, default: bool = True):
@@ -561,7 +575,7 @@ class GameService:
         lang = await self._language(chat, user)
         finished = {r.game_id for r in await self.storage.chat_results(chat.platform, chat.id)}
         if not finished:
-            return Refused("bot.err.no_record").reply(lang)
+            return Refused(Refusal.NO_RECORD).reply(lang)
         return await self.info.record_file(max(finished), lang)
 
     @cleaned
@@ -574,7 +588,7 @@ class GameService:
         lang = await self._language(chat, user)
         finished = {r.game_id for r in await self.storage.chat_results(chat.platform, chat.id)}
         if not finished:
-            return Refused("bot.err.no_replay").reply(lang)
+            return Refused(Refusal.NO_REPLAY).reply(lang)
         return await self._under_lock(chat, lang, lambda: self.info.replay(max(finished), lang))
 
     async def record(self, game_id: int) -> dict[str, Any] | None:
@@ -592,7 +606,12 @@ class GameService:
         return out
 
     async def game_info(self, chat: Chat | None = None, *, game_id: int | None = None) -> dict[str, Any] | None:
-        loaded = await self.store.load(game_id) if game_id is not None else await self.store.chat_game(chat)
+        if game_id is not None:
+            loaded = await self.store.load(game_id)
+        elif chat is not None:
+            loaded = await self.store.chat_game(chat)
+        else:
+            raise TypeError("game_info needs a chat or a game id")
         return None if loaded is None else self.info.game_info(loaded)
 
     # ---- delivery and time --------------------------------------------------------------
@@ -642,3 +661,15 @@ class GameService:
 
 
 __all__ = ["GameService", "Payload", "Refused"]
+
+
+# Each button of a game's messages, by its payload's kind: the press it makes. (Settings and
+# "open the private chat" buttons carry no game and are read before, in ``GameService._press``.)
+GamePress = Callable[[GameService, Chat | None, User, Payload], Awaitable[Reply]]
+GAME_PRESSES: dict[str, GamePress] = {
+    "m": GameService._press_secret,
+    "v": GameService._press_ai_level,
+    **dict.fromkeys(LOBBY_PRESSES, GameService._press_lobby),
+    **dict.fromkeys(TURN_PRESSES, GameService._press_turn),
+    "h": GameService._press_my_choices,
+}

@@ -12,7 +12,7 @@ import hashlib
 import math
 from typing import Any
 
-from bot.contract import Button, Chat, Reply, User
+from bot.contract import Button, Chat, Refusal, Reply, User
 from bot.games import AI_LEVELS, KINDS, GameKind, ai_level
 from engine.errors import InvalidOption
 from renderers.i18n import LANGUAGES, t
@@ -116,7 +116,7 @@ def validate(changes: dict[str, Any] | None) -> dict[str, Any]:
         shown = str(value)[:40] if isinstance(value, str | int | float | bool) or value is None \
             else type(value).__name__
         if not isinstance(key, str):
-            raise Refused("bot.err.bad_setting", key=type(key).__name__, value=shown)
+            raise Refused(Refusal.BAD_SETTING, key=type(key).__name__, value=shown)
         if key in MINUTES:
             clean[key] = _minutes(key, value, shown)
         elif key in ("language", "ai_level", "clock", "away_mode") and isinstance(value, str) \
@@ -126,23 +126,23 @@ def validate(changes: dict[str, Any] | None) -> dict[str, Any]:
             try:
                 clean[key] = specs[key].parse(value)
             except InvalidOption:
-                raise Refused("bot.err.bad_setting", key=key, value=shown) from None
+                raise Refused(Refusal.BAD_SETTING, key=key, value=shown) from None
         else:
-            raise Refused("bot.err.bad_setting", key=key[:40], value=shown)
+            raise Refused(Refusal.BAD_SETTING, key=key[:40], value=shown)
     return clean
 
 
 def _minutes(key: str, value: Any, shown: str) -> int:
     if isinstance(value, bool):
-        raise Refused("bot.err.bad_setting", key=key, value=shown)
+        raise Refused(Refusal.BAD_SETTING, key=key, value=shown)
     if isinstance(value, float) and not math.isfinite(value):
-        raise Refused("bot.err.bad_setting", key=key, value=shown)
+        raise Refused(Refusal.BAD_SETTING, key=key, value=shown)
     try:
         minutes = int(value)
     except (TypeError, ValueError, OverflowError):
-        raise Refused("bot.err.bad_setting", key=key, value=shown) from None
+        raise Refused(Refusal.BAD_SETTING, key=key, value=shown) from None
     if not 0 <= minutes <= MAX_MINUTES:
-        raise Refused("bot.err.bad_setting", key=key, value=shown)
+        raise Refused(Refusal.BAD_SETTING, key=key, value=shown)
     return minutes
 
 
@@ -163,28 +163,30 @@ class Settings:
         stored for the chat, and applied to an open game. A game's own option is locked once it
         has started; the bot's own (the clock, the language) change a running game too."""
         if changes is not None and not isinstance(changes, dict):
-            raise Refused("bot.err.bad_setting", key="settings", value=type(changes).__name__)
+            raise Refused(Refusal.BAD_SETTING, key="settings", value=type(changes).__name__)
         loaded = await self.store.chat_game(chat)
         kind = loaded.kind if loaded is not None else None
         stored = await self.storage.chat_settings(chat.platform, chat.id)
         if changes:
             clean = validate(changes)
             if loaded is not None and not loaded.meta.may_manage(user):
-                raise Refused("bot.err.not_host", host=loaded.meta.host_name)
-            locked = [spec.name for spec in (kind.definition.options if kind else ())
-                      if spec.name in clean and clean[spec.name] != loaded.meta.options.get(spec.name)]
+                raise Refused(Refusal.NOT_HOST, host=loaded.meta.host_name)
+            locked = [] if loaded is None else [
+                spec.name for spec in loaded.kind.definition.options
+                if spec.name in clean and clean[spec.name] != loaded.meta.options.get(spec.name)]
             if loaded is not None and loaded.meta.status == PLAYING and locked:
-                raise Refused("bot.err.option_locked", option=kind.presenter.option_name_text(locked[0], lang))
+                raise Refused(Refusal.OPTION_LOCKED,
+                              option=loaded.kind.presenter.option_name_text(locked[0], lang))
             stored = dict(stored, **clean)
             change = Changes(chat_settings=(chat.platform, chat.id, stored))
             if loaded is not None:
                 meta = loaded.meta
-                declared = {spec.name for spec in kind.definition.options}
+                declared = {spec.name for spec in loaded.kind.definition.options}
                 meta.options.update({k: v for k, v in clean.items() if k in declared or k in BOT_SETTINGS})
                 meta.updated = self.clock.now()
                 change.meta = meta
                 if meta.status == LOBBY:
-                    change.outbox.append(M.lobby_message(meta, kind, self.codec, meta.host_name, mode="edit"))
+                    change.outbox.append(M.lobby_message(meta, loaded.kind, self.codec, meta.host_name, mode="edit"))
                 elif loaded.match is not None and not loaded.match.is_terminal():
                     change.timers = await self.play.timers(loaded)
             await self.store.commit(change, forget=loaded.meta.id if loaded else None)
@@ -204,7 +206,7 @@ class Settings:
         declared = {spec.name for spec in kind.definition.options}
         unknown = [k for k in extra if k not in declared and k not in BOT_SETTINGS]
         if unknown:
-            raise Refused("bot.err.bad_setting", key=str(unknown[0])[:40], value=str(extra[unknown[0]])[:40])
+            raise Refused(Refusal.BAD_SETTING, key=str(unknown[0])[:40], value=str(extra[unknown[0]])[:40])
         opts = {k: v for k, v in chat_options.items() if k in BOT_SETTINGS}
         for spec in kind.definition.options:
             value = chat_options.get(spec.name, spec.default)

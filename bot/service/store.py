@@ -78,6 +78,15 @@ class Loaded:
         self.on_live(self)
 
     @property
+    def running(self) -> Match:
+        """The match of a game that has started: what code past "the game is running" holds
+        (it never checks for None). Asked of a game in its lobby, a bug: ``NotStarted``."""
+        match = self.match
+        if match is None:
+            raise NotStarted(f"game {self.meta.id} has no match: it has not started")
+        return match
+
+    @property
     def live(self) -> bool:
         return self._live is not None
 
@@ -100,6 +109,10 @@ class Loaded:
             return False
         self._live = None
         return True
+
+
+class NotStarted(LookupError):
+    """A running game's match asked of a game still in its lobby (a bug in the caller)."""
 
 
 def _nobody(loaded: Loaded) -> None:
@@ -253,7 +266,7 @@ class GameStore:
         loaded = self._committing(changes)
         snapshot = None
         if loaded is not None and loaded.moved():
-            snapshot = pack(loaded.meta.id, loaded.meta.kind, loaded.match)
+            snapshot = pack(loaded.meta.id, loaded.meta.kind, loaded.running)
             if loaded.meta.status == PLAYING:
                 changes.snapshots.append(snapshot)
         try:
@@ -262,7 +275,7 @@ class GameStore:
             if forget is not None:
                 self.forget(forget)
             raise
-        if snapshot is not None:
+        if snapshot is not None and loaded is not None:
             loaded.packed_as(snapshot)
         elif loaded is not None and not loaded.live and loaded.packed is not None \
                 and loaded.packed.moves != loaded.meta.moves:

@@ -104,7 +104,7 @@ class Timers:
         humans = [] if match is None else [s for s in match.to_act() if not meta.seats[s].is_ai]
         if seat is not None:
             humans = [seat] if seat in humans and meta.turn.acting_since(seat) == timer.move else []
-        if not humans or meta.status != PLAYING or match.is_terminal() or \
+        if match is None or not humans or meta.status != PLAYING or match.is_terminal() or \
                 (seat is None and not self._current(meta, match, timer)):
             await self.store.commit(drop, forget=meta.id)
             return None
@@ -143,7 +143,7 @@ class Timers:
 
     async def _remind(self, loaded: Loaded, drop: Changes, humans: list[int]) -> None:
         """Mention the seats still to act: once a cycle in the group, privately after that."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         lang = meta.language
         pres = loaded.kind.presenter
         status = pres.status_line(match.view(None), lang)
@@ -171,7 +171,7 @@ class Timers:
         (every further step of a build under way), never a later phase's. The group is told
         whose choices were made for them, those seats alone (and which choices, where they are
         not private); not ``told`` for a person away (the group was told once, by ``/away``)."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running
         lang = meta.language
         pres = loaded.kind.presenter
         private = private_choices(loaded.kind, match)

@@ -154,6 +154,7 @@ class TurnMessages:
                 if item.choice is not None:
                     payload = codec.encode("c", *bound, index[str(item.choice)])
                 else:
+                    assert item.group is not None, "a menu item makes a choice or opens a submenu"
                     payload = codec.encode("o", *bound, item.group)
                 out.append(button(item.label, payload, colour=item.colour, key=item.key, letter=item.letter))
             rows.append(out)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from bot.cli_help import again_command
-from bot.contract import Button, Chat, Reply, User
+from bot.contract import Button, Chat, Refusal, Reply, User
 from bot.games import DEFAULT, find, kind
 from bot.product import COMMAND, MAPS_FOLDER
 from renderers.i18n import normalize_language, number_list, t
@@ -436,9 +436,9 @@ class TerminalSession:
             return True
         if reply.ok:
             self.reply_buttons = ()     # a move made from a submenu: the turn's menu is new
-        if reply.refused in ("bot.err.bad_move", "bot.err.bad_choice"):
+        if reply.refused in (Refusal.BAD_MOVE, Refusal.BAD_CHOICE):
             self.explain_invalid(answer, numbers)     # the game knows no more than we do: our words
-        elif reply.refused == "bot.err.ambiguous":
+        elif reply.refused == Refusal.AMBIGUOUS:
             self.console.print(reply.text)      # worded as when the terminal finds it so itself
         elif not reply.ok:
             self.show_reply(reply)

@@ -27,9 +27,27 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from . import components as C
+from .game import Phase
 from .hood import WAYS, City, Geometry, Hood, Pos, Shop, rotated
 from .memo import Memo
-from .steps import Act, BestPlan, Decline, Done, Drop, EndTrip, Place, Step, TileAction, Track
+from .steps import (
+    Act,
+    BestPlan,
+    Decline,
+    Done,
+    Drop,
+    EndTrip,
+    OnBoard,
+    OnSquare,
+    OnTile,
+    Pizzas,
+    Place,
+    Rotate,
+    Step,
+    TileAction,
+    Track,
+    as_kind,
+)
 from .trips import best_plan
 
 LEVELS = ("easy", "normal")   # the strong level searches: ai_search.py
@@ -75,7 +93,7 @@ def hood_of(view, seat: int) -> Hood:
 def distances(hood: Hood) -> dict[Pos, int]:
     """Road distance of every city square from the nearest pizzeria."""
     dist: dict[Pos, int] = {}
-    queue = deque()
+    queue: deque[Pos] = deque()
     for p in hood.shops:
         dist[p] = 0
         queue.append(p)
@@ -151,9 +169,10 @@ class _Layout:
                 d = 0
             else:
                 city = hood.cities.get(q)
-                d = dist.get(q) if city is not None and back in city.roads else None
-                if d is None:
+                found = dist.get(q) if city is not None and back in city.roads else None
+                if found is None:
                     continue
+                d = found
             if best is None or d < best:
                 best = d
         return 9 if best is None else best + 1
@@ -270,10 +289,10 @@ class _Mind:
     # --- Picking ------------------------------------------------------------------------------
 
     def pick(self, choices: list[Step]) -> Step:
-        if self.view.phase == "deliver":
+        if self.view.phase == Phase.DELIVER:
             return BestPlan() if BestPlan() in choices else self._continue_plan(choices)
-        if self.view.phase == "bid" and self.easy:
-            cheap = sorted(choices, key=lambda s: C.stair_cost(*s.space))[:3]
+        if self.view.phase == Phase.BID and self.easy:
+            cheap = sorted(choices, key=lambda s: C.stair_cost(*as_kind(s, OnBoard).space))[:3]
             return self.rng.choice(cheap)
         scored = [(self.worth(c), i, c) for i, c in enumerate(choices)]
         if self.easy:
@@ -297,12 +316,12 @@ class _Mind:
         v = self.view
         draft = v.draft or {}
         mode = draft.get("mode")
-        if v.phase == "bid":
-            return self.stairs_worth(*step.space)
-        if v.phase in ("settle", "late"):
+        if v.phase == Phase.BID:
+            return self.stairs_worth(*as_kind(step, OnBoard).space)
+        if v.phase in (Phase.SETTLE, Phase.LATE):
             if isinstance(step, Decline):
                 return self.lira * C.LATE_PRICE
-            return self.investment_worth(step.tile)
+            return self.investment_worth(as_kind(step, OnTile).tile)
         if isinstance(step, Place):
             return self.space_worth(step.space)
         if isinstance(step, Track):
@@ -317,24 +336,25 @@ class _Mind:
                 return 0.0
             return self.action_worth(step.verb, 0)
         if mode == "square":
-            return self.square_worth(self._draft_tile(), step.square)
+            return self.square_worth(self._draft_tile(), as_kind(step, OnSquare).square)
         if mode == "rotate":
-            return self.placement_worth(self._draft_tile(), draft["square"], step.rotation)
+            return self.placement_worth(self._draft_tile(), draft["square"], as_kind(step, Rotate).rotation)
         if mode == "pizzas":
-            return self.buy_worth(step.count, self._bonus("buy"))
+            return self.buy_worth(as_kind(step, Pizzas).count, self._bonus("buy"))
         if mode == "put":
-            return self.shop_reach(step.square)
+            return self.shop_reach(as_kind(step, OnSquare).square)
         if mode == "which":
-            return -C.PIZZERIAS[step.tile].cost * self.lira + C.PIZZERIAS[step.tile].capacity * 0.1
+            pizzeria = C.PIZZERIAS[as_kind(step, OnTile).tile]
+            return -pizzeria.cost * self.lira + pizzeria.capacity * 0.1
         if mode == "where":
-            return self.build_square_worth(step.square)
+            return self.build_square_worth(as_kind(step, OnSquare).square)
         if mode == "from":
-            return self.express_from_worth(step.square)
+            return self.express_from_worth(as_kind(step, OnSquare).square)
         return self.trip_step_worth(step, draft)
 
     def _bonus(self, action: str) -> int:
         held = self.view.investment_held[self.seat]
-        if self.view.phase == "invest" and held is not None:
+        if self.view.phase == Phase.INVEST and held is not None:
             tile = C.INVESTMENT_TILES[held]
             return tile.bonus if tile.action == action else 0
         return 0
@@ -437,8 +457,8 @@ class _Mind:
         """Pizzas the AI can still hope to deliver: the delivery phases to come (a mid-sized tile
         each) and an express now and then, within the houses it has and will add."""
         v = self.view
-        phases = self.rounds_left - (1 if v.phase in ("over",) else 0)
-        tiles = sum(min(r + 2, 6) for r in range(v.round if v.phase != "over" else 6, C.ROUNDS + 1))
+        phases = self.rounds_left - (1 if v.phase in (Phase.OVER,) else 0)
+        tiles = sum(min(r + 2, 6) for r in range(v.round if v.phase != Phase.OVER else 6, C.ROUNDS + 1))
         houses = self.open_houses() + 4 * max(0, phases - 1)
         return min(tiles + phases, houses)
 
@@ -506,13 +526,14 @@ class _Mind:
             return 10.0 + (1.0 if city.open == 1 else 0.0)
         if isinstance(step, EndTrip):
             return 1.0
+        square = as_kind(step, OnSquare).square      # a step along the road
         trip = draft.get("trip") or {}
         path = [tuple(p) for p in trip.get("path", ())]
         start = tuple(trip.get("from", (0, 0)))
         used = {frozenset((a, b)) for a, b in zip([start, *path], path, strict=False)}
         here = path[-1] if path else start
-        used.add(frozenset((here, step.square)))
-        reach = self.hood.reachable(step.square, frozenset(used)) | {step.square}
+        used.add(frozenset((here, square)))
+        reach = self.hood.reachable(square, frozenset(used)) | {square}
         return 2.0 + sum(self.hood.cities[q].open for q in reach if q in self.hood.cities) * 0.1
 
     # --- Phases 3 and 4 ----------------------------------------------------------------------
@@ -554,4 +575,4 @@ class _Mind:
         tile = C.INVESTMENT_TILES[tile_id]
         action = self.action_worth(tile.action, tile.bonus)
         return max(self.track_worth(tile.colour), action) - (self.lira * C.LATE_PRICE
-                                                              if self.view.phase == "late" else 0)
+                                                              if self.view.phase == Phase.LATE else 0)

@@ -44,7 +44,9 @@ playouts the choice is a function of the seed and what the seat sees.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.search import (
     SearchResult,
@@ -83,7 +85,7 @@ MARGIN_SCALE = 12.0      # a margin of this many points is worth the whole margi
 PIZZA = 0.8              # a pizza in stock with an open house for it (a point, most likely)
 HOUSE = 0.35             # an open house (a point if a pizza reaches it in time)
 TRACK_STEP = 0.3         # a track step above the lowest (stronger actions, nearer the next level)
-SEARCHED = ("place", "bid", "settle", "late", "invest")   # phases whose decisions start with one step
+SEARCHED = (Phase.PLACE, Phase.BID, Phase.SETTLE, Phase.LATE, Phase.INVEST)   # phases whose decisions start with one step
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,14 +95,14 @@ class Knowledge:
     view: PapaView
     seat: int
     starting: tuple[str, ...]
-    grids: tuple[tuple[str, ...], ...]              # each round's grid as dealt, so far
+    grids: tuple[tuple[str | None, ...], ...]       # each round's grid as dealt, so far
     coins: tuple[tuple[int, ...], ...]              # each round's coins, the face-down one filled in
     face_down: tuple[int, ...]                      # each round's face-down coin (first_player_coin)
     investments: tuple[tuple[str, ...], ...]        # each round's investment tiles, one a colour
     lire: tuple[int, ...]                           # every seat's Lire, counted from public events
 
     @classmethod
-    def of(cls, view: PapaView, log: list) -> Knowledge:
+    def of(cls, view: PapaView, log: Sequence[Any]) -> Knowledge:
         seat = view.viewer
         if seat is None:
             raise ValueError("the search plays for a seat: give it that seat's view")
@@ -113,15 +115,15 @@ class Knowledge:
                 starting = e.starting_tiles
             elif isinstance(e, RoundStarted):
                 grids.append(e.grid)
-                shown = list(e.coins)
+                shown = e.coins
+                hidden = list(C.BOARDS[n].coins)
                 if None in shown:
-                    hidden = list(C.BOARDS[n].coins)
                     for v in shown:
                         if v is not None:
                             hidden.remove(v)
                     down.append(shown.index(None))
-                    shown[shown.index(None)] = hidden[0]
-                coins.append(tuple(shown))
+                # The face-down coin (None: one at most) is the one the round's coins leave.
+                coins.append(tuple(hidden[0] if v is None else v for v in shown))
                 invest.append(e.investment_tiles)
             elif isinstance(e, CoinAwarded) and e.seat is not None:
                 lire[e.seat] += e.value
@@ -152,12 +154,12 @@ class Knowledge:
             rng.shuffle(later)
             coins.append(tuple(later))
             down.append(rng.randrange(len(later)))
-        stacks = {}
+        stacks: dict[str, tuple[str, ...]] = {}
         for i, colour in enumerate(C.COLOURS):
             shown = [tiles[i] for tiles in self.investments]
-            later = [t for t in C.INVESTMENT_BY_COLOUR[colour] if t not in shown]
-            rng.shuffle(later)
-            stacks[colour] = tuple(shown + later)
+            unseen = [t for t in C.INVESTMENT_BY_COLOUR[colour] if t not in shown]
+            rng.shuffle(unseen)
+            stacks[colour] = tuple(shown + unseen)
         g = Game.__new__(Game)
         g.shares = False          # a guess: nothing of it goes into the shared table
         g.players, g.n, g.seed, g.options = v.players, n, None, dict(v.options)
@@ -199,11 +201,11 @@ class Knowledge:
 def _queue(g: Game, acting: int) -> list[int]:
     """The seats still to settle, invest late or resolve an investment, from the one acting: the
     rest of the queue the rules made at the phase's start (it only loses its head)."""
-    if g.phase == "settle":
+    if g.phase == Phase.SETTLE:
         whole = g.rank()
-    elif g.phase == "late":
+    elif g.phase == Phase.LATE:
         whole = [s for s in g.order if s not in g.pos]
-    elif g.phase == "invest":
+    elif g.phase == Phase.INVEST:
         whole = [s for s in g.order if g.inv_held[s] is not None]
     else:
         return []
@@ -296,8 +298,8 @@ def reward(game: Game, seat: int) -> float:
         win = 1.0 / len(game.winners) if seat in game.winners else 0.0
         return (1 - MARGIN_SHARE) * win + MARGIN_SHARE * (0.5 + 0.5 * margin)
     values = [standing(game, s) for s in range(game.n)]
-    best_other = max(v for i, v in enumerate(values) if i != seat)
-    return 0.5 + 0.5 * max(-1.0, min(1.0, (values[seat] - best_other) / MARGIN_SCALE))
+    best_standing = max(v for i, v in enumerate(values) if i != seat)
+    return 0.5 + 0.5 * max(-1.0, min(1.0, (values[seat] - best_standing) / MARGIN_SCALE))
 
 
 def standing(game: Game, seat: int) -> float:

@@ -22,7 +22,7 @@ from .steps import Step, parse
 from .view import PapaView, view_of
 
 
-class PapaMatch(EngineMatch):
+class PapaMatch(EngineMatch[Game]):
     """One game of Papà Paolo through the interface; ``state`` is the engine's own state, which
     counts each seat's steps itself. Seats act through the stepper (stepper.py), several at
     once in phase 5."""
@@ -170,7 +170,7 @@ class PapaDefinition(GameDefinition):
         return self.resume(setup, moves).to_record()
 
     def result(self, match: Match) -> dict[str, Any]:
-        return result(match.state)
+        return result(own(match).state)
 
     def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
                budget: float | int | None = None) -> Step:
@@ -182,11 +182,18 @@ class PapaDefinition(GameDefinition):
 
             # The seed also depends on the move, so one seed for a whole game still gives each
             # decision a search of its own.
-            return choose_strong(_WholeTake(match), seat, seed=seed * 1_000_003 + match.move_count,
+            return choose_strong(_WholeTake(own(match)), seat, seed=seed * 1_000_003 + match.move_count,
                                 budget=budget)
         from .ai import choose
 
-        return choose(_WholeTake(match), seat, seed=seed, level=level)
+        return choose(_WholeTake(own(match)), seat, seed=seed, level=level)
+
+
+def own(match: Match) -> PapaMatch:
+    """``match`` as this game's own match (what its definition made); ``TypeError`` for another's."""
+    if not isinstance(match, PapaMatch):
+        raise TypeError(f"not a Papà Paolo match: {type(match).__name__}")
+    return match
 
 
 class _WholeTake(PapaMatch):

@@ -8,7 +8,7 @@ for one kind of step; a delivery plan (phase 5) is the trips planned and the one
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from .hood import Pos
 
@@ -41,6 +41,16 @@ class TripDraft:
         return {"from": self.start, "path": list(self.path), "drops": list(self.drops)}
 
 
+T = TypeVar("T")
+
+
+def chosen(value: T | None, what: str) -> T:
+    """A part of a draft that its mode has chosen already (``ValueError``, a bug, if not)."""
+    if value is None:
+        raise ValueError(f"the draft has no {what} yet")
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class ActionDraft:
     """An action under way for ``seat``: at grid ``space`` (None: an investment tile's action)."""
@@ -68,6 +78,7 @@ class ActionDraft:
         """``k`` more pizzas put into the pizzeria on ``square``."""
         to = dict(self.to or ())
         to[square] = to.get(square, 0) + k
+        assert self.left is not None, "pizzas are put while some are left to put (mode \"put\")"
         return self.but(to=tuple(to.items()), left=self.left - k)
 
     def room_left(self, square: Pos, room: int) -> int:

@@ -78,7 +78,7 @@ from .events import (
 )
 from .hood import City, Hood, Pos, Shop, rotated
 from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
-from .trips import check_plan, trip_json
+from .trips import Trip, check_plan, trip_json
 
 OPTIONS = ("hidden_money", "first_player_coin", "reverse_bid_order", "money_bonus", "two_player_preview",
            "express_ignores_roads")
@@ -119,7 +119,8 @@ COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
 # Its C encoder, made once: ``JSONEncoder.encode`` makes a new one at every call, which was
 # half the time of encoding a move (and a replay encodes every move it plays). The same text:
 # it is the encoder ``encode`` makes, without the check for circular values (a move is JSON's).
-_C_ENCODE = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
+# (``c_make_encoder`` is CPython's, absent from the type stubs.)
+_C_ENCODE = json.encoder.c_make_encoder and json.encoder.c_make_encoder(  # type: ignore[attr-defined]
     None, COMPACT_JSON.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True)
 
 
@@ -190,6 +191,58 @@ class Game:
         "record_moves", "log", "finished", "winners", "final", "drafts", "coin_paid", "acted",
         "lire_history", "shares", "phases_ended",
     )
+    # The slots, declared: ``from_setup``, ``copy`` and the AI's determinizations build a game
+    # through ``__new__`` (no ``__init__``) and fill every one of them.
+    players: tuple[str, ...]
+    n: int
+    seed: int | None
+    options: dict[str, bool]
+    board: C.Board
+    starting: tuple[str, ...]                       # each seat's starting tile
+    city_stack: tuple[str | None, ...]              # the city tiles, in the order they are dealt
+    coin_setup: tuple[tuple[int, ...], ...]         # per round, the coins on the lines
+    face_down: tuple[int, ...] | None               # per round, the face-down coin's line
+    inv_stacks: dict[str, tuple[str, ...]]          # colour -> its investment tiles, per round
+    round: int
+    phase: Phase
+    order: list[int]                                # the seats in turn order
+    turn: int                                       # the index in ``order`` of the seat to act
+    grid: list[str | None]                          # the city tiles on the grid, by square index
+    markers: dict[int, int]                         # square index -> the seat whose marker is there
+    left: list[int]                                 # markers each seat has left
+    coins: list[int]
+    dealt: int                                      # city tiles dealt so far
+    discarded: list[str]
+    inv_open: list[str]
+    inv_used: list[str]
+    stairs_tiles: list[str]                         # the delivery tiles beside the staircase
+    pos: dict[int, tuple[int, int]]                 # seat -> its place on the staircase
+    placed: set[int]
+    out: set[int]                                   # seats off the staircase
+    bid_turns: int
+    queue: list[int]                                # the seats still to act in a queued phase
+    inv_held: list[str | None]
+    dlv_held: list[str | None]
+    plans: dict[int, list[Trip]]
+    pending: list[int]                              # the seats still to plan their deliveries
+    people: list[Player]
+    supply: list[str]
+    track_steps: list[int]
+    moves: list[tuple[int, str]]                    # every step, with its seat
+    by_seat: list[int]                              # steps per seat
+    record_moves: list[str]                         # whole moves, as their records' JSON
+    log: list[Event]
+    finished: bool
+    winners: tuple[int, ...]
+    final: tuple[int, ...] | None
+    # Decisions under way, by seat: an ActionDraft in the place and invest phases, a PlanDraft in
+    # the delivery phase (drafts.py); which one, the phase says (stepper.py reads them by phase).
+    drafts: dict[int, Any]
+    coin_paid: list[int]
+    acted: int                                      # whole moves played since the last PhaseEnded
+    lire_history: tuple[tuple[int, ...], ...]
+    shares: bool
+    phases_ended: int
 
     # --- Set-up ------------------------------------------------------------------------------
 
@@ -286,6 +339,13 @@ class Game:
     def delivery_tile(self, seat: int) -> C.DeliveryTile | None:
         held = self.dlv_held[seat]
         return None if held is None else C.DELIVERY_TILES[held]
+
+    def planning_tile(self, seat: int) -> C.DeliveryTile:
+        """The delivery tile of a seat planning its deliveries (one it holds: ``pending``)."""
+        held = self.dlv_held[seat]
+        if held is None:
+            raise ValueError(f"seat {seat} holds no delivery tile")
+        return C.DELIVERY_TILES[held]
 
     # --- Whole moves (the record's) ----------------------------------------------------------
 
@@ -472,7 +532,7 @@ class Game:
 
     def _play_deliver(self, seat: int, move: Deliver, events: list[Event]) -> None:
         trips = list(move.trips)
-        tile = self.delivery_tile(seat)
+        tile = self.planning_tile(seat)
         check_plan(self.people[seat].hood, trips, trips_allowed=self.people[seat].value("green"),
                    max_pizzas=tile.max_pizzas, max_distance=tile.max_distance)
         self.plans[seat] = trips
@@ -612,8 +672,10 @@ class Game:
     def _after_invest(self, events: list[Event]) -> bool:
         while self.queue and not self.resolutions(self.queue[0]):
             seat = self.queue.pop(0)
-            events.append(self.event(InvestmentResolved, seat, self.inv_held[seat], "unused"))
-            self.inv_used.append(self.inv_held[seat])
+            held = self.inv_held[seat]
+            assert held is not None, "the queue holds the seats holding an investment tile"
+            events.append(self.event(InvestmentResolved, seat, held, "unused"))
+            self.inv_used.append(held)
             self.inv_held[seat] = None
         if self.queue:
             return False

@@ -236,6 +236,7 @@ def result(game: Game) -> dict[str, Any]:
                     for s, p in enumerate(game.people)},
     }
     if game.finished:
+        assert game.final is not None, "a finished game has its final scores"
         out["scores"] = dict(zip(names, game.final, strict=True))
         out["winners"] = [names[s] for s in game.winners]
     else:

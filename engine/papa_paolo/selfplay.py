@@ -31,7 +31,8 @@ def figures(n: int, games: int, level: str, first_seed: int = 1) -> dict[str, fl
     per: dict[str, list[float]] = {k: [] for k in (
         "tiles", "squares", "houses", "delivered", "express", "completed", "tracks", "lowest", "score", "lire",
         "maxed", "bid")}
-    spread, tiebreak, columns, rounds = [], 0, Counter(), 0
+    spread, tiebreak, rounds = [], 0, 0
+    columns: Counter[int] = Counter()
     for seed in range(first_seed, first_seed + games):
         g = play(n, seed, level)
         rounds += 5

@@ -14,12 +14,13 @@ trip planned, before the plan is sent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Any
 
 from . import components as C
 from .actions import Bonus, build_choices, buy_counts, can_express, received, splits
-from .drafts import NO_PLAN, ActionDraft, PlanDraft, TripDraft
+from .drafts import NO_PLAN, ActionDraft, PlanDraft, TripDraft, chosen
 from .errors import (
     SpaceTaken,
     StairsIllegal,
@@ -56,6 +57,7 @@ from .steps import (
     TileAction,
     Track,
     UndoTrip,
+    as_kind,
 )
 from .trips import best_express, best_plan
 
@@ -63,7 +65,7 @@ STEPS_KEPT = 2048       # steps with an argument kept (far more than a game offe
 
 
 @lru_cache(maxsize=STEPS_KEPT)
-def _step(kind: type[Step], arg: Any) -> Step:
+def _step(kind: Callable[[Any], Step], arg: Any) -> Step:
     """``kind(arg)``: steps are frozen values, so the lists offered share one of each (making
     one is dearer than finding it, and a step found in the list is found by identity at once).
     Their arguments are a neighbourhood's squares, board spaces, tile ids and small numbers."""
@@ -113,7 +115,7 @@ def _invest_steps(g: Game, seat: int, draft: ActionDraft | None) -> list[Step]:
         return _action_steps(g, seat, draft)
     ways = g.resolutions(seat)
     action = C.INVESTMENT_TILES[g.inv_held[seat]].action
-    track = [_TRACK] if "track" in ways else []
+    track: list[Step] = [_TRACK] if "track" in ways else []
     if "action" not in ways:
         return track
     # The action with its amount before the action step by step (a menu shows it first).
@@ -131,7 +133,7 @@ def _action_steps(g: Game, seat: int, d: ActionDraft) -> list[Step]:
     hood = person.hood
     mode = d.mode
     if mode == "choose":
-        r, c = d.space
+        r, c = chosen(d.space, "grid space")
         out: list[Step] = []
         tile = g.grid[r * g.board.cols + c]
         spots = hood.placements(C.CITY_TILES[tile]) if tile is not None else []
@@ -161,7 +163,7 @@ def _action_steps(g: Game, seat: int, d: ActionDraft) -> list[Step]:
         ignore = g.options["express_ignores_roads"]
         return [_step(From, p) for p in sorted(hood.shops, key=reading_order)
                 if hood.shops[p].pizzas > 0 and _serves(hood, p, ignore)]
-    return _trip_steps(hood, d.trip, limit=person.value("red"), max_distance=None,
+    return _trip_steps(hood, chosen(d.trip, "trip"), limit=person.value("red"), max_distance=None,
                        stock={}, open_={}, express=True, ignore=g.options["express_ignores_roads"])
 
 
@@ -218,12 +220,13 @@ def _sensible_splits(hood: Hood, d: ActionDraft) -> list[Split]:
     """The whole distributions of the pizzas still to place: all of them when few, else each
     pizzeria filled first in turn (the rest by most room) and the even spread."""
     room = {p: _room_left(hood, d, p) for p in sorted(hood.shops, key=reading_order) if _room_left(hood, d, p) > 0}
-    every = splits(room, d.left, reading_order)
+    left = chosen(d.left, "pizzas left to put")
+    every = splits(room, left, reading_order)
     if len(every) <= SPLITS_SHOWN:
         return [Split(s) for s in every]
-    chosen = [_filled_first(room, d.left, first) for first in room]
-    chosen.append(_filled_first(room, d.left, None))
-    return _unique(Split(s) for s in chosen)
+    picked = [_filled_first(room, left, first) for first in room]
+    picked.append(_filled_first(room, left, None))
+    return _unique(Split(s) for s in picked)
 
 
 def _filled_first(room: dict[Pos, int], count: int, first: Pos | None) -> tuple[tuple[Pos, int], ...]:
@@ -243,7 +246,7 @@ def _filled_first(room: dict[Pos, int], count: int, first: Pos | None) -> tuple[
 
 
 def _placements(g: Game, d: ActionDraft) -> list[tuple[Pos, int]]:
-    r, c = d.space
+    r, c = chosen(d.space, "grid space")
     return g.people[d.seat].hood.placements(C.CITY_TILES[g.grid[r * g.board.cols + c]])
 
 
@@ -303,9 +306,9 @@ def _drop_ahead(hood: Hood, pos: Pos, used: set, open_left) -> bool:
 def _plan_steps(g: Game, seat: int, d: PlanDraft) -> list[Step]:
     person = g.people[seat]
     hood = person.hood
-    tile = g.delivery_tile(seat)
     stock, open_, total = d.taken()
     if d.cur is not None:
+        tile = g.planning_tile(seat)
         # The trip under way can be dropped as a whole (a person who took a wrong turn).
         return [*_trip_steps(hood, d.cur, limit=tile.max_pizzas - total, max_distance=tile.max_distance,
                              stock=stock, open_=open_, express=False, ignore=False), _UNDO_TRIP]
@@ -322,7 +325,7 @@ def _plan_steps(g: Game, seat: int, d: PlanDraft) -> list[Step]:
 
 def _trips_left(g: Game, seat: int, d: PlanDraft, total: int) -> bool:
     """Whether the plan may take one more trip: the green track and the tile's pizzas allow it."""
-    return len(d.trips) < g.people[seat].value("green") and total < g.delivery_tile(seat).max_pizzas
+    return len(d.trips) < g.people[seat].value("green") and total < g.planning_tile(seat).max_pizzas
 
 
 def _trip_starts(hood: Hood, p: Pos, stock: dict[Pos, int]) -> bool:
@@ -420,20 +423,23 @@ SHORTCUT_ACTION = {Pizzas: "buy", Pizzeria: "build", BestTrip: "express"}
 
 def _choose_offers(g: Game, seat: int, draft: ActionDraft, step: Step) -> bool:
     """``_surely_offered`` once a grid space is chosen (``_action_steps``, mode "choose")."""
-    chosen = step.action if isinstance(step, Act) else None
-    if chosen == "nothing":
+    action_chosen = step.action if isinstance(step, Act) else None
+    if action_chosen == "nothing":
         return True
-    r, c = draft.space
+    r, c = chosen(draft.space, "grid space")
     tile = g.grid[r * g.board.cols + c]
-    if chosen == "take" or isinstance(step, Square):
+    if action_chosen == "take" or isinstance(step, Square):
         if tile is None:
             return False
         spots = g.people[seat].hood.placements(C.CITY_TILES[tile])
-        return bool(spots) if chosen == "take" else type(step.square) is tuple and any(q == step.square for q, _ in spots)
-    action = chosen or SHORTCUT_ACTION.get(type(step))
+        if action_chosen == "take":
+            return bool(spots)
+        square = as_kind(step, Square).square
+        return type(square) is tuple and any(q == square for q, _ in spots)
+    action = action_chosen or SHORTCUT_ACTION.get(type(step))
     if action is None or action not in g.board.actions_at(r, c) or not g.can_act(seat, action, g.bonus_now(seat)):
         return False
-    return chosen is not None or step in _amounts(g, seat, action)
+    return action_chosen is not None or step in _amounts(g, seat, action)
 
 
 def _why_not(g: Game, seat: int, step: Step, offered: list[Step]) -> Exception:
@@ -451,13 +457,13 @@ def _why_not(g: Game, seat: int, step: Step, offered: list[Step]) -> Exception:
             code = g.people[seat].hood.shop_fault(step.square)
             if code:
                 return fault(code, f"square {step.square}")
-        if isinstance(step, Square) and mode in ("square", "choose"):
-            r, c = d.space
+        if isinstance(step, Square) and isinstance(d, ActionDraft) and mode in ("square", "choose"):
+            r, c = chosen(d.space, "grid space")
             tile = C.CITY_TILES[g.grid[r * g.board.cols + c]]
             codes = {g.people[seat].hood.placement_fault(step.square, rotated(tile.roads, k)) for k in range(4)}
-            codes.discard(None)
-            if codes:
-                return fault(sorted(codes)[0], f"{tile.id} on {step.square}")
+            faults = sorted(code for code in codes if code is not None)
+            if faults:
+                return fault(faults[0], f"{tile.id} on {step.square}")
     if isinstance(step, Track) and g.phase == Phase.INVEST:
         return TrackFull("the track of this investment tile is at its last position")
     shown = ", ".join(str(s) for s in offered[:8]) + (" ..." if len(offered) > 8 else "")
@@ -499,7 +505,8 @@ def _late(g: Game, seat: int, step: Late | Decline) -> None:
 def _invest(g: Game, seat: int, step: Step) -> None:
     if isinstance(step, Track):
         g.play(seat, ResolveTrack())
-    elif seat not in g.drafts and isinstance(step, SHORTCUTS):      # the tile's action at once
+    elif seat not in g.drafts and isinstance(step, Pizzas | Pizzeria | BestTrip):   # the action at once
+        # (the tile's shortcuts: an amount; ``check_step`` let no other through)
         g.drafts[seat] = ActionDraft(seat, None)
         _amount_chosen(g, seat, step)
     elif isinstance(step, TileAction):
@@ -528,13 +535,15 @@ def _action_step(g: Game, seat: int, step: Step) -> None:
     elif mode == "choose" and isinstance(step, Pizzas | Pizzeria | BestTrip):
         _amount_chosen(g, seat, step)
     elif mode == "choose":
-        _start_action(g, seat, step.action)
+        _start_action(g, seat, as_kind(step, Act).action)
     elif mode == "square":
-        g.drafts[seat] = d.but(square=step.square, mode="rotate")
+        g.drafts[seat] = d.but(square=as_kind(step, Square).square, mode="rotate")
     elif mode == "rotate":
-        g.play(seat, TakeTile(d.space, d.square, step.rotation))
+        g.play(seat, TakeTile(chosen(d.space, "grid space"), chosen(d.square, "square"),
+                              as_kind(step, Rotate).rotation))
     elif mode == "pizzas":
-        g.drafts[seat] = d.but(n=step.count, to=(), left=received(g.people[seat], step.count), mode="put")
+        count = as_kind(step, Pizzas).count
+        g.drafts[seat] = d.but(n=count, to=(), left=received(g.people[seat], count), mode="put")
         _settle_put(g, seat)
     elif mode == "put" and isinstance(step, Split):
         for p, k in step.parts:
@@ -542,20 +551,20 @@ def _action_step(g: Game, seat: int, step: Step) -> None:
         g.drafts[seat] = d
         _settle_put(g, seat)
     elif mode == "put":
-        g.drafts[seat] = d.put(step.square, 1)
+        g.drafts[seat] = d.put(as_kind(step, Put).square, 1)
         _settle_put(g, seat)
     elif mode == "which":
-        g.drafts[seat] = d.but(pizzeria=step.tile, mode="where")
+        g.drafts[seat] = d.but(pizzeria=as_kind(step, Pizzeria).tile, mode="where")
     elif mode == "where":
-        _finish(g, seat, "build", (d.pizzeria, step.square))
+        _finish(g, seat, "build", (d.pizzeria, as_kind(step, Square).square))
     elif mode == "from":
-        g.drafts[seat] = d.but(trip=TripDraft(step.square), mode="trip")
+        g.drafts[seat] = d.but(trip=TripDraft(as_kind(step, From).square), mode="trip")
     elif isinstance(step, StepTo):
-        g.drafts[seat] = d.but(trip=d.trip.stepped(step.square))
+        g.drafts[seat] = d.but(trip=chosen(d.trip, "trip").stepped(step.square))
     elif isinstance(step, Drop):
-        g.drafts[seat] = d.but(trip=d.trip.dropped(step.square))
+        g.drafts[seat] = d.but(trip=chosen(d.trip, "trip").dropped(step.square))
     else:                        # end-trip: the express delivery is complete
-        _finish(g, seat, "express", d.trip.whole)
+        _finish(g, seat, "express", chosen(d.trip, "trip").whole)
 
 
 def _amount_chosen(g: Game, seat: int, step: Pizzas | Pizzeria | BestTrip) -> None:
@@ -640,7 +649,7 @@ def _plan_step(g: Game, seat: int, step: Step) -> None:
         g.play(seat, Deliver(tuple(t.whole for t in d.trips)))
         return
     else:
-        tile = g.delivery_tile(seat)
+        tile = g.planning_tile(seat)
         plan = best_plan(g.people[seat].hood, trips_allowed=g.people[seat].value("green"),
                          max_pizzas=tile.max_pizzas, max_distance=tile.max_distance)
         g.play(seat, Deliver(tuple(plan)))
@@ -653,11 +662,12 @@ def _plan_step(g: Game, seat: int, step: Step) -> None:
 
 # Each phase's steps: what a seat may choose in it (given its draft), whether a step is surely one
 # of those (without listing them), and making a choice.
-SURELY = {Phase.PLACE: _surely_placed, Phase.BID: _surely_bid, Phase.SETTLE: _surely_settled, Phase.LATE: _not_known,
+# (A seat's draft is an ActionDraft, a PlanDraft or None by phase: each phase's functions say which.)
+SURELY: dict[Phase, Callable[[Game, int, Any, Step], bool]] = {Phase.PLACE: _surely_placed, Phase.BID: _surely_bid, Phase.SETTLE: _surely_settled, Phase.LATE: _not_known,
           Phase.INVEST: _surely_resolved, Phase.DELIVER: _surely_planned}
-STEPS = {Phase.PLACE: _place_steps, Phase.BID: _bid_steps, Phase.SETTLE: _settle_steps, Phase.LATE: _late_steps,
+STEPS: dict[Phase, Callable[[Game, int, Any], list[Step]]] = {Phase.PLACE: _place_steps, Phase.BID: _bid_steps, Phase.SETTLE: _settle_steps, Phase.LATE: _late_steps,
          Phase.INVEST: _invest_steps, Phase.DELIVER: _deliver_steps}
-DO = {Phase.PLACE: _place, Phase.BID: _bid, Phase.SETTLE: _settle, Phase.LATE: _late, Phase.INVEST: _invest,
+DO: dict[Phase, Callable[[Game, int, Any], None]] = {Phase.PLACE: _place, Phase.BID: _bid, Phase.SETTLE: _settle, Phase.LATE: _late, Phase.INVEST: _invest,
       Phase.DELIVER: _plan_step}
 
 

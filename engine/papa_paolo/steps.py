@@ -16,12 +16,23 @@ never changes) and ``parse(text)`` the step back, of the right class:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from engine.errors import MalformedInput
 from engine.interface import BoardPlace, Label
 
 Pos = tuple[int, int]
+
+
+S = TypeVar("S", bound="Step")
+
+
+def as_kind(step: Step, kind: type[S]) -> S:
+    """``step`` as the kind of step its phase or mode offers (a menu there lists only those);
+    ``TypeError`` for another kind."""
+    if not isinstance(step, kind):
+        raise TypeError(f"{step} is not a {kind.__name__} step")
+    return step
 
 
 class Step:
@@ -42,8 +53,9 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class OnBoard(Step):
-    """A space of the board, (row, column)."""
+    """A space of the board, (row, column), in one of its areas (each kind says which)."""
 
+    area: ClassVar[str]
     space: Pos
 
     def __str__(self) -> str:
@@ -239,7 +251,7 @@ class Act(Step):
     action: str
 
     @property
-    def verb(self) -> str:      # type: ignore[override]   the text is the action's name
+    def verb(self) -> str:  # type: ignore[override]  # an Act's text begins with its action's name
         return self.action
 
     def __str__(self) -> str:

@@ -321,7 +321,7 @@ def _best_plan(hood: Hood, *, trips_allowed: int, max_pizzas: int, max_distance:
         value, chosen, drops = _best_trip(hood, options, opens, limit, max_pizzas)
     else:
         value, chosen, drops = _search(hood, options, opens, limit, trips_allowed, max_pizzas)
-    if not chosen or value[0] == 0:
+    if not chosen or value[0] == 0 or drops is None:      # a chosen plan comes with its drops
         return []
     return _trips_of(chosen, options, drops)
 
@@ -453,9 +453,9 @@ def _best_express(hood: Hood, *, max_drops: int, ignore_roads: bool) -> Trip | N
         plan = _best_plan(hood, trips_allowed=1, max_pizzas=max_drops, max_distance=distance)
         if not plan or not plan[0][2]:
             return None
-        start, path, drops = plan[0]
+        start, path, planned = plan[0]
         # Drops in the order the trip passes the squares, as a player tapping along it drops them.
-        ordered = [q for i, q in enumerate(path) if q not in path[:i] for _ in range(drops.count(q))]
+        ordered = [q for i, q in enumerate(path) if q not in path[:i] for _ in range(planned.count(q))]
         return start, path, tuple(ordered)
     stocked = [p for p, s in sorted(hood.shops.items(), key=lambda item: (item[0][1], item[0][0])) if s.pizzas]
     if not stocked:

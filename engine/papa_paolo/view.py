@@ -126,7 +126,7 @@ def _plain(value: Any) -> Any:
 
 def _face_down(game) -> int | None:
     """The index of the coin lying face down now, if one does."""
-    return game.face_down[game.round - 1] if game.face_down is not None and game.phase == "place" else None
+    return game.face_down[game.round - 1] if game.face_down is not None and game.phase == Phase.PLACE else None
 
 
 def _lire(game, seat: int | None) -> tuple[int | None, ...]:

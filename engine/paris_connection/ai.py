@@ -138,7 +138,7 @@ class _Mind:
     def _distances(self, colour: str, extra: frozenset[str]) -> tuple[dict[str, int], dict[str, str]]:
         """Steps from ``colour``'s lines (plus ``extra``, hexes just planned) to every hex it
         could take, through hexes it could take, and the way back (parents)."""
-        sources = self.networks[colour] + sorted(extra, key=_ORDER.get)
+        sources = self.networks[colour] + sorted(extra, key=_ORDER.__getitem__)
         dist = dict.fromkeys(sources, 0)
         parent: dict[str, str] = {}
         passable = self._passable(colour)
@@ -242,6 +242,7 @@ class _Mind:
                 if _MARSEILLE in hexes:
                     worth += 100.0                 # planned only when the AI wants the end
             else:
+                assert isinstance(choice, Trade), "a turn's actions are builds and trades"
                 worth = TRADE_WEIGHT * self.trade_worth(choice, futures)
                 storage[choice.give] += 1
                 storage[choice.take] -= choice.count

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.search import SearchResult, checked_budget, confident_best, mean_rewards, play_on_equal_luck
 
@@ -76,7 +78,7 @@ class Knowledge:
     trades: tuple[tuple[int, int, int, int], ...]  # (seat, give, take, count), oldest first
 
     @classmethod
-    def of(cls, view: ConnectionView, log: list) -> Knowledge:
+    def of(cls, view: ConnectionView, log: Sequence[Any]) -> Knowledge:
         seat = view.viewer
         if seat is None or view.holdings is None:
             raise ValueError("the search plays for a seat: give it that seat's view")
@@ -99,7 +101,7 @@ class Knowledge:
         the pool is shared out at random."""
         view = self.view
         chips = [c for c in range(_C) for _ in range(self.pool[c])]
-        split = None
+        split: list[list[int]] = []
         for _ in range(DRAWS):
             rng.shuffle(chips)
             split = self._deal(chips, [[0] * _C for _ in view.screens])
@@ -109,12 +111,13 @@ class Knowledge:
             needs = self.needs()
             rest = list(chips)
             for seat_needs in needs:
-                for c, k in enumerate(seat_needs or ()):
+                for c, k in enumerate(seat_needs):
                     for _ in range(k):
                         rest.remove(c)
             rng.shuffle(rest)
-            split = self._deal(rest, [need[:] if need else [0] * _C for need in needs])
+            split = self._deal(rest, [need[:] for need in needs])
         own = view.holdings
+        assert own is not None, "a seat's own view holds its holdings"
         return [dict(own) if seat == self.seat else dict(zip(COMPANIES, counts, strict=True))
                 for seat, counts in enumerate(split)]
 
@@ -131,11 +134,11 @@ class Knowledge:
             at += take
         return start
 
-    def needs(self) -> list[list[int] | None]:
+    def needs(self) -> list[list[int]]:
         """Per other seat and colour, the least it must hold now for its trades to have been
-        possible: undoing them from the newest back, each take must have been there."""
-        need: list[list[int] | None] = [None if seat == self.seat else [0] * _C
-                                        for seat in range(len(self.view.screens))]
+        possible: undoing them from the newest back, each take must have been there (nothing
+        for the seat itself, whose holdings are known)."""
+        need = [[0] * _C for _ in self.view.screens]
         balance = [[0] * _C for _ in self.view.screens]     # takes minus gives, newest first
         for seat, give, take, count in reversed(self.trades):
             balance[seat][take] += count
@@ -143,7 +146,7 @@ class Knowledge:
             balance[seat][give] -= 1
         return need
 
-    def _misses(self, split: list[list[int] | None]) -> int:
+    def _misses(self, split: list[list[int]]) -> int:
         """How many public trades the split contradicts (undoing them from the newest back)."""
         held = [counts[:] for counts in split]
         misses = 0
@@ -190,8 +193,8 @@ def search(knowledge: Knowledge, choices: list[Choice], *, seed: int,
     return SearchResult(best, playouts, mean_rewards(rewards))
 
 
-def _steps(mind, choice: Choice) -> list[Choice]:
-    """A turn as steps: a trade, or a build along the normal AI's plan."""
+def _steps(mind, choice: Choice) -> list[Choice | int]:
+    """A turn as steps: a trade, or a build along the normal AI's plan (its hexes by index)."""
     if isinstance(choice, Build):
         hexes, _ = mind.plan(choice.colour, min(MAX_BUILD, mind.view.storage[choice.colour]))
         return [choice, *(INDEX[h] for h in hexes)]

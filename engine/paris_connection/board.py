@@ -177,7 +177,7 @@ def _column_label(q: int, r: int, min_col: int, min_row: int) -> str:
     return f"{chr(ord('A') + col)}{r - min_row + 1}"
 
 
-def _build():
+def _build() -> tuple[dict[str, HexCell], str, tuple[str, ...], frozenset[frozenset[str]]]:
     tower_qr = _axial_of(*PARIS)
     start_qr = [(tower_qr[0] + dq, tower_qr[1] + dr) for dq, dr in _DIRECTIONS]
     corners = [_axial_of(lat, lon) for lat, lon in OUTLINE]
@@ -232,10 +232,10 @@ def _build():
     return hexes, cells[tower_qr].id, tuple(cells[qr].id for qr in start_qr), frozenset(barriers)
 
 
-HEXES: Final[dict[str, HexCell]]
-TOWER: Final[str]
-START_HEXES: Final[tuple[str, ...]]
-BARRIERS: Final[frozenset[frozenset[str]]]
+HEXES: dict[str, HexCell]
+TOWER: str
+START_HEXES: tuple[str, ...]
+BARRIERS: frozenset[frozenset[str]]
 HEXES, TOWER, START_HEXES, BARRIERS = _build()
 
 _BY_AXIAL: Final = {(c.q, c.r): c.id for c in HEXES.values()}

@@ -13,12 +13,12 @@ from typing import Any
 from engine.errors import GameError, InvalidRecord, InvalidSetup
 from engine.interface import (
     Dynamics,
-    EngineMatch,
     GameDefinition,
     Information,
     Match,
     Pacing,
     SeatedMove,
+    SequentialMatch,
     seated_moves,
 )
 
@@ -29,7 +29,7 @@ from .game import MAX_PLAYERS, MIN_PLAYERS, Game
 from .record import FORMAT, from_record, game_from_setup, result, setup_of, to_record
 
 
-class ConnectionMatch(EngineMatch):
+class ConnectionMatch(SequentialMatch[Game]):
     """One game of Paris Connection through the interface; ``state`` is the engine's own state."""
 
     __slots__ = ()
@@ -100,12 +100,15 @@ class ConnectionDefinition(GameDefinition):
         # Replayed once more step by step through the wrapper, so each seat's count is known.
         return self.resume({**setup_of(game), "seed": game.seed}, game.moves)
 
-    def resume(self, setup: Mapping[str, Any], moves: Sequence[SeatedMove]) -> ConnectionMatch:
+    def resume(self, setup: Mapping[str, Any], moves: Sequence[SeatedMove | str]) -> ConnectionMatch:
         match = ConnectionMatch(game_from_setup(setup))
         for index, (seat, text) in enumerate(seated_moves(moves)):
             acting = match.to_act()
+            # A bare text is the move of whoever acts then (none once the game is over: the
+            # engine then refuses any move, whoever makes it).
+            by = seat if seat is not None else acting[0] if acting else 0
             try:
-                match.apply(parse(text), by=acting[0] if seat is None and acting else seat)
+                match.apply(parse(text), by=by)
             except GameError as exc:
                 raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
         return match
@@ -114,7 +117,7 @@ class ConnectionDefinition(GameDefinition):
         return self.resume(setup, moves).to_record()
 
     def result(self, match: Match) -> dict[str, Any]:
-        return result(match.state)
+        return result(own(match).state)
 
     def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
                budget: float | int | None = None) -> Choice:
@@ -127,6 +130,13 @@ class ConnectionDefinition(GameDefinition):
         if level not in self.ai_levels:
             raise ValueError(f"unknown AI level {level!r}; Paris Connection has {', '.join(self.ai_levels)}")
         return choose(match, seat, seed=seed, level=level)
+
+
+def own(match: Match) -> ConnectionMatch:
+    """``match`` as this game's own match (what its definition made); ``TypeError`` for another's."""
+    if not isinstance(match, ConnectionMatch):
+        raise TypeError(f"not a Paris Connection match: {type(match).__name__}")
+    return match
 
 
 GAME = ConnectionDefinition()

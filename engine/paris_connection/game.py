@@ -85,6 +85,33 @@ class Game:
         "storage", "holdings", "to_move", "turns", "draft_colour", "draft_hexes", "finished", "end_reason",
         "winners", "moves", "record_moves", "log", "value_history", "_legal_cache",
     )
+    # The slots, declared: ``from_setup`` and ``copy`` build a game through ``__new__`` (no
+    # ``__init__``) and fill every one of them.
+    players: tuple[str, ...]
+    seed: int | None
+    rng: random.Random
+    start_hexes: dict[str, str]                   # company -> its start hex
+    deal: tuple[dict[str, int], ...]              # each seat's locomotives as dealt
+    first_player: int
+    board: dict[str, list[str]]                   # hex -> the companies' locomotives on it
+    networks: dict[str, set[str]]                 # company -> the hexes it reaches
+    values: dict[str, int]                        # company -> its share value
+    storage: dict[str, int]                       # company -> locomotives left in the bag
+    holdings: list[dict[str, int]]                # per seat, company -> locomotives held
+    to_move: int
+    turns: int
+    draft_colour: str | None                      # the company being built, if a build is under way
+    draft_hexes: list[str]
+    finished: bool
+    end_reason: str | None
+    winners: tuple[int, ...]
+    moves: list[str]
+    record_moves: list[tuple[int, str, tuple[Any, ...]]]
+    log: list[Event]
+    value_history: list[dict[str, int]]
+    # Two caches in one: under a company, its legal hexes (a tuple); under ("path", company), a way
+    # from its lines to a free city (a frozenset, or None when there is none).
+    _legal_cache: dict[Any, Any]
 
     # --- Setup -----------------------------------------------------------------------------
 
@@ -218,7 +245,7 @@ class Game:
         its lines not), or None when there is none: a witness that the company is not cut off."""
         board = self.board
         network = self.networks[colour]
-        parent: dict[str, str | None] = dict.fromkeys(network)
+        parent = dict.fromkeys(network, "")       # a hex -> the one it was reached from ("": a line's own)
         queue = deque(network)
         while queue:
             here = queue.popleft()
@@ -301,7 +328,7 @@ class Game:
         """What the player to move may choose, in a stable order ([] once over)."""
         if self.finished:
             return []
-        if self.building:
+        if self.draft_colour is not None:           # a build under way (``building``)
             places: list[Choice] = [Place(h) for h in self.legal_hexes(self.draft_colour)]
             return [*places, UNDO, DONE] if self.draft_hexes else [*places, UNDO]
         return [*(Build(c) for c in _COMPANIES if self.can_build(c)), *self._trades(self.to_move)]
@@ -416,8 +443,15 @@ class Game:
         self.log += events
         return events
 
-    def _place(self, seat: int, hex_id: str, events: list[Event]) -> None:
+    def _drafted(self) -> str:
+        """The company being built; only asked while a build is under way (``check`` saw to it)."""
         colour = self.draft_colour
+        if colour is None:
+            raise NoBuildUnderWay("there is no build under way")
+        return colour
+
+    def _place(self, seat: int, hex_id: str, events: list[Event]) -> None:
+        colour = self._drafted()
         self._board_changed(hex_id, colour, placed=True)
         self.board.setdefault(hex_id, []).append(colour)
         self.networks[colour].add(hex_id)
@@ -431,7 +465,7 @@ class Game:
             self._commit(seat, events)
 
     def _undo(self, seat: int, events: list[Event]) -> None:
-        colour = self.draft_colour
+        colour = self._drafted()
         if not self.draft_hexes:
             self.draft_colour = None
             events.append(BuildCancelled(seat, colour))
@@ -457,7 +491,7 @@ class Game:
                 del cache[key]
 
     def _commit(self, seat: int, events: list[Event]) -> None:
-        colour, hexes = self.draft_colour, tuple(self.draft_hexes)
+        colour, hexes = self._drafted(), tuple(self.draft_hexes)
         gain = self.draft_gain()
         self.values[colour] += gain
         self.draft_colour = None

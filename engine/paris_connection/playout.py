@@ -16,6 +16,8 @@ witness path), and only a placement on that way makes it search again.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import board as B
 from .actions import DONE, UNDO, Build, Choice, Done, Place, Trade, Undo
 from .game import HOLDING_LIMIT, MAX_BUILD, PENALTY, Game
@@ -51,7 +53,7 @@ _STEPS = tuple(
 _NEIGHBOURS = {INDEX[h]: sum(1 << INDEX[n] for n in B.neighbours(h)) for h in B.HEXES}
 
 PLACE = {i: Place(h) for h, i in INDEX.items()}
-_PLACE_AT = [PLACE.get(i - 1) for i in range(max(INDEX.values()) + 2)]     # by bit_length
+_PLACE_AT = {i + 1: place for i, place in PLACE.items()}     # by bit_length
 BUILD = tuple(Build(c) for c in COMPANIES)
 TRADES = tuple(tuple(tuple(Trade(give, take, k) for k in (1, 2)) for take in COMPANIES) for give in COMPANIES)
 
@@ -89,6 +91,29 @@ class Playout:
     __slots__ = ("n", "limit", "half", "full", "nets", "values", "storage", "holdings", "to_move", "turns",
                  "draft", "draft_hexes", "finished", "end_reason", "_paths", "_legal", "stocked", "stocked2",
                  "held", "around")
+    # The slots, declared: ``_build`` and ``copy`` make a playout through ``__new__`` and fill them.
+    n: int
+    limit: int                          # locomotives a seat may hold at the end without penalty
+    half: int                           # a mask of the hexes holding one locomotive of two
+    full: int                           # a mask of the hexes that are full
+    nets: list[int]                     # per company, a mask of its hexes
+    values: list[int]
+    storage: list[int]
+    holdings: list[list[int]]           # per seat, per company
+    to_move: int
+    turns: int
+    draft: int                          # the company being built, -1 when none
+    draft_hexes: list[int]
+    finished: bool
+    end_reason: str | None
+    _paths: dict[int, int]              # ways to a free city (``_witness``, ``_cuts``), by key
+    # Two caches in one: under -1 - company, its legal mask (an int); under a mask of the companies
+    # in stock, the list of builds.
+    _legal: dict[int, Any]
+    stocked: int                        # a mask of the companies with a locomotive in storage
+    stocked2: int                       # ... with two
+    held: list[int]                     # per seat, a mask of the companies it holds
+    around: list[int]                   # per company, a mask of the hexes next to its lines
 
     @classmethod
     def of(cls, game: Game, holdings: list[dict[str, int]] | None = None) -> Playout:
@@ -292,16 +317,15 @@ class Playout:
 
     def advance(self, choice: Choice) -> None:
         """Make ``choice``, known to be legal."""
-        kind = type(choice)
-        if kind is Trade:
+        if isinstance(choice, Trade):
             self._trade(_COLOUR[choice.give], _COLOUR[choice.take], choice.count)
-        elif kind is Place:
+        elif isinstance(choice, Place):
             self._place(INDEX[choice.hex])
-        elif kind is Build:
+        elif isinstance(choice, Build):
             self.draft = _COLOUR[choice.colour]
-        elif kind is Done:
+        elif isinstance(choice, Done):
             self._commit()
-        elif kind is Undo:
+        elif isinstance(choice, Undo):
             self._undo()
         else:
             raise TypeError(f"not a Paris Connection choice: {choice!r}")

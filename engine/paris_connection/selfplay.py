@@ -14,17 +14,20 @@ import random
 import statistics
 from collections import Counter
 
+from engine.interface import Choice
+
 from .ai import choose
-from .definition import GAME
+from .definition import GAME, ConnectionMatch, own
 from .events import BuildCompleted, Traded
 
 
-def play(players: int, seed: int, *, ai_seats: set[int]) -> object:
+def play(players: int, seed: int, *, ai_seats: set[int]) -> ConnectionMatch:
     """One game from ``seed``: the AI plays ``ai_seats``, uniformly random choices the others."""
-    match = GAME.new_match([f"p{i}" for i in range(players)], seed=seed)
+    match = own(GAME.new_match([f"p{i}" for i in range(players)], seed=seed))
     rng = random.Random(seed)
     while not match.is_terminal():
         seat = match.to_act()[0]
+        choice: Choice
         if seat in ai_seats:
             choice = choose(match, seat, seed=rng.randrange(1 << 30))
         else:
@@ -39,7 +42,8 @@ def actions_of(match) -> int:
 
 
 def self_play(players: int, games: int, first_seed: int) -> None:
-    lengths, ends, spreads, tops, builds = [], Counter(), [], [], []
+    lengths, spreads, tops, builds = [], [], [], []
+    ends: Counter[str | None] = Counter()
     for i in range(games):
         match = play(players, first_seed + i, ai_seats=set(range(players)))
         game = match.state

@@ -23,6 +23,7 @@ import random
 
 from . import board as B
 from .actions import Pick
+from .events import TileDiscarded
 from .game import Game
 
 # Weights, tuned by playing against random and against itself (see tests/engine/test_ai.py).
@@ -61,7 +62,7 @@ def move_values(game: Game, *, unseen: list[int] | None = None,
     actions = game.legal_actions()
     if not actions:
         raise ValueError("no legal move: the game is over")
-    seat = game.current_player
+    seat = game.seat_to_move
     if unseen is None:
         unseen = _unseen_tiles_per_station(game)
     halts: dict[int, tuple[int, int]] = {}     # big-tour points per crossing, on the board as it is
@@ -88,7 +89,7 @@ def _unseen_tiles_per_station(game: Game) -> list[int]:
         counts[code // 5] -= 1
     # Tiles that left via the small tour: discarded ones lying face up, and big-tour pairs.
     for event in game.log:
-        if event.kind == "tile_discarded":
+        if isinstance(event, TileDiscarded):
             counts[event.tile.code // 5] -= 1
     return counts
 

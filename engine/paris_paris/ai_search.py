@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.search import SearchResult, checked_budget, confident_best, play_on_equal_luck
 
@@ -64,10 +66,10 @@ class Knowledge:
     bag: tuple[int, ...]                    # shops in the bag per seat (counted from public evictions)
 
     @classmethod
-    def of(cls, view: GameView, log: list) -> Knowledge:
+    def of(cls, view: GameView, log: Sequence[Any]) -> Knowledge:
         """From a seat's view and its log (``log_for(seat)``): nothing else is read."""
         seat = view.viewer
-        if seat is None:
+        if seat is None or view.marker is None:
             raise ValueError("the search plays for a seat: give it that seat's view")
         revealed = tuple(tuple(t.code for t in e.offer) for e in log if isinstance(e, RoundStarted))
         unseen = list(_BOX)
@@ -84,6 +86,13 @@ class Knowledge:
         free = tuple(c for c in range(len(B.COLOURS)) if c not in known)
         return cls(view, seat, revealed, tuple(unseen), free, tuple(bag))
 
+    @property
+    def marker(self) -> int:
+        """The seat's own marker, a colour index (a seat's view shows it: ``of``)."""
+        marker = self.view.marker
+        assert marker is not None, "a seat's view shows its own marker"
+        return B.COLOUR_INDEX[marker]
+
     def determinize(self, rng: random.Random) -> Game:
         """One complete game consistent with this knowledge."""
         view = self.view
@@ -93,7 +102,7 @@ class Knowledge:
         rng.shuffle(tiles)
         face_down = [tuple(tiles[i * size:(i + 1) * size]) for i in range(view.stacks_left)]
         others = rng.sample(self.free_markers, n - 1)
-        own = B.COLOUR_INDEX[view.marker]
+        own = self.marker
         markers = tuple(own if s == self.seat else others.pop() for s in range(n))
         return Game.sampled(view, stacks=list(self.revealed) + face_down, markers=markers, bag=self.bag)
 
@@ -108,7 +117,7 @@ class _Node:
         self.total = 0.0        # summed rewards of the seat whose move led here
 
 
-def choose_strong(view: GameView, log: list, *, seed: int, budget: float | int | None = None) -> Pick:
+def choose_strong(view: GameView, log: Sequence[Any], *, seed: int, budget: float | int | None = None) -> Pick:
     """The searched move for ``view.viewer`` (who must be to move). ``budget``: seconds (float),
     playouts (int) or None (``engine.search.DEFAULT_SECONDS``)."""
     return search(Knowledge.of(view, log), seed=seed, budget=budget).best
@@ -162,16 +171,17 @@ def _iterate(top: _Node, game: Game, rng: random.Random, top_seat: int) -> float
     # rollout (the normal AI's play) answers for everyone, so a small budget is a one-step
     # improvement on the normal AI rather than a shallow tree's noise.
     while not game.finished and node.visits >= EXPAND_AFTER:
-        seat = game.current_player
+        seat = game.seat_to_move
         children = node.children
         if seat != top_seat:
             # Another seat: it plays its model's move, as in the rollouts. Its move may differ
             # between determinizations (its marker is drawn), so the node keeps one child per
             # move seen.
             action = _modelled_move(game, unseen_tiles_in(game.stacks[game.round:]))
-            node = children.get(action)
-            if node is None:
-                node = children[action] = _Node()
+            seen = children.get(action)
+            if seen is None:
+                seen = children[action] = _Node()
+            node = seen
             game.advance(action)
             path.append((node, seat))
             continue
@@ -221,10 +231,12 @@ def _rollout(game: Game) -> list[float]:
 def _modelled_move(game: Game, unseen: list[int]) -> Pick:
     """The normal AI's first best move: how the search expects a seat to play (``unseen``: the
     tiles of each station still face down)."""
-    best, best_value = None, -math.inf
+    best: Pick | None = None
+    best_value = -math.inf
     for action, value in move_values(game, unseen=unseen):
         if value > best_value:
             best, best_value = action, value
+    assert best is not None, "a game under way offers a move"
     return best
 
 

@@ -14,13 +14,13 @@ from typing import Any
 from engine.errors import InvalidRecord, InvalidSetup, MalformedInput
 from engine.interface import (
     Dynamics,
-    EngineMatch,
     GameDefinition,
     Information,
     Match,
     OptionSpec,
     Pacing,
     SeatedMove,
+    SequentialMatch,
     seated_moves,
 )
 
@@ -28,6 +28,7 @@ from .actions import Pick, Tile
 from .ai import choose_move
 from .ai_easy import choose_easy
 from .ai_search import choose_strong
+from .events import RoundStarted
 from .game import FINAL_TOURS, Game, Options
 from .record import FORMAT, from_record, result, to_record
 
@@ -45,7 +46,7 @@ def parse_pick(text: str) -> Pick:
     return found
 
 
-class ParisParisMatch(EngineMatch):
+class ParisParisMatch(SequentialMatch[Game]):
     """One game of Paris Paris through the interface; ``state`` is the engine's own state."""
 
     __slots__ = ()
@@ -109,9 +110,16 @@ class ParisParisPacing(Pacing):
             return 0
         for index in range(len(log) - 1, -1, -1):
             event = log[index]
-            if event.kind == "round_started" and event.round == cycle:
+            if isinstance(event, RoundStarted) and event.round == cycle:
                 return index
         return len(log)
+
+
+def own(match: Match) -> ParisParisMatch:
+    """``match`` as this game's own match (what its definition made); ``TypeError`` for another's."""
+    if not isinstance(match, ParisParisMatch):
+        raise TypeError(f"not a Paris Paris match: {type(match).__name__}")
+    return match
 
 
 def mover(first: int, n: int, index: int) -> int:
@@ -174,18 +182,19 @@ class ParisParisDefinition(GameDefinition):
             raise InvalidRecord(f"the stored game cannot be read ({exc})", rule="setup") from None
 
     def result(self, match: Match) -> dict[str, Any]:
-        return result(match.state)
+        return result(own(match).state)
 
     def choose(self, match: Match, seat: int, *, seed: int, level: str = "normal",
                budget: float | int | None = None) -> Pick:
         """``level``: "easy", "normal" or "strong"; ``budget`` (strong only): seconds (float),
         iterations (int) or None for the default (engine.search.DEFAULT_SECONDS)."""
-        if seat != match.state.current_player:
+        game = own(match).state
+        if seat != game.current_player:
             raise ValueError(f"seat {seat} is not to move")
         if level == "normal":
-            return choose_move(match.state, seed=seed)
+            return choose_move(game, seed=seed)
         if level == "easy":
-            return choose_easy(match.state, seed=seed)
+            return choose_easy(game, seed=seed)
         if level == "strong":
             # The search sees the seat's view and log only; its seed also depends on the move, so
             # a seed reused for a whole game still gives each move a search of its own.

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 from engine.events import Event as BaseEvent
 
@@ -169,7 +172,7 @@ class GameEnded(Event):
     winners: tuple[int, ...]
 
 
-_E = TypeVar("_E")
+_E = TypeVar("_E", bound="DataclassInstance")
 
 
 def fast_builder(cls: type[_E]) -> Callable[..., _E]:

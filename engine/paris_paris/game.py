@@ -49,7 +49,7 @@ from .events import (
     TileTaken,
     fast_builder,
 )
-from .view import view_of
+from .view import GameView, view_of
 
 # The box holds 20 shops a colour; the 20th is the score marker (RULES.md, "Components and setup").
 SHOPS_PER_PLAYER = 19
@@ -106,16 +106,17 @@ _SECOND = tuple(1 << (s + len(_STATIONS)) for s in range(len(_STATIONS)))
 _NEAR = tuple(sum(_FIRST[nb] | _SECOND[nb] for nb in _NEIGHBOURS[s]) for s in range(len(_STATIONS)))
 
 
-def _adjacent_tables() -> tuple[dict[int, tuple[tuple[tuple[str, int], ...], ...]] | None, ...]:
+def _adjacent_tables() -> tuple[dict[int, tuple[tuple[tuple[str, int], ...], ...]], ...]:
     """For each crossing: (a seat's mask & the crossing's neighbour mask) -> for each seat, its
     adjacent shops as a halt lists them (neighbours in station order, a station twice when the
-    seat holds both of its shops). Every possible mask is listed: at most 3**4 per crossing."""
-    tables: list[dict | None] = []
+    seat holds both of its shops). Every possible mask is listed: at most 3**4 per crossing; a
+    station that is no crossing has none."""
+    tables: list[dict[int, tuple[tuple[tuple[str, int], ...], ...]]] = []
     for station in range(len(_STATIONS)):
+        table: dict[int, tuple[tuple[tuple[str, int], ...], ...]] = {}
         if _CAPACITY[station] == 1:
-            tables.append(None)
+            tables.append(table)
             continue
-        table = {}
         for counts in product(*(range(_CAPACITY[nb] + 1) for nb in _NEIGHBOURS[station])):
             mask = 0
             stops: list[int] = []
@@ -171,6 +172,32 @@ class Game:
         "board", "supply", "bag", "scores", "offer", "discard", "bus", "picks", "round",
         "moves", "score_history", "finished", "winners", "_n", "_shops", "_log", "_twins",
     )
+    # The slots, declared: a game is built by ``_setup``, ``sampled`` and ``copy`` through
+    # ``__new__`` (no ``__init__``), which fill every one of them.
+    players: tuple[str, ...]
+    options: Options
+    seed: int | None
+    stacks: list[tuple[int, ...]]          # tile codes, in reveal order; never changed once dealt
+    markers: tuple[int, ...]               # each seat's marker, a colour index
+    open_marker: int | None                # the face-up marker with 2 players
+    first_player: int
+    board: list[tuple[int, ...]]           # per station, the seats with a shop there, in order
+    supply: list[int]                      # shops each seat still has
+    bag: list[int]                         # tiles each seat holds
+    scores: list[int]
+    offer: list[int]                       # tile codes on offer this round
+    discard: list[int | None]              # per line colour, the tile code on its discard, if any
+    bus: int                               # the seat holding the bus
+    picks: int                             # picks made this round
+    round: int
+    moves: list[Pick]
+    score_history: list[tuple[int, ...]]
+    finished: bool
+    winners: tuple[int, ...]
+    _n: int
+    _shops: list[int]                      # per seat, a bit mask of its shops (first and second)
+    _log: list[Event] | None               # None: a quiet replay's, rebuilt on first use
+    _twins: bool | None                    # whether the offer holds a tile twice; None: not looked at
 
     # ---- setup -------------------------------------------------------------------------
 
@@ -371,9 +398,10 @@ class Game:
         if self._log is None:
             game = Game._setup(self.players, self.options, self.stacks, self.markers,
                                self.open_marker, self.first_player, self.seed)
+            log = game.log          # a logged game's own list, never None
             for move in self.moves:
-                game._move(move, game._log)
-            self._log = game._log
+                game._move(move, log)
+            self._log = log
         return self._log
 
     @property
@@ -393,6 +421,11 @@ class Game:
     def current_player(self) -> int | None:
         """The seat to move, None when the game is over."""
         return None if self.finished else (self.bus + self.picks) % self._n
+
+    @property
+    def seat_to_move(self) -> int:
+        """``current_player`` of a game under way (never None: the caller knows it is not over)."""
+        return (self.bus + self.picks) % self._n
 
     def is_terminal(self) -> bool:
         return self.finished
@@ -609,18 +642,18 @@ class Game:
             return tour
         points = [0] * self._n
         for distance, ring in enumerate(_RINGS[station], 1):
-            shops = [_SHOP_AT[s][o] for s in ring for o in board[s]]
-            if shops:
-                for _, owner in shops:
+            ring_shops = [_SHOP_AT[s][o] for s in ring for o in board[s]]
+            if ring_shops:
+                for _, owner in ring_shops:
                     points[owner] += 1
                     scores[owner] += 1
-                return _new_small_tour(_TILE[code], distance, tuple(shops), tuple(points))
+                return _new_small_tour(_TILE[code], distance, tuple(ring_shops), tuple(points))
         return _new_small_tour(_TILE[code], None, (), tuple(points))
 
     def _score_small_tour(self, station: int) -> None:
         """``_small_tour``'s points only."""
         board = self.board
-        scorers = board[station]
+        scorers: Sequence[int] = board[station]
         if not scorers:
             for ring in _RINGS[station]:
                 scorers = [o for s in ring for o in board[s]]
@@ -689,7 +722,7 @@ class Game:
         n = self._n
         self.offer = []
         if self.options.final_tours == "all_lines":
-            tours = [(colour, "all_lines", None) for colour in range(5)]
+            tours: list[tuple[int, str, int | None]] = [(colour, "all_lines", None) for colour in range(5)]
         else:
             seats = [(self.bus + i) % n for i in range(n)]
             tours = [(self.markers[seat], "marker", seat) for seat in seats]
@@ -727,7 +760,7 @@ class Game:
 
     # ---- views and records -------------------------------------------------------------
 
-    def view(self, seat: int | None = None):
+    def view(self, seat: int | None = None) -> GameView:
         """What ``seat`` may see (None: the public view for the group)."""
         return view_of(self, seat)
 
@@ -737,7 +770,7 @@ class Game:
 
     def __repr__(self) -> str:
         state = "over" if self.finished else f"round {self.round}/{self.rounds}, " \
-                                              f"{self.players[self.current_player]} to move"
+                                              f"{self.players[self.seat_to_move]} to move"
         return f"<Game {', '.join(self.players)}: {state}>"
 
 

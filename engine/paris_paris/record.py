@@ -111,8 +111,9 @@ def from_record(record: Any) -> Game:
                 if code is not None and code in game.offer:
                     owners = board[code // 5]
                     if len(owners) == 2 and owners[0] != owners[1] and supply[seat]:
-                        if seats.get(evict) in owners:
-                            pick = EVICTING_PICKS[code][seats[evict]]
+                        holder = None if evict is None else seats.get(evict)
+                        if holder is not None and holder in owners:
+                            pick = EVICTING_PICKS[code][holder]
                     elif evict is None or evict in seats:
                         pick = PLAIN_PICKS[code]
         move_quietly(pick if pick is not None else _record_pick(game, index, move, seats), None)
@@ -211,7 +212,7 @@ def result(game: Game) -> dict[str, Any]:
         out["winners"] = [names[s] for s in game.winners]
         out["bag"] = dict(zip(names, game.bag, strict=True))
     else:
-        out["to_move"] = names[game.current_player]
+        out["to_move"] = names[game.seat_to_move]
         out["offer"] = [[t.station, t.colour] for t in game.offered_tiles()]
     out["round"] = game.round
     out["rounds"] = game.rounds

@@ -255,13 +255,13 @@ def _stairs_block(view, marks, language: str, k: float = 1.0) -> Block:
             pieces.marker(d, x1 - n(22), y0 + ch / 2, n(16), seat, marks[seat])
         draw.text(d, (x, _investments_top(y, k)), t(language, "papa.img.investments"), n(18), bold=True)
         for i, tile in enumerate(view.investment_open):
-            info = C.INVESTMENT_TILES[tile]
+            invest = C.INVESTMENT_TILES[tile]
             ty = investment_box(view, x, y, i, k)[1]
-            d.rectangle((x, ty, x + n(18), ty + n(18)), fill=pieces.TILE_RGB[info.colour], outline=style.INK)
-            draw.text(d, (x + n(9), ty + n(9)), pieces.LETTER[info.colour], n(13), bold=True, anchor="mm")
+            d.rectangle((x, ty, x + n(18), ty + n(18)), fill=pieces.TILE_RGB[invest.colour], outline=style.INK)
+            draw.text(d, (x + n(9), ty + n(9)), pieces.LETTER[invest.colour], n(13), bold=True, anchor="mm")
             draw.text(d, (x + n(26), ty), t(language, "papa.img.investment", tile=tile,
-                                            action=words.action_word(info.action, language),
-                                            bonus=info.bonus), n(15), max_width=w - n(30))
+                                            action=words.action_word(invest.action, language),
+                                            bonus=invest.bonus), n(15), max_width=w - n(30))
 
     return w, h, paint
 
@@ -347,7 +347,7 @@ def trips_of(events: Sequence[Any]) -> dict[int, list[dict]]:
 def _hood_blocks(view, marks, language: str, trips: dict[int, list[dict]] | None = None, k: float = 1.0,
                  cell: int = HOOD_CELL) -> list[Block]:
     trips = trips or {}
-    out = []
+    out: list[Block] = []
     head = round(30 * k)
     for seat in view.order:
         squares = view.neighbourhoods[seat]

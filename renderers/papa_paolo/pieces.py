@@ -57,7 +57,9 @@ def palette() -> Image.Image:
     swatch = Image.new("RGB", (len(blends), 1))
     swatch.putdata(blends)
     mixed = swatch.quantize(160 - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    colours = exact + [tuple(mixed.getpalette()[i:i + 3]) for i in range(0, 3 * (160 - len(exact)), 3)]
+    palette = mixed.getpalette()
+    assert palette is not None, "a quantized image has a palette"
+    colours = exact + [tuple(palette[i:i + 3]) for i in range(0, 3 * (160 - len(exact)), 3)]
     out = Image.new("P", (1, 1))
     out.putpalette([v for c in colours + [colours[0]] * (256 - len(colours)) for v in c])   # padded: no stray black
     return out

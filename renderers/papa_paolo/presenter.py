@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.papa_paolo import components as C
-from engine.papa_paolo.game import PHASE_NUMBER
+from engine.papa_paolo.game import Phase
 from engine.papa_paolo.steps import (
     Act,
     BestPlan,
@@ -47,6 +47,7 @@ from engine.papa_paolo.steps import (
     TileAction,
     Track,
     UndoTrip,
+    as_kind,
     parse,
 )
 
@@ -111,7 +112,7 @@ class PapaPaoloPresenter(Presenter):
         """``round2-phase3-bid``: the round and the phase that closed the stretch (``round5-end``
         for the last, closed by the end of the game), so the files sort in the order played."""
         round_, phase = _stretch(view, cycle)
-        return f"round{round_}-phase{PHASE_NUMBER[phase]}-{phase}" if phase else f"round{round_}-end"
+        return f"round{round_}-phase{Phase(phase).number}-{phase}" if phase else f"round{round_}-end"
 
     def narrate(self, events: Sequence[Any], players: Sequence[str], language: str) -> list[str]:
         return words.narrate(events, players, language)
@@ -185,7 +186,7 @@ class PapaPaoloPresenter(Presenter):
             cols = view.grid_size[1]
             by_row: dict[int, list[MenuItem]] = {}
             for step, item in zip(steps, others, strict=True):
-                by_row.setdefault(step.space[0], []).append(item)
+                by_row.setdefault(as_kind(step, Place).space[0], []).append(item)
             return Menu(tuple(tuple(row) for _, row in sorted(by_row.items())) if cols <= ROW else _rows(others))
         rows = (tuple(best),) if best else ()
         return Menu(rows + _rows(keyed) + _rows(others, width=3))
@@ -287,9 +288,9 @@ def _rows(items: Sequence[MenuItem], width: int = ROW) -> tuple[tuple[MenuItem, 
     return tuple(tuple(items[i:i + width]) for i in range(0, len(items), width))
 
 
-def _stairs_menu(stairs: list[Step], tiles: Sequence[str], language: str, group: str | None) -> Menu:
+def _stairs_menu(stairs: list[Stairs], tiles: Sequence[str], language: str, group: str | None) -> Menu:
     """Staircase spaces by column (a column is a delivery tile: the picture heads it "T1")."""
-    columns: dict[int, list[Step]] = {}
+    columns: dict[int, list[Stairs]] = {}
     for s in stairs:
         columns.setdefault(s.space[1], []).append(s)
     if group and group.startswith("s") and group[1:].isdigit() and int(group[1:]) in columns:
@@ -319,7 +320,7 @@ def _column_tile(tiles: Sequence[str], column: int) -> str:
     return delivery_name(tiles[column - 1]) if 0 < column <= len(tiles) else "?"
 
 
-def _stair_item(step: Step, tiles: Sequence[str], language: str) -> MenuItem:
+def _stair_item(step: Stairs, tiles: Sequence[str], language: str) -> MenuItem:
     row, col = step.space
     return MenuItem(t(language, "papa.btn.stairs", column=col, tile=_column_tile(tiles, col), step=row + 1,
                       cost=C.stair_cost(row, col)), choice=step)
@@ -359,7 +360,7 @@ def _item(step: Step, view, language: str, keys: dict,
 
 def _bonus(view, action: str) -> int:
     """What the held investment tile takes off (or adds to) ``action`` now: phase 4 only."""
-    held = view.investment_held[view.viewer] if view.viewer is not None and view.phase == "invest" else None
+    held = view.investment_held[view.viewer] if view.viewer is not None and view.phase == Phase.INVEST else None
     tile = C.INVESTMENT_TILES[held] if held else None
     return tile.bonus if tile is not None and tile.action == action else 0
 
@@ -403,12 +404,12 @@ def _label(step: Step, view, language: str) -> str:
                  action=words.action_word(tile.action, language), bonus=tile.bonus)
     if isinstance(step, Track):
         colour = C.INVESTMENT_TILES[view.investment_held[view.viewer]].colour if view.viewer is not None else None
-        return t(language, "papa.btn.track", emoji=COLOUR_EMOJI.get(colour, ""),
+        return t(language, "papa.btn.track", emoji=COLOUR_EMOJI.get(colour or "", ""),
                  colour=words.colour_word(colour, language) if colour else "")
     if isinstance(step, TileAction):
         action = C.INVESTMENT_TILES[view.investment_held[view.viewer]].action if view.viewer is not None else "nothing"
         return _action_label(action, view, language)
-    if isinstance(step, Done) and view.phase == "deliver" and not (draft.get("trips")):
+    if isinstance(step, Done) and view.phase == Phase.DELIVER and not (draft.get("trips")):
         return t(language, "papa.btn.deliver_nothing")
     return t(language, "papa.btn." + step.verb)
 
@@ -424,13 +425,13 @@ def _draft_tile(view) -> str | None:
 def _own_prompt(view, language: str, surface: str) -> str:
     draft = view.draft or {}
     phase = view.phase
-    if phase == "place" and not draft:
+    if phase == Phase.PLACE and not draft:
         return t(language, "papa.prompt.place")
-    if phase == "deliver":
+    if phase == Phase.DELIVER:
         return _plan_prompt(view, language, surface)
-    if phase in ("bid", "settle", "late"):
+    if phase in (Phase.BID, Phase.SETTLE, Phase.LATE):
         return t(language, f"papa.prompt.{phase}", money=words.money(view, view.viewer, language))
-    if phase == "invest" and not draft:
+    if phase == Phase.INVEST and not draft:
         return t(language, "papa.prompt.invest",
                  tile=words.investment_text(view.investment_held[view.viewer], language))
     mode = draft.get("mode", "choose")

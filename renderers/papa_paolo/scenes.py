@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from engine.papa_paolo.definition import GAME, PapaMatch
+from engine.papa_paolo.events import PhaseEnded
+from engine.papa_paolo.game import Phase
 from engine.papa_paolo.steps import From, StepTo
 
 NAMES = ("Ann", "Bob", "Chiara", "Didier")
@@ -21,7 +23,7 @@ def after_phase(n: int, phase: str, round_: int, *, seed: int = 7, options: dict
     """A game of ``n`` seats just after ``phase`` of round ``round_`` closed (its picture's moment)."""
     match = GAME.new_match(NAMES[:n], seed=seed, options=options)
     while not match.is_terminal():
-        if any(e.kind == "phase_ended" and (e.round, e.phase) == (round_, phase) for e in match.log):
+        if any(isinstance(e, PhaseEnded) and (e.round, e.phase) == (round_, phase) for e in match.log):
             return match
         seat = match.to_act()[0]
         match.apply(GAME.choose(match, seat, seed=seed), by=seat)
@@ -37,12 +39,12 @@ def choosing(n: int, mode: str, *, seed: int = 7) -> PapaMatch:
         view = match.view(seat)
         draft = view.draft or {}
         now = draft.get("mode")
-        if view.phase == "deliver" and draft.get("cur") and len(draft["cur"]["path"]) >= 2:
+        if view.phase == Phase.DELIVER and draft.get("cur") and len(draft["cur"]["path"]) >= 2:
             now = "deliver-trip"
         if match.pacing.round_number() >= 3 and now == mode:
             return match
         choices = match.legal_choices(seat)
-        steps = [c for c in choices if isinstance(c, From | StepTo)] if view.phase == "deliver" else []
+        steps = [c for c in choices if isinstance(c, From | StepTo)] if view.phase == Phase.DELIVER else []
         match.apply(steps[0] if steps else GAME.choose(match, seat, seed=seed), by=seat)
     raise LookupError(f"no {mode} in this game")
 

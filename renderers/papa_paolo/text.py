@@ -242,7 +242,7 @@ def running_score(view, seat: int) -> dict[str, int | None]:
     make a score negative, as in round 1."""
     hood = view.neighbourhoods[seat]
     tracks = view.tracks[seat]
-    parts: dict[str, int | None] = {
+    parts: dict[str, Any] = {           # the bonus None while hidden Lire keep it unknown
         "delivered": sum(q.served for q in hood if q.kind == "city"),
         "experience": C.TRACK_VP[min(tracks.values())],
         "maxed": C.MAXED_VP * sum(1 for v in tracks.values() if v >= C.TRACK_TOP),

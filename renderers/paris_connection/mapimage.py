@@ -150,13 +150,13 @@ def _pixel(g: Geometry, lat: float, lon: float) -> tuple[float, float]:
     return g.ox + x / HEX_KM * g.size, g.oy + y / HEX_KM * g.size
 
 
-def city_name_box(hex_id: str, width: int = 1280, layout: str = "landscape") -> tuple[int, int, int, int]:
+def city_name_box(hex_id: str, width: int = 1280, layout: str = "landscape") -> tuple[float, float, float, float]:
     """The white tag under a city's name, in pixels (drawn over locomotives and highlights)."""
     return _name_tags(width, layout)[hex_id]
 
 
 @lru_cache(maxsize=4)
-def _name_tags(width: int, layout: str) -> dict[str, tuple[int, int, int, int]]:
+def _name_tags(width: int, layout: str) -> dict[str, tuple[float, float, float, float]]:
     g = geometry(width, layout)
     size = _name_size(g)
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
@@ -180,7 +180,7 @@ def _city_names(d: ImageDraw.ImageDraw, g: Geometry, width: int, layout: str) ->
     for hex_id, box in _name_tags(width, layout).items():
         cx, cy = g.xy(hex_id)
         d.rounded_rectangle(box, radius=2, fill=P.NAME_TAG)
-        draw_text(d, (cx, cy + g.size * 0.78), HEXES[hex_id].city, size, fill=style.INK, anchor="mm")
+        draw_text(d, (cx, cy + g.size * 0.78), HEXES[hex_id].city or "", size, fill=style.INK, anchor="mm")
 
 
 def _tower(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
@@ -432,7 +432,7 @@ def map_palette(width: int, layout: str) -> Image.Image:
     starts = dict(zip(COMPANIES, sorted(h for h, c in HEXES.items() if c.kind == "start"), strict=True))
     rural = [h for h, c in HEXES.items() if c.kind == "rural"]
     cities = [h for h, c in HEXES.items() if c.kind == "city"]
-    board = {h: (c,) for c, h in starts.items()}
+    board: dict[str, tuple[str, ...]] = {h: (c,) for c, h in starts.items()}
     for i, c in enumerate(COMPANIES):
         board[cities[i]] = (c,)
         board[rural[i]] = (c, COMPANIES[i - 1])

@@ -66,4 +66,4 @@ def token(colour: str, size: int) -> Image.Image:
             d.ellipse((c - radius * 0.85, c - radius * 0.85, c + radius * 0.85, c + radius * 0.85), fill=fill)
         else:
             d.polygon(_points(shape, c, c, radius), fill=fill)
-    return im.resize((size, size), Image.LANCZOS)
+    return im.resize((size, size), Image.Resampling.LANCZOS)

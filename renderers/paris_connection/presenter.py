@@ -187,7 +187,7 @@ class ParisConnectionPresenter(Presenter):
         for choice in places:
             if choice.hex == wanted.upper():
                 return _hex_item(choice)
-        named = [c for c in places if HEXES[c.hex].city and _folded_words_start(HEXES[c.hex].city, wanted)]
+        named = [c for c in places if _folded_words_start(HEXES[c.hex].city or "", wanted)]
         if len(named) == 1:
             return _hex_item(named[0])
         try:
@@ -327,7 +327,7 @@ def chunk_cities(chunk: Sequence[Place]) -> list[str]:
 def nearest_city(hex_id: str) -> str:
     """The city nearest to ``hex_id`` on the map (counted in hexes; the city itself for a city)."""
     cell = HEXES[hex_id]
-    return min(cities(), key=lambda c: (_distance(cell, c), c.id)).city
+    return min(cities(), key=lambda c: (_distance(cell, c), c.id)).city or ""      # a city hex has a name
 
 
 def _distance(a, b) -> int:

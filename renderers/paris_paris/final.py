@@ -69,7 +69,7 @@ class _Canvas:
 
     def png(self) -> bytes:
         out = io.BytesIO()
-        img = self.img.resize((round(BASE_W * self.scale), round(BASE_H * self.scale)), Image.LANCZOS)
+        img = self.img.resize((round(BASE_W * self.scale), round(BASE_H * self.scale)), Image.Resampling.LANCZOS)
         img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
             out, format="PNG", compress_level=6)
         return out.getvalue()

@@ -12,9 +12,10 @@ Tests read the resulting boxes (``label_boxes``, ``map_boxes``) and sample pixel
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, TypeVar
 
 from engine.paris_paris import events as E
 from engine.paris_paris.board import CROSSINGS, LINES, STATIONS
@@ -101,6 +102,7 @@ def line_points(colour: str, width: int = BASE_WIDTH) -> list[tuple[int, int]]:
 
 SIDE_ANGLE = {"e": 0, "se": 45, "s": 90, "sw": 135, "w": 180, "nw": 225, "n": 270, "ne": 315}
 Box = tuple[float, float, float, float]
+T = TypeVar("T")                    # what a candidate place carries (a label, a centre)
 
 
 def overlap(a, b) -> float:
@@ -191,7 +193,8 @@ def _cost(box, weighted: Iterable[tuple[Sequence[Box], float]]) -> float:
     return total
 
 
-def _best(candidates, weighted, extra=None) -> tuple[float, Box, object]:
+def _best(candidates: Iterable[tuple[float, Box, T]], weighted: Any,
+          extra: Callable[[Box], float] | None = None) -> tuple[float, Box, T]:
     """The rule: of ``candidates`` (own cost, box, payload), in order of preference, the one whose
     own cost plus what it covers (``_cost``) plus ``extra(box)`` (never negative) is least; the
     earlier one on a tie."""
@@ -204,6 +207,7 @@ def _best(candidates, weighted, extra=None) -> tuple[float, Box, object]:
             score += extra(box)
         if best is None or score < best[0]:
             best = (score, box, payload)
+    assert best is not None, "every name and badge has a candidate place"
     return best
 
 
@@ -526,8 +530,12 @@ def place_tags(view, events: Sequence[E.Event]) -> list[tuple[Tag, Box]]:
                 cy = y + sin * (distance + h / 2 * abs(sin))
                 candidates.append((distance, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), None))
         near = [(tuple(b for b in placed if gap(b, x, y) < REACH), HARD)]
-        _, box, _ = _best(candidates, [*static_obstacles(tag.station), *near],
-                          lambda box, station=tag.station: STRAY * _stray(station, box))
+        station = tag.station
+
+        def stray(box: Box, station: str = station) -> float:
+            return STRAY * _stray(station, box)
+
+        _, box, _ = _best(candidates, [*static_obstacles(station), *near], stray)
         placed.append(box)
         result.append((tag, box))
     return result

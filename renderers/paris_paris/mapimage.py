@@ -9,6 +9,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.paris_paris import events as E
+from engine.paris_paris.actions import Tile
 from engine.paris_paris.board import COLOURS, CROSSINGS, DISPLAY_NAMES, LINES
 
 from .. import draw as D
@@ -95,7 +96,7 @@ def background(width: int) -> Image.Image:
     d.rounded_rectangle((*P(PANEL_X - 4, 8), *P(1272, 792)), radius=round(14 * k), fill=style.PANEL,
                         outline=style.PANEL_EDGE, width=round(2 * k))
     d.text(P(PANEL_X + 14, 18), "Paris Paris", font=font(round(30 * k), bold=True), fill=style.INK, anchor="la")
-    img = img.resize((w, h), Image.LANCZOS)
+    img = img.resize((w, h), Image.Resampling.LANCZOS)
     return img
 
 
@@ -146,7 +147,7 @@ def _legend(width: int, language: str) -> Image.Image:
         # A long text shrinks (a little) rather than being cut.
         (label,), size = D.fit_lines(t(language, key), round((x1 - x0 - 40) * s), round(12 * s), min_size=round(9 * s))
         d.text((34 * s, cy), label, font=font(size), fill=style.INK + (255,), anchor="lm")
-    return im.resize((round((x1 - x0) * L.scale(width)), round((y1 - y0) * L.scale(width))), Image.LANCZOS)
+    return im.resize((round((x1 - x0) * L.scale(width)), round((y1 - y0) * L.scale(width))), Image.Resampling.LANCZOS)
 
 
 # ---- the game layer ----------------------------------------------------------------------
@@ -164,7 +165,9 @@ class _Canvas:
         self.img = background(width).copy() if img is None else img
         self.d = ImageDraw.Draw(self.img)
         # The panel column the _panel_* functions fill (design units) and its lowest usable y.
-        self.px, self.pw, self.bottom = PX, PW, 788
+        self.px: float = PX           # the panel's left and width, in design units
+        self.pw: float = PW
+        self.bottom: float = 788
 
     def n(self, v: float) -> int:
         return round(v * self.s)
@@ -380,7 +383,7 @@ def _panel_offer(c: _Canvas, view, y: float) -> float:
     return rows[-1][2] + OFFER_ROW + 4
 
 
-def offer_rows(view, y: float) -> list[tuple[int, object, float]]:
+def offer_rows(view, y: float) -> list[tuple[int, Tile | None, float]]:
     """Each slot of the panel's offer list under its heading at ``y``: (slot, tile or None, row top)."""
     return [(slot, tile, y + OFFER_HEAD + i * OFFER_ROW) for i, (slot, tile) in enumerate(_offer_rows(view))]
 
@@ -395,7 +398,7 @@ def offer_list(view, width: int, layout: str) -> tuple[float, float, float, floa
     return L.scale(width), PX, PW, PANEL_TOP + HEADER_H + _players_height(view)
 
 
-def _offer_rows(view) -> list[tuple[int, object]]:
+def _offer_rows(view) -> list[tuple[int, Tile | None]]:
     """Every slot of the round's offer in order, with its tile or None once taken."""
     by_slot = dict(view.offer_numbered())
     return [(slot, by_slot.get(slot)) for slot in range(1, max([view.slots, *by_slot]) + 1)]

@@ -26,7 +26,7 @@ def ring(colour: tuple, size: int, thickness: float, colour2: tuple | None = Non
     else:
         d.arc(box, 90, 270, fill=colour + (255,), width=w)
         d.arc(box, 270, 90, fill=colour2 + (255,), width=w)
-    return im.resize((size, size), Image.LANCZOS)
+    return im.resize((size, size), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=1024)
@@ -42,7 +42,7 @@ def pill(width: int, height: int, fill: tuple, outline: tuple | None = None, bor
         d.rounded_rectangle((b, b, bw - 1 - b, bh - 1 - b), max(1, radius - b), fill=fill + (255,))
     else:
         d.rounded_rectangle((0, 0, bw - 1, bh - 1), radius, fill=fill + (255,))
-    return im.resize((width, height), Image.LANCZOS)
+    return im.resize((width, height), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=64)
@@ -59,4 +59,4 @@ def bus_icon(size: int) -> Image.Image:
               width=round(s * 0.7))
     d.ellipse((9.5 * s, 11 * s, 13 * s, 14.5 * s), fill=(20, 20, 20, 255), outline=(240, 240, 240, 255),
               width=round(s * 0.7))
-    return im.resize((size, size), Image.LANCZOS)
+    return im.resize((size, size), Image.Resampling.LANCZOS)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from service_helpers import chat, start_game, user
 
-from renderers.i18n import t
+from bot.contract import Refusal
+from renderers.i18n import LANGUAGES, t
 
 
 async def test_a_button_of_a_game_that_ended_says_the_game_is_over_in_any_language(service):
@@ -17,7 +18,7 @@ async def test_a_button_of_a_game_that_ended_says_the_game_is_over_in_any_langua
     button = next(row[0] for row in (await service.board(c, mover)).buttons if row[0].payload.startswith(("c_", "o_")))
     assert (await service.abort(c, ann)).ok
     # Bob's own language (German) is not the game's (English): the refusal under the game's
-    # lock is worded in his, and still read as "no game" by its code.
+    # lock is worded in the game's language, and read as "the game is over" by its code.
     reply = await service.press(c, bob if mover is bob else ann, button.payload)
     assert not reply.ok and reply.refused == "bot.err.game_over", reply
     assert reply.text == t("en", "bot.err.game_over")
@@ -36,3 +37,11 @@ async def test_refusals_of_every_kind_carry_their_code(service):
     refused = await service.press(c, waiting, button.payload)
     assert not refused.ok and refused.refused and refused.refused.startswith("bot.err."), refused
     assert (await service.join(c, user("Cleo"))).refused is not None
+
+
+def test_every_refusal_code_has_its_text_in_every_language():
+    """A code is its text's catalog key: a refusal added without its text would show the key.
+    (No secret is worded by the game itself: ``Presenter.no_secret_text``.)"""
+    for code in set(Refusal) - {Refusal.NO_SECRET}:
+        for language in LANGUAGES:
+            assert t(language, code) != code.value, (code, language)

@@ -29,7 +29,10 @@ class StoredMeta:
 
     async def new_game_id(self) -> int:
         """A game id no process sharing this database has had or will get."""
-        return int((await self.database.change_returning(self.database.dialect.next_game_id))[0])
+        row = await self.database.change_returning(self.database.dialect.next_game_id)
+        if row is None:
+            raise RuntimeError("the database gave no new game id")
+        return int(row[0])
 
     async def max_game_id(self) -> int:
         """The highest game id handed out or stored (0 if none)."""

@@ -62,7 +62,7 @@ class StoredRatings:
                              players: list[str] | None = None) -> list[RatingRow]:
         """Each entry's latest rating row in the game kind ``kind``: only of entries rated in ``chat_id``, or
         only of ``players``, if given."""
-        only, params = "", ()
+        only, params = "", tuple[str, ...]()
         if chat_id is not None:
             only, params = _IN_CHAT, (platform, kind, chat_id)
         elif players is not None:

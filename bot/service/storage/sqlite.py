@@ -58,10 +58,12 @@ def _locked(exc: sqlite3.OperationalError) -> bool:
         "database is locked" in str(exc)
 
 
-def _finish(work: Coroutine[Any, Any, T]) -> T:
+def _finish(work: Awaitable[T]) -> T:
     """Run ``work`` to its end here, on the connection's thread. Its statements run at once (the
     file is local and this thread holds the connection), so it never waits: one ``send`` ends
     it. Anything else it might wait for would need the event loop, which is not here."""
+    if not isinstance(work, Coroutine):       # storage work is an ``async def``'s coroutine
+        raise TypeError(f"SQLite work must be a coroutine, not {type(work).__name__}")
     try:
         work.send(None)
     except StopIteration as done:
