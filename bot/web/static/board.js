@@ -107,6 +107,9 @@ async function connect() {
   socket.addEventListener("open", () => {
     retry = 0;
     notice("");
+    // A tap sent just before the connection dropped may never be answered: its buttons come back
+    // (if it did land, the new state follows the hello).
+    if (waitingReply && state) { waitingReply = false; render(); }
     socket.send(JSON.stringify({ type: "hello", since: reviewAt === null ? version : null, layout: layout(), at: reviewAt }));
   });
   socket.addEventListener("message", (event) => heard(JSON.parse(event.data)));
