@@ -188,7 +188,7 @@ async def bench_restore(path: str, count: int) -> None:
     service = await GameService.open(path)
     started = time.perf_counter()
     info = await service.game_info(Chat("bench", f"stored{max(1, count // 2)}"))
-    print(f"  first use of one game, read back from its snapshot: {(time.perf_counter() - started) * 1000:.2f} ms"
+    print(f"  first use of one game, read back as stored (its snapshot, or its few moves): {(time.perf_counter() - started) * 1000:.2f} ms"
           f" (game {info['game_id']}, {info['moves']} moves)")
     await service.close()
 
