@@ -37,10 +37,13 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 
 from bot.contract import Chat, User
 from bot.games import DEFAULT, kind
 from bot.service import GameService
+from engine.interface import Match
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -291,6 +294,50 @@ def bench_processes(database_url: str, games: int, rounds: int, counts: list[int
         print(f"| {name} | {k} | {rate:,.0f} | {p50:.1f} ms | {p99:.1f} ms |")
 
 
+# ---- what a snapshot costs, to choose store.SNAPSHOT_EVERY ----------------------------
+
+def snapshot_costs() -> None:
+    """For a game of each kind at its middle (three players, random legal moves): packing its
+    match, unpacking it, and applying each of the next 32 stored moves to it (best of 30)."""
+    from bot.games import KINDS
+    from bot.service.snapshots import pack, unpack
+
+    def best(work: Callable[[], object], runs: int = 30) -> float:
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            work()
+            times.append(time.perf_counter() - started)
+        return min(times) * 1000
+
+    for kind_id, game_kind in KINDS.items():
+        definition = game_kind.definition
+        names = ["A", "B", "C"][:max(definition.min_players, min(3, definition.max_players))]
+        match, rng, moves = definition.new_match(names, seed=1), random.Random(1), []
+        while not match.is_terminal():
+            seat = match.to_act()[0]
+            choice = rng.choice(match.legal_choices(seat))
+            moves.append((seat, str(choice)))
+            match.apply(choice, by=seat)
+        half = len(moves) // 2
+        middle = definition.resume(definition.new_match(names, seed=1).stored_setup(), moves[:half])
+        snapshot = pack(1, kind_id, middle)
+        since = moves[half:half + 32]
+        packing = best(partial(pack, 1, kind_id, middle))
+        unpacking = best(partial(unpack, snapshot))
+        applying = min(_applying(unpack(snapshot), since) for _ in range(30)) / len(since) * 1e6
+        print(f"{kind_id}: {len(moves)} moves, at move {half}: packing {packing:.2f} ms, unpacking {unpacking:.2f} ms, "
+              f"applying a stored move {applying:.0f} µs, {len(snapshot.data):,} bytes")
+
+
+def _applying(match: Match, moves: list[tuple[int, str]]) -> float:
+    """Seconds to apply ``moves`` (seat, choice text) to ``match`` as a restore does."""
+    started = time.perf_counter()
+    for seat, text in moves:
+        match.apply(match.parse_choice(text), by=seat)
+    return time.perf_counter() - started
+
+
 # ---- this tree against another revision ------------------------------------------------
 
 # The figures compared: (the table's row, the start of the line that holds it, its value).
@@ -375,7 +422,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="also run the bench of git revision REV (or a checkout's path), in turns with this "
                              "tree's, and print the figures side by side")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each with --compare (the table: medians)")
+    parser.add_argument("--snapshot-costs", action="store_true",
+                        help="only print what packing, unpacking and applying a stored move cost, by game")
     args = parser.parse_args(argv)
+    if args.snapshot_costs:
+        snapshot_costs()
+        return
     if args.compare:
         passed = ["--games", str(args.games), "--restore", str(args.restore)]
         if args.rounds:
