@@ -97,7 +97,10 @@ class Loaded:
         """The match as committed: the last snapshot unpacked and the moves since applied (without
         a snapshot, the moves replayed from the setup). A new object each time."""
         if self._packed is None:
-            return self.kind.definition.resume(self.meta.setup, self._since)
+            setup = self.meta.setup
+            if setup is None:
+                raise ValueError(f"game {self.meta.id} has not started: it has no match")
+            return self.kind.definition.resume(setup, self._since)
         match = unpack(self._packed)
         if match.move_count != self._packed.moves:
             # The bytes and their row are written together (``snapshots.pack``): only a hand edit
@@ -324,6 +327,8 @@ class GameStore:
             if idle_since is not None and meta.updated > idle_since:
                 continue
             match = loaded.match if loaded.live else loaded.rebuilt()
+            if match is None:
+                continue
             fresh.append((loaded, pack(meta.id, meta.kind, match)))
             await asyncio.sleep(0)          # a long sweep lets the actions that arrive meanwhile in
         if not await self._store_fresh([snapshot for _, snapshot in fresh]):
