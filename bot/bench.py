@@ -7,9 +7,16 @@ Prints, for games stored in SQLite (a temporary file, WAL, one connection):
     with all 1,000 games pressing at once (then a move also waits for the others' commits);
   * restoring 10,000 stored games at start: opening the service (lazy: games load on first
     use), the first use of one game, and loading all 10,000 eagerly (``restore_all``): the
-    games are written without snapshots, so the first eager restore replays every record and
-    stores its snapshot (as after an upgrade), the second reads the snapshots back.
-Targets (issue 4): p99 <= 10 ms per move; restore <= 3 s.
+    games are written without snapshots, so the first eager restore replays every record of
+    ``store.SNAPSHOT_EVERY`` moves or more and stores its snapshot (as after an upgrade), the
+    second reads the snapshots back; then the first use of one game read back from its snapshot.
+Targets (issue 4): p99 <= 10 ms per move; restore <= 3 s (issue 44: lazy first use of one game <= 2 ms).
+
+With ``--compare REV`` it runs the bench of git revision ``REV`` (its ``bot``, ``engine`` and
+``renderers`` packages, taken with ``git archive`` into a temporary directory; or the path of
+another checkout) and this tree's, each in a subprocess of this Python, in turns (``--repeat``
+times each), and prints both outputs and a table of the figures side by side: the machine is in
+the same state for both, which matters on a shared one (the load average is printed too).
 
 With ``--database-url postgresql://...`` it measures several bot processes instead
 (``bench_processes``): 1,000 three-player games are set up in a fresh schema (dropped
@@ -30,10 +37,13 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 
 from bot.contract import Chat, User
 from bot.games import DEFAULT, kind
 from bot.service import GameService
+from engine.interface import Match
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -168,14 +178,22 @@ async def bench_restore(path: str, count: int) -> None:
     assert due is not None
 
     # The games were stored without snapshots (as by the code before them): the first eager
-    # restore replays each and stores its snapshot, as after an upgrade; the next reads them back.
-    for what in ("replay each record and store its snapshot", "read back each stored snapshot"):
+    # restore replays each long enough to need one and stores its snapshot, as after an upgrade;
+    # the next reads them back (a shorter game is read with its moves, applied on first use).
+    for what in ("as after an upgrade: a game of SNAPSHOT_EVERY moves or more replayed, its snapshot stored",
+                 "again: each read back from its snapshot, or with its few moves"):
         service = await GameService.open(path)
         started = time.perf_counter()
         restored = await service.restore_all()
         eager = time.perf_counter() - started
         print(f"restore, eager: all {restored} games ({what}): {eager:.2f} s")
         await service.close()
+    service = await GameService.open(path)
+    started = time.perf_counter()
+    info = await service.game_info(Chat("bench", f"stored{max(1, count // 2)}"))
+    print(f"  first use of one game, read back as stored (its snapshot, or its few moves): {(time.perf_counter() - started) * 1000:.2f} ms"
+          f" (game {info['game_id']}, {info['moves']} moves)")
+    await service.close()
 
 
 # ---- several processes ------------------------------------------------------------------
@@ -276,6 +294,113 @@ def bench_processes(database_url: str, games: int, rounds: int, counts: list[int
         print(f"| {name} | {k} | {rate:,.0f} | {p50:.1f} ms | {p99:.1f} ms |")
 
 
+# ---- what a snapshot costs, to choose store.SNAPSHOT_EVERY ----------------------------
+
+def snapshot_costs() -> None:
+    """For a game of each kind at its middle (three players, random legal moves): packing its
+    match, unpacking it, and applying each of the next 32 stored moves to it (best of 30)."""
+    from bot.games import KINDS
+    from bot.service.snapshots import pack, unpack
+
+    def best(work: Callable[[], object], runs: int = 30) -> float:
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            work()
+            times.append(time.perf_counter() - started)
+        return min(times) * 1000
+
+    for kind_id, game_kind in KINDS.items():
+        definition = game_kind.definition
+        names = ["A", "B", "C"][:max(definition.min_players, min(3, definition.max_players))]
+        match, rng, moves = definition.new_match(names, seed=1), random.Random(1), []
+        while not match.is_terminal():
+            seat = match.to_act()[0]
+            choice = rng.choice(match.legal_choices(seat))
+            moves.append((seat, str(choice)))
+            match.apply(choice, by=seat)
+        half = len(moves) // 2
+        middle = definition.resume(definition.new_match(names, seed=1).stored_setup(), moves[:half])
+        snapshot = pack(1, kind_id, middle)
+        since = moves[half:half + 32]
+        packing = best(partial(pack, 1, kind_id, middle))
+        unpacking = best(partial(unpack, snapshot))
+        applying = min(_applying(unpack(snapshot), since) for _ in range(30)) / len(since) * 1e6
+        print(f"{kind_id}: {len(moves)} moves, at move {half}: packing {packing:.2f} ms, unpacking {unpacking:.2f} ms, "
+              f"applying a stored move {applying:.0f} µs, {len(snapshot.data):,} bytes")
+
+
+def _applying(match: Match, moves: list[tuple[int, str]]) -> float:
+    """Seconds to apply ``moves`` (seat, choice text) to ``match`` as a restore does."""
+    started = time.perf_counter()
+    for seat, text in moves:
+        match.apply(match.parse_choice(text), by=seat)
+    return time.perf_counter() - started
+
+
+# ---- this tree against another revision ------------------------------------------------
+
+# The figures compared: (the table's row, the start of the line that holds it, its value).
+FIGURES = (
+    ("a move, one at a time, p50 (ms)", "move, one at a time", r"p50=([\d.]+) ms"),
+    ("a move, one at a time, p99 (ms)", "move, one at a time", r"p99=([\d.]+) ms"),
+    ("1,000 games pressing at once, p50 (ms)", "move, all 1,000", r"p50=([\d.]+) ms"),
+    ("1,000 games pressing at once, p99 (ms)", "move, all 1,000", r"p99=([\d.]+) ms"),
+    ("first use of one game, stored without a snapshot (ms)", "  first use of one game (", r": ([\d.]+) ms"),
+    ("first use of one game, its snapshot stored (ms)", "  first use of one game, read back", r": ([\d.]+) ms"),
+    ("eager restore of every stored game, last run (s)", "restore, eager", r": ([\d.]+) s$"),
+)
+PACKAGES = ("bot", "engine", "renderers")
+
+
+def figures(output: str) -> dict[str, float]:
+    """The ``FIGURES`` a bench printed (the last line of each kind: an eager restore is run twice)."""
+    import re
+
+    found: dict[str, float] = {}
+    for line in output.splitlines():
+        for name, start, pattern in FIGURES:
+            if line.startswith(start) and (match := re.search(pattern, line)):
+                found[name] = float(match.group(1))
+    return found
+
+
+def compare(rev: str, passed: list[str], repeat: int) -> None:
+    """Run the bench of ``rev`` (a git revision or a checkout's path) and this tree's in turns,
+    ``repeat`` times each, with the same arguments ``passed``; print their outputs and the table."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = str(Path(__file__).resolve().parents[1])
+    with tempfile.TemporaryDirectory() as tmp:
+        if os.path.isdir(rev):
+            there = rev
+        else:
+            archive = subprocess.run(["git", "archive", rev, *PACKAGES], cwd=here, check=True,
+                                     capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+            there = tmp
+        runs: dict[str, list[dict[str, float]]] = {rev: [], "this tree": []}
+        print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+        for turn in range(repeat):
+            for name, root in ((rev, there), ("this tree", here)):
+                env = {**os.environ, "PYTHONPATH": root}
+                out = subprocess.run([sys.executable, "-m", "bot.bench", *passed], cwd=root, env=env,
+                                     check=True, capture_output=True, text=True).stdout
+                print(f"--- {name}, run {turn + 1} of {repeat} ---\n{out}", end="", flush=True)
+                runs[name].append(figures(out))
+        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"\n| figure (median of {repeat}) | {rev} | this tree | this tree / {rev} |\n|---|---|---|---|")
+    for name, _, _ in FIGURES:
+        before = [r[name] for r in runs[rev] if name in r]
+        after = [r[name] for r in runs["this tree"] if name in r]
+        a = statistics.median(before) if before else None
+        b = statistics.median(after) if after else None
+        ratio = f"{b / a:.2f}" if a and b is not None else "-"
+        print(f"| {name} | {'-' if a is None else f'{a:g}'} | {'-' if b is None else f'{b:g}'} | {ratio} |")
+
+
 def main(argv: list[str] | None = None) -> None:
     import sys
 
@@ -293,7 +418,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--database-url", default=None, metavar="URL",
                         help="PostgreSQL: time 1, 2 and 3 processes sharing it (and SQLite in one)")
     parser.add_argument("--processes", default="1,2,3", help="process counts with --database-url")
+    parser.add_argument("--compare", metavar="REV", default=None,
+                        help="also run the bench of git revision REV (or a checkout's path), in turns with this "
+                             "tree's, and print the figures side by side")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each with --compare (the table: medians)")
+    parser.add_argument("--snapshot-costs", action="store_true",
+                        help="only print what packing, unpacking and applying a stored move cost, by game")
     args = parser.parse_args(argv)
+    if args.snapshot_costs:
+        snapshot_costs()
+        return
+    if args.compare:
+        passed = ["--games", str(args.games), "--restore", str(args.restore)]
+        if args.rounds:
+            passed += ["--rounds", str(args.rounds)]
+        compare(args.compare, passed, args.repeat)
+        return
     if args.database_url:
         bench_processes(args.database_url, args.games, args.rounds or 1,
                         [int(k) for k in args.processes.split(",")])

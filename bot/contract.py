@@ -279,6 +279,9 @@ class Transport(Protocol):
     # when they do not fit one caption: the outbox then folds a prompt into the picture before
     # it (see "Folding" in bot/service/outbox.py). None: the platform cannot fold.
     folded_caption: Callable[[str, str], str | None] | None = None
+    # True: the platform shows no pictures (a terminal without maps): messages reach it without
+    # them, and they are not drawn; a message that is only an animation reaches it with no text.
+    text_only: bool = False
 
     async def deliver(self, message: Outgoing) -> str:
         """Post (or edit, when ``message.edit_message_id`` is set) and return the platform

@@ -38,10 +38,10 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"setup: the record is not valid JSON ({exc}) [rule: malformed]")
         return 2
     # Records written before there were several games carry no format: they are Paris Paris's.
-    fmt = record.get("format", GAMES[DEFAULT_GAME].record_format) if isinstance(record, dict) else None
-    definition = by_record_format(fmt)
+    fmt = record.get("format", GAMES.record_format(DEFAULT_GAME)) if isinstance(record, dict) else None
+    definition = by_record_format(fmt)      # imports that game's engine only
     if definition is None:
-        formats = ", ".join(g.record_format for g in GAMES.values())
+        formats = ", ".join(GAMES.record_format(game_id) for game_id in GAMES)
         _say(f"setup: unknown record format {_shown(record)}; this tool reads {formats} [rule: format]")
         return 2
     try:

@@ -221,6 +221,17 @@ class Snapshot:
     data: bytes
 
 
+@dataclass(frozen=True, slots=True)
+class Resumable:
+    """A game as a restore reads it: its metadata, its last stored snapshot (None: none stored)
+    and the moves stored after that snapshot's count (all of them without one), in order, as
+    (seat, choice text): the match is the snapshot unpacked with those moves applied."""
+
+    meta: GameMeta
+    snapshot: Snapshot | None
+    since: list[tuple[int, str]]
+
+
 @dataclass(slots=True)
 class Changes:
     """Everything one accepted action changes, committed in one transaction."""
@@ -235,7 +246,8 @@ class Changes:
     chat_settings: tuple[str, str, dict[str, Any]] | None = None
     # A person away until a moment (``/away``): (platform, user id, until); until None: back.
     away: tuple[str, str, float | None] | None = None
-    # Matches packed after this change (GameStore.commit adds the one a move changed): each is
-    # stored only where its game then holds its move count and is running. A game that ends or
-    # is aborted loses its snapshot in the same transaction.
+    # Matches packed after this change (GameStore.commit adds one every ``SNAPSHOT_EVERY`` moves
+    # of a game; an idle game's and a clean stop's come alone): each is stored only where its game
+    # then holds its move count and is running. A game that ends or is aborted loses its snapshot
+    # in the same transaction.
     snapshots: list[Snapshot] = field(default_factory=list)

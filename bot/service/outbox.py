@@ -66,6 +66,7 @@ from bot.contract import PACE_ANOTHER_CALL, PACE_CALL, Outgoing, RetryLater, Tra
 from .clock import Clock
 from .metrics import NO_METRICS, Metrics
 from .model import StoredOut
+from .outgoing import without_picture
 from .pacing import Pacer
 from .storage import Storage
 from .waiting import wait_event
@@ -269,7 +270,9 @@ class Delivery:
             due = now + (PACED_POLL if pacer is not None and pacer.busy() else BLOCKED_POLL)
         self._next_wake[platform] = due
 
-    async def _outgoing(self, row: StoredOut) -> Outgoing:
+    async def _outgoing(self, row: StoredOut, transport: Transport) -> Outgoing:
+        if transport.text_only and row.body.get("render"):
+            row = without_picture(row)         # nothing drawn that nobody would see
         outgoing = await self.materialise(row)
         if row.mode == "edit" and row.slot is not None and (row.platform, row.slot) not in self._gone_slots:
             edit_id = await self.storage.slot_message(row.platform, row.slot)
@@ -296,7 +299,7 @@ class Delivery:
                            pacer: Pacer | None = None) -> bool:
         if await self._unchanged(row):
             return True
-        outgoing = await self._outgoing(row)
+        outgoing = await self._outgoing(row, transport)
         if row.taken_over:
             # Its sender died (or stalled past its lease) between sending and recording: ask
             # the transport whether it went out.

@@ -6,6 +6,7 @@ The row's body is what ``messages`` committed; its picture is drawn by ``render`
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 
 from bot.contract import Chat, Outgoing, User
@@ -17,6 +18,17 @@ from .model import StoredOut
 
 # (render request, language, platform, rank: ``StoredOut.rank``, lowest drawn first)
 Render = Callable[[dict, str, str, int], Awaitable[bytes | None]]
+
+
+def without_picture(row: StoredOut) -> StoredOut:
+    """``row`` for a transport that shows no pictures (``Transport.text_only``): its picture is not
+    asked for, so not drawn; a message that is only the whole game's animation (its text is the
+    animation's caption) keeps no text either, as it would announce what does not come."""
+    body = dict(row.body)
+    picture = body.pop("render", None)
+    if picture is not None and picture.get("kind") == ANIMATION:
+        body["text"] = ""
+    return dataclasses.replace(row, body=body)
 
 
 async def materialise(row: StoredOut, render: Render, links: BoardLinks) -> Outgoing:

@@ -205,6 +205,12 @@ class GameService:
                 await self._timer_task
             self._timer_task = None
         await self.pictures.stop()
+        # The games moved since their last snapshot store one now: the next start reads them back
+        # without applying their last moves (a stop that fails here only leaves that to do).
+        try:
+            await self.store.store_snapshots()
+        except Exception:  # noqa: BLE001 - see above
+            log.warning("storing the snapshots at the stop failed", exc_info=True)
         # What this process still holds goes back now, not when its leases run out.
         with contextlib.suppress(Exception):
             await self.storage.release_owner(self.owner)

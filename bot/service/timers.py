@@ -30,7 +30,7 @@ from .model import PLAYING, Changes, TimerRow
 from .phase import Phase
 from .play import Play, Turn
 from .storage import Conflict, Storage
-from .store import GameStore, Loaded
+from .store import IDLE_AFTER, IDLE_SWEEP_EVERY, GameStore, Loaded
 from .turnmessages import private_choices
 from .waiting import wait_event
 
@@ -208,9 +208,10 @@ class Timers:
     async def run(self, fire=None, *, max_sleep: float = 30.0) -> None:
         """Fire timers forever (until cancelled) through ``fire`` (``fire_due`` by default);
         wakes when a commit changes timers. Once an hour it also forgets delivered outbox
-        messages older than a week."""
+        messages older than a week; once a minute it stores the snapshots of the games that went
+        idle (``GameStore.store_snapshots``)."""
         fire = fire or self.fire_due
-        pruned_at = float("-inf")
+        pruned_at = swept_at = float("-inf")
         while True:
             self.wake.clear()     # before looking, so a commit meanwhile wakes us again
             try:
@@ -218,6 +219,9 @@ class Timers:
                 if self.clock.now() - pruned_at >= PRUNE_EVERY:
                     pruned_at = self.clock.now()
                     await self.storage.prune_outbox(pruned_at - KEEP_SENT)
+                if self.clock.now() - swept_at >= IDLE_SWEEP_EVERY:
+                    swept_at = self.clock.now()
+                    await self.store.store_snapshots(idle_since=swept_at - IDLE_AFTER)
             except Exception:  # noqa: BLE001 - keep the loop alive; the timer stays due
                 log.exception("firing timers failed")
             due = await self.storage.next_timer(self.platforms)

@@ -72,6 +72,8 @@ class TerminalTransport(Transport):
         self.pause = pause
         self.human = human
         self.maps_dir = maps_dir
+        # Without a maps folder (--no-maps) no picture is drawn, not even the whole game's animation.
+        self.text_only = maps_dir is None
         self.keep_pictures = keep_pictures
         self.language = language
         self.maps_written: list[Path] = []

@@ -23,8 +23,6 @@ from engine.interface import (
 )
 
 from .actions import Choice, parse
-from .ai import choose
-from .ai_search import choose_strong
 from .game import MAX_PLAYERS, MIN_PLAYERS, Game
 from .record import FORMAT, from_record, game_from_setup, result, setup_of, to_record
 
@@ -123,12 +121,18 @@ class ConnectionDefinition(GameDefinition):
                budget: float | int | None = None) -> Choice:
         """``level``: "easy", "normal" or "strong"; ``budget`` (strong only): seconds (float),
         playouts (int) or None for the default (engine.search.DEFAULT_SECONDS)."""
+        # The AIs are imported on first use (the search builds its tables then): replaying or
+        # serving a game of people needs none.
         if level == "strong":
+            from .ai_search import choose_strong
+
             # The seed also depends on the move, so one seed for a whole game still gives each
             # move a search of its own.
             return choose_strong(match, seat, seed=seed * 1_000_003 + match.move_count, budget=budget)
         if level not in self.ai_levels:
             raise ValueError(f"unknown AI level {level!r}; Paris Connection has {', '.join(self.ai_levels)}")
+        from .ai import choose
+
         return choose(match, seat, seed=seed, level=level)
 
 

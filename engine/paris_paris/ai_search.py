@@ -151,7 +151,10 @@ def search(knowledge: Knowledge, *, seed: int, budget: float | int | None = None
 
     rewards, playouts = play_on_equal_luck(actions, next_sample, play, budget=budget, rng=rng)
     best = _confident_best(game, actions, rewards)
-    return SearchResult(best, playouts, {a: node.total / node.visits for a, node in root.items()})
+    # A time budget can run out before every root move was tried once: an untried move has no
+    # mean yet, and it is left out (the best is then the normal AI's move, as nothing was compared).
+    values = {a: node.total / node.visits for a, node in root.items() if node.visits}
+    return SearchResult(best, playouts, values)
 
 
 def _confident_best(game: Game, actions: list[Pick], rewards: dict[Pick, list[float]]) -> Pick:

@@ -25,9 +25,6 @@ from engine.interface import (
 )
 
 from .actions import Pick, Tile
-from .ai import choose_move
-from .ai_easy import choose_easy
-from .ai_search import choose_strong
 from .events import RoundStarted
 from .game import FINAL_TOURS, Game, Options
 from .record import FORMAT, from_record, result, to_record
@@ -191,11 +188,18 @@ class ParisParisDefinition(GameDefinition):
         game = own(match).state
         if seat != game.current_player:
             raise ValueError(f"seat {seat} is not to move")
+        # The AIs are imported on first use: replaying or serving a game of people needs none.
         if level == "normal":
+            from .ai import choose_move
+
             return choose_move(game, seed=seed)
         if level == "easy":
+            from .ai_easy import choose_easy
+
             return choose_easy(game, seed=seed)
         if level == "strong":
+            from .ai_search import choose_strong
+
             # The search sees the seat's view and log only; its seed also depends on the move, so
             # a seed reused for a whole game still gives each move a search of its own.
             return choose_strong(match.view(seat), match.log_for(seat),

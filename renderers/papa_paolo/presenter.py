@@ -54,12 +54,8 @@ from engine.papa_paolo.steps import (
 from ..i18n import t
 from ..presenter import CHAT, TERMINAL, ChoiceNotFound, Menu, MenuItem, Presenter, Spot, fit_description
 from . import text as words
-from .board import render_board
-from .final import render_final
-from .hoodimage import render_own
 from .hoodtext import own_board_text, pizzas_taken
 from .scoring import score_parts
-from .spots import board_spots, seat_spots
 from .squares import NUMBERED, numbered_kinds, square_keys
 from .text import ACTION_EMOJI, COLOUR_EMOJI, ROAD_CHAR, delivery_name
 
@@ -244,16 +240,27 @@ class PapaPaoloPresenter(Presenter):
     def error_text(self, exc: Exception, players: Sequence[str], language: str) -> str:
         return words.error_text(exc, players, language)
 
+    # The drawing modules (and Pillow under them) are imported when a picture is first asked for:
+    # a terminal without maps, or a chat without pictures, never needs them.
+
     def render(self, kind: str, view, events: Sequence[Any], language: str, *, layout: str = "landscape") -> bytes:
         public = [e for e in events if e.visible_to(None)]
         if kind == "final":
+            from .final import render_final
+
             return render_final(view, events=public, language=language, layout=layout)
+        from .board import render_board
+
         return render_board(view, events=public, language=language, layout=layout)
 
     def render_private(self, view, events: Sequence[Any], language: str, *, layout: str = "landscape") -> bytes:
+        from .hoodimage import render_own
+
         return render_own(view, events=events, language=language, layout=layout)
 
     def spots(self, picture: str, view, choices: Sequence[Any], *, layout: str = "landscape") -> list[Spot]:
+        from .spots import board_spots, seat_spots
+
         if picture == "map":
             return board_spots(view, choices, layout)
         return seat_spots(view, choices) if picture == "seat" and view.viewer is not None else []

@@ -4,6 +4,8 @@ foreign snapshot ignored and replaced; idle games packed, a bounded number live.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 import shutil
 from pathlib import Path
@@ -16,6 +18,7 @@ from bot.games import KINDS, kind
 from bot.service import GameService
 from bot.service.model import PLAYING
 from bot.service.snapshots import stamp, unpack
+from bot.service.store import IDLE_AFTER, SNAPSHOT_EVERY
 from bot.service.turnmessages import private_choices
 
 PHASES_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "phases-before-31.sqlite3"
@@ -106,6 +109,91 @@ async def test_a_game_read_back_from_its_snapshot_plays_on_as_the_replayed_one(d
         await service.close()
 
 
+async def crash(service) -> None:
+    """Stop ``service`` as a killed process would: nothing more stored (no snapshots at the stop)."""
+    service.pictures.close()
+    await service.storage.close()
+
+
+async def stored_snapshot(service, gid: int):
+    return (await service.storage.load_with_snapshots([gid]))[gid][1]
+
+
+async def test_a_snapshot_every_nth_move_and_after_a_crash_the_moves_since_applied(database, clock):
+    """A move commits no snapshot until the game is SNAPSHOT_EVERY moves past the last one (that
+    move's commit stores it); after a crash, a restore reads it back and applies the moves since,
+    without replaying the game, and the game plays on as the replayed one."""
+    service = await GameService.open(database, clock=clock)
+    rng = random.Random(5)
+    try:
+        gid, users = await started(service, "papa-paolo", seed=5)
+        for press in range(1, SNAPSHOT_EVERY + 4):
+            await press_random(service, chat(1), users, rng)       # a move each (no AI seats)
+            if press >= SNAPSHOT_EVERY - 1:
+                snapshot = await stored_snapshot(service, gid)
+                assert (None if snapshot is None else snapshot.moves) == \
+                    (None if press < SNAPSHOT_EVERY else SNAPSHOT_EVERY)
+        assert (await service.store.load(gid)).meta.moves == SNAPSHOT_EVERY + 3
+    finally:
+        await crash(service)
+    for eager in (False, True):
+        service = await GameService.open(database, clock=clock)
+        try:
+            replayed_ids = replays(service)
+            if eager:
+                assert await service.restore_all() == 1
+            loaded = await service.store.load(gid)
+            assert replayed_ids == [] and loaded.packed.moves == SNAPSHOT_EVERY     # not replayed
+            meta, moves = await service.storage.load_game(gid)
+            assert loaded.since == meta.moves - SNAPSHOT_EVERY > 0
+            replayed = kind("papa-paolo").definition.resume(meta.setup, moves)
+            same_game(loaded.match, replayed)
+            seat, index = await press_random(service, chat(1), users, rng)
+            replayed.apply(replayed.legal_choices(seat)[index], by=seat)
+            same_game((await service.store.load(gid)).match, replayed)
+        finally:
+            await crash(service)
+
+
+async def test_idle_games_and_a_clean_stop_store_their_snapshots(database, clock):
+    """The timer loop stores the snapshot of a game nobody moved for IDLE_AFTER seconds, not of one
+    just moved; a clean stop stores the rest; the next start applies no moves."""
+    service = await GameService.open(database, clock=clock)
+    rng = random.Random(2)
+    try:
+        games = {}
+        for n in (1, 2):
+            people = [user(f"Ann{n}"), user(f"Bob{n}")]
+            games[n] = await start_game(service, chat(n), people, options={"game": "papa-paolo", "seed": n})
+            await press_random(service, chat(n), {u.id: u for u in people}, rng)
+            if n == 1:
+                clock.advance(IDLE_AFTER + 1)           # game 1 is idle now; game 2 moves just now
+        assert [await stored_snapshot(service, gid) for gid in games.values()] == [None, None]
+        sweep = asyncio.create_task(service.run_timers())
+        try:
+            for _ in range(500):                                # its first round sweeps at once
+                if await stored_snapshot(service, games[1]) is not None:
+                    break
+                await asyncio.sleep(0.01)
+        finally:
+            sweep.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweep
+        idle = await stored_snapshot(service, games[1])
+        assert idle is not None and idle.moves == service.store.cached(games[1]).meta.moves
+        assert await stored_snapshot(service, games[2]) is None      # not idle: not yet
+    finally:
+        await service.close()
+    service = await GameService.open(database, clock=clock)
+    try:
+        assert await service.restore_all() == 2
+        for gid in games.values():
+            loaded = service.store.cached(gid)
+            assert loaded.since == 0 and loaded.packed.moves == loaded.meta.moves > 0
+    finally:
+        await service.close()
+
+
 async def sql(database: str, statement: str) -> None:
     """Run ``statement`` on the test database (SQLite file or PostgreSQL schema), behind the service's back."""
     if "search_path=" not in database:
@@ -120,17 +208,19 @@ async def sql(database: str, statement: str) -> None:
 
 @pytest.mark.parametrize("spoilt", [
     "UPDATE snapshots SET stamp = '0:another-code', data = X'00'",        # written by other code
-    "UPDATE snapshots SET moves = moves - 1",                           # behind its game's moves
+    "UPDATE snapshots SET moves = moves + 1",                           # ahead of its game's moves
     "DELETE FROM snapshots",                                            # none (a game from before snapshots)
 ])
 async def test_a_stale_or_foreign_snapshot_is_ignored_and_replaced(database, clock, spoilt):
+    """(Without a snapshot, a game of fewer than SNAPSHOT_EVERY moves is replayed from its setup
+    on first use, as one with a snapshot applies the moves since: so the game here is longer.)"""
     if "search_path=" in database:
         spoilt = spoilt.replace("X'00'", "'\\x00'::bytea")
     service = await GameService.open(database, clock=clock)
     try:
         gid, users = await started(service, "papa-paolo", seed=3)
         rng = random.Random(3)
-        for _ in range(5):
+        for _ in range(SNAPSHOT_EVERY + 2):
             await press_random(service, chat(1), users, rng)
     finally:
         await service.close()
@@ -161,11 +251,13 @@ async def test_a_finished_or_aborted_game_keeps_no_snapshot(database, clock, tin
             c = chat(n)
             people = [user("Ann"), user("Bob")]
             gid = await start_game(service, c, people, options={"game": "tiny-hands", "seed": n})
+            rng, users = random.Random(n), {u.id: u for u in people}
+            await press_random(service, c, users, rng)
+            assert await service.store.store_snapshots() == 1                  # as when it goes idle
             assert (await service.storage.load_with_snapshots([gid]))[gid][1] is not None
             if end == "abort":
                 assert (await service.abort(c, people[0])).ok
             else:
-                rng, users = random.Random(n), {u.id: u for u in people}
                 while (await service.store.load(gid)).meta.status == PLAYING:
                     await press_random(service, c, users, rng)
             meta, snapshot = (await service.storage.load_with_snapshots([gid]))[gid]
@@ -189,7 +281,7 @@ async def test_idle_games_keep_their_match_packed_and_a_bounded_number_stay_live
         live = [n for n, (gid, _) in games.items() if store.cached(gid).live]
         assert live == [3, 4]                                           # the two used last
         first = store.cached(games[1][0])
-        assert first.packed.moves == first.meta.moves
+        assert not first.live and first.committed_moves() == first.meta.moves == first.since
         # A game whose chat's lock is held (an action under way: it may hold the live match and
         # move it) stays live, though used longest ago; the others go by their last use.
         async with store.lock("fake", "chat3"):

@@ -100,6 +100,11 @@ CLAIMABLE_OUT = (
     f"AND {UNSENT} GROUP BY dest) f ON o.id = f.first "
     "WHERE o.due <= ? AND (o.state = 'pending' OR o.lease IS NULL OR o.lease <= ?){skip} "
     "ORDER BY rank, turn, o.id LIMIT ?")
+# The messages a claim chose (``c``, from ``CLAIMABLE_OUT``) marked 'sending' for an owner, with
+# what the choice saw of each (its state before, rank and turn): ``Dialect.chained_writes`` only.
+CLAIM_CHOSEN = ("UPDATE outbox SET state = 'sending', owner = ?, lease = ?, attempts = outbox.attempts + 1 "
+                f"FROM c WHERE outbox.id = c.id RETURNING {', '.join('outbox.' + c for c in OUT_COLS.split(', '))}, "
+                "c.state, c.rank, c.turn")
 # Claims of one platform take turns (``Dialect.take_turns``): a claim must see the claims
 # before it, or two owners could split one destination's messages.
 CLAIMS_OF = "outbox claim {platform}"
@@ -120,6 +125,11 @@ RELEASE_OUT = "UPDATE outbox SET state = ?, owner = NULL, lease = NULL WHERE id 
 # unsent messages.)
 NEXT_DUE = (f"SELECT {WAKE} FROM outbox o JOIN (SELECT MIN(id) AS first FROM outbox WHERE platform = ? "
             f"AND {UNSENT} GROUP BY dest) f ON o.id = f.first")
+
+
+def claimed_from_row(row: Any, state_before: str, rank: int, turn: float) -> StoredOut:
+    """A claimed message: taken over when it was 'sending' already (a dead owner's)."""
+    return replace(out_from_row(row), taken_over=state_before == "sending", rank=rank, turn=float(turn))
 
 
 async def enqueue(conn: Connection, out: OutRow, now: float) -> int:
@@ -169,22 +179,24 @@ class StoredOutbox:
         # coalescing an edit into it must not be skipped while the messages after it are handed out.
         claim += dialect.for_update(of="o")
 
-        async def run(conn: Connection) -> tuple[dict[int, tuple[str, int, float]], list[Any]]:
+        params = (platform, now, now, *dests, limit)
+
+        async def run(conn: Connection) -> list[StoredOut]:
             if dialect.take_turns is not None:
                 await conn.execute(dialect.take_turns, (CLAIMS_OF.format(platform=platform),))
-            chosen = {out_id: (state, rank, float(turn)) for out_id, state, rank, turn
-                      in await conn.all(claim, (platform, now, now, *dests, limit))}
+            if dialect.chained_writes:
+                # The choice and the marking in one statement (one round trip, as before the split).
+                rows = await conn.all(f"WITH c AS ({claim}) {CLAIM_CHOSEN}", (*params, owner, now + lease_seconds))
+                return [claimed_from_row(r[:-3], r[-3], r[-2], r[-1]) for r in rows]
+            chosen = {out_id: (state, rank, turn) for out_id, state, rank, turn in await conn.all(claim, params)}
             if not chosen:
-                return chosen, []
+                return []
             rows = await conn.all(f"UPDATE outbox SET state = 'sending', owner = ?, lease = ?, attempts = attempts + 1 "
                                   f"WHERE id IN ({marks(len(chosen))}) RETURNING {OUT_COLS}",
                                   (owner, now + lease_seconds, *chosen))
-            return chosen, rows
-        chosen, rows = await self.database.transaction(run)
-        order = {out_id: i for i, out_id in enumerate(chosen)}      # the claim's order (rank, turn, id)
-        claimed = [replace(out_from_row(r), taken_over=chosen[r[0]][0] == "sending", rank=chosen[r[0]][1],
-                           turn=chosen[r[0]][2]) for r in rows]
-        return sorted(claimed, key=lambda o: order[o.id])
+            return [claimed_from_row(r, *chosen[r[0]]) for r in rows]
+        claimed = await self.database.transaction(run)
+        return sorted(claimed, key=lambda o: (o.rank, o.turn, o.id))      # the claim's order
 
     async def last_shown(self, platform: str, slot: str) -> dict | None:
         """The body of ``slot``'s latest message that went out (None: none is kept)."""
@@ -228,6 +240,14 @@ class StoredOutbox:
     async def mark_sent(self, out: StoredOut, message_id: str, now: float) -> None:
         if out.slot is None:
             await self.database.change(MARK_SENT_TRIMMED, (message_id, now, delivered_body(out.body), out.id))
+            return
+
+        if self.database.dialect.chained_writes:
+            # One statement (one round trip); its parts touch different rows (the message sent,
+            # the slot, the slot's earlier messages), so none needs to see another's write.
+            await self.database.change(f"WITH sent AS ({MARK_SENT}), slot AS ({UPSERT_SLOT}) {DROP_REPLACED}",
+                                       (message_id, now, out.id, out.platform, out.slot, message_id,
+                                        out.platform, out.slot, out.id))
             return
 
         async def run(conn: Connection) -> None:

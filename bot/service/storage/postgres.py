@@ -37,6 +37,7 @@ POSTGRES = Dialect(
     continue_ids=(f"SELECT setval('game_ids', GREATEST(?::bigint, ({_LAST_GAME_ID})) + 1, false), "
                   "setval(pg_get_serial_sequence('outbox', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM outbox), false)"),
     row_locks=True,
+    chained_writes=True,
     take_turns="SELECT pg_advisory_xact_lock(hashtext(?))",
     # NOTIFY is delivered at commit, so a page never hears of a move that was rolled back.
     announce_game=f"SELECT pg_notify('{GAMES_CHANNEL}', current_schema() || ':' || ?)",
@@ -150,6 +151,9 @@ class PostgresDatabase(Database):
 
     async def change_returning(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         return await self.pool.fetchrow(numbered(sql), *params)
+
+    async def change_returning_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return await self.pool.fetch(numbered(sql), *params)
 
     def is_conflict(self, exc: BaseException) -> bool:
         return isinstance(exc, asyncpg.UniqueViolationError)

@@ -1,11 +1,12 @@
-"""Snapshots: each running game's match, packed (``bot/service/snapshots.py``), stored in the
-transaction of the move that made it and read back with its game instead of a replay."""
+"""Snapshots: each running game's match, packed (``bot/service/snapshots.py``), stored every few
+moves (in the transaction of the move that made it), when its game goes idle and at a clean stop,
+and read back with its game and the moves since instead of a replay of them all."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..model import ACTIVE, Changes, GameMeta, Snapshot
+from ..model import ACTIVE, Changes, GameMeta, Resumable, Snapshot
 from .games import GAME_COLS, LOAD_CHUNK, meta_from_row
 from .sql import Connection, Database, marks
 
@@ -23,6 +24,10 @@ DROP_SNAPSHOT = "DELETE FROM snapshots WHERE game_id = ?"
 # Games with their snapshot, if any, and without their moves.
 SELECT_SNAPSHOTTED = (f"SELECT {', '.join('g.' + c for c in GAME_COLS)}, s.moves, s.stamp, s.data "
                       "FROM games g LEFT JOIN snapshots s ON s.game_id = g.id")
+# The moves stored after each game's snapshot (all its moves without one), in order. A move's
+# ``n`` is the match's move count before it: a snapshot packed at ``moves`` holds moves 0..moves-1.
+SELECT_SINCE = ("SELECT m.game_id, m.seat, m.pick FROM moves m LEFT JOIN snapshots s ON s.game_id = m.game_id "
+                "WHERE m.game_id IN ({among}) AND m.n >= COALESCE(s.moves, 0) ORDER BY m.game_id, m.n")
 
 
 async def store_snapshots(conn: Connection, changes: Changes) -> None:
@@ -48,6 +53,22 @@ class StoredSnapshots:
                 chunk = tuple(game_ids[start:start + LOAD_CHUNK])
                 for row in await conn.all(f"{SELECT_SNAPSHOTTED} WHERE g.id IN ({marks(len(chunk))})", chunk):
                     out[row[0]] = snapshotted_from_row(row)
+            return out
+        return await self.database.read(load)
+
+    async def load_resumable(self, game_ids: list[int]) -> dict[int, Resumable]:
+        """Many games as a restore reads them (``Resumable``): each with its stored snapshot and
+        the moves stored after it, in two queries a chunk. Missing ids are left out."""
+        async def load(conn: Connection) -> dict[int, Resumable]:
+            out: dict[int, Resumable] = {}
+            for start in range(0, len(game_ids), LOAD_CHUNK):
+                chunk = tuple(game_ids[start:start + LOAD_CHUNK])
+                among = marks(len(chunk))
+                for row in await conn.all(f"{SELECT_SNAPSHOTTED} WHERE g.id IN ({among})", chunk):
+                    meta, snapshot = snapshotted_from_row(row)
+                    out[meta.id] = Resumable(meta, snapshot, [])
+                for gid, seat, pick in await conn.all(SELECT_SINCE.format(among=among), chunk):
+                    out[gid].since.append((seat, pick))
             return out
         return await self.database.read(load)
 

@@ -67,6 +67,10 @@ class Dialect:
     continue_ids: str
     # Row locks a claim takes in PostgreSQL (SQLite's transactions hold the whole database).
     row_locks: bool
+    # Several writes as one statement: a data-modifying WITH, and RETURNING that names every table
+    # of an UPDATE ... FROM (PostgreSQL: one round trip instead of one a statement). SQLite runs
+    # in this process, where a statement costs no trip, and takes neither: its writes go one by one.
+    chained_writes: bool
     # A statement that makes transactions with the same key (``?``) take turns, or None where
     # every write transaction takes turns anyway (SQLite).
     take_turns: str | None
@@ -131,6 +135,10 @@ class Database(ABC):
     async def change_returning(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         """One write statement with ``RETURNING``, committed; the (first) row it returned."""
         return await self.transaction(lambda conn: conn.one(sql, params))
+
+    async def change_returning_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """One write statement with ``RETURNING``, committed; every row it returned."""
+        return await self.transaction(lambda conn: conn.all(sql, params))
 
     @abstractmethod
     def is_conflict(self, exc: BaseException) -> bool:

@@ -35,7 +35,7 @@ SQLITE = Dialect(
     last_game_id=_LAST_GAME_ID,
     next_game_id=_SET_LAST_GAME_ID.format(value=f"({_LAST_GAME_ID}) + 1") + " RETURNING CAST(value AS INTEGER)",
     continue_ids=_SET_LAST_GAME_ID.format(value=f"MAX(?, ({_LAST_GAME_ID}))"),
-    row_locks=False, take_turns=None, announce_game=None, keep_packed=())
+    row_locks=False, chained_writes=False, take_turns=None, announce_game=None, keep_packed=())
 
 
 async def _connect(database: str, **kwargs: Any) -> aiosqlite.Connection:

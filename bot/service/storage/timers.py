@@ -54,17 +54,14 @@ class StoredTimers:
         ``now + lease_seconds``. A timer leaves when its game's commit replaces the game's
         timers or drops it; until then it is handed out again once its lease expires."""
         where, params = platform_filter(platforms)
-        # Timers another claim holds locked are left to it (PostgreSQL): each goes to one owner.
-        due = (f"SELECT {TIMER_COLS} FROM timers WHERE due <= ? AND (lease IS NULL OR lease <= ?){where} "
-               f"ORDER BY due, game_id, kind" + self.database.dialect.for_update(skip_locked=True))
-
-        async def run(conn: Connection) -> list[TimerRow]:
-            rows = [TimerRow(*r) for r in await conn.all(due, (now, now, *params))]
-            if rows:
-                await conn.executemany("UPDATE timers SET owner = ?, lease = ? WHERE game_id = ? AND kind = ?",
-                                       [(owner, now + lease_seconds, t.game_id, t.kind) for t in rows])
-            return rows
-        return await self.database.transaction(run)
+        # One statement (one round trip on PostgreSQL, as before the storage split). Timers
+        # another claim holds locked are left to it (PostgreSQL): each goes to one owner.
+        due = (f"SELECT game_id, kind FROM timers WHERE due <= ? AND (lease IS NULL OR lease <= ?){where}"
+               + self.database.dialect.for_update(skip_locked=True))
+        rows = await self.database.change_returning_all(
+            f"UPDATE timers SET owner = ?, lease = ? WHERE (game_id, kind) IN ({due}) RETURNING {TIMER_COLS}",
+            (owner, now + lease_seconds, now, now, *params))
+        return sorted((TimerRow(*r) for r in rows), key=lambda t: (t.due, t.game_id, t.kind))
 
     async def release_timer(self, timer: TimerRow, owner: str) -> None:
         """Give back a claimed timer that did not fire: any owner may claim it again at once."""
