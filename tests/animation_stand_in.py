@@ -10,7 +10,8 @@ an upload limit, the same bytes sent again) is marked ``@pytest.mark.real_animat
 real drawing. The drawing itself is tested for every game in tests/service/test_animation.py.
 
 (Only a drawing in the test's own process is stood in for: a service drawing in processes of its
-own, ``drawing_processes`` > 0, draws the real animation there.)
+own, ``drawing_processes`` > 0, draws the real animation there. A test's worker process that never
+shows its animation, such as the crash workers, calls ``use_in_this_process``.)
 """
 
 from __future__ import annotations
@@ -36,3 +37,8 @@ def stand_in(fmt: str) -> bytes:
 def draw_stand_in(kind_id: str, setup: object, moves: Sequence, language: str, platform: str) -> bytes:
     """In place of ``animation.draw``: the stand-in in the format ``platform`` plays."""
     return stand_in(animation.spec(platform).format)
+
+
+def use_in_this_process() -> None:
+    """For a worker process of a test that never looks at the animation (crash_worker.py, ...)."""
+    animation.draw = draw_stand_in
