@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+import pytest_asyncio
 from browser_kit import PHONE, start_table
 
 from bot.web.auth import sign_init_data
@@ -19,7 +20,7 @@ def init_data(user_id: int, start_param: str, *, token: str = TOKEN, age: float 
     return sign_init_data(fields, token)
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")      # the browser tests' loop (conftest.py)
 async def telegram_table(tmp_path):
     table = await start_table(tmp_path)
     await table.board.stop()

@@ -151,6 +151,7 @@ class Player:
         assert len(offered) > 18                                     # more than one menu holds
 
 
+@pytest.mark.real_animation
 @pytest.mark.parametrize("players", whole_games.cases(3, 4, 5, 6))
 async def test_whole_game_by_buttons(table, service, players, monkeypatch):
     monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: SEEDS[players])

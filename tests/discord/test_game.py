@@ -37,6 +37,7 @@ def round_of(prompt) -> int:
     return int(ROUND.search(prompt.content).group(1))
 
 
+@pytest.mark.real_animation
 async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, service, monkeypatch):
     await table.started_game()
     presses = evictions = 0
@@ -216,6 +217,7 @@ async def test_leaving_mid_game_hands_the_seat_to_the_ai(table, service):
     assert table.to_move(prompt) is not table.bob
 
 
+@pytest.mark.real_animation
 async def test_an_animation_over_the_channels_upload_limit_is_left_out_with_a_line_saying_so(
         table, service, simcord_bot, monkeypatch):
     await table.started_game()

@@ -119,6 +119,10 @@ async def run(db: str, sends: str, kill_prob: float = 0.0, rng_seed: int | None 
 
 
 if __name__ == "__main__":
+    # Only message ids are recorded: the end's animation is a stand-in (tests/animation_stand_in.py).
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from animation_stand_in import use_in_this_process
+    use_in_this_process()
     args = sys.argv[1:]
     asyncio.run(run(args[0], args[1], float(args[2]) if len(args) > 2 else 0.0,
                     int(args[3]) if len(args) > 3 else None))

@@ -19,6 +19,9 @@ from bot.service.info import REPLAY_COOLDOWN
 from renderers.animation import Frame, encode, holds
 from renderers.i18n import t
 
+# The animation is what these tests look at: drawn for real (tests/animation_stand_in.py).
+pytestmark = pytest.mark.real_animation
+
 
 def played(game_id: str, players: int, seed: int, *, upto: int | None = None):
     """A random game's stored setup and its moves ((seat, text)), to its end or ``upto`` moves."""

@@ -158,6 +158,9 @@ async def run(db: str, sends: str, presses: str, kill_prob: float = 0.0, rng_see
 
 
 if __name__ == "__main__":
+    # Only the messages' ids and words are recorded: the end's animation is a stand-in (tests/animation_stand_in.py).
+    from animation_stand_in import use_in_this_process
+    use_in_this_process()
     args = sys.argv[1:]
     asyncio.run(run(args[0], args[1], args[2], float(args[3]) if len(args) > 3 else 0.0,
                     int(args[4]) if len(args) > 4 else None, int(args[5]) if len(args) > 5 else 0))

@@ -112,6 +112,7 @@ async def test_lobby_by_deep_link_and_start(api, bot, table):
 
 
 
+@pytest.mark.real_animation
 async def test_complete_three_player_game_by_taps_only(api, bot, table, monkeypatch):
     lobby = await open_lobby(api, bot, table)
     api.send_text(table.group, table.users["bob"], "/record")     # nothing finished here yet

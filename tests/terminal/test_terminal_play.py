@@ -316,6 +316,7 @@ def test_resume_without_an_unfinished_game_starts_one(monkeypatch, capsys, tmp_p
     assert "The game is over!" in out
 
 
+@pytest.mark.real_animation
 def test_one_map_file_follows_the_game_and_the_final_standings_have_their_own(monkeypatch, capsys, tmp_path):
     maps = tmp_path / "maps"
     code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--ai", "1", "--seed", "2",
