@@ -65,7 +65,7 @@ async def test_a_dead_services_messages_go_out_once_its_lease_ran_out(pair):
     rows = await a.storage.outbox_rows()
     claimed = await a.storage.claim_unsent("fake", "bot-a", clock.now(), 30)
     first = claimed[0]
-    await transport.deliver(await a.delivery._outgoing(first))
+    await transport.deliver(await a.delivery._outgoing(first, transport))
     assert await b.deliver_pending(transport) == 0            # a's lease holds: b waits
     clock.advance(seconds=31)
     sent = await b.deliver_pending(transport)
