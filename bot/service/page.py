@@ -266,7 +266,7 @@ def _labels(top: Menu, groups: dict[str, Any]) -> dict[str, str]:
                     labels.setdefault(item["choice"], item["label"])
     for item in top.items():
         if item.choice is not None:
-            labels[str(item.choice)] = item.label
+            labels[str(item.choice)] = without_leading_symbols(item.label)
     return labels
 
 

@@ -95,11 +95,18 @@ OUT_OF_VIEW = """() => {
     if (r.width < 24 || r.height < 24) problems.push('choice too small: ' + button.textContent);
   }
   const stage = document.getElementById('stage').getBoundingClientRect();
-  for (const spot of document.querySelectorAll('.spot')) {
+  const targets = [];
+  for (const spot of document.querySelectorAll('.spot:not([hidden])')) {
     const r = spot.getBoundingClientRect();
     if (r.width < 23.9 || r.height < 23.9) problems.push(`target ${r.width.toFixed(1)}x${r.height.toFixed(1)} px`);
     const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
     if (x < stage.left || x > stage.right || y < stage.top || y > stage.bottom) problems.push('target off the board: ' + spot.getAttribute('aria-label'));
+    targets.push([r, x, y, spot.getAttribute('aria-label')]);
+  }
+  for (const [r, , , name] of targets) {
+    for (const [, x, y, other] of targets) {
+      if (name !== other && x > r.left && x < r.right && y > r.top && y < r.bottom) problems.push(`${name} covers ${other}`);
+    }
   }
   return problems;
 }"""
@@ -127,7 +134,7 @@ async def play_by_taps(page, *, seed: int = 0, limit: int = 800, until: str | No
             assert not problems, f"after {taps} taps: {problems}"
         if await page.locator("#final").is_visible() or (until and await page.evaluate(until)):
             return taps
-        spots = page.locator(".spot:not([disabled])")
+        spots = page.locator(".spot:not([disabled]):not([hidden])")
         targets = spots if await spots.count() else page.locator("[data-act]:not([disabled]), [data-open]")
         count = await targets.count()
         if not count:

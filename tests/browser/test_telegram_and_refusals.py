@@ -52,7 +52,7 @@ async def test_a_telegram_launch_opens_the_players_own_seat(browser, telegram_ta
     game_id = await table.game("paris-paris", ["Ann"], ai=1, platform="telegram")
     start = table.service.codec.encode("w", game_id)
     page = await open_mini_app(browser, table, init_data(1001, start))
-    await page.wait_for_selector("#players li.you")
+    await page.wait_for_selector("#players li.you", state="attached")   # under the Scores tab on a phone
     assert "Ann" in await page.locator("#players li.you").text_content()
     # In the viewer's language (the initData's language_code), with the choices of their seat.
     await page.wait_for_function("document.documentElement.lang === 'de'")

@@ -283,8 +283,8 @@ function glow(payload, lit) {
   for (const node of document.querySelectorAll("[data-act]")) {
     if (node.getAttribute("data-act") === payload) node.classList.toggle("glow", lit);
   }
-  for (const node of document.querySelectorAll("#world g[data-act]")) {
-    if (node.getAttribute("data-act") === payload) node.classList.toggle("glow", lit);
+  for (const node of document.querySelectorAll("#world g[data-place]")) {
+    if (node.getAttribute("data-place") === payload) node.classList.toggle("glow", lit);
   }
 }
 
@@ -387,7 +387,7 @@ function drawSpots(spots, reframe) {
   figure.spots = spots;
   const shapes = spots.map((spot) => {
     const [left, top, right, bottom] = spot.box;
-    const group = svg("g", { "data-act": spot.act });
+    const group = svg("g", { "data-place": spot.act });
     let make;
     if (spot.outline) make = () => svg("polygon", { points: spot.outline.map((p) => p.join(",")).join(" ") });
     else if (spot.round) make = () => svg("circle", { cx: (left + right) / 2, cy: (top + bottom) / 2, r: Math.max(right - left, bottom - top) / 2 + 2 });
@@ -402,7 +402,7 @@ function drawSpots(spots, reframe) {
   $("hits").replaceChildren(...spots.map((spot) => {
     const button = el("button", {
       type: "button", class: "spot", "aria-label": plain(spot.label), title: plain(spot.label), "data-act": spot.act,
-      onclick: () => act(spot.act),
+      onclick: (event) => act(nearest(event, spot.act)),
     });
     if (!connected) button.disabled = true;
     linkLight(button, spot.act);
@@ -452,18 +452,49 @@ function place() {
   clampView();
   $("world").style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
   const buttons = $("hits").children;
-  (figure.spots || []).forEach((spot, index) => {
-    const button = buttons[index];
-    if (!button) return;
+  const rings = figure.svg.children;
+  const targets = (figure.spots || []).map((spot, index) => {
     const [left, top, right, bottom] = spot.box;
     const width = Math.max(TARGET, (right - left) * view.scale), height = Math.max(TARGET, (bottom - top) * view.scale);
     const cx = view.x + ((left + right) / 2) * view.scale, cy = view.y + ((top + bottom) / 2) * view.scale;
-    button.style.left = (cx - width / 2) + "px";
-    button.style.top = (cy - height / 2) + "px";
-    button.style.width = width + "px";
-    button.style.height = height + "px";
-    button.style.borderRadius = spot.outline || spot.round ? "50%" : "6px";
+    return { spot, index, cx, cy, width, height, size: (right - left) * (bottom - top) };
   });
+  // A place too small at this zoom for its 24 px target without covering a neighbour's is not
+  // lit until the board is zoomed in (its choice stays in the bar): the largest places go first.
+  const kept = [];
+  const covers = (a, x, y) => Math.abs(a.cx - x) < a.width / 2 && Math.abs(a.cy - y) < a.height / 2;
+  for (const target of [...targets].sort((a, b) => b.size - a.size)) {
+    const clear = kept.every((other) => !covers(other, target.cx, target.cy) && !covers(target, other.cx, other.cy));
+    if (clear) kept.push(target);
+    target.shown = clear;
+  }
+  for (const target of targets) {
+    const button = buttons[target.index];
+    if (!button) continue;
+    button.hidden = !target.shown;
+    if (rings[target.index]) rings[target.index].classList.toggle("off", !target.shown);
+    button.style.left = (target.cx - target.width / 2) + "px";
+    button.style.top = (target.cy - target.height / 2) + "px";
+    button.style.width = target.width + "px";
+    button.style.height = target.height + "px";
+    button.style.borderRadius = target.spot.outline || target.spot.round ? "50%" : "6px";
+  }
+  figure.targets = targets;
+}
+
+// A tap between two lit places goes to the one whose centre is nearer (their 24 px targets may
+// overlap where the places are smaller); a key press plays the focused place itself.
+function nearest(event, payload) {
+  if (!event.detail || !figure || !figure.targets) return payload;
+  const stage = $("stage").getBoundingClientRect();
+  const x = event.clientX - stage.left, y = event.clientY - stage.top;
+  let best = null, distance = Infinity;
+  for (const target of figure.targets) {
+    if (!target.shown) continue;
+    const d = Math.hypot(target.cx - x, target.cy - y);
+    if (d < distance) { distance = d; best = target.spot.act; }
+  }
+  return best || payload;
 }
 
 function zoomAt(factor, sx, sy) {
