@@ -364,7 +364,7 @@ function renderReview() {
 // ---- the board: pictures, lit places, zoom and pan ----------------------------------------------
 const view = { scale: 1, x: 0, y: 0, width: 0, height: 0 };   // screen = picture * scale + (x, y)
 window.boardView = view;
-let figure = null;         // { name, src, img, svg, spots }
+let figure = null;         // { name, src, base (src without the pass), img, svg, spots }
 
 function spotsOn(name) {
   return ((state.choices && state.choices.spots) || []).filter((spot) => spot.picture === name);
@@ -388,18 +388,19 @@ function renderPictures() {
   const key = picture.name + "|" + spots.map((spot) => spot.act).join(",");
   const reframe = key !== litKey || !figure || figure.name !== picture.name;
   litKey = key;
-  if (figure && figure.src === src) { drawSpots(spots, reframe); drawn(); return; }
+  // A picture is known by its name (src without the pass): a page pass traded anew loads nothing again.
+  if (figure && figure.base === picture.src) { drawSpots(spots, reframe); drawn(); return; }
   // Until the new picture is here, the old one shows unlit (its places are no choice any more).
   if (figure) { figure.svg.replaceChildren(); figure.spots = []; $("hits").replaceChildren(); }
   // Load the new picture beside the old one, and swap when it is there (no blank board between).
   const img = el("img", { src, alt: picture.alt, "data-picture": picture.name, decoding: "async", draggable: "false" });
   const shown = () => {
-    if (state.pictures.every((p) => p.src + "&t=" + encodeURIComponent(pass) !== src)) return;   // a newer state came
+    if (state.pictures.every((p) => p.src !== picture.src)) return;   // a newer state came
     img.style.width = img.naturalWidth + "px";
     img.style.height = img.naturalHeight + "px";
     const layer = svg("svg", { width: img.naturalWidth, height: img.naturalHeight, viewBox: `0 0 ${img.naturalWidth} ${img.naturalHeight}`, "aria-hidden": "true" });
     const sameSize = figure && figure.width === img.naturalWidth && figure.height === img.naturalHeight && figure.name === picture.name;
-    figure = { name: picture.name, src, img, svg: layer, width: img.naturalWidth, height: img.naturalHeight };
+    figure = { name: picture.name, src, base: picture.src, img, svg: layer, width: img.naturalWidth, height: img.naturalHeight };
     $("world").replaceChildren(img, layer);
     drawSpots(spotsOn(picture.name), reframe || !sameSize);
     drawn();
