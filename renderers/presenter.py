@@ -60,6 +60,10 @@ class Spot:
     choice: Any                          # one of the choices passed in (the same object/value)
     box: tuple[int, int, int, int]       # left, top, right, bottom, in pixels of that picture
     picture: str = "map"                 # "map": render("map", public view, ...); "seat": render_private(seat view, ...)
+    # The place's own shape, for a board that lights it: a polygon's corners (a hex), or a
+    # round place (a badge) filling the box; neither: the box itself (a square, a row).
+    outline: tuple[tuple[int, int], ...] = ()
+    round: bool = False
 
 
 class ChoiceNotFound(LookupError):
@@ -228,6 +232,16 @@ class Presenter(ABC):
 
     def colour_name(self, colour: str, language: str) -> str | None:
         """The word for a ``MenuItem.colour`` in ``language`` ("blue"), for typed choices; None: none."""
+        return None
+
+    def colour_emoji(self) -> dict[str, str]:
+        """The emoji the game's texts write each colour with (colour id -> emoji): where a text
+        shows one, a web page shows the colour's chip and name instead. Default: none."""
+        return {}
+
+    def colour_rgb(self, colour: str) -> tuple[int, int, int] | None:
+        """The colour a ``MenuItem.colour`` is drawn in on the pictures, for a chip beside its
+        name on the web board; None: none."""
         return None
 
     def not_now(self, view: Any, text: str, language: str) -> list[str]:

@@ -15,15 +15,16 @@ looks, so two seats' pages share the public picture and twin games give the same
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
 
 from bot.games import GameKind
 from renderers.i18n import t
-from renderers.presenter import CHAT, Menu
+from renderers.presenter import Menu, Presenter
 
-from .model import LOBBY, PLAYING, GameMeta
+from .model import FINISHED, LOBBY, PLAYING, GameMeta
 from .payloads import PayloadCodec
 from .phase import Phase
 from .turnmessages import acting_names, cycle_events, private_choices
@@ -33,7 +34,30 @@ LOG_EVENTS = 120          # the events they are drawn from (a long game's early 
 LAYOUTS = ("landscape", "portrait")
 # The page's own words (its buttons and headings), sent with each state in the viewer's language.
 PAGE_TEXTS = ("players", "you", "secret", "log", "back", "review", "first", "round_back", "move_back",
-              "move_of", "move_on", "round_on", "last", "reconnecting")
+              "move_of", "move_on", "round_on", "last", "reconnecting", "paused", "tab_game", "tab_log",
+              "tab_secret", "close", "zoom_in", "zoom_out", "zoom_fit", "board", "seat_board", "decision")
+# Where the page's texts are read: the game's own page, so a secret says no chat's name
+# ("Your Lire: 10 L", not "Your Lire in Pizza club: ...").
+HERE = ""
+TurnKind = Literal["yours", "waiting", "planning", "over", "lobby"]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnLine:
+    """What the page says about whose move it is, in one line: the viewer's turn, whom the game
+    waits for, that others are planning in private (never what), or that the game is over. A
+    page that loses its server says it is paused itself (it cannot be told)."""
+
+    kind: TurnKind
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Colour:
+    """A colour a choice is made in, as the page shows it: a chip of ``rgb`` beside its ``name``."""
+
+    name: str
+    rgb: str            # "#rrggbb"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,18 +98,23 @@ def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, reque
         "layout": request.layout,
         "texts": {key: t(lang, f"web.{key}", at="{at}", total="{total}") for key in PAGE_TEXTS},
         "players": [{"name": s.name, "ai": s.is_ai, "you": i == seat} for i, s in enumerate(meta.seats)],
+        "colours": colour_table(pres, lang),
     }
     if meta.status == LOBBY or match is None:
         state["lines"] = [t(lang, "web.lobby")]
+        state["turn"] = asdict(TurnLine("lobby", t(lang, "web.lobby")))
         return state
     acting = match.to_act() if meta.status == PLAYING else ()
     for index, player in enumerate(state["players"]):
         player["acting"] = index in acting
+    state["turn"] = asdict(turn_line(meta, kind, match, seat, lang, reviewing=request.at is not None))
     view = match.view(seat)
     public = match.view(None) if seat is not None else view
     state["lines"] = [pres.status_line(public, lang)]
     if meta.status == PLAYING:
-        state["prompt"] = _prompt(meta, kind, match, seat, lang)
+        # The pointing hand it starts with says nothing the turn line does not (and is a box
+        # where no emoji font is installed).
+        state["prompt"] = without_leading_symbols(_prompt(meta, kind, match, seat, lang))
     else:
         state["final"] = pres.final_lines(public, lang)
     scores = match.pacing.public_returns()
@@ -101,11 +130,24 @@ def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, reque
                          "alt": pres.picture_description("seat", view, (), match.players, lang)})
     state["pictures"] = pictures
     if seat is not None:
-        state["secret"] = pres.secret_text(view, lang, CHAT)
+        state["secret"] = pres.secret_text(view, lang, HERE)
         if seat in acting and request.at is None:
             state["choices"] = choices(meta, kind, match, codec, seat, view, lang, request.layout)
     state["log"] = log_lines(kind, match, seat, view, lang)
     return state
+
+
+def turn_line(meta: GameMeta, kind: GameKind, match, seat: int | None, lang: str, *,
+              reviewing: bool = False) -> TurnLine:
+    """Whose move it is, for ``seat``'s page (None: a spectator's)."""
+    if meta.status == FINISHED or match.is_terminal() or reviewing:
+        return TurnLine("over", t(lang, "web.turn.over"))
+    if seat is not None and seat in match.to_act():
+        return TurnLine("yours", t(lang, "web.turn.yours"))
+    names = ", ".join(acting_names(meta, match))
+    if private_choices(kind, match):
+        return TurnLine("planning", t(lang, "web.turn.planning", players=names))
+    return TurnLine("waiting", t(lang, "web.turn.waiting", players=names))
 
 
 def public_moves(meta: GameMeta, kind: GameKind, match) -> int:
@@ -124,9 +166,9 @@ def _prompt(meta: GameMeta, kind: GameKind, match, seat: int | None, lang: str) 
     pres = kind.presenter
     if private_choices(kind, match):
         if seat is not None and seat in match.to_act():
-            return pres.prompt_line(match.view(seat), lang, CHAT)
+            return pres.prompt_line(match.view(seat), lang)
         return t(lang, "bot.msg.waiting", players=", ".join(acting_names(meta, match)))
-    return pres.prompt_line(match.view(None), lang, CHAT)
+    return pres.prompt_line(match.view(None), lang)
 
 
 def choices(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, seat: int, view: Any, lang: str,
@@ -143,7 +185,7 @@ def choices(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, seat: in
         return codec.encode("c", *bound, index[str(choice)])
 
     def rows(menu: Menu) -> list[list[dict[str, Any]]]:
-        return [[_item(item, act) for item in row] for row in menu.rows]
+        return [[_item(item, act, pres, lang) for item in row] for row in menu.rows]
 
     top = pres.menu(view, legal, lang)
     groups: dict[str, Any] = {}
@@ -161,21 +203,57 @@ def choices(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, seat: in
     for name in pictures:
         for spot in pres.spots(name, view, legal, layout=layout):
             if str(spot.choice) in index:
-                spots.append({"picture": spot.picture, "box": list(spot.box), "act": act(spot.choice),
-                              "label": labels.get(str(spot.choice), str(spot.choice))})
+                shown: dict[str, Any] = {"picture": spot.picture, "box": list(spot.box), "act": act(spot.choice),
+                                         "label": labels.get(str(spot.choice), str(spot.choice))}
+                if spot.outline:
+                    shown["outline"] = [list(point) for point in spot.outline]
+                if spot.round:
+                    shown["round"] = True
+                spots.append(shown)
     return {"rows": rows(top), "groups": groups, "spots": spots}
 
 
-def _item(item, act) -> dict[str, Any]:
-    out: dict[str, Any] = {"label": item.label}
+def _item(item, act, pres: Presenter, lang: str) -> dict[str, Any]:
+    # The emoji a chat's button starts with says nothing its words do not (and is a box where
+    # no emoji font is installed): the page's buttons go without it.
+    out: dict[str, Any] = {"label": without_leading_symbols(item.label)}
     if item.choice is not None:
         out["act"] = act(item.choice)
         out["choice"] = str(item.choice)
     else:
         out["open"] = item.group
     if item.colour:
-        out["colour"] = item.colour
+        colour = colour_chip(pres, item.colour, lang)
+        if colour is not None:
+            # The chip and its name say the colour (the emoji said it alone, and went).
+            out["colour"] = asdict(colour)
     return out
+
+
+def colour_chip(pres: Presenter, colour: str, lang: str) -> Colour | None:
+    name, rgb = pres.colour_name(colour, lang), pres.colour_rgb(colour)
+    if name is None or rgb is None:
+        return None
+    return Colour(name, "#{:02x}{:02x}{:02x}".format(*rgb[:3]))
+
+
+def colour_table(pres: Presenter, lang: str) -> dict[str, dict[str, str]]:
+    """Each colour emoji the game's texts write, as the page shows it instead: a chip and a name."""
+    table = {}
+    for colour, emoji in pres.colour_emoji().items():
+        chip = colour_chip(pres, colour, lang)
+        if chip is not None:
+            table[emoji] = asdict(chip)
+    return table
+
+
+def without_leading_symbols(label: str) -> str:
+    """``label`` without the emoji and spaces it starts with ("🟥 red" -> "red")."""
+    start = 0
+    while start < len(label) and (unicodedata.category(label[start]) in ("So", "Sk", "Mn", "Zs", "Cf")
+                                  or label[start] in "\ufe0f\u200d "):
+        start += 1
+    return label[start:] or label
 
 
 def _labels(top: Menu, groups: dict[str, Any]) -> dict[str, str]:
@@ -188,7 +266,7 @@ def _labels(top: Menu, groups: dict[str, Any]) -> dict[str, str]:
                     labels.setdefault(item["choice"], item["label"])
     for item in top.items():
         if item.choice is not None:
-            labels[str(item.choice)] = item.label
+            labels[str(item.choice)] = without_leading_symbols(item.label)
     return labels
 
 
@@ -207,7 +285,7 @@ def log_lines(kind: GameKind, match, seat: int | None, view: Any, lang: str) -> 
             continue
         lines += _narrated(pres, public, match.players, lang)
         public = []
-        text = pres.private_text(event, view, lang, CHAT)
+        text = pres.private_text(event, view, lang, HERE)
         if text:
             lines.append(text)
     lines += _narrated(pres, public, match.players, lang)

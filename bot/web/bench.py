@@ -310,7 +310,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--database-url", default=os.environ.get("BOARDCHAT_BENCH_PG", DEFAULT_PG),
                         help="PostgreSQL server (a fresh schema is made and dropped)")
     parser.add_argument("--serve", metavar="URL", help=argparse.SUPPRESS)   # one board server process
+    parser.add_argument("--browser", action="store_true",
+                        help="instead: each game's page in Chromium (first board on a mobile profile, "
+                             "bytes per move, tap to own page; bot.web.pagebench)")
     args = parser.parse_args(argv)
+    if args.browser:
+        from .pagebench import run as run_pages
+
+        asyncio.run(run_pages())
+        return
     if args.serve:
         asyncio.run(serve(args.serve))
         return

@@ -100,6 +100,7 @@ def make_app(service, settings: WebSettings) -> web.Application:
     app.router.add_get("/", board_page)
     app.router.add_get("/board", board_page)
     app.router.add_static("/static", STATIC, append_version=False)
+    app.router.add_get("/favicon.ico", favicon)
     app.router.add_post("/api/telegram", telegram_pass)
     app.router.add_post("/api/pass", page_pass)
     app.router.add_get("/picture", picture)
@@ -138,6 +139,12 @@ def refusal_page(reason: str, language: str) -> web.Response:
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+async def favicon(request: web.Request) -> web.FileResponse:
+    """The board's icon where browsers look for it without asking the page."""
+    return web.FileResponse(STATIC / "icon-32.png", headers={"Cache-Control": "public, max-age=86400",
+                                                             "Content-Type": "image/png"})
 
 
 async def board_page(request: web.Request) -> web.StreamResponse:

@@ -74,6 +74,17 @@ class PapaPaoloPresenter(Presenter):
     private_pictures = True
     text_prefix = "papa"
 
+    def colour_name(self, colour: str, language: str) -> str | None:
+        return words.colour_word(colour, language) if colour in COLOUR_EMOJI else None
+
+    def colour_emoji(self) -> dict[str, str]:
+        return dict(COLOUR_EMOJI)
+
+    def colour_rgb(self, colour: str) -> tuple[int, int, int] | None:
+        from .pieces import TILE_RGB
+
+        return TILE_RGB.get(colour)
+
     def option_value_text(self, name: str, value: Any, language: str) -> str:
         return t(language, "papa.on" if value else "papa.off")        # every option is on or off
 

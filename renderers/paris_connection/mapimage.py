@@ -223,6 +223,11 @@ def hex_box(hex_id: str, width: int = 1280, layout: str = "landscape") -> tuple[
     return round(min(xs)), round(min(ys)), round(max(xs)), round(max(ys))
 
 
+def hex_outline(hex_id: str, width: int = 1280, layout: str = "landscape") -> tuple[tuple[int, int], ...]:
+    """A hex's corners in a picture of ``width`` (what a board that lights the hex outlines)."""
+    return tuple((round(x), round(y)) for x, y in _corners(geometry(width, layout), hex_id))
+
+
 def _rim(d: ImageDraw.ImageDraw, g: Geometry, hex_id: str, colour, width: float) -> None:
     corners = _corners(g, hex_id, 0.9)
     d.line(corners + corners[:1], fill=colour, width=max(2, round(width)), joint="curve")

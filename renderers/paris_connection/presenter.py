@@ -203,6 +203,14 @@ class ParisConnectionPresenter(Presenter):
     def colour_name(self, colour: str, language: str) -> str | None:
         return colour_word(colour, language) if colour in COMPANIES else None
 
+    def colour_emoji(self) -> dict[str, str]:
+        return dict(COLOUR_EMOJI)
+
+    def colour_rgb(self, colour: str) -> tuple[int, int, int] | None:
+        from .palette import COMPANY_RGB
+
+        return COMPANY_RGB.get(colour)
+
     def choice_text(self, choice, view, language: str) -> str:
         if isinstance(choice, Build):
             return t(language, "pc.reply.build", colour=colour_word(choice.colour, language))

@@ -26,7 +26,8 @@ def map_spots(choices: Sequence[Any], layout: str = "landscape") -> list[Spot]:
         if place is None:
             continue
         if place.area == "hexes":
-            spots.append(Spot(choice, mapimage.hex_box(place.at, WIDTH, layout)))
+            spots.append(Spot(choice, mapimage.hex_box(place.at, WIDTH, layout),
+                              outline=mapimage.hex_outline(place.at, WIDTH, layout)))
         elif place.area == "storage":
             spots.append(Spot(choice, rows[place.at]))
     return spots

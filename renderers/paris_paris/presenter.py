@@ -130,6 +130,14 @@ class ParisParisPresenter(Presenter):
     def colour_name(self, colour: str, language: str) -> str | None:
         return text.colour_name(colour, language)
 
+    def colour_emoji(self) -> dict[str, str]:
+        return dict(text.COLOUR_EMOJI)
+
+    def colour_rgb(self, colour: str) -> tuple[int, int, int] | None:
+        from .buslines import COLOURS
+
+        return COLOURS.get(colour)
+
     def not_now(self, view, typed: str, language: str) -> list[str]:
         """Stations whose name starts with ``typed`` (accents, case and hyphens aside): real
         tiles, just not on offer now (a name on offer was found among the choices already)."""

@@ -35,7 +35,7 @@ def map_spots(view, choices: Sequence[Pick], layout: str = "landscape") -> list[
             evicting.setdefault(pick.tile.station, set()).add(pick.tile.code)
     for pick in choices:
         if pick.evict is None:
-            spots += [Spot(pick, L.pixel_box(L.badge_box(offer, i), width))
+            spots += [Spot(pick, L.pixel_box(L.badge_box(offer, i), width), round=True)
                       for i, tile in enumerate(offer) if tile.code == pick.tile.code]
             spots += [Spot(pick, box) for code, box in rows if code == pick.tile.code]
         elif len(evicting[pick.tile.station]) == 1:

@@ -80,17 +80,63 @@ async def start_table(tmp_path) -> Table:
     return Table(service, board)
 
 
-async def play_by_taps(page, *, seed: int = 0, limit: int = 800, until: str | None = None) -> int:
+# What is out of reach on the page now, as a list of words (empty: all is well). The decision
+# (the prompt and every choice) is on the screen and inside the bar; every lit target measures at
+# least 24x24 CSS px (WCAG 2.2 target size) and sits on the board's part of the screen.
+OUT_OF_VIEW = """() => {
+  const problems = [];
+  const inside = (r, box) => r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1
+                             && r.bottom <= box.bottom + 1;
+  const screen = { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
+  const prompt = document.getElementById('prompt');
+  if (prompt.textContent && !inside(prompt.getBoundingClientRect(), screen)) problems.push('prompt off screen');
+  const bar = document.getElementById('bar').getBoundingClientRect();
+  for (const button of document.querySelectorAll('#menu button')) {
+    const r = button.getBoundingClientRect();
+    if (!inside(r, screen) || !inside(r, bar)) problems.push('choice out of view: ' + button.textContent);
+    if (r.width < 24 || r.height < 24) problems.push('choice too small: ' + button.textContent);
+  }
+  const stage = document.getElementById('stage').getBoundingClientRect();
+  const targets = [];
+  for (const spot of document.querySelectorAll('.spot:not([hidden])')) {
+    const r = spot.getBoundingClientRect();
+    if (r.width < 23.9 || r.height < 23.9) problems.push(`target ${r.width.toFixed(1)}x${r.height.toFixed(1)} px`);
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    if (x < stage.left || x > stage.right || y < stage.top || y > stage.bottom) problems.push('target off the board: ' + spot.getAttribute('aria-label'));
+    targets.push([r, x, y, spot.getAttribute('aria-label')]);
+  }
+  for (const [r, , , name] of targets) {
+    for (const [, x, y, other] of targets) {
+      if (name !== other && x > r.left && x < r.right && y > r.top && y < r.bottom) problems.push(`${name} covers ${other}`);
+    }
+  }
+  return problems;
+}"""
+DRAWN = "window.boardState && window.boardDrawn === window.boardVersion"
+
+
+async def out_of_view(page) -> list[str]:
+    """What of the decision and its targets is out of reach once the page has drawn its state."""
+    await page.wait_for_function(f"() => {DRAWN}", timeout=30_000)
+    return await page.evaluate(OUT_OF_VIEW)
+
+
+async def play_by_taps(page, *, seed: int = 0, limit: int = 800, until: str | None = None,
+                       check_view: bool = False) -> int:
     """Tap lit targets and menu buttons until the game is over (or the page makes the script
     ``until`` true); returns the taps made. A spot is preferred where the page lights one, so the
-    board's targets are what play the game."""
+    board's targets are what play the game. ``check_view``: after every tap, the decision and its
+    lit targets are in view and every target is large enough (``OUT_OF_VIEW``)."""
     rng = random.Random(seed)
     ready = READY if until is None else f"({until}) || {READY}"
     for taps in range(limit):
         await page.wait_for_function(f"() => {ready}", timeout=30_000)
+        if check_view:
+            problems = await out_of_view(page)
+            assert not problems, f"after {taps} taps: {problems}"
         if await page.locator("#final").is_visible() or (until and await page.evaluate(until)):
             return taps
-        spots = page.locator(".spot:not([disabled])")
+        spots = page.locator(".spot:not([disabled]):not([hidden])")
         targets = spots if await spots.count() else page.locator("[data-act]:not([disabled]), [data-open]")
         count = await targets.count()
         if not count:

@@ -28,7 +28,7 @@ async def test_the_page_plays_under_its_policy_without_a_violation(browser, tabl
     await page.wait_for_selector(".spot")
     assert await page.evaluate("window.violations") == []
     # the lit targets are placed on the picture all the same (their style set through node.style)
-    assert await page.locator(".spot").first.evaluate("(spot) => spot.style.left.endsWith('%')")
+    assert await page.locator(".spot").first.evaluate("(spot) => spot.style.left.endsWith('px')")
     assert not [line for line in console if "Content Security Policy" in line or "Refused" in line], console
 
 
@@ -51,7 +51,7 @@ async def test_the_links_pass_stays_out_of_every_address(browser, table):
     assert any("/live?t=" in url for url in asked) and any("/picture?" in url for url in asked), asked
     assert not [url for url in asked if pass_ in url], "the link's pass went into an address"
     await page.reload()
-    await page.wait_for_selector("#players li.you")
+    await page.wait_for_selector("#players li.you", state="attached")
 
 
 async def test_another_site_cannot_frame_the_board(browser, table):

@@ -53,7 +53,7 @@ async def test_a_telegram_launch_opens_the_players_own_seat(browser, telegram_ta
     game_id = await table.game("paris-paris", ["Ann"], ai=1, platform="telegram")
     start = table.service.codec.encode("w", game_id)
     page = await open_mini_app(browser, table, init_data(1001, start))
-    await page.wait_for_selector("#players li.you")
+    await page.wait_for_selector("#players li.you", state="attached")   # under the Scores tab on a phone
     assert "Ann" in await page.locator("#players li.you").text_content()
     # Logged in, the page keeps no launch data in its address (nor so in the history).
     assert await page.evaluate("location.hash") == ""

@@ -13,7 +13,7 @@ async def test_a_whole_game_by_taps(browser, table, game):
     game_id = await table.game(game, ["Ann"], ai=KINDS[game].definition.min_players - 1 or 1)
     page = await browser.new_page(viewport=PHONE)
     await page.goto(table.link(game_id, "Ann"))
-    taps = await play_by_taps(page, seed=game_id)
+    taps = await play_by_taps(page, seed=game_id, check_view=True)
     info = await table.service.game_info(game_id=game_id)
     assert info["status"] == "finished"
     assert taps > 0

@@ -1,10 +1,17 @@
 // The live board: shows the state the server sends for this page's viewer, lights the places a
 // choice can be made, and sends a tap back as the choice's signed payload. The page holds nothing
-// the server did not send it, so it holds no one else's secrets. No framework, no build step.
+// the server did not send it, so it holds no one else's secrets. No framework, no build step, and
+// no inline styles: positions are set through the CSSOM (a strict Content-Security-Policy allows it).
+//
+// Phone first: the board fills the width at the top and zooms and pans (pinch, double tap, wheel,
+// drag); the decision (prompt and choices) sits in a bar at the bottom; scores, log and secret
+// open over the board from tabs. After every state the board is framed on the step's lit places.
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const hash = new URLSearchParams(location.hash.slice(1));
+const SVG = "http://www.w3.org/2000/svg";
+const TARGET = 24;          // the smallest target, in CSS px (WCAG 2.2 target size)
 
 // The link's pass comes in the address's fragment (older links: the query); the page keeps it for
 // this tab only and takes it out of the address at once (and so out of the history). What goes in
@@ -20,6 +27,11 @@ let openGroup = null;      // the submenu open on the page (the server never hea
 let reviewAt = null;       // the move shown while stepping through a finished game (null: now)
 let waitingReply = false;
 let retry = 0;
+let connected = false;
+let tab = null;            // the panel open over the board on a phone (null: none)
+let shownPicture = null;   // the name of the picture on the stage
+let chosenPicture = null;  // the picture the viewer switched to themselves
+let litKey = "";           // the lit places framed last (a new set frames the board again)
 
 const layout = () => (window.innerWidth < 700 ? "portrait" : "landscape");
 const text = (key, fallback) => (state && state.texts && state.texts[key]) || fallback || "";
@@ -28,9 +40,15 @@ function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (key === "onclick") node.addEventListener("click", value);
-    else if (value !== null && value !== undefined) node.setAttribute(key, value);
+    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children) node.append(child);
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
   return node;
 }
 
@@ -51,6 +69,7 @@ async function telegramPass() {
   const initData = (webApp && webApp.initData) || hash.get("tgWebAppData");
   if (!initData) return null;
   if (webApp && webApp.ready) webApp.ready();
+  if (webApp && webApp.expand) webApp.expand();
   const response = await fetch(new URL("api/telegram", location.href), {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -106,25 +125,38 @@ async function connect() {
   socket = new WebSocket(url);
   socket.addEventListener("open", () => {
     retry = 0;
+    connected = true;
     notice("");
-    // A tap sent just before the connection dropped may never be answered: its buttons come back
-    // (if it did land, the new state follows the hello).
-    if (waitingReply && state) { waitingReply = false; render(); }
+    // Back: the choices come back on (a pause switched them off, and a tap sent just before the
+    // connection dropped may never be answered; if it did land, the new state follows the hello).
+    if (state) { waitingReply = false; render(); }
     socket.send(JSON.stringify({ type: "hello", since: reviewAt === null ? version : null, layout: layout(), at: reviewAt }));
   });
   socket.addEventListener("message", (event) => heard(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
     if (!state) { refusedOnOpen(); return; }
-    notice(text("reconnecting", "…"), true);
+    connected = false;
+    paused();
     retry = Math.min(retry + 1, 6);
     setTimeout(connect, Math.min(250 * 2 ** retry, 5000));
   });
 }
 
+function paused() {
+  // Nobody serves the board now (the terminal quit, the bot stopped, the network went): say so,
+  // and switch the choices off until it is back.
+  waitingReply = false;
+  notice(retry >= 2 ? text("paused") : text("reconnecting", "…"), true);
+  const turn = $("turn");
+  turn.className = "paused";
+  turn.textContent = text("paused");
+  for (const button of document.querySelectorAll("[data-act], [data-open]")) button.disabled = true;
+}
+
 async function refusedOnOpen() {
   // The server refused the page's pass before the connection opened: say why, in its words.
-  const response = await fetch(new URL("live?t=" + encodeURIComponent(pagePass), location.href));
-  const body = await response.json().catch(() => ({}));
+  const response = await fetch(new URL("live?t=" + encodeURIComponent(pagePass), location.href)).catch(() => null);
+  const body = response ? await response.json().catch(() => ({})) : {};
   if (body.text) refused(body.text);
   else setTimeout(connect, 1000);
 }
@@ -138,6 +170,7 @@ function heard(message) {
   if (message.type === "state") {
     state = message.state;
     version = message.version;
+    window.boardVersion = version;  // this page's own count of what it was shown (not in the state)
     window.boardState = state;      // what the page shows, for assistive tools and tests
     waitingReply = false;
     if (!(state.choices && state.choices.groups && openGroup in state.choices.groups)) openGroup = null;
@@ -154,7 +187,7 @@ function heard(message) {
 }
 
 function act(payload) {
-  if (waitingReply) return;
+  if (waitingReply || !connected) return;
   waitingReply = true;
   openGroup = null;
   for (const button of document.querySelectorAll("[data-act]")) button.disabled = true;
@@ -168,57 +201,97 @@ function render() {
   document.title = state.game.title;
   $("title").textContent = state.game.title;
   $("chat").textContent = state.game.chat || "";
+  const turn = $("turn");
+  turn.className = state.turn ? state.turn.kind : "";
+  turn.textContent = state.turn ? state.turn.text : "";
   $("players").setAttribute("aria-label", text("players"));
   $("players").replaceChildren(...state.players.map((p) => el("li", {
     class: [p.acting ? "acting" : "", p.you ? "you" : ""].join(" ").trim() || null,
   }, p.name + (p.you ? " (" + text("you") + ")" : ""))));
-  $("lines").replaceChildren(...(state.lines || []).map((line) => el("p", {}, line)));
-  $("prompt").textContent = state.prompt || "";
-  renderPictures();
-  renderMenu();
-  renderReview();
-  const secret = $("secret");
-  secret.hidden = !state.secret;
-  secret.querySelector("h2").textContent = text("secret");
-  secret.querySelector("p").textContent = state.secret || "";
+  $("lines").replaceChildren(...(state.lines || []).map((line) => el("p", {}, ...said(line))));
+  $("prompt").replaceChildren(...said(state.prompt));
+  $("stage").setAttribute("aria-label", text("board"));
+  $("bar").setAttribute("aria-label", text("decision"));
+  $("secret").querySelector("p").replaceChildren(...said(state.secret));
   const final = $("final");
   final.hidden = !state.final;
-  final.replaceChildren(...(state.final || []).map((line) => el("p", {}, line)));
-  $("log-title").textContent = text("log");
-  $("log").replaceChildren(...(state.log || []).map((line) => el("li", {}, line)));
-  $("log").scrollTop = $("log").scrollHeight;
+  final.replaceChildren(...(state.final || []).map((line) => el("p", {}, ...said(line))));
+  $("log").replaceChildren(...(state.log || []).map((line) => el("li", {}, ...said(line))));
+  renderTabs();
+  renderMenu();
+  renderReview();
+  renderPictures();
 }
 
-function renderPictures() {
-  const spots = (state.choices && state.choices.spots) || [];
-  // The picture the viewer acts on comes first (on a phone, the rest is further down).
-  const lit = (picture) => spots.some((spot) => spot.picture === picture.name);
-  const pictures = [...(state.pictures || [])].sort((a, b) => lit(b) - lit(a));
-  const figures = pictures.map((picture) => {
-    const img = el("img", { src: picture.src + "&t=" + encodeURIComponent(pagePass), alt: picture.alt, "data-picture": picture.name });
-    const figure = el("figure", {}, img);
-    const mine = spots.filter((spot) => spot.picture === picture.name);
-    const place = () => {
-      const width = img.naturalWidth, height = img.naturalHeight;
-      if (!width) return;
-      for (const spot of mine) {
-        const [left, top, right, bottom] = spot.box;
-        const button = el("button", {
-          class: "spot", "aria-label": spot.label, title: spot.label, "data-act": spot.act,
-          onclick: () => act(spot.act),
-        });
-        // Through the style object, not a style attribute: the page's policy forbids inline styles.
-        Object.assign(button.style, {
-          left: `${(100 * left) / width}%`, top: `${(100 * top) / height}%`,
-          width: `${(100 * (right - left)) / width}%`, height: `${(100 * (bottom - top)) / height}%`,
-        });
-        figure.append(button);
-      }
-    };
-    if (img.complete) place(); else img.addEventListener("load", place, { once: true });
-    return figure;
-  });
-  $("pictures").replaceChildren(...figures);
+// ---- colours by chip and name ------------------------------------------------------------------
+// The game's texts write a colour with an emoji; the page shows its chip and its name instead (an
+// emoji alone says nothing without an emoji font, or to someone who cannot tell the colours apart).
+function chip(colour, named) {
+  const node = el("span", { class: "chip" }, named ? colour.name : null);
+  node.style.setProperty("--chip", colour.rgb);
+  return node;
+}
+
+function said(line) {
+  const colours = (state && state.colours) || {};
+  const emojis = Object.keys(colours);
+  if (!emojis.length || !line) return [line || ""];
+  const parts = [];
+  let rest = String(line);
+  for (;;) {
+    let at = -1, found = null;
+    for (const emoji of emojis) {
+      const index = rest.indexOf(emoji);
+      if (index >= 0 && (at < 0 || index < at)) { at = index; found = emoji; }
+    }
+    if (found === null) break;
+    if (at > 0) parts.push(rest.slice(0, at));
+    rest = rest.slice(at + found.length).replace(/^\uFE0F/, "");
+    const colour = colours[found];
+    // "🟥 red": the name follows already, so the chip goes without it.
+    parts.push(chip(colour, !rest.trimStart().toLowerCase().startsWith(colour.name.toLowerCase())));
+  }
+  if (rest) parts.push(rest);
+  return parts;
+}
+
+function plain(line) {
+  // A text for a screen reader or a tooltip: each colour emoji as its name.
+  let out = String(line || "");
+  for (const [emoji, colour] of Object.entries((state && state.colours) || {})) out = out.split(emoji).join(colour.name);
+  return out;
+}
+
+// ---- the panels: tabs on a phone, beside the board on a wide screen --------------------------
+function panes() {
+  const list = [["game", text("tab_game")], ["log", text("tab_log")]];
+  if (state.secret) list.push(["secret", text("tab_secret")]);
+  return list;
+}
+
+function renderTabs() {
+  const list = panes();
+  if (tab && !list.some(([key]) => key === tab)) tab = null;
+  $("tabs").setAttribute("aria-label", text("players"));
+  $("tabs").replaceChildren(...list.map(([key, label]) => el("button", {
+    type: "button", "data-tab": key, "aria-pressed": String(tab === key),
+    onclick: () => { tab = tab === key ? null : key; renderTabs(); },
+  }, label)));
+  const wide = window.matchMedia("(min-width: 900px)").matches;
+  const open = tab || (wide ? "game" : null);
+  $("side").hidden = !wide && !tab;
+  for (const [key] of [["game"], ["log"], ["secret"]]) $("pane-" + key).hidden = wide ? (key === "secret" && !state.secret) : key !== open;
+  const title = list.find(([key]) => key === open);
+  $("sheet-title").textContent = wide ? "" : (title ? title[1] : "");
+  $("close").textContent = "✕ " + text("close");
+  $("close").onclick = () => { tab = null; renderTabs(); };
+  if (open === "log" || wide) $("log").lastElementChild?.scrollIntoView({ block: "nearest" });
+}
+
+// ---- the choices ---------------------------------------------------------------------------
+function label(item) {
+  if (!item.colour) return said(item.label);
+  return [chip(item.colour, !item.label.toLowerCase().includes(item.colour.name.toLowerCase())), ...said(item.label)];
 }
 
 function renderMenu() {
@@ -228,28 +301,54 @@ function renderMenu() {
   const group = openGroup ? choices.groups[openGroup] : null;
   const rows = group ? group.rows : choices.rows;
   const parts = [];
-  if (group && group.text) parts.push(el("p", {}, group.text));
+  if (group && group.text) parts.push(el("p", {}, ...said(group.text)));
   for (const row of rows) {
-    parts.push(el("div", { class: "row" }, ...row.map((item) => item.act
-      ? el("button", { "data-act": item.act, onclick: () => act(item.act) }, item.label)
-      : el("button", { "data-open": item.open, onclick: () => { openGroup = item.open; renderMenu(); } }, item.label))));
+    parts.push(el("div", { class: "row" }, ...row.map((item) => {
+      const button = item.act
+        ? el("button", { type: "button", "data-act": item.act, "data-colour": item.colour ? item.colour.name : null,
+                         onclick: () => act(item.act) }, ...label(item))
+        : el("button", { type: "button", "data-open": item.open,
+                         onclick: () => { openGroup = item.open; renderMenu(); renderPictures(); } }, ...label(item));
+      if (item.act) linkLight(button, item.act);
+      if (!connected) button.disabled = true;
+      return button;
+    })));
   }
-  if (group) parts.push(el("div", { class: "row" }, el("button", { onclick: () => { openGroup = null; renderMenu(); } }, text("back"))));
+  if (group) parts.push(el("div", { class: "row" }, el("button", { type: "button", onclick: () => { openGroup = null; renderMenu(); } }, text("back"))));
   menu.replaceChildren(...parts);
+}
+
+function linkLight(node, payload) {
+  // A choice and its place light each other up: hover or focus either, both glow.
+  const on = () => glow(payload, true), off = () => glow(payload, false);
+  node.addEventListener("pointerenter", on);
+  node.addEventListener("pointerleave", off);
+  node.addEventListener("focus", on);
+  node.addEventListener("blur", off);
+}
+
+function glow(payload, lit) {
+  for (const node of document.querySelectorAll("[data-act]")) {
+    if (node.getAttribute("data-act") === payload) node.classList.toggle("glow", lit);
+  }
+  for (const node of document.querySelectorAll("#world g[data-place]")) {
+    if (node.getAttribute("data-place") === payload) node.classList.toggle("glow", lit);
+  }
 }
 
 function renderReview() {
   const nav = $("review");
   const review = state.review;
   nav.hidden = !review;
-  if (!review) return;
+  if (!review) { nav.replaceChildren(); return; }
   const at = review.at, total = review.total, rounds = review.rounds;
   const roundBack = [...rounds].reverse().find((start) => start < at);
   const roundOn = rounds.find((start) => start > at);
-  const step = (label, target) => el("button", {
+  const step = (words, target) => el("button", {
+    type: "button",
     onclick: () => { reviewAt = target === total ? null : target; send({ type: "review", at: target }); },
-    disabled: target === undefined || target === at ? "" : null,
-  }, label);
+    disabled: target === undefined || target === at,
+  }, words);
   nav.setAttribute("aria-label", text("review"));
   nav.replaceChildren(
     step(text("first"), 0),
@@ -262,11 +361,286 @@ function renderReview() {
   );
 }
 
+// ---- the board: pictures, lit places, zoom and pan ----------------------------------------------
+const view = { scale: 1, x: 0, y: 0, width: 0, height: 0 };   // screen = picture * scale + (x, y)
+window.boardView = view;
+let figure = null;         // { name, src, base (src without the pass), img, svg, spots }
+
+function spotsOn(name) {
+  return ((state.choices && state.choices.spots) || []).filter((spot) => spot.picture === name);
+}
+
+function pickPicture(pictures) {
+  const lit = pictures.find((picture) => spotsOn(picture.name).length);
+  if (lit) return lit;
+  return pictures.find((picture) => picture.name === chosenPicture) || pictures[0];
+}
+
+function renderPictures() {
+  const pictures = state.pictures || [];
+  renderTools(pictures);
+  if (!pictures.length) { $("world").replaceChildren(); $("hits").replaceChildren(); figure = null; drawn(); return; }
+  const picture = pickPicture(pictures);
+  shownPicture = picture.name;
+  for (const node of document.querySelectorAll("#tools .picture")) node.setAttribute("aria-pressed", String(node.dataset.picture === shownPicture));
+  const src = picture.src + "&t=" + encodeURIComponent(pagePass);
+  const spots = spotsOn(picture.name);
+  const key = picture.name + "|" + spots.map((spot) => spot.act).join(",");
+  const reframe = key !== litKey || !figure || figure.name !== picture.name;
+  litKey = key;
+  // A picture is known by its name (src without the pass): a page pass traded anew loads nothing again.
+  if (figure && figure.base === picture.src) { drawSpots(spots, reframe); drawn(); return; }
+  // Until the new picture is here, the old one shows unlit (its places are no choice any more).
+  if (figure) { figure.svg.replaceChildren(); figure.spots = []; $("hits").replaceChildren(); }
+  // Load the new picture beside the old one, and swap when it is there (no blank board between).
+  const img = el("img", { src, alt: picture.alt, "data-picture": picture.name, decoding: "async", draggable: "false" });
+  const shown = () => {
+    if (state.pictures.every((p) => p.src !== picture.src)) return;   // a newer state came
+    img.style.width = img.naturalWidth + "px";
+    img.style.height = img.naturalHeight + "px";
+    const layer = svg("svg", { width: img.naturalWidth, height: img.naturalHeight, viewBox: `0 0 ${img.naturalWidth} ${img.naturalHeight}`, "aria-hidden": "true" });
+    const sameSize = figure && figure.width === img.naturalWidth && figure.height === img.naturalHeight && figure.name === picture.name;
+    figure = { name: picture.name, src, base: picture.src, img, svg: layer, width: img.naturalWidth, height: img.naturalHeight };
+    $("world").replaceChildren(img, layer);
+    drawSpots(spotsOn(picture.name), reframe || !sameSize);
+    drawn();
+  };
+  if (img.complete && img.naturalWidth) shown(); else img.addEventListener("load", shown, { once: true });
+}
+
+function drawn() {
+  // The state whose board is drawn and framed (for tests and tools): set after the next frame,
+  // once a bar that changed height has framed the board again.
+  const shown = version;
+  requestAnimationFrame(() => requestAnimationFrame(() => { window.boardDrawn = shown; }));
+}
+
+function renderTools(pictures) {
+  const tools = [];
+  if (pictures.length > 1) {
+    for (const picture of pictures) {
+      tools.push(el("button", {
+        type: "button", class: "picture", "data-picture": picture.name, "aria-pressed": String(picture.name === shownPicture),
+        onclick: () => { chosenPicture = picture.name; litKey = ""; renderPictures(); },
+      }, picture.name === "seat" ? text("seat_board") : text("board")));
+    }
+  }
+  tools.push(el("button", { type: "button", "aria-label": text("zoom_out"), title: text("zoom_out"), onclick: () => zoomBy(1 / 1.5) }, "−"));
+  tools.push(el("button", { type: "button", "aria-label": text("zoom_fit"), title: text("zoom_fit"), onclick: () => frame(null) }, "⤢"));
+  tools.push(el("button", { type: "button", "aria-label": text("zoom_in"), title: text("zoom_in"), onclick: () => zoomBy(1.5) }, "+"));
+  $("tools").replaceChildren(...tools);
+}
+
+function drawSpots(spots, reframe) {
+  if (!figure) return;
+  figure.spots = spots;
+  const shapes = spots.map((spot) => {
+    const [left, top, right, bottom] = spot.box;
+    const group = svg("g", { "data-place": spot.act });
+    let make;
+    if (spot.outline) make = () => svg("polygon", { points: spot.outline.map((p) => p.join(",")).join(" ") });
+    else if (spot.round) make = () => svg("circle", { cx: (left + right) / 2, cy: (top + bottom) / 2, r: Math.max(right - left, bottom - top) / 2 + 2 });
+    else make = () => svg("rect", { x: left, y: top, width: right - left, height: bottom - top, rx: 6 });
+    const edge = make(), ring = make();
+    edge.setAttribute("class", "ring-edge");
+    ring.setAttribute("class", "ring");
+    group.append(edge, ring);
+    return group;
+  });
+  figure.svg.replaceChildren(...shapes);
+  $("hits").replaceChildren(...spots.map((spot) => {
+    const button = el("button", {
+      type: "button", class: "spot", "aria-label": plain(spot.label), title: plain(spot.label), "data-act": spot.act,
+      onclick: (event) => act(nearest(event, spot.act)),
+    });
+    if (!connected) button.disabled = true;
+    linkLight(button, spot.act);
+    return button;
+  }));
+  if (reframe) frame(spots.length ? spots : null); else place();
+}
+
+// The view framed on ``spots`` (all of them on screen, as large as the picture's width allows), or
+// the whole picture's width (null).
+function frame(spots) {
+  if (!figure) return;
+  const stage = $("stage").getBoundingClientRect();
+  view.width = stage.width; view.height = stage.height;
+  const fitWidth = stage.width / figure.width;
+  const contain = Math.min(fitWidth, stage.height / figure.height);
+  let box = [0, 0, figure.width, figure.height];
+  let scale = window.matchMedia("(min-width: 900px)").matches ? contain : fitWidth;
+  if (spots && spots.length) {
+    box = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const spot of spots) {
+      box = [Math.min(box[0], spot.box[0]), Math.min(box[1], spot.box[1]), Math.max(box[2], spot.box[2]), Math.max(box[3], spot.box[3])];
+    }
+    // Room round the places for their 24 px targets and rings.
+    const pad = TARGET / Math.max(scale, 0.01);
+    box = [box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad];
+    scale = Math.max(Math.min(scale, stage.width / (box[2] - box[0]), stage.height / (box[3] - box[1])), contain * 0.5);
+  } else {
+    box = [0, 0, figure.width, Math.min(figure.height, stage.height / scale)];
+  }
+  view.scale = scale;
+  view.x = stage.width / 2 - ((box[0] + box[2]) / 2) * scale;
+  view.y = stage.height / 2 - ((box[1] + box[3]) / 2) * scale;
+  place();
+}
+
+function clampView() {
+  const w = figure.width * view.scale, h = figure.height * view.scale;
+  view.x = w <= view.width ? (view.width - w) / 2 : Math.min(0, Math.max(view.width - w, view.x));
+  view.y = h <= view.height ? (view.height - h) / 2 : Math.min(0, Math.max(view.height - h, view.y));
+}
+
+function place() {
+  if (!figure) return;
+  const stage = $("stage").getBoundingClientRect();
+  view.width = stage.width; view.height = stage.height;
+  clampView();
+  $("world").style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
+  const buttons = $("hits").children;
+  const rings = figure.svg.children;
+  const targets = (figure.spots || []).map((spot, index) => {
+    const [left, top, right, bottom] = spot.box;
+    const width = Math.max(TARGET, (right - left) * view.scale), height = Math.max(TARGET, (bottom - top) * view.scale);
+    const cx = view.x + ((left + right) / 2) * view.scale, cy = view.y + ((top + bottom) / 2) * view.scale;
+    return { spot, index, cx, cy, width, height, size: (right - left) * (bottom - top) };
+  });
+  // A place too small at this zoom for its 24 px target without covering a neighbour's is not
+  // lit until the board is zoomed in (its choice stays in the bar): the largest places go first.
+  const kept = [];
+  const covers = (a, x, y) => Math.abs(a.cx - x) < a.width / 2 && Math.abs(a.cy - y) < a.height / 2;
+  for (const target of [...targets].sort((a, b) => b.size - a.size)) {
+    const clear = kept.every((other) => !covers(other, target.cx, target.cy) && !covers(target, other.cx, other.cy));
+    if (clear) kept.push(target);
+    target.shown = clear;
+  }
+  for (const target of targets) {
+    const button = buttons[target.index];
+    if (!button) continue;
+    button.hidden = !target.shown;
+    if (rings[target.index]) rings[target.index].classList.toggle("off", !target.shown);
+    button.style.left = (target.cx - target.width / 2) + "px";
+    button.style.top = (target.cy - target.height / 2) + "px";
+    button.style.width = target.width + "px";
+    button.style.height = target.height + "px";
+    button.style.borderRadius = target.spot.outline || target.spot.round ? "50%" : "6px";
+  }
+  figure.targets = targets;
+}
+
+// A tap between two lit places goes to the one whose centre is nearer (their 24 px targets may
+// overlap where the places are smaller); a key press plays the focused place itself.
+function nearest(event, payload) {
+  if (!event.detail || !figure || !figure.targets) return payload;
+  const stage = $("stage").getBoundingClientRect();
+  const x = event.clientX - stage.left, y = event.clientY - stage.top;
+  let best = null, distance = Infinity;
+  for (const target of figure.targets) {
+    if (!target.shown) continue;
+    const d = Math.hypot(target.cx - x, target.cy - y);
+    if (d < distance) { distance = d; best = target.spot.act; }
+  }
+  return best || payload;
+}
+
+function zoomAt(factor, sx, sy) {
+  if (!figure) return;
+  const min = Math.min(view.width / figure.width, view.height / figure.height) * 0.5;
+  const max = (view.width / figure.width) * 6;
+  const scale = Math.min(max, Math.max(min, view.scale * factor));
+  view.x = sx - ((sx - view.x) * scale) / view.scale;
+  view.y = sy - ((sy - view.y) * scale) / view.scale;
+  view.scale = scale;
+  place();
+}
+
+function zoomBy(factor) { zoomAt(factor, view.width / 2, view.height / 2); }
+
+// Pointers: one drags the board, two pinch it; a double tap zooms in (or back out); the wheel zooms.
+const pointers = new Map();
+let dragged = false;
+let lastTap = 0;
+let pinch = null;
+
+function stagePoint(event) {
+  const stage = $("stage").getBoundingClientRect();
+  return [event.clientX - stage.left, event.clientY - stage.top];
+}
+
+function listen() {
+  const stage = $("stage");
+  // The bar grows and shrinks with the decision: the board is framed again on what the step lights.
+  let size = "";
+  new ResizeObserver(() => {
+    const rect = stage.getBoundingClientRect(), now = rect.width + "x" + rect.height;
+    if (now === size) return;
+    size = now;
+    if (figure) frame(figure.spots && figure.spots.length ? figure.spots : null);
+  }).observe(stage);
+  // Focus or a script may scroll the board's box (where CSS's overflow: clip is missing): the
+  // view alone moves the board.
+  stage.addEventListener("scroll", () => { stage.scrollTop = 0; stage.scrollLeft = 0; });
+  stage.addEventListener("pointerdown", (event) => {
+    if (event.target.closest("#tools")) return;
+    pointers.set(event.pointerId, stagePoint(event));
+    if (pointers.size === 1) dragged = false;
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinch = { distance: Math.hypot(a[0] - b[0], a[1] - b[1]), scale: view.scale };
+    }
+  });
+  stage.addEventListener("pointermove", (event) => {
+    if (!pointers.has(event.pointerId)) return;
+    const [x, y] = stagePoint(event);
+    const [px, py] = pointers.get(event.pointerId);
+    pointers.set(event.pointerId, [x, y]);
+    if (pointers.size === 2 && pinch) {
+      const [a, b] = [...pointers.values()];
+      const distance = Math.hypot(a[0] - b[0], a[1] - b[1]);
+      zoomAt((pinch.scale * distance) / pinch.distance / view.scale, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2);
+      dragged = true;
+    } else if (pointers.size === 1 && (dragged || Math.hypot(x - px, y - py) > 0)) {
+      if (!dragged && event.pointerType !== "mouse" && Math.hypot(x - px, y - py) < 1) return;
+      view.x += x - px; view.y += y - py;
+      if (Math.abs(x - px) + Math.abs(y - py) > 2) dragged = true;
+      if (dragged) place();
+    }
+  });
+  const up = (event) => {
+    pointers.delete(event.pointerId);
+    if (pointers.size < 2) pinch = null;
+  };
+  stage.addEventListener("pointerup", (event) => {
+    up(event);
+    if (dragged || event.target.closest("#tools, .spot")) return;
+    const now = Date.now();
+    if (now - lastTap < 350) {
+      const [x, y] = stagePoint(event);
+      const fit = view.width / (figure ? figure.width : 1);
+      zoomAt(view.scale > fit * 1.8 ? fit / view.scale : 2, x, y);
+      lastTap = 0;
+    } else lastTap = now;
+  });
+  stage.addEventListener("pointercancel", up);
+  // A drag that ends on a lit place is not a tap on it.
+  stage.addEventListener("click", (event) => { if (dragged) { event.stopPropagation(); event.preventDefault(); dragged = false; } }, true);
+  stage.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    const [x, y] = stagePoint(event);
+    zoomAt(Math.exp(-event.deltaY * 0.002), x, y);
+  }, { passive: false });
+}
+
 window.addEventListener("resize", () => {
   // A page turned from portrait to landscape asks for the other picture.
   if (state && socket && socket.readyState === WebSocket.OPEN && state.layout !== layout()) {
     send({ type: "hello", since: null, layout: layout(), at: reviewAt });
   }
+  if (state) renderTabs();
+  if (figure) frame(figure.spots && figure.spots.length ? figure.spots : null);
 });
 
 async function start() {
@@ -285,6 +659,7 @@ async function start() {
   }
   kept(pass);            // a reload of this tab opens the board again
   setInterval(() => freshPagePass().catch(() => {}), 60_000);
+  listen();
   connect();
 }
 

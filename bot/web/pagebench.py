@@ -1,0 +1,167 @@
+"""``python -m bot.web.bench --browser``: what the page costs a phone, game by game, in real Chromium.
+
+For each registered game, one seat's page (360×640) on a board served from a fresh SQLite file:
+  * the first board under Lighthouse's mobile profile (through the DevTools protocol: 150 ms round
+    trip, 1.6 Mbit/s down, 750 kbit/s up, the CPU slowed 4×): the time from navigation until the
+    page has drawn its board (``window.boardDrawn``), and the bytes transferred until then
+    (goals: 1.5 s, 150 KiB);
+  * then, unthrottled, the game played to its end by taps: the bytes transferred after the first
+    board (HTTP responses and WebSocket frames received) per move of the game's record, every
+    seat's moves counted (goal: 10 KiB on average), and tap to own page: from a tap until the
+    page holds the state that followed it, p50 and p99 (goal: p99 100 ms on loopback).
+Needs Playwright and chromium (``BOARDCHAT_CHROMIUM``, else ``chromium`` on the PATH). Prints figures;
+asserts nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import shutil
+import statistics
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.contract import Chat, User
+from bot.games import KINDS
+from bot.service import GameService
+
+from .server import WebBoard, WebSettings
+
+PHONE = {"width": 360, "height": 640}
+DRAWN = "window.boardState && window.boardDrawn === window.boardVersion"
+MOBILE = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 750e3 / 8}
+READY = ("document.querySelector('#final:not([hidden])') || "
+         "document.querySelector('[data-act]:not([disabled]), [data-open]')")
+
+
+@dataclass
+class Transfer:
+    """Bytes the page received, counted from DevTools' network events."""
+
+    bytes: int = 0
+    frames: int = 0
+    times: list[float] = field(default_factory=list)
+
+    def listen(self, cdp: Any) -> None:
+        cdp.on("Network.loadingFinished", self._finished)
+        cdp.on("Network.webSocketFrameReceived", self._frame)
+
+    def _finished(self, event: dict[str, Any]) -> None:
+        self.bytes += int(event.get("encodedDataLength", 0))
+
+    def _frame(self, event: dict[str, Any]) -> None:
+        self.bytes += len(event["response"]["payloadData"].encode("utf-8")) + 4
+        self.frames += 1
+
+
+async def _game(service: GameService, game: str) -> int:
+    players = max(KINDS[game].definition.min_players, 2)
+    chat = Chat("terminal", f"bench-{game}", "Bench")
+    ann = User("terminal", "id-ann", "Ann", language="en")
+    assert (await service.new_game(chat, ann, options={"game": game, "seed": 3})).ok
+    for _ in range(players - 1):
+        assert (await service.add_ai(chat, ann)).ok
+    assert (await service.start(chat, ann)).ok
+    info = await service.game_info(chat)
+    assert info is not None, "the game just started has no info"
+    return info["game_id"]
+
+
+async def one_game(browser: Any, game: str, work: Path) -> dict[str, float]:
+    service = await GameService.open(str(work / f"{game}.sqlite3"))
+    board = await WebBoard.start(service, WebSettings(port=0))
+    try:
+        game_id = await _game(service, game)
+        link = board.link(game_id, "terminal", "id-ann", "Ann", "en", seconds=3600)
+        context = await browser.new_context(viewport=PHONE)
+        page = await context.new_page()
+        cdp = await context.new_cdp_session(page)
+        transfer = Transfer()
+        transfer.listen(cdp)
+        await cdp.send("Network.enable")
+        await cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        await cdp.send("Network.emulateNetworkConditions", MOBILE)
+        await cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        started = asyncio.get_running_loop().time()
+        await page.goto(link)
+        await page.wait_for_function(f"() => {DRAWN}", timeout=60_000, polling=50)
+        first_board = asyncio.get_running_loop().time() - started
+        first_bytes = transfer.bytes
+        await cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+        await cdp.send("Network.emulateNetworkConditions", {**MOBILE, "latency": 0, "downloadThroughput": -1,
+                                                            "uploadThroughput": -1})
+        await cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
+        transfer.bytes = 0
+        taps = await _play(page)
+        info = await service.game_info(game_id=game_id)
+        assert info is not None, f"game {game_id} is gone"
+        moves = info["moves"]
+        await context.close()
+        return {"first_board_s": first_board, "first_kib": first_bytes / 1024,
+                "kib_per_move": transfer.bytes / 1024 / max(moves, 1), "moves": moves,
+                "tap_p50_ms": statistics.median(taps) if taps else 0.0,
+                "tap_p99_ms": _p99(taps)}
+    finally:
+        await board.stop()
+        await service.close()
+
+
+async def _play(page: Any, limit: int = 900) -> list[float]:
+    """Tap until the game is over; the time from each tap to the page's next state, in ms."""
+    rng = random.Random(1)
+    times: list[float] = []
+    for _ in range(limit):
+        await page.wait_for_function(f"() => {READY}", timeout=60_000)
+        if await page.locator("#final").is_visible():
+            break
+        targets = page.locator(".spot:not([disabled]):not([hidden]), #menu [data-act]:not([disabled]), [data-open]")
+        count = await targets.count()
+        if not count:
+            continue
+        target = targets.nth(rng.randrange(count))
+        if await target.get_attribute("data-open") is not None:
+            await target.click()
+            continue
+        # Timed in the page: from the tap to the next state arriving on its socket.
+        await page.evaluate("""() => { window.benchTap = performance.now(); window.benchSeen = null;
+            const before = window.boardVersion;
+            const wait = () => { if (window.boardVersion !== before) window.benchSeen = performance.now();
+                                 else requestAnimationFrame(wait); };
+            requestAnimationFrame(wait); }""")
+        try:
+            await target.click(timeout=3_000)
+            await page.wait_for_function("() => window.benchSeen !== null", timeout=10_000, polling=5)
+            times.append(await page.evaluate("window.benchSeen - window.benchTap"))
+        except Exception:  # noqa: BLE001 - the target went with a new state: look again
+            continue
+    return times
+
+
+def _p99(values: list[float]) -> float:
+    if len(values) < 2:
+        return values[0] if values else 0.0
+    return statistics.quantiles(values, n=100)[98]
+
+
+async def run() -> None:
+    from playwright.async_api import async_playwright
+
+    executable = os.environ.get("BOARDCHAT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    work = Path(tempfile.mkdtemp())
+    try:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+            print(f"{'game':18} {'first board':>11} {'before it':>10} {'per move':>9} {'moves':>6} "
+                  f"{'tap p50':>8} {'tap p99':>8}")
+            for game in sorted(KINDS):
+                got = await one_game(browser, game, work)
+                print(f"{game:18} {got['first_board_s']:>9.2f} s {got['first_kib']:>6.0f} KiB "
+                      f"{got['kib_per_move']:>5.1f} KiB {got['moves']:>6} {got['tap_p50_ms']:>5.0f} ms "
+                      f"{got['tap_p99_ms']:>5.0f} ms")
+            await browser.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
