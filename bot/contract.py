@@ -15,11 +15,14 @@ Flow of one button press:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
+
+from bot.board import PageRequest, Pass, Viewer
+from bot.pagestate import PageState
 
 # The file name of a picture whose sender gave none (the service names each after its game).
 DEFAULT_IMAGE_NAME = "picture.png"
@@ -308,7 +311,9 @@ class GameServiceAPI(Protocol):
     async def new_game(self, chat: Chat, user: User, *, options: dict[str, Any] | None = None) -> Reply: ...
     async def join(self, chat: Chat, user: User) -> Reply: ...
     async def leave(self, chat: Chat, user: User) -> Reply: ...
-    async def add_ai(self, chat: Chat, user: User) -> Reply: ...
+    async def add_ai(self, chat: Chat, user: User, level: str | None = None) -> Reply:
+        """An AI seat, at ``level`` (one of the game's levels; None: its default)."""
+        ...
     async def start(self, chat: Chat, user: User) -> Reply: ...
     async def abort(self, chat: Chat, user: User) -> Reply: ...
     async def hand_to_ai(self, chat: Chat, user: User, target_user_id: str | None = None) -> Reply:
@@ -338,7 +343,9 @@ class GameServiceAPI(Protocol):
         """The user opened the private chat (Telegram /start [payload]): performs a deep-link join
         when the payload says so and re-sends private messages that could not be delivered."""
         ...
-    async def stats(self, chat: Chat, user: User) -> Reply: ...
+    async def stats(self, chat: Chat, user: User, game: str | None = None, *, all_chats: bool = False) -> Reply:
+        """The leaderboard of the chat's games (``all_chats``: of every chat on its platform)."""
+        ...
     async def pace_reply(self, platform: str, dest: str) -> None:
         """Before a call the adapter makes itself (a command's reply, a greeting): wait until it
         fits the platform's budgets the outbox keeps, and count it there, so the two together
@@ -365,8 +372,21 @@ class GameServiceAPI(Protocol):
     async def replay(self, chat: Chat, user: User) -> Reply:
         """Post the chat's latest finished game in it as an animation (through the outbox)."""
         ...
-    async def rules(self, chat: Chat | None, user: User) -> Reply: ...
-    async def help(self, chat: Chat | None, user: User) -> Reply: ...
+    async def rules(self, chat: Chat | None, user: User, game: str | None = None) -> Reply: ...
+    async def help(self, chat: Chat | None, user: User, game: str | None = None) -> Reply: ...
+    async def move(self, chat: Chat, user: User, text: str) -> Reply:
+        """A choice typed as text (the terminal): its number on the menu, the start of its name,
+        or its written form."""
+        ...
+    async def game_info(self, chat: Chat | None = None, *, game_id: int | None = None) -> dict[str, Any] | None:
+        """The chat's game (or game ``game_id``) as plain data, for a surface that draws it itself."""
+        ...
+    async def page(self, request: PageRequest) -> PageState | None:
+        """One viewer's page of a game (the web board's ``BoardAPI.page``)."""
+        ...
+    async def page_press(self, game_id: int, user: User, payload: str) -> Reply:
+        """A choice made on the web board (``BoardAPI.page_press``)."""
+        ...
 
     # delivery and time
     async def deliver_pending(self, transport: Transport) -> int:
@@ -380,4 +400,65 @@ class GameServiceAPI(Protocol):
         ...
     async def close(self) -> None:
         """Stop background work and release the storage; whoever made the service calls it once."""
+        ...
+
+
+class BoardAPI(Protocol):
+    """What the live web board (``bot/web``) asks of the service: every call it makes goes
+    through here (``bot.service.GameService`` implements it). Passes are read and issued with
+    the service's clock; a page's state is a typed value the adapter encodes at its socket."""
+
+    def now(self) -> float:
+        """The service clock's time (what passes expire by)."""
+        ...
+
+    def read_pass(self, token: object) -> Pass:
+        """The pass ``token`` is (a link's or a page's); ``BadPass`` when forged or expired."""
+        ...
+
+    def issue_pass(self, game_id: int, platform: str, user_id: str | None, name: str, language: str, *,
+                   seconds: float, now: float | None = None) -> str:
+        """A signed pass to the game's board for one person (``user_id`` None: a spectator),
+        valid ``seconds`` from ``now`` (None: the service clock's)."""
+        ...
+
+    def page_pass(self, link: Pass, *, seconds: float) -> str:
+        """The page pass a page trades a link's pass for (``passes.Passes.page_pass``)."""
+        ...
+
+    def board_game(self, reference: str) -> int | None:
+        """The game a board link's signed reference names (a Mini App's start parameter); None
+        for anything else, forged or not a board's."""
+        ...
+
+    async def seat_of(self, game_id: int, user_id: str) -> tuple[int | None, str | None]:
+        """``user_id``'s seat in the game (None: not seated) and the game's platform (None: no game)."""
+        ...
+
+    async def is_finished(self, game_id: int) -> bool: ...
+
+    async def views(self, game_id: int, viewers: Iterable[Viewer]) -> dict[Viewer, PageState] | None:
+        """Each viewer's page now, from one read of the game; None: no such game."""
+        ...
+
+    async def page(self, request: PageRequest) -> PageState | None:
+        """The page ``request`` asks for (a finished game at any move); None: no such page."""
+        ...
+
+    async def page_picture(self, game_id: int, asked: dict[str, str], language: str,
+                           user_id: str | None) -> bytes | None:
+        """A picture a page names; None: no such picture, or not one this viewer may see;
+        ``PicturesBusy`` when too many wait already."""
+        ...
+
+    async def page_press(self, game_id: int, user: User, payload: str) -> Reply:
+        """A choice made on the page: the very payload of its button, for this game only."""
+        ...
+
+    def watch_games(self, listener: Callable[[int], None]) -> Callable[[], None]:
+        """Call ``listener(game_id)`` after every change of a game; returns what stops it."""
+        ...
+
+    async def watch_other_processes(self) -> None:
+        """Tell the listeners of other processes' changes too, where the database can."""
         ...

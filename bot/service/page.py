@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from bot.board import PageRequest
 from bot.games import GameKind
 from renderers.i18n import t
 from renderers.presenter import Menu, Presenter
@@ -58,18 +59,6 @@ class Colour:
 
     name: str
     rgb: str            # "#rrggbb"
-
-
-@dataclass(frozen=True, slots=True)
-class PageRequest:
-    """What a page asks for: the game, whose view (None: a spectator's), in which language and
-    layout, and, for a finished game being reviewed, after how many moves (None: now)."""
-
-    game_id: int
-    seat: int | None
-    language: str
-    layout: str = "landscape"
-    at: int | None = None
 
 
 def picture(kind: str, moves: int, cycle: int, layout: str) -> dict:

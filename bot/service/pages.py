@@ -13,15 +13,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.board import PageRequest, Viewer
 from bot.games import kind
 
 from .model import FINISHED
-from .page import LAYOUTS, PageRequest, page_state, public_moves
+from .page import LAYOUTS, page_state, public_moves
 from .payloads import PayloadCodec
 from .store import GameStore, Loaded
 
 KEPT_REVIEWS = 32      # finished games whose round starts are kept
-Viewer = tuple[str | None, str, str]       # who looks (a user id; None: a spectator), language, layout
 
 
 @dataclass(frozen=True, slots=True)

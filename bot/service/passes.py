@@ -18,9 +18,11 @@ pass opens those, never a new page pass: one read from a log is of no use for lo
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 
 from itsdangerous import BadSignature, URLSafeSerializer
+
+from bot.board import BadPass, Pass
 
 SEAT_PASS_SECONDS = 7 * 24 * 3600        # a seat's link: a slow game's week
 SPECTATOR_PASS_SECONDS = 30 * 24 * 3600  # the group's read-only link
@@ -28,31 +30,6 @@ PAGE_PASS_SECONDS = 15 * 60              # a page pass: the page trades its link
 # A pass is URL-safe base64 and dots (itsdangerous), nothing else.
 PASS_CHARACTERS = re.compile(r"[A-Za-z0-9_.=-]+")
 MAX_PASS = 1024                          # a pass read from a link or a page is never longer
-
-
-class BadPass(ValueError):
-    """A link or login that opens nothing; ``reason``: "forged" or "expired"."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """Who looks at which game. ``user_id`` None: a spectator (the public view only)."""
-
-    game_id: int
-    platform: str
-    user_id: str | None
-    name: str
-    language: str
-    expires: float
-    page: bool = False        # a page pass (in addresses a proxy may log), not a link's
-
-    @property
-    def spectator(self) -> bool:
-        return self.user_id is None
 
 
 class Passes:
@@ -71,7 +48,7 @@ class Passes:
         ``seconds`` at most, and never past the link's own expiry."""
         return self._serializer.dumps(asdict(replace(link, expires=min(link.expires, now + seconds), page=True)))
 
-    def read(self, token: str, *, now: float) -> Pass:
+    def read(self, token: object, *, now: float) -> Pass:
         # itsdangerous decodes base64 ignoring what is not ASCII: a pass with a stray letter would
         # still read, so only the characters a pass is made of are taken.
         if not isinstance(token, str) or not 0 < len(token) <= MAX_PASS or not PASS_CHARACTERS.fullmatch(token):

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from bot.limits import UTF8
 
 MAX_BYTES = 64
+BOARD_LINK = "w"      # a game's board link (``links.py``): its game id only
 KINDS = {"c": 5, "o": 5, "b": 4, "h": 1, "m": 1, "j": 1, "a": 1, "v": 2, "g": 1, "l": 1, "s": 2, "p": 0, "w": 1}
 # Turn buttons as issued before they named their seat (gid move index / group, gid move):
 # still signed by us, so pressed after an upgrade they are stale, not forged.

@@ -50,6 +50,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 
+from bot.board import PicturesBusy
 from bot.games import kind
 
 from . import animation
@@ -69,10 +70,6 @@ PAGE_DRAWN_AT_ONCE = 1  # page pictures drawing at a time (in the pages' one pro
 PAGE_WAITING = 16     # page pictures waiting, at most (a few pages' worth)
 PAGE_NICENESS = 10    # the pages' process's CPU priority below the bot's (``os.nice``)
 PAGE_PLATFORM = "web"
-
-
-class PicturesBusy(Exception):
-    """Too many page pictures are waiting already: this one is not drawn (come back later)."""
 STOP_GRACE = 5.0      # seconds a stop waits for the pictures being drawn (an animation takes seconds)
 
 

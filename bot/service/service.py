@@ -22,10 +22,12 @@ import secrets
 import socket
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.contract import Chat, MessageLink, Refusal, Reply, Transport, User
+from bot.board import PageRequest, Pass, Viewer
+from bot.contract import BoardAPI, Chat, GameServiceAPI, MessageLink, Refusal, Reply, Transport, User
 from bot.games import find, kind, level_at
+from bot.pagestate import PageState
 from bot.product import DEFAULT_DB
 from renderers.i18n import normalize_language, t
 
@@ -41,10 +43,9 @@ from .metrics import NO_METRICS, Backlog, Metrics, Readings
 from .mine import MyGames
 from .model import LOBBY, Changes
 from .outbox import Delivery
-from .page import PageRequest
 from .pages import Pages
 from .passes import Passes
-from .payloads import ForgedPayload, Payload, PayloadCodec, StalePayload
+from .payloads import BOARD_LINK, ForgedPayload, Payload, PayloadCodec, StalePayload
 from .pictures import Pictures
 from .play import Play
 from .refusal import Refused
@@ -96,8 +97,8 @@ async def release_dead_local_owners(storage: Storage) -> None:
 
 
 class GameService:
-    """Implements ``bot.contract.GameServiceAPI`` and, beyond it, what the live board and the
-    terminal call (``page``, ``page_press``, ``move``, ``game_info``: not yet in the protocol).
+    """Implements ``bot.contract.GameServiceAPI`` (the adapters) and ``bot.contract.BoardAPI`` (the
+    live web board).
     Construct with ``await GameService.open(path)``.
 
     Every method the adapters call is ``@cleaned``: its chats, users and text arrive through
@@ -414,7 +415,42 @@ class GameService:
     async def _press_my_choices(self, chat: Chat | None, user: User, p: Payload) -> Reply:
         return await self._on_game(p.int(0), chat, user, lambda g, lang: self.play.my_choices(g, user, lang))
 
-    async def page(self, request: PageRequest) -> dict[str, Any] | None:
+    # ---- the live web board (``contract.BoardAPI``) ----------------------------------------
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    def read_pass(self, token: object) -> Pass:
+        return self.passes.read(token, now=self.clock.now())
+
+    def issue_pass(self, game_id: int, platform: str, user_id: str | None, name: str, language: str, *,
+                   seconds: float, now: float | None = None) -> str:
+        return self.passes.issue(game_id, platform, user_id, name, language,
+                                 now=self.clock.now() if now is None else now, seconds=seconds)
+
+    def page_pass(self, link: Pass, *, seconds: float) -> str:
+        return self.passes.page_pass(link, now=self.clock.now(), seconds=seconds)
+
+    def board_game(self, reference: str) -> int | None:
+        try:
+            link = self.codec.decode(reference)
+        except ForgedPayload:
+            return None
+        return link.int(0) if link.kind == BOARD_LINK else None
+
+    async def seat_of(self, game_id: int, user_id: str) -> tuple[int | None, str | None]:
+        return await self.pages.seat_of(game_id, user_id)
+
+    async def is_finished(self, game_id: int) -> bool:
+        return await self.pages.is_finished(game_id)
+
+    async def views(self, game_id: int, viewers: Iterable[Viewer]) -> dict[Viewer, PageState] | None:
+        return await self.pages.views(game_id, viewers)
+
+    def watch_games(self, listener: Callable[[int], None]) -> Callable[[], None]:
+        return self.watch.add(listener)
+
+    async def page(self, request: PageRequest) -> PageState | None:
         """One viewer's page of a game (the web board): see ``page.page_state``."""
         return await self.pages.page(request)
 
@@ -667,6 +703,11 @@ class GameService:
 
 
 __all__ = ["GameService", "Payload", "Refused"]
+
+if TYPE_CHECKING:
+    def _implements(service: GameService) -> tuple[GameServiceAPI, BoardAPI]:
+        """The type checker's proof that the service keeps both contracts."""
+        return service, service
 
 
 # Each button of a game's messages, by its payload's kind: the press it makes. (Settings and

@@ -41,9 +41,10 @@ from typing import Any
 
 import aiohttp
 
+from bot.board import PageRequest
 from bot.contract import Chat, Outgoing, Transport, User
 from bot.service import GameService
-from bot.service.page import LAYOUTS, PageRequest
+from bot.service.page import LAYOUTS
 
 from .guard import VisitorLimits
 from .hub import picture_source

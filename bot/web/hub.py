@@ -27,13 +27,13 @@ from urllib.parse import urlencode
 
 from aiohttp import WSCloseCode, web
 
-from bot.service.page import PageRequest
+from bot.board import PageRequest, Viewer
+from bot.contract import BoardAPI
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 KEPT_STREAMS = 20_000      # viewers' streams remembered (a page resuming finds its own; ~300 bytes each)
 RESUMABLE = 5_000_000      # a stream begun for a page resuming at a version past this starts again at 0
-Viewer = tuple[str | None, str, str]       # who looks (a user id; None: a spectator), language, layout
 
 
 @dataclass(eq=False)
@@ -94,14 +94,14 @@ class ViewerStream:
 
 
 class Hub:
-    def __init__(self, service) -> None:
+    def __init__(self, service: BoardAPI) -> None:
         self.service = service
         self._pages: dict[int, set[OpenPage]] = {}
         self._refreshing: dict[int, asyncio.Task] = {}
         self._again: set[int] = set()
         self._streams: OrderedDict[tuple[int, Viewer], ViewerStream] = OrderedDict()
         self._turns: dict[int, asyncio.Future[None]] = {}
-        self._stop_watching = service.watch.add(self.changed)
+        self._stop_watching = service.watch_games(self.changed)
 
     async def close(self) -> None:
         """Stop listening and close every open page (a page reconnects to whoever serves next)."""
@@ -194,7 +194,7 @@ class Hub:
         if not pages:
             return
         # One read of the game for all of them; each distinct page built and written as JSON once.
-        views = await self.service.pages.views(game_id, {page.viewer for page in pages})
+        views = await self.service.views(game_id, {page.viewer for page in pages})
         if views is None:
             return
         texts: dict[Viewer, str] = {}
@@ -212,7 +212,7 @@ class Hub:
     async def seat(self, page: OpenPage) -> int | None:
         if page.user_id is None:
             return None
-        seat, _ = await self.service.pages.seat_of(page.game_id, page.user_id)
+        seat, _ = await self.service.seat_of(page.game_id, page.user_id)
         return seat
 
     async def show(self, page: OpenPage) -> bool:
@@ -230,7 +230,7 @@ class Hub:
 
     async def _show_live(self, page: OpenPage) -> bool:
         # From the same one read of the game as a refresh, the seat looked up with it.
-        views = await self.service.pages.views(page.game_id, {page.viewer})
+        views = await self.service.views(page.game_id, {page.viewer})
         state = None if views is None else views[page.viewer]
         if state is None:
             return False

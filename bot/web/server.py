@@ -35,15 +35,14 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from bot.contract import User
+from bot.board import BadPass, Pass, PicturesBusy
+from bot.contract import BoardAPI, User
 from bot.service.page import LAYOUTS
-from bot.service.passes import PAGE_PASS_SECONDS, SEAT_PASS_SECONDS, BadPass, Pass
-from bot.service.payloads import ForgedPayload
-from bot.service.pictures import PicturesBusy
+from bot.service.passes import PAGE_PASS_SECONDS, SEAT_PASS_SECONDS
 from renderers.i18n import normalize_language, t
 
 from . import shortlinks
@@ -58,7 +57,7 @@ from .hardening import (
     security_headers,
 )
 from .hub import Hub, OpenPage
-from .ops import add_ops_routes
+from .ops import OpsService, add_ops_routes
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -70,7 +69,11 @@ REFUSALS = ("forged", "expired", "unknown_game", "spectator", "bad_message", "no
 HUB = web.AppKey("hub", Hub)
 GUARD = web.AppKey("guard", Guard)
 SETTINGS = web.AppKey("settings", object)
-SERVICE = web.AppKey("service", object)
+SERVICE = web.AppKey("service", BoardAPI)
+
+
+class BoardService(BoardAPI, OpsService, Protocol):
+    """What the board's server is handed: the service's board API, and its health and numbers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +93,7 @@ class WebSettings:
     connections: ConnectionLimits = ConnectionLimits()
 
 
-def make_app(service, settings: WebSettings) -> web.Application:
+def make_app(service: BoardService, settings: WebSettings) -> web.Application:
     app = web.Application(client_max_size=64 * 1024,
                           middlewares=[body_in_time(settings.connections.header_seconds)])
     app[SERVICE] = service
@@ -122,7 +125,7 @@ def _language(request: web.Request) -> str:
 
 
 def _read_pass(request: web.Request, token: Any) -> Pass:
-    return request.app[SERVICE].passes.read(token, now=request.app[SERVICE].clock.now())
+    return request.app[SERVICE].read_pass(token)
 
 
 def refusal_page(reason: str, language: str) -> web.Response:
@@ -172,7 +175,7 @@ async def telegram_pass(request: web.Request) -> web.Response:
     if not isinstance(body, dict) or not settings.telegram_token:
         return _refused("forged", language)
     try:
-        login = telegram_login(body.get("init_data"), settings.telegram_token, now=service.clock.now(),
+        login = telegram_login(body.get("init_data"), settings.telegram_token, now=service.now(),
                                max_age=settings.init_data_seconds)
     except BadPass as bad:
         return _refused(bad.reason, language)
@@ -182,20 +185,16 @@ async def telegram_pass(request: web.Request) -> web.Response:
     except TooMany:
         return _too_many(language)
     reference = login.start_param or body.get("game")
-    try:
-        board_link = service.codec.decode(reference) if isinstance(reference, str) else None
-    except ForgedPayload:
-        board_link = None
-    if board_link is None or board_link.kind != "w":
+    game_id = service.board_game(reference) if isinstance(reference, str) else None
+    if game_id is None:
         return _refused("forged", language)
-    game_id = board_link.int(0)
-    seat, platform = await service.pages.seat_of(game_id, login.user_id)
+    seat, platform = await service.seat_of(game_id, login.user_id)
     if platform != "telegram":
         return _refused("unknown_game", language)
     user_id = login.user_id if seat is not None else None
     # From the login's own moment: the same initData again gets this same pass (auth.py).
-    token = service.passes.issue(game_id, "telegram", user_id, login.name, language,
-                                 now=login.auth_date, seconds=SEAT_PASS_SECONDS)
+    token = service.issue_pass(game_id, "telegram", user_id, login.name, language,
+                               now=login.auth_date, seconds=SEAT_PASS_SECONDS)
     return web.json_response({"pass": token})
 
 
@@ -214,7 +213,7 @@ async def page_pass(request: web.Request) -> web.Response:
     if link.page:
         return _refused("forged", link.language)
     seconds = request.app[SETTINGS].page_pass_seconds
-    token = service.passes.page_pass(link, now=service.clock.now(), seconds=seconds)
+    token = service.page_pass(link, seconds=seconds)
     return web.json_response({"pass": token, "seconds": seconds})
 
 
@@ -318,7 +317,7 @@ async def _heard(app: web.Application, viewer: Pass, page: OpenPage, data: str) 
         return
     if kind == "review" and _position(got.get("at")) and got.get("at") is not None:
         # Only a finished game is stepped through; a game under way stays live.
-        page.at = got["at"] if await app[SERVICE].pages.is_finished(viewer.game_id) else None
+        page.at = got["at"] if await app[SERVICE].is_finished(viewer.game_id) else None
         if page.at is None or not await app[HUB].show(page):
             page.at = None
             await _error(page, "no_such_move", viewer.language)
@@ -359,7 +358,7 @@ class WebBoard:
         self.port = port
 
     @classmethod
-    async def start(cls, service, settings: WebSettings) -> WebBoard:
+    async def start(cls, service: BoardService, settings: WebSettings) -> WebBoard:
         app = make_app(service, settings)
         # Connections bounded (``connections.py``): a time for the headers, a cap, accept errors said rarely.
         runner = web.AppRunner(app, access_log=None, keepalive_timeout=settings.connections.keepalive_seconds)
@@ -381,8 +380,7 @@ class WebBoard:
              seconds: float = SEAT_PASS_SECONDS, base: str | None = None) -> str:
         """A signed link to the game's board for one person (``user_id`` None: a spectator)."""
         service = self.app[SERVICE]
-        token = service.passes.issue(game_id, platform, user_id, name, language,
-                                       now=service.clock.now(), seconds=seconds)
+        token = service.issue_pass(game_id, platform, user_id, name, language, seconds=seconds)
         # In the fragment: a browser never sends it, so no proxy's log keeps it (passes.py).
         return f"{(base or self.app[SETTINGS].public_url or self.local_url).rstrip('/')}/board#t={token}"
 
@@ -390,7 +388,7 @@ class WebBoard:
         await self.runner.cleanup()
 
 
-async def serve_board(service, settings: WebSettings) -> WebBoard:
+async def serve_board(service: BoardService, settings: WebSettings) -> WebBoard:
     """The web board served beside a chat bot (``WebBoard.stop`` when it stops), its pages told of
     other processes' moves too where the database can tell (PostgreSQL; SQLite's are this
     process's own, which the service reports itself)."""

@@ -1,0 +1,54 @@
+"""The live web board's values, spoken between the service and the web adapter (``contract.BoardAPI``).
+
+Who looks at which game (a ``Pass``), what a page asks for (a ``PageRequest``) and, in
+``bot.pagestate``, what it is shown. Plain frozen values: the service builds them, the adapter
+reads them and encodes them only at its socket.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Who looks at a game's open page: a user id (None: a spectator), language, layout.
+Viewer = tuple[str | None, str, str]
+
+
+class BadPass(ValueError):
+    """A link or login that opens nothing; ``reason``: "forged" or "expired"."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class PicturesBusy(Exception):
+    """Too many page pictures are waiting already: this one is not drawn (come back later)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Who looks at which game. ``user_id`` None: a spectator (the public view only)."""
+
+    game_id: int
+    platform: str
+    user_id: str | None
+    name: str
+    language: str
+    expires: float
+    page: bool = False        # a page pass (in addresses a proxy may log), not a link's
+
+    @property
+    def spectator(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class PageRequest:
+    """What a page asks for: the game, whose view (None: a spectator's), in which language and
+    layout, and, for a finished game being reviewed, after how many moves (None: now)."""
+
+    game_id: int
+    seat: int | None
+    language: str
+    layout: str = "landscape"
+    at: int | None = None
