@@ -13,7 +13,8 @@ import statistics
 import time
 
 from bot.games import KINDS, GameKind
-from bot.service.animation import SPECS, frames
+from bot.platforms import DECLARED
+from bot.service.animation import frames
 from renderers.animation import FORMATS, encode
 
 
@@ -45,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
-    print("platforms: " + ", ".join(f"{p} {s.format} (at most {s.limit / 2**20:.1f} MiB)" for p, s in SPECS.items()))
+    print("platforms: " + ", ".join(f"{p} {c.animation.format} (at most {c.animation.limit / 2**20:.1f} MiB)" for p, c in DECLARED.items()))
     for kind_id, kind in KINDS.items():
         setup, moves, cycles = finished_game(kind, args.players, args.seed)
         drawn, shown = median_seconds(lambda g=kind, s=setup, m=moves: frames(g, s, m, "en"), args.repeat)

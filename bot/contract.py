@@ -268,6 +268,40 @@ async def calling() -> None:
         await pace()
 
 
+@dataclass(frozen=True, slots=True)
+class AnimationFormat:
+    """An animation a platform plays inline: its format ("mp4", "webp", "gif") and the largest
+    file it takes (bytes)."""
+
+    format: str
+    limit: int
+
+
+# What a surface with no limit of its own keeps an animation within (a file it writes).
+ANIMATION_LIMIT = 200 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What a platform offers, declared once (``bot/platforms.py``, and its transport's
+    ``capabilities``): the service reads these where platforms differ and names none. Each
+    default is a plain chat's."""
+
+    # The whole game as an animation, in the format it plays inline and within its upload limit.
+    animation: AnimationFormat = AnimationFormat("mp4", ANIMATION_LIMIT)
+    # Its pictures are drawn in portrait (the panel under the map): it is read mostly on phones.
+    portrait: bool = False
+    # A game's board opens in the bot's Mini App: a group's message links to the app (when the bot
+    # has one), a private message carries a Mini App button; otherwise every link carries a pass.
+    mini_app: bool = False
+    # The answer to an action is seen by the one who acted alone (an ephemeral reply, a terminal),
+    # so its board button may carry their own pass; False: it may be posted in the group.
+    private_replies: bool = True
+    # The words its texts use (``renderers.presenter``'s surfaces): "chat", where players tap
+    # buttons, or "terminal", where they type their choices and read their own board as text.
+    surface: str = "chat"
+
+
 class Transport(Protocol):
     """What an adapter implements so the service's delivery loop can post for it.
 
@@ -285,6 +319,8 @@ class Transport(Protocol):
     # True: the platform shows no pictures (a terminal without maps): messages reach it without
     # them, and they are not drawn; a message that is only an animation reaches it with no text.
     text_only: bool = False
+    # What the platform offers (``Capabilities``), as ``bot/platforms.py`` declares it for ``platform``.
+    capabilities: Capabilities = Capabilities()
 
     async def deliver(self, message: Outgoing) -> str:
         """Post (or edit, when ``message.edit_message_id`` is set) and return the platform

@@ -34,6 +34,7 @@ from collections import OrderedDict
 
 import discord
 
+from bot import platforms
 from bot.contract import (
     DEFAULT_IMAGE_NAME,
     Budget,
@@ -121,6 +122,7 @@ class DiscordTransport(Transport):
     """Delivers ``Outgoing`` messages through a logged-in discord.py client."""
 
     platform = "discord"
+    capabilities = platforms.DISCORD
     pace = DISCORD_PACE
 
     def __init__(self, client: discord.Client, *, upload_limit: int | None = None) -> None:

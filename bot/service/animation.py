@@ -8,9 +8,9 @@ Only the public view and public events are drawn, so the frames give nothing awa
 group's own pictures did not. A cycle that scored far more than most, and the last one, are held
 longer (``renderers.animation.holds``, from the scores everyone may know).
 
-Each platform gets the format it plays inline (``SPECS``): Telegram's ``sendAnimation`` an H.264 MP4
-(much smaller than a GIF), Discord an animated WebP (it plays GIF and WebP; the WebP is a fifth of
-the GIF's size), within its upload limit: an animation over it is drawn again smaller, then with
+Each platform gets the format it plays inline, within its upload limit, as it declares them
+(``Capabilities.animation``, bot/platforms.py: an H.264 MP4 is much smaller than a GIF, an animated
+WebP a fifth of the GIF's size): an animation over it is drawn again smaller, then with
 fewer frames (``draw``). Drawing takes seconds (every cycle's picture, then the encoder), so it
 runs where pictures are drawn: in the drawing processes (``pictures.py``), never on the event loop.
 """
@@ -18,37 +18,21 @@ runs where pictures are drawn: in the drawing processes (``pictures.py``), never
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from bot.contract import AnimationFormat
 from bot.games import GameKind, kind
+from bot.platforms import capabilities
 from renderers.animation import Frame, encode, holds
 from renderers.fonts import drawable
 
 ANIMATION = "animation"       # the render kind of an animation (``messages.animation_message``)
-MIB = 1024 * 1024
-
-
-@dataclass(frozen=True, slots=True)
-class Spec:
-    """What a platform plays: the format, and the largest file it takes (bytes)."""
-
-    format: str
-    limit: int
-
-
-# Telegram: sendAnimation takes up to 50 MB; Discord: 10 MiB unless the server is boosted (the
-# transport checks the channel's own limit before sending); the terminal writes a file.
-SPECS: dict[str, Spec] = {
-    "telegram": Spec("mp4", 50 * 1000 * 1000),
-    "discord": Spec("webp", 10 * MIB),
-    "terminal": Spec("mp4", 200 * MIB),
-}
 # Tried in turn while the animation is over its limit: (a share of the width, keep every n-th frame).
 SMALLER = ((1.0, 1), (0.75, 1), (0.75, 2), (0.5, 2), (0.5, 4))
 
 
-def spec(platform: str) -> Spec:
-    return SPECS.get(platform, SPECS["terminal"])
+def spec(platform: str) -> AnimationFormat:
+    """The animation ``platform`` plays (``Capabilities.animation``)."""
+    return capabilities(platform).animation
 
 
 def frames(game_kind: GameKind, setup, moves: Sequence, language: str) -> list[Frame]:

@@ -12,9 +12,9 @@ from typing import Any
 
 from bot.contract import Button, Chat, User
 from bot.games import GameKind, ai_level
+from bot.platforms import capabilities
 from renderers.animation import suffix
 from renderers.i18n import decimal, t
-from renderers.presenter import CHAT, TERMINAL
 
 from .animation import ANIMATION, spec
 from .links import BOARD
@@ -95,8 +95,9 @@ def turn_slot(meta: GameMeta, turn: TurnState | None = None) -> str:
 
 
 def surface(meta: GameMeta) -> str:
-    """Where the game's players read its texts: the terminal types its choices, chats tap them."""
-    return TERMINAL if meta.platform == TERMINAL else CHAT
+    """Where the game's players read its texts (``Capabilities.surface``): a chat where they tap
+    their choices, or a surface where they type them."""
+    return capabilities(meta.platform).surface
 
 
 def seat_slot(meta: GameMeta, seat: int) -> str:

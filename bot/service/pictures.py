@@ -8,8 +8,9 @@ the game is replayed to that move count and its presenter draws the public view,
 public events of that cycle highlighted: a picture for the group never gets a private event
 (a dealt marker, holdings) nor a seat's view. A picture of one seat's own view (``"seat"`` in
 the request, ``Presenter.render_private``) is drawn from that seat's view and the events it
-may see, and only ever goes to that seat's private chat. Telegram is read mostly on phones, where a portrait
-picture (the panel under the map) shows names larger; Discord and the terminal keep landscape.
+may see, and only ever goes to that seat's private chat. A platform read mostly on phones draws its
+pictures in portrait (``Capabilities.portrait``: the panel under the map shows names larger); the
+others keep landscape.
 
 Drawing takes CPU (about 0.1 s a map on an idle core, far more on a busy machine), and when many
 groups end a round at once their maps are what the sends wait for. So pictures are drawn
@@ -52,6 +53,7 @@ from multiprocessing.connection import Connection
 
 from bot.board import PicturesBusy
 from bot.games import kind
+from bot.platforms import capabilities
 
 from . import animation
 from .lifeline import Lifeline, end_with_parent
@@ -59,7 +61,6 @@ from .storage import Storage
 from .turns import RankedSlots
 
 log = logging.getLogger(__name__)
-PORTRAIT_PLATFORMS = frozenset({"telegram"})
 DRAWN_AT_ONCE = 2     # the machine's cores, not the sends in flight: more would only share them
 BEHIND_ROUNDS = 1     # pictures waiting, in rounds of drawing, that make the drawing "behind"
 BEHIND_SECONDS = 0.5  # ... or how long ago the oldest picture not drawn yet was asked for
@@ -293,7 +294,7 @@ def draw(kind_id: str, setup, moves: list, render: dict, language: str, platform
     seat = render.get("seat")
     events = [] if cycle < 1 else [e for e in match.log[match.pacing.cycle_start(cycle):] if e.visible_to(seat)]
     # A page asks for the layout that fits its screen; a message's follows its platform.
-    layout = render.get("layout") or ("portrait" if platform in PORTRAIT_PLATFORMS else "landscape")
+    layout = render.get("layout") or ("portrait" if capabilities(platform).portrait else "landscape")
     if seat is not None:
         return game_kind.presenter.render_private(match.view(seat), events, language, layout=layout)
     return game_kind.presenter.render(render["kind"], match.view(None), events, language, layout=layout)

@@ -109,7 +109,7 @@ class GameService:
                  live_matches: int = LIVE_MATCHES, platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None,
                  ai_seconds: float | None = None, owner: str | None = None,
                  lease_seconds: float | None = None, send_share: float = 1.0, drawing_processes: int = 0,
-                 web_url: str | None = None, telegram_app: str | None = None,
+                 web_url: str | None = None, mini_app: str | None = None,
                  metrics: Metrics | None = None) -> None:
         self.storage = storage
         # What an operator's monitoring is told (``metrics.Metrics``; by default nothing).
@@ -125,7 +125,7 @@ class GameService:
         self.pictures = Pictures(storage, processes=drawing_processes)
         # The web board's passes, and the chats' buttons that open it (none without ``web_url``).
         self.passes = Passes(codec.derived_key("web-pass"))
-        self.links = BoardLinks(codec, self.passes, self.clock, public_url=web_url, telegram_app=telegram_app)
+        self.links = BoardLinks(codec, self.passes, self.clock, public_url=web_url, mini_app=mini_app)
         self.delivery = Delivery(storage, self.clock,
                                  materialise=lambda row: outgoing.materialise(row, self.pictures.render, self.links),
                                  private_closed=self._private_closed, owner=self.owner, share=send_share,
@@ -152,7 +152,7 @@ class GameService:
                    platforms: Iterable[str] | None = None, defaults: dict[str, Any] | None = None, ai_seconds: float | None = None,
                    owner: str | None = None, lease_seconds: float | None = None,
                    send_share: float = 1.0, drawing_processes: int = 0, web_url: str | None = None,
-                   telegram_app: str | None = None, metrics: Metrics | None = None) -> GameService:
+                   mini_app: str | None = None, metrics: Metrics | None = None) -> GameService:
         """``platforms``: fire only timers of games on these platforms (all when None);
         ``defaults``: option defaults for chats that have not changed them.
 
@@ -176,8 +176,8 @@ class GameService:
         (``BOARDCHAT_DRAWING_PROCESSES``); 0 draws in a thread of this process.
 
         ``web_url``: the web board's public address (``BOARDCHAT_WEB_URL``): the chats' messages
-        then carry buttons that open it (``links.BoardLinks``); ``telegram_app``: the short name
-        of the bot's Telegram Mini App (``BOARDCHAT_TELEGRAM_APP``).
+        then carry buttons that open it (``links.BoardLinks``); ``mini_app``: the short name
+        of the bot's Mini App (``BOARDCHAT_TELEGRAM_APP``).
 
         ``metrics``: what it tells an operator's monitoring (``metrics.Metrics``; None: nothing)."""
         checked_defaults(defaults or {})          # a bad operator default stops start-up at once
@@ -194,7 +194,7 @@ class GameService:
                        platforms=platforms,
                        defaults=defaults, ai_seconds=ai_seconds, owner=owner, lease_seconds=lease_seconds,
                        send_share=send_share, drawing_processes=drawing_processes, web_url=web_url,
-                       telegram_app=telegram_app, metrics=metrics)
+                       mini_app=mini_app, metrics=metrics)
         except BaseException:
             await storage.close()       # a half-opened service must not leave its connection behind
             raise

@@ -24,7 +24,7 @@ from bot.contract import User
 from bot.games import GameKind
 from engine.interface import Dynamics, Information
 from renderers.i18n import t
-from renderers.presenter import TERMINAL, Menu
+from renderers.presenter import CHAT, Menu
 
 from .bank import clock_line
 from .links import REVIEW
@@ -222,7 +222,7 @@ class TurnMessages:
             # The text is the picture's caption where the platform has no other place for words
             # (Telegram): it tells whose turn and what to choose, and this line what the picture is.
             # (The terminal prints the seat's board as text above its choices, and names the file once.)
-            if surface(meta) != TERMINAL:
+            if surface(meta) == CHAT:
                 lines.append(pres.picture_subject("seat", view, lang))
         row = private(meta, meta.platform, info.user(), "\n".join(lines), lang, buttons=rows,
                       slot=seat_slot(meta, seat), mode=mode, render=render,

@@ -225,7 +225,7 @@ def _open_service_factory(config: TelegramSettings) -> Callable[[], Awaitable[Ga
                                       ai_seconds=ai_seconds(), owner=config.instance, send_share=1 / config.senders,
                                       drawing_processes=drawing_processes_setting(), live_matches=live_matches_setting(),
                                       web_url=config.web.public_url if config.web else None,
-                                      telegram_app=config.web.telegram_app if config.web else None)
+                                      mini_app=config.web.telegram_app if config.web else None)
     return open_service
 
 

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
+from bot import platforms
 from bot.contract import (
     Budget,
     Outgoing,
@@ -82,6 +83,7 @@ class TelegramTransport(Transport):
     (the bot's Mini App's short name, if it has one) for the web board's direct links."""
 
     platform = "telegram"
+    capabilities = platforms.TELEGRAM
     pace = TELEGRAM_PACE
 
     def __init__(self, bot: Bot, bot_username: str, mini_app: str | None = None) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
+from bot import platforms
 from bot.contract import DEFAULT_IMAGE_NAME, Outgoing, RetryLater, Transport, User
 from renderers.i18n import t
 
@@ -63,6 +64,7 @@ class TerminalTransport(Transport):
     """``Transport`` for platform "terminal": one human at one terminal."""
 
     platform = "terminal"
+    capabilities = platforms.TERMINAL
 
     def __init__(self, console: Console, human: User, *, maps_dir: Path | None, language: str = "en",
                  keep_pictures: bool = False, pause: Callable[[], Awaitable[None]] | None = None) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import replace
 
 import av
 import pytest
@@ -13,6 +14,8 @@ from conformance.twins import TWINS
 from PIL import Image
 from service_helpers import FakeTransport, chat, start_game, user
 
+from bot import platforms
+from bot.contract import AnimationFormat
 from bot.games import KINDS, kind
 from bot.service import GameService, ManualClock, animation
 from bot.service.info import REPLAY_COOLDOWN
@@ -99,7 +102,8 @@ def test_fewer_frames_keep_the_key_moments_and_the_time(short_game):
 def test_an_animation_over_its_platforms_limit_is_drawn_smaller(monkeypatch):
     game, setup, moves, _ = played("paris-paris", 2, 3)
     full = animation.draw("paris-paris", setup, moves, "en", "discord")
-    monkeypatch.setitem(animation.SPECS, "discord", animation.Spec("webp", len(full) // 3))
+    monkeypatch.setitem(platforms.DECLARED, "discord",
+                        replace(platforms.DISCORD, animation=AnimationFormat("webp", len(full) // 3)))
     smaller = animation.draw("paris-paris", setup, moves, "en", "discord")
     assert len(smaller) <= len(full) // 3
     with Image.open(io.BytesIO(smaller)) as decoded:

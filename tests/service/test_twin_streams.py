@@ -66,7 +66,7 @@ async def test_a_secret_on_a_web_page_of_the_group_is_caught(tmp_path, clock, mo
         await play_twins(tmp_path, clock, monkeypatch, "paris-paris", 3, 0, 11)
 
 
-WEB = {"web_url": "https://board.example.org", "telegram_app": "board"}
+WEB = {"web_url": "https://board.example.org", "mini_app": "board"}
 
 
 @pytest.mark.parametrize(("game_id", "players", "seat", "seed"), CASES[::2],

@@ -45,7 +45,7 @@ class Bot:
         self.service = await GameService.open(self.db_path, clock=self.clock, ai=self.ai,
                                               drawing_processes=self.drawing_processes,
                                               web_url=web.public_url if web else None,
-                                              telegram_app=web.telegram_app if web else None)
+                                              mini_app=web.telegram_app if web else None)
         self.app = build_application(self.api.token, service=self.service, base_url=self.api.base_url,
                                      base_file_url=self.api.base_file_url, web=web)
         # runs after the adapter's handlers (group 0) for each update: a sync point for tests
