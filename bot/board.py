@@ -8,7 +8,11 @@ reads them and encodes them only at its socket.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
+# How a page lays its pictures out: the map beside its panel, or above it (a phone's).
+Layout = Literal["landscape", "portrait"]
+LAYOUTS: tuple[str, ...] = get_args(Layout)
 # Who looks at a game's open page: a user id (None: a spectator), language, layout.
 Viewer = tuple[str | None, str, str]
 

@@ -1,4 +1,4 @@
-"""One viewer's page of a game: what the live web board shows a seat, or a spectator, as JSON-ready data.
+"""One viewer's page of a game: what the live web board shows a seat, or a spectator (``PageState``).
 
 The page is built from the same pieces as the chat's messages, in the viewer's language: the
 presenter's status and prompt lines, the public map (and a seat's own board, where the game draws
@@ -16,14 +16,27 @@ looks, so two seats' pages share the public picture and twin games give the same
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from bot.board import PageRequest
 from bot.games import GameKind
+from bot.pagestate import (
+    Choices,
+    Colour,
+    GameLabel,
+    MenuGroup,
+    MenuItem,
+    PageState,
+    Picture,
+    PictureName,
+    Player,
+    Spot,
+    TurnLine,
+)
 from renderers.i18n import t
 from renderers.presenter import Menu, Presenter
+from renderers.presenter import MenuItem as PresenterItem
 
 from .model import FINISHED, LOBBY, PLAYING, GameMeta
 from .payloads import PayloadCodec
@@ -32,7 +45,6 @@ from .turnmessages import acting_names, cycle_events, private_choices
 
 LOG_LINES = 40            # the log's last lines a page shows
 LOG_EVENTS = 120          # the events they are drawn from (a long game's early ones stay out)
-LAYOUTS = ("landscape", "portrait")
 # The page's own words (its buttons and headings), sent with each state in the viewer's language.
 PAGE_TEXTS = ("players", "you", "secret", "log", "back", "review", "first", "round_back", "move_back",
               "move_of", "move_on", "round_on", "last", "reconnecting", "paused", "tab_game", "tab_log",
@@ -40,90 +52,66 @@ PAGE_TEXTS = ("players", "you", "secret", "log", "back", "review", "first", "rou
 # Where the page's texts are read: the game's own page, so a secret says no chat's name
 # ("Your Lire: 10 L", not "Your Lire in Pizza club: ...").
 HERE = ""
-TurnKind = Literal["yours", "waiting", "planning", "over", "lobby"]
 
 
-@dataclass(frozen=True, slots=True)
-class TurnLine:
-    """What the page says about whose move it is, in one line: the viewer's turn, whom the game
-    waits for, that others are planning in private (never what), or that the game is over. A
-    page that loses its server says it is paused itself (it cannot be told)."""
-
-    kind: TurnKind
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Colour:
-    """A colour a choice is made in, as the page shows it: a chip of ``rgb`` beside its ``name``."""
-
-    name: str
-    rgb: str            # "#rrggbb"
-
-
-def picture(kind: str, moves: int, cycle: int, layout: str) -> dict:
+def picture(kind: str, moves: int, cycle: int, layout: str) -> PictureName:
     """A public picture as a page names it: drawn after ``moves`` moves (``Pictures.render``)."""
-    return {"kind": kind, "moves": moves, "cycle": cycle, "layout": layout}
+    return PictureName(kind=kind, moves=moves, cycle=cycle, layout=layout)
 
 
-def seat_picture(meta: GameMeta, match, seat: int, layout: str) -> dict:
+def seat_picture(meta: GameMeta, match, seat: int, layout: str) -> PictureName:
     """The seat's own board as its page names it: by the seat's own steps and its phase, never by
     the move count, which counts the other seats' private steps too. The picture endpoint draws
     it from the game as it is when asked (``Pages.picture``)."""
-    return {"kind": "seat", "seat": seat, "steps": match.moves_by(seat),
-            "phase": min(Phase.of(meta, match).start, match.move_count), "cycle": match.pacing.cycle, "layout": layout}
+    return PictureName(kind="seat", seat=seat, steps=match.moves_by(seat),
+                       phase=min(Phase.of(meta, match).start, match.move_count), cycle=match.pacing.cycle,
+                       layout=layout)
 
 
-def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, request: PageRequest) -> dict[str, Any]:
+def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, request: PageRequest) -> PageState:
     """The page of ``request`` for the game ``meta`` (``match``: None in the lobby)."""
     lang = request.language
     pres = kind.presenter
     seat = request.seat
-    state: dict[str, Any] = {
-        "game": {"id": meta.id, "kind": kind.id, "title": pres.title(lang), "chat": meta.chat_title},
-        "status": meta.status,
-        "seat": seat,
-        "language": lang,
-        "layout": request.layout,
-        "texts": {key: t(lang, f"web.{key}", at="{at}", total="{total}") for key in PAGE_TEXTS},
-        "players": [{"name": s.name, "ai": s.is_ai, "you": i == seat} for i, s in enumerate(meta.seats)],
-        "colours": colour_table(pres, lang),
-    }
+    game = GameLabel(meta.id, kind.id, pres.title(lang), meta.chat_title)
+    texts = {key: t(lang, f"web.{key}", at="{at}", total="{total}") for key in PAGE_TEXTS}
+    colours = colour_table(pres, lang)
     if meta.status == LOBBY or match is None:
-        state["lines"] = [t(lang, "web.lobby")]
-        state["turn"] = asdict(TurnLine("lobby", t(lang, "web.lobby")))
-        return state
+        players = [Player(s.name, s.is_ai, i == seat) for i, s in enumerate(meta.seats)]
+        return PageState(game, meta.status, seat, lang, request.layout, texts, players, colours,
+                         turn=TurnLine("lobby", t(lang, "web.lobby")), lines=[t(lang, "web.lobby")])
     acting = match.to_act() if meta.status == PLAYING else ()
-    for index, player in enumerate(state["players"]):
-        player["acting"] = index in acting
-    state["turn"] = asdict(turn_line(meta, kind, match, seat, lang, reviewing=request.at is not None))
+    players = [Player(s.name, s.is_ai, i == seat, i in acting) for i, s in enumerate(meta.seats)]
+    turn = turn_line(meta, kind, match, seat, lang, reviewing=request.at is not None)
     view = match.view(seat)
     public = match.view(None) if seat is not None else view
-    state["lines"] = [pres.status_line(public, lang)]
+    lines = [pres.status_line(public, lang)]
+    prompt = final = None
     if meta.status == PLAYING:
         # The pointing hand it starts with says nothing the turn line does not (and is a box
         # where no emoji font is installed).
-        state["prompt"] = without_leading_symbols(_prompt(meta, kind, match, seat, lang))
+        prompt = without_leading_symbols(_prompt(meta, kind, match, seat, lang))
     else:
-        state["final"] = pres.final_lines(public, lang)
+        final = pres.final_lines(public, lang)
     scores = match.pacing.public_returns()
     if scores is not None:
-        state["lines"].append(pres.scores_line(public, scores, lang))
+        lines.append(pres.scores_line(public, scores, lang))
     moves, cycle = public_moves(meta, kind, match), match.pacing.cycle
     events = [e for e in cycle_events(match, cycle) if e.visible_to(None)]
     shown = "final" if match.is_terminal() else "map"
-    pictures = [{"name": "map", "render": picture(shown, moves, cycle, request.layout),
-                 "alt": pres.picture_description(shown, public, events, match.players, lang)}]
+    pictures = [Picture("map", picture(shown, moves, cycle, request.layout),
+                        pres.picture_description(shown, public, events, match.players, lang))]
     if seat is not None and pres.private_pictures and not match.is_terminal() and request.at is None:
-        pictures.append({"name": "seat", "render": seat_picture(meta, match, seat, request.layout),
-                         "alt": pres.picture_description("seat", view, (), match.players, lang)})
-    state["pictures"] = pictures
+        pictures.append(Picture("seat", seat_picture(meta, match, seat, request.layout),
+                                pres.picture_description("seat", view, (), match.players, lang)))
+    secret = offered = None
     if seat is not None:
-        state["secret"] = pres.secret_text(view, lang, HERE)
+        secret = pres.secret_text(view, lang, HERE)
         if seat in acting and request.at is None:
-            state["choices"] = choices(meta, kind, match, codec, seat, view, lang, request.layout)
-    state["log"] = log_lines(kind, match, seat, view, lang)
-    return state
+            offered = choices(meta, kind, match, codec, seat, view, lang, request.layout)
+    return PageState(game, meta.status, seat, lang, request.layout, texts, players, colours, turn, lines,
+                     prompt=prompt, final=final, pictures=pictures, secret=secret, choices=offered,
+                     log=log_lines(kind, match, seat, view, lang))
 
 
 def turn_line(meta: GameMeta, kind: GameKind, match, seat: int | None, lang: str, *,
@@ -161,7 +149,7 @@ def _prompt(meta: GameMeta, kind: GameKind, match, seat: int | None, lang: str) 
 
 
 def choices(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, seat: int, view: Any, lang: str,
-            layout: str) -> dict[str, Any]:
+            layout: str) -> Choices:
     """The seat's legal choices as the page offers them: its menu, with every submenu the menu
     opens (the page opens them itself, so a submenu never touches the group's messages), and
     the spots on the pictures. Each choice is the signed payload of its button."""
@@ -173,18 +161,18 @@ def choices(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, seat: in
     def act(choice: Any) -> str:
         return codec.encode("c", *bound, index[str(choice)])
 
-    def rows(menu: Menu) -> list[list[dict[str, Any]]]:
+    def rows(menu: Menu) -> list[list[MenuItem]]:
         return [[_item(item, act, pres, lang) for item in row] for row in menu.rows]
 
     top = pres.menu(view, legal, lang)
-    groups: dict[str, Any] = {}
+    groups: dict[str, MenuGroup] = {}
     waiting = [item.group for item in top.items() if item.group is not None]
     while waiting and len(groups) < 64:
         key = waiting.pop(0)
         if key in groups:
             continue
         sub = pres.menu(view, legal, lang, key)
-        groups[key] = {"text": sub.text, "rows": rows(sub)}
+        groups[key] = MenuGroup(sub.text, rows(sub))
         waiting += [item.group for item in sub.items() if item.group is not None and item.group not in groups]
     labels = _labels(top, groups)
     pictures = ("map", "seat") if pres.private_pictures else ("map",)
@@ -192,31 +180,22 @@ def choices(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, seat: in
     for name in pictures:
         for spot in pres.spots(name, view, legal, layout=layout):
             if str(spot.choice) in index:
-                shown: dict[str, Any] = {"picture": spot.picture, "box": list(spot.box), "act": act(spot.choice),
-                                         "label": labels.get(str(spot.choice), str(spot.choice))}
-                if spot.outline:
-                    shown["outline"] = [list(point) for point in spot.outline]
-                if spot.round:
-                    shown["round"] = True
-                spots.append(shown)
-    return {"rows": rows(top), "groups": groups, "spots": spots}
+                spots.append(Spot(spot.picture, list(spot.box), act(spot.choice),
+                                  labels.get(str(spot.choice), str(spot.choice)),
+                                  [list(point) for point in spot.outline] if spot.outline else None,
+                                  spot.round))
+    return Choices(rows(top), groups, spots)
 
 
-def _item(item, act, pres: Presenter, lang: str) -> dict[str, Any]:
+def _item(item: PresenterItem, act: Callable[[Any], str], pres: Presenter, lang: str) -> MenuItem:
     # The emoji a chat's button starts with says nothing its words do not (and is a box where
     # no emoji font is installed): the page's buttons go without it.
-    out: dict[str, Any] = {"label": without_leading_symbols(item.label)}
+    label = without_leading_symbols(item.label)
+    # The chip and its name say the colour (the emoji said it alone, and went).
+    colour = colour_chip(pres, item.colour, lang) if item.colour else None
     if item.choice is not None:
-        out["act"] = act(item.choice)
-        out["choice"] = str(item.choice)
-    else:
-        out["open"] = item.group
-    if item.colour:
-        colour = colour_chip(pres, item.colour, lang)
-        if colour is not None:
-            # The chip and its name say the colour (the emoji said it alone, and went).
-            out["colour"] = asdict(colour)
-    return out
+        return MenuItem(label, act=act(item.choice), choice=str(item.choice), colour=colour)
+    return MenuItem(label, open=item.group, colour=colour)
 
 
 def colour_chip(pres: Presenter, colour: str, lang: str) -> Colour | None:
@@ -226,13 +205,13 @@ def colour_chip(pres: Presenter, colour: str, lang: str) -> Colour | None:
     return Colour(name, "#{:02x}{:02x}{:02x}".format(*rgb[:3]))
 
 
-def colour_table(pres: Presenter, lang: str) -> dict[str, dict[str, str]]:
+def colour_table(pres: Presenter, lang: str) -> dict[str, Colour]:
     """Each colour emoji the game's texts write, as the page shows it instead: a chip and a name."""
     table = {}
     for colour, emoji in pres.colour_emoji().items():
         chip = colour_chip(pres, colour, lang)
         if chip is not None:
-            table[emoji] = asdict(chip)
+            table[emoji] = chip
     return table
 
 
@@ -245,17 +224,17 @@ def without_leading_symbols(label: str) -> str:
     return label[start:] or label
 
 
-def _labels(top: Menu, groups: dict[str, Any]) -> dict[str, str]:
+def _labels(top: Menu, groups: dict[str, MenuGroup]) -> dict[str, str]:
     """Each choice's label as its menu item reads (what a spot's screen-reader label says)."""
     labels: dict[str, str] = {}
     for group in groups.values():
-        for row in group["rows"]:
+        for row in group.rows:
             for item in row:
-                if "choice" in item:
-                    labels.setdefault(item["choice"], item["label"])
-    for item in top.items():
-        if item.choice is not None:
-            labels[str(item.choice)] = without_leading_symbols(item.label)
+                if item.choice is not None:
+                    labels.setdefault(item.choice, item.label)
+    for top_item in top.items():
+        if top_item.choice is not None:
+            labels[str(top_item.choice)] = without_leading_symbols(top_item.label)
     return labels
 
 

@@ -11,13 +11,15 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from bot.board import PageRequest, Viewer
+import msgspec
+
+from bot.board import LAYOUTS, PageRequest, Viewer
 from bot.games import kind
+from bot.pagestate import PageState, ReviewSpan
 
 from .model import FINISHED
-from .page import LAYOUTS, page_state, public_moves
+from .page import page_state, public_moves
 from .payloads import PayloadCodec
 from .store import GameStore, Loaded
 
@@ -39,7 +41,7 @@ class Pages:
         self.codec = codec
         self._timelines: OrderedDict[int, Timeline] = OrderedDict()
 
-    async def page(self, request: PageRequest) -> dict[str, Any] | None:
+    async def page(self, request: PageRequest) -> PageState | None:
         """The page ``request`` asks for; None: no such game, or a move out of range."""
         loaded = await self.store.load(request.game_id)
         if loaded is None:
@@ -55,14 +57,14 @@ class Pages:
                 match = await asyncio.to_thread(loaded.kind.definition.resume, meta.setup, got[1][:request.at])
         return await self._state(loaded, match, request)
 
-    async def views(self, game_id: int, viewers: Iterable[Viewer]) -> dict[Viewer, dict[str, Any]] | None:
+    async def views(self, game_id: int, viewers: Iterable[Viewer]) -> dict[Viewer, PageState] | None:
         """The page now of each viewer (user id, None for a spectator; language; layout) from
         one read of the game, each distinct page built once (a game's open pages, refreshed
         after a move); None: no such game."""
         loaded = await self.store.load(game_id)
         if loaded is None:
             return None
-        built: dict[PageRequest, dict[str, Any]] = {}
+        built: dict[PageRequest, PageState] = {}
         out = {}
         for viewer in viewers:
             user_id, language, layout = viewer
@@ -73,14 +75,14 @@ class Pages:
             out[viewer] = built[request]
         return out
 
-    async def _state(self, loaded: Loaded, match, request: PageRequest) -> dict[str, Any]:
+    async def _state(self, loaded: Loaded, match, request: PageRequest) -> PageState:
         meta = loaded.meta
         # No version of the game's: it counts every commit, a seat's private steps too. A page's
         # stream numbers its own changes (bot/web/hub.py).
         state = page_state(meta, loaded.kind, match, self.codec, request)
         if meta.status == FINISHED and match is not None:
-            state["review"] = {"at": match.move_count, "total": meta.moves,
-                               "rounds": await self.round_starts(meta.id)}
+            state = msgspec.structs.replace(state, review=ReviewSpan(match.move_count, meta.moves,
+                                                                     await self.round_starts(meta.id)))
         return state
 
     async def round_starts(self, game_id: int) -> list[int]:

@@ -41,10 +41,10 @@ from typing import Any
 
 import aiohttp
 
-from bot.board import PageRequest
+from bot.board import LAYOUTS, PageRequest
 from bot.contract import Chat, Outgoing, Transport, User
+from bot.pagestate import Picture
 from bot.service import GameService
-from bot.service.page import LAYOUTS
 
 from .guard import VisitorLimits
 from .hub import picture_source
@@ -143,8 +143,8 @@ async def _flood_plan(service: GameService, board: WebBoard, games: list[int], c
         for at in range(stored[0].moves + 1):
             for layout in LAYOUTS:
                 state = await service.page(PageRequest(game, None, "en", layout, at))
-                assert state is not None
-                names[game].append(picture_source(state["pictures"][0]["render"]))
+                assert state is not None and state.pictures and isinstance(state.pictures[0], Picture)
+                names[game].append(picture_source(state.pictures[0].render))
     visitors = [[{"pass": board.link(game, PLATFORM, None, "Guest", language).split("t=", 1)[1], "game": game}
                  for game in games for language in LANGUAGES] for _ in range(clients)]
     return {"url": board.local_url, "names": {str(g): n for g, n in names.items()}, "visitors": visitors,

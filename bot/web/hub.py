@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -25,15 +24,18 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
+import msgspec
 from aiohttp import WSCloseCode, web
 
 from bot.board import PageRequest, Viewer
 from bot.contract import BoardAPI
+from bot.pagestate import PageState, Picture, PictureName, ShownPicture
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 KEPT_STREAMS = 20_000      # viewers' streams remembered (a page resuming finds its own; ~300 bytes each)
 RESUMABLE = 5_000_000      # a stream begun for a page resuming at a version past this starts again at 0
+STATE = msgspec.json.Encoder()     # a page's state as JSON: compact, its text as UTF-8 (not escaped)
 
 
 @dataclass(eq=False)
@@ -58,17 +60,16 @@ class OpenPage:
         return PageRequest(self.game_id, self.seat, self.language, self.layout, self.at)
 
 
-def picture_source(render: dict[str, Any]) -> str:
+def picture_source(render: PictureName) -> str:
     """The picture endpoint's query for a page's picture (the page adds its pass)."""
-    return "picture?" + urlencode(sorted(render.items()))
+    return "picture?" + urlencode(render.query())
 
 
-def shown(state: dict[str, Any]) -> str:
+def shown(state: PageState) -> str:
     """The JSON of what a page shows for ``state``: pictures named by their endpoint query."""
-    out = dict(state)
-    out["pictures"] = [{"name": p["name"], "src": picture_source(p["render"]), "alt": p["alt"]}
-                       for p in state.get("pictures", ())]
-    return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+    pictures = [ShownPicture(p.name, picture_source(p.render), p.alt)
+                for p in state.pictures or () if isinstance(p, Picture)]
+    return STATE.encode(msgspec.structs.replace(state, pictures=pictures)).decode()
 
 
 def message(version: int, body: str) -> str:
@@ -204,7 +205,7 @@ class Hub:
             stream.show(body)
             texts[viewer] = message(stream.version, body)
         for page in pages:
-            page.seat = views[page.viewer]["seat"]
+            page.seat = views[page.viewer].seat
             stream = self.stream(game_id, page.viewer)
             if stream.version != page.version:
                 await self.send(page, texts[page.viewer], stream.version)
@@ -234,7 +235,7 @@ class Hub:
         state = None if views is None else views[page.viewer]
         if state is None:
             return False
-        page.seat = state["seat"]
+        page.seat = state.seat
         body = shown(state)
         stream = self.stream(page.game_id, page.viewer, resuming_at=page.version if page.version >= 0 else None)
         stream.show(body)

@@ -17,8 +17,8 @@ Messages on the WebSocket (JSON, one per frame). The page sends
   {"type": "hello", "since": <version or null>, "layout": "landscape"|"portrait", "at": <move or null>}
   {"type": "act", "payload": <a choice's signed payload, as the page received it>}
   {"type": "review", "at": <move>}               (a finished game, stepped through)
-and receives
-  {"type": "state", "version": n, "state": {...}}   (``bot.service.page``)
+(``protocol.py``: a tagged union, checked as it arrives) and receives
+  {"type": "state", "version": n, "state": {...}}   (``bot.pagestate.PageState``)
   {"type": "reply", "ok": bool, "text": ..., "refused": <code or null>}
   {"type": "error", "code": ..., "text": ...}       (a message it should not have sent; nothing changed)
 A page that reconnects says the version it has ("since") and gets the state only if it moved on.
@@ -41,11 +41,10 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.board import BadPass, Pass, PicturesBusy
 from bot.contract import BoardAPI, User
-from bot.service.page import LAYOUTS
 from bot.service.passes import PAGE_PASS_SECONDS, SEAT_PASS_SECONDS
 from renderers.i18n import normalize_language, t
 
-from . import shortlinks
+from . import protocol, shortlinks
 from .auth import INIT_DATA_SECONDS, telegram_login
 from .connections import ConnectionLimits, GuardedSite, body_in_time
 from .guard import Bucket, Guard, TooMany, VisitorLimits
@@ -58,6 +57,7 @@ from .hardening import (
 )
 from .hub import Hub, OpenPage
 from .ops import OpsService, add_ops_routes
+from .protocol import Act, Hello, Review
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -301,41 +301,29 @@ async def _serve_page(request: web.Request, viewer: Pass, messages: Bucket) -> w
 
 
 async def _heard(app: web.Application, viewer: Pass, page: OpenPage, data: str) -> None:
-    """One message from a page. Anything malformed gets an error and changes nothing."""
-    try:
-        got = json.loads(data)
-    except ValueError:
-        got = None
-    kind = got.get("type") if isinstance(got, dict) else None
-    if kind == "hello" and _position(got.get("since")) and got.get("layout", "landscape") in LAYOUTS \
-            and _position(got.get("at")):
-        page.layout = got.get("layout", "landscape")
-        page.version = got["since"] if isinstance(got.get("since"), int) else -1
-        page.at = got.get("at")
-        if not await app[HUB].show(page):
-            await _error(page, "unknown_game", viewer.language)
-        return
-    if kind == "review" and _position(got.get("at")) and got.get("at") is not None:
-        # Only a finished game is stepped through; a game under way stays live.
-        page.at = got["at"] if await app[SERVICE].is_finished(viewer.game_id) else None
-        if page.at is None or not await app[HUB].show(page):
-            page.at = None
-            await _error(page, "no_such_move", viewer.language)
-        return
-    if kind == "act" and isinstance(got.get("payload"), str):
-        if viewer.spectator:
-            await _error(page, "spectator", viewer.language)
-            return
-        user = User(viewer.platform, viewer.user_id, viewer.name, language=viewer.language)
-        reply = await app[SERVICE].page_press(viewer.game_id, user, got["payload"])
-        await _send(page, {"type": "reply", "ok": reply.ok, "text": reply.text, "refused": reply.refused})
-        return
-    await _error(page, "bad_message", viewer.language)
-
-
-def _position(value: Any) -> bool:
-    """A version or move number as a page may send one: null, or a whole number in range."""
-    return value is None or (type(value) is int and 0 <= value <= 10_000_000)
+    """One message from a page (``protocol.py``). Anything malformed gets an error and changes nothing."""
+    match protocol.heard(data):
+        case Hello(since=since, layout=layout, at=at):
+            page.layout = layout
+            page.version = -1 if since is None else since
+            page.at = at
+            if not await app[HUB].show(page):
+                await _error(page, "unknown_game", viewer.language)
+        case Review(at=at):
+            # Only a finished game is stepped through; a game under way stays live.
+            page.at = at if await app[SERVICE].is_finished(viewer.game_id) else None
+            if page.at is None or not await app[HUB].show(page):
+                page.at = None
+                await _error(page, "no_such_move", viewer.language)
+        case Act(payload=payload):
+            if viewer.spectator:
+                await _error(page, "spectator", viewer.language)
+                return
+            user = User(viewer.platform, viewer.user_id, viewer.name, language=viewer.language)
+            reply = await app[SERVICE].page_press(viewer.game_id, user, payload)
+            await _send(page, {"type": "reply", "ok": reply.ok, "text": reply.text, "refused": reply.refused})
+        case None:
+            await _error(page, "bad_message", viewer.language)
 
 
 async def _error(page: OpenPage, code: str, language: str) -> None:

@@ -19,16 +19,15 @@ OPTIONS = {"game": "papa-paolo", "seed": 5, "reminder_minutes": 30, "deadline_mi
 async def press(service, game_id: int, users, seat: int, text: str) -> None:
     """``seat`` makes the choice written ``text``, as its own page offers it."""
     state = await service.page(PageRequest(game_id, seat, "en"))
-    rows = [*state["choices"]["rows"], *(r for g in state["choices"]["groups"].values() for r in g["rows"])]
-    payload = next((item["act"] for row in rows for item in row if item.get("choice") == text), None)
+    payload = next((item.act for item in state.choices.items() if item.choice == text), None)
     reply = (await service.page_press(game_id, users[seat], payload) if payload is not None
              else await service.move(chat(1), users[seat], text))
     assert reply.ok, (seat, text, reply.text)
 
 
-def trip_start(state: dict) -> str:
-    return next(item["choice"] for row in state["choices"]["rows"] for item in row
-                if item.get("choice", "").startswith("from "))
+def trip_start(state) -> str:
+    return next(item.choice for row in state.choices.rows for item in row
+                if (item.choice or "").startswith("from "))
 
 
 async def test_a_trip_taken_back_keeps_the_phase_its_deadline_and_the_pictures_names(service, clock):

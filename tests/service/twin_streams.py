@@ -13,6 +13,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from urllib.parse import parse_qs, urlsplit
 
+import msgspec
 from conformance.twins import TWINS  # tests/ is on the path (tests/conftest.py)
 from service_helpers import FakeTransport, chat, user
 
@@ -106,7 +107,7 @@ def unsigned(value):
 
 async def pages_seen(side: Side, seats) -> list:
     """The web board's page of each of ``seats`` (None: a spectator's), in both layouts."""
-    return [unsigned(await side.service.page(PageRequest(1, seat, "en", layout)))
+    return [unsigned(msgspec.to_builtins(await side.service.page(PageRequest(1, seat, "en", layout))))
             for seat in seats for layout in ("landscape", "portrait")]
 
 

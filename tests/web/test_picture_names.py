@@ -10,7 +10,7 @@ from urllib.parse import parse_qsl, urlsplit
 from service.service_helpers import chat, play_to_end, start_game, user
 from web_kit import Page, choice, token
 
-from bot.service.page import LAYOUTS, PageRequest
+from bot.board import LAYOUTS, PageRequest
 from bot.web.hub import picture_source
 
 
@@ -73,7 +73,7 @@ async def test_a_finished_game_shows_each_of_its_moves_at_its_cycle_and_final_on
     for at in range(total + 1):
         for layout in LAYOUTS:
             state = await served.service.page(PageRequest(game, None, "en", layout, at))
-            shown.append(named(picture_source(state["pictures"][0]["render"])))
+            shown.append(named(picture_source(state.pictures[0].render)))
     assert [p["kind"] for p in shown].count("final") == len(LAYOUTS)
     for asked in shown:             # every picture a page shows, and no drawing to find that out
         assert await served.service.pages.picture_request(game, asked, None) is not None, asked

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 from conformance.twins import TWINS
 from twin_pages import NAMES, Twin, open_twins, picture_answers, press_alike, public_position, to_planning
@@ -23,8 +24,8 @@ VIEWERS = [None, *OTHERS]                      # the group's page and the other 
 async def trip_start(twin: Twin, seat: int) -> str:
     """The written form of the first trip ``seat`` may begin ("from x,y")."""
     state = await twin.service.page(PageRequest(twin.game_id, seat, "en"))
-    return next(item["choice"] for row in state["choices"]["rows"] for item in row
-                if item.get("choice", "").startswith("from "))
+    return next(item.choice for row in state.choices.rows for item in row
+                if (item.choice or "").startswith("from "))
 
 
 def same_streams(first: Twin, second: Twin, when: str) -> None:
@@ -85,7 +86,8 @@ async def test_a_state_numbered_by_the_game_is_caught(tmp_path, session, monkeyp
     honest = pages.Pages._state
 
     async def numbered(self, loaded, match, request):
-        return {**await honest(self, loaded, match, request), "version": loaded.meta.version}
+        state = await honest(self, loaded, match, request)
+        return msgspec.structs.replace(state, lines=[*state.lines, f"version {loaded.meta.version}"])
 
     monkeypatch.setattr(pages.Pages, "_state", numbered)
     (first, second), _ = await open_twins(tmp_path, SEED)

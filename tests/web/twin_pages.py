@@ -51,8 +51,8 @@ class Twin:
         """``seat`` makes the choice written ``text`` as its page offers it (the signed payload of
         the menu item), through the service's own path for a tap."""
         state = await self.service.page(PageRequest(self.game_id, seat, "en"))
-        assert state is not None and "choices" in state, f"seat {seat} has nothing to choose"
-        payload = next((item["act"] for item in menu_items(state["choices"]) if item.get("choice") == text), None)
+        assert state is not None and state.choices is not None, f"seat {seat} has nothing to choose"
+        payload = next((item.act for item in state.choices.items() if item.choice == text), None)
         if payload is None:         # a choice the menu nests too deep: typed, as the terminal does
             reply = await self.service.move(chat(1), self.users[seat], text)
         else:
@@ -93,11 +93,6 @@ class Twin:
             await page.close()
         await self.board.stop()
         await self.service.close()
-
-
-def menu_items(choices: dict[str, Any]) -> list[dict[str, Any]]:
-    rows = [*choices["rows"], *(row for group in choices["groups"].values() for row in group["rows"])]
-    return [item for row in rows for item in row]
 
 
 def unsigned(value: Any) -> Any:
@@ -160,7 +155,7 @@ async def press_alike(twins: tuple[Twin, Twin], rng: random.Random) -> bool:
     offered = []
     for twin in twins:
         state = await twin.service.page(PageRequest(twin.game_id, seat, "en"))
-        offered.append({item["choice"]: item["act"] for item in menu_items(state["choices"]) if "act" in item})
+        offered.append({item.choice: item.act for item in state.choices.items() if item.act is not None})
     both = sorted(set(offered[0]) & set(offered[1]))
     if not both:
         return False
