@@ -17,6 +17,7 @@ from .clock import Clock
 from .model import Changes, GameMeta, OutRow
 from .payloads import PayloadCodec
 from .refusal import Refused
+from .seatmenu import waiting_line
 from .store import GameStore, Loaded
 
 # A game's animation costs seconds of a core to draw and encode, and fills the chat: once it went
@@ -41,7 +42,7 @@ class Info:
         acting = match.to_act()
         private_choices = TM.private_choices(loaded.kind, match)
         if private_choices and acting:
-            text += "\n" + TM.waiting_line(meta, match)     # every seat still to act
+            text += "\n" + waiting_line(meta, match)     # every seat still to act
         buttons: tuple = ()
         own = None
         seat = meta.seat_of(user.id)

@@ -4,7 +4,7 @@ The page is built from the same pieces as the chat's messages, in the viewer's l
 presenter's status and prompt lines, the public map (and a seat's own board, where the game draws
 one), the menu of the seat's legal choices and where each sits on those pictures
 (``Presenter.spots``), the seat's secret, and the game's log. A choice on the page is the same
-signed payload as the button that makes it (``TurnMessages.choice_buttons``), so the service handles
+signed payload as the button that makes it (one ``seatmenu.SeatChoices`` for both), so the service handles
 a tap exactly as a press: refusals, stale and duplicate presses, deadlines, the outbox.
 
 Secrets: a page is built only from ``match.view(seat)`` and the events ``seat`` may see (a
@@ -16,7 +16,7 @@ looks, so two seats' pages share the public picture and twin games give the same
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from bot.board import PageRequest
@@ -35,13 +35,13 @@ from bot.pagestate import (
     TurnLine,
 )
 from renderers.i18n import t
-from renderers.presenter import Menu, Presenter
-from renderers.presenter import MenuItem as PresenterItem
+from renderers.presenter import Presenter
 
 from .model import FINISHED, LOBBY, PLAYING, GameMeta
 from .payloads import PayloadCodec
 from .phase import Phase
-from .turnmessages import acting_names, cycle_events, private_choices
+from .seatmenu import SeatChoices, SeatItem, SeatMenu, acting_names, decision_line, private_choices
+from .turnmessages import cycle_events
 
 LOG_LINES = 40            # the log's last lines a page shows
 LOG_EVENTS = 120          # the events they are drawn from (a long game's early ones stay out)
@@ -90,7 +90,7 @@ def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, reque
     if meta.status == PLAYING:
         # The pointing hand it starts with says nothing the turn line does not (and is a box
         # where no emoji font is installed).
-        prompt = without_leading_symbols(_prompt(meta, kind, match, seat, lang))
+        prompt = without_leading_symbols(decision_line(meta, kind, match, seat, lang))
     else:
         final = pres.final_lines(public, lang)
     scores = match.pacing.public_returns()
@@ -108,7 +108,7 @@ def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, reque
     if seat is not None:
         secret = pres.secret_text(view, lang, HERE)
         if seat in acting and request.at is None:
-            offered = choices(meta, kind, match, codec, seat, view, lang, request.layout)
+            offered = choices(meta, kind, match, codec, seat, lang, request.layout)
     return PageState(game, meta.status, seat, lang, request.layout, texts, players, colours, turn, lines,
                      prompt=prompt, final=final, pictures=pictures, secret=secret, choices=offered,
                      log=log_lines(kind, match, seat, view, lang))
@@ -137,64 +137,42 @@ def public_moves(meta: GameMeta, kind: GameKind, match) -> int:
     return match.move_count
 
 
-def _prompt(meta: GameMeta, kind: GameKind, match, seat: int | None, lang: str) -> str:
-    """Who must act and what they choose; where seats choose in private, a seat's own question
-    (or who is still to choose, never what anyone chose)."""
-    pres = kind.presenter
-    if private_choices(kind, match):
-        if seat is not None and seat in match.to_act():
-            return pres.prompt_line(match.view(seat), lang)
-        return t(lang, "bot.msg.waiting", players=", ".join(acting_names(meta, match)))
-    return pres.prompt_line(match.view(None), lang)
-
-
-def choices(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, seat: int, view: Any, lang: str,
+def choices(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, seat: int, lang: str,
             layout: str) -> Choices:
-    """The seat's legal choices as the page offers them: its menu, with every submenu the menu
-    opens (the page opens them itself, so a submenu never touches the group's messages), and
-    the spots on the pictures. Each choice is the signed payload of its button."""
+    """The seat's legal choices as the page offers them (``seatmenu.SeatChoices``, as its chat's
+    buttons): its menu, with every submenu the menu opens (the page opens them itself, so a
+    submenu never touches the group's messages), and the spots on the pictures. Each choice is
+    the signed payload of its button."""
     pres = kind.presenter
-    legal = match.legal_choices(seat)
-    index = {str(c): i for i, c in enumerate(legal)}
-    bound = (meta.id, seat, match.moves_by(seat), meta.turn.acting_since(seat))
-
-    def act(choice: Any) -> str:
-        return codec.encode("c", *bound, index[str(choice)])
-
-    def rows(menu: Menu) -> list[list[MenuItem]]:
-        return [[_item(item, act, pres, lang) for item in row] for row in menu.rows]
-
-    top = pres.menu(view, legal, lang)
-    groups: dict[str, MenuGroup] = {}
-    waiting = [item.group for item in top.items() if item.group is not None]
-    while waiting and len(groups) < 64:
-        key = waiting.pop(0)
-        if key in groups:
-            continue
-        sub = pres.menu(view, legal, lang, key)
-        groups[key] = MenuGroup(sub.text, rows(sub))
-        waiting += [item.group for item in sub.items() if item.group is not None and item.group not in groups]
+    seat_choices = SeatChoices(meta, kind, match, codec, seat, lang)
+    top = seat_choices.menu()
+    groups = seat_choices.submenus(top)
     labels = _labels(top, groups)
     pictures = ("map", "seat") if pres.private_pictures else ("map",)
     spots = []
     for name in pictures:
-        for spot in pres.spots(name, view, legal, layout=layout):
-            if str(spot.choice) in index:
-                spots.append(Spot(spot.picture, list(spot.box), act(spot.choice),
+        for spot in pres.spots(name, seat_choices.view, seat_choices.legal, layout=layout):
+            if seat_choices.offers(spot.choice):
+                spots.append(Spot(spot.picture, list(spot.box), seat_choices.payload(spot.choice),
                                   labels.get(str(spot.choice), str(spot.choice)),
                                   [list(point) for point in spot.outline] if spot.outline else None,
                                   spot.round))
-    return Choices(rows(top), groups, spots)
+    return Choices(_rows(top, pres, lang), {key: MenuGroup(sub.text, _rows(sub, pres, lang)) for key, sub in groups.items()},
+                   spots)
 
 
-def _item(item: PresenterItem, act: Callable[[Any], str], pres: Presenter, lang: str) -> MenuItem:
+def _rows(menu: SeatMenu, pres: Presenter, lang: str) -> list[list[MenuItem]]:
+    return [[_item(item, pres, lang) for item in row] for row in menu.rows]
+
+
+def _item(item: SeatItem, pres: Presenter, lang: str) -> MenuItem:
     # The emoji a chat's button starts with says nothing its words do not (and is a box where
     # no emoji font is installed): the page's buttons go without it.
     label = without_leading_symbols(item.label)
     # The chip and its name say the colour (the emoji said it alone, and went).
     colour = colour_chip(pres, item.colour, lang) if item.colour else None
     if item.choice is not None:
-        return MenuItem(label, act=act(item.choice), choice=str(item.choice), colour=colour)
+        return MenuItem(label, act=item.payload, choice=item.choice, colour=colour)
     return MenuItem(label, open=item.group, colour=colour)
 
 
@@ -224,17 +202,16 @@ def without_leading_symbols(label: str) -> str:
     return label[start:] or label
 
 
-def _labels(top: Menu, groups: dict[str, MenuGroup]) -> dict[str, str]:
-    """Each choice's label as its menu item reads (what a spot's screen-reader label says)."""
+def _labels(top: SeatMenu, groups: dict[str, SeatMenu]) -> dict[str, str]:
+    """Each choice's label as its menu item reads (what a spot's screen-reader label says): the
+    top menu's, else the first submenu's that offers it."""
     labels: dict[str, str] = {}
-    for group in groups.values():
-        for row in group.rows:
-            for item in row:
-                if item.choice is not None:
-                    labels.setdefault(item.choice, item.label)
-    for top_item in top.items():
-        if top_item.choice is not None:
-            labels[str(top_item.choice)] = without_leading_symbols(top_item.label)
+    for item in (item for group in groups.values() for item in group.items()):
+        if item.choice is not None:
+            labels.setdefault(item.choice, without_leading_symbols(item.label))
+    for item in top.items():
+        if item.choice is not None:
+            labels[item.choice] = without_leading_symbols(item.label)
     return labels
 
 

@@ -361,7 +361,10 @@ class GameService:
         """Any button the service issued; stale, foreign, duplicate or forged ones are refused.
         A board button in the answer (a seat's choices) becomes the presser's link."""
         started = time.perf_counter()
-        reply = await self._press(chat, user, payload)
+        return self._answered(user, started, await self._press(chat, user, payload))
+
+    def _answered(self, user: User, started: float, reply: Reply) -> Reply:
+        """A press's reply, counted (since ``started``) and its board button the presser's link."""
         self.metrics.press_answered(user.platform, time.perf_counter() - started)
         return self.links.reply(reply, user, normalize_language(user.language))
 
@@ -477,16 +480,21 @@ class GameService:
     @cleaned
     async def page_press(self, game_id: int, user: User, payload: str) -> Reply:
         """A choice made on the web board: the very payload of its button, for this game only
-        (a page opens submenus itself, so only choices come here)."""
+        (a page opens submenus itself, so only choices come here). Its payload is read once, here,
+        and pressed as a choice's button is in a private chat."""
+        started = time.perf_counter()
         lang = normalize_language(user.language)
         try:
-            if self.codec.kind_of(payload) != "c" or self.codec.decode(payload).int(0) != game_id:
+            if self.codec.kind_of(payload) != "c":
+                raise ForgedPayload("not a choice")
+            choice = self.codec.decode(payload)
+            if choice.int(0) != game_id:
                 raise ForgedPayload("not a choice of this game")
         except StalePayload:
             return Refused(Refusal.STALE).reply(lang)
         except (ForgedPayload, ValueError):
             return Refused(Refusal.FORGED).reply(lang)
-        return await self.press(None, user, payload)
+        return self._answered(user, started, await self._press_turn(None, user, choice))
 
     @cleaned
     async def move(self, chat: Chat, user: User, text: str) -> Reply:

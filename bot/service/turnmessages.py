@@ -22,9 +22,9 @@ from typing import Any
 
 from bot.contract import User
 from bot.games import GameKind
-from engine.interface import Dynamics, Information
+from engine.interface import Information
 from renderers.i18n import t
-from renderers.presenter import CHAT, Menu
+from renderers.presenter import CHAT
 
 from .bank import clock_line
 from .links import REVIEW
@@ -44,6 +44,7 @@ from .messages import (
 )
 from .model import GameMeta, OutRow
 from .payloads import PayloadCodec
+from .seatmenu import SeatChoices, SeatMenu, decision_line, private_choices
 from .turnstate import TurnState
 
 
@@ -57,23 +58,8 @@ def cycle_events(match, cycle: int, upto: int | None = None) -> list:
     return [e for e in log[start:end] if e.visible_to(None)]
 
 
-def private_choices(kind: GameKind, match) -> bool:
-    """Whether each acting seat gets its choices in private: in a game with simultaneous
-    phases (declared), or whenever several seats act at once. Otherwise the one acting seat
-    chooses on the group's turn message, as everyone watches."""
-    return kind.definition.dynamics == Dynamics.SIMULTANEOUS or len(match.to_act()) > 1
-
-
 def has_secrets(kind: GameKind) -> bool:
     return kind.definition.information == Information.IMPERFECT
-
-
-def acting_names(meta: GameMeta, match) -> list[str]:
-    return [meta.seats[s].name for s in match.to_act()]
-
-
-def waiting_line(meta: GameMeta, match) -> str:
-    return t(meta.language, "bot.msg.waiting", players=", ".join(acting_names(meta, match)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +95,7 @@ class TurnMessages:
         return group(self.meta, self.prompt_text(menu), buttons=rows, mentions=self.prompt_pings(),
                      slot=turn_slot(self.meta, self.turn), mode=mode, awaited=True)
 
-    def prompt_text(self, menu: Menu | None = None) -> str:
+    def prompt_text(self, menu: SeatMenu | None = None) -> str:
         meta, match, turn = self.meta, self.match, self.turn
         lang = meta.language
         pres = self.kind.presenter
@@ -119,15 +105,14 @@ class TurnMessages:
         lines += pres.narrate(moves, match.players, lang)
         lines.append("")
         clock = clock_line(meta, match)         # what the seats to act have left, with time banks
-        if private_choices(self.kind, match):
-            # Who is still to act, never what anyone chose: their choices are made in private.
-            lines += [waiting_line(meta, match), *([clock] if clock else [])]
-        else:
-            lines.append(menu.text if menu is not None and menu.text else pres.prompt_line(view, lang, surface(meta)))
-            lines += [clock] if clock else []
-            if turn.browsing and turn.browsing[0] in match.to_act():
-                lines.append(t(lang, "bot.msg.choosing_privately", player=meta.seats[turn.browsing[0]].name,
-                               what=turn.browsing[1]))
+        private = private_choices(self.kind, match)
+        # Where the choices are made in private: who is still to act, never what anyone chose.
+        lines.append(menu.text if not private and menu is not None and menu.text
+                     else decision_line(meta, self.kind, match, None, lang, surface(meta)))
+        lines += [clock] if clock else []
+        if not private and turn.browsing and turn.browsing[0] in match.to_act():
+            lines.append(t(lang, "bot.msg.choosing_privately", player=meta.seats[turn.browsing[0]].name,
+                           what=turn.browsing[1]))
         names = self.unreachable_names()
         if names:
             lines.append(t(lang, "bot.msg.private_closed", player=", ".join(names)))
@@ -137,32 +122,17 @@ class TurnMessages:
         ids = self.turn.unreachable
         return [seat.name for seat in self.meta.seats if seat.user_id in ids and not seat.is_ai]
 
-    def choice_buttons(self, seat: int, group_key: str | None = None) -> tuple[Menu, list[list[dict[str, Any]]]]:
-        """The menu of ``seat``'s legal choices as payload buttons, bound to the seat and its own
-        position (``moves_by`` and when it began to act): a choice is pressed by its index in the
-        seat's legal choices, a submenu by its key (the service never reads either)."""
-        meta, match, codec = self.meta, self.match, self.codec
-        lang = meta.language
-        choices = match.legal_choices(seat)
-        index = {str(c): i for i, c in enumerate(choices)}
-        menu = self.kind.presenter.menu(match.view(seat), choices, lang, group_key)
-        bound = (meta.id, seat, match.moves_by(seat), self.turn.acting_since(seat))
-        rows = []
-        for row in menu.rows:
-            out = []
-            for item in row:
-                if item.choice is not None:
-                    payload = codec.encode("c", *bound, index[str(item.choice)])
-                else:
-                    assert item.group is not None, "a menu item makes a choice or opens a submenu"
-                    payload = codec.encode("o", *bound, item.group)
-                out.append(button(item.label, payload, colour=item.colour, key=item.key, letter=item.letter))
-            rows.append(out)
-        if menu.back:
-            rows.append([button(t(lang, "bot.btn.back"), codec.encode("b", *bound))])
+    def choice_buttons(self, seat: int, group_key: str | None = None) -> tuple[SeatMenu, list[list[dict[str, Any]]]]:
+        """The menu of ``seat``'s legal choices (``seatmenu.SeatChoices``) as buttons."""
+        lang = self.meta.language
+        menu = SeatChoices(self.meta, self.kind, self.match, self.codec, seat, lang, self.turn).menu(group_key)
+        rows = [[button(item.label, item.payload, colour=item.colour, key=item.key, letter=item.letter) for item in row]
+                for row in menu.rows]
+        if menu.back is not None:
+            rows.append([button(t(lang, "bot.btn.back"), menu.back)])
         return menu, rows
 
-    def prompt_buttons(self, group_key: str | None = None) -> tuple[Menu | None, list[list[dict[str, Any]]]]:
+    def prompt_buttons(self, group_key: str | None = None) -> tuple[SeatMenu | None, list[list[dict[str, Any]]]]:
         """The group's turn buttons: the one acting seat's menu (never a submenu that depends on
         its secrets: those open in private), or, where seats choose in private, a button that
         brings each its own choices; the secret button where the game has secrets."""
@@ -199,7 +169,7 @@ class TurnMessages:
     # ---- a seat's own turn message, in its private chat --------------------------------------
 
     def seat_prompt(self, seat: int, *, group_key: str | None = None,
-                    mode: str = "edit") -> tuple[OutRow, Menu, list]:
+                    mode: str = "edit") -> tuple[OutRow, SeatMenu, list]:
         """The seat's choices (or an open submenu of them) as a private message in its slot, with a
         picture of its own board where the game draws one."""
         meta, kind, match = self.meta, self.kind, self.match

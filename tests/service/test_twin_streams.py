@@ -56,12 +56,12 @@ async def test_a_secret_on_a_web_page_of_the_group_is_caught(tmp_path, clock, mo
     """A page that tells everyone the first seat's secret (its marker) in its prompt: the twins part."""
     from bot.service import page
 
-    honest = page._prompt
+    honest = page.decision_line
 
     def leaky(meta, game, match, seat, lang):
         return honest(meta, game, match, seat, lang) + str(game.presenter.secret_text(match.view(0), lang, "chat"))
 
-    monkeypatch.setattr(page, "_prompt", leaky)
+    monkeypatch.setattr(page, "decision_line", leaky)
     with pytest.raises(AssertionError, match="web page"):
         await play_twins(tmp_path, clock, monkeypatch, "paris-paris", 3, 0, 11)
 
