@@ -111,7 +111,7 @@ async def _post_init(application: Application) -> None:
         state.owns_service = True
     service = state.require_service()
     state.transport = transport = TelegramTransport(application.bot, application.bot.username,
-                                        state.web.telegram_app if state.web else None)
+                                                    state.web.telegram_app if state.web else None)
     if state.web is not None:
         # imported late: only a bot that serves the board needs aiohttp
         from bot.web.server import serve_board
@@ -181,10 +181,10 @@ async def start_application(application: Application, *, poll_timeout: int = 10,
         await application.post_init(application)
     if webhook is not None:
         await _updater(application).start_webhook(**webhook, allowed_updates=ALLOWED_UPDATES,
-                                                drop_pending_updates=False)
+                                                  drop_pending_updates=False)
     else:
         await _updater(application).start_polling(poll_interval=poll_interval, timeout=poll_timeout,
-                                                allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
+                                                  allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
     await application.start()
 
 

@@ -349,7 +349,8 @@ class TelegramHandlers:
         message = query.message if isinstance(query.message, Message) else None
         own_reply = (message is not None and message.reply_to_message is not None
                      and message.from_user is not None and message.from_user.id == query.get_bot().id)
-        if reply.ok and own_reply and message is not None and reply.image is None and (reply.buttons or message.reply_markup):
+        if (reply.ok and own_reply and message is not None and reply.image is None
+                and (reply.buttons or message.reply_markup)):
             await self._edit_reply(message, reply)
             await query.answer(short_answer(reply.text) if reply.alert else None, show_alert=reply.alert)
             return True
