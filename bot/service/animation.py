@@ -18,10 +18,12 @@ runs where pictures are drawn: in the drawing processes (``pictures.py``), never
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.contract import AnimationFormat
 from bot.games import GameKind, kind
 from bot.platforms import capabilities
+from engine.interface import SeatedMove
 from renderers.animation import Frame, encode, holds
 from renderers.fonts import drawable
 
@@ -35,7 +37,7 @@ def spec(platform: str) -> AnimationFormat:
     return capabilities(platform).animation
 
 
-def frames(game_kind: GameKind, setup, moves: Sequence, language: str) -> list[Frame]:
+def frames(game_kind: GameKind, setup: dict[str, Any], moves: Sequence[SeatedMove], language: str) -> list[Frame]:
     """The frames of the game stored as ``setup`` and ``moves`` ((seat, text) pairs): one for each
     cycle that ended, as its picture in the chat shows it, then the final standings when it is over."""
     match = game_kind.definition.resume(setup, [])
@@ -72,7 +74,7 @@ def caption(line: str) -> str:
     return drawable(line, empty="")
 
 
-def draw(kind_id: str, setup, moves: Sequence, language: str, platform: str) -> bytes:
+def draw(kind_id: str, setup: dict[str, Any], moves: Sequence[SeatedMove], language: str, platform: str) -> bytes:
     """The animation of a stored game in the format ``platform`` plays, within its limit where
     a smaller drawing or fewer frames can bring it there (else the last try: the transport then
     sends the message without it)."""

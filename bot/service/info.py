@@ -5,16 +5,17 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.contract import Chat, Refusal, Reply, User
+from bot.contract import Button, Chat, Refusal, Reply, User
 from bot.games import KINDS, GameKind, find, kind
 from bot.product import COMMAND
 from renderers.i18n import t
 
 from . import messages as M
+from . import seatmenu
 from . import turnmessages as TM
 from .animation import ANIMATION
 from .clock import Clock
-from .model import Changes, GameMeta, OutRow
+from .model import Changes, GameMeta, OutRow, ResultRow
 from .payloads import PayloadCodec
 from .refusal import Refused
 from .seatmenu import waiting_line
@@ -40,10 +41,10 @@ class Info:
                          extra={"game_id": meta.id, "status": meta.status, "game": meta.kind})
         text = loaded.kind.presenter.board_text(match.view(None), lang)
         acting = match.to_act()
-        private_choices = TM.private_choices(loaded.kind, match)
+        private_choices = seatmenu.private_choices(loaded.kind, match)
         if private_choices and acting:
             text += "\n" + waiting_line(meta, match)     # every seat still to act
-        buttons: tuple = ()
+        buttons: tuple[tuple[Button, ...], ...] = ()
         own = None
         seat = meta.seat_of(user.id)
         if seat is not None and seat in acting:
@@ -111,10 +112,10 @@ class Info:
         return Reply("\n\n".join(sections), extra=extra)
 
     @staticmethod
-    def _leaderboard(game_kind: GameKind, rows: list, mine: list, user: User, lang: str, *,
+    def _leaderboard(game_kind: GameKind, rows: list[ResultRow], mine: list[ResultRow], user: User, lang: str, *,
                      all_chats: bool) -> tuple[str, dict[str, Any]]:
         """One game's leaderboard and the user's own record in it: (text, figures)."""
-        table: dict[str, list] = {}
+        table: dict[str, list[Any]] = {}      # by player: [name, games, wins, points]
         for r in rows:
             key = r.user_id if not r.is_ai and r.user_id else f"ai:{r.name}"
             entry = table.setdefault(key, [r.name, 0, 0, 0])

@@ -34,6 +34,7 @@ from bot.pagestate import (
     Spot,
     TurnLine,
 )
+from engine.interface import Match
 from renderers.i18n import t
 from renderers.presenter import Presenter
 
@@ -59,7 +60,7 @@ def picture(kind: str, moves: int, cycle: int, layout: str) -> PictureName:
     return PictureName(kind=kind, moves=moves, cycle=cycle, layout=layout)
 
 
-def seat_picture(meta: GameMeta, match, seat: int, layout: str) -> PictureName:
+def seat_picture(meta: GameMeta, match: Match, seat: int, layout: str) -> PictureName:
     """The seat's own board as its page names it: by the seat's own steps and its phase, never by
     the move count, which counts the other seats' private steps too. The picture endpoint draws
     it from the game as it is when asked (``Pages.picture``)."""
@@ -68,7 +69,8 @@ def seat_picture(meta: GameMeta, match, seat: int, layout: str) -> PictureName:
                        layout=layout)
 
 
-def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, request: PageRequest) -> PageState:
+def page_state(meta: GameMeta, kind: GameKind, match: Match | None, codec: PayloadCodec,
+               request: PageRequest) -> PageState:
     """The page of ``request`` for the game ``meta`` (``match``: None in the lobby)."""
     lang = request.language
     pres = kind.presenter
@@ -114,7 +116,7 @@ def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, reque
                      log=log_lines(kind, match, seat, view, lang))
 
 
-def turn_line(meta: GameMeta, kind: GameKind, match, seat: int | None, lang: str, *,
+def turn_line(meta: GameMeta, kind: GameKind, match: Match, seat: int | None, lang: str, *,
               reviewing: bool = False) -> TurnLine:
     """Whose move it is, for ``seat``'s page (None: a spectator's)."""
     if meta.status == FINISHED or match.is_terminal() or reviewing:
@@ -127,7 +129,7 @@ def turn_line(meta: GameMeta, kind: GameKind, match, seat: int | None, lang: str
     return TurnLine("waiting", t(lang, "web.turn.waiting", players=names))
 
 
-def public_moves(meta: GameMeta, kind: GameKind, match) -> int:
+def public_moves(meta: GameMeta, kind: GameKind, match: Match) -> int:
     """The move count a public picture is drawn at: now, except while seats choose in private,
     when it is the start of their phase. Each private step is a move, so the count now would
     tell everyone how many steps a seat has taken in its plan; the board everyone sees does not
@@ -137,7 +139,7 @@ def public_moves(meta: GameMeta, kind: GameKind, match) -> int:
     return match.move_count
 
 
-def choices(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, seat: int, lang: str,
+def choices(meta: GameMeta, kind: GameKind, match: Match, codec: PayloadCodec, seat: int, lang: str,
             layout: str) -> Choices:
     """The seat's legal choices as the page offers them (``seatmenu.SeatChoices``, as its chat's
     buttons): its menu, with every submenu the menu opens (the page opens them itself, so a
@@ -215,7 +217,7 @@ def _labels(top: SeatMenu, groups: dict[str, SeatMenu]) -> dict[str, str]:
     return labels
 
 
-def log_lines(kind: GameKind, match, seat: int | None, view: Any, lang: str) -> list[str]:
+def log_lines(kind: GameKind, match: Match, seat: int | None, view: Any, lang: str) -> list[str]:
     """The game's log as ``seat`` may read it: the public events in words, and its own private
     ones (a dealt marker, new holdings) where they happened; the last ``LOG_LINES`` lines."""
     pres = kind.presenter
@@ -237,5 +239,5 @@ def log_lines(kind: GameKind, match, seat: int | None, view: Any, lang: str) -> 
     return lines[-LOG_LINES:]
 
 
-def _narrated(pres, events: Sequence[Any], players: Sequence[str], lang: str) -> list[str]:
+def _narrated(pres: Presenter, events: Sequence[Any], players: Sequence[str], lang: str) -> list[str]:
     return pres.narrate(events, players, lang) if events else []

@@ -23,18 +23,19 @@ from bot.games import ai_level
 from engine.errors import GameError
 from engine.interface import Choice
 from renderers.i18n import number_list, t
-from renderers.presenter import ChoiceNotFound
+from renderers.presenter import ChoiceNotFound, Menu
 
 from . import messages as M
 from .arming import Arming
 from .clock import Clock
-from .model import FINISHED, LOBBY, PLAYING, Changes, MoveRow, OutRow, ResultRow, TimerRow
+from .model import FINISHED, LOBBY, PLAYING, Changes, GameMeta, MoveRow, OutRow, ResultRow, TimerRow
 from .payloads import Payload, PayloadCodec
 from .phase import Phase, begins
 from .rating_board import RatingBoard
 from .refusal import Refused
+from .seatmenu import private_choices
 from .store import GameStore, Loaded
-from .turnmessages import TurnMessages, private_choices
+from .turnmessages import TurnMessages
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ class Play:
     # ---- applying choices ---------------------------------------------------------------------
 
     @staticmethod
-    def ai_seed(meta, move: int) -> int:
+    def ai_seed(meta: GameMeta, move: int) -> int:
         return (meta.seed * 1_000_003 + move * 7919 + 1) % (1 << 63)
 
     async def ai_choice(self, loaded: Loaded, seat: int) -> Any:
@@ -280,16 +281,16 @@ class Play:
         text = prompt.text if prompt is not None and prompt.text else kind.presenter.back_text(lang)
         return Reply(text, buttons=M.to_buttons(rows))
 
-    async def _show_private(self, loaded: Loaded, seat: int, group: str | None, menu, lang: str, *,
+    async def _show_private(self, loaded: Loaded, seat: int, group: str | None, menu: Menu | None, lang: str, *,
                             in_private: bool) -> Reply:
         meta, match = loaded.meta, loaded.running
         kind = loaded.kind
         messages = TurnMessages(meta, kind, match, self.codec)
-        row, menu, rows = messages.seat_prompt(seat, group_key=group,
-                                               mode="edit" if seat in meta.turn.menus else "new")
+        row, opened, rows = messages.seat_prompt(seat, group_key=group,
+                                                 mode="edit" if seat in meta.turn.menus else "new")
         out = [row]
         meta.turn = meta.turn.showing(seat, messages.position(seat))
-        if menu.private and not private_choices(kind, match):
+        if opened.private and not private_choices(kind, match):
             # The group's turn message says only that the seat is choosing in private, in the
             # words of the (public) item that opened the submenu; its buttons stay as they were.
             top = kind.presenter.menu(match.view(seat), match.legal_choices(seat), lang)
@@ -299,7 +300,7 @@ class Play:
                 out.append(messages.reading(meta.turn).prompt(mode="edit"))
         meta.updated = self.clock.now()
         await self.store.commit(Changes(meta=meta, outbox=out), forget=meta.id)
-        text = menu.text if menu.text else kind.presenter.back_text(lang)
+        text = opened.text if opened.text else kind.presenter.back_text(lang)
         if not in_private:
             # Pressed on a message others read: the answer (a pop-up, or a reply only the presser
             # sees) says where the menu went; the buttons come along for platforms that show them.

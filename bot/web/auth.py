@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode
 
-from bot.service.passes import BadPass
+from bot.board import BadPass
 
 INIT_DATA_SECONDS = 3600                 # how old Telegram's initData may be (its auth_date): an hour
 MAX_INIT_DATA = 4096                     # Telegram's launch data is far shorter
@@ -36,7 +36,7 @@ class TelegramLogin:
     auth_date: int
 
 
-def telegram_login(init_data: str, bot_token: str, *, now: float, max_age: float = INIT_DATA_SECONDS) -> TelegramLogin:
+def telegram_login(init_data: object, bot_token: str, *, now: float, max_age: float = INIT_DATA_SECONDS) -> TelegramLogin:
     """The login ``init_data`` proves; ``BadPass`` ("forged" or "expired") otherwise."""
     if not isinstance(init_data, str) or not 0 < len(init_data) <= MAX_INIT_DATA:
         raise BadPass("forged")

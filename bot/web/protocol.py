@@ -51,6 +51,7 @@ def heard(data: str) -> PageMessage | None:
     what a page's JSON.stringify may write (a lone surrogate in a string: such a payload is then
     refused as forged, as any other), then checked against the union."""
     try:
-        return msgspec.convert(json.loads(data), PageMessage)
+        message: PageMessage = msgspec.convert(json.loads(data), PageMessage)
     except (ValueError, msgspec.ValidationError):
         return None
+    return message

@@ -68,8 +68,8 @@ REFUSALS = ("forged", "expired", "unknown_game", "spectator", "bad_message", "no
             "too_many", "busy")
 HUB = web.AppKey("hub", Hub)
 GUARD = web.AppKey("guard", Guard)
-SETTINGS = web.AppKey("settings", object)
-SERVICE = web.AppKey("service", BoardAPI)
+SETTINGS: web.AppKey[WebSettings] = web.AppKey("settings")
+SERVICE: web.AppKey[BoardAPI] = web.AppKey("service")
 
 
 class BoardService(BoardAPI, OpsService, Protocol):
@@ -111,7 +111,8 @@ def make_app(service: BoardService, settings: WebSettings) -> web.Application:
     shortlinks.add_routes(app)      # /p/<code>: short links to the board (the terminal prints them)
     app.on_shutdown.append(_close_pages)
     app.on_response_prepare.append(security_headers(content_security_policy(settings.public_url)))
-    add_ops_routes(app, service, app[HUB].open_pages)      # /healthz, and /metrics when switched on
+    hub = app[HUB]      # /metrics reads the pages open at each scrape
+    add_ops_routes(app, service, lambda: hub.open_pages)      # /healthz, and /metrics when switched on
     return app
 
 
@@ -319,6 +320,7 @@ async def _heard(app: web.Application, viewer: Pass, page: OpenPage, data: str) 
             if viewer.spectator:
                 await _error(page, "spectator", viewer.language)
                 return
+            assert viewer.user_id is not None, "a spectator's pass was refused above"
             user = User(viewer.platform, viewer.user_id, viewer.name, language=viewer.language)
             reply = await app[SERVICE].page_press(viewer.game_id, user, payload)
             await _send(page, {"type": "reply", "ok": reply.ok, "text": reply.text, "refused": reply.refused})
