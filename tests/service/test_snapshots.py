@@ -17,9 +17,9 @@ from storage.storage_kit import POSTGRES, admin
 from bot.games import KINDS, kind
 from bot.service import GameService
 from bot.service.model import PLAYING
+from bot.service.seatmenu import private_choices
 from bot.service.snapshots import stamp, unpack
 from bot.service.store import IDLE_AFTER, SNAPSHOT_EVERY
-from bot.service.turnmessages import private_choices
 
 PHASES_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "phases-before-31.sqlite3"
 
