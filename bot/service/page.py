@@ -23,6 +23,7 @@ from typing import Any, Literal
 from bot.games import GameKind
 from renderers.i18n import t
 from renderers.presenter import Menu, Presenter
+from renderers.scene import Scene
 
 from .model import FINISHED, LOBBY, PLAYING, GameMeta
 from .payloads import PayloadCodec
@@ -125,6 +126,9 @@ def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, reque
     shown = "final" if match.is_terminal() else "map"
     pictures = [{"name": "map", "render": picture(shown, moves, cycle, request.layout),
                  "alt": pres.picture_description(shown, public, events, match.players, lang)}]
+    scene = map_scene(pres, match, public, shown, moves, lang, request.layout)
+    if scene is not None:
+        pictures[0]["scene"] = scene
     if seat is not None and pres.private_pictures and not match.is_terminal() and request.at is None:
         pictures.append({"name": "seat", "render": seat_picture(meta, match, seat, request.layout),
                          "alt": pres.picture_description("seat", view, (), match.players, lang)})
@@ -135,6 +139,18 @@ def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, reque
             state["choices"] = choices(meta, kind, match, codec, seat, view, lang, request.layout)
     state["log"] = log_lines(kind, match, seat, view, lang)
     return state
+
+
+def map_scene(pres: Presenter, match, public: Any, shown: str, moves: int, lang: str, layout: str) -> Scene | None:
+    """The public map as the page draws it (``Presenter.scene``): the very picture the page names,
+    from the same public view and the same public events of the cycle (``pictures.draw``); None
+    where the game draws no scene, for the final picture, and while seats plan in private (the
+    public picture is then the one of the phase's start, not of now)."""
+    if shown != "map" or moves != match.move_count:
+        return None
+    cycle = match.pacing.cycle
+    events = [] if cycle < 1 else [e for e in match.log[match.pacing.cycle_start(cycle):] if e.visible_to(None)]
+    return pres.scene(public, events, lang, layout=layout)
 
 
 def turn_line(meta: GameMeta, kind: GameKind, match, seat: int | None, lang: str, *,

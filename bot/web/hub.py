@@ -20,7 +20,7 @@ import hashlib
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -28,6 +28,9 @@ from urllib.parse import urlencode
 from aiohttp import WSCloseCode, web
 
 from bot.service.page import PageRequest
+from renderers.scene import Scene
+
+from . import art
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -64,11 +67,28 @@ def picture_source(render: dict[str, Any]) -> str:
 
 
 def shown(state: dict[str, Any]) -> str:
-    """The JSON of what a page shows for ``state``: pictures named by their endpoint query."""
+    """The JSON of what a page shows for ``state``: pictures named by their endpoint query, and a
+    picture the page draws itself with its scene (the game's art by its content-named address)."""
     out = dict(state)
-    out["pictures"] = [{"name": p["name"], "src": picture_source(p["render"]), "alt": p["alt"]}
-                       for p in state.get("pictures", ())]
+    out["pictures"] = [_shown_picture(state["game"]["kind"], p) for p in state.get("pictures", ())]
     return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+
+
+def _shown_picture(game: str, picture: dict[str, Any]) -> dict[str, Any]:
+    out = {"name": picture["name"], "src": picture_source(picture["render"]), "alt": picture["alt"]}
+    scene: Scene | None = picture.get("scene")
+    if scene is not None:
+        out["scene"] = scene.wire(lambda name: art.url(game, name))
+    return out
+
+
+async def art_ready(states: Iterable[dict[str, Any]]) -> None:
+    """Draw the art the states' scenes name that this process has not drawn yet, off the event loop."""
+    for state in states:
+        for picture in state.get("pictures", ()):
+            scene: Scene | None = picture.get("scene")
+            if scene is not None:
+                await art.prepare(state["game"]["kind"], scene.art())
 
 
 def message(version: int, body: str) -> str:
@@ -198,6 +218,7 @@ class Hub:
         if views is None:
             return
         texts: dict[Viewer, str] = {}
+        await art_ready(views.values())
         for viewer, state in views.items():
             body = shown(state)
             stream = self.stream(game_id, viewer)
@@ -225,6 +246,7 @@ class Hub:
         if state is None:
             return False
         # A finished game stepped through: a view of the past, outside the page's live stream.
+        await art_ready((state,))
         await self.send(page, message(max(page.version, 0), shown(state)), page.version)
         return True
 
@@ -235,6 +257,7 @@ class Hub:
         if state is None:
             return False
         page.seat = state["seat"]
+        await art_ready((state,))
         body = shown(state)
         stream = self.stream(page.game_id, page.viewer, resuming_at=page.version if page.version >= 0 else None)
         stream.show(body)
