@@ -124,8 +124,8 @@ def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, reque
     moves, cycle = public_moves(meta, kind, match), match.pacing.cycle
     events = [e for e in cycle_events(match, cycle) if e.visible_to(None)]
     shown = "final" if match.is_terminal() else "map"
-    pictures = [{"name": "map", "render": picture(shown, moves, cycle, request.layout),
-                 "alt": pres.picture_description(shown, public, events, match.players, lang)}]
+    pictures: list[dict[str, Any]] = [{"name": "map", "render": picture(shown, moves, cycle, request.layout),
+                                       "alt": pres.picture_description(shown, public, events, match.players, lang)}]
     scene = map_scene(pres, match, public, shown, moves, lang, request.layout)
     if scene is not None:
         pictures[0]["scene"] = scene
@@ -141,7 +141,7 @@ def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, reque
     return state
 
 
-def map_scene(pres: Presenter, match, public: Any, shown: str, moves: int, lang: str, layout: str) -> Scene | None:
+def map_scene(pres: Presenter, match: Any, public: Any, shown: str, moves: int, lang: str, layout: str) -> Scene | None:
     """The public map as the page draws it (``Presenter.scene``): the very picture the page names,
     from the same public view and the same public events of the cycle (``pictures.draw``); None
     where the game draws no scene, for the final picture, and while seats plan in private (the

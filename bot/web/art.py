@@ -52,6 +52,14 @@ async def prepare(game_id: str, names: Iterable[str]) -> None:
         await asyncio.to_thread(lambda: [_drawn(game_id, name) for name in missing])
 
 
+def draw_all() -> None:
+    """Every game's art, drawn now (a board just started does it in a thread of its own, so the
+    first page's board does not wait for its drawing)."""
+    for game_id, kind in KINDS.items():
+        for name in sorted(kind.presenter.art_names()):
+            _drawn(game_id, name)
+
+
 def known_file(game_id: str, file: str) -> bool:
     """Whether ``file`` names one of the game's art (its digest aside): checked before any drawing."""
     got = _FILE.fullmatch(file)

@@ -73,6 +73,7 @@ HUB = web.AppKey("hub", Hub)
 GUARD = web.AppKey("guard", Guard)
 SETTINGS = web.AppKey("settings", object)
 SERVICE = web.AppKey("service", object)
+ART_DRAWING = web.AppKey("art_drawing", asyncio.Future)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +110,16 @@ def make_app(service, settings: WebSettings) -> web.Application:
     app.router.add_get("/art/{game}/{file}", art_file)
     app.router.add_get("/live", live)
     shortlinks.add_routes(app)      # /p/<code>: short links to the board (the terminal prints them)
+    app.on_startup.append(_draw_art)
     app.on_shutdown.append(_close_pages)
     app.on_response_prepare.append(security_headers(content_security_policy(settings.public_url)))
     add_ops_routes(app, service, app[HUB].open_pages)      # /healthz, and /metrics when switched on
     return app
+
+
+async def _draw_art(app: web.Application) -> None:
+    # In a thread, not awaited: the board serves meanwhile (a scene's page draws what it lacks itself).
+    app[ART_DRAWING] = asyncio.get_running_loop().run_in_executor(None, art.draw_all)
 
 
 async def _close_pages(app: web.Application) -> None:

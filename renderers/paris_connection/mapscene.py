@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -27,7 +28,7 @@ ART_NAMES = frozenset({f"map-{layout}" for layout in LAYOUTS} | {f"names-{layout
                       | {mapimage.token_sprite(colour) for colour in COMPANIES})
 
 
-def map_scene(view, events: Sequence, language: str, layout: str = "landscape") -> Scene:
+def map_scene(view: Any, events: Sequence[Any], language: str, layout: str = "landscape") -> Scene:
     """``mapimage.board_image(view, events, language)`` at the presenter's width, as a scene."""
     layout = "portrait" if layout == "portrait" else "landscape"
     g = mapimage.geometry(WIDTH, layout)
