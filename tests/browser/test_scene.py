@@ -4,6 +4,7 @@ last move animated (not where the reader asks for reduced motion), no picture fe
 from __future__ import annotations
 
 from browser_kit import PHONE
+from test_hardened_page import LISTEN
 
 SCENE = "window.boardState.pictures[0].scene"
 DRAWN = "() => window.boardState && window.boardDrawn === window.boardVersion"
@@ -13,6 +14,7 @@ PIECES = "#world svg.pieces g[data-key]"
 async def _open(browser, table, **options):
     game_id = await table.game("paris-connection", ["Ann"], ai=2)
     page = await browser.new_page(viewport=PHONE, **options)
+    await page.add_init_script(LISTEN)
     fetched: list[str] = []
     page.on("request", lambda request: fetched.append(request.url))
     await page.goto(table.link(game_id, "Ann"))
@@ -72,6 +74,8 @@ async def test_the_scene_draws_every_piece_over_a_board_fetched_once(browser, ta
     boards = [url for url in fetched if "/art/" in url]
     assert len(boards) == len(set(boards))
     assert not [url for url in fetched if "/picture" in url]
+    # Drawn under the page's strict policy: pieces placed through the CSSOM, no style attribute.
+    assert await page.evaluate("window.violations") == []
 
 
 async def test_a_move_animates_and_ends_at_its_place(browser, table):
