@@ -427,6 +427,10 @@ function showScene(picture, spots, reframe) {
   }
   if (figure) { figure.svg.replaceChildren(); figure.spots = []; $("hits").replaceChildren(); }
   const img = el("img", { src: scene.board, alt: picture.alt, "data-picture": picture.name, decoding: "async", draggable: "false" });
+  const loaded = () => img.complete && img.naturalWidth;
+  // The page's first board: its scene is drawn while the static board loads (nothing to keep on
+  // the stage meanwhile); a board that changes loads beside the old one and swaps when it is there.
+  const first = !figure;
   const shown = () => {
     const now = (state.pictures || []).find((p) => p.scene && p.scene.board === scene.board);
     if (!now) return;   // a newer state came with another board
@@ -443,9 +447,9 @@ function showScene(picture, spots, reframe) {
     $("world").replaceChildren(img, figure.scene.below, figure.scene.pieces, ...(over ? [over] : []), figure.scene.above, figure.svg);
     drawScene(figure, now.scene);
     drawSpots(spotsOn(picture.name), reframe || !sameSize);
-    drawn();
+    if (loaded()) drawn(); else img.addEventListener("load", () => { if (figure && figure.img === img) drawn(); }, { once: true });
   };
-  if (img.complete && img.naturalWidth) shown(); else img.addEventListener("load", shown, { once: true });
+  if (first || loaded()) shown(); else img.addEventListener("load", shown, { once: true });
 }
 
 function drawScene(figure, scene) {
