@@ -43,6 +43,7 @@ from functools import partial
 from bot.contract import Chat, User
 from bot.games import DEFAULT, kind
 from bot.service import GameService
+from bot.service.storage.sqlite import SqliteStorage
 from engine.interface import Match
 
 
@@ -113,17 +114,26 @@ async def bench_moves(path: str, games: int, rounds: int) -> None:
                                                      for c, (mover, payload) in presses))
         print(_line("move, one at a time across 1,000 games  ", sequential))
         print(_line("move, all 1,000 games pressing at once   ", concurrent))
-        async with service.storage.db.execute("SELECT COUNT(*) FROM outbox") as cur:
-            outbox = (await cur.fetchone())[0]
+        async with _sqlite(service).db.execute("SELECT COUNT(*) FROM outbox") as cur:
+            row = await cur.fetchone()
+        assert row is not None, "COUNT(*) always returns a row"
+        outbox = row[0]
         print(f"  (each move committed with its outbox messages and timers; outbox rows now: {outbox})")
     finally:
         await service.close()
 
 
+def _sqlite(service: GameService) -> SqliteStorage:
+    """The bench's storage: it opens a SQLite file path, and reads and writes rows there directly."""
+    storage = service.storage
+    assert isinstance(storage, SqliteStorage), "the bench opens a SQLite file"
+    return storage
+
+
 async def _store_games(path: str, count: int, rng: random.Random) -> None:
     """Write ``count`` games in progress straight into the schema (fast set-up for the restore test)."""
     service = await GameService.open(path)
-    db = service.storage.db
+    db = _sqlite(service).db
     now = time.time()
     games, moves, timers = [], [], []
     definition = kind(DEFAULT).definition
@@ -172,6 +182,7 @@ async def bench_restore(path: str, count: int) -> None:
           f"{opened * 1000:.0f} ms")
     started = time.perf_counter()
     info = await service.game_info(Chat("bench", f"stored{max(1, count // 2)}"))
+    assert info is not None, "the stored games include this chat's"
     print(f"  first use of one game (load + replay its record, no snapshot yet): {(time.perf_counter() - started) * 1000:.2f} ms"
           f" (game {info['game_id']}, {info['moves']} moves)")
     await service.close()
@@ -191,6 +202,7 @@ async def bench_restore(path: str, count: int) -> None:
     service = await GameService.open(path)
     started = time.perf_counter()
     info = await service.game_info(Chat("bench", f"stored{max(1, count // 2)}"))
+    assert info is not None, "the stored games include this chat's"
     print(f"  first use of one game, read back as stored (its snapshot, or its few moves): {(time.perf_counter() - started) * 1000:.2f} ms"
           f" (game {info['game_id']}, {info['moves']} moves)")
     await service.close()
@@ -237,10 +249,12 @@ def _run_processes(target: str, games: int, processes: int, rounds: int) -> tupl
                                str(processes), str(rounds)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               text=True) for i in range(processes)]
     for proc in procs:
+        assert proc.stdout is not None, "opened with a stdout pipe"
         if proc.stdout.readline().strip() != "ready":
             raise RuntimeError("a bench process failed to start")
     started = time.perf_counter()
     for proc in procs:
+        assert proc.stdin is not None, "opened with a stdin pipe"
         proc.stdin.write("go\n")
         proc.stdin.flush()
     results = [json.loads(proc.communicate()[0].strip().splitlines()[-1]) for proc in procs]

@@ -396,7 +396,8 @@ def _run_adapter(platform: str, module: str, function: str, language: str) -> in
         return 1
     try:
         result = run()
-        if inspect.isawaitable(result):
+        # asyncio.run takes a coroutine only (any other awaitable it refuses): ask for one.
+        if inspect.iscoroutine(result):
             result = asyncio.run(result)
     except KeyboardInterrupt:
         return 130

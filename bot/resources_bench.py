@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from unittest import mock
 
 from bot.contract import Chat, Outgoing, Transport, User
 from bot.games import KINDS, kind
@@ -91,7 +92,9 @@ async def _press_one(service: GameService, c: Chat, users: dict[str, User], rng:
     payload = service.codec.encode("c", meta.id, seat, match.moves_by(seat), meta.turn.acting_since(seat),
                                    rng.randrange(len(choices)))
     where = None if private_choices(game_kind, match) else c
-    reply = await service.press(where, users[meta.seats[seat].user_id], payload)
+    user_id = meta.seats[seat].user_id
+    assert user_id is not None, "the bench's seats are all people's"
+    reply = await service.press(where, users[user_id], payload)
     assert reply.ok, reply.text
     return True
 
@@ -101,7 +104,8 @@ async def _play(path: str, kind_id: str, count: int, moves: int | None, first: i
     """Play ``count`` games to ``moves`` moves (None: to the end); their move counts.
     ``deliver``: send the outbox after every press, as a running bot does."""
     service = await GameService.open(path)
-    service.pictures.render = _no_picture
+    # the bench weighs the records and the outbox, not the drawing: every picture is empty
+    mock.patch.object(service.pictures, "render", _no_picture).start()
     transport = _Counting()
     try:
         lengths = []

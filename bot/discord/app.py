@@ -25,6 +25,7 @@ import dataclasses
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -53,7 +54,7 @@ discord.VoiceClient.warn_dave = False
 
 Action = Callable[[Chat | None, User], Awaitable[Reply]]
 
-THREAD_ARCHIVE_MINUTES = 10080      # a week: games are played asynchronously
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080      # a week: games are played asynchronously
 INLINE_PASSES = 5
 # The service's payload kind (bot/service/payloads.py: "<kind>_...") of its
 # "open the private chat" button, which on Discord is answered in place.
@@ -102,7 +103,7 @@ class BoardchatBot(commands.Bot, PressReceiver):
             self.transport.pace = None
         self._flush_lock = asyncio.Lock()
         self._background_tasks: list[asyncio.Task] = []
-        self.tree.on_error = self._on_tree_error
+        self.tree.error(self._on_tree_error)
 
     # ------------------------------------------------------------- lifecycle
 
@@ -193,7 +194,8 @@ class BoardchatBot(commands.Bot, PressReceiver):
         refusal still goes only to the user who asked."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         reply = await self._call(interaction, action, needs_chat=needs_chat)
-        if public and reply.ok and interaction.channel is not None:
+        # a channel one can post in (a slash command never comes from a category nor a forum itself)
+        if public and reply.ok and isinstance(interaction.channel, discord.abc.Messageable):
             try:
                 shown = dataclasses.replace(reply, buttons=())
                 await interaction.channel.send(**self._reply_kwargs(interaction, shown))
@@ -236,15 +238,20 @@ class BoardchatBot(commands.Bot, PressReceiver):
     async def new_game(self, interaction: discord.Interaction, *, thread: bool, options: dict | None) -> None:
         """/boardchat new: in this channel, or in a new public thread when asked."""
         if not thread or isinstance(interaction.channel, discord.Thread) or interaction.guild_id is None:
-            await self.answer(
-                interaction, lambda chat, user: self.service.new_game(chat, user, options=options)
-            )
+            async def open_here(chat: Chat | None, user: User) -> Reply:
+                assert chat is not None, "answer refuses a command with no chat (needs_chat)"
+                return await self.service.new_game(chat, user, options=options)
+
+            await self.answer(interaction, open_here)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         language = interaction_language(interaction)
         user = user_of(interaction)
+        channel = interaction.channel
         try:
-            created = await interaction.channel.create_thread(  # type: ignore[union-attr]
+            if not isinstance(channel, discord.TextChannel):   # a forum's post, a voice channel's chat
+                raise TypeError("only a text channel opens a public thread of its own")
+            created = await channel.create_thread(
                 name=fit(t(language, "discord.thread_name", host=user.name,
                            game=kind((options or {}).get("game")).presenter.title(language)), MAX_NAME),
                 type=discord.ChannelType.public_thread,

@@ -218,6 +218,9 @@ class BoardchatGroup(app_commands.Group):
 
     @app_commands.command(name="secret", description=L("See what your game keeps secret (only you)", "cmd.secret"))
     async def secret(self, interaction: discord.Interaction) -> None:
+        await self._show_secret(interaction)
+
+    async def _show_secret(self, interaction: discord.Interaction) -> None:
         await self.bot.answer(
             interaction, lambda chat, user: self.service.secret(user, chat), needs_chat=False
         )
@@ -225,7 +228,7 @@ class BoardchatGroup(app_commands.Group):
     # The older name of /paris secret, kept so that players' habits and posted help still work.
     @app_commands.command(name="marker", description=L("See what your game keeps secret (only you)", "cmd.secret"))
     async def marker(self, interaction: discord.Interaction) -> None:
-        await self.secret.callback(self, interaction)
+        await self._show_secret(interaction)
 
     @app_commands.command(name="stats", description=L("Results and records in this channel", "cmd.stats"))
     @app_commands.describe(game=L("Only this game (empty: each game played here)", "opt.stats_game"),

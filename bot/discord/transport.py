@@ -121,7 +121,7 @@ class DiscordTransport(Transport):
     """Delivers ``Outgoing`` messages through a logged-in discord.py client."""
 
     platform = "discord"
-    pace = DISCORD_PACE
+    pace: PaceLimits | None = DISCORD_PACE
 
     def __init__(self, client: discord.Client, *, upload_limit: int | None = None) -> None:
         self.client = client
@@ -131,7 +131,7 @@ class DiscordTransport(Transport):
     async def deliver(self, message: Outgoing) -> str:
         private = message.private_to is not None
         try:
-            if private:
+            if message.private_to is not None:
                 channel = await self._dm_channel(message.private_to)
             elif message.chat is not None:
                 channel = self.client.get_partial_messageable(int(message.chat.id))

@@ -92,8 +92,10 @@ class PressButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pp:(?P<p
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
     ) -> PressButton:
+        # discord.py passes the component the custom id was found on: our template is a button's
+        assert isinstance(item, discord.ui.Button), "a press's custom id is on a button"
         return cls(match["payload"], label=item.label, style=item.style, row=item.row)
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.games import GameKind, kind
+from engine.interface import SeatedMove
 from renderers.animation import Frame, encode, holds
 from renderers.fonts import drawable
 
@@ -51,7 +53,7 @@ def spec(platform: str) -> Spec:
     return SPECS.get(platform, SPECS["terminal"])
 
 
-def frames(game_kind: GameKind, setup, moves: Sequence, language: str) -> list[Frame]:
+def frames(game_kind: GameKind, setup: dict[str, Any], moves: Sequence[SeatedMove], language: str) -> list[Frame]:
     """The frames of the game stored as ``setup`` and ``moves`` ((seat, text) pairs): one for each
     cycle that ended, as its picture in the chat shows it, then the final standings when it is over."""
     match = game_kind.definition.resume(setup, [])
@@ -88,7 +90,7 @@ def caption(line: str) -> str:
     return drawable(line, empty="")
 
 
-def draw(kind_id: str, setup, moves: Sequence, language: str, platform: str) -> bytes:
+def draw(kind_id: str, setup: dict[str, Any], moves: Sequence[SeatedMove], language: str, platform: str) -> bytes:
     """The animation of a stored game in the format ``platform`` plays, within its limit where
     a smaller drawing or fewer frames can bring it there (else the last try: the transport then
     sends the message without it)."""

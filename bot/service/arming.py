@@ -69,7 +69,7 @@ class Arming:
         seats began to act (a seat's steps, or another seat's, do not push them back), or
         from when its last person away is back, and are tagged with that moment's move
         number; a reminder already sent this phase is not armed again."""
-        meta, match = loaded.meta, loaded.match
+        meta, match = loaded.meta, loaded.running     # ``arm`` armed nothing for a game not running
         phase = Phase.of(meta, match)
         if phase.began_at is None:
             phase.began_at = self.clock.now()

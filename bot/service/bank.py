@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.interface import Match
 from renderers.i18n import t
 
 from .model import GameMeta, TimerRow
@@ -64,11 +65,11 @@ def keep(meta: GameMeta, state: dict[int, Bank]) -> None:
     meta.turn = replace(meta.turn, banks=dict(sorted(state.items())))
 
 
-def acting_humans(meta: GameMeta, match) -> list[int]:
+def acting_humans(meta: GameMeta, match: Match) -> list[int]:
     return [s for s in match.to_act() if not meta.seats[s].is_ai]
 
 
-def settle(meta: GameMeta, match, now: float, paused: dict[int, float]) -> dict[int, Bank]:
+def settle(meta: GameMeta, match: Match | None, now: float, paused: dict[int, float]) -> dict[int, Bank]:
     """Bring every seat's bank up to ``now``: a turn that ended is charged (and earns the
     bonus), a seat that began to act has its bank run from now (or from the end of its pause,
     ``paused``: seat -> until). A turn is known by the move at which its seat began to act
@@ -124,7 +125,7 @@ def compact(seconds: float, language: str) -> str:
     return " ".join(parts)
 
 
-def clock_line(meta: GameMeta, match, now: float | None = None) -> str | None:
+def clock_line(meta: GameMeta, match: Match | None, now: float | None = None) -> str | None:
     """The prompt's line of what the seats to act have left: "⏱ Ann: 2d 4h left" (None when
     the chat plays with deadlines). Without ``now``: as it was when each turn began."""
     if not is_bank(meta) or match is None or match.is_terminal():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.contract import Chat, Refusal, Reply, User
+from bot.contract import Button, Chat, Refusal, Reply, User
 from bot.games import KINDS, GameKind, find, kind
 from bot.product import COMMAND
 from renderers.i18n import t
@@ -14,7 +14,7 @@ from . import messages as M
 from . import turnmessages as TM
 from .animation import ANIMATION
 from .clock import Clock
-from .model import Changes, GameMeta, OutRow
+from .model import Changes, GameMeta, OutRow, ResultRow
 from .payloads import PayloadCodec
 from .refusal import Refused
 from .store import GameStore, Loaded
@@ -42,7 +42,7 @@ class Info:
         private_choices = TM.private_choices(loaded.kind, match)
         if private_choices and acting:
             text += "\n" + TM.waiting_line(meta, match)     # every seat still to act
-        buttons: tuple = ()
+        buttons: tuple[tuple[Button, ...], ...] = ()
         own = None
         seat = meta.seat_of(user.id)
         if seat is not None and seat in acting:
@@ -110,10 +110,10 @@ class Info:
         return Reply("\n\n".join(sections), extra=extra)
 
     @staticmethod
-    def _leaderboard(game_kind: GameKind, rows: list, mine: list, user: User, lang: str, *,
+    def _leaderboard(game_kind: GameKind, rows: list[ResultRow], mine: list[ResultRow], user: User, lang: str, *,
                      all_chats: bool) -> tuple[str, dict[str, Any]]:
         """One game's leaderboard and the user's own record in it: (text, figures)."""
-        table: dict[str, list] = {}
+        table: dict[str, list[Any]] = {}      # by player: [name, games, wins, points]
         for r in rows:
             key = r.user_id if not r.is_ai and r.user_id else f"ai:{r.name}"
             entry = table.setdefault(key, [r.name, 0, 0, 0])

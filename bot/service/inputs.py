@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from bot.contract import Chat, User
+
+S = TypeVar("S")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def clean_text(text: str) -> str:
@@ -35,9 +40,12 @@ def clean(value: Any) -> Any:
     return value
 
 
-def cleaned(method):
+def cleaned(method: Callable[Concatenate[S, P], Awaitable[R]]) -> Callable[Concatenate[S, P], Coroutine[Any, Any, R]]:
     """Wrap a service coroutine so that its arguments arrive cleaned."""
+    # ``clean`` keeps each argument's type (text stays text, a chat a chat): the same call, by any arguments
+    call: Callable[..., Awaitable[R]] = method
+
     @functools.wraps(method)
-    async def wrapper(self, *args, **kwargs):
-        return await method(self, *map(clean, args), **{k: clean(v) for k, v in kwargs.items()})
+    async def wrapper(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await call(self, *map(clean, args), **{k: clean(v) for k, v in kwargs.items()})
     return wrapper

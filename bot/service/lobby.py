@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from typing import Any
 
 from bot.contract import Chat, Refusal, Reply, User
 from bot.games import GameKind, ai_level, find
@@ -44,7 +45,7 @@ class Lobby:
         self.play = play
         self.settings = settings
 
-    async def new_game(self, chat: Chat, user: User, options: dict | None, lang: str) -> Reply:
+    async def new_game(self, chat: Chat, user: User, options: dict[str, Any] | None, lang: str) -> Reply:
         if await self.store.chat_game(chat) is not None:
             raise Refused(Refusal.GAME_EXISTS)
         extra = dict(options or {})

@@ -8,10 +8,12 @@ from the turn state, are turnmessages.py's.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from bot.contract import Button, Chat, User
 from bot.games import GameKind, ai_level
+from engine.interface import Match
 from renderers.animation import suffix
 from renderers.i18n import decimal, t
 from renderers.presenter import CHAT, TERMINAL
@@ -61,8 +63,8 @@ def chat_dict(chat: Chat) -> dict[str, Any]:
     return {"platform": chat.platform, "id": chat.id, "title": chat.title}
 
 
-def group(meta: GameMeta, text: str, *, buttons=(), mentions=(), slot: str | None = None,
-          mode: str = "new", render: dict | None = None, image_name: str = "board.png",
+def group(meta: GameMeta, text: str, *, buttons: Iterable[list[dict[str, Any]]] = (), mentions: Iterable[User] = (),
+          slot: str | None = None, mode: str = "new", render: dict[str, Any] | None = None, image_name: str = "board.png",
           awaited: bool = False, description: str = "", latest_image_name: str = "") -> OutRow:
     """A message to the group; ``description``: its picture (``render``) in words, for screen readers;
     ``awaited``: a turn prompt the table waits for (sent first, see ``OutRow.priority``)."""
@@ -75,7 +77,8 @@ def group(meta: GameMeta, text: str, *, buttons=(), mentions=(), slot: str | Non
 
 
 def private(meta: GameMeta | None, platform: str, user: User, text: str, language: str, *,
-            buttons=(), slot: str | None = None, mode: str = "new", render: dict | None = None,
+            buttons: Iterable[list[dict[str, Any]]] = (), slot: str | None = None, mode: str = "new",
+            render: dict[str, Any] | None = None,
             image_name: str = "board.png", description: str = "", latest_image_name: str = "") -> OutRow:
     body = {"text": text, "chat": None, "private_to": user_dict(user), "buttons": list(buttons),
             "mentions": [], "language": language, "render": render, "image_name": image_name,
@@ -242,7 +245,7 @@ def animation_message(meta: GameMeta, kind: GameKind, moves: int) -> OutRow:
     return row
 
 
-def started_text(meta: GameMeta, kind: GameKind, match) -> str:
+def started_text(meta: GameMeta, kind: GameKind, match: Match) -> str:
     lang = meta.language
     lines = kind.presenter.started_lines(match.view(None), lang)
     lines.append(options_text(kind, meta.options, lang, timers_off=False))

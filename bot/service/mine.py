@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.contract import Chat, MessageLink, Reply, User
 from bot.games import kind
+from engine.interface import Match
 from renderers.i18n import t
 
 from . import messages as M
@@ -39,7 +40,7 @@ class MyGame:
         return dict(entry, chat=self.chat.id, to_act=list(self.to_act))
 
 
-def waiting_since(meta: GameMeta, match) -> float:
+def waiting_since(meta: GameMeta, match: Match | None) -> float:
     """When the seats to act began to wait: their phase's start (its timers run from it);
     a lobby, or a phase not yet armed, since the game last changed."""
     if match is None or meta.status == LOBBY:

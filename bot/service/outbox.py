@@ -223,7 +223,7 @@ class Delivery:
         kept); a new claim as soon as one finishes, so a prompt committed meanwhile waits
         for one send, not for a batch."""
         sent = 0
-        running: set[asyncio.Task] = set()
+        running: set[asyncio.Future[bool]] = set()
         try:
             while True:
                 if len(running) < SEND_AT_ONCE:

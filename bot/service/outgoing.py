@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from bot.contract import Chat, Outgoing, User
 
@@ -17,7 +18,7 @@ from .links import BoardLinks
 from .model import StoredOut
 
 # (render request, language, platform, rank: ``StoredOut.rank``, lowest drawn first)
-Render = Callable[[dict, str, str, int], Awaitable[bytes | None]]
+Render = Callable[[dict[str, Any], str, str, int], Awaitable[bytes | None]]
 
 
 def without_picture(row: StoredOut) -> StoredOut:

@@ -74,7 +74,7 @@ class Ranked:
     def __init__(self, limiter: AsyncLimiter) -> None:
         self.limiter = limiter
         self._turns = Turns()
-        self._handing: asyncio.Task | None = None
+        self._handing: asyncio.Future[None] | None = None
 
     @property
     def waiting(self) -> int:

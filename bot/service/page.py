@@ -16,13 +16,14 @@ looks, so two seats' pages share the public picture and twin games give the same
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from bot.games import GameKind
+from engine.interface import Match
 from renderers.i18n import t
-from renderers.presenter import Menu, Presenter
+from renderers.presenter import Menu, MenuItem, Presenter
 from renderers.scene import Scene
 
 from .model import FINISHED, LOBBY, PLAYING, GameMeta
@@ -73,12 +74,12 @@ class PageRequest:
     at: int | None = None
 
 
-def picture(kind: str, moves: int, cycle: int, layout: str) -> dict:
+def picture(kind: str, moves: int, cycle: int, layout: str) -> dict[str, Any]:
     """A public picture as a page names it: drawn after ``moves`` moves (``Pictures.render``)."""
     return {"kind": kind, "moves": moves, "cycle": cycle, "layout": layout}
 
 
-def seat_picture(meta: GameMeta, match, seat: int, layout: str) -> dict:
+def seat_picture(meta: GameMeta, match: Match, seat: int, layout: str) -> dict[str, Any]:
     """The seat's own board as its page names it: by the seat's own steps and its phase, never by
     the move count, which counts the other seats' private steps too. The picture endpoint draws
     it from the game as it is when asked (``Pages.picture``)."""
@@ -86,7 +87,8 @@ def seat_picture(meta: GameMeta, match, seat: int, layout: str) -> dict:
             "phase": min(Phase.of(meta, match).start, match.move_count), "cycle": match.pacing.cycle, "layout": layout}
 
 
-def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, request: PageRequest) -> dict[str, Any]:
+def page_state(meta: GameMeta, kind: GameKind, match: Match | None, codec: PayloadCodec,
+               request: PageRequest) -> dict[str, Any]:
     """The page of ``request`` for the game ``meta`` (``match``: None in the lobby)."""
     lang = request.language
     pres = kind.presenter
@@ -141,7 +143,7 @@ def page_state(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, reque
     return state
 
 
-def map_scene(pres: Presenter, match: Any, public: Any, shown: str, moves: int, lang: str, layout: str) -> Scene | None:
+def map_scene(pres: Presenter, match: Match, public: Any, shown: str, moves: int, lang: str, layout: str) -> Scene | None:
     """The public map as the page draws it (``Presenter.scene``): the very picture the page names,
     from the same public view and the same public events of the cycle (``pictures.draw``); None
     where the game draws no scene, for the final picture, and while seats plan in private (the
@@ -153,7 +155,7 @@ def map_scene(pres: Presenter, match: Any, public: Any, shown: str, moves: int, 
     return pres.scene(public, events, lang, layout=layout)
 
 
-def turn_line(meta: GameMeta, kind: GameKind, match, seat: int | None, lang: str, *,
+def turn_line(meta: GameMeta, kind: GameKind, match: Match, seat: int | None, lang: str, *,
               reviewing: bool = False) -> TurnLine:
     """Whose move it is, for ``seat``'s page (None: a spectator's)."""
     if meta.status == FINISHED or match.is_terminal() or reviewing:
@@ -166,7 +168,7 @@ def turn_line(meta: GameMeta, kind: GameKind, match, seat: int | None, lang: str
     return TurnLine("waiting", t(lang, "web.turn.waiting", players=names))
 
 
-def public_moves(meta: GameMeta, kind: GameKind, match) -> int:
+def public_moves(meta: GameMeta, kind: GameKind, match: Match) -> int:
     """The move count a public picture is drawn at: now, except while seats choose in private,
     when it is the start of their phase. Each private step is a move, so the count now would
     tell everyone how many steps a seat has taken in its plan; the board everyone sees does not
@@ -176,7 +178,7 @@ def public_moves(meta: GameMeta, kind: GameKind, match) -> int:
     return match.move_count
 
 
-def _prompt(meta: GameMeta, kind: GameKind, match, seat: int | None, lang: str) -> str:
+def _prompt(meta: GameMeta, kind: GameKind, match: Match, seat: int | None, lang: str) -> str:
     """Who must act and what they choose; where seats choose in private, a seat's own question
     (or who is still to choose, never what anyone chose)."""
     pres = kind.presenter
@@ -187,7 +189,7 @@ def _prompt(meta: GameMeta, kind: GameKind, match, seat: int | None, lang: str) 
     return pres.prompt_line(match.view(None), lang)
 
 
-def choices(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, seat: int, view: Any, lang: str,
+def choices(meta: GameMeta, kind: GameKind, match: Match, codec: PayloadCodec, seat: int, view: Any, lang: str,
             layout: str) -> dict[str, Any]:
     """The seat's legal choices as the page offers them: its menu, with every submenu the menu
     opens (the page opens them itself, so a submenu never touches the group's messages), and
@@ -229,7 +231,7 @@ def choices(meta: GameMeta, kind: GameKind, match, codec: PayloadCodec, seat: in
     return {"rows": rows(top), "groups": groups, "spots": spots}
 
 
-def _item(item, act, pres: Presenter, lang: str) -> dict[str, Any]:
+def _item(item: MenuItem, act: Callable[[Any], str], pres: Presenter, lang: str) -> dict[str, Any]:
     # The emoji a chat's button starts with says nothing its words do not (and is a box where
     # no emoji font is installed): the page's buttons go without it.
     out: dict[str, Any] = {"label": without_leading_symbols(item.label)}
@@ -286,7 +288,7 @@ def _labels(top: Menu, groups: dict[str, Any]) -> dict[str, str]:
     return labels
 
 
-def log_lines(kind: GameKind, match, seat: int | None, view: Any, lang: str) -> list[str]:
+def log_lines(kind: GameKind, match: Match, seat: int | None, view: Any, lang: str) -> list[str]:
     """The game's log as ``seat`` may read it: the public events in words, and its own private
     ones (a dealt marker, new holdings) where they happened; the last ``LOG_LINES`` lines."""
     pres = kind.presenter
@@ -308,5 +310,5 @@ def log_lines(kind: GameKind, match, seat: int | None, view: Any, lang: str) -> 
     return lines[-LOG_LINES:]
 
 
-def _narrated(pres, events: Sequence[Any], players: Sequence[str], lang: str) -> list[str]:
+def _narrated(pres: Presenter, events: Sequence[Any], players: Sequence[str], lang: str) -> list[str]:
     return pres.narrate(events, players, lang) if events else []

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games import kind
+from engine.interface import Match
 
 from .model import FINISHED
 from .page import LAYOUTS, PageRequest, page_state, public_moves
@@ -73,7 +74,7 @@ class Pages:
             out[viewer] = built[request]
         return out
 
-    async def _state(self, loaded: Loaded, match, request: PageRequest) -> dict[str, Any]:
+    async def _state(self, loaded: Loaded, match: Match | None, request: PageRequest) -> dict[str, Any]:
         meta = loaded.meta
         # No version of the game's: it counts every commit, a seat's private steps too. A page's
         # stream numbers its own changes (bot/web/hub.py).
@@ -104,7 +105,8 @@ class Pages:
             self._timelines.popitem(last=False)
         return timeline
 
-    async def picture_request(self, game_id: int, asked: Mapping[str, str], user_id: str | None) -> dict | None:
+    async def picture_request(self, game_id: int, asked: Mapping[str, str],
+                              user_id: str | None) -> dict[str, Any] | None:
         """What to draw for a picture a page names, if it is one a page of this viewer can show
         (``page.page_state``); None otherwise, before anything is drawn. While the game goes on:
         its public picture now, and the viewer's own board; once it is finished: the public
@@ -157,7 +159,7 @@ class Pages:
 
 
 
-def _timeline(game_id: str, setup: dict, moves: list[tuple[int, str]]) -> Timeline:
+def _timeline(game_id: str, setup: dict[str, Any], moves: list[tuple[int, str]]) -> Timeline:
     match = kind(game_id).definition.resume(setup, [])
     starts, cycle = [0], match.pacing.cycle
     cycles = [cycle]

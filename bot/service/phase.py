@@ -23,6 +23,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:       # the turn state (turnstate.py) holds a Phase: no import of it at run time
+    from engine.interface import Match
+
     from .model import GameMeta
 
 
@@ -33,7 +35,7 @@ class Phase:
     reminded: bool = False           # its reminder went out (it is not armed again)
 
     @classmethod
-    def of(cls, meta: GameMeta, match) -> Phase:
+    def of(cls, meta: GameMeta, match: Match) -> Phase:
         """The phase under way in ``meta``'s game (``match`` is that game's present state): a
         copy, kept again with ``keep``."""
         if meta.turn.phase is not None:
@@ -41,7 +43,7 @@ class Phase:
         return cls._of_old_record(meta, match)
 
     @classmethod
-    def _of_old_record(cls, meta: GameMeta, match) -> Phase:
+    def _of_old_record(cls, meta: GameMeta, match: Match) -> Phase:
         # As that code had it: the latest mark among the seats acting now (the move count if none).
         turn = meta.turn
         start = max((turn.acting_since(s) for s in match.to_act()), default=match.move_count)

@@ -49,8 +49,10 @@ from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
+from typing import Any
 
 from bot.games import kind
+from engine.interface import SeatedMove
 
 from . import animation
 from .lifeline import Lifeline, end_with_parent
@@ -88,7 +90,7 @@ class Pictures:
         self._cores = RankedSlots(self._slots)
         self._kept: OrderedDict[str, bytes] = OrderedDict()
         self._kept_size = kept
-        self._drawing: dict[str, asyncio.Future] = {}
+        self._drawing: dict[str, asyncio.Future[bytes | None]] = {}
         self._page_slots = asyncio.Semaphore(PAGE_DRAWN_AT_ONCE)
         self._pages_waiting = 0
         self._asked: dict[str, float] = {}       # when each picture being drawn was asked for
@@ -110,7 +112,7 @@ class Pictures:
         oldest = min(self._asked.values(), default=None)
         return oldest is not None and asyncio.get_running_loop().time() - oldest > BEHIND_SECONDS
 
-    async def render(self, render: dict, language: str, platform: str, rank: int = 2) -> bytes | None:
+    async def render(self, render: dict[str, Any], language: str, platform: str, rank: int = 2) -> bytes | None:
         """The picture ``render`` asks for; the lowest ``rank`` is drawn first (``StoredOut.rank``)."""
         key = json.dumps([render, language, platform], sort_keys=True)
         if key in self._kept:
@@ -123,7 +125,7 @@ class Pictures:
         # shielded: one sender giving up (a stop) does not cancel the drawing the others share
         return await asyncio.shield(drawing)
 
-    async def render_for_page(self, render: dict, language: str) -> bytes | None:
+    async def render_for_page(self, render: dict[str, Any], language: str) -> bytes | None:
         """The picture a web page asks for, drawn after the chats' (see the module's note);
         ``PicturesBusy`` when ``PAGE_WAITING`` page pictures wait already."""
         key = json.dumps([render, language, PAGE_PLATFORM], sort_keys=True)
@@ -137,7 +139,7 @@ class Pictures:
             drawing = self._drawing[key] = asyncio.ensure_future(self._draw_for_page(key, render, language))
         return await asyncio.shield(drawing)
 
-    async def _draw_for_page(self, key: str, render: dict, language: str) -> bytes | None:
+    async def _draw_for_page(self, key: str, render: dict[str, Any], language: str) -> bytes | None:
         self._pages_waiting += 1
         waiting = True
         try:
@@ -152,7 +154,8 @@ class Pictures:
                 self._pages_waiting -= 1
                 self._drawing.pop(key, None)
 
-    async def _draw(self, key: str, render: dict, language: str, platform: str, rank: int | None) -> bytes | None:
+    async def _draw(self, key: str, render: dict[str, Any], language: str, platform: str,
+                    rank: int | None) -> bytes | None:
         """Draw, in one of the chats' slots at ``rank`` (None: in no slot of theirs)."""
         try:
             if rank is None:
@@ -173,12 +176,14 @@ class Pictures:
                 self._kept.popitem(last=False)
         return image
 
-    async def _draw_now(self, render: dict, language: str, platform: str) -> bytes | None:
+    async def _draw_now(self, render: dict[str, Any], language: str, platform: str) -> bytes | None:
         self.drawn += 1
         got = await self.storage.load_game(render["game_id"])
-        if got is None or got[0].setup is None:
+        if got is None:
             return None
         meta, moves = got
+        if meta.setup is None:
+            return None
         args = (meta.kind, meta.setup, moves, render, language, platform)
         pool = self._pages_pool if platform == PAGE_PLATFORM else self._chats_pool
         try:
@@ -283,7 +288,8 @@ def drawing_process(lifeline: Connection, kernel_signal: bool = True, niceness: 
         os.nice(niceness)
 
 
-def draw(kind_id: str, setup, moves: list, render: dict, language: str, platform: str) -> bytes:
+def draw(kind_id: str, setup: dict[str, Any], moves: list[SeatedMove], render: dict[str, Any], language: str,
+         platform: str) -> bytes:
     """Draw the picture ``render`` asks for from the stored game (in a drawing process, or a thread):
     a picture, or the whole game as an animation (``animation.py``) in the format ``platform`` plays."""
     if render["kind"] == animation.ANIMATION:

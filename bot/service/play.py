@@ -23,12 +23,12 @@ from bot.games import ai_level
 from engine.errors import GameError
 from engine.interface import Choice
 from renderers.i18n import number_list, t
-from renderers.presenter import ChoiceNotFound
+from renderers.presenter import ChoiceNotFound, Menu
 
 from . import messages as M
 from .arming import Arming
 from .clock import Clock
-from .model import FINISHED, LOBBY, PLAYING, Changes, MoveRow, OutRow, ResultRow, TimerRow
+from .model import FINISHED, LOBBY, PLAYING, Changes, GameMeta, MoveRow, OutRow, ResultRow, TimerRow
 from .payloads import Payload, PayloadCodec
 from .phase import Phase, begins
 from .rating_board import RatingBoard
@@ -75,7 +75,7 @@ class Play:
     # ---- applying choices ---------------------------------------------------------------------
 
     @staticmethod
-    def ai_seed(meta, move: int) -> int:
+    def ai_seed(meta: GameMeta, move: int) -> int:
         return (meta.seed * 1_000_003 + move * 7919 + 1) % (1 << 63)
 
     async def ai_choice(self, loaded: Loaded, seat: int) -> Any:
@@ -280,7 +280,7 @@ class Play:
         text = prompt.text if prompt is not None and prompt.text else kind.presenter.back_text(lang)
         return Reply(text, buttons=M.to_buttons(rows))
 
-    async def _show_private(self, loaded: Loaded, seat: int, group: str | None, menu, lang: str, *,
+    async def _show_private(self, loaded: Loaded, seat: int, group: str | None, menu: Menu | None, lang: str, *,
                             in_private: bool) -> Reply:
         meta, match = loaded.meta, loaded.running
         kind = loaded.kind

@@ -86,7 +86,7 @@ class RatingBoard:
         return Reply("\n".join(lines), extra=extra)
 
     async def _boards(self, kind: GameKind, chat: Chat | None, user: User, lang: str
-                      ) -> tuple[list[str], dict[str, list]]:
+                      ) -> tuple[list[str], dict[str, list[tuple[str, int]]]]:
         everyone = await self.storage.latest_ratings(user.platform, kind.id)
         if not everyone:
             return [], {}
@@ -109,7 +109,7 @@ class RatingBoard:
         return lines, boards
 
     @staticmethod
-    def _ranked(rows: Sequence[RatingRow], lang: str) -> tuple[list[str], dict[str, list]]:
+    def _ranked(rows: Sequence[RatingRow], lang: str) -> tuple[list[str], dict[str, list[tuple[str, int]]]]:
         """The people among ``rows``, best first (the top ``BOARD_SIZE``)."""
         people = sorted(((R.after(r), r.name) for r in rows if not R.is_ai_entry(r.player)),
                         key=lambda p: (-p[0].shown, p[1]))[:BOARD_SIZE]

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from bot.contract import Chat, MessageLink, Refusal, Reply, Transport, User
-from bot.games import find, kind, level_at
+from bot.games import GameKind, find, kind, level_at
 from bot.product import DEFAULT_DB
 from renderers.i18n import normalize_language, t
 
@@ -140,7 +140,7 @@ class GameService:
         self.watch = GameWatch()
         self.absence = Away(self.store, self.play, self.clock)
         self.timers = Timers(self.store, self.play, self.clock, self.platforms, owner=self.owner, **leases)
-        self._timer_task: asyncio.Task | None = None
+        self._timer_task: asyncio.Task[None] | None = None
 
     # ---- life cycle ---------------------------------------------------------------------
 
@@ -219,7 +219,7 @@ class GameService:
     async def __aenter__(self) -> GameService:
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     async def restore_all(self) -> int:
@@ -243,7 +243,7 @@ class GameService:
 
     async def _language(self, chat: Chat | None, user: User) -> str:
         if chat is not None:
-            lang = (await self.storage.chat_settings(chat.platform, chat.id)).get("language")
+            lang: str | None = (await self.storage.chat_settings(chat.platform, chat.id)).get("language")
             if lang:
                 return lang
         return normalize_language(user.language)
@@ -308,7 +308,7 @@ class GameService:
     # ---- lobby --------------------------------------------------------------------------
 
     @cleaned
-    async def new_game(self, chat: Chat, user: User, *, options: dict | None = None) -> Reply:
+    async def new_game(self, chat: Chat, user: User, *, options: dict[str, Any] | None = None) -> Reply:
         lang = await self._language(chat, user)
         if options is not None and not isinstance(options, dict):
             return Refused(Refusal.BAD_SETTING, key="options", value=type(options).__name__).reply(lang)
@@ -343,7 +343,7 @@ class GameService:
     # ---- settings -----------------------------------------------------------------------
 
     @cleaned
-    async def settings(self, chat: Chat, user: User, changes: dict | None = None) -> Reply:
+    async def settings(self, chat: Chat, user: User, changes: dict[str, Any] | None = None) -> Reply:
         lang = await self._language(chat, user)
         return await self._under_lock(chat, lang, lambda: self.chat_settings.show_or_change(chat, user, changes, lang))
 
@@ -567,7 +567,7 @@ class GameService:
             return Refused(Refusal.UNKNOWN_KIND, games=", ".join(self.chat_settings.game_names(lang))).reply(lang)
         return self.info.help(named, lang)
 
-    async def _chat_kind(self, chat: Chat | None, *, default: bool = True):
+    async def _chat_kind(self, chat: Chat | None, *, default: bool = True) -> GameKind | None:
         """The chat's current game's kind; the default game (or None) outside a game."""
         loaded = await self.store.chat_game(chat) if chat is not None else None
         if loaded is not None:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from bot.contract import Button, Chat, Refusal, Reply, User
 from bot.games import AI_LEVELS, KINDS, GameKind, ai_level
 from engine.errors import InvalidOption
+from engine.interface import OptionSpec
 from renderers.i18n import LANGUAGES, t
 
 from . import messages as M
@@ -42,9 +44,9 @@ MAX_MINUTES = 60 * 24 * 14
 BOT_SETTINGS = ("reminder_minutes", "deadline_minutes", "language", "ai_level", "clock", *BANK_CHOICES, "away_mode")
 
 
-def _game_specs():
+def _game_specs() -> dict[str, OptionSpec]:
     """Every game's declared options, by name (the first declaration of a name wins)."""
-    specs = {}
+    specs: dict[str, OptionSpec] = {}
     for kind in KINDS.values():
         for spec in kind.definition.options:
             specs.setdefault(spec.name, spec)
@@ -158,7 +160,7 @@ class Settings:
         self.play = play
         self.defaults = dict(DEFAULT_OPTIONS, **checked_defaults(defaults or {}))
 
-    async def show_or_change(self, chat: Chat, user: User, changes: dict | None, lang: str) -> Reply:
+    async def show_or_change(self, chat: Chat, user: User, changes: dict[str, Any] | None, lang: str) -> Reply:
         """The chat's settings (its game's options while one is open), after ``changes`` if given:
         stored for the chat, and applied to an open game. A game's own option is locked once it
         has started; the bot's own (the clock, the language) change a running game too."""
@@ -255,7 +257,7 @@ class Settings:
     def _clock_rows(self, bind: str, options: dict[str, Any], lang: str) -> list[list[dict[str, Any]]]:
         """The clock's rows: which clock, then that clock's own settings (reminder and deadline,
         or the bank's), then what a person away gets."""
-        def row(name: str, label: str, values) -> list[dict[str, Any]]:
+        def row(name: str, label: str, values: Iterable[int]) -> list[dict[str, Any]]:
             return [M.button(t(lang, label, value=M.duration(m, lang)), setting_payload(self.codec, name, m, bind))
                     for m in values]
         bank = options.get("clock") == "bank"

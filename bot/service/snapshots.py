@@ -99,7 +99,9 @@ def pack(game_id: int, kind_id: str, match: Match) -> Snapshot:
 
 def unpack(snapshot: Snapshot) -> Match:
     """The match ``snapshot`` holds (a new object each time)."""
-    return _Unpickler(io.BytesIO(zlib.decompress(snapshot.data))).load()
+    match = _Unpickler(io.BytesIO(zlib.decompress(snapshot.data))).load()
+    assert isinstance(match, Match), "pack pickles a Match"
+    return match
 
 
 def current(snapshot: Snapshot | None, kind_id: str, moves: int) -> bool:

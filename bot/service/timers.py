@@ -18,15 +18,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
+from engine.interface import Match
 from renderers.i18n import name_list, t
 
 from . import bank as B
 from . import messages as M
 from .arming import AWAY, seat_kind
 from .clock import Clock
-from .model import PLAYING, Changes, TimerRow
+from .model import PLAYING, Changes, GameMeta, TimerRow
 from .phase import Phase
 from .play import Play, Turn
 from .storage import Conflict, Storage
@@ -117,7 +119,7 @@ class Timers:
         return timer
 
     @staticmethod
-    def _current(meta, match, timer: TimerRow) -> bool:
+    def _current(meta: GameMeta, match: Match, timer: TimerRow) -> bool:
         """Whether ``timer`` belongs to the phase under way. A game stored before phases were
         kept (no "since" yet) armed its timers with its move count."""
         if meta.turn.since is None and timer.move == meta.moves:
@@ -205,7 +207,7 @@ class Timers:
             note = t(lang, "bot.msg.deadline_private_several", player=names)
         await self.play.finish(loaded, turn, notes=[note])
 
-    async def run(self, fire=None, *, max_sleep: float = 30.0) -> None:
+    async def run(self, fire: Callable[[], Awaitable[int]] | None = None, *, max_sleep: float = 30.0) -> None:
         """Fire timers forever (until cancelled) through ``fire`` (``fire_due`` by default);
         wakes when a commit changes timers. Once an hour it also forgets delivered outbox
         messages older than a week; once a minute it stores the snapshots of the games that went

@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.contract import User
 from bot.games import GameKind
-from engine.interface import Dynamics, Information
+from engine.interface import Dynamics, Event, Information, Match
 from renderers.i18n import t
 from renderers.presenter import TERMINAL, Menu
 
@@ -47,7 +47,7 @@ from .payloads import PayloadCodec
 from .turnstate import TurnState
 
 
-def cycle_events(match, cycle: int, upto: int | None = None) -> list:
+def cycle_events(match: Match, cycle: int, upto: int | None = None) -> list[Event]:
     """The public events of ``cycle`` (up to log index ``upto``)."""
     log = match.log
     start = match.pacing.cycle_start(cycle)
@@ -57,7 +57,7 @@ def cycle_events(match, cycle: int, upto: int | None = None) -> list:
     return [e for e in log[start:end] if e.visible_to(None)]
 
 
-def private_choices(kind: GameKind, match) -> bool:
+def private_choices(kind: GameKind, match: Match) -> bool:
     """Whether each acting seat gets its choices in private: in a game with simultaneous
     phases (declared), or whenever several seats act at once. Otherwise the one acting seat
     chooses on the group's turn message, as everyone watches."""
@@ -68,11 +68,11 @@ def has_secrets(kind: GameKind) -> bool:
     return kind.definition.information == Information.IMPERFECT
 
 
-def acting_names(meta: GameMeta, match) -> list[str]:
+def acting_names(meta: GameMeta, match: Match) -> list[str]:
     return [meta.seats[s].name for s in match.to_act()]
 
 
-def waiting_line(meta: GameMeta, match) -> str:
+def waiting_line(meta: GameMeta, match: Match) -> str:
     return t(meta.language, "bot.msg.waiting", players=", ".join(acting_names(meta, match)))
 
 
@@ -88,7 +88,7 @@ class TurnMessages:
     """The messages of ``meta``'s game at its present ``match``, buttons signed by ``codec``,
     built from ``turn`` (the game's turn state unless given)."""
 
-    def __init__(self, meta: GameMeta, kind: GameKind, match, codec: PayloadCodec,
+    def __init__(self, meta: GameMeta, kind: GameKind, match: Match, codec: PayloadCodec,
                  turn: TurnState | None = None) -> None:
         self.meta = meta
         self.kind = kind
@@ -199,7 +199,7 @@ class TurnMessages:
     # ---- a seat's own turn message, in its private chat --------------------------------------
 
     def seat_prompt(self, seat: int, *, group_key: str | None = None,
-                    mode: str = "edit") -> tuple[OutRow, Menu, list]:
+                    mode: str = "edit") -> tuple[OutRow, Menu, list[list[dict[str, Any]]]]:
         """The seat's choices (or an open submenu of them) as a private message in its slot, with a
         picture of its own board where the game draws one."""
         meta, kind, match = self.meta, self.kind, self.match
@@ -266,7 +266,7 @@ class TurnMessages:
                 out.append(self.seat_prompt(seat, mode="edit")[0])  # after its own steps
         return Posts(out, replace(self.turn, menus={s: self.position(s) for s in acting}))
 
-    def private_events(self, events: Sequence) -> list[OutRow]:
+    def private_events(self, events: Sequence[Event]) -> list[OutRow]:
         """Each private event (a secret dealt or changed) as a message to its seat's player, in its notes slot."""
         meta, match = self.meta, self.match
         out = []
@@ -378,7 +378,7 @@ class TurnMessages:
                 animation_message(meta, kind, match.move_count)]
 
 
-def _scores_after(match, cycle: int) -> Sequence[int] | None:
+def _scores_after(match: Match, cycle: int) -> Sequence[int] | None:
     """The scores after ``cycle`` as everyone may know them (None: secret until the end)."""
     history = match.pacing.score_history()
     if history and len(history) >= cycle:

@@ -16,7 +16,7 @@ class Turns:
     """The waiters, best rank first, then earliest turn (``StoredOut.turn``), then first come."""
 
     def __init__(self) -> None:
-        self._waiting: list[tuple[int, float, int, asyncio.Future]] = []
+        self._waiting: list[tuple[int, float, int, asyncio.Future[None]]] = []
         self._arrival = itertools.count()
 
     def __bool__(self) -> bool:
@@ -25,7 +25,7 @@ class Turns:
     def __len__(self) -> int:
         return len(self._waiting)
 
-    def wait(self, rank: int, turn: float = 0.0) -> asyncio.Future:
+    def wait(self, rank: int, turn: float = 0.0) -> asyncio.Future[None]:
         """A future that is done when it is this waiter's turn."""
         done = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, (rank, turn, next(self._arrival), done))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Literal
 
 
 async def wait_event(event: asyncio.Event, timeout: float) -> bool:
@@ -24,7 +25,7 @@ async def wait_event(event: asyncio.Event, timeout: float) -> bool:
     return event.is_set()
 
 
-async def _reap(waiter: asyncio.Future) -> None:
+async def _reap(waiter: asyncio.Future[Literal[True]]) -> None:
     """Cancel the helper task and wait for it, so none is left pending when the loop closes."""
     if waiter.done() or waiter.get_loop().is_closed():
         return

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, cast
 
 from telegram import Bot, Update
 from telegram.error import InvalidToken, NetworkError
-from telegram.ext import Application, ApplicationBuilder
+from telegram.ext import Application, ApplicationBuilder, Updater
 
 from bot.config import ConfigError
 from bot.contract import GameServiceAPI
@@ -110,8 +110,8 @@ async def _post_init(application: Application) -> None:
         state.service = await state.service_factory()
         state.owns_service = True
     service = state.require_service()
-    state.transport = TelegramTransport(application.bot, application.bot.username,
-                                        state.web.telegram_app if state.web else None)
+    state.transport = transport = TelegramTransport(application.bot, application.bot.username,
+                                                    state.web.telegram_app if state.web else None)
     if state.web is not None:
         # imported late: only a bot that serves the board needs aiohttp
         from bot.web.server import serve_board
@@ -126,7 +126,7 @@ async def _post_init(application: Application) -> None:
         await register_commands(application.bot)
     # run_delivery also starts the service's timer loop: the process runs exactly one.
     state.tasks = [
-        asyncio.create_task(_supervised("delivery", lambda: service.run_delivery(state.transport)),
+        asyncio.create_task(_supervised("delivery", lambda: service.run_delivery(transport)),
                             name="telegram-delivery"),
     ]
     log.info("telegram: @%s is up: add it to a group and send /newgame there", application.bot.username)
@@ -180,12 +180,18 @@ async def start_application(application: Application, *, poll_timeout: int = 10,
     if application.post_init:
         await application.post_init(application)
     if webhook is not None:
-        await application.updater.start_webhook(**webhook, allowed_updates=ALLOWED_UPDATES,
-                                                drop_pending_updates=False)
+        await _updater(application).start_webhook(**webhook, allowed_updates=ALLOWED_UPDATES,
+                                                  drop_pending_updates=False)
     else:
-        await application.updater.start_polling(poll_interval=poll_interval, timeout=poll_timeout,
-                                                allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
+        await _updater(application).start_polling(poll_interval=poll_interval, timeout=poll_timeout,
+                                                  allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
     await application.start()
+
+
+def _updater(application: Application) -> Updater:
+    """The application's updater: ``build_application`` keeps the builder's (it sets none of its own)."""
+    assert application.updater is not None, "built with ApplicationBuilder's default updater"
+    return application.updater
 
 
 def webhook_options(config: TelegramSettings) -> dict:
@@ -196,8 +202,8 @@ def webhook_options(config: TelegramSettings) -> dict:
 
 async def stop_application(application: Application) -> None:
     """What ``run_polling`` does after it is told to stop."""
-    if application.updater.running:
-        await application.updater.stop()
+    if _updater(application).running:
+        await _updater(application).stop()
     if application.running:
         await application.stop()
         if application.post_stop:

@@ -14,6 +14,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import TypeGuard
 
 from telegram import Chat as TgChat
 from telegram import (
@@ -168,7 +169,7 @@ class TelegramHandlers:
                     language=tg_user.language_code)
 
     @staticmethod
-    def is_group(chat: TgChat | None) -> bool:
+    def is_group(chat: TgChat | None) -> TypeGuard[TgChat]:
         return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
     # ---- commands ---------------------------------------------------------------------
@@ -348,7 +349,8 @@ class TelegramHandlers:
         message = query.message if isinstance(query.message, Message) else None
         own_reply = (message is not None and message.reply_to_message is not None
                      and message.from_user is not None and message.from_user.id == query.get_bot().id)
-        if reply.ok and own_reply and reply.image is None and (reply.buttons or message.reply_markup):
+        if (reply.ok and own_reply and message is not None and reply.image is None
+                and (reply.buttons or message.reply_markup)):
             await self._edit_reply(message, reply)
             await query.answer(short_answer(reply.text) if reply.alert else None, show_alert=reply.alert)
             return True
@@ -387,18 +389,18 @@ class TelegramHandlers:
 
     async def _reply(self, message: Message, reply: Reply, *, quote: bool = True) -> None:
         if reply.document is not None:
-            await self._send_document(message, reply)
+            await self._send_document(message, reply, reply.document)
             return
         await self._send_reply(message, reply.text, self._keyboard(reply.buttons),
                                image=reply.image, quote=quote)
 
-    async def _send_document(self, message: Message, reply: Reply) -> None:
+    async def _send_document(self, message: Message, reply: Reply, document: bytes) -> None:
         """A file (a game's record) with the reply's text as its caption; failures are logged."""
         caption = split_text(reply.text or "", CAPTION_LIMIT)[0] or None
         try:
             await self._paced(message.chat_id)
             await message.get_bot().send_document(
-                message.chat_id, reply.document, filename=reply.document_name or "record.json", caption=caption,
+                message.chat_id, document, filename=reply.document_name or "record.json", caption=caption,
                 reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True))
         except TelegramError as exc:
             log.warning("telegram: could not send a document in chat %s: %s", message.chat_id, exc)

@@ -147,9 +147,9 @@ class TelegramTransport(Transport):
                 return edited
             await another_call()        # the edit was refused: posting anew is a call of its own
         if message.animation is not None:
-            return await self._send_animation(chat_id, message, markup)
+            return await self._send_animation(chat_id, message, message.animation, markup)
         if message.image is not None:
-            return await self._send_photo(chat_id, message, markup)
+            return await self._send_photo(chat_id, message, message.image, markup)
         return await self._send_text(chat_id, message.text, message, markup)
 
     async def _send_text(self, chat_id: int, text: str, message: Outgoing,
@@ -168,11 +168,12 @@ class TelegramTransport(Transport):
         assert sent is not None
         return str(sent.message_id)
 
-    async def _send_photo(self, chat_id: int, message: Outgoing, markup: InlineKeyboardMarkup | None) -> str:
+    async def _send_photo(self, chat_id: int, message: Outgoing, image: bytes,
+                          markup: InlineKeyboardMarkup | None) -> str:
         """The map with the first part of the text as caption (and the keyboard); the rest follows as text."""
         caption, rest = self._caption_and_rest(message.text)
         await calling()
-        sent = await self.bot.send_photo(chat_id, message.image, caption=caption or None,
+        sent = await self.bot.send_photo(chat_id, image, caption=caption or None,
                                          caption_entities=entities_for_part(caption, message.mentions),
                                          reply_markup=markup, filename=message.image_name)
         self._picture(chat_id, sent.message_id)
@@ -181,15 +182,16 @@ class TelegramTransport(Transport):
             await self._send_text(chat_id, rest, message, None)
         return str(sent.message_id)
 
-    async def _send_animation(self, chat_id: int, message: Outgoing, markup: InlineKeyboardMarkup | None) -> str:
+    async def _send_animation(self, chat_id: int, message: Outgoing, animation: bytes,
+                              markup: InlineKeyboardMarkup | None) -> str:
         """The whole game (an MP4 without sound, which Telegram plays as a GIF is played), its text
         as caption; over Telegram's upload limit, the text and the service's line saying so."""
-        if len(message.animation or b"") > ANIMATION_LIMIT:
+        if len(animation) > ANIMATION_LIMIT:
             text = "\n".join(part for part in (message.text, message.animation_too_large) if part)
             return await self._send_text(chat_id, text, message, markup)
         caption, rest = self._caption_and_rest(message.text)
         await calling()
-        sent = await self.bot.send_animation(chat_id, message.animation, caption=caption or None,
+        sent = await self.bot.send_animation(chat_id, animation, caption=caption or None,
                                              caption_entities=entities_for_part(caption, message.mentions),
                                              reply_markup=markup, filename=message.image_name)
         self._picture(chat_id, sent.message_id)     # its text is a caption, as a picture's

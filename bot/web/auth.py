@@ -36,7 +36,7 @@ class TelegramLogin:
     auth_date: int
 
 
-def telegram_login(init_data: str, bot_token: str, *, now: float, max_age: float = INIT_DATA_SECONDS) -> TelegramLogin:
+def telegram_login(init_data: object, bot_token: str, *, now: float, max_age: float = INIT_DATA_SECONDS) -> TelegramLogin:
     """The login ``init_data`` proves; ``BadPass`` ("forged" or "expired") otherwise."""
     if not isinstance(init_data, str) or not 0 < len(init_data) <= MAX_INIT_DATA:
         raise BadPass("forged")

@@ -96,6 +96,7 @@ class Server:
     async def start(cls, database: str) -> Server:
         proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.web.bench", "--serve", database,
                                                     stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        assert proc.stdout is not None, "started with a stdout pipe"
         line = await asyncio.wait_for(proc.stdout.readline(), 120)
         if not line.startswith(b"port "):
             raise RuntimeError(f"the board server did not start: {line!r}")
@@ -106,6 +107,7 @@ class Server:
 
     async def stop(self) -> None:
         if self.proc.returncode is None:
+            assert self.proc.stdin is not None, "started with a stdin pipe"
             self.proc.stdin.close()
             try:
                 await asyncio.wait_for(self.proc.wait(), 30)
@@ -209,7 +211,9 @@ async def first_board(session: aiohttp.ClientSession, server: Server, token: str
         html = await got.text()
         sizes["html"] = len(html.encode())
     for name, ref in (("js", r'src="(static/[^"]+\.js)"'), ("css", r'href="(static/[^"]+\.css)"')):
-        async with session.get(f"{server.url}/{re.search(ref, html).group(1)}") as got:
+        found = re.search(ref, html)
+        assert found is not None, f"the board's page links its {name}"
+        async with session.get(f"{server.url}/{found.group(1)}") as got:
             sizes[name] = len(await got.read())
     start = time.perf_counter()
     async with session.ws_connect(f"{server.url}/live", params={"t": token}) as ws:
@@ -270,9 +274,11 @@ async def run(database: str, pages: int, moves: int) -> None:
             print(f"{len(bench.pages)} pages open in {opened:.1f} s; servers' RSS {sum(before) / 1024:.1f} -> "
                   f"{sum(after) / 1024:.1f} MiB: {grown / len(bench.pages):.1f} KiB a page")
 
-            local, remote = [], []
+            local: list[float] = []
+            remote: list[float] = []
             for _ in range(moves):
                 mover = next(page for page in actors if page.last and _acts(page.last))
+                assert mover.last is not None, "chosen for its last state's acts"
                 shown = {page: page.version for page in bench.pages}
                 sent = time.perf_counter()
                 await mover.ws.send_str(json.dumps({"type": "act", "payload": _acts(mover.last)[0]}))
@@ -301,7 +307,9 @@ async def _new_game(service: GameService) -> int:
     for person in people[1:]:
         await service.join(chat, person)
     await service.start(chat, people[0])
-    return (await service.game_info(chat))["game_id"]
+    info = await service.game_info(chat)
+    assert info is not None, "the game was just started in this chat"
+    return info["game_id"]
 
 
 def main(argv: list[str] | None = None) -> None:

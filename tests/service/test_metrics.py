@@ -19,6 +19,7 @@ from bot.config import ConfigError, Settings, metrics_setting, service_metrics
 from bot.contract import RetryLater
 from bot.service import GameService, ManualClock
 from bot.web.ops import PrometheusMetrics, add_ops_routes
+from bot.web.server import WebSettings, make_app
 
 
 def samples(text: str) -> dict[tuple[str, tuple], float]:
@@ -64,6 +65,22 @@ async def test_the_service_counts_what_an_operator_watches(tmp_path: Path) -> No
     assert got["boardchat_drawing_queue", ()] == 0
     assert got["boardchat_pages_open", ()] == 3
     assert ("boardchat_outbox_backlog", fake) not in got or got["boardchat_outbox_backlog", fake] == 0
+
+
+async def test_the_boards_own_metrics_route_counts_its_open_pages(tmp_path: Path) -> None:
+    """The board's app serves /metrics too, the pages open read at each scrape (not once, when
+    the app was made: a number where a function is due failed every scrape)."""
+    service = await GameService.open(str(tmp_path / "games.sqlite3"), clock=ManualClock(),
+                                     metrics=PrometheusMetrics())
+    client = TestClient(TestServer(make_app(service, WebSettings())))
+    await client.start_server()
+    try:
+        response = await client.get("/metrics")
+        assert response.status == 200
+        assert samples(await response.text())["boardchat_pages_open", ()] == 0
+    finally:
+        await client.close()
+        await service.close()
 
 
 async def test_the_outbox_backlog_and_its_age_are_read_at_each_scrape(tmp_path: Path) -> None:

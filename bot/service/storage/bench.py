@@ -20,6 +20,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 
@@ -34,9 +35,9 @@ from .factory import open_storage
 MOVES, MESSAGES = 40, 10
 
 
-def _game_rows(first: int, count: int, rng: random.Random) -> dict[str, list[tuple]]:
+def _game_rows(first: int, count: int, rng: random.Random) -> dict[str, list[tuple[Any, ...]]]:
     """Raw rows (``tables.TABLES`` order) of ``count`` games from id ``first``: 1 in 10 running."""
-    rows: dict[str, list[tuple]] = {t: [] for t in ("games", "moves", "outbox", "slots", "timers", "results")}
+    rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in ("games", "moves", "outbox", "slots", "timers", "results")}
     seats = json.dumps([Seat(n, "bench", n.lower()).to_dict() for n in ("Ann", "Bob")])
     for gid in range(first, first + count):
         running = gid % 10 == 0

@@ -61,12 +61,14 @@ class StoredGames:
     database: Database
 
     async def active_game_id(self, platform: str, chat_id: str) -> int | None:
-        return await self.database.value(f"SELECT id FROM games WHERE platform = ? AND chat_id = ? AND {UNFINISHED}",
-                                         (platform, chat_id))
+        game_id: int | None = await self.database.value(
+            f"SELECT id FROM games WHERE platform = ? AND chat_id = ? AND {UNFINISHED}", (platform, chat_id))
+        return game_id
 
     async def latest_started_game(self) -> int | None:
         """The id of the newest game that was started (for exporting "the latest" record)."""
-        return await self.database.value("SELECT MAX(id) FROM games WHERE setup IS NOT NULL")
+        game_id: int | None = await self.database.value("SELECT MAX(id) FROM games WHERE setup IS NOT NULL")
+        return game_id
 
     async def platform_games(self, platform: str, limit: int = 50) -> list[GameMeta]:
         """The newest ``limit`` games of a platform, newest first, any status (without moves):
@@ -76,7 +78,8 @@ class StoredGames:
     async def game_version(self, game_id: int) -> int | None:
         """The stored version of a game (None: no such game): another process moved the game
         when it differs from the one in memory."""
-        return await self.database.value("SELECT version FROM games WHERE id = ?", (game_id,))
+        version: int | None = await self.database.value("SELECT version FROM games WHERE id = ?", (game_id,))
+        return version
 
     async def load_game(self, game_id: int) -> tuple[GameMeta, list[tuple[int, str]]] | None:
         """The metadata and the stored moves, in order: (the seat that made it, its text)."""
@@ -127,7 +130,7 @@ def seated_pattern(user_id: str) -> str:
 
 # ---- rows <-> values --------------------------------------------------------------------
 
-def game_values(meta: GameMeta) -> tuple:
+def game_values(meta: GameMeta) -> tuple[Any, ...]:
     """The row of ``meta`` in GAME_COLS order, as its next version."""
     return (meta.id, meta.platform, meta.chat_id, meta.chat_title, meta.status, meta.host_id,
             json.dumps(meta.options), meta.seed, json.dumps([s.to_dict() for s in meta.seats]),
@@ -136,7 +139,7 @@ def game_values(meta: GameMeta) -> tuple:
             meta.version + 1)
 
 
-def update_params(meta: GameMeta) -> tuple:
+def update_params(meta: GameMeta) -> tuple[Any, ...]:
     values = game_values(meta)
     return (*values[1:], meta.id, meta.version)
 

@@ -140,9 +140,11 @@ async def enqueue(conn: Connection, out: OutRow, now: float) -> int:
         latest = await conn.one(LATEST_IN_SLOT, (out.platform, out.slot))
         if (latest is not None and latest[1] == "pending"
                 and await conn.execute(COALESCE_EDIT, (body, out.priority, latest[0])) == 1):
-            return latest[0]
-    return await conn.value(INSERT_OUT, (out.game_id, out.platform, out.dest, body, out.slot, out.mode, now, now,
-                                         out.priority))
+            replaced: int = latest[0]
+            return replaced
+    out_id: int = await conn.value(INSERT_OUT, (out.game_id, out.platform, out.dest, body, out.slot, out.mode,
+                                                now, now, out.priority))
+    return out_id
 
 
 class StoredOutbox:
@@ -198,10 +200,11 @@ class StoredOutbox:
         claimed = await self.database.transaction(run)
         return sorted(claimed, key=lambda o: (o.rank, o.turn, o.id))      # the claim's order
 
-    async def last_shown(self, platform: str, slot: str) -> dict | None:
+    async def last_shown(self, platform: str, slot: str) -> dict[str, Any] | None:
         """The body of ``slot``'s latest message that went out (None: none is kept)."""
         row = await self.database.one(LAST_SHOWN, (platform, slot))
-        return json.loads(row[0]) if row else None
+        body: dict[str, Any] | None = json.loads(row[0]) if row else None
+        return body
 
     async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
         """Extend ``owner``'s lease on a claimed message to ``now + lease_seconds`` and return
@@ -217,7 +220,7 @@ class StoredOutbox:
             CLAIM_NEXT_OUT, (owner, now + lease_seconds, out.platform, out.dest, out.id))
         return out_from_row(row) if row else None
 
-    async def set_body(self, out_id: int, body: dict) -> None:
+    async def set_body(self, out_id: int, body: dict[str, Any]) -> None:
         """Keep ``body`` as what message ``out_id`` shows (after it went out in another form)."""
         await self.database.change(SET_OUT_BODY, (json.dumps(body, ensure_ascii=False), out_id))
 
@@ -227,7 +230,8 @@ class StoredOutbox:
         await self.database.change(RELEASE_OUT, ("sending" if out.taken_over else "pending", out.id, owner))
 
     async def next_due(self, platform: str) -> float | None:
-        return await self.database.value(NEXT_DUE, (platform,))
+        due: float | None = await self.database.value(NEXT_DUE, (platform,))
+        return due
 
     async def mark_sending(self, out_id: int) -> StoredOut | None:
         """Mark a message as being sent (no edit can be coalesced into it any more) and
@@ -271,8 +275,9 @@ class StoredOutbox:
         return await self.database.change(RELEASE_HELD, (now, platform, dest))
 
     async def slot_message(self, platform: str, slot: str) -> str | None:
-        return await self.database.value("SELECT message_id FROM slots WHERE platform = ? AND slot = ?",
-                                         (platform, slot))
+        message_id: str | None = await self.database.value(
+            "SELECT message_id FROM slots WHERE platform = ? AND slot = ?", (platform, slot))
+        return message_id
 
     async def slot_messages(self, platform: str, slots: list[str]) -> dict[str, str]:
         """The platform message id of each of ``slots`` that has one (``slot_message`` for many)."""
@@ -307,7 +312,7 @@ class StoredOutbox:
         return await self.database.transaction(prune)
 
 
-def delivered_body(body: dict) -> str:
+def delivered_body(body: dict[str, Any]) -> str:
     """The stored body of a message without a slot once it went out (``MARK_SENT_TRIMMED``)."""
     return json.dumps({k: body[k] for k in KEPT_WHEN_DELIVERED if body.get(k)}, ensure_ascii=False)
 

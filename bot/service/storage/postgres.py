@@ -69,11 +69,15 @@ class _Connection(Connection):
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self._conn.executemany(numbered(sql), rows)
 
+    # asyncpg ships no types: its Record (or a list of them) is declared a Row where it arrives.
+
     async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        return await self._conn.fetchrow(numbered(sql), *params)
+        row: Row | None = await self._conn.fetchrow(numbered(sql), *params)
+        return row
 
     async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return await self._conn.fetch(numbered(sql), *params)
+        rows: list[Row] = await self._conn.fetch(numbered(sql), *params)
+        return rows
 
 
 class PostgresDatabase(Database):
@@ -113,7 +117,7 @@ class PostgresDatabase(Database):
         conn = await asyncpg.connect(self.url)
         schema = await conn.fetchval("SELECT current_schema()")
 
-        def heard(_conn, _pid, _channel, payload: str) -> None:
+        def heard(_conn: object, _pid: int, _channel: str, payload: str) -> None:
             where, _, game_id = payload.rpartition(":")
             if where == schema and game_id.isdigit():
                 changed(int(game_id))
@@ -141,24 +145,28 @@ class PostgresDatabase(Database):
     # A single statement needs no transaction of its own: one round trip each.
 
     async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        return await self.pool.fetchrow(numbered(sql), *params)
+        row: Row | None = await self.pool.fetchrow(numbered(sql), *params)
+        return row
 
     async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return await self.pool.fetch(numbered(sql), *params)
+        rows: list[Row] = await self.pool.fetch(numbered(sql), *params)
+        return rows
 
     async def change(self, sql: str, params: Sequence[Any] = ()) -> int:
         return _count(await self.pool.execute(numbered(sql), *params))
 
     async def change_returning(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        return await self.pool.fetchrow(numbered(sql), *params)
+        row: Row | None = await self.pool.fetchrow(numbered(sql), *params)
+        return row
 
     async def change_returning_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return await self.pool.fetch(numbered(sql), *params)
+        rows: list[Row] = await self.pool.fetch(numbered(sql), *params)
+        return rows
 
     def is_conflict(self, exc: BaseException) -> bool:
         return isinstance(exc, asyncpg.UniqueViolationError)
 
-    async def insert_rows(self, table: str, columns: Sequence[str], rows: list[tuple]) -> None:
+    async def insert_rows(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
         async with self.pool.acquire() as conn:
             await conn.copy_records_to_table(table, records=rows, columns=list(columns))
 

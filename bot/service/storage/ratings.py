@@ -96,7 +96,7 @@ async def _rating_inputs(conn: Connection) -> list[tuple[GameMeta, list[ResultRo
     return [(m, by_game[m.id], moved.get(m.id, set())) for m in metas if m.id in by_game]
 
 
-def rating_values(r: RatingRow) -> tuple:
+def rating_values(r: RatingRow) -> tuple[Any, ...]:
     return (r.game_id, r.platform, r.kind, r.player, r.name, r.chat_id, r.place, r.mu_before, r.sigma_before,
             r.mu_after, r.sigma_after, r.games, r.ended)
 

@@ -42,12 +42,12 @@ class StoredResults:
         return [result_from_row(r) for r in rows]
 
 
-def _only(column: str, value: str | None) -> tuple[str, tuple]:
+def _only(column: str, value: str | None) -> tuple[str, tuple[str, ...]]:
     """SQL keeping the rows whose ``column`` is ``value`` (None: every row)."""
     return ("", ()) if value is None else (f" AND {column} = ?", (value,))
 
 
-def result_values(r: ResultRow) -> tuple:
+def result_values(r: ResultRow) -> tuple[Any, ...]:
     return (r.game_id, r.seat, r.platform, r.chat_id, r.user_id, r.name, int(r.is_ai), r.points,
             int(r.won), r.ended, r.kind)
 

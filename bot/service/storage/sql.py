@@ -150,7 +150,7 @@ class Database(ABC):
     async def migrate(self, steps: Sequence[Step], target: int) -> int:
         """Take ``steps[version:target]``, each in its own transaction, one process at a time."""
 
-    async def insert_rows(self, table: str, columns: Sequence[str], rows: list[tuple]) -> None:
+    async def insert_rows(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
         """Store raw rows (into an empty table) in one transaction."""
         sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks(len(columns))})"
         await self.transaction(lambda conn: conn.executemany(sql, rows))

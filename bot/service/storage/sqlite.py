@@ -67,7 +67,8 @@ def _finish(work: Awaitable[T]) -> T:
     try:
         work.send(None)
     except StopIteration as done:
-        return done.value
+        result: T = done.value     # the coroutine's return value
+        return result
     work.close()
     raise RuntimeError("SQLite work waited on something other than its statements")
 
@@ -87,7 +88,8 @@ class _Connection(Connection):
         self._conn.executemany(sql, rows)
 
     async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        return self._conn.execute(sql, params).fetchone()
+        row: Row | None = self._conn.execute(sql, params).fetchone()
+        return row
 
     async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return self._conn.execute(sql, params).fetchall()
@@ -110,8 +112,8 @@ class SqliteDatabase(Database):
         if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError(f"unsupported synchronous mode {synchronous!r}")
         self.synchronous = synchronous.upper()
-        self._queue: list[tuple[Callable[[Connection], Awaitable[Any]], asyncio.Future]] = []
-        self._flusher: asyncio.Task | None = None
+        self._queue: list[tuple[Callable[[Connection], Awaitable[Any]], asyncio.Future[Any]]] = []
+        self._flusher: asyncio.Task[None] | None = None
         self._db: aiosqlite.Connection | None = None
 
     @property
@@ -177,7 +179,8 @@ class SqliteDatabase(Database):
     # ---- running work on the connection's thread -----------------------------------------
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
-        return await self.connection._execute(fn, *args)
+        result: T = await self.connection._execute(fn, *args)
+        return result
 
     def _in_transaction(self, run: Callable[[sqlite3.Connection], T]) -> T:
         conn = self.connection._conn
@@ -206,7 +209,8 @@ class SqliteDatabase(Database):
         self._queue.append((work, future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
-        return await future
+        result: T = await future        # the value ``work`` returned, set by ``_flush``
+        return result
 
     async def _flush(self) -> None:
         while self._queue:
@@ -235,7 +239,8 @@ class SqliteDatabase(Database):
     # ---- the schema ----------------------------------------------------------------------
 
     async def schema_version(self) -> int:
-        return await self.value("PRAGMA user_version")
+        version: int = await self.value("PRAGMA user_version")
+        return version
 
     async def migrate(self, steps: Sequence[Step], target: int) -> int:
         version = await self.schema_version()

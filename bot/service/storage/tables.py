@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import away, games, outbox, ratings, results, settings, snapshots, timers
 from .sql import Database, marks
 
@@ -11,7 +13,7 @@ TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     **away.TABLES, **snapshots.TABLES}
 
 
-def key_of(table: str, row: tuple) -> tuple:
+def key_of(table: str, row: tuple[Any, ...]) -> tuple[Any, ...]:
     cols, key = TABLES[table]
     return tuple(row[cols.index(k)] for k in key)
 
@@ -21,7 +23,7 @@ class RawRows:
 
     database: Database
 
-    async def page(self, table: str, after: tuple | None, limit: int) -> list[tuple]:
+    async def page(self, table: str, after: tuple[Any, ...] | None, limit: int) -> list[tuple[Any, ...]]:
         """Up to ``limit`` raw rows of ``table`` (TABLES order) after the key ``after`` (keyset paging)."""
         cols, key = TABLES[table]
         where, params = "", ()
@@ -32,6 +34,6 @@ class RawRows:
                                        f"LIMIT ?", (*params, limit))
         return [tuple(r) for r in rows]
 
-    async def insert_rows(self, table: str, rows: list[tuple]) -> None:
+    async def insert_rows(self, table: str, rows: list[tuple[Any, ...]]) -> None:
         """Store raw rows as read by ``page`` (into an empty table) in one transaction."""
         await self.database.insert_rows(table, TABLES[table][0], rows)

@@ -69,7 +69,8 @@ class StoredTimers:
 
     async def next_timer(self, platforms: tuple[str, ...] | None = None) -> float | None:
         where, params = platform_filter(platforms)
-        return await self.database.value(NEXT_TIMER + where, params)
+        due: float | None = await self.database.value(NEXT_TIMER + where, params)
+        return due
 
     async def timers_of(self, game_id: int) -> list[TimerRow]:
         rows = await self.database.all(f"SELECT {TIMER_COLS} FROM timers WHERE game_id = ? ORDER BY kind", (game_id,))
