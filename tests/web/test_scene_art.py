@@ -7,13 +7,16 @@ import pytest
 
 from bot.games import KINDS
 from bot.web import art
+from bot.web.server import ART_DRAWING
 
 GAME = "paris-connection"
 
 
 @pytest.fixture
-def drawings(monkeypatch) -> list[tuple[str, str]]:
-    """Each drawing of art, in order, from a process that has drawn none yet."""
+async def drawings(served, monkeypatch) -> list[tuple[str, str]]:
+    """Each drawing of art, in order, from a process that has drawn none yet (once the board has
+    drawn its own as it started)."""
+    await served.board.app[ART_DRAWING]
     monkeypatch.setattr(art, "_DRAWN", {})
     drawn: list[tuple[str, str]] = []
     presenter = KINDS[GAME].presenter
