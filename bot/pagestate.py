@@ -8,9 +8,11 @@ field at its default: the frames read as the hand-built dicts they replace did.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
+
+from renderers.scene import Scene
 
 TurnKind = Literal["yours", "waiting", "planning", "over", "lobby"]
 
@@ -76,6 +78,7 @@ class Picture(Value, frozen=True):
     name: str
     render: PictureName
     alt: str
+    scene: Scene | None = None      # the page draws this picture itself (``renderers.scene``)
 
 
 class ShownPicture(Value, frozen=True):
@@ -84,6 +87,7 @@ class ShownPicture(Value, frozen=True):
     name: str
     src: str
     alt: str
+    scene: dict[str, Any] | None = None     # ``Scene.wire``: the pieces and the art's addresses
 
 
 class MenuItem(Value, frozen=True):

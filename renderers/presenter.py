@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .i18n import t
+from .scene import Scene
 
 # Where a player reads the texts: a chat with buttons (Telegram, Discord) or the terminal.
 CHAT = "chat"
@@ -286,6 +287,22 @@ class Presenter(ABC):
             lines.append(t(language, "bot.alt.changed"))
             lines += changed
         return fit_description(lines)
+
+    # ---- the board drawn in a page (renderers/scene.py) ---------------------------------------
+    def scene(self, view: Any, events: Sequence[Any], language: str, *, layout: str = "landscape") -> Scene | None:
+        """The "map" picture of ``render`` (the same public view and events) as a page draws it: a
+        static board of ``art_names`` with the pieces, marks and words on it now, at the very
+        places the picture has them. None (the default): the page shows the picture itself."""
+        return None
+
+    def art_names(self) -> frozenset[str]:
+        """The game's closed set of static pictures and sprites a scene names (the static board,
+        its pieces): nothing else is ever drawn for a page by name."""
+        return frozenset()
+
+    def art(self, name: str) -> bytes:
+        """One of ``art_names`` as a WebP picture (the same bytes each time)."""
+        raise KeyError(name)
 
     # A presenter that can draw one seat's own board (its plans, its secrets) sets this; the
     # service then sends that picture privately to the seat with its choices.

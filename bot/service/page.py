@@ -37,6 +37,7 @@ from bot.pagestate import (
 from engine.interface import Match
 from renderers.i18n import t
 from renderers.presenter import Presenter
+from renderers.scene import Scene
 
 from .model import FINISHED, LOBBY, PLAYING, GameMeta
 from .payloads import PayloadCodec
@@ -102,7 +103,8 @@ def page_state(meta: GameMeta, kind: GameKind, match: Match | None, codec: Paylo
     events = [e for e in cycle_events(match, cycle) if e.visible_to(None)]
     shown = "final" if match.is_terminal() else "map"
     pictures = [Picture("map", picture(shown, moves, cycle, request.layout),
-                        pres.picture_description(shown, public, events, match.players, lang))]
+                        pres.picture_description(shown, public, events, match.players, lang),
+                        map_scene(pres, match, public, shown, moves, lang, request.layout))]
     if seat is not None and pres.private_pictures and not match.is_terminal() and request.at is None:
         pictures.append(Picture("seat", seat_picture(meta, match, seat, request.layout),
                                 pres.picture_description("seat", view, (), match.players, lang)))
@@ -114,6 +116,18 @@ def page_state(meta: GameMeta, kind: GameKind, match: Match | None, codec: Paylo
     return PageState(game, meta.status, seat, lang, request.layout, texts, players, colours, turn, lines,
                      prompt=prompt, final=final, pictures=pictures, secret=secret, choices=offered,
                      log=log_lines(kind, match, seat, view, lang))
+
+
+def map_scene(pres: Presenter, match: Match, public: Any, shown: str, moves: int, lang: str, layout: str) -> Scene | None:
+    """The public map as the page draws it (``Presenter.scene``): the very picture the page names,
+    from the same public view and the same public events of the cycle (``pictures.draw``); None
+    where the game draws no scene, for the final picture, and while seats plan in private (the
+    public picture is then the one of the phase's start, not of now)."""
+    if shown != "map" or moves != match.move_count:
+        return None
+    cycle = match.pacing.cycle
+    events = [] if cycle < 1 else [e for e in match.log[match.pacing.cycle_start(cycle):] if e.visible_to(None)]
+    return pres.scene(public, events, lang, layout=layout)
 
 
 def turn_line(meta: GameMeta, kind: GameKind, match: Match, seat: int | None, lang: str, *,

@@ -38,6 +38,7 @@ import aiohttp
 import asyncpg
 
 from bot.contract import Chat, User
+from bot.games import KINDS
 from bot.service import GameService
 from bot.service.passes import SEAT_PASS_SECONDS, Passes
 
@@ -321,11 +322,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--browser", action="store_true",
                         help="instead: each game's page in Chromium (first board on a mobile profile, "
                              "bytes per move, tap to own page; bot.web.pagebench)")
+    parser.add_argument("--game", action="append", choices=sorted(KINDS),
+                        help="with --browser: this game only (again for more; default: every game)")
     args = parser.parse_args(argv)
     if args.browser:
         from .pagebench import run as run_pages
 
-        asyncio.run(run_pages())
+        asyncio.run(run_pages(args.game))
         return
     if args.serve:
         asyncio.run(serve(args.serve))

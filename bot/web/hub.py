@@ -19,7 +19,7 @@ import contextlib
 import hashlib
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -30,6 +30,8 @@ from aiohttp import WSCloseCode, web
 from bot.board import PageRequest, Viewer
 from bot.contract import BoardAPI
 from bot.pagestate import PageState, Picture, PictureName, ShownPicture
+
+from . import art
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -66,10 +68,23 @@ def picture_source(render: PictureName) -> str:
 
 
 def shown(state: PageState) -> str:
-    """The JSON of what a page shows for ``state``: pictures named by their endpoint query."""
-    pictures = [ShownPicture(p.name, picture_source(p.render), p.alt)
-                for p in state.pictures or () if isinstance(p, Picture)]
+    """The JSON of what a page shows for ``state``: pictures named by their endpoint query, and a
+    picture the page draws itself with its scene (the game's art by its content-named address)."""
+    pictures = [_shown_picture(state.game.kind, p) for p in state.pictures or () if isinstance(p, Picture)]
     return STATE.encode(msgspec.structs.replace(state, pictures=pictures)).decode()
+
+
+def _shown_picture(game: str, picture: Picture) -> ShownPicture:
+    scene = None if picture.scene is None else picture.scene.wire(lambda name: art.url(game, name))
+    return ShownPicture(picture.name, picture_source(picture.render), picture.alt, scene)
+
+
+async def art_ready(states: Iterable[PageState]) -> None:
+    """Draw the art the states' scenes name that this process has not drawn yet, off the event loop."""
+    for state in states:
+        for picture in state.pictures or ():
+            if isinstance(picture, Picture) and picture.scene is not None:
+                await art.prepare(state.game.kind, picture.scene.art())
 
 
 def message(version: int, body: str) -> str:
@@ -199,6 +214,7 @@ class Hub:
         if views is None:
             return
         texts: dict[Viewer, str] = {}
+        await art_ready(views.values())
         for viewer, state in views.items():
             body = shown(state)
             stream = self.stream(game_id, viewer)
@@ -226,6 +242,7 @@ class Hub:
         if state is None:
             return False
         # A finished game stepped through: a view of the past, outside the page's live stream.
+        await art_ready((state,))
         await self.send(page, message(max(page.version, 0), shown(state)), page.version)
         return True
 
@@ -236,6 +253,7 @@ class Hub:
         if state is None:
             return False
         page.seat = state.seat
+        await art_ready((state,))
         body = shown(state)
         stream = self.stream(page.game_id, page.viewer, resuming_at=page.version if page.version >= 0 else None)
         stream.show(body)

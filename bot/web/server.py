@@ -8,6 +8,7 @@ Routes:
   POST /api/telegram       initData (and the game's start parameter) -> a pass for that person
   POST /api/pass           a link's pass (in the body) -> a page pass (``passes.Passes.page_pass``)
   GET  /picture?t=..&...   a picture the page shows (the public map, or the viewer's own board)
+  GET  /art/<game>/<name>.<digest>.webp   a game's static board or sprite a scene names (``art.py``)
   GET  /live?t=<pass>      the page's WebSocket: its state on every change, and its taps
   GET  /p/<code>           a short link to a board link (``shortlinks.py``)
 The page puts only its short-lived page pass in the addresses of ``/picture`` and ``/live``.
@@ -30,6 +31,7 @@ closed with a reason) and per connection (``connections.py``: a time for the hea
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -44,7 +46,7 @@ from bot.contract import BoardAPI, User
 from bot.service.passes import PAGE_PASS_SECONDS, SEAT_PASS_SECONDS
 from renderers.i18n import normalize_language, t
 
-from . import protocol, shortlinks
+from . import art, protocol, shortlinks
 from .auth import INIT_DATA_SECONDS, telegram_login
 from .connections import ConnectionLimits, GuardedSite, body_in_time
 from .guard import Bucket, Guard, TooMany, VisitorLimits
@@ -70,6 +72,7 @@ HUB = web.AppKey("hub", Hub)
 GUARD = web.AppKey("guard", Guard)
 SETTINGS: web.AppKey[WebSettings] = web.AppKey("settings")
 SERVICE: web.AppKey[BoardAPI] = web.AppKey("service")
+ART_DRAWING: web.AppKey[asyncio.Future[None]] = web.AppKey("art_drawing")
 
 
 class BoardService(BoardAPI, OpsService, Protocol):
@@ -107,13 +110,20 @@ def make_app(service: BoardService, settings: WebSettings) -> web.Application:
     app.router.add_post("/api/telegram", telegram_pass)
     app.router.add_post("/api/pass", page_pass)
     app.router.add_get("/picture", picture)
+    app.router.add_get("/art/{game}/{file}", art_file)
     app.router.add_get("/live", live)
     shortlinks.add_routes(app)      # /p/<code>: short links to the board (the terminal prints them)
+    app.on_startup.append(_draw_art)
     app.on_shutdown.append(_close_pages)
     app.on_response_prepare.append(security_headers(content_security_policy(settings.public_url)))
     hub = app[HUB]      # /metrics reads the pages open at each scrape
     add_ops_routes(app, service, lambda: hub.open_pages)      # /healthz, and /metrics when switched on
     return app
+
+
+async def _draw_art(app: web.Application) -> None:
+    # In a thread, not awaited: the board serves meanwhile (a scene's page draws what it lacks itself).
+    app[ART_DRAWING] = asyncio.get_running_loop().run_in_executor(None, art.draw_all)
 
 
 async def _close_pages(app: web.Application) -> None:
@@ -250,6 +260,16 @@ async def picture(request: web.Request) -> web.Response:
     # A picture's name says what it shows: a page stepping back and forth gets it from its cache.
     return web.Response(body=image, content_type="image/png",
                         headers={"Cache-Control": picture_cache_control(asked.get("kind"))})
+
+
+async def art_file(request: web.Request) -> web.Response:
+    """A game's static board or sprite (``art.py``), as the pages' scenes name it: the same for
+    every viewer, so no pass; a name outside the game's closed set is 404 before anything is drawn."""
+    game, file = request.match_info["game"], request.match_info["file"]
+    image = await asyncio.to_thread(art.picture, game, file) if art.known_file(game, file) else None
+    if image is None:
+        return web.Response(status=404, text="no such picture")
+    return web.Response(body=image, content_type="image/webp", headers={"Cache-Control": art.ART_CACHE_CONTROL})
 
 
 def _own_origin(request: web.Request) -> bool:

@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -24,6 +25,7 @@ from ..draw import paste
 from ..draw import text as draw_text
 from ..fonts import font, wrap
 from ..i18n import t
+from ..scene import Recorder
 from . import palette as P
 from .text import colour_word, draft_text, event_line
 
@@ -173,7 +175,7 @@ def _name_size(g: Geometry) -> int:
     return max(8, round(g.size * 0.42))
 
 
-def _city_names(d: ImageDraw.ImageDraw, g: Geometry, width: int, layout: str) -> None:
+def city_names(d: Any, g: Geometry, width: int, layout: str) -> None:
     """Each city's name under its hex, on a white tag that keeps it readable: drawn after the
     locomotives, which would otherwise hide it (Auxerre, Besançon, Mulhouse)."""
     size = _name_size(g)
@@ -228,9 +230,44 @@ def hex_outline(hex_id: str, width: int = 1280, layout: str = "landscape") -> tu
     return tuple((round(x), round(y)) for x, y in _corners(geometry(width, layout), hex_id))
 
 
-def _rim(d: ImageDraw.ImageDraw, g: Geometry, hex_id: str, colour, width: float) -> None:
+def _rim(d: Any, g: Geometry, hex_id: str, colour, width: float) -> None:
     corners = _corners(g, hex_id, 0.9)
     d.line(corners + corners[:1], fill=colour, width=max(2, round(width)), joint="curve")
+
+
+def rims(d: Any, g: Geometry, view, events: Sequence) -> None:
+    """The rims under the locomotives, on ``d`` (an ImageDraw, or a scene's ``Recorder``): the hexes a
+    locomotive may go to, what ``events`` built, the build under way."""
+    for hex_id in view.legal_hexes:
+        _rim(d, g, hex_id, P.LEGAL, g.size * 0.07)
+    for hex_id in recent_hexes(events):
+        _rim(d, g, hex_id, P.RECENT, g.size * 0.22)
+    if view.draft is not None:
+        for hex_id in view.draft.hexes:
+            _rim(d, g, hex_id, P.DRAFT, g.size * 0.24)
+
+
+@dataclass(frozen=True, slots=True)
+class Locomotive:
+    """A locomotive as drawn: ``key`` names it from one state to the next (its colour, its hex and
+    which of that colour's there it is), at the pixel (x, y) of its token, ``size`` pixels square."""
+
+    key: str
+    colour: str
+    x: int
+    y: int
+    size: int
+
+
+def locomotives(view, width: int = 1280, layout: str = "landscape") -> list[Locomotive]:
+    """Every locomotive on the map, the build under way's last, where the picture draws each."""
+    size = max(10, round(geometry(width, layout).size * 0.9))
+    out = []
+    for hex_id, colours in _colours_at(view).items():
+        for index, colour in enumerate(colours):
+            key = f"{colour}@{hex_id}#{colours[:index].count(colour)}"
+            out.append(Locomotive(key, colour, *token_xy(view, hex_id, colour, width, layout), size))
+    return out
 
 
 # The lines above the companies, (size, gap): the title, the round, who is to move; then their heading.
@@ -268,11 +305,41 @@ def company_rows(width: int = 1280, layout: str = "landscape") -> dict[str, tupl
             for i, c in enumerate(COMPANIES)}
 
 
+class PictureInk:
+    """Where a panel is drawn: into a picture (its tokens pasted)."""
+
+    def __init__(self, img: Image.Image) -> None:
+        self.d: Any = ImageDraw.Draw(img)
+        self.img = img
+
+    def token(self, colour: str, size: int, cx: float, cy: float) -> None:
+        paste(self.img, P.token(colour, size), cx, cy)
+
+
+class SceneInk:
+    """Where a panel is drawn: into a page's scene (``renderers/scene.py``), its tokens as sprites."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.d: Any = recorder
+        self.recorder = recorder
+
+    def token(self, colour: str, size: int, cx: float, cy: float) -> None:
+        self.recorder.sprite(f"panel-{colour}", token_sprite(colour), cx, cy, size)
+
+
+Ink = PictureInk | SceneInk
+
+
+def token_sprite(colour: str) -> str:
+    """The art name of a ``colour`` locomotive (``art.py``)."""
+    return f"loco-{colour}"
+
+
 class _Panel:
     """A column of text and small pictures, top to bottom, at scale ``k``."""
 
-    def __init__(self, img: Image.Image, box: tuple[int, int, int, int], language: str, k: float) -> None:
-        self.img, self.d, self.language, self.k = img, ImageDraw.Draw(img), language, k
+    def __init__(self, ink: Ink, box: tuple[int, int, int, int], language: str, k: float) -> None:
+        self.ink, self.d, self.language, self.k = ink, ink.d, language, k
         self.x0, self.y, self.x1, self.y1 = _inner(box, k)
 
     def n(self, v: float) -> int:
@@ -300,15 +367,15 @@ class _Panel:
         return self.y + self.n(height) <= self.y1
 
 
-def _panel(img: Image.Image, g: Geometry, view, events: Sequence, language: str, portrait: bool) -> None:
-    d = ImageDraw.Draw(img)
+def _panel(ink: Ink, g: Geometry, view, events: Sequence, language: str, portrait: bool) -> None:
+    d = ink.d
     x0, y0, x1, y1 = g.panel
     d.rectangle(g.panel, fill=style.PANEL)
     d.line((x0, y0, x1, y0) if portrait else (x0, y0, x0, y1), fill=style.PANEL_EDGE, width=2)
     k = _panel_scale(g, portrait)
     left_box, right_box = _column_boxes(g, portrait)
-    left = _Panel(img, left_box, language, k)
-    right = _Panel(img, right_box, language, k) if portrait else left
+    left = _Panel(ink, left_box, language, k)
+    right = _Panel(ink, right_box, language, k) if portrait else left
     state = (t(language, "pc.img.to_move", player=view.players[view.to_move]) if view.to_move is not None
              else t(language, "pc.img.game_over"))
     # a picture that closes a round says so, as its caption does ("Round 6 is over.")
@@ -371,7 +438,7 @@ def _companies(p: _Panel, view) -> None:
     bar_w = p.width - (bar_x - p.x0) - p.n(100)
     for c in COMPANIES:
         cy = p.y + p.n(COMPANY_H / 2)
-        paste(p.img, P.token(c, p.n(24)), p.x0 + p.n(12), cy)
+        p.ink.token(c, p.n(24), p.x0 + p.n(12), cy)
         draw_text(p.d, (p.x0 + p.n(30), cy), colour_word(c, p.language), p.n(16), anchor="lm", max_width=word_w)
         p.d.rectangle((bar_x, cy - p.n(8), bar_x + bar_w, cy + p.n(8)), fill=style.PAPER_DARK)
         filled = round(bar_w * view.values[c] / top)
@@ -403,19 +470,11 @@ def board_image(view, events: Sequence = (), language: str = "en", *, width: int
     g = geometry(width, layout)
     img = background(width, layout).copy()
     d = ImageDraw.Draw(img)
-    for hex_id in view.legal_hexes:
-        _rim(d, g, hex_id, P.LEGAL, g.size * 0.07)
-    for hex_id in recent_hexes(events):
-        _rim(d, g, hex_id, P.RECENT, g.size * 0.22)
-    if view.draft is not None:
-        for hex_id in view.draft.hexes:
-            _rim(d, g, hex_id, P.DRAFT, g.size * 0.24)
-    size = max(10, round(g.size * 0.9))
-    for hex_id, colours in _colours_at(view).items():
-        for colour in colours:
-            paste(img, P.token(colour, size), *token_xy(view, hex_id, colour, width, layout))
-    _city_names(d, g, width, layout)
-    _panel(img, g, view, events, language, layout == "portrait")
+    rims(d, g, view, events)
+    for loco in locomotives(view, width, layout):
+        paste(img, P.token(loco.colour, loco.size), loco.x, loco.y)
+    city_names(d, g, width, layout)
+    _panel(PictureInk(img), g, view, events, language, layout == "portrait")
     return img
 
 

@@ -13,6 +13,7 @@ import pytest
 from conformance.twins import TWINS
 from twin_pages import NAMES, Twin, open_twins, picture_answers, press_alike, public_position, to_planning
 
+from bot.games import kind
 from bot.service.page import PageRequest
 
 SEED = 5
@@ -158,6 +159,33 @@ async def test_a_dealt_secret_reaches_no_other_page(tmp_path, session, monkeypat
             if not await press_alike((first, second), rng):
                 break
         assert compared >= 5, f"the twins parted at once ({compared} moves compared): the test tests nothing"
+        if kind(game).presenter.art_names():
+            # The board the page draws itself rode in the streams compared: its scene and its art's addresses.
+            scenes = [picture["scene"] for frame in first.frames[None] if frame.get("type") == "state"
+                      for picture in frame["state"].get("pictures", ()) if "scene" in picture]
+            assert scenes and all(scene["pieces"] is not None and scene["sprites"] for scene in scenes), \
+                "no scene in the streams compared: the test tests nothing of it"
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_scene_that_shows_a_seats_secret_is_caught(tmp_path, session, monkeypatch):
+    """The check can fail: a scene (the board the page draws itself) that carries one seat's
+    secret, here written on the board as words, parts the twins' streams for every other viewer."""
+    from dataclasses import replace
+
+    from bot.service import page
+    from renderers.scene import Words
+
+    honest = page.map_scene
+
+    def leaky(pres, match, public, shown, moves, lang, layout):
+        scene = honest(pres, match, public, shown, moves, lang, layout)
+        secret = pres.secret_text(match.view(0), lang, "") or ""
+        return None if scene is None else replace(scene, above=(*scene.above, Words(secret, 0, 0, 9, False,
+                                                                                       "#000000", "la", 0)))
+
+    monkeypatch.setattr(page, "map_scene", leaky)
+    with pytest.raises(AssertionError, match="a page's stream differs"):
+        await test_a_dealt_secret_reaches_no_other_page(tmp_path, session, monkeypatch, None, "paris-connection")

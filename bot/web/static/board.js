@@ -388,6 +388,7 @@ function renderPictures() {
   const key = picture.name + "|" + spots.map((spot) => spot.act).join(",");
   const reframe = key !== litKey || !figure || figure.name !== picture.name;
   litKey = key;
+  if (picture.scene) { showScene(picture, spots, reframe); return; }
   // A picture is known by its name (src without the pass): a page pass traded anew loads nothing again.
   if (figure && figure.base === picture.src) { drawSpots(spots, reframe); drawn(); return; }
   // Until the new picture is here, the old one shows unlit (its places are no choice any more).
@@ -406,6 +407,116 @@ function renderPictures() {
     drawn();
   };
   if (img.complete && img.naturalWidth) shown(); else img.addEventListener("load", shown, { once: true });
+}
+
+// ---- the board drawn in the page: the static board fetched once, and the scene the server sends --
+// The static board and the sprites come by content-named addresses (the browser keeps them); the
+// pieces, rims and the panel's words are drawn over it in its own pixels, and each state changes
+// only what moved: a piece known by its key slides to its new place, a new one drops in, within
+// MOVE_MS (none where the reader asks for reduced motion).
+const MOVE_MS = 250;
+const stillMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+function showScene(picture, spots, reframe) {
+  const scene = picture.scene;
+  if (figure && figure.scene && figure.base === scene.board) {
+    drawScene(figure, scene);
+    drawSpots(spots, reframe);
+    drawn();
+    return;
+  }
+  if (figure) { figure.svg.replaceChildren(); figure.spots = []; $("hits").replaceChildren(); }
+  const img = el("img", { src: scene.board, alt: picture.alt, "data-picture": picture.name, decoding: "async", draggable: "false" });
+  const loaded = () => img.complete && img.naturalWidth;
+  // The page's first board: its scene is drawn while the static board loads (nothing to keep on
+  // the stage meanwhile); a board that changes loads beside the old one and swaps when it is there.
+  const first = !figure;
+  const shown = () => {
+    const now = (state.pictures || []).find((p) => p.scene && p.scene.board === scene.board);
+    if (!now) return;   // a newer state came with another board
+    img.style.width = scene.w + "px";
+    img.style.height = scene.h + "px";
+    const layer = (name) => svg("svg", { class: name, width: scene.w, height: scene.h, viewBox: `0 0 ${scene.w} ${scene.h}`, "aria-hidden": "true" });
+    const over = scene.over ? el("img", { src: scene.over, alt: "", class: "over", draggable: "false" }) : null;
+    if (over) { over.style.width = scene.w + "px"; over.style.height = scene.h + "px"; }
+    const sameSize = figure && figure.width === scene.w && figure.height === scene.h && figure.name === picture.name;
+    figure = {
+      name: picture.name, src: scene.board, base: scene.board, img, svg: layer("spots"), width: scene.w, height: scene.h,
+      scene: { below: layer("below"), pieces: layer("pieces"), above: layer("above"), keys: new Map() },
+    };
+    $("world").replaceChildren(img, figure.scene.below, figure.scene.pieces, ...(over ? [over] : []), figure.scene.above, figure.svg);
+    drawScene(figure, now.scene);
+    drawSpots(spotsOn(picture.name), reframe || !sameSize);
+    if (loaded()) drawn(); else img.addEventListener("load", () => { if (figure && figure.img === img) drawn(); }, { once: true });
+  };
+  if (first || loaded()) shown(); else img.addEventListener("load", shown, { once: true });
+}
+
+function drawScene(figure, scene) {
+  const layers = figure.scene;
+  layers.below.replaceChildren(...scene.below.map(shape));
+  layers.above.replaceChildren(...scene.above.map(([kind, ...rest]) => (
+    kind === "words" ? words(rest) : kind === "piece" ? sprite(scene, rest).node : shape(rest))));
+  // Pieces by key: the ones still there move (animated), new ones drop in, the rest go.
+  const animate = layers.keys.size > 0 && !stillMotion.matches;
+  const keys = new Map();
+  const nodes = scene.pieces.map((piece) => {
+    const [key, name, x, y, size] = piece;
+    const known = layers.keys.get(key);
+    const place = `translate(${x}px, ${y}px)`;
+    let node;
+    if (known && known.name === name) {
+      node = known.node;
+      if (animate && (known.x !== x || known.y !== y)) {
+        node.animate([{ transform: `translate(${known.x}px, ${known.y}px)` }, { transform: place }], { duration: MOVE_MS, easing: "ease-out" });
+      }
+      node.firstChild.setAttribute("width", size);
+    } else {
+      node = sprite(scene, [key, name, x, y, size]).node;
+      if (animate) node.animate([{ transform: place + " scale(1.8)", opacity: 0 }, { transform: place, opacity: 1 }], { duration: MOVE_MS, easing: "ease-out" });
+    }
+    node.style.transform = place;
+    keys.set(key, { node, name, x, y });
+    return node;
+  });
+  layers.pieces.replaceChildren(...nodes);
+  layers.keys = keys;
+}
+
+function sprite(scene, [key, name, x, y, size]) {
+  // A piece: its sprite centred on (x, y), placed through the CSSOM (the policy allows no style attribute).
+  const node = svg("g", { "data-key": key, "data-sprite": name });
+  node.append(svg("image", { href: scene.sprites[name], x: -size / 2, y: -size / 2, width: size, height: size }));
+  node.style.transform = `translate(${x}px, ${y}px)`;
+  return { node };
+}
+
+function shape([kind, flat, fill, stroke, width, radius]) {
+  const paint = { fill: fill || "none", stroke: stroke || "none", "stroke-width": stroke ? width : 0 };
+  if (kind === "rect" || kind === "ellipse") {
+    const [x0, y0, x1, y1] = flat;
+    if (kind === "ellipse") return svg("ellipse", { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, rx: (x1 - x0) / 2, ry: (y1 - y0) / 2, ...paint });
+    return svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: radius || 0, ...paint });
+  }
+  const points = [];
+  for (let i = 0; i < flat.length; i += 2) points.push(flat[i] + "," + flat[i + 1]);
+  if (kind === "line") return svg("polyline", { points: points.join(" "), fill: "none", stroke: stroke, "stroke-width": width, "stroke-linejoin": "round", "stroke-linecap": "round" });
+  return svg("polygon", { points: points.join(" "), ...paint });
+}
+
+// PIL's anchors (horizontal: left, middle, right; vertical: ascender, middle, baseline, descender).
+const ALONG = { l: "start", m: "middle", r: "end" };
+const ACROSS = { a: "text-before-edge", t: "text-before-edge", m: "central", s: "alphabetic", b: "alphabetic", d: "text-after-edge" };
+
+function words([value, x, y, size, bold, fill, anchor, length]) {
+  const node = svg("text", {
+    x, y, "font-size": size, "font-weight": bold ? "bold" : "normal", fill,
+    "text-anchor": ALONG[anchor[0]] || "start", "dominant-baseline": ACROSS[anchor[1]] || "text-before-edge",
+  });
+  // As wide as the picture's font draws it, so the panel's columns line up as in the chat's picture.
+  if (length > 0) { node.setAttribute("textLength", length); node.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+  node.textContent = value;
+  return node;
 }
 
 function drawn() {

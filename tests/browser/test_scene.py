@@ -1,0 +1,117 @@
+"""The board drawn in the page: the static board fetched once, the scene's pieces drawn over it, the
+last move animated (not where the reader asks for reduced motion), no picture fetched per move."""
+
+from __future__ import annotations
+
+from browser_kit import PHONE
+from test_hardened_page import LISTEN
+
+SCENE = "window.boardState.pictures[0].scene"
+DRAWN = "() => window.boardState && window.boardDrawn === window.boardVersion"
+PIECES = "#world svg.pieces g[data-key]"
+
+
+async def _open(browser, table, **options):
+    game_id = await table.game("paris-connection", ["Ann"], ai=2)
+    page = await browser.new_page(viewport=PHONE, **options)
+    await page.add_init_script(LISTEN)
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    await page.goto(table.link(game_id, "Ann"))
+    await page.wait_for_function(DRAWN)
+    return game_id, page, fetched
+
+
+SPOTS = "window.boardState.choices?.spots || []"
+
+
+async def _move(page) -> None:
+    """Ann taps a lit hex (a locomotive goes there), and the page draws the state that follows."""
+    await _hexes_lit(page)
+    await _tap(page, f"() => ({SPOTS}).find((spot) => spot.outline).act")
+
+
+async def _hexes_lit(page) -> None:
+    """Until Ann's lit places are hexes: a build begun from its company's row if none is."""
+    await page.wait_for_function(f"() => ({SPOTS}).length > 0")
+    if not await page.evaluate(f"() => ({SPOTS}).some((spot) => spot.outline)"):
+        await _tap(page, f"() => ({SPOTS})[0].act")
+        await page.wait_for_function(f"() => ({SPOTS}).some((spot) => spot.outline)")
+
+
+async def _tap(page, payload: str) -> None:
+    before = await page.evaluate("window.boardVersion")
+    act = await page.evaluate(payload)
+    await page.locator(f'.spot[data-act="{act}"]').click()
+    await page.wait_for_function(f"() => window.boardVersion > {before} && window.boardDrawn === window.boardVersion")
+
+
+async def _drawn_pieces(page, computed: bool = False) -> dict[str, list[float]]:
+    """Each drawn piece's place, by key: as the page set it, or (``computed``) where it stands now."""
+    read = "getComputedStyle(node).transform" if computed else "node.style.transform"
+    return await page.evaluate(f"""() => Object.fromEntries([...document.querySelectorAll('{PIECES}')].map((node) => {{
+        const m = new DOMMatrix({read}); return [node.dataset.key, [m.m41, m.m42]]; }}))""")
+
+
+def _at(drawn: list[float], x: float, y: float) -> bool:
+    return abs(drawn[0] - x) < 0.01 and abs(drawn[1] - y) < 0.01
+
+
+async def test_the_scene_draws_every_piece_over_a_board_fetched_once(browser, table):
+    _, page, fetched = await _open(browser, table)
+    for _ in range(3):
+        scene = await page.evaluate(f"() => {SCENE}")
+        drawn = await _drawn_pieces(page)
+        assert scene["pieces"], "a Paris Connection board starts with locomotives"
+        assert sorted(drawn) == sorted(piece[0] for piece in scene["pieces"])
+        for key, _sprite, x, y, _size in scene["pieces"]:
+            assert _at(drawn[key], x, y), key
+        # The panel's words and the rims are drawn too, and the static board under them.
+        assert await page.locator("#world svg.above text").count() == sum(1 for d in scene["above"] if d[0] == "words")
+        assert await page.locator("#world img").first.get_attribute("src") == scene["board"]
+        await _move(page)
+    # The board and each sprite were fetched once, and no picture is drawn per move.
+    boards = [url for url in fetched if "/art/" in url]
+    assert len(boards) == len(set(boards))
+    assert not [url for url in fetched if "/picture" in url]
+    # Drawn under the page's strict policy: pieces placed through the CSSOM, no style attribute.
+    assert await page.evaluate("window.violations") == []
+
+
+async def test_a_move_animates_and_ends_at_its_place(browser, table):
+    _, page, _ = await _open(browser, table)
+    await _hexes_lit(page)
+    before = set(await _drawn_pieces(page))
+    # Counted in the page as the state is drawn: the animations the new state started.
+    await page.evaluate("""() => { window.sceneAnimations = null; const seen = window.boardVersion;
+        const look = () => { if (window.boardDrawn !== undefined && window.boardVersion !== seen)
+            window.sceneAnimations = document.getAnimations().filter((a) => a.effect.target.closest('svg.pieces')).length;
+          else requestAnimationFrame(look); };
+        requestAnimationFrame(look); }""")
+    await _move(page)
+    await page.wait_for_function("() => window.sceneAnimations !== null")
+    assert await page.evaluate("window.sceneAnimations") > 0
+    # At most 300 ms, and then every piece stands where the scene puts it.
+    durations = await page.evaluate("() => document.getAnimations().map((a) => a.effect.getTiming().duration)")
+    assert all(duration <= 300 for duration in durations)
+    await page.wait_for_function("() => document.getAnimations().length === 0", timeout=5_000)
+    await page.wait_for_function(DRAWN)
+    scene = await page.evaluate(f"() => {SCENE}")
+    drawn = await _drawn_pieces(page, computed=True)
+    assert set(drawn) - before, "the move put a locomotive down"
+    for key, _sprite, x, y, _size in scene["pieces"]:
+        assert _at(drawn[key], x, y), key
+
+
+async def test_reduced_motion_draws_the_move_without_animation(browser, table):
+    _, page, _ = await _open(browser, table, reduced_motion="reduce")
+    await _hexes_lit(page)
+    await page.evaluate("""() => { window.sceneAnimations = 0;
+        new MutationObserver(() => { window.sceneAnimations = Math.max(window.sceneAnimations,
+            document.getAnimations().filter((a) => a.effect.target.closest('svg.pieces')).length); })
+          .observe(document.getElementById('world'), { subtree: true, childList: true, attributes: true }); }""")
+    before = set(await _drawn_pieces(page))
+    await _move(page)
+    assert set(await _drawn_pieces(page)) - before, "the move put a locomotive down"
+    assert await page.evaluate("window.sceneAnimations") == 0
+    assert await page.evaluate("() => document.getAnimations().length") == 0
