@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+import msgspec
+
 # The file name of a picture whose sender gave none (the service names each after its game).
 DEFAULT_IMAGE_NAME = "picture.png"
 
@@ -45,9 +47,9 @@ class Chat:
     title: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Button:
-    """A button the adapter renders. ``payload`` goes back verbatim to ``GameService.press``.
+class Button(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A button the adapter renders (a msgspec Struct: the outbox stores it as it is, without its
+    defaults; ``bot/service/outmessage.py``). ``payload`` goes back verbatim to ``GameService.press``.
 
     kind:
       "action"   a callback button (Telegram callback_data <= 64 bytes, Discord custom_id <= 100)

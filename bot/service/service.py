@@ -41,6 +41,7 @@ from .metrics import NO_METRICS, Backlog, Metrics, Readings
 from .mine import MyGames
 from .model import LOBBY, Changes
 from .outbox import Delivery
+from .outmessage import RenderRequest
 from .page import PageRequest
 from .pages import Pages
 from .passes import Passes
@@ -434,7 +435,7 @@ class GameService:
         if loaded is None or loaded.match is None:
             return None
         meta = loaded.meta
-        render = {"kind": "map", "game_id": game_id, "moves": meta.moves, "cycle": loaded.match.pacing.cycle}
+        render = RenderRequest("map", game_id, meta.moves, loaded.match.pacing.cycle)
         image = await self.pictures.render(render, meta.language, platform, rank=0)
         return None if image is None else (M.picture_name(meta, loaded.kind, M.BOARD_PICTURE), image)
 

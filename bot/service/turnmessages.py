@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
-from bot.contract import User
+from bot.contract import Button, User
 from bot.games import GameKind
 from engine.interface import Dynamics, Information
 from renderers.i18n import t
@@ -43,6 +42,7 @@ from .messages import (
     turn_slot,
 )
 from .model import GameMeta, OutRow
+from .outmessage import RenderRequest
 from .payloads import PayloadCodec
 from .turnstate import TurnState
 
@@ -137,7 +137,7 @@ class TurnMessages:
         ids = self.turn.unreachable
         return [seat.name for seat in self.meta.seats if seat.user_id in ids and not seat.is_ai]
 
-    def choice_buttons(self, seat: int, group_key: str | None = None) -> tuple[Menu, list[list[dict[str, Any]]]]:
+    def choice_buttons(self, seat: int, group_key: str | None = None) -> tuple[Menu, list[list[Button]]]:
         """The menu of ``seat``'s legal choices as payload buttons, bound to the seat and its own
         position (``moves_by`` and when it began to act): a choice is pressed by its index in the
         seat's legal choices, a submenu by its key (the service never reads either)."""
@@ -162,7 +162,7 @@ class TurnMessages:
             rows.append([button(t(lang, "bot.btn.back"), codec.encode("b", *bound))])
         return menu, rows
 
-    def prompt_buttons(self, group_key: str | None = None) -> tuple[Menu | None, list[list[dict[str, Any]]]]:
+    def prompt_buttons(self, group_key: str | None = None) -> tuple[Menu | None, list[list[Button]]]:
         """The group's turn buttons: the one acting seat's menu (never a submenu that depends on
         its secrets: those open in private), or, where seats choose in private, a button that
         brings each its own choices; the secret button where the game has secrets."""
@@ -216,8 +216,7 @@ class TurnMessages:
         lines.append(menu.text if menu.text else pres.prompt_line(view, lang, surface(meta)))
         render, description = None, ""
         if pres.private_pictures:
-            render = {"kind": "seat", "game_id": meta.id, "moves": match.move_count, "cycle": match.pacing.cycle,
-                      "seat": seat}
+            render = RenderRequest("seat", meta.id, match.move_count, match.pacing.cycle, seat)
             description = pres.picture_description("seat", view, (), match.players, lang)
             # The text is the picture's caption where the platform has no other place for words
             # (Telegram): it tells whose turn and what to choose, and this line what the picture is.
@@ -358,7 +357,7 @@ class TurnMessages:
         # seats played on) is described by what changed in it only.
         shown = view if moves_after == match.move_count else None
         out.append(group(meta, "\n".join(summary),
-                         render={"kind": "map", "game_id": meta.id, "moves": moves_after, "cycle": cycle},
+                         render=RenderRequest("map", meta.id, moves_after, cycle),
                          image_name=picture_name(meta, kind, pres.cycle_label(view, cycle)),
                          description=pres.picture_description("map", shown, events, match.players, lang),
                          latest_image_name=picture_name(meta, kind, BOARD_PICTURE)))
@@ -372,7 +371,7 @@ class TurnMessages:
         view = match.view(None)
         return [group(meta, "\n".join([*pres.final_lines(view, lang), *final_lines]),
                       buttons=[[board_button(t(lang, "web.btn.review"), self.codec, meta, REVIEW)]],
-                      render={"kind": "final", "game_id": meta.id, "moves": match.move_count},
+                      render=RenderRequest("final", meta.id, match.move_count),
                       image_name=picture_name(meta, kind, "final"),
                       description=pres.picture_description("final", view, (), match.players, lang)),
                 animation_message(meta, kind, match.move_count)]

@@ -43,6 +43,7 @@ import aiohttp
 
 from bot.contract import Chat, Outgoing, Transport, User
 from bot.service import GameService
+from bot.service.outmessage import RenderRequest
 from bot.service.page import LAYOUTS, PageRequest
 
 from .guard import VisitorLimits
@@ -187,7 +188,7 @@ async def run(mode: str, args: argparse.Namespace) -> None:
     if mode == "before":     # the board before issue 42: pages' pictures at the chats' rank, in their slots
         pictures = service.pictures
 
-        async def as_before(render: dict, language: str) -> bytes | None:
+        async def as_before(render: RenderRequest, language: str) -> bytes | None:
             return await pictures.render(render, language, "web", rank=1)
 
         pictures.render_for_page = as_before  # type: ignore[method-assign]
@@ -195,7 +196,7 @@ async def run(mode: str, args: argparse.Namespace) -> None:
     try:
         # the drawing processes started (and a picture drawn) before anything is timed
         warm = (await _finished_games(service, 1, "warm"))[0]
-        await service.pictures.render({"kind": "map", "game_id": warm, "moves": 0, "cycle": 1}, "en", PLATFORM)
+        await service.pictures.render(RenderRequest("map", warm, 0, 1), "en", PLATFORM)
         delivery = asyncio.create_task(service.run_delivery(transport, max_sleep=0.2))
         if mode != "quiet":
             plan = Path(folder) / "plan.json"

@@ -10,6 +10,7 @@ from service_helpers import chat, snapshot, start_game, user
 from twin_streams import turn_buttons
 
 from bot.games import kind
+from bot.service.outmessage import RenderRequest
 from renderers.i18n import t
 
 TRADE = t("en", "pc.btn.trade")
@@ -191,7 +192,7 @@ async def test_public_pictures_get_only_public_events(service, transport, monkey
         return b"png"
 
     monkeypatch.setattr(presenter, "render", recorder)
-    assert await service.pictures.render({"kind": "map", "game_id": game_id, "moves": 0, "cycle": 1},
+    assert await service.pictures.render(RenderRequest("map", game_id, 0, 1),
                                          "en", "fake") == b"png"
     loaded = await service.store.load(game_id)
     log = loaded.match.log[loaded.match.pacing.cycle_start(1):]

@@ -187,7 +187,7 @@ async def finish(service, clock, *chats_and_players) -> list[int]:
 async def animations(service, game_id: int) -> list[str]:
     """The states of the game's animations in the outbox, oldest first."""
     return [o.state for o in await service.storage.outbox_rows(game_id)
-            if (o.body.get("render") or {}).get("kind") == animation.ANIMATION]
+            if o.body.render is not None and o.body.render.kind == animation.ANIMATION]
 
 
 async def test_replay_waits_for_the_animation_on_its_way_and_a_cooldown_after_it_went_out(database, tiny_game):
@@ -239,7 +239,7 @@ async def test_replay_is_not_held_back_by_an_animation_that_could_not_be_drawn(d
         drawing = service.pictures.render
 
         async def failing(render, *args, **kwargs):
-            return None if render.get("kind") == animation.ANIMATION else await drawing(render, *args, **kwargs)
+            return None if render.kind == animation.ANIMATION else await drawing(render, *args, **kwargs)
         service.pictures.render = failing
         transport = FakeTransport()
         await service.deliver_pending(transport)

@@ -10,6 +10,7 @@ import pytest
 import whole_games
 from service_helpers import chat, play_to_end, play_turn, start_game, user
 
+from bot.service.outmessage import encode_body
 from engine.paris_paris import Game
 from engine.paris_paris.record import from_record, result, to_record
 from renderers.i18n import LANGUAGES, t
@@ -50,11 +51,11 @@ async def test_full_game_through_the_service(service, transport, players):
     # Maps: the start, one after each round (the last one too), then the final standings, then the
     # animation (a frame per round and the standings).
     rows = await service.storage.outbox_rows(gid)
-    renders = [r.body["render"] for r in rows if r.body.get("render")]
-    assert [r["kind"] for r in renders] == ["map"] * (rounds + 1) + ["final", "animation"]
+    renders = [r.body.render for r in rows if r.body.render is not None]
+    assert [r.kind for r in renders] == ["map"] * (rounds + 1) + ["final", "animation"]
     renders = renders[:-1]
-    assert [r["cycle"] for r in renders[:-1]] == list(range(rounds + 1))
-    names = [r.body["image_name"] for r in rows if r.body.get("render")]
+    assert [r.cycle for r in renders[:-1]] == list(range(rounds + 1))
+    names = [r.body.image_name for r in rows if r.body.render is not None]
     assert names[1].startswith(f"paris-{gid}-") and names[1].endswith("-round1.png")
     assert names[-3].endswith(f"-round{rounds}.png") and names[-2].endswith("-final.png")
     assert names[-1].endswith("-replay.mp4")
@@ -167,7 +168,7 @@ async def test_secrets_never_reach_the_group(service, transport):
     # Every group row in the database, delivered or not, is built from public data only.
     for row in await service.storage.outbox_rows(gid):
         if row.dest.startswith("c:"):
-            blob = json.dumps(row.body, ensure_ascii=False)
+            blob = encode_body(row.body)
             assert "marker_private" not in blob
             assert all(p not in blob for p in secret_phrases)
     # The private messages hold each player's own marker, and nobody else's.

@@ -190,10 +190,10 @@ async def test_every_payload_fits_telegram(service):
     for _ in range(12):
         await play_turn(service, c, users)
     for row in await service.storage.outbox_rows():
-        for buttons in row.body["buttons"]:
+        for buttons in row.body.buttons:
             for b in buttons:
-                assert len(b["payload"].encode()) <= MAX_BYTES
-                assert b["payload"].replace("_", "").isalnum()
+                assert len(b.payload.encode()) <= MAX_BYTES
+                assert b.payload.replace("_", "").isalnum()
 
 
 async def test_old_lobby_buttons_do_not_act_on_a_newer_game(service, transport):

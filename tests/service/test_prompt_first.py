@@ -13,6 +13,7 @@ from bot.contract import Budget, PaceLimits
 from bot.service import messages as M
 from bot.service.model import Changes, GameMeta, OutRow
 from bot.service.outbox import SEND_AT_ONCE
+from bot.service.outmessage import MessageBody
 from bot.service.turnstate import TurnState
 
 
@@ -110,7 +111,7 @@ class GatedTransport(FakeTransport):
 ])
 async def test_the_delivery_says_when_it_is_behind(service, chats, per_second, behind):
     transport = GatedTransport(per_second)
-    rows = [OutRow(None, transport.platform, f"c:chat{i}", {"text": f"m{i}"}) for i in range(chats)]
+    rows = [OutRow(None, transport.platform, f"c:chat{i}", MessageBody(f"m{i}")) for i in range(chats)]
     await service.storage.commit(Changes(outbox=rows), 0.0)
     assert not service.delivery.behind(transport.platform)
     task = asyncio.ensure_future(service.delivery.deliver_pending(transport))

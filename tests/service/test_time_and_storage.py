@@ -145,7 +145,7 @@ async def test_restart_mid_game_and_continue(db_path, clock, transport):
         # Nothing was lost across the restart: the start, a map per round, the standings, the whole
         # game's animation, all delivered.
         rows = await service.storage.outbox_rows(gid)
-        assert sum(1 for r in rows if r.body.get("render")) == 1 + 15 + 1 + 1
+        assert sum(1 for r in rows if r.body.render is not None) == 1 + 15 + 1 + 1
         assert all(r.state == "sent" for r in rows)
     finally:
         await service.close()
@@ -309,7 +309,7 @@ async def test_edit_merged_while_delivering_is_not_lost(service, transport):
     [sent] = [m for m in transport.sent if m.id == stale[0].id]
     info = await service.game_info(c)
     assert info["seats"][info["to_move"]]["name"] in sent.text.splitlines()[-1]
-    assert sent.text != stale[0].body["text"]
+    assert sent.text != stale[0].body.text
 
 
 async def test_group_commit_isolates_a_failing_change(db_path):

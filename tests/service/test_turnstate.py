@@ -195,7 +195,7 @@ async def test_building_the_messages_after_moves_changes_nothing_and_returns_the
     assert posts.turn.notes_of(match.pacing.cycle) == ["⌛ late"] and posts.turn.browsing is None
     assert posts.turn.turn_slot == before.turn_slot and posts.turn.menus == {}    # no private choices here
     (prompt,) = [row for row in posts.rows if row.slot == before.turn_slot]
-    lines = prompt.body["text"].splitlines()
+    lines = prompt.body.text.splitlines()
     assert "⌛ late" in lines and browsing not in lines
     (closed,) = [row for row in posts.rows if row.dest.startswith("u:")]     # its private menu goes
-    assert closed.body["text"] == t("en", "bot.msg.private_done")
+    assert closed.body.text == t("en", "bot.msg.private_done")
