@@ -73,13 +73,32 @@ class Button(msgspec.Struct, frozen=True, omit_defaults=True):
     letter: str | None = None     # a fixed key to type for it (the terminal), the same at every turn
 
 
+class SlotKind(StrEnum):
+    """What a slot's message is: the lobby (with its buttons until the game begins), the group's
+    turn message (its prompt), a seat's own turn message in private, a seat's private notes."""
+
+    LOBBY = "lobby"
+    TURN = "turn"
+    SEAT = "seat"
+    NOTES = "notes"
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A message an adapter may edit in place: ``name`` tells it from every other slot of the
+    platform (an adapter keys the message it shows by it, and never reads it), ``kind`` says what it is."""
+
+    name: str
+    kind: SlotKind
+
+
 @dataclass(frozen=True, slots=True)
 class Outgoing:
     """One message the service wants posted, from the durable outbox.
 
     Exactly one of ``chat`` (the group) or ``private_to`` (a user's private chat / DM)
     is set. ``slot`` names a message the adapter may edit in place instead of posting
-    anew (e.g. "game:<id>:prompt"); ``edit_message_id`` is the platform id of that slot's
+    anew (a ``Slot``); ``edit_message_id`` is the platform id of that slot's
     current message when the service wants it edited, None to post a new one.
     """
 
@@ -106,7 +125,7 @@ class Outgoing:
     buttons: tuple[tuple[Button, ...], ...] = ()   # rows of buttons
     mentions: tuple[User, ...] = ()                # users to ping ("{mention:<seat>}" in text is
                                                    # already resolved to their names)
-    slot: str | None = None
+    slot: Slot | None = None
     edit_message_id: str | None = None
     language: str = "en"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot.contract import Button, User
+from bot.contract import Button, Slot, SlotKind, User
 from bot.games import GameKind, ai_level
 from renderers.animation import suffix
 from renderers.i18n import decimal, t
@@ -73,18 +73,33 @@ def private(meta: GameMeta | None, platform: str, user: User, text: str, languag
     return OutRow(meta.id if meta else None, platform, f"u:{user.id}", body, slot, mode)
 
 
+# Slots are stored by name (``OutRow.slot``, the ``slots`` table) and handed to adapters as a
+# ``contract.Slot``: the names are made here, and only here read back (``slot_of``).
+def slot_of(name: str) -> Slot:
+    """The slot named ``name`` (one of the names made below)."""
+    last = name.rsplit(":", 1)[-1]
+    if last in (SlotKind.LOBBY, SlotKind.TURN):
+        return Slot(name, SlotKind(last))
+    return Slot(name, SlotKind.SEAT if last.startswith("s") else SlotKind.NOTES)
+
+
 def turn_slot(meta: GameMeta, turn: TurnState | None = None) -> str:
     """The slot of the group's live turn message (its prompt) in ``meta``'s turn state (or in
     ``turn``). Each new prompt takes a slot of its own (``TurnMessages.after_moves``), so the
     closing edit of the one before can follow it in the outbox. (A game started before that kept
     one slot, ``g<id>:turn``, until its next new prompt.)"""
     turn = meta.turn if turn is None else turn
-    return turn.turn_slot or f"g{meta.id}:turn"
+    return turn.turn_slot or f"g{meta.id}:{SlotKind.TURN}"
 
 
 def surface(meta: GameMeta) -> str:
     """Where the game's players read its texts: the terminal types its choices, chats tap them."""
     return TERMINAL if meta.platform == TERMINAL else CHAT
+
+
+def prompt_slot(meta: GameMeta, moves: int) -> str:
+    """The slot of a new turn prompt posted after ``moves`` moves (``turn_slot``)."""
+    return f"g{meta.id}:m{moves}:{SlotKind.TURN}"
 
 
 def seat_slot(meta: GameMeta, seat: int) -> str:
@@ -99,7 +114,7 @@ def notes_slot(meta: GameMeta, seat: int) -> str:
 
 
 def lobby_slot(meta: GameMeta) -> str:
-    return f"g{meta.id}:lobby"
+    return f"g{meta.id}:{SlotKind.LOBBY}"
 
 
 def chat_name(meta: GameMeta) -> str:

@@ -375,7 +375,7 @@ class Delivery:
             return outgoing, None
         shown = await self.materialise(prompt)
         folded = dataclasses.replace(outgoing, text=text, buttons=shown.buttons, mentions=shown.mentions,
-                                     slot=prompt.slot)
+                                     slot=shown.slot)
         return folded, Folded(outgoing.text, prompt)
 
     async def _record_sent(self, row: StoredOut, message_id: str, folded: Folded | None) -> None:

@@ -15,6 +15,7 @@ from bot.contract import Outgoing, User
 
 from .animation import ANIMATION
 from .links import BoardLinks
+from .messages import slot_of
 from .model import StoredOut
 from .outmessage import RenderRequest
 
@@ -57,4 +58,4 @@ async def materialise(row: StoredOut, render: Render, links: BoardLinks) -> Outg
         buttons=buttons,
         # a mention pings a person; the language of their client is the message's business
         mentions=tuple(User(m.platform, m.id, m.name) for m in body.mentions),
-        slot=row.slot, language=body.language)
+        slot=None if row.slot is None else slot_of(row.slot), language=body.language)

@@ -37,6 +37,7 @@ from .messages import (
     notes_slot,
     picture_name,
     private,
+    prompt_slot,
     seat_slot,
     surface,
     turn_slot,
@@ -305,7 +306,7 @@ class TurnMessages:
         if new_prompt:
             # Each new prompt takes a slot of its own (one new prompt at most per move count), so
             # the closing edit of the one before can follow it in the outbox.
-            turn = replace(turn, turn_slot=f"g{self.meta.id}:m{match.move_count}:turn")
+            turn = replace(turn, turn_slot=prompt_slot(self.meta, match.move_count))
         built = self.reading(turn)
         out: list[OutRow] = []
         for cycle, moves_after in ends:

@@ -67,7 +67,7 @@ class RecordingTransport(Transport):
 
     async def deliver(self, message: Outgoing) -> str:
         append_line(self.path, {"id": message.id, "by": self.name, "edit": message.edit_message_id,
-                                "slot": message.slot, "to": message.chat.id if message.chat else message.private_to.id})
+                                "slot": message.slot and message.slot.name, "to": message.chat.id if message.chat else message.private_to.id})
         return message.edit_message_id or f"m{message.id}"
 
     async def delivered_id(self, message: Outgoing) -> str | None:

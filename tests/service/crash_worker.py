@@ -47,7 +47,7 @@ class FileTransport(Transport):
 
     async def deliver(self, message: Outgoing) -> str:
         self._maybe_die()                                   # before the platform has it
-        line = json.dumps({"id": message.id, "edit": message.edit_message_id, "slot": message.slot,
+        line = json.dumps({"id": message.id, "edit": message.edit_message_id, "slot": message.slot and message.slot.name,
                            "private": message.private_to.id if message.private_to else None}) + "\n"
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from service_helpers import chat, snapshot, start_game, user
 from twin_streams import turn_buttons
 
+from bot.contract import SlotKind
 from bot.games import kind
 from bot.service.outmessage import RenderRequest
 from renderers.i18n import t
@@ -98,7 +99,7 @@ async def test_every_acting_seat_is_reported_and_choices_come_privately(service,
     assert fresh[0].edit_message_id is not None and not fresh[0].buttons     # the older one loses its buttons
     assert fresh[-1].edit_message_id is None                                  # the menu comes anew
     # The group's turn message names who is still to choose, with no choice buttons.
-    prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
+    prompt = [m for m in transport.group() if m.slot and m.slot.kind == SlotKind.TURN][-1]
     assert t("en", "bot.msg.waiting", players="Ann, Bob, Cy") in prompt.text
     assert {b.payload.split("_")[0] for row in prompt.buttons for b in row} <= {"h", "m"}
     # Someone outside the game gets no menu.
@@ -126,14 +127,14 @@ async def test_secret_buttons_and_waiting_lines_follow_the_declarations(service,
     """A game that declares no secrets gets no "my secret" button; a sequential game no waiting line."""
     monkeypatch.setattr(tiny_game, "information", "perfect")
     c, users, game_id = await tiny_table(service, transport)
-    prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
+    prompt = [m for m in transport.group() if m.slot and m.slot.kind == SlotKind.TURN][-1]
     assert "m" not in {b.payload.split("_")[0] for row in prompt.buttons for b in row}
     assert t("en", "bot.msg.waiting", players="Ann, Bob, Cy") in prompt.text
 
     c2 = chat(2)
     await start_game(service, c2, [user("Dee"), user("Eli")], options={"game": "paris-paris", "seed": 3})
     await service.deliver_pending(transport)
-    pp = [m for m in transport.group() if m.chat.id == c2.id and m.slot and m.slot.endswith(":turn")][-1]
+    pp = [m for m in transport.group() if m.chat.id == c2.id and m.slot and m.slot.kind == SlotKind.TURN][-1]
     assert "m" in {b.payload.split("_")[0] for row in pp.buttons for b in row}        # markers are secret
     assert t("en", "bot.msg.waiting", players="")[:3] not in pp.text
 
@@ -148,7 +149,7 @@ async def test_paris_connection_trade_menus_never_reach_the_group(service, trans
     info = await service.game_info(c)
     mover = users[info["seats"][info["to_move"]]["user_id"]]
     group_before = len(transport.group())
-    prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
+    prompt = [m for m in transport.group() if m.slot and m.slot.kind == SlotKind.TURN][-1]
     trade = labelled([b for row in prompt.buttons for b in row], "🔁")
     assert trade.label.endswith(TRADE.split(" ", 1)[-1])
 

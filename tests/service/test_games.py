@@ -10,6 +10,7 @@ import pytest
 import whole_games
 from service_helpers import chat, play_to_end, play_turn, start_game, user
 
+from bot.contract import SlotKind
 from bot.service.outmessage import encode_body
 from engine.paris_paris import Game
 from engine.paris_paris.record import from_record, result, to_record
@@ -74,7 +75,7 @@ async def test_prompt_mentions_player_and_offers_tiles(service, transport):
     c = chat()
     await start_game(service, c, [ann, bob], options={"seed": 5})
     await service.deliver_pending(transport)
-    prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
+    prompt = [m for m in transport.group() if m.slot and m.slot.kind == SlotKind.TURN][-1]
     info = await service.game_info(c)
     mover = info["seats"][info["to_move"]]
     assert [u.id for u in prompt.mentions] == [mover["user_id"]]

@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from service_helpers import FakeTransport, chat, play_turn, start_game, user
 
-from bot.contract import Budget, PaceLimits
+from bot.contract import Budget, PaceLimits, SlotKind
 from bot.service import messages as M
 from bot.service.model import Changes, GameMeta, OutRow
 from bot.service.outbox import SEND_AT_ONCE
@@ -34,7 +34,7 @@ def message_id(transport: Recording, message) -> str:
 
 
 def is_prompt(message) -> bool:
-    return bool(message.slot and message.slot.endswith(":turn") and message.buttons and message.mentions)
+    return bool(message.slot and message.slot.kind == SlotKind.TURN and message.buttons and message.mentions)
 
 
 async def play_until_a_round_ends(service, transport, c, users) -> list:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from service_helpers import FakeTransport, chat, play_to_end, play_turn, snapshot, start_game, user
 
-from bot.contract import RetryLater
+from bot.contract import RetryLater, SlotKind
 from bot.service import GameService
 from bot.service.storage import SCHEMA_VERSION, Conflict, SqliteStorage
 from renderers.i18n import t
@@ -53,7 +53,7 @@ async def test_reminder_then_deadline(service, clock, transport):
     note = prompt.text.splitlines()[1]
     await play_turn(service, c, {"ann": ann, "bob": bob})
     await service.deliver_pending(transport)
-    closing = [m for m in transport.sent if m.slot and m.slot.endswith(":turn") and m.edit_message_id][-1]
+    closing = [m for m in transport.sent if m.slot and m.slot.kind == SlotKind.TURN and m.edit_message_id][-1]
     assert note in closing.text and "1/20" in closing.text.splitlines()[0]
 
 
@@ -221,7 +221,7 @@ async def test_outbox_retries_and_reroutes(service, clock):
     assert transport.group()
     # Bob's marker is held; the prompt tells the group and offers the private-chat button.
     await service.deliver_pending(transport)
-    prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
+    prompt = [m for m in transport.group() if m.slot and m.slot.kind == SlotKind.TURN][-1]
     assert "Bob" in prompt.text and any(b.kind == "open_private" for row in prompt.buttons for b in row)
     assert [m.private_to.id for m in transport.private()] == ["ann"]
     # Other failures are retried with backoff.
@@ -242,7 +242,7 @@ async def test_outbox_retries_and_reroutes(service, clock):
     clock.advance(5)
     await service.deliver_pending(transport)
     assert sorted(m.private_to.id for m in transport.private()) == ["ann", "bob"]
-    prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
+    prompt = [m for m in transport.group() if m.slot and m.slot.kind == SlotKind.TURN][-1]
     assert not any(b.kind == "open_private" for row in prompt.buttons for b in row)
     rows = await service.storage.outbox_rows()
     assert all(r.state == "sent" for r in rows)
@@ -259,7 +259,7 @@ async def test_edit_of_a_deleted_message_posts_anew(service, transport):
     await service.deliver_pending(transport)
     await service.deliver_pending(transport)
     last = transport.sent[-1]
-    assert last.edit_message_id is None and last.slot.endswith(":turn")
+    assert last.edit_message_id is None and last.slot.kind == SlotKind.TURN
     assert all(r.state == "sent" for r in await service.storage.outbox_rows())
 
 

@@ -68,7 +68,7 @@ class FileTransport(Transport):
 
     async def deliver(self, message: Outgoing) -> str:
         self._maybe_die()                                   # before the platform has it
-        append(self.path, {"id": message.id, "edit": message.edit_message_id, "slot": message.slot,
+        append(self.path, {"id": message.id, "edit": message.edit_message_id, "slot": message.slot and message.slot.name,
                            "to": message.private_to.id if message.private_to else None,
                            "buttons": [[b.label, b.payload] for row in message.buttons for b in row]})
         self._maybe_die()                                   # the platform has it; the service has not noted it
