@@ -76,10 +76,10 @@ async def _next_press(service: GameService, c: Chat, users: dict[str, User]):
     info = await service.game_info(c)
     if info is None:
         return None
-    mover = users[info["seats"][info["to_move"]]["user_id"]]
+    mover = users[info.seats[info.to_move].user_id]
     board = await service.board(c, mover)
     choices = [row[0].payload for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
-    return mover, choices[info["moves"] % len(choices)]
+    return mover, choices[info.moves % len(choices)]
 
 
 async def _timed_press(service: GameService, c: Chat, mover: User, payload: str) -> float:
@@ -173,7 +173,7 @@ async def bench_restore(path: str, count: int) -> None:
     started = time.perf_counter()
     info = await service.game_info(Chat("bench", f"stored{max(1, count // 2)}"))
     print(f"  first use of one game (load + replay its record, no snapshot yet): {(time.perf_counter() - started) * 1000:.2f} ms"
-          f" (game {info['game_id']}, {info['moves']} moves)")
+          f" (game {info.game_id}, {info.moves} moves)")
     await service.close()
     assert due is not None
 
@@ -192,7 +192,7 @@ async def bench_restore(path: str, count: int) -> None:
     started = time.perf_counter()
     info = await service.game_info(Chat("bench", f"stored{max(1, count // 2)}"))
     print(f"  first use of one game, read back as stored (its snapshot, or its few moves): {(time.perf_counter() - started) * 1000:.2f} ms"
-          f" (game {info['game_id']}, {info['moves']} moves)")
+          f" (game {info.game_id}, {info.moves} moves)")
     await service.close()
 
 

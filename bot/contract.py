@@ -15,7 +15,7 @@ Flow of one button press:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -128,6 +128,75 @@ class Outgoing:
     slot: Slot | None = None
     edit_message_id: str | None = None
     language: str = "en"
+
+
+# The statuses of a game that is not over: players still join it (the lobby) or play it.
+ACTIVE = ("lobby", "playing")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat of a game as ``GameInfo`` tells it: who sits there (an AI seat: its level)."""
+
+    name: str
+    user_id: str | None         # None: an AI seat that never was a person's
+    is_ai: bool
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game for adapters and tools (``GameService.game_info``), no secrets: its id, kind
+    (``game``), status ("lobby", "playing", "finished", "aborted"), host, seats, the seats to act
+    now, moves made, cycle, round and rounds (None: not started, or no fixed length), public
+    scores (None: secret or not started), winners (None: not over) and options. A game listed by
+    ``GameService.platform_games`` also says its chat and when it was created and last updated."""
+
+    game_id: int
+    game: str
+    status: str
+    host_id: str
+    seats: tuple[SeatInfo, ...]
+    to_act: tuple[int, ...]
+    moves: int
+    cycle: int | None
+    round: int | None
+    rounds: int | None
+    scores: tuple[int, ...] | None
+    winners: tuple[int, ...] | None
+    options: Mapping[str, Any]
+    chat: Chat | None = None
+    created: float = 0.0
+    updated: float = 0.0
+
+    @property
+    def to_move(self) -> int | None:
+        """The first seat to act (None: nobody acts now)."""
+        return self.to_act[0] if self.to_act else None
+
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE
+
+    @property
+    def playing(self) -> bool:
+        return self.status == "playing"
+
+    def seat_of(self, user_id: str) -> int | None:
+        """The seat ``user_id`` plays themselves (not one the AI took over)."""
+        return next((i for i, s in enumerate(self.seats) if s.user_id == user_id and not s.is_ai), None)
+
+    def to_act_for(self, user_id: str) -> bool:
+        seat = self.seat_of(user_id)
+        return self.playing and seat is not None and seat in self.to_act
+
+    @property
+    def ai_seats(self) -> int:
+        return sum(s.is_ai for s in self.seats)
+
+    def moved_since(self, other: GameInfo | None) -> bool:
+        """Whether anything happened between ``other`` and this moment (a move, a seat's turn)."""
+        return other is None or (self.status, self.moves, self.to_act) != (other.status, other.moves, other.to_act)
 
 
 # How a platform links to a message: (its chat, its platform message id) -> a URL that jumps

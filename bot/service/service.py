@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import secrets
@@ -24,7 +25,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from bot.contract import Chat, MessageLink, Refusal, Reply, Transport, User
+from bot.contract import Chat, GameInfo, MessageLink, Refusal, Reply, Transport, User
 from bot.games import find, kind, level_at
 from bot.product import DEFAULT_DB
 from renderers.i18n import normalize_language, t
@@ -601,18 +602,18 @@ class GameService:
     async def record(self, game_id: int) -> dict[str, Any] | None:
         return await self.info.record(game_id)
 
-    async def platform_games(self, platform: str, limit: int = 20) -> list[dict[str, Any]]:
+    async def platform_games(self, platform: str, limit: int = 20) -> list[GameInfo]:
         """``game_info`` of a platform's newest games, newest first, finished ones too, each
         with its chat and times (the terminal lists its games with this)."""
         out = []
         for meta in await self.storage.platform_games(platform, limit):
             loaded = await self.store.load(meta.id)
             if loaded is not None:
-                out.append(dict(self.info.game_info(loaded), chat=meta.chat, created=meta.created,
-                                updated=meta.updated))
+                out.append(dataclasses.replace(self.info.game_info(loaded), chat=meta.chat, created=meta.created,
+                                               updated=meta.updated))
         return out
 
-    async def game_info(self, chat: Chat | None = None, *, game_id: int | None = None) -> dict[str, Any] | None:
+    async def game_info(self, chat: Chat | None = None, *, game_id: int | None = None) -> GameInfo | None:
         if game_id is not None:
             loaded = await self.store.load(game_id)
         elif chat is not None:

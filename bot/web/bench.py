@@ -300,7 +300,7 @@ async def _new_game(service: GameService) -> int:
     for person in people[1:]:
         await service.join(chat, person)
     await service.start(chat, people[0])
-    return (await service.game_info(chat))["game_id"]
+    return (await service.game_info(chat)).game_id
 
 
 def main(argv: list[str] | None = None) -> None:

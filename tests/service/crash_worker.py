@@ -85,8 +85,8 @@ async def step(service: GameService) -> bool:
                 return False
         await service.new_game(CHAT, ANN, options=OPTIONS)
         return True
-    if info["status"] == "lobby":
-        seats = info["seats"]
+    if info.status == "lobby":
+        seats = info.seats
         if len(seats) == 1:
             await service.join(CHAT, BOB)
         elif len(seats) == 2:
@@ -94,7 +94,7 @@ async def step(service: GameService) -> bool:
         else:
             await service.start(CHAT, ANN)
         return True
-    mover = USERS[info["seats"][info["to_move"]]["user_id"]]
+    mover = USERS[info.seats[info.to_move].user_id]
     board = await service.board(CHAT, mover)
     tiles = [row[0] for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
     reply = await service.press(CHAT, mover, tiles[0].payload)

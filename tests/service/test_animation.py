@@ -153,7 +153,7 @@ async def test_the_end_and_replay_post_the_animation_through_the_outbox(database
         assert not refused.ok and refused.refused == "bot.err.no_replay"
         options = {"game": "tiny-hands", "seed": 3, "deadline_minutes": 10, "reminder_minutes": 0}
         game_id = await start_game(service, here, [ann, bob], options=options)
-        while (await service.game_info(game_id=game_id))["status"] == "playing":
+        while (await service.game_info(game_id=game_id)).status == "playing":
             clock.advance(minutes=11)          # the AI plays each turn at its deadline
             await service.fire_due_timers()
         transport = FakeTransport()
@@ -178,7 +178,7 @@ async def finish(service, clock, *chats_and_players) -> list[int]:
     """A Tiny Hands game played to its end by the AI in each chat given (with its two players)."""
     options = {"game": "tiny-hands", "seed": 3, "deadline_minutes": 10, "reminder_minutes": 0}
     games = [await start_game(service, c, players, options=options) for c, players in chats_and_players]
-    while [g for g in games if (await service.game_info(game_id=g))["status"] == "playing"]:
+    while [g for g in games if (await service.game_info(game_id=g)).status == "playing"]:
         clock.advance(minutes=11)              # the AI plays each turn at its deadline
         await service.fire_due_timers()
     return games

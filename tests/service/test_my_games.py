@@ -25,7 +25,7 @@ async def until_turn_of(service, c, who) -> None:
     """Play the others' turns until ``who`` is to act in ``c``'s game."""
     for _ in range(20):
         info = await service.game_info(c)
-        if info["seats"][info["to_move"]]["user_id"] == who.id:
+        if info.seats[info.to_move].user_id == who.id:
             return
         await play_turn(service, c, USERS)
     raise AssertionError("never their turn")

@@ -25,7 +25,7 @@ async def test_every_picture_of_a_whole_game_has_a_description(service, game):
     game_id = await start_game(service, chat(), [ANN], ais=players - 1, options={"game": game, "seed": 3})
     assert (await service.hand_to_ai(chat(), ANN)).ok          # the AI plays Ann's seat: the game runs to its end
     info = await service.game_info(game_id=game_id)
-    assert info["status"] == "finished"
+    assert info.status == "finished"
     *shown, animation = await pictures(service, game_id)
     kinds = [body.render.kind for body in shown]
     assert "map" in kinds and kinds[-1] == "final" and animation.render.kind == "animation"

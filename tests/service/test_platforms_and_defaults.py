@@ -37,7 +37,7 @@ async def test_every_option_a_game_declares_has_an_environment_default(db_path, 
     service = await GameService.open(db_path, clock=clock, defaults=defaults)
     try:
         await service.new_game(chat(), user("Ann"), options={"game": "papa-paolo"})
-        assert (await service.game_info(chat()))["options"]["hidden_money"] is True
+        assert (await service.game_info(chat())).options["hidden_money"] is True
     finally:
         await service.close()
 
@@ -49,10 +49,10 @@ async def test_operator_defaults_apply_to_new_chats_only(db_path, clock):
         ann = user("Ann", language="en")
         await service.new_game(chat(), ann)
         info = await service.game_info(chat())
-        assert info["options"]["language"] == "de"
-        assert info["options"]["deadline_minutes"] == 30
+        assert info.options["language"] == "de"
+        assert info.options["deadline_minutes"] == 30
         await service.new_game(chat(2), ann, options={"language": "fr"})   # a chat's choice wins
-        assert (await service.game_info(chat(2)))["options"]["language"] == "fr"
+        assert (await service.game_info(chat(2))).options["language"] == "fr"
     finally:
         await service.close()
 

@@ -125,7 +125,7 @@ async def test_a_game_browsing_in_private_with_a_closed_chat_resumes(old_service
     service, clock = old_service
     c = Chat("fake", "chat2", "Chat 2")
     info = await service.game_info(c)
-    mover = info["seats"][info["to_move"]]["name"]
+    mover = info.seats[info.to_move].name
     await service.private_started(user("Bob"))
     await service.deliver_pending(transport)
     prompt = transport.group()[-1]
@@ -135,7 +135,7 @@ async def test_a_game_browsing_in_private_with_a_closed_chat_resumes(old_service
     clock.advance(deadline.due - clock.now())
     assert await service.fire_due_timers() >= 1               # (the other games' timers too)
     await service.deliver_pending(transport)
-    assert (await service.game_info(c))["moves"] > 0
+    assert (await service.game_info(c)).moves > 0
     assert any(line.startswith("⌛") and mover in line for m in transport.group() for line in m.text.splitlines())
     after = (await service.store.load(2)).meta.turn
     assert after.browsing is None and after.unreachable == frozenset() and after.since
