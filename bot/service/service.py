@@ -25,7 +25,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from bot.contract import Chat, GameInfo, MessageLink, Refusal, Reply, Transport, User
+from bot.contract import Chat, GameInfo, GameServiceAPI, MessageLink, Refusal, Reply, Transport, User
 from bot.games import find, kind, level_at
 from bot.product import DEFAULT_DB
 from renderers.i18n import normalize_language, t
@@ -99,7 +99,7 @@ async def release_dead_local_owners(storage: Storage) -> None:
 
 class GameService:
     """Implements ``bot.contract.GameServiceAPI`` and, beyond it, what the live board and the
-    terminal call (``page``, ``page_press``, ``move``, ``game_info``: not yet in the protocol).
+    terminal call (``page``, ``page_press``, ``move``, ``board_picture``: not yet in the protocol).
     Construct with ``await GameService.open(path)``.
 
     Every method the adapters call is ``@cleaned``: its chats, users and text arrive through
@@ -681,3 +681,8 @@ GAME_PRESSES: dict[str, GamePress] = {
     **dict.fromkeys(TURN_PRESSES, GameService._press_turn),
     "h": GameService._press_my_choices,
 }
+
+
+def _implements_the_protocol(service: GameService) -> GameServiceAPI:
+    """Where mypy checks ``GameService`` against the adapters' protocol (``contract.GameServiceAPI``)."""
+    return service
