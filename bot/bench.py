@@ -75,12 +75,14 @@ async def _setup_games(service: GameService, count: int) -> list[tuple[Chat, dic
 async def _next_press(service: GameService, c: Chat, users: dict[str, User]):
     """The payload the player to move would press (found outside the timed part)."""
     info = await service.game_info(c)
-    if info is None:
+    seat = None if info is None else info.to_move
+    user_id = None if info is None or seat is None else info.seats[seat].user_id
+    if info is None or user_id is None:
         return None
-    mover = users[info["seats"][info["to_move"]]["user_id"]]
+    mover = users[user_id]
     board = await service.board(c, mover)
     choices = [row[0].payload for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
-    return mover, choices[info["moves"] % len(choices)]
+    return mover, choices[info.moves % len(choices)]
 
 
 async def _timed_press(service: GameService, c: Chat, mover: User, payload: str) -> float:
@@ -184,7 +186,7 @@ async def bench_restore(path: str, count: int) -> None:
     info = await service.game_info(Chat("bench", f"stored{max(1, count // 2)}"))
     assert info is not None, "the stored games include this chat's"
     print(f"  first use of one game (load + replay its record, no snapshot yet): {(time.perf_counter() - started) * 1000:.2f} ms"
-          f" (game {info['game_id']}, {info['moves']} moves)")
+          f" (game {info.game_id}, {info.moves} moves)")
     await service.close()
     assert due is not None
 
@@ -204,7 +206,7 @@ async def bench_restore(path: str, count: int) -> None:
     info = await service.game_info(Chat("bench", f"stored{max(1, count // 2)}"))
     assert info is not None, "the stored games include this chat's"
     print(f"  first use of one game, read back as stored (its snapshot, or its few moves): {(time.perf_counter() - started) * 1000:.2f} ms"
-          f" (game {info['game_id']}, {info['moves']} moves)")
+          f" (game {info.game_id}, {info.moves} moves)")
     await service.close()
 
 

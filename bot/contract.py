@@ -1,8 +1,9 @@
 """The vocabulary between the game service and the adapters.
 
-Adapters (Telegram, Discord, the terminal, the live web board) translate platform input into
-calls on ``bot.service.GameService`` with these values, and deliver what the service wants
-posted through a ``Transport`` they implement. Nothing here branches on a platform; a few
+The chat adapters (Telegram, Discord, the terminal) translate platform input into calls on
+``bot.service.GameService`` with these values (``GameServiceAPI``), and deliver what the service
+wants posted through a ``Transport`` they implement. The live web board calls the same service but
+reaches into its board parts too (passes, pages, watch: ``bot/web``), not yet through a protocol here. Nothing here branches on a platform; a few
 values say how the platforms render them (a ``Button``'s kinds), for the adapters to read.
 
 Flow of one button press:
@@ -15,11 +16,13 @@ Flow of one button press:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
+
+import msgspec
 
 from bot.board import PageRequest, Pass, Viewer
 from bot.pagestate import PageState
@@ -48,9 +51,9 @@ class Chat:
     title: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Button:
-    """A button the adapter renders. ``payload`` goes back verbatim to ``GameService.press``.
+class Button(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A button the adapter renders (a msgspec Struct: the outbox stores it as it is, without its
+    defaults; ``bot/service/outmessage.py``). ``payload`` goes back verbatim to ``GameService.press``.
 
     kind:
       "action"   a callback button (Telegram callback_data <= 64 bytes, Discord custom_id <= 100)
@@ -74,13 +77,32 @@ class Button:
     letter: str | None = None     # a fixed key to type for it (the terminal), the same at every turn
 
 
+class SlotKind(StrEnum):
+    """What a slot's message is: the lobby (with its buttons until the game begins), the group's
+    turn message (its prompt), a seat's own turn message in private, a seat's private notes."""
+
+    LOBBY = "lobby"
+    TURN = "turn"
+    SEAT = "seat"
+    NOTES = "notes"
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A message an adapter may edit in place: ``name`` tells it from every other slot of the
+    platform (an adapter keys the message it shows by it, and never reads it), ``kind`` says what it is."""
+
+    name: str
+    kind: SlotKind
+
+
 @dataclass(frozen=True, slots=True)
 class Outgoing:
     """One message the service wants posted, from the durable outbox.
 
     Exactly one of ``chat`` (the group) or ``private_to`` (a user's private chat / DM)
     is set. ``slot`` names a message the adapter may edit in place instead of posting
-    anew (e.g. "game:<id>:prompt"); ``edit_message_id`` is the platform id of that slot's
+    anew (a ``Slot``); ``edit_message_id`` is the platform id of that slot's
     current message when the service wants it edited, None to post a new one.
     """
 
@@ -107,9 +129,78 @@ class Outgoing:
     buttons: tuple[tuple[Button, ...], ...] = ()   # rows of buttons
     mentions: tuple[User, ...] = ()                # users to ping ("{mention:<seat>}" in text is
                                                    # already resolved to their names)
-    slot: str | None = None
+    slot: Slot | None = None
     edit_message_id: str | None = None
     language: str = "en"
+
+
+# The statuses of a game that is not over: players still join it (the lobby) or play it.
+ACTIVE = ("lobby", "playing")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat of a game as ``GameInfo`` tells it: who sits there (an AI seat: its level)."""
+
+    name: str
+    user_id: str | None         # None: an AI seat that never was a person's
+    is_ai: bool
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game for adapters and tools (``GameService.game_info``), no secrets: its id, kind
+    (``game``), status ("lobby", "playing", "finished", "aborted"), host, seats, the seats to act
+    now, moves made, cycle, round and rounds (None: not started, or no fixed length), public
+    scores (None: secret or not started), winners (None: not over) and options. A game listed by
+    ``GameService.platform_games`` also says its chat and when it was created and last updated."""
+
+    game_id: int
+    game: str
+    status: str
+    host_id: str
+    seats: tuple[SeatInfo, ...]
+    to_act: tuple[int, ...]
+    moves: int
+    cycle: int | None
+    round: int | None
+    rounds: int | None
+    scores: tuple[int, ...] | None
+    winners: tuple[int, ...] | None
+    options: Mapping[str, Any]
+    chat: Chat | None = None
+    created: float = 0.0
+    updated: float = 0.0
+
+    @property
+    def to_move(self) -> int | None:
+        """The first seat to act (None: nobody acts now)."""
+        return self.to_act[0] if self.to_act else None
+
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE
+
+    @property
+    def playing(self) -> bool:
+        return self.status == "playing"
+
+    def seat_of(self, user_id: str) -> int | None:
+        """The seat ``user_id`` plays themselves (not one the AI took over)."""
+        return next((i for i, s in enumerate(self.seats) if s.user_id == user_id and not s.is_ai), None)
+
+    def to_act_for(self, user_id: str) -> bool:
+        seat = self.seat_of(user_id)
+        return self.playing and seat is not None and seat in self.to_act
+
+    @property
+    def ai_seats(self) -> int:
+        return sum(s.is_ai for s in self.seats)
+
+    def moved_since(self, other: GameInfo | None) -> bool:
+        """Whether anything happened between ``other`` and this moment (a move, a seat's turn)."""
+        return other is None or (self.status, self.moves, self.to_act) != (other.status, other.moves, other.to_act)
 
 
 # How a platform links to a message: (its chat, its platform message id) -> a URL that jumps
@@ -348,7 +439,7 @@ class GameServiceAPI(Protocol):
     async def join(self, chat: Chat, user: User) -> Reply: ...
     async def leave(self, chat: Chat, user: User) -> Reply: ...
     async def add_ai(self, chat: Chat, user: User, level: str | None = None) -> Reply:
-        """An AI seat, at ``level`` (one of the game's levels; None: its default)."""
+        """An AI seat at ``level`` (None: the chat's level; one of the game's ``ai_levels``)."""
         ...
     async def start(self, chat: Chat, user: User) -> Reply: ...
     async def abort(self, chat: Chat, user: User) -> Reply: ...
@@ -380,7 +471,7 @@ class GameServiceAPI(Protocol):
         when the payload says so and re-sends private messages that could not be delivered."""
         ...
     async def stats(self, chat: Chat, user: User, game: str | None = None, *, all_chats: bool = False) -> Reply:
-        """The leaderboard of the chat's games (``all_chats``: of every chat on its platform)."""
+        """The chat's leaderboard (of ``game``, or of every game); ``all_chats``: the platform's."""
         ...
     async def pace_reply(self, platform: str, dest: str) -> None:
         """Before a call the adapter makes itself (a command's reply, a greeting): wait until it
@@ -414,8 +505,11 @@ class GameServiceAPI(Protocol):
         """A choice typed as text (the terminal): its number on the menu, the start of its name,
         or its written form."""
         ...
-    async def game_info(self, chat: Chat | None = None, *, game_id: int | None = None) -> dict[str, Any] | None:
-        """The chat's game (or game ``game_id``) as plain data, for a surface that draws it itself."""
+    async def game_info(self, chat: Chat | None = None, *, game_id: int | None = None) -> GameInfo | None:
+        """The chat's current game (or game ``game_id``), no secrets; None: no such game."""
+        ...
+    async def platform_games(self, platform: str, limit: int = 20) -> list[GameInfo]:
+        """A platform's newest games, finished ones too, each with its chat and times."""
         ...
     async def page(self, request: PageRequest) -> PageState | None:
         """One viewer's page of a game (the web board's ``BoardAPI.page``)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bot.contract import Button, Chat, Refusal, Reply, User
+from bot.contract import Button, Chat, GameInfo, Refusal, Reply, SeatInfo, User
 from bot.games import KINDS, GameKind, find, kind
 from bot.product import COMMAND
 from renderers.i18n import t
@@ -205,18 +205,15 @@ class Info:
                           wait=t(lang, "bot.duration.minutes", n=math.ceil(wait / 60)))
 
     @staticmethod
-    def game_info(loaded: Loaded) -> dict[str, Any]:
-        """The game for adapters and tools: id, kind, status, seats, the seats to act (``to_act``;
-        ``to_move`` the first of them), cycle, scores (no secrets)."""
+    def game_info(loaded: Loaded) -> GameInfo:
+        """The game for adapters and tools (``contract.GameInfo``; no secrets)."""
         meta, match = loaded.meta, loaded.match
-        acting = () if match is None else match.to_act()
-        return {"game_id": meta.id, "game": meta.kind, "status": meta.status, "host_id": meta.host_id,
-                "seats": [{"name": s.name, "user_id": s.user_id, "is_ai": s.is_ai, "level": s.level if s.is_ai else None}
-                          for s in meta.seats],
-                "to_move": acting[0] if acting else None, "to_act": list(acting), "moves": meta.moves,
-                "cycle": None if match is None else match.pacing.cycle,
-                "round": None if match is None else match.pacing.round_number(),
-                "rounds": None if match is None else match.pacing.rounds(),
-                "scores": None if match is None or (scores := match.pacing.public_returns()) is None else list(scores),
-                "winners": None if match is None or not match.is_terminal() else list(match.winners),
-                "options": dict(meta.options)}
+        seats = tuple(SeatInfo(s.name, s.user_id, s.is_ai, s.level if s.is_ai else None) for s in meta.seats)
+        if match is None:
+            return GameInfo(meta.id, meta.kind, meta.status, meta.host_id, seats, (), meta.moves, None, None, None,
+                            None, None, dict(meta.options))
+        scores = match.pacing.public_returns()
+        return GameInfo(meta.id, meta.kind, meta.status, meta.host_id, seats, tuple(match.to_act()), meta.moves,
+                        match.pacing.cycle, match.pacing.round_number(), match.pacing.rounds(),
+                        None if scores is None else tuple(scores),
+                        tuple(match.winners) if match.is_terminal() else None, dict(meta.options))

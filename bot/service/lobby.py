@@ -14,6 +14,7 @@ from renderers.i18n import normalize_language, t
 from . import messages as M
 from .clock import Clock
 from .model import ABORTED, LOBBY, PLAYING, Changes, GameMeta, OutRow, Seat
+from .outmessage import RenderRequest
 from .payloads import PayloadCodec
 from .play import Play, Turn
 from .refusal import Refused
@@ -176,7 +177,7 @@ class Lobby:
         turn.private += TurnMessages(meta, kind, match, self.codec).private_events(match.log)
         # the first prompt opens with the status line: the picture says what it shows
         start_map = M.group(meta, t(meta.language, "bot.msg.start_map"),
-                            render={"kind": "map", "game_id": meta.id, "moves": 0, "cycle": 0},
+                            render=RenderRequest("map", meta.id, 0, 0),
                             image_name=M.picture_name(meta, kind, "start"),
                             latest_image_name=M.picture_name(meta, kind, M.BOARD_PICTURE),
                             description=kind.presenter.picture_description("map", match.view(None), (),

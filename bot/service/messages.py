@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot.contract import Button, Chat, User
+from bot.contract import Button, Slot, SlotKind, User
 from bot.games import GameKind, ai_level
 from bot.platforms import capabilities
 from engine.interface import Match
@@ -21,6 +21,7 @@ from renderers.i18n import decimal, t
 from .animation import ANIMATION, spec
 from .links import BOARD
 from .model import GameMeta, OutRow
+from .outmessage import Group, MessageBody, Recipient, RenderRequest
 from .payloads import PayloadCodec
 from .turnstate import TurnState
 
@@ -42,50 +43,45 @@ def stats_record(language: str, games: int, wins: int, points: int) -> dict[str,
 
 
 def button(label: str, payload: str, kind: str = "action", colour: str | None = None,
-           key: int | None = None, letter: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"label": label, "payload": payload, "kind": kind, "colour": colour}
-    if key is not None:
-        out["key"] = key
-    if letter:          # only when there is one: rows stored before it existed read the same
-        out["letter"] = letter
-    return out
+           key: int | None = None, letter: str | None = None) -> Button:
+    return Button(label, payload, kind, colour, key, letter or None)
 
 
-def to_buttons(rows: list[list[dict[str, Any]]]) -> tuple[tuple[Button, ...], ...]:
-    return tuple(tuple(Button(**b) for b in row) for row in rows)
+def to_buttons(rows: Iterable[Iterable[Button]]) -> tuple[tuple[Button, ...], ...]:
+    return tuple(tuple(row) for row in rows)
 
 
-def user_dict(user: User) -> dict[str, Any]:
-    return {"platform": user.platform, "id": user.id, "name": user.name, "language": user.language}
-
-
-def chat_dict(chat: Chat) -> dict[str, Any]:
-    return {"platform": chat.platform, "id": chat.id, "title": chat.title}
-
-
-def group(meta: GameMeta, text: str, *, buttons: Iterable[list[dict[str, Any]]] = (), mentions: Iterable[User] = (),
-          slot: str | None = None, mode: str = "new", render: dict[str, Any] | None = None, image_name: str = "board.png",
-          awaited: bool = False, description: str = "", latest_image_name: str = "") -> OutRow:
+def group(meta: GameMeta, text: str, *, buttons: Iterable[Iterable[Button]] = (), mentions: Iterable[User] = (),
+          slot: str | None = None, mode: str = "new", render: RenderRequest | None = None,
+          image_name: str = "board.png", awaited: bool = False, description: str = "",
+          latest_image_name: str = "", too_large: str = "") -> OutRow:
     """A message to the group; ``description``: its picture (``render``) in words, for screen readers;
     ``awaited``: a turn prompt the table waits for (sent first, see ``OutRow.priority``)."""
-    body = {"text": text, "chat": chat_dict(meta.chat), "private_to": None, "buttons": list(buttons),
-            "mentions": [user_dict(u) for u in mentions], "language": meta.language, "render": render,
-            "image_name": image_name, "latest_image_name": latest_image_name}
-    if render is not None:
-        body["description"] = description
+    body = MessageBody(text, chat=Group.of(meta.chat), buttons=to_buttons(buttons),
+                       mentions=tuple(map(Recipient.of, mentions)), language=meta.language, render=render,
+                       image_name=image_name, latest_image_name=latest_image_name,
+                       description=description if render is not None else "", too_large=too_large)
     return OutRow(meta.id, meta.platform, f"c:{meta.chat_id}", body, slot, mode, awaited)
 
 
 def private(meta: GameMeta | None, platform: str, user: User, text: str, language: str, *,
-            buttons: Iterable[list[dict[str, Any]]] = (), slot: str | None = None, mode: str = "new",
-            render: dict[str, Any] | None = None,
-            image_name: str = "board.png", description: str = "", latest_image_name: str = "") -> OutRow:
-    body = {"text": text, "chat": None, "private_to": user_dict(user), "buttons": list(buttons),
-            "mentions": [], "language": language, "render": render, "image_name": image_name,
-            "latest_image_name": latest_image_name}
-    if render is not None:
-        body["description"] = description
+            buttons: Iterable[Iterable[Button]] = (), slot: str | None = None, mode: str = "new",
+            render: RenderRequest | None = None, image_name: str = "board.png", description: str = "",
+            latest_image_name: str = "") -> OutRow:
+    body = MessageBody(text, private_to=Recipient.of(user), buttons=to_buttons(buttons), language=language,
+                       render=render, image_name=image_name, latest_image_name=latest_image_name,
+                       description=description if render is not None else "")
     return OutRow(meta.id if meta else None, platform, f"u:{user.id}", body, slot, mode)
+
+
+# Slots are stored by name (``OutRow.slot``, the ``slots`` table) and handed to adapters as a
+# ``contract.Slot``: the names are made here, and only here read back (``slot_of``).
+def slot_of(name: str) -> Slot:
+    """The slot named ``name`` (one of the names made below)."""
+    last = name.rsplit(":", 1)[-1]
+    if last in (SlotKind.LOBBY, SlotKind.TURN):
+        return Slot(name, SlotKind(last))
+    return Slot(name, SlotKind.SEAT if last.startswith("s") else SlotKind.NOTES)
 
 
 def turn_slot(meta: GameMeta, turn: TurnState | None = None) -> str:
@@ -94,13 +90,18 @@ def turn_slot(meta: GameMeta, turn: TurnState | None = None) -> str:
     closing edit of the one before can follow it in the outbox. (A game started before that kept
     one slot, ``g<id>:turn``, until its next new prompt.)"""
     turn = meta.turn if turn is None else turn
-    return turn.turn_slot or f"g{meta.id}:turn"
+    return turn.turn_slot or f"g{meta.id}:{SlotKind.TURN}"
 
 
 def surface(meta: GameMeta) -> str:
     """Where the game's players read its texts (``Capabilities.surface``): a chat where they tap
     their choices, or a surface where they type them."""
     return capabilities(meta.platform).surface
+
+
+def prompt_slot(meta: GameMeta, moves: int) -> str:
+    """The slot of a new turn prompt posted after ``moves`` moves (``turn_slot``)."""
+    return f"g{meta.id}:m{moves}:{SlotKind.TURN}"
 
 
 def seat_slot(meta: GameMeta, seat: int) -> str:
@@ -115,7 +116,7 @@ def notes_slot(meta: GameMeta, seat: int) -> str:
 
 
 def lobby_slot(meta: GameMeta) -> str:
-    return f"g{meta.id}:lobby"
+    return f"g{meta.id}:{SlotKind.LOBBY}"
 
 
 def chat_name(meta: GameMeta) -> str:
@@ -189,7 +190,7 @@ def lobby_text(meta: GameMeta, kind: GameKind, host_name: str) -> str:
     return "\n".join(lines)
 
 
-def lobby_buttons(meta: GameMeta, kind: GameKind, codec: PayloadCodec) -> list[list[dict[str, Any]]]:
+def lobby_buttons(meta: GameMeta, kind: GameKind, codec: PayloadCodec) -> list[list[Button]]:
     """Join and leave; add an AI (one button per level where the game has several); start."""
     lang = meta.language
     levels = kind.definition.ai_levels
@@ -212,7 +213,7 @@ def lobby_closed(meta: GameMeta, text: str) -> OutRow:
     return group(meta, text, slot=lobby_slot(meta), mode="edit")
 
 
-def board_button(label: str, codec: PayloadCodec, meta: GameMeta, kind: str = BOARD) -> dict[str, Any]:
+def board_button(label: str, codec: PayloadCodec, meta: GameMeta, kind: str = BOARD) -> Button:
     """A button that opens the game's web board: a link made for where the message goes when it
     is delivered (``links.BoardLinks``; none without the board's public address)."""
     return button(label, codec.encode("w", meta.id), kind)
@@ -238,12 +239,11 @@ def animation_message(meta: GameMeta, kind: GameKind, moves: int) -> OutRow:
     game's platform plays: after the final standings, and on request (``/replay``)."""
     lang = meta.language
     title = kind.presenter.title(lang)
-    row = group(meta, t(lang, "bot.animation.caption", game=title, id=meta.id),
-                render={"kind": ANIMATION, "game_id": meta.id, "moves": moves},
-                image_name=picture_name(meta, kind, "replay", suffix(spec(meta.platform).format)),
-                description=t(lang, "bot.animation.description", game=title))
-    row.body["too_large"] = t(lang, "bot.animation.too_large")
-    return row
+    return group(meta, t(lang, "bot.animation.caption", game=title, id=meta.id),
+                 render=RenderRequest(ANIMATION, meta.id, moves),
+                 image_name=picture_name(meta, kind, "replay", suffix(spec(meta.platform).format)),
+                 description=t(lang, "bot.animation.description", game=title),
+                 too_large=t(lang, "bot.animation.too_large"))
 
 
 def started_text(meta: GameMeta, kind: GameKind, match: Match) -> str:

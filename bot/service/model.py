@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.contract import Chat, User
 
+from .outmessage import MessageBody
 from .turnstate import TurnState
 
 # The bot's own options; each game adds the options it declares (engine/interface.py).
@@ -119,12 +120,12 @@ class MoveRow:
 
 @dataclass(slots=True)
 class OutRow:
-    """An outbox message before it is stored; ``body`` is the JSON form of an Outgoing."""
+    """An outbox message before it is stored; ``body``: what it says and shows."""
 
     game_id: int | None
     platform: str
     dest: str             # "c:<chat id>" or "u:<user id>"
-    body: dict[str, Any]
+    body: MessageBody
     slot: str | None = None
     mode: str = "new"     # "new" | "edit"
     awaited: bool = False  # a turn prompt the table waits for, whether or not it pings anyone
@@ -133,7 +134,7 @@ class OutRow:
     def priority(self) -> int:
         """0 for a prompt someone waits for (a turn prompt, or any message that pings a player),
         else 1: the outbox sends such messages before other chats' pictures and edits."""
-        return 0 if self.awaited or self.body.get("mentions") else 1
+        return 0 if self.awaited or self.body.mentions else 1
 
 
 @dataclass(slots=True)
@@ -143,7 +144,7 @@ class StoredOut:
     platform: str
     dest: str
     state: str
-    body: dict[str, Any]
+    body: MessageBody
     slot: str | None
     mode: str
     attempts: int

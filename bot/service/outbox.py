@@ -61,6 +61,8 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 
+import msgspec
+
 from bot.contract import PACE_ANOTHER_CALL, PACE_CALL, Outgoing, RetryLater, Transport, Undeliverable
 
 from .clock import Clock
@@ -271,7 +273,7 @@ class Delivery:
         self._next_wake[platform] = due
 
     async def _outgoing(self, row: StoredOut, transport: Transport) -> Outgoing:
-        if transport.text_only and row.body.get("render"):
+        if transport.text_only and row.body.render is not None:
             row = without_picture(row)         # nothing drawn that nobody would see
         outgoing = await self.materialise(row)
         if row.mode == "edit" and row.slot is not None and (row.platform, row.slot) not in self._gone_slots:
@@ -285,13 +287,13 @@ class Delivery:
         if row.mode != "edit" or row.slot is None or (row.platform, row.slot) in self._gone_slots:
             return False
         shown = await self.storage.last_shown(row.platform, row.slot)
-        if shown is None or {k: v for k, v in shown.items() if k != "head"} != row.body:
+        if shown is None or msgspec.structs.replace(shown, head=None) != row.body:
             return False
         message_id = await self.storage.slot_message(row.platform, row.slot)
         if message_id is None:
             return False
-        if "head" in shown:         # still folded under a picture's text: the next edit keeps it
-            await self.storage.set_body(row.id, {**row.body, "head": shown["head"]})
+        if shown.head is not None:      # still folded under a picture's text: the next edit keeps it
+            await self.storage.set_body(row.id, msgspec.structs.replace(row.body, head=shown.head))
         await self.storage.mark_sent(row, message_id, self.clock.now())
         return True
 
@@ -353,7 +355,8 @@ class Delivery:
         if row.slot is not None:            # an edit of a folded message keeps its head
             if row.mode != "edit" or outgoing.edit_message_id is None or outgoing.image is not None:
                 return outgoing, None
-            head = ((await self.storage.last_shown(row.platform, row.slot)) or {}).get("head")
+            last = await self.storage.last_shown(row.platform, row.slot)
+            head = None if last is None else last.head
             if not head:
                 return outgoing, None
             text = caption(head, outgoing.text)
@@ -364,24 +367,24 @@ class Delivery:
         if prompt is None:
             return outgoing, None
         text = None
-        if prompt.mode == "new" and prompt.slot is not None and prompt.body.get("buttons") \
-                and not prompt.body.get("render"):
-            text = caption(outgoing.text, prompt.body.get("text", ""))
+        if prompt.mode == "new" and prompt.slot is not None and prompt.body.buttons \
+                and prompt.body.render is None:
+            text = caption(outgoing.text, prompt.body.text)
         if text is None:
             await self.storage.release_claim(prompt, self.owner)
             return outgoing, None
         shown = await self.materialise(prompt)
         folded = dataclasses.replace(outgoing, text=text, buttons=shown.buttons, mentions=shown.mentions,
-                                     slot=prompt.slot)
+                                     slot=shown.slot)
         return folded, Folded(outgoing.text, prompt)
 
     async def _record_sent(self, row: StoredOut, message_id: str, folded: Folded | None) -> None:
         now = self.clock.now()
         if folded is not None and folded.prompt is not None:
             await self.storage.mark_sent(folded.prompt, message_id, now)
-            await self.storage.set_body(folded.prompt.id, {**folded.prompt.body, "head": folded.head})
+            await self.storage.set_body(folded.prompt.id, msgspec.structs.replace(folded.prompt.body, head=folded.head))
         elif folded is not None:
-            await self.storage.set_body(row.id, {**row.body, "head": folded.head})
+            await self.storage.set_body(row.id, msgspec.structs.replace(row.body, head=folded.head))
         await self.storage.mark_sent(row, message_id, now)
 
     async def _send(self, transport: Transport, row: StoredOut, outgoing: Outgoing, blocked: set[str],
@@ -424,10 +427,10 @@ class Delivery:
             await self.storage.reschedule(row.id, self.clock.now() + delay, row.attempts + 1, repr(exc))
             blocked.add(row.dest)
             return False
-        if row.body.get("render") and outgoing.image is None and outgoing.animation is None:
+        if row.body.render is not None and outgoing.image is None and outgoing.animation is None:
             # Its picture could not be drawn and the text went alone: the row keeps no picture
             # request, so nothing reads the picture as shown (a /replay's wait after an animation).
-            row = dataclasses.replace(row, body={k: v for k, v in row.body.items() if k != "render"})
+            row = dataclasses.replace(row, body=msgspec.structs.replace(row.body, render=None))
         await self._record_sent(row, str(message_id), folded)
         self._gone_slots.discard((row.platform, row.slot))
         self.metrics.sent(row.platform)

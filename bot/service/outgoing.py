@@ -8,28 +8,28 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable
-from typing import Any
 
-from bot.contract import Chat, Outgoing, User
+import msgspec
 
-from . import messages as M
+from bot.contract import Outgoing, User
+
 from .animation import ANIMATION
 from .links import BoardLinks
+from .messages import slot_of
 from .model import StoredOut
+from .outmessage import RenderRequest
 
 # (render request, language, platform, rank: ``StoredOut.rank``, lowest drawn first)
-Render = Callable[[dict[str, Any], str, str, int], Awaitable[bytes | None]]
+Render = Callable[[RenderRequest, str, str, int], Awaitable[bytes | None]]
 
 
 def without_picture(row: StoredOut) -> StoredOut:
     """``row`` for a transport that shows no pictures (``Transport.text_only``): its picture is not
     asked for, so not drawn; a message that is only the whole game's animation (its text is the
     animation's caption) keeps no text either, as it would announce what does not come."""
-    body = dict(row.body)
-    picture = body.pop("render", None)
-    if picture is not None and picture.get("kind") == ANIMATION:
-        body["text"] = ""
-    return dataclasses.replace(row, body=body)
+    body = row.body
+    animation = body.render is not None and body.render.kind == ANIMATION
+    return dataclasses.replace(row, body=msgspec.structs.replace(body, render=None, text="" if animation else body.text))
 
 
 async def materialise(row: StoredOut, render: Render, links: BoardLinks) -> Outgoing:
@@ -37,26 +37,25 @@ async def materialise(row: StoredOut, render: Render, links: BoardLinks) -> Outg
     it goes (``links``), never an edit target: delivery adds that."""
     body = row.body
     image = animation = None
-    picture = body.get("render")
-    if picture:
-        drawn = await render(picture, body.get("language", "en"), row.platform, row.rank)
-        if picture.get("kind") == ANIMATION:
+    picture = body.render
+    if picture is not None:
+        drawn = await render(picture, body.language, row.platform, row.rank)
+        if picture.kind == ANIMATION:
             animation = drawn
         else:
             image = drawn
-    chat = body.get("chat")
-    to = body.get("private_to")
-    language = body.get("language", "en")
-    private_to = User(to["platform"], to["id"], to["name"], language=to.get("language")) if to else None
-    buttons = links.resolve(M.to_buttons(body.get("buttons") or []), row.platform, private_to, language)
+    to = body.private_to
+    private_to = User(to.platform, to.id, to.name, language=to.language) if to else None
+    buttons = links.resolve(body.buttons, row.platform, private_to, body.language)
     return Outgoing(
-        id=row.id, text=body.get("text", ""),
-        chat=Chat(chat["platform"], chat["id"], chat.get("title", "")) if chat else None,
+        id=row.id, text=body.text,
+        chat=body.chat.chat() if body.chat else None,
         private_to=private_to,
-        image=image, image_name=body.get("image_name", "board.png"),
-        latest_image_name=body.get("latest_image_name", ""),
-        image_description=body.get("description", "") if image is not None or animation is not None else "",
-        animation=animation, animation_too_large=body.get("too_large", ""),
+        image=image, image_name=body.image_name,
+        latest_image_name=body.latest_image_name,
+        image_description=body.description if image is not None or animation is not None else "",
+        animation=animation, animation_too_large=body.too_large,
         buttons=buttons,
-        mentions=tuple(User(m["platform"], m["id"], m["name"]) for m in body.get("mentions") or []),
-        slot=row.slot, language=language)
+        # a mention pings a person; the language of their client is the message's business
+        mentions=tuple(User(m.platform, m.id, m.name) for m in body.mentions),
+        slot=None if row.slot is None else slot_of(row.slot), language=body.language)

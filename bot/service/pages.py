@@ -21,6 +21,7 @@ from bot.pagestate import PageState, ReviewSpan
 from engine.interface import Match
 
 from .model import FINISHED
+from .outmessage import RenderRequest
 from .page import page_state, public_moves
 from .payloads import PayloadCodec
 from .store import GameStore, Loaded
@@ -108,8 +109,7 @@ class Pages:
             self._timelines.popitem(last=False)
         return timeline
 
-    async def picture_request(self, game_id: int, asked: Mapping[str, str],
-                              user_id: str | None) -> dict[str, Any] | None:
+    async def picture_request(self, game_id: int, asked: Mapping[str, str], user_id: str | None) -> RenderRequest | None:
         """What to draw for a picture a page names, if it is one a page of this viewer can show
         (``page.page_state``); None otherwise, before anything is drawn. While the game goes on:
         its public picture now, and the viewer's own board; once it is finished: the public
@@ -128,14 +128,12 @@ class Pages:
         if loaded is None or loaded.match is None:
             return None
         meta, match = loaded.meta, loaded.match
-        render = {"kind": kind_, "game_id": game_id, "cycle": cycle, "layout": layout}
         if kind_ == "seat":
             if meta.status == FINISHED or match.is_terminal() or cycle != match.pacing.cycle \
                     or user_id is None or meta.seat_of(user_id) != seat or not loaded.kind.presenter.private_pictures:
                 return None
             # The seat's own board as it is now (its name says which of its states it shows).
-            render.update(moves=meta.moves, seat=seat)
-            return render
+            return RenderRequest(kind_, game_id, meta.moves, cycle, seat, layout)
         if kind_ not in ("map", "final") or moves is None:
             return None
         if meta.status == FINISHED:
@@ -146,8 +144,7 @@ class Pages:
         elif (kind_ == "final") != match.is_terminal() or moves != public_moves(meta, loaded.kind, match) \
                 or cycle != match.pacing.cycle:
             return None
-        render["moves"] = moves
-        return render
+        return RenderRequest(kind_, game_id, moves, cycle, layout=layout)
 
     async def seat_of(self, game_id: int, user_id: str) -> tuple[int | None, str | None]:
         """``user_id``'s seat in the game (None: not seated) and the game's platform (None: no game)."""

@@ -1,9 +1,9 @@
 """The pictures messages carry: drawn at delivery time, off the move path, from the stored game.
 
-(A message may also carry the whole game as an animation, ``{"kind": "animation", "game_id",
-"moves"}``: drawn the same way, by ``animation.py``.)
+(A message may also carry the whole game as an animation, ``RenderRequest("animation", game_id,
+moves)``: drawn the same way, by ``animation.py``.)
 
-A message names its picture (``{"kind": "map" | "final", "game_id", "moves", "cycle"}``):
+A message names its picture (a ``RenderRequest`` of kind "map" or "final", its game, moves and cycle):
 the game is replayed to that move count and its presenter draws the public view, with the
 public events of that cycle highlighted: a picture for the group never gets a private event
 (a dealt marker, holdings) nor a seat's view. A picture of one seat's own view (``"seat"`` in
@@ -41,7 +41,6 @@ flood of page pictures (docs/web.md).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import multiprocessing
 import os
@@ -52,6 +51,8 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from typing import Any
 
+import msgspec
+
 from bot.board import PicturesBusy
 from bot.games import kind
 from bot.platforms import capabilities
@@ -59,6 +60,7 @@ from engine.interface import SeatedMove
 
 from . import animation
 from .lifeline import Lifeline, end_with_parent
+from .outmessage import RenderRequest
 from .storage import Storage
 from .turns import RankedSlots
 
@@ -110,9 +112,9 @@ class Pictures:
         oldest = min(self._asked.values(), default=None)
         return oldest is not None and asyncio.get_running_loop().time() - oldest > BEHIND_SECONDS
 
-    async def render(self, render: dict[str, Any], language: str, platform: str, rank: int = 2) -> bytes | None:
+    async def render(self, render: RenderRequest, language: str, platform: str, rank: int = 2) -> bytes | None:
         """The picture ``render`` asks for; the lowest ``rank`` is drawn first (``StoredOut.rank``)."""
-        key = json.dumps([render, language, platform], sort_keys=True)
+        key = drawing_key(render, language, platform)
         if key in self._kept:
             self._kept.move_to_end(key)
             return self._kept[key]
@@ -123,10 +125,10 @@ class Pictures:
         # shielded: one sender giving up (a stop) does not cancel the drawing the others share
         return await asyncio.shield(drawing)
 
-    async def render_for_page(self, render: dict[str, Any], language: str) -> bytes | None:
+    async def render_for_page(self, render: RenderRequest, language: str) -> bytes | None:
         """The picture a web page asks for, drawn after the chats' (see the module's note);
         ``PicturesBusy`` when ``PAGE_WAITING`` page pictures wait already."""
-        key = json.dumps([render, language, PAGE_PLATFORM], sort_keys=True)
+        key = drawing_key(render, language, PAGE_PLATFORM)
         if key in self._kept:
             self._kept.move_to_end(key)
             return self._kept[key]
@@ -137,7 +139,7 @@ class Pictures:
             drawing = self._drawing[key] = asyncio.ensure_future(self._draw_for_page(key, render, language))
         return await asyncio.shield(drawing)
 
-    async def _draw_for_page(self, key: str, render: dict[str, Any], language: str) -> bytes | None:
+    async def _draw_for_page(self, key: str, render: RenderRequest, language: str) -> bytes | None:
         self._pages_waiting += 1
         waiting = True
         try:
@@ -152,8 +154,7 @@ class Pictures:
                 self._pages_waiting -= 1
                 self._drawing.pop(key, None)
 
-    async def _draw(self, key: str, render: dict[str, Any], language: str, platform: str,
-                    rank: int | None) -> bytes | None:
+    async def _draw(self, key: str, render: RenderRequest, language: str, platform: str, rank: int | None) -> bytes | None:
         """Draw, in one of the chats' slots at ``rank`` (None: in no slot of theirs)."""
         try:
             if rank is None:
@@ -174,10 +175,10 @@ class Pictures:
                 self._kept.popitem(last=False)
         return image
 
-    async def _draw_now(self, render: dict[str, Any], language: str, platform: str) -> bytes | None:
+    async def _draw_now(self, render: RenderRequest, language: str, platform: str) -> bytes | None:
         self.drawn += 1
-        got = await self.storage.load_game(render["game_id"])
-        if got is None:
+        got = await self.storage.load_game(render.game_id)
+        if got is None or got[0].setup is None:
             return None
         meta, moves = got
         if meta.setup is None:
@@ -286,21 +287,26 @@ def drawing_process(lifeline: Connection, kernel_signal: bool = True, niceness: 
         os.nice(niceness)
 
 
-def draw(kind_id: str, setup: dict[str, Any], moves: list[SeatedMove], render: dict[str, Any], language: str,
+def drawing_key(render: RenderRequest, language: str, platform: str) -> str:
+    """The picture's name among those drawn and kept: one per request, language and platform."""
+    return msgspec.json.encode((render, language, platform)).decode()
+
+
+def draw(kind_id: str, setup: dict[str, Any], moves: list[SeatedMove], render: RenderRequest, language: str,
          platform: str) -> bytes:
     """Draw the picture ``render`` asks for from the stored game (in a drawing process, or a thread):
     a picture, or the whole game as an animation (``animation.py``) in the format ``platform`` plays."""
-    if render["kind"] == animation.ANIMATION:
-        return animation.draw(kind_id, setup, moves[:render["moves"]], language, platform)
+    if render.kind == animation.ANIMATION:
+        return animation.draw(kind_id, setup, moves[:render.moves], language, platform)
     game_kind = kind(kind_id)
-    match = game_kind.definition.resume(setup, moves[:render["moves"]])
-    cycle = render.get("cycle", render.get("round", 1))
-    if render["kind"] == "final":
+    match = game_kind.definition.resume(setup, moves[:render.moves])
+    cycle = render.shown_cycle
+    if render.kind == "final":
         cycle = match.pacing.cycle
-    seat = render.get("seat")
+    seat = render.seat
     events = [] if cycle < 1 else [e for e in match.log[match.pacing.cycle_start(cycle):] if e.visible_to(seat)]
     # A page asks for the layout that fits its screen; a message's follows its platform.
-    layout = render.get("layout") or ("portrait" if capabilities(platform).portrait else "landscape")
+    layout = render.layout or ("portrait" if capabilities(platform).portrait else "landscape")
     if seat is not None:
         return game_kind.presenter.render_private(match.view(seat), events, language, layout=layout)
-    return game_kind.presenter.render(render["kind"], match.view(None), events, language, layout=layout)
+    return game_kind.presenter.render(render.kind, match.view(None), events, language, layout=layout)

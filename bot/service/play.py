@@ -319,7 +319,7 @@ class Play:
         meta.turn = meta.turn.showing(seat, messages.position(seat))
         meta.updated = self.clock.now()
         await self.store.commit(Changes(meta=meta, outbox=out), forget=meta.id)
-        text = t(lang, "bot.reply.choices_private") + "\n" + row.body["text"]
+        text = t(lang, "bot.reply.choices_private") + "\n" + row.body.text
         return Reply(text, buttons=M.to_buttons(rows), extra={"private": True, "seat": seat})
 
     async def typed(self, loaded: Loaded, user: User, text: str, lang: str) -> Reply:

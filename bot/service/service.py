@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import secrets
@@ -25,7 +26,17 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from bot.board import PageRequest, Pass, Viewer
-from bot.contract import BoardAPI, Chat, GameServiceAPI, MessageLink, Refusal, Reply, Transport, User
+from bot.contract import (
+    BoardAPI,
+    Chat,
+    GameInfo,
+    GameServiceAPI,
+    MessageLink,
+    Refusal,
+    Reply,
+    Transport,
+    User,
+)
 from bot.games import GameKind, find, kind, level_at
 from bot.pagestate import PageState
 from bot.product import DEFAULT_DB
@@ -43,6 +54,7 @@ from .metrics import NO_METRICS, Backlog, Metrics, Readings
 from .mine import MyGames
 from .model import LOBBY, Changes
 from .outbox import Delivery
+from .outmessage import RenderRequest
 from .pages import Pages
 from .passes import Passes
 from .payloads import BOARD_LINK, ForgedPayload, Payload, PayloadCodec, StalePayload
@@ -473,7 +485,7 @@ class GameService:
         if loaded is None or loaded.match is None:
             return None
         meta = loaded.meta
-        render = {"kind": "map", "game_id": game_id, "moves": meta.moves, "cycle": loaded.match.pacing.cycle}
+        render = RenderRequest("map", game_id, meta.moves, loaded.match.pacing.cycle)
         image = await self.pictures.render(render, meta.language, platform, rank=0)
         return None if image is None else (M.picture_name(meta, loaded.kind, M.BOARD_PICTURE), image)
 
@@ -644,18 +656,18 @@ class GameService:
     async def record(self, game_id: int) -> dict[str, Any] | None:
         return await self.info.record(game_id)
 
-    async def platform_games(self, platform: str, limit: int = 20) -> list[dict[str, Any]]:
+    async def platform_games(self, platform: str, limit: int = 20) -> list[GameInfo]:
         """``game_info`` of a platform's newest games, newest first, finished ones too, each
         with its chat and times (the terminal lists its games with this)."""
         out = []
         for meta in await self.storage.platform_games(platform, limit):
             loaded = await self.store.load(meta.id)
             if loaded is not None:
-                out.append(dict(self.info.game_info(loaded), chat=meta.chat, created=meta.created,
-                                updated=meta.updated))
+                out.append(dataclasses.replace(self.info.game_info(loaded), chat=meta.chat, created=meta.created,
+                                               updated=meta.updated))
         return out
 
-    async def game_info(self, chat: Chat | None = None, *, game_id: int | None = None) -> dict[str, Any] | None:
+    async def game_info(self, chat: Chat | None = None, *, game_id: int | None = None) -> GameInfo | None:
         if game_id is not None:
             loaded = await self.store.load(game_id)
         elif chat is not None:
@@ -728,3 +740,8 @@ GAME_PRESSES: dict[str, GamePress] = {
     **dict.fromkeys(TURN_PRESSES, GameService._press_turn),
     "h": GameService._press_my_choices,
 }
+
+
+def _implements_the_protocol(service: GameService) -> GameServiceAPI:
+    """Where mypy checks ``GameService`` against the adapters' protocol (``contract.GameServiceAPI``)."""
+    return service

@@ -254,10 +254,10 @@ class Settings:
         rows += self._clock_rows(bind, options, lang)
         return M.to_buttons(rows)
 
-    def _clock_rows(self, bind: str, options: dict[str, Any], lang: str) -> list[list[dict[str, Any]]]:
+    def _clock_rows(self, bind: str, options: dict[str, Any], lang: str) -> list[list[Button]]:
         """The clock's rows: which clock, then that clock's own settings (reminder and deadline,
         or the bank's), then what a person away gets."""
-        def row(name: str, label: str, values: Iterable[int]) -> list[dict[str, Any]]:
+        def row(name: str, label: str, values: Iterable[int]) -> list[Button]:
             return [M.button(t(lang, label, value=M.duration(m, lang)), setting_payload(self.codec, name, m, bind))
                     for m in values]
         bank = options.get("clock") == "bank"

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
-from bot.contract import User
+from bot.contract import Button, User
 from bot.games import GameKind
 from engine.interface import Event, Information, Match
 from renderers.i18n import t
@@ -38,11 +37,13 @@ from .messages import (
     notes_slot,
     picture_name,
     private,
+    prompt_slot,
     seat_slot,
     surface,
     turn_slot,
 )
 from .model import GameMeta, OutRow
+from .outmessage import RenderRequest
 from .payloads import PayloadCodec
 from .seatmenu import SeatChoices, SeatMenu, decision_line, private_choices
 from .turnstate import TurnState
@@ -122,7 +123,7 @@ class TurnMessages:
         ids = self.turn.unreachable
         return [seat.name for seat in self.meta.seats if seat.user_id in ids and not seat.is_ai]
 
-    def choice_buttons(self, seat: int, group_key: str | None = None) -> tuple[SeatMenu, list[list[dict[str, Any]]]]:
+    def choice_buttons(self, seat: int, group_key: str | None = None) -> tuple[SeatMenu, list[list[Button]]]:
         """The menu of ``seat``'s legal choices (``seatmenu.SeatChoices``) as buttons."""
         lang = self.meta.language
         menu = SeatChoices(self.meta, self.kind, self.match, self.codec, seat, lang, self.turn).menu(group_key)
@@ -132,7 +133,7 @@ class TurnMessages:
             rows.append([button(t(lang, "bot.btn.back"), menu.back)])
         return menu, rows
 
-    def prompt_buttons(self, group_key: str | None = None) -> tuple[SeatMenu | None, list[list[dict[str, Any]]]]:
+    def prompt_buttons(self, group_key: str | None = None) -> tuple[SeatMenu | None, list[list[Button]]]:
         """The group's turn buttons: the one acting seat's menu (never a submenu that depends on
         its secrets: those open in private), or, where seats choose in private, a button that
         brings each its own choices; the secret button where the game has secrets."""
@@ -169,7 +170,7 @@ class TurnMessages:
     # ---- a seat's own turn message, in its private chat --------------------------------------
 
     def seat_prompt(self, seat: int, *, group_key: str | None = None,
-                    mode: str = "edit") -> tuple[OutRow, SeatMenu, list[list[dict[str, Any]]]]:
+                    mode: str = "edit") -> tuple[OutRow, SeatMenu, list[list[Button]]]:
         """The seat's choices (or an open submenu of them) as a private message in its slot, with a
         picture of its own board where the game draws one."""
         meta, kind, match = self.meta, self.kind, self.match
@@ -186,8 +187,7 @@ class TurnMessages:
         lines.append(menu.text if menu.text else pres.prompt_line(view, lang, surface(meta)))
         render, description = None, ""
         if pres.private_pictures:
-            render = {"kind": "seat", "game_id": meta.id, "moves": match.move_count, "cycle": match.pacing.cycle,
-                      "seat": seat}
+            render = RenderRequest("seat", meta.id, match.move_count, match.pacing.cycle, seat)
             description = pres.picture_description("seat", view, (), match.players, lang)
             # The text is the picture's caption where the platform has no other place for words
             # (Telegram): it tells whose turn and what to choose, and this line what the picture is.
@@ -276,7 +276,7 @@ class TurnMessages:
         if new_prompt:
             # Each new prompt takes a slot of its own (one new prompt at most per move count), so
             # the closing edit of the one before can follow it in the outbox.
-            turn = replace(turn, turn_slot=f"g{self.meta.id}:m{match.move_count}:turn")
+            turn = replace(turn, turn_slot=prompt_slot(self.meta, match.move_count))
         built = self.reading(turn)
         out: list[OutRow] = []
         for cycle, moves_after in ends:
@@ -328,7 +328,7 @@ class TurnMessages:
         # seats played on) is described by what changed in it only.
         shown = view if moves_after == match.move_count else None
         out.append(group(meta, "\n".join(summary),
-                         render={"kind": "map", "game_id": meta.id, "moves": moves_after, "cycle": cycle},
+                         render=RenderRequest("map", meta.id, moves_after, cycle),
                          image_name=picture_name(meta, kind, pres.cycle_label(view, cycle)),
                          description=pres.picture_description("map", shown, events, match.players, lang),
                          latest_image_name=picture_name(meta, kind, BOARD_PICTURE)))
@@ -342,7 +342,7 @@ class TurnMessages:
         view = match.view(None)
         return [group(meta, "\n".join([*pres.final_lines(view, lang), *final_lines]),
                       buttons=[[board_button(t(lang, "web.btn.review"), self.codec, meta, REVIEW)]],
-                      render={"kind": "final", "game_id": meta.id, "moves": match.move_count},
+                      render=RenderRequest("final", meta.id, match.move_count),
                       image_name=picture_name(meta, kind, "final"),
                       description=pres.picture_description("final", view, (), match.players, lang)),
                 animation_message(meta, kind, match.move_count)]

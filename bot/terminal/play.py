@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from bot.cli_help import again_command
-from bot.contract import Button, Chat, Refusal, Reply, User
+from bot.contract import Button, Chat, GameInfo, Refusal, Reply, User
 from bot.games import DEFAULT, find, kind
 from bot.product import COMMAND, MAPS_FOLDER
 from renderers.i18n import normalize_language, number_list, t
@@ -31,14 +31,12 @@ if TYPE_CHECKING:      # the web board is imported only with --web
 
 from .choices import Command, Invalid, fold, interpret, numbering
 from .reader import LineReader
-from .state import GameState
 from .transport import Console, TerminalTransport
 
 PLATFORM = "terminal"
 # Games saved before several terminal games could share a database were all in this chat.
 TERMINAL_CHAT = Chat(platform=PLATFORM, id="local", title="Terminal")
 HUMAN_ID = "local"
-ACTIVE = ("lobby", "playing")
 
 
 def new_chat() -> Chat:
@@ -168,27 +166,27 @@ class TerminalSession:
         """Resume a terminal game or start a new one: None when a game is running, else the
         exit status. Starting a new game leaves unfinished ones as they are."""
         games = await self.service.platform_games(PLATFORM, limit=1000)
-        unfinished = last_played_first([g for g in games if g["status"] in ACTIVE])
+        unfinished = last_played_first([g for g in games if g.active])
         if self.options.resume:
             if self.options.resume_id is None:
                 target = unfinished[0] if unfinished else None
             else:
-                target = next((g for g in games if g["game_id"] == self.options.resume_id), None)
+                target = next((g for g in games if g.game_id == self.options.resume_id), None)
                 if target is None:
                     self.say("terminal.resume_unknown", id=self.options.resume_id, command=list_command(self.options))
                     return EXIT_ERROR
-                if target["status"] not in ACTIVE:
-                    if self.web is not None and target["status"] == "finished":
-                        return await self.review(GameState.of(target), target["chat"])
-                    self.say("terminal.resume_over", id=target["game_id"],
-                             command=f"{COMMAND} export {target['game_id']}")
+                if not target.active:
+                    if self.web is not None and target.status == "finished":
+                        return await self.review(target, target.chat)
+                    self.say("terminal.resume_over", id=target.game_id,
+                             command=f"{COMMAND} export {target.game_id}")
                     return EXIT_ERROR
             if target is not None:
                 return await self.resume(target)
             self.say("terminal.nothing_to_resume")
         elif unfinished:
             # Said once, plainly; the other games wait as they are.
-            latest = unfinished[0]["game_id"]
+            latest = unfinished[0].game_id
             self.say("terminal.others_unfinished", count=len(unfinished), id=latest,
                      command=resume_command_for(self.options, latest), list=list_command(self.options))
             if len(unfinished) > 1:
@@ -198,32 +196,33 @@ class TerminalSession:
         await self.pump()
         return await self.start_new()
 
-    async def resume(self, info: dict) -> int | None:
-        self.chat = info["chat"]
-        self.game_id = info["game_id"]
+    async def resume(self, info: GameInfo) -> int | None:
+        assert info.chat is not None, "a game listed for the terminal (platform_games) names its chat"
+        self.chat = info.chat
+        self.game_id = info.game_id
         self.transport.chat_id = self.chat.id
-        self.language = normalize_language(info["options"].get("language") or self.language)
+        self.language = normalize_language(info.options.get("language") or self.language)
         self.transport.language = self.language
-        seat = next((s for s in info["seats"] if s["user_id"] == HUMAN_ID and not s["is_ai"]), None)
+        seat = next((s for s in info.seats if s.user_id == HUMAN_ID and not s.is_ai), None)
         if seat is not None and self.options.name is None:
             # the name the game knows the player by, whatever the login name is now
-            self.human = replace(self.human, name=seat["name"])
+            self.human = replace(self.human, name=seat.name)
             self.transport.human = self.human
         await self.pump()
-        self.say("terminal.resuming", id=info["game_id"], summary=self.summary(info))
-        if info["status"] == "lobby":
+        self.say("terminal.resuming", id=info.game_id, summary=self.summary(info))
+        if info.status == "lobby":
             return await self.start_lobby()
         return None
 
-    def summary(self, info: dict) -> str:
+    def summary(self, info: GameInfo) -> str:
         """"round 4 of 15: Ann 3, Bot Ada 5, Bot Bea 2" for the resume question."""
-        names = [seat["name"] for seat in info["seats"]]
-        if info["status"] != "playing":
+        names = [seat.name for seat in info.seats]
+        if info.status != "playing":
             return t(self.language, "terminal.summary_lobby", players=", ".join(names))
-        if info.get("scores") is None or info.get("rounds") is None:       # scores secret, or no fixed length
-            return t(self.language, "terminal.summary_open", round=info["round"], players=", ".join(names))
-        scores = ", ".join(f"{n} {p}" for n, p in zip(names, info["scores"], strict=True))
-        return t(self.language, "terminal.summary", round=info["round"], rounds=info["rounds"], scores=scores)
+        if info.scores is None or info.rounds is None:       # scores secret, or no fixed length
+            return t(self.language, "terminal.summary_open", round=info.round, players=", ".join(names))
+        scores = ", ".join(f"{n} {p}" for n, p in zip(names, info.scores, strict=True))
+        return t(self.language, "terminal.summary", round=info.round, rounds=info.rounds, scores=scores)
 
     async def start_new(self) -> int | None:
         opts = self.options
@@ -259,9 +258,9 @@ class TerminalSession:
         """Fill the table with AI seats and start (also finishes a lobby left by a crash)."""
         info = await self.service.game_info(self.chat)
         if info is not None:
-            self.game_id = info["game_id"]
+            self.game_id = info.game_id
         wanted = self.options.players
-        missing = max(0, wanted - len(info["seats"])) if info else wanted
+        missing = max(0, wanted - len(info.seats)) if info else wanted
         for _ in range(missing):
             reply = await self.service.add_ai(self.chat, self.human, self.options.ai_level)
             if not reply.ok:
@@ -293,7 +292,7 @@ class TerminalSession:
                                 seconds=WEB_LINK_SECONDS)
             self.say("web.terminal_link", url=short_link(self.web, url))
 
-    async def page_moves(self, seen: GameState) -> bool:
+    async def page_moves(self, seen: GameInfo) -> bool:
         """Whether the game moves on from ``seen`` within ``BOARD_MOVE_SECONDS``: a move made on the
         web board is still being played (the AI seats answering it) when the terminal looked. The
         game is read again at every change it is told of, so a move that landed just before the
@@ -303,7 +302,7 @@ class TerminalSession:
         while loop.time() < deadline:
             self.moved.clear()
             info = await self.service.game_info(self.chat)
-            if info is None or GameState.of(info).moved_since(seen):
+            if info is None or info.moved_since(seen):
                 return True
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.moved.wait(), min(1.0, max(0.0, deadline - loop.time())))
@@ -326,7 +325,7 @@ class TerminalSession:
         return MOVED
 
     async def play(self) -> int:
-        last: GameState | None = None
+        last: GameInfo | None = None
         self.show_board_link()
         while True:
             self.moved_elsewhere = False
@@ -335,7 +334,7 @@ class TerminalSession:
             if info is None:
                 # Finished (or aborted) games are no longer the chat's current game.
                 return await self.game_over(last)
-            state = last = GameState.of(info)
+            state = last = info
             # Several seats may act at once (the AI seats have made their choices by now): the
             # player is asked whenever their seat is among them.
             if not state.to_act_for(self.human.id):
@@ -363,7 +362,7 @@ class TerminalSession:
             if code is not None:
                 return code
 
-    async def refresh_picture(self, state: GameState) -> None:
+    async def refresh_picture(self, state: GameInfo) -> None:
         """Rewrite the board's picture file to the board as it is at this prompt (the outbox writes
         one at each cycle's end; the moves since would be missing from it): drawn only when the
         game moved since the file was last written."""
@@ -457,13 +456,13 @@ class TerminalSession:
                 break
         return total
 
-    async def game_over(self, last: GameState | None) -> int:
+    async def game_over(self, last: GameInfo | None) -> int:
         """The end: the command that starts the same game again (``last``: the game as last seen).
         With ``--web`` the board keeps serving the finished game (its standings and step-through)
         until the player closes it here."""
         self.console.print()
         opts = self.options
-        game_kind = kind(last.kind if last else opts.kind)
+        game_kind = kind(last.game if last else opts.kind)
         players = len(last.seats) if last else opts.players
         ai = last.ai_seats if last else opts.ai_seats
         options = dict(last.options) if last else opts.game_options
@@ -472,11 +471,11 @@ class TerminalSession:
             await self.keep_board_open()
         return EXIT_OK
 
-    async def review(self, state: GameState, chat: Chat) -> int:
+    async def review(self, state: GameInfo, chat: Chat) -> int:
         """A finished game opened with ``--web``: its board, for review, until the player closes it."""
         self.chat, self.game_id = chat, state.game_id
         self.language = normalize_language(state.options.get("language") or self.language)
-        self.say("terminal.review", id=state.game_id, game=kind(state.kind).presenter.title(self.language))
+        self.say("terminal.review", id=state.game_id, game=kind(state.game).presenter.title(self.language))
         self.show_board_link()
         await self.keep_board_open()
         return EXIT_OK
@@ -564,7 +563,7 @@ class TerminalSession:
         if info is None:
             return None
         self.console.print()
-        self.console.out.write(abandon_question(GameState.of(info), self.language) + " ")
+        self.console.out.write(abandon_question(info, self.language) + " ")
         self.console.out.flush()
         line = await self.reader.readline()
         if line is None or not confirmed(line, self.language):
@@ -589,9 +588,9 @@ def confirmed(line: str, language: str) -> bool:
     return fold(line) in words
 
 
-def abandon_question(state: GameState, language: str) -> str:
+def abandon_question(state: GameInfo, language: str) -> str:
     """"Abandon game 3 (Paris Paris: Ann, Ada) for good? ... Type yes to confirm:"."""
-    return t(language, "terminal.abandon_confirm", id=state.game_id, game=kind(state.kind).presenter.title(language),
+    return t(language, "terminal.abandon_confirm", id=state.game_id, game=kind(state.game).presenter.title(language),
              players=", ".join(seat.name for seat in state.seats))
 
 
@@ -607,10 +606,10 @@ def abandon_command(options: PlayOptions) -> str:
     return list_command(options).replace(f"{COMMAND} games", f"{COMMAND} abandon ID", 1)
 
 
-def last_played_first(games: list[dict]) -> list[dict]:
+def last_played_first(games: list[GameInfo]) -> list[GameInfo]:
     """The games played (moved in) most recently first: the one ``--resume`` continues is the
     one the player left last, not the one started last."""
-    return sorted(games, key=lambda g: (g["updated"], g["game_id"]), reverse=True)
+    return sorted(games, key=lambda g: (g.updated, g.game_id), reverse=True)
 
 
 def key_list(keys) -> str:
@@ -706,21 +705,21 @@ async def list_games(db: Path, language: str, out: TextIO | None = None, limit: 
         return EXIT_OK
     out.write(t(language, "terminal.games.title", path=str(db)) + "\n")
     for g in games:
-        if g["round"] is None:
+        if g.round is None:
             progress = t(language, "terminal.games.not_started")
-        elif g["rounds"]:
-            progress = t(language, "terminal.games.round", round=g["round"], rounds=g["rounds"])
+        elif g.rounds:
+            progress = t(language, "terminal.games.round", round=g.round, rounds=g.rounds)
         else:
-            progress = t(language, "terminal.games.cycle", round=g["round"])
-        state = t(language, "terminal.games.your_turn" if g["game_id"] in yours else
-                  "terminal.games.unfinished" if g["status"] in ACTIVE else
-                  "terminal.games.aborted" if g["status"] == "aborted" else "terminal.games.finished")
-        known = find(g["game"])
-        out.write(t(language, "terminal.games.row", id=f"{g['game_id']:>4}",
-                    game=known.presenter.title(language) if known else g["game"],
-                    players=", ".join(s["name"] for s in g["seats"]), progress=progress,
-                    started=time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])), state=state) + "\n")
-    if any(g["status"] in ACTIVE for g in games):
+            progress = t(language, "terminal.games.cycle", round=g.round)
+        state = t(language, "terminal.games.your_turn" if g.game_id in yours else
+                  "terminal.games.unfinished" if g.active else
+                  "terminal.games.aborted" if g.status == "aborted" else "terminal.games.finished")
+        known = find(g.game)
+        out.write(t(language, "terminal.games.row", id=f"{g.game_id:>4}",
+                    game=known.presenter.title(language) if known else g.game,
+                    players=", ".join(s.name for s in g.seats), progress=progress,
+                    started=time.strftime("%Y-%m-%d %H:%M", time.localtime(g.created)), state=state) + "\n")
+    if any(g.active for g in games):
         out.write(t(language, "terminal.games.hint", command=f"{COMMAND} play --resume ID") + "\n")
     return EXIT_OK
 
@@ -753,13 +752,14 @@ async def abandon_game(db: Path, language: str, game_id: int | None = None, *, y
         return service
     try:
         games = last_played_first([g for g in await service.platform_games(PLATFORM, limit=1000)
-                                   if g["status"] in ACTIVE])
-        target = next((g for g in games if game_id is None or g["game_id"] == game_id), None)
+                                   if g.active])
+        target = next((g for g in games if game_id is None or g.game_id == game_id), None)
         if target is None:
             out.write(t(language, "terminal.abandon_none", id="" if game_id is None else game_id,
                         command=f"{COMMAND} games").replace("  ", " ") + "\n")
             return EXIT_ERROR
-        state = GameState.of(target)
+        state = target
+        assert target.chat is not None, "a game listed for the terminal (platform_games) names its chat"
         language = normalize_language(state.options.get("language") or language)
         if not yes:
             out.write(abandon_question(state, language) + " ")
@@ -770,13 +770,13 @@ async def abandon_game(db: Path, language: str, game_id: int | None = None, *, y
         seat = state.seat_of(HUMAN_ID)
         human = User(platform=PLATFORM, id=HUMAN_ID, language=language,
                      name=state.seats[seat].name if seat is not None else default_name())
-        reply = await service.abort(target["chat"], human)
+        reply = await service.abort(target.chat, human)
         if not reply.ok:
             out.write(reply.text + "\n")
             return EXIT_ERROR
         # the game's last words ("abandoned by ..."), here rather than at the start of the next game
         transport = TerminalTransport(Console(out, colour=False), human, maps_dir=None, language=language)
-        transport.chat_id = target["chat"].id
+        transport.chat_id = target.chat.id
         while await service.deliver_pending(transport):
             pass
         out.write(t(language, "terminal.abandoned", id=state.game_id) + "\n")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot import platforms
-from bot.contract import DEFAULT_IMAGE_NAME, Outgoing, RetryLater, Transport, User
+from bot.contract import DEFAULT_IMAGE_NAME, Outgoing, RetryLater, SlotKind, Transport, User
 from renderers.i18n import t
 
 ANSI = {"green": "32", "red": "31", "blue": "34", "purple": "35", "yellow": "33", "bold": "1", "dim": "2"}
@@ -159,7 +159,7 @@ class TerminalTransport(Transport):
         a press are not told twice); all of a new message. A line an edit took away and a later
         one brings back (a placement after Undo, the "1 placed" header) is news again."""
         lines = [line for line in text.splitlines() if line.strip()]
-        slot = message.slot or ""
+        slot = message.slot.name if message.slot is not None else ""
         seen = self.slot_lines.get(slot) if message.edit_message_id is not None else None
         self.slot_lines[slot] = Counter(lines)
         if seen is None:
@@ -227,7 +227,7 @@ def is_board_picture(message: Outgoing) -> bool:
 def is_lobby_board(message: Outgoing) -> bool:
     """The lobby message with its buttons (slot ``g<id>:lobby``); its closing text, without
     buttons ("the game begins"), is not."""
-    return bool(message.buttons) and (message.slot or "").endswith(":lobby")
+    return bool(message.buttons) and message.slot is not None and message.slot.kind == SlotKind.LOBBY
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")

@@ -309,7 +309,7 @@ async def _new_game(service: GameService) -> int:
     await service.start(chat, people[0])
     info = await service.game_info(chat)
     assert info is not None, "the game was just started in this chat"
-    return info["game_id"]
+    return info.game_id
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -37,14 +37,14 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 
 from bot.board import LAYOUTS, PageRequest
-from bot.contract import Chat, Outgoing, Transport, User
+from bot.contract import Chat, GameInfo, Outgoing, Transport, User
 from bot.pagestate import Picture
 from bot.service import GameService
+from bot.service.outmessage import RenderRequest
 
 from .guard import VisitorLimits
 from .hub import picture_source
@@ -96,12 +96,14 @@ async def _start(service: GameService, chat: Chat, people: list[User], seed: int
 async def _press(service: GameService, chat: Chat, people: dict[str, User]) -> bool:
     """The player to move makes a move (its first tile, and an eviction if asked); False: the game is over."""
     info = await service.game_info(chat)
-    if info is None:
+    if info is None or info.to_move is None:
         return False
-    mover = people[info["seats"][info["to_move"]]["user_id"]]
+    user_id = info.seats[info.to_move].user_id
+    assert user_id is not None, "the bench seats people only"
+    mover = people[user_id]
     board = await service.board(chat, mover)
     choices = [row[0].payload for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
-    reply = await service.press(chat, mover, choices[info["moves"] % len(choices)])
+    reply = await service.press(chat, mover, choices[info.moves % len(choices)])
     if reply.ok and reply.buttons and reply.buttons[0][0].payload.startswith("c_"):
         reply = await service.press(chat, mover, reply.buttons[0][0].payload)
     if not reply.ok:
@@ -119,14 +121,14 @@ async def _finished_games(service: GameService, count: int, tag: str = "done") -
     for n in range(count):
         chat, people = Chat(PLATFORM, f"{tag}{n}", f"{tag} {n}"), _people(n, tag)
         await _start(service, chat, people, seed=100 + n)
-        games.append((await _info(service, chat))["game_id"])
+        games.append((await _info(service, chat)).game_id)
         by_id = {p.id: p for p in people}
         while tag != "warm" and await _press(service, chat, by_id):
             pass
     return games
 
 
-async def _info(service: GameService, chat: Chat) -> dict[str, Any]:
+async def _info(service: GameService, chat: Chat) -> GameInfo:
     info = await service.game_info(chat)
     if info is None:
         raise RuntimeError(f"no game in {chat.id}")
@@ -167,7 +169,7 @@ async def _groups_play(service: GameService, transport: Pictured, groups: int, r
             if not await _press(service, chat, by_id):
                 return
             after = await service.game_info(chat)
-            if after is None or after["round"] != info["round"]:
+            if after is None or after.round != info.round:
                 # a picture that never comes is counted at GIVE_UP
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(transport.picture_after(chat.id, before), GIVE_UP)
@@ -188,7 +190,7 @@ async def run(mode: str, args: argparse.Namespace) -> None:
     if mode == "before":     # the board before issue 42: pages' pictures at the chats' rank, in their slots
         pictures = service.pictures
 
-        async def as_before(render: dict, language: str) -> bytes | None:
+        async def as_before(render: RenderRequest, language: str) -> bytes | None:
             return await pictures.render(render, language, "web", rank=1)
 
         pictures.render_for_page = as_before  # type: ignore[method-assign]
@@ -196,7 +198,7 @@ async def run(mode: str, args: argparse.Namespace) -> None:
     try:
         # the drawing processes started (and a picture drawn) before anything is timed
         warm = (await _finished_games(service, 1, "warm"))[0]
-        await service.pictures.render({"kind": "map", "game_id": warm, "moves": 0, "cycle": 1}, "en", PLATFORM)
+        await service.pictures.render(RenderRequest("map", warm, 0, 1), "en", PLATFORM)
         delivery = asyncio.create_task(service.run_delivery(transport, max_sleep=0.2))
         if mode != "quiet":
             plan = Path(folder) / "plan.json"

@@ -70,7 +70,7 @@ async def _game(service: GameService, game: str) -> int:
     assert (await service.start(chat, ann)).ok
     info = await service.game_info(chat)
     assert info is not None, "the game just started has no info"
-    return info["game_id"]
+    return info.game_id
 
 
 async def one_game(browser: Any, game: str, work: Path) -> dict[str, float]:
@@ -103,7 +103,7 @@ async def one_game(browser: Any, game: str, work: Path) -> dict[str, float]:
         taps = await _play(page)
         info = await service.game_info(game_id=game_id)
         assert info is not None, f"game {game_id} is gone"
-        moves = info["moves"]
+        moves = info.moves
         await context.close()
         return {"first_board_s": first_board, "first_kib": first_bytes / 1024,
                 "kib_per_move": transfer.bytes / 1024 / max(moves, 1), "moves": moves,

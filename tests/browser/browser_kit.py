@@ -65,7 +65,7 @@ class Table:
             assert (await self.service.add_ai(chat, host)).ok
         reply = await self.service.start(chat, host)
         assert reply.ok, reply.text
-        return (await self.service.game_info(chat))["game_id"]
+        return (await self.service.game_info(chat)).game_id
 
     def link(self, game_id: int, name: str | None, *, language: str = "en", seconds: float = 3600) -> str:
         """A seat's link (``name``: a player), or a spectator's (None)."""

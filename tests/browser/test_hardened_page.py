@@ -23,7 +23,7 @@ async def test_the_page_plays_under_its_policy_without_a_violation(browser, tabl
     await page.wait_for_selector(".spot")
     lines = await page.evaluate("window.boardState.log.length")
     taps = await play_by_taps(page, seed=3, until=f"window.boardState.log.length >= {lines + 12}")
-    moves = (await table.service.game_info(game_id=game_id))["moves"]
+    moves = (await table.service.game_info(game_id=game_id)).moves
     assert taps >= 2 and moves >= 4, f"hardly anything was played ({taps} taps): the test tests nothing"
     await page.wait_for_selector(".spot")
     assert await page.evaluate("window.violations") == []

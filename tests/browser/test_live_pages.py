@@ -27,7 +27,7 @@ async def test_two_pages_on_one_game_see_each_others_moves(browser, table):
     await watcher.wait_for_function(f"() => document.querySelector('#prompt').textContent.includes('{second}')",
                                     timeout=5_000)
     info = await table.service.game_info(game_id=game_id)
-    assert info["moves"] == 1
+    assert info.moves == 1
     # And the first player's page has nothing to tap while it is the other's turn.
     await player.wait_for_function("() => !document.querySelector('[data-act]:not([disabled])')")
 
@@ -53,8 +53,8 @@ async def test_a_dropped_connection_resumes_where_it_was(browser, table):
 async def turn_order(table, game_id) -> tuple[str, str]:
     """The player to act first in a two-player game, and the other."""
     info = await table.service.game_info(game_id=game_id)
-    names = [seat["name"] for seat in info["seats"]]
-    first = names[info["to_act"][0]]
+    names = [seat.name for seat in info.seats]
+    first = names[info.to_act[0]]
     return first, next(name for name in names if name != first)
 
 
@@ -78,7 +78,7 @@ async def test_three_pages_plan_at_once_in_papa_paolo(browser, table):
     round_two = "[...document.querySelectorAll('#lines p')].some((p) => /Round [2-5]/.test(p.textContent))"
     await asyncio.gather(*(play_by_taps(page, seed=index, until=round_two) for index, page in enumerate(pages)))
     info = await table.service.game_info(game_id=game_id)
-    assert info["round"] >= 2
+    assert info.round >= 2
     # Each page shows its own Lire as its secret, and only its own.
     secrets = [await page.locator("#secret p").text_content() for page in pages]
     assert all(secrets)
@@ -104,7 +104,7 @@ async def test_the_lit_targets_are_labelled_and_reached_by_keyboard(browser, tab
         raise AssertionError("Tab never reached a lit target")
     await page.keyboard.press("Enter")
     await page.wait_for_function("() => (window.boardState.log || []).length > 0")
-    assert (await table.service.game_info(game_id=game_id))["moves"] >= 1
+    assert (await table.service.game_info(game_id=game_id)).moves >= 1
 
 
 async def test_a_page_opened_without_a_link_says_where_to_find_one(browser, table):

@@ -63,7 +63,7 @@ async def test_a_telegram_launch_opens_the_players_own_seat(browser, telegram_ta
     await page.locator(".spot").first.click()
     await page.wait_for_function("() => (window.boardState.log || []).length > 0")
     info = await table.service.game_info(game_id=game_id)
-    assert info["moves"] >= 1
+    assert info.moves >= 1
 
 
 async def test_someone_not_seated_watches_from_a_telegram_launch(browser, telegram_table):
@@ -85,14 +85,14 @@ async def test_forged_expired_and_edited_initdata_get_a_clear_page(browser, tele
     table = telegram_table
     table.users["Ann"] = table.user("Ann", "telegram").__class__("telegram", "1001", "Ann")
     game_id = await table.game("paris-paris", ["Ann"], ai=1, platform="telegram")
-    before = (await table.service.game_info(game_id=game_id))["moves"]
+    before = (await table.service.game_info(game_id=game_id)).moves
     page = await browser.new_page(viewport=PHONE, locale="de-DE", extra_http_headers={"Accept-Language": "de"})
     start = table.service.codec.encode("w", game_id)
     await page.goto(f"{table.board.local_url}/board#tgWebAppData={_quote(init(start))}")
     alert = page.locator("[role=alert]")
     await alert.wait_for()
     assert words in await alert.text_content()
-    assert (await table.service.game_info(game_id=game_id))["moves"] == before
+    assert (await table.service.game_info(game_id=game_id)).moves == before
 
 
 @pytest.mark.parametrize(("edit", "words"), [
@@ -115,7 +115,7 @@ async def test_a_page_cannot_act_for_another_seat(browser, table):
     """Bob's page sends the payload of Ann's choice (read off Ann's page): refused, nothing changes."""
     game_id = await table.game("paris-paris", ["Ann", "Bob"])
     info = await table.service.game_info(game_id=game_id)
-    first = info["seats"][info["to_act"][0]]["name"]
+    first = info.seats[info.to_act[0]].name
     other = "Bob" if first == "Ann" else "Ann"
     mine = await browser.new_page(viewport=PHONE)
     await mine.goto(table.link(game_id, first))
@@ -127,7 +127,7 @@ async def test_a_page_cannot_act_for_another_seat(browser, table):
     await theirs.evaluate("(payload) => window.boardSend({type: 'act', payload})", payload)
     await theirs.locator("#notice").wait_for()
     assert not await theirs.locator("#notice").is_hidden()
-    assert (await table.service.game_info(game_id=game_id))["moves"] == 0
+    assert (await table.service.game_info(game_id=game_id)).moves == 0
     # A spectator's page may not act at all.
     watcher = await browser.new_page(viewport=PHONE)
     await watcher.goto(table.link(game_id, None))
@@ -135,7 +135,7 @@ async def test_a_page_cannot_act_for_another_seat(browser, table):
     await watcher.evaluate("(payload) => window.boardSend({type: 'act', payload})", payload)
     await watcher.wait_for_function("() => !document.querySelector('#notice').hidden")
     assert "watching" in await watcher.locator("#notice").text_content()
-    assert (await table.service.game_info(game_id=game_id))["moves"] == 0
+    assert (await table.service.game_info(game_id=game_id)).moves == 0
 
 
 async def test_a_finished_game_steps_through_its_record(browser, table):
@@ -145,7 +145,7 @@ async def test_a_finished_game_steps_through_its_record(browser, table):
     page = await browser.new_page(viewport=PHONE)
     await page.goto(table.link(game_id, "Ann"))
     await play_by_taps(page, seed=5)
-    total = (await table.service.game_info(game_id=game_id))["moves"]
+    total = (await table.service.game_info(game_id=game_id)).moves
     nav = page.locator("#review")
     await nav.get_by_role("button", name="Start").click()
     await page.wait_for_function("() => window.boardState.review.at === 0")

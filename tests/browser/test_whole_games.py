@@ -18,7 +18,7 @@ async def test_a_whole_game_by_taps(browser, table, game):
     # company rows can be framed off the board), one run in two; issue 43 stays open for it.
     taps = await play_by_taps(page, seed=game_id)
     info = await table.service.game_info(game_id=game_id)
-    assert info["status"] == "finished"
+    assert info.status == "finished"
     assert taps > 0
     # the final state reached the page: its standings and the step-through controls
     assert await page.locator("#final p").count() > 0

@@ -17,16 +17,16 @@ async def test_abort_and_handover_need_the_host_or_manage_channels(table, servic
     assert refused.ephemeral and refused.response.content == t("en", "bot.err.not_host", host="ann")
     refused = await table.bob.slash(table.channel, "boardchat handover", player=table.cat)
     assert refused.response.content == t("en", "bot.err.not_host", host="ann")
-    assert (await service.game_info(game_id=1))["status"] == "playing"
+    assert (await service.game_info(game_id=1)).status == "playing"
 
     # a moderator (Manage Channels, not playing) hands cat's seat to the AI, then aborts
     handed = await table.mod.slash(table.channel, "boardchat handover", player=table.cat)
     assert handed.ephemeral
-    seats = (await service.game_info(game_id=1))["seats"]
-    assert [s["is_ai"] for s in seats if s["user_id"] == str(table.cat.id)] == [True]
+    seats = (await service.game_info(game_id=1)).seats
+    assert [s.is_ai for s in seats if s.user_id == str(table.cat.id)] == [True]
     aborted = await table.mod.slash(table.channel, "boardchat abort")
     assert aborted.ephemeral
-    assert (await service.game_info(game_id=1))["status"] == "aborted"
+    assert (await service.game_info(game_id=1)).status == "aborted"
     assert all(not buttons(m) for m in table.messages())     # no dead buttons left behind
 
 
@@ -47,7 +47,7 @@ async def test_new_game_in_a_thread(table, service):
     nothing = await table.cat.slash(table.channel, "boardchat join")
     assert nothing.response.content == discord_text(t("en", "bot.err.no_game"))
     info = await service.game_info(_chat(thread))
-    assert [s["name"] for s in info["seats"]] == ["ann", "bob"]
+    assert [s.name for s in info.seats] == ["ann", "bob"]
 
 
 async def test_game_commands_in_dms_explain_where_to_use_them(table):
@@ -61,7 +61,7 @@ async def test_settings_choices_reach_the_service(table, service):
     await table.ann.slash(table.channel, "boardchat new", final_tours="all_lines", deadline=1440)
     changed = await table.ann.slash(table.channel, "boardchat settings", language="de", reminder=60)
     assert changed.ephemeral
-    options = (await service.game_info(_chat(table.channel)))["options"]
+    options = (await service.game_info(_chat(table.channel))).options
     assert options["final_tours"] == "all_lines" and options["deadline_minutes"] == 1440
     assert options["language"] == "de" and options["reminder_minutes"] == 60
 
@@ -107,10 +107,10 @@ async def test_settings_buttons_on_the_private_answer_work(table, service):
     assert shown.ephemeral
     switch = [b for b in buttons(shown.response.message) if b.custom_id.startswith("pp:s_")]
     assert switch, "the settings answer offers buttons"
-    before = dict((await service.game_info(_chat(table.channel)))["options"])
+    before = dict((await service.game_info(_chat(table.channel))).options)
     pressed = await table.ann.click(shown.response, custom_id=switch[0].custom_id)
     assert pressed.followups and pressed.followups[0].ephemeral
-    after = (await service.game_info(_chat(table.channel)))["options"]
+    after = (await service.game_info(_chat(table.channel))).options
     assert after != before
 
 

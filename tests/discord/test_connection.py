@@ -172,7 +172,7 @@ async def test_whole_game_by_buttons(table, service, players, monkeypatch):
     cycles: dict[int, int] = {}                 # cycle -> channel messages when it began
     while (prompt := player.prompt()) is not None:
         info = await service.game_info(game_id=1)
-        cycles.setdefault(info["round"], len(table.messages()))
+        cycles.setdefault(info.round, len(table.messages()))
         if player.turns == 3:
             # "My locomotives": an ephemeral answer to the one who asks, nothing in the channel
             before = len(table.messages())
@@ -184,7 +184,7 @@ async def test_whole_game_by_buttons(table, service, players, monkeypatch):
         assert player.turns <= 200, "the game does not end"
 
     info = await service.game_info(game_id=1)
-    assert info["status"] == "finished" and info["game"] == "paris-connection" and info["winners"]
+    assert info.status == "finished" and info.game == "paris-connection" and info.winners
     record = await service.record(1)
     game = from_record(record)
     assert game.finished and game.end_reason in ("marseille", "storage")

@@ -22,7 +22,7 @@ async def test_away_is_answered_privately_and_the_channel_told_once(table, servi
     assert said.ephemeral and said.response.content == t("en", "bot.away.set", duration="5 days", count=1)
     assert await service.fire_due_timers() == 1                # the AI plays the turn at once
     await service.deliver_pending(simcord_bot.transport)
-    assert (await service.game_info(game_id=1))["moves"] == 1
+    assert (await service.game_info(game_id=1)).moves == 1
     told = [m.content for m in table.messages() if "🏖" in m.content]
     assert told == [t("en", "bot.away.group_ai", player=player.name, duration="5 days")]
 

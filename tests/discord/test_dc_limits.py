@@ -90,4 +90,4 @@ async def test_a_lost_answer_after_a_move_says_the_move_was_made(simcord_env, se
     assert [f.content for f in result.followups] == [t("en", "discord.answer_lost")]
     assert result.followups[0].ephemeral
     info = await service.game_info(game_id=1)
-    assert info["moves"] == 1 and table.to_move(table.prompt()) != player
+    assert info.moves == 1 and table.to_move(table.prompt()) != player

@@ -104,14 +104,14 @@ async def test_each_seat_gets_its_own_link_the_channel_a_spectators_and_the_end_
         rng, members = random.Random(5), {str(m.id): m for m in (table.ann, table.bob, table.cat)}
         for _ in range(150):
             info = await service.game_info(game_id=1)
-            if info["status"] == "finished":
+            if info.status == "finished":
                 break
-            for seat in info["to_act"]:
-                member = members[info["seats"][seat]["user_id"]]
+            for seat in info.to_act:
+                member = members[info.seats[seat].user_id]
                 message = private_turn(member)
                 if message is not None:
                     await member.user.click(message, custom_id=rng.choice(choices(message)).custom_id)
-        assert info["status"] == "finished"
+        assert info.status == "finished"
         final = next(m for m in reversed(table.channel.history()) if links(m))
         [replay] = links(final)
         assert replay.label == t("en", "web.btn.review")

@@ -48,7 +48,7 @@ async def test_the_channel_is_told_once_of_the_seats_the_ai_chose_for(tiny_game,
         await table.ann.user.click(message, custom_id=(done or offered)[0].custom_id)
     assert private_choices(table.ann)[0] is None
     info = await service.game_info(game_id=1)
-    late = [info["seats"][s]["name"] for s in info["to_act"]]
+    late = [info.seats[s].name for s in info.to_act]
     assert sorted(late) == ["bob", "cat"]
 
     clock.advance(minutes=61)

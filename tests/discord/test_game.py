@@ -60,7 +60,7 @@ async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, se
         assert presses <= 120, "the game does not end"
 
     info = await service.game_info(game_id=1)
-    assert info["status"] == "finished" and info["winners"]
+    assert info.status == "finished" and info.winners
     assert presses == 45 + evictions          # 15 rounds x 3 players, plus eviction choices
     assert evictions > 0                      # the eviction choice was played by buttons too
     history = table.messages()
@@ -120,14 +120,14 @@ async def test_presses_by_someone_else_or_on_an_old_message_are_refused_privatel
     assert refused.followups[0].content == t("en", "bot.err.not_your_turn", player=mover.name)
     again = table.prompt()
     assert (again.content, [b.custom_id for b in buttons(again)]) == before
-    assert (await service.game_info(game_id=1))["moves"] == 0
+    assert (await service.game_info(game_id=1)).moves == 0
 
     # the mover looks at the board privately: it carries their tile buttons too
     board = await mover.slash(table.channel, "boardchat board")
     assert board.ephemeral and buttons(board.response.message)
     private_copy = board.response
     await mover.click(prompt, custom_id=custom_id(prompt, ("pp:c_", "pp:o_"), 0))
-    assert (await service.game_info(game_id=1))["moves"] == 1
+    assert (await service.game_info(game_id=1)).moves == 1
     # the turn passed: a fresh prompt pings the next player (an edit would not notify)
     # and replaces the old one
     following = table.prompt()
@@ -137,7 +137,7 @@ async def test_presses_by_someone_else_or_on_an_old_message_are_refused_privatel
     stale = await mover.click(private_copy, custom_id=custom_id(private_copy.message, ("pp:c_", "pp:o_"), 1))
     assert stale.followups[0].ephemeral
     assert stale.followups[0].content == t("en", "bot.err.stale")
-    assert (await service.game_info(game_id=1))["moves"] == 1
+    assert (await service.game_info(game_id=1)).moves == 1
 
 
 async def test_the_bot_restarts_mid_game_and_old_buttons_still_work(table, service, simcord_env, db_path):
@@ -158,7 +158,7 @@ async def test_the_bot_restarts_mid_game_and_old_buttons_still_work(table, servi
         assert moved.followups[0].ephemeral and moved.followups[0].content.startswith(
             t("en", "pp.reply.moved", tile="").rstrip(".").strip())
         info = await reopened.game_info(game_id=1)
-        assert info["moves"] == 2 and info["status"] == "playing"
+        assert info.moves == 2 and info.status == "playing"
         # the game goes on after the restart: the next player is pinged on a current prompt
         assert table.to_move(table.prompt()) is not mover
         # commands were synced again by the new bot instance
@@ -185,7 +185,7 @@ async def test_a_failing_service_call_still_answers_and_the_button_works_afterwa
     assert [(f.content, f.ephemeral) for f in failed.followups] == [(t("en", "discord.error"), True)]
     moved = await mover.click(prompt, custom_id=custom_id(prompt, ("pp:c_", "pp:o_")))
     assert moved.followups[0].content != t("en", "discord.error")
-    assert (await service.game_info(game_id=1))["moves"] == 1
+    assert (await service.game_info(game_id=1)).moves == 1
 
 
 async def test_against_an_ai_seat_added_by_command(table, service):
@@ -202,7 +202,7 @@ async def test_against_an_ai_seat_added_by_command(table, service):
         presses += 1
         assert presses <= 60
     info = await service.game_info(game_id=1)
-    assert info["status"] == "finished" and [s["is_ai"] for s in info["seats"]] == [False, True]
+    assert info.status == "finished" and [s.is_ai for s in info.seats] == [False, True]
     assert presses >= 20                                   # 2 players: 20 rounds, one pick each
 
 
@@ -210,8 +210,8 @@ async def test_leaving_mid_game_hands_the_seat_to_the_ai(table, service):
     prompt = await table.started_game()
     left = await table.bob.slash(table.channel, "boardchat leave")
     assert left.ephemeral
-    seats = (await service.game_info(game_id=1))["seats"]
-    assert [s["is_ai"] for s in seats if s["user_id"] == str(table.bob.id)] == [True]
+    seats = (await service.game_info(game_id=1)).seats
+    assert [s.is_ai for s in seats if s.user_id == str(table.bob.id)] == [True]
     # the game goes on without waiting for bob
     prompt = table.prompt()
     assert table.to_move(prompt) is not table.bob

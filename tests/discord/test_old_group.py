@@ -44,7 +44,7 @@ async def test_an_old_deployment_keeps_its_group_and_its_buttons(table, service,
     clicked = await table.cat.click(lobby, custom_id=custom_id(lobby, "pp:j_"))
     assert clicked.followups and clicked.followups[0].content == t("en", "bot.reply.joined")
     info = await service.game_info(game_id=1)
-    assert [seat["name"] for seat in info["seats"]] == ["ann", "bob", "cat"]
+    assert [seat.name for seat in info.seats] == ["ann", "bob", "cat"]
 
 
 async def test_help_says_how_to_start_each_game(table):

@@ -57,13 +57,13 @@ async def test_papa_paolo_by_buttons(table, service, simcord_bot, monkeypatch, p
     await ann.slash(table.channel, "boardchat start")
     members = {str(m.id): m for m in (ann, bob)}
     rng, clicks, at_once, checked, seen = random.Random(5), 0, 0, 0, set()
-    while (info := await service.game_info(game_id=1))["status"] != "finished":
+    while (info := await service.game_info(game_id=1)).status != "finished":
         assert clicks < 1500, "the game does not end"
         match = (await service.store.load(1)).match
         if match.pacing.round_number() > rounds:
             break
-        acting = [(s, members[info["seats"][s]["user_id"]]) for s in info["to_act"]
-                  if info["seats"][s]["user_id"] in members]
+        acting = [(s, members[info.seats[s].user_id]) for s in info.to_act
+                  if info.seats[s].user_id in members]
         menus = [(seat, m, private_turn(m)) for seat, m in acting]
         assert all(msg is not None for _, _, msg in menus)
         picks = []
@@ -98,10 +98,10 @@ async def test_papa_paolo_by_buttons(table, service, simcord_bot, monkeypatch, p
     assert len(posts) <= 3 * (len(stretches) + 1) + 3, posts
     if rounds < 5:
         assert len(stretches) == 4 * rounds
-        assert info["round"] == rounds + 1 and len([m for m in table.channel.history() if m.attachments]) \
+        assert info.round == rounds + 1 and len([m for m in table.channel.history() if m.attachments]) \
             == 1 + len(stretches)                                 # the start, then the board after each phase
         return
-    assert info["winners"] and t("en", "papa.final_header") in channel
+    assert info.winners and t("en", "papa.final_header") in channel
     final = GAME.from_record(await service.record(1))
     for seat, name in enumerate(final.players):
         assert f"{name}: {final.returns()[seat]} = " in channel

@@ -27,7 +27,7 @@ async def test_the_final_message_shows_the_changes_and_rating_answers(tiny_game,
     await table.bob.slash(table.channel, "boardchat join")
     await table.ann.slash(table.channel, "boardchat start")
     for _ in range(50):                     # nobody chooses: the AI does at each deadline
-        if (await service.game_info(game_id=1))["status"] != "playing":
+        if (await service.game_info(game_id=1)).status != "playing":
             break
         clock.advance(minutes=11)
         await service.fire_due_timers()

@@ -46,9 +46,9 @@ async def test_tiny_hands_three_players_click_at_once_to_the_end(tiny_game, tabl
     assert any(choices(f.message) for f in shown.followups)
 
     rng, clicks, at_once, seen = random.Random(9), 0, 0, set()
-    while (info := await service.game_info(game_id=1))["status"] != "finished":
+    while (info := await service.game_info(game_id=1)).status != "finished":
         assert clicks < 150, "the game does not end"
-        acting = [members[info["seats"][s]["user_id"]] for s in info["to_act"]]
+        acting = [members[info.seats[s].user_id] for s in info.to_act]
         menus = [(m, private_turn(m)) for m in acting]
         assert all(msg is not None for _, msg in menus), [m.name for m, msg in menus if msg is None]
         # Everyone reads their menu first, then all click (simcord runs one interaction at a
@@ -60,7 +60,7 @@ async def test_tiny_hands_three_players_click_at_once_to_the_end(tiny_game, tabl
         clicks += 1
         at_once = max(at_once, len(acting))
         seen |= {m.content for m in table.channel.history()}    # turn messages are edited in place
-    assert at_once == 3 and info["winners"]
+    assert at_once == 3 and info.winners
     channel = "\n".join(seen | {m.content for m in table.channel.history()})
     assert t("en", "bot.msg.waiting", players="")[:3] in channel and "Revealed:" in channel
     assert "Your hand" not in channel and "Which card?" not in channel

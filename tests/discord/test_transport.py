@@ -6,8 +6,20 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot.contract import DEFAULT_IMAGE_NAME, Button, Chat, Outgoing, RetryLater, Undeliverable, User
+from bot.contract import (
+    DEFAULT_IMAGE_NAME,
+    Button,
+    Chat,
+    Outgoing,
+    RetryLater,
+    Slot,
+    SlotKind,
+    Undeliverable,
+    User,
+)
 from bot.discord.transport import DiscordTransport, mention_text
+
+PROMPT = Slot("prompt", SlotKind.TURN)
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 
@@ -72,10 +84,10 @@ async def test_edits_in_place_and_reposts_when_the_message_was_deleted(world):
     env, client, channel, alice = world
     transport = DiscordTransport(client)
     first = await transport.deliver(Outgoing(
-        id=1, text="turn 1", chat=chat(channel), buttons=((Button("A", "t_a"),),), slot="prompt",
+        id=1, text="turn 1", chat=chat(channel), buttons=((Button("A", "t_a"),),), slot=PROMPT,
     ))
     edited = await transport.deliver(Outgoing(
-        id=2, text="turn 2", chat=chat(channel), slot="prompt", edit_message_id=first,
+        id=2, text="turn 2", chat=chat(channel), slot=PROMPT, edit_message_id=first,
     ))
     assert edited == first
     message = channel.last_message
@@ -83,7 +95,7 @@ async def test_edits_in_place_and_reposts_when_the_message_was_deleted(world):
 
     await (await client.get_partial_messageable(channel.id).fetch_message(int(first))).delete()
     again = await transport.deliver(Outgoing(
-        id=3, text="turn 3", chat=chat(channel), slot="prompt", edit_message_id=first,
+        id=3, text="turn 3", chat=chat(channel), slot=PROMPT, edit_message_id=first,
     ))
     assert again != first
     assert channel.last_message.content == "turn 3" and str(channel.last_message.id) == again
@@ -155,18 +167,18 @@ async def test_an_edit_that_pings_someone_new_is_posted_anew(world):
     bob = env.guild.add_member(env.create_user("bob"))
     transport = DiscordTransport(client)
     first = await transport.deliver(Outgoing(
-        id=1, text="alice, your turn", chat=chat(channel), mentions=(duser(alice),), slot="prompt"))
+        id=1, text="alice, your turn", chat=chat(channel), mentions=(duser(alice),), slot=PROMPT))
     same = await transport.deliver(Outgoing(
         id=2, text="alice: whose shop goes?", chat=chat(channel), mentions=(duser(alice),),
-        slot="prompt", edit_message_id=first))
+        slot=PROMPT, edit_message_id=first))
     assert same == first and len(channel.history()) == 1          # same player: edited in place
     moved = await transport.deliver(Outgoing(
         id=3, text="bob, your turn", chat=chat(channel), mentions=(duser(bob),),
-        slot="prompt", edit_message_id=first))
+        slot=PROMPT, edit_message_id=first))
     assert moved != first
     history = channel.history()
     assert [str(m.id) for m in history] == [moved]                 # the old copy is gone
     assert history[0].content == f"<@{bob.id}>, your turn"         # a fresh message pings bob
     closing = await transport.deliver(Outgoing(
-        id=4, text="Round 1: done", chat=chat(channel), slot="prompt", edit_message_id=moved))
+        id=4, text="Round 1: done", chat=chat(channel), slot=PROMPT, edit_message_id=moved))
     assert closing == moved and channel.last_message.content == "Round 1: done"

@@ -67,7 +67,7 @@ class RecordingTransport(Transport):
 
     async def deliver(self, message: Outgoing) -> str:
         append_line(self.path, {"id": message.id, "by": self.name, "edit": message.edit_message_id,
-                                "slot": message.slot, "to": message.chat.id if message.chat else message.private_to.id})
+                                "slot": message.slot and message.slot.name, "to": message.chat.id if message.chat else message.private_to.id})
         return message.edit_message_id or f"m{message.id}"
 
     async def delivered_id(self, message: Outgoing) -> str | None:
@@ -117,18 +117,18 @@ class Worker:
         info = await self.service.game_info(chat(n))
         if info is None:
             return {"over": True}
-        if info["to_move"] is None:          # ending (or a turn in between): look again
-            return {"over": False, "moves": info["moves"], "payload": None}
-        seat = info["seats"][info["to_move"]]
-        if seat["user_id"] is None or seat["user_id"].startswith("bob"):
-            return {"over": False, "moves": info["moves"], "payload": None}
+        if info.to_move is None:          # ending (or a turn in between): look again
+            return {"over": False, "moves": info.moves, "payload": None}
+        seat = info.seats[info.to_move]
+        if seat.user_id is None or seat.user_id.startswith("bob"):
+            return {"over": False, "moves": info.moves, "payload": None}
         user = users(n)[0]
         board = await self.service.board(chat(n), user)
         choices = [row[0].payload for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
         if not choices:      # moved between the two reads (a deadline): look again
-            return {"over": False, "moves": info["moves"], "payload": None}
-        return {"over": False, "moves": info["moves"], "user": user.id,
-                "payload": choices[info["moves"] % len(choices)]}
+            return {"over": False, "moves": info.moves, "payload": None}
+        return {"over": False, "moves": info.moves, "user": user.id,
+                "payload": choices[info.moves % len(choices)]}
 
     async def step(self, n: int, absent: bool) -> dict:
         """Look at the game and make Ann's next press here (one request instead of two)."""

@@ -47,7 +47,7 @@ class FileTransport(Transport):
 
     async def deliver(self, message: Outgoing) -> str:
         self._maybe_die()                                   # before the platform has it
-        line = json.dumps({"id": message.id, "edit": message.edit_message_id, "slot": message.slot,
+        line = json.dumps({"id": message.id, "edit": message.edit_message_id, "slot": message.slot and message.slot.name,
                            "private": message.private_to.id if message.private_to else None}) + "\n"
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
@@ -85,8 +85,8 @@ async def step(service: GameService) -> bool:
                 return False
         await service.new_game(CHAT, ANN, options=OPTIONS)
         return True
-    if info["status"] == "lobby":
-        seats = info["seats"]
+    if info.status == "lobby":
+        seats = info.seats
         if len(seats) == 1:
             await service.join(CHAT, BOB)
         elif len(seats) == 2:
@@ -94,7 +94,7 @@ async def step(service: GameService) -> bool:
         else:
             await service.start(CHAT, ANN)
         return True
-    mover = USERS[info["seats"][info["to_move"]]["user_id"]]
+    mover = USERS[info.seats[info.to_move].user_id]
     board = await service.board(CHAT, mover)
     tiles = [row[0] for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
     reply = await service.press(CHAT, mover, tiles[0].payload)

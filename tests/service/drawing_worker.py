@@ -16,12 +16,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from service_helpers import chat, start_game, user  # noqa: E402
 
 from bot.service import GameService  # noqa: E402
+from bot.service.outmessage import RenderRequest  # noqa: E402
 
 
 async def main(db: str) -> None:
     service = await GameService.open(db, drawing_processes=2)
     game_id = await start_game(service, chat(1), [user("Ann"), user("Bob")], options={"seed": 4})
-    request = {"kind": "map", "game_id": game_id, "moves": 0, "cycle": 1}
+    request = RenderRequest("map", game_id, 0, 1)
     # two at once: the pool starts a process for each drawing that finds none idle
     pictures = await asyncio.gather(*(service.pictures.render(request, language, "telegram")
                                       for language in ("en", "de")))

@@ -92,14 +92,14 @@ async def start_game(service, c, humans, *, ais=0, options=None):
         assert (await service.add_ai(c, host)).ok
     reply = await service.start(c, host)
     assert reply.ok, reply
-    return (await service.game_info(c))["game_id"]
+    return (await service.game_info(c)).game_id
 
 
 async def play_turn(service, c, users: dict, *, choice: int = 0):
     """The player to move presses a tile button (and an eviction button when asked)."""
     info = await service.game_info(c)
-    seat = info["seats"][info["to_move"]]
-    u = users[seat["user_id"]]
+    seat = info.seats[info.to_move]
+    u = users[seat.user_id]
     board = await service.board(c, u)
     tiles = [row[0] for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
     reply = await service.press(c, u, tiles[choice % len(tiles)].payload)
@@ -116,8 +116,8 @@ async def play_to_end(service, c, users: dict, transport=None, *, per_round=None
         info = await service.game_info(c)
         if info is None:
             return
-        round_before = info["round"]
-        await play_turn(service, c, users, choice=info["moves"])
+        round_before = info.round
+        await play_turn(service, c, users, choice=info.moves)
         if transport is not None:
             before = len(transport.new_group_posts())
             await service.deliver_pending(transport)

@@ -9,7 +9,9 @@ from __future__ import annotations
 from service_helpers import chat, snapshot, start_game, user
 from twin_streams import turn_buttons
 
+from bot.contract import SlotKind
 from bot.games import kind
+from bot.service.outmessage import RenderRequest
 from renderers.i18n import t
 
 TRADE = t("en", "pc.btn.trade")
@@ -72,13 +74,13 @@ async def test_buttons_are_bound_to_their_seat_and_its_own_steps(service, transp
     assert await snapshot(service) == before
 
     info = await service.game_info(game_id=game_id)
-    assert info["to_act"] == [0, 1, 2]                                  # Ann's decision is under way
+    assert info.to_act == (0, 1, 2)                                  # Ann's decision is under way
 
 
 async def test_every_acting_seat_is_reported_and_choices_come_privately(service, transport, tiny_game):
     c, (ann, bob, cy), game_id = await tiny_table(service, transport)
     info = await service.game_info(c)
-    assert info["to_act"] == [0, 1, 2] and info["to_move"] == 0
+    assert info.to_act == (0, 1, 2) and info.to_move == 0
     board = await service.board(c, bob)
     assert board.extra["to_act"] == [0, 1, 2]
     assert t("en", "bot.msg.waiting", players="Ann, Bob, Cy") in board.text
@@ -97,7 +99,7 @@ async def test_every_acting_seat_is_reported_and_choices_come_privately(service,
     assert fresh[0].edit_message_id is not None and not fresh[0].buttons     # the older one loses its buttons
     assert fresh[-1].edit_message_id is None                                  # the menu comes anew
     # The group's turn message names who is still to choose, with no choice buttons.
-    prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
+    prompt = [m for m in transport.group() if m.slot and m.slot.kind == SlotKind.TURN][-1]
     assert t("en", "bot.msg.waiting", players="Ann, Bob, Cy") in prompt.text
     assert {b.payload.split("_")[0] for row in prompt.buttons for b in row} <= {"h", "m"}
     # Someone outside the game gets no menu.
@@ -125,14 +127,14 @@ async def test_secret_buttons_and_waiting_lines_follow_the_declarations(service,
     """A game that declares no secrets gets no "my secret" button; a sequential game no waiting line."""
     monkeypatch.setattr(tiny_game, "information", "perfect")
     c, users, game_id = await tiny_table(service, transport)
-    prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
+    prompt = [m for m in transport.group() if m.slot and m.slot.kind == SlotKind.TURN][-1]
     assert "m" not in {b.payload.split("_")[0] for row in prompt.buttons for b in row}
     assert t("en", "bot.msg.waiting", players="Ann, Bob, Cy") in prompt.text
 
     c2 = chat(2)
     await start_game(service, c2, [user("Dee"), user("Eli")], options={"game": "paris-paris", "seed": 3})
     await service.deliver_pending(transport)
-    pp = [m for m in transport.group() if m.chat.id == c2.id and m.slot and m.slot.endswith(":turn")][-1]
+    pp = [m for m in transport.group() if m.chat.id == c2.id and m.slot and m.slot.kind == SlotKind.TURN][-1]
     assert "m" in {b.payload.split("_")[0] for row in pp.buttons for b in row}        # markers are secret
     assert t("en", "bot.msg.waiting", players="")[:3] not in pp.text
 
@@ -145,9 +147,9 @@ async def test_paris_connection_trade_menus_never_reach_the_group(service, trans
     await start_game(service, c, list(users.values()), options={"game": "paris-connection", "seed": 0})
     await service.deliver_pending(transport)
     info = await service.game_info(c)
-    mover = users[info["seats"][info["to_move"]]["user_id"]]
+    mover = users[info.seats[info.to_move].user_id]
     group_before = len(transport.group())
-    prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
+    prompt = [m for m in transport.group() if m.slot and m.slot.kind == SlotKind.TURN][-1]
     trade = labelled([b for row in prompt.buttons for b in row], "🔁")
     assert trade.label.endswith(TRADE.split(" ", 1)[-1])
 
@@ -191,7 +193,7 @@ async def test_public_pictures_get_only_public_events(service, transport, monkey
         return b"png"
 
     monkeypatch.setattr(presenter, "render", recorder)
-    assert await service.pictures.render({"kind": "map", "game_id": game_id, "moves": 0, "cycle": 1},
+    assert await service.pictures.render(RenderRequest("map", game_id, 0, 1),
                                          "en", "fake") == b"png"
     loaded = await service.store.load(game_id)
     log = loaded.match.log[loaded.match.pacing.cycle_start(1):]
@@ -225,18 +227,18 @@ async def test_two_turns_in_a_row_are_two_phases(service, transport, clock):
     definition = kind_of("paris-paris").definition
     for _ in range(12):
         info = await service.game_info(game_id=game_id)
-        seat = info["to_act"][0]
-        board = await service.board(c, users[info["seats"][seat]["user_id"]])
+        seat = info.to_act[0]
+        board = await service.board(c, users[info.seats[seat].user_id])
         loaded = await service.store.load(game_id)
         choice = definition.choose(loaded.match, seat, seed=1, level="easy")
         clock.advance(minutes=5)
-        assert (await service.move(c, users[info["seats"][seat]["user_id"]], str(choice))).ok
+        assert (await service.move(c, users[info.seats[seat].user_id], str(choice))).ok
         after = await service.game_info(game_id=game_id)
-        if after["to_act"] == [seat]:                                   # the same player again
+        if after.to_act == (seat,):                                   # the same player again
             (deadline,) = [t_ for t_ in await service.storage.timers_of(game_id) if t_.kind == "deadline"]
-            assert deadline.due == clock.now() + 3600 and deadline.move == after["moves"]
+            assert deadline.due == clock.now() + 3600 and deadline.move == after.moves
             first = [b for row in board.buttons for b in row if b.payload.startswith("c_")][0]
-            again = await service.press(c, users[info["seats"][seat]["user_id"]], first.payload)
+            again = await service.press(c, users[info.seats[seat].user_id], first.payload)
             assert not again.ok and again.text in (t("en", "bot.err.stale"), t("en", "bot.err.duplicate"))
             return
     raise AssertionError("no player had two turns in a row")

@@ -157,7 +157,7 @@ async def test_the_end_and_replay_post_the_animation_through_the_outbox(database
         assert not refused.ok and refused.refused == "bot.err.no_replay"
         options = {"game": "tiny-hands", "seed": 3, "deadline_minutes": 10, "reminder_minutes": 0}
         game_id = await start_game(service, here, [ann, bob], options=options)
-        while (await service.game_info(game_id=game_id))["status"] == "playing":
+        while (await service.game_info(game_id=game_id)).status == "playing":
             clock.advance(minutes=11)          # the AI plays each turn at its deadline
             await service.fire_due_timers()
         transport = FakeTransport()
@@ -182,7 +182,7 @@ async def finish(service, clock, *chats_and_players) -> list[int]:
     """A Tiny Hands game played to its end by the AI in each chat given (with its two players)."""
     options = {"game": "tiny-hands", "seed": 3, "deadline_minutes": 10, "reminder_minutes": 0}
     games = [await start_game(service, c, players, options=options) for c, players in chats_and_players]
-    while [g for g in games if (await service.game_info(game_id=g))["status"] == "playing"]:
+    while [g for g in games if (await service.game_info(game_id=g)).status == "playing"]:
         clock.advance(minutes=11)              # the AI plays each turn at its deadline
         await service.fire_due_timers()
     return games
@@ -191,7 +191,7 @@ async def finish(service, clock, *chats_and_players) -> list[int]:
 async def animations(service, game_id: int) -> list[str]:
     """The states of the game's animations in the outbox, oldest first."""
     return [o.state for o in await service.storage.outbox_rows(game_id)
-            if (o.body.get("render") or {}).get("kind") == animation.ANIMATION]
+            if o.body.render is not None and o.body.render.kind == animation.ANIMATION]
 
 
 async def test_replay_waits_for_the_animation_on_its_way_and_a_cooldown_after_it_went_out(database, tiny_game):
@@ -243,7 +243,7 @@ async def test_replay_is_not_held_back_by_an_animation_that_could_not_be_drawn(d
         drawing = service.pictures.render
 
         async def failing(render, *args, **kwargs):
-            return None if render.get("kind") == animation.ANIMATION else await drawing(render, *args, **kwargs)
+            return None if render.kind == animation.ANIMATION else await drawing(render, *args, **kwargs)
         service.pictures.render = failing
         transport = FakeTransport()
         await service.deliver_pending(transport)

@@ -22,7 +22,7 @@ async def test_more_games_pressed_at_once_than_the_cache_holds_never_fail_a_call
         for c in chats:
             await start_game(service, c, list(users.values()), options={"seed": 1})
             info = await service.game_info(c)
-            mover = users[info["seats"][info["to_move"]]["user_id"]]
+            mover = users[info.seats[info.to_move].user_id]
             board = await service.board(c, mover)
             presses.append((c, mover, board.buttons[0][0].payload))
         calls = []
@@ -35,7 +35,7 @@ async def test_more_games_pressed_at_once_than_the_cache_holds_never_fail_a_call
         pressed = results[2::5]
         assert all(reply.ok for reply in pressed), [r.text for r in pressed if not r.ok]
         for c, _, _ in presses:             # every press was committed once
-            assert (await service.game_info(c))["moves"] >= 1
+            assert (await service.game_info(c)).moves >= 1
         assert len(service.store._games) <= CACHE
     finally:
         await service.close()

@@ -35,7 +35,7 @@ async def _played(service, transport, game: str, players: int, cycles: int):
     await service.deliver_pending(transport)
     for _ in range(400):
         info = await service.game_info(c)
-        if info is None or info["round"] > cycles:
+        if info is None or info.round > cycles:
             break
         board = await service.board(c, ann)
         assert await _press_first(service, c, ann, board.buttons), board.text

@@ -44,10 +44,10 @@ async def test_the_lobby_offers_one_add_button_per_level(service):
     assert (await service.press(c, host, adds["strong"])).ok
     assert (await service.press(c, host, adds["easy"])).ok
     info = await service.game_info(c)
-    assert [(s["name"], s.get("level")) for s in info["seats"] if s["is_ai"]] == [
-        (info["seats"][1]["name"], "strong"), (info["seats"][2]["name"], "easy")]
+    assert [(s.name, s.level) for s in info.seats if s.is_ai] == [
+        (info.seats[1].name, "strong"), (info.seats[2].name, "easy")]
     text = (await service.board(c, host)).text
-    assert t("en", "bot.lobby.ai_seat", name=info["seats"][1]["name"], level="strong") in text
+    assert t("en", "bot.lobby.ai_seat", name=info.seats[1].name, level="strong") in text
 
 
 async def test_a_game_offers_only_its_own_levels(service, monkeypatch):
@@ -63,7 +63,7 @@ async def test_a_game_offers_only_its_own_levels(service, monkeypatch):
     # The chat's AI level may be one this game lacks: its own normal level plays instead.
     assert (await service.settings(c, host, {"ai_level": "strong"})).ok
     assert (await service.add_ai(c, host)).ok
-    assert (await service.game_info(c))["seats"][1]["level"] == "normal"
+    assert (await service.game_info(c)).seats[1].level == "normal"
     refused = await service.add_ai(c, host, "strong")
     assert not refused.ok and "easy, normal" in refused.text
 
@@ -77,19 +77,19 @@ async def test_the_chats_ai_level_plays_added_handed_and_deadline_seats(recorded
     assert (await service.add_ai(c, ann)).ok                       # no level named: the chat's
     assert (await service.add_ai(c, ann, "easy")).ok
     assert (await service.start(c, ann)).ok
-    seats = (await service.game_info(c))["seats"]
-    assert [s.get("level") for s in seats[2:]] == ["strong", "easy"]
+    seats = (await service.game_info(c)).seats
+    assert [s.level for s in seats[2:]] == ["strong", "easy"]
     # A turn past its deadline is played at the chat's level.
     levels.clear()
     info = await service.game_info(c)
-    assert not info["seats"][info["to_move"]]["is_ai"]               # the AI seats have moved
+    assert not info.seats[info.to_move].is_ai               # the AI seats have moved
     clock.advance(minutes=61)
     assert await service.fire_due_timers() >= 1
-    assert levels and levels[0] == (info["to_move"], "strong")
+    assert levels and levels[0] == (info.to_move, "strong")
     # A seat handed to the AI plays at the chat's level; changing it later changes the next hand-over.
     assert (await service.settings(c, ann, {"ai_level": "easy"})).ok
     assert (await service.leave(c, bob)).ok
-    assert (await service.game_info(c))["seats"][1]["level"] == "easy"
+    assert (await service.game_info(c)).seats[1].level == "easy"
 
 
 async def test_the_ai_level_setting_has_buttons_and_refuses_unknown_levels(service):
@@ -111,10 +111,10 @@ async def test_a_level_may_be_named_in_the_chats_language(service):
     host, c = user("Host"), chat()
     assert (await service.new_game(c, host, options={"language": "de"})).ok
     assert (await service.add_ai(c, host, "Stark")).ok
-    assert (await service.game_info(c))["seats"][1]["level"] == "strong"
+    assert (await service.game_info(c)).seats[1].level == "strong"
     refused = await service.add_ai(c, host, "brillant")
     assert not refused.ok and "brillant" in refused.text and "leicht, mittel, stark" in refused.text
-    assert len((await service.game_info(c))["seats"]) == 2
+    assert len((await service.game_info(c)).seats) == 2
 
 
 async def test_other_chats_are_answered_while_an_ai_thinks(db_path, clock):

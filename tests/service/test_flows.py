@@ -57,7 +57,7 @@ async def test_deep_link_join_and_marker_button(service, transport):
     await service.deliver_pending(transport)
     prompt = transport.group()[-1]
     marker = next(b for row in prompt.buttons for b in row if b.kind == "secret")
-    game = (await service.game_info(c))["game_id"]
+    game = (await service.game_info(c)).game_id
     record = await service.record(game)
     for u in (ann, bob):
         reply = await service.press(c, u, marker.payload)
@@ -108,7 +108,7 @@ async def test_choice_buttons_carry_the_key_their_game_shows(service):
     c, ann, bob = chat(7), user("Ann"), user("Bob")
     await start_game(service, c, [ann, bob], options={"seed": 3})
     info = await service.game_info(c)
-    mover = {"ann": ann, "bob": bob}[info["seats"][info["to_move"]]["user_id"]]
+    mover = {"ann": ann, "bob": bob}[info.seats[info.to_move].user_id]
     buttons = [b for row in (await service.board(c, mover)).buttons for b in row if b.payload.startswith("c_")]
     keys = [b.key for b in buttons]
     assert buttons and all(k is not None for k in keys)

@@ -10,6 +10,8 @@ import pytest
 import whole_games
 from service_helpers import chat, play_to_end, play_turn, start_game, user
 
+from bot.contract import SlotKind
+from bot.service.outmessage import encode_body
 from engine.paris_paris import Game
 from engine.paris_paris.record import from_record, result, to_record
 from renderers.i18n import LANGUAGES, t
@@ -26,21 +28,21 @@ async def test_full_game_through_the_service(service, transport, players):
     await play_to_end(service, c, users, transport, per_round=per_round)
 
     info = await service.game_info(game_id=gid)
-    assert info["status"] == "finished"
+    assert info.status == "finished"
     rounds = {2: 20, 3: 15, 4: 12}[players]
-    assert info["moves"] == rounds * players
+    assert info.moves == rounds * players
     # The stored record replays to the same result.
     record = await service.record(gid)
     assert len(record["moves"]) == rounds * players
     replayed = from_record(record)
-    assert replayed.finished and list(replayed.scores) == info["scores"]
-    assert list(replayed.winners) == info["winners"]
+    assert replayed.finished and tuple(replayed.scores) == info.scores
+    assert tuple(replayed.winners) == info.winners
     # Every human got exactly one private message: their own marker.
     private = transport.private()
     assert sorted(m.private_to.id for m in private) == sorted(users)
     for m in private:
-        seat = [s["user_id"] for s in info["seats"]].index(m.private_to.id)
-        colour = record["markers"][info["seats"][seat]["name"]]
+        seat = [s.user_id for s in info.seats].index(m.private_to.id)
+        colour = record["markers"][info.seats[seat].name]
         assert t("en", "pp.colour." + colour) in m.text
     # At most 3 new group messages per round (prompt, map, reminder); here 2.
     assert per_round and max(per_round.values()) <= 3
@@ -50,11 +52,11 @@ async def test_full_game_through_the_service(service, transport, players):
     # Maps: the start, one after each round (the last one too), then the final standings, then the
     # animation (a frame per round and the standings).
     rows = await service.storage.outbox_rows(gid)
-    renders = [r.body["render"] for r in rows if r.body.get("render")]
-    assert [r["kind"] for r in renders] == ["map"] * (rounds + 1) + ["final", "animation"]
+    renders = [r.body.render for r in rows if r.body.render is not None]
+    assert [r.kind for r in renders] == ["map"] * (rounds + 1) + ["final", "animation"]
     renders = renders[:-1]
-    assert [r["cycle"] for r in renders[:-1]] == list(range(rounds + 1))
-    names = [r.body["image_name"] for r in rows if r.body.get("render")]
+    assert [r.cycle for r in renders[:-1]] == list(range(rounds + 1))
+    names = [r.body.image_name for r in rows if r.body.render is not None]
     assert names[1].startswith(f"paris-{gid}-") and names[1].endswith("-round1.png")
     assert names[-3].endswith(f"-round{rounds}.png") and names[-2].endswith("-final.png")
     assert names[-1].endswith("-replay.mp4")
@@ -65,7 +67,7 @@ async def test_full_game_through_the_service(service, transport, players):
     stats = await service.stats(c, users["ann"])
     assert stats.ok and stats.extra["games"] == 1
     assert len(stats.extra["leaderboard"]) == players
-    assert sum(e[2] for e in stats.extra["leaderboard"]) == len(info["winners"])
+    assert sum(e[2] for e in stats.extra["leaderboard"]) == len(info.winners)
 
 
 async def test_prompt_mentions_player_and_offers_tiles(service, transport):
@@ -73,11 +75,11 @@ async def test_prompt_mentions_player_and_offers_tiles(service, transport):
     c = chat()
     await start_game(service, c, [ann, bob], options={"seed": 5})
     await service.deliver_pending(transport)
-    prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
+    prompt = [m for m in transport.group() if m.slot and m.slot.kind == SlotKind.TURN][-1]
     info = await service.game_info(c)
-    mover = info["seats"][info["to_move"]]
-    assert [u.id for u in prompt.mentions] == [mover["user_id"]]
-    assert mover["name"] in prompt.text
+    mover = info.seats[info.to_move]
+    assert [u.id for u in prompt.mentions] == [mover.user_id]
+    assert mover.name in prompt.text
     tiles = [b for row in prompt.buttons for b in row if b.payload.startswith(("c_", "o_"))]
     assert 1 <= len(tiles) <= 3
     for row in prompt.buttons:
@@ -118,10 +120,10 @@ async def test_ai_seats_move_at_once_after_a_human(service, transport):
     users = {"ann": ann}
     for _ in range(6):
         info = await service.game_info(c)
-        assert info["seats"][info["to_move"]]["user_id"] == "ann"   # never waiting on an AI
+        assert info.seats[info.to_move].user_id == "ann"   # never waiting on an AI
         await play_turn(service, c, users)
     info = await service.game_info(c)
-    assert info["moves"] >= 18 - 2
+    assert info.moves >= 18 - 2
 
 
 async def test_two_games_in_two_chats_for_one_user(service, transport):
@@ -132,7 +134,7 @@ async def test_two_games_in_two_chats_for_one_user(service, transport):
     assert marker.ok and marker.text.count("\n") == 1     # one line per game
     assert "Chat 1" in marker.text and "Chat 2" in marker.text
     await play_to_end(service, chat(1), {"ann": ann, "bob": bob})
-    assert (await service.game_info(chat(2)))["status"] == "playing"
+    assert (await service.game_info(chat(2))).status == "playing"
 
 
 async def test_secrets_never_reach_the_group(service, transport):
@@ -167,7 +169,7 @@ async def test_secrets_never_reach_the_group(service, transport):
     # Every group row in the database, delivered or not, is built from public data only.
     for row in await service.storage.outbox_rows(gid):
         if row.dest.startswith("c:"):
-            blob = json.dumps(row.body, ensure_ascii=False)
+            blob = encode_body(row.body)
             assert "marker_private" not in blob
             assert all(p not in blob for p in secret_phrases)
     # The private messages hold each player's own marker, and nobody else's.
@@ -187,13 +189,13 @@ async def test_result_replays_with_the_engine(service, tmp_path):
     fresh = Game.new(record["players"], seed=8)
     assert to_record(fresh)["stacks"] == record["stacks"]          # the deal comes from the stored seed
     info = await service.game_info(game_id=gid)
-    assert info["status"] == "finished" and len(record["moves"]) == 40
+    assert info.status == "finished" and len(record["moves"]) == 40
     # The engine's replay tool reads the stored record and agrees with the service.
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     out = subprocess.run([sys.executable, "-m", "engine", "replay", str(path)], capture_output=True, text=True,
                          check=True)
     replayed = json.loads(out.stdout)
-    assert replayed["finished"] and list(replayed["scores"].values()) == info["scores"]
-    assert replayed["winners"] == [record["players"][s] for s in info["winners"]]
+    assert replayed["finished"] and list(replayed["scores"].values()) == list(info.scores)
+    assert replayed["winners"] == [record["players"][s] for s in info.winners]
     assert result(from_record(record))["scores"] == replayed["scores"]

@@ -13,7 +13,7 @@ from renderers.i18n import number_list, t
 
 async def _current_buttons(service, c, users):
     info = await service.game_info(c)
-    mover = users[info["seats"][info["to_move"]]["user_id"]]
+    mover = users[info.seats[info.to_move].user_id]
     board = await service.board(c, mover)
     return info, mover, [row[0] for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
 
@@ -43,7 +43,7 @@ async def test_simultaneous_presses_apply_once(service):
     c, ann, bob, info, mover, tiles = await _two_player_game(service)
     replies = await asyncio.gather(*(service.press(c, mover, tiles[0].payload) for _ in range(5)))
     assert sum(r.ok for r in replies) == 1
-    assert (await service.game_info(c))["moves"] == info["moves"] + 1
+    assert (await service.game_info(c)).moves == info.moves + 1
 
 
 async def test_foreign_and_outsider_presses(service):
@@ -139,7 +139,7 @@ async def test_lobby_rules(service):
     reply = await service.start(c, bob)
     assert not reply.ok and "Ann" in reply.text                         # only the host
     assert (await service.leave(c, ann)).ok                             # the host leaves: Bob hosts
-    assert (await service.game_info(c))["host_id"] == "bob"
+    assert (await service.game_info(c)).host_id == "bob"
     assert (await service.start(c, bob)).ok
     assert not (await service.join(c, eve)).ok                          # started
 
@@ -167,7 +167,7 @@ async def test_settings(service):
     assert not (await service.settings(c, ann, {"deadline_minutes": -5})).ok
     assert (await service.new_game(c, ann)).ok
     info = await service.game_info(c)
-    assert info["options"]["language"] == "de" and info["options"]["reminder_minutes"] == 30
+    assert info.options["language"] == "de" and info.options["reminder_minutes"] == 30
     # A settings button press, bound to this chat.
     bind = f"{c.platform}:{c.id}"
     press = next(b for row in reply.buttons for b in row if b.payload.startswith("s_")
@@ -175,7 +175,7 @@ async def test_settings(service):
                  == {"final_tours": "all_lines"})
     assert (await service.press(c, bob, press.payload)).ok is False     # Bob is not the host
     assert (await service.press(c, ann, press.payload)).ok
-    assert (await service.game_info(c))["options"]["final_tours"] == "all_lines"
+    assert (await service.game_info(c)).options["final_tours"] == "all_lines"
     assert not (await service.press(chat(2), ann, press.payload)).ok    # the button of another chat
     assert (await service.join(c, bob)).ok
     assert (await service.start(c, ann)).ok
@@ -190,10 +190,10 @@ async def test_every_payload_fits_telegram(service):
     for _ in range(12):
         await play_turn(service, c, users)
     for row in await service.storage.outbox_rows():
-        for buttons in row.body["buttons"]:
+        for buttons in row.body.buttons:
             for b in buttons:
-                assert len(b["payload"].encode()) <= MAX_BYTES
-                assert b["payload"].replace("_", "").isalnum()
+                assert len(b.payload.encode()) <= MAX_BYTES
+                assert b.payload.replace("_", "").isalnum()
 
 
 async def test_old_lobby_buttons_do_not_act_on_a_newer_game(service, transport):
@@ -207,7 +207,7 @@ async def test_old_lobby_buttons_do_not_act_on_a_newer_game(service, transport):
     reply = await service.press(c, bob, old_join.payload)
     assert not reply.ok and reply.alert
     assert not (await service.private_started(bob, old_join.payload)).ok
-    assert [s["user_id"] for s in (await service.game_info(c))["seats"]] == ["ann"]
+    assert [s.user_id for s in (await service.game_info(c)).seats] == ["ann"]
     assert not (await service.new_game(chat(3), ann, options={"seed": "x"})).ok
 
 
@@ -256,7 +256,7 @@ async def test_a_hex_typed_that_is_no_choice_now_is_refused_with_the_engine_reas
     c = chat()
     await start_game(service, c, list(users.values()), options={"game": "paris-connection", "seed": 5})
     info = await service.game_info(c)
-    mover = users[info["seats"][info["to_move"]]["user_id"]]
+    mover = users[info.seats[info.to_move].user_id]
     before = await snapshot(service)
     for typed in ("P22", "marseille"):
         reply = await service.move(c, mover, typed)

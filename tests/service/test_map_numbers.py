@@ -52,7 +52,7 @@ async def test_map_badges_match_the_offered_buttons_later_in_the_round(service, 
             emoji, number, name = LABEL.match(b.label).groups()
             index = next(i for i, tile in enumerate(offer)
                          if station_name(tile.station) == name and COLOUR_EMOJI[tile.colour] == emoji)
-            assert badge_number(img, offer, index) == int(number), (info["round"], b.label)
+            assert badge_number(img, offer, index) == int(number), (info.round, b.label)
             checked += 1
         if len(buttons) < len(offer) and sorted(int(LABEL.match(b.label).group(2)) for b in buttons) != \
                 list(range(1, len(buttons) + 1)):

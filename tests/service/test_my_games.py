@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from service_helpers import PLATFORM, chat, play_turn, start_game, user
 
-from bot.contract import Chat
+from bot.contract import Chat, SlotKind
 from bot.games import kind
 from renderers.i18n import t
 
@@ -25,7 +25,7 @@ async def until_turn_of(service, c, who) -> None:
     """Play the others' turns until ``who`` is to act in ``c``'s game."""
     for _ in range(20):
         info = await service.game_info(c)
-        if info["seats"][info["to_move"]]["user_id"] == who.id:
+        if info.seats[info.to_move].user_id == who.id:
             return
         await play_turn(service, c, USERS)
     raise AssertionError("never their turn")
@@ -51,7 +51,7 @@ async def test_my_games_list_every_unfinished_game_across_chats_waiting_ones_fir
     for g in games:
         shown = transport.messages[g["message_id"]]
         assert shown.chat == g_chat(g) and g["link"] == link(shown.chat, g["message_id"])
-    assert transport.messages[games[0]["message_id"]].slot.endswith(":turn")
+    assert transport.messages[games[0]["message_id"]].slot.kind == SlotKind.TURN
     assert t("en", "bot.mine.title", count=3) in reply.text
     row = t("en", "bot.mine.row", game=kind("paris-paris").presenter.title("en"), chat="Chat 1",
             turn=t("en", "bot.mine.your_turn"), waited=t("en", "bot.duration.hours", n=3))

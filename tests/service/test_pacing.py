@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
+import msgspec
 from aiolimiter import AsyncLimiter
 from service_helpers import FakeTransport, chat, user
 
 from bot.contract import Budget, PaceLimits, Window, another_call
 from bot.service.model import Changes, OutRow
+from bot.service.outmessage import Group, MessageBody
 from bot.service.pacing import Pacer, Ranked, Sent, SlidingWindow, shared
 
 LIMITS = PaceLimits(total=Budget(100, 1000.0), chat=Budget(2, 0.001), group=Budget(3, 0.001))
@@ -83,8 +85,7 @@ class PacedTransport(FakeTransport):
 
 async def test_paced_delivery_sends_one_message_per_chat_and_keeps_the_rest_in_order(service):
     transport = PacedTransport()
-    rows = [OutRow(None, transport.platform, f"c:{c}", {"text": f"{c}{i}", "chat": {"platform": transport.platform,
-                                                                                 "id": c, "title": c}})
+    rows = [OutRow(None, transport.platform, f"c:{c}", MessageBody(f"{c}{i}", chat=Group(transport.platform, c, c)))
             for i in range(3) for c in ("x", "y")]
     await service.storage.commit(Changes(outbox=rows), service.clock.now())
     assert await service.deliver_pending(transport) == 2             # one each: their budget is spent
@@ -111,8 +112,7 @@ class TwoCallTransport(PacedTransport):
 async def test_a_message_that_takes_two_calls_spends_two_of_its_chats_budget(service):
     transport = TwoCallTransport()
     transport.pace = PaceLimits(total=Budget(100, 1000.0), chat=Budget(2, 0.001))
-    rows = [OutRow(None, transport.platform, "c:x", {"text": f"x{i}", "chat": {"platform": transport.platform,
-                                                                            "id": "x", "title": "x"}})
+    rows = [OutRow(None, transport.platform, "c:x", MessageBody(f"x{i}", chat=Group(transport.platform, "x", "x")))
             for i in range(2)]
     await service.storage.commit(Changes(outbox=rows), service.clock.now())
     assert await service.deliver_pending(transport) == 1 and transport.calls == 2
@@ -128,7 +128,7 @@ async def test_an_edit_that_changes_nothing_is_not_sent(service):
     [lobby] = transport.sent
     [row] = [r for r in await service.storage.outbox_rows() if r.slot]
     same = OutRow(row.game_id, row.platform, row.dest, row.body, row.slot, "edit")
-    changed = OutRow(row.game_id, row.platform, row.dest, {**row.body, "text": "changed"}, row.slot, "edit")
+    changed = OutRow(row.game_id, row.platform, row.dest, msgspec.structs.replace(row.body, text="changed"), row.slot, "edit")
     await service.storage.commit(Changes(outbox=[same]), service.clock.now())
     await service.deliver_pending(transport)
     assert len(transport.sent) == 1                                   # nothing visible changed: no call

@@ -97,15 +97,15 @@ async def play(service, transport, *, humans: int, ais: int, seed: int, options:
         posted += len(new)
         # The stretch of play under way (closed by a picture); the batch that ends the game
         # (the last stretch's board and the final picture) is the end's.
-        key = "end" if info["status"] == "finished" else match.pacing.cycle
+        key = "end" if info.status == "finished" else match.pacing.cycle
         stats["posts"][key] = stats["posts"].get(key, 0) + len(new)
         stats["pictures"][key] = stats["pictures"].get(key, 0) + sum(m.image is not None for m in new)
-        if info["status"] == "finished":
+        if info.status == "finished":
             break
-        assert info["round"] == match.state.round
+        assert info.round == match.state.round
         assert stats["presses"] < 3000, "the game never ended"
-        acting = [users[info["seats"][s]["user_id"]] for s in info["to_act"]]
-        seats = list(info["to_act"])
+        acting = [users[info.seats[s].user_id] for s in info.to_act]
+        seats = list(info.to_act)
         menus = [newest_menu(transport, u) for u in acting]
         assert all(menus), f"a seat to act has no private menu: {[u.name for u in acting]}"
         for seat, menu in zip(seats, menus, strict=True):
@@ -136,7 +136,7 @@ async def play(service, transport, *, humans: int, ais: int, seed: int, options:
     stats["record"] = await service.record(game_id)
     match = (await service.store.load(game_id)).match
     stats["stretches"] = match.view(None).stretches
-    human_seats = {s for s, seat in enumerate(info["seats"]) if seat["user_id"] in users}
+    human_seats = {s for s, seat in enumerate(info.seats) if seat.user_id in users}
     stats["human_verbs"] = {text.split(" ")[0] for seat, text in match.state.moves if seat in human_seats}
     return stats
 

@@ -35,14 +35,14 @@ async def test_a_whole_game_with_a_human_and_ai_seats(service, transport, player
         info = await service.game_info(c)
         if info is None:
             break
-        assert info["to_act"] == [0], info                       # AI seats never keep the human waiting
-        assert info["scores"] is None                            # running scores would tell the screens
+        assert info.to_act == (0,), info                       # AI seats never keep the human waiting
+        assert info.scores is None                            # running scores would tell the screens
         board = await service.board(c, ann)
         assert await _press_on(service, c, ann, board.buttons), board.text
     gid = 1
     info = await service.game_info(game_id=gid)
-    assert info["status"] == "finished" and info["game"] == "paris-connection" and info["winners"]
-    assert len(info["scores"]) == players
+    assert info.status == "finished" and info.game == "paris-connection" and info.winners
+    assert len(info.scores) == players
     await service.deliver_pending(transport)
     record = await service.record(gid)
     assert record["format"] == "paris-connection-record/1"

@@ -6,18 +6,20 @@ from __future__ import annotations
 import asyncio
 import os
 
+import msgspec
 import pytest
 from service_helpers import chat, start_game, user
 
 from bot.config import ConfigError, Settings, drawing_processes_setting
 from bot.games import kind
 from bot.service import GameService
+from bot.service.outmessage import RenderRequest
 from bot.service.pictures import PAGE_NICENESS, Pictures
 from bot.service.turns import RankedSlots
 
 
-def request(game_id: int, moves: int = 0) -> dict:
-    return {"kind": "map", "game_id": game_id, "moves": moves, "cycle": 1}
+def request(game_id: int, moves: int = 0) -> RenderRequest:
+    return RenderRequest("map", game_id, moves, 1)
 
 
 async def test_a_picture_is_drawn_once_for_the_same_request(service, monkeypatch):
@@ -83,7 +85,7 @@ async def test_drawn_in_processes_of_their_own_the_picture_is_the_same(tmp_path)
         game_id = await start_game(svc, chat(1), [user("Ann"), user("Bob")], options={"seed": 4})
         # a chat's picture, and a page's, drawn in the pages' own process (both started at once)
         in_process, page = await asyncio.gather(svc.pictures.render(request(game_id), "en", "telegram"),
-                                                svc.pictures.render_for_page({**request(game_id), "layout": "portrait"},
+                                                svc.pictures.render_for_page(msgspec.structs.replace(request(game_id), layout="portrait"),
                                                                              "en"))
         in_thread = await Pictures(svc.storage).render(request(game_id), "en", "telegram")
         assert in_process is not None and in_process[:8] == b"\x89PNG\r\n\x1a\n"

@@ -15,11 +15,12 @@ from service_helpers import chat, start_game, user
 
 from bot.games import kind
 from bot.service.lifeline import Lifeline
+from bot.service.outmessage import RenderRequest
 from bot.service.pictures import drawing_process
 
 
-def request(game_id: int) -> dict:
-    return {"kind": "map", "game_id": game_id, "moves": 0, "cycle": 1}
+def request(game_id: int) -> RenderRequest:
+    return RenderRequest("map", game_id, 0, 1)
 
 
 async def test_a_stop_hands_back_a_drawing_it_cannot_wait_for(service, monkeypatch, caplog):

@@ -37,7 +37,7 @@ async def test_every_option_a_game_declares_has_an_environment_default(db_path, 
     service = await GameService.open(db_path, clock=clock, defaults=defaults)
     try:
         await service.new_game(chat(), user("Ann"), options={"game": "papa-paolo"})
-        assert (await service.game_info(chat()))["options"]["hidden_money"] is True
+        assert (await service.game_info(chat())).options["hidden_money"] is True
     finally:
         await service.close()
 
@@ -49,10 +49,10 @@ async def test_operator_defaults_apply_to_new_chats_only(db_path, clock):
         ann = user("Ann", language="en")
         await service.new_game(chat(), ann)
         info = await service.game_info(chat())
-        assert info["options"]["language"] == "de"
-        assert info["options"]["deadline_minutes"] == 30
+        assert info.options["language"] == "de"
+        assert info.options["deadline_minutes"] == 30
         await service.new_game(chat(2), ann, options={"language": "fr"})   # a chat's choice wins
-        assert (await service.game_info(chat(2)))["options"]["language"] == "fr"
+        assert (await service.game_info(chat(2))).options["language"] == "fr"
     finally:
         await service.close()
 
@@ -79,8 +79,8 @@ async def test_round_maps_are_portrait_where_players_are_on_phones(db_path, cloc
         for _ in range(3):
             await service.add_ai(room, host)
         await service.start(room, host)
-        rows = [r for r in await service.storage.outbox_rows() if (r.body.get("render") or {}).get("kind") == "map"]
-        png = await Pictures(service.storage).render(rows[1].body["render"], "en", platform)
+        rows = [r for r in await service.storage.outbox_rows() if r.body.render is not None and r.body.render.kind == "map"]
+        png = await Pictures(service.storage).render(rows[1].body.render, "en", platform)
         width, height = Image.open(io.BytesIO(png)).size
         assert (height > width) is portrait
     finally:

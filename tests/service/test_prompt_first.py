@@ -9,10 +9,11 @@ import asyncio
 import pytest
 from service_helpers import FakeTransport, chat, play_turn, start_game, user
 
-from bot.contract import Budget, PaceLimits
+from bot.contract import Budget, PaceLimits, SlotKind
 from bot.service import messages as M
 from bot.service.model import Changes, GameMeta, OutRow
 from bot.service.outbox import SEND_AT_ONCE
+from bot.service.outmessage import MessageBody
 from bot.service.turnstate import TurnState
 
 
@@ -33,7 +34,7 @@ def message_id(transport: Recording, message) -> str:
 
 
 def is_prompt(message) -> bool:
-    return bool(message.slot and message.slot.endswith(":turn") and message.buttons and message.mentions)
+    return bool(message.slot and message.slot.kind == SlotKind.TURN and message.buttons and message.mentions)
 
 
 async def play_until_a_round_ends(service, transport, c, users) -> list:
@@ -110,7 +111,7 @@ class GatedTransport(FakeTransport):
 ])
 async def test_the_delivery_says_when_it_is_behind(service, chats, per_second, behind):
     transport = GatedTransport(per_second)
-    rows = [OutRow(None, transport.platform, f"c:chat{i}", {"text": f"m{i}"}) for i in range(chats)]
+    rows = [OutRow(None, transport.platform, f"c:chat{i}", MessageBody(f"m{i}")) for i in range(chats)]
     await service.storage.commit(Changes(outbox=rows), 0.0)
     assert not service.delivery.behind(transport.platform)
     task = asyncio.ensure_future(service.delivery.deliver_pending(transport))

@@ -32,7 +32,7 @@ async def play_out(service, game_id: int) -> None:
     """Let deadlines play every seat's turns until the game ends."""
     clock = service.test_clock
     for _ in range(100):
-        if (await service.game_info(game_id=game_id))["status"] != "playing":
+        if (await service.game_info(game_id=game_id)).status != "playing":
             return
         clock.advance(minutes=DEADLINE + 1)
         await service.fire_due_timers()
@@ -53,7 +53,7 @@ async def test_a_finished_game_rates_everyone_and_the_final_message_shows_the_ch
     assert set(rows) == {"ann", "bob", "ai:normal"}
     assert all(r.game_id == game_id and r.games == 1 and r.mu_before == R.MODEL.mu for r in rows.values())
     info = await rated.game_info(game_id=game_id)
-    winners = {info["seats"][s]["user_id"] or "ai:normal" for s in info["winners"]}
+    winners = {info.seats[s].user_id or "ai:normal" for s in info.winners}
     assert {p for p, r in rows.items() if r.place == 1} == winners
     assert all(r.mu_after > r.mu_before for p, r in rows.items() if p in winners and len(winners) < 3)
 
@@ -100,7 +100,7 @@ async def test_a_game_with_a_leaver_is_not_rated_but_deadlines_are_not_leaving(r
     game_id = await start_game(rated, c, [ann, bob], options=options)
     assert (await rated.hand_to_ai(c, bob)).ok                                      # Bob leaves
     await play_out(rated, game_id)
-    assert (await rated.game_info(game_id=game_id))["status"] == "finished"
+    assert (await rated.game_info(game_id=game_id)).status == "finished"
     assert await rated.storage.rating_history() == []
     transport = FakeTransport()
     await rated.deliver_pending(transport)

@@ -14,7 +14,7 @@ async def test_a_button_of_a_game_that_ended_says_the_game_is_over_in_any_langua
     ann, bob = user("Ann"), user("Bob", language="de")
     await start_game(service, c, [ann, bob])
     info = await service.game_info(c)
-    mover = (ann, bob)[info["to_move"]]
+    mover = (ann, bob)[info.to_move]
     button = next(row[0] for row in (await service.board(c, mover)).buttons if row[0].payload.startswith(("c_", "o_")))
     assert (await service.abort(c, ann)).ok
     # Bob's own language (German) is not the game's (English): the refusal under the game's
@@ -31,8 +31,8 @@ async def test_refusals_of_every_kind_carry_their_code(service):
     assert (await service.board(c, ann)).refused == "bot.err.no_game"
     await start_game(service, c, [ann, bob])
     info = await service.game_info(c)
-    waiting = (ann, bob)[1 - info["to_move"]]
-    button = next(row[0] for row in (await service.board(c, (ann, bob)[info["to_move"]])).buttons
+    waiting = (ann, bob)[1 - info.to_move]
+    button = next(row[0] for row in (await service.board(c, (ann, bob)[info.to_move])).buttons
                   if row[0].payload.startswith(("c_", "o_")))
     refused = await service.press(c, waiting, button.payload)
     assert not refused.ok and refused.refused and refused.refused.startswith("bot.err."), refused

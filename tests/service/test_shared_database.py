@@ -145,7 +145,7 @@ async def test_a_due_timer_fires_once_with_two_services(pair):
     assert sum(fired) == 1                                    # the reminder, once
     clock.advance(minutes=120)
     assert await b.fire_due_timers() + await a.fire_due_timers() == 1   # the deadline, once
-    assert (await a.game_info(chat()))["moves"] == 1
+    assert (await a.game_info(chat())).moves == 1
     assert {t.kind for t in await a.storage.timers_of(gid)} == {"reminder", "deadline"}
 
 
@@ -158,7 +158,7 @@ async def test_a_dead_services_timer_fires_elsewhere_after_its_lease(pair):
     assert await b.fire_due_timers() == 0
     clock.advance(seconds=31)
     assert await b.fire_due_timers() >= 1
-    assert (await b.game_info(chat()))["moves"] == 1          # the deadline moved for the absent player
+    assert (await b.game_info(chat())).moves == 1          # the deadline moved for the absent player
 
 
 async def test_unnamed_services_on_one_sqlite_file_get_distinct_owners(db_path):

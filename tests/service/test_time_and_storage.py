@@ -8,7 +8,7 @@ from pathlib import Path
 
 from service_helpers import FakeTransport, chat, play_to_end, play_turn, snapshot, start_game, user
 
-from bot.contract import RetryLater
+from bot.contract import RetryLater, SlotKind
 from bot.service import GameService
 from bot.service.storage import SCHEMA_VERSION, Conflict, SqliteStorage
 from renderers.i18n import t
@@ -22,7 +22,7 @@ async def test_reminder_then_deadline(service, clock, transport):
     gid = await start_game(service, c, [ann, bob], options=OPTS)
     await service.deliver_pending(transport)
     info = await service.game_info(c)
-    mover = info["seats"][info["to_move"]]
+    mover = info.seats[info.to_move]
     assert await service.fire_due_timers() == 0
     clock.advance(minutes=59)
     assert await service.fire_due_timers() == 0
@@ -30,30 +30,30 @@ async def test_reminder_then_deadline(service, clock, transport):
     assert await service.fire_due_timers() == 1                     # the reminder
     await service.deliver_pending(transport)
     reminder = transport.sent[-1]
-    assert reminder.chat is not None and [u.id for u in reminder.mentions] == [mover["user_id"]]
+    assert reminder.chat is not None and [u.id for u in reminder.mentions] == [mover.user_id]
     status = t("en", "pp.msg.round_header", round=1, rounds=20, stacks=19)
-    assert reminder.text == t("en", "bot.msg.reminder_now", player=mover["name"], status=status)
+    assert reminder.text == t("en", "bot.msg.reminder_now", player=mover.name, status=status)
     assert await service.fire_due_timers() == 0                     # fires once
-    assert (await service.game_info(c))["moves"] == info["moves"]
+    assert (await service.game_info(c)).moves == info.moves
     clock.advance(minutes=120)
     assert await service.fire_due_timers() == 1                     # the deadline: the AI moves
     after = await service.game_info(c)
-    assert after["moves"] == info["moves"] + 1
-    assert after["seats"][info["to_move"]]["is_ai"] is False        # the seat stays human
+    assert after.moves == info.moves + 1
+    assert after.seats[info.to_move].is_ai is False        # the seat stays human
     await service.deliver_pending(transport)
     prompt = transport.sent[-1]
-    assert t("en", "bot.msg.deadline", player=mover["name"], choice="").split(":")[0] in prompt.text
+    assert t("en", "bot.msg.deadline", player=mover.name, choice="").split(":")[0] in prompt.text
     async with service.storage.db.execute("SELECT actor FROM moves WHERE game_id = ?", (gid,)) as cur:
         assert [r[0] for r in await cur.fetchall()] == ["deadline"]
     # New timers for the next player, relative to now.
     timers = await service.storage.timers_of(gid)
     assert {t_.kind for t_ in timers} == {"reminder", "deadline"}
-    assert all(t_.move == after["moves"] and t_.due > clock.now() for t_ in timers)
+    assert all(t_.move == after.moves and t_.due > clock.now() for t_ in timers)
     # The note stays with its round: the round's closing text still tells it.
     note = prompt.text.splitlines()[1]
     await play_turn(service, c, {"ann": ann, "bob": bob})
     await service.deliver_pending(transport)
-    closing = [m for m in transport.sent if m.slot and m.slot.endswith(":turn") and m.edit_message_id][-1]
+    closing = [m for m in transport.sent if m.slot and m.slot.kind == SlotKind.TURN and m.edit_message_id][-1]
     assert note in closing.text and "1/20" in closing.text.splitlines()[0]
 
 
@@ -78,13 +78,13 @@ async def test_timers_survive_a_restart(db_path, clock):
     c = chat()
     service = await GameService.open(db_path, clock=clock)
     await start_game(service, c, [ann, bob], options=OPTS)
-    moves = (await service.game_info(c))["moves"]
+    moves = (await service.game_info(c)).moves
     await service.close()
     clock.advance(minutes=200)
     service = await GameService.open(db_path, clock=clock)
     try:
         assert await service.fire_due_timers() == 2                 # reminder and deadline, both due
-        assert (await service.game_info(c))["moves"] == moves + 1
+        assert (await service.game_info(c)).moves == moves + 1
     finally:
         await service.close()
 
@@ -98,19 +98,19 @@ async def test_host_hands_an_absent_players_seat_to_the_ai(service, transport):
     assert not (await service.hand_to_ai(c, bob, "cat")).ok          # not the host
     assert not (await service.hand_to_ai(c, ann, "nobody")).ok
     assert await snapshot(service) == before
-    absent = info["seats"][info["to_move"]]["user_id"]
+    absent = info.seats[info.to_move].user_id
     host = ann if absent != "ann" else user("Admin", is_admin=True)
     reply = await service.hand_to_ai(c, host, absent)
     assert reply.ok
     after = await service.game_info(c)
-    seat = [s["user_id"] for s in after["seats"]].index(absent)
-    assert after["seats"][seat]["is_ai"]
-    assert after["moves"] > info["moves"]                             # the AI played the turn at once
-    assert after["seats"][after["to_move"]]["is_ai"] is False
+    seat = [s.user_id for s in after.seats].index(absent)
+    assert after.seats[seat].is_ai
+    assert after.moves > info.moves                             # the AI played the turn at once
+    assert after.seats[after.to_move].is_ai is False
     # The AI keeps that seat to the end; the game finishes.
     humans = {u.id: u for u in (ann, bob, cat) if u.id != absent}
     await play_to_end(service, c, humans, transport)
-    assert (await service.game_info(game_id=after["game_id"]))["status"] == "finished"
+    assert (await service.game_info(game_id=after.game_id)).status == "finished"
 
 
 async def test_leaving_mid_game_hands_the_seat_to_the_ai(service):
@@ -119,10 +119,10 @@ async def test_leaving_mid_game_hands_the_seat_to_the_ai(service):
     gid = await start_game(service, c, [ann, bob], options={"seed": 9})
     assert (await service.leave(c, bob)).ok
     info = await service.game_info(game_id=gid)
-    assert info["seats"][1]["is_ai"]
+    assert info.seats[1].is_ai
     assert (await service.secret(bob, c)).ok is False                # no longer a player
     await play_to_end(service, c, {"ann": ann})
-    assert (await service.game_info(game_id=gid))["status"] == "finished"
+    assert (await service.game_info(game_id=gid)).status == "finished"
 
 
 async def test_restart_mid_game_and_continue(db_path, clock, transport):
@@ -141,11 +141,11 @@ async def test_restart_mid_game_and_continue(db_path, clock, transport):
         assert await service.game_info(c) == info                    # rebuilt exactly
         assert (await service.board(c, users["ann"])).text == view
         await play_to_end(service, c, users, transport)
-        assert (await service.game_info(game_id=gid))["status"] == "finished"
+        assert (await service.game_info(game_id=gid)).status == "finished"
         # Nothing was lost across the restart: the start, a map per round, the standings, the whole
         # game's animation, all delivered.
         rows = await service.storage.outbox_rows(gid)
-        assert sum(1 for r in rows if r.body.get("render")) == 1 + 15 + 1 + 1
+        assert sum(1 for r in rows if r.body.render is not None) == 1 + 15 + 1 + 1
         assert all(r.state == "sent" for r in rows)
     finally:
         await service.close()
@@ -173,7 +173,7 @@ async def test_eviction_choice_keyboard(service, transport):
             break
         await start_game(service, c, list(users.values()), options={"seed": seed})
         while (info := await service.game_info(c)) is not None:
-            mover = users[info["seats"][info["to_move"]]["user_id"]]
+            mover = users[info.seats[info.to_move].user_id]
             board = await service.board(c, mover)
             tiles = [row[0] for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
             choice = None
@@ -192,9 +192,9 @@ async def test_eviction_choice_keyboard(service, transport):
             before = await snapshot(service)
             back = await service.press(c, mover, choice.buttons[1][0].payload)   # back: no move
             assert back.ok and (await snapshot(service))[1] == before[1]
-            moves = info["moves"]
+            moves = info.moves
             assert (await service.press(c, mover, evicts[1].payload)).ok
-            assert (await service.game_info(c))["moves"] == moves + 1
+            assert (await service.game_info(c)).moves == moves + 1
             stale = await service.press(c, mover, evicts[0].payload)
             assert not stale.ok
             break
@@ -221,7 +221,7 @@ async def test_outbox_retries_and_reroutes(service, clock):
     assert transport.group()
     # Bob's marker is held; the prompt tells the group and offers the private-chat button.
     await service.deliver_pending(transport)
-    prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
+    prompt = [m for m in transport.group() if m.slot and m.slot.kind == SlotKind.TURN][-1]
     assert "Bob" in prompt.text and any(b.kind == "open_private" for row in prompt.buttons for b in row)
     assert [m.private_to.id for m in transport.private()] == ["ann"]
     # Other failures are retried with backoff.
@@ -242,7 +242,7 @@ async def test_outbox_retries_and_reroutes(service, clock):
     clock.advance(5)
     await service.deliver_pending(transport)
     assert sorted(m.private_to.id for m in transport.private()) == ["ann", "bob"]
-    prompt = [m for m in transport.group() if m.slot and m.slot.endswith(":turn")][-1]
+    prompt = [m for m in transport.group() if m.slot and m.slot.kind == SlotKind.TURN][-1]
     assert not any(b.kind == "open_private" for row in prompt.buttons for b in row)
     rows = await service.storage.outbox_rows()
     assert all(r.state == "sent" for r in rows)
@@ -259,7 +259,7 @@ async def test_edit_of_a_deleted_message_posts_anew(service, transport):
     await service.deliver_pending(transport)
     await service.deliver_pending(transport)
     last = transport.sent[-1]
-    assert last.edit_message_id is None and last.slot.endswith(":turn")
+    assert last.edit_message_id is None and last.slot.kind == SlotKind.TURN
     assert all(r.state == "sent" for r in await service.storage.outbox_rows())
 
 
@@ -289,7 +289,7 @@ async def test_migrations_upgrade_an_old_database(db_path, clock):
     try:
         assert await service.storage.schema_version() == SCHEMA_VERSION == 8
         info = await service.game_info(chat())
-        assert info["game_id"] == 7 and info["seats"][0]["name"] == "Ann"
+        assert info.game_id == 7 and info.seats[0].name == "Ann"
         assert (await service.join(chat(), user("Bob"))).ok
         assert (await service.start(chat(), user("Ann"))).ok
     finally:
@@ -308,8 +308,8 @@ async def test_edit_merged_while_delivering_is_not_lost(service, transport):
     await service.deliver_pending(transport)
     [sent] = [m for m in transport.sent if m.id == stale[0].id]
     info = await service.game_info(c)
-    assert info["seats"][info["to_move"]]["name"] in sent.text.splitlines()[-1]
-    assert sent.text != stale[0].body["text"]
+    assert info.seats[info.to_move].name in sent.text.splitlines()[-1]
+    assert sent.text != stale[0].body.text
 
 
 async def test_group_commit_isolates_a_failing_change(db_path):
@@ -362,7 +362,7 @@ async def test_a_player_takes_their_seat_back_from_the_ai(service, transport):
     back = await service.join(c, bob)
     assert back.ok and back.text == t("en", "bot.reply.seat_back", name="Bob")
     info = await service.game_info(game_id=gid)
-    assert info["seats"][1]["is_ai"] is False
+    assert info.seats[1].is_ai is False
     await service.deliver_pending(transport)
     assert any(t("en", "bot.msg.seat_back", player="Bob") in m.text for m in transport.group())
     # From now on the game waits for Bob's own moves again.
@@ -370,6 +370,6 @@ async def test_a_player_takes_their_seat_back_from_the_ai(service, transport):
     movers = set()
     for _ in range(4):
         info = await service.game_info(c)
-        movers.add(info["seats"][info["to_move"]]["user_id"])
+        movers.add(info.seats[info.to_move].user_id)
         await play_turn(service, c, users)
     assert movers == {"ann", "bob"}

@@ -29,12 +29,12 @@ async def timers(service, gid):
 
 async def mover(service, c):
     info = await service.game_info(c)
-    return info["to_move"], info["seats"][info["to_move"]]
+    return info.to_move, info.seats[info.to_move]
 
 
 async def play_until(service, c, people, seat):
     """Turns until ``seat`` is to move (Paris Paris goes 0, 1, 1, 0, 0, 1, ...)."""
-    while (await service.game_info(c))["to_move"] != seat:
+    while (await service.game_info(c)).to_move != seat:
         await play_turn(service, c, people)
 
 
@@ -81,7 +81,7 @@ async def test_a_bank_runs_down_while_its_seat_acts_and_earns_the_bonus_up_to_th
     assert armed[f"bank:{seat}"].due == clock.now() + 3 * DAY
     assert armed[f"warn:{seat}"].due == clock.now() + 3 * DAY - 12 * HOUR
     await service.deliver_pending(transport)
-    left = t("en", "bot.bank.left", player=who["name"], left="3d")
+    left = t("en", "bot.bank.left", player=who.name, left="3d")
     assert t("en", "bot.bank.line", seats=left) in transport.group()[-1].text.splitlines()
     clock.advance(5 * HOUR)
     await play_turn(service, c, people)
@@ -101,19 +101,19 @@ async def test_the_warning_goes_once_then_the_ai_plays_at_zero(service, clock, t
     c = chat()
     gid = await start_game(service, c, list(people.values()), options=BANK)
     seat, who = await mover(service, c)
-    moves = (await service.game_info(c))["moves"]
+    moves = (await service.game_info(c)).moves
     await service.deliver_pending(transport)
     clock.advance(3 * DAY - 12 * HOUR + 1)
     assert await service.fire_due_timers() == 1                           # the warning
     await service.deliver_pending(transport)
     warning = transport.sent[-1]
-    assert warning.text == t("en", "bot.bank.warning", player=who["name"], left="11h 59m")
-    assert [u.id for u in warning.mentions] == [who["user_id"]]
+    assert warning.text == t("en", "bot.bank.warning", player=who.name, left="11h 59m")
+    assert [u.id for u in warning.mentions] == [who.user_id]
     assert await service.fire_due_timers() == 0                           # once
     assert set(await timers(service, gid)) == {f"bank:{seat}"}
     clock.advance(12 * HOUR)
     assert await service.fire_due_timers() == 1                           # zero: the AI plays
-    assert (await service.game_info(c))["moves"] == moves + 1
+    assert (await service.game_info(c)).moves == moves + 1
     assert await actors(service, gid) == ["deadline"]                     # not a leaver: rated still
     bank = (await service.store.load(gid)).meta.turn.banks[seat]
     assert bank.left == DAY and bank.warned is False                # the bonus lifts it above the warning
@@ -138,14 +138,14 @@ async def test_a_restart_in_the_middle_fires_the_bank_once(db_path, clock):
     c = chat()
     first = await GameService.open(db_path, clock=clock)
     gid = await start_game(first, c, list(people.values()), options=dict(BANK, bank_warning_minutes=0))
-    moves = (await first.game_info(c))["moves"]
+    moves = (await first.game_info(c)).moves
     clock.advance(DAY)
     await first.close()
     clock.advance(2 * DAY + 1)
     second = await GameService.open(db_path, clock=clock)
     try:
         assert await second.fire_due_timers() == 1
-        assert (await second.game_info(c))["moves"] == moves + 1
+        assert (await second.game_info(c)).moves == moves + 1
         assert await second.fire_due_timers() == 0
     finally:
         await second.close()
@@ -191,7 +191,7 @@ async def test_away_the_ai_plays_their_turns_and_the_group_is_told_once(service,
     c = chat()
     gid = await start_game(service, c, list(people.values()), options={"seed": 6})
     seat, who = await mover(service, c)
-    away = people[who["user_id"]]
+    away = people[who.user_id]
     await service.deliver_pending(transport)
     posted = len(transport.group())
     reply = await service.away(away, "5d")
@@ -200,16 +200,16 @@ async def test_away_the_ai_plays_their_turns_and_the_group_is_told_once(service,
     assert await service.fire_due_timers() == 1                           # their turn, played at once
     await service.deliver_pending(transport)
     told = [m.text for m in transport.group()[posted:] if "🏖" in m.text]
-    assert told == [t("en", "bot.away.group_ai", player=who["name"], duration="5 days")]
+    assert told == [t("en", "bot.away.group_ai", player=who.name, duration="5 days")]
     assert not any("⌛" in m.text for m in transport.group()[posted:])     # no deadline note each turn
     await play_until(service, c, people, seat)                            # the other player's turns
     assert await service.fire_due_timers() == 1                           # their next turn too
     assert await actors(service, gid) == ["deadline", "human", "human", "deadline"]
-    assert (await service.game_info(c))["to_move"] == seat                # Paris Paris: two in a row
+    assert (await service.game_info(c)).to_move == seat                # Paris Paris: two in a row
     assert (await service.away(away, "off")).ok
     assert set(await timers(service, gid)) == {"reminder", "deadline"}    # theirs again
     await service.deliver_pending(transport)
-    assert t("en", "bot.away.group_back", player=who["name"]) in [m.text for m in transport.group()]
+    assert t("en", "bot.away.group_back", player=who.name) in [m.text for m in transport.group()]
     assert len([m for m in transport.group() if "🏖" in m.text]) == 1
 
 
@@ -219,17 +219,17 @@ async def test_away_pauses_the_bank_when_the_chat_chooses_so(service, clock):
     gid = await start_game(service, c, list(people.values()), options=dict(BANK, away_mode="pause"))
     seat, who = await mover(service, c)
     clock.advance(DAY)                                                    # 2d left
-    assert (await service.away(people[who["user_id"]], "4d")).ok
+    assert (await service.away(people[who.user_id], "4d")).ok
     assert (await timers(service, gid))[f"bank:{seat}"].due == clock.now() + 4 * DAY + 2 * DAY
     clock.advance(2 * DAY)
     assert await service.fire_due_timers() == 0                           # past the old zero: paused
-    assert (await service.away(people[who["user_id"]], "off")).ok        # back early: runs from now
+    assert (await service.away(people[who.user_id], "off")).ok        # back early: runs from now
     assert (await timers(service, gid))[f"bank:{seat}"].due == clock.now() + 2 * DAY
     # A turn that begins while its person is away waits for them: the other player's bank.
-    other = next(u for u in people.values() if u.id != who["user_id"])
+    other = next(u for u in people.values() if u.id != who.user_id)
     await play_turn(service, c, people)
     assert (await service.away(other, "2d")).ok is True
-    assert (await service.game_info(c))["to_move"] != seat
+    assert (await service.game_info(c)).to_move != seat
     assert (await timers(service, gid))[f"bank:{1 - seat}"].due == clock.now() + 2 * DAY + 3 * DAY
     await play_turn(service, c, people)                                   # played while away: no charge
     bank = (await service.store.load(gid)).meta.turn.banks[1 - seat]
@@ -242,7 +242,7 @@ async def test_away_pauses_a_deadline_when_the_chat_chooses_so(service, clock):
     gid = await start_game(service, c, list(people.values()),
                            options={"seed": 6, "away_mode": "pause", "reminder_minutes": 60, "deadline_minutes": 180})
     _, who = await mover(service, c)
-    assert (await service.away(people[who["user_id"]], "1d")).ok
+    assert (await service.away(people[who.user_id], "1d")).ok
     armed = await timers(service, gid)
     assert armed["deadline"].due == clock.now() + DAY + 3 * HOUR
     assert armed["reminder"].due == clock.now() + DAY + HOUR
@@ -263,7 +263,7 @@ async def test_switching_a_running_game_to_the_bank_arms_the_banks(service, cloc
     gid = await start_game(service, c, list(people.values()), options={"seed": 6})
     seat, who = await mover(service, c)
     assert set(await timers(service, gid)) == {"reminder", "deadline"}
-    reply = await service.settings(c, people[who["user_id"]], {"clock": "bank"})
+    reply = await service.settings(c, people[who.user_id], {"clock": "bank"})
     assert reply.ok
     assert set(await timers(service, gid)) == {f"bank:{seat}", f"warn:{seat}"}
     labels = [b.label for row in reply.buttons for b in row]

@@ -29,7 +29,7 @@ def newest_private_menu(transport, u) -> list:
 
 async def acting_users(service, game_id: int, users: dict) -> list:
     info = await service.game_info(game_id=game_id)
-    return [users[info["seats"][s]["user_id"]] for s in info["to_act"]]
+    return [users[info.seats[s].user_id] for s in info.to_act]
 
 
 async def test_three_humans_pressing_at_once_play_to_the_end(service, transport, tiny_game):
@@ -37,7 +37,7 @@ async def test_three_humans_pressing_at_once_play_to_the_end(service, transport,
     c = chat(1)
     game_id = await start_game(service, c, list(users.values()), options={"game": "tiny-hands", "seed": 5})
     rng, rounds_of_presses, at_once = random.Random(5), 0, 0
-    while (await service.game_info(game_id=game_id))["status"] != "finished":
+    while (await service.game_info(game_id=game_id)).status != "finished":
         assert rounds_of_presses < 200, "the game never ended"
         await service.deliver_pending(transport)
         acting = await acting_users(service, game_id, users)

@@ -125,7 +125,7 @@ async def test_a_game_browsing_in_private_with_a_closed_chat_resumes(old_service
     service, clock = old_service
     c = Chat("fake", "chat2", "Chat 2")
     info = await service.game_info(c)
-    mover = info["seats"][info["to_move"]]["name"]
+    mover = info.seats[info.to_move].name
     await service.private_started(user("Bob"))
     await service.deliver_pending(transport)
     prompt = transport.group()[-1]
@@ -135,7 +135,7 @@ async def test_a_game_browsing_in_private_with_a_closed_chat_resumes(old_service
     clock.advance(deadline.due - clock.now())
     assert await service.fire_due_timers() >= 1               # (the other games' timers too)
     await service.deliver_pending(transport)
-    assert (await service.game_info(c))["moves"] > 0
+    assert (await service.game_info(c)).moves > 0
     assert any(line.startswith("⌛") and mover in line for m in transport.group() for line in m.text.splitlines())
     after = (await service.store.load(2)).meta.turn
     assert after.browsing is None and after.unreachable == frozenset() and after.since
@@ -195,7 +195,7 @@ async def test_building_the_messages_after_moves_changes_nothing_and_returns_the
     assert posts.turn.notes_of(match.pacing.cycle) == ["⌛ late"] and posts.turn.browsing is None
     assert posts.turn.turn_slot == before.turn_slot and posts.turn.menus == {}    # no private choices here
     (prompt,) = [row for row in posts.rows if row.slot == before.turn_slot]
-    lines = prompt.body["text"].splitlines()
+    lines = prompt.body.text.splitlines()
     assert "⌛ late" in lines and browsing not in lines
     (closed,) = [row for row in posts.rows if row.dest.startswith("u:")]     # its private menu goes
-    assert closed.body["text"] == t("en", "bot.msg.private_done")
+    assert closed.body.text == t("en", "bot.msg.private_done")

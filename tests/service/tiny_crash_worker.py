@@ -68,7 +68,7 @@ class FileTransport(Transport):
 
     async def deliver(self, message: Outgoing) -> str:
         self._maybe_die()                                   # before the platform has it
-        append(self.path, {"id": message.id, "edit": message.edit_message_id, "slot": message.slot,
+        append(self.path, {"id": message.id, "edit": message.edit_message_id, "slot": message.slot and message.slot.name,
                            "to": message.private_to.id if message.private_to else None,
                            "buttons": [[b.label, b.payload] for row in message.buttons for b in row]})
         self._maybe_die()                                   # the platform has it; the service has not noted it
@@ -120,15 +120,15 @@ async def step(service: GameService, sends: str, presses: str) -> bool:
                 return False
         await service.new_game(CHAT, USERS["ann"], options=OPTIONS)
         return True
-    if info["status"] == "lobby":
-        joined = {s["user_id"] for s in info["seats"]}
+    if info.status == "lobby":
+        joined = {s.user_id for s in info.seats}
         missing = [u for u in USERS.values() if u.id not in joined]
         await (service.join(CHAT, missing[0]) if missing else service.start(CHAT, USERS["ann"]))
         return True
-    match = GAME.from_record(await service.record(info["game_id"]))
+    match = GAME.from_record(await service.record(info.game_id))
     work = []
     for seat in match.to_act():
-        user_id = info["seats"][seat]["user_id"]
+        user_id = info.seats[seat].user_id
         menu = menu_of(sends, user_id)
         if menu:
             choice = GAME.choose(match, seat, seed=seat * 1000 + match.moves_by(seat))

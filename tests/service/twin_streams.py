@@ -163,8 +163,8 @@ async def play_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, s
                                        **service_options)
     current = record_pictures(monkeypatch, game_id, sides)
     users = {u.id: u for u in map(user, MORE_NAMES[:players])}
-    seated = (await sides[0].service.game_info(chat(1)))["seats"]
-    watchers = {s["user_id"] for i, s in enumerate(seated) if i not in changed}
+    seated = (await sides[0].service.game_info(chat(1))).seats
+    watchers = {s.user_id for i, s in enumerate(seated) if i not in changed}
     rng, compared, moves = random.Random(seed), 0, 0
     try:
         for _ in range(150):        # presses (Paris Connection reveals nothing before its end)
@@ -185,10 +185,10 @@ async def play_twins(tmp_path, clock, monkeypatch, game_id: str, players: int, s
                 f"after {compared} presses a web page of the group or an opponent differs")
             compared += 1
             info = await sides[0].service.game_info(game_id=1)
-            moves = info["moves"]
-            if not info["to_act"]:
+            moves = info.moves
+            if not info.to_act:
                 break
-            presser = users[info["seats"][rng.choice(info["to_act"])]["user_id"]]
+            presser = users[info.seats[rng.choice(info.to_act)].user_id]
             value = rng.random()
             replies = [await side.press(chat(1), presser, value) for side in sides]
             if presser.id in watchers:

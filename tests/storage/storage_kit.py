@@ -10,6 +10,7 @@ import asyncpg
 import pytest
 
 from bot.service.model import Changes, GameMeta, MoveRow, OutRow, ResultRow, Seat, TimerRow
+from bot.service.outmessage import MessageBody
 
 PLATFORM = "fake"
 # A database made by the code before the storage package (schema 3): see make_v3_fixture.py.
@@ -38,7 +39,7 @@ def move(gid: int, n: int, pick: str = "a1") -> MoveRow:
 
 def message(gid: int | None, dest: str = "c:chat1", text: str = "hi", *, slot: str | None = None,
             mode: str = "new") -> OutRow:
-    return OutRow(gid, PLATFORM, dest, {"text": text}, slot=slot, mode=mode)
+    return OutRow(gid, PLATFORM, dest, MessageBody(text), slot=slot, mode=mode)
 
 
 def timer(gid: int, kind: str = "reminder", due: float = 100.0, at_move: int = 0) -> TimerRow:

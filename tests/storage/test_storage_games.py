@@ -8,6 +8,7 @@ import pytest
 from storage_kit import PLATFORM, a_move, lobby, message, move, playing, result, timer
 
 from bot.service.model import Changes
+from bot.service.outmessage import MessageBody
 from bot.service.storage import SCHEMA_VERSION, Conflict, open_storage
 
 
@@ -33,7 +34,7 @@ async def test_one_commit_stores_everything_together(storage):
     assert moves == [(1, "b2"), (0, "c3")]
     assert got == meta and got.version == meta.version == 1
     assert [(o.id, o.dest, o.state, o.body) for o in await storage.outbox_rows(1)] == [
-        (ids[0], "c:chat1", "pending", {"text": "hi"}), (ids[1], "u:bob", "pending", {"text": "psst"})]
+        (ids[0], "c:chat1", "pending", MessageBody("hi")), (ids[1], "u:bob", "pending", MessageBody("psst"))]
     assert [(t.kind, t.due, t.move) for t in await storage.timers_of(1)] == [
         ("deadline", 200.0, 2), ("reminder", 100.0, 2)]
     assert {r.user_id: r.won for r in await storage.chat_results(PLATFORM, "chat1")} == {"ann": True, "bob": False}

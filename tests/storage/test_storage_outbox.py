@@ -9,6 +9,7 @@ import sqlite3
 from storage_kit import PLATFORM, message
 
 from bot.service.model import Changes, OutRow
+from bot.service.outmessage import Group, MessageBody, Recipient, RenderRequest
 from bot.service.storage import open_storage
 from bot.service.storage.outbox import BACKLOG_COUNTED, BACKLOG_PENALTY
 
@@ -38,11 +39,11 @@ async def test_an_edit_coalesces_into_a_pending_message_only(storage):
     [first] = await post(storage, message(1, text="v1", slot="g1:turn"))
     assert await post(storage, message(1, text="v2", slot="g1:turn", mode="edit")) == [first]
     [row] = await storage.outbox_rows()
-    assert row.body == {"text": "v2"} and row.mode == "new"
+    assert row.body == MessageBody("v2") and row.mode == "new"
     await storage.claim_unsent(PLATFORM, "a", 0.0, 60.0)
     [second] = await post(storage, message(1, text="v3", slot="g1:turn", mode="edit"))
     assert second != first
-    assert [(o.body["text"], o.mode) for o in await storage.outbox_rows()] == [("v2", "new"), ("v3", "edit")]
+    assert [(o.body.text, o.mode) for o in await storage.outbox_rows()] == [("v2", "new"), ("v3", "edit")]
 
 
 async def test_a_slots_earlier_messages_leave_once_a_later_one_went_out(storage):
@@ -62,21 +63,21 @@ async def test_a_slots_earlier_messages_leave_once_a_later_one_went_out(storage)
     await send(turn2, "m2")
     [turn3] = await post(storage, message(1, text="v3", slot="g1:turn", mode="edit"))
     bodies = {o.id: (o.state, o.body) for o in await storage.outbox_rows()}
-    assert bodies == {post_: ("sent", {"text": "a picture"}), turn2: ("sent", {"text": "v2"}),
-                      menu: ("pending", {"text": "menu"}), turn3: ("pending", {"text": "v3"})}
-    assert await storage.last_shown(PLATFORM, "g1:turn") == {"text": "v2"}
+    assert bodies == {post_: ("sent", MessageBody("a picture")), turn2: ("sent", MessageBody("v2")),
+                      menu: ("pending", MessageBody("menu")), turn3: ("pending", MessageBody("v3"))}
+    assert await storage.last_shown(PLATFORM, "g1:turn") == MessageBody("v2")
     await send(turn3, "m2")
     await send(menu, "m3")
     bodies = {o.id: o.body for o in await storage.outbox_rows()}
-    assert bodies == {post_: {"text": "a picture"}, turn3: {"text": "v3"}, menu: {"text": "menu"}}
-    assert await storage.last_shown(PLATFORM, "g1:turn") == {"text": "v3"}
+    assert bodies == {post_: MessageBody("a picture"), turn3: MessageBody("v3"), menu: MessageBody("menu")}
+    assert await storage.last_shown(PLATFORM, "g1:turn") == MessageBody("v3")
     assert await storage.slot_message(PLATFORM, "g1:turn") == "m2"
     # The slot goes on as before: an edit still pending coalesces, a sent one is edited.
     [turn4] = await post(storage, message(1, text="v4", slot="g1:turn", mode="edit"))
     assert await post(storage, message(1, text="v5", slot="g1:turn", mode="edit")) == [turn4]
     await send(turn4, "m2")
     assert {o.id: o.body for o in await storage.outbox_rows()} == {
-        post_: {"text": "a picture"}, turn4: {"text": "v5"}, menu: {"text": "menu"}}
+        post_: MessageBody("a picture"), turn4: MessageBody("v5"), menu: MessageBody("menu")}
 
 
 async def test_a_slot_message_not_yet_delivered_stays_behind_a_later_one(storage):
@@ -93,20 +94,18 @@ async def test_a_message_without_a_slot_keeps_what_it_said_and_its_picture_once_
     of a finished game's message bytes), the chat, buttons and file names, kept a week after it
     went out although nothing reads them then. Delivered, it keeps its text, its picture
     request and file name; until then (pending, held) it keeps everything sending needs."""
-    body = {"text": "Round 1 is over", "chat": {"platform": PLATFORM, "id": "chat1", "title": "T"},
-            "buttons": [], "mentions": [], "render": {"kind": "map", "game_id": 1, "moves": 9},
-            "image_name": "round1.png", "description": "The board in words " * 50}
+    body = MessageBody("Round 1 is over", chat=Group(PLATFORM, "chat1", "T"), render=RenderRequest("map", 1, 9),
+                       image_name="round1.png", description="The board in words " * 50)
     picture, notice = await post(storage, OutRow(1, PLATFORM, "c:chat1", body),
-                                 OutRow(1, PLATFORM, "u:ann", {"text": "your turn", "buttons": []}))
+                                 OutRow(1, PLATFORM, "u:ann", MessageBody("your turn")))
     await storage.set_state(notice, "held", "private chat closed")
     await storage.mark_sent(await storage.mark_sending(picture), "m1", 1.0)
     rows = {o.id: (o.state, o.body) for o in await storage.outbox_rows()}
-    assert rows == {picture: ("sent", {"text": "Round 1 is over", "render": body["render"],
-                                       "image_name": "round1.png"}),
-                    notice: ("held", {"text": "your turn", "buttons": []})}
+    assert rows == {picture: ("sent", MessageBody("Round 1 is over", render=body.render, image_name="round1.png")),
+                    notice: ("held", MessageBody("your turn"))}
     await storage.release_held(PLATFORM, "u:ann", 2.0)
     await storage.mark_sent(await storage.mark_sending(notice), "m2", 3.0)
-    assert {o.id: o.body for o in await storage.outbox_rows()}[notice] == {"text": "your turn"}
+    assert {o.id: o.body for o in await storage.outbox_rows()}[notice] == MessageBody("your turn")
 
 
 async def test_a_busy_slot_takes_little_room_in_the_sqlite_file(tmp_path):
@@ -195,7 +194,7 @@ async def test_a_destination_goes_to_one_owner_in_order(storage):
 
 def prompt(dest, text):
     """A message naming a player: a prompt someone waits for (priority 0)."""
-    return OutRow(1, PLATFORM, dest, {"text": text, "mentions": [{"id": "u1"}]})
+    return OutRow(1, PLATFORM, dest, MessageBody(text, mentions=(Recipient(PLATFORM, "u1", "U"),)))
 
 
 async def test_a_prompt_someone_waits_for_is_claimed_before_other_chats_messages(storage):
@@ -248,7 +247,7 @@ async def test_a_message_not_due_holds_back_its_destination(storage):
 
 async def test_claims_are_per_platform(storage):
     [mine] = await post(storage, message(1))
-    await post(storage, OutRow(1, "other", "c:chat1", {"text": "elsewhere"}))
+    await post(storage, OutRow(1, "other", "c:chat1", MessageBody("elsewhere")))
     assert [o.id for o in await storage.claim_unsent(PLATFORM, "a", 0.0, 30.0)] == [mine]
 
 
@@ -300,7 +299,7 @@ async def test_only_the_owner_may_renew_and_send_until_another_claims_it(storage
     [a] = await storage.claim_unsent(PLATFORM, "a", 1.0, 30.0)
     assert await storage.renew_lease(oid, "b", 2.0, 30.0) is None           # not b's
     renewed = await storage.renew_lease(oid, "a", 20.0, 30.0)
-    assert renewed.id == oid and renewed.body == {"text": "v1"} and renewed.state == "sending"
+    assert renewed.id == oid and renewed.body == MessageBody("v1") and renewed.state == "sending"
     assert await storage.claim_unsent(PLATFORM, "b", 49.0, 30.0) == []     # the lease now runs to 50
     # Ran out, but nobody claimed it: still a's, and renewing makes it a's again for a while.
     assert (await storage.renew_lease(oid, "a", 60.0, 30.0)).id == oid
@@ -359,13 +358,13 @@ async def test_the_message_behind_a_claimed_one_is_claimed_with_it_only_while_pe
     [first] = [r for r in await storage.claim_unsent(PLATFORM, "a", 0.0, 60.0) if r.dest == "c:chat1"]
     assert first.id == picture
     claimed = await storage.claim_next(first, "a", 0.0, 60.0)
-    assert (claimed.id, claimed.state, claimed.body) == (prompt, "sending", {"text": "p1"})
+    assert (claimed.id, claimed.state, claimed.body) == (prompt, "sending", MessageBody("p1"))
     assert await storage.claim_next(first, "a", 0.0, 60.0) is None           # claimed already
     [edit] = await post(storage, message(1, text="p2", slot="g1:m4:turn", mode="edit"))
     assert edit != prompt                                                      # not coalesced any more
     await storage.mark_sent(claimed, "m-9", 1.0)
-    await storage.set_body(prompt, {"text": "p1", "head": "map"})
-    assert await storage.last_shown(PLATFORM, "g1:m4:turn") == {"text": "p1", "head": "map"}
+    await storage.set_body(prompt, MessageBody("p1", head="map"))
+    assert await storage.last_shown(PLATFORM, "g1:m4:turn") == MessageBody("p1", head="map")
     assert await storage.slot_message(PLATFORM, "g1:m4:turn") == "m-9"
     await storage.release_claim(claimed, "a")                                 # sent: stays sent
     assert (await states(storage))[prompt] == "sent"
@@ -377,8 +376,8 @@ async def test_a_games_latest_picture_of_a_kind_to_a_chat_on_its_way_then_sent(s
     of that game to that chat, on its way (pending, sending, held) or sent and when. Another
     game's, another chat's or another kind's pictures do not count, nor a failed one."""
     def picture(gid: int, kind: str, dest: str = "c:chat1") -> OutRow:
-        return OutRow(gid, PLATFORM, dest, {"text": kind, "render": {"kind": kind, "game_id": gid},
-                                            "image_name": f"{kind}.png", "description": "words"})
+        return OutRow(gid, PLATFORM, dest, MessageBody(kind, render=RenderRequest(kind, gid, 0),
+                                                        image_name=f"{kind}.png", description="words"))
 
     async def latest(gid: int = 1, dest: str = "c:chat1", kind: str = "animation"):
         return await storage.latest_picture(gid, PLATFORM, dest, kind)

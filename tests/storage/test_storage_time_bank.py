@@ -23,7 +23,7 @@ async def started(service: GameService, options: dict) -> int:
     assert (await service.new_game(CHAT, ANN, options=options)).ok
     assert (await service.join(CHAT, BOB)).ok
     assert (await service.start(CHAT, ANN)).ok
-    return (await service.game_info(CHAT))["game_id"]
+    return (await service.game_info(CHAT)).game_id
 
 
 async def test_away_rows_are_kept_per_person_and_platform(storage):
@@ -43,12 +43,12 @@ async def test_two_services_fire_a_bank_at_zero_once(target):
     b = await GameService.open(target, clock=clock, owner="bot-b", lease_seconds=30)
     try:
         gid = await started(a, BANK)
-        moves = (await a.game_info(CHAT))["moves"]
+        moves = (await a.game_info(CHAT)).moves
         clock.advance(3 * DAY + 1)
         fired = await asyncio.gather(a.fire_due_timers(), b.fire_due_timers(), a.fire_due_timers(),
                                      b.fire_due_timers())
         assert sum(fired) == 1
-        assert (await b.game_info(CHAT))["moves"] == moves + 1
+        assert (await b.game_info(CHAT)).moves == moves + 1
         assert [t.kind for t in await a.storage.timers_of(gid)] == ["bank:1"]     # the next seat's bank
     finally:
         await a.close()
@@ -64,7 +64,7 @@ async def test_two_services_play_an_away_turn_once(target):
         assert (await b.away(ANN, "3d")).extra["games"] == 1
         fired = await asyncio.gather(a.fire_due_timers(), b.fire_due_timers(), b.fire_due_timers())
         assert sum(fired) == 1
-        assert (await a.game_info(CHAT))["moves"] == 1
+        assert (await a.game_info(CHAT)).moves == 1
     finally:
         await a.close()
         await b.close()
@@ -83,6 +83,6 @@ async def test_a_service_opened_anew_in_the_middle_fires_the_bank_once(target):
         service = await GameService.open(target, clock=clock)
         try:
             assert await service.fire_due_timers() == fires
-            assert (await service.game_info(CHAT))["moves"] == 1
+            assert (await service.game_info(CHAT)).moves == 1
         finally:
             await service.close()

@@ -61,13 +61,13 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade(tmp_path):
     try:
         room = Chat("fake", "chat2")
         info = await service.game_info(room)
-        assert info["status"] == "playing" and info["moves"] == 5 and info["game"] == "paris-paris"
-        users = {s["user_id"]: User("fake", s["user_id"], s["name"]) for s in info["seats"] if s["user_id"]}
+        assert info.status == "playing" and info.moves == 5 and info.game == "paris-paris"
+        users = {s.user_id: User("fake", s.user_id, s.name) for s in info.seats if s.user_id}
         for _ in range(200):
-            info = await service.game_info(game_id=info["game_id"])
-            if info["status"] != "playing":
+            info = await service.game_info(game_id=info.game_id)
+            if info.status != "playing":
                 break
-            mover = users[info["seats"][info["to_move"]]["user_id"]]
+            mover = users[info.seats[info.to_move].user_id]
             # the first tile on offer, by the number it carries (the map's and the buttons')
             first = (await service.board(room, mover)).buttons[0][0].label
             reply = await service.move(room, mover, first.split("·")[0].split()[-1])
@@ -75,9 +75,9 @@ async def test_a_game_in_progress_goes_on_after_the_upgrade(tmp_path):
             if reply.buttons:                    # a full crossing: whose shop goes is a second step
                 reply = await service.press(room, mover, reply.buttons[0][0].payload)
                 assert reply.ok, reply.text
-        assert info["status"] == "finished" and info["winners"]
+        assert info.status == "finished" and info.winners
         assert await service.new_game(Chat("fake", "chat9"), users[next(iter(users))]) is not None
-        assert (await service.game_info(Chat("fake", "chat9")))["game_id"] == 4   # ids go on above the old ones
+        assert (await service.game_info(Chat("fake", "chat9"))).game_id == 4   # ids go on above the old ones
     finally:
         await service.close()
 
@@ -88,13 +88,13 @@ async def play_on_by_typing(service, room, users) -> dict:
 
     info = await service.game_info(room)
     for _ in range(2000):
-        info = await service.game_info(game_id=info["game_id"])
-        if info["status"] != "playing":
+        info = await service.game_info(game_id=info.game_id)
+        if info.status != "playing":
             return info
-        loaded = await service.store.load(info["game_id"])
-        seat = info["to_act"][0]
-        choice = kind(info["game"]).definition.choose(loaded.match, seat, seed=info["moves"], level="easy")
-        reply = await service.move(room, users[info["seats"][seat]["user_id"]], str(choice))
+        loaded = await service.store.load(info.game_id)
+        seat = info.to_act[0]
+        choice = kind(info.game).definition.choose(loaded.match, seat, seed=info.moves, level="easy")
+        reply = await service.move(room, users[info.seats[seat].user_id], str(choice))
         assert reply.ok, reply.text
     raise AssertionError("the game never ended")
 
@@ -130,7 +130,7 @@ async def test_games_in_progress_of_both_games_written_before_seats_play_to_the_
         users = {u: User("fake", u, u.title()) for u in ("ann", "bob", "cy", "dee")}
         for room in (pp, pc):
             info = await play_on_by_typing(service, room, users)
-            assert info["status"] == "finished" and info["winners"], info
+            assert info.status == "finished" and info.winners, info
         record = await service.record(2)
         assert {m["player"] for m in record["moves"]} == {"Cy", "Dee", "Bot Ada"}
     finally:

@@ -34,6 +34,7 @@ from bot.contract import Chat, Outgoing  # noqa: E402
 from bot.service.clock import SystemClock  # noqa: E402
 from bot.service.model import Changes, OutRow, StoredOut  # noqa: E402
 from bot.service.outbox import Delivery  # noqa: E402
+from bot.service.outmessage import MessageBody, RenderRequest  # noqa: E402
 from bot.service.storage import SqliteStorage  # noqa: E402
 from bot.telegram.transport import TelegramTransport  # noqa: E402
 
@@ -87,8 +88,8 @@ async def measure(count: int) -> dict[str, list[float]]:
             storage.mark_sent = timed_mark_sent
 
             async def materialise(row: StoredOut) -> Outgoing:
-                return Outgoing(id=row.id, text=row.body["text"], chat=Chat("telegram", str(GROUP), "Bench"),
-                                image=png if row.body["kind"] == "map" else None)
+                return Outgoing(id=row.id, text=row.body.text, chat=Chat("telegram", str(GROUP), "Bench"),
+                                image=png if row.body.render is not None else None)
 
             async def ignore(game_id: int, user_id: str) -> None:
                 return None
@@ -100,7 +101,8 @@ async def measure(count: int) -> dict[str, list[float]]:
                     for kind, text in bodies.items():
                         before = max(stored_at, default=0)
                         [out_id] = await storage.commit(Changes(outbox=[OutRow(
-                            None, "telegram", f"c:{GROUP}", {"text": text, "kind": kind})]), time.time())
+                            None, "telegram", f"c:{GROUP}", MessageBody(text, render=RenderRequest("map", 0, 0) if kind == "map" else None))]),
+                            time.time())
                         await delivery.deliver_pending(transport)
                         first = min(mid for mid in stored_at if mid > before)
                         windows[kind].append((recorded[out_id] - stored_at[first]) * 1000)

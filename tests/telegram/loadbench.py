@@ -471,7 +471,7 @@ async def run_quick_tables(groups: int, *, humans: int = 2, ais: int = 0, presse
             async with bot.service.storage.db.execute(
                     f"SELECT dest, body, message_id FROM {ALL_OUTBOX} WHERE platform = 'telegram' AND state = 'sent'") as cur:
                 rows = await cur.fetchall()
-            pictures = [(json.loads(body)["text"], api.messages[(int(dest[2:]), int(mid))].caption or "")
+            pictures = [(json.loads(body).get("text", ""), api.messages[(int(dest[2:]), int(mid))].caption or "")
                         for dest, body, mid in rows if dest[2:].lstrip("-").isdigit() and int(dest[2:]) in ids
                         and json.loads(body).get("render") and (int(dest[2:]), int(mid)) in api.messages]
             return {"groups": groups, "humans": humans, "ais": ais, "presses": len(waits),

@@ -14,7 +14,7 @@ from renderers.i18n import t
 async def moves_reach(bot, count: int, timeout: float = 10.0) -> None:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
-    while (await bot.service.game_info(game_id=1))["moves"] < count:
+    while (await bot.service.game_info(game_id=1)).moves < count:
         assert loop.time() < end, "the away turn was not played"
         await asyncio.sleep(0.05)
 

@@ -173,7 +173,7 @@ async def test_whole_game_by_taps(api, bot, table, players, monkeypatch):
         assert player.turns <= 200, "the game does not end"
 
     info = await bot.service.game_info(game_id=1)
-    assert info["status"] == "finished" and info["game"] == "paris-connection" and info["winners"]
+    assert info.status == "finished" and info.game == "paris-connection" and info.winners
     game = from_record(await bot.service.record(1))             # the stored record replays
     assert game.finished and game.end_reason in ("marseille", "storage")
     # the humans' taps went through every kind of step

@@ -565,4 +565,4 @@ async def test_help_shows_how_to_start_each_game(api, bot, table):
     api.send_text(table.group, table.users["ann"], command)
     await bot.settle()
     info = await bot.service.game_info(game_id=1)
-    assert info is not None and info["game"] == "paris-connection"
+    assert info is not None and info.game == "paris-connection"

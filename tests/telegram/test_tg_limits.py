@@ -96,7 +96,7 @@ async def test_a_lost_answer_after_a_move_says_the_move_was_made(api, bot):
     # the move was made: the turn passed to the other player
     assert table.to_move(table.prompt()) != mover
     info = await bot.service.game_info(game_id=1)
-    assert info["moves"] == 1, info
+    assert info.moves == 1, info
 
 
 # ---- every limit, through the real adapter, with a service that answers what a test needs ------

@@ -16,6 +16,7 @@ from telegram.error import RetryAfter
 from bot.contract import Budget
 from bot.service.model import Changes, OutRow
 from bot.service.outbox import SEND_AT_ONCE
+from bot.service.outmessage import Group, MessageBody
 
 
 def test_the_model_refuses_past_each_window_and_says_how_long_to_wait():
@@ -104,8 +105,7 @@ async def test_sends_held_up_after_their_turn_do_not_go_out_in_a_burst(tmp_path)
             return await deliver(message)
         transport.deliver = held_up
         rows = [OutRow(None, "telegram", f"c:{g.id}",
-                       {"text": f"hello {g.title}", "chat": {"platform": "telegram", "id": str(g.id), "title": g.title},
-                        "private_to": None, "buttons": [], "mentions": [], "language": "en", "render": None})
+                       MessageBody(f"hello {g.title}", chat=Group("telegram", str(g.id), g.title)))
                 for g in groups]
         await bot.service.storage.commit(Changes(outbox=rows), bot.service.clock.now())
         bot.service.delivery.wake("telegram")

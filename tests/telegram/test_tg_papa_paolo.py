@@ -52,7 +52,7 @@ async def start(api, bot, table, players: int) -> None:
 
 async def seat_of(bot, user) -> int:
     info = await bot.service.game_info(game_id=1)
-    return next(s for s, seat in enumerate(info["seats"]) if str(seat["user_id"]) == str(user.id))
+    return next(s for s, seat in enumerate(info.seats) if str(seat.user_id) == str(user.id))
 
 
 def group_calls(api) -> dict[str, int]:
@@ -137,7 +137,7 @@ async def test_papa_paolo_by_taps_to_the_end(api, bot, table, players, monkeypat
     writes = group_calls(api)
     print(f"\nPapà Paolo, {players} players on Telegram: {len(stretches) + 1} stretches, group calls {writes}, "
           f"taps per decision {({k: max(v) for k, v in taps.items()})}")
-    assert info["status"] == "finished" and info["game"] == "papa-paolo" and info["winners"], info
+    assert info.status == "finished" and info.game == "papa-paolo" and info.winners, info
     group = table.group_messages()
     text = "\n".join(m.body for m in group)
     assert t("en", "papa.final_header") in text
@@ -156,7 +156,7 @@ async def test_two_players_two_rounds_by_taps(api, bot, table, monkeypatch):
     """A shorter game at 2 players: both humans, the first two rounds."""
     await play_rounds(api, bot, table, 2, monkeypatch, stop_after=2)
     info = await bot.service.game_info(game_id=1)
-    assert info["round"] == 3 and info["status"] != "finished"
+    assert info.round == 3 and info.status != "finished"
     group = table.group_messages()
     stretches = (await bot.service.store.load(1)).match.view(None).stretches
     assert [phase for _, phase in stretches] == ["place", "bid", "invest", "deliver"] * 2

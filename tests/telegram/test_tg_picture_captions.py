@@ -36,7 +36,7 @@ async def test_a_rounds_photo_caption_tells_what_changed_and_the_scores(api, bot
 async def test_a_seats_own_photo_caption_names_the_picture(api, bot):
     table = await table_of_two(api, bot, "papa")
     info = await bot.service.game_info(game_id=1)
-    first = next(u for u in table.users.values() if str(u.id) == info["seats"][info["to_act"][0]]["user_id"])
+    first = next(u for u in table.users.values() if str(u.id) == info.seats[info.to_act[0]].user_id)
     own = photos(api.bot_messages(first))
     assert own and t("en", "papa.alt.seat") in own[-1].caption
     assert own[-1].caption.splitlines()[0] == kind("papa-paolo").presenter.status_line(

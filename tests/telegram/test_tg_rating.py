@@ -30,7 +30,7 @@ async def test_the_final_message_shows_the_changes_and_rating_answers_in_group_a
         assert (await service.join(room, bob)).ok
         assert (await service.start(room, ann)).ok
         for _ in range(50):                    # nobody chooses: the AI does at each deadline
-            if (await service.game_info(room)) is None or (await service.game_info(room))["status"] != "playing":
+            if (await service.game_info(room)) is None or (await service.game_info(room)).status != "playing":
                 break
             clock.advance(minutes=11)
             await service.fire_due_timers()

@@ -260,7 +260,7 @@ async def test_two_webhook_workers_behind_one_endpoint_share_the_games(api, tmp_
             await api.wait_for(lambda: any("Bob" in m.body for m in api.bot_messages(-100778)), what="Bob seated")
         for _, service, _, _ in workers:          # both workers see the game as it is stored
             info = await service.game_info(Chat("telegram", "-100778"))
-            assert [seat["name"] for seat in info["seats"]] == ["Ann", "Bob"]
+            assert [seat.name for seat in info.seats] == ["Ann", "Bob"]
         await stop_application(workers[0][0])
         assert api.calls_of("deleteWebhook") == [] and api.webhook is not None    # the other one still gets updates
     finally:

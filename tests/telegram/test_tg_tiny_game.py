@@ -79,7 +79,7 @@ async def test_tiny_hands_by_taps_three_players_at_once_and_a_deadline(api, tabl
                 break
             assert all(a.get("show_alert") is not True for a in await tap_at_once(api, bot, taps))
         info = await bot.service.game_info(game_id=1)
-        assert info["status"] == "finished" and info["winners"], info
+        assert info.status == "finished" and info.winners, info
     finally:
         await bot.stop()
     group = "\n".join(m.body for m in table.group_messages())

@@ -101,7 +101,7 @@ async def test_the_group_opens_the_mini_app_a_seat_its_button_and_the_end_a_repl
                 button = min(choices, key=lambda b: not b["callback_data"].startswith("c_"))
                 api.press(user, msg, button)
             await bot.settle()
-        assert (await service.game_info(game_id=1))["status"] == "finished"
+        assert (await service.game_info(game_id=1)).status == "finished"
         # the final standings, followed only by the game's animation
         final = table.group_messages()[-2]
         replay = [b["url"] for b in final.buttons() if "url" in b]

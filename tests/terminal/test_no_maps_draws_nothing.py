@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from test_terminal_play import play
 
+from bot.service.outmessage import RenderRequest
 from bot.service.pictures import Pictures
 
 GAME = ["play", "--game", "paris-paris", "--players", "2", "--ai", "2", "--seed", "4", "--language", "en"]
@@ -20,8 +21,8 @@ def drawn(monkeypatch) -> list[str]:
     as empty bytes, not drawn (drawing is not what is tested here, and costs seconds)."""
     kinds: list[str] = []
 
-    async def counted(self: Pictures, request: dict, language: str, platform: str, rank: int = 2) -> bytes:
-        kinds.append(request["kind"])
+    async def counted(self: Pictures, request: RenderRequest, language: str, platform: str, rank: int = 2) -> bytes:
+        kinds.append(request.kind)
         return b""
     monkeypatch.setattr(Pictures, "render", counted)
     return kinds

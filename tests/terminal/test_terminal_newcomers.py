@@ -17,6 +17,7 @@ from test_terminal_play import FIRST, english_system_locale, play, terminal_game
 from bot.cli import main
 from bot.games import find
 from bot.service import GameService
+from bot.service.outmessage import RenderRequest
 from bot.service.pictures import draw
 from bot.terminal.play import TerminalSession
 from renderers.i18n import t
@@ -76,7 +77,7 @@ def test_a_game_can_be_abandoned_after_a_confirmation(monkeypatch, capsys, tmp_p
                      "abandon\nno\nabandon\nyes\n")
     assert code == 0
     assert "Nothing was abandoned." in out and out.endswith("Game 2 is abandoned: it is no longer offered to continue.\n")
-    assert [g["status"] for g in terminal_games(db)] == ["aborted", "playing", "aborted", "aborted"]
+    assert [g.status for g in terminal_games(db)] == ["aborted", "playing", "aborted", "aborted"]
     code, out = play(monkeypatch, capsys, [*base, "--seed", "8"], "quit\n")
     assert out.startswith("Your unfinished game 3 stays saved") and "abandon" not in out.split("\n")[1]
     code, out = play(monkeypatch, capsys, ["abandon", "9", "--db", str(db)], "yes\n")
@@ -171,7 +172,7 @@ def test_the_board_picture_is_as_current_as_each_prompt(monkeypatch, capsys, tmp
     behind = 0
     for n, picture in zip(at_prompts, player.pictures, strict=True):
         cycle = definition.resume(meta.setup, moves[:n]).pacing.cycle
-        current = draw(meta.kind, meta.setup, moves, {"kind": "map", "game_id": 1, "moves": n, "cycle": cycle},
+        current = draw(meta.kind, meta.setup, moves, RenderRequest("map", 1, n, cycle),
                        "en", "terminal")
         assert picture == current, f"the picture at move {n} is not the board of that moment"
         # a move of this round before the prompt: a picture drawn at the round's start misses it

@@ -25,8 +25,8 @@ async def test_a_game_of_papa_paolo_is_played_to_the_end_at_the_terminal(tmp_pat
     service = await GameService.open(str(db))
     try:
         (info,) = await service.platform_games("terminal")
-        assert info["status"] == "finished" and info["winners"], info
-        record = await service.record(info["game_id"])
+        assert info.status == "finished" and info.winners, info
+        record = await service.record(info.game_id)
         assert {m["player"] for m in record["moves"]} == set(record["players"])
         assert GAME.from_record(record).is_terminal()
     finally:

@@ -23,7 +23,7 @@ import pytest
 from PIL import Image
 
 from bot.cli import _run_adapter, main
-from bot.contract import User
+from bot.contract import GameInfo, User
 from bot.games import KINDS
 from bot.service import GameService
 from bot.service.lobby import AI_NAMES
@@ -137,9 +137,9 @@ def terminal_games(db: Path) -> list[dict]:
     return asyncio.run(read())
 
 
-def game_state(db: Path) -> dict | None:
+def game_state(db: Path) -> GameInfo | None:
     """The latest unfinished terminal game."""
-    return next((g for g in terminal_games(db) if g["status"] in ("lobby", "playing")), None)
+    return next((g for g in terminal_games(db) if g.active), None)
 
 
 def terminal_stats(db: Path) -> dict:
@@ -230,7 +230,7 @@ def test_bad_input_gets_a_clear_message_and_the_same_choices(monkeypatch, capsys
     first_choices = out.split("Your choice")[0].rsplit("\n\n", 1)[-1]
     assert out.count(first_choices) >= 10
     state = game_state(db)
-    assert state is not None and state["moves"] >= 2
+    assert state is not None and state.moves >= 2
     assert "Input closed. The game is saved; continue it with: boardchat play --resume 1 --db" in out
 
 
@@ -245,11 +245,11 @@ def test_eof_mid_game_then_resume_plays_to_the_same_end(monkeypatch, capsys, tmp
     assert "Input closed. The game is saved; continue it with: boardchat play --resume" in first
     assert "The game is over" not in first
     stopped_at = game_state(db)
-    assert stopped_at["status"] == "playing" and stopped_at["moves"] >= 4
+    assert stopped_at.status == "playing" and stopped_at.moves >= 4
 
     code, rest = play(monkeypatch, capsys, ["play", "--resume", "--db", str(db), "--no-maps"], answers=FIRST)
     assert code == 0
-    assert f"Continuing game {stopped_at['game_id']}: round " in rest
+    assert f"Continuing game {stopped_at.game_id}: round " in rest
     assert "Round 1/15 is over" not in rest     # earlier rounds are not played again
     assert "The game is over!" in rest
     # Same deal, same answers, same AI seeds: the interrupted game ends exactly like the whole one.
@@ -293,7 +293,7 @@ def test_several_games_live_in_one_database(monkeypatch, capsys, tmp_path):
     assert code == 0
     assert "Continuing game 1: round 1 of 20; scores: Ann 0, Ada 0." in out
     assert "Round 20/20 is over." in out
-    assert [g["status"] for g in terminal_games(db)] == ["playing", "finished", "finished"]
+    assert [g.status for g in terminal_games(db)] == ["playing", "finished", "finished"]
     # A finished or unknown game cannot be resumed; each says what to do instead.
     code, out = play(monkeypatch, capsys, ["play", "--resume", "2", "--db", str(db), "--no-maps"])
     assert code == 1 and "Game 2 is over: there is nothing to continue. Its record: boardchat export 2" in out
@@ -452,7 +452,7 @@ def test_ctrl_c_saves_and_says_how_to_resume(tmp_path):
     assert "Stopped. The game is saved; continue it with: boardchat play --resume 1 --db" in text
     assert b"Traceback" not in err
     state = game_state(db)
-    assert state["status"] == "playing" and state["moves"] >= 2
+    assert state.status == "playing" and state.moves >= 2
     resumed = run_cli(["play", "--resume", "--db", str(db), "--no-maps"], ANY_CHOICE)
     assert resumed.returncode == 0 and "The game is over!" in resumed.stdout
 
@@ -462,7 +462,7 @@ def test_quit_command_saves(monkeypatch, capsys, tmp_path):
     code, out = play(monkeypatch, capsys, ["play", "--players", "2", "--db", str(db), "--no-maps"], "quit\n")
     assert code == 0
     assert "The game is saved; continue it with: boardchat play --resume" in out
-    assert game_state(db)["status"] == "playing"
+    assert game_state(db).status == "playing"
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -22,7 +22,7 @@ async def a_rated_terminal_game(db: str) -> None:
         assert (await service.add_ai(room, me)).ok
         assert (await service.start(room, me)).ok
         for _ in range(50):                 # the AI plays Ann's turns at the deadlines (not leaving)
-            if (await service.game_info(game_id=1))["status"] != "playing":
+            if (await service.game_info(game_id=1)).status != "playing":
                 break
             clock.advance(minutes=11)
             await service.fire_due_timers()

@@ -21,8 +21,8 @@ async def test_a_simultaneous_game_is_played_to_the_end_at_the_terminal(tmp_path
     service = await GameService.open(str(db))
     try:
         (info,) = await service.platform_games("terminal")
-        assert info["status"] == "finished" and info["winners"], info
-        record = await service.record(info["game_id"])
+        assert info.status == "finished" and info.winners, info
+        record = await service.record(info.game_id)
         movers = {m["player"] for m in record["moves"]}
         assert "Ann" in movers and len(movers) == 3          # the player and both AI seats chose
     finally:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import build_parser
-from bot.contract import Button, Chat, Outgoing, User
+from bot.contract import Button, Chat, Outgoing, Slot, SlotKind, User
 from bot.terminal.choices import Choice, Command, Invalid, fold, interpret, label_words, numbering
 from bot.terminal.paths import default_db_path, user_data_dir
 from bot.terminal.transport import Console, TerminalTransport, image_file_name
@@ -135,8 +135,8 @@ async def test_transport_without_maps_folder_writes_nothing(tmp_path):
 async def test_transport_skips_the_lobby_board_but_not_its_closing_text(tmp_path):
     transport, out = _transport(None)
     buttons = ((Button("Join", "j_1", kind="join"), Button("Start", "g_1")),)
-    await transport.deliver(Outgoing(id=1, text="New game: join!", chat=CHAT, buttons=buttons, slot="g1:lobby"))
-    await transport.deliver(Outgoing(id=2, text="The game begins!", chat=CHAT, slot="g1:lobby",
+    await transport.deliver(Outgoing(id=1, text="New game: join!", chat=CHAT, buttons=buttons, slot=Slot("g1:lobby", SlotKind.LOBBY)))
+    await transport.deliver(Outgoing(id=2, text="The game begins!", chat=CHAT, slot=Slot("g1:lobby", SlotKind.LOBBY),
                                      edit_message_id="terminal-1"))
     assert "join!" not in out.getvalue()
     assert "The game begins!" in out.getvalue()
@@ -185,7 +185,7 @@ async def test_an_edited_prompt_tells_a_placement_made_again_after_undo(tmp_path
                 [status, placed, undone, "👉 Ann builds red: 1 placed"],
                 [status, placed, undone, placed, "👉 Ann builds red: 2 placed"]]
     for n, lines in enumerate(versions):
-        await transport.deliver(Outgoing(id=n + 1, text="\n".join(lines), chat=CHAT, slot="g1:prompt",
+        await transport.deliver(Outgoing(id=n + 1, text="\n".join(lines), chat=CHAT, slot=Slot("g1:prompt", SlotKind.TURN),
                                          edit_message_id="terminal-1" if n else None))
     printed = [line for line in out.getvalue().splitlines() if line]
     assert printed.count(placed) == 2 and printed.count(status) == 1
@@ -215,7 +215,7 @@ async def test_a_latest_picture_is_overwritten_whole_and_its_path_told_once(tmp_
     human = User("terminal", "local", "Ann")
     transport = TerminalTransport(Console(out, colour=False), human, maps_dir=tmp_path)
     for n, image in enumerate((b"first", b"second"), 1):
-        await transport.deliver(Outgoing(id=n, text="", private_to=human, image=image, slot="g1:s0",
+        await transport.deliver(Outgoing(id=n, text="", private_to=human, image=image, slot=Slot("g1:s0", SlotKind.SEAT),
                                          buttons=((Button("1", "x"),),), image_name=f"papa-1-seat0-{n}.png",
                                          latest_image_name="papa-1-seat0.png"))
     assert [p.name for p in tmp_path.iterdir()] == ["papa-1-seat0.png"]

@@ -161,7 +161,7 @@ class PageTapsWhileTheTerminalReads:
             return await ai_choice(loaded, seat)
 
         play.ai_choice = held
-        tap = asyncio.ensure_future(self.service.page_press(info["game_id"], user, mine.buttons[0][0].payload))
+        tap = asyncio.ensure_future(self.service.page_press(info.game_id, user, mine.buttons[0][0].payload))
         await choosing.wait()
         try:
             return await self.service.board(chat, user, private=True)    # the terminal looks now

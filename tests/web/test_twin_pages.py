@@ -67,7 +67,7 @@ async def test_a_seats_private_planning_reaches_no_other_page(tmp_path, session)
     try:
         await to_planning((first, second), PLANNER, SEED)
         await plan_apart(first, second, session)
-        moves = [(await twin.service.game_info(game_id=twin.game_id))["moves"] for twin in (first, second)]
+        moves = [(await twin.service.game_info(game_id=twin.game_id)).moves for twin in (first, second)]
         assert moves[0] == moves[1] + 3, f"the twins differ by {moves}: the test tests nothing"
         assert all(len(frames) >= 3 for frames in first.frames.values()), "the pages were hardly sent anything"
         answers = [await picture_answers(twin, session, OTHERS, max(moves)) for twin in (first, second)]
@@ -152,7 +152,7 @@ async def test_a_dealt_secret_reaches_no_other_page(tmp_path, session, monkeypat
             mine, theirs = first.streams(), second.streams()
             assert all(mine[v] == theirs[v] for v in viewers), f"after {compared} moves a page's stream differs"
             if compared == 4:
-                moves = (await first.service.game_info(game_id=first.game_id))["moves"]
+                moves = (await first.service.game_info(game_id=first.game_id)).moves
                 answers = [await picture_answers(twin, session, viewers[1:], moves) for twin in (first, second)]
                 assert answers[0] and answers[0] == answers[1], "/picture answers differently"
             compared += 1

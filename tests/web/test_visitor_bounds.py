@@ -108,8 +108,8 @@ async def test_a_pass_has_so_many_pictures_on_their_way_and_no_more_are_drawn(bo
     began, release = asyncio.Event(), asyncio.Event()
     drawn = []
 
-    async def held(render: dict, language: str, platform: str) -> bytes | None:
-        drawn.append(render["layout"])
+    async def held(render, language: str, platform: str) -> bytes | None:
+        drawn.append(render.layout)
         began.set()
         await release.wait()
         return b"a picture"                 # what is drawn does not matter here, only what is asked

@@ -149,9 +149,9 @@ async def press_alike(twins: tuple[Twin, Twin], rng: random.Random) -> bool:
     """A seat to act makes the same choice on both boards, one both pages offer it (False:
     nobody is to act, or no choice is offered on both)."""
     info = await twins[0].service.game_info(game_id=twins[0].game_id)
-    if not info["to_act"]:
+    if not info.to_act:
         return False
-    seat = rng.choice(info["to_act"])
+    seat = rng.choice(info.to_act)
     offered = []
     for twin in twins:
         state = await twin.service.page(PageRequest(twin.game_id, seat, "en"))

@@ -28,6 +28,7 @@ from bot.config import Settings
 from bot.product import env_name
 
 from ..model import Changes, GameMeta, MoveRow, OutRow, Seat, TimerRow
+from ..outmessage import MessageBody
 from .base import Storage
 from .copy import copy_database
 from .factory import open_storage
@@ -83,7 +84,7 @@ async def _play(storage: Storage, meta: GameMeta, moves: int) -> None:
         meta.moves += 1
         await storage.commit(Changes(
             meta=meta, moves=[MoveRow(meta.id, meta.moves, "t11", meta.moves % 2, "human", 0.0)],
-            outbox=[OutRow(meta.id, "bench", f"c:{meta.chat_id}", {"text": "move"}, slot=f"g{meta.id}:turn",
+            outbox=[OutRow(meta.id, "bench", f"c:{meta.chat_id}", MessageBody("move"), slot=f"g{meta.id}:turn",
                            mode="edit")],
             timers=[TimerRow(meta.id, "reminder", 1e9, meta.moves)]), 0.0)
 

@@ -7,11 +7,11 @@ message to one owner, and a dead owner's messages are claimed again once its lea
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from typing import Any
 
 from ..model import OutRow, PictureState, StoredOut
+from ..outmessage import MessageBody, decode_body, encode_body
 from .leases import WAKE
 from .sql import Connection, Database, marks
 
@@ -135,7 +135,7 @@ def claimed_from_row(row: Any, state_before: str, rank: int, turn: float) -> Sto
 async def enqueue(conn: Connection, out: OutRow, now: float) -> int:
     """Insert a message (``Changes.outbox``); an edit of a slot whose latest message is still
     pending replaces that message's content instead (coalescing several moves into one post)."""
-    body = json.dumps(out.body, ensure_ascii=False)
+    body = encode_body(out.body)
     if out.slot is not None and out.mode == "edit":
         latest = await conn.one(LATEST_IN_SLOT, (out.platform, out.slot))
         if (latest is not None and latest[1] == "pending"
@@ -200,11 +200,10 @@ class StoredOutbox:
         claimed = await self.database.transaction(run)
         return sorted(claimed, key=lambda o: (o.rank, o.turn, o.id))      # the claim's order
 
-    async def last_shown(self, platform: str, slot: str) -> dict[str, Any] | None:
+    async def last_shown(self, platform: str, slot: str) -> MessageBody | None:
         """The body of ``slot``'s latest message that went out (None: none is kept)."""
         row = await self.database.one(LAST_SHOWN, (platform, slot))
-        body: dict[str, Any] | None = json.loads(row[0]) if row else None
-        return body
+        return decode_body(row[0]) if row else None
 
     async def renew_lease(self, out_id: int, owner: str, now: float, lease_seconds: float) -> StoredOut | None:
         """Extend ``owner``'s lease on a claimed message to ``now + lease_seconds`` and return
@@ -220,9 +219,9 @@ class StoredOutbox:
             CLAIM_NEXT_OUT, (owner, now + lease_seconds, out.platform, out.dest, out.id))
         return out_from_row(row) if row else None
 
-    async def set_body(self, out_id: int, body: dict[str, Any]) -> None:
+    async def set_body(self, out_id: int, body: MessageBody) -> None:
         """Keep ``body`` as what message ``out_id`` shows (after it went out in another form)."""
-        await self.database.change(SET_OUT_BODY, (json.dumps(body, ensure_ascii=False), out_id))
+        await self.database.change(SET_OUT_BODY, (encode_body(body), out_id))
 
     async def release_claim(self, out: StoredOut, owner: str) -> None:
         """Give back a claimed message unsent (back to 'pending', or 'sending' if it was
@@ -291,7 +290,8 @@ class StoredOutbox:
         """Where the latest picture of ``render_kind`` of game ``game_id`` to ``dest`` is: on its
         way (pending, sending, held) or sent, and when; None when there is none (or it failed)."""
         for state, sent_at, body in await self.database.all(PICTURES_TO, (game_id, platform, dest)):
-            if (json.loads(body).get("render") or {}).get("kind") == render_kind:
+            render = decode_body(body).render
+            if render is not None and render.kind == render_kind:
                 return PictureState(state, sent_at)
         return None
 
@@ -312,11 +312,11 @@ class StoredOutbox:
         return await self.database.transaction(prune)
 
 
-def delivered_body(body: dict[str, Any]) -> str:
+def delivered_body(body: MessageBody) -> str:
     """The stored body of a message without a slot once it went out (``MARK_SENT_TRIMMED``)."""
-    return json.dumps({k: body[k] for k in KEPT_WHEN_DELIVERED if body.get(k)}, ensure_ascii=False)
+    return encode_body(MessageBody(**{k: getattr(body, k) for k in KEPT_WHEN_DELIVERED}))
 
 
 def out_from_row(row: Any) -> StoredOut:
     oid, game_id, platform, dest, state, body, slot, mode, attempts, due = row
-    return StoredOut(oid, game_id, platform, dest, state, json.loads(body), slot, mode, attempts, due)
+    return StoredOut(oid, game_id, platform, dest, state, decode_body(body), slot, mode, attempts, due)
