@@ -13,7 +13,7 @@ async def test_a_tap_is_decoded_once_and_makes_the_choice_of_its_button(service,
     ann, bob = user("Ann"), user("Bob")
     game_id = await start_game(service, chat(), [ann, bob])
     info = await service.game_info(chat())
-    seat = info["to_move"]
+    seat = info.to_move
     mover = (ann, bob)[seat]
     state = await service.page(PageRequest(game_id, seat, "en"))
     tap = next(item.act for item in state.choices.items() if item.act is not None)
@@ -26,7 +26,7 @@ async def test_a_tap_is_decoded_once_and_makes_the_choice_of_its_button(service,
     reply = await service.page_press(game_id, mover, tap)
     assert reply.ok, reply.text
     assert decoded == [tap]
-    assert (await service.game_info(chat()))["moves"] == info["moves"] + 1
+    assert (await service.game_info(chat())).moves == info.moves + 1
 
     again = await service.page_press(game_id, mover, tap)
     assert not again.ok and again.refused in (Refusal.STALE, Refusal.DUPLICATE, Refusal.NOT_YOUR_TURN)
