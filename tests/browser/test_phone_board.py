@@ -90,8 +90,9 @@ async def test_on_a_wide_screen_the_board_takes_the_room_with_the_panels_beside_
     assert await page.evaluate(OUT_OF_VIEW) == []
 
 
-async def test_a_page_whose_server_stops_says_it_is_paused_and_switches_its_choices_off(browser, table):
-    game_id = await table.game("paris-paris", ["Ann"], ai=1)
+@pytest.mark.parametrize("game", ["paris-paris", "paris-connection"])
+async def test_a_page_whose_server_stops_says_it_is_paused_and_switches_its_choices_off(browser, table, game):
+    game_id = await table.game(game, ["Ann"], ai=2)
     page = await browser.new_page(viewport=NARROW)
     await page.goto(table.link(game_id, "Ann"))
     await page.wait_for_function(f"() => {DRAWN}")
@@ -101,3 +102,9 @@ async def test_a_page_whose_server_stops_says_it_is_paused_and_switches_its_choi
     await page.wait_for_function("() => document.getElementById('turn').classList.contains('paused')", timeout=15_000)
     assert "Paused" in await page.locator("#turn").text_content()
     assert await page.locator("[data-act]:not([disabled])").count() == 0
+    # It is said where it is seen: the notice on the screen, the board's header one line high, and the
+    # decision and its places still in view (the board framed again round the taller bar).
+    notice = await page.locator("#notice").bounding_box()
+    assert notice and notice["y"] >= 0 and notice["y"] + notice["height"] <= NARROW["height"]
+    assert await page.locator("#notice").text_content()
+    assert await page.evaluate(OUT_OF_VIEW) == []

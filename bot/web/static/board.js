@@ -57,6 +57,7 @@ function notice(message, bad = false) {
   box.textContent = message || "";
   box.hidden = !message;
   box.classList.toggle("bad", bad);
+  refit();
 }
 
 function refused(message) {
@@ -150,7 +151,9 @@ function paused() {
   const turn = $("turn");
   turn.className = "paused";
   turn.textContent = text("paused");
+  turn.title = turn.textContent;
   for (const button of document.querySelectorAll("[data-act], [data-open]")) button.disabled = true;
+  refit();
 }
 
 async function refusedOnOpen() {
@@ -204,6 +207,7 @@ function render() {
   const turn = $("turn");
   turn.className = state.turn ? state.turn.kind : "";
   turn.textContent = state.turn ? state.turn.text : "";
+  turn.title = turn.textContent;     // a phone shows the line's start alone (one line, never the board's room)
   $("players").setAttribute("aria-label", text("players"));
   $("players").replaceChildren(...state.players.map((p) => el("li", {
     class: [p.acting ? "acting" : "", p.you ? "you" : ""].join(" ").trim() || null,
@@ -314,7 +318,7 @@ function renderMenu() {
       return button;
     })));
   }
-  if (group) parts.push(el("div", { class: "row" }, el("button", { type: "button", onclick: () => { openGroup = null; renderMenu(); } }, text("back"))));
+  if (group) parts.push(el("div", { class: "row" }, el("button", { type: "button", onclick: () => { openGroup = null; renderMenu(); refit(); } }, text("back"))));
   menu.replaceChildren(...parts);
 }
 
@@ -457,7 +461,24 @@ function drawSpots(spots, reframe) {
     linkLight(button, spot.act);
     return button;
   }));
-  if (reframe) frame(spots.length ? spots : null); else place();
+  if (reframe || resized()) frame(spots.length ? spots : null); else place();
+}
+
+// ---- framing that follows the bar ----------------------------------------------------------------
+// The stage's size when the board was last framed. A notice, a pause or a new menu changes the bar's
+// height and so the stage's: the board is framed again at once, in the same task, so no moment
+// shows the step's places where the old stage had them (the ResizeObserver would come a frame late).
+let framedSize = "";
+
+function stageSize() {
+  const rect = $("stage").getBoundingClientRect();
+  return rect.width + "x" + rect.height;
+}
+
+function resized() { return stageSize() !== framedSize; }
+
+function refit() {
+  if (figure && resized()) frame(figure.spots && figure.spots.length ? figure.spots : null);
 }
 
 // The view framed on ``spots`` (all of them on screen, as large as the picture's width allows), or
@@ -466,6 +487,7 @@ function frame(spots) {
   if (!figure) return;
   const stage = $("stage").getBoundingClientRect();
   view.width = stage.width; view.height = stage.height;
+  framedSize = stage.width + "x" + stage.height;
   const fitWidth = stage.width / figure.width;
   const contain = Math.min(fitWidth, stage.height / figure.height);
   let box = [0, 0, figure.width, figure.height];
@@ -572,14 +594,9 @@ function stagePoint(event) {
 
 function listen() {
   const stage = $("stage");
-  // The bar grows and shrinks with the decision: the board is framed again on what the step lights.
-  let size = "";
-  new ResizeObserver(() => {
-    const rect = stage.getBoundingClientRect(), now = rect.width + "x" + rect.height;
-    if (now === size) return;
-    size = now;
-    if (figure) frame(figure.spots && figure.spots.length ? figure.spots : null);
-  }).observe(stage);
+  // The bar grows and shrinks with the decision: the board is framed again on what the step lights
+  // (most changes frame it at once, ``refit``; this catches the rest: a font loaded, a rotation).
+  new ResizeObserver(refit).observe(stage);
   // Focus or a script may scroll the board's box (where CSS's overflow: clip is missing): the
   // view alone moves the board.
   stage.addEventListener("scroll", () => { stage.scrollTop = 0; stage.scrollLeft = 0; });
