@@ -320,6 +320,15 @@ function renderMenu() {
   }
   if (group) parts.push(el("div", { class: "row" }, el("button", { type: "button", onclick: () => { openGroup = null; renderMenu(); refit(); } }, text("back"))));
   menu.replaceChildren(...parts);
+  compactMenu(menu);
+}
+
+// A step with many choices (Papà Paolo's staircase lists 17) lays them out as a grid of compact
+// chips, still 28 px high, so the whole menu fits the bar and the board keeps its room above it.
+const MANY_CHOICES = 8;
+
+function compactMenu(menu) {
+  menu.classList.toggle("many", menu.querySelectorAll("button").length > MANY_CHOICES);
 }
 
 function linkLight(node, payload) {
