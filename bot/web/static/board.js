@@ -12,6 +12,7 @@ const params = new URLSearchParams(location.search);
 const hash = new URLSearchParams(location.hash.slice(1));
 const SVG = "http://www.w3.org/2000/svg";
 const TARGET = 24;          // the smallest target, in CSS px (WCAG 2.2 target size)
+const ZOOM_IN = 1.75;       // how far past the picture's width a phone frames a step's places (a double tap's 2x still zooms in)
 
 // The link's pass comes in the address's fragment (older links: the query); the page keeps it for
 // this tab only and takes it out of the address at once (and so out of the history). What goes in
@@ -500,7 +501,8 @@ function frame(spots) {
   const fitWidth = stage.width / figure.width;
   const contain = Math.min(fitWidth, stage.height / figure.height);
   let box = [0, 0, figure.width, figure.height];
-  let scale = window.matchMedia("(min-width: 900px)").matches ? contain : fitWidth;
+  const wide = window.matchMedia("(min-width: 900px)").matches;
+  let scale = wide ? contain : fitWidth;
   if (spots && spots.length) {
     box = [Infinity, Infinity, -Infinity, -Infinity];
     for (const spot of spots) {
@@ -509,7 +511,10 @@ function frame(spots) {
     // Room round the places for their 24 px targets and rings.
     const pad = TARGET / Math.max(scale, 0.01);
     box = [box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad];
-    scale = Math.max(Math.min(scale, stage.width / (box[2] - box[0]), stage.height / (box[3] - box[1])), contain * 0.5);
+    // On a phone, places gathered in a corner (a staircase, a few hexes) are shown larger than the
+    // picture's width allows, up to ZOOM_IN: their targets grow past 24 px and fewer overlap.
+    const most = wide ? scale : scale * ZOOM_IN;
+    scale = Math.max(Math.min(most, stage.width / (box[2] - box[0]), stage.height / (box[3] - box[1])), contain * 0.5);
   } else {
     box = [0, 0, figure.width, Math.min(figure.height, stage.height / scale)];
   }
