@@ -81,16 +81,21 @@ async def start_table(tmp_path) -> Table:
 
 
 # What is out of reach on the page now, as a list of words (empty: all is well). The decision
-# (the prompt and every choice) is on the screen and inside the bar; every lit target measures at
+# (the prompt, a notice and every choice) is on the screen (the visual viewport: what a pinch of the
+# page leaves in sight) and inside the bar, not scrolled out of it; every lit target measures at
 # least 24x24 CSS px (WCAG 2.2 target size) and sits on the board's part of the screen.
 OUT_OF_VIEW = """() => {
   const problems = [];
   const inside = (r, box) => r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1
                              && r.bottom <= box.bottom + 1;
-  const screen = { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
-  const prompt = document.getElementById('prompt');
-  if (prompt.textContent && !inside(prompt.getBoundingClientRect(), screen)) problems.push('prompt off screen');
+  const seen = window.visualViewport;
+  const screen = { left: seen.offsetLeft, top: seen.offsetTop, right: seen.offsetLeft + seen.width,
+                   bottom: seen.offsetTop + seen.height };
   const bar = document.getElementById('bar').getBoundingClientRect();
+  const prompt = document.getElementById('prompt');
+  if (prompt.textContent && !(inside(prompt.getBoundingClientRect(), screen) && inside(prompt.getBoundingClientRect(), bar))) problems.push('prompt out of view');
+  const notice = document.getElementById('notice');
+  if (!notice.hidden && !(inside(notice.getBoundingClientRect(), screen) && inside(notice.getBoundingClientRect(), bar))) problems.push('notice out of view');
   for (const button of document.querySelectorAll('#menu button')) {
     const r = button.getBoundingClientRect();
     if (!inside(r, screen) || !inside(r, bar)) problems.push('choice out of view: ' + button.textContent);

@@ -13,10 +13,8 @@ async def test_a_whole_game_by_taps(browser, table, game):
     game_id = await table.game(game, ["Ann"], ai=KINDS[game].definition.min_players - 1 or 1)
     page = await browser.new_page(viewport=PHONE)
     await page.goto(table.link(game_id, "Ann"))
-    # The in-view check after every tap (``check_view=True``) is off here: it still fails in some
-    # steps (Papà Paolo's staircase lists more choices than a phone's bar holds, Paris Connection's
-    # company rows can be framed off the board), one run in two; issue 43 stays open for it.
-    taps = await play_by_taps(page, seed=game_id)
+    # After every tap the decision and its lit targets are in view, every target at least 24 px.
+    taps = await play_by_taps(page, seed=game_id, check_view=True)
     info = await table.service.game_info(game_id=game_id)
     assert info.status == "finished"
     assert taps > 0

@@ -12,6 +12,7 @@ const params = new URLSearchParams(location.search);
 const hash = new URLSearchParams(location.hash.slice(1));
 const SVG = "http://www.w3.org/2000/svg";
 const TARGET = 24;          // the smallest target, in CSS px (WCAG 2.2 target size)
+const ZOOM_IN = 1.75;       // how far past the picture's width a phone frames a step's places (a double tap's 2x still zooms in)
 
 // The link's pass comes in the address's fragment (older links: the query); the page keeps it for
 // this tab only and takes it out of the address at once (and so out of the history). What goes in
@@ -57,6 +58,7 @@ function notice(message, bad = false) {
   box.textContent = message || "";
   box.hidden = !message;
   box.classList.toggle("bad", bad);
+  refit();
 }
 
 function refused(message) {
@@ -150,7 +152,9 @@ function paused() {
   const turn = $("turn");
   turn.className = "paused";
   turn.textContent = text("paused");
+  turn.title = turn.textContent;
   for (const button of document.querySelectorAll("[data-act], [data-open]")) button.disabled = true;
+  refit();
 }
 
 async function refusedOnOpen() {
@@ -204,6 +208,7 @@ function render() {
   const turn = $("turn");
   turn.className = state.turn ? state.turn.kind : "";
   turn.textContent = state.turn ? state.turn.text : "";
+  turn.title = turn.textContent;     // a phone shows the line's start alone (one line, never the board's room)
   $("players").setAttribute("aria-label", text("players"));
   $("players").replaceChildren(...state.players.map((p) => el("li", {
     class: [p.acting ? "acting" : "", p.you ? "you" : ""].join(" ").trim() || null,
@@ -314,8 +319,17 @@ function renderMenu() {
       return button;
     })));
   }
-  if (group) parts.push(el("div", { class: "row" }, el("button", { type: "button", onclick: () => { openGroup = null; renderMenu(); } }, text("back"))));
+  if (group) parts.push(el("div", { class: "row" }, el("button", { type: "button", onclick: () => { openGroup = null; renderMenu(); refit(); } }, text("back"))));
   menu.replaceChildren(...parts);
+  compactMenu(menu);
+}
+
+// A step with many choices (Papà Paolo's staircase lists 17) lays them out as a grid of compact
+// chips, still 28 px high, so the whole menu fits the bar and the board keeps its room above it.
+const MANY_CHOICES = 8;
+
+function compactMenu(menu) {
+  menu.classList.toggle("many", menu.querySelectorAll("button").length > MANY_CHOICES);
 }
 
 function linkLight(node, payload) {
@@ -568,7 +582,24 @@ function drawSpots(spots, reframe) {
     linkLight(button, spot.act);
     return button;
   }));
-  if (reframe) frame(spots.length ? spots : null); else place();
+  if (reframe || resized()) frame(spots.length ? spots : null); else place();
+}
+
+// ---- framing that follows the bar ----------------------------------------------------------------
+// The stage's size when the board was last framed. A notice, a pause or a new menu changes the bar's
+// height and so the stage's: the board is framed again at once, in the same task, so no moment
+// shows the step's places where the old stage had them (the ResizeObserver would come a frame late).
+let framedSize = "";
+
+function stageSize() {
+  const rect = $("stage").getBoundingClientRect();
+  return rect.width + "x" + rect.height;
+}
+
+function resized() { return stageSize() !== framedSize; }
+
+function refit() {
+  if (figure && resized()) frame(figure.spots && figure.spots.length ? figure.spots : null);
 }
 
 // The view framed on ``spots`` (all of them on screen, as large as the picture's width allows), or
@@ -577,10 +608,12 @@ function frame(spots) {
   if (!figure) return;
   const stage = $("stage").getBoundingClientRect();
   view.width = stage.width; view.height = stage.height;
+  framedSize = stage.width + "x" + stage.height;
   const fitWidth = stage.width / figure.width;
   const contain = Math.min(fitWidth, stage.height / figure.height);
   let box = [0, 0, figure.width, figure.height];
-  let scale = window.matchMedia("(min-width: 900px)").matches ? contain : fitWidth;
+  const wide = window.matchMedia("(min-width: 900px)").matches;
+  let scale = wide ? contain : fitWidth;
   if (spots && spots.length) {
     box = [Infinity, Infinity, -Infinity, -Infinity];
     for (const spot of spots) {
@@ -589,7 +622,10 @@ function frame(spots) {
     // Room round the places for their 24 px targets and rings.
     const pad = TARGET / Math.max(scale, 0.01);
     box = [box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad];
-    scale = Math.max(Math.min(scale, stage.width / (box[2] - box[0]), stage.height / (box[3] - box[1])), contain * 0.5);
+    // On a phone, places gathered in a corner (a staircase, a few hexes) are shown larger than the
+    // picture's width allows, up to ZOOM_IN: their targets grow past 24 px and fewer overlap.
+    const most = wide ? scale : scale * ZOOM_IN;
+    scale = Math.max(Math.min(most, stage.width / (box[2] - box[0]), stage.height / (box[3] - box[1])), contain * 0.5);
   } else {
     box = [0, 0, figure.width, Math.min(figure.height, stage.height / scale)];
   }
@@ -683,14 +719,9 @@ function stagePoint(event) {
 
 function listen() {
   const stage = $("stage");
-  // The bar grows and shrinks with the decision: the board is framed again on what the step lights.
-  let size = "";
-  new ResizeObserver(() => {
-    const rect = stage.getBoundingClientRect(), now = rect.width + "x" + rect.height;
-    if (now === size) return;
-    size = now;
-    if (figure) frame(figure.spots && figure.spots.length ? figure.spots : null);
-  }).observe(stage);
+  // The bar grows and shrinks with the decision: the board is framed again on what the step lights
+  // (most changes frame it at once, ``refit``; this catches the rest: a font loaded, a rotation).
+  new ResizeObserver(refit).observe(stage);
   // Focus or a script may scroll the board's box (where CSS's overflow: clip is missing): the
   // view alone moves the board.
   stage.addEventListener("scroll", () => { stage.scrollTop = 0; stage.scrollLeft = 0; });
