@@ -71,8 +71,9 @@ from .events import (
     Sponsored,
     StairsPaid,
 )
-from .game import Game, Phase
+from .game import Game
 from .hood import Hood, reading_order
+from .phases import Phase
 from .stepper import apply_step, legal_steps, without_shortcuts
 from .steps import Step
 from .view import PapaView, sight_of

@@ -2,7 +2,7 @@
 
 ``Game`` is mutable: whole moves (moves.py; record.py reads a record's JSON objects into them)
 change it in place through ``play`` and return the events they caused. A round runs through
-each ``Phase`` in turn; each has its whole move (``PLAY``) and what the rules then do alone (``ADVANCE``):
+each ``Phase`` in turn; each has its record (phases.py): its whole moves and what the rules then do alone:
 the automatic phases (subsidies, experience, preparation) and the decisions the rules make alone
 (a pass when not outbid, leaving the staircase when nothing is affordable, an investment with no
 use) run inside ``_advance`` until a player must decide. Play in small steps (buttons) lives in
@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from enum import StrEnum
+from collections.abc import Hashable, Mapping, Sequence
 from functools import cache
 from typing import Any, TypeVar
 
@@ -34,20 +33,10 @@ from .actions import (
     do_action,
 )
 from .errors import (
-    ActionNotOnSpace,
     GameIsOver,
     InvalidSetup,
     MalformedInput,
-    NoLegalPlacement,
-    NoSuchSpace,
-    NoTileThere,
     NotYourTurn,
-    SpaceTaken,
-    StairsIllegal,
-    TileNotOpen,
-    TrackFull,
-    WrongInvestmentAction,
-    fault,
 )
 from .events import (
     BidPlaced,
@@ -73,40 +62,18 @@ from .events import (
     RoundStarted,
     Sponsored,
     StairsPaid,
-    TileTaken,
     TrackAdvanced,
 )
-from .hood import City, Hood, Pos, Shop, rotated
-from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
-from .trips import Trip, check_plan, trip_json
+from .hood import City, Hood, Pos, Shop
+from .moves import Move
+from .phases import RULES, Acting, Phase
+from .trips import Trip, trip_json
 
 OPTIONS = ("hidden_money", "first_player_coin", "reverse_bid_order", "money_bonus", "two_player_preview",
            "express_ignores_roads")
 
 
-class Phase(StrEnum):
-    """Where a round stands (its values are the words views, stored data and renderers use)."""
-
-    PLACE = "place"         # phase 1: markers on the grid, a tile or an action each
-    BID = "bid"             # phase 3: the staircase auction
-    SETTLE = "settle"       # phase 3: the staircase paid, top first, each taking an investment tile
-    LATE = "late"           # phase 3: those off the staircase may buy one late
-    INVEST = "invest"       # phase 4: investment tiles resolved
-    DELIVER = "deliver"     # phase 5: delivery plans, all at once
-    OVER = "over"           # the game has ended
-
-    @property
-    def number(self) -> int:
-        """The rules' phase number (2 and 6 run alone)."""
-        return PHASE_NUMBER[self]
-
-
 H = TypeVar("H", bound=Hashable)                  # a value the shared table can keep (``Game.share``)
-BY_TURN = frozenset({Phase.PLACE, Phase.BID})      # one seat at a time, in turn order
-AT_ONCE = frozenset({Phase.DELIVER})               # every seat still to plan, at once
-# (the other phases serve a queue of seats: settling the staircase, late investments, resolutions)
-PHASE_NUMBER = {Phase.PLACE: 1, Phase.BID: 3, Phase.SETTLE: 3, Phase.LATE: 3, Phase.INVEST: 4, Phase.DELIVER: 5,
-                Phase.OVER: 6}
 BID_CAP_FACTOR = 10
 # The events that recur from game to game (a few seats, spaces, tiles and amounts): made once,
 # found by their fields after (``Game.event``). The others (a tile placed on a square, a round's
@@ -318,10 +285,10 @@ class Game:
     def to_act(self) -> tuple[int, ...]:
         if self.finished:
             return ()
-        phase = self.phase
-        if phase in BY_TURN:
+        acting = RULES[self.phase].acting
+        if acting is Acting.IN_TURN:
             return (self.order[self.turn],)
-        if phase in AT_ONCE:
+        if acting is Acting.AT_ONCE:
             return tuple(s for s in self.order if s in self.pending)
         return (self.queue[0],)
 
@@ -360,10 +327,10 @@ class Game:
     def _may_move(self, seat: int) -> bool:
         """``seat in self.to_act()`` of a game not over, without building it: every move asks.
         (The seats still to plan are listed in turn order, so the order adds nothing there.)"""
-        phase = self.phase
-        if phase in BY_TURN:
+        acting = RULES[self.phase].acting
+        if acting is Acting.IN_TURN:
             return seat == self.order[self.turn]
-        if phase in AT_ONCE:
+        if acting is Acting.AT_ONCE:
             return seat in self.pending
         return seat == self.queue[0]
 
@@ -385,10 +352,11 @@ class Game:
     def _apply(self, seat: int, move: Move) -> list[Event]:
         """Check ``move`` of ``seat`` and apply it (refused: nothing changed); its events."""
         self.check_turn(seat)
-        if not isinstance(move, PHASE_MOVES[self.phase]):
+        rules = RULES[self.phase]
+        if not isinstance(move, rules.moves):
             raise MalformedInput(f"not a move of phase {self.phase}: {type(move).__name__}")
         events: list[Event] = []
-        PLAY[self.phase](self, seat, move, events)
+        rules.play(self, seat, move, events)
         return events
 
     def _played(self, seat: int, events: list[Event]) -> list[Event]:
@@ -412,44 +380,6 @@ class Game:
     def share(self, value: H) -> H:
         """``value``'s shared copy in a game that shares (engine/shared.py), else ``value``."""
         return shared(value) if self.shares else value
-
-    def _play_place(self, seat: int, move: TakeTile | PlaceAction, events: list[Event]) -> None:
-        r, c = move.space
-        if not (0 <= r < self.board.rows and 0 <= c < self.board.cols):
-            raise NoSuchSpace(f"there is no space [{r}, {c}] on this board")
-        index = r * self.board.cols + c
-        if index in self.markers:
-            raise SpaceTaken(f"space [{r}, {c}] already holds a marker")
-        person = self.people[seat]
-        if isinstance(move, TakeTile):
-            square, rotation = move.square, move.rotation
-            tile_id = self.grid[index]
-            if tile_id is None:
-                raise NoTileThere(f"the tile of space [{r}, {c}] is gone")
-            tile = C.CITY_TILES[tile_id]
-            roads = rotated(tile.roads, rotation)
-            code = person.hood.placement_fault(square, roads)
-            if code is not None:
-                # A tile that fits nowhere is refused as such before its square is blamed (a
-                # fitting square means it fits somewhere, so a replay need not list them all).
-                if not person.hood.placements(tile, first_only=True):
-                    raise NoLegalPlacement(f"{tile_id} fits nowhere in the neighbourhood")
-                raise fault(code, f"{tile_id} on {square}")
-            self.markers[index] = seat
-            self.left[seat] -= 1
-            self.grid[index] = None
-            person.hood.cities[square] = City(tile_id, tile.colour, roads, tile.houses)
-            events += [self.event(MarkerPlaced, seat, (r, c)),
-                       self.event(TileTaken, seat, (r, c), tile_id, square, rotation)]
-        else:
-            name, body = move.name, move.body
-            if name != "none" and name not in self.board.actions_at(r, c):
-                raise ActionNotOnSpace(f"space [{r}, {c}] offers {', '.join(self.board.actions_at(r, c))}, "
-                                       f"not {name}")
-            self._action(seat, name, body, NO_BONUS, events, space=(r, c))
-            self.markers[index] = seat
-            self.left[seat] -= 1
-        self._next_placer()
 
     def _action(self, seat: int, name: str, body: Any, bonus: Bonus, events: list[Event],
                 space: tuple[int, int] | None = None) -> None:
@@ -478,68 +408,6 @@ class Game:
             self.turn = (self.turn + 1) % self.n
             if self.left[self.order[self.turn]]:
                 return
-
-    def _play_bid(self, seat: int, move: Bid, events: list[Event]) -> None:
-        row, col = move.space
-        if not self.stair_open(seat, row, col):
-            raise StairsIllegal(self._stairs_why(seat, row, col))
-        self.pos[seat] = (row, col)
-        self.placed.add(seat)
-        events.append(self.event(BidPlaced, seat, row, col))
-        self._next_bidder()
-
-    def _play_settle(self, seat: int, move: Settle, events: list[Event]) -> None:
-        tile = move.tile
-        if tile not in self.inv_open:
-            raise TileNotOpen(f"{tile!r} is not an open investment tile"[:80])
-        self.inv_open.remove(tile)
-        self.inv_held[seat] = tile
-        col = self.pos[seat][1]
-        self.dlv_held[seat] = self.stairs_tiles[col - 1]
-        events += [self.event(InvestmentTaken, seat, tile, False),
-                   self.event(DeliveryTileTaken, seat, self.dlv_held[seat])]
-        self.queue.pop(0)
-        self._pay_head(events)
-
-    def _play_late(self, seat: int, move: LateInvest, events: list[Event]) -> None:
-        tile = move.tile
-        if tile is None:
-            events.append(self.event(LateDeclined, seat))
-        else:
-            if tile not in self.inv_open:
-                raise TileNotOpen(f"{tile!r} is not an open investment tile"[:80])
-            self.inv_open.remove(tile)
-            self.inv_held[seat] = tile
-            self.people[seat].lire -= C.LATE_PRICE
-            events.append(self.event(InvestmentTaken, seat, tile, True))
-        self.queue.pop(0)
-
-    def _play_invest(self, seat: int, move: ResolveTrack | ResolveAction, events: list[Event]) -> None:
-        tile = C.INVESTMENT_TILES[self.inv_held[seat]]
-        if isinstance(move, ResolveTrack):
-            if self.people[seat].tracks[tile.colour] >= C.TRACK_TOP:
-                raise TrackFull(f"the {tile.colour} track is at its last position")
-            self._advance_track(seat, tile.colour, "investment", None, events)
-            events.append(self.event(InvestmentResolved, seat, tile.id, "track"))
-        else:
-            if move.name != tile.action:
-                raise WrongInvestmentAction(f"{tile.id}'s action is {tile.action}, not {move.name}")
-            self._action(seat, move.name, move.body, bonus_of(tile.action, tile.bonus), events)
-            events.append(self.event(InvestmentResolved, seat, tile.id, "action"))
-        self.inv_used.append(tile.id)
-        self.inv_held[seat] = None
-        self.queue.pop(0)
-
-    def _play_deliver(self, seat: int, move: Deliver, events: list[Event]) -> None:
-        trips = list(move.trips)
-        tile = self.planning_tile(seat)
-        check_plan(self.people[seat].hood, trips, trips_allowed=self.people[seat].value("green"),
-                   max_pizzas=tile.max_pizzas, max_distance=tile.max_distance)
-        self.plans[seat] = trips
-        self.pending.remove(seat)
-        events.append(self.event(PlanSubmitted, seat))
-        if not self.pending:
-            self._resolve_deliveries(events)
 
     # --- Staircase -----------------------------------------------------------------------------
 
@@ -633,62 +501,9 @@ class Game:
 
     def _advance(self, events: list[Event]) -> None:
         """Run what the rules decide alone until a player must choose or the game ends: each
-        phase's handler (``ADVANCE``) moves on to the next phase, or says a player must choose."""
-        while not self.finished and ADVANCE[self.phase](self, events):
+        phase's ``advance`` (phases.py) moves on to the next phase, or says a player must choose."""
+        while not self.finished and RULES[self.phase].advance(self, events):
             pass
-
-    def _after_place(self, events: list[Event]) -> bool:
-        if any(self.left):
-            return False
-        self._subsidies(events)
-        self._phase_ended(Phase.PLACE, events)
-        self._start_bidding()
-        return True
-
-    def _after_bid(self, events: list[Event]) -> bool:
-        if self._run_bidding(events):
-            return False
-        self.phase, self.queue = Phase.SETTLE, self.rank()
-        self._pay_head(events)
-        return True
-
-    def _after_settle(self, events: list[Event]) -> bool:
-        if self.queue:
-            return False
-        self.phase = Phase.LATE
-        self.queue = [s for s in self.order if s not in self.pos]
-        return True
-
-    def _after_late(self, events: list[Event]) -> bool:
-        while self.queue and (not self.inv_open or self.people[self.queue[0]].lire < C.LATE_PRICE):
-            self.queue.pop(0)
-        if self.queue:
-            return False
-        self._new_order(events)
-        self._phase_ended(Phase.BID, events)
-        self.phase, self.queue = Phase.INVEST, [s for s in self.order if self.inv_held[s]]
-        return True
-
-    def _after_invest(self, events: list[Event]) -> bool:
-        while self.queue and not self.resolutions(self.queue[0]):
-            seat = self.queue.pop(0)
-            held = self.inv_held[seat]
-            assert held is not None, "the queue holds the seats holding an investment tile"
-            events.append(self.event(InvestmentResolved, seat, held, "unused"))
-            self.inv_used.append(held)
-            self.inv_held[seat] = None
-        if self.queue:
-            return False
-        self._phase_ended(Phase.INVEST, events)
-        self.phase = Phase.DELIVER
-        self.plans = {}
-        self.pending = [s for s in self.order if self.dlv_held[s] is not None]
-        if not self.pending:
-            self._resolve_deliveries(events)
-        return True
-
-    def _after_deliver(self, events: list[Event]) -> bool:
-        return False            # the last plan in resolves the deliveries (``_play_deliver``)
 
     def _phase_ended(self, phase: Phase, events: list[Event]) -> None:
         """Close a stretch of play for the table's picture, if players chose in it: a phase the
@@ -839,22 +654,6 @@ class Game:
 
     def log_for(self, seat: int | None) -> list[Event]:
         return [e for e in self.log if e.visible_to(seat)]
-
-
-# Each phase's rules, as boardgame.io's ``phases``: the whole move a player makes in it, and what
-# the rules then do alone (True: the phase moved on, run the next one; False: a player must choose).
-PHASE_MOVES: dict[Phase, tuple[type, ...]] = {
-    Phase.PLACE: (TakeTile, PlaceAction), Phase.BID: (Bid,), Phase.SETTLE: (Settle,), Phase.LATE: (LateInvest,),
-    Phase.INVEST: (ResolveTrack, ResolveAction), Phase.DELIVER: (Deliver,), Phase.OVER: (),
-}
-PLAY: dict[Phase, Callable[[Game, int, Any, list[Event]], None]] = {
-    Phase.PLACE: Game._play_place, Phase.BID: Game._play_bid, Phase.SETTLE: Game._play_settle,
-    Phase.LATE: Game._play_late, Phase.INVEST: Game._play_invest, Phase.DELIVER: Game._play_deliver,
-}
-ADVANCE: dict[Phase, Callable[[Game, list[Event]], bool]] = {
-    Phase.PLACE: Game._after_place, Phase.BID: Game._after_bid, Phase.SETTLE: Game._after_settle,
-    Phase.LATE: Game._after_late, Phase.INVEST: Game._after_invest, Phase.DELIVER: Game._after_deliver,
-}
 
 
 # --- Checks of set-ups -------------------------------------------------------------------------

@@ -16,8 +16,9 @@ from . import components as C
 from .actions import parse_action
 from .errors import BadRotation, GameError, InvalidRecord, MalformedInput
 from .events import Event
-from .game import OPTIONS, Game, Phase, compact_json
+from .game import OPTIONS, Game, compact_json
 from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
+from .phases import Phase
 from .trips import parse_trip
 
 FORMAT = "papa-paolo-record/1"

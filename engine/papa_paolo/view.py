@@ -13,7 +13,7 @@ from operator import attrgetter
 from typing import Any
 
 from . import components as C
-from .game import Phase
+from .phases import Phase
 from .stepper import legal_steps
 
 

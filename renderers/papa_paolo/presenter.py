@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.papa_paolo import components as C
-from engine.papa_paolo.game import Phase
+from engine.papa_paolo.phases import Phase
 from engine.papa_paolo.steps import (
     Act,
     BestPlan,
