@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import Any, TypeVar
 
@@ -96,6 +97,26 @@ def compact_json(value: Any) -> str:
     return "".join(_C_ENCODE(value, 0)) if _C_ENCODE else COMPACT_JSON.encode(value)
 
 
+def write_moves(moves: list[Mapping[str, Any]]) -> list[str]:
+    """Each move's ``compact_json``, encoded in one call: compact JSON holds no newline, and when
+    every move's first key is "player" (as a replay writes them) each move's text starts
+    with it, so the texts are the pieces between the moves. A move not starting with "player", or
+    a piece too many (a "player" inside a move), falls back to one call a move."""
+    # Each move's first key, read at C speed (an empty move has none and ends the list short).
+    firsts = list(map(next, map(iter, moves)))
+    if firsts.count("player") != len(moves):
+        return [compact_json(move) for move in moves]
+    text = compact_json(moves)[1:-1]
+    texts = text.replace('},{"player":', '}\n{"player":').split("\n")
+    if len(texts) == len(moves):
+        return texts
+    return [compact_json(move) for move in moves]
+
+
+# What ``Game.event`` gives in a quiet replay, which keeps no event: one value, never made again.
+QUIET = CycleEnded(0)
+
+
 # ``C.stair_cost(row, col)`` read from a table: the bidding asks it for every space, every turn.
 STAIR_COST = tuple(tuple(C.stair_cost(row, col) if col else 0 for col in range(len(C.STAIRS["column_surcharge"]) + 1))
                    for row in range(C.STAIR_ROWS))
@@ -155,8 +176,8 @@ class Game:
         "inv_stacks", "round", "phase", "order", "turn", "grid", "markers", "left", "coins", "dealt",
         "discarded", "inv_open", "inv_used", "stairs_tiles", "pos", "placed", "out", "bid_turns", "queue",
         "inv_held", "dlv_held", "plans", "pending", "people", "supply", "track_steps", "moves", "by_seat",
-        "record_moves", "log", "finished", "winners", "final", "drafts", "coin_paid", "acted",
-        "lire_history", "shares", "phases_ended",
+        "_texts", "_unwritten", "_log", "_quiet", "_replayed", "finished", "winners", "final", "drafts",
+        "coin_paid", "acted", "lire_history", "shares", "phases_ended", "stretches",
     )
     # The slots, declared: ``from_setup``, ``copy`` and the AI's determinizations build a game
     # through ``__new__`` (no ``__init__``) and fill every one of them.
@@ -197,8 +218,11 @@ class Game:
     track_steps: list[int]
     moves: list[tuple[int, str]]                    # every step, with its seat
     by_seat: list[int]                              # steps per seat
-    record_moves: list[str]                         # whole moves, as their records' JSON
-    log: list[Event]
+    _texts: list[str]                               # whole moves, as their records' JSON (``record_moves``)
+    _unwritten: list[Mapping[str, Any] | tuple[int, Move]]   # moves after those, their texts not yet written
+    _log: list[Event]                               # the events (``log``), but a quiet replay's
+    _quiet: bool                                    # a quiet replay under way: no events, no texts
+    _replayed: tuple[tuple[int, Move | str], ...]   # a quiet replay's moves, its events not yet built
     finished: bool
     winners: tuple[int, ...]
     final: tuple[int, ...] | None
@@ -210,6 +234,7 @@ class Game:
     lire_history: tuple[tuple[int, ...], ...]
     shares: bool
     phases_ended: int
+    stretches: tuple[tuple[int, str], ...]          # (round, phase) of each PhaseEnded, in order
 
     # --- Set-up ------------------------------------------------------------------------------
 
@@ -247,18 +272,20 @@ class Game:
         g.track_steps = [0] * n
         g.dealt, g.discarded, g.inv_used = 0, [], []
         g.inv_held, g.dlv_held = [None] * n, [None] * n
-        g.moves, g.by_seat, g.record_moves = [], [0] * n, []
+        g.moves, g.by_seat, g._texts, g._unwritten = [], [0] * n, [], []
         g.finished, g.winners, g.final = False, (), None
         g.drafts, g.plans, g.pending = {}, {}, []
         g.coin_paid = []
         g.acted = 0             # whole moves played since the last PhaseEnded
         g.phases_ended = 0      # PhaseEnded events in the log: the table's stretches of play closed
+        g.stretches = ()
         g.lire_history = (tuple(p.lire for p in g.people),)      # at the start and after each round
-        g.log = [GameStarted(g.players, tuple(g.order), g.starting)]
+        g._log = [GameStarted(g.players, tuple(g.order), g.starting)]
+        g._quiet, g._replayed = False, ()
         g.shares = False        # the set-up's own events are its own
         g.round = 0
-        g._start_round(g.log)
-        g._advance(g.log)
+        g._start_round(g._log)
+        g._advance(g._log)
         # A game the players play keeps shared copies of its history's values (engine/shared.py);
         # a copy for look-ahead does not, so the AI's guesses never fill the shared table.
         g.shares = True
@@ -272,13 +299,91 @@ class Game:
         other.people = [p.copy() for p in self.people]
         for name in ("order", "grid", "left", "coins", "discarded", "inv_open", "inv_used", "stairs_tiles",
                      "queue", "inv_held", "dlv_held", "pending", "supply", "track_steps", "moves", "by_seat",
-                     "record_moves", "log", "coin_paid"):
+                     "_texts", "_unwritten", "_log", "coin_paid"):
             setattr(other, name, list(getattr(self, name)))
         other.markers, other.pos = dict(self.markers), dict(self.pos)
         other.placed, other.out = set(self.placed), set(self.out)
         other.plans = dict(self.plans)
         other.drafts = dict(self.drafts)      # frozen values (drafts.py)
         return other
+
+    # --- A quiet replay: the state only; texts and events built when read -------------------------
+
+    @contextmanager
+    def quietly(self) -> Iterator[list[tuple[int, Move | str]]]:
+        """A quiet replay: the moves played inside build no events and write no record texts (a
+        replay, record.py's or the bot's restore, mostly wants the state). The caller lists each
+        move it plays (a whole move, or a step's text) in the list given: ``log`` builds their
+        events on first read, by playing them again from the same deal; ``record_moves`` writes
+        their texts when read. It starts right after the set-up (``from_setup``); a refused move
+        leaves a game to throw away, as before."""
+        played: list[tuple[int, Move | str]] = []
+        self._quiet = True
+        try:
+            yield played
+        finally:
+            self._quiet = False
+            self._replayed += tuple(played)
+
+    def write_later(self, moves: Sequence[Mapping[str, Any]]) -> None:
+        """Moves as a record writes them (with their "player"), played without their texts
+        (``play_unwritten``): ``record_moves`` writes them when read."""
+        self._unwritten += moves
+
+    def log_size(self) -> int:
+        """The events held now (a quiet replay's not yet built are not counted): ``log_since``'s mark."""
+        return len(self._log)
+
+    def log_since(self, mark: int) -> list[Event]:
+        """The events added since ``log_size`` gave ``mark`` (nothing read ``log`` in between)."""
+        return self._log[mark:]
+
+    def note(self, kind: type[Event], *fields: Any) -> None:
+        """Add the event ``kind(*fields)`` to the log (none in a quiet replay)."""
+        if not self._quiet:
+            self._log.append(self.event(kind, *fields))
+
+    @property
+    def log(self) -> list[Event]:
+        """Every event so far, in order; a quiet replay's are built here on first read."""
+        if self._replayed:
+            again = Game.from_setup(self.players, self._deal(), self.options, seed=self.seed)
+            dealt = len(again._log)         # the set-up's events, held already; then the replay's
+            self._log[:dealt] = self._replayed_events(again)
+            self._replayed = ()
+        return self._log
+
+    def _replayed_events(self, again: Game) -> list[Event]:
+        """The log of ``again`` (this game as dealt) once the quiet replay's moves are played on it."""
+        from .stepper import apply_step  # (stepper.py plays steps on a Game: it imports this module)
+        from .steps import parse
+
+        for seat, move in self._replayed:
+            if isinstance(move, str):
+                apply_step(again, seat, parse(move))
+            else:
+                again.play_unwritten(seat, move)
+        return again._log
+
+    def _deal(self) -> dict[str, Any]:
+        """The set-up this game was dealt (``from_setup``'s)."""
+        setup: dict[str, Any] = {
+            "starting_tiles": list(self.starting), "city_stack": list(self.city_stack),
+            "coins": [list(c) for c in self.coin_setup],
+            "investment_stacks": {c: list(self.inv_stacks[c]) for c in C.COLOURS}}
+        if self.face_down is not None:
+            setup["face_down_coin"] = list(self.face_down)
+        return setup
+
+    @property
+    def record_moves(self) -> list[str]:
+        """The whole moves played, each as its record's compact JSON text (written when first read)."""
+        if self._unwritten:
+            self._texts += write_moves([move if isinstance(move, Mapping)
+                                        else {"player": self.players[move[0]], **move[1].as_record()}
+                                        for move in self._unwritten])
+            self._unwritten = []
+        return self._texts
 
     # --- Who acts ----------------------------------------------------------------------------
 
@@ -340,13 +445,17 @@ class Game:
         events = self._apply(seat, move)
         # The record's move (with its player) as compact JSON text, which ``to_record`` reads
         # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
-        written = move.as_record() if as_written is None else as_written
-        self.record_moves.append(compact_json({"player": self.players[seat], **written}))
+        # A quiet replay's are written when read (``record_moves``), and those after them then.
+        if self._quiet or self._unwritten:
+            self._unwritten.append((seat, move) if as_written is None else {"player": self.players[seat], **as_written})
+        else:
+            written = move.as_record() if as_written is None else as_written
+            self._texts.append(compact_json({"player": self.players[seat], **written}))
         return self._played(seat, events)
 
     def play_unwritten(self, seat: int, move: Move) -> list[Event]:
-        """``play`` without writing the move's record text: a replay (record.py) writes all of
-        its moves' texts at once, after the last (``record_moves`` is short until then)."""
+        """``play`` without writing the move's record text: a replay (record.py) writes its moves'
+        texts itself (``record_moves`` is short until then)."""
         return self._played(seat, self._apply(seat, move))
 
     def _apply(self, seat: int, move: Move) -> list[Event]:
@@ -364,13 +473,16 @@ class Game:
         self.drafts.pop(seat, None)
         self.acted += 1
         self._advance(events)
-        self.log += events          # shared copies already, in a game that shares (``event``)
+        if not self._quiet:
+            self._log += events     # shared copies already, in a game that shares (``event``)
         return events
 
     def event(self, kind: type[Event], *fields: Any) -> Event:
         """The event ``kind(*fields)``; in a game that shares, its shared copy (engine/shared.py):
         found by its fields alone, not made again, for the kinds that recur from game to game.
         An event holding a dict (a delivery) cannot be hashed: ``shared`` keeps it as made."""
+        if self._quiet:
+            return QUIET        # a quiet replay's: never kept
         if not self.shares:
             return kind(*fields)
         if kind in RECURRING:
@@ -393,10 +505,12 @@ class Game:
         if name == "sponsor":
             events.append(self.event(Sponsored, seat, facts["lire"]))
         elif name == "buy":
-            events.append(self.event(PizzasBought, seat, body[0], facts["cost"], tuple((p[0], p[1], k) for p, k in body[1]),
+            if not self._quiet:
+                events.append(self.event(PizzasBought, seat, body[0], facts["cost"], tuple((p[0], p[1], k) for p, k in body[1]),
                                        facts["lost"]))
         elif name == "express":
-            events.append(self.event(ExpressDelivered, seat, facts["fee"], trip_json(body)))
+            if not self._quiet:
+                events.append(self.event(ExpressDelivered, seat, facts["fee"], trip_json(body)))
             self._score_completions(seat, events)
         elif name == "build":
             events.append(self.event(PizzeriaBuilt, seat, body[0], body[1], facts["cost"]))
@@ -512,6 +626,7 @@ class Game:
             events.append(self.event(PhaseEnded, self.round, phase.value))
             self.acted = 0
             self.phases_ended += 1
+            self.stretches += ((self.round, phase.value),)
 
     def resolutions(self, seat: int) -> list[str]:
         """How ``seat`` may resolve its investment tile now: "track" and/or "action"."""
@@ -544,6 +659,8 @@ class Game:
         self.stairs_tiles = list(C.delivery_tiles_for(self.round, self.n))
         self.pos, self.placed, self.out, self.bid_turns, self.queue = {}, set(), set(), 0, []
         self.phase = Phase.PLACE
+        if self._quiet:
+            return
         shown = tuple(None if self.face_down is not None and i == self.face_down[self.round - 1] else v
                       for i, v in enumerate(self.coins))
         events.append(self.event(RoundStarted, self.round, tuple(self.grid), shown, tuple(self.stairs_tiles),
@@ -593,7 +710,8 @@ class Game:
                 hood.shops[start].pizzas -= len(drops)
                 for q in drops:
                     hood.cities[q].served += 1
-            events.append(self.event(DeliveriesMade, seat, tuple(trip_json(t) for t in trips), sum(len(t[2]) for t in trips)))
+            if not self._quiet:
+                events.append(self.event(DeliveriesMade, seat, tuple(trip_json(t) for t in trips), sum(len(t[2]) for t in trips)))
         self.dlv_held = [None] * self.n
         self.pending = []
         # Phase 6: experience.

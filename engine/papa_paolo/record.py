@@ -16,7 +16,7 @@ from . import components as C
 from .actions import parse_action
 from .errors import BadRotation, GameError, InvalidRecord, MalformedInput
 from .events import Event
-from .game import OPTIONS, Game, compact_json
+from .game import OPTIONS, Game, write_moves
 from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
 from .phases import Phase
 from .trips import parse_trip
@@ -79,22 +79,25 @@ def from_record(record: Any, seed: int | None = None) -> Game:
     if not isinstance(moves, list):
         raise InvalidRecord("moves must be a list", rule="setup")
     seats = {name: seat for seat, name in enumerate(game.players)}
-    # Each move played, as ``play`` would write it: their texts are written together at the end
-    # (one call of the encoder instead of one a move, a tenth of a replay), in the same order.
+    # Each move played, as ``play`` would write it: their texts are written when first read
+    # (``Game.record_moves``, in one call of the encoder), their events built when first read
+    # (``Game.log``): a replay wants the state (``Game.quietly``).
     written: list[Mapping[str, Any]] = []
-    for index, move in enumerate(moves):
-        try:
-            written.append(_replay_move(game, seats, move))
-        except GameError as exc:
-            # The game is thrown away, but the moves before are still encoded: one that JSON
-            # cannot encode raises its TypeError first, as when every move was written as played.
-            write_moves(written)
-            raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
-    game.record_moves += write_moves(written)
+    with game.quietly() as played:
+        for index, move in enumerate(moves):
+            try:
+                written.append(_replay_move(game, seats, move, played))
+            except GameError as exc:
+                # The game is thrown away, but the moves before are still encoded: one that JSON
+                # cannot encode raises its TypeError first, as when every move was written as played.
+                write_moves(written)
+                raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
+    game.write_later(written)
     return game
 
 
-def _replay_move(game: Game, seats: dict[str, int], move: Any) -> Mapping[str, Any]:
+def _replay_move(game: Game, seats: dict[str, int], move: Any,
+                 played: list[tuple[int, Move | str]]) -> Mapping[str, Any]:
     """Play a record's move (``play_move`` of it without its "player") and return it as ``play``
     writes it: the move itself when "player" is its first key (the same text), without taking the
     player out and back in."""
@@ -105,26 +108,12 @@ def _replay_move(game: Game, seats: dict[str, int], move: Any) -> Mapping[str, A
         raise MalformedInput("every move is an object naming its player")
     data = dict(move)
     del data["player"]
-    game.play_unwritten(seat, _parse_in_turn(game, seat, data))
+    whole = _parse_in_turn(game, seat, data)
+    game.play_unwritten(seat, whole)
+    played.append((seat, whole))
     if type(move) is dict and next(iter(move)) == "player":
         return move
     return {"player": game.players[seat], **data}
-
-
-def write_moves(moves: list[Mapping[str, Any]]) -> list[str]:
-    """Each move's ``compact_json``, encoded in one call: compact JSON holds no newline, and when
-    every move's first key is "player" (as ``_replay_move`` writes them) each move's text starts
-    with it, so the texts are the pieces between the moves. A move not starting with "player", or
-    a piece too many (a "player" inside a move), falls back to one call a move."""
-    # Each move's first key, read at C speed (an empty move has none and ends the list short).
-    firsts = list(map(next, map(iter, moves)))
-    if firsts.count("player") != len(moves):
-        return [compact_json(move) for move in moves]
-    text = compact_json(moves)[1:-1]
-    texts = text.replace('},{"player":', '}\n{"player":').split("\n")
-    if len(texts) == len(moves):
-        return texts
-    return [compact_json(move) for move in moves]
 
 
 def play_move(game: Game, seat: int, data: Mapping[str, Any]) -> list[Event]:

@@ -474,15 +474,15 @@ def _why_not(g: Game, seat: int, step: Step, offered: list[Step]) -> Exception:
 
 def apply_step(g: Game, seat: int, step: Step) -> list[Event]:
     check_step(g, seat, step)
-    before = len(g.log)
+    before = g.log_size()
     pair = (seat, str(step))
     g.moves.append(g.share(pair))     # the same pairs recur in every game
     g.by_seat[seat] += 1
     phase = g.phase
     STEPS[phase].make(g, seat, step)
     if phase == Phase.DELIVER and g.phase == phase and seat in g.pending:
-        g.log.append(g.event(PlanStep, seat, pair[1]))
-    return g.log[before:]
+        g.note(PlanStep, seat, pair[1])
+    return g.log_since(before)
 
 
 def _place(g: Game, seat: int, step: Step) -> None:
