@@ -11,7 +11,7 @@ the menu offers them. Positions come from the functions the drawing uses (``boar
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.interface import BoardPlace
 from engine.papa_paolo.steps import Step, parse
@@ -31,9 +31,9 @@ def board_spots(view, choices: Sequence[Any], layout: str = "landscape") -> list
     spots = []
     for choice, place in placed:
         if place.area == "grid":
-            spots.append(Spot(choice, board.space_box(*grid, *place.at, k)))
+            spots.append(Spot(choice, board.space_box(*grid, *_cell(place), k)))
         elif place.area == "stairs":
-            spots.append(Spot(choice, board.stair_box(*stairs, *place.at, k)))
+            spots.append(Spot(choice, board.stair_box(*stairs, *_cell(place), k)))
         elif place.at in view.investment_open:
             spots.append(Spot(choice, board.investment_box(view, *stairs, view.investment_open.index(place.at), k)))
     return spots
@@ -43,10 +43,15 @@ def seat_spots(view, choices: Sequence[Any]) -> list[Spot]:
     spots = []
     for choice, place in _places(choices):
         if place.area == "neighbourhood":
-            spots.append(Spot(choice, hoodimage.square_box(view, place.at), "seat"))
+            spots.append(Spot(choice, hoodimage.square_box(view, _cell(place)), "seat"))
         elif place.area == "rotations":
-            spots.append(Spot(choice, hoodimage.rotation_box(view, place.at), "seat"))
+            spots.append(Spot(choice, hoodimage.rotation_box(view, cast(int, place.at)), "seat"))
     return spots
+
+
+def _cell(place: BoardPlace) -> tuple[int, int]:
+    """A place's (row, column) on the board, or (x, y) square in a neighbourhood (steps.py)."""
+    return cast(tuple[int, int], place.at)
 
 
 def _places(choices: Sequence[Any]) -> list[tuple[Any, BoardPlace]]:

@@ -11,6 +11,7 @@ drawing uses (``layout`` for the map, ``mapimage.offer_list`` and ``offer_rows``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from engine.paris_paris.actions import Pick
 
@@ -38,7 +39,7 @@ def map_spots(view, choices: Sequence[Pick], layout: str = "landscape") -> list[
                       for i, tile in enumerate(offer) if str(tile) == place.at]
             spots += [Spot(pick, box) for text, box in rows if text == place.at]
         elif places.count(place) == 1:
-            station, evicted = place.at
+            station, evicted = cast(tuple[str, int], place.at)        # (Pick.place: the shop's)
             owners = view.board.get(station, ())
             spots += [Spot(pick, L.pixel_box(L.house_box(station, slot, len(owners)), width))
                       for slot, owner in enumerate(owners) if owner == evicted]
