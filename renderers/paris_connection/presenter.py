@@ -213,10 +213,10 @@ class ParisConnectionPresenter(Presenter):
         return COMPANY_RGB.get(colour)
 
     def choice_text(self, choice, view, language: str) -> str:
-        return _said(choice.label(), "pc.reply.", language)
+        return _said(choice.label(), REPLY, "pc.reply.", language)
 
     def short_choice_text(self, choice, language: str) -> str:
-        return _said(choice.label(), "pc.short.", language)
+        return _said(choice.label(), SHORT, "pc.short.", language)
 
     # ---- boards and pictures ---------------------------------------------------------------------
     def board_text(self, view, language: str) -> str:
@@ -284,15 +284,21 @@ def _hex_item(place: Place) -> MenuItem:
     return MenuItem(words.hex_label(place.hex), choice=place)
 
 
-def _said(label: Label, prefix: str, language: str) -> str:
-    """A choice in words, from what its button names (``Choice.label``): ``prefix`` says how long."""
+# A made choice in words, by its label's kind: for the one who made it, and in a few words (a trade's
+# key also says its count: ``_said``).
+REPLY = {"build": "pc.reply.build", "place": "pc.reply.place", "undo": "pc.reply.undo", "done": "pc.reply.done"}
+SHORT = {"build": "pc.short.build", "place": "pc.short.place", "undo": "pc.short.undo", "done": "pc.short.done"}
+
+
+def _said(label: Label, keys: dict[str, str], prefix: str, language: str) -> str:
+    """A choice in words, from what its button names (``Choice.label``); ``keys``/``prefix``: how long."""
     kind, args = label.kind, label.args
     if kind == "build":
-        return t(language, prefix + "build", colour=colour_word(args["colour"], language))
+        return t(language, keys[kind], colour=colour_word(args["colour"], language))
     if kind == "place":
-        return t(language, prefix + "place", hex=words.hex_text(args["hex"]))
-    if kind in ("undo", "done"):
-        return t(language, prefix + kind)
+        return t(language, keys[kind], hex=words.hex_text(args["hex"]))
+    if kind in keys:
+        return t(language, keys[kind])
     count = args["count"]
     return t(language, f"{prefix}trade_{count}", give=colour_word(args["give"], language),
              take=colour_word(args["take"], language, count=count))
