@@ -165,7 +165,7 @@ class PapaDefinition(GameDefinition):
                     apply_step(game, seat, parse(text))     # checked there: a replay checks each step once
                 except GameError as exc:
                     raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
-                played.append((seat, text))
+                played.append(game.moves[-1])           # the step as kept: (seat, its text), shared
         return PapaMatch(game)
 
     def record_of(self, setup: Mapping[str, Any], moves: Sequence[Any]) -> dict[str, Any]:
