@@ -1,16 +1,16 @@
 """The round's phases (PAPA_PAOLO.md §4-§6), one record each (``PhaseRules``): its rules' number,
-who acts in it, the whole moves a player makes in it and how each plays (``play``), and what the
-rules then do alone (``advance``): whether the phase has ended, and which phase follows (True: it
-moved on, run the next one; False: a player must choose). As boardgame.io's ``phases``.
+who acts in it, the whole moves a player makes in it, how each plays (``play``) and how a record's
+JSON object writes it (``read``, moves.py), and what the rules then do alone (``advance``): whether
+the phase has ended, and which phase follows (True: it moved on, run the next one; False: a player
+must choose). As boardgame.io's ``phases``.
 
 ``Game`` (game.py) holds the state and the helpers these share; it reads a phase's record through
-``Phase.rules``. Play in steps (stepper.py) and the record's JSON (record.py) are per phase too,
-each in its own module and keyed by ``Phase``.
+``Phase.rules``. Play in steps keeps its own record a phase (``stepper.STEPS``: it builds on Game).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -41,7 +41,24 @@ from .events import (
     TileTaken,
 )
 from .hood import City, rotated
-from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
+from .moves import (
+    Bid,
+    Deliver,
+    LateInvest,
+    Move,
+    PlaceAction,
+    ResolveAction,
+    ResolveTrack,
+    Settle,
+    TakeTile,
+    read_bid,
+    read_deliver,
+    read_late,
+    read_none,
+    read_place,
+    read_resolve,
+    read_settle,
+)
 from .trips import check_plan
 
 if TYPE_CHECKING:
@@ -87,6 +104,7 @@ class PhaseRules:
     moves: tuple[type[Move], ...]
     play: Callable[[Game, int, Any, list[Event]], None]
     advance: Callable[[Game, list[Event]], bool]
+    read: Callable[[Mapping[str, Any]], Move]        # its move as a record's JSON object writes it
 
 
 # --- Each phase's moves ----------------------------------------------------------------------------
@@ -269,11 +287,12 @@ def after_none(g: Game, events: list[Event]) -> bool:
 
 
 RULES: dict[Phase, PhaseRules] = {
-    Phase.PLACE: PhaseRules(1, Acting.IN_TURN, (TakeTile, PlaceAction), play_place, after_place),
-    Phase.BID: PhaseRules(3, Acting.IN_TURN, (Bid,), play_bid, after_bid),
-    Phase.SETTLE: PhaseRules(3, Acting.QUEUED, (Settle,), play_settle, after_settle),
-    Phase.LATE: PhaseRules(3, Acting.QUEUED, (LateInvest,), play_late, after_late),
-    Phase.INVEST: PhaseRules(4, Acting.QUEUED, (ResolveTrack, ResolveAction), play_invest, after_invest),
-    Phase.DELIVER: PhaseRules(5, Acting.AT_ONCE, (Deliver,), play_deliver, after_deliver),
-    Phase.OVER: PhaseRules(6, Acting.NOBODY, (), play_none, after_none),
+    Phase.PLACE: PhaseRules(1, Acting.IN_TURN, (TakeTile, PlaceAction), play_place, after_place, read_place),
+    Phase.BID: PhaseRules(3, Acting.IN_TURN, (Bid,), play_bid, after_bid, read_bid),
+    Phase.SETTLE: PhaseRules(3, Acting.QUEUED, (Settle,), play_settle, after_settle, read_settle),
+    Phase.LATE: PhaseRules(3, Acting.QUEUED, (LateInvest,), play_late, after_late, read_late),
+    Phase.INVEST: PhaseRules(4, Acting.QUEUED, (ResolveTrack, ResolveAction), play_invest, after_invest,
+                             read_resolve),
+    Phase.DELIVER: PhaseRules(5, Acting.AT_ONCE, (Deliver,), play_deliver, after_deliver, read_deliver),
+    Phase.OVER: PhaseRules(6, Acting.NOBODY, (), play_none, after_none, read_none),
 }
