@@ -27,9 +27,9 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from . import components as C
-from .game import Phase
 from .hood import WAYS, City, Geometry, Hood, Pos, Shop, rotated
 from .memo import Memo
+from .phases import Phase
 from .steps import (
     Act,
     BestPlan,

@@ -71,8 +71,9 @@ from .events import (
     Sponsored,
     StairsPaid,
 )
-from .game import Game, Phase
+from .game import Game
 from .hood import Hood, reading_order
+from .phases import Phase
 from .stepper import apply_step, legal_steps, without_shortcuts
 from .steps import Step
 from .view import PapaView, sight_of
@@ -186,10 +187,11 @@ class Knowledge:
         g.plans, g.pending, g.drafts = {s: [] for s in v.planned}, [], {}
         g.people = [Player(hood_of(v, s), self.lire[s], dict(v.tracks[s])) for s in range(n)]
         g.supply = list(v.supply)
-        g.track_steps, g.moves, g.by_seat, g.record_moves = [0] * n, [], [0] * n, []
+        g.track_steps, g.moves, g.by_seat, g._texts, g._unwritten = [0] * n, [], [0] * n, [], []
         # The stretches closed so far, so the determinization's views equal the game's.
-        g.log = [PhaseEnded(r, phase) for r, phase in v.stretches]
-        g.phases_ended = len(v.stretches)
+        g._log = [PhaseEnded(r, phase) for r, phase in v.stretches]
+        g._quiet, g._replayed = False, ()
+        g.phases_ended, g.stretches = len(v.stretches), v.stretches
         g.coin_paid = []
         g.acted = 0                                            # the stretch's pictures: none here
         g.lire_history = (tuple(self.lire),)                   # only the final picture reads it

@@ -154,16 +154,18 @@ class PapaDefinition(GameDefinition):
         seed = setup.get("seed") if isinstance(setup, Mapping) else None
         bare = {k: v for k, v in setup.items() if k != "seed"} if isinstance(setup, Mapping) else setup
         game = game_from_setup(bare, seed if type(seed) is int else None)
-        for index, move in enumerate(moves):
-            try:
-                if isinstance(move, str):
-                    acting = game.to_act()
-                    seat, text = (acting[0] if acting else 0), move
-                else:
-                    seat, text = move
-                apply_step(game, seat, parse(text))     # checked there: a replay checks each step once
-            except GameError as exc:
-                raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
+        with game.quietly() as played:      # the state only: events and texts built when read
+            for index, move in enumerate(moves):
+                try:
+                    if isinstance(move, str):
+                        acting = game.to_act()
+                        seat, text = (acting[0] if acting else 0), move
+                    else:
+                        seat, text = move
+                    apply_step(game, seat, parse(text))     # checked there: a replay checks each step once
+                except GameError as exc:
+                    raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
+                played.append(game.moves[-1])           # the step as kept: (seat, its text), shared
         return PapaMatch(game)
 
     def record_of(self, setup: Mapping[str, Any], moves: Sequence[Any]) -> dict[str, Any]:

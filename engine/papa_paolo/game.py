@@ -2,7 +2,7 @@
 
 ``Game`` is mutable: whole moves (moves.py; record.py reads a record's JSON objects into them)
 change it in place through ``play`` and return the events they caused. A round runs through
-each ``Phase`` in turn; each has its whole move (``PLAY``) and what the rules then do alone (``ADVANCE``):
+each ``Phase`` in turn; each has its record (phases.py): its whole moves and what the rules then do alone:
 the automatic phases (subsidies, experience, preparation) and the decisions the rules make alone
 (a pass when not outbid, leaving the staircase when nothing is affordable, an investment with no
 use) run inside ``_advance`` until a player must decide. Play in small steps (buttons) lives in
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from enum import StrEnum
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import Any, TypeVar
 
@@ -34,20 +34,10 @@ from .actions import (
     do_action,
 )
 from .errors import (
-    ActionNotOnSpace,
     GameIsOver,
     InvalidSetup,
     MalformedInput,
-    NoLegalPlacement,
-    NoSuchSpace,
-    NoTileThere,
     NotYourTurn,
-    SpaceTaken,
-    StairsIllegal,
-    TileNotOpen,
-    TrackFull,
-    WrongInvestmentAction,
-    fault,
 )
 from .events import (
     BidPlaced,
@@ -73,40 +63,18 @@ from .events import (
     RoundStarted,
     Sponsored,
     StairsPaid,
-    TileTaken,
     TrackAdvanced,
 )
-from .hood import City, Hood, Pos, Shop, rotated
-from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
-from .trips import Trip, check_plan, trip_json
+from .hood import City, Hood, Pos, Shop
+from .moves import Move
+from .phases import RULES, Acting, Phase
+from .trips import Trip, trip_json
 
 OPTIONS = ("hidden_money", "first_player_coin", "reverse_bid_order", "money_bonus", "two_player_preview",
            "express_ignores_roads")
 
 
-class Phase(StrEnum):
-    """Where a round stands (its values are the words views, stored data and renderers use)."""
-
-    PLACE = "place"         # phase 1: markers on the grid, a tile or an action each
-    BID = "bid"             # phase 3: the staircase auction
-    SETTLE = "settle"       # phase 3: the staircase paid, top first, each taking an investment tile
-    LATE = "late"           # phase 3: those off the staircase may buy one late
-    INVEST = "invest"       # phase 4: investment tiles resolved
-    DELIVER = "deliver"     # phase 5: delivery plans, all at once
-    OVER = "over"           # the game has ended
-
-    @property
-    def number(self) -> int:
-        """The rules' phase number (2 and 6 run alone)."""
-        return PHASE_NUMBER[self]
-
-
 H = TypeVar("H", bound=Hashable)                  # a value the shared table can keep (``Game.share``)
-BY_TURN = frozenset({Phase.PLACE, Phase.BID})      # one seat at a time, in turn order
-AT_ONCE = frozenset({Phase.DELIVER})               # every seat still to plan, at once
-# (the other phases serve a queue of seats: settling the staircase, late investments, resolutions)
-PHASE_NUMBER = {Phase.PLACE: 1, Phase.BID: 3, Phase.SETTLE: 3, Phase.LATE: 3, Phase.INVEST: 4, Phase.DELIVER: 5,
-                Phase.OVER: 6}
 BID_CAP_FACTOR = 10
 # The events that recur from game to game (a few seats, spaces, tiles and amounts): made once,
 # found by their fields after (``Game.event``). The others (a tile placed on a square, a round's
@@ -127,6 +95,26 @@ _C_ENCODE = json.encoder.c_make_encoder and json.encoder.c_make_encoder(  # type
 def compact_json(value: Any) -> str:
     """``COMPACT_JSON.encode(value)``."""
     return "".join(_C_ENCODE(value, 0)) if _C_ENCODE else COMPACT_JSON.encode(value)
+
+
+def write_moves(moves: list[Mapping[str, Any]]) -> list[str]:
+    """Each move's ``compact_json``, encoded in one call: compact JSON holds no newline, and when
+    every move's first key is "player" (as a replay writes them) each move's text starts
+    with it, so the texts are the pieces between the moves. A move not starting with "player", or
+    a piece too many (a "player" inside a move), falls back to one call a move."""
+    # Each move's first key, read at C speed (an empty move has none and ends the list short).
+    firsts = list(map(next, map(iter, moves)))
+    if firsts.count("player") != len(moves):
+        return [compact_json(move) for move in moves]
+    text = compact_json(moves)[1:-1]
+    texts = text.replace('},{"player":', '}\n{"player":').split("\n")
+    if len(texts) == len(moves):
+        return texts
+    return [compact_json(move) for move in moves]
+
+
+# What ``Game.event`` gives in a quiet replay, which keeps no event: one value, never made again.
+QUIET = CycleEnded(0)
 
 
 # ``C.stair_cost(row, col)`` read from a table: the bidding asks it for every space, every turn.
@@ -188,8 +176,8 @@ class Game:
         "inv_stacks", "round", "phase", "order", "turn", "grid", "markers", "left", "coins", "dealt",
         "discarded", "inv_open", "inv_used", "stairs_tiles", "pos", "placed", "out", "bid_turns", "queue",
         "inv_held", "dlv_held", "plans", "pending", "people", "supply", "track_steps", "moves", "by_seat",
-        "record_moves", "log", "finished", "winners", "final", "drafts", "coin_paid", "acted",
-        "lire_history", "shares", "phases_ended",
+        "_texts", "_unwritten", "_log", "_quiet", "_replayed", "finished", "winners", "final", "drafts",
+        "coin_paid", "acted", "lire_history", "shares", "phases_ended", "stretches",
     )
     # The slots, declared: ``from_setup``, ``copy`` and the AI's determinizations build a game
     # through ``__new__`` (no ``__init__``) and fill every one of them.
@@ -230,8 +218,11 @@ class Game:
     track_steps: list[int]
     moves: list[tuple[int, str]]                    # every step, with its seat
     by_seat: list[int]                              # steps per seat
-    record_moves: list[str]                         # whole moves, as their records' JSON
-    log: list[Event]
+    _texts: list[str]                               # whole moves, as their records' JSON (``record_moves``)
+    _unwritten: list[Mapping[str, Any] | tuple[int, Move]]   # moves after those, their texts not yet written
+    _log: list[Event]                               # the events (``log``), but a quiet replay's
+    _quiet: bool                                    # a quiet replay under way: no events, no texts
+    _replayed: tuple[tuple[int, Move | str], ...]   # a quiet replay's moves, its events not yet built
     finished: bool
     winners: tuple[int, ...]
     final: tuple[int, ...] | None
@@ -243,6 +234,7 @@ class Game:
     lire_history: tuple[tuple[int, ...], ...]
     shares: bool
     phases_ended: int
+    stretches: tuple[tuple[int, str], ...]          # (round, phase) of each PhaseEnded, in order
 
     # --- Set-up ------------------------------------------------------------------------------
 
@@ -280,18 +272,20 @@ class Game:
         g.track_steps = [0] * n
         g.dealt, g.discarded, g.inv_used = 0, [], []
         g.inv_held, g.dlv_held = [None] * n, [None] * n
-        g.moves, g.by_seat, g.record_moves = [], [0] * n, []
+        g.moves, g.by_seat, g._texts, g._unwritten = [], [0] * n, [], []
         g.finished, g.winners, g.final = False, (), None
         g.drafts, g.plans, g.pending = {}, {}, []
         g.coin_paid = []
         g.acted = 0             # whole moves played since the last PhaseEnded
         g.phases_ended = 0      # PhaseEnded events in the log: the table's stretches of play closed
+        g.stretches = ()
         g.lire_history = (tuple(p.lire for p in g.people),)      # at the start and after each round
-        g.log = [GameStarted(g.players, tuple(g.order), g.starting)]
+        g._log = [GameStarted(g.players, tuple(g.order), g.starting)]
+        g._quiet, g._replayed = False, ()
         g.shares = False        # the set-up's own events are its own
         g.round = 0
-        g._start_round(g.log)
-        g._advance(g.log)
+        g._start_round(g._log)
+        g._advance(g._log)
         # A game the players play keeps shared copies of its history's values (engine/shared.py);
         # a copy for look-ahead does not, so the AI's guesses never fill the shared table.
         g.shares = True
@@ -305,7 +299,7 @@ class Game:
         other.people = [p.copy() for p in self.people]
         for name in ("order", "grid", "left", "coins", "discarded", "inv_open", "inv_used", "stairs_tiles",
                      "queue", "inv_held", "dlv_held", "pending", "supply", "track_steps", "moves", "by_seat",
-                     "record_moves", "log", "coin_paid"):
+                     "_texts", "_unwritten", "_log", "coin_paid"):
             setattr(other, name, list(getattr(self, name)))
         other.markers, other.pos = dict(self.markers), dict(self.pos)
         other.placed, other.out = set(self.placed), set(self.out)
@@ -313,15 +307,93 @@ class Game:
         other.drafts = dict(self.drafts)      # frozen values (drafts.py)
         return other
 
+    # --- A quiet replay: the state only; texts and events built when read -------------------------
+
+    @contextmanager
+    def quietly(self) -> Iterator[list[tuple[int, Move | str]]]:
+        """A quiet replay: the moves played inside build no events and write no record texts (a
+        replay, record.py's or the bot's restore, mostly wants the state). The caller lists each
+        move it plays (a whole move, or a step's text) in the list given: ``log`` builds their
+        events on first read, by playing them again from the same deal; ``record_moves`` writes
+        their texts when read. It starts right after the set-up (``from_setup``); a refused move
+        leaves a game to throw away, as before."""
+        played: list[tuple[int, Move | str]] = []
+        self._quiet = True
+        try:
+            yield played
+        finally:
+            self._quiet = False
+            self._replayed += tuple(played)
+
+    def write_later(self, moves: Sequence[Mapping[str, Any]]) -> None:
+        """Moves as a record writes them (with their "player"), played without their texts
+        (``play_unwritten``): ``record_moves`` writes them when read."""
+        self._unwritten += moves
+
+    def log_size(self) -> int:
+        """The events held now (a quiet replay's not yet built are not counted): ``log_since``'s mark."""
+        return len(self._log)
+
+    def log_since(self, mark: int) -> list[Event]:
+        """The events added since ``log_size`` gave ``mark`` (nothing read ``log`` in between)."""
+        return self._log[mark:]
+
+    def note(self, kind: type[Event], *fields: Any) -> None:
+        """Add the event ``kind(*fields)`` to the log (none in a quiet replay)."""
+        if not self._quiet:
+            self._log.append(self.event(kind, *fields))
+
+    @property
+    def log(self) -> list[Event]:
+        """Every event so far, in order; a quiet replay's are built here on first read."""
+        if self._replayed:
+            again = Game.from_setup(self.players, self._deal(), self.options, seed=self.seed)
+            dealt = len(again._log)         # the set-up's events, held already; then the replay's
+            self._log[:dealt] = self._replayed_events(again)
+            self._replayed = ()
+        return self._log
+
+    def _replayed_events(self, again: Game) -> list[Event]:
+        """The log of ``again`` (this game as dealt) once the quiet replay's moves are played on it."""
+        from .stepper import apply_step  # (stepper.py plays steps on a Game: it imports this module)
+        from .steps import parse
+
+        for seat, move in self._replayed:
+            if isinstance(move, str):
+                apply_step(again, seat, parse(move))
+            else:
+                again.play_unwritten(seat, move)
+        return again._log
+
+    def _deal(self) -> dict[str, Any]:
+        """The set-up this game was dealt (``from_setup``'s)."""
+        setup: dict[str, Any] = {
+            "starting_tiles": list(self.starting), "city_stack": list(self.city_stack),
+            "coins": [list(c) for c in self.coin_setup],
+            "investment_stacks": {c: list(self.inv_stacks[c]) for c in C.COLOURS}}
+        if self.face_down is not None:
+            setup["face_down_coin"] = list(self.face_down)
+        return setup
+
+    @property
+    def record_moves(self) -> list[str]:
+        """The whole moves played, each as its record's compact JSON text (written when first read)."""
+        if self._unwritten:
+            self._texts += write_moves([move if isinstance(move, Mapping)
+                                        else {"player": self.players[move[0]], **move[1].as_record()}
+                                        for move in self._unwritten])
+            self._unwritten = []
+        return self._texts
+
     # --- Who acts ----------------------------------------------------------------------------
 
     def to_act(self) -> tuple[int, ...]:
         if self.finished:
             return ()
-        phase = self.phase
-        if phase in BY_TURN:
+        acting = RULES[self.phase].acting
+        if acting is Acting.IN_TURN:
             return (self.order[self.turn],)
-        if phase in AT_ONCE:
+        if acting is Acting.AT_ONCE:
             return tuple(s for s in self.order if s in self.pending)
         return (self.queue[0],)
 
@@ -360,10 +432,10 @@ class Game:
     def _may_move(self, seat: int) -> bool:
         """``seat in self.to_act()`` of a game not over, without building it: every move asks.
         (The seats still to plan are listed in turn order, so the order adds nothing there.)"""
-        phase = self.phase
-        if phase in BY_TURN:
+        acting = RULES[self.phase].acting
+        if acting is Acting.IN_TURN:
             return seat == self.order[self.turn]
-        if phase in AT_ONCE:
+        if acting is Acting.AT_ONCE:
             return seat in self.pending
         return seat == self.queue[0]
 
@@ -373,22 +445,27 @@ class Game:
         events = self._apply(seat, move)
         # The record's move (with its player) as compact JSON text, which ``to_record`` reads
         # back: a fraction of the memory of nested dicts and lists, in every game the bot keeps.
-        written = move.as_record() if as_written is None else as_written
-        self.record_moves.append(compact_json({"player": self.players[seat], **written}))
+        # A quiet replay's are written when read (``record_moves``), and those after them then.
+        if self._quiet or self._unwritten:
+            self._unwritten.append((seat, move) if as_written is None else {"player": self.players[seat], **as_written})
+        else:
+            written = move.as_record() if as_written is None else as_written
+            self._texts.append(compact_json({"player": self.players[seat], **written}))
         return self._played(seat, events)
 
     def play_unwritten(self, seat: int, move: Move) -> list[Event]:
-        """``play`` without writing the move's record text: a replay (record.py) writes all of
-        its moves' texts at once, after the last (``record_moves`` is short until then)."""
+        """``play`` without writing the move's record text: a replay (record.py) writes its moves'
+        texts itself (``record_moves`` is short until then)."""
         return self._played(seat, self._apply(seat, move))
 
     def _apply(self, seat: int, move: Move) -> list[Event]:
         """Check ``move`` of ``seat`` and apply it (refused: nothing changed); its events."""
         self.check_turn(seat)
-        if not isinstance(move, PHASE_MOVES[self.phase]):
+        rules = RULES[self.phase]
+        if not isinstance(move, rules.moves):
             raise MalformedInput(f"not a move of phase {self.phase}: {type(move).__name__}")
         events: list[Event] = []
-        PLAY[self.phase](self, seat, move, events)
+        rules.play(self, seat, move, events)
         return events
 
     def _played(self, seat: int, events: list[Event]) -> list[Event]:
@@ -396,13 +473,16 @@ class Game:
         self.drafts.pop(seat, None)
         self.acted += 1
         self._advance(events)
-        self.log += events          # shared copies already, in a game that shares (``event``)
+        if not self._quiet:
+            self._log += events     # shared copies already, in a game that shares (``event``)
         return events
 
     def event(self, kind: type[Event], *fields: Any) -> Event:
         """The event ``kind(*fields)``; in a game that shares, its shared copy (engine/shared.py):
         found by its fields alone, not made again, for the kinds that recur from game to game.
         An event holding a dict (a delivery) cannot be hashed: ``shared`` keeps it as made."""
+        if self._quiet:
+            return QUIET        # a quiet replay's: never kept
         if not self.shares:
             return kind(*fields)
         if kind in RECURRING:
@@ -412,44 +492,6 @@ class Game:
     def share(self, value: H) -> H:
         """``value``'s shared copy in a game that shares (engine/shared.py), else ``value``."""
         return shared(value) if self.shares else value
-
-    def _play_place(self, seat: int, move: TakeTile | PlaceAction, events: list[Event]) -> None:
-        r, c = move.space
-        if not (0 <= r < self.board.rows and 0 <= c < self.board.cols):
-            raise NoSuchSpace(f"there is no space [{r}, {c}] on this board")
-        index = r * self.board.cols + c
-        if index in self.markers:
-            raise SpaceTaken(f"space [{r}, {c}] already holds a marker")
-        person = self.people[seat]
-        if isinstance(move, TakeTile):
-            square, rotation = move.square, move.rotation
-            tile_id = self.grid[index]
-            if tile_id is None:
-                raise NoTileThere(f"the tile of space [{r}, {c}] is gone")
-            tile = C.CITY_TILES[tile_id]
-            roads = rotated(tile.roads, rotation)
-            code = person.hood.placement_fault(square, roads)
-            if code is not None:
-                # A tile that fits nowhere is refused as such before its square is blamed (a
-                # fitting square means it fits somewhere, so a replay need not list them all).
-                if not person.hood.placements(tile, first_only=True):
-                    raise NoLegalPlacement(f"{tile_id} fits nowhere in the neighbourhood")
-                raise fault(code, f"{tile_id} on {square}")
-            self.markers[index] = seat
-            self.left[seat] -= 1
-            self.grid[index] = None
-            person.hood.cities[square] = City(tile_id, tile.colour, roads, tile.houses)
-            events += [self.event(MarkerPlaced, seat, (r, c)),
-                       self.event(TileTaken, seat, (r, c), tile_id, square, rotation)]
-        else:
-            name, body = move.name, move.body
-            if name != "none" and name not in self.board.actions_at(r, c):
-                raise ActionNotOnSpace(f"space [{r}, {c}] offers {', '.join(self.board.actions_at(r, c))}, "
-                                       f"not {name}")
-            self._action(seat, name, body, NO_BONUS, events, space=(r, c))
-            self.markers[index] = seat
-            self.left[seat] -= 1
-        self._next_placer()
 
     def _action(self, seat: int, name: str, body: Any, bonus: Bonus, events: list[Event],
                 space: tuple[int, int] | None = None) -> None:
@@ -463,10 +505,12 @@ class Game:
         if name == "sponsor":
             events.append(self.event(Sponsored, seat, facts["lire"]))
         elif name == "buy":
-            events.append(self.event(PizzasBought, seat, body[0], facts["cost"], tuple((p[0], p[1], k) for p, k in body[1]),
+            if not self._quiet:
+                events.append(self.event(PizzasBought, seat, body[0], facts["cost"], tuple((p[0], p[1], k) for p, k in body[1]),
                                        facts["lost"]))
         elif name == "express":
-            events.append(self.event(ExpressDelivered, seat, facts["fee"], trip_json(body)))
+            if not self._quiet:
+                events.append(self.event(ExpressDelivered, seat, facts["fee"], trip_json(body)))
             self._score_completions(seat, events)
         elif name == "build":
             events.append(self.event(PizzeriaBuilt, seat, body[0], body[1], facts["cost"]))
@@ -478,68 +522,6 @@ class Game:
             self.turn = (self.turn + 1) % self.n
             if self.left[self.order[self.turn]]:
                 return
-
-    def _play_bid(self, seat: int, move: Bid, events: list[Event]) -> None:
-        row, col = move.space
-        if not self.stair_open(seat, row, col):
-            raise StairsIllegal(self._stairs_why(seat, row, col))
-        self.pos[seat] = (row, col)
-        self.placed.add(seat)
-        events.append(self.event(BidPlaced, seat, row, col))
-        self._next_bidder()
-
-    def _play_settle(self, seat: int, move: Settle, events: list[Event]) -> None:
-        tile = move.tile
-        if tile not in self.inv_open:
-            raise TileNotOpen(f"{tile!r} is not an open investment tile"[:80])
-        self.inv_open.remove(tile)
-        self.inv_held[seat] = tile
-        col = self.pos[seat][1]
-        self.dlv_held[seat] = self.stairs_tiles[col - 1]
-        events += [self.event(InvestmentTaken, seat, tile, False),
-                   self.event(DeliveryTileTaken, seat, self.dlv_held[seat])]
-        self.queue.pop(0)
-        self._pay_head(events)
-
-    def _play_late(self, seat: int, move: LateInvest, events: list[Event]) -> None:
-        tile = move.tile
-        if tile is None:
-            events.append(self.event(LateDeclined, seat))
-        else:
-            if tile not in self.inv_open:
-                raise TileNotOpen(f"{tile!r} is not an open investment tile"[:80])
-            self.inv_open.remove(tile)
-            self.inv_held[seat] = tile
-            self.people[seat].lire -= C.LATE_PRICE
-            events.append(self.event(InvestmentTaken, seat, tile, True))
-        self.queue.pop(0)
-
-    def _play_invest(self, seat: int, move: ResolveTrack | ResolveAction, events: list[Event]) -> None:
-        tile = C.INVESTMENT_TILES[self.inv_held[seat]]
-        if isinstance(move, ResolveTrack):
-            if self.people[seat].tracks[tile.colour] >= C.TRACK_TOP:
-                raise TrackFull(f"the {tile.colour} track is at its last position")
-            self._advance_track(seat, tile.colour, "investment", None, events)
-            events.append(self.event(InvestmentResolved, seat, tile.id, "track"))
-        else:
-            if move.name != tile.action:
-                raise WrongInvestmentAction(f"{tile.id}'s action is {tile.action}, not {move.name}")
-            self._action(seat, move.name, move.body, bonus_of(tile.action, tile.bonus), events)
-            events.append(self.event(InvestmentResolved, seat, tile.id, "action"))
-        self.inv_used.append(tile.id)
-        self.inv_held[seat] = None
-        self.queue.pop(0)
-
-    def _play_deliver(self, seat: int, move: Deliver, events: list[Event]) -> None:
-        trips = list(move.trips)
-        tile = self.planning_tile(seat)
-        check_plan(self.people[seat].hood, trips, trips_allowed=self.people[seat].value("green"),
-                   max_pizzas=tile.max_pizzas, max_distance=tile.max_distance)
-        self.plans[seat] = trips
-        self.pending.remove(seat)
-        events.append(self.event(PlanSubmitted, seat))
-        if not self.pending:
-            self._resolve_deliveries(events)
 
     # --- Staircase -----------------------------------------------------------------------------
 
@@ -633,62 +615,9 @@ class Game:
 
     def _advance(self, events: list[Event]) -> None:
         """Run what the rules decide alone until a player must choose or the game ends: each
-        phase's handler (``ADVANCE``) moves on to the next phase, or says a player must choose."""
-        while not self.finished and ADVANCE[self.phase](self, events):
+        phase's ``advance`` (phases.py) moves on to the next phase, or says a player must choose."""
+        while not self.finished and RULES[self.phase].advance(self, events):
             pass
-
-    def _after_place(self, events: list[Event]) -> bool:
-        if any(self.left):
-            return False
-        self._subsidies(events)
-        self._phase_ended(Phase.PLACE, events)
-        self._start_bidding()
-        return True
-
-    def _after_bid(self, events: list[Event]) -> bool:
-        if self._run_bidding(events):
-            return False
-        self.phase, self.queue = Phase.SETTLE, self.rank()
-        self._pay_head(events)
-        return True
-
-    def _after_settle(self, events: list[Event]) -> bool:
-        if self.queue:
-            return False
-        self.phase = Phase.LATE
-        self.queue = [s for s in self.order if s not in self.pos]
-        return True
-
-    def _after_late(self, events: list[Event]) -> bool:
-        while self.queue and (not self.inv_open or self.people[self.queue[0]].lire < C.LATE_PRICE):
-            self.queue.pop(0)
-        if self.queue:
-            return False
-        self._new_order(events)
-        self._phase_ended(Phase.BID, events)
-        self.phase, self.queue = Phase.INVEST, [s for s in self.order if self.inv_held[s]]
-        return True
-
-    def _after_invest(self, events: list[Event]) -> bool:
-        while self.queue and not self.resolutions(self.queue[0]):
-            seat = self.queue.pop(0)
-            held = self.inv_held[seat]
-            assert held is not None, "the queue holds the seats holding an investment tile"
-            events.append(self.event(InvestmentResolved, seat, held, "unused"))
-            self.inv_used.append(held)
-            self.inv_held[seat] = None
-        if self.queue:
-            return False
-        self._phase_ended(Phase.INVEST, events)
-        self.phase = Phase.DELIVER
-        self.plans = {}
-        self.pending = [s for s in self.order if self.dlv_held[s] is not None]
-        if not self.pending:
-            self._resolve_deliveries(events)
-        return True
-
-    def _after_deliver(self, events: list[Event]) -> bool:
-        return False            # the last plan in resolves the deliveries (``_play_deliver``)
 
     def _phase_ended(self, phase: Phase, events: list[Event]) -> None:
         """Close a stretch of play for the table's picture, if players chose in it: a phase the
@@ -697,6 +626,7 @@ class Game:
             events.append(self.event(PhaseEnded, self.round, phase.value))
             self.acted = 0
             self.phases_ended += 1
+            self.stretches += ((self.round, phase.value),)
 
     def resolutions(self, seat: int) -> list[str]:
         """How ``seat`` may resolve its investment tile now: "track" and/or "action"."""
@@ -729,6 +659,8 @@ class Game:
         self.stairs_tiles = list(C.delivery_tiles_for(self.round, self.n))
         self.pos, self.placed, self.out, self.bid_turns, self.queue = {}, set(), set(), 0, []
         self.phase = Phase.PLACE
+        if self._quiet:
+            return
         shown = tuple(None if self.face_down is not None and i == self.face_down[self.round - 1] else v
                       for i, v in enumerate(self.coins))
         events.append(self.event(RoundStarted, self.round, tuple(self.grid), shown, tuple(self.stairs_tiles),
@@ -778,7 +710,8 @@ class Game:
                 hood.shops[start].pizzas -= len(drops)
                 for q in drops:
                     hood.cities[q].served += 1
-            events.append(self.event(DeliveriesMade, seat, tuple(trip_json(t) for t in trips), sum(len(t[2]) for t in trips)))
+            if not self._quiet:
+                events.append(self.event(DeliveriesMade, seat, tuple(trip_json(t) for t in trips), sum(len(t[2]) for t in trips)))
         self.dlv_held = [None] * self.n
         self.pending = []
         # Phase 6: experience.
@@ -839,22 +772,6 @@ class Game:
 
     def log_for(self, seat: int | None) -> list[Event]:
         return [e for e in self.log if e.visible_to(seat)]
-
-
-# Each phase's rules, as boardgame.io's ``phases``: the whole move a player makes in it, and what
-# the rules then do alone (True: the phase moved on, run the next one; False: a player must choose).
-PHASE_MOVES: dict[Phase, tuple[type, ...]] = {
-    Phase.PLACE: (TakeTile, PlaceAction), Phase.BID: (Bid,), Phase.SETTLE: (Settle,), Phase.LATE: (LateInvest,),
-    Phase.INVEST: (ResolveTrack, ResolveAction), Phase.DELIVER: (Deliver,), Phase.OVER: (),
-}
-PLAY: dict[Phase, Callable[[Game, int, Any, list[Event]], None]] = {
-    Phase.PLACE: Game._play_place, Phase.BID: Game._play_bid, Phase.SETTLE: Game._play_settle,
-    Phase.LATE: Game._play_late, Phase.INVEST: Game._play_invest, Phase.DELIVER: Game._play_deliver,
-}
-ADVANCE: dict[Phase, Callable[[Game, list[Event]], bool]] = {
-    Phase.PLACE: Game._after_place, Phase.BID: Game._after_bid, Phase.SETTLE: Game._after_settle,
-    Phase.LATE: Game._after_late, Phase.INVEST: Game._after_invest, Phase.DELIVER: Game._after_deliver,
-}
 
 
 # --- Checks of set-ups -------------------------------------------------------------------------

@@ -13,12 +13,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import components as C
-from .actions import parse_action
-from .errors import BadRotation, GameError, InvalidRecord, MalformedInput
+from .errors import GameError, InvalidRecord, MalformedInput
 from .events import Event
-from .game import OPTIONS, Game, Phase, compact_json
-from .moves import Bid, Deliver, LateInvest, Move, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
-from .trips import parse_trip
+from .game import OPTIONS, Game, write_moves
+from .moves import Move
+from .phases import RULES, Phase
 
 FORMAT = "papa-paolo-record/1"
 TOP_KEYS = {"format", "players", "options", "setup", "moves"}
@@ -78,22 +77,25 @@ def from_record(record: Any, seed: int | None = None) -> Game:
     if not isinstance(moves, list):
         raise InvalidRecord("moves must be a list", rule="setup")
     seats = {name: seat for seat, name in enumerate(game.players)}
-    # Each move played, as ``play`` would write it: their texts are written together at the end
-    # (one call of the encoder instead of one a move, a tenth of a replay), in the same order.
+    # Each move played, as ``play`` would write it: their texts are written when first read
+    # (``Game.record_moves``, in one call of the encoder), their events built when first read
+    # (``Game.log``): a replay wants the state (``Game.quietly``).
     written: list[Mapping[str, Any]] = []
-    for index, move in enumerate(moves):
-        try:
-            written.append(_replay_move(game, seats, move))
-        except GameError as exc:
-            # The game is thrown away, but the moves before are still encoded: one that JSON
-            # cannot encode raises its TypeError first, as when every move was written as played.
-            write_moves(written)
-            raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
-    game.record_moves += write_moves(written)
+    with game.quietly() as played:
+        for index, move in enumerate(moves):
+            try:
+                written.append(_replay_move(game, seats, move, played))
+            except GameError as exc:
+                # The game is thrown away, but the moves before are still encoded: one that JSON
+                # cannot encode raises its TypeError first, as when every move was written as played.
+                write_moves(written)
+                raise InvalidRecord(str(exc), move_index=index, rule=exc.code) from None
+    game.write_later(written)
     return game
 
 
-def _replay_move(game: Game, seats: dict[str, int], move: Any) -> Mapping[str, Any]:
+def _replay_move(game: Game, seats: dict[str, int], move: Any,
+                 played: list[tuple[int, Move | str]]) -> Mapping[str, Any]:
     """Play a record's move (``play_move`` of it without its "player") and return it as ``play``
     writes it: the move itself when "player" is its first key (the same text), without taking the
     player out and back in."""
@@ -104,26 +106,12 @@ def _replay_move(game: Game, seats: dict[str, int], move: Any) -> Mapping[str, A
         raise MalformedInput("every move is an object naming its player")
     data = dict(move)
     del data["player"]
-    game.play_unwritten(seat, _parse_in_turn(game, seat, data))
+    whole = _parse_in_turn(game, seat, data)
+    game.play_unwritten(seat, whole)
+    played.append((seat, whole))
     if type(move) is dict and next(iter(move)) == "player":
         return move
     return {"player": game.players[seat], **data}
-
-
-def write_moves(moves: list[Mapping[str, Any]]) -> list[str]:
-    """Each move's ``compact_json``, encoded in one call: compact JSON holds no newline, and when
-    every move's first key is "player" (as ``_replay_move`` writes them) each move's text starts
-    with it, so the texts are the pieces between the moves. A move not starting with "player", or
-    a piece too many (a "player" inside a move), falls back to one call a move."""
-    # Each move's first key, read at C speed (an empty move has none and ends the list short).
-    firsts = list(map(next, map(iter, moves)))
-    if firsts.count("player") != len(moves):
-        return [compact_json(move) for move in moves]
-    text = compact_json(moves)[1:-1]
-    texts = text.replace('},{"player":', '}\n{"player":').split("\n")
-    if len(texts) == len(moves):
-        return texts
-    return [compact_json(move) for move in moves]
 
 
 def play_move(game: Game, seat: int, data: Mapping[str, Any]) -> list[Event]:
@@ -148,79 +136,7 @@ def parse_move(phase: Phase, data: Any) -> Move:
     ``MalformedInput`` (or ``BadRotation``) when its shape is wrong."""
     if not (type(data) is dict or isinstance(data, Mapping)) or not data:
         raise MalformedInput("a move is an object")
-    parse = _PARSE.get(phase)
-    if parse is None:
-        raise MalformedInput(f"no move is made in phase {phase}")
-    return parse(data)
-
-
-# The keys each move's object holds. (A mapping's keys compare with a set as ``set(keys)`` would,
-# without building one: every move of a replay asks.)
-_TAKE_KEYS, _ACTION_KEYS = frozenset({"place", "take"}), frozenset({"place", "action"})
-_TAKE_BODY_KEYS = frozenset({"square", "rotation"})
-_STAIRS_KEYS, _INVEST_KEYS, _LATE_KEYS = frozenset({"stairs"}), frozenset({"invest"}), frozenset({"late"})
-_RESOLVE_KEYS, _DELIVER_KEYS = frozenset({"resolve"}), frozenset({"deliver"})
-
-
-def _expect(move: Mapping[str, Any], keys: frozenset[str], what: str) -> None:
-    if move.keys() != keys:
-        raise MalformedInput(f"expected {what} now, not a move with {', '.join(sorted(move))}")
-
-
-def _pair(value: Any, what: str) -> tuple[int, int]:
-    if not isinstance(value, list) or len(value) != 2 or type(value[0]) is not int or type(value[1]) is not int:
-        raise MalformedInput(what)
-    return value[0], value[1]
-
-
-def _place(move: Mapping[str, Any]) -> TakeTile | PlaceAction:
-    keys = move.keys()
-    if keys != _TAKE_KEYS and keys != _ACTION_KEYS:
-        raise MalformedInput('a phase-1 move is {"place": [row, col]} with "take" or "action"')
-    space = _pair(move["place"], "place is [row, col]")
-    if "take" in move:
-        data = move["take"]
-        if not (type(data) is dict or isinstance(data, Mapping)) or data.keys() != _TAKE_BODY_KEYS:
-            raise MalformedInput('take is {"square": [x, y], "rotation": 0-3}')
-        square = _pair(data["square"], "a square is [x, y]")
-        rot = data["rotation"]
-        if type(rot) is not int or not 0 <= rot <= 3:
-            raise BadRotation(f"a rotation is 0 to 3, not {rot!r}"[:60])
-        return TakeTile(space, square, rot)
-    return PlaceAction(space, *parse_action(move["action"]))
-
-
-def _bid(move: Mapping[str, Any]) -> Bid:
-    _expect(move, _STAIRS_KEYS, "a staircase space")
-    return Bid(_pair(move["stairs"], "stairs is [row, column]"))
-
-
-def _settle(move: Mapping[str, Any]) -> Settle:
-    _expect(move, _INVEST_KEYS, "an investment tile")
-    return Settle(move["invest"])
-
-
-def _late(move: Mapping[str, Any]) -> LateInvest:
-    _expect(move, _LATE_KEYS, "a late investment tile or null")
-    return LateInvest(move["late"])
-
-
-def _resolve(move: Mapping[str, Any]) -> ResolveTrack | ResolveAction:
-    _expect(move, _RESOLVE_KEYS, "an investment resolved")
-    how = move["resolve"]
-    return ResolveTrack() if how == "track" else ResolveAction(*parse_action(how))
-
-
-def _deliver(move: Mapping[str, Any]) -> Deliver:
-    _expect(move, _DELIVER_KEYS, "a delivery plan")
-    trips = move["deliver"]
-    if not isinstance(trips, list):
-        raise MalformedInput("deliver is a list of trips")
-    return Deliver(tuple(parse_trip(t) for t in trips))
-
-
-_PARSE = {Phase.PLACE: _place, Phase.BID: _bid, Phase.SETTLE: _settle, Phase.LATE: _late, Phase.INVEST: _resolve,
-          Phase.DELIVER: _deliver}
+    return RULES[phase].read(data)
 
 
 def result(game: Game) -> dict[str, Any]:

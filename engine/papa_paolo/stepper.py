@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import components as C
 from .actions import Bonus, build_choices, buy_counts, can_express, received, splits
@@ -30,9 +30,10 @@ from .errors import (
     fault,
 )
 from .events import Event, PlanStep
-from .game import Game, Phase
+from .game import Game
 from .hood import Hood, Pos, reading_order, rotated
 from .moves import Bid, Deliver, LateInvest, PlaceAction, ResolveAction, ResolveTrack, Settle, TakeTile
+from .phases import Phase
 from .steps import (
     Act,
     BestPlan,
@@ -81,7 +82,7 @@ def legal_steps(g: Game, seat: int) -> list[Step]:
     """What ``seat`` may choose now, in a stable order (the menus' and the AI's)."""
     if g.finished or seat not in g.to_act():
         return []
-    return STEPS[g.phase](g, seat, g.drafts.get(seat))
+    return STEPS[g.phase].offered(g, seat, g.drafts.get(seat))
 
 
 def _place_steps(g: Game, seat: int, draft: ActionDraft | None) -> list[Step]:
@@ -349,7 +350,7 @@ def check_step(g: Game, seat: int, step: Step) -> Step:
 def _surely_offered(g: Game, seat: int, step: Step) -> bool:
     """Whether ``legal_steps`` lists ``step`` (of the seat to act), answered for the common steps
     without listing them all; False means "not known here", and the list decides."""
-    return SURELY[g.phase](g, seat, g.drafts.get(seat), step)
+    return STEPS[g.phase].surely(g, seat, g.drafts.get(seat), step)
 
 
 def _surely_placed(g: Game, seat: int, draft: ActionDraft | None, step: Step) -> bool:
@@ -472,15 +473,15 @@ def _why_not(g: Game, seat: int, step: Step, offered: list[Step]) -> Exception:
 
 def apply_step(g: Game, seat: int, step: Step) -> list[Event]:
     check_step(g, seat, step)
-    before = len(g.log)
+    before = g.log_size()
     pair = (seat, str(step))
     g.moves.append(g.share(pair))     # the same pairs recur in every game
     g.by_seat[seat] += 1
     phase = g.phase
-    DO[phase](g, seat, step)
+    STEPS[phase].make(g, seat, step)
     if phase == Phase.DELIVER and g.phase == phase and seat in g.pending:
-        g.log.append(g.event(PlanStep, seat, pair[1]))
-    return g.log[before:]
+        g.note(PlanStep, seat, pair[1])
+    return g.log_since(before)
 
 
 def _place(g: Game, seat: int, step: Step) -> None:
@@ -660,15 +661,26 @@ def _plan_step(g: Game, seat: int, step: Step) -> None:
         g.drafts[seat] = d
 
 
-# Each phase's steps: what a seat may choose in it (given its draft), whether a step is surely one
-# of those (without listing them), and making a choice.
-# (A seat's draft is an ActionDraft, a PlanDraft or None by phase: each phase's functions say which.)
-SURELY: dict[Phase, Callable[[Game, int, Any, Step], bool]] = {Phase.PLACE: _surely_placed, Phase.BID: _surely_bid, Phase.SETTLE: _surely_settled, Phase.LATE: _not_known,
-          Phase.INVEST: _surely_resolved, Phase.DELIVER: _surely_planned}
-STEPS: dict[Phase, Callable[[Game, int, Any], list[Step]]] = {Phase.PLACE: _place_steps, Phase.BID: _bid_steps, Phase.SETTLE: _settle_steps, Phase.LATE: _late_steps,
-         Phase.INVEST: _invest_steps, Phase.DELIVER: _deliver_steps}
-DO: dict[Phase, Callable[[Game, int, Any], None]] = {Phase.PLACE: _place, Phase.BID: _bid, Phase.SETTLE: _settle, Phase.LATE: _late, Phase.INVEST: _invest,
-      Phase.DELIVER: _plan_step}
+class PhaseSteps(NamedTuple):
+    """A phase's play in steps: what a seat may choose in it, given its draft (``offered``); whether
+    a step is surely one of those, without listing them (``surely``); making a choice (``make``).
+    (A seat's draft is an ActionDraft, a PlanDraft or None by phase: each phase's functions say which.
+    A named tuple: a dataclass costs about a millisecond to make at import.)"""
+
+    offered: Callable[[Game, int, Any], list[Step]]
+    surely: Callable[[Game, int, Any, Step], bool]
+    make: Callable[[Game, int, Any], None]
+
+
+# Each phase's steps (the game's own record of a phase is in phases.py).
+STEPS: dict[Phase, PhaseSteps] = {
+    Phase.PLACE: PhaseSteps(_place_steps, _surely_placed, _place),
+    Phase.BID: PhaseSteps(_bid_steps, _surely_bid, _bid),
+    Phase.SETTLE: PhaseSteps(_settle_steps, _surely_settled, _settle),
+    Phase.LATE: PhaseSteps(_late_steps, _not_known, _late),
+    Phase.INVEST: PhaseSteps(_invest_steps, _surely_resolved, _invest),
+    Phase.DELIVER: PhaseSteps(_deliver_steps, _surely_planned, _plan_step),
+}
 
 
 def in_decision(g: Game, seat: int) -> bool:

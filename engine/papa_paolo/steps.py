@@ -230,7 +230,7 @@ class Split(Step):
         return ";".join(f"{x},{y}={k}" for (x, y), k in self.parts)
 
     def label(self) -> Label:
-        return Label(self.verb, {"arg": self.text()})
+        return Label(self.verb, {"arg": self.text(), "parts": self.parts})
 
     @classmethod
     def of(cls, parts) -> Split:

@@ -13,7 +13,7 @@ from operator import attrgetter
 from typing import Any
 
 from . import components as C
-from .game import Phase
+from .phases import Phase
 from .stepper import legal_steps
 
 
@@ -167,7 +167,7 @@ def view_of(game, seat: int | None) -> PapaView:
         neighbourhoods=tuple(_squares(p.hood) for p in game.people),
         planned=tuple(s for s in game.order if s in game.plans),
         draft=_draft(game, seat), legal=_legal(game, seat), finished=game.finished,
-        stretches=tuple((e.round, e.phase) for e in game.log if e.kind == "phase_ended"),
+        stretches=game.stretches,
         track_history=_track_history(game) if game.finished else (),
         money_history=tuple(zip(*game.lire_history, strict=True)) if game.finished else (),
         scores=game.final, winners=game.winners,

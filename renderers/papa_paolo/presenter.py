@@ -22,30 +22,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.papa_paolo import components as C
-from engine.papa_paolo.game import Phase
+from engine.papa_paolo.phases import Phase
 from engine.papa_paolo.steps import (
-    Act,
+    ACTIONS,
     BestPlan,
-    BestTrip,
-    Done,
     Drop,
     EndTrip,
     From,
-    Invest,
-    Late,
     OnSquare,
-    OnTile,
-    Pizzas,
-    Pizzeria,
     Place,
     Put,
-    Rotate,
     Split,
     Stairs,
     Step,
     StepTo,
-    TileAction,
-    Track,
     UndoTrip,
     as_kind,
     parse,
@@ -216,22 +206,20 @@ class PapaPaoloPresenter(Presenter):
 
     def short_choice_text(self, choice, language: str) -> str:
         step = choice if isinstance(choice, Step) else parse(choice)
-        arg: Any = None
-        if isinstance(step, Place):
-            arg = words.space_name(step.space)
-        elif isinstance(step, Stairs):
-            arg = t(language, "papa.stairs_space", column=step.space[1], step=step.space[0] + 1)
-        elif isinstance(step, Rotate):
-            arg = f"{step.rotation * 90}°"
-        elif isinstance(step, Split):
-            arg = ", ".join(f"({x},{y}) ×{k}" for (x, y), k in step.parts)
-        elif isinstance(step, OnSquare):
-            arg = f"({step.square[0]},{step.square[1]})"
-        elif isinstance(step, Pizzas):
-            arg = step.count
-        elif isinstance(step, OnTile):
-            arg = step.tile
-        return t(language, "papa.short." + step.verb, arg=arg)
+        label, place = step.label(), step.place()
+        kind = label.kind
+        arg: Any = label.args.get("arg")        # a count, a tile: said as they are
+        if kind == "place":
+            arg = words.space_name(arg)
+        elif kind == "stairs":
+            arg = t(language, "papa.stairs_space", column=arg[1], step=arg[0] + 1)
+        elif kind == "rotate":
+            arg = f"{arg * 90}°"
+        elif kind == "split":
+            arg = ", ".join(f"({x},{y}) ×{k}" for (x, y), k in label.args["parts"])
+        elif place is not None and place.area == "neighbourhood":
+            arg = f"({arg[0]},{arg[1]})"
+        return t(language, "papa.short." + kind, arg=arg)
 
     # ---- boards and pictures ---------------------------------------------------------------------
     def board_text(self, view, language: str) -> str:
@@ -395,41 +383,45 @@ def _action_label(action: str, view, language: str) -> str:
 
 
 def _label(step: Step, view, language: str) -> str:
+    """A step's button, from what it names (``Choice.label``) and what the view tells."""
     draft = view.draft or {}
-    if isinstance(step, Act) and step.action == "take":
+    label = step.label()
+    kind = label.kind
+    arg: Any = label.args.get("arg")     # a rotation, a count, a tile id (steps.py)
+    if kind == "take":
         space = draft.get("space") or (0, 0)
         tile = view.grid[space[0] * view.grid_size[1] + space[1]]
         return t(language, "papa.btn.take", emoji=ACTION_EMOJI["take"], tile=words.tile_text(tile, language))
-    if isinstance(step, Act):
-        return _action_label(step.action, view, language)
-    if isinstance(step, BestTrip):
+    if kind in ACTIONS:
+        return _action_label(kind, view, language)
+    if kind == "best-trip":
         fee = max(0, C.EXPRESS_FEE - _bonus(view, "express"))
         return t(language, "papa.btn.best_trip", emoji=ACTION_EMOJI["express"], cost=fee)
-    if isinstance(step, Rotate):
+    if kind == "rotate":
         tile = _draft_tile(view)
-        roads = ROAD_CHAR[words.rotated_roads(tile, step.rotation)] if tile else ""
-        return f"↻ {step.rotation * 90}° {roads}"
-    if isinstance(step, Pizzas):
-        return t(language, "papa.btn.pizzas", pizzas=step.count,
-                 cost=max(0, C.INGREDIENT_COST[step.count] - _bonus(view, "buy")))
-    if isinstance(step, Pizzeria):
-        p = C.PIZZERIAS[step.tile]
-        return t(language, "papa.btn.pizzeria", pizzeria=step.tile, cost=max(0, p.cost - _bonus(view, "build")),
+        roads = ROAD_CHAR[words.rotated_roads(tile, arg)] if tile else ""
+        return f"↻ {arg * 90}° {roads}"
+    if kind == "pizzas":
+        return t(language, "papa.btn.pizzas", pizzas=arg,
+                 cost=max(0, C.INGREDIENT_COST[arg] - _bonus(view, "buy")))
+    if kind == "pizzeria":
+        p = C.PIZZERIAS[arg]
+        return t(language, "papa.btn.pizzeria", pizzeria=arg, cost=max(0, p.cost - _bonus(view, "build")),
                  capacity=p.capacity)
-    if isinstance(step, Invest | Late):
-        tile = C.INVESTMENT_TILES[step.tile]
-        return t(language, "papa.btn.invest", emoji=COLOUR_EMOJI[tile.colour], tile=step.tile,
+    if kind in ("invest", "late"):
+        tile = C.INVESTMENT_TILES[arg]
+        return t(language, "papa.btn.invest", emoji=COLOUR_EMOJI[tile.colour], tile=arg,
                  action=words.action_word(tile.action, language), bonus=tile.bonus)
-    if isinstance(step, Track):
+    if kind == "track":
         colour = C.INVESTMENT_TILES[view.investment_held[view.viewer]].colour if view.viewer is not None else None
         return t(language, "papa.btn.track", emoji=COLOUR_EMOJI.get(colour or "", ""),
                  colour=words.colour_word(colour, language) if colour else "")
-    if isinstance(step, TileAction):
+    if kind == "action":
         action = C.INVESTMENT_TILES[view.investment_held[view.viewer]].action if view.viewer is not None else "nothing"
         return _action_label(action, view, language)
-    if isinstance(step, Done) and view.phase == Phase.DELIVER and not (draft.get("trips")):
+    if kind == "done" and view.phase == Phase.DELIVER and not (draft.get("trips")):
         return t(language, "papa.btn.deliver_nothing")
-    return t(language, "papa.btn." + step.verb)
+    return t(language, "papa.btn." + kind)
 
 
 def _draft_tile(view) -> str | None:

@@ -5,6 +5,8 @@ Bench targets: every picture's median <= 80 ms and <= 300 KB at the default size
 
 from __future__ import annotations
 
+from engine.papa_paolo.phases import Phase
+
 from . import scenes
 from .presenter import PRESENTER as PAPA
 
@@ -15,7 +17,7 @@ def gallery():
         match = scenes.played(n, rounds_done=2, options={"hidden_money": n == 4})
         events = scenes.stretch_events(match)
         yield f"pp-board-{n}p-{layout}.png", PAPA.render("map", match.view(None), events, language, layout=layout)
-    placed = scenes.after_phase(3, "place", 2)
+    placed = scenes.after_phase(3, Phase.PLACE, 2)
     yield "pp-board-3p-after-placing.png", PAPA.render("map", placed.view(None), scenes.stretch_events(placed), "fr")
     for mode, language in (("choose", "en"), ("rotate", "en"), ("deliver-trip", "de")):
         match = scenes.choosing(3, mode)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.papa_paolo.definition import GAME, PapaMatch
 from engine.papa_paolo.events import PhaseEnded
-from engine.papa_paolo.game import Phase
+from engine.papa_paolo.phases import Phase
 from engine.papa_paolo.steps import From, StepTo
 
 NAMES = ("Ann", "Bob", "Chiara", "Didier")
@@ -19,7 +19,7 @@ def played(n: int, *, rounds_done: int, seed: int = 7, options: dict | None = No
     return match
 
 
-def after_phase(n: int, phase: str, round_: int, *, seed: int = 7, options: dict | None = None) -> PapaMatch:
+def after_phase(n: int, phase: Phase, round_: int, *, seed: int = 7, options: dict | None = None) -> PapaMatch:
     """A game of ``n`` seats just after ``phase`` of round ``round_`` closed (its picture's moment)."""
     match = GAME.new_match(NAMES[:n], seed=seed, options=options)
     while not match.is_terminal():

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.papa_paolo import components as C
+from engine.papa_paolo.phases import Phase
 
 from ..i18n import t
 
@@ -232,7 +233,7 @@ def seat_line(view, seat: int, language: str) -> str:
              tracks=tracks, pizzas=pizzas, served=served, houses=houses)
 
 
-PHASES = ("place", "bid", "settle", "late", "invest", "deliver", "over")
+PHASES = tuple(Phase)       # each has its name in the catalogs ("papa.phase." + its value)
 
 
 def running_score(view, seat: int) -> dict[str, int | None]:

@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from engine.interface import Label
 from engine.paris_connection.actions import Build, Done, Place, Trade, Undo
 from engine.paris_connection.board import COMPANIES, HEXES, TOWER, cities, hex_centre
 from engine.paris_connection.game import PENALTY
@@ -173,7 +174,7 @@ class ParisConnectionPresenter(Presenter):
 
     def _step_item(self, choice, view, language: str) -> MenuItem:
         # fixed keys: a player typing a remembered key never undoes by accident
-        if isinstance(choice, Done):
+        if choice.label().kind == "done":
             return MenuItem(t(language, "pc.btn.done"), choice=choice, letter="d")
         cancels = view.draft is None or not view.draft.hexes
         return MenuItem(t(language, "pc.btn.cancel" if cancels else "pc.btn.undo"), choice=choice, letter="u")
@@ -213,26 +214,10 @@ class ParisConnectionPresenter(Presenter):
         return COMPANY_RGB.get(colour)
 
     def choice_text(self, choice, view, language: str) -> str:
-        if isinstance(choice, Build):
-            return t(language, "pc.reply.build", colour=colour_word(choice.colour, language))
-        if isinstance(choice, Place):
-            return t(language, "pc.reply.place", hex=words.hex_text(choice.hex))
-        if isinstance(choice, Undo):
-            return t(language, "pc.reply.undo")
-        if isinstance(choice, Done):
-            return t(language, "pc.reply.done")
-        return t(language, f"pc.reply.trade_{choice.count}", give=colour_word(choice.give, language),
-                 take=colour_word(choice.take, language, count=choice.count))
+        return _said(choice.label(), REPLY, "pc.reply.", language)
 
     def short_choice_text(self, choice, language: str) -> str:
-        if isinstance(choice, Build):
-            return t(language, "pc.short.build", colour=colour_word(choice.colour, language))
-        if isinstance(choice, Place):
-            return t(language, "pc.short.place", hex=words.hex_text(choice.hex))
-        if isinstance(choice, Undo | Done):
-            return t(language, "pc.short.undo" if isinstance(choice, Undo) else "pc.short.done")
-        return t(language, f"pc.short.trade_{choice.count}", give=colour_word(choice.give, language),
-                 take=colour_word(choice.take, language, count=choice.count))
+        return _said(choice.label(), SHORT, "pc.short.", language)
 
     # ---- boards and pictures ---------------------------------------------------------------------
     def board_text(self, view, language: str) -> str:
@@ -313,6 +298,26 @@ def _page_label(chunk: Sequence[Place], language: str) -> str:
 
 def _hex_item(place: Place) -> MenuItem:
     return MenuItem(words.hex_label(place.hex), choice=place)
+
+
+# A made choice in words, by its label's kind: for the one who made it, and in a few words (a trade's
+# key also says its count: ``_said``).
+REPLY = {"build": "pc.reply.build", "place": "pc.reply.place", "undo": "pc.reply.undo", "done": "pc.reply.done"}
+SHORT = {"build": "pc.short.build", "place": "pc.short.place", "undo": "pc.short.undo", "done": "pc.short.done"}
+
+
+def _said(label: Label, keys: dict[str, str], prefix: str, language: str) -> str:
+    """A choice in words, from what its button names (``Choice.label``); ``keys``/``prefix``: how long."""
+    kind, args = label.kind, label.args
+    if kind == "build":
+        return t(language, keys[kind], colour=colour_word(args["colour"], language))
+    if kind == "place":
+        return t(language, keys[kind], hex=words.hex_text(args["hex"]))
+    if kind in keys:
+        return t(language, keys[kind])
+    count = args["count"]
+    return t(language, f"{prefix}trade_{count}", give=colour_word(args["give"], language),
+             take=colour_word(args["take"], language, count=count))
 
 
 def _rows(items: Sequence[MenuItem], width: int = ROW) -> tuple[tuple[MenuItem, ...], ...]:

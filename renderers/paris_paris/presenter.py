@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.paris_paris import board as B
-from engine.paris_paris.actions import Pick
+from engine.paris_paris.actions import Pick, Tile
 
 from ..i18n import t
 from ..presenter import CHAT, Menu, MenuItem, Presenter, Spot
@@ -104,16 +104,15 @@ class ParisParisPresenter(Presenter):
                 twins[tile.code] = (*twins.get(tile.code, ()), slot)
         by_tile: dict[int, list[Pick]] = {}
         for pick in choices:
-            by_tile.setdefault(pick.tile.code, []).append(pick)
+            by_tile.setdefault(_tile(pick).code, []).append(pick)
         if group is not None:
             picks = by_tile.get(int(group, 36)) if group.isalnum() and len(group) <= 3 else None
             if not picks:
                 return self.menu(view, choices, language)
-            tile = picks[0].tile
             return _eviction_menu(view, picks, language)
         rows = []
         for code, picks in by_tile.items():
-            tile = picks[0].tile
+            tile = _tile(picks[0])
             # twins: every number the map shows for the tile works, so the label shows them all
             label = text.tile_label(tile, keys.get(code, 0), language=language, also=twins.get(code, ()))
             if _only_replaces_own(view, tile):
@@ -152,10 +151,10 @@ class ParisParisPresenter(Presenter):
         return t(language, "pp.err.not_on_offer", tiles=", ".join(names), offer=offer or "—")
 
     def choice_text(self, choice: Pick, view, language: str) -> str:
-        return t(language, "pp.reply.moved", tile=text.tile_text(choice.tile, language))
+        return t(language, "pp.reply.moved", tile=text.tile_text(_tile(choice), language))
 
     def short_choice_text(self, choice: Pick, language: str) -> str:
-        return text.tile_text(choice.tile, language)
+        return text.tile_text(_tile(choice), language)
 
     # ---- boards and pictures ---------------------------------------------------------------------
     def board_text(self, view, language: str) -> str:
@@ -187,21 +186,32 @@ class ParisParisPresenter(Presenter):
 def _eviction_menu(view, picks: Sequence[Pick], language: str) -> Menu:
     """Whose shop leaves a full crossing: the one choosing reads their own shop in the first
     person, with a warning before they evict it."""
-    tile, me = picks[0].tile, view.to_move
+    tile, me = _tile(picks[0]), view.to_move
+    evicts = [_evicted(p) for p in picks]
     dot = text.COLOUR_EMOJI.get(tile.colour, "")
-    row = tuple(MenuItem(f"{dot} " + (t(language, "pp.btn.evict_own") if p.evict == me else
-                                     t(language, "pp.btn.evict", player=view.players[p.evict])),
+    row = tuple(MenuItem(f"{dot} " + (t(language, "pp.btn.evict_own") if evict == me else
+                                     t(language, "pp.btn.evict", player=view.players[evict])),
                          choice=p, colour=tile.colour)
-                for p in picks)
-    owners = ", ".join(view.players[p.evict] for p in picks)
+                for p, evict in zip(picks, evicts, strict=True))
+    owners = ", ".join(view.players[evict] for evict in evicts)
     station = text.station_name(tile.station)
     ask = t(language, "pp.msg.choose_evict", player=view.players[me], tile=text.tile_text(tile, language),
             station=station, owners=owners)
-    others = [p.evict for p in picks if p.evict != me]
+    others = [evict for evict in evicts if evict != me]
     if others and len(others) < len(picks):
         # Evicting your own shop: the new one takes its place, and the board stays as it was.
         ask += "\n" + t(language, "pp.msg.evict_own_warning", station=station, other=view.players[others[0]])
     return Menu((row,), text=ask, back=True)
+
+
+def _tile(pick: Pick) -> Tile:
+    """The tile a pick takes, as its button names it (``Choice.label``)."""
+    return cast(Tile, pick.label().args["tile"])
+
+
+def _evicted(pick: Pick) -> int:
+    """The seat whose shop a pick evicts, as its button names it (a pick of a full crossing's)."""
+    return cast(int, pick.label().args["evict"])
 
 
 def _only_replaces_own(view, tile) -> bool:

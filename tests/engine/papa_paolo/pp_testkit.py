@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from engine.papa_paolo import components as C
 from engine.papa_paolo.definition import GAME
 from engine.papa_paolo.game import Game
+from engine.papa_paolo.phases import Phase
 from engine.papa_paolo.record import play_move
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
@@ -39,7 +40,7 @@ def space_of(g: Game, index: int) -> list[int]:
 
 def idle_placements(g: Game) -> None:
     """Every remaining phase-1 turn: the first free space, no action."""
-    while g.phase == "place":
+    while g.phase == Phase.PLACE:
         seat = g.to_act()[0]
         free = next(i for i in range(len(g.grid)) if i not in g.markers)
         play_move(g, seat, {"place": space_of(g, free), "action": {"none": {}}})
