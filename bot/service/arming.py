@@ -9,10 +9,14 @@ their bank runs from then, and a phase they act in has its reminder and deadline
 then too.
 
 Every list returned replaces the game's stored timers, in the commit of the move (or setting,
-or away) that armed them: a timer fires once, and a restart finds them in the database.
+or away) that armed them: a timer fires once, and a restart finds them in the database. The turn
+state they were armed from (banks settled, the time the phase's timers began to run) goes into the
+same commit (``Armed``).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from . import bank as B
 from .clock import Clock
@@ -20,6 +24,7 @@ from .model import PLAYING, TimerRow
 from .phase import Phase
 from .storage import Storage
 from .store import Loaded
+from .turnstate import TurnState
 
 AWAY = "away"                 # the kind of an away seat's timer: "away:1"
 PLAYS, PAUSES = "ai", "pause"  # the chat's "away_mode"
@@ -29,6 +34,14 @@ def seat_kind(kind: str) -> tuple[str, int | None]:
     """("bank", 2) for "bank:2"; ("deadline", None) for a phase's own timers."""
     name, _, seat = kind.partition(":")
     return (name, int(seat)) if seat.isdigit() else (name, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Armed:
+    """A game's timers now, and its turn state as arming them left it (both for its commit)."""
+
+    turn: TurnState
+    timers: list[TimerRow] = field(default_factory=list)
 
 
 class Arming:
@@ -46,40 +59,45 @@ class Arming:
         until = await self.storage.away_until(meta.platform, sorted(people))
         return {people[user]: back for user, back in until.items() if back > now}
 
-    async def arm(self, loaded: Loaded) -> list[TimerRow]:
-        """Settle the banks (when the chat plays with them) and return the game's timers now."""
+    async def arm(self, loaded: Loaded, turn: TurnState) -> Armed:
+        """The game's timers now, armed from its turn state ``turn``, with the banks settled in
+        it (when the chat plays with them)."""
         meta, match = loaded.meta, loaded.match
         if match is None or match.is_terminal() or meta.status != PLAYING:
-            return []
+            return Armed(turn)
         humans = B.acting_humans(meta, match)
         away = await self.away_seats(loaded) if humans else {}
         playing_for = [s for s in humans if s in away and meta.options.get("away_mode", PLAYS) == PLAYS]
         paused = {s: until for s, until in away.items() if s not in playing_for}
         now = self.clock.now()
-        timers = [TimerRow(meta.id, f"{AWAY}:{s}", now, meta.turn.acting_since(s)) for s in playing_for]
+        timers = [TimerRow(meta.id, f"{AWAY}:{s}", now, turn.acting_since(s)) for s in playing_for]
         if B.is_bank(meta):
-            state = B.settle(meta, match, now, paused)
-            return timers + B.timers(meta, state, [s for s in humans if s not in playing_for])
+            turn = B.settle(meta, turn, match, now, paused)
+            return Armed(turn, timers + B.timers(meta, turn.banks, [s for s in humans if s not in playing_for]))
         if not humans:
-            return []
-        return timers + self._phase_timers(loaded, max((paused[s] for s in humans if s in paused), default=None))
+            return Armed(turn)
+        return self._phase_timers(loaded, turn, timers,
+                                  max((paused[s] for s in humans if s in paused), default=None))
 
-    def _phase_timers(self, loaded: Loaded, back: float | None) -> list[TimerRow]:
-        """The reminder and the deadline of the phase under way: they run from the moment its
-        seats began to act (a seat's steps, or another seat's, do not push them back), or
-        from when its last person away is back, and are tagged with that moment's move
+    def _phase_timers(self, loaded: Loaded, turn: TurnState, timers: list[TimerRow], back: float | None) -> Armed:
+        """``timers`` and the reminder and the deadline of the phase under way: they run from the
+        moment its seats began to act (a seat's steps, or another seat's, do not push them back),
+        or from when its last person away is back, and are tagged with that moment's move
         number; a reminder already sent this phase is not armed again."""
         meta, match = loaded.meta, loaded.running     # ``arm`` armed nothing for a game not running
-        phase = Phase.of(meta, match)
-        if phase.began_at is None:
-            phase.began_at = self.clock.now()
-            phase.keep(meta)
-        began = phase.began_at if back is None else max(phase.began_at, back)
+        phase = Phase.of(turn, match)
+        began = phase.began_at
+        if began is None:
+            began = self.clock.now()
+            phase = phase.armed_at(began)
+            turn = turn.with_phase(phase)
+        if back is not None:
+            began = max(began, back)
         reminder = int(meta.options.get("reminder_minutes") or 0)
         deadline = int(meta.options.get("deadline_minutes") or 0)
-        timers = []
+        timers = list(timers)
         if reminder and (not deadline or reminder < deadline) and not phase.reminded:
             timers.append(TimerRow(meta.id, "reminder", began + reminder * 60, phase.start))
         if deadline:
             timers.append(TimerRow(meta.id, "deadline", began + deadline * 60, phase.start))
-        return timers
+        return Armed(turn, timers)

@@ -93,7 +93,8 @@ class Away:
                 if loaded is None or loaded.meta.status != PLAYING or seat is None:
                     return False
                 changes = self._changes(loaded, seat, until)
-                changes.timers = await self.play.timers(loaded)
+                armed = await self.play.timers(loaded, changes.turn or loaded.meta.turn)
+                changes.turn, changes.timers = armed.turn, armed.timers
                 try:
                     await self.store.commit(changes, forget=game_id)
                 except Conflict:
@@ -108,15 +109,11 @@ class Away:
         name = meta.seats[seat].name
         lang = meta.language
         pauses = meta.options.get("away_mode") == PAUSES
-        if pauses and B.is_bank(meta):
-            state = B.banks(meta)
-            if seat in state:
-                state[seat].pause_until(now, until)
-                B.keep(meta, state)
+        turn = B.paused(meta.turn, seat, now, until) if pauses and B.is_bank(meta) else meta.turn
         if until is None:
             text = t(lang, "bot.away.group_back", player=name)
         else:
             key = "bot.away.group_pause" if pauses else "bot.away.group_ai"
             text = t(lang, key, player=name, duration=M.duration(_minutes(until - now), lang))
         meta.updated = now
-        return Changes(meta=meta, outbox=[M.group(meta, text)])
+        return Changes(meta=meta, turn=turn, outbox=[M.group(meta, text)])

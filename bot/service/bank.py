@@ -11,11 +11,13 @@ A bank that runs from a moment still to come is paused until then: its person is
 (``away.py``, the chat's "pause" choice).
 
 Kept as ``GameMeta.turn.banks`` (``turnstate.py``, stored as ``"banks"``: ``{seat: {"left",
-"since", "move", "warned"}}``), changed by this module alone.
+"since", "move", "warned"}}``), changed by this module alone: each change returns a new turn state,
+for the caller's commit (``Changes.turn``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -23,7 +25,7 @@ from engine.interface import Match
 from renderers.i18n import t
 
 from .model import GameMeta, TimerRow
-from .turnstate import Bank
+from .turnstate import Bank, TurnState
 
 BANK, DEADLINE = "bank", "deadline"          # the chat's "clock" setting
 ZERO, WARN = "bank", "warn"                   # the kinds of a seat's timers: "bank:2", "warn:2"
@@ -56,47 +58,48 @@ def is_bank(meta: GameMeta) -> bool:
     return meta.options.get("clock") == BANK
 
 
-def banks(meta: GameMeta) -> dict[int, Bank]:
-    """The seats' banks, as copies to change and ``keep``."""
-    return {seat: replace(bank) for seat, bank in meta.turn.banks.items()}
-
-
-def keep(meta: GameMeta, state: dict[int, Bank]) -> None:
-    meta.turn = replace(meta.turn, banks=dict(sorted(state.items())))
-
-
 def acting_humans(meta: GameMeta, match: Match) -> list[int]:
     return [s for s in match.to_act() if not meta.seats[s].is_ai]
 
 
-def settle(meta: GameMeta, match: Match | None, now: float, paused: dict[int, float]) -> dict[int, Bank]:
-    """Bring every seat's bank up to ``now``: a turn that ended is charged (and earns the
-    bonus), a seat that began to act has its bank run from now (or from the end of its pause,
-    ``paused``: seat -> until). A turn is known by the move at which its seat began to act
+def settle(meta: GameMeta, turn: TurnState, match: Match | None, now: float,
+           paused: Mapping[int, float]) -> TurnState:
+    """``turn`` with every seat's bank brought up to ``now``: a turn that ended is charged (and
+    earns the bonus), a seat that began to act has its bank run from now (or from the end of its
+    pause, ``paused``: seat -> until). A turn is known by the move at which its seat began to act
     (``TurnState.acting_since``)."""
-    since_of = meta.turn.acting_since
+    since_of = turn.acting_since
     rules = BankRules.of(meta.options)
-    state = banks(meta)
+    state = dict(turn.banks)
     acting = set(acting_humans(meta, match)) if match is not None and not match.is_terminal() else set()
     for seat, info in enumerate(meta.seats):
         bank = state.get(seat)
         if bank is None:
             if info.is_ai and info.user_id is None:
                 continue            # an AI added in the lobby has no clock
-            bank = state[seat] = Bank(rules.initial)
+            bank = Bank(rules.initial)
         if bank.since is not None and (seat not in acting or bank.move != since_of(seat)):
-            bank.left = rules.after_turn(bank.left, now - bank.since)
-            bank.since = None
-            if bank.left > rules.warning:
-                bank.warned = False
+            left = rules.after_turn(bank.left, now - bank.since)
+            bank = replace(bank, left=left, since=None, warned=bank.warned and left <= rules.warning)
         if seat in acting and bank.since is None:
-            bank.since = max(now, paused.get(seat, now))
-            bank.move = since_of(seat)
-    keep(meta, state)
-    return state
+            bank = replace(bank, since=max(now, paused.get(seat, now)), move=since_of(seat))
+        state[seat] = bank
+    return turn.with_banks(state)
 
 
-def timers(meta: GameMeta, state: dict[int, Bank], seats: list[int]) -> list[TimerRow]:
+def warned(turn: TurnState, seat: int) -> TurnState:
+    """``turn`` with ``seat``'s bank warned (not again until a bonus lifts it)."""
+    return turn.with_bank(seat, replace(turn.banks[seat], warned=True))
+
+
+def paused(turn: TurnState, seat: int, now: float, until: float | None) -> TurnState:
+    """``turn`` with ``seat``'s bank stopped from ``now`` until ``until`` (None: going on now)."""
+    if seat not in turn.banks:
+        return turn
+    return turn.with_bank(seat, turn.banks[seat].paused_until(now, until))
+
+
+def timers(meta: GameMeta, state: Mapping[int, Bank], seats: list[int]) -> list[TimerRow]:
     """The zero and warning timers of ``seats``' running banks."""
     rules = BankRules.of(meta.options)
     out = []
@@ -125,12 +128,13 @@ def compact(seconds: float, language: str) -> str:
     return " ".join(parts)
 
 
-def clock_line(meta: GameMeta, match: Match | None, now: float | None = None) -> str | None:
-    """The prompt's line of what the seats to act have left: "⏱ Ann: 2d 4h left" (None when
-    the chat plays with deadlines). Without ``now``: as it was when each turn began."""
+def clock_line(meta: GameMeta, turn: TurnState, match: Match | None, now: float | None = None) -> str | None:
+    """The prompt's line of what the seats to act have left in the turn state ``turn``: "⏱ Ann:
+    2d 4h left" (None when the chat plays with deadlines). Without ``now``: as it was when each
+    turn began."""
     if not is_bank(meta) or match is None or match.is_terminal():
         return None
-    state = meta.turn.banks          # read only: no copies
+    state = turn.banks
     lang = meta.language
     parts = []
     for seat in acting_humans(meta, match):

@@ -245,11 +245,11 @@ class Lobby:
             meta, match = loaded.meta, loaded.match
             if (user_id in meta.turn.unreachable) == unreachable:
                 return
-            meta.turn = meta.turn.reachable(user_id, not unreachable)
-            changes = Changes(meta=meta)
+            turn = meta.turn.reachable(user_id, not unreachable)
+            changes = Changes(meta=meta, turn=turn)
             lang = meta.language
             if meta.status == PLAYING and match is not None and not match.is_terminal():
-                changes.outbox.append(TurnMessages(meta, loaded.kind, match, self.codec).prompt(mode="edit"))
+                changes.outbox.append(TurnMessages(meta, loaded.kind, match, self.codec, turn).prompt(mode="edit"))
             elif meta.status == LOBBY and unreachable:
                 seat = meta.seat_of(user_id)
                 name = meta.seats[seat].name if seat is not None else user_id

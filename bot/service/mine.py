@@ -45,7 +45,7 @@ def waiting_since(meta: GameMeta, match: Match | None) -> float:
     a lobby, or a phase not yet armed, since the game last changed."""
     if match is None or meta.status == LOBBY:
         return meta.created or meta.updated
-    began = Phase.of(meta, match).began_at
+    began = Phase.of(meta.turn, match).began_at
     return meta.updated if began is None else began
 
 

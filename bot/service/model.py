@@ -238,6 +238,9 @@ class Changes:
     """Everything one accepted action changes, committed in one transaction."""
 
     meta: GameMeta | None = None
+    # The game's turn state after this change (None: unchanged): the steps of an action return it
+    # rather than set it, and ``GameStore.commit`` keeps it on ``meta`` (which it needs).
+    turn: TurnState | None = None
     moves: list[MoveRow] = field(default_factory=list)
     outbox: list[OutRow] = field(default_factory=list)
     timers: list[TimerRow] | None = None      # None: unchanged; a list replaces the game's timers

@@ -66,7 +66,7 @@ def seat_picture(meta: GameMeta, match: Match, seat: int, layout: str) -> Pictur
     the move count, which counts the other seats' private steps too. The picture endpoint draws
     it from the game as it is when asked (``Pages.picture``)."""
     return PictureName(kind="seat", seat=seat, steps=match.moves_by(seat),
-                       phase=min(Phase.of(meta, match).start, match.move_count), cycle=match.pacing.cycle,
+                       phase=min(Phase.of(meta.turn, match).start, match.move_count), cycle=match.pacing.cycle,
                        layout=layout)
 
 
@@ -149,7 +149,7 @@ def public_moves(meta: GameMeta, kind: GameKind, match: Match) -> int:
     tell everyone how many steps a seat has taken in its plan; the board everyone sees does not
     change with them."""
     if meta.status == PLAYING and private_choices(kind, match):
-        return min(Phase.of(meta, match).start, match.move_count)
+        return min(Phase.of(meta.turn, match).start, match.move_count)
     return match.move_count
 
 

@@ -11,7 +11,8 @@ The start is kept as a fact of the phase, not worked out again from the seats' o
 Paolo's last investor, who plans deliveries too) would otherwise leave an older mark behind it
 once the others are done, and the phase would seem to end while that seat still acts.
 
-Kept as ``GameMeta.turn.phase`` (``turnstate.TurnState``, stored as ``"turn_phase"``). A game
+Kept as ``GameMeta.turn.phase`` (``turnstate.TurnState``, stored as ``"turn_phase"``); a value: a
+change makes a new one, kept in a new turn state (``TurnState.with_phase``). A game
 stored before it was kept has the older record instead (``since`` per seat and
 ``TurnState.old_phase``): its phase is read from them, as that code worked it out, and kept in
 the new shape with the game's next commit.
@@ -25,35 +26,38 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:       # the turn state (turnstate.py) holds a Phase: no import of it at run time
     from engine.interface import Match
 
-    from .model import GameMeta
+    from .turnstate import TurnState
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Phase:
     start: int                       # the move number at which the phase's seats began to act
     began_at: float | None = None    # when its timers began to run (None: none armed yet)
     reminded: bool = False           # its reminder went out (it is not armed again)
 
     @classmethod
-    def of(cls, meta: GameMeta, match: Match) -> Phase:
-        """The phase under way in ``meta``'s game (``match`` is that game's present state): a
-        copy, kept again with ``keep``."""
-        if meta.turn.phase is not None:
-            return replace(meta.turn.phase)
-        return cls._of_old_record(meta, match)
+    def of(cls, turn: TurnState, match: Match) -> Phase:
+        """The phase under way in a game's turn state ``turn`` (``match`` is that game's present
+        state)."""
+        if turn.phase is not None:
+            return turn.phase
+        return cls._of_old_record(turn, match)
 
     @classmethod
-    def _of_old_record(cls, meta: GameMeta, match: Match) -> Phase:
+    def _of_old_record(cls, turn: TurnState, match: Match) -> Phase:
         # As that code had it: the latest mark among the seats acting now (the move count if none).
-        turn = meta.turn
         start = max((turn.acting_since(s) for s in match.to_act()), default=match.move_count)
         old = turn.old_phase
         armed_at = old.phase_at if old is not None and old.phase == start else None
         return cls(start, armed_at, old is not None and old.reminded_phase == start)
 
-    def keep(self, meta: GameMeta) -> None:
-        """Store the phase in ``meta`` (written with the game's next commit)."""
-        meta.turn = meta.turn.with_phase(self)
+    def armed_at(self, now: float) -> Phase:
+        """The phase with its timers running from ``now``."""
+        return replace(self, began_at=now)
+
+    def reminder_sent(self) -> Phase:
+        """The phase whose reminder went out (it is not armed again)."""
+        return replace(self, reminded=True)
 
 
 def begins(before: tuple[int, ...], acting: tuple[int, ...], mover: int, in_decision: bool, told: bool) -> bool:

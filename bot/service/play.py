@@ -26,9 +26,9 @@ from renderers.i18n import number_list, t
 from renderers.presenter import ChoiceNotFound, Menu
 
 from . import messages as M
-from .arming import Arming
+from .arming import Armed, Arming
 from .clock import Clock
-from .model import FINISHED, LOBBY, PLAYING, Changes, GameMeta, MoveRow, OutRow, ResultRow, TimerRow
+from .model import FINISHED, LOBBY, PLAYING, Changes, GameMeta, MoveRow, OutRow, ResultRow
 from .payloads import Payload, PayloadCodec
 from .phase import Phase, begins
 from .rating_board import RatingBoard
@@ -36,6 +36,7 @@ from .refusal import Refused
 from .seatmenu import private_choices
 from .store import GameStore, Loaded
 from .turnmessages import TurnMessages
+from .turnstate import TurnState
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,9 @@ class Turn:
         self.rows: list[MoveRow] = []
         self.ends: list[tuple[int, int]] = []     # (cycle that ended, move count right after it)
         self.private: list[OutRow] = []
+        # The game's turn state as the action's steps left it (who began to act when, the phase
+        # under way): committed with the action (``Changes.turn``), not kept on the game before.
+        self.state: TurnState = loaded.meta.turn
 
 
 class Play:
@@ -104,7 +108,7 @@ class Play:
         meta, match = loaded.meta, loaded.running
         cycle, n = match.pacing.cycle, match.move_count
         before, own = match.to_act(), match.moves_by(seat)
-        phase = Phase.of(meta, match)
+        phase = Phase.of(turn.state, match)
         events = match.apply(choice, by=seat)
         # ``index``: the button (the choice's place among the legal ones) a human pressed, to
         # tell the same press arriving twice from a stale one.
@@ -116,9 +120,9 @@ class Play:
             # but not in the middle of a decision (the last investor who plans deliveries too;
             # one seat's two turns in a row). A decision under way keeps its buttons.
             phase = Phase(match.move_count)
-            meta.turn = meta.turn.began_acting(
+            turn.state = turn.state.began_acting(
                 [s for s in acting if s not in before or not match.pacing.in_decision(s)], match.move_count)
-        phase.keep(meta)
+        turn.state = turn.state.with_phase(phase)
         turn.rows.append(MoveRow(meta.id, n, str(choice), seat, actor, self.clock.now()))
         done = match.move_count
         turn.ends += [(c, done) for c in range(cycle, match.pacing.cycle)]
@@ -141,7 +145,7 @@ class Play:
                     break
                 self.step(loaded, turn, ai[0], await self.ai_choice(loaded, ai[0]), "ai")
             meta.moves = match.move_count
-            timers = await self.timers(loaded)      # before the prompt: it shows the banks settled
+            armed = await self.timers(loaded, turn.state)   # before the prompt: it shows the banks settled
             now = self.clock.now()
             meta.updated = now
             results, ratings = [], []
@@ -151,16 +155,16 @@ class Play:
             # Behind, the players named wait for their prompt alone, not for a drawing first (many
             # games starting at once: their first pictures wait for each other's drawing).
             prompt_first = self.behind(meta.platform) or first_picture is not None and self.drawing_behind()
-            posts = TurnMessages(meta, loaded.kind, match, self.codec).after_moves(
+            posts = TurnMessages(meta, loaded.kind, match, self.codec, armed.turn).after_moves(
                 log_start=turn.log_start, cycle_before=turn.cycle_before, ends=turn.ends, notes=notes,
                 first_prompt=first_prompt, prompt_first=prompt_first,
                 final_lines=self.ratings.change_lines(ratings, meta.language))
-            meta.turn = posts.turn          # the notes, the new prompt's slot, the buttons shown
             group_rows = list(posts.rows)
             if first_picture is not None:
                 group_rows.insert(1 if prompt_first and not match.is_terminal() else 0, first_picture)
             rows = [*out, *turn.private, *group_rows]
-            changes = Changes(meta=meta, moves=turn.rows, outbox=rows, timers=timers,
+            # posts.turn: the notes, the new prompt's slot, the buttons shown
+            changes = Changes(meta=meta, turn=posts.turn, moves=turn.rows, outbox=rows, timers=armed.timers,
                               results=results, ratings=ratings)
             if match.is_terminal():
                 meta.status = FINISHED
@@ -169,9 +173,10 @@ class Play:
             raise
         await self.store.commit(changes, forget=meta.id)
 
-    async def timers(self, loaded: Loaded) -> list[TimerRow]:
-        """The game's timers now (``arming.Arming``); settles the seats' banks first."""
-        return await self.arming.arm(loaded)
+    async def timers(self, loaded: Loaded, turn: TurnState) -> Armed:
+        """The game's timers now, armed from its turn state ``turn`` (``arming.Arming``), and that
+        state with the seats' banks settled."""
+        return await self.arming.arm(loaded, turn)
 
     @staticmethod
     def results(loaded: Loaded, now: float) -> list[ResultRow]:
@@ -289,17 +294,17 @@ class Play:
         row, opened, rows = messages.seat_prompt(seat, group_key=group,
                                                  mode="edit" if seat in meta.turn.menus else "new")
         out = [row]
-        meta.turn = meta.turn.showing(seat, messages.position(seat))
+        turn = meta.turn.showing(seat, messages.position(seat))
         if opened.private and not private_choices(kind, match):
             # The group's turn message says only that the seat is choosing in private, in the
             # words of the (public) item that opened the submenu; its buttons stay as they were.
             top = kind.presenter.menu(match.view(seat), match.legal_choices(seat), lang)
             label = next((item.label for item in top.items() if item.group == group), None)
-            if label is not None and meta.turn.browsing != (seat, label):
-                meta.turn = replace(meta.turn, browsing=(seat, label))
-                out.append(messages.reading(meta.turn).prompt(mode="edit"))
+            if label is not None and turn.browsing != (seat, label):
+                turn = replace(turn, browsing=(seat, label))
+                out.append(messages.reading(turn).prompt(mode="edit"))
         meta.updated = self.clock.now()
-        await self.store.commit(Changes(meta=meta, outbox=out), forget=meta.id)
+        await self.store.commit(Changes(meta=meta, turn=turn, outbox=out), forget=meta.id)
         text = opened.text if opened.text else kind.presenter.back_text(lang)
         if not in_private:
             # Pressed on a message others read: the answer (a pop-up, or a reply only the presser
@@ -316,9 +321,9 @@ class Play:
         row, menu, rows = messages.seat_prompt(seat, mode="new")
         # Posted anew (at the bottom of the private chat); the message it replaces loses its buttons.
         out = [messages.seat_closed(seat), row] if seat in meta.turn.menus else [row]
-        meta.turn = meta.turn.showing(seat, messages.position(seat))
         meta.updated = self.clock.now()
-        await self.store.commit(Changes(meta=meta, outbox=out), forget=meta.id)
+        await self.store.commit(Changes(meta=meta, turn=meta.turn.showing(seat, messages.position(seat)), outbox=out),
+                                forget=meta.id)
         text = t(lang, "bot.reply.choices_private") + "\n" + row.body.text
         return Reply(text, buttons=M.to_buttons(rows), extra={"private": True, "seat": seat})
 

@@ -190,7 +190,8 @@ class Settings:
                 if meta.status == LOBBY:
                     change.outbox.append(M.lobby_message(meta, loaded.kind, self.codec, meta.host_name, mode="edit"))
                 elif loaded.match is not None and not loaded.match.is_terminal():
-                    change.timers = await self.play.timers(loaded)
+                    armed = await self.play.timers(loaded, meta.turn)
+                    change.turn, change.timers = armed.turn, armed.timers
             await self.store.commit(change, forget=loaded.meta.id if loaded else None)
             lang = clean.get("language") or lang
         options = loaded.meta.options if loaded is not None else dict(self.defaults, **stored)

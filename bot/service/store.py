@@ -360,7 +360,12 @@ class GameStore:
 
         A cached running game whose match is ``SNAPSHOT_EVERY`` moves past its last snapshot has
         its snapshot go into the same transaction (``Changes.snapshots``); otherwise the game keeps
-        the moves committed since in memory."""
+        the moves committed since in memory. ``Changes.turn`` is kept on ``Changes.meta`` here, the
+        one place a game's turn state changes."""
+        if changes.turn is not None:
+            if changes.meta is None:
+                raise ValueError("a turn state changed without its game")
+            changes.meta.turn = changes.turn
         loaded = self._committing(changes)
         snapshot = None
         if loaded is not None and loaded.meta.status == PLAYING and loaded.snapshot_due():

@@ -124,18 +124,16 @@ class Timers:
         kept (no "since" yet) armed its timers with its move count."""
         if meta.turn.since is None and timer.move == meta.moves:
             return True
-        return timer.move == Phase.of(meta, match).start
+        return timer.move == Phase.of(meta.turn, match).start
 
     async def _warn(self, loaded: Loaded, drop: Changes, seat: int) -> None:
         """Tell the seat, in the group, what its bank has left; once (``Bank.warned``)."""
         meta = loaded.meta
-        state = B.banks(meta)
-        bank = state.get(seat)
+        bank = meta.turn.banks.get(seat)
         if bank is None or bank.warned or bank.since is None:
             await self.store.commit(drop, forget=meta.id)
             return
-        bank.warned = True
-        B.keep(meta, state)
+        drop.turn = B.warned(meta.turn, seat)
         who = meta.seats[seat]
         lang = meta.language
         drop.outbox.append(M.group(meta, t(lang, "bot.bank.warning", player=who.name,
@@ -151,13 +149,11 @@ class Timers:
         status = pres.status_line(match.view(None), lang)
         who = [meta.seats[s] for s in humans]
         names = ", ".join(w.name for w in who)
-        phase = Phase.of(meta, match)
-        phase.reminded = True                                       # not armed again this phase
-        phase.keep(meta)
-        if meta.turn.reminded_cycle != match.pacing.cycle:
+        turn = meta.turn.with_phase(Phase.of(meta.turn, match).reminder_sent())   # not armed again this phase
+        if turn.reminded_cycle != match.pacing.cycle:
             # One reminder per cycle in the group (a cycle posts at most 3 new messages:
             # its prompt, its picture and this); further reminders that cycle go privately.
-            meta.turn = replace(meta.turn, reminded_cycle=match.pacing.cycle)
+            turn = replace(turn, reminded_cycle=match.pacing.cycle)
             drop.outbox.append(M.group(meta, t(lang, "bot.msg.reminder_now", player=names, status=status),
                                        mentions=tuple(w.user() for w in who)))
         else:
@@ -166,6 +162,7 @@ class Timers:
                 text = t(wl, "bot.msg.reminder_private_now", player=w.name, chat=M.chat_name(meta),
                          status=pres.status_line(match.view(None), wl))
                 drop.outbox.append(M.private(meta, meta.platform, w.user(), text, wl))
+        drop.turn = turn
         await self.store.commit(drop, forget=meta.id)
 
     async def _deadline(self, loaded: Loaded, humans: list[int], *, told: bool = True) -> None:
@@ -177,14 +174,14 @@ class Timers:
         lang = meta.language
         pres = loaded.kind.presenter
         private = private_choices(loaded.kind, match)
-        start = Phase.of(meta, match).start
+        start = Phase.of(meta.turn, match).start
         turn = Turn(loaded)
         made, completed = [], []
         try:
             for seat in humans:
                 steps = 0
                 # Once the phase resolved (a new one began), what comes next is the seats' own again.
-                while (not match.is_terminal() and seat in match.to_act() and Phase.of(meta, match).start == start
+                while (not match.is_terminal() and seat in match.to_act() and Phase.of(turn.state, match).start == start
                        and (steps == 0 or match.pacing.in_decision(seat))):
                     choice = await self.play.ai_choice(loaded, seat)
                     made.append(pres.short_choice_text(choice, lang))

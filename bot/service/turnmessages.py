@@ -105,7 +105,7 @@ class TurnMessages:
         lines = [pres.status_line(view, lang), *turn.notes_of(match.pacing.cycle)]
         lines += pres.narrate(moves, match.players, lang)
         lines.append("")
-        clock = clock_line(meta, match)         # what the seats to act have left, with time banks
+        clock = clock_line(meta, turn, match)   # what the seats to act have left, with time banks
         private = private_choices(self.kind, match)
         # Where the choices are made in private: who is still to act, never what anyone chose.
         lines.append(menu.text if not private and menu is not None and menu.text

@@ -2,7 +2,8 @@
 
 One declared field per fact, each read by name (``meta.turn.since``), never probed as a key.
 It is a value: every change makes a new one (``dataclasses.replace`` or one of its methods), and
-the caller stores it on the game (``meta.turn = ...``), so each change shows where it is made.
+the step that made it returns it in its commit's ``Changes.turn``; ``GameStore.commit`` alone keeps
+it on the game (``GameMeta.turn``), so a step's return value shows every change it makes.
 
 Stored in the games table's ``extra`` column as a JSON object, one key per field (``to_json``);
 a field at its default is left out. ``from_json`` reads every shape older code stored:
@@ -25,9 +26,10 @@ from typing import Any
 from .phase import Phase
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Bank:
-    """A seat's time bank (``bank.py`` runs it); stored under ``"banks"``."""
+    """A seat's time bank (``bank.py`` runs it); stored under ``"banks"``. A value: a change
+    makes a new one."""
 
     left: float                     # seconds left when it last began to run (or stopped)
     since: float | None = None      # running from then (later than now: paused); None: stopped
@@ -42,12 +44,11 @@ class Bank:
             return self.left
         return max(0.0, self.left - max(0.0, now - self.since))
 
-    def pause_until(self, now: float, until: float | None) -> None:
-        """Stop the bank from ``now`` until ``until`` (None: go on now, if it was paused)."""
+    def paused_until(self, now: float, until: float | None) -> Bank:
+        """The bank stopped from ``now`` until ``until`` (None: going on now, if it was paused)."""
         if self.since is None:
-            return
-        self.left = self.left_at(now)
-        self.since = now if until is None else max(now, until)
+            return self
+        return replace(self, left=self.left_at(now), since=now if until is None else max(now, until))
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +109,15 @@ class TurnState:
 
     def with_phase(self, phase: Phase) -> TurnState:
         """``phase`` kept as the phase under way (an old record of it goes)."""
-        return replace(self, phase=replace(phase), old_phase=None)
+        return replace(self, phase=phase, old_phase=None)
+
+    def with_banks(self, banks: Mapping[int, Bank]) -> TurnState:
+        """``banks`` kept as the seats' time banks (in seat order)."""
+        return replace(self, banks=dict(sorted(banks.items())))
+
+    def with_bank(self, seat: int, bank: Bank) -> TurnState:
+        """``bank`` kept as ``seat``'s time bank."""
+        return self.with_banks({**self.banks, seat: bank})
 
     def noted(self, cycle: int, lines: Iterable[str]) -> TurnState:
         """``lines`` noted in ``cycle`` (the notes of cycles before the one before go)."""
