@@ -19,7 +19,7 @@ the new shape with the game's next commit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:       # the turn state (turnstate.py) holds a Phase: no import of it at run time
@@ -37,7 +37,7 @@ class Phase:
         """The phase under way in ``meta``'s game (``match`` is that game's present state): a
         copy, kept again with ``keep``."""
         if meta.turn.phase is not None:
-            return replace(meta.turn.phase)
+            return meta.turn.phase.copy()
         return cls._of_old_record(meta, match)
 
     @classmethod
@@ -49,9 +49,14 @@ class Phase:
         armed_at = old.phase_at if old is not None and old.phase == start else None
         return cls(start, armed_at, old is not None and old.reminded_phase == start)
 
+    def copy(self) -> Phase:
+        # (``dataclasses.replace`` does the same, several times slower: this runs with every move)
+        return Phase(self.start, self.began_at, self.reminded)
+
     def keep(self, meta: GameMeta) -> None:
         """Store the phase in ``meta`` (written with the game's next commit)."""
-        meta.turn = meta.turn.with_phase(self)
+        if meta.turn.phase != self or meta.turn.old_phase is not None:    # (kept as it is: no new turn state)
+            meta.turn = meta.turn.with_phase(self)
 
 
 def begins(before: tuple[int, ...], acting: tuple[int, ...], mover: int, in_decision: bool, told: bool) -> bool:

@@ -27,7 +27,7 @@ from typing import Any
 from bot.contract import Chat, MessageLink, Refusal, Reply, Transport, User
 from bot.games import find, kind, level_at
 from bot.product import DEFAULT_DB
-from renderers.i18n import normalize_language, t
+from renderers.i18n import DEFAULT_LANGUAGE, normalize_language, t
 
 from . import messages as M
 from . import outgoing
@@ -265,14 +265,16 @@ class GameService:
     async def _on_chat_game(self, chat: Chat, user: User,
                             action: Callable[[Loaded, str], Awaitable[Reply]]) -> Reply:
         """Run ``action(loaded, language)`` on the chat's game (``_under_lock``), in the game's
-        language once it is read."""
-        lang = await self._language(chat, user)
+        language once it is read. The chat's own language (its settings) is read only when there
+        is no game to answer in (issue 44: not a round trip with every press)."""
+        lang = DEFAULT_LANGUAGE         # replaced before any reply is made in it
 
         async def on_the_game() -> Reply:
             nonlocal lang
             for attempt in (1, 2):
                 loaded = await self.store.chat_game(chat)
                 if loaded is None:
+                    lang = await self._language(chat, user)
                     raise Refused(Refusal.NO_GAME)
                 lang = loaded.meta.language
                 try:

@@ -108,7 +108,7 @@ class TurnState:
 
     def with_phase(self, phase: Phase) -> TurnState:
         """``phase`` kept as the phase under way (an old record of it goes)."""
-        return replace(self, phase=replace(phase), old_phase=None)
+        return replace(self, phase=phase.copy(), old_phase=None)
 
     def noted(self, cycle: int, lines: Iterable[str]) -> TurnState:
         """``lines`` noted in ``cycle`` (the notes of cycles before the one before go)."""

@@ -64,6 +64,13 @@ class StoredGames:
         return await self.database.value(f"SELECT id FROM games WHERE platform = ? AND chat_id = ? AND {UNFINISHED}",
                                          (platform, chat_id))
 
+    async def active_game(self, platform: str, chat_id: str) -> tuple[int, int] | None:
+        """The chat's lobby or running game: its id and its stored version, in one statement (a
+        chat's game is looked up with every action: ``GameStore.chat_game``)."""
+        row = await self.database.one(f"SELECT id, version FROM games WHERE platform = ? AND chat_id = ? "
+                                      f"AND {UNFINISHED}", (platform, chat_id))
+        return None if row is None else (int(row[0]), int(row[1]))
+
     async def latest_started_game(self) -> int | None:
         """The id of the newest game that was started (for exporting "the latest" record)."""
         return await self.database.value("SELECT MAX(id) FROM games WHERE setup IS NOT NULL")
