@@ -61,8 +61,8 @@ class StoredGames:
     database: Database
 
     async def active_game_id(self, platform: str, chat_id: str) -> int | None:
-        return await self.database.value(f"SELECT id FROM games WHERE platform = ? AND chat_id = ? AND {UNFINISHED}",
-                                         (platform, chat_id))
+        found = await self.active_game(platform, chat_id)
+        return None if found is None else found[0]
 
     async def active_game(self, platform: str, chat_id: str) -> tuple[int, int] | None:
         """The chat's lobby or running game: its id and its stored version, in one statement (a
