@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 LIVE_MATCHES = 256
 # Snapshots stored in one transaction (games replayed at a restore, idle games, a clean stop).
 SNAPSHOTS_A_COMMIT = 200
+# Live matches looked at, at most, each time one more goes live (``GameStore._went_live``).
+EVICT_LOOKS = 32
 # A running game's match is packed into the commit of every this many moves since its last
 # snapshot; a restore applies at most this many minus one moves to a snapshot, and replays a game
 # that would need more (docs/storage.md: packing costs 0.2-2.8 ms, applying a move 6-28 µs, so
@@ -246,14 +248,21 @@ class GameStore:
         self._live[gid] = loaded
         self._live.move_to_end(gid)
         excess = len(self._live) - self.live_matches
-        if excess <= 0:
-            return
-        for old_id, old in list(self._live.items()):
+        # Looking at every live match each time (issue 44): with a burst of games all held at once
+        # (1,000 pressing together), none could go and each went live after a scan of all the
+        # others, O(n²). Now at most ``EVICT_LOOKS`` a time, from the least recently used; one an
+        # action holds is in use, so it counts as used now; the rest go at the next ones.
+        for _ in range(min(EVICT_LOOKS, len(self._live) - 1)):
             if excess <= 0:
                 break
-            if old is not loaded and not self._busy(old.meta) and old.pack_away():
+            old_id, old = next(iter(self._live.items()))
+            if old is loaded:
+                break                               # every older one was looked at
+            if not self._busy(old.meta) and old.pack_away():
                 del self._live[old_id]
                 excess -= 1
+            else:
+                self._live.move_to_end(old_id)
 
     def _busy(self, meta: GameMeta) -> bool:
         lock = self._locks.get((meta.platform, meta.chat_id))
