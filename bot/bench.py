@@ -72,8 +72,9 @@ async def _setup_games(service: GameService, count: int) -> list[tuple[Chat, dic
     return games
 
 
-async def _next_press(service: GameService, c: Chat, users: dict[str, User]):
-    """The payload the player to move would press (found outside the timed part)."""
+async def next_press(service: GameService, c: Chat, users: dict[str, User]) -> tuple[User, str] | None:
+    """The player to move and the payload they would press (found outside the timed part; a
+    tile chosen by the move count); None: the chat has no game. ``users``: the seats' users by id."""
     info = await service.game_info(c)
     seat = None if info is None else info.to_move
     user_id = None if info is None or seat is None else info.seats[seat].user_id
@@ -85,7 +86,15 @@ async def _next_press(service: GameService, c: Chat, users: dict[str, User]):
     return mover, choices[info.moves % len(choices)]
 
 
-async def _timed_press(service: GameService, c: Chat, mover: User, payload: str) -> float:
+async def _pressing(service: GameService, c: Chat, users: dict[str, User]) -> tuple[User, str]:
+    press = await next_press(service, c, users)
+    assert press is not None, "the bench's games last longer than its rounds"
+    return press
+
+
+async def timed_press(service: GameService, c: Chat, mover: User, payload: str) -> float:
+    """Milliseconds ``mover`` took to press ``payload`` and, if the game asks for one, the first
+    eviction (the move is complete then); an answer refused raises."""
     start = time.perf_counter()
     reply = await service.press(c, mover, payload)
     elapsed = (time.perf_counter() - start) * 1000
@@ -107,12 +116,12 @@ async def bench_moves(path: str, games: int, rounds: int) -> None:
         sequential: list[float] = []
         concurrent: list[float] = []
         for r in range(rounds * 3):
-            presses = [(c, await _next_press(service, c, users)) for c, users in table]
+            presses = [(c, await _pressing(service, c, users)) for c, users in table]
             if r % 2 == 0:
                 for c, (mover, payload) in presses:
-                    sequential.append(await _timed_press(service, c, mover, payload))
+                    sequential.append(await timed_press(service, c, mover, payload))
             else:
-                concurrent += await asyncio.gather(*(_timed_press(service, c, mover, payload)
+                concurrent += await asyncio.gather(*(timed_press(service, c, mover, payload)
                                                      for c, (mover, payload) in presses))
         print(_line("move, one at a time across 1,000 games  ", sequential))
         print(_line("move, all 1,000 games pressing at once   ", concurrent))
@@ -235,8 +244,8 @@ async def _worker(target: str, games: int, index: int, processes: int, rounds: i
                     c = Chat("bench", f"chat{n}", f"Bench {n}")
                     users = {u: User("bench", f"{u[0]}{n}", u) for u in ("a", "b", "c")}
                     users = {f"{k_}{n}": v for k_, v in users.items()}
-                    mover, payload = await _next_press(service, c, users)
-                    times.append(await _timed_press(service, c, mover, payload))
+                    mover, payload = await _pressing(service, c, users)
+                    times.append(await timed_press(service, c, mover, payload))
         await asyncio.gather(*(player(k) for k in range(PLAYERS_PER_PROCESS)))
         print(json.dumps({"ms": times, "seconds": time.perf_counter() - started}), flush=True)
     finally:

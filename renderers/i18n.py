@@ -34,7 +34,7 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import cast
 
@@ -108,6 +108,9 @@ def plural_rule(language: str) -> Callable[[int], int]:
     return _load(language)[1]
 
 
+# The hints a process meets are few (its chats' and players' languages); bounded all the same:
+# a platform passes on whatever a client says.
+@lru_cache(maxsize=256)
 def normalize_language(language: str | None) -> str:
     """A supported language code for any hint ("de-CH" -> "de"; unknown -> English)."""
     if not language:
@@ -122,14 +125,15 @@ def t(language: str | None, key: str, /, **params: object) -> str:
     For a plural entry the form follows the number in the parameter the entry names; without
     a usable number the most general form is shown.
     """
+    # (``_load`` and ``forms[-1]`` rather than ``catalog`` and ``text``: a move's messages call this dozens of times)
     lang = normalize_language(language)
-    message = catalog(lang).get(key)
+    message = _load(lang)[0].get(key)
     if message is None:
         lang = DEFAULT_LANGUAGE
-        message = catalog(lang).get(key)
+        message = _load(lang)[0].get(key)
     if message is None:
         return key
-    text = message.text
+    text = message.forms[-1]
     if message.count is not None:
         count = params.get(message.count)
         if isinstance(count, int):

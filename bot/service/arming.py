@@ -12,10 +12,18 @@ Every list returned replaces the game's stored timers, in the commit of the move
 or away) that armed them: a timer fires once, and a restart finds them in the database. The turn
 state they were armed from (banks settled, the time the phase's timers began to run) goes into the
 same commit (``Armed``).
+
+Who is away is read from the database once per copy of a game in memory (``Loaded.away``), not
+with every move (issue 44: that read was a move's one extra statement since 87d0417). It stays
+right because a person's ``/away`` (or back) is stored first and then committed again into every
+running game they sit in (``away.Away``): another process's copy of such a game is then older
+than the database and is read again, with who is away, before its next action; this process's
+own copies are read again after it says so (``Arming.said_away``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from . import bank as B
@@ -44,10 +52,25 @@ class Armed:
     timers: list[TimerRow] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class KnownAway:
+    """What the away table said for a game's people, read once for its copy in memory."""
+
+    said: int                       # ``Arming.said`` when it was read
+    people: tuple[str, ...]         # the user ids asked about (sorted)
+    until: Mapping[str, float]      # those away (or back already) -> when they are back
+
+
 class Arming:
     def __init__(self, storage: Storage, clock: Clock) -> None:
         self.storage = storage
         self.clock = clock
+        # Bumped each time this process stores someone's /away: every ``KnownAway`` read before is stale.
+        self.said = 0
+
+    def said_away(self) -> None:
+        """Someone's /away (or back) was stored: read the away table again for every game."""
+        self.said += 1
 
     async def away_seats(self, loaded: Loaded) -> dict[int, float]:
         """The seats whose person is away now, with when they are back."""
@@ -56,8 +79,12 @@ class Arming:
         if not people:
             return {}
         now = self.clock.now()
-        until = await self.storage.away_until(meta.platform, sorted(people))
-        return {people[user]: back for user, back in until.items() if back > now}
+        asked = tuple(sorted(people))
+        known = loaded.away
+        if known is None or known.said != self.said or known.people != asked:
+            known = KnownAway(self.said, asked, await self.storage.away_until(meta.platform, list(asked)))
+            loaded.away = known
+        return {people[user]: back for user, back in known.until.items() if back > now}
 
     async def arm(self, loaded: Loaded, turn: TurnState) -> Armed:
         """The game's timers now, armed from its turn state ``turn``, with the banks settled in

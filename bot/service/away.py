@@ -70,6 +70,7 @@ class Away:
         seconds = parse_duration(text or "")
         until = None if seconds is None else now + seconds
         await self.store.commit(Changes(away=(user.platform, user.id, until)))
+        self.play.arming.said_away()
         told = 0
         for meta in await self.storage.seated_games(user.platform, user.id):
             if meta.status == PLAYING and await self._tell(meta.id, user.id, until):

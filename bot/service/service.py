@@ -40,7 +40,7 @@ from bot.contract import (
 from bot.games import GameKind, find, kind, level_at
 from bot.pagestate import PageState
 from bot.product import DEFAULT_DB
-from renderers.i18n import normalize_language, t
+from renderers.i18n import DEFAULT_LANGUAGE, normalize_language, t
 
 from . import messages as M
 from . import outgoing
@@ -52,7 +52,7 @@ from .links import BoardLinks
 from .lobby import Lobby
 from .metrics import NO_METRICS, Backlog, Metrics, Readings
 from .mine import MyGames
-from .model import LOBBY, Changes
+from .model import LOBBY, Changes, GameMeta
 from .outbox import Delivery
 from .outmessage import RenderRequest
 from .pages import Pages
@@ -278,14 +278,16 @@ class GameService:
     async def _on_chat_game(self, chat: Chat, user: User,
                             action: Callable[[Loaded, str], Awaitable[Reply]]) -> Reply:
         """Run ``action(loaded, language)`` on the chat's game (``_under_lock``), in the game's
-        language once it is read."""
-        lang = await self._language(chat, user)
+        language once it is read. The chat's own language (its settings) is read only when there
+        is no game to answer in (issue 44: not a round trip with every press)."""
+        lang = DEFAULT_LANGUAGE         # replaced before any reply is made in it
 
         async def on_the_game() -> Reply:
             nonlocal lang
             for attempt in (1, 2):
                 loaded = await self.store.chat_game(chat)
                 if loaded is None:
+                    lang = await self._language(chat, user)
                     raise Refused(Refusal.NO_GAME)
                 lang = loaded.meta.language
                 try:
@@ -301,22 +303,29 @@ class GameService:
     async def _on_game(self, game_id: int, chat: Chat | None, user: User,
                        action: Callable[[Loaded, str], Awaitable[Reply]]) -> Reply:
         """``_on_chat_game`` for a game named by a button: only while it is still its chat's
-        game (an old lobby's button must not act on a newer game), under that chat's lock."""
-        loaded = await self.store.load(game_id)
-        if loaded is None:
+        game (an old lobby's button must not act on a newer game), under that chat's lock.
+
+        A game's chat never changes, so a copy in memory tells it without a read (issue 44: one
+        round trip less with every press); a refusal is worded from the game as stored now."""
+        known = self.store.cached(game_id) or await self.store.load(game_id)
+        if known is None:
             return Refused(Refusal.UNKNOWN_GAME).reply(await self._language(chat, user))
-        meta = loaded.meta
-        if chat is not None and (chat.platform, chat.id) != (meta.platform, meta.chat_id):
-            return Refused(Refusal.FOREIGN_CHAT).reply(meta.language)
+        if chat is not None and (chat.platform, chat.id) != (known.meta.platform, known.meta.chat_id):
+            return Refused(Refusal.FOREIGN_CHAT).reply((await self._as_stored(known)).language)
 
         async def checked(current: Loaded, lang: str) -> Reply:
             if current.meta.id != game_id:
-                raise Refused(Refusal.GAME_OVER if meta.status != LOBBY else Refusal.STALE)
+                status = (await self._as_stored(known)).status
+                raise Refused(Refusal.GAME_OVER if status != LOBBY else Refusal.STALE)
             return await action(current, lang)
-        result = await self._on_chat_game(meta.chat, user, checked)
+        result = await self._on_chat_game(known.meta.chat, user, checked)
         if result.refused == Refusal.NO_GAME:
-            return Refused(Refusal.GAME_OVER).reply(meta.language)
+            return Refused(Refusal.GAME_OVER).reply((await self._as_stored(known)).language)
         return result
+
+    async def _as_stored(self, known: Loaded) -> GameMeta:
+        """The metadata of ``known``'s game as the database holds it now (``known``'s own if it is gone)."""
+        return (await self.store.load(known.meta.id) or known).meta
 
     # ---- lobby --------------------------------------------------------------------------
 

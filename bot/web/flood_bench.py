@@ -40,6 +40,7 @@ from pathlib import Path
 
 import aiohttp
 
+from bot.bench import next_press, timed_press
 from bot.board import LAYOUTS, PageRequest
 from bot.contract import Chat, GameInfo, Outgoing, Transport, User
 from bot.pagestate import Picture
@@ -94,20 +95,12 @@ async def _start(service: GameService, chat: Chat, people: list[User], seed: int
 
 
 async def _press(service: GameService, chat: Chat, people: dict[str, User]) -> bool:
-    """The player to move makes a move (its first tile, and an eviction if asked); False: the game is over."""
-    info = await service.game_info(chat)
-    if info is None or info.to_move is None:
+    """The player to move makes a move (``bot.bench``'s: a tile by the move count, and an eviction
+    if asked); False: the game is over."""
+    press = await next_press(service, chat, people)
+    if press is None:
         return False
-    user_id = info.seats[info.to_move].user_id
-    assert user_id is not None, "the bench seats people only"
-    mover = people[user_id]
-    board = await service.board(chat, mover)
-    choices = [row[0].payload for row in board.buttons if row[0].payload.startswith(("c_", "o_"))]
-    reply = await service.press(chat, mover, choices[info.moves % len(choices)])
-    if reply.ok and reply.buttons and reply.buttons[0][0].payload.startswith("c_"):
-        reply = await service.press(chat, mover, reply.buttons[0][0].payload)
-    if not reply.ok:
-        raise RuntimeError(reply.text)
+    await timed_press(service, chat, *press)
     return True
 
 

@@ -61,9 +61,15 @@ class StoredGames:
     database: Database
 
     async def active_game_id(self, platform: str, chat_id: str) -> int | None:
-        game_id: int | None = await self.database.value(
-            f"SELECT id FROM games WHERE platform = ? AND chat_id = ? AND {UNFINISHED}", (platform, chat_id))
-        return game_id
+        found = await self.active_game(platform, chat_id)
+        return None if found is None else found[0]
+
+    async def active_game(self, platform: str, chat_id: str) -> tuple[int, int] | None:
+        """The chat's lobby or running game: its id and its stored version, in one statement (a
+        chat's game is looked up with every action: ``GameStore.chat_game``)."""
+        row = await self.database.one(f"SELECT id, version FROM games WHERE platform = ? AND chat_id = ? "
+                                      f"AND {UNFINISHED}", (platform, chat_id))
+        return None if row is None else (int(row[0]), int(row[1]))
 
     async def latest_started_game(self) -> int | None:
         """The id of the newest game that was started (for exporting "the latest" record)."""
