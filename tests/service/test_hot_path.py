@@ -13,7 +13,7 @@ from bot.service import GameService, ManualClock
 async def _press_statements(service: GameService, c, people: dict) -> list[str]:
     """The SQL statements of one press of the player to move (found before they are counted)."""
     info = await service.game_info(c)
-    mover = people[info["seats"][info["to_move"]]["user_id"]]
+    mover = people[info.seats[info.to_move].user_id]
     board = await service.board(c, mover)
     payload = next(row[0].payload for row in board.buttons if row[0].payload.startswith("c_"))
     statements: list[str] = []
@@ -54,9 +54,9 @@ async def test_away_said_to_another_process_reaches_a_game_this_one_holds(db_pat
         gid = await start_game(a, c, list(people.values()), options={"seed": 6})
         await _press_statements(a, c, people)
         info = await a.game_info(c)
-        waiting = info["seats"][1 - info["to_move"]]["user_id"]     # the one not to move now
+        waiting = info.seats[1 - info.to_move].user_id     # the one not to move now
         assert (await b.away(people[waiting], "3d")).ok
-        while (await a.game_info(c))["seats"][(await a.game_info(c))["to_move"]]["user_id"] != waiting:
+        while (await a.game_info(c)).seats[(await a.game_info(c)).to_move].user_id != waiting:
             await _press_statements(a, c, people)
         kinds = {t.kind for t in await a.storage.timers_of(gid)}
         assert any(k.startswith("away:") for k in kinds), kinds
