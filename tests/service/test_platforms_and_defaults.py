@@ -113,7 +113,7 @@ def test_the_senders_setting_is_a_count_of_one_or_more():
 
 
 def test_the_live_matches_setting_is_a_count_of_one_or_more():
-    assert live_matches_setting(Settings({}, {})) == 256
+    assert live_matches_setting(Settings({}, {})) == 1024
     assert live_matches_setting(Settings({"BOARDCHAT_LIVE_MATCHES": "40"}, {})) == 40
     with pytest.raises(ConfigError, match="BOARDCHAT_LIVE_MATCHES must be 1 or more, not 0"):
         live_matches_setting(Settings({"BOARDCHAT_LIVE_MATCHES": "0"}, {}))
