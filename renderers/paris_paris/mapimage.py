@@ -103,7 +103,7 @@ def background(width: int) -> Image.Image:
 
 
 @lru_cache(maxsize=40)
-def _glow(colour: str, width: int) -> tuple[Image.Image, tuple[int, int]]:
+def glow(colour: str, width: int) -> tuple[Image.Image, tuple[int, int]]:
     """A translucent band along a line (for big tours): sprite and its top-left corner."""
     s = L.scale(width)
     pts = L.line_points(colour, width)
@@ -221,12 +221,12 @@ class _Canvas:
 
     def glow(self, colour: str) -> None:
         """A big tour's translucent band along its line."""
-        glow, (x0, y0) = _glow(colour, self.width)
+        band, (x0, y0) = glow(colour, self.width)
         if self.recorder is None:
-            self.img.paste(glow, (x0, y0), glow)
+            self.img.paste(band, (x0, y0), band)
         else:
-            self.recorder.sprite(f"glow-{colour}", f"glow-{colour}", x0 + glow.width / 2, y0 + glow.height / 2,
-                                 glow.width, glow.height)
+            self.recorder.sprite(f"glow-{colour}", f"glow-{colour}", x0 + band.width / 2, y0 + band.height / 2,
+                                 band.width, band.height)
 
     def png(self) -> bytes:
         out = io.BytesIO()
@@ -270,11 +270,16 @@ def _names_on_top(c: _Canvas) -> None:
         c.names_at = len(c.recorder.drawn)
         return
     plain = background(c.width)
-    for label in L.labels().values():
-        x0, y0, x1, y1 = label.box
-        box = (c.n(x0), c.n(y0), c.n(x1), c.n(y1))
+    for box in name_boxes(c.width):
         if before := plain.crop(box):
             c.img.paste(before, box[:2])
+
+
+def name_boxes(width: int) -> list[tuple[int, int, int, int]]:
+    """The pixel box of each station's name on the map ``width`` wide."""
+    s = L.scale(width)
+    return [(round(x0 * s), round(y0 * s), round(x1 * s), round(y1 * s))
+            for x0, y0, x1, y1 in (label.box for label in L.labels().values())]
 
 
 def _offer_badges(c: _Canvas, view) -> None:

@@ -1,0 +1,105 @@
+"""The Paris Paris map as a page draws it (``renderers/scene.py``): the static map fetched once, and
+what the game puts on it as named pictures (``pieces``), shapes and words.
+
+The map picture's own drawing (``mapimage.draw_map``) runs against a ``Recorder``: every picture it
+would paste is recorded by its name, each label (a player's initial, a slot's number) as words over
+it, so initials never make a new picture. The rings and glows it draws before laying the station
+names back on top are the scene's pieces, the names are static art over them, and the shops,
+badges, tags and the panel come after, as the picture draws them.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from ..i18n import LANGUAGES
+from ..scene import Piece, Recorder, Scene
+from . import layout as L
+from . import mapimage, pieces
+from .spots import WIDTH
+
+LAYOUTS = ("landscape", "portrait")
+ART_SIZE = 64          # an icon's or a shop's picture, scaled by the page (crisp at 2× zoom)
+RING_SCALE = 2         # rings are drawn at twice their size on the map, their lines alike
+RING_SIZES = {"ring": mapimage.OFFER_RING, "dash": 72}
+ART_NAMES = frozenset({f"map-{layout}-{language}" for layout in LAYOUTS for language in LANGUAGES}
+                      | {f"names-{layout}" for layout in LAYOUTS} | pieces.names())
+
+
+def map_scene(view: Any, events: Sequence[Any], language: str, layout: str = "landscape") -> Scene:
+    """``mapimage.render_map(view, events=events, language=language, width=WIDTH, layout=layout)``
+    as a scene."""
+    layout = "portrait" if layout == "portrait" else "landscape"
+    recorder = Recorder()
+    canvas = mapimage.draw_map(view, events, language, None, WIDTH, layout, recorder)
+    split = canvas.names_at
+    assert split is not None, "the map lays its names back on top"
+    under = tuple(d for d in recorder.drawn[:split] if isinstance(d, Piece))
+    assert len(under) == split, "only pictures under the names"
+    width, height = _board_size(layout)
+    if layout == "portrait":
+        return Scene(f"map-{layout}-{language}", width, canvas.img.height, under, (), f"names-{layout}",
+                     tuple(recorder.drawn[split:]), board_height=height)
+    return Scene(f"map-{layout}-{language}", width, height, under, (), f"names-{layout}", tuple(recorder.drawn[split:]))
+
+
+def _board_size(layout: str) -> tuple[int, int]:
+    """The static map's size: the whole landscape picture, or the map atop a portrait one."""
+    if layout == "portrait":
+        return WIDTH, L.canvas_size(mapimage.portrait_virtual_width(WIDTH))[1]
+    return L.canvas_size(WIDTH)
+
+
+def _map_width(layout: str) -> int:
+    """The width of the landscape map a layout's board is cut from."""
+    return mapimage.portrait_virtual_width(WIDTH) if layout == "portrait" else WIDTH
+
+
+@lru_cache(maxsize=len(ART_NAMES))
+def art(name: str) -> bytes:
+    """One of ``ART_NAMES`` as lossless WebP (a map in 256 colours): a static map with its legend, the station names laid
+    over the rings, or one of ``pieces`` without its label."""
+    if name not in ART_NAMES:
+        raise KeyError(name)
+    kind, _, rest = name.partition("-")
+    if kind == "map":
+        layout, _, language = rest.partition("-")
+        width = _map_width(layout)
+        img = mapimage.background(width).copy()
+        mapimage.with_legend(img, width, language)
+        return _webp(_colours(img.crop((0, 0, *_board_size(layout)))))
+    if kind == "names":
+        return _webp(_colours(_names(rest)))
+    if kind == "glow":
+        return _webp(mapimage.glow(rest, WIDTH)[0])
+    if kind in RING_SIZES:
+        size = (80 if name == "dash-alert" else RING_SIZES[kind]) * RING_SCALE
+        return _webp(pieces.picture(name, size, RING_SCALE))
+    return _webp(pieces.picture(name, ART_SIZE, 1.0))
+
+
+def _names(layout: str) -> Image.Image:
+    """The station names as the static map has them, on nothing: laid over the rings and glows."""
+    width = _map_width(layout)
+    plain = mapimage.background(width)
+    img = Image.new("RGBA", _board_size(layout), (0, 0, 0, 0))
+    for box in mapimage.name_boxes(width):
+        img.paste(plain.crop(box), box[:2])
+    return img
+
+
+def _colours(img: Image.Image) -> Image.Image:
+    """``img`` in 256 colours, as the chat's picture is sent (a third of the bytes: the portrait map
+    64 KB, against 244 KB in full colour)."""
+    return img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def _webp(img: Image.Image) -> bytes:
+    out = io.BytesIO()
+    img.save(out, format="WEBP", lossless=True, method=4)
+    return out.getvalue()
