@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -39,13 +40,23 @@ def map_scene(view: Any, events: Sequence[Any], language: str, layout: str = "la
     canvas = mapimage.draw_map(view, events, language, None, WIDTH, layout, recorder)
     split = canvas.names_at
     assert split is not None, "the map lays its names back on top"
-    under = tuple(d for d in recorder.drawn[:split] if isinstance(d, Piece))
+    under = _keyed([d for d in recorder.drawn[:split] if isinstance(d, Piece)])
     assert len(under) == split, "only pictures under the names"
     width, height = _board_size(layout)
     if layout == "portrait":
         return Scene(f"map-{layout}-{language}", width, canvas.img.height, under, (), f"names-{layout}",
                      tuple(recorder.drawn[split:]), board_height=height)
     return Scene(f"map-{layout}-{language}", width, height, under, (), f"names-{layout}", tuple(recorder.drawn[split:]))
+
+
+def _keyed(drawn: list[Piece]) -> tuple[Piece, ...]:
+    """The pieces, each key once (a second big tour of a line in a round glows again)."""
+    seen: dict[str, int] = {}
+    out = []
+    for piece in drawn:
+        count = seen[piece.key] = seen.get(piece.key, 0) + 1
+        out.append(piece if count == 1 else replace(piece, key=f"{piece.key}#{count}"))
+    return tuple(out)
 
 
 def _board_size(layout: str) -> tuple[int, int]:
