@@ -19,7 +19,7 @@ from ..fonts import drawable, fit, font
 from ..i18n import t
 from ..players import colour as player_colour
 from ..players import initials
-from ..scene import Recorder, Words
+from ..scene import Recorder
 from . import buslines, palette, pieces, sprites
 from . import layout as L
 from .names import short_name
