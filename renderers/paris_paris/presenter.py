@@ -12,7 +12,6 @@ from engine.paris_paris.actions import Pick
 from ..i18n import t
 from ..presenter import CHAT, Menu, MenuItem, Presenter, Spot
 from ..ranking import places
-from ..scene import Scene
 from . import text
 
 # Events that are a player's move; what a round's end brought is everything else but the
@@ -27,6 +26,7 @@ class ParisParisPresenter(Presenter):
     game_id = "paris-paris"
     image_prefix = "paris"
     text_prefix = "pp"
+    mapscene = ".mapscene"      # its map drawn in a page from a scene
 
     def title(self, language: str) -> str:
         return "Paris Paris"          # the same in every language
@@ -176,21 +176,6 @@ class ParisParisPresenter(Presenter):
         if kind == "final":
             return render_final(view, events=public, language=language)
         return render_map(view, events=public, language=language, width=WIDTH, layout=layout)
-
-    def scene(self, view, events: Sequence[Any], language: str, *, layout: str = "landscape") -> Scene:
-        from .mapscene import map_scene
-
-        return map_scene(view, [e for e in events if e.visible_to(None)], language, layout)
-
-    def art_names(self) -> frozenset[str]:
-        from .mapscene import ART_NAMES
-
-        return ART_NAMES
-
-    def art(self, name: str) -> bytes:
-        from .mapscene import art
-
-        return art(name)
 
     def spots(self, picture: str, view, choices: Sequence[Pick], *, layout: str = "landscape") -> list[Spot]:
         if picture != "map":
