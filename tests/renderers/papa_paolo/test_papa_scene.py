@@ -71,7 +71,7 @@ def test_the_scene_over_its_paper_is_the_chats_picture(layout, sample):
 
 
 def test_the_art_is_a_closed_set_of_webp_pictures():
-    assert mapscene.ART_NAMES == {"paper"}
+    assert {"paper"} == mapscene.ART_NAMES
     assert Image.open(io.BytesIO(mapscene.art("paper"))).format == "WEBP"
     with pytest.raises(KeyError):
         mapscene.art("board")
