@@ -121,7 +121,7 @@ def glow(colour: str, width: int) -> tuple[Image.Image, tuple[int, int]]:
 
 
 @lru_cache(maxsize=16)
-def _legend(width: int, language: str) -> Image.Image:
+def legend(width: int, language: str) -> Image.Image:
     """A small key to the map's symbols (RGBA sprite, cached per width and language)."""
     s = L.scale(width) * 2   # drawn at twice the size for smooth shapes
     x0, y0, x1, y1 = L.LEGEND_BOX
@@ -150,12 +150,6 @@ def _legend(width: int, language: str) -> Image.Image:
         (label,), size = D.fit_lines(t(language, key), round((x1 - x0 - 40) * s), round(12 * s), min_size=round(9 * s))
         d.text((34 * s, cy), label, font=font(size), fill=style.INK + (255,), anchor="lm")
     return im.resize((round((x1 - x0) * L.scale(width)), round((y1 - y0) * L.scale(width))), Image.Resampling.LANCZOS)
-
-
-def with_legend(img: Image.Image, width: int, language: str) -> None:
-    """The key to the map's symbols, laid on ``img`` (the map ``width`` wide)."""
-    legend = _legend(width, language)
-    img.paste(legend, (round(L.LEGEND_BOX[0] * L.scale(width)), round(L.LEGEND_BOX[1] * L.scale(width))), legend)
 
 
 # ---- the game layer ----------------------------------------------------------------------
@@ -218,6 +212,16 @@ class _Canvas:
         self.recorder.sprite(key or name, name, x, y, sprite.width, sprite.height)
         if label:
             self.recorder.drawn.append(pieces.label_words(name, label, size, x, y, sprite.width))
+
+    def legend(self) -> None:
+        """The key to the map's symbols, in its box at the bottom left of the map."""
+        key = legend(self.width, self.language)
+        x, y = self.P(L.LEGEND_BOX[0], L.LEGEND_BOX[1])
+        if self.recorder is None:
+            self.img.paste(key, (x, y), key)
+        else:
+            self.recorder.sprite("legend", f"legend-{self.language}", x + key.width / 2, y + key.height / 2,
+                                 key.width, key.height)
 
     def glow(self, colour: str) -> None:
         """A big tour's translucent band along its line."""
@@ -562,8 +566,7 @@ def board_image(view, width: int) -> Image.Image:
 
 def _map_layer(c: _Canvas, view, events: Sequence[E.Event], pending_tile) -> None:
     """Everything drawn on the map itself: legend, highlights, offer, shops, badges and tags."""
-    if c.recorder is None:   # a scene's static board has it (``mapscene``)
-        with_legend(c.img, c.width, c.language)
+    c.legend()
     _highlights(c, events)
     _offer(c, view.offer)
     if pending_tile is not None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image
 
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, normalize_language
 from ..scene import Piece, Recorder, Scene
 from . import layout as L
 from . import mapimage, pieces
@@ -28,14 +28,15 @@ LAYOUTS = ("landscape", "portrait")
 ART_SIZE = 64          # an icon's or a shop's picture, scaled by the page (crisp at 2× zoom)
 RING_SCALE = 2         # rings are drawn at twice their size on the map, their lines alike
 RING_SIZES = {"ring": mapimage.OFFER_RING, "dash": 72}
-ART_NAMES = frozenset({f"map-{layout}-{language}" for layout in LAYOUTS for language in LANGUAGES}
-                      | {f"names-{layout}" for layout in LAYOUTS} | pieces.names())
+ART_NAMES = frozenset({f"map-{layout}" for layout in LAYOUTS} | {f"names-{layout}" for layout in LAYOUTS}
+                      | {f"legend-{language}" for language in LANGUAGES} | pieces.names())
 
 
 def map_scene(view: Any, events: Sequence[Any], language: str, layout: str = "landscape") -> Scene:
     """``mapimage.render_map(view, events=events, language=language, width=WIDTH, layout=layout)``
     as a scene."""
     layout = "portrait" if layout == "portrait" else "landscape"
+    language = normalize_language(language)
     recorder = Recorder()
     canvas = mapimage.draw_map(view, events, language, None, WIDTH, layout, recorder)
     split = canvas.names_at
@@ -44,9 +45,9 @@ def map_scene(view: Any, events: Sequence[Any], language: str, layout: str = "la
     assert len(under) == split, "only pictures under the names"
     width, height = _board_size(layout)
     if layout == "portrait":
-        return Scene(f"map-{layout}-{language}", width, canvas.img.height, under, (), f"names-{layout}",
+        return Scene(f"map-{layout}", width, canvas.img.height, under, (), f"names-{layout}",
                      tuple(recorder.drawn[split:]), board_height=height)
-    return Scene(f"map-{layout}-{language}", width, height, under, (), f"names-{layout}", tuple(recorder.drawn[split:]))
+    return Scene(f"map-{layout}", width, height, under, (), f"names-{layout}", tuple(recorder.drawn[split:]))
 
 
 def _keyed(drawn: list[Piece]) -> tuple[Piece, ...]:
@@ -73,17 +74,15 @@ def _map_width(layout: str) -> int:
 
 @lru_cache(maxsize=len(ART_NAMES))
 def art(name: str) -> bytes:
-    """One of ``ART_NAMES`` as lossless WebP (a map in 256 colours): a static map with its legend, the station names laid
-    over the rings, or one of ``pieces`` without its label."""
+    """One of ``ART_NAMES`` as lossless WebP (a map in 256 colours): a static map, the station names
+    laid over the rings, the legend in a language, or one of ``pieces`` without its label."""
     if name not in ART_NAMES:
         raise KeyError(name)
     kind, _, rest = name.partition("-")
     if kind == "map":
-        layout, _, language = rest.partition("-")
-        width = _map_width(layout)
-        img = mapimage.background(width).copy()
-        mapimage.with_legend(img, width, language)
-        return _webp(_colours(img.crop((0, 0, *_board_size(layout)))))
+        return _webp(_colours(mapimage.background(_map_width(rest)).crop((0, 0, *_board_size(rest)))))
+    if kind == "legend":
+        return _webp(mapimage.legend(WIDTH, rest))
     if kind == "names":
         return _webp(_colours(_names(rest)))
     if kind == "glow":

@@ -59,7 +59,7 @@ async def test_art_is_served_once_drawn_under_its_content_named_address(served, 
     "art/papa-paolo/loco-red.0123456789abcdef.webp",        # another game's name
     "art/paris-paris/house-orange-plain-A.0123456789abcdef.webp",   # an initial is words, never a picture
     "art/paris-paris/ring-green-green.0123456789abcdef.webp",       # a ring of one colour has one name
-    "art/paris-paris/map-landscape-xx.0123456789abcdef.webp",       # no such language
+    "art/paris-paris/legend-xx.0123456789abcdef.webp",              # no such language
 ])
 async def test_a_forged_name_is_404_without_drawing(served, session, drawings, path):
     status, _, _ = await fetched(served, session, path)
