@@ -82,7 +82,7 @@ def art(name: str) -> bytes:
     if kind == "map":
         return _webp(_colours(mapimage.background(_map_width(rest)).crop((0, 0, *_board_size(rest)))))
     if kind == "legend":
-        return _webp(mapimage.legend(WIDTH, rest))
+        return _webp(_colours(mapimage.legend(WIDTH, rest)))
     if kind == "names":
         return _webp(_colours(_names(rest)))
     if kind == "glow":
@@ -104,8 +104,8 @@ def _names(layout: str) -> Image.Image:
 
 
 def _colours(img: Image.Image) -> Image.Image:
-    """``img`` in 256 colours, as the chat's picture is sent (a third of the bytes: the portrait map
-    64 KB, against 244 KB in full colour)."""
+    """``img`` in 256 colours, as the chat's picture is sent (a third of the bytes or less: the
+    portrait map 59 KB, against 244 KB in full colour; the legend 3 KB against 11)."""
     return img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
