@@ -15,6 +15,7 @@ only in that seat's private chat (the group learns only what the item that opene
 
 from __future__ import annotations
 
+import importlib
 import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -289,20 +290,38 @@ class Presenter(ABC):
         return fit_description(lines)
 
     # ---- the board drawn in a page (renderers/scene.py) ---------------------------------------
+    # The game's module (relative to its presenter's package) that describes the "map" picture as a
+    # scene: ``map_scene(view, public events, language, layout)``, ``ART_NAMES`` and ``art(name)``;
+    # None: the page shows the picture itself.
+    mapscene: str | None = None
+
+    def _mapscene(self) -> Any:
+        assert self.mapscene is not None, "asked only of a game that draws scenes"
+        return importlib.import_module(self.mapscene, type(self).__module__.rpartition(".")[0])
+
     def scene(self, view: Any, events: Sequence[Any], language: str, *, layout: str = "landscape") -> Scene | None:
         """The "map" picture of ``render`` (the same public view and events) as a page draws it: a
         static board of ``art_names`` with the pieces, marks and words on it now, at the very
-        places the picture has them. None (the default): the page shows the picture itself."""
-        return None
+        places the picture has them. None: the page shows the picture itself."""
+        if self.mapscene is None:
+            return None
+        scene: Scene = self._mapscene().map_scene(view, [e for e in events if e.visible_to(None)], language, layout)
+        return scene
 
     def art_names(self) -> frozenset[str]:
         """The game's closed set of static pictures and sprites a scene names (the static board,
         its pieces): nothing else is ever drawn for a page by name."""
-        return frozenset()
+        if self.mapscene is None:
+            return frozenset()
+        names: frozenset[str] = self._mapscene().ART_NAMES
+        return names
 
     def art(self, name: str) -> bytes:
         """One of ``art_names`` as a WebP picture (the same bytes each time)."""
-        raise KeyError(name)
+        if self.mapscene is None:
+            raise KeyError(name)
+        image: bytes = self._mapscene().art(name)
+        return image
 
     # A presenter that can draw one seat's own board (its plans, its secrets) sets this; the
     # service then sends that picture privately to the seat with its choices.

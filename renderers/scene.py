@@ -38,17 +38,22 @@ def _n(value: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Piece:
-    """A sprite (a name of the game's art) centred on (x, y), ``size`` pixels square. ``key`` is the
-    piece's identity from one scene to the next: a piece whose key moved slides to its new place."""
+    """A sprite (a name of the game's art) centred on (x, y), ``size`` pixels wide and ``height``
+    high (0: square). ``key`` is the piece's identity from one scene to the next: a piece whose key
+    moved slides to its new place."""
 
     key: str
     sprite: str
     x: float
     y: float
     size: float
+    height: float = 0.0
 
     def wire(self) -> list[Any]:
-        return [self.key, self.sprite, _n(self.x), _n(self.y), _n(self.size)]
+        out = [self.key, self.sprite, _n(self.x), _n(self.y), _n(self.size)]
+        if self.height and self.height != self.size:
+            out.append(_n(self.height))
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +78,9 @@ class Shape:
 @dataclass(frozen=True, slots=True)
 class Words:
     """A line of text as the picture draws it: at (x, y) by ``anchor`` (PIL's: "la", "lm", "mm",
-    "ra" ...), ``size`` pixels, and ``length`` wide in the picture's font (the page fits it to that)."""
+    "ra" ...), ``size`` pixels, and ``length`` wide in the picture's font (the page fits it to that).
+    Several lines (``text`` with newlines, as PIL's ``multiline_text`` with no spacing) are centred
+    on one another, and ``length`` is the widest's."""
 
     text: str
     x: float
@@ -105,6 +112,7 @@ class Scene:
     below: tuple[Shape, ...] = ()
     over: str | None = None
     above: tuple[Shape | Words | Piece, ...] = ()
+    board_height: int | None = None     # the static board's (and ``over``'s) height, when not ``height``
 
     def art(self) -> frozenset[str]:
         """Every name of the game's art this scene shows."""
@@ -120,7 +128,8 @@ class Scene:
                 "sprites": {name: url(name) for name in sorted(self.art())},
                 "below": [s.wire() for s in self.below],
                 "pieces": [p.wire() for p in self.pieces],
-                "above": [[type(d).__name__.lower(), *d.wire()] for d in self.above]}
+                "above": [[type(d).__name__.lower(), *d.wire()] for d in self.above],
+                **({} if self.board_height is None else {"bh": self.board_height})}
 
 
 @dataclass
@@ -154,8 +163,15 @@ class Recorder:
         self.drawn.append(Words(text, xy[0], xy[1], int(font.size), bold, _rgb(fill) or "#000000", anchor or "la",
                                 font.getlength(text)))
 
-    def sprite(self, key: str, name: str, cx: float, cy: float, size: float) -> None:
-        self.drawn.append(Piece(key, name, cx, cy, size))
+    def multiline_text(self, xy: Point, text: str, fill: Any = None, font: ImageFont.FreeTypeFont | None = None,
+                       anchor: str | None = None, align: str = "left", spacing: float = 0) -> None:
+        assert font is not None and spacing == 0 and align == "center", "the lines the pictures draw"
+        self.drawn.append(Words(text, xy[0], xy[1], int(font.size), "Bold" in str(getattr(font, "path", "")),
+                                _rgb(fill) or "#000000", anchor or "la",
+                                max(font.getlength(line) for line in text.split("\n"))))
+
+    def sprite(self, key: str, name: str, cx: float, cy: float, size: float, height: float = 0.0) -> None:
+        self.drawn.append(Piece(key, name, cx, cy, size, height))
 
 
 def _corners(box: Sequence[float]) -> tuple[Point, ...]:

@@ -104,7 +104,7 @@ def page_state(meta: GameMeta, kind: GameKind, match: Match | None, codec: Paylo
     shown = "final" if match.is_terminal() else "map"
     pictures = [Picture("map", picture(shown, moves, cycle, request.layout),
                         pres.picture_description(shown, public, events, match.players, lang),
-                        map_scene(pres, match, public, shown, moves, lang, request.layout))]
+                        map_scene(pres, match, public, shown, lang, request.layout))]
     if seat is not None and pres.private_pictures and not match.is_terminal() and request.at is None:
         pictures.append(Picture("seat", seat_picture(meta, match, seat, request.layout),
                                 pres.picture_description("seat", view, (), match.players, lang)))
@@ -118,12 +118,13 @@ def page_state(meta: GameMeta, kind: GameKind, match: Match | None, codec: Paylo
                      log=log_lines(kind, match, seat, view, lang))
 
 
-def map_scene(pres: Presenter, match: Match, public: Any, shown: str, moves: int, lang: str, layout: str) -> Scene | None:
-    """The public map as the page draws it (``Presenter.scene``): the very picture the page names,
-    from the same public view and the same public events of the cycle (``pictures.draw``); None
-    where the game draws no scene, for the final picture, and while seats plan in private (the
-    public picture is then the one of the phase's start, not of now)."""
-    if shown != "map" or moves != match.move_count:
+def map_scene(pres: Presenter, match: Match, public: Any, shown: str, lang: str, layout: str) -> Scene | None:
+    """The public map as the page draws it (``Presenter.scene``), from the public view and the
+    public events of the cycle, as the picture is drawn (``pictures.draw``); None where the game
+    draws no scene, and for the final picture. While seats plan in private it is drawn from the
+    public view of now, the whole phase long, like the state's other public lines: a seat's
+    private steps change neither (a scene there only until the first step would tell it)."""
+    if shown != "map":
         return None
     cycle = match.pacing.cycle
     events = [] if cycle < 1 else [e for e in match.log[match.pacing.cycle_start(cycle):] if e.visible_to(None)]

@@ -23,7 +23,6 @@ from engine.paris_connection.game import PENALTY
 from ..i18n import t
 from ..presenter import CHAT, ChoiceNotFound, Menu, MenuItem, Presenter, Spot
 from ..ranking import places
-from ..scene import Scene
 from . import text as words
 from .text import COLOUR_EMOJI, colour_word
 
@@ -35,6 +34,7 @@ class ParisConnectionPresenter(Presenter):
     game_id = "paris-connection"
     image_prefix = "connection"
     text_prefix = "pc"
+    mapscene = ".mapscene"      # its map drawn in a page from a scene
 
     # ---- turns and cycles ----------------------------------------------------------------
     def status_line(self, view, language: str) -> str:
@@ -239,21 +239,6 @@ class ParisConnectionPresenter(Presenter):
         from .spots import WIDTH
 
         return render_map(view, events=public, language=language, width=WIDTH, layout=layout)
-
-    def scene(self, view, events: Sequence[Any], language: str, *, layout: str = "landscape") -> Scene:
-        from .mapscene import map_scene
-
-        return map_scene(view, [e for e in events if e.visible_to(None)], language, layout)
-
-    def art_names(self) -> frozenset[str]:
-        from .mapscene import ART_NAMES
-
-        return ART_NAMES
-
-    def art(self, name: str) -> bytes:
-        from .mapscene import art
-
-        return art(name)
 
     def spots(self, picture: str, view, choices: Sequence[Any], *, layout: str = "landscape") -> list[Spot]:
         if picture != "map":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -18,7 +19,8 @@ from ..fonts import drawable, fit, font
 from ..i18n import t
 from ..players import colour as player_colour
 from ..players import initials
-from . import buslines, palette, sprites
+from ..scene import Recorder
+from . import buslines, palette, pieces, sprites
 from . import layout as L
 from .names import short_name
 
@@ -101,7 +103,7 @@ def background(width: int) -> Image.Image:
 
 
 @lru_cache(maxsize=40)
-def _glow(colour: str, width: int) -> tuple[Image.Image, tuple[int, int]]:
+def glow(colour: str, width: int) -> tuple[Image.Image, tuple[int, int]]:
     """A translucent band along a line (for big tours): sprite and its top-left corner."""
     s = L.scale(width)
     pts = L.line_points(colour, width)
@@ -119,7 +121,7 @@ def _glow(colour: str, width: int) -> tuple[Image.Image, tuple[int, int]]:
 
 
 @lru_cache(maxsize=16)
-def _legend(width: int, language: str) -> Image.Image:
+def legend(width: int, language: str) -> Image.Image:
     """A small key to the map's symbols (RGBA sprite, cached per width and language)."""
     s = L.scale(width) * 2   # drawn at twice the size for smooth shapes
     x0, y0, x1, y1 = L.LEGEND_BOX
@@ -153,17 +155,22 @@ def _legend(width: int, language: str) -> Image.Image:
 # ---- the game layer ----------------------------------------------------------------------
 
 class _Canvas:
-    """An image to draw on in design units; by default the landscape map with its side panel."""
+    """An image to draw on in design units; by default the landscape map with its side panel.
+
+    With a ``recorder`` (``renderers/scene.py``) nothing is drawn: what would be is recorded for a
+    page's scene instead, each pasted picture by its name in ``pieces`` and its label as words."""
 
     def __init__(self, width: int, language: str, players: Sequence[str], *, img: Image.Image | None = None,
-                 scale: float | None = None):
+                 scale: float | None = None, recorder: Recorder | None = None):
         self.width = width
+        self.recorder = recorder
+        self.names_at: int | None = None    # how much was recorded when the names were laid back on top
         self.s = L.scale(width) if scale is None else scale
         self.language = language
         self.players = tuple(drawable(p) for p in players)  # names as the font can draw them
         self.marks = initials(players)
         self.img = background(width).copy() if img is None else img
-        self.d = ImageDraw.Draw(self.img)
+        self.d: Any = ImageDraw.Draw(self.img) if recorder is None else recorder
         # The panel column the _panel_* functions fill (design units) and its lowest usable y.
         self.px: float = PX           # the panel's left and width, in design units
         self.pw: float = PW
@@ -183,13 +190,47 @@ class _Canvas:
             kw["max_width"] = self.n(kw["max_width"])
         return round(D.text(self.d, self.P(x, y), value, self.n(size), **kw) / self.s)
 
-    def house(self, seat: int, x: float, y: float, size: float = L.HOUSE_SIZE, ring: tuple | None = None, *,
-              pixels: bool = False) -> None:
-        """A shop centred on (x, y): design units, or pixels when ``pixels``."""
-        pc = player_colour(seat)
+    def house(self, seat: int, x: float, y: float, size: float = L.HOUSE_SIZE, ring: str = "plain", *,
+              pixels: bool = False, key: str = "") -> None:
+        """A shop centred on (x, y): design units, or pixels when ``pixels``; ``ring`` one of
+        ``pieces.HOUSE_RINGS``."""
         if not pixels:
             x, y = x * self.s, y * self.s
-        D.paste(self.img, D.house(pc.rgb, pc.ink, self.marks[seat], self.n(size), ring), x, y)
+        self.paste(f"house-{player_colour(seat).name}-{ring}", self.n(size), x, y, self.marks[seat], key=key)
+
+    def mark(self, seat: int, size: int, x: float, y: float) -> None:
+        """A player's initial on a disc in their colour, ``size`` pixels, centred on the pixel (x, y)."""
+        self.paste(f"mark-{player_colour(seat).name}", size, x, y, self.marks[seat])
+
+    def paste(self, name: str, size: int, x: float, y: float, label: str = "", *, key: str = "") -> None:
+        """The picture ``name`` of ``pieces``, ``size`` pixels, centred on the pixel (x, y), ``label``
+        on it; recorded as a piece keyed ``key`` (its name by default) and words for its label."""
+        if self.recorder is None:
+            D.paste(self.img, pieces.picture(name, size, self.s, label), x, y)
+            return
+        sprite = pieces.picture(name, size, self.s)
+        self.recorder.sprite(key or name, name, x, y, sprite.width, sprite.height)
+        if label:
+            self.recorder.drawn.append(pieces.label_words(name, label, size, x, y, sprite.width))
+
+    def legend(self) -> None:
+        """The key to the map's symbols, in its box at the bottom left of the map."""
+        key = legend(self.width, self.language)
+        x, y = self.P(L.LEGEND_BOX[0], L.LEGEND_BOX[1])
+        if self.recorder is None:
+            self.img.paste(key, (x, y), key)
+        else:
+            self.recorder.sprite("legend", f"legend-{self.language}", x + key.width / 2, y + key.height / 2,
+                                 key.width, key.height)
+
+    def glow(self, colour: str) -> None:
+        """A big tour's translucent band along its line."""
+        band, (x0, y0) = glow(colour, self.width)
+        if self.recorder is None:
+            self.img.paste(band, (x0, y0), band)
+        else:
+            self.recorder.sprite(f"glow-{colour}", f"glow-{colour}", x0 + band.width / 2, y0 + band.height / 2,
+                                 band.width, band.height)
 
     def png(self) -> bytes:
         out = io.BytesIO()
@@ -205,10 +246,10 @@ def _shops(c: _Canvas, board: dict[str, tuple[int, ...]], pending=None) -> None:
             x, y = L.house_xy(station, slot, len(owners), c.width)
             # A white halo keeps every shop apart from its station's rim (a black shop vanished
             # into a black crossing); the shops an eviction may remove get a red one instead.
-            ring = style.WHITE
+            ring = "white"
             if pending is not None and station == pending.station:
-                ring = style.ALERT
-            c.house(owner, x, y, ring=ring, pixels=True)
+                ring = "alert"
+            c.house(owner, x, y, ring=ring, pixels=True, key=f"shop@{station}#{slot}")
 
 
 OFFER_RING = 56   # diameter of the ring around an offered station, design units
@@ -221,29 +262,35 @@ def _offer(c: _Canvas, offer) -> None:
     size = c.n(OFFER_RING)
     for station, colours in by_station.items():
         x, y = L.station_xy(station, c.width)
-        first = buslines.COLOURS[colours[0]]
-        second = buslines.COLOURS[colours[1]] if len(colours) > 1 and colours[1] != colours[0] else None
-        D.paste(c.img, sprites.ring(first, size, 7 * c.s, second), x, y)
+        second = colours[1] if len(colours) > 1 and colours[1] != colours[0] else None
+        c.paste("-".join(["ring", colours[0], *([second] if second else [])]), size, x, y, key=f"offer@{station}")
 
 
 def _names_on_top(c: _Canvas) -> None:
     """Station names back over the rings and glows drawn since the background: a highlight
-    marks its station without hiding its name (Madeleine's ring covered "Madeleine")."""
+    marks its station without hiding its name (Madeleine's ring covered "Madeleine"). A page lays
+    the names (``mapscene``) over what was recorded so far."""
+    if c.recorder is not None:
+        c.names_at = len(c.recorder.drawn)
+        return
     plain = background(c.width)
-    for label in L.labels().values():
-        x0, y0, x1, y1 = label.box
-        box = (c.n(x0), c.n(y0), c.n(x1), c.n(y1))
+    for box in name_boxes(c.width):
         if before := plain.crop(box):
             c.img.paste(before, box[:2])
+
+
+def name_boxes(width: int) -> list[tuple[int, int, int, int]]:
+    """The pixel box of each station's name on the map ``width`` wide."""
+    s = L.scale(width)
+    return [(round(x0 * s), round(y0 * s), round(x1 * s), round(y1 * s))
+            for x0, y0, x1, y1 in (label.box for label in L.labels().values())]
 
 
 def _offer_badges(c: _Canvas, view) -> None:
     offer = view.offer
     for i, (slot, tile) in enumerate(view.offer_numbered()):
         bx, by = L.offer_badge_xy(offer, i, c.width)
-        rgb = buslines.COLOURS[tile.colour]
-        D.paste(c.img, D.disc(rgb, c.n(2 * L.BADGE_RADIUS), outline=style.WHITE, text=str(slot),
-                              ink=buslines.INK[tile.colour], border=0.1), bx, by)
+        c.paste(f"badge-{tile.colour}", c.n(2 * L.BADGE_RADIUS), bx, by, str(slot))
 
 
 def _tags(c: _Canvas, view, events: Sequence[E.Event]) -> None:
@@ -252,43 +299,48 @@ def _tags(c: _Canvas, view, events: Sequence[E.Event]) -> None:
         items, colour = tag.items, tag.colour
         cy = (y0 + y1) / 2
         if tag.key[0] == "bus":   # the small tour's station
-            D.paste(c.img, sprites.bus_icon(c.n(L.BUS_SIZE)), c.n((x0 + x1) / 2), c.n(cy))
+            c.paste("bus", c.n(L.BUS_SIZE), c.n((x0 + x1) / 2), c.n(cy))
             continue
         if colour is None:   # an eviction: the owner's mark crossed out
-            owner = items[0][0]
-            pc = player_colour(owner)
-            D.paste(c.img, D.disc(pc.rgb, c.n(24), outline=(30, 30, 35), text=c.marks[owner], ink=pc.ink,
-                                  border=0.08), c.n(x0 + 12), c.n(cy))
-            D.paste(c.img, D.disc(style.ALERT, c.n(27), outline=style.WHITE, text="✕", ink=style.WHITE,
-                                  border=0.1), c.n(x1 - 14), c.n(cy))
+            c.mark(items[0][0], c.n(24), c.n(x0 + 12), c.n(cy))
+            c.paste("cross", c.n(27), c.n(x1 - 14), c.n(cy))
             continue
-        D.paste(c.img, sprites.pill(c.n(x1 - x0), c.n(L.TAG_H), style.WHITE, buslines.COLOURS[colour], max(1, c.n(2))),
-                c.n((x0 + x1) / 2), c.n(cy))
+        _pill(c, c.n(x1 - x0), c.n(L.TAG_H), colour, c.n((x0 + x1) / 2), c.n(cy))
         # The small tour's tags carry the bus, a big tour's the line's shape (as in the panel).
-        icon = sprites.bus_icon(c.n(21)) if tag.key[1] == "small" else buslines.icon(colour, c.n(19))
-        D.paste(c.img, icon, c.n(x0 + 16), c.n(cy))
+        if tag.key[1] == "small":
+            c.paste("bus", c.n(21), c.n(x0 + 16), c.n(cy))
+        else:
+            c.paste(f"line-{colour}", c.n(19), c.n(x0 + 16), c.n(cy))
         cx = x0 + 28
         for seat, points in items:
-            pc = player_colour(seat)
-            D.paste(c.img, D.disc(pc.rgb, c.n(L.TAG_MARK), outline=(30, 30, 35), text=c.marks[seat], ink=pc.ink,
-                                  border=0.08), c.n(cx + L.TAG_MARK / 2), c.n(cy))
+            c.mark(seat, c.n(L.TAG_MARK), c.n(cx + L.TAG_MARK / 2), c.n(cy))
             cx += L.TAG_MARK + 2
             txt = f"+{points}"
             c.d.text(c.P(cx, cy), txt, font=f, fill=style.INK, anchor="lm")
             cx += f.getlength(txt) / c.s + 6
 
 
+def _pill(c: _Canvas, width: int, height: int, colour: str, x: float, y: float) -> None:
+    """A points tag's white pill with a rim in the line's colour, centred on the pixel (x, y): in a
+    scene, a rounded rectangle (its width varies with the tag)."""
+    border = max(1, c.n(2))
+    if c.recorder is None:
+        D.paste(c.img, sprites.pill(width, height, style.WHITE, buslines.COLOURS[colour], border), x, y)
+        return
+    x0, y0 = round(x - width / 2), round(y - height / 2)
+    c.recorder.rounded_rectangle((x0, y0, x0 + width - 1, y0 + height - 1), radius=height // 2, fill=style.WHITE,
+                                 outline=buslines.COLOURS[colour], width=border)
+
+
 def _highlights(c: _Canvas, events: Sequence[E.Event]) -> None:
     for event in events:
         if isinstance(event, E.BigTour):
-            glow, corner = _glow(event.colour, c.width)
-            c.img.paste(glow, corner, glow)
+            c.glow(event.colour)
     for event in events:
         if isinstance(event, E.SmallTour):
             x, y = L.station_xy(event.tile.station, c.width)
             big = event.tile.station in CROSSINGS
-            D.paste(c.img, sprites.ring(buslines.COLOURS[event.tile.colour], c.n(72 if big else 52), 4.5 * c.s,
-                                  dashed=True), x, y)
+            c.paste(f"dash-{event.tile.colour}", c.n(72 if big else 52), x, y, key=f"tour@{event.tile.station}")
 
 
 # ---- the side panel ----------------------------------------------------------------------
@@ -343,7 +395,7 @@ def _panel_players(c: _Canvas, view, y: float, *, pending=None) -> float:
         if turn or won:
             c.d.rounded_rectangle((*c.P(c.px - 6, top), *c.P(c.px + c.pw + 6, top + row - 6)), radius=c.n(10),
                                   fill=style.HIGHLIGHT, outline=(230, 200, 90), width=max(1, c.n(2)))
-        ring = style.ALERT if seat in choose else None
+        ring = "alert" if seat in choose else "plain"
         c.house(seat, c.px + 19, top + (row - 6) / 2, size=36, ring=ring)
         name_w = c.pw - 146
         c.text(c.px + 46, top + 4, name, 25, bold=True, max_width=name_w)
@@ -354,7 +406,7 @@ def _panel_players(c: _Canvas, view, y: float, *, pending=None) -> float:
             info = c.t("final_shared" if len(view.winners) > 1 else "final_winner") + " · " + info
         c.text(c.px + 46, top + 33, info, 17, fill=style.MUTED, max_width=name_w + 40)
         if seat == view.bus and not view.finished:
-            D.paste(c.img, sprites.bus_icon(c.n(28)), c.n(c.px + c.pw - 78), c.n(top + (row - 6) / 2))
+            c.paste("bus", c.n(28), c.n(c.px + c.pw - 78), c.n(top + (row - 6) / 2))
         c.text(c.px + c.pw, top + (row - 6) / 2, str(view.scores[seat]), 36, bold=True, anchor="rm")
     return y + _players_height(view)
 
@@ -367,14 +419,12 @@ def _panel_offer(c: _Canvas, view, y: float) -> float:
     for slot, tile, top in rows:
         if tile is None:
             # a slot whose tile was taken this round: its number stays, so the others keep theirs
-            D.paste(c.img, D.disc(style.PANEL, c.n(OFFER_DISC), outline=style.MUTED, text=str(slot), ink=style.MUTED,
-                                  border=0.06), c.n(c.px + OFFER_DISC / 2), c.n(top + OFFER_DISC / 2))
+            c.paste("slot-taken", c.n(OFFER_DISC), c.n(c.px + OFFER_DISC / 2), c.n(top + OFFER_DISC / 2), str(slot))
             c.text(c.px + 43, top + 15, "—", 21, fill=style.MUTED, anchor="lm")
             continue
-        rgb = buslines.COLOURS[tile.colour]
-        D.paste(c.img, D.disc(rgb, c.n(OFFER_DISC), text=str(slot), ink=buslines.INK[tile.colour]),
-                c.n(c.px + OFFER_DISC / 2), c.n(top + OFFER_DISC / 2))
-        D.paste(c.img, buslines.icon(tile.colour, c.n(19)), c.n(c.px + 43), c.n(top + 15))
+        c.paste(f"slot-{tile.colour}", c.n(OFFER_DISC), c.n(c.px + OFFER_DISC / 2), c.n(top + OFFER_DISC / 2),
+                str(slot))
+        c.paste(f"line-{tile.colour}", c.n(19), c.n(c.px + 43), c.n(top + 15))
         name, colour_word = DISPLAY_NAMES[tile.station], c.t("colour_" + tile.colour)
         if font(c.n(21), True).getlength(name) + font(c.n(16)).getlength(colour_word) > c.n(c.pw - 66):
             name = short_name(tile.station)
@@ -416,7 +466,7 @@ def _panel_discard(c: _Canvas, view, y: float) -> float:
             tint = tuple(round(v * 0.25 + 255 * 0.75) for v in rgb)
             c.d.rounded_rectangle((*c.P(x0, y), *c.P(x0 + slot_w, y + 52)), radius=c.n(8), fill=tint,
                                   outline=rgb, width=max(1, c.n(3)))
-            D.paste(c.img, buslines.icon(colour, c.n(18)), c.n(x0 + slot_w / 2), c.n(y + 12))
+            c.paste(f"line-{colour}", c.n(18), c.n(x0 + slot_w / 2), c.n(y + 12))
             # The short name, on two lines if need be, shrunk rather than cut.
             lines, size = D.fit_lines(short_name(tile.station), c.n(slot_w - 4), c.n(13), True, max_lines=2,
                                       min_size=c.n(9))
@@ -425,9 +475,7 @@ def _panel_discard(c: _Canvas, view, y: float) -> float:
         else:
             c.d.rounded_rectangle((*c.P(x0, y), *c.P(x0 + slot_w, y + 52)), radius=c.n(8), fill=style.PANEL,
                                   outline=(205, 200, 190), width=max(1, c.n(2)))
-            icon = buslines.icon(colour, c.n(18), outline=False).copy()
-            icon.putalpha(icon.getchannel("A").point(lambda a: a * 45 // 100))
-            D.paste(c.img, icon, c.n(x0 + slot_w / 2), c.n(y + 26))
+            c.paste(f"line-{colour}-faded", c.n(18), c.n(x0 + slot_w / 2), c.n(y + 26))
     return y + 62
 
 
@@ -438,7 +486,7 @@ def _panel_markers(c: _Canvas, view, y: float) -> float:
     if view.marker and not view.finished:
         rows.append(("map_your_marker", view.marker))
     for key, colour in rows:
-        D.paste(c.img, buslines.icon(colour, c.n(22)), c.n(c.px + 11), c.n(y + 13))
+        c.paste(f"line-{colour}", c.n(22), c.n(c.px + 11), c.n(y + 13))
         c.text(c.px + 28, y + 13, c.t("label_value", label=c.t(key), value=c.t("colour_" + colour)), 19, anchor="lm",
                max_width=c.pw - 28)
         y += 31
@@ -483,12 +531,9 @@ def _panel_events(c: _Canvas, view, events: Sequence[E.Event], y: float, pending
         rows, size = D.fit_lines(text, c.n(c.pw - 26), c.n(18), max_lines=3, keep=STATION_NAMES)
         if y + 22 * len(rows) > c.bottom:
             break
-        if colour == "bus":
-            D.paste(c.img, sprites.bus_icon(c.n(21)), c.n(c.px + 10), c.n(y + 11))
-        elif colour == "evict":
-            D.paste(c.img, D.disc(style.ALERT, c.n(19), text="✕", ink=style.WHITE), c.n(c.px + 10), c.n(y + 11))
-        elif colour:
-            D.paste(c.img, buslines.icon(colour, c.n(19)), c.n(c.px + 10), c.n(y + 11))
+        if colour:
+            icon = {"bus": "bus", "evict": "evicted"}.get(colour, f"line-{colour}")
+            c.paste(icon, c.n(21 if colour == "bus" else 19), c.n(c.px + 10), c.n(y + 11))
         for i, row in enumerate(rows):
             c.d.text(c.P(c.px + 26, y + 11 + 22 * i), row, font=font(size), fill=style.INK, anchor="lm")
         y += 22 * len(rows) + 5
@@ -521,13 +566,12 @@ def board_image(view, width: int) -> Image.Image:
 
 def _map_layer(c: _Canvas, view, events: Sequence[E.Event], pending_tile) -> None:
     """Everything drawn on the map itself: legend, highlights, offer, shops, badges and tags."""
-    legend = _legend(c.width, c.language)
-    c.img.paste(legend, c.P(L.LEGEND_BOX[0], L.LEGEND_BOX[1]), legend)
+    c.legend()
     _highlights(c, events)
     _offer(c, view.offer)
     if pending_tile is not None:
         x, y = L.station_xy(pending_tile.station, c.width)
-        D.paste(c.img, sprites.ring(style.ALERT, c.n(80), 5 * c.s, dashed=True), x, y)
+        c.paste("dash-alert", c.n(80), x, y, key=f"pending@{pending_tile.station}")
     _names_on_top(c)
     _shops(c, view.board, pending_tile)
     _offer_badges(c, view)
@@ -542,14 +586,20 @@ def render_map(view, *, events: Iterable[E.Event] = (), language: str = "en", pe
     previews. ``layout="portrait"``: the map across the whole width with the panel under it, so
     the map is 1.4 times larger on a phone (``width`` x about 1.37 ``width``).
     """
+    return draw_map(view, events, language, pending_tile, width, layout).png()
+
+
+def draw_map(view, events: Iterable[E.Event], language: str, pending_tile, width: int, layout: str,
+             recorder: Recorder | None = None) -> _Canvas:
+    """The canvas ``render_map`` draws (or, with a ``recorder``, records: ``mapscene``)."""
     events = list(events)
     closed = closed_round(view, events)
     events = L.shown_events(view, events)
     if layout == "portrait":
-        return _render_portrait(view, events, language, pending_tile, width, closed)
+        return _render_portrait(view, events, language, pending_tile, width, closed, recorder)
     if layout != "landscape":
         raise ValueError(f"layout must be 'landscape' or 'portrait', not {layout!r}")
-    c = _Canvas(width, language, view.players)
+    c = _Canvas(width, language, view.players, recorder=recorder)
     _map_layer(c, view, events, pending_tile)
     y = _panel_header(c, view, closed=closed)
     y = _panel_players(c, view, y, pending=pending_tile)
@@ -558,7 +608,7 @@ def render_map(view, *, events: Iterable[E.Event] = (), language: str = "en", pe
     y = _panel_discard(c, view, y)
     y = _panel_markers(c, view, y)
     _panel_events(c, view, events, y, pending_tile)
-    return c.png()
+    return c
 
 
 def render_lobby(players: Sequence[str], *, language: str = "en", width: int = 1280, title: str = "") -> bytes:
@@ -621,16 +671,19 @@ def _portrait_panel_height(view, events: Sequence[E.Event], pending_tile) -> flo
 
 
 def _render_portrait(view, events: Sequence[E.Event], language: str, pending_tile, width: int,
-                     closed: int | None = None) -> bytes:
+                     closed: int | None = None, recorder: Recorder | None = None) -> _Canvas:
     virtual = portrait_virtual_width(width)
-    board = _Canvas(virtual, language, view.players)
+    board = _Canvas(virtual, language, view.players, recorder=recorder)
     _map_layer(board, view, events, pending_tile)
     map_img = board.img.crop((0, 0, width, board.img.height))
     k = portrait_map_scale(width)
     panel_h = _portrait_panel_height(view, events, pending_tile)
     img = Image.new("RGB", (width, map_img.height + round(panel_h * k)), style.PAPER)
     img.paste(map_img, (0, 0))
-    c = _Canvas(width, language, view.players, img=img, scale=k)
+    c = _Canvas(width, language, view.players, img=img, scale=k, recorder=recorder)
+    c.names_at = board.names_at
+    if recorder is not None:    # the paper under the panel (the static board is the map's alone)
+        recorder.rectangle((0, map_img.height, width - 1, img.height - 1), fill=style.PAPER)
     top = map_img.height / k
     c.d.rounded_rectangle((*c.P(6, top + 2), *c.P(PORTRAIT_DESIGN_W - 6, top + panel_h - 6)), radius=c.n(14),
                           fill=style.PANEL, outline=style.PANEL_EDGE, width=max(1, c.n(2)))
@@ -643,4 +696,4 @@ def _render_portrait(view, events: Sequence[E.Event], language: str, pending_til
     y = _panel_offer(c, view, y)
     y = _panel_discard(c, view, y)
     _panel_markers(c, view, y)
-    return c.png()
+    return c

@@ -26,6 +26,7 @@ class ParisParisPresenter(Presenter):
     game_id = "paris-paris"
     image_prefix = "paris"
     text_prefix = "pp"
+    mapscene = ".mapscene"      # its map drawn in a page from a scene
 
     def title(self, language: str) -> str:
         return "Paris Paris"          # the same in every language

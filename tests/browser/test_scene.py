@@ -3,7 +3,7 @@ last move animated (not where the reader asks for reduced motion), no picture fe
 
 from __future__ import annotations
 
-from browser_kit import PHONE
+from browser_kit import PHONE, play_by_taps
 from test_hardened_page import LISTEN
 
 SCENE = "window.boardState.pictures[0].scene"
@@ -115,3 +115,44 @@ async def test_reduced_motion_draws_the_move_without_animation(browser, table):
     assert set(await _drawn_pieces(page)) - before, "the move put a locomotive down"
     assert await page.evaluate("window.sceneAnimations") == 0
     assert await page.evaluate("() => document.getAnimations().length") == 0
+
+
+SHOPS = "#world svg.above g[data-key^='shop@']"
+
+
+async def test_paris_paris_draws_its_scene_with_initials_over_letterless_shops(browser, table):
+    """Paris Paris's pieces (the offer's rings), shops and panel drawn from its scene, the players'
+    initials as words over letterless shops, over a board fetched once: no picture per move."""
+    game_id = await table.game("paris-paris", ["Ann"], ai=1)
+    page = await browser.new_page(viewport=PHONE)
+    await page.add_init_script(LISTEN)
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    await page.goto(table.link(game_id, "Ann"))
+    await page.wait_for_function(DRAWN)
+    await play_by_taps(page, seed=3, until=f"document.querySelectorAll(\"{SHOPS}\").length >= 3")
+    await page.wait_for_function(DRAWN)
+    scene = await page.evaluate(f"() => {SCENE}")
+    drawn = await _drawn_pieces(page)
+    assert sorted(drawn) == sorted(piece[0] for piece in scene["pieces"])
+    for key, _sprite, x, y, *_size in scene["pieces"]:
+        assert _at(drawn[key], x, y), key
+    above = [d[1:] for d in scene["above"] if d[0] == "piece"]
+    shops = await page.evaluate(f"""() => [...document.querySelectorAll("{SHOPS}")].map((node) => {{
+        const m = new DOMMatrix(node.style.transform);
+        return [node.dataset.key, node.dataset.sprite, m.m41, m.m42, node.firstChild.getAttribute('href')]; }})""")
+    wanted = [(key, name, x, y, scene["sprites"][name]) for key, name, x, y, *_ in above if key.startswith("shop@")]
+    assert len(shops) == len(wanted) >= 3
+    for (key, name, x, y, href), got in zip(wanted, shops, strict=True):
+        assert got[:2] == [key, name] and _at(got[2:4], x, y) and got[4] == href
+    # The initials are words over the letterless shops; every word of the scene is drawn.
+    texts = await page.locator("#world svg.above text").all_text_contents()
+    marks = [scene["above"][i + 1] for i, d in enumerate(scene["above"]) if d[0] == "piece" and d[1].startswith("shop@")]
+    assert all(mark[0] == "words" and mark[1] in ("An", "Ad") for mark in marks)   # Ann and Ada, the AI
+    assert "An" in texts
+    assert len(texts) == sum(1 for d in scene["above"] if d[0] == "words")
+    assert await page.locator("#world img").first.get_attribute("src") == scene["board"]
+    art = [url for url in fetched if "/art/" in url]
+    assert len(art) == len(set(art)) and not [url for url in fetched if "/picture" in url]
+    assert await page.evaluate("window.violations") == []
+

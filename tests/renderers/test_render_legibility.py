@@ -135,7 +135,7 @@ class Recorder:
         monkeypatch.setattr(ImageDraw.ImageDraw, "multiline_text", record_multiline)
         monkeypatch.setattr(D, "fit_lines", checked_fit_lines)
         mapimage.background.cache_clear()   # draw the station names and the legend again, recorded
-        mapimage._legend.cache_clear()
+        mapimage.legend.cache_clear()
 
 
 SCENES = (scenes.mid_round, scenes.big_tour, scenes.eviction_pending, scenes.eviction_done)
@@ -163,7 +163,7 @@ def test_no_text_is_cut(monkeypatch, language, layout_name):
     for station in DISPLAY_NAMES:
         assert DISPLAY_NAMES[station] in drawn or SHORT_NAMES[station] in drawn, station
     mapimage.background.cache_clear()
-    mapimage._legend.cache_clear()
+    mapimage.legend.cache_clear()
 
 
 def test_the_cut_check_can_fail(monkeypatch):
@@ -173,7 +173,7 @@ def test_the_cut_check_can_fail(monkeypatch):
     render_map(scene.game.view(None))
     assert any(ELLIPSIS in text for text in recorder.drawn)
     mapimage.background.cache_clear()
-    mapimage._legend.cache_clear()
+    mapimage.legend.cache_clear()
 
 
 def test_crossing_names_sit_by_their_crossing():

@@ -57,6 +57,9 @@ async def test_art_is_served_once_drawn_under_its_content_named_address(served, 
     f"art/{GAME}/%2e%2e%2fboard.0123456789abcdef.webp",
     "art/no-such-game/loco-red.0123456789abcdef.webp",
     "art/papa-paolo/loco-red.0123456789abcdef.webp",        # another game's name
+    "art/paris-paris/house-orange-plain-A.0123456789abcdef.webp",   # an initial is words, never a picture
+    "art/paris-paris/ring-green-green.0123456789abcdef.webp",       # a ring of one colour has one name
+    "art/paris-paris/legend-xx.0123456789abcdef.webp",              # no such language
 ])
 async def test_a_forged_name_is_404_without_drawing(served, session, drawings, path):
     status, _, _ = await fetched(served, session, path)
@@ -66,6 +69,7 @@ async def test_a_forged_name_is_404_without_drawing(served, session, drawings, p
 
 def test_every_scene_names_only_its_games_art():
     from renderers.paris_connection import scenes
+    from renderers.paris_paris import scenes as pp_scenes
 
     presenter = KINDS[GAME].presenter
     for layout in ("landscape", "portrait"):
@@ -73,5 +77,13 @@ def test_every_scene_names_only_its_games_art():
         scene = presenter.scene(sample.view, sample.events, "en", layout=layout)
         assert scene is not None and scene.pieces
         assert scene.art() <= presenter.art_names()
+    # Paris Paris: shops marked with players' initials, whatever the names, from the same closed set.
+    pp = KINDS["paris-paris"].presenter
+    for names in (pp_scenes.NAMES, ("Zoë", "Zed", "Ω", "42")):
+        sample = pp_scenes.big_tour(4, names=names)
+        for layout in ("landscape", "portrait"):
+            scene = pp.scene(sample.game.view(None), sample.events, "fr", layout=layout)
+            assert scene is not None and scene.pieces
+            assert scene.art() <= pp.art_names()
     for game, kind in KINDS.items():
         assert all(art.known(game, name) for name in kind.presenter.art_names())

@@ -180,8 +180,8 @@ async def test_a_scene_that_shows_a_seats_secret_is_caught(tmp_path, session, mo
 
     honest = page.map_scene
 
-    def leaky(pres, match, public, shown, moves, lang, layout):
-        scene = honest(pres, match, public, shown, moves, lang, layout)
+    def leaky(pres, match, public, shown, lang, layout):
+        scene = honest(pres, match, public, shown, lang, layout)
         secret = pres.secret_text(match.view(0), lang, "") or ""
         return None if scene is None else replace(scene, above=(*scene.above, Words(secret, 0, 0, 9, False,
                                                                                        "#000000", "la", 0)))

@@ -448,11 +448,12 @@ function showScene(picture, spots, reframe) {
   const shown = () => {
     const now = (state.pictures || []).find((p) => p.scene && p.scene.board === scene.board);
     if (!now) return;   // a newer state came with another board
+    // The static board may be shorter than the scene (a panel drawn under it): "bh" is its height.
     img.style.width = scene.w + "px";
-    img.style.height = scene.h + "px";
+    img.style.height = (scene.bh || scene.h) + "px";
     const layer = (name) => svg("svg", { class: name, width: scene.w, height: scene.h, viewBox: `0 0 ${scene.w} ${scene.h}`, "aria-hidden": "true" });
     const over = scene.over ? el("img", { src: scene.over, alt: "", class: "over", draggable: "false" }) : null;
-    if (over) { over.style.width = scene.w + "px"; over.style.height = scene.h + "px"; }
+    if (over) { over.style.width = scene.w + "px"; over.style.height = (scene.bh || scene.h) + "px"; }
     const sameSize = figure && figure.width === scene.w && figure.height === scene.h && figure.name === picture.name;
     figure = {
       name: picture.name, src: scene.board, base: scene.board, img, svg: layer("spots"), width: scene.w, height: scene.h,
@@ -475,7 +476,7 @@ function drawScene(figure, scene) {
   const animate = layers.keys.size > 0 && !stillMotion.matches;
   const keys = new Map();
   const nodes = scene.pieces.map((piece) => {
-    const [key, name, x, y, size] = piece;
+    const [key, name, x, y, size, height] = piece;
     const known = layers.keys.get(key);
     const place = `translate(${x}px, ${y}px)`;
     let node;
@@ -484,9 +485,9 @@ function drawScene(figure, scene) {
       if (animate && (known.x !== x || known.y !== y)) {
         node.animate([{ transform: `translate(${known.x}px, ${known.y}px)` }, { transform: place }], { duration: MOVE_MS, easing: "ease-out" });
       }
-      node.firstChild.setAttribute("width", size);
+      placeSprite(node.firstChild, size, height);
     } else {
-      node = sprite(scene, [key, name, x, y, size]).node;
+      node = sprite(scene, piece).node;
       if (animate) node.animate([{ transform: place + " scale(1.8)", opacity: 0 }, { transform: place, opacity: 1 }], { duration: MOVE_MS, easing: "ease-out" });
     }
     node.style.transform = place;
@@ -497,12 +498,20 @@ function drawScene(figure, scene) {
   layers.keys = keys;
 }
 
-function sprite(scene, [key, name, x, y, size]) {
+function sprite(scene, [key, name, x, y, size, height]) {
   // A piece: its sprite centred on (x, y), placed through the CSSOM (the policy allows no style attribute).
   const node = svg("g", { "data-key": key, "data-sprite": name });
-  node.append(svg("image", { href: scene.sprites[name], x: -size / 2, y: -size / 2, width: size, height: size }));
+  const image = svg("image", { href: scene.sprites[name], preserveAspectRatio: "none" });
+  placeSprite(image, size, height);
+  node.append(image);
   node.style.transform = `translate(${x}px, ${y}px)`;
   return { node };
+}
+
+function placeSprite(image, size, height) {
+  // ``size`` wide and ``height`` high (a square when there is no height), centred on its group's origin.
+  const tall = height || size;
+  for (const [name, value] of [["x", -size / 2], ["y", -tall / 2], ["width", size], ["height", tall]]) image.setAttribute(name, value);
 }
 
 function shape([kind, flat, fill, stroke, width, radius]) {
@@ -527,6 +536,17 @@ function words([value, x, y, size, bold, fill, anchor, length]) {
     x, y, "font-size": size, "font-weight": bold ? "bold" : "normal", fill,
     "text-anchor": ALONG[anchor[0]] || "start", "dominant-baseline": ACROSS[anchor[1]] || "text-before-edge",
   });
+  const lines = value.split("\n");
+  if (lines.length > 1) {
+    // Lines one under the other, the block placed by its anchor as PIL's multiline_text places it.
+    const first = anchor[1] === "m" ? -(lines.length - 1) / 2 : 0;
+    lines.forEach((line, i) => {
+      const span = svg("tspan", { x, dy: (i === 0 ? first : 1) * size + "" });
+      span.textContent = line;
+      node.append(span);
+    });
+    return node;
+  }
   // As wide as the picture's font draws it, so the panel's columns line up as in the chat's picture.
   if (length > 0) { node.setAttribute("textLength", length); node.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
   node.textContent = value;
