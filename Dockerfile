@@ -19,6 +19,7 @@ WORKDIR /app
 # What the package needs to install, and nothing else (.dockerignore keeps the rest out).
 COPY pyproject.toml README.md constraints.txt ./
 COPY engine ./engine
+COPY i18n ./i18n
 COPY renderers ./renderers
 COPY bot ./bot
 # The versions the suite passed with (constraints.txt; docs/dependencies.md).

@@ -1,7 +1,7 @@
 """Benchmark: ``python -m bot.animation_bench [--players 4] [--seed 1] [--repeat 3]``.
 
 For every registered game, a finished game of ``--players`` seats played by its easy AI, drawn as the
-whole-game animation in each format (bot/service/animation.py, renderers/animation.py): the frames
+whole-game animation in each format (bot/service/posts/animation.py, renderers/animation.py): the frames
 (every cycle's picture and the final standings), then each encoding, median seconds of ``--repeat``
 runs, and the bytes; with the format each platform gets and its limit.
 """
@@ -14,7 +14,7 @@ import time
 
 from bot.games import KINDS, GameKind
 from bot.platforms import DECLARED
-from bot.service.animation import frames
+from bot.service.posts.animation import frames
 from renderers.animation import FORMATS, encode
 
 
@@ -28,7 +28,7 @@ def finished_game(kind: GameKind, players: int, seed: int) -> tuple[dict, list[t
         choice = kind.definition.choose(match, seat, seed=seed + len(moves), level="easy")
         match.apply(choice, by=seat)
         moves.append((seat, str(choice)))
-    return setup, moves, match.pacing.cycle
+    return setup, moves, match.rhythm.cycle
 
 
 def median_seconds(fn, repeat: int):

@@ -325,7 +325,7 @@ def snapshot_costs() -> None:
     """For a game of each kind at its middle (three players, random legal moves): packing its
     match, unpacking it, and applying each of the next 32 stored moves to it (best of 30)."""
     from bot.games import KINDS
-    from bot.service.snapshots import pack, unpack
+    from bot.service.game.snapshots import pack, unpack
 
     def best(work: Callable[[], object], runs: int = 30) -> float:
         times = []

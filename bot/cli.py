@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from renderers.i18n import LANGUAGES, normalize_language, t
+from i18n import LANGUAGES, normalize_language, t
 
 from . import cli_help
 from .games import DEFAULT, KINDS, find
@@ -302,10 +302,10 @@ async def last_played_game(storage: Storage) -> int | None:
 
 def _export_animation(meta, moves: list, path: Path, language: str) -> int:
     """Write the stored game ``meta`` as an animation to ``path``, in the game's language: the frames
-    a chat's animation has (bot/service/animation.py), in the format the file's suffix names."""
+    a chat's animation has (bot/service/posts/animation.py), in the format the file's suffix names."""
     from renderers.animation import SUFFIXES, encode
 
-    from .service.animation import frames
+    from .service.posts.animation import frames
 
     fmt = next((f for f, suffix in SUFFIXES.items() if path.suffix.lower() == suffix), None)
     if fmt is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from renderers.i18n import t
+from i18n import t
 
 from .games import DEFAULT, KINDS, GameKind
 from .product import COMMAND

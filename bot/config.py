@@ -24,8 +24,8 @@ from urllib.parse import urlsplit
 from . import product
 from .games import KINDS
 from .product import env_name, env_names
-from .service.settings import BOT_SETTINGS
-from .service.store import LIVE_MATCHES
+from .service.storage.store import LIVE_MATCHES
+from .service.table.chat_settings import BOT_SETTINGS
 
 if TYPE_CHECKING:
     from bot.service.metrics import Metrics
@@ -248,7 +248,7 @@ def web_settings(source: Settings | None = None, *, telegram_token: str | None =
     port = source.get_int(port_name, 8080)
     if port is None or not 1 <= port <= 65535:
         raise ConfigError(f"{port_name} must be a port number from 1 to 65535, not {port}")
-    from bot.service.passes import PAGE_PASS_SECONDS
+    from bot.service.tokens.passes import PAGE_PASS_SECONDS
     from bot.web.auth import INIT_DATA_SECONDS
 
     return WebSettings(host=source.get(env_name("WEB_HOST"), "127.0.0.1") or "127.0.0.1", port=port,

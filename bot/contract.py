@@ -53,7 +53,7 @@ class Chat:
 
 class Button(msgspec.Struct, frozen=True, omit_defaults=True):
     """A button the adapter renders (a msgspec Struct: the outbox stores it as it is, without its
-    defaults; ``bot/service/outmessage.py``). ``payload`` goes back verbatim to ``GameService.press``.
+    defaults; ``bot/service/game/outmessage.py``). ``payload`` goes back verbatim to ``GameService.press``.
 
     kind:
       "action"   a callback button (Telegram callback_data <= 64 bytes, Discord custom_id <= 100)
@@ -210,7 +210,7 @@ MessageLink = Callable[[Chat, str], "str | None"]
 
 class Refusal(StrEnum):
     """Why the service refused an input, as a stable code shared by the service, the adapters and
-    the tests: each value is the catalog key of the refusal's text (renderers/locales; but
+    the tests: each value is the catalog key of the refusal's text (i18n/locales; but
     ``NO_SECRET``, which the game words itself), so texts and stored replies read the same as
     before the codes had names. Compare ``Reply.refused`` with these, never the translated text."""
 
@@ -405,7 +405,7 @@ class Transport(Protocol):
     pace: PaceLimits | None = None
     # A picture's caption holding ``head`` (its own text) and then ``text`` (a prompt), or None
     # when they do not fit one caption: the outbox then folds a prompt into the picture before
-    # it (see "Folding" in bot/service/outbox.py). None: the platform cannot fold.
+    # it (see "Folding" in bot/service/delivery/outbox.py). None: the platform cannot fold.
     folded_caption: Callable[[str, str], str | None] | None = None
     # True: the platform shows no pictures (a terminal without maps): messages reach it without
     # them, and they are not drawn; a message that is only an animation reaches it with no text.

@@ -1,6 +1,6 @@
 """What a page of the live web board shows one viewer: a typed value, encoded only at the socket.
 
-The service builds a ``PageState`` (``bot.service.page``) and the web adapter writes it as JSON for
+The service builds a ``PageState`` (``bot.service.board.page``) and the web adapter writes it as JSON for
 the page (``bot.web.hub``), with each picture named by its endpoint's address (``ShownPicture``).
 msgspec writes a Struct's fields in the order they are declared here, and leaves out an optional
 field at its default: the frames read as the hand-built dicts they replace did.
@@ -141,7 +141,7 @@ class ReviewSpan(Value, frozen=True):
 
 
 class PageState(Value, frozen=True):
-    """One viewer's page of a game (``bot.service.page.page_state``)."""
+    """One viewer's page of a game (``bot.service.board.page.page_state``)."""
 
     game: GameLabel
     status: str

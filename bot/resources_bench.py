@@ -39,8 +39,8 @@ from unittest import mock
 from bot.contract import Chat, Outgoing, Transport, User
 from bot.games import KINDS, kind
 from bot.service import GameService
-from bot.service.seatmenu import private_choices
-from bot.service.store import LIVE_MATCHES
+from bot.service.posts.seatmenu import private_choices
+from bot.service.storage.store import LIVE_MATCHES
 
 PLATFORM = "bench"
 GOALS = {"memory KiB": 30, "restore s per 10,000": 3, "finished game KB": 100}

@@ -9,8 +9,8 @@ independent one for look-ahead), and about the rules only. Each game's match der
 plain delegation (``SequentialMatch``), engines with simultaneous phases say how seats act. (A game may also
 implement ``Match`` itself, as the test-only Tiny Hands does.)
 
-Pacing. How a match is paced at the table is apart from its rules, in the ``Pacing`` its
-``pacing`` gives: the cycles the bot posts a picture after, the rounds players count, the scores
+Rhythm. How a match is paced at the table is apart from its rules, in the ``Rhythm`` its
+``rhythm`` gives: the cycles the bot posts a picture after, the rounds players count, the scores
 the table may know, the decisions of several steps the AI finishes at a deadline, and whether
 records keep a decision under way.
 
@@ -250,13 +250,13 @@ class Match(ABC):
 
     @property
     @abstractmethod
-    def pacing(self) -> Pacing:
+    def rhythm(self) -> Rhythm:
         """How this match is paced at the table (cycles, rounds, public scores, decisions under
         way), apart from the rules, which are the rest of this class."""
 
 
-class Pacing(ABC):
-    """How a match is paced at the table, apart from its rules (``Match.pacing``): the stretches
+class Rhythm(ABC):
+    """How a match is paced at the table, apart from its rules (``Match.rhythm``): the stretches
     of play after which the bot posts a picture of the board (cycles), the rounds players count,
     the scores the table may know, and the decisions of several steps the AI finishes for an
     absent seat. A game returns its own subclass over its match (it declares ``cycle``); the

@@ -2,7 +2,7 @@
 with a caption drawn on it, encoded as a GIF, an animated WebP (Pillow) or an H.264 MP4 (PyAV,
 whose wheels carry FFmpeg and libx264).
 
-Which frames and captions a game's animation has is the bot's business (bot/service/animation.py
+Which frames and captions a game's animation has is the bot's business (bot/service/posts/animation.py
 replays the stored game); here are only the frames' shape and the encoders. Every frame is put on
 one canvas the size of the first one (a final picture of another shape is fitted into it), with
 a band under the picture that carries its caption. A frame shows for ``Frame.seconds``: key

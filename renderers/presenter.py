@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .i18n import t
+from i18n import t
+
 from .scene import Scene
 
 # Where a player reads the texts: a chat with buttons (Telegram, Discord) or the terminal.

@@ -1,6 +1,6 @@
 """A stand-in for the whole-game animation, for the tests that never look at it.
 
-A finished game's end draws the whole game as an animation (bot/service/animation.py: every
+A finished game's end draws the whole game as an animation (bot/service/posts/animation.py: every
 cycle's picture, then the encoder): seconds of CPU in every whole-game test, about half of some,
 while most of them check the game, its messages and its pictures, not the animation. So by default
 a test's service draws a stand-in instead: a real file of the platform's format (one blank frame,
@@ -22,7 +22,7 @@ from functools import cache
 
 from PIL import Image
 
-from bot.service import animation
+from bot.service.posts import animation
 from renderers.animation import Frame, encode
 
 

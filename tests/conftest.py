@@ -8,7 +8,7 @@ import pytest
 from animation_stand_in import draw_stand_in
 from tinygame import GAME, registered
 
-from bot.service import animation
+from bot.service.posts import animation
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -34,7 +34,7 @@ from discord.ext import commands
 from bot.contract import Chat, GameServiceAPI, Reply, User
 from bot.games import KINDS, kind
 from bot.product import DISCORD_GROUP, OLD_DISCORD_GROUP
-from renderers.i18n import normalize_language, t
+from i18n import normalize_language, t
 
 from .commands import BoardchatGroup, CatalogTranslator
 from .identity import chat_of, chat_of_channel, user_of
@@ -56,7 +56,7 @@ Action = Callable[[Chat | None, User], Awaitable[Reply]]
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080      # a week: games are played asynchronously
 INLINE_PASSES = 5
-# The service's payload kind (bot/service/payloads.py: "<kind>_...") of its
+# The service's payload kind (bot/service/tokens/payloads.py: "<kind>_...") of its
 # "open the private chat" button, which on Discord is answered in place.
 OPEN_PRIVATE_KIND = "p"
 

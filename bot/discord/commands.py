@@ -2,7 +2,7 @@
 
 Command and option names stay English (Discord requires stable names); descriptions
 and choice names are translated for German, Italian and French clients from
-``renderers/locales/<lang>/LC_MESSAGES/discord.po`` through ``CatalogTranslator``.
+``i18n/locales/<lang>/LC_MESSAGES/discord.po`` through ``CatalogTranslator``.
 The games' own options (engine/interface.py ``OptionSpec``) become parameters of
 /boardchat new and /boardchat settings from the registry, worded by each game's presenter.
 """
@@ -19,7 +19,7 @@ from discord.app_commands import Choice, locale_str
 
 from bot.games import AI_LEVELS, KINDS, GameKind
 from bot.product import DISCORD_GROUP, OLD_DISCORD_GROUP
-from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
+from i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
 
 from .texts import MAX_NAME, fit
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.contract import Refusal, Reply
-from renderers.i18n import t
+from i18n import t
 
 
 class Refused(Exception):

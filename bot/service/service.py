@@ -2,7 +2,7 @@
 
 Adapters call the ``GameServiceAPI`` methods (bot/contract.py). The work is done by:
 ``GameStore`` (the cache of games, kept packed but for the most recently used, their snapshots, commits), ``Lobby`` (seats, start, abort, hand-overs), ``Play``
-(choices and AI seats), ``Settings`` (options, derived from the games' declarations), ``Info``
+(choices and AI seats), ``ChatSettings`` (options, derived from the games' declarations), ``Info``
 (board, secrets, stats, rules, records), ``Away`` (/away), ``Timers`` (reminders, deadlines,
 time banks) and ``Delivery``
 (the durable outbox). This class wires them together, takes the chat's lock, turns refusals
@@ -40,32 +40,32 @@ from bot.contract import (
 from bot.games import GameKind, find, kind, level_at
 from bot.pagestate import PageState
 from bot.product import DEFAULT_DB
-from renderers.i18n import DEFAULT_LANGUAGE, normalize_language, t
+from i18n import DEFAULT_LANGUAGE, normalize_language, t
 
-from . import messages as M
-from . import outgoing
-from .away import Away
+from .board.pages import Pages
+from .board.watch import GameWatch
 from .clock import Clock, SystemClock
-from .info import Info
+from .delivery import outgoing
+from .delivery.outbox import Delivery
+from .delivery.pictures import Pictures
+from .game.model import LOBBY, Changes, GameMeta
+from .game.outmessage import RenderRequest
 from .inputs import cleaned
-from .links import BoardLinks
-from .lobby import Lobby
 from .metrics import NO_METRICS, Backlog, Metrics, Readings
-from .mine import MyGames
-from .model import LOBBY, Changes, GameMeta
-from .outbox import Delivery
-from .outmessage import RenderRequest
-from .pages import Pages
-from .passes import Passes
-from .payloads import BOARD_LINK, ForgedPayload, Payload, PayloadCodec, StalePayload
-from .pictures import Pictures
-from .play import Play
+from .players.mine import MyGames
+from .posts import messages as M
+from .posts.links import BoardLinks
 from .refusal import Refused
-from .settings import Settings, checked_defaults
 from .storage import Conflict, Storage, storage_for
-from .store import LIVE_MATCHES, GameStore, Loaded
-from .timers import Timers
-from .watch import GameWatch
+from .storage.store import LIVE_MATCHES, GameStore, Loaded
+from .table.away import Away
+from .table.chat_settings import ChatSettings, checked_defaults
+from .table.info import Info
+from .table.lobby import Lobby
+from .table.play import Play
+from .table.timers import Timers
+from .tokens.passes import Passes
+from .tokens.payloads import BOARD_LINK, ForgedPayload, Payload, PayloadCodec, StalePayload
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ class GameService:
                                  metrics=self.metrics, **leases)
         self.play = Play(self.store, codec, self.clock, choose_ai=ai, ai_budget=ai_seconds,
                          behind=self.delivery.behind, drawing_behind=self.pictures.behind)
-        self.chat_settings = Settings(self.store, codec, self.clock, self.play, defaults)
+        self.chat_settings = ChatSettings(self.store, codec, self.clock, self.play, defaults)
         self.defaults = self.chat_settings.defaults
         self.lobby = Lobby(self.store, codec, self.clock, self.play, self.chat_settings)
         self.info = Info(self.store, codec, self.clock)
@@ -494,7 +494,7 @@ class GameService:
         if loaded is None or loaded.match is None:
             return None
         meta = loaded.meta
-        render = RenderRequest("map", game_id, meta.moves, loaded.match.pacing.cycle)
+        render = RenderRequest("map", game_id, meta.moves, loaded.match.rhythm.cycle)
         image = await self.pictures.render(render, meta.language, platform, rank=0)
         return None if image is None else (M.picture_name(meta, loaded.kind, M.BOARD_PICTURE), image)
 

@@ -9,7 +9,7 @@ from telegram.error import TelegramError
 
 from bot.telegram.formatting import command_description
 from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
-from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
+from i18n import DEFAULT_LANGUAGE, LANGUAGES, t
 
 log = logging.getLogger(__name__)
 

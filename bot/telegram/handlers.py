@@ -39,7 +39,7 @@ from bot.telegram.keyboards import (
     split_callback_data,
 )
 from bot.telegram.transport import retry_seconds
-from renderers.i18n import t
+from i18n import t
 
 log = logging.getLogger(__name__)
 

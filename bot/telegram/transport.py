@@ -47,7 +47,7 @@ PICTURES_KEPT = 10_000      # message ids remembered as pictures (see ``Telegram
 # (the fake Bot API's 5 in any 5 s); edits count like sends. Each budget stays under its limit
 # with a margin: a call is counted when it arrives, and some calls take longer on the way than
 # others (a picture's upload, a loaded machine), so calls spaced by our clock (each counted when
-# it goes out: ``pacing.Sent``, ``pacing.SlidingWindow``) can arrive closer together.
+# it goes out: ``flood_pacing.Sent``, ``flood_pacing.SlidingWindow``) can arrive closer together.
 # - overall a bucket of 1 refilled 28 times a second: evenly spread, the 31st call goes 30/28 s
 #   after the first (0.07 s to spare); any second holds at most 29;
 # - a chat: 5 calls in any 6.5 s (a window: the lobby, its edits and the first prompt go at

@@ -9,7 +9,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from renderers.i18n import t
+from i18n import t
 
 # Command names in English work in every language; each catalog adds its own words
 # ("terminal.alias.<command>", comma separated).

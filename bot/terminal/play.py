@@ -24,7 +24,7 @@ from bot.cli_help import again_command
 from bot.contract import Button, Chat, GameInfo, Refusal, Reply, User
 from bot.games import DEFAULT, find, kind
 from bot.product import COMMAND, MAPS_FOLDER
-from renderers.i18n import normalize_language, number_list, t
+from i18n import normalize_language, number_list, t
 
 if TYPE_CHECKING:      # the web board is imported only with --web
     from bot.web.server import WebBoard

@@ -23,7 +23,7 @@ from typing import TextIO
 
 from bot import platforms
 from bot.contract import DEFAULT_IMAGE_NAME, Outgoing, RetryLater, SlotKind, Transport, User
-from renderers.i18n import t
+from i18n import t
 
 ANSI = {"green": "32", "red": "31", "blue": "34", "purple": "35", "yellow": "33", "bold": "1", "dim": "2"}
 

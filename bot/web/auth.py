@@ -1,5 +1,5 @@
 """Telegram's Mini App login (initData), which the web board turns into a pass
-(``bot.service.passes``: the service issues and reads those, signed links to a game's board).
+(``bot.service.tokens.passes``: the service issues and reads those, signed links to a game's board).
 
 Telegram opens a Mini App with ``initData``: the launch parameters, signed by Telegram with a
 key derived from the bot token ("Validating data received via the Mini App"). It is checked as

@@ -40,7 +40,7 @@ import asyncpg
 from bot.contract import Chat, User
 from bot.games import KINDS
 from bot.service import GameService
-from bot.service.passes import SEAT_PASS_SECONDS, Passes
+from bot.service.tokens.passes import SEAT_PASS_SECONDS, Passes
 
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
 PLATFORM = "bench"

@@ -45,7 +45,7 @@ from bot.board import LAYOUTS, PageRequest
 from bot.contract import Chat, GameInfo, Outgoing, Transport, User
 from bot.pagestate import Picture
 from bot.service import GameService
-from bot.service.outmessage import RenderRequest
+from bot.service.game.outmessage import RenderRequest
 
 from .guard import VisitorLimits
 from .hub import picture_source

@@ -43,8 +43,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.board import BadPass, Pass, PicturesBusy
 from bot.contract import BoardAPI, User
-from bot.service.passes import PAGE_PASS_SECONDS, SEAT_PASS_SECONDS
-from renderers.i18n import normalize_language, t
+from bot.service.tokens.passes import PAGE_PASS_SECONDS, SEAT_PASS_SECONDS
+from i18n import normalize_language, t
 
 from . import art, protocol, shortlinks
 from .auth import INIT_DATA_SECONDS, telegram_login

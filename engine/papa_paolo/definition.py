@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import GameError, InvalidRecord, InvalidSetup
-from engine.interface import Dynamics, EngineMatch, GameDefinition, Information, Match, OptionSpec, Pacing
+from engine.interface import Dynamics, EngineMatch, GameDefinition, Information, Match, OptionSpec, Rhythm
 
 from .components import MAX_PLAYERS, MIN_PLAYERS, ROUNDS
 from .game import OPTIONS, Game
@@ -34,8 +34,8 @@ class PapaMatch(EngineMatch[Game]):
         return GAME
 
     @property
-    def pacing(self) -> PapaPacing:
-        return PapaPacing(self)
+    def rhythm(self) -> PapaRhythm:
+        return PapaRhythm(self)
 
     def moves_by(self, seat: int) -> int:
         return self.state.by_seat[seat]
@@ -71,7 +71,7 @@ class PapaMatch(EngineMatch[Game]):
         return PapaMatch(self.state.copy())
 
 
-class PapaPacing(Pacing):
+class PapaRhythm(Rhythm):
     """A picture after each phase that changed the board; rounds as the players count them;
     steps of a decision (a space and its tile, a delivery plan) finished by the AI at a
     deadline; records hold whole decisions only."""

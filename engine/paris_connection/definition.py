@@ -16,7 +16,7 @@ from engine.interface import (
     GameDefinition,
     Information,
     Match,
-    Pacing,
+    Rhythm,
     SeatedMove,
     SequentialMatch,
     seated_moves,
@@ -37,8 +37,8 @@ class ConnectionMatch(SequentialMatch[Game]):
         return GAME
 
     @property
-    def pacing(self) -> ConnectionPacing:
-        return ConnectionPacing(self)
+    def rhythm(self) -> ConnectionRhythm:
+        return ConnectionRhythm(self)
 
     def parse_choice(self, text: str) -> Choice:
         return parse(text)
@@ -54,7 +54,7 @@ class ConnectionMatch(SequentialMatch[Game]):
 
 
 
-class ConnectionPacing(Pacing):
+class ConnectionRhythm(Rhythm):
     """A picture after each turn cycle (its end logged as "cycle_ended"); scores stay secret
     until the end; a build is a decision of several steps."""
 

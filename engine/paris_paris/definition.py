@@ -18,7 +18,7 @@ from engine.interface import (
     Information,
     Match,
     OptionSpec,
-    Pacing,
+    Rhythm,
     SeatedMove,
     SequentialMatch,
     seated_moves,
@@ -53,8 +53,8 @@ class ParisParisMatch(SequentialMatch[Game]):
         return GAME
 
     @property
-    def pacing(self) -> ParisParisPacing:
-        return ParisParisPacing(self)
+    def rhythm(self) -> ParisParisRhythm:
+        return ParisParisRhythm(self)
 
     def parse_choice(self, text: str) -> Pick:
         return parse_pick(text)
@@ -84,7 +84,7 @@ class ParisParisMatch(SequentialMatch[Game]):
 
 
 
-class ParisParisPacing(Pacing):
+class ParisParisRhythm(Rhythm):
     """A picture after each round; every score is public."""
 
     __slots__ = ()

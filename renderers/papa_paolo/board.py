@@ -21,10 +21,10 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.papa_paolo import components as C
+from i18n import t
 
 from .. import draw, style
 from ..fonts import wrap
-from ..i18n import t
 from ..players import initials
 from . import pieces
 from . import text as words

@@ -10,9 +10,9 @@ from typing import Any
 from PIL import ImageDraw
 
 from engine.papa_paolo import components as C
+from i18n import t
 
 from .. import draw, style
-from ..i18n import t
 from ..players import initials
 from . import pieces
 from .board import WIDTHS, Block, _hood_blocks, flow

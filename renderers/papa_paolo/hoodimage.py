@@ -12,9 +12,9 @@ from PIL import Image, ImageDraw
 
 from engine.papa_paolo import components as C
 from engine.papa_paolo.steps import Rotate, parse
+from i18n import t
 
 from .. import draw, style
-from ..i18n import t
 from . import pieces
 from . import text as words
 from .hoodtext import planned_trips

@@ -16,8 +16,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from engine.papa_paolo.steps import parse
+from i18n import t
 
-from ..i18n import t
 from .squares import square_keys
 
 WIDTH = 11          # a box: its two sides and 9 of contents

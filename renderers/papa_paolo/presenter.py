@@ -40,8 +40,8 @@ from engine.papa_paolo.steps import (
     as_kind,
     parse,
 )
+from i18n import t
 
-from ..i18n import t
 from ..presenter import CHAT, TERMINAL, ChoiceNotFound, Menu, MenuItem, Presenter, Spot, fit_description
 from . import text as words
 from .hoodtext import own_board_text, pizzas_taken

@@ -13,7 +13,7 @@ NAMES = ("Ann", "Bob", "Chiara", "Didier")
 def played(n: int, *, rounds_done: int, seed: int = 7, options: dict | None = None) -> PapaMatch:
     """A game of ``n`` seats after ``rounds_done`` rounds (5: the end)."""
     match = GAME.new_match(NAMES[:n], seed=seed, options=options)
-    while not match.is_terminal() and match.pacing.round_number() <= rounds_done:
+    while not match.is_terminal() and match.rhythm.round_number() <= rounds_done:
         seat = match.to_act()[0]
         match.apply(GAME.choose(match, seat, seed=seed), by=seat)
     return match
@@ -41,7 +41,7 @@ def choosing(n: int, mode: str, *, seed: int = 7) -> PapaMatch:
         now = draft.get("mode")
         if view.phase == Phase.DELIVER and draft.get("cur") and len(draft["cur"]["path"]) >= 2:
             now = "deliver-trip"
-        if match.pacing.round_number() >= 3 and now == mode:
+        if match.rhythm.round_number() >= 3 and now == mode:
             return match
         choices = match.legal_choices(seat)
         steps = [c for c in choices if isinstance(c, From | StepTo)] if view.phase == Phase.DELIVER else []
@@ -52,5 +52,5 @@ def choosing(n: int, mode: str, *, seed: int = 7) -> PapaMatch:
 def stretch_events(match: PapaMatch) -> list:
     """The public events of the stretch of play just closed (what the picture after it highlights,
     as the bot draws it: from the stretch's start on)."""
-    closed = match.pacing.cycle - 1 if not match.is_terminal() else match.pacing.cycle
-    return [e for e in match.log[match.pacing.cycle_start(closed):] if e.visible_to(None)]
+    closed = match.rhythm.cycle - 1 if not match.is_terminal() else match.rhythm.cycle
+    return [e for e in match.log[match.rhythm.cycle_start(closed):] if e.visible_to(None)]

@@ -13,8 +13,7 @@ from typing import Any
 
 from engine.papa_paolo import components as C
 from engine.papa_paolo.phases import Phase
-
-from ..i18n import t
+from i18n import t
 
 COLOUR_EMOJI = {"yellow": "🟨", "blue": "🟦", "red": "🟥", "green": "🟩"}
 ACTION_EMOJI = {"take": "🧱", "sponsor": "💶", "buy": "🛒", "express": "🛵", "build": "🏗", "nothing": "⏭"}

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine.paris_connection.board import COMPANIES
+from i18n import t
 
 from .. import style
 from ..draw import paste
 from ..draw import text as draw_text
-from ..i18n import t
 from ..ranking import places
 from . import palette as P
 from .mapimage import png

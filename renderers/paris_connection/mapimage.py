@@ -19,12 +19,12 @@ from PIL import Image, ImageDraw
 from engine.paris_connection.board import BARRIERS, COMPANIES, HEX_KM, HEXES, OUTLINE, hex_centre, project
 from engine.paris_connection.events import BuildCompleted, Traded
 from engine.paris_connection.view import ConnectionView, Draft
+from i18n import t
 
 from .. import style
 from ..draw import paste
 from ..draw import text as draw_text
 from ..fonts import font, wrap
-from ..i18n import t
 from ..scene import Recorder
 from . import palette as P
 from .text import colour_word, draft_text, event_line

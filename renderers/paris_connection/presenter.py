@@ -19,8 +19,8 @@ from engine.interface import Label
 from engine.paris_connection.actions import Build, Done, Place, Trade, Undo
 from engine.paris_connection.board import COMPANIES, HEXES, TOWER, cities, hex_centre
 from engine.paris_connection.game import PENALTY
+from i18n import t
 
-from ..i18n import t
 from ..presenter import CHAT, ChoiceNotFound, Menu, MenuItem, Presenter, Spot
 from ..ranking import places
 from . import text as words

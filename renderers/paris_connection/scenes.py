@@ -54,7 +54,7 @@ def building(n: int, placed: int = 2, seed: int = 2) -> Scene:
     """In the middle of a build, ``placed`` locomotives down (from cycle 3 on)."""
     def stop(match, since):
         draft = match.view(None).draft
-        return match.pacing.cycle >= 3 and draft is not None and len(draft.hexes) == placed
+        return match.rhythm.cycle >= 3 and draft is not None and len(draft.hexes) == placed
     return _play(n, seed, stop)
 
 

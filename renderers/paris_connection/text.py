@@ -1,6 +1,6 @@
 """Paris Connection in words: colours, hexes, events, holdings, errors and the text board.
 
-Every text comes from the ``pc.*`` catalog keys (renderers/locales/<lang>/paris_connection.json).
+Every text comes from the ``pc.*`` catalog keys (i18n/locales/<lang>/paris_connection.json).
 A colour is always written as its word, and in labels also with its emoji: never colour alone.
 """
 
@@ -10,8 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.paris_connection.board import COMPANIES, HEXES
 from engine.paris_connection.game import PENALTY
-
-from ..i18n import t
+from i18n import t
 
 COLOUR_EMOJI: dict[str, str] = {
     "red": "🔴", "blue": "🔵", "black": "⚫", "brown": "🟤", "yellow": "🟡", "purple": "🟣",

@@ -8,11 +8,11 @@ from collections.abc import Iterable, Sequence
 from PIL import Image, ImageDraw
 
 from engine.paris_paris import events as E
+from i18n import t
 
 from .. import draw as D
 from .. import style
 from ..fonts import font
-from ..i18n import t
 from ..players import colour as player_colour
 from ..players import initials
 from . import buslines, mapimage

@@ -12,11 +12,11 @@ from PIL import Image, ImageDraw
 from engine.paris_paris import events as E
 from engine.paris_paris.actions import Tile
 from engine.paris_paris.board import COLOURS, CROSSINGS, DISPLAY_NAMES, LINES
+from i18n import t
 
 from .. import draw as D
 from .. import style
 from ..fonts import drawable, fit, font
-from ..i18n import t
 from ..players import colour as player_colour
 from ..players import initials
 from ..scene import Recorder

@@ -18,7 +18,8 @@ from typing import Any
 
 from PIL import Image
 
-from ..i18n import LANGUAGES, normalize_language
+from i18n import LANGUAGES, normalize_language
+
 from ..scene import Piece, Recorder, Scene
 from . import layout as L
 from . import mapimage, pieces

@@ -8,8 +8,8 @@ from typing import Any, cast
 
 from engine.paris_paris import board as B
 from engine.paris_paris.actions import Pick, Tile
+from i18n import t
 
-from ..i18n import t
 from ..presenter import CHAT, Menu, MenuItem, Presenter, Spot
 from ..ranking import places
 from . import text

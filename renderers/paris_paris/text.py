@@ -1,7 +1,7 @@
 """Words for a game: a compact textual board, event narration, button labels, errors.
 
 Used for image captions and alt text, for the terminal, and by the chat adapters.
-Everything a player reads comes from the message catalogs (renderers/i18n.py) in the
+Everything a player reads comes from the message catalogs (i18n/__init__.py) in the
 language asked for; station names stay French (they are names of places).
 """
 
@@ -12,8 +12,7 @@ from collections.abc import Iterable, Sequence
 from engine.paris_paris import events as E
 from engine.paris_paris.actions import Tile
 from engine.paris_paris.board import COLOURS, DISPLAY_NAMES
-
-from ..i18n import name_list, t
+from i18n import name_list, t
 
 COLOUR_EMOJI: dict[str, str] = {"green": "🟢", "red": "🔴", "blue": "🔵", "purple": "🟣", "yellow": "🟡"}
 

@@ -108,7 +108,7 @@ def test_the_check_can_fail(tmp_path, monkeypatch):
 def test_engines_do_no_io_and_use_no_global_random(path):
     names = _imports(path)
     forbidden = [m for m in names if _under(m, ("discord", "telegram", "aiosqlite", "asyncpg", "sqlite3", "PIL",
-                                                 "bot", "renderers"))]
+                                                 "bot", "renderers", "i18n"))]
     assert not forbidden, forbidden
     tree = ast.parse(path.read_text(encoding="utf-8"))
     # random.Random(seed) is fine; random.random(), random.choice(...) on the module are not.
@@ -123,6 +123,26 @@ ADAPTERS = ("bot.telegram", "bot.discord", "bot.terminal", "bot.web")
 @pytest.mark.parametrize("path", sorted((ROOT / "bot" / "service").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_service_imports_no_adapter(path):
     """Adapters call the service, never the other way round: the web board's passes, say, are the
-    service's (bot/service/passes.py), which the web adapter reads."""
+    service's (bot/service/tokens/passes.py), which the web adapter reads."""
     adapters = [m for m in _imports(path) if _under(m, ADAPTERS)]
     assert not adapters, f"{path.relative_to(ROOT)} imports an adapter: {adapters}"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "i18n").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_i18n_sits_below_the_renderers_and_the_bot(path):
+    """The message catalogs serve the renderers and the bot alike, so they import neither (nor a game)."""
+    above = [m for m in _imports(path) if _under(m, ("engine", "renderers", "bot"))]
+    assert not above, f"{path.relative_to(ROOT)} imports {above}"
+
+
+ROOMS = tuple(sorted(p.parent.name for p in (ROOT / "bot" / "service").glob("*/__init__.py")))
+
+
+def test_the_service_is_in_rooms():
+    """bot/service keeps at its top only the facade and what every room shares; each room says what
+    it serves in the first line of its ``__init__.py``, one sentence."""
+    top = sorted(p.stem for p in (ROOT / "bot" / "service").glob("*.py"))
+    assert top == ["__init__", "clock", "inputs", "metrics", "refusal", "service", "waiting"], top
+    for room in ROOMS:
+        purpose = ast.get_docstring(ast.parse((ROOT / "bot" / "service" / room / "__init__.py").read_text()))
+        assert purpose and purpose.splitlines()[0].endswith("."), room

@@ -32,7 +32,7 @@ def position_of(match: Match) -> tuple:
     """Where the game stands, as the interface shows it (not how it got there), comparable with ==."""
     seats = range(match.num_players)
     return (json.dumps(match.to_record(), sort_keys=True), match.to_act(), match.returns(), match.is_terminal(),
-            match.winners, match.pacing.cycle, match.view(None), tuple(match.view(s) for s in seats),
+            match.winners, match.rhythm.cycle, match.view(None), tuple(match.view(s) for s in seats),
             tuple(tuple(map(str, match.legal_choices(s))) for s in seats))
 
 
@@ -67,8 +67,8 @@ def play_random(match: Match, rng: random.Random, *, upto: int = MAX_STEPS,
 def records_keep_drafts(match: Match) -> bool:
     """Whether the game's records keep a decision under way (Paris Connection: an unfinished build);
     a game whose records hold whole decisions only declares ``records_keep_drafts = False`` on its
-    ``Pacing``."""
-    return match.pacing.records_keep_drafts
+    ``Rhythm``."""
+    return match.rhythm.records_keep_drafts
 
 
 def check_choice(match: Match, choice: object) -> None:
@@ -86,7 +86,7 @@ def check_choice(match: Match, choice: object) -> None:
 
 def busy_seats(match: Match) -> frozenset[int]:
     """The seats in the middle of a decision of several steps."""
-    return frozenset(s for s in range(match.num_players) if match.pacing.in_decision(s))
+    return frozenset(s for s in range(match.num_players) if match.rhythm.in_decision(s))
 
 
 def steps_under_way(match: Match, moves: list[Move], busy: list[frozenset[int]]) -> list[Move]:
@@ -111,7 +111,7 @@ def assert_same_for(first: Match, second: Match, seats: list[int], *, logs: bool
     """What the group and each of ``seats`` may see is the same in both matches (with ``logs``:
     their events too, the dearer part)."""
     assert first.view(None) == second.view(None), "the public view differs"
-    assert first.pacing.public_returns() == second.pacing.public_returns(), "the public scores differ"
+    assert first.rhythm.public_returns() == second.rhythm.public_returns(), "the public scores differ"
     for seat in seats:
         assert first.view(seat) == second.view(seat), f"seat {seat}'s view differs"
         assert first.legal_choices(seat) == second.legal_choices(seat), f"seat {seat}'s choices differ"
@@ -131,7 +131,7 @@ def ends_a_decision(match: Match, seat: int, choice: Any) -> bool:
     """Whether ``choice`` would leave ``seat`` with no decision under way (tried on a copy)."""
     trial = match.copy()
     trial.apply(choice, by=seat)
-    return not trial.pacing.in_decision(seat)
+    return not trial.rhythm.in_decision(seat)
 
 
 def walk_apart(definition: GameDefinition, first: Match, second: Match, changed: frozenset[int],

@@ -63,25 +63,25 @@ def test_the_declared_rounds_and_score_history_hold_over_a_game(case):
     definition, n = case
 
     def within_the_rounds(match):
-        rounds = match.pacing.rounds()
-        assert rounds is None or 1 <= match.pacing.round_number() <= rounds, (match.pacing.round_number(), rounds)
+        rounds = match.rhythm.rounds()
+        assert rounds is None or 1 <= match.rhythm.round_number() <= rounds, (match.rhythm.round_number(), rounds)
 
     for seed in seeds(7):
         match = definition.new_match(names(n), seed=seed)
-        rounds = match.pacing.rounds()
+        rounds = match.rhythm.rounds()
         assert rounds is None or (isinstance(rounds, int) and rounds > 0)
         play_random(match, random.Random(seed), on_step=within_the_rounds)
-        history = match.pacing.score_history()
+        history = match.rhythm.score_history()
         if history is not None:
             assert all(len(scores) == n for scores in history)
             assert history[-1] == tuple(match.returns())        # the last entry: the final scores
         if rounds is not None:
-            assert match.pacing.round_number() == rounds               # a game of fixed rounds ends in its last
+            assert match.rhythm.round_number() == rounds               # a game of fixed rounds ends in its last
 
 
 def test_each_cycle_starts_in_the_log_with_the_move_that_began_it(case):
-    """``pacing.cycle_start(c)`` (where the bot reads a cycle's events for its picture and summary)
-    lies among the events of the move after which ``pacing.cycle`` first said ``c``."""
+    """``rhythm.cycle_start(c)`` (where the bot reads a cycle's events for its picture and summary)
+    lies among the events of the move after which ``rhythm.cycle`` first said ``c``."""
     definition, n = case
     for seed in seeds(8):
         match = definition.new_match(names(n), seed=seed)
@@ -91,10 +91,10 @@ def test_each_cycle_starts_in_the_log_with_the_move_that_began_it(case):
             before = len(match.log)
             seat, choice = random_move(match, rng)
             match.apply(choice, by=seat)
-            began.setdefault(match.pacing.cycle, (before, len(match.log)))
+            began.setdefault(match.rhythm.cycle, (before, len(match.log)))
         assert len(began) > 2, "a random game closed fewer than two cycles"
         for cycle, (before, after) in began.items():
-            start = match.pacing.cycle_start(cycle)
+            start = match.rhythm.cycle_start(cycle)
             assert (cycle == 1 and start == 0) or before < start <= after, (cycle, before, start, after)
 
 
@@ -244,7 +244,7 @@ def test_no_view_holds_a_private_decision_of_another_seat(case):
         for seat in rng.sample(range(n), 2):
             moves, twin_moves = draft_twin(definition, setup, seat, rng)
             first, second = definition.resume(setup, moves), definition.resume(setup, twin_moves)
-            assert first.pacing.in_decision(seat) and second.pacing.in_decision(seat), "the draft twin's decision is not under way"
+            assert first.rhythm.in_decision(seat) and second.rhythm.in_decision(seat), "the draft twin's decision is not under way"
             assert first.view(seat) != second.view(seat), "the draft twin changed nothing the seat sees"
             steps += walk_apart(definition, first, second, frozenset({seat}), rng, drafts=True)
     assert steps > 2 * 2 * GAMES_PER_COUNT, "the twins parted at once: the check saw hardly any play"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from renderers.i18n import LANGUAGES, catalog
+from i18n import LANGUAGES, catalog
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

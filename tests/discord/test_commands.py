@@ -8,7 +8,7 @@ from discord_kit import buttons
 
 from bot.discord import BoardchatBot
 from bot.discord.texts import discord_text
-from renderers.i18n import t
+from i18n import t
 
 
 async def test_abort_and_handover_need_the_host_or_manage_channels(table, service):
@@ -161,7 +161,7 @@ async def test_a_development_guild_gets_the_commands_directly(table, service, si
 
 
 async def test_stats_are_per_game_and_can_name_one(table, service):
-    from bot.service.model import Changes, ResultRow
+    from bot.service.game.model import Changes, ResultRow
 
     chat = _chat(table.channel)
     rows = [ResultRow(gid, 0, "discord", chat.id, str(table.ann.id), "ann", False, points, True, 1.0, game)

@@ -16,7 +16,7 @@ from PIL import Image
 from engine.paris_connection.actions import Place
 from engine.paris_connection.game import DEAL
 from engine.paris_connection.record import from_record
-from renderers.i18n import t
+from i18n import t
 
 # A game's end draws its animation (whole_games.SETTLE_AT_THE_END).
 pytestmark = pytest.mark.simcord(settle_timeout=whole_games.SETTLE_AT_THE_END)
@@ -154,7 +154,7 @@ class Player:
 @pytest.mark.real_animation
 @pytest.mark.parametrize("players", whole_games.cases(3, 4, 5, 6))
 async def test_whole_game_by_buttons(table, service, players, monkeypatch):
-    monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: SEEDS[players])
+    monkeypatch.setattr("bot.service.table.lobby.secrets.randbits", lambda bits: SEEDS[players])
     ann, bob = table.ann, table.bob
     opened = await ann.slash(table.channel, "boardchat new", game="paris-connection")
     assert opened.ephemeral

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import ManualClock
-from renderers.i18n import t
+from i18n import t
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from discord_kit import Table, custom_id
 from bot.contract import Button, Chat, Outgoing, Reply
 from bot.discord import BoardchatBot
 from bot.discord.transport import DiscordTransport
-from renderers.i18n import LANGUAGES, t
+from i18n import LANGUAGES, t
 
 FLOWERS = "🌸🌼🌻🌺🌷🌹💐🌸🌼🌻🌺🌷"
 

@@ -3,7 +3,7 @@ each with the jump URL of its turn message."""
 
 from __future__ import annotations
 
-from renderers.i18n import t
+from i18n import t
 
 
 async def test_my_games_answer_ephemerally_with_a_jump_url_to_the_turn_message(table):

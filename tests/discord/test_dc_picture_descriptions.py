@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from discord_kit import buttons
 
-from renderers.i18n import t
+from i18n import t
 from renderers.presenter import DESCRIPTION_LIMIT
 
 

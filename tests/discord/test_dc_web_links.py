@@ -18,7 +18,7 @@ from bot.contract import User
 from bot.discord.identity import chat_of_channel
 from bot.service import GameService
 from bot.web.server import WebSettings, serve_board
-from renderers.i18n import t
+from i18n import t
 
 PUBLIC = "https://board.example.org"
 CHOICE = ("pp:c_", "pp:o_")

@@ -10,7 +10,7 @@ from discord_kit import MENTION, buttons
 from bot.contract import User
 from bot.discord.identity import chat_of_channel
 from bot.service import ManualClock
-from renderers.i18n import name_list, t
+from i18n import name_list, t
 
 CHOICE = ("pp:c_", "pp:o_")         # a choice, a submenu (not Back)
 

@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot.discord import BoardchatBot
 from bot.service import GameService
-from renderers.i18n import t
+from i18n import t
 
 # A game's end draws its animation (whole_games.SETTLE_AT_THE_END).
 pytestmark = pytest.mark.simcord(settle_timeout=whole_games.SETTLE_AT_THE_END)
@@ -101,7 +101,7 @@ async def test_a_whole_three_player_game_by_slash_commands_and_buttons(table, se
     assert table.messages()[-1].id == shown.id
     # past the cooldown, /boardchat replay: the answer (only to the one who asked) says it is on
     # its way; the animation comes through the outbox, for everyone
-    monkeypatch.setattr("bot.service.info.REPLAY_COOLDOWN", 0.0)
+    monkeypatch.setattr("bot.service.table.info.REPLAY_COOLDOWN", 0.0)
     asked = await table.bob.slash(table.channel, "boardchat replay")
     said = asked.response or asked.followups[0]
     assert asked.ephemeral and said.content == t("en", "bot.reply.replay", id=1, game="Paris Paris")
@@ -227,7 +227,7 @@ async def test_an_animation_over_the_channels_upload_limit_is_left_out_with_a_li
         assert result.acknowledged
     assert table.messages()[-1].attachments[0].filename.endswith("-replay.webp")
     simcord_bot.transport.upload_limit = 1000        # bytes: far less than any animation
-    monkeypatch.setattr("bot.service.info.REPLAY_COOLDOWN", 0.0)   # the end's animation is no reason to wait
+    monkeypatch.setattr("bot.service.table.info.REPLAY_COOLDOWN", 0.0)   # the end's animation is no reason to wait
     await table.bob.slash(table.channel, "boardchat replay")
     shown = table.messages()[-1]
     assert not shown.attachments

@@ -8,7 +8,7 @@ from discord_kit import custom_id
 
 from bot import product
 from bot.discord import BoardchatBot
-from renderers.i18n import t
+from i18n import t
 
 
 def registered(env) -> set[str]:

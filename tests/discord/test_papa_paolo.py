@@ -13,7 +13,7 @@ import whole_games
 from discord_kit import buttons
 
 from engine.papa_paolo.definition import GAME
-from renderers.i18n import t
+from i18n import t
 from renderers.papa_paolo.presenter import square_keys
 
 # A game's end draws its animation (whole_games.SETTLE_AT_THE_END).
@@ -46,7 +46,7 @@ def private_turn(member):
 @pytest.mark.parametrize(("players", "rounds"), [(4, 5), (3, 2)])
 async def test_papa_paolo_by_buttons(table, service, simcord_bot, monkeypatch, players, rounds):
     """A whole game at 4 players; a shorter one (two rounds) at 3."""
-    monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: 31 + players)
+    monkeypatch.setattr("bot.service.table.lobby.secrets.randbits", lambda bits: 31 + players)
     posts = count_channel_posts(simcord_bot.transport, monkeypatch)
     ann, bob = table.ann, table.bob
     opened = await ann.slash(table.channel, "boardchat new", game="papa-paolo")
@@ -60,7 +60,7 @@ async def test_papa_paolo_by_buttons(table, service, simcord_bot, monkeypatch, p
     while (info := await service.game_info(game_id=1)).status != "finished":
         assert clicks < 1500, "the game does not end"
         match = (await service.store.load(1)).match
-        if match.pacing.round_number() > rounds:
+        if match.rhythm.round_number() > rounds:
             break
         acting = [(s, members[info.seats[s].user_id]) for s in info.to_act
                   if info.seats[s].user_id in members]

@@ -6,7 +6,7 @@ import re
 
 from discord_kit import buttons, custom_id
 
-from renderers.i18n import t
+from i18n import t
 
 COLOUR = re.compile(r"\b(green|red|blue|purple|yellow)\b")
 

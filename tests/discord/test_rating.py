@@ -9,7 +9,7 @@ import pytest
 from bot.contract import User
 from bot.discord.identity import chat_of_channel
 from bot.service import ManualClock
-from renderers.i18n import t
+from i18n import t
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from discord_kit import buttons
 
 from bot.contract import User
 from bot.discord.identity import chat_of_channel
-from renderers.i18n import t
+from i18n import t
 
 CHOICE, BACK = ("pp:c_", "pp:o_"), "pp:b_"
 

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bot.contract import Chat, Outgoing, Transport, User  # noqa: E402
 from bot.service import GameService  # noqa: E402
-from bot.service.timers import Timers  # noqa: E402
+from bot.service.table.timers import Timers  # noqa: E402
 
 PLATFORM = "mp"
 # Clock seconds: 10 s of real time at SPEED 600. A worker whose event loop stalls past half of it

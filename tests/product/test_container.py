@@ -42,7 +42,7 @@ def test_the_wheel_the_image_installs_holds_every_package_its_data_and_the_comma
         metadata = next(archive.read(n).decode() for n in names if n.endswith("METADATA"))
     assert re.search(r"^boardchat = bot\.cli:main$", entry_points, re.M)
     for path in ("bot/cli.py", "bot/health.py", "bot/web/ops.py",
-                 "engine/__init__.py", "renderers/locales/en/LC_MESSAGES/terminal.po"):
+                 "engine/__init__.py", "i18n/__init__.py", "i18n/locales/en/LC_MESSAGES/terminal.po"):
         assert path in names, path
     # The board's page, script and style are read from the installed package (before: left out,
     # so the image's board failed at its first import).

@@ -39,7 +39,7 @@ def test_the_code_names_the_product_only_through_bot_product():
 
 def test_no_message_names_the_old_command_group_or_variables():
     found = []
-    for path in sorted((ROOT / "renderers" / "locales").rglob("*.po")):
+    for path in sorted((ROOT / "i18n" / "locales").rglob("*.po")):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.startswith("#") and OLD.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line[:100]}")

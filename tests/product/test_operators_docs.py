@@ -73,7 +73,7 @@ def test_the_container_recipe_keeps_the_database_in_its_volume():
     db = re.search(r"BOARDCHAT_DB=(\S+)", dockerfile).group(1)
     volume = re.search(r'^VOLUME \["(\S+)"\]', dockerfile, re.M).group(1)
     assert db.startswith(volume + "/")
-    for package in ("engine", "renderers", "bot"):                 # pyproject's packages.find
+    for package in ("engine", "i18n", "renderers", "bot"):                 # pyproject's packages.find
         assert re.search(rf"^COPY {package} ", dockerfile, re.M), package
     assert re.search(r"^USER \w+", dockerfile, re.M) and 'ENTRYPOINT ["boardchat"]' in dockerfile
     assert "boardchat\", \"health\"" in dockerfile

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from renderers.i18n import DEFAULT_LANGUAGE, catalog
+from i18n import DEFAULT_LANGUAGE, catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_PACKAGES = {path.parent.name for path in (ROOT / "renderers").glob("*/presenter.py")}

@@ -1,4 +1,4 @@
-"""The message catalogs (renderers/locales/<lang>/LC_MESSAGES/<area>.po) as a whole: every language
+"""The message catalogs (i18n/locales/<lang>/LC_MESSAGES/<area>.po) as a whole: every language
 has every English message with the same plural structure and placeholders, a message that shows a
 count is a plural entry, every key the code asks for exists, and every message is used."""
 
@@ -13,7 +13,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.games import AI_LEVELS
-from bot.service.page import PAGE_TEXTS
+from bot.service.board.page import PAGE_TEXTS
 from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.terminal.choices import COMMANDS as TERMINAL_COMMANDS
 from engine.papa_paolo.components import ACTIONS as PAPA_ACTIONS
@@ -23,13 +23,13 @@ from engine.papa_paolo.steps import VERBS as PAPA_VERBS
 from engine.paris_connection.board import COMPANIES
 from engine.paris_paris.board import COLOURS
 from engine.paris_paris.game import FINAL_TOURS
-from renderers.i18n import DEFAULT_LANGUAGE, LANGUAGES, LOCALES, PLURAL_FORMS, catalog, plural_rule, t
+from i18n import DEFAULT_LANGUAGE, LANGUAGES, LOCALES, PLURAL_FORMS, catalog, plural_rule, t
 from renderers.papa_paolo.final import PARTS as PAPA_PARTS
 from renderers.papa_paolo.text import PHASES as PAPA_PHASES
 from renderers.style import PLAYER_COLOURS
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = sorted(p for folder in ("bot", "engine", "renderers") for p in (ROOT / folder).rglob("*.py"))
+SOURCES = sorted(p for folder in ("bot", "engine", "i18n", "renderers") for p in (ROOT / folder).rglob("*.py"))
 ENGLISH = catalog(DEFAULT_LANGUAGE)
 
 
@@ -101,7 +101,7 @@ ERROR_CODE_SOURCES: dict[str, list[Path]] = {
     "pc.err.": [ROOT / "engine" / "errors.py", ROOT / "engine" / "paris_connection" / "errors.py"],
     "papa.err.": [ROOT / "engine" / "errors.py", ROOT / "engine" / "papa_paolo" / "errors.py"],
     # The web board's refusals (``t(lang, f"web.err.{code}")``): a pass's reasons and the server's codes.
-    "web.err.": [ROOT / "bot" / "service" / "passes.py", ROOT / "bot" / "web" / "auth.py",
+    "web.err.": [ROOT / "bot" / "service" / "tokens" / "passes.py", ROOT / "bot" / "web" / "auth.py",
                  ROOT / "bot" / "web" / "server.py"],
 }
 
@@ -123,7 +123,7 @@ def english_fields(key: str) -> set[str]:
 def test_every_file_declares_the_languages_plural_forms(language):
     paths = sorted((LOCALES / language / "LC_MESSAGES").glob("*.po"))
     assert {p.stem for p in paths} >= {"bot", "discord", "render", "telegram", "terminal"}
-    assert not list((LOCALES / language).glob("*.json")), "run python -m renderers.i18n_convert"
+    assert not list((LOCALES / language).glob("*.json")), "run python -m i18n.convert"
     for path in paths:
         with path.open("rb") as f:
             po = read_po(f)

@@ -1,4 +1,4 @@
-"""python -m renderers.i18n_convert folds JSON catalogs (what other branches still add) into the .po files."""
+"""python -m i18n.convert folds JSON catalogs (what other branches still add) into the .po files."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
-from renderers.i18n_convert import main
+from i18n.convert import main
 
 
 def write_json(locales: Path, language: str, area: str, texts: dict[str, str]) -> Path:

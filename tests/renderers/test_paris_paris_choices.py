@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from engine_testkit import deal, play_round  # noqa: E402
 
 from engine.paris_paris.actions import Pick  # noqa: E402
-from renderers.i18n import t  # noqa: E402
+from i18n import t  # noqa: E402
 from renderers.paris_paris import text  # noqa: E402
 from renderers.paris_paris.presenter import PRESENTER  # noqa: E402
 from renderers.presenter import ChoiceNotFound  # noqa: E402

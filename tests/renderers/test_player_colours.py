@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from renderers.i18n import LANGUAGES, t
+from i18n import LANGUAGES, t
 from renderers.players import colour, initials
 
 # Machado, Oliveira & Fernandes (2009), severity 1.0, applied to linear RGB.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from renderers.i18n import LANGUAGES
+from i18n import LANGUAGES
 from renderers.registry import PRESENTERS
 
 

@@ -53,7 +53,7 @@ def test_initials_are_distinct():
 
 def test_ai_players_get_distinct_single_initials():
     """The AI names share no prefix ("Bot ..."): against the AI, every map initial is one letter."""
-    from bot.service.lobby import AI_NAMES
+    from bot.service.table.lobby import AI_NAMES
 
     for seats in range(1, len(AI_NAMES) + 1):
         marks = initials(["root", *AI_NAMES[:seats]])

@@ -9,7 +9,7 @@ import pytest
 from engine.paris_paris import Game, Pick, Tile
 from engine.paris_paris import errors as errs
 from engine.paris_paris import events as E
-from renderers.i18n import LANGUAGES, t
+from i18n import LANGUAGES, t
 from renderers.paris_paris import scenes, text
 
 

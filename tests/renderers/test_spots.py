@@ -27,7 +27,7 @@ POSITIONS = 16          # positions checked per game and player count (each draw
 
 def _events(match: Match, seat: int | None) -> list:
     """The events of the current cycle ``seat`` may see (what the bot draws with)."""
-    return [e for e in match.log[match.pacing.cycle_start(match.pacing.cycle):] if e.visible_to(seat)]
+    return [e for e in match.log[match.rhythm.cycle_start(match.rhythm.cycle):] if e.visible_to(seat)]
 
 
 def _picture(game_id: str, match: Match, seat: int, picture: str, layout: str, language: str) -> Image.Image:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from renderers.i18n import catalog, t
+from i18n import catalog, t
 
 
 def texts(language: str) -> list[tuple[str, str]]:

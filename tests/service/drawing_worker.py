@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from service_helpers import chat, start_game, user  # noqa: E402
 
 from bot.service import GameService  # noqa: E402
-from bot.service.outmessage import RenderRequest  # noqa: E402
+from bot.service.game.outmessage import RenderRequest  # noqa: E402
 
 
 async def main(db: str) -> None:

@@ -11,8 +11,8 @@ from twin_streams import turn_buttons
 
 from bot.contract import SlotKind
 from bot.games import kind
-from bot.service.outmessage import RenderRequest
-from renderers.i18n import t
+from bot.service.game.outmessage import RenderRequest
+from i18n import t
 
 TRADE = t("en", "pc.btn.trade")
 NAMES = ("Ann", "Bob", "Cy")
@@ -196,7 +196,7 @@ async def test_public_pictures_get_only_public_events(service, transport, monkey
     assert await service.pictures.render(RenderRequest("map", game_id, 0, 1),
                                          "en", "fake") == b"png"
     loaded = await service.store.load(game_id)
-    log = loaded.match.log[loaded.match.pacing.cycle_start(1):]
+    log = loaded.match.log[loaded.match.rhythm.cycle_start(1):]
     assert any(not e.visible_to(None) for e in log)                # the round did begin with secrets
     (view, events), = got
     assert events and all(e.visible_to(None) for e in events)

@@ -1,4 +1,4 @@
-"""The whole game as an animation (bot/service/animation.py, renderers/animation.py): a frame per
+"""The whole game as an animation (bot/service/posts/animation.py, renderers/animation.py): a frame per
 cycle and one for the final standings, from the public view only, in each format the platforms
 play, within each platform's limit."""
 
@@ -17,10 +17,11 @@ from service_helpers import FakeTransport, chat, start_game, user
 from bot import platforms
 from bot.contract import AnimationFormat
 from bot.games import KINDS, kind
-from bot.service import GameService, ManualClock, animation
-from bot.service.info import REPLAY_COOLDOWN
+from bot.service import GameService, ManualClock
+from bot.service.posts import animation
+from bot.service.table.info import REPLAY_COOLDOWN
+from i18n import t
 from renderers.animation import Frame, encode, holds
-from renderers.i18n import t
 
 # The animation is what these tests look at: drawn for real (tests/animation_stand_in.py).
 pytestmark = pytest.mark.real_animation
@@ -44,7 +45,7 @@ def played(game_id: str, players: int, seed: int, *, upto: int | None = None):
 def test_a_frame_per_cycle_and_the_final_standings_held_longest(game_id):
     game, setup, moves, match = played(game_id, 3, 7)
     frames = animation.frames(game, setup, moves, "de")
-    assert len(frames) == match.pacing.cycle + 1
+    assert len(frames) == match.rhythm.cycle + 1
     assert frames[-1].seconds == max(f.seconds for f in frames) > frames[0].seconds
     # captions in the game's language, as the chat's closing lines say them (without emoji)
     view = match.view(None)
@@ -55,7 +56,7 @@ def test_a_frame_per_cycle_and_the_final_standings_held_longest(game_id):
 def test_an_unfinished_game_has_its_finished_cycles_only():
     game, setup, moves, match = played("paris-paris", 3, 2, upto=20)
     assert not match.is_terminal()
-    assert len(animation.frames(game, setup, moves, "en")) == match.pacing.cycle - 1
+    assert len(animation.frames(game, setup, moves, "en")) == match.rhythm.cycle - 1
 
 
 def test_key_moments_are_held_longer():

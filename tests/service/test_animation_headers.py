@@ -7,8 +7,8 @@ import re
 
 from test_animation import played
 
-from bot.service import animation
-from renderers.i18n import t
+from bot.service.posts import animation
+from i18n import t
 from renderers.paris_connection import mapimage as pc_map
 from renderers.paris_paris import mapimage as pp_map
 

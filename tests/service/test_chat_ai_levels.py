@@ -10,7 +10,7 @@ import pytest
 from service_helpers import FakeTransport, chat, user
 
 from bot.service import GameService
-from renderers.i18n import t
+from i18n import t
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from service_helpers import FakeTransport, chat, play_to_end, start_game, user
 
 from bot.contract import RetryLater
 from bot.service import GameService
-from renderers.i18n import t
+from i18n import t
 
 
 async def test_run_delivery_sends_soon_after_each_commit(db_path):

@@ -11,10 +11,10 @@ import whole_games
 from service_helpers import chat, play_to_end, play_turn, start_game, user
 
 from bot.contract import SlotKind
-from bot.service.outmessage import encode_body
+from bot.service.game.outmessage import encode_body
 from engine.paris_paris import Game
 from engine.paris_paris.record import from_record, result, to_record
-from renderers.i18n import LANGUAGES, t
+from i18n import LANGUAGES, t
 
 
 @pytest.mark.parametrize("players", whole_games.cases(2, 3, 4))

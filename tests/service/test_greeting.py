@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from service_helpers import chat, user
 
-from renderers.i18n import t
+from i18n import t
 
 
 @pytest.mark.parametrize(("game", "says", "never"), [

@@ -7,8 +7,8 @@ import asyncio
 import pytest
 from service_helpers import chat, play_turn, snapshot, start_game, user
 
-from bot.service.payloads import MAX_BYTES
-from renderers.i18n import number_list, t
+from bot.service.tokens.payloads import MAX_BYTES
+from i18n import number_list, t
 
 
 async def _current_buttons(service, c, users):

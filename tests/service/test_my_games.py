@@ -7,7 +7,7 @@ from service_helpers import PLATFORM, chat, play_turn, start_game, user
 
 from bot.contract import Chat, SlotKind
 from bot.games import kind
-from renderers.i18n import t
+from i18n import t
 
 ANN, BOB, CY = user("Ann"), user("Bob"), user("Cy")
 USERS = {u.id: u for u in (ANN, BOB, CY)}

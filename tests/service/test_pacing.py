@@ -9,9 +9,9 @@ from aiolimiter import AsyncLimiter
 from service_helpers import FakeTransport, chat, user
 
 from bot.contract import Budget, PaceLimits, Window, another_call
-from bot.service.model import Changes, OutRow
-from bot.service.outmessage import Group, MessageBody
-from bot.service.pacing import Pacer, Ranked, Sent, SlidingWindow, shared
+from bot.service.delivery.flood_pacing import Pacer, Ranked, Sent, SlidingWindow, shared
+from bot.service.game.model import Changes, OutRow
+from bot.service.game.outmessage import Group, MessageBody
 
 LIMITS = PaceLimits(total=Budget(100, 1000.0), chat=Budget(2, 0.001), group=Budget(3, 0.001))
 

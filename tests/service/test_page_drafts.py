@@ -11,9 +11,9 @@ import pytest
 from conformance.twins import DRAFT_TWINS
 
 from bot.games import kind
-from bot.service.model import PLAYING, GameMeta, Seat
-from bot.service.page import PageRequest, page_state
-from bot.service.payloads import PayloadCodec
+from bot.service.board.page import PageRequest, page_state
+from bot.service.game.model import PLAYING, GameMeta, Seat
+from bot.service.tokens.payloads import PayloadCodec
 
 CODEC = PayloadCodec(b"twins")
 NAMES = ("Ann", "Bob", "Cy", "Dee")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from service_helpers import chat, start_game, user
 
 from bot.contract import Refusal
-from bot.service.page import PageRequest
+from bot.service.board.page import PageRequest
 
 
 async def test_a_tap_is_decoded_once_and_makes_the_choice_of_its_button(service, monkeypatch):

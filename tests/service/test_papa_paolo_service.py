@@ -22,7 +22,7 @@ from twin_streams import turn_buttons
 from engine.papa_paolo import components as C
 from engine.papa_paolo.definition import GAME
 from engine.papa_paolo.stepper import ONE_AT_A_TIME
-from renderers.i18n import t
+from i18n import t
 from renderers.papa_paolo.presenter import score_parts, square_keys
 
 BACK = "b"
@@ -97,7 +97,7 @@ async def play(service, transport, *, humans: int, ais: int, seed: int, options:
         posted += len(new)
         # The stretch of play under way (closed by a picture); the batch that ends the game
         # (the last stretch's board and the final picture) is the end's.
-        key = "end" if info.status == "finished" else match.pacing.cycle
+        key = "end" if info.status == "finished" else match.rhythm.cycle
         stats["posts"][key] = stats["posts"].get(key, 0) + len(new)
         stats["pictures"][key] = stats["pictures"].get(key, 0) + sum(m.image is not None for m in new)
         if info.status == "finished":

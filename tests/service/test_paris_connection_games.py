@@ -7,7 +7,7 @@ import pytest
 import whole_games
 from service_helpers import chat, user
 
-from renderers.i18n import t
+from i18n import t
 
 
 async def _press_on(service, c, human, buttons) -> bool:

@@ -8,8 +8,8 @@ import pytest
 from service_helpers import chat, play_turn, start_game, user
 
 from bot.games import KINDS, kind
-from bot.service.outmessage import MessageBody
-from renderers.i18n import t
+from bot.service.game.outmessage import MessageBody
+from i18n import t
 from renderers.presenter import DESCRIPTION_LIMIT, fit_description
 
 ANN = user("Ann")

@@ -13,9 +13,9 @@ from service_helpers import chat, start_game, user
 from bot.config import ConfigError, Settings, drawing_processes_setting
 from bot.games import kind
 from bot.service import GameService
-from bot.service.outmessage import RenderRequest
-from bot.service.pictures import PAGE_NICENESS, Pictures
-from bot.service.turns import RankedSlots
+from bot.service.delivery.pictures import PAGE_NICENESS, Pictures
+from bot.service.delivery.priority import RankedSlots
+from bot.service.game.outmessage import RenderRequest
 
 
 def request(game_id: int, moves: int = 0) -> RenderRequest:

@@ -14,9 +14,9 @@ from multiprocessing import get_context
 from service_helpers import chat, start_game, user
 
 from bot.games import kind
-from bot.service.lifeline import Lifeline
-from bot.service.outmessage import RenderRequest
-from bot.service.pictures import drawing_process
+from bot.service.delivery.lifeline import Lifeline
+from bot.service.delivery.pictures import drawing_process
+from bot.service.game.outmessage import RenderRequest
 
 
 def request(game_id: int) -> RenderRequest:
@@ -32,7 +32,7 @@ async def test_a_stop_hands_back_a_drawing_it_cannot_wait_for(service, monkeypat
         return b"png"
 
     monkeypatch.setattr(kind("paris-paris").presenter, "render", slow)
-    caplog.set_level(logging.INFO, logger="bot.service.pictures")
+    caplog.set_level(logging.INFO, logger="bot.service.delivery.pictures")
     sending = asyncio.ensure_future(service.pictures.render(request(game_id), "en", "telegram"))
     await asyncio.sleep(0)
     try:
@@ -48,7 +48,7 @@ async def test_a_stop_hands_back_a_drawing_it_cannot_wait_for(service, monkeypat
 async def test_a_stop_waits_for_a_drawing_that_ends_in_time(service, monkeypatch, caplog):
     game_id = await start_game(service, chat(1), [user("Ann"), user("Bob")], options={"seed": 4})
     monkeypatch.setattr(kind("paris-paris").presenter, "render", lambda *_, **__: b"png")
-    caplog.set_level(logging.INFO, logger="bot.service.pictures")
+    caplog.set_level(logging.INFO, logger="bot.service.delivery.pictures")
     sending = asyncio.ensure_future(service.pictures.render(request(game_id), "en", "telegram"))
     await asyncio.sleep(0)
     await service.pictures.stop(grace=30)

@@ -69,7 +69,7 @@ async def test_round_maps_are_portrait_where_players_are_on_phones(db_path, cloc
     from PIL import Image
 
     from bot.contract import Chat
-    from bot.service.pictures import Pictures
+    from bot.service.delivery.pictures import Pictures
 
     service = await GameService.open(db_path, clock=clock)
     try:

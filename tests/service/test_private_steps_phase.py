@@ -10,7 +10,7 @@ import random
 from conformance.twins import moves_to_planning
 from service_helpers import chat, start_game, user
 
-from bot.service.page import PageRequest
+from bot.service.board.page import PageRequest
 
 NAMES = ("Ann", "Bob", "Cy")
 OPTIONS = {"game": "papa-paolo", "seed": 5, "reminder_minutes": 30, "deadline_minutes": 120}

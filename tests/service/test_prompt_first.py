@@ -10,11 +10,11 @@ import pytest
 from service_helpers import FakeTransport, chat, play_turn, start_game, user
 
 from bot.contract import Budget, PaceLimits, SlotKind
-from bot.service import messages as M
-from bot.service.model import Changes, GameMeta, OutRow
-from bot.service.outbox import SEND_AT_ONCE
-from bot.service.outmessage import MessageBody
-from bot.service.turnstate import TurnState
+from bot.service.delivery.outbox import SEND_AT_ONCE
+from bot.service.game.model import Changes, GameMeta, OutRow
+from bot.service.game.outmessage import MessageBody
+from bot.service.game.turnstate import TurnState
+from bot.service.posts import messages as M
 
 
 class Recording(FakeTransport):

@@ -1,10 +1,10 @@
-"""The rating rules on their own (bot/service/ratings.py, docs/ratings.md): places from the final
+"""The rating rules on their own (bot/service/players/ratings.py, docs/ratings.md): places from the final
 standings, who is rated, AI levels as entries, the displayed number."""
 
 from __future__ import annotations
 
-from bot.service import ratings as R
-from bot.service.model import GameMeta, ResultRow, Seat
+from bot.service.game.model import GameMeta, ResultRow, Seat
+from bot.service.players import ratings as R
 
 
 def game(*seats: Seat, game_id: int = 1) -> GameMeta:

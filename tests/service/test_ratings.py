@@ -13,8 +13,8 @@ from service_helpers import FakeTransport, chat, start_game, user
 from storage.storage_kit import POSTGRES, admin
 
 from bot.service import GameService, ManualClock
-from bot.service import ratings as R
-from renderers.i18n import t
+from bot.service.players import ratings as R
+from i18n import t
 
 DEADLINE = 10       # minutes
 

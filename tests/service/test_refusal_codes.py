@@ -6,7 +6,7 @@ from __future__ import annotations
 from service_helpers import chat, start_game, user
 
 from bot.contract import Refusal
-from renderers.i18n import LANGUAGES, t
+from i18n import LANGUAGES, t
 
 
 async def test_a_button_of_a_game_that_ended_says_the_game_is_over_in_any_language(service):

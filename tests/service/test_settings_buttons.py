@@ -6,7 +6,7 @@ from __future__ import annotations
 from service_helpers import chat, user
 
 from bot.games import KINDS
-from bot.service.settings import LEGACY_NUMBERING, settable
+from bot.service.table.chat_settings import LEGACY_NUMBERING, settable
 from engine.interface import OptionSpec
 
 ANN = user("Ann")
@@ -51,7 +51,7 @@ async def test_settings_buttons_posted_with_indices_still_work(service):
 
 
 def test_every_setting_and_value_has_a_key_of_its_own():
-    from bot.service.settings import setting_key, value_key, values_of
+    from bot.service.table.chat_settings import setting_key, value_key, values_of
 
     names = settable()
     assert len({setting_key(name) for name in names}) == len(names)

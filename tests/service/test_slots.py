@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 from bot.contract import Slot, SlotKind
-from bot.service import messages as M
-from bot.service.model import GameMeta
-from bot.service.turnstate import TurnState
+from bot.service.game.model import GameMeta
+from bot.service.game.turnstate import TurnState
+from bot.service.posts import messages as M
 
 
 def test_every_slot_name_reads_back_as_its_kind():

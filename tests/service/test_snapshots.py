@@ -1,4 +1,4 @@
-"""A running game read back from its snapshot instead of replaying its moves (bot/service/snapshots.py),
+"""A running game read back from its snapshot instead of replaying its moves (bot/service/game/snapshots.py),
 on SQLite and PostgreSQL: the same game as the replay, for every game the bot hosts; a stale or
 foreign snapshot ignored and replaced; idle games packed, a bounded number live."""
 
@@ -16,10 +16,10 @@ from storage.storage_kit import POSTGRES, admin
 
 from bot.games import KINDS, kind
 from bot.service import GameService
-from bot.service.model import PLAYING
-from bot.service.seatmenu import private_choices
-from bot.service.snapshots import stamp, unpack
-from bot.service.store import IDLE_AFTER, SNAPSHOT_EVERY
+from bot.service.game.model import PLAYING
+from bot.service.game.snapshots import stamp, unpack
+from bot.service.posts.seatmenu import private_choices
+from bot.service.storage.store import IDLE_AFTER, SNAPSHOT_EVERY
 
 PHASES_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "phases-before-31.sqlite3"
 
@@ -53,12 +53,12 @@ def replays(service) -> list[int]:
 def same_game(a, b) -> None:
     """``a`` and ``b`` are the same position to everything the bot reads of a match."""
     assert a.to_record() == b.to_record()
-    assert (a.move_count, a.to_act(), a.pacing.cycle, a.is_terminal()) == (b.move_count, b.to_act(), b.pacing.cycle, b.is_terminal())
+    assert (a.move_count, a.to_act(), a.rhythm.cycle, a.is_terminal()) == (b.move_count, b.to_act(), b.rhythm.cycle, b.is_terminal())
     for seat in (None, *range(len(a.players))):
         assert a.view(seat) == b.view(seat)
         assert a.log_for(seat) == b.log_for(seat)
     for seat in range(len(a.players)):
-        assert a.moves_by(seat) == b.moves_by(seat) and a.pacing.in_decision(seat) == b.pacing.in_decision(seat)
+        assert a.moves_by(seat) == b.moves_by(seat) and a.rhythm.in_decision(seat) == b.rhythm.in_decision(seat)
         assert [str(c) for c in a.legal_choices(seat)] == [str(c) for c in b.legal_choices(seat)]
 
 
@@ -332,7 +332,7 @@ def test_a_match_read_back_shares_what_a_replayed_one_shares():
     import gc
     import tracemalloc
 
-    from bot.service.snapshots import pack
+    from bot.service.game.snapshots import pack
 
     definition = kind("papa-paolo").definition
     games = []

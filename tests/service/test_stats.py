@@ -5,8 +5,8 @@ from __future__ import annotations
 from service_helpers import PLATFORM, chat, user
 
 from bot.games import kind
-from bot.service.model import Changes, ResultRow
-from renderers.i18n import decimal, t
+from bot.service.game.model import Changes, ResultRow
+from i18n import decimal, t
 
 ANN, BOB = user("Ann"), user("Bob")
 

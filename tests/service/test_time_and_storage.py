@@ -11,7 +11,7 @@ from service_helpers import FakeTransport, chat, play_to_end, play_turn, snapsho
 from bot.contract import RetryLater, SlotKind
 from bot.service import GameService
 from bot.service.storage import SCHEMA_VERSION, Conflict, SqliteStorage
-from renderers.i18n import t
+from i18n import t
 
 OPTS = {"seed": 6, "reminder_minutes": 60, "deadline_minutes": 180}
 
@@ -313,7 +313,7 @@ async def test_edit_merged_while_delivering_is_not_lost(service, transport):
 
 
 async def test_group_commit_isolates_a_failing_change(db_path):
-    from bot.service.model import Changes, GameMeta
+    from bot.service.game.model import Changes, GameMeta
 
     storage = SqliteStorage(db_path)
     await storage.open()

@@ -8,11 +8,11 @@ from service_helpers import chat, play_turn, start_game, user
 from test_deadline_phases import NAMES, opening
 
 from bot.service import GameService
-from bot.service.away import parse_duration
-from bot.service.bank import BankRules, compact
+from bot.service.game.bank import BankRules, compact
 from bot.service.refusal import Refused
+from bot.service.table.away import parse_duration
 from engine.registry import GAMES
-from renderers.i18n import t
+from i18n import t
 
 DAY, HOUR = 86400.0, 3600.0
 BANK = {"seed": 6, "clock": "bank", "bank_initial_minutes": 3 * 1440, "bank_bonus_minutes": 1440,

@@ -35,7 +35,7 @@ def mid_phase(match) -> bool:
     if match is None or match.is_terminal() or len(match.to_act()) < 2:
         return False
     view = match.view(None)
-    return 0 < len(view.ready) < match.num_players or any(match.pacing.in_decision(s) for s in range(match.num_players))
+    return 0 < len(view.ready) < match.num_players or any(match.rhythm.in_decision(s) for s in range(match.num_players))
 
 
 def by_seat(moves) -> dict[int, list[str]]:

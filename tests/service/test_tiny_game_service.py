@@ -13,7 +13,7 @@ import random
 from service_helpers import chat, start_game, user
 from twin_streams import NAMES, turn_buttons
 
-from renderers.i18n import name_list, t
+from i18n import name_list, t
 
 BACK = "b"                          # the payload kind of a submenu's Back button
 

@@ -9,10 +9,10 @@ import dataclasses
 import pytest
 from service_helpers import chat, play_turn, start_game, user
 
-from bot.service import bank as B
-from bot.service.model import Changes, GameMeta, Seat
-from bot.service.phase import Phase
-from bot.service.turnstate import Bank, TurnState
+from bot.service.game import bank as B
+from bot.service.game.model import Changes, GameMeta, Seat
+from bot.service.game.phase import Phase
+from bot.service.game.turnstate import Bank, TurnState
 
 DAY, HOUR = 86400.0, 3600.0
 BANK = {"seed": 6, "clock": "bank", "bank_initial_minutes": 600, "bank_bonus_minutes": 60,

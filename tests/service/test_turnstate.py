@@ -1,4 +1,4 @@
-"""The typed turn state (bot/service/turnstate.py): every shape older code stored reads into its
+"""The typed turn state (bot/service/game/turnstate.py): every shape older code stored reads into its
 fields, the stored form round-trips, and games stored by the older code resume.
 
 The older code's records are its own: tests/fixtures/turnstate-before-33.sqlite3 (made by
@@ -18,10 +18,10 @@ from service_helpers import user
 
 from bot.contract import Chat
 from bot.service import GameService, ManualClock
-from bot.service.phase import Phase
-from bot.service.turnmessages import TurnMessages
-from bot.service.turnstate import Bank, OldPhase, TurnState
-from renderers.i18n import t
+from bot.service.game.phase import Phase
+from bot.service.game.turnstate import Bank, OldPhase, TurnState
+from bot.service.posts.turnmessages import TurnMessages
+from i18n import t
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BEFORE_33 = FIXTURES / "turnstate-before-33.sqlite3"
@@ -190,9 +190,9 @@ async def test_building_the_messages_after_moves_changes_nothing_and_returns_the
     mover = meta.seats[before.browsing[0]].name
     browsing = t("en", "bot.msg.choosing_privately", player=mover, what=before.browsing[1])
     assert browsing in messages.prompt_text()
-    posts = messages.after_moves(log_start=len(match.log), cycle_before=match.pacing.cycle, ends=[], notes=["⌛ late"])
+    posts = messages.after_moves(log_start=len(match.log), cycle_before=match.rhythm.cycle, ends=[], notes=["⌛ late"])
     assert meta.turn is before
-    assert posts.turn.notes_of(match.pacing.cycle) == ["⌛ late"] and posts.turn.browsing is None
+    assert posts.turn.notes_of(match.rhythm.cycle) == ["⌛ late"] and posts.turn.browsing is None
     assert posts.turn.turn_slot == before.turn_slot and posts.turn.menus == {}    # no private choices here
     (prompt,) = [row for row in posts.rows if row.slot == before.turn_slot]
     lines = prompt.body.text.splitlines()

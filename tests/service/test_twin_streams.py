@@ -54,7 +54,7 @@ async def test_a_secret_submenu_shown_to_the_group_is_caught(tmp_path, clock, mo
 
 async def test_a_secret_on_a_web_page_of_the_group_is_caught(tmp_path, clock, monkeypatch):
     """A page that tells everyone the first seat's secret (its marker) in its prompt: the twins part."""
-    from bot.service import page
+    from bot.service.board import page
 
     honest = page.decision_line
 

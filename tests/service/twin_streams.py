@@ -19,7 +19,7 @@ from service_helpers import FakeTransport, chat, user
 
 from bot.games import kind
 from bot.service import GameService
-from bot.service.page import PageRequest
+from bot.service.board.page import PageRequest
 from bot.service.service import TURN_PRESSES
 
 PNG = b"\x89PNG\r\n\x1a\n"       # what the recording presenter draws

@@ -9,8 +9,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.service.model import Changes, GameMeta, MoveRow, OutRow, ResultRow, Seat, TimerRow
-from bot.service.outmessage import MessageBody
+from bot.service.game.model import Changes, GameMeta, MoveRow, OutRow, ResultRow, Seat, TimerRow
+from bot.service.game.outmessage import MessageBody
 
 PLATFORM = "fake"
 # A database made by the code before the storage package (schema 3): see make_v3_fixture.py.

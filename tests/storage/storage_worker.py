@@ -23,7 +23,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parents[2]))
 
 from storage_kit import PLATFORM, a_move, lobby  # noqa: E402
 
-from bot.service.model import Changes, Seat  # noqa: E402
+from bot.service.game.model import Changes, Seat  # noqa: E402
 from bot.service.storage import Conflict, open_storage  # noqa: E402
 
 

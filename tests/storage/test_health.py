@@ -10,7 +10,7 @@ from pathlib import Path
 from storage_kit import message, playing, timer
 
 from bot.cli import main
-from bot.service.model import Changes
+from bot.service.game.model import Changes
 from bot.service.storage import SCHEMA_VERSION, open_storage
 
 

@@ -7,7 +7,7 @@ import shutil
 import pytest
 from storage_kit import V3_FIXTURE, message, playing, result, timer
 
-from bot.service.model import Changes, Snapshot
+from bot.service.game.model import Changes, Snapshot
 from bot.service.storage import copy_database, open_storage
 from bot.service.storage.tables import TABLES
 

@@ -7,8 +7,8 @@ import asyncio
 import pytest
 from storage_kit import PLATFORM, a_move, lobby, message, move, playing, result, timer
 
-from bot.service.model import Changes
-from bot.service.outmessage import MessageBody
+from bot.service.game.model import Changes
+from bot.service.game.outmessage import MessageBody
 from bot.service.storage import SCHEMA_VERSION, Conflict, open_storage
 
 

@@ -1,4 +1,4 @@
-"""Outbox rows written before the typed message bodies (``bot/service/outmessage.py``): the code
+"""Outbox rows written before the typed message bodies (``bot/service/game/outmessage.py``): the code
 then stored each body as a dict it built by hand, every key written, ``null`` where nothing was
 set. Such a row still decodes to the same message, and goes out as it would have then."""
 
@@ -13,13 +13,13 @@ from storage_kit import PLATFORM, message
 
 from bot.contract import Button, Chat, Outgoing, User
 from bot.service.clock import ManualClock
-from bot.service.links import BoardLinks
-from bot.service.model import Changes
-from bot.service.outgoing import materialise
-from bot.service.outmessage import Group, MessageBody, Recipient, RenderRequest, decode_body, encode_body
-from bot.service.passes import Passes
-from bot.service.payloads import PayloadCodec
+from bot.service.delivery.outgoing import materialise
+from bot.service.game.model import Changes
+from bot.service.game.outmessage import Group, MessageBody, Recipient, RenderRequest, decode_body, encode_body
+from bot.service.posts.links import BoardLinks
 from bot.service.storage.outbox import SET_OUT_BODY
+from bot.service.tokens.passes import Passes
+from bot.service.tokens.payloads import PayloadCodec
 
 # A seat's turn message with its picture, as the dict-building code stored it (messages.private).
 OLD_PRIVATE = {

@@ -8,8 +8,8 @@ import sqlite3
 
 from storage_kit import PLATFORM, message
 
-from bot.service.model import Changes, OutRow
-from bot.service.outmessage import Group, MessageBody, Recipient, RenderRequest
+from bot.service.game.model import Changes, OutRow
+from bot.service.game.outmessage import Group, MessageBody, Recipient, RenderRequest
 from bot.service.storage import open_storage
 from bot.service.storage.outbox import BACKLOG_COUNTED, BACKLOG_PENALTY
 

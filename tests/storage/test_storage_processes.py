@@ -12,7 +12,7 @@ from storage_kit import lobby, playing
 
 from bot.contract import Chat, User
 from bot.service import GameService, ManualClock
-from bot.service.model import Changes
+from bot.service.game.model import Changes
 from bot.service.storage import open_storage, storage_for
 
 WORKER = str(Path(__file__).with_name("storage_worker.py"))

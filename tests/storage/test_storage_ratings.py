@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from storage_kit import PLATFORM, playing
 
-from bot.service.model import Changes, RatingRow
+from bot.service.game.model import Changes, RatingRow
 from bot.service.storage import Conflict
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from storage_kit import PLATFORM, lobby, message, playing
 
-from bot.service.model import Changes, Seat
+from bot.service.game.model import Changes, Seat
 
 
 async def test_seated_games_are_the_unfinished_games_where_the_user_holds_a_seat_in_any_chat(storage):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from storage_kit import PLATFORM, a_move, message, move, playing
 
-from bot.service.model import Changes, RatingRow, Snapshot
+from bot.service.game.model import Changes, RatingRow, Snapshot
 from bot.service.storage import Conflict
 
 

@@ -10,7 +10,7 @@ from storage_kit import PLATFORM
 
 from bot.contract import Chat, User
 from bot.service import GameService, ManualClock
-from bot.service.model import Changes
+from bot.service.game.model import Changes
 
 DAY = 86400.0
 BANK = {"seed": 6, "clock": "bank", "bank_initial_minutes": 3 * 1440, "bank_bonus_minutes": 1440,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from storage_kit import PLATFORM, lobby, playing, timer
 
-from bot.service.model import Changes
+from bot.service.game.model import Changes
 
 
 async def two_games(storage):

@@ -9,7 +9,7 @@ import pytest
 from storage_kit import V3_FIXTURE, V4_FIXTURE
 
 from bot.games import kind
-from bot.service.model import Changes
+from bot.service.game.model import Changes
 from bot.service.storage import SCHEMA_VERSION, Conflict, open_storage
 
 
@@ -118,7 +118,7 @@ async def test_games_in_progress_of_both_games_written_before_seats_play_to_the_
         assert len(picks) == 5 and len({seat for seat, _ in picks}) == 2
         pc, pp = Chat("fake", "chat2"), Chat("fake", "chat1")
         loaded = await service.store.load(2)
-        assert loaded.match.pacing.in_decision(0) and loaded.match.moves_by(0) == 4
+        assert loaded.match.rhythm.in_decision(0) and loaded.match.moves_by(0) == 4
 
         clock.advance(minutes=30)                         # past the deadline the old code armed
         assert await service.fire_due_timers() == 1

@@ -32,9 +32,9 @@ from telegram import Bot  # noqa: E402
 
 from bot.contract import Chat, Outgoing  # noqa: E402
 from bot.service.clock import SystemClock  # noqa: E402
-from bot.service.model import Changes, OutRow, StoredOut  # noqa: E402
-from bot.service.outbox import Delivery  # noqa: E402
-from bot.service.outmessage import MessageBody, RenderRequest  # noqa: E402
+from bot.service.delivery.outbox import Delivery  # noqa: E402
+from bot.service.game.model import Changes, OutRow, StoredOut  # noqa: E402
+from bot.service.game.outmessage import MessageBody, RenderRequest  # noqa: E402
 from bot.service.storage import SqliteStorage  # noqa: E402
 from bot.telegram.transport import TelegramTransport  # noqa: E402
 

@@ -8,7 +8,7 @@ import asyncio
 
 from tgharness import table_of_two
 
-from renderers.i18n import t
+from i18n import t
 
 
 async def moves_reach(bot, count: int, timeout: float = 10.0) -> None:

@@ -15,7 +15,7 @@ from tgharness import GROUP_ID, Bot, Table
 
 from engine.paris_connection.game import DEAL
 from engine.paris_connection.record import from_record
-from renderers.i18n import t
+from i18n import t
 
 HUMANS = ("ann", "bob")
 SEEDS = {3: 31, 4: 42, 5: 51, 6: 61}     # fixed deals: reproducible runs
@@ -141,7 +141,7 @@ def trade_lines(group) -> list[str]:
 
 @pytest.mark.parametrize("players", whole_games.cases(3, 4, 5, 6))
 async def test_whole_game_by_taps(api, bot, table, players, monkeypatch):
-    monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: SEEDS[players])
+    monkeypatch.setattr("bot.service.table.lobby.secrets.randbits", lambda bits: SEEDS[players])
     ann, bob = table.users["ann"], table.users["bob"]
     api.send_text(table.group, ann, "/newgame connection")
     await bot.settle()

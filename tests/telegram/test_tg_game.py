@@ -14,7 +14,7 @@ from tgharness import GROUP_ID, Bot, Table
 from bot.games import KINDS
 from bot.service import GameService
 from bot.telegram.handlers import help_text
-from renderers.i18n import t
+from i18n import t
 
 SEED = 23     # a fixed deal: reproducible runs (taps in turn meet an eviction choice in it)
 
@@ -22,7 +22,7 @@ SEED = 23     # a fixed deal: reproducible runs (taps in turn meet an eviction c
 @pytest.fixture(autouse=True)
 def fixed_deal(monkeypatch):
     """Every new game gets the same deal, so runs are reproducible."""
-    monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.service.table.lobby.secrets.randbits", lambda bits: SEED)
 
 
 @pytest.fixture
@@ -178,7 +178,7 @@ async def test_complete_three_player_game_by_taps_only(api, bot, table, monkeypa
     refused = table.group_messages()[-1]
     assert refused.body == t("en", "bot.err.replay_just_posted", id=1, wait="10 minutes")
     # past the cooldown, /replay posts it again, through the outbox, and says so
-    monkeypatch.setattr("bot.service.info.REPLAY_COOLDOWN", 0.0)
+    monkeypatch.setattr("bot.service.table.info.REPLAY_COOLDOWN", 0.0)
     api.send_text(table.group, table.users["cat"], "/replay")
     await bot.settle()
     said, again = table.group_messages()[-2:]

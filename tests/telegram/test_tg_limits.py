@@ -19,14 +19,14 @@ from bot.telegram.commands import command_list
 from bot.telegram.formatting import command_description
 from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.telegram.transport import TelegramTransport
-from renderers.i18n import LANGUAGES, t
+from i18n import LANGUAGES, t
 
 SEED = 23     # the deal of test_tg_game.py: taps in turn meet a full crossing
 
 
 @pytest.fixture(autouse=True)
 def fixed_deal(monkeypatch):
-    monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.service.table.lobby.secrets.randbits", lambda bits: SEED)
 
 
 # Names as people write them, emoji and all: each emoji is one character in Python, two UTF-16

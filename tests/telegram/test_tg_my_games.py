@@ -8,7 +8,7 @@ from tgharness import GROUP_ID, Table, table_of_two
 from bot.contract import Chat
 from bot.games import kind
 from bot.telegram.handlers import message_link
-from renderers.i18n import t
+from i18n import t
 
 
 async def started_game(api, bot) -> Table:

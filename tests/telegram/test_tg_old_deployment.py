@@ -9,7 +9,7 @@ from tgharness import Bot
 from bot import product
 from bot.config import Settings
 from bot.telegram.settings import TelegramSettings
-from renderers.i18n import t
+from i18n import t
 
 
 async def test_buttons_posted_before_the_rename_are_answered_after_it(api, table, tmp_path, monkeypatch):  # noqa: F811

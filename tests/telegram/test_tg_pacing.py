@@ -14,9 +14,9 @@ from telegram import Bot
 from telegram.error import RetryAfter
 
 from bot.contract import Budget
-from bot.service.model import Changes, OutRow
-from bot.service.outbox import SEND_AT_ONCE
-from bot.service.outmessage import Group, MessageBody
+from bot.service.delivery.outbox import SEND_AT_ONCE
+from bot.service.game.model import Changes, OutRow
+from bot.service.game.outmessage import Group, MessageBody
 
 
 def test_the_model_refuses_past_each_window_and_says_how_long_to_wait():

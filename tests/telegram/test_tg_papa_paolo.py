@@ -15,7 +15,7 @@ from tgharness import GROUP_ID, Table, private_turn, two_player_table
 
 from engine.papa_paolo.definition import GAME
 from engine.papa_paolo.stepper import ONE_AT_A_TIME
-from renderers.i18n import t
+from i18n import t
 from renderers.papa_paolo.presenter import square_keys
 
 CHOICE, BACK = ("c_", "o_"), "b_"
@@ -75,7 +75,7 @@ async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after:
     """Two humans tap (at once where both act) until round ``stop_after`` is over or the game ends:
     their numbered buttons are the numbers their picture shows; a tap never posts more than 3
     group messages; each tap is answered once. Returns the taps each decision took, by kind."""
-    monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: SEEDS[players])
+    monkeypatch.setattr("bot.service.table.lobby.secrets.randbits", lambda bits: SEEDS[players])
     await start(api, bot, table, players)
     humans = list(table.users.values())
     rng = random.Random(players)
@@ -86,8 +86,8 @@ async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after:
     verbs: dict[int, set] = {}                         # seat -> the verbs of its taps since
     for _ in range(2500):
         before = len(table.group_messages())
-        match = (await bot.service.store.load(1)).match
-        if match.pacing.round_number() > stop_after:
+        match = (await bot.service.storage.store.load(1)).match
+        if match.rhythm.round_number() > stop_after:
             break
         whole, steps = len(match.to_record()["moves"]), len(match.state.moves)
         tapping = []
@@ -109,7 +109,7 @@ async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after:
             break
         at_once = max(at_once, len(taps))
         answers = await tap_at_once(api, bot, taps)
-        after = (await bot.service.store.load(1)).match
+        after = (await bot.service.storage.store.load(1)).match
         game, made = after.state, after.to_record()["moves"][whole:]
         for seat in tapping:
             since[seat] = since.get(seat, 0) + 1
@@ -158,7 +158,7 @@ async def test_two_players_two_rounds_by_taps(api, bot, table, monkeypatch):
     info = await bot.service.game_info(game_id=1)
     assert info.round == 3 and info.status != "finished"
     group = table.group_messages()
-    stretches = (await bot.service.store.load(1)).match.view(None).stretches
+    stretches = (await bot.service.storage.store.load(1)).match.view(None).stretches
     assert [phase for _, phase in stretches] == ["place", "bid", "invest", "deliver"] * 2
     assert len([m for m in group if m.photo is not None]) == 1 + len(stretches)     # the start, each phase
     assert not [b for m in group for b in m.buttons() if b.get("text", "").split(" ")[0].isdigit()]

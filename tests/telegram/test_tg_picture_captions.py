@@ -7,7 +7,7 @@ from __future__ import annotations
 from tgharness import table_of_two
 
 from bot.games import kind
-from renderers.i18n import t
+from i18n import t
 
 
 def photos(messages) -> list:
@@ -23,12 +23,12 @@ async def test_a_rounds_photo_caption_tells_what_changed_and_the_scores(api, bot
         api.press(player, prompt, buttons[0])
         await bot.settle()
     caption = photos(table.group_messages())[-1].caption
-    loaded = await bot.service.store.load(1)
+    loaded = await bot.service.storage.store.load(1)
     match, presenter = loaded.match, kind("paris-paris").presenter
     view = match.view(None)
     assert caption.startswith(presenter.cycle_over_line(view, 1, "en"))
-    assert presenter.scores_line(view, match.pacing.score_history()[0], "en") in caption
-    outcome = presenter.split_cycle([e for e in match.log[match.pacing.cycle_start(1):match.pacing.cycle_start(2)]
+    assert presenter.scores_line(view, match.rhythm.score_history()[0], "en") in caption
+    outcome = presenter.split_cycle([e for e in match.log[match.rhythm.cycle_start(1):match.rhythm.cycle_start(2)]
                                      if e.visible_to(None)])[1]
     assert all(line in caption for line in presenter.narrate(outcome, match.players, "en"))
 
@@ -40,4 +40,4 @@ async def test_a_seats_own_photo_caption_names_the_picture(api, bot):
     own = photos(api.bot_messages(first))
     assert own and t("en", "papa.alt.seat") in own[-1].caption
     assert own[-1].caption.splitlines()[0] == kind("papa-paolo").presenter.status_line(
-        (await bot.service.store.load(1)).match.view(None), "en")
+        (await bot.service.storage.store.load(1)).match.view(None), "en")

@@ -10,7 +10,7 @@ from whole_games import SETTLE_AT_THE_END
 
 from bot.contract import Chat, User
 from bot.service import ManualClock
-from renderers.i18n import t
+from i18n import t
 
 
 async def test_the_final_message_shows_the_changes_and_rating_answers_in_group_and_private(api, tmp_path, tiny_game):

@@ -22,7 +22,7 @@ from bot.telegram.app import (
 )
 from bot.telegram.formatting import mention_entities, split_text
 from bot.telegram.settings import TelegramSettings
-from renderers.i18n import LANGUAGES, catalog, t
+from i18n import LANGUAGES, catalog, t
 
 REPO = str(Path(__file__).resolve().parents[2])
 

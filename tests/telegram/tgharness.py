@@ -160,7 +160,7 @@ async def table_of_two(api, bot, game: str = "", group_title: str = "Board fans"
     return table
 
 
-# The prefixes of a turn's choice and submenu buttons (bot/service/payloads.py).
+# The prefixes of a turn's choice and submenu buttons (bot/service/tokens/payloads.py).
 CHOICE = ("c_", "o_")
 
 

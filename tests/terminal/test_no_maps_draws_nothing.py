@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from test_terminal_play import play
 
-from bot.service.outmessage import RenderRequest
-from bot.service.pictures import Pictures
+from bot.service.delivery.pictures import Pictures
+from bot.service.game.outmessage import RenderRequest
 
 GAME = ["play", "--game", "paris-paris", "--players", "2", "--ai", "2", "--seed", "4", "--language", "en"]
 

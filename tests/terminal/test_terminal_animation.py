@@ -33,7 +33,7 @@ def cycles(db) -> int:
             meta, moves = await storage.load_game(1)
         finally:
             await storage.close()
-        return kind(meta.kind).definition.resume(meta.setup, moves).pacing.cycle
+        return kind(meta.kind).definition.resume(meta.setup, moves).rhythm.cycle
     return asyncio.run(read())
 
 

@@ -17,10 +17,10 @@ from test_terminal_play import FIRST, english_system_locale, play, terminal_game
 from bot.cli import main
 from bot.games import find
 from bot.service import GameService
-from bot.service.outmessage import RenderRequest
-from bot.service.pictures import draw
+from bot.service.delivery.pictures import draw
+from bot.service.game.outmessage import RenderRequest
 from bot.terminal.play import TerminalSession
-from renderers.i18n import t
+from i18n import t
 
 
 def test_a_taken_web_port_is_one_line_that_names_it_and_what_to_do(monkeypatch, capsys, tmp_path):
@@ -171,12 +171,12 @@ def test_the_board_picture_is_as_current_as_each_prompt(monkeypatch, capsys, tmp
     definition = find(meta.kind).definition
     behind = 0
     for n, picture in zip(at_prompts, player.pictures, strict=True):
-        cycle = definition.resume(meta.setup, moves[:n]).pacing.cycle
+        cycle = definition.resume(meta.setup, moves[:n]).rhythm.cycle
         current = draw(meta.kind, meta.setup, moves, RenderRequest("map", 1, n, cycle),
                        "en", "terminal")
         assert picture == current, f"the picture at move {n} is not the board of that moment"
         # a move of this round before the prompt: a picture drawn at the round's start misses it
-        behind += n > 0 and definition.resume(meta.setup, moves[:n - 1]).pacing.cycle == cycle
+        behind += n > 0 and definition.resume(meta.setup, moves[:n - 1]).rhythm.cycle == cycle
     assert behind, "no prompt came after other moves of its round: the test proves nothing"
 
 

@@ -26,11 +26,11 @@ from bot.cli import _run_adapter, main
 from bot.contract import GameInfo, User
 from bot.games import KINDS
 from bot.service import GameService
-from bot.service.lobby import AI_NAMES
+from bot.service.table.lobby import AI_NAMES
 from bot.terminal.play import HUMAN_ID, TERMINAL_CHAT
 from engine.paris_paris import Game
 from engine.paris_paris.record import to_record
-from renderers.i18n import t
+from i18n import t
 
 ROOT = Path(__file__).resolve().parents[2]
 # For a subprocess that is given all its input at once: every number in turn, so that each

@@ -9,7 +9,7 @@ from bot.cli import main
 from bot.contract import Chat, User
 from bot.service import GameService, ManualClock
 from bot.terminal.play import HUMAN_ID, PLATFORM
-from renderers.i18n import t
+from i18n import t
 
 
 async def a_rated_terminal_game(db: str) -> None:

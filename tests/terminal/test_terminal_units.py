@@ -12,7 +12,7 @@ from bot.contract import Button, Chat, Outgoing, Slot, SlotKind, User
 from bot.terminal.choices import Choice, Command, Invalid, fold, interpret, label_words, numbering
 from bot.terminal.paths import default_db_path, user_data_dir
 from bot.terminal.transport import Console, TerminalTransport, image_file_name
-from renderers.i18n import LANGUAGES
+from i18n import LANGUAGES
 
 LABELS = ["1 · Louvre (blue)", "2 · Opéra (red)", "3 · Odéon (yellow)"]
 HUMAN = User("terminal", "local", "Ann")

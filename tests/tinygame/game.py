@@ -41,7 +41,7 @@ from engine.interface import (
     Information,
     Label,
     Match,
-    Pacing,
+    Rhythm,
     SeatedMove,
 )
 
@@ -341,11 +341,11 @@ class TinyMatch(Match):
         return GAME.resume(self.setup, self.moves)
 
     @property
-    def pacing(self) -> TinyPacing:
-        return TinyPacing(self)
+    def rhythm(self) -> TinyRhythm:
+        return TinyRhythm(self)
 
 
-class TinyPacing(Pacing):
+class TinyRhythm(Rhythm):
     """A picture after each round; a plan of several cards is a decision of several steps."""
 
     __slots__ = ()

@@ -1,7 +1,7 @@
 """Tiny Hands for the bot: words, buttons and pictures (renderers/presenter.py).
 
 A test-only game, so its words are English and written here; a real game's presenter asks the
-catalogs (``t(language, "<game>.key")``, renderers/locales) for every text.
+catalogs (``t(language, "<game>.key")``, i18n/locales) for every text.
 
 Menus. While choosing, a seat sees "Play a card…" (a submenu, group "c", one button per card of
 its hand: what only that seat may see, so marked ``private``) and, once a card is chosen, "Done". In the claim phase

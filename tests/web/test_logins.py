@@ -14,9 +14,9 @@ from web_kit import Page, token
 
 from bot.contract import User
 from bot.service import GameService, ManualClock
-from bot.service.links import BoardLinks
-from bot.service.passes import PAGE_PASS_SECONDS, Passes
-from bot.service.payloads import PayloadCodec
+from bot.service.posts.links import BoardLinks
+from bot.service.tokens.passes import PAGE_PASS_SECONDS, Passes
+from bot.service.tokens.payloads import PayloadCodec
 from bot.web.auth import sign_init_data
 from bot.web.server import WebBoard, WebSettings
 

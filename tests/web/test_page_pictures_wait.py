@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from bot.service.pictures import PAGE_WAITING, Pictures, PicturesBusy
+from bot.service.delivery.pictures import PAGE_WAITING, Pictures, PicturesBusy
 
 
 class Gated(Pictures):

@@ -14,7 +14,7 @@ from conformance.twins import TWINS
 from twin_pages import NAMES, Twin, open_twins, picture_answers, press_alike, public_position, to_planning
 
 from bot.games import kind
-from bot.service.page import PageRequest
+from bot.service.board.page import PageRequest
 
 SEED = 5
 PLANNER = 0                                    # the seat whose planning differs
@@ -82,7 +82,7 @@ async def test_a_seats_private_planning_reaches_no_other_page(tmp_path, session)
 async def test_a_state_numbered_by_the_game_is_caught(tmp_path, session, monkeypatch):
     """The check can fail: a page's state that carries the game's version (as every state did
     before issue 42) changes with every commit, a private step's too, and parts the twins' streams."""
-    from bot.service import pages
+    from bot.service.board import pages
 
     honest = pages.Pages._state
 
@@ -104,7 +104,7 @@ async def test_a_state_numbered_by_the_game_is_caught(tmp_path, session, monkeyp
 async def test_a_phase_begun_by_a_trip_taken_back_is_caught(tmp_path, session, monkeypatch):
     """The check can fail: a new phase begun when the last seat planning takes its trip back (as
     ``begins`` did before issue 42) renames the group's picture, and the twins' streams part."""
-    from bot.service import play
+    from bot.service.table import play
 
     honest = play.begins
     monkeypatch.setattr(play, "begins", lambda before, acting, mover, in_decision, told:
@@ -122,7 +122,7 @@ async def test_a_phase_begun_by_a_trip_taken_back_is_caught(tmp_path, session, m
 async def test_pictures_answered_up_to_the_real_move_count_are_caught(tmp_path, session, monkeypatch):
     """The check can fail: ``/picture`` answering public pictures up to the game's real move count
     (as before issue 42) answers more for the twin that planned more."""
-    from bot.service import pages
+    from bot.service.board import pages
 
     monkeypatch.setattr(pages, "public_moves", lambda meta, kind, match: match.move_count)
     (first, second), _ = await open_twins(tmp_path, SEED)
@@ -175,7 +175,7 @@ async def test_a_scene_that_shows_a_seats_secret_is_caught(tmp_path, session, mo
     secret, here written on the board as words, parts the twins' streams for every other viewer."""
     from dataclasses import replace
 
-    from bot.service import page
+    from bot.service.board import page
     from renderers.scene import Words
 
     honest = page.map_scene

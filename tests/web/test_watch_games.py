@@ -7,7 +7,7 @@ import asyncio
 
 from storage.storage_kit import lobby
 
-from bot.service.model import Changes
+from bot.service.game.model import Changes
 from bot.service.storage import open_storage
 
 

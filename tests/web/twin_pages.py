@@ -27,7 +27,7 @@ from web_kit import Page, token
 from bot.contract import User
 from bot.games import kind
 from bot.service import GameService
-from bot.service.page import PageRequest
+from bot.service.board.page import PageRequest
 from bot.web.server import WebBoard, WebSettings
 
 GAME = "papa-paolo"
@@ -182,7 +182,7 @@ async def picture_answers(twin: Twin, session: aiohttp.ClientSession, viewers: l
     """Which pictures ``/picture`` answers (200) for each viewer's pass, out of every public
     picture up to ``top_moves`` moves and every seat's own board, in the cycle under way."""
     loaded = await twin.service.store.load(twin.game_id)
-    cycles = [loaded.match.pacing.cycle]      # public: the twins are in the same one
+    cycles = [loaded.match.rhythm.cycle]      # public: the twins are in the same one
     asked: list[tuple[Viewer, dict[str, str]]] = []
     for shown in ("map", "final"):
         asked += [(None, {"kind": shown, "moves": str(m), "cycle": str(c), "layout": "landscape"})

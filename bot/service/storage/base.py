@@ -20,7 +20,7 @@ import asyncio
 import weakref
 from collections.abc import Callable
 
-from ..model import Changes
+from ..game.model import Changes
 from .away import StoredAway, store_away
 from .games import StoredGames, store_game, store_moves
 from .leases import Leases

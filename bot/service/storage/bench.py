@@ -27,8 +27,8 @@ import asyncpg
 from bot.config import Settings
 from bot.product import env_name
 
-from ..model import Changes, GameMeta, MoveRow, OutRow, Seat, TimerRow
-from ..outmessage import MessageBody
+from ..game.model import Changes, GameMeta, MoveRow, OutRow, Seat, TimerRow
+from ..game.outmessage import MessageBody
 from .base import Storage
 from .copy import copy_database
 from .factory import open_storage

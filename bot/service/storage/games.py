@@ -11,8 +11,8 @@ import json
 import sys
 from typing import Any
 
-from ..model import GameMeta, MoveRow, Seat
-from ..turnstate import TurnState
+from ..game.model import GameMeta, MoveRow, Seat
+from ..game.turnstate import TurnState
 from .sql import Conflict, Connection, Database, marks
 
 GAME_COLS = ("id", "platform", "chat_id", "chat_title", "status", "host_id", "options", "seed", "seats",

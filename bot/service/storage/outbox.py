@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..model import OutRow, PictureState, StoredOut
-from ..outmessage import MessageBody, decode_body, encode_body
+from ..game.model import OutRow, PictureState, StoredOut
+from ..game.outmessage import MessageBody, decode_body, encode_body
 from .leases import WAKE
 from .sql import Connection, Database, marks
 
@@ -86,7 +86,7 @@ PICTURES_TO = ("SELECT state, sent_at, body FROM outbox WHERE game_id = ? AND pl
 # more than ``BACKLOG_PENALTY * BACKLOG_COUNTED`` seconds after it: a backlog cannot starve. (3 s:
 # about the spacing a chat's own budget puts between its calls after a burst, 0.3 a second on
 # Telegram; README "Performance" has the measurements.) The pacer
-# hands out the overall budget in the same order (``StoredOut.turn``, ``pacing.Ranked``). Commit
+# hands out the overall budget in the same order (``StoredOut.turn``, ``flood_pacing.Ranked``). Commit
 # times come from each committing process's clock: processes on several machines need their clocks
 # in step (as the leases do already).
 BACKLOG_PENALTY = 3.0

@@ -1,11 +1,11 @@
 """The rating history: one row per rated game and entry (a person, or an AI level), from which
-every rating is recomputed (``bot/service/ratings.py``)."""
+every rating is recomputed (``bot/service/players/ratings.py``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..model import GameMeta, RatingRow, ResultRow
+from ..game.model import GameMeta, RatingRow, ResultRow
 from .games import SELECT_GAME, meta_from_row
 from .results import RESULT_COLS, result_from_row
 from .sql import Connection, Database, marks
@@ -43,7 +43,7 @@ async def store_ratings(conn: Connection, ratings: list[RatingRow]) -> None:
 async def rate_stored_games(conn: Connection) -> None:
     """Rate the finished games already stored, in the order they ended, as if ratings had
     existed all along (the data step of the schema step that adds ``ratings``)."""
-    from ..ratings import recompute
+    from ..players.ratings import recompute
 
     rows = recompute(await _rating_inputs(conn))
     await conn.executemany(INSERT_RATING, [rating_values(r) for r in rows])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import ResultRow
+from ..game.model import ResultRow
 from .sql import Connection, Database, marks
 
 RESULT_COLS = "game_id, seat, platform, chat_id, user_id, name, is_ai, points, won, ended, game"

@@ -102,7 +102,7 @@ STEPS: list[Step] = [
         """CREATE TABLE away (platform TEXT NOT NULL, user_id TEXT NOT NULL, until {double} NOT NULL,
             PRIMARY KEY (platform, user_id)){without_rowid}""",
     ),
-    Step(  # 8: each running game's match, packed (bot/service/snapshots.py), read back instead of a replay
+    Step(  # 8: each running game's match, packed (bot/service/game/snapshots.py), read back instead of a replay
         """CREATE TABLE snapshots (game_id {bigint} PRIMARY KEY, moves INTEGER NOT NULL, stamp TEXT NOT NULL,
             data {blob} NOT NULL)""",
         kept_packed("snapshots", "data"),

@@ -1,4 +1,4 @@
-"""Snapshots: each running game's match, packed (``bot/service/snapshots.py``), stored every few
+"""Snapshots: each running game's match, packed (``bot/service/game/snapshots.py``), stored every few
 moves (in the transaction of the move that made it), when its game goes idle and at a clean stop,
 and read back with its game and the moves since instead of a replay of them all."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import ACTIVE, Changes, GameMeta, Resumable, Snapshot
+from ..game.model import ACTIVE, Changes, GameMeta, Resumable, Snapshot
 from .games import GAME_COLS, LOAD_CHUNK, meta_from_row
 from .sql import Connection, Database, marks
 

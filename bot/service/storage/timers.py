@@ -6,7 +6,7 @@ is handed out again once its lease expires.
 
 from __future__ import annotations
 
-from ..model import Changes, TimerRow
+from ..game.model import Changes, TimerRow
 from .leases import WAKE
 from .sql import Connection, Database, marks
 

@@ -345,11 +345,11 @@ def test_events_found_by_their_fields_are_the_shared_copies():
 
 
 def test_the_cycle_counts_the_phases_ended_in_the_log():
-    """``pacing.cycle`` reads a counter kept by the rules instead of counting the log's "phase_ended"."""
+    """``rhythm.cycle`` reads a counter kept by the rules instead of counting the log's "phase_ended"."""
     checked = 0
     for n, seed in ((2, 5), (4, 6)):
         for match in random_match(n, seed):
             plain = 1 + sum(1 for e in match.state.log if e.kind == "phase_ended")
-            assert match.pacing.cycle == plain
+            assert match.rhythm.cycle == plain
             checked += 1
     assert plain > 10 and checked > 200

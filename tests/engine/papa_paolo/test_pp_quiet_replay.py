@@ -59,7 +59,7 @@ def test_a_restore_equals_the_game_played_with_the_moves_since(n, seed):
         for match in (restored, copied, again):
             assert match.to_record() == reference.to_record()
             assert match.log == reference.log
-            assert match.pacing.cycle == reference.pacing.cycle
+            assert match.rhythm.cycle == reference.rhythm.cycle
             assert [match.log_for(s) for s in range(n)] == [reference.log_for(s) for s in range(n)]
 
 

@@ -145,9 +145,9 @@ def test_hidden_money_views():
     match = GAME.new_match(["a", "b", "c"], seed=4, options={"hidden_money": True})
     assert match.view(None).lire == (None, None, None)
     assert match.view(1).lire == (None, 10, None)
-    assert match.pacing.public_returns() is not None
+    assert match.rhythm.public_returns() is not None
     both = GAME.new_match(["a", "b"], seed=4, options={"hidden_money": True, "money_bonus": True})
-    assert both.pacing.public_returns() is None
+    assert both.rhythm.public_returns() is None
 
 
 def test_steps_print_and_parse_back():
@@ -198,7 +198,7 @@ def test_a_placement_in_steps():
     g = match.state
     seat = match.to_act()[0]
     match.apply(Place((0, 0)), by=seat)
-    assert match.pacing.in_decision(seat) and match.to_act() == (seat,)
+    assert match.rhythm.in_decision(seat) and match.to_act() == (seat,)
     choices = match.legal_choices(seat)
     assert Act("take") in choices and Act("nothing") in choices
     match.apply(Act("take"), by=seat)
@@ -210,7 +210,7 @@ def test_a_placement_in_steps():
     assert all(g.people[seat].hood.placement_fault(squares[0].square, rotated(tile.roads, r.rotation)) is None
                for r in rotations)
     match.apply(rotations[0], by=seat)
-    assert not match.pacing.in_decision(seat) and match.to_act() != (seat,) and len(g.record_moves) == 1
+    assert not match.rhythm.in_decision(seat) and match.to_act() != (seat,) and len(g.record_moves) == 1
     assert match.moves_by(seat) == 4 and match.move_count == 4
 
 
@@ -247,7 +247,7 @@ def test_simultaneous_deliveries_stay_private_until_all_are_in():
     start = next(c for c in match.legal_choices(b) if c.verb == "from")
     before_a = match.moves_by(a)
     match.apply(start, by=b)
-    assert match.moves_by(a) == before_a and match.pacing.in_decision(b)
+    assert match.moves_by(a) == before_a and match.rhythm.in_decision(b)
     assert match.view(b).draft is not None and match.view(a).draft is None and match.view(None).draft is None
     assert all(not isinstance(e, PlanStep) for e in match.log_for(None))
     assert any(isinstance(e, PlanStep) for e in match.log_for(b))
@@ -349,7 +349,7 @@ def test_a_tile_is_taken_from_its_square_right_after_the_space():
         rotations = by_take.legal_choices(seat)
         match.apply(square, by=seat)
         if len(rotations) == 1:
-            assert not match.pacing.in_decision(seat) and match.moves_by(seat) == 2
+            assert not match.rhythm.in_decision(seat) and match.moves_by(seat) == 2
             seen[1] += 1
         else:
             assert match.legal_choices(seat) == rotations
@@ -368,10 +368,10 @@ def test_a_picture_after_each_phase_that_players_played():
     rng = random.Random(5)
     while not match.is_terminal():
         seat = match.to_act()[0]
-        assert match.pacing.round_number() == match.state.round
+        assert match.rhythm.round_number() == match.state.round
         stretches = match.view(None).stretches
-        assert match.pacing.cycle == len(stretches) + 1
-        start = match.pacing.cycle_start(match.pacing.cycle)
+        assert match.rhythm.cycle == len(stretches) + 1
+        start = match.rhythm.cycle_start(match.rhythm.cycle)
         assert match.log[start - 1].kind == "phase_ended" if stretches else start == 0
         choices = match.legal_choices(seat)
         match.apply(rng.choice(choices) if rng.random() < 0.3 else GAME.choose(match, seat, seed=1), by=seat)

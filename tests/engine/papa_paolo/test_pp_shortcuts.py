@@ -35,7 +35,7 @@ def _finish_quickly(match, seat) -> int:
     """Complete the decision under way with the first split or square offered (never one pizza
     or one square of a trip at a time); the steps it took."""
     taken = 0
-    while match.pacing.in_decision(seat) and seat in match.to_act():
+    while match.rhythm.in_decision(seat) and seat in match.to_act():
         choices = match.legal_choices(seat)
         step = next((c for c in choices if c.verb in ("split", "square", "rotate")), None)
         assert step is not None, [str(c) for c in choices]
@@ -97,7 +97,7 @@ def test_a_buy_offers_its_whole_splits_only_where_several_pizzerias_have_room():
         for step in [s for s in match.legal_choices(seat) if s.verb == "pizzas"]:
             branch = match.copy()
             branch.apply(step, by=seat)
-            if not branch.pacing.in_decision(seat):
+            if not branch.rhythm.in_decision(seat):
                 seen["at_once"] += 1            # one pizzeria had room: the pizzas went there
                 continue
             choices = branch.legal_choices(seat)

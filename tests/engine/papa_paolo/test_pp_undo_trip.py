@@ -37,7 +37,7 @@ def test_a_planned_trip_is_taken_back_before_the_plan_is_sent():
     assert len(match.view(seat).draft["trips"]) == 1
     assert UndoTrip() in match.legal_choices(seat)
     match.apply(UndoTrip(), by=seat)
-    assert match.view(seat).draft is None and not match.pacing.in_decision(seat)
+    assert match.view(seat).draft is None and not match.rhythm.in_decision(seat)
     assert match.legal_choices(seat) == fresh      # the best plan is offered again
     assert seat in match.to_act()
 

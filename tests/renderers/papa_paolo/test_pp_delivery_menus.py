@@ -9,7 +9,7 @@ import re
 
 from engine.papa_paolo.definition import GAME
 from engine.papa_paolo.steps import EndTrip, From
-from renderers.i18n import LANGUAGES
+from i18n import LANGUAGES
 from renderers.papa_paolo.hoodtext import HEIGHT, WIDTH
 from renderers.papa_paolo.presenter import PRESENTER
 from renderers.presenter import CHAT, TERMINAL

@@ -8,7 +8,7 @@ import random
 
 from engine.papa_paolo import components as C
 from engine.papa_paolo.definition import GAME
-from renderers.i18n import LANGUAGES, t
+from i18n import LANGUAGES, t
 from renderers.papa_paolo.presenter import PRESENTER
 from renderers.papa_paolo.text import delivery_name, delivery_text, space_name
 

@@ -13,7 +13,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engine.papa_paolo import components as C
 from engine.papa_paolo.definition import GAME
-from renderers.i18n import t
+from i18n import t
 from renderers.papa_paolo import pieces, scenes
 from renderers.papa_paolo.hoodimage import square_box
 from renderers.papa_paolo.presenter import PRESENTER
@@ -42,12 +42,12 @@ def stretches(n: int, seed: int) -> tuple:
     match = GAME.new_match(["Ada", "Blaise", "Cleo", "Dan"][:n], seed=seed)
     shown = []
     while not match.is_terminal():
-        before = match.pacing.cycle
+        before = match.rhythm.cycle
         seat = match.to_act()[0]
         match.apply(GAME.choose(match, seat, seed=seed), by=seat)
-        if match.pacing.cycle > before or match.is_terminal():
-            closed = match.pacing.cycle - 1 if not match.is_terminal() else match.pacing.cycle
-            events = [e for e in match.log[match.pacing.cycle_start(closed):] if e.visible_to(None)]
+        if match.rhythm.cycle > before or match.is_terminal():
+            closed = match.rhythm.cycle - 1 if not match.is_terminal() else match.rhythm.cycle
+            events = [e for e in match.log[match.rhythm.cycle_start(closed):] if e.visible_to(None)]
             shown.append((match.view(None), tuple(events), match.returns()))
     return tuple(shown)
 

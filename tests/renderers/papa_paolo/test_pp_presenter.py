@@ -11,7 +11,7 @@ import pytest
 from engine.errors import GameError
 from engine.papa_paolo import errors as papa_errors
 from engine.papa_paolo.definition import GAME
-from renderers.i18n import LANGUAGES, t
+from i18n import LANGUAGES, t
 from renderers.papa_paolo.presenter import HIDDEN_BESIDE, PRESENTER, numbering, score_parts, square_keys
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -109,7 +109,7 @@ def test_a_whole_game_in_words_in_every_language(language):
 
 def test_hidden_money_never_appears_in_public_texts():
     for match, seat in random_game(3, 5, {"hidden_money": True}, ):
-        if seat is not None and match.pacing.round_number() == 3:
+        if seat is not None and match.rhythm.round_number() == 3:
             break
     public = match.view(None)
     assert public.lire == (None, None, None)
@@ -153,9 +153,9 @@ def test_every_refusal_reads_as_a_sentence():
 def test_pictures_are_pngs_within_the_size_target():
     stops = {"map": None, "own": None}
     for match, seat in random_game(4, 13):
-        if seat is not None and match.pacing.round_number() == 2 and stops["own"] is None and square_keys(match.view(seat).legal):
+        if seat is not None and match.rhythm.round_number() == 2 and stops["own"] is None and square_keys(match.view(seat).legal):
             stops["own"] = PRESENTER.render_private(match.view(seat), [], "en", layout="portrait")
-        if seat is not None and match.pacing.round_number() == 3 and stops["map"] is None:
+        if seat is not None and match.rhythm.round_number() == 3 and stops["map"] is None:
             stops["map"] = PRESENTER.render("map", match.view(None), match.log_for(None), "en", layout="portrait")
     stops["final"] = PRESENTER.render("final", match.view(None), [], "de")
     for name, png in stops.items():
@@ -190,6 +190,6 @@ def test_a_stretchs_narration_fits_a_discord_message(language):
     *_, (match, _) = random_game(4, 21)
     players = ("Annemarie", "Bartholomäus", "Christiane", "Dominique")
     longest = max(len("\n".join(PRESENTER.narrate(
-        [e for e in match.log[match.pacing.cycle_start(r):match.pacing.cycle_start(r + 1)] if e.visible_to(None)],
-        players, language))) for r in range(1, match.pacing.cycle))
+        [e for e in match.log[match.rhythm.cycle_start(r):match.rhythm.cycle_start(r + 1)] if e.visible_to(None)],
+        players, language))) for r in range(1, match.rhythm.cycle))
     assert 400 < longest <= 1800

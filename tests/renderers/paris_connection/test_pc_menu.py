@@ -7,7 +7,7 @@ from pc_render_kit import game_steps
 
 from engine.paris_connection.actions import Place, Trade
 from engine.paris_connection.board import HEXES
-from renderers.i18n import LANGUAGES
+from i18n import LANGUAGES
 from renderers.paris_connection.presenter import PRESENTER
 from renderers.presenter import ChoiceNotFound
 

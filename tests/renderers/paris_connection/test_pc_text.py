@@ -10,12 +10,12 @@ from pc_render_kit import NAMES, game_steps, played
 from engine.paris_connection import errors as pc_errors
 from engine.paris_connection import events as E
 from engine.paris_connection.actions import DONE, UNDO, Build, Place, Trade
-from renderers.i18n import LANGUAGES, catalog, t
+from i18n import LANGUAGES, catalog, t
 from renderers.paris_connection import text as words
 from renderers.paris_connection.presenter import PRESENTER
 from renderers.paris_connection.text import narrate
 
-LOCALES = Path(__file__).resolve().parents[3] / "renderers" / "locales"
+LOCALES = Path(__file__).resolve().parents[3] / "i18n" / "locales"
 PLAYERS = NAMES[:4]
 VALUES = {"red": 3, "blue": 0, "black": 7, "brown": 1, "yellow": 2, "purple": 4}
 

@@ -1,0 +1,1 @@
+"""Getting posts out: the durable outbox, flood pacing, pictures drawn off the move path."""

@@ -1,0 +1,1 @@
+"""Players across chats: ratings, the rating board, a person's games."""
