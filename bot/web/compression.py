@@ -1,0 +1,41 @@
+"""Text answers compressed for the wire: on a phone's 1.6 Mbit/s the page's script alone took
+190 ms uncompressed (38 KiB); gzipped it is about a quarter of that.
+
+A middleware asks aiohttp to compress (``StreamResponse.enable_compression``: gzip or deflate,
+whichever the browser accepts) the board's text answers: the page, its script and style sheet
+(served from files), the icon (SVG) and JSON answers. Pictures are compressed already and are sent
+as they are; the socket compresses nothing (``server._serve_page`` says why).
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from collections.abc import Awaitable, Callable
+
+from aiohttp import hdrs, web
+
+TEXT = frozenset({"text/html", "text/css", "text/javascript", "application/javascript", "application/json",
+                  "image/svg+xml"})
+SMALLEST = 512      # an answer shorter than this gains less than the compressor's own bytes
+
+
+@web.middleware
+async def compressed(request: web.Request,
+                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    response = await handler(request)
+    if isinstance(response, web.WebSocketResponse) or response.prepared or _content_type(request, response) not in TEXT:
+        return response
+    length = response.content_length
+    if length is not None and length < SMALLEST:
+        return response
+    # The same address answers in one coding or another: a cache in between keeps them apart.
+    response.headers[hdrs.VARY] = hdrs.ACCEPT_ENCODING
+    response.enable_compression()
+    return response
+
+
+def _content_type(request: web.Request, response: web.StreamResponse) -> str | None:
+    # A file's type is guessed by aiohttp only as it is sent: by its name, as aiohttp will.
+    if isinstance(response, web.FileResponse):
+        return mimetypes.guess_type(request.path)[0]
+    return response.content_type
