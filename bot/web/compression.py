@@ -2,14 +2,13 @@
 190 ms uncompressed (38 KiB); gzipped it is about a quarter of that.
 
 A middleware asks aiohttp to compress (``StreamResponse.enable_compression``: gzip or deflate,
-whichever the browser accepts) the board's text answers: the page, its script and style sheet
-(served from files), the icon (SVG) and JSON answers. Pictures are compressed already and are sent
+whichever the browser accepts) the board's text answers: the page, its script, style sheet and
+icon (``pagefiles.py``) and JSON answers. Pictures are compressed already and are sent
 as they are; the socket compresses nothing (``server._serve_page`` says why).
 """
 
 from __future__ import annotations
 
-import mimetypes
 from collections.abc import Awaitable, Callable
 
 from aiohttp import hdrs, web
@@ -23,7 +22,8 @@ SMALLEST = 512      # an answer shorter than this gains less than the compressor
 async def compressed(request: web.Request,
                      handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
     response = await handler(request)
-    if isinstance(response, web.WebSocketResponse) or response.prepared or _content_type(request, response) not in TEXT:
+    # A file is not compressed (``pagefiles.py`` says why): the page's text files are served from memory.
+    if type(response) is not web.Response or response.status != 200 or response.content_type not in TEXT:
         return response
     length = response.content_length
     if length is not None and length < SMALLEST:
@@ -33,9 +33,3 @@ async def compressed(request: web.Request,
     response.enable_compression()
     return response
 
-
-def _content_type(request: web.Request, response: web.StreamResponse) -> str | None:
-    # A file's type is guessed by aiohttp only as it is sent: by its name, as aiohttp will.
-    if isinstance(response, web.FileResponse):
-        return mimetypes.guess_type(request.path)[0]
-    return response.content_type

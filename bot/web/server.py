@@ -6,13 +6,16 @@ Routes:
                            as its pass says; without one, a Telegram Mini App logs in with
                            initData (``POST /api/telegram``)
   POST /api/telegram       initData (and the game's start parameter) -> a pass for that person
-  POST /api/pass           a link's pass (in the body) -> a page pass (``passes.Passes.page_pass``)
+  POST /api/pass           a link's pass (in the body) -> a page pass (``passes.Passes.page_pass``);
+                           with the page's layout in the body, also its first state ("first": the
+                           frame its socket would send first), so the page draws before its socket opens
   GET  /picture?t=..&...   a picture the page shows (the public map, or the viewer's own board)
   GET  /art/<game>/<name>.<digest>.webp   a game's static board or sprite a scene names (``art.py``)
   GET  /live?t=<pass>      the page's WebSocket: its state on every change, and its taps
   GET  /p/<code>           a short link to a board link (``shortlinks.py``)
 The page puts only its short-lived page pass in the addresses of ``/picture`` and ``/live``.
-Every answer carries the headers of ``hardening.py``.
+Every answer carries the headers of ``hardening.py``; text answers go gzipped (``compression.py``),
+and the page names its script and style sheet in a ``Link`` header (fetched before its head is read).
 
 Messages on the WebSocket (JSON, one per frame). The page sends
   {"type": "hello", "since": <version or null>, "layout": "landscape"|"portrait", "at": <move or null>}
@@ -48,7 +51,7 @@ from bot.pagestate import PageState, Picture
 from bot.service.passes import PAGE_PASS_SECONDS, SEAT_PASS_SECONDS
 from renderers.i18n import normalize_language, t
 
-from . import art, protocol, shortlinks
+from . import art, pagefiles, protocol, shortlinks
 from .auth import INIT_DATA_SECONDS, telegram_login
 from .compression import compressed
 from .connections import ConnectionLimits, GuardedSite, body_in_time
@@ -113,6 +116,7 @@ def make_app(service: BoardService, settings: WebSettings) -> web.Application:
     app[DRAWING_AHEAD] = set()
     app.router.add_get("/", board_page)
     app.router.add_get("/board", board_page)
+    pagefiles.add_routes(app, STATIC)      # the page's script, style sheet and icon (gzipped)
     app.router.add_static("/static", STATIC, append_version=False)
     app.router.add_get("/favicon.ico", favicon)
     app.router.add_post("/api/telegram", telegram_pass)

@@ -79,8 +79,7 @@ async def test_the_page_names_its_script_and_style_sheet_for_preloading(served, 
 
 async def test_text_answers_are_gzipped_and_decode_to_the_same_bytes(served, session):
     url = served.board.local_url
-    for path, file in (("static/board.js", "board.js"), ("static/board.css", "board.css"),
-                       ("static/icon.svg", "icon.svg")):
+    for path, file in (("static/board.js", "board.js"), ("static/board.css", "board.css")):
         plain = (STATIC / file).read_bytes()
         async with session.get(f"{url}/{path}", headers={"Accept-Encoding": "gzip"}, auto_decompress=False) as got:
             assert got.headers["Content-Encoding"] == "gzip" and got.headers["Vary"] == "Accept-Encoding"
@@ -102,3 +101,17 @@ async def test_text_answers_are_gzipped_and_decode_to_the_same_bytes(served, ses
     picture = answer["first"]["state"]["pictures"][0]["src"]
     async with session.get(f"{url}/{picture}&t={answer['pass']}", headers={"Accept-Encoding": "gzip"}) as got:
         assert got.status == 200 and "Content-Encoding" not in got.headers
+
+
+async def test_a_file_revalidated_is_answered_304_and_the_connection_goes_on(served, session):
+    url = served.board.local_url
+    gzipped = {"Accept-Encoding": "gzip"}
+    async with session.get(f"{url}/static/board.js", headers=gzipped) as got:
+        etag = got.headers["ETag"]
+    for file in ("board.js", "board.css", "icon.svg"):
+        async with session.get(f"{url}/static/{file}", headers={**gzipped, "If-None-Match": etag}) as got:
+            assert (got.status, await got.read()) == ((304, b"") if file == "board.js" else (200, (STATIC / file).read_bytes()))
+    # the pictures of the folder are served as before, on the same connections
+    async with session.get(f"{url}/static/icon-32.png", headers=gzipped) as got:
+        assert got.status == 200 and "Content-Encoding" not in got.headers
+        assert await got.read() == (STATIC / "icon-32.png").read_bytes()
