@@ -441,7 +441,9 @@ function showScene(picture, spots, reframe) {
   if (figure && figure.scene && figure.base === scene.board) {
     drawScene(figure, scene);
     drawSpots(spots, reframe);
-    drawn();
+    // A state drawn again before its static board is here (the socket opening after the pass's
+    // answer drew it) is drawn when the board is (its load listener, below, says so).
+    if (figure.img.complete && figure.img.naturalWidth) drawn();
     return;
   }
   if (figure) { figure.svg.replaceChildren(); figure.spots = []; $("hits").replaceChildren(); }
