@@ -92,6 +92,16 @@ def message(version: int, body: str) -> str:
     return f'{{"type":"state","version":{version},"state":{body}}}'
 
 
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """A viewer's state as a page opening is shown it: the state, its version in the viewer's
+    stream, and the frame the socket sends for it (``message``)."""
+
+    state: PageState
+    version: int
+    message: str
+
+
 @dataclass(slots=True)
 class ViewerStream:
     """What one viewer of a game was last shown (a digest of it) and how many times that changed."""
@@ -247,19 +257,31 @@ class Hub:
         return True
 
     async def _show_live(self, page: OpenPage) -> bool:
-        # From the same one read of the game as a refresh, the seat looked up with it.
-        views = await self.service.views(page.game_id, {page.viewer})
-        state = None if views is None else views[page.viewer]
-        if state is None:
+        opening = await self._opening(page.game_id, page.viewer, page.version if page.version >= 0 else None)
+        if opening is None:
             return False
-        page.seat = state.seat
+        page.seat = opening.state.seat
+        if opening.version != page.version:
+            await self.send(page, opening.message, opening.version)
+        return True
+
+    async def opening(self, game_id: int, viewer: Viewer) -> Opening | None:
+        """What a page of ``viewer`` opening now is shown first, numbered in the viewer's stream as
+        its socket would number it (the page's pass answer carries it, so the page draws its board
+        before its socket opens; saying this version on the socket then sends nothing again)."""
+        return await self._in_turn(game_id, lambda: self._opening(game_id, viewer, None))
+
+    async def _opening(self, game_id: int, viewer: Viewer, resuming_at: int | None) -> Opening | None:
+        # From the same one read of the game as a refresh, the seat looked up with it.
+        views = await self.service.views(game_id, {viewer})
+        state = None if views is None else views[viewer]
+        if state is None:
+            return None
         await art_ready((state,))
         body = shown(state)
-        stream = self.stream(page.game_id, page.viewer, resuming_at=page.version if page.version >= 0 else None)
+        stream = self.stream(game_id, viewer, resuming_at=resuming_at)
         stream.show(body)
-        if stream.version != page.version:
-            await self.send(page, message(stream.version, body), stream.version)
-        return True
+        return Opening(state, stream.version, message(stream.version, body))
 
     @staticmethod
     async def send(page: OpenPage, text: str, version: int) -> None:

@@ -6,13 +6,16 @@ Routes:
                            as its pass says; without one, a Telegram Mini App logs in with
                            initData (``POST /api/telegram``)
   POST /api/telegram       initData (and the game's start parameter) -> a pass for that person
-  POST /api/pass           a link's pass (in the body) -> a page pass (``passes.Passes.page_pass``)
+  POST /api/pass           a link's pass (in the body) -> a page pass (``passes.Passes.page_pass``);
+                           with the page's layout in the body, also its first state ("first": the
+                           frame its socket would send first), so the page draws before its socket opens
   GET  /picture?t=..&...   a picture the page shows (the public map, or the viewer's own board)
   GET  /art/<game>/<name>.<digest>.webp   a game's static board or sprite a scene names (``art.py``)
   GET  /live?t=<pass>      the page's WebSocket: its state on every change, and its taps
   GET  /p/<code>           a short link to a board link (``shortlinks.py``)
 The page puts only its short-lived page pass in the addresses of ``/picture`` and ``/live``.
-Every answer carries the headers of ``hardening.py``.
+Every answer carries the headers of ``hardening.py``; text answers go gzipped (``compression.py``),
+and the page names its script and style sheet in a ``Link`` header (fetched before its head is read).
 
 Messages on the WebSocket (JSON, one per frame). The page sends
   {"type": "hello", "since": <version or null>, "layout": "landscape"|"portrait", "at": <move or null>}
@@ -35,6 +38,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -43,11 +47,13 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.board import BadPass, Pass, PicturesBusy
 from bot.contract import BoardAPI, User
+from bot.pagestate import PageState, Picture
 from bot.service.tokens.passes import PAGE_PASS_SECONDS, SEAT_PASS_SECONDS
 from i18n import normalize_language, t
 
-from . import art, protocol, shortlinks
+from . import art, pagefiles, protocol, shortlinks
 from .auth import INIT_DATA_SECONDS, telegram_login
+from .compression import compressed
 from .connections import ConnectionLimits, GuardedSite, body_in_time
 from .guard import Bucket, Guard, TooMany, VisitorLimits
 from .hardening import (
@@ -64,6 +70,8 @@ from .protocol import Act, Hello, Review
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 BOARD_HTML = (STATIC / "board.html").read_text(encoding="utf-8")
+# The page's script and style sheet, asked for with the page's first bytes (before its head is read).
+PRELOAD = "<static/board.js>; rel=modulepreload, <static/board.css>; rel=preload; as=style"
 MAX_MESSAGE = 4096           # a page's messages are short: a signed payload and a few numbers
 # Why a page gets nothing (each a "web.err.<code>" text): a pass, a login or a message refused.
 REFUSALS = ("forged", "expired", "unknown_game", "spectator", "bad_message", "no_such_move", "no_link",
@@ -73,6 +81,8 @@ GUARD = web.AppKey("guard", Guard)
 SETTINGS: web.AppKey[WebSettings] = web.AppKey("settings")
 SERVICE: web.AppKey[BoardAPI] = web.AppKey("service")
 ART_DRAWING: web.AppKey[asyncio.Future[None]] = web.AppKey("art_drawing")
+DRAWING_AHEAD: web.AppKey[set[asyncio.Task[bytes | None]]] = web.AppKey("drawing_ahead")
+LAYOUTS = ("landscape", "portrait")
 
 
 class BoardService(BoardAPI, OpsService, Protocol):
@@ -98,13 +108,15 @@ class WebSettings:
 
 def make_app(service: BoardService, settings: WebSettings) -> web.Application:
     app = web.Application(client_max_size=64 * 1024,
-                          middlewares=[body_in_time(settings.connections.header_seconds)])
+                          middlewares=[body_in_time(settings.connections.header_seconds), compressed])
     app[SERVICE] = service
     app[SETTINGS] = settings
     app[HUB] = Hub(service)
     app[GUARD] = Guard(settings.limits)
+    app[DRAWING_AHEAD] = set()
     app.router.add_get("/", board_page)
     app.router.add_get("/board", board_page)
+    pagefiles.add_routes(app, STATIC)      # the page's script, style sheet and icon (gzipped)
     app.router.add_static("/static", STATIC, append_version=False)
     app.router.add_get("/favicon.ico", favicon)
     app.router.add_post("/api/telegram", telegram_pass)
@@ -171,7 +183,7 @@ async def board_page(request: web.Request) -> web.StreamResponse:
     # The one text a page may need before it knows its viewer: what to do without a link.
     page = BOARD_HTML.replace('<meta name="no-link" content="">',
                               f'<meta name="no-link" content="{_escape(t(_language(request), "web.err.no_link"))}">')
-    return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store"})
+    return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store", "Link": PRELOAD})
 
 
 async def telegram_pass(request: web.Request) -> web.Response:
@@ -225,7 +237,38 @@ async def page_pass(request: web.Request) -> web.Response:
         return _refused("forged", link.language)
     seconds = request.app[SETTINGS].page_pass_seconds
     token = service.page_pass(link, seconds=seconds)
-    return web.json_response({"pass": token, "seconds": seconds})
+    answer = json.dumps({"pass": token, "seconds": seconds})
+    layout = body.get("layout") if isinstance(body, dict) else None
+    if layout in LAYOUTS:
+        # A page opening asks for its first state here: it draws its board a socket's opening and
+        # hello (two round trips) sooner. The state is the link's viewer's own, as the socket's.
+        opening = await request.app[HUB].opening(link.game_id, (link.user_id, link.language, layout))
+        if opening is not None:
+            answer = f'{answer[:-1]},"first":{opening.message}}}'
+            _draw_ahead(request.app, link, opening.state)
+    return web.json_response(text=answer)
+
+
+def _draw_ahead(app: web.Application, viewer: Pass, state: PageState) -> None:
+    """Start drawing the pictures ``state`` names (kept once drawn): the page asks for one as soon
+    as it has read the state, and finds it drawn or on its way."""
+    service = app[SERVICE]
+    for shown_picture in state.pictures or ():
+        if isinstance(shown_picture, Picture) and shown_picture.scene is None:
+            asked = {key: str(value) for key, value in shown_picture.render.query()}
+            task = asyncio.get_running_loop().create_task(
+                service.page_picture(viewer.game_id, asked, viewer.language, viewer.user_id))
+            app[DRAWING_AHEAD].add(task)
+            task.add_done_callback(_drawn_ahead(app))
+
+
+def _drawn_ahead(app: web.Application) -> Callable[[asyncio.Task[bytes | None]], None]:
+    def done(task: asyncio.Task[bytes | None]) -> None:
+        app[DRAWING_AHEAD].discard(task)
+        if not task.cancelled() and isinstance(task.exception(), Exception):
+            # PicturesBusy included: the page's own request draws it, or is told to wait.
+            log.debug("drawing a page's picture ahead failed: %r", task.exception())
+    return done
 
 
 

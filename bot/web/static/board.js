@@ -29,6 +29,7 @@ let reviewAt = null;       // the move shown while stepping through a finished g
 let waitingReply = false;
 let retry = 0;
 let connected = false;
+let opened = false;        // whether a socket ever opened (one refused before opening says why)
 let tab = null;            // the panel open over the board on a phone (null: none)
 let shownPicture = null;   // the name of the picture on the stage
 let chosenPicture = null;  // the picture the viewer switched to themselves
@@ -104,12 +105,15 @@ async function freshPagePass() {
   const response = await fetch(new URL("api/pass", location.href), {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ pass }),
+    // A page with nothing shown yet asks for its first state with the pass: its board is drawn
+    // before the socket opens (which then says this version and is sent nothing again).
+    body: JSON.stringify(state ? { pass } : { pass, layout: layout() }),
   });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) { refused(body.text || ""); return false; }
   pagePass = body.pass;
   pagePassUntil = Date.now() + body.seconds * 500;
+  if (body.first && !state) heard(body.first);
   return true;
 }
 
@@ -128,6 +132,7 @@ async function connect() {
   socket.addEventListener("open", () => {
     retry = 0;
     connected = true;
+    opened = true;
     notice("");
     // Back: the choices come back on (a pause switched them off, and a tap sent just before the
     // connection dropped may never be answered; if it did land, the new state follows the hello).
@@ -136,7 +141,7 @@ async function connect() {
   });
   socket.addEventListener("message", (event) => heard(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
-    if (!state) { refusedOnOpen(); return; }
+    if (!opened || !state) { refusedOnOpen(); return; }
     connected = false;
     paused();
     retry = Math.min(retry + 1, 6);
@@ -436,7 +441,9 @@ function showScene(picture, spots, reframe) {
   if (figure && figure.scene && figure.base === scene.board) {
     drawScene(figure, scene);
     drawSpots(spots, reframe);
-    drawn();
+    // A state drawn again before its static board is here (the socket opening after the pass's
+    // answer drew it) is drawn when the board is (its load listener, below, says so).
+    if (figure.img.complete && figure.img.naturalWidth) drawn();
     return;
   }
   if (figure) { figure.svg.replaceChildren(); figure.spots = []; $("hits").replaceChildren(); }
