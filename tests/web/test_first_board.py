@@ -8,7 +8,7 @@ import asyncio
 import gzip
 import re
 
-from web_kit import Page, token
+from web_kit import Page, serve, token
 
 from bot.web.server import DRAWING_AHEAD, STATIC
 
@@ -47,7 +47,18 @@ async def test_without_a_layout_the_answer_is_the_pass_alone(served, session):
     assert set(got) == {"pass", "seconds"}
 
 
-async def test_the_first_states_pictures_are_drawn_ahead(served, session):
+async def test_the_first_states_pictures_are_drawn_ahead(tmp_path, session):
+    # Papà Paolo: its page shows pictures the server draws (Paris Paris and Paris Connection draw
+    # theirs in the page from a scene, and nothing is drawn ahead for them).
+    served = await serve(str(tmp_path / "games.sqlite3"), game="papa-paolo")
+    try:
+        await _drawn_ahead(served, session)
+    finally:
+        await served.board.stop()
+        await served.service.close()
+
+
+async def _drawn_ahead(served, session) -> None:
     before = served.service.pictures.drawn
     got = await trade(session, served, served.seat_user(0), layout="portrait")
     pictures = [p for p in got["first"]["state"]["pictures"] if not p.get("scene")]

@@ -122,9 +122,12 @@ class Served:
         return list(self.users.values())[seat]
 
 
-async def serve(database: str, *, settings: WebSettings | None = None, chat_n: int = 1) -> Served:
+async def serve(database: str, *, settings: WebSettings | None = None, chat_n: int = 1,
+                game: str | None = None) -> Served:
+    """A started game (Paris Paris unless ``game`` says another) on a board of its own."""
     service = await GameService.open(database)
     users = [user(name) for name in PLAYERS]
-    game_id = await start_game(service, chat(chat_n), users, options={"seed": 3})
+    options = {"seed": 3} if game is None else {"seed": 3, "game": game}
+    game_id = await start_game(service, chat(chat_n), users, options=options)
     board = await WebBoard.start(service, settings or WebSettings(port=0))
     return Served(service, board, game_id)
