@@ -322,7 +322,7 @@ async def run_load(groups: int, *, speed: float = 1.0, limits: FloodLimits = TEL
         api, bot, world = await open_world(tmp, speed=speed, limits=limits, pace_total=pace_total, pace_chat=pace_chat,
                                            drawing_processes=drawing_processes)
         if not pictures:
-            bot.service.delivery.pictures.render = _small_picture
+            bot.service.pictures.render = _small_picture
         try:
             world.quiet()
             busy = [await seat_group(bot, api, i, humans=1, ais=1, game=GAMES[0]) for i in range(groups)]
@@ -443,7 +443,7 @@ async def run_quick_tables(groups: int, *, humans: int = 2, ais: int = 0, presse
     with tempfile.TemporaryDirectory() as tmp:
         api, bot, world = await open_world(tmp, speed=speed, limits=limits, drawing_processes=drawing_processes)
         if not pictures:
-            bot.service.delivery.pictures.render = _small_picture
+            bot.service.pictures.render = _small_picture
         try:
             world.quiet()
             tables = [await seat_group(bot, api, i, humans=humans, ais=ais, game=game) for i in range(groups)]
@@ -527,9 +527,9 @@ async def run_starts(groups: int, *, humans: int = 2, presses: int = 6, think: f
         api, bot, world = await open_world(tmp, speed=speed, limits=limits, pace_total=pace_total,
                                            drawing_processes=drawing_processes)
         if not pictures:
-            bot.service.delivery.pictures.render = _small_picture
+            bot.service.pictures.render = _small_picture
         try:
-            await bot.service.delivery.pictures.warm_up()       # a bot that has been up a while: its drawing processes too
+            await bot.service.pictures.warm_up()       # a bot that has been up a while: its drawing processes too
             world.limited()
             firsts: list[float] = []
             waits: list[float] = []
@@ -596,7 +596,7 @@ async def run_private_game(game: str = "papa-paolo", *, humans: int = 3, ais: in
     with tempfile.TemporaryDirectory() as tmp:
         api, bot, world = await open_world(tmp, speed=speed, limits=limits)
         if not pictures:
-            bot.service.delivery.pictures.render = _small_picture
+            bot.service.pictures.render = _small_picture
         try:
             world.quiet()
             table = await seat_group(bot, api, 0, humans=humans, ais=ais, game=game)

@@ -86,7 +86,7 @@ async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after:
     verbs: dict[int, set] = {}                         # seat -> the verbs of its taps since
     for _ in range(2500):
         before = len(table.group_messages())
-        match = (await bot.service.storage.store.load(1)).match
+        match = (await bot.service.store.load(1)).match
         if match.rhythm.round_number() > stop_after:
             break
         whole, steps = len(match.to_record()["moves"]), len(match.state.moves)
@@ -109,7 +109,7 @@ async def play_rounds(api, bot, table, players: int, monkeypatch, *, stop_after:
             break
         at_once = max(at_once, len(taps))
         answers = await tap_at_once(api, bot, taps)
-        after = (await bot.service.storage.store.load(1)).match
+        after = (await bot.service.store.load(1)).match
         game, made = after.state, after.to_record()["moves"][whole:]
         for seat in tapping:
             since[seat] = since.get(seat, 0) + 1
@@ -158,7 +158,7 @@ async def test_two_players_two_rounds_by_taps(api, bot, table, monkeypatch):
     info = await bot.service.game_info(game_id=1)
     assert info.round == 3 and info.status != "finished"
     group = table.group_messages()
-    stretches = (await bot.service.storage.store.load(1)).match.view(None).stretches
+    stretches = (await bot.service.store.load(1)).match.view(None).stretches
     assert [phase for _, phase in stretches] == ["place", "bid", "invest", "deliver"] * 2
     assert len([m for m in group if m.photo is not None]) == 1 + len(stretches)     # the start, each phase
     assert not [b for m in group for b in m.buttons() if b.get("text", "").split(" ")[0].isdigit()]

@@ -23,7 +23,7 @@ async def test_a_rounds_photo_caption_tells_what_changed_and_the_scores(api, bot
         api.press(player, prompt, buttons[0])
         await bot.settle()
     caption = photos(table.group_messages())[-1].caption
-    loaded = await bot.service.storage.store.load(1)
+    loaded = await bot.service.store.load(1)
     match, presenter = loaded.match, kind("paris-paris").presenter
     view = match.view(None)
     assert caption.startswith(presenter.cycle_over_line(view, 1, "en"))
@@ -40,4 +40,4 @@ async def test_a_seats_own_photo_caption_names_the_picture(api, bot):
     own = photos(api.bot_messages(first))
     assert own and t("en", "papa.alt.seat") in own[-1].caption
     assert own[-1].caption.splitlines()[0] == kind("papa-paolo").presenter.status_line(
-        (await bot.service.storage.store.load(1)).match.view(None), "en")
+        (await bot.service.store.load(1)).match.view(None), "en")

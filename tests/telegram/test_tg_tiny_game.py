@@ -66,7 +66,7 @@ async def test_tiny_hands_by_taps_three_players_at_once_and_a_deadline(api, tabl
         waiting = table.group_messages()[-1].body
         assert t("en", "bot.msg.waiting", players="Cat") in waiting
         clock.advance(minutes=24 * 60 + 1)                 # the default deadline
-        bot.service.table.timers.wake.set()                      # a manual clock's jump wakes nobody by itself
+        bot.service.timers.wake.set()                      # a manual clock's jump wakes nobody by itself
         note = t("en", "bot.msg.deadline_private", player="Cat")
         await api.wait_for(lambda: any(note in m.body for m in table.group_messages()), what="the deadline")
         await bot.settle()

@@ -121,7 +121,7 @@ async def test_a_group_without_a_mini_app_gets_a_spectators_link(api, table, tmp
         turn = group_turn(table)
         links = [b["url"] for b in turn.buttons() if "url" in b]
         assert len(links) == 1 and links[0].startswith(f"{PUBLIC}/board#t="), turn.buttons()
-        seen = bot.service.tokens.passes.read(parse_qs(urlsplit(links[0]).fragment)["t"][0], now=bot.service.clock.now())
+        seen = bot.service.passes.read(parse_qs(urlsplit(links[0]).fragment)["t"][0], now=bot.service.clock.now())
         assert seen.spectator and seen.game_id == 1
         async with aiohttp.ClientSession() as session:      # the link opens the page (served locally here)
             local = runtime(bot.app).board.local_url + links[0][len(PUBLIC):]
