@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -26,6 +26,7 @@ import msgspec
 
 from bot.board import PageRequest, Pass, Viewer
 from bot.pagestate import PageState
+from bot.replyextra import ReplyExtra
 
 # The file name of a picture whose sender gave none (the service names each after its game).
 DEFAULT_IMAGE_NAME = "picture.png"
@@ -263,7 +264,7 @@ class Reply:
     buttons: tuple[tuple[Button, ...], ...] = ()
     image: bytes | None = None
     image_name: str = DEFAULT_IMAGE_NAME
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: ReplyExtra | None = None    # what the reply names besides its text (bot/replyextra.py)
     # The user's own board as monospace text (what a private picture shows), beside their
     # choices: for a surface that prints text rather than showing pictures (the terminal).
     own_board: str = ""
@@ -458,7 +459,7 @@ class GameServiceAPI(Protocol):
         Stale, foreign, duplicate or forged payloads get ``Reply(ok=False, alert=True)``."""
         ...
     async def board(self, chat: Chat, user: User, *, private: bool = False) -> Reply:
-        """The board (``extra["to_act"]``: every seat to act now) and the user's choices if they
+        """The board (``extra``: a ``BoardState``, every seat to act now; a lobby's: a ``GameRef``) and the user's choices if they
         are among them; where seats choose in private, only a button that brings them privately,
         unless ``private`` (the answer is seen by the user alone, as at the terminal)."""
         ...
@@ -483,11 +484,11 @@ class GameServiceAPI(Protocol):
         everyone on the platform, and those who played in ``chat`` (None: no chat's board)."""
         ...
     async def my_games(self, user: User, *, link: MessageLink | None = None) -> Reply:
-        """Every unfinished game the user sits in, across chats (``extra["games"]``), those
+        """Every unfinished game the user sits in, across chats (``extra``: ``MyGameList``), those
         waiting for them first; ``link`` makes each turn message's link."""
         ...
     async def next_game(self, user: User, *, link: MessageLink | None = None) -> Reply:
-        """The game that has waited for the user longest (``extra["game"]``, None if none)."""
+        """The game that has waited for the user longest (``extra``: ``NextGame``)."""
         ...
     async def away(self, user: User, duration: str | None = None, chat: Chat | None = None) -> Reply:
         """The user away for ``duration`` ("5d", "12h", "off" when back) in all their games on

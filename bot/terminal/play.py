@@ -24,6 +24,7 @@ from bot.cli_help import again_command
 from bot.contract import Button, Chat, GameInfo, Refusal, Reply, User
 from bot.games import DEFAULT, find, kind
 from bot.product import COMMAND, MAPS_FOLDER
+from bot.replyextra import MyGameList
 from i18n import normalize_language, number_list, t
 
 if TYPE_CHECKING:      # the web board is imported only with --web
@@ -699,7 +700,7 @@ async def list_games(db: Path, language: str, out: TextIO | None = None, limit: 
         mine = await service.my_games(User(PLATFORM, HUMAN_ID, default_name(), language=language))
     finally:
         await service.close()
-    yours = {g["game_id"] for g in mine.extra["games"] if g["yours"]}
+    yours = {g.game_id for g in mine.extra.games if g.yours} if isinstance(mine.extra, MyGameList) else set()
     if not games:
         out.write(t(language, "terminal.games.none", path=str(db), command=f"{COMMAND} play") + "\n")
         return EXIT_OK

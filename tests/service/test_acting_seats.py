@@ -82,7 +82,7 @@ async def test_every_acting_seat_is_reported_and_choices_come_privately(service,
     info = await service.game_info(c)
     assert info.to_act == (0, 1, 2) and info.to_move == 0
     board = await service.board(c, bob)
-    assert board.extra["to_act"] == [0, 1, 2]
+    assert board.extra.to_act == (0, 1, 2)
     assert t("en", "bot.msg.waiting", players="Ann, Bob, Cy") in board.text
     # In a group the board's answer may be read by all: it carries only "my choices".
     assert [b.payload.split("_")[0] for row in board.buttons for b in row] == ["h"]

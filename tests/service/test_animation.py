@@ -171,7 +171,7 @@ async def test_the_end_and_replay_post_the_animation_through_the_outbox(database
         drawn = service.pictures.drawn
         clock.advance(REPLAY_COOLDOWN)         # the one just posted is no longer just above
         reply = await service.replay(here, bob)
-        assert reply.ok and reply.extra["game_id"] == game_id
+        assert reply.ok and reply.extra.game_id == game_id
         await service.deliver_pending(transport)
         again = transport.group()[-1]
         assert again.id != shown.id and again.animation == shown.animation and service.pictures.drawn == drawn
@@ -223,11 +223,11 @@ async def test_replay_waits_for_the_animation_on_its_way_and_a_cooldown_after_it
         assert await animations(service, mine) == ["sent"]
         clock.advance(30)
         reply = await service.replay(here, ann)
-        assert reply.ok and reply.extra["game_id"] == mine
+        assert reply.ok and reply.extra.game_id == mine
         assert await animations(service, mine) == ["sent", "pending"]
         assert (await service.replay(here, bob)).refused == "bot.err.replay_on_its_way"
         reply = await service.replay(there, cat)                       # its own animation went out long ago
-        assert reply.ok and reply.extra["game_id"] == theirs
+        assert reply.ok and reply.extra.game_id == theirs
         assert await animations(service, theirs) == ["sent", "pending"]
         assert await animations(service, mine) == ["sent", "pending"]
     finally:
@@ -251,7 +251,7 @@ async def test_replay_is_not_held_back_by_an_animation_that_could_not_be_drawn(d
         assert transport.group()[-1].animation is None
         service.pictures.render = drawing
         reply = await service.replay(here, ann)
-        assert reply.ok and reply.extra["game_id"] == mine
+        assert reply.ok and reply.extra.game_id == mine
         await service.deliver_pending(transport)
         assert transport.group()[-1].animation is not None
     finally:

@@ -77,7 +77,7 @@ async def test_a_seat_taken_over_never_wins_for_its_player(service):
     bob_row = next(r for r in results if r.user_id == "bob")
     assert not bob_row.won and bob_row.game_id == gid
     history = await service.stats(c, bob)
-    assert history.extra["games"] == 1 and history.extra["wins"] == 0
+    assert history.extra.games == 1 and history.extra.wins == 0
 
 
 async def test_a_failing_ai_never_stalls_a_game(db_path, clock):

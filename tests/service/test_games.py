@@ -65,9 +65,9 @@ async def test_full_game_through_the_service(service, transport, players):
     assert all(r.state == "sent" for r in rows)
     # Stats: leaderboard and per-user history.
     stats = await service.stats(c, users["ann"])
-    assert stats.ok and stats.extra["games"] == 1
-    assert len(stats.extra["leaderboard"]) == players
-    assert sum(e[2] for e in stats.extra["leaderboard"]) == len(info.winners)
+    assert stats.ok and stats.extra.games == 1
+    assert len(stats.extra.leaderboard) == players
+    assert sum(e.wins for e in stats.extra.leaderboard) == len(info.winners)
 
 
 async def test_prompt_mentions_player_and_offers_tiles(service, transport):
@@ -110,7 +110,7 @@ async def test_ai_only_game_runs_to_the_end(service, transport):
     assert len(round_messages) == 1 + 12 + 1
     assert all(" opens a shop at " in m.text for m in round_messages[1:-1])
     stats = await service.stats(c, host)
-    assert len(stats.extra["leaderboard"]) == 4
+    assert len(stats.extra.leaderboard) == 4
 
 
 async def test_ai_seats_move_at_once_after_a_human(service, transport):

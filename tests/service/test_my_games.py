@@ -3,18 +3,15 @@ how long it has waited, and a link to the turn's message (from the outbox's slot
 
 from __future__ import annotations
 
-from service_helpers import PLATFORM, chat, play_turn, start_game, user
+from service_helpers import chat, play_turn, start_game, user
 
-from bot.contract import Chat, SlotKind
+from bot.contract import SlotKind
 from bot.games import kind
+from bot.replyextra import NextGame
 from i18n import t
 
 ANN, BOB, CY = user("Ann"), user("Bob"), user("Cy")
 USERS = {u.id: u for u in (ANN, BOB, CY)}
-
-
-def g_chat(entry: dict) -> Chat:
-    return Chat(PLATFORM, entry["chat"], f"Chat {entry['chat'].removeprefix('chat')}")
 
 
 def link(c, message_id: str) -> str:
@@ -43,25 +40,25 @@ async def test_my_games_list_every_unfinished_game_across_chats_waiting_ones_fir
     clock.advance(minutes=5)
 
     reply = await service.my_games(ANN, link=link)
-    games = reply.extra["games"]
-    assert [g["game_id"] for g in games][:2] == [first, second]         # the longest wait first
-    assert [g["yours"] for g in games] == [True, True, False]
-    assert games[2]["status"] == "lobby" and games[2]["chat"] == "chat3"
+    games = reply.extra.games
+    assert [g.game_id for g in games][:2] == [first, second]         # the longest wait first
+    assert [g.yours for g in games] == [True, True, False]
+    assert games[2].status == "lobby" and games[2].chat.id == "chat3"
     # Each link jumps to the message the turn's slot holds now: the game's live prompt.
     for g in games:
-        shown = transport.messages[g["message_id"]]
-        assert shown.chat == g_chat(g) and g["link"] == link(shown.chat, g["message_id"])
-    assert transport.messages[games[0]["message_id"]].slot.kind == SlotKind.TURN
+        shown = transport.messages[g.message_id]
+        assert shown.chat == g.chat and g.link == link(shown.chat, g.message_id)
+    assert transport.messages[games[0].message_id].slot.kind == SlotKind.TURN
     assert t("en", "bot.mine.title", count=3) in reply.text
     row = t("en", "bot.mine.row", game=kind("paris-paris").presenter.title("en"), chat="Chat 1",
             turn=t("en", "bot.mine.your_turn"), waited=t("en", "bot.duration.hours", n=3))
-    assert row in reply.text and link(chat(1), games[0]["message_id"]) in reply.text
+    assert row in reply.text and link(chat(1), games[0].message_id) in reply.text
     assert t("en", "bot.mine.lobby") in reply.text
 
     # Bob sees the same two running games, where Ann is to play.
     bobs = await service.my_games(BOB)
-    assert [(g["game_id"], g["yours"], g["to_act"], g["link"]) for g in bobs.extra["games"]] == [
-        (first, False, ["Ann"], None), (second, False, ["Ann"], None)]
+    assert [(g.game_id, g.yours, g.to_act, g.link) for g in bobs.extra.games] == [
+        (first, False, ("Ann",), None), (second, False, ("Ann",), None)]
     assert t("en", "bot.mine.their_turn", names="Ann") in bobs.text
     assert (await service.next_game(BOB)).text == t("en", "bot.mine.next_none")
 
@@ -74,16 +71,16 @@ async def test_next_goes_to_the_game_that_has_waited_longest_for_the_user(servic
     await until_turn_of(service, chat(2), ANN)
     await service.deliver_pending(transport)
     reply = await service.next_game(ANN, link=link)
-    assert reply.extra["game"]["game_id"] == first
-    waiting = sum(g["yours"] for g in (await service.my_games(ANN)).extra["games"])
+    assert reply.extra.game.game_id == first
+    waiting = sum(g.yours for g in (await service.my_games(ANN)).extra.games)
     assert t("en", "bot.mine.next", waiting=waiting) in reply.text
-    assert link(chat(1), reply.extra["game"]["message_id"]) in reply.text
+    assert link(chat(1), reply.extra.game.message_id) in reply.text
 
     await until_turn_of(service, chat(1), BOB)      # Ann plays: that game waits for Bob now
     after = await service.next_game(ANN, link=link)
-    assert after.extra["game"]["game_id"] == second
+    assert after.extra.game.game_id == second
 
 
 async def test_someone_in_no_game_is_told_so(service):
     assert (await service.my_games(CY)).text == t("en", "bot.mine.none")
-    assert (await service.next_game(CY)).extra == {"game": None}
+    assert (await service.next_game(CY)).extra == NextGame(None)

@@ -55,4 +55,4 @@ async def test_a_whole_game_with_a_human_and_ai_seats(service, transport, player
     pictures = [m for m in transport.group() if m.image is not None]
     assert pictures and pictures[-1].image_name.endswith("-final.png")
     stats = await service.stats(c, ann, "connection")
-    assert stats.ok and stats.extra["game"] == "paris-connection" and stats.extra["games"] == 1
+    assert stats.ok and stats.extra.game == "paris-connection" and stats.extra.games == 1

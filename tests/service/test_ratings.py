@@ -74,22 +74,22 @@ async def test_rating_shows_each_game_and_boards_everywhere_and_here_without_the
     await a_game(rated, chat(2), [ann, cid], seed=3)
     reply = await rated.rating(chat(2), ann)
     assert reply.ok
-    mine = reply.extra["mine"]["tiny-hands"]
-    assert mine["games"] == 2 and mine["provisional"]
-    board = reply.extra["boards"]["tiny-hands"]
-    assert sorted(name for name, _ in board["everyone"]) == ["Ann", "Bob", "Cid"]     # people only
-    assert [level for level, _ in board["ai"]] == ["normal"]                          # the AI beside them
-    assert sorted(name for name, _ in board["here"]) == ["Ann", "Cid"]                # who played in chat 2
-    ratings = [rating for _, rating in board["everyone"]]
+    mine = reply.extra.mine["tiny-hands"]
+    assert mine.games == 2 and mine.provisional
+    board = reply.extra.boards["tiny-hands"]
+    assert sorted(name for name, _ in board.everyone) == ["Ann", "Bob", "Cid"]     # people only
+    assert [level for level, _ in board.ai] == ["normal"]                          # the AI beside them
+    assert sorted(name for name, _ in board.here) == ["Ann", "Cid"]                # who played in chat 2
+    ratings = [rating for _, rating in board.everyone]
     assert ratings == sorted(ratings, reverse=True)
-    assert f"{mine['rating']:,}" in reply.text and t("en", "bot.level.normal") + " AI" in reply.text
+    assert f"{mine.rating:,}" in reply.text and t("en", "bot.level.normal") + " AI" in reply.text
 
     german = await rated.rating(None, user("Ann", language="de"), "tiny")
-    assert german.ok and "boards" in german.extra and "here" not in german.extra["boards"]["tiny-hands"]
-    assert f"{mine['rating']:,}".replace(",", ".") in german.text                     # 1.234 in German
+    assert german.ok and german.extra.boards["tiny-hands"].here is None
+    assert f"{mine.rating:,}".replace(",", ".") in german.text                     # 1.234 in German
 
     nobody = await rated.rating(chat(3), user("Dan"))
-    assert nobody.extra["mine"] == {} and t("en", "bot.rating.none") in nobody.text
+    assert nobody.extra.mine == {} and t("en", "bot.rating.none") in nobody.text
     assert not (await rated.rating(chat(3), user("Dan"), "no such game")).ok
 
 

@@ -29,17 +29,17 @@ async def test_stats_give_one_leaderboard_per_game_and_never_average_across_game
     average = t("en", "bot.stats.average", average=decimal("en", 33))
     assert average in paris and t("en", "bot.stats.average", average=decimal("en", 160)) in connection
     assert t("en", "bot.stats.average", average=decimal("en", 96.5)) not in reply.text   # (33 + 160) / 2
-    assert set(reply.extra["by_game"]) == {"paris-paris", "paris-connection"}
-    assert reply.extra["by_game"]["paris-connection"]["leaderboard"][0][3] == 160
+    assert set(reply.extra.by_game) == {"paris-paris", "paris-connection"}
+    assert reply.extra.by_game["paris-connection"].leaderboard[0].points == 160
     # Asking for one game gives that game only.
     only = await service.stats(chat(), ANN, "paris-connection")
-    assert titles[1] in only.text and titles[0] not in only.text and only.extra["game"] == "paris-connection"
+    assert titles[1] in only.text and titles[0] not in only.text and only.extra.game == "paris-connection"
 
 
 async def test_stats_of_another_chat_show_only_the_users_own_games(service):
     await service.storage.commit(Changes(results=results(1, "paris-paris", (33, 20), chat_id="elsewhere")), 100.0)
     reply = await service.stats(chat(), ANN)
     assert t("en", "bot.stats.empty") in reply.text            # nothing finished in this chat...
-    assert reply.extra["games"] == 1 and reply.extra["game"] == "paris-paris"   # ...Ann played one elsewhere
+    assert reply.extra.games == 1 and reply.extra.game == "paris-paris"   # ...Ann played one elsewhere
     everywhere = await service.stats(chat(), ANN, all_chats=True)
-    assert t("en", "bot.stats.empty") not in everywhere.text and everywhere.extra["leaderboard"]
+    assert t("en", "bot.stats.empty") not in everywhere.text and everywhere.extra.leaderboard

@@ -7,6 +7,7 @@ import pytest
 from service_helpers import chat, play_turn, start_game, user
 from test_deadline_phases import NAMES, opening
 
+from bot.replyextra import AwayNote
 from bot.service import GameService
 from bot.service.game.bank import BankRules, compact
 from bot.service.refusal import Refused
@@ -195,7 +196,7 @@ async def test_away_the_ai_plays_their_turns_and_the_group_is_told_once(service,
     await service.deliver_pending(transport)
     posted = len(transport.group())
     reply = await service.away(away, "5d")
-    assert reply.ok and reply.extra["games"] == 1
+    assert reply.ok and reply.extra.games == 1
     assert reply.text == t("en", "bot.away.set", duration="5 days", count=1)
     assert await service.fire_due_timers() == 1                           # their turn, played at once
     await service.deliver_pending(transport)
@@ -253,7 +254,7 @@ async def test_away_without_a_duration_says_how_and_a_bad_one_is_refused(service
     assert (await service.away(ann)).text == t("en", "bot.away.usage", days=60)
     refused = await service.away(ann, "soon")
     assert not refused.ok and refused.refused == "bot.away.bad"
-    assert (await service.away(ann, "36h")).extra == {"games": 0, "until": clock.now() + 36 * HOUR}
+    assert (await service.away(ann, "36h")).extra == AwayNote(games=0, until=clock.now() + 36 * HOUR)
     assert (await service.away(ann)).text == t("en", "bot.away.status", duration="36 hours")
 
 

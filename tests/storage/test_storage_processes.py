@@ -97,7 +97,7 @@ async def test_two_services_on_one_database_number_their_games_apart(target):
         for n in range(4):
             service = (first, second)[n % 2]
             reply = await service.new_game(Chat("fake", f"chat{n}", ""), User("fake", f"u{n}", f"U{n}"))
-            ids.append(reply.extra["game_id"])
+            ids.append(reply.extra.game_id)
         assert ids == [1, 2, 3, 4]
     finally:
         await first.close()

@@ -61,7 +61,7 @@ async def test_two_services_play_an_away_turn_once(target):
     b = await GameService.open(target, clock=clock, owner="bot-b", lease_seconds=30)
     try:
         await started(a, {"seed": 6})
-        assert (await b.away(ANN, "3d")).extra["games"] == 1
+        assert (await b.away(ANN, "3d")).extra.games == 1
         fired = await asyncio.gather(a.fire_due_timers(), b.fire_due_timers(), b.fire_due_timers())
         assert sum(fired) == 1
         assert (await a.game_info(CHAT)).moves == 1

@@ -25,6 +25,7 @@ from PIL import Image
 from bot.cli import _run_adapter, main
 from bot.contract import GameInfo, User
 from bot.games import KINDS
+from bot.replyextra import Stats
 from bot.service import GameService
 from bot.service.table.lobby import AI_NAMES
 from bot.terminal.play import HUMAN_ID, TERMINAL_CHAT
@@ -142,11 +143,12 @@ def game_state(db: Path) -> GameInfo | None:
     return next((g for g in terminal_games(db) if g.active), None)
 
 
-def terminal_stats(db: Path) -> dict:
+def terminal_stats(db: Path) -> Stats:
     async def read():
         service = await GameService.open(str(db))
         try:
             reply = await service.stats(TERMINAL_CHAT, User("terminal", HUMAN_ID, "Ann"), all_chats=True)
+            assert isinstance(reply.extra, Stats)
             return reply.extra
         finally:
             await service.close()
@@ -182,7 +184,7 @@ def test_two_player_game_against_one_ai_to_the_end(tmp_path):
     assert before_end.count("Your secret special-route marker: ") == 1      # no "in Terminal" place
     # Stored through the service: the finished game counts in Ann's history; none is unfinished.
     assert game_state(db) is None
-    assert terminal_stats(db)["games"] == 1
+    assert terminal_stats(db).games == 1
 
 
 def test_watching_an_ai_only_game(monkeypatch, capsys, tmp_path):
@@ -300,7 +302,7 @@ def test_several_games_live_in_one_database(monkeypatch, capsys, tmp_path):
     code, out = play(monkeypatch, capsys, ["play", "--resume", "7", "--db", str(db), "--no-maps"])
     assert code == 1 and f"There is no terminal game 7 in this database. Your games: boardchat games --db {db}" in out
     # The terminal's stats count every terminal game, not only the one being played.
-    assert terminal_stats(db)["games"] == 1
+    assert terminal_stats(db).games == 1
 
 
 def test_no_games_yet(monkeypatch, capsys, tmp_path):
@@ -403,7 +405,7 @@ def test_default_database_goes_to_the_user_data_folder(tmp_path):
     db = tmp_path / "data" / "boardchat" / "games.sqlite3"
     assert db.is_file()
     assert f"Games are saved in {db}" in result.stdout
-    assert terminal_stats(db)["leaderboard"]
+    assert terminal_stats(db).leaderboard
 
 
 def test_unusable_database_path_is_reported(tmp_path):

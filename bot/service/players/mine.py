@@ -6,11 +6,9 @@ message is (its platform message id, from the outbox's slots), so an adapter can
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
-
-from bot.contract import Chat, MessageLink, Reply, User
+from bot.contract import MessageLink, Reply, User
 from bot.games import kind
+from bot.replyextra import MyGame, MyGameList, NextGame
 from engine.interface import Match
 from i18n import t
 
@@ -19,25 +17,6 @@ from ..game.model import LOBBY, PLAYING, GameMeta
 from ..game.phase import Phase
 from ..posts import messages as M
 from ..storage.store import GameStore, Loaded
-
-
-@dataclass(frozen=True, slots=True)
-class MyGame:
-    game_id: int
-    kind: str                     # the game kind (registry id)
-    chat: Chat
-    status: str                   # "lobby" | "playing"
-    to_act: tuple[str, ...]       # the names of the seats to act now (none in a lobby)
-    yours: bool                   # the person is among them
-    since: float                  # when the wait began: the phase's start, or the lobby's opening
-    message_id: str | None        # the platform id of the turn's (or the lobby's) message
-    link: str | None              # where the platform can jump to it, if it can
-
-    def to_dict(self) -> dict[str, Any]:
-        """The entry as ``Reply.extra`` holds it: its kind under "game", as every reply names it."""
-        entry = asdict(self)
-        entry["game"] = entry.pop("kind")
-        return dict(entry, chat=self.chat.id, to_act=list(self.to_act))
 
 
 def waiting_since(meta: GameMeta, match: Match | None) -> float:
@@ -105,18 +84,18 @@ class MyGames:
     async def listing(self, user: User, language: str, link: MessageLink | None = None) -> Reply:
         games = await self.entries(user, link)
         if not games:
-            return Reply(t(language, "bot.mine.none"), extra={"games": []})
+            return Reply(t(language, "bot.mine.none"), extra=MyGameList(()))
         waiting = sum(g.yours for g in games)
         lines = [t(language, "bot.mine.title", count=len(games), waiting=waiting)]
         lines += [self.line(g, language) for g in games]
-        return Reply("\n".join(lines), extra={"games": [g.to_dict() for g in games]})
+        return Reply("\n".join(lines), extra=MyGameList(tuple(games)))
 
     async def next(self, user: User, language: str, link: MessageLink | None = None) -> Reply:
         """The game that has waited for the user longest (none: say so, and how many they sit in)."""
         games = await self.entries(user, link)
         waiting = [g for g in games if g.yours]
         if not waiting:
-            return Reply(t(language, "bot.mine.next_none", count=len(games)), extra={"game": None})
+            return Reply(t(language, "bot.mine.next_none", count=len(games)), extra=NextGame(None))
         first = waiting[0]
         lines = [t(language, "bot.mine.next", waiting=len(waiting)), self.line(first, language)]
-        return Reply("\n".join(lines), extra={"game": first.to_dict()})
+        return Reply("\n".join(lines), extra=NextGame(first))

@@ -8,10 +8,10 @@ storage and words them through the catalogs.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.contract import Chat, Reply, User
 from bot.games import KINDS, GameKind
+from bot.replyextra import MyRating, Ranking, RatingBoards, Ratings
 from i18n import decimal, t
 
 from ..game.model import GameMeta, MoveRow, RatingRow, ResultRow
@@ -65,55 +65,56 @@ class RatingBoard:
         mine = {r.kind: r for r in await self.storage.player_ratings(user.platform, user.id)}
         kinds = [kind] if kind is not None else list(KINDS.values())
         lines = [t(lang, "bot.rating.title", name=user.name)]
-        extra: dict[str, Any] = {"mine": {}, "boards": {}}
+        mine_figures: dict[str, MyRating] = {}
+        boards_of: dict[str, RatingBoards] = {}
         for g in kinds:
             title = g.presenter.title(lang)
             if g.id in mine:
                 skill = R.after(mine[g.id])
                 lines.append(t(lang, "bot.rating.mine_provisional" if skill.provisional else "bot.rating.mine",
                                game=title, rating=number(lang, skill.shown), games=skill.games))
-                extra["mine"][g.id] = {"rating": skill.shown, "games": skill.games,
-                                       "provisional": skill.provisional}
+                mine_figures[g.id] = MyRating(rating=skill.shown, games=skill.games, provisional=skill.provisional)
             elif kind is not None:
                 lines.append(t(lang, "bot.rating.mine_none", game=title))
-        if not extra["mine"] and kind is None:
+        if not mine_figures and kind is None:
             lines.append(t(lang, "bot.rating.none"))
         for g in kinds:
             section, boards = await self._boards(g, chat, user, lang)
-            if section:
+            if section and boards is not None:
                 lines += ["", *section]
-                extra["boards"][g.id] = boards
-        return Reply("\n".join(lines), extra=extra)
+                boards_of[g.id] = boards
+        return Reply("\n".join(lines), extra=Ratings(mine=mine_figures, boards=boards_of))
 
     async def _boards(self, kind: GameKind, chat: Chat | None, user: User, lang: str
-                      ) -> tuple[list[str], dict[str, list[tuple[str, int]]]]:
+                      ) -> tuple[list[str], RatingBoards | None]:
         everyone = await self.storage.latest_ratings(user.platform, kind.id)
         if not everyone:
-            return [], {}
+            return [], None
         title = kind.presenter.title(lang)
         lines = [t(lang, "bot.rating.board", game=title)]
-        rows, boards = self._ranked(everyone, lang)
+        rows, ranking = self._ranked(everyone, lang)
         lines += rows
+        ai_ranking: Ranking | None = None
         ai = sorted((r for r in everyone if R.is_ai_entry(r.player)), key=lambda r: R.level_of(r.player))
         if ai:    # the AI levels beside the people, for comparison, never ranked among them
             lines.append(t(lang, "bot.rating.ai", levels=", ".join(
                 t(lang, "bot.rating.ai_entry", level=level_text(R.level_of(r.player), lang),
                   rating=number(lang, R.after(r).shown)) for r in ai)))
-            boards["ai"] = [(R.level_of(r.player), R.after(r).shown) for r in ai]
+            ai_ranking = tuple((R.level_of(r.player), R.after(r).shown) for r in ai)
+        here_ranking: Ranking | None = None
         if chat is not None:
             here = await self.storage.latest_ratings(chat.platform, kind.id, chat_id=chat.id)
             if any(not R.is_ai_entry(r.player) for r in here):
-                chat_rows, chat_board = self._ranked(here, lang)
+                chat_rows, here_ranking = self._ranked(here, lang)
                 lines += [t(lang, "bot.rating.board_here", game=title), *chat_rows]
-                boards["here"] = chat_board["everyone"]
-        return lines, boards
+        return lines, RatingBoards(everyone=ranking, ai=ai_ranking, here=here_ranking)
 
     @staticmethod
-    def _ranked(rows: Sequence[RatingRow], lang: str) -> tuple[list[str], dict[str, list[tuple[str, int]]]]:
+    def _ranked(rows: Sequence[RatingRow], lang: str) -> tuple[list[str], Ranking]:
         """The people among ``rows``, best first (the top ``BOARD_SIZE``)."""
         people = sorted(((R.after(r), r.name) for r in rows if not R.is_ai_entry(r.player)),
                         key=lambda p: (-p[0].shown, p[1]))[:BOARD_SIZE]
         lines = [t(lang, "bot.rating.row_provisional" if skill.provisional else "bot.rating.row",
                    rank=rank, name=name, rating=number(lang, skill.shown))
                  for rank, (skill, name) in enumerate(people, 1)]
-        return lines, {"everyone": [(name, skill.shown) for skill, name in people]}
+        return lines, tuple((name, skill.shown) for skill, name in people)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from bot.contract import Refusal, Reply, User
+from bot.replyextra import AwayNote
 from i18n import t
 
 from ..clock import Clock
@@ -76,9 +77,9 @@ class Away:
             if meta.status == PLAYING and await self._tell(meta.id, user.id, until):
                 told += 1
         if until is None or seconds is None:
-            return Reply(t(lang, "bot.away.off", count=told), extra={"games": told})
+            return Reply(t(lang, "bot.away.off", count=told), extra=AwayNote(told))
         return Reply(t(lang, "bot.away.set", duration=M.duration(_minutes(seconds), lang), count=told),
-                     extra={"games": told, "until": until})
+                     extra=AwayNote(told, until))
 
     async def _tell(self, game_id: int, user_id: str, until: float | None) -> bool:
         """Tell one game's chat, pause the person's banks there if the chat pauses them, and arm

@@ -8,6 +8,7 @@ from typing import Any
 from bot.contract import Button, Chat, GameInfo, Refusal, Reply, SeatInfo, User
 from bot.games import KINDS, GameKind, find, kind
 from bot.product import COMMAND
+from bot.replyextra import BoardState, GameRef, GameStats, LeaderRow, Stats
 from i18n import t
 
 from ..clock import Clock
@@ -38,7 +39,7 @@ class Info:
         if match is None:
             return Reply(M.lobby_text(meta, loaded.kind, meta.host_name),
                          buttons=M.to_buttons(M.lobby_buttons(meta, loaded.kind, self.codec)),
-                         extra={"game_id": meta.id, "status": meta.status, "game": meta.kind})
+                         extra=GameRef(meta.id, game=meta.kind, status=meta.status))
         text = loaded.kind.presenter.board_text(match.view(None), lang)
         acting = match.to_act()
         private_choices = seatmenu.private_choices(loaded.kind, match)
@@ -57,10 +58,9 @@ class Info:
                 # the seat's own board in text, beside its choices (its picture's stand-in)
                 own = loaded.kind.presenter.render_private_text(match.view(seat), lang)
             buttons = M.to_buttons(rows)
-        return Reply(text, buttons=buttons, own_board=own or "", extra={
-            "game_id": meta.id, "status": meta.status, "game": meta.kind,
-            "to_move": acting[0] if acting else None, "to_act": list(acting), "seat": seat,
-            "private_choices": private_choices})
+        return Reply(text, buttons=buttons, own_board=own or "", extra=BoardState(
+            game_id=meta.id, game=meta.kind, status=meta.status, to_move=acting[0] if acting else None,
+            to_act=tuple(acting), seat=seat, private_choices=private_choices))
 
     async def secrets(self, user: User, games: list[Loaded], lang: str, *, here: bool = False) -> Reply:
         """The user's secret in each running game given (whatever its game keeps hidden), for a private answer."""
@@ -98,22 +98,23 @@ class Info:
         if not kinds:
             lines = [t(lang, "bot.stats.title"), t(lang, "bot.stats.empty_anywhere" if all_chats else "bot.stats.empty"),
                      t(lang, "bot.stats.you_none", name=user.name)]
-            return Reply("\n".join(lines), extra={"game": None, "by_game": {}, "leaderboard": [], "games": 0, "wins": 0})
+            return Reply("\n".join(lines), extra=Stats(game=None, by_game={}, leaderboard=(), games=0, wins=0))
         sections: list[str] = []
-        by_game: dict[str, dict[str, Any]] = {}
+        by_game: dict[str, GameStats] = {}
         for game_kind in kinds:
             text, by_game[game_kind.id] = self._leaderboard(
                 game_kind, [r for r in rows if r.kind == game_kind.id], [r for r in mine if r.kind == game_kind.id],
                 user, lang, all_chats=all_chats)
             sections.append(text)
-        extra: dict[str, Any] = {"game": gid, "by_game": by_game}
         if len(kinds) == 1:                     # one game: its figures at the top level too
-            extra.update(by_game[kinds[0].id], game=kinds[0].id)
-        return Reply("\n\n".join(sections), extra=extra)
+            only = by_game[kinds[0].id]
+            return Reply("\n\n".join(sections), extra=Stats(
+                game=kinds[0].id, by_game=by_game, leaderboard=only.leaderboard, games=only.games, wins=only.wins))
+        return Reply("\n\n".join(sections), extra=Stats(game=gid, by_game=by_game))
 
     @staticmethod
     def _leaderboard(game_kind: GameKind, rows: list[ResultRow], mine: list[ResultRow], user: User, lang: str, *,
-                     all_chats: bool) -> tuple[str, dict[str, Any]]:
+                     all_chats: bool) -> tuple[str, GameStats]:
         """One game's leaderboard and the user's own record in it: (text, figures)."""
         table: dict[str, list[Any]] = {}      # by player: [name, games, wins, points]
         for r in rows:
@@ -124,7 +125,7 @@ class Info:
             entry[2] += int(r.won)
             entry[3] += r.points
         lines = [t(lang, "bot.stats.title_game", game=game_kind.presenter.title(lang))]
-        ranked = sorted(table.values(), key=lambda e: (-e[2], -e[3] / e[1], e[0]))
+        ranked = sorted((LeaderRow(*e) for e in table.values()), key=lambda e: (-e.wins, -e.points / e.games, e.name))
         for rank, (name, games, wins, points) in enumerate(ranked[:10], 1):
             lines.append(t(lang, "bot.stats.row", rank=rank, name=name, **M.stats_record(lang, games, wins, points)))
         if not ranked:
@@ -134,7 +135,7 @@ class Info:
                            **M.stats_record(lang, len(mine), sum(r.won for r in mine), sum(r.points for r in mine))))
         else:
             lines.append(t(lang, "bot.stats.you_none", name=user.name))
-        return "\n".join(lines), {"leaderboard": ranked, "games": len(mine), "wins": sum(r.won for r in mine)}
+        return "\n".join(lines), GameStats(leaderboard=tuple(ranked), games=len(mine), wins=sum(r.won for r in mine))
 
     @staticmethod
     def rules(game_kind: GameKind, lang: str) -> Reply:
@@ -179,7 +180,7 @@ class Info:
         name = M.picture_name(meta, game_kind, "record").removesuffix(".png") + ".json"
         return Reply(t(lang, "bot.reply.record", id=game_id, game=game_kind.presenter.title(lang), file=name,
                        command=f"{COMMAND} replay"),
-                     document=data, document_name=name, extra={"game_id": game_id})
+                     document=data, document_name=name, extra=GameRef(game_id))
 
     async def replay(self, game_id: int, lang: str) -> Reply:
         """Post a finished game's animation in its chat (through the outbox: drawn when it is sent)."""
@@ -189,7 +190,7 @@ class Info:
         await self._check_replay_allowed(game_id, animation, lang)
         await self.store.commit(Changes(outbox=[animation]))
         return Reply(t(lang, "bot.reply.replay", id=game_id, game=game_kind.presenter.title(lang)),
-                     extra={"game_id": game_id})
+                     extra=GameRef(game_id))
 
     async def _check_replay_allowed(self, game_id: int, animation: OutRow, lang: str) -> None:
         """Refuse ``animation`` of game ``game_id`` while the same one is still on its way to its

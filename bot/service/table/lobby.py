@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.contract import Chat, Refusal, Reply, User
 from bot.games import GameKind, ai_level, find
+from bot.replyextra import GameRef
 from engine.errors import GameError
 from i18n import normalize_language, t
 
@@ -72,7 +73,7 @@ class Lobby:
         await self.store.commit(Changes(meta=meta, outbox=out))
         self.store.remember(Loaded(meta))
         return Reply(t(meta.language, "bot.reply.created_game", game=kind.presenter.title(meta.language)),
-                     extra={"game_id": meta.id, "game": kind.id})
+                     extra=GameRef(meta.id, game=kind.id))
 
     def _human_seat(self, meta: GameMeta, user: User) -> Seat:
         return Seat(name=self._unique_name(meta, user.name or user.id), platform=user.platform,

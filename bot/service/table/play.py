@@ -20,6 +20,7 @@ from typing import Any
 
 from bot.contract import Refusal, Reply, User
 from bot.games import ai_level
+from bot.replyextra import GameRef, PrivateMenu
 from engine.errors import GameError
 from engine.interface import Choice
 from i18n import number_list, t
@@ -220,7 +221,7 @@ class Play:
         self.step(loaded, turn, seat, choice, "human", index)
         await self.finish(loaded, turn)
         return Reply(pres.choice_text(choice, match.view(seat), lang),
-                     extra={"game_id": meta.id, "moves": meta.moves})
+                     extra=GameRef(meta.id, moves=meta.moves))
 
     @staticmethod
     def _check_position(loaded: Loaded, user: User, seat: int, k: int, since: int, index: int | None) -> None:
@@ -310,7 +311,7 @@ class Play:
             # Pressed on a message others read: the answer (a pop-up, or a reply only the presser
             # sees) says where the menu went; the buttons come along for platforms that show them.
             text = t(lang, "bot.reply.choices_private") + "\n" + text
-        return Reply(text, buttons=M.to_buttons(rows), extra={"private": True})
+        return Reply(text, buttons=M.to_buttons(rows), extra=PrivateMenu())
 
     async def my_choices(self, loaded: Loaded, user: User, lang: str) -> Reply:
         """The user's own choices now, in their private chat (a new turn message there) and in
@@ -325,7 +326,7 @@ class Play:
         await self.store.commit(Changes(meta=meta, turn=meta.turn.showing(seat, messages.position(seat)), outbox=out),
                                 forget=meta.id)
         text = t(lang, "bot.reply.choices_private") + "\n" + row.body.text
-        return Reply(text, buttons=M.to_buttons(rows), extra={"private": True, "seat": seat})
+        return Reply(text, buttons=M.to_buttons(rows), extra=PrivateMenu(seat))
 
     async def typed(self, loaded: Loaded, user: User, text: str, lang: str) -> Reply:
         """A choice typed as text (terminal, commands): its number on the menu, the start of its
