@@ -45,3 +45,13 @@ def test_every_refusal_code_has_its_text_in_every_language():
     for code in set(Refusal) - {Refusal.NO_SECRET}:
         for language in LANGUAGES:
             assert t(language, code) != code.value, (code, language)
+
+
+async def test_a_move_typed_in_a_lobby_is_refused_as_not_started(service):
+    # A lobby has no match yet: the typed move is refused, never an error (found by the fuzz test,
+    # which met it only on the runs whose random input reached a lobby).
+    ann = user("Ann")
+    assert (await service.new_game(chat(), ann)).ok
+    reply = await service.move(chat(), ann, "1")
+    assert not reply.ok and reply.refused == Refusal.NOT_STARTED, reply
+    assert (await service.game_info(chat())).status == "lobby"

@@ -195,11 +195,12 @@ class Play:
 
     def acting_seat(self, loaded: Loaded, user: User) -> int:
         """The user's seat, if they may act now; the refusal that says why not otherwise."""
-        meta, match = loaded.meta, loaded.running
-        if meta.status == LOBBY or match is None:
+        meta = loaded.meta
+        if meta.status == LOBBY:        # (a lobby has no match: ``running`` would raise)
             raise Refused(Refusal.NOT_STARTED)
         if meta.status != PLAYING:
             raise Refused(Refusal.GAME_OVER)
+        match = loaded.running
         seat = meta.seat_of(user.id)
         if seat is None:
             raise Refused(Refusal.NOT_IN_GAME)
@@ -239,11 +240,12 @@ class Play:
 
     async def press(self, loaded: Loaded, user: User, p: Payload, lang: str, *, in_private: bool = False) -> Reply:
         """A choice, submenu or back button of a seat's turn menu."""
-        meta, match = loaded.meta, loaded.running
-        if meta.status == LOBBY or match is None:
+        meta = loaded.meta
+        if meta.status == LOBBY:        # (a lobby has no match: ``running`` would raise)
             raise Refused(Refusal.NOT_STARTED)
         if meta.status != PLAYING:
             raise Refused(Refusal.GAME_OVER)
+        match = loaded.running
         seat = p.int(1)
         if not 0 <= seat < len(meta.seats):
             raise Refused(Refusal.FORGED)
@@ -331,8 +333,8 @@ class Play:
     async def typed(self, loaded: Loaded, user: User, text: str, lang: str) -> Reply:
         """A choice typed as text (terminal, commands): its number on the menu, the start of its
         label, or its written form (``louvre/blue!1``)."""
+        seat = self.acting_seat(loaded, user)      # refuses first where no game is running
         match = loaded.running
-        seat = self.acting_seat(loaded, user)
         pres = loaded.kind.presenter
         choices = match.legal_choices(seat)
         text = str(text or "").strip()
