@@ -18,14 +18,20 @@ async def _no_migration() -> None:
     return None
 
 
-@pytest.fixture
-async def database(tmp_path: Path) -> Any:
-    db = SqliteDatabase(str(tmp_path / "grouped.db"))
+async def _opened(path: Path) -> SqliteDatabase:
+    """A new database at ``path`` with one table, ``rows``."""
+    db = SqliteDatabase(str(path))
     await db.open(_no_migration)
 
     async def create(conn: Connection) -> None:
         await conn.execute("CREATE TABLE rows (n INTEGER PRIMARY KEY)")
     await db.transaction(create)
+    return db
+
+
+@pytest.fixture
+async def database(tmp_path: Path) -> Any:
+    db = await _opened(tmp_path / "grouped.db")
     yield db
     await db.close()
 
@@ -75,12 +81,7 @@ async def test_a_failing_work_fails_alone(database: SqliteDatabase) -> None:
 
 
 async def test_close_waits_for_the_works_asked_for(tmp_path: Path) -> None:
-    db = SqliteDatabase(str(tmp_path / "closing.db"))
-    await db.open(_no_migration)
-
-    async def create(conn: Connection) -> None:
-        await conn.execute("CREATE TABLE rows (n INTEGER PRIMARY KEY)")
-    await db.transaction(create)
+    db = await _opened(tmp_path / "closing.db")
     pending = [asyncio.ensure_future(db.grouped(_insert(n))) for n in range(GROUP_AT_MOST + 5)]
     await asyncio.sleep(0)          # every one of them asked for
     await db.close()
