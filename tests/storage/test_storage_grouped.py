@@ -86,3 +86,10 @@ async def test_close_waits_for_the_works_asked_for(tmp_path: Path) -> None:
     await asyncio.sleep(0)          # every one of them asked for
     await db.close()
     assert [task.result() for task in pending] == list(range(GROUP_AT_MOST + 5))
+
+
+async def test_work_asked_for_after_close_fails(tmp_path: Path) -> None:
+    db = await _opened(tmp_path / "closed.db")
+    await db.close()
+    with pytest.raises(ValueError, match="not open"):
+        await db.grouped(_insert(1))

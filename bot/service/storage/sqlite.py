@@ -227,11 +227,14 @@ class SqliteDatabase(Database):
         any transaction already handed over: they commit in the order asked for)."""
         batch, self._queue = self._queue, []
         works = [work for work, _ in batch]
-        written = asyncio.get_running_loop().create_future()
+        written: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
         # What aiosqlite's ``_execute`` does, without the task hop of awaiting it first.
-        connection = self.connection
-        if not connection._running or connection._connection is None:
-            raise ValueError("Connection closed")
+        connection = self._db
+        if connection is None or not connection._running or connection._connection is None:
+            for _, future in batch:     # every caller of the batch hears it, not only this one
+                if not future.done():
+                    future.set_exception(ValueError("storage is not open"))
+            return
         connection._tx.put_nowait((written, partial(self._in_transaction, partial(_each, works))))
         self._writing += 1
         self._last_written = written
