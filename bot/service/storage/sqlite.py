@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import sqlite3
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,6 +20,8 @@ T = TypeVar("T")
 _CONFLICTS = ("SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY")
 # How long start-up waits for other processes opening the same file, as the busy timeout.
 OPEN_PATIENCE = 30.0
+# Works written in one transaction at most while another is being written (``grouped``).
+GROUP_AT_MOST = 100
 
 # The game-id counter is a row of ``meta``, bumped under the write lock (every write
 # transaction here is BEGIN IMMEDIATE), so two processes on one file never get the same id; it
@@ -113,7 +116,8 @@ class SqliteDatabase(Database):
             raise ValueError(f"unsupported synchronous mode {synchronous!r}")
         self.synchronous = synchronous.upper()
         self._queue: list[tuple[Callable[[Connection], Awaitable[Any]], asyncio.Future[Any]]] = []
-        self._flusher: asyncio.Task[None] | None = None
+        self._writing = 0          # transactions of grouped work handed to the thread, not yet written
+        self._last_written: asyncio.Future[list[Any]] | None = None
         self._db: aiosqlite.Connection | None = None
 
     @property
@@ -169,9 +173,9 @@ class SqliteDatabase(Database):
             delay = min(delay * 2, 0.25)
 
     async def close(self) -> None:
-        if self._flusher is not None and not self._flusher.done():
+        while self._last_written is not None and not self._last_written.done():
             with contextlib.suppress(Exception):
-                await self._flusher     # let commits already asked for finish
+                await self._last_written    # let commits already asked for finish (in order)
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -204,34 +208,57 @@ class SqliteDatabase(Database):
     async def grouped(self, work: Callable[[Connection], Awaitable[T]]) -> T:
         """Group commit: work that arrives while a transaction is being written is written
         together in the next one (each in its own savepoint, so one failing fails alone).
-        Every caller returns only after the transaction holding its work is committed."""
-        future = asyncio.get_running_loop().create_future()
-        self._queue.append((work, future))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush())
-        result: T = await future        # the value ``work`` returned, set by ``_flush``
-        return result
+        Every caller returns only after the transaction holding its work is committed.
 
-    async def _flush(self) -> None:
-        while self._queue:
-            batch, self._queue = self._queue, []
-            works = [work for work, _ in batch]
-            try:
-                results = await self._call(self._in_transaction, lambda conn, works=works: _each(works, conn))
-            except BaseException as exc:  # the whole transaction failed: nothing of it is stored
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(exc if isinstance(exc, Exception) else RuntimeError(repr(exc)))
-                if not isinstance(exc, Exception):
-                    raise
+        A transaction is handed to the connection's thread at once, from here, rather than by a
+        task of its own: a task would first run after every other task ready now, and with many
+        actions ready together (1,000 presses at once, issue 44) the database would wait, idle,
+        for all of them to be computed, then write them all in one transaction while the event
+        loop waited. Here the first work goes at once and the rest follows in batches of up to
+        ``GROUP_AT_MOST``, written on the thread while the loop computes the next ones."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.append((work, future))
+        if not self._writing or len(self._queue) >= GROUP_AT_MOST:
+            self._write_queued()
+        return await future             # the value ``work`` returned, set by ``_written``
+
+    def _write_queued(self) -> None:
+        """Hand the queued works to the connection's thread as one transaction (queued behind
+        any transaction already handed over: they commit in the order asked for)."""
+        batch, self._queue = self._queue, []
+        works = [work for work, _ in batch]
+        written: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        # What aiosqlite's ``_execute`` does, without the task hop of awaiting it first.
+        connection = self._db
+        if connection is None or not connection._running or connection._connection is None:
+            for _, future in batch:     # every caller of the batch hears it, not only this one
+                if not future.done():
+                    future.set_exception(ValueError("storage is not open"))
+            return
+        connection._tx.put_nowait((written, partial(self._in_transaction, partial(_each, works))))
+        self._writing += 1
+        self._last_written = written
+        written.add_done_callback(partial(self._written, batch))
+
+    def _written(self, batch: list[tuple[Callable[[Connection], Awaitable[Any]], asyncio.Future[Any]]],
+                 written: asyncio.Future[list[Any]]) -> None:
+        self._writing -= 1
+        if self._queue and not self._writing:
+            self._write_queued()
+        exc = written.exception()
+        if exc is not None:             # the whole transaction failed: nothing of it is stored
+            failure = exc if isinstance(exc, Exception) else RuntimeError(repr(exc))
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(failure)
+            return
+        for (_, future), result in zip(batch, written.result(), strict=True):
+            if future.done():
                 continue
-            for (_, future), result in zip(batch, results, strict=True):
-                if future.done():
-                    continue
-                if isinstance(result, _Failed):
-                    future.set_exception(result.exc)
-                else:
-                    future.set_result(result)
+            if isinstance(result, _Failed):
+                future.set_exception(result.exc)
+            else:
+                future.set_result(result)
 
     def is_conflict(self, exc: BaseException) -> bool:
         return isinstance(exc, sqlite3.IntegrityError) and getattr(exc, "sqlite_errorname", "") in _CONFLICTS
