@@ -22,7 +22,7 @@ from bot.contract import Refusal, Reply, User
 from bot.games import ai_level
 from bot.replyextra import GameRef, PrivateMenu
 from engine.errors import GameError
-from engine.interface import Choice
+from engine.interface import Choice, Match
 from i18n import number_list, t
 from renderers.presenter import ChoiceNotFound, Menu
 
@@ -195,12 +195,7 @@ class Play:
 
     def acting_seat(self, loaded: Loaded, user: User) -> int:
         """The user's seat, if they may act now; the refusal that says why not otherwise."""
-        meta = loaded.meta
-        if meta.status == LOBBY:        # (a lobby has no match: ``running`` would raise)
-            raise Refused(Refusal.NOT_STARTED)
-        if meta.status != PLAYING:
-            raise Refused(Refusal.GAME_OVER)
-        match = loaded.running
+        meta, match = loaded.meta, _in_play(loaded)
         seat = meta.seat_of(user.id)
         if seat is None:
             raise Refused(Refusal.NOT_IN_GAME)
@@ -240,12 +235,7 @@ class Play:
 
     async def press(self, loaded: Loaded, user: User, p: Payload, lang: str, *, in_private: bool = False) -> Reply:
         """A choice, submenu or back button of a seat's turn menu."""
-        meta = loaded.meta
-        if meta.status == LOBBY:        # (a lobby has no match: ``running`` would raise)
-            raise Refused(Refusal.NOT_STARTED)
-        if meta.status != PLAYING:
-            raise Refused(Refusal.GAME_OVER)
-        match = loaded.running
+        meta, match = loaded.meta, _in_play(loaded)
         seat = p.int(1)
         if not 0 <= seat < len(meta.seats):
             raise Refused(Refusal.FORGED)
@@ -360,3 +350,13 @@ class Play:
         if item.group is not None:
             return await self.show_menu(loaded, seat, item.group, lang)
         return await self.choose(loaded, seat, item.choice, lang)
+
+
+def _in_play(loaded: Loaded) -> Match:
+    """The match of a game being played; the refusal that says why there is none to act on (a
+    lobby has no match yet, and ``Loaded.running`` would raise)."""
+    if loaded.meta.status == LOBBY:
+        raise Refused(Refusal.NOT_STARTED)
+    if loaded.meta.status != PLAYING:
+        raise Refused(Refusal.GAME_OVER)
+    return loaded.running
