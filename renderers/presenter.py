@@ -292,7 +292,8 @@ class Presenter(ABC):
 
     # ---- the board drawn in a page (renderers/scene.py) ---------------------------------------
     # The game's module (relative to its presenter's package) that describes the "map" picture as a
-    # scene: ``map_scene(view, public events, language, layout)``, ``ART_NAMES`` and ``art(name)``;
+    # scene: ``map_scene(view, public events, language, layout)``, ``ART_NAMES``, ``art(name)`` and
+    # ``board_art(layout, language)``;
     # None: the page shows the picture itself.
     mapscene: str | None = None
 
@@ -315,6 +316,15 @@ class Presenter(ABC):
         if self.mapscene is None:
             return frozenset()
         names: frozenset[str] = self._mapscene().ART_NAMES
+        return names
+
+    def board_art(self, layout: str, language: str) -> tuple[str, ...]:
+        """The art of ``art_names`` that every scene of ``layout`` and ``language`` shows, whatever
+        the game's state (its static board first): what a page opening may fetch before it has
+        read its state. (): a game without scenes."""
+        if self.mapscene is None:
+            return ()
+        names: tuple[str, ...] = self._mapscene().board_art(layout, language)
         return names
 
     def art(self, name: str) -> bytes:

@@ -45,6 +45,17 @@ def url(game_id: str, name: str) -> str:
     return f"art/{game_id}/{name}.{_drawn(game_id, name)[1]}.webp"
 
 
+def opening_urls(game_id: str, layout: str, language: str) -> tuple[str, ...]:
+    """The addresses of the art every scene of the game shows in ``layout`` and ``language``
+    (``Presenter.board_art``), for a page to fetch before it has read its state: only those
+    already drawn (nothing is drawn here, and an unknown game has none)."""
+    if game_id not in KINDS:
+        return ()
+    names = KINDS[game_id].presenter.board_art(layout, language)
+    return tuple(f"art/{game_id}/{name}.{_DRAWN[(game_id, name)][1]}.webp"
+                 for name in names if (game_id, name) in _DRAWN)
+
+
 async def prepare(game_id: str, names: Iterable[str]) -> None:
     """Draw the ones of ``names`` not drawn yet, off the event loop (``url`` then only looks up)."""
     missing = [name for name in names if known(game_id, name) and (game_id, name) not in _DRAWN]

@@ -91,7 +91,7 @@ async def one_game(browser: Any, game: str, work: Path) -> dict[str, float]:
         # A board serving for a while has drawn its games' art (it starts on it at once, in a thread).
         await board.app[ART_DRAWING]
         game_id = await _game(service, game)
-        link = board.link(game_id, "terminal", "id-ann", "Ann", "en", seconds=3600)
+        link = board.link(game_id, "terminal", "id-ann", "Ann", "en", seconds=3600, kind=game)
         context = await browser.new_context(viewport=PHONE)
         page = await context.new_page()
         cdp = await context.new_cdp_session(page)

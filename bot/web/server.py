@@ -4,7 +4,9 @@ Routes:
   GET  /board              the page (plain HTML, an ES module and CSS from /static); a link's
                            ``#t=<pass>`` (read by the page; ``?t=`` from older links) opens a game
                            as its pass says; without one, a Telegram Mini App logs in with
-                           initData (``POST /api/telegram``)
+                           initData (``POST /api/telegram``). A link's ``?game=<kind>&lang=<language>``
+                           (unsigned, not secret) only names that game's static board in the
+                           answer's ``Link`` header, for the browser to fetch beside the script
   POST /api/telegram       initData (and the game's start parameter) -> a pass for that person
   POST /api/pass           a link's pass (in the body) -> a page pass (``passes.Passes.page_pass``);
                            with the page's layout in the body, also its first state ("first": the
@@ -42,6 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlencode
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -83,6 +86,11 @@ SERVICE: web.AppKey[BoardAPI] = web.AppKey("service")
 ART_DRAWING: web.AppKey[asyncio.Future[None]] = web.AppKey("art_drawing")
 DRAWING_AHEAD: web.AppKey[set[asyncio.Task[bytes | None]]] = web.AppKey("drawing_ahead")
 LAYOUTS = ("landscape", "portrait")
+# Which layout a page asks for, as the page's ``layout()`` decides it (board.js: narrower than 700 px).
+LAYOUT_MEDIA = {"portrait": "(width < 700px)", "landscape": "(width >= 700px)"}
+# A link's query (``WebBoard.link``): its game's kind and language, neither secret nor signed, so the
+# page's answer can name the game's static board for preloading (the pass, in the fragment, is not sent).
+LINK_GAME, LINK_LANGUAGE = "game", "lang"
 
 
 class BoardService(BoardAPI, OpsService, Protocol):
@@ -183,7 +191,27 @@ async def board_page(request: web.Request) -> web.StreamResponse:
     # The one text a page may need before it knows its viewer: what to do without a link.
     page = BOARD_HTML.replace('<meta name="no-link" content="">',
                               f'<meta name="no-link" content="{_escape(t(_language(request), "web.err.no_link"))}">')
-    return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store", "Link": PRELOAD})
+    preload = ", ".join((PRELOAD, *_art_preload(request.query.get(LINK_GAME), request.query.get(LINK_LANGUAGE))))
+    return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store", "Link": preload})
+
+
+def link_query(kind: str | None, language: str) -> str:
+    """A board link's query: its game's kind and language (``?game=...&lang=...``), so the page's
+    answer preloads the game's static board; "" without a kind (the page opens all the same)."""
+    return "" if kind is None else "?" + urlencode({LINK_GAME: kind, LINK_LANGUAGE: language})
+
+
+def _art_preload(game: str | None, language: str | None) -> list[str]:
+    """The static board (and what lies on it in every scene) of a link's game kind, for the
+    browser to fetch beside the script, one set per layout, each for the screens that ask for
+    that layout. The kind and language come unsigned from the address: they only choose among the
+    game's drawn art (``art.opening_urls``: a closed set, nothing drawn here); anything else
+    preloads nothing."""
+    if game is None:
+        return []
+    language = normalize_language(language)
+    return [f'<{url}>; rel=preload; as=image; media="{media}"'
+            for layout, media in LAYOUT_MEDIA.items() for url in art.opening_urls(game, layout, language)]
 
 
 async def telegram_pass(request: web.Request) -> web.Response:
@@ -430,12 +458,14 @@ class WebBoard:
         return f"http://{self.app[SETTINGS].host}:{self.port}"
 
     def link(self, game_id: int, platform: str, user_id: str | None, name: str, language: str, *,
-             seconds: float = SEAT_PASS_SECONDS, base: str | None = None) -> str:
-        """A signed link to the game's board for one person (``user_id`` None: a spectator)."""
+             seconds: float = SEAT_PASS_SECONDS, base: str | None = None, kind: str | None = None) -> str:
+        """A signed link to the game's board for one person (``user_id`` None: a spectator).
+        ``kind``: the game's kind (a registry id), said in the link's query with its language so
+        the page's answer names the game's static board for preloading; the pass decides the game."""
         service = self.app[SERVICE]
         token = service.issue_pass(game_id, platform, user_id, name, language, seconds=seconds)
         # In the fragment: a browser never sends it, so no proxy's log keeps it (passes.py).
-        return f"{(base or self.app[SETTINGS].public_url or self.local_url).rstrip('/')}/board#t={token}"
+        return f"{(base or self.app[SETTINGS].public_url or self.local_url).rstrip('/')}/board{link_query(kind, language)}#t={token}"
 
     async def stop(self) -> None:
         await self.runner.cleanup()

@@ -42,6 +42,12 @@ def map_scene(view: Any, events: Sequence[Any], language: str, layout: str = "la
     return Scene(f"map-{layout}", g.width, g.height, pieces, rims, f"names-{layout}", tuple(above.drawn))
 
 
+def board_art(layout: str, language: str) -> tuple[str, ...]:
+    """The art in every scene of ``layout``: the static map and the city names over it."""
+    layout = "portrait" if layout == "portrait" else "landscape"
+    return (f"map-{layout}", f"names-{layout}")
+
+
 @lru_cache(maxsize=len(ART_NAMES))
 def art(name: str) -> bytes:
     """One of ``ART_NAMES`` as lossless WebP (the portrait map: 58 KB, against 72 KB as the chat's

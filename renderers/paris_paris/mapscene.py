@@ -51,6 +51,13 @@ def map_scene(view: Any, events: Sequence[Any], language: str, layout: str = "la
     return Scene(f"map-{layout}", width, height, under, (), f"names-{layout}", tuple(recorder.drawn[split:]))
 
 
+def board_art(layout: str, language: str) -> tuple[str, ...]:
+    """The art in every scene of ``layout`` and ``language``: the static map, the station names
+    over it, and the legend (always drawn, ``mapimage._Canvas.legend``)."""
+    layout = "portrait" if layout == "portrait" else "landscape"
+    return (f"map-{layout}", f"names-{layout}", f"legend-{normalize_language(language)}")
+
+
 def _keyed(drawn: list[Piece]) -> tuple[Piece, ...]:
     """The pieces, each key once (a second big tour of a line in a round glows again)."""
     seen: dict[str, int] = {}

@@ -72,6 +72,9 @@ def test_the_scene_over_its_art_is_the_chats_picture(layout, sample):
     assert (scene.width, scene.height) == picture.size
     assert scene.pieces and len({p.key for p in scene.pieces}) == len(scene.pieces)
     assert ImageChops.difference(laid(scene, layout), picture).getbbox() is None
+    # What a page opening preloads (bot/web/art.py) is in every scene: its static board first.
+    assert mapscene.board_art(layout, "de")[0] == scene.board
+    assert set(mapscene.board_art(layout, "de")) <= scene.art()
 
 
 def test_the_art_is_a_closed_set_of_webp_pictures():

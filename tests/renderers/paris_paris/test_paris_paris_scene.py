@@ -105,6 +105,9 @@ def test_the_scene_over_its_art_is_the_chats_picture(layout, sample):
                                                         layout=layout)))
     assert (scene.width, scene.height) == picture.size
     assert scene.art() <= mapscene.ART_NAMES
+    # What a page opening preloads (bot/web/art.py) is in every scene: its static board first.
+    assert mapscene.board_art(layout, language)[0] == scene.board
+    assert set(mapscene.board_art(layout, language)) <= scene.art()
     # The chat's picture is quantized to 256 colours: the laid scene, quantized alike, is the same picture.
     laid_png = io.BytesIO()
     laid(scene, layout).quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(laid_png, "PNG")
