@@ -1,4 +1,4 @@
-"""The page's own text files (its script, style sheet and icon), served from memory so that
+"""The page's own text files (its scripts, style sheet and icon), served from memory so that
 ``compression.py`` can gzip them: aiohttp compresses a ``Response``, while a ``FileResponse``
 compressed and answered 304 (a browser revalidating) sends a gzip trailer as its body, which
 breaks the connection. Each answers with an ETag of its bytes, and 304 to a browser holding them.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from aiohttp import ETag, hdrs, web
 
-TEXT_FILES = ("board.js", "board.css", "icon.svg")
+TEXT_FILES = ("open.js", "board.js", "board.css", "icon.svg")
 
 
 def add_routes(app: web.Application, folder: Path) -> None:

@@ -73,8 +73,10 @@ from .protocol import Act, Hello, Review
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 BOARD_HTML = (STATIC / "board.html").read_text(encoding="utf-8")
-# The page's script and style sheet, asked for with the page's first bytes (before its head is read).
-PRELOAD = "<static/board.js>; rel=modulepreload, <static/board.css>; rel=preload; as=style"
+# The page's scripts and style sheet, asked for with the page's first bytes (before its head is read):
+# open.js first, the page's first request (its pass's trade and first state) made before board.js is here.
+PRELOAD = ("<static/open.js>; rel=preload; as=script, <static/board.js>; rel=modulepreload, "
+           "<static/board.css>; rel=preload; as=style")
 MAX_MESSAGE = 4096           # a page's messages are short: a signed payload and a few numbers
 # Why a page gets nothing (each a "web.err.<code>" text): a pass, a login or a message refused.
 REFUSALS = ("forged", "expired", "unknown_game", "spectator", "bad_message", "no_such_move", "no_link",

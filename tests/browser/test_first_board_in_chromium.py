@@ -40,3 +40,34 @@ async def test_the_first_board_comes_with_the_pass_and_waits_for_its_static_boar
     release.set()
     await page.wait_for_function(DRAWN)
     assert await page.evaluate("() => document.querySelector('#world img').complete")
+
+
+async def test_the_pass_and_the_static_board_are_asked_for_before_the_pages_script_is_here(browser, table):
+    """A link saying its game (``?game=&lang=``): the page's answer preloads its static board, and
+    open.js trades the pass as the head is read; board.js, held back here, then asks for neither again."""
+    game_id = await table.game("paris-connection", ["Ann"], ai=2)
+    user = table.users["Ann"]
+    link = table.board.link(game_id, user.platform, user.id, "Ann", "en", seconds=3600, kind="paris-connection")
+    page = await browser.new_page(viewport=PHONE)
+    asked: list[tuple[str, str]] = []
+    before_script = asyncio.Event()
+    page.on("request", lambda request: asked.append((request.method, request.url.split("?")[0])))
+
+    async def held(route) -> None:       # board.js comes once the trade and the static board were asked for
+        await before_script.wait()
+        await route.continue_()
+
+    await page.route("**/static/board.js", held)
+    goto = asyncio.create_task(page.goto(link))
+    async with asyncio.timeout(10):
+        while not ({"POST"} <= {method for method, url in asked if url.endswith("/api/pass")}
+                   and any("/art/paris-connection/map-portrait." in url for _, url in asked)):
+            await asyncio.sleep(0.02)
+    before_script.set()
+    await goto
+    await page.wait_for_function(DRAWN)
+    trades = [url for method, url in asked if method == "POST" and url.endswith("/api/pass")]
+    maps = [url for _, url in asked if "/art/paris-connection/map-" in url]
+    assert len(trades) == 1, asked
+    assert len(maps) == 1 and "map-portrait" in maps[0], maps
+    assert await page.evaluate("() => document.querySelector('#world img').src") == maps[0]

@@ -75,22 +75,27 @@ async def _drawn_ahead(served, session) -> None:
 
 def _page_files() -> list[str]:
     html = (STATIC / "board.html").read_text(encoding="utf-8")
-    return re.findall(r'<script type="module" src="([^"]+)"', html) + re.findall(
+    return re.findall(r'<script (?:type="module" )?src="([^"]+)"', html) + re.findall(
         r'<link rel="stylesheet" href="([^"]+)"', html)
 
 
-async def test_the_page_names_its_script_and_style_sheet_for_preloading(served, session):
+async def test_the_page_names_its_scripts_and_style_sheet_for_preloading(served, session):
     async with session.get(f"{served.board.local_url}/board") as response:
         links = response.headers["Link"]
     named = dict(re.findall(r"<([^>]+)>; rel=(\w+)", links))
-    assert named == {"static/board.js": "modulepreload", "static/board.css": "preload"}
+    assert named == {"static/open.js": "preload", "static/board.js": "modulepreload", "static/board.css": "preload"}
     assert sorted(named) == sorted(_page_files())
     assert "as=style" in links.split("<static/board.css>")[1]
+    assert links.split("<static/open.js>")[1].split(",")[0] == "; rel=preload; as=script"
+    # the page's first request (open.js: its pass's trade) is asked for first, and run as the head is read
+    assert list(named)[0] == "static/open.js"
+    html = (STATIC / "board.html").read_text(encoding="utf-8")
+    assert html.index('<script src="static/open.js">') < html.index("static/board.js") < html.index("</head>")
 
 
 async def test_text_answers_are_gzipped_and_decode_to_the_same_bytes(served, session):
     url = served.board.local_url
-    for path, file in (("static/board.js", "board.js"), ("static/board.css", "board.css")):
+    for path, file in (("static/open.js", "open.js"), ("static/board.js", "board.js"), ("static/board.css", "board.css")):
         plain = (STATIC / file).read_bytes()
         async with session.get(f"{url}/{path}", headers={"Accept-Encoding": "gzip"}, auto_decompress=False) as got:
             assert got.headers["Content-Encoding"] == "gzip" and got.headers["Vary"] == "Accept-Encoding"

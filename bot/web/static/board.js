@@ -100,15 +100,23 @@ function kept(value) {
   return null;
 }
 
+// The trade open.js asked for as the page's head was read, if it is the one this page would ask
+// for now (its link's pass and layout, nothing shown yet); taken once.
+function opening() {
+  const early = window.boardOpening;
+  window.boardOpening = null;
+  return early && !state && early.pass === pass && early.layout === layout() ? early.answer : null;
+}
+
 async function freshPagePass() {
   if (pagePass && Date.now() < pagePassUntil) return true;
-  const response = await fetch(new URL("api/pass", location.href), {
+  const response = await (opening() || fetch(new URL("api/pass", location.href), {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     // A page with nothing shown yet asks for its first state with the pass: its board is drawn
     // before the socket opens (which then says this version and is sent nothing again).
     body: JSON.stringify(state ? { pass } : { pass, layout: layout() }),
-  });
+  }));
   const body = await response.json().catch(() => ({}));
   if (!response.ok) { refused(body.text || ""); return false; }
   pagePass = body.pass;
