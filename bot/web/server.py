@@ -415,6 +415,7 @@ async def _heard(app: web.Application, viewer: Pass, page: OpenPage, data: str) 
                 return
             assert viewer.user_id is not None, "a spectator's pass was refused above"
             user = User(viewer.platform, viewer.user_id, viewer.name, language=viewer.language)
+            page.acted = True           # the refresh its move causes sends this page first
             reply = await app[SERVICE].page_press(viewer.game_id, user, payload)
             await _send(page, {"type": "reply", "ok": reply.ok, "text": reply.text, "refused": reply.refused})
         case None:
