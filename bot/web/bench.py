@@ -333,11 +333,13 @@ def main(argv: list[str] | None = None) -> None:
                              "bytes per move, tap to own page; bot.web.pagebench)")
     parser.add_argument("--game", action="append", choices=sorted(KINDS),
                         help="with --browser: this game only (again for more; default: every game)")
+    parser.add_argument("--watchers", type=int, default=0,
+                        help="with --browser: spectators' pages of the game open meanwhile (a view each)")
     args = parser.parse_args(argv)
     if args.browser:
         from .pagebench import run as run_pages
 
-        asyncio.run(run_pages(args.game))
+        asyncio.run(run_pages(args.game, max(args.watchers, 0)))
         return
     if args.serve:
         asyncio.run(serve(args.serve))

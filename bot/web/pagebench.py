@@ -15,6 +15,9 @@ For each registered game, one seat's page (360×640) on a board served from a fr
     that followed it, p50 and p99 (goal: p99 100 ms on loopback); and the same from before the
     driver's click (Playwright's own checks and round trips through DevTools included, 40-50 ms
     of it at p50: the figure this printed before 2026-11-29).
+With ``--watchers N``, N spectators' pages of the game are open meanwhile (WebSockets, each a view of
+its own: a language and a layout), as in a game watched from its group: each tap's refresh builds
+their views too.
 Needs Playwright and chromium (``BOARDCHAT_CHROMIUM``, else ``chromium`` on the PATH). Prints figures;
 asserts nothing.
 """
@@ -22,6 +25,8 @@ asserts nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import random
 import shutil
@@ -30,6 +35,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import aiohttp
 
 from bot.contract import Chat, User
 from bot.games import KINDS
@@ -47,6 +54,8 @@ SEEN_DRAWN = f"() => {{ if (!({DRAWN})) return false; window.benchDrawnAt ??= pe
 LOADED_BY_DRAWING = """() => performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource"))
     .filter((entry) => entry.responseEnd <= window.benchDrawnAt).reduce((sum, entry) => sum + entry.transferSize, 0)"""
 MOBILE = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 750e3 / 8}
+# The watchers' views: a language and a layout each.
+WATCHERS = [(language, layout) for language in ("en", "de", "it", "fr") for layout in ("portrait", "landscape")]
 READY = ("document.querySelector('#final:not([hidden])') || "
          "document.querySelector('[data-act]:not([disabled]), [data-open]')")
 
@@ -87,7 +96,21 @@ async def _game(service: GameService, game: str) -> int:
     return info.game_id
 
 
-async def one_game(browser: Any, game: str, work: Path) -> dict[str, float]:
+async def _watch(board: WebBoard, game_id: int, session: aiohttp.ClientSession, n: int) -> asyncio.Task[None]:
+    """A spectator's page of the game (the ``n``-th view of ``WATCHERS``), read until it closes."""
+    language, layout = WATCHERS[n % len(WATCHERS)]
+    link = board.link(game_id, "terminal", None, f"Guest {n}", language, seconds=3600)
+    ws = await session.ws_connect(f"{board.local_url}/live", params={"t": link.split("#t=", 1)[1]})
+    await ws.send_str(json.dumps({"type": "hello", "since": None, "layout": layout, "at": None}))
+
+    async def read() -> None:
+        async for _ in ws:
+            pass
+
+    return asyncio.get_running_loop().create_task(read())
+
+
+async def one_game(browser: Any, game: str, work: Path, watchers: int = 0) -> dict[str, float]:
     service = await GameService.open(str(work / f"{game}.sqlite3"))
     board = await WebBoard.start(service, WebSettings(port=0))
     try:
@@ -115,7 +138,13 @@ async def one_game(browser: Any, game: str, work: Path) -> dict[str, float]:
                                                             "uploadThroughput": -1})
         await cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
         transfer.bytes = 0
-        taps, driven = await _play(page)
+        async with aiohttp.ClientSession() as session:
+            watching = [await _watch(board, game_id, session, n) for n in range(watchers)]
+            taps, driven = await _play(page)
+            for task in watching:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         info = await service.game_info(game_id=game_id)
         assert info is not None, f"game {game_id} is gone"
         moves = info.moves
@@ -175,7 +204,7 @@ def _p99(values: list[float]) -> float:
     return statistics.quantiles(values, n=100)[98]
 
 
-async def run(games: list[str] | None = None) -> None:
+async def run(games: list[str] | None = None, watchers: int = 0) -> None:
     from playwright.async_api import async_playwright
 
     executable = os.environ.get("BOARDCHAT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -186,7 +215,7 @@ async def run(games: list[str] | None = None) -> None:
             print(f"{'game':18} {'first board':>11} {'before it':>10} {'per move':>9} {'moves':>6} "
                   f"{'tap p50':>8} {'tap p99':>8}   {'from before the driver p50 / p99':>32}")
             for game in games or sorted(KINDS):
-                got = await one_game(browser, game, work)
+                got = await one_game(browser, game, work, watchers)
                 print(f"{game:18} {got['first_board_s']:>9.2f} s {got['first_kib']:>6.0f} KiB "
                       f"{got['kib_per_move']:>5.1f} KiB {got['moves']:>6} {got['tap_p50_ms']:>5.0f} ms "
                       f"{got['tap_p99_ms']:>5.0f} ms   {got['driven_p50_ms']:>20.0f} / {got['driven_p99_ms']:.0f} ms")
