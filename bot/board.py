@@ -9,12 +9,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal, get_args
+from urllib.parse import urlencode
 
 # How a page lays its pictures out: the map beside its panel, or above it (a phone's).
 Layout = Literal["landscape", "portrait"]
 LAYOUTS: tuple[str, ...] = get_args(Layout)
 # Who looks at a game's open page: a user id (None: a spectator), language, layout.
 Viewer = tuple[str | None, str, str]
+# A board link's query: its game's kind and language, neither secret nor signed (the pass, in the
+# fragment, decides the game), so the page's answer can name the game's static board for preloading.
+LINK_GAME, LINK_LANGUAGE = "game", "lang"
+
+
+def link_query(kind: str | None, language: str) -> str:
+    """A board link's query (``?game=<kind>&lang=<language>``, before its ``#t=<pass>``); "" without
+    a kind: the page opens all the same, only without its static board preloaded."""
+    return "" if kind is None else "?" + urlencode({LINK_GAME: kind, LINK_LANGUAGE: language})
 
 
 class BadPass(ValueError):

@@ -44,11 +44,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import urlencode
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from bot.board import BadPass, Pass, PicturesBusy
+from bot.board import LINK_GAME, LINK_LANGUAGE, BadPass, Pass, PicturesBusy, link_query
 from bot.contract import BoardAPI, User
 from bot.pagestate import PageState, Picture
 from bot.service.tokens.passes import PAGE_PASS_SECONDS, SEAT_PASS_SECONDS
@@ -90,9 +89,6 @@ DRAWING_AHEAD: web.AppKey[set[asyncio.Task[bytes | None]]] = web.AppKey("drawing
 LAYOUTS = ("landscape", "portrait")
 # Which layout a page asks for, as the page's ``layout()`` decides it (board.js: narrower than 700 px).
 LAYOUT_MEDIA = {"portrait": "(width < 700px)", "landscape": "(width >= 700px)"}
-# A link's query (``WebBoard.link``): its game's kind and language, neither secret nor signed, so the
-# page's answer can name the game's static board for preloading (the pass, in the fragment, is not sent).
-LINK_GAME, LINK_LANGUAGE = "game", "lang"
 
 
 class BoardService(BoardAPI, OpsService, Protocol):
@@ -195,12 +191,6 @@ async def board_page(request: web.Request) -> web.StreamResponse:
                               f'<meta name="no-link" content="{_escape(t(_language(request), "web.err.no_link"))}">')
     preload = ", ".join((PRELOAD, *_art_preload(request.query.get(LINK_GAME), request.query.get(LINK_LANGUAGE))))
     return web.Response(text=page, content_type="text/html", headers={"Cache-Control": "no-store", "Link": preload})
-
-
-def link_query(kind: str | None, language: str) -> str:
-    """A board link's query: its game's kind and language (``?game=...&lang=...``), so the page's
-    answer preloads the game's static board; "" without a kind (the page opens all the same)."""
-    return "" if kind is None else "?" + urlencode({LINK_GAME: kind, LINK_LANGUAGE: language})
 
 
 def _art_preload(game: str | None, language: str | None) -> list[str]:
