@@ -538,11 +538,13 @@ function shape([kind, flat, fill, stroke, width, radius]) {
 const ALONG = { l: "start", m: "middle", r: "end" };
 const ACROSS = { a: "text-before-edge", t: "text-before-edge", m: "central", s: "alphabetic", b: "alphabetic", d: "text-after-edge" };
 
-function words([value, x, y, size, bold, fill, anchor, length]) {
+function words([value, x, y, size, bold, fill, anchor, length, halo, haloFill]) {
   const node = svg("text", {
     x, y, "font-size": size, "font-weight": bold ? "bold" : "normal", fill,
     "text-anchor": ALONG[anchor[0]] || "start", "dominant-baseline": ACROSS[anchor[1]] || "text-before-edge",
   });
+  // A rim round the letters (PIL's stroke: ``halo`` wide outside them), under the fill.
+  if (halo) for (const [name, value] of [["stroke", haloFill], ["stroke-width", 2 * halo], ["paint-order", "stroke"], ["stroke-linejoin", "round"]]) node.setAttribute(name, value);
   const lines = value.split("\n");
   if (lines.length > 1) {
     // Lines one under the other, the block placed by its anchor as PIL's multiline_text places it.
