@@ -39,18 +39,26 @@ DEFAULTS = {field.name: field.default for field in msgspec.structs.fields(PageSt
             if field.default is not msgspec.NODEFAULT}
 
 
+DIGEST = 16          # bytes of a part's digest
+
+
 def _digest(part: bytes) -> bytes:
-    return hashlib.blake2b(part, digest_size=16).digest()
+    return hashlib.blake2b(part, digest_size=DIGEST).digest()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Sent:
     """What a page holds, as the digests of its state's parts: all a socket keeps of the last state
-    sent on it. One per distinct state, shared by every page it was sent to (compared by identity)."""
+    sent on it. One per distinct state, shared by every page it was sent to (compared by identity):
+    about 3 KB (a 40-line log and two pictures), so a page holds at most that, and most pages share."""
 
     fields: dict[str, bytes]                 # each field present -> its JSON's digest
     pictures: dict[str, bytes]               # each picture's name -> its JSON's digest
-    log: tuple[bytes, ...]                   # each log line's digest
+    log: bytes                               # each log line's digest, one after the other
+
+    @property
+    def lines(self) -> int:
+        return len(self.log) // DIGEST
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -86,7 +94,7 @@ def cut(state: PageState) -> Cut:
             fields[name] = ENCODE.encode(value)
     full = b"{" + b",".join(b'"' + name.encode() + b'":' + part for name, part in fields.items()) + b"}"
     sent = Sent({name: _digest(part) for name, part in fields.items()},
-                {name: _digest(part) for name, part in pictures}, tuple(_digest(line) for line in log))
+                {name: _digest(part) for name, part in pictures}, b"".join(_digest(line) for line in log))
     return Cut(fields, pictures, log, full, sent)
 
 
@@ -124,17 +132,18 @@ def delta(version: int, held: Sent, state: Cut) -> str:
             pictures = [msgspec.Raw(ENCODE.encode(shown) if held.pictures.get(shown) == state.sent.pictures[shown]
                                     else picture) for shown, picture in state.pictures]
         elif name == "log" and (drop := _kept_from(held.log, state.sent.log)) is not None:
-            log = LogTail(drop, [msgspec.Raw(line) for line in state.log[len(held.log) - drop:]])
+            log = LogTail(drop, [msgspec.Raw(line) for line in state.log[held.lines - drop:]])
         else:
             changed[name] = msgspec.Raw(part)
     return ENCODE.encode(Delta(version, changed, same, pictures, log)).decode()
 
 
-def _kept_from(held: tuple[bytes, ...], new: tuple[bytes, ...]) -> int | None:
-    """The fewest first lines of ``held`` to drop so that the rest begins ``new`` (None: no line kept)."""
-    for drop in range(len(held)):
-        kept = len(held) - drop
-        if kept <= len(new) and held[drop:] == new[:kept]:
+def _kept_from(held: bytes, new: bytes) -> int | None:
+    """The fewest first lines of the log ``held`` to drop so that the rest begins the log ``new``
+    (each a line's digests one after the other); None: no line kept."""
+    for drop in range(len(held) // DIGEST):
+        kept = len(held) - drop * DIGEST
+        if kept <= len(new) and held[drop * DIGEST:] == new[:kept]:
             return drop
     return None
 
