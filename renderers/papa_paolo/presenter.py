@@ -63,6 +63,7 @@ class PapaPaoloPresenter(Presenter):
     image_prefix = "papa"
     private_pictures = True
     text_prefix = "papa"
+    mapscene = ".mapscene"      # its board drawn in a page from a scene
 
     def colour_name(self, colour: str, language: str) -> str | None:
         return words.colour_word(colour, language) if colour in COLOUR_EMOJI else None
