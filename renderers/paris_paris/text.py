@@ -136,9 +136,10 @@ def narrate(events: Iterable[E.Event], *, players: Sequence[str], language: str 
 
 # A line depends only on its event (frozen, compared by value), the names and the language, and
 # the same events are told again and again: a cycle's moves in each edit of its prompt, then in the
-# closing edit, the summary and the picture's description. Enough lines for the cycles under way
-# in a few thousand games; within one move's messages every repeat is found.
-@lru_cache(maxsize=8192)
+# closing edit, the summary and the picture's description. Enough lines for the cycles under way in
+# a few hundred games; within one move's messages every repeat is found. (Not more: each line kept
+# is a few objects more for every full garbage collection to walk.)
+@lru_cache(maxsize=2048)
 def _narrated(event: E.Event, players: tuple[str, ...], language: str) -> str | None:
     return narrate_event(event, players=players, language=language)
 
