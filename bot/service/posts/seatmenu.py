@@ -107,10 +107,14 @@ class SeatChoices:
 
     def payload(self, choice: Any) -> str:
         """The signed payload that makes ``choice`` (one of the seat's legal choices)."""
-        written = str(choice)
-        if written not in self._payloads:
-            self._payloads[written] = self.codec.encode("c", *self._bound, self._index[written])
-        return self._payloads[written]
+        return self._payload(str(choice))
+
+    def _payload(self, written: str) -> str:
+        """The signed payload of the legal choice written ``written``."""
+        text = self._payloads.get(written)
+        if text is None:
+            text = self._payloads[written] = self.codec.encode("c", *self._bound, self._index[written])
+        return text
 
     def menu(self, group_key: str | None = None) -> SeatMenu:
         """The top menu, or the submenu ``group_key`` opens."""
@@ -121,8 +125,8 @@ class SeatChoices:
 
     def _item(self, item: Any) -> SeatItem:
         if item.choice is not None:
-            return SeatItem(item.label, self.payload(item.choice), str(item.choice), None, item.colour, item.key,
-                            item.letter)
+            written = str(item.choice)
+            return SeatItem(item.label, self._payload(written), written, None, item.colour, item.key, item.letter)
         assert item.group is not None, "a menu item makes a choice or opens a submenu"
         return SeatItem(item.label, self.codec.encode("o", *self._bound, item.group), None, item.group, item.colour,
                         item.key, item.letter)

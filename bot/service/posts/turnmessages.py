@@ -250,7 +250,7 @@ class TurnMessages:
 
     def private_events(self, events: Sequence[Event]) -> list[OutRow]:
         """Each private event (a secret dealt or changed) as a message to its seat's player, in its notes slot."""
-        meta, match = self.meta, self.match
+        meta = self.meta
         out = []
         for event in events:
             if event.visible_to(None):
