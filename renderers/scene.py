@@ -80,7 +80,8 @@ class Words:
     """A line of text as the picture draws it: at (x, y) by ``anchor`` (PIL's: "la", "lm", "mm",
     "ra" ...), ``size`` pixels, and ``length`` wide in the picture's font (the page fits it to that).
     Several lines (``text`` with newlines, as PIL's ``multiline_text`` with no spacing) are centred
-    on one another, and ``length`` is the widest's."""
+    on one another, and ``length`` is the widest's. ``halo``: a rim that wide round the letters, in
+    ``halo_fill`` (PIL's stroke), keeping them readable over lines."""
 
     text: str
     x: float
@@ -90,9 +91,14 @@ class Words:
     fill: str
     anchor: str
     length: float
+    halo: float = 0.0
+    halo_fill: str | None = None
 
     def wire(self) -> list[Any]:
-        return [self.text, _n(self.x), _n(self.y), self.size, int(self.bold), self.fill, self.anchor, _n(self.length)]
+        out = [self.text, _n(self.x), _n(self.y), self.size, int(self.bold), self.fill, self.anchor, _n(self.length)]
+        if self.halo:
+            out += [_n(self.halo), self.halo_fill]
+        return out
 
 
 Drawn = Piece | Shape | Words
@@ -161,7 +167,7 @@ class Recorder:
         assert font is not None, "the pictures always name their font"
         bold = "Bold" in str(getattr(font, "path", ""))
         self.drawn.append(Words(text, xy[0], xy[1], int(font.size), bold, _rgb(fill) or "#000000", anchor or "la",
-                                font.getlength(text)))
+                                font.getlength(text), stroke_width, _rgb(stroke_fill) if stroke_width else None))
 
     def multiline_text(self, xy: Point, text: str, fill: Any = None, font: ImageFont.FreeTypeFont | None = None,
                        anchor: str | None = None, align: str = "left", spacing: float = 0) -> None:

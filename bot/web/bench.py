@@ -42,12 +42,14 @@ from bot.games import KINDS
 from bot.service import GameService
 from bot.service.tokens.passes import SEAT_PASS_SECONDS, Passes
 
+from . import frames
+
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
 PLATFORM = "bench"
 PEOPLE = ("Ann", "Bob", "Cid", "Dee")
 LANGUAGES = ("en", "en", "en", "en", "en", "de", "it", "fr")     # mostly the group's own language
 LAYOUTS = ("portrait", "portrait", "landscape")
-VERSION = re.compile(r'^\{"type":"state","version":(\d+),')
+VERSION = re.compile(r'^\{"type":"(?:state|delta)","version":(\d+),')     # a whole state, or what changed
 
 
 def visitor_address(n: int) -> str:
@@ -147,8 +149,15 @@ class BenchPage:
                 self.version = version
                 self.arrived[version] = time.perf_counter()
                 if self.seat is not None:
-                    self.last = json.loads(msg.data)
+                    self.last = self.merged(msg.data)
                 bench.heard(self)
+
+    def merged(self, data: str) -> dict:
+        """The state the page holds after the frame ``data`` (a whole one, or what changed: ``frames``)."""
+        frame = frames.decoded(data)
+        if frame is None or self.last is None:
+            return dict(json.loads(data))
+        return {"type": "state", "version": frame.version, "state": frames.merged(self.last["state"], frame)}
 
 
 class Bench:

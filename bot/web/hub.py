@@ -10,6 +10,10 @@ A stream per viewer: a page is sent a state only when what it shows changed, and
 ``version`` counts that viewer's own changes (``ViewerStream``), never the game's commits. A seat's
 private steps (Papà Paolo's plans, each a commit) change nothing the other pages show, so they are
 sent nothing, and no number on their states moves with those steps.
+
+Delta frames (``frames.py``): a socket's first state is sent whole, and every later one as what
+changed since the last state sent on that socket. A page keeps only the digests of that state's
+parts (``frames.Sent``, shared by every page it was sent to).
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ import hashlib
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Collection, Iterable
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import TypeVar
 from urllib.parse import urlencode
 
 import msgspec
@@ -31,13 +35,12 @@ from bot.board import PageRequest, Viewer
 from bot.contract import BoardAPI
 from bot.pagestate import PageState, Picture, PictureName, ShownPicture
 
-from . import art
+from . import art, frames
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 KEPT_STREAMS = 20_000      # viewers' streams remembered (a page resuming finds its own; ~300 bytes each)
 RESUMABLE = 5_000_000      # a stream begun for a page resuming at a version past this starts again at 0
-STATE = msgspec.json.Encoder()     # a page's state as JSON: compact, its text as UTF-8 (not escaped)
 
 
 @dataclass(eq=False)
@@ -52,7 +55,7 @@ class OpenPage:
     at: int | None = None          # a finished game's move being reviewed (None: now)
     version: int = -1              # the version of the state it was sent last
     seat: int | None = None
-    sent: dict[str, Any] = field(default_factory=dict)
+    held: frames.Sent | None = None   # what the state last sent on this socket was (None: nothing yet)
     acted: bool = False            # it sent a move since its last refresh: its own state goes first
 
     @property
@@ -68,11 +71,12 @@ def picture_source(render: PictureName) -> str:
     return "picture?" + urlencode(render.query())
 
 
-def shown(state: PageState) -> str:
-    """The JSON of what a page shows for ``state``: pictures named by their endpoint query, and a
-    picture the page draws itself with its scene (the game's art by its content-named address)."""
+def shown(state: PageState) -> frames.Cut:
+    """What a page shows for ``state``, cut into its parts (``frames.cut``; ``full``: its JSON):
+    pictures named by their endpoint query, and a picture the page draws itself with its scene
+    (the game's art by its content-named address)."""
     pictures = [_shown_picture(state.game.kind, p) for p in state.pictures or () if isinstance(p, Picture)]
-    return STATE.encode(msgspec.structs.replace(state, pictures=pictures)).decode()
+    return frames.cut(msgspec.structs.replace(state, pictures=pictures))
 
 
 def _shown_picture(game: str, picture: Picture) -> ShownPicture:
@@ -88,19 +92,18 @@ async def art_ready(states: Iterable[PageState]) -> None:
                 await art.prepare(state.game.kind, picture.scene.art())
 
 
-def message(version: int, body: str) -> str:
-    """The frame a page receives: what it shows (``shown``) and its stream's version."""
-    return f'{{"type":"state","version":{version},"state":{body}}}'
-
-
 @dataclass(frozen=True, slots=True)
 class Opening:
     """A viewer's state as a page opening is shown it: the state, its version in the viewer's
-    stream, and the frame the socket sends for it (``message``)."""
+    stream, its parts, and its whole frame (``frames.whole``)."""
 
     state: PageState
     version: int
-    message: str
+    shown: frames.Cut
+
+    @property
+    def message(self) -> str:
+        return frames.whole(self.version, self.shown)
 
 
 @dataclass(slots=True)
@@ -110,9 +113,9 @@ class ViewerStream:
     version: int = 0
     digest: bytes = b""
 
-    def show(self, body: str) -> bool:
+    def show(self, body: bytes) -> bool:
         """Note ``body`` as shown now; whether it differs from the last (the version moved on)."""
-        digest = hashlib.blake2b(body.encode(), digest_size=16).digest()
+        digest = hashlib.blake2b(body, digest_size=16).digest()
         if digest == self.digest:
             return False
         self.version += 1
@@ -235,18 +238,17 @@ class Hub:
         views = await self.service.views(game_id, {page.viewer for page in pages})
         if views is None:
             return
-        texts: dict[Viewer, str] = {}
+        cuts: dict[Viewer, frames.Cut] = {}
         await art_ready(views.values())
         for viewer, state in views.items():
-            body = shown(state)
-            stream = self.stream(game_id, viewer)
-            stream.show(body)
-            texts[viewer] = message(stream.version, body)
+            cuts[viewer] = shown(state)
+            self.stream(game_id, viewer).show(cuts[viewer].full)
+        made = frames.Frames()
         for page in pages:
             page.seat = views[page.viewer].seat
             stream = self.stream(game_id, page.viewer)
             if stream.version != page.version:
-                await self.send(page, texts[page.viewer], stream.version)
+                await self.send(page, cuts[page.viewer], stream.version, made)
 
     async def seat(self, page: OpenPage) -> int | None:
         if page.user_id is None:
@@ -265,7 +267,7 @@ class Hub:
             return False
         # A finished game stepped through: a view of the past, outside the page's live stream.
         await art_ready((state,))
-        await self.send(page, message(max(page.version, 0), shown(state)), page.version)
+        await self.send(page, shown(state), page.version)
         return True
 
     async def _show_live(self, page: OpenPage) -> bool:
@@ -274,7 +276,7 @@ class Hub:
             return False
         page.seat = opening.state.seat
         if opening.version != page.version:
-            await self.send(page, opening.message, opening.version)
+            await self.send(page, opening.shown, opening.version)
         return True
 
     async def opening(self, game_id: int, viewer: Viewer) -> Opening | None:
@@ -292,13 +294,18 @@ class Hub:
         await art_ready((state,))
         body = shown(state)
         stream = self.stream(game_id, viewer, resuming_at=resuming_at)
-        stream.show(body)
-        return Opening(state, stream.version, message(stream.version, body))
+        stream.show(body.full)
+        return Opening(state, stream.version, body)
 
     @staticmethod
-    async def send(page: OpenPage, text: str, version: int) -> None:
+    async def send(page: OpenPage, state: frames.Cut, version: int, made: frames.Frames | None = None) -> None:
+        """Send ``page`` ``state`` under ``version``: whole on a socket that was sent nothing yet,
+        else as what changed since the state last sent on it (``frames``)."""
         if page.ws.closed:
             return
+        # Noted before the send's first await: the next frame is made against this one, in order.
+        text = (made or frames.Frames()).frame(max(version, 0), page.held, state)
         page.version = version
+        page.held = state.sent
         with contextlib.suppress(ConnectionError, RuntimeError):   # gone: its handler removes it
             await page.ws.send_str(text)

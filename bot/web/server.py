@@ -24,7 +24,8 @@ Messages on the WebSocket (JSON, one per frame). The page sends
   {"type": "act", "payload": <a choice's signed payload, as the page received it>}
   {"type": "review", "at": <move>}               (a finished game, stepped through)
 (``protocol.py``: a tagged union, checked as it arrives) and receives
-  {"type": "state", "version": n, "state": {...}}   (``bot.pagestate.PageState``)
+  {"type": "state", "version": n, "state": {...}}   (``bot.pagestate.PageState``), a socket's first
+  {"type": "delta", "version": n, "set": {...}, "same": [...], ...}   a later state: what changed (``frames.py``)
   {"type": "reply", "ok": bool, "text": ..., "refused": <code or null>}
   {"type": "error", "code": ..., "text": ...}       (a message it should not have sent; nothing changed)
 A page that reconnects says the version it has ("since") and gets the state only if it moved on.
@@ -390,6 +391,7 @@ async def _heard(app: web.Application, viewer: Pass, page: OpenPage, data: str) 
         case Hello(since=since, layout=layout, at=at):
             page.layout = layout
             page.version = -1 if since is None else since
+            page.held = None        # (re)starting: its next state is sent whole (``frames``)
             page.at = at
             if not await app[HUB].show(page):
                 await _error(page, "unknown_game", viewer.language)

@@ -47,6 +47,16 @@ def render_board(view, *, events: Sequence[Any] = (), language: str = "en", layo
     return pieces.png(flow(blocks, WIDTHS[layout], title(view, events, language), SCALE[layout]))
 
 
+def board_drawing(view, events: Sequence[Any], language: str, layout: str, d: Any) -> tuple[int, int]:
+    """What ``render_board`` draws on its paper, drawn on ``d`` (a scene's ``Recorder``): the
+    picture's width and height."""
+    layout = layout if layout in WIDTHS else "landscape"
+    blocks = _blocks(view, events, language, layout)
+    places, width, height = flow_places([(w, h) for w, h, _ in blocks], WIDTHS[layout], SCALE[layout])
+    paint_flow(d, blocks, places, width, title(view, events, language), SCALE[layout])
+    return width, height
+
+
 def _blocks(view, events: Sequence[Any], language: str, layout: str) -> list[Block]:
     """The board's blocks in the order they flow: the grid, the staircase, the players, the neighbourhoods."""
     k = SCALE[layout]
@@ -80,14 +90,18 @@ def title(view, events: Sequence[Any], language: str) -> str:
 
 def flow(blocks: list[Block], width: int, title: str, k: float = 1.0) -> Image.Image:
     """Place blocks left to right, wrapping; the picture is as tall as they need."""
-    gap = round(GAP * k)
     places, width, height = flow_places([(w, h) for w, h, _ in blocks], width, k)
     img = Image.new("RGB", (width, height), style.PAPER)
-    d = ImageDraw.Draw(img)
+    paint_flow(ImageDraw.Draw(img), blocks, places, width, title, k)
+    return img
+
+
+def paint_flow(d: Any, blocks: list[Block], places: list[tuple[int, int]], width: int, title: str, k: float) -> None:
+    """The title and the blocks at their ``places`` (``flow_places``), on ``d``."""
+    gap = round(GAP * k)
     draw.text(d, (gap, round(16 * k)), title, round(28 * k), bold=True, max_width=width - 2 * gap)
     for (x, y), (_, _, fn) in zip(places, blocks, strict=True):
         fn(d, x, y)
-    return img
 
 
 def flow_places(sizes: Sequence[tuple[int, int]], width: int, k: float = 1.0,

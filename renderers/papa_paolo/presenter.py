@@ -63,6 +63,7 @@ class PapaPaoloPresenter(Presenter):
     image_prefix = "papa"
     private_pictures = True
     text_prefix = "papa"
+    mapscene = ".mapscene"      # its board drawn in a page from a scene
 
     def colour_name(self, colour: str, language: str) -> str | None:
         return words.colour_word(colour, language) if colour in COLOUR_EMOJI else None
@@ -337,14 +338,14 @@ def _item(step: Step, view, language: str, keys: dict,
     if isinstance(step, numbered):
         square = step.square
         key = keys[square]
-        label = f"{key} · 📦" if isinstance(step, Drop) else str(key)
+        label = t(language, "papa.btn.drop_at", key=key) if isinstance(step, Drop) else str(key)
         if isinstance(step, From | Put):
             # what the pizzeria holds once the trips already planned have taken theirs
             pizzas = next((q.pizzas for q in view.neighbourhoods[view.viewer] if (q.x, q.y) == square), 0) \
                 if view.viewer is not None else 0
             pizzas -= pizzas_taken(view.draft)[square] if isinstance(step, From) else 0
-            label = t(language, "papa.btn.from", key=key, pizzas=pizzas) if isinstance(step, From) \
-                else f"{key} · 🍕{pizzas}"
+            label = t(language, "papa.btn.from" if isinstance(step, From) else "papa.btn.put", key=key,
+                      pizzas=pizzas)
         elif isinstance(step, StepTo):
             label = t(language, "papa.btn.step", key=key)
         return MenuItem(label, choice=step, key=key)
@@ -359,8 +360,10 @@ def _item(step: Step, view, language: str, keys: dict,
         sign = f"{COLOUR_EMOJI[C.CITY_TILES[tile].colour]}{C.CITY_TILES[tile].houses}" if tile else "—"
         return MenuItem(f"{words.space_name(step.space)} {sign}", choice=step)
     if isinstance(step, Split):
-        parts = " · ".join(f"{keys.get(p, '?')}×{k}" for p, k in step.parts)
-        return MenuItem(f"🍕 {parts}", choice=step)
+        # "Place: 1 pizza → 1 · 2 pizzas → 2": how many go to each numbered pizzeria, in words (a
+        # label opening with a number would read as the map's number of one place)
+        parts = [t(language, "papa.btn.split_part", count=k, key=keys.get(p, "?")) for p, k in step.parts]
+        return MenuItem(t(language, "papa.btn.split", parts=" · ".join(parts)), choice=step)
     return MenuItem(_label(step, view, language), choice=step)
 
 
@@ -473,7 +476,7 @@ def _plan_prompt(view, language: str, surface: str) -> str:
     """Phase 5: where the plan stands, then what the choices offered now do (and only those)."""
     draft = view.draft or {}
     tile = view.delivery_held[view.viewer]
-    limits = words.delivery_text(tile, language) if tile else ""
+    limits = words.delivery_limits(tile, language) if tile else ""
     kinds = {type(parse(s)) for s in view.legal}
     if draft.get("cur"):
         ways = [t(language, f"papa.prompt.trip_{kind.verb}") for kind in (StepTo, Drop, EndTrip, UndoTrip)

@@ -40,11 +40,12 @@ def action_word(action: str, language: str) -> str:
 
 
 def tile_text(tile_id: str | None, language: str) -> str:
-    """A city tile in a few signs: its colour, houses and id ("🟥 2🏠 R14")."""
+    """A city tile: its colour, id and houses ("🟥 R14 · 2 houses"); the houses in words, since an
+    emoji alone says nothing without an emoji font (the page shows the colour as a named chip)."""
     if tile_id is None:
         return "—"
     tile = C.CITY_TILES[tile_id]
-    return f"{COLOUR_EMOJI[tile.colour]} {tile.houses}🏠 {tile_id}"
+    return t(language, "papa.city_tile", emoji=COLOUR_EMOJI[tile.colour], tile=tile_id, houses=tile.houses)
 
 
 def delivery_name(tile_id: str) -> str:
@@ -58,6 +59,14 @@ def delivery_text(tile_id: str, language: str) -> str:
     """"T1 (🍕≤2, ↔≤2)": a delivery tile's name and limits."""
     tile = C.DELIVERY_TILES[tile_id]
     return t(language, "papa.delivery_tile", tile=delivery_name(tile_id), pizzas=tile.max_pizzas,
+             distance=tile.max_distance)
+
+
+def delivery_limits(tile_id: str, language: str) -> str:
+    """"T1 (up to 2 pizzas, 2 squares)": a delivery tile's name and limits in words, for prompts and
+    the log (the seat's board picture keeps the short signs of ``delivery_text``)."""
+    tile = C.DELIVERY_TILES[tile_id]
+    return t(language, "papa.delivery_limits", tile=delivery_name(tile_id), pizzas=tile.max_pizzas,
              distance=tile.max_distance)
 
 
@@ -181,7 +190,7 @@ def _phase_line(e: Any, who: str, players: Sequence[str], language: str) -> str 
     if k == "late_declined":
         return t(language, "papa.ev.late_declined", player=who)
     if k == "delivery_tile_taken":
-        return t(language, "papa.ev.delivery_tile", player=who, tile=delivery_text(e.tile, language))
+        return t(language, "papa.ev.delivery_tile", player=who, tile=delivery_limits(e.tile, language))
     if k == "investment_resolved":
         return t(language, f"papa.ev.resolved_{e.how}", player=who, tile=e.tile)
     if k == "plan_submitted":
@@ -214,7 +223,7 @@ def board_text(view, language: str) -> str:
             cells.append(f"{space_name((r, c))} {tile_text(view.grid[r * cols + c], language)}{mark}")
         lines.append(" · ".join(cells))
     lines.append(t(language, "papa.board.delivery", tiles=", ".join(
-        delivery_text(d, language) for d in view.delivery_tiles)))
+        delivery_limits(d, language) for d in view.delivery_tiles)))
     lines.append(t(language, "papa.board.investment", tiles=", ".join(
         investment_text(i, language) for i in view.investment_open) or "—"))
     for seat in view.order:

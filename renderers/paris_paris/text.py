@@ -8,6 +8,7 @@ language asked for; station names stay French (they are names of places).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from engine.paris_paris import events as E
 from engine.paris_paris.actions import Tile
@@ -122,14 +123,25 @@ def _colour_words(colour: str, language: str) -> str:
 def narrate(events: Iterable[E.Event], *, players: Sequence[str], language: str = "en",
             viewer: int | None = None) -> list[str]:
     """One line per event that ``viewer`` may see (None: the public), in order."""
+    names = tuple(players)
     lines = []
     for event in events:
         if not event.visible_to(viewer):
             continue
-        line = narrate_event(event, players=players, language=language)
+        line = _narrated(event, names, language)
         if line:
             lines.append(line)
     return lines
+
+
+# A line depends only on its event (frozen, compared by value), the names and the language, and
+# the same events are told again and again: a cycle's moves in each edit of its prompt, then in the
+# closing edit, the summary and the picture's description. Enough lines for the cycles under way in
+# a few hundred games; within one move's messages every repeat is found. (Not more: each line kept
+# is a few objects more for every full garbage collection to walk.)
+@lru_cache(maxsize=2048)
+def _narrated(event: E.Event, players: tuple[str, ...], language: str) -> str | None:
+    return narrate_event(event, players=players, language=language)
 
 
 def board_text(view, *, language: str = "en") -> str:

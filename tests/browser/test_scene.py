@@ -156,3 +156,26 @@ async def test_paris_paris_draws_its_scene_with_initials_over_letterless_shops(b
     assert len(art) == len(set(art)) and not [url for url in fetched if "/picture" in url]
     assert await page.evaluate("window.violations") == []
 
+
+async def test_papa_paolo_draws_its_board_from_its_scene(browser, table):
+    """Papà Paolo's board (no static part: shapes and words over a paper) drawn as its scene says.
+    (While seats plan in private the public board is the phase's start, shown as a picture.)"""
+    game_id = await table.game("papa-paolo", ["Ann"], ai=2)
+    page = await browser.new_page(viewport=PHONE)
+    await page.add_init_script(LISTEN)
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    await page.goto(table.link(game_id, "Ann"))
+    await page.wait_for_function(DRAWN)
+    await play_by_taps(page, seed=5, until=f"{SCENE} && {SCENE}.above.length > 300")
+    await page.wait_for_function(DRAWN)
+    scene = await page.evaluate(f"() => {SCENE}")
+    assert scene["board"].rsplit("/", 1)[1].startswith("paper.") and not scene["pieces"]
+    texts = await page.locator("#world svg.above text").all_text_contents()
+    assert texts == [d[1] for d in scene["above"] if d[0] == "words"]
+    shapes = await page.locator("#world svg.above > :not(text)").count()
+    assert shapes == sum(1 for d in scene["above"] if d[0] not in ("words", "piece"))
+    assert await page.locator("#world img").first.get_attribute("src") == scene["board"]
+    art = [url for url in fetched if "/art/papa-paolo/" in url]
+    assert len(art) == 1 and "/paper." in art[0], "its one art, the paper, fetched once"
+    assert await page.evaluate("window.violations") == []

@@ -213,3 +213,16 @@ def test_final_scores_are_ranked_with_shared_places():
     scores = [int(n) for n in re.findall(r"\d+\. \S+ (\d+)", lines[-1])]
     assert lines[-1].startswith(("Final scores: 1. ", "Final scores: =1. ")) and scores == sorted(view.scores, reverse=True)
     assert sum("over" in line for line in lines) == 1
+
+
+def test_narration_kept_per_event_names_and_language():
+    """Lines are kept (``text._narrated``) by event, names and language: told again, with other names
+    or in another language, every line is what the event itself says there."""
+    game = _full_game_log(3)
+    public = [e for e in game.log if e.visible_to(None)]
+    renamed = ["Xavier", "Yolanda", "Zeno"]
+    for players, lang in ((game.players, "en"), (renamed, "en"), (game.players, "de"), (game.players, "en")):
+        told = text.narrate(public, players=players, language=lang)
+        fresh = [line for e in public if (line := text.narrate_event(e, players=players, language=lang))]
+        assert told == fresh
+    assert any("Xavier" in line for line in text.narrate(public, players=renamed, language="en"))

@@ -275,3 +275,22 @@ async def test_a_hex_typed_that_is_no_choice_now_is_refused_with_the_engine_reas
     await service.press(c, mover, pages[0].payload)         # back on the first page, a hex of the second typed
     reply = await service.move(c, mover, hexes[0].lower())
     assert reply.ok and hexes[0] in reply.text, reply.text
+
+
+def test_a_payload_naming_a_game_is_signed_once_and_still_checked():
+    """A game's board, secret and choices buttons are signed once (``PayloadCodec`` keeps them): the
+    same text each time, what a fresh signature gives, read back by this codec only."""
+    import hmac
+
+    from bot.service.tokens.payloads import ForgedPayload, PayloadCodec
+
+    codec, other = PayloadCodec(b"k" * 32), PayloadCodec(b"j" * 32)
+    for kind in ("w", "m", "h"):
+        first = codec.encode(kind, 7)
+        assert codec.encode(kind, 7) == first and codec.encode(kind, 8) != first
+        body = first.rsplit("_", 1)[0]
+        assert first == f"{body}_{hmac.new(b'k' * 32, f'|{body}'.encode(), 'sha256').hexdigest()[:16]}"
+        assert codec.decode(first).int(0) == 7
+        assert other.encode(kind, 7) != first
+        with pytest.raises(ForgedPayload):
+            other.decode(first)

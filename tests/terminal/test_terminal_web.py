@@ -12,6 +12,7 @@ import aiohttp
 
 from bot.service import GameService
 from bot.terminal.play import EXIT_OK, PlayOptions, run_play
+from bot.web import frames
 
 SHORT_LINK = re.compile(r"http://127\.0\.0\.1:\d+/p/[A-Za-z0-9_-]+$", re.M)
 
@@ -45,8 +46,10 @@ async def test_the_terminal_serves_the_board_and_a_move_there_goes_on_here(tmp_p
             await ws.send_json({"type": "hello", "since": None, "layout": "landscape", "at": None})
             state = (await ws.receive_json())["state"]
             assert state["seat"] == 0 and state["players"][0]["you"]
-            while "choices" not in state:           # the AI may move first
-                state = (await ws.receive_json())["state"]
+            while "choices" not in state:           # the AI may move first (later states: delta frames)
+                frame = frames.decoded((await ws.receive()).data)
+                assert frame is not None
+                state = frames.merged(state, frame)
             await ws.send_json({"type": "act", "payload": state["choices"]["spots"][0]["act"]})
             reply = await ws.receive()
             while reply.type == aiohttp.WSMsgType.TEXT and reply.json()["type"] != "reply":

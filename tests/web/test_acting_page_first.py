@@ -30,9 +30,9 @@ async def test_the_page_that_moved_is_built_and_sent_its_state_before_the_others
         built.append(set(viewers))
         return await views(game_id, viewers)
 
-    async def counted_send(page, text, version):
+    async def counted_send(page, *args):
         sent.append(page.user_id)
-        await send(page, text, version)
+        await send(page, *args)
 
     monkeypatch.setattr(served.service, "views", counted_views)
     monkeypatch.setattr(Hub, "send", staticmethod(counted_send))

@@ -62,14 +62,26 @@ async def test_the_preloaded_art_is_what_the_first_state_shows(served, session):
 async def test_a_forged_or_unknown_kind_preloads_nothing_and_refuses_nothing(served, session):
     await served.board.app[ART_DRAWING]
     for query in ("?game=chess&lang=en", "?game=../../etc/passwd", "?game=map-portrait", "?game=" + "x" * 4000,
-                  f"?game=papa-paolo&game={GAME}", f"?lang=en&game={GAME.upper()}", "?game=",
-                  "?game=papa-paolo&lang=it", "", "?lang=fr"):
+                  f"?game=chess&game={GAME}", f"?lang=en&game={GAME.upper()}", "?game=",
+                  "", "?lang=fr"):
         links = await page_links(served, session, query)
         assert links == PRELOAD, query
     # an unknown language preloads the game's board with the legend in the default language
     for language in ("<script>", "%00", "x" * 4000):
         assert set(preloaded(await page_links(served, session, f"?game={GAME}&lang={language}"))) == {
             url for layout in LAYOUT_MEDIA for url in art.opening_urls(GAME, layout, "en")}
+
+
+async def test_every_game_drawn_in_a_page_preloads_the_art_of_its_every_scene(served, session):
+    """Each registered game's opening art is of its closed set, and its page's answer names it."""
+    await served.board.app[ART_DRAWING]
+    for game, kind in KINDS.items():
+        for layout in LAYOUT_MEDIA:
+            names = kind.presenter.board_art(layout, "en")
+            assert set(names) <= kind.presenter.art_names()
+            assert bool(names) == bool(kind.presenter.art_names()), game
+        links = preloaded(await page_links(served, session, f"?game={game}&lang=en"))
+        assert set(links) == {url for layout in LAYOUT_MEDIA for url in art.opening_urls(game, layout, "en")}
 
 
 async def test_nothing_is_drawn_for_a_preload(served, session, monkeypatch):

@@ -198,7 +198,7 @@ async def exchange(ws, sent: str | bytes) -> list[dict] | None:
             return None
         assert msg.type == aiohttp.WSMsgType.TEXT, (msg.type, msg.data)
         message = json.loads(msg.data)
-        assert message["type"] in ("state", "reply", "error"), message
+        assert message["type"] in ("state", "delta", "reply", "error"), message
         got.append(message)
         if len(got) >= 2 and got[-1]["type"] == "state" and got[-2].get("code") == "bad_message":
             return got[:-2]

@@ -7,7 +7,8 @@ and the set of pictures ``/picture`` answers for its pass.
 
 The pages are real WebSockets (aiohttp's client) on real servers; ``Hub.settled`` is the barrier
 after each action (the refresh it started has sent what it sends), then a probe drains each
-socket (``Page.drained``), so "nothing came" is said without waiting.
+socket (``Page.drained``), so "nothing came" is said without waiting. A delta frame is compared
+both as sent and as the whole state the page holds after it (``web_kit.Page``).
 """
 
 from __future__ import annotations

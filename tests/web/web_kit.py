@@ -14,6 +14,7 @@ from storage.storage_kit import POSTGRES, create_schema_or_skip
 
 from bot.contract import User
 from bot.service import GameService
+from bot.web import frames
 from bot.web.server import WebBoard, WebSettings
 
 PROBE = "not json"          # always answered by one error ("bad_message"), and changes nothing
@@ -28,10 +29,13 @@ def token(board: WebBoard, game_id: int, who: User | None, language: str = "en")
 
 
 class Page:
-    """One open page: its WebSocket, and the messages it received."""
+    """One open page: its WebSocket, and the messages it received. A delta frame is read as the
+    page reads it (``frames.merged`` into the state it holds) and given as that whole state,
+    with the frame itself under "delta"."""
 
     def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.ws = ws
+        self.held: dict[str, Any] | None = None
 
     @classmethod
     async def open(cls, session: aiohttp.ClientSession, url: str, pass_: str, *, since: int | None = None,
@@ -46,7 +50,16 @@ class Page:
     async def receive(self, wait: float = WAIT) -> dict[str, Any]:
         msg = await self.ws.receive(timeout=wait)
         assert msg.type == aiohttp.WSMsgType.TEXT, (msg.type, msg.data, msg.extra)
-        return json.loads(msg.data)
+        message = json.loads(msg.data)
+        if message["type"] == "state":
+            self.held = message["state"]
+        elif message["type"] == "delta":
+            frame = frames.decoded(msg.data)
+            assert frame is not None and self.held is not None, "a delta before any whole state on this socket"
+            self.held = frames.merged(self.held, frame)
+            message = {"type": "state", "version": frame.version, "state": self.held,
+                       "delta": {key: value for key, value in message.items() if key not in ("type", "version")}}
+        return message
 
     async def next_of(self, kind: str, wait: float = WAIT) -> dict[str, Any]:
         """The next message of ``kind`` (those of other kinds before it are skipped)."""

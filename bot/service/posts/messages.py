@@ -21,7 +21,7 @@ from renderers.animation import suffix
 from ..game.model import GameMeta, OutRow
 from ..game.outmessage import Group, MessageBody, Recipient, RenderRequest
 from ..game.turnstate import TurnState
-from ..tokens.payloads import PayloadCodec
+from ..tokens.payloads import PayloadCodec, b36
 from .animation import ANIMATION, spec
 from .links import BOARD
 
@@ -221,8 +221,6 @@ def board_button(label: str, codec: PayloadCodec, meta: GameMeta, kind: str = BO
 
 def game_code(meta: GameMeta) -> str:
     """A short code of the game's deal: with the id it names the game across databases too."""
-    from ..tokens.payloads import b36
-
     return b36(meta.seed % 36 ** 4).rjust(4, "0")
 
 

@@ -11,7 +11,7 @@ back by ``"b"``; the service never reads either key. The chat renders a ``SeatMe
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,15 +44,17 @@ def waiting_line(meta: GameMeta, match: Any, language: str | None = None) -> str
 
 
 def decision_line(meta: GameMeta, kind: GameKind, match: Any, seat: int | None, language: str,
-                  surface: str = CHAT) -> str:
+                  surface: str = CHAT, *, view_of: Callable[[int | None], Any] | None = None) -> str:
     """Who must act and what they choose, for ``seat`` (None: everyone, the group's message).
     Where seats choose in private, an acting seat reads its own question and everyone else only
-    who is still to choose; otherwise everyone reads the public question."""
+    who is still to choose; otherwise everyone reads the public question. ``view_of``: the match's
+    views where they are made already (``match.view`` otherwise)."""
+    view = match.view if view_of is None else view_of
     if private_choices(kind, match):
         if seat is not None and seat in match.to_act():
-            return kind.presenter.prompt_line(match.view(seat), language, surface)
+            return kind.presenter.prompt_line(view(seat), language, surface)
         return waiting_line(meta, match, language)
-    return kind.presenter.prompt_line(match.view(None), language, surface)
+    return kind.presenter.prompt_line(view(None), language, surface)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,11 +92,11 @@ class SeatChoices:
     choice's signed payload, made once."""
 
     def __init__(self, meta: GameMeta, kind: GameKind, match: Any, codec: PayloadCodec, seat: int, language: str,
-                 turn: TurnState | None = None) -> None:
+                 turn: TurnState | None = None, *, view: Any = None) -> None:
         self.kind = kind
         self.codec = codec
         self.language = language
-        self.view = match.view(seat)
+        self.view = match.view(seat) if view is None else view     # ``view``: the seat's, made already
         self.legal = match.legal_choices(seat)
         self._index = {str(choice): i for i, choice in enumerate(self.legal)}
         self._bound = (meta.id, seat, match.moves_by(seat), (meta.turn if turn is None else turn).acting_since(seat))
@@ -105,10 +107,14 @@ class SeatChoices:
 
     def payload(self, choice: Any) -> str:
         """The signed payload that makes ``choice`` (one of the seat's legal choices)."""
-        written = str(choice)
-        if written not in self._payloads:
-            self._payloads[written] = self.codec.encode("c", *self._bound, self._index[written])
-        return self._payloads[written]
+        return self._payload(str(choice))
+
+    def _payload(self, written: str) -> str:
+        """The signed payload of the legal choice written ``written``."""
+        text = self._payloads.get(written)
+        if text is None:
+            text = self._payloads[written] = self.codec.encode("c", *self._bound, self._index[written])
+        return text
 
     def menu(self, group_key: str | None = None) -> SeatMenu:
         """The top menu, or the submenu ``group_key`` opens."""
@@ -119,8 +125,8 @@ class SeatChoices:
 
     def _item(self, item: Any) -> SeatItem:
         if item.choice is not None:
-            return SeatItem(item.label, self.payload(item.choice), str(item.choice), None, item.colour, item.key,
-                            item.letter)
+            written = str(item.choice)
+            return SeatItem(item.label, self._payload(written), written, None, item.colour, item.key, item.letter)
         assert item.group is not None, "a menu item makes a choice or opens a submenu"
         return SeatItem(item.label, self.codec.encode("o", *self._bound, item.group), None, item.group, item.colour,
                         item.key, item.letter)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from bot.contract import Button, User
 from bot.games import GameKind
@@ -73,19 +74,29 @@ class Posts:
 
 class TurnMessages:
     """The messages of ``meta``'s game at its present ``match``, buttons signed by ``codec``,
-    built from ``turn`` (the game's turn state unless given)."""
+    built from ``turn`` (the game's turn state unless given). Built and used at once: the match
+    does not change meanwhile, so each view of it is made once (``view``)."""
 
     def __init__(self, meta: GameMeta, kind: GameKind, match: Match, codec: PayloadCodec,
-                 turn: TurnState | None = None) -> None:
+                 turn: TurnState | None = None, *, views: dict[int | None, Any] | None = None) -> None:
         self.meta = meta
         self.kind = kind
         self.match = match
         self.codec = codec
         self.turn = meta.turn if turn is None else turn
+        self._views: dict[int | None, Any] = {} if views is None else views
 
     def reading(self, turn: TurnState) -> TurnMessages:
-        """The same game's messages, built from ``turn`` instead."""
-        return TurnMessages(self.meta, self.kind, self.match, self.codec, turn)
+        """The same game's messages, built from ``turn`` instead (sharing the views made)."""
+        return TurnMessages(self.meta, self.kind, self.match, self.codec, turn, views=self._views)
+
+    def view(self, seat: int | None = None) -> Any:
+        """The match's view for ``seat`` (None: the public one). A move's messages read the public
+        view in the prompt, its decision line and the cycle's picture, and the acting seat's in its
+        menu: made once each."""
+        if seat not in self._views:
+            self._views[seat] = self.match.view(seat)
+        return self._views[seat]
 
     # ---- the group's turn message (its prompt) ------------------------------------------------
 
@@ -100,7 +111,7 @@ class TurnMessages:
         meta, match, turn = self.meta, self.match, self.turn
         lang = meta.language
         pres = self.kind.presenter
-        view = match.view(None)
+        view = self.view(None)
         moves, _ = pres.split_cycle(cycle_events(match, match.rhythm.cycle))
         lines = [pres.status_line(view, lang), *turn.notes_of(match.rhythm.cycle)]
         lines += pres.narrate(moves, match.players, lang)
@@ -109,7 +120,7 @@ class TurnMessages:
         private = private_choices(self.kind, match)
         # Where the choices are made in private: who is still to act, never what anyone chose.
         lines.append(menu.text if not private and menu is not None and menu.text
-                     else decision_line(meta, self.kind, match, None, lang, surface(meta)))
+                     else decision_line(meta, self.kind, match, None, lang, surface(meta), view_of=self.view))
         lines += [clock] if clock else []
         if not private and turn.browsing and turn.browsing[0] in match.to_act():
             lines.append(t(lang, "bot.msg.choosing_privately", player=meta.seats[turn.browsing[0]].name,
@@ -126,7 +137,8 @@ class TurnMessages:
     def choice_buttons(self, seat: int, group_key: str | None = None) -> tuple[SeatMenu, list[list[Button]]]:
         """The menu of ``seat``'s legal choices (``seatmenu.SeatChoices``) as buttons."""
         lang = self.meta.language
-        menu = SeatChoices(self.meta, self.kind, self.match, self.codec, seat, lang, self.turn).menu(group_key)
+        menu = SeatChoices(self.meta, self.kind, self.match, self.codec, seat, lang, self.turn,
+                           view=self.view(seat)).menu(group_key)
         rows = [[button(item.label, item.payload, colour=item.colour, key=item.key, letter=item.letter) for item in row]
                 for row in menu.rows]
         if menu.back is not None:
@@ -179,7 +191,7 @@ class TurnMessages:
         pres = kind.presenter
         menu, rows = self.choice_buttons(seat, group_key)
         rows.append([board_button(t(lang, "web.btn.board"), self.codec, meta)])
-        view = match.view(seat)
+        view = self.view(seat)
         lines = [pres.status_line(view, lang)]
         label = chat_label(meta)
         if label:
@@ -238,7 +250,7 @@ class TurnMessages:
 
     def private_events(self, events: Sequence[Event]) -> list[OutRow]:
         """Each private event (a secret dealt or changed) as a message to its seat's player, in its notes slot."""
-        meta, match = self.meta, self.match
+        meta = self.meta
         out = []
         for event in events:
             if event.visible_to(None):
@@ -247,7 +259,7 @@ class TurnMessages:
                 if info.is_ai or not event.visible_to(seat):
                     continue
                 lang = info.language or meta.language
-                text = self.kind.presenter.private_text(event, match.view(seat), lang, chat_label(meta))
+                text = self.kind.presenter.private_text(event, self.view(seat), lang, chat_label(meta))
                 if text:
                     out.append(private(meta, meta.platform, info.user(), text, lang, slot=notes_slot(meta, seat)))
         return out
@@ -302,7 +314,7 @@ class TurnMessages:
         meta, kind, match = self.meta, self.kind, self.match
         lang = meta.language
         pres = kind.presenter
-        view = match.view(None)
+        view = self.view(None)
         out = []
         events = cycle_events(match, cycle)
         moves, outcome = pres.split_cycle(events)
@@ -339,7 +351,7 @@ class TurnMessages:
         meta, kind, match = self.meta, self.kind, self.match
         lang = meta.language
         pres = kind.presenter
-        view = match.view(None)
+        view = self.view(None)
         return [group(meta, "\n".join([*pres.final_lines(view, lang), *final_lines]),
                       buttons=[[board_button(t(lang, "web.btn.review"), self.codec, meta, REVIEW)]],
                       render=RenderRequest("final", meta.id, match.move_count),

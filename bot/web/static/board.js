@@ -183,9 +183,27 @@ function send(message) {
 }
 window.boardSend = send;          // the page's one way to the server (assistive tools and tests)
 
+// A socket's first state comes whole; each later one as what changed since the last one sent on
+// that socket (bot/web/frames.py): the fields sent anew ("set"), the ones kept ("same"), the
+// pictures (a kept one by its name) and the log (the held one less its first lines, then the new
+// ones). A field in none of them is gone. Parts kept are the very objects held, so a scene that
+// did not change is known by identity and not drawn again.
+function merged(held, frame) {
+  const next = {};
+  for (const key of frame.same) next[key] = held[key];
+  Object.assign(next, frame.set);
+  if (frame.pictures) {
+    next.pictures = frame.pictures.map((picture) => (typeof picture === "string"
+      ? held.pictures.find((kept) => kept.name === picture) : picture));
+  }
+  if (frame.log) next.log = held.log.slice(frame.log.drop).concat(frame.log.tail);
+  return next;
+}
+
 function heard(message) {
-  if (message.type === "state") {
-    state = message.state;
+  if (message.type === "state" || message.type === "delta") {
+    if (message.type === "delta" && !state) return;    // never sent so: a socket's first state is whole
+    state = message.type === "delta" ? merged(state, message) : message.state;
     version = message.version;
     window.boardVersion = version;  // this page's own count of what it was shown (not in the state)
     window.boardState = state;      // what the page shows, for assistive tools and tests
@@ -447,7 +465,7 @@ const stillMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 function showScene(picture, spots, reframe) {
   const scene = picture.scene;
   if (figure && figure.scene && figure.base === scene.board) {
-    drawScene(figure, scene);
+    if (figure.drawnScene !== scene) drawScene(figure, scene);     // a delta frame kept it: drawn already
     drawSpots(spots, reframe);
     // A state drawn again before its static board is here (the socket opening after the pass's
     // answer drew it) is drawn when the board is (its load listener, below, says so).
@@ -483,6 +501,7 @@ function showScene(picture, spots, reframe) {
 }
 
 function drawScene(figure, scene) {
+  figure.drawnScene = scene;
   const layers = figure.scene;
   layers.below.replaceChildren(...scene.below.map(shape));
   layers.above.replaceChildren(...scene.above.map(([kind, ...rest]) => (
@@ -546,11 +565,13 @@ function shape([kind, flat, fill, stroke, width, radius]) {
 const ALONG = { l: "start", m: "middle", r: "end" };
 const ACROSS = { a: "text-before-edge", t: "text-before-edge", m: "central", s: "alphabetic", b: "alphabetic", d: "text-after-edge" };
 
-function words([value, x, y, size, bold, fill, anchor, length]) {
+function words([value, x, y, size, bold, fill, anchor, length, halo, haloFill]) {
   const node = svg("text", {
     x, y, "font-size": size, "font-weight": bold ? "bold" : "normal", fill,
     "text-anchor": ALONG[anchor[0]] || "start", "dominant-baseline": ACROSS[anchor[1]] || "text-before-edge",
   });
+  // A rim round the letters (PIL's stroke: ``halo`` wide outside them), under the fill.
+  if (halo) for (const [name, value] of [["stroke", haloFill], ["stroke-width", 2 * halo], ["paint-order", "stroke"], ["stroke-linejoin", "round"]]) node.setAttribute(name, value);
   const lines = value.split("\n");
   if (lines.length > 1) {
     // Lines one under the other, the block placed by its anchor as PIL's multiline_text places it.

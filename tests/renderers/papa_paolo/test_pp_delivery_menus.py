@@ -45,10 +45,10 @@ def test_a_pizzeria_reads_the_pizzas_left_after_the_planned_trips():
     person.tracks["green"] = 2                      # two trips allowed, so a second one is offered
     start = next(c for c in match.legal_choices(seat) if c.verb == "from")
     pizzas = person.hood.shops[start.square].pizzas
-    assert f"🍕{pizzas} start here" in " ".join(labels(match, seat))
+    assert f"· {pizzas} pizza{'' if pizzas == 1 else 's'}: start here" in " ".join(labels(match, seat))
     plan_one_trip(match, seat)
     if From(start.square) in match.legal_choices(seat):
-        assert f"🍕{pizzas - 1} start here" in " ".join(labels(match, seat))
+        assert f"· {pizzas - 1} pizza{'' if pizzas == 2 else 's'}: start here" in " ".join(labels(match, seat))
     grid = PRESENTER.render_private_text(match.view(seat), "en")
     assert f"P {pizzas - 1}/" in grid and "+1" in grid
 

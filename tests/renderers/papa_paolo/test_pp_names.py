@@ -10,7 +10,7 @@ from engine.papa_paolo import components as C
 from engine.papa_paolo.definition import GAME
 from i18n import LANGUAGES, t
 from renderers.papa_paolo.presenter import PRESENTER
-from renderers.papa_paolo.text import delivery_name, delivery_text, space_name
+from renderers.papa_paolo.text import delivery_limits, delivery_name, delivery_text, space_name
 
 
 def test_a_delivery_tile_is_never_named_like_a_grid_space():
@@ -19,9 +19,10 @@ def test_a_delivery_tile_is_never_named_like_a_grid_space():
     for tile in C.DELIVERY_TILES.values():
         assert delivery_name(tile.id) not in spaces
         for language in LANGUAGES:
-            shown = delivery_text(tile.id, language)
-            assert tile.id not in shown and not any(space in shown for space in spaces), shown
-    assert delivery_text("A2", "en") == "T1 (🍕≤2, ↔≤2)"
+            for shown in (delivery_text(tile.id, language), delivery_limits(tile.id, language)):
+                assert tile.id not in shown and not any(space in shown for space in spaces), shown
+    assert delivery_text("A2", "en") == "T1 (🍕≤2, ↔≤2)"      # the seat's board picture: signs
+    assert delivery_limits("A2", "en") == "T1 (up to 2 pizzas, 2 squares)"     # prompts and log: words
 
 
 def at_the_staircase(seed: int = 3):
