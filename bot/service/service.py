@@ -137,7 +137,8 @@ class GameService:
         self.pictures = Pictures(storage, processes=drawing_processes)
         # The web board's passes, and the chats' buttons that open it (none without ``web_url``).
         self.passes = Passes(codec.derived_key("web-pass"))
-        self.links = BoardLinks(codec, self.passes, self.clock, public_url=web_url, mini_app=mini_app)
+        self.links = BoardLinks(codec, self.passes, self.clock, public_url=web_url, mini_app=mini_app,
+                                kind_of=self._kind_known)
         self.delivery = Delivery(storage, self.clock,
                                  materialise=lambda row: outgoing.materialise(row, self.pictures.render, self.links),
                                  private_closed=self._private_closed, owner=self.owner, share=send_share,
@@ -237,6 +238,11 @@ class GameService:
 
     async def restore_all(self) -> int:
         return await self.store.restore_all()
+
+    def _kind_known(self, game_id: int) -> str | None:
+        """The game's kind if it is in memory (a board link's preload hint; no read for it)."""
+        loaded = self.store.cached(game_id)
+        return None if loaded is None else loaded.kind.id
 
     def _committed(self, changes: Changes) -> None:
         if changes.moves and changes.meta is not None:

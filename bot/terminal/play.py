@@ -114,6 +114,7 @@ class TerminalSession:
                           language=options.language)
         self.chat = new_chat()                        # the game's chat, once it is known
         self.game_id: int | None = None
+        self.game_kind: str | None = None             # its kind, said in the board's link (the map preloaded)
         pause = self.watch_pause if options.watching and options.watch_pause > 0 else None
         self.transport = TerminalTransport(self.console, self.human, maps_dir=options.maps,
                                            language=options.language, keep_pictures=options.keep_pictures,
@@ -200,7 +201,7 @@ class TerminalSession:
     async def resume(self, info: GameInfo) -> int | None:
         assert info.chat is not None, "a game listed for the terminal (platform_games) names its chat"
         self.chat = info.chat
-        self.game_id = info.game_id
+        self.game_id, self.game_kind = info.game_id, info.game
         self.transport.chat_id = self.chat.id
         self.language = normalize_language(info.options.get("language") or self.language)
         self.transport.language = self.language
@@ -259,7 +260,7 @@ class TerminalSession:
         """Fill the table with AI seats and start (also finishes a lobby left by a crash)."""
         info = await self.service.game_info(self.chat)
         if info is not None:
-            self.game_id = info.game_id
+            self.game_id, self.game_kind = info.game_id, info.game
         wanted = self.options.players
         missing = max(0, wanted - len(info.seats)) if info else wanted
         for _ in range(missing):
@@ -290,7 +291,7 @@ class TerminalSession:
     def show_board_link(self) -> None:
         if self.web is not None and self.game_id is not None:
             url = self.web.link(self.game_id, PLATFORM, self.human.id, self.human.name, self.language,
-                                seconds=WEB_LINK_SECONDS)
+                                seconds=WEB_LINK_SECONDS, kind=self.game_kind)
             self.say("web.terminal_link", url=short_link(self.web, url))
 
     async def page_moves(self, seen: GameInfo) -> bool:
@@ -474,7 +475,7 @@ class TerminalSession:
 
     async def review(self, state: GameInfo, chat: Chat) -> int:
         """A finished game opened with ``--web``: its board, for review, until the player closes it."""
-        self.chat, self.game_id = chat, state.game_id
+        self.chat, self.game_id, self.game_kind = chat, state.game_id, state.game
         self.language = normalize_language(state.options.get("language") or self.language)
         self.say("terminal.review", id=state.game_id, game=kind(state.game).presenter.title(self.language))
         self.show_board_link()

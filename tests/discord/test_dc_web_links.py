@@ -55,7 +55,7 @@ def private_turn(member):
 
 
 def pass_of(service: GameService, url: str):
-    assert url.startswith(f"{PUBLIC}/board#t="), url       # in the fragment: never sent to a server
+    assert url.startswith(f"{PUBLIC}/board?game=tiny-hands&lang=en#t="), url       # in the fragment: never sent to a server
     return service.passes.read(parse_qs(urlsplit(url).fragment)["t"][0], now=service.clock.now())
 
 

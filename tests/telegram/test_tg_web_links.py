@@ -78,6 +78,8 @@ async def test_the_group_opens_the_mini_app_a_seat_its_button_and_the_end_a_repl
         opened = urlsplit(app_button["web_app"]["url"])
         assert f"{opened.scheme}://{opened.netloc}{opened.path}" == f"{PUBLIC}/board"
         assert service.codec.decode(parse_qs(opened.query)["g"][0]).int(0) == 1
+        # its game's kind and language, so the page's answer preloads that game's static board
+        assert parse_qs(opened.query)["game"] == ["tiny-hands"] and parse_qs(opened.query)["lang"] == ["en"]
 
         # Opened from the group's link, the Mini App logs Ann in: her pass names her (her seat).
         init_data = sign_init_data({"user": json.dumps({"id": ann.id, "first_name": "Ann"}),
@@ -105,7 +107,7 @@ async def test_the_group_opens_the_mini_app_a_seat_its_button_and_the_end_a_repl
         # the final standings, followed only by the game's animation
         final = table.group_messages()[-2]
         replay = [b["url"] for b in final.buttons() if "url" in b]
-        assert len(replay) == 1 and replay[0].startswith(f"{PUBLIC}/board#t="), final.buttons()
+        assert len(replay) == 1 and replay[0].startswith(f"{PUBLIC}/board?game=tiny-hands&lang=en#t="), final.buttons()
         spectator = service.passes.read(parse_qs(urlsplit(replay[0]).fragment)["t"][0], now=service.clock.now())
         assert (spectator.game_id, spectator.user_id) == (1, None)
     finally:
@@ -120,7 +122,7 @@ async def test_a_group_without_a_mini_app_gets_a_spectators_link(api, table, tmp
         await start_tiny(api, bot, table, with_bob=False)
         turn = group_turn(table)
         links = [b["url"] for b in turn.buttons() if "url" in b]
-        assert len(links) == 1 and links[0].startswith(f"{PUBLIC}/board#t="), turn.buttons()
+        assert len(links) == 1 and links[0].startswith(f"{PUBLIC}/board?game=tiny-hands&lang=en#t="), turn.buttons()
         seen = bot.service.passes.read(parse_qs(urlsplit(links[0]).fragment)["t"][0], now=bot.service.clock.now())
         assert seen.spectator and seen.game_id == 1
         async with aiohttp.ClientSession() as session:      # the link opens the page (served locally here)

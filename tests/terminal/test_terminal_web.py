@@ -17,6 +17,12 @@ from bot.web import frames
 SHORT_LINK = re.compile(r"http://127\.0\.0\.1:\d+/p/[A-Za-z0-9_-]+$", re.M)
 
 
+def live_url(link: str) -> str:
+    """The page's socket for a board link: its pass moves from the fragment to the query."""
+    page, _, fragment = link.replace("http://", "ws://").partition("#")
+    return page.split("?")[0].replace("/board", "/live") + "?" + fragment
+
+
 async def board_link(out: io.StringIO) -> str:
     """The long board link the short one printed leads to (waiting for it to be printed)."""
     for _ in range(200):
@@ -40,9 +46,10 @@ async def test_the_terminal_serves_the_board_and_a_move_there_goes_on_here(tmp_p
     session = asyncio.ensure_future(run_play(options, stdin=stdin, stdout=out, colour=False))
     try:
         link = await board_link(out)
+        assert "/board?game=paris-paris&lang=en#t=" in link     # its static board preloaded by name
         shown_before = out.getvalue().count("Ann, your turn")
         async with aiohttp.ClientSession() as http:
-            ws = await http.ws_connect(link.replace("http://", "ws://").replace("/board#", "/live?"))
+            ws = await http.ws_connect(live_url(link))
             await ws.send_json({"type": "hello", "since": None, "layout": "landscape", "at": None})
             state = (await ws.receive_json())["state"]
             assert state["seat"] == 0 and state["players"][0]["you"]
@@ -96,7 +103,7 @@ async def test_the_link_is_short(tmp_path):
 async def page_state(link: str) -> dict:
     """The state the board's page gets for ``link`` right after it says hello."""
     async with aiohttp.ClientSession() as http:
-        ws = await http.ws_connect(link.replace("http://", "ws://").replace("/board#", "/live?"))
+        ws = await http.ws_connect(live_url(link))
         await ws.send_json({"type": "hello", "since": None, "layout": "landscape", "at": None})
         message = await ws.receive_json()
         await ws.close()

@@ -25,8 +25,10 @@ public view only.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from urllib.parse import urlencode
 
+from bot.board import LINK_GAME, LINK_LANGUAGE, link_query
 from bot.contract import Button, Reply, User
 from bot.platforms import capabilities
 from i18n import normalize_language
@@ -45,11 +47,14 @@ class BoardLinks:
     """Turns the messages' board buttons into links. ``public_url``: the board's public HTTPS
     address (None: no links anywhere); ``mini_app``: the bot's Mini App's short name (BotFather
     ``/newapp``), None when the bot has none (a group on a Mini App platform then gets a
-    spectator's link)."""
+    spectator's link). ``kind_of``: a game's kind if this process knows it without a read (None:
+    not known), said in the link's query so the page's answer preloads that game's static board."""
 
     def __init__(self, codec: PayloadCodec, passes: Passes, clock: Clock, *,
-                 public_url: str | None = None, mini_app: str | None = None) -> None:
+                 public_url: str | None = None, mini_app: str | None = None,
+                 kind_of: Callable[[int], str | None] = lambda game_id: None) -> None:
         self.codec = codec
+        self.kind_of = kind_of
         self.passes = passes
         self.clock = clock
         self.public_url = public_url.rstrip("/") if public_url else None
@@ -92,7 +97,10 @@ class BoardLinks:
         if viewer is None:
             return Button(button.label, button.payload, "mini_app")
         if mini_app:
-            return Button(button.label, f"{self.public_url}/board?{urlencode({'g': button.payload})}", "web_app")
+            query = {"g": button.payload}
+            if (game_kind := self.kind_of(game_id)) is not None:
+                query |= {LINK_GAME: game_kind, LINK_LANGUAGE: normalize_language(viewer.language or language)}
+            return Button(button.label, f"{self.public_url}/board?{urlencode(query)}", "web_app")
         return Button(button.label, self.link(game_id, platform, viewer.id, viewer.name,
                                               normalize_language(viewer.language or language)), "link")
 
@@ -101,5 +109,6 @@ class BoardLinks:
         seconds = SPECTATOR_PASS_SECONDS if user_id is None else SEAT_PASS_SECONDS
         token = self.passes.issue(game_id, platform, user_id, name, language, now=self.clock.now(), seconds=seconds)
         # In the fragment: a browser never sends it, so no proxy's log keeps it (passes.py).
-        return f"{self.public_url}/board#{urlencode({'t': token})}"
+        query = link_query(self.kind_of(game_id), language)
+        return f"{self.public_url}/board{query}#{urlencode({'t': token})}"
 
