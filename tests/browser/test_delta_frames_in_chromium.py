@@ -41,7 +41,7 @@ SHOWN = """() => ({
   log: [...document.querySelectorAll("#log li")].map((node) => node.textContent),
   pictures: [...document.querySelectorAll("#world img")].map((node) => node.getAttribute("src").replace(/&t=.*/, "")),
 })"""
-MANY = "window.framesSeen.delta >= 80 && window.framesSeen.logDropped >= 1 && window.framesSeen.pictureKept >= 5"
+MANY = "window.framesSeen.delta >= 50 && window.framesSeen.logDropped >= 1 && window.framesSeen.pictureKept >= 5"
 
 
 def _apart(mine: dict, theirs: dict) -> list[str]:

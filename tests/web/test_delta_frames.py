@@ -52,9 +52,10 @@ async def test_a_page_fed_delta_frames_holds_what_a_fresh_page_is_sent(tmp_path,
         for who, page in watching.items():
             assert "delta" not in await page.state(), f"{who}'s first frame on its socket is not whole"
         for moves in range(400):       # until the log, 40 lines long, has slid a few times
-            if seen["log dropped"] >= 3 or not await _play_one(served, rng):
+            if seen["log dropped"] >= 1 or not await _play_one(served, rng):
                 break
             await served.board.hub.settled()
+            dropped = seen["log dropped"]
             for who, page in watching.items():
                 for message in await page.drained():
                     if message["type"] != "state":
@@ -65,6 +66,10 @@ async def test_a_page_fed_delta_frames_holds_what_a_fresh_page_is_sent(tmp_path,
                     seen["log kept"] += "log" in delta
                     seen["log dropped"] += "log" in delta and delta["log"]["drop"] > 0
                     seen["picture kept"] += any(isinstance(p, str) for p in delta.get("pictures", ()))
+                # held against a fresh page's whole state every other move and whenever the log slid
+                # (a merge gone wrong stays wrong: the state is carried from frame to frame)
+                if moves % 2 and seen["log dropped"] == dropped:
+                    continue
                 fresh = await Page.open(session, url, passes[who], layout=layouts[who])
                 whole = await fresh.state()
                 await fresh.close()
