@@ -11,8 +11,9 @@ DRAWN = "() => window.boardState && window.boardDrawn === window.boardVersion"
 PIECES = "#world svg.pieces g[data-key]"
 
 
-async def _open(browser, table, **options):
-    game_id = await table.game("paris-connection", ["Ann"], ai=2)
+async def _open(browser, table, game: str = "paris-connection", ais: int = 2, **options):
+    """Ann's page of a new game against ``ais`` AIs, drawn: the game, the page, the addresses it fetched."""
+    game_id = await table.game(game, ["Ann"], ai=ais)
     page = await browser.new_page(viewport=PHONE, **options)
     await page.add_init_script(LISTEN)
     fetched: list[str] = []
@@ -120,19 +121,20 @@ async def test_reduced_motion_draws_the_move_without_animation(browser, table):
 SHOPS = "#world svg.above g[data-key^='shop@']"
 
 
+async def _played(browser, table, game: str, ais: int, *, seed: int, until: str) -> tuple:
+    """Ann's page of a new game against ``ais`` AIs, played by taps until ``until`` holds and
+    drawn: the page, the addresses it fetched, and the scene it drew last."""
+    _, page, fetched = await _open(browser, table, game, ais)
+    await play_by_taps(page, seed=seed, until=until)
+    await page.wait_for_function(DRAWN)
+    return page, fetched, await page.evaluate(f"() => {SCENE}")
+
+
 async def test_paris_paris_draws_its_scene_with_initials_over_letterless_shops(browser, table):
     """Paris Paris's pieces (the offer's rings), shops and panel drawn from its scene, the players'
     initials as words over letterless shops, over a board fetched once: no picture per move."""
-    game_id = await table.game("paris-paris", ["Ann"], ai=1)
-    page = await browser.new_page(viewport=PHONE)
-    await page.add_init_script(LISTEN)
-    fetched: list[str] = []
-    page.on("request", lambda request: fetched.append(request.url))
-    await page.goto(table.link(game_id, "Ann"))
-    await page.wait_for_function(DRAWN)
-    await play_by_taps(page, seed=3, until=f"document.querySelectorAll(\"{SHOPS}\").length >= 3")
-    await page.wait_for_function(DRAWN)
-    scene = await page.evaluate(f"() => {SCENE}")
+    page, fetched, scene = await _played(browser, table, "paris-paris", 1, seed=3,
+                                         until=f"document.querySelectorAll(\"{SHOPS}\").length >= 3")
     drawn = await _drawn_pieces(page)
     assert sorted(drawn) == sorted(piece[0] for piece in scene["pieces"])
     for key, _sprite, x, y, *_size in scene["pieces"]:
@@ -160,16 +162,8 @@ async def test_paris_paris_draws_its_scene_with_initials_over_letterless_shops(b
 async def test_papa_paolo_draws_its_board_from_its_scene(browser, table):
     """Papà Paolo's board (no static part: shapes and words over a paper) drawn as its scene says.
     (While seats plan in private the public board is the phase's start, shown as a picture.)"""
-    game_id = await table.game("papa-paolo", ["Ann"], ai=2)
-    page = await browser.new_page(viewport=PHONE)
-    await page.add_init_script(LISTEN)
-    fetched: list[str] = []
-    page.on("request", lambda request: fetched.append(request.url))
-    await page.goto(table.link(game_id, "Ann"))
-    await page.wait_for_function(DRAWN)
-    await play_by_taps(page, seed=5, until=f"{SCENE} && {SCENE}.above.length > 300")
-    await page.wait_for_function(DRAWN)
-    scene = await page.evaluate(f"() => {SCENE}")
+    page, fetched, scene = await _played(browser, table, "papa-paolo", 2, seed=5,
+                                         until=f"{SCENE} && {SCENE}.above.length > 300")
     assert scene["board"].rsplit("/", 1)[1].startswith("paper.") and not scene["pieces"]
     texts = await page.locator("#world svg.above text").all_text_contents()
     assert texts == [d[1] for d in scene["above"] if d[0] == "words"]
