@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image
+from PIL import Image, ImageDraw
+
+from renderers.scene import Shape
 
 
 def load(png: bytes) -> Image.Image:
@@ -55,3 +57,25 @@ def badge_number(img: Image.Image, offer, index: int, width: int = 1280, most: i
     ranked = sorted(scores.values())
     assert ranked[0] * 3 < ranked[1], f"badge {index} of {tile} shows no clear number: {scores}"
     return best
+
+
+def scene_rgb(colour: str | None) -> tuple[int, int, int] | None:
+    """A scene's "#rrggbb" as PIL's colour (None: none)."""
+    return None if colour is None else (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
+
+
+def lay_shape(d: ImageDraw.ImageDraw, shape: Shape) -> None:
+    """A scene's shape drawn by PIL as the page draws it in SVG: a box (rounded where it says), an
+    ellipse, a line, or a polygon."""
+    fill, stroke, width = scene_rgb(shape.fill), scene_rgb(shape.stroke), round(shape.width) or 1
+    box = [c for point in shape.points for c in point]
+    if shape.kind == "rect" and shape.radius:
+        d.rounded_rectangle(box, radius=shape.radius, fill=fill, outline=stroke, width=width)
+    elif shape.kind == "rect":
+        d.rectangle(box, fill=fill, outline=stroke, width=width)
+    elif shape.kind == "ellipse":
+        d.ellipse(box, fill=fill, outline=stroke, width=width)
+    elif shape.kind == "line":
+        d.line(list(shape.points), fill=stroke, width=round(shape.width), joint="curve")
+    else:
+        d.polygon(list(shape.points), fill=fill, outline=stroke, width=width)

@@ -6,6 +6,8 @@ the picture ``render_board`` draws, pixel for pixel (both quantized to the pictu
 from __future__ import annotations
 
 import io
+import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
@@ -16,22 +18,8 @@ from renderers.papa_paolo import mapscene, pieces, scenes
 from renderers.papa_paolo.board import render_board
 from renderers.scene import Scene, Shape, Words
 
-
-def _rgb(colour: str | None):
-    return None if colour is None else tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
-
-
-def _shape(d: ImageDraw.ImageDraw, shape: Shape) -> None:
-    fill, stroke, width = _rgb(shape.fill), _rgb(shape.stroke), round(shape.width) or 1
-    box = [c for point in shape.points for c in point]
-    if shape.kind == "rect":
-        d.rectangle(box, fill=fill, outline=stroke, width=width)
-    elif shape.kind == "ellipse":
-        d.ellipse(box, fill=fill, outline=stroke, width=width)
-    elif shape.kind == "line":
-        d.line(list(shape.points), fill=stroke, width=round(shape.width), joint="curve")
-    else:
-        d.polygon(list(shape.points), fill=fill, outline=stroke, width=width)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # the shared pixel helpers
+from render_testkit import lay_shape, scene_rgb  # noqa: E402
 
 
 def laid(scene: Scene) -> Image.Image:
@@ -41,11 +29,11 @@ def laid(scene: Scene) -> Image.Image:
     d = ImageDraw.Draw(img)
     for drawn in scene.above:
         if isinstance(drawn, Words):
-            d.text((drawn.x, drawn.y), drawn.text, font=font(drawn.size, drawn.bold), fill=_rgb(drawn.fill),
-                   anchor=drawn.anchor, stroke_width=round(drawn.halo), stroke_fill=_rgb(drawn.halo_fill))
+            d.text((drawn.x, drawn.y), drawn.text, font=font(drawn.size, drawn.bold), fill=scene_rgb(drawn.fill),
+                   anchor=drawn.anchor, stroke_width=round(drawn.halo), stroke_fill=scene_rgb(drawn.halo_fill))
         else:
             assert isinstance(drawn, Shape)
-            _shape(d, drawn)
+            lay_shape(d, drawn)
     return img
 
 

@@ -6,6 +6,8 @@ SVG, give back the picture ``board_image`` draws, pixel for pixel: no position i
 from __future__ import annotations
 
 import io
+import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
@@ -15,26 +17,10 @@ from renderers.fonts import font
 from renderers.paris_connection import mapimage, mapscene, scenes
 from renderers.paris_connection import palette as P
 from renderers.paris_connection.spots import WIDTH
-from renderers.scene import Piece, Scene, Shape, Words
+from renderers.scene import Piece, Scene, Words
 
-
-def _rgb(colour: str | None):
-    return None if colour is None else tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
-
-
-def _shape(d: ImageDraw.ImageDraw, shape: Shape) -> None:
-    fill, stroke, width = _rgb(shape.fill), _rgb(shape.stroke), round(shape.width) or 1
-    box = [c for point in shape.points for c in point]
-    if shape.kind == "rect" and shape.radius:
-        d.rounded_rectangle(box, radius=shape.radius, fill=fill, outline=stroke, width=width)
-    elif shape.kind == "rect":
-        d.rectangle(box, fill=fill, outline=stroke, width=width)
-    elif shape.kind == "ellipse":
-        d.ellipse(box, fill=fill, outline=stroke, width=width)
-    elif shape.kind == "line":
-        d.line(list(shape.points), fill=stroke, width=round(shape.width), joint="curve")
-    else:
-        d.polygon(list(shape.points), fill=fill, outline=stroke, width=width)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # the shared pixel helpers
+from render_testkit import lay_shape, scene_rgb  # noqa: E402
 
 
 def _piece(img: Image.Image, piece: Piece) -> None:
@@ -47,19 +33,19 @@ def laid(scene: Scene, layout: str) -> Image.Image:
     img = mapimage.background(WIDTH, layout).copy()
     d = ImageDraw.Draw(img)
     for shape in scene.below:
-        _shape(d, shape)
+        lay_shape(d, shape)
     for piece in scene.pieces:
         _piece(img, piece)
     assert scene.over == f"names-{layout}"
     mapimage.city_names(d, mapimage.geometry(WIDTH, layout), WIDTH, layout)     # the names' art
     for drawn in scene.above:
         if isinstance(drawn, Words):
-            d.text((drawn.x, drawn.y), drawn.text, font=font(drawn.size, drawn.bold), fill=_rgb(drawn.fill),
+            d.text((drawn.x, drawn.y), drawn.text, font=font(drawn.size, drawn.bold), fill=scene_rgb(drawn.fill),
                    anchor=drawn.anchor)
         elif isinstance(drawn, Piece):
             _piece(img, drawn)
         else:
-            _shape(d, drawn)
+            lay_shape(d, drawn)
     return img
 
 

@@ -7,6 +7,8 @@ Each labelled picture (a shop's initial, a slot's number) is laid with the words
 from __future__ import annotations
 
 import io
+import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
@@ -19,13 +21,12 @@ from renderers.paris_paris import mapimage, mapscene, pieces, scenes, sprites
 from renderers.paris_paris.spots import WIDTH
 from renderers.scene import Piece, Scene, Shape, Words
 
-
-def _rgb(colour: str | None):
-    return None if colour is None else tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # the shared pixel helpers
+from render_testkit import scene_rgb  # noqa: E402
 
 
 def _shape(img: Image.Image, d: ImageDraw.ImageDraw, shape: Shape) -> None:
-    fill, stroke, width = _rgb(shape.fill), _rgb(shape.stroke), round(shape.width) or 1
+    fill, stroke, width = scene_rgb(shape.fill), scene_rgb(shape.stroke), round(shape.width) or 1
     box = [round(c) for point in shape.points for c in point]
     if shape.kind == "rect" and shape.radius and shape.radius == (box[3] - box[1] + 1) // 2:
         # a points tag's pill (a sprite in the picture, a rounded rectangle on the page)
@@ -76,10 +77,10 @@ def laid(scene: Scene, layout: str) -> Image.Image:
             labelled = drawn.sprite.partition("-")[0] in pieces.LABELLED and above and isinstance(above[0], Words)
             _piece(img, drawn, k, above.pop(0).text if labelled else "")
         elif isinstance(drawn, Words) and "\n" in drawn.text:
-            d.multiline_text((drawn.x, drawn.y), drawn.text, font=font(drawn.size, drawn.bold), fill=_rgb(drawn.fill),
+            d.multiline_text((drawn.x, drawn.y), drawn.text, font=font(drawn.size, drawn.bold), fill=scene_rgb(drawn.fill),
                              anchor=drawn.anchor, align="center", spacing=0)
         elif isinstance(drawn, Words):
-            d.text((drawn.x, drawn.y), drawn.text, font=font(drawn.size, drawn.bold), fill=_rgb(drawn.fill),
+            d.text((drawn.x, drawn.y), drawn.text, font=font(drawn.size, drawn.bold), fill=scene_rgb(drawn.fill),
                    anchor=drawn.anchor)
         else:
             _shape(img, d, drawn)
