@@ -42,6 +42,7 @@ from bot.pagestate import PageState
 from bot.product import DEFAULT_DB
 from i18n import DEFAULT_LANGUAGE, normalize_language, t
 
+from . import collector
 from .board.pages import Pages
 from .board.watch import GameWatch
 from .clock import Clock, SystemClock
@@ -194,6 +195,7 @@ class GameService:
 
         ``metrics``: what it tells an operator's monitoring (``metrics.Metrics``; None: nothing)."""
         checked_defaults(defaults or {})          # a bad operator default stops start-up at once
+        collector.tune()                          # this process holds games: fewer, larger young collections
         storage = storage or storage_for(str(db_path))     # a path, or a postgresql:// URL
         await storage.open()
         try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.contract import Chat, User
@@ -44,7 +44,10 @@ class Seat:
         return User(self.platform, self.user_id or f"ai:{self.name}", self.name, language=self.language)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Written out (not ``dataclasses.asdict``, which deep-copies): every commit of a game
+        # stores its seats, in the storage's thread while the event loop waits for the GIL.
+        return {"name": self.name, "platform": self.platform, "user_id": self.user_id, "is_ai": self.is_ai,
+                "ai_reason": self.ai_reason, "language": self.language, "level": self.level}
 
 
 @dataclass(slots=True)
@@ -58,7 +61,7 @@ class GameMeta:
     options: dict[str, Any]
     seed: int
     seats: list[Seat] = field(default_factory=list)
-    setup: dict[str, Any] | None = None    # the record without moves, once started
+    setup: dict[str, Any] | None = None    # the record without moves, once started (never changed in place)
     moves: int = 0                          # moves stored
     created: float = 0.0
     updated: float = 0.0
@@ -70,6 +73,9 @@ class GameMeta:
     # it). A commit writes the row only if it still holds this version, so two processes
     # can never both build on the same state.
     version: int = 0
+    # The stored text of ``setup`` (the setup it was made from, and the text): a game's every
+    # commit writes its row, and the setup never changes once the game started.
+    setup_text: tuple[dict[str, Any], str] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def chat(self) -> Chat:

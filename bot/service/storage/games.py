@@ -140,9 +140,18 @@ def game_values(meta: GameMeta) -> tuple[Any, ...]:
     """The row of ``meta`` in GAME_COLS order, as its next version."""
     return (meta.id, meta.platform, meta.chat_id, meta.chat_title, meta.status, meta.host_id,
             json.dumps(meta.options), meta.seed, json.dumps([s.to_dict() for s in meta.seats]),
-            json.dumps(meta.setup) if meta.setup is not None else None,
+            _setup_text(meta),
             meta.moves, meta.created, meta.updated, json.dumps(meta.turn.to_json()), meta.kind,
             meta.version + 1)
+
+
+def _setup_text(meta: GameMeta) -> str | None:
+    """``meta.setup`` as stored: written out once per game (the text is kept with it)."""
+    if meta.setup is None:
+        return None
+    if meta.setup_text is None or meta.setup_text[0] is not meta.setup:
+        meta.setup_text = (meta.setup, json.dumps(meta.setup))
+    return meta.setup_text[1]
 
 
 def update_params(meta: GameMeta) -> tuple[Any, ...]:
