@@ -39,6 +39,7 @@ from unittest import mock
 from bot.contract import Chat, Outgoing, Transport, User
 from bot.games import KINDS, kind
 from bot.service import GameService
+from bot.service.delivery.pictures import Drawn
 from bot.service.posts.seatmenu import private_choices
 from bot.service.storage.store import LIVE_MATCHES
 
@@ -59,8 +60,8 @@ class _Counting(Transport):
         return message.edit_message_id or str(self.sent)
 
 
-async def _no_picture(render: dict, language: str, platform: str, rank: int = 2) -> bytes:
-    return b""
+async def _no_picture(render: dict, language: str, platform: str, rank: int = 2) -> Drawn:
+    return Drawn(b"")
 
 
 def _rss() -> int:

@@ -503,8 +503,8 @@ class GameService:
             return None
         meta = loaded.meta
         render = RenderRequest("map", game_id, meta.moves, loaded.match.rhythm.cycle)
-        image = await self.pictures.render(render, meta.language, platform, rank=0)
-        return None if image is None else (M.picture_name(meta, loaded.kind, M.BOARD_PICTURE), image)
+        drawn = await self.pictures.render(render, meta.language, platform, rank=0)
+        return None if drawn is None else (M.picture_name(meta, loaded.kind, M.BOARD_PICTURE), drawn.image)
 
     @cleaned
     async def page_press(self, game_id: int, user: User, payload: str) -> Reply:

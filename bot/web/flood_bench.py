@@ -184,7 +184,8 @@ async def run(mode: str, args: argparse.Namespace) -> None:
         pictures = service.pictures
 
         async def as_before(render: RenderRequest, language: str) -> bytes | None:
-            return await pictures.render(render, language, "web", rank=1)
+            drawn = await pictures.render(render, language, "web", rank=1)
+            return None if drawn is None else drawn.image
 
         pictures.render_for_page = as_before  # type: ignore[method-assign]
     flood = None

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bot.contract import Chat, Outgoing, Transport, User  # noqa: E402
 from bot.service import GameService  # noqa: E402
+from bot.service.delivery.pictures import Drawn  # noqa: E402
 from bot.service.table.timers import Timers  # noqa: E402
 
 PLATFORM = "mp"
@@ -90,8 +91,8 @@ def first_legal(match, seat, **_):
     return match.legal_choices(seat)[0]
 
 
-async def no_picture(render: dict, language: str, platform: str, rank: int = 2) -> bytes:
-    return b"png"
+async def no_picture(render: dict, language: str, platform: str, rank: int = 2) -> Drawn:
+    return Drawn(b"png")
 
 
 class Worker:

@@ -193,8 +193,8 @@ async def test_public_pictures_get_only_public_events(service, transport, monkey
         return b"png"
 
     monkeypatch.setattr(presenter, "render", recorder)
-    assert await service.pictures.render(RenderRequest("map", game_id, 0, 1),
-                                         "en", "fake") == b"png"
+    assert (await service.pictures.render(RenderRequest("map", game_id, 0, 1),
+                                          "en", "fake")).image == b"png"
     loaded = await service.store.load(game_id)
     log = loaded.match.log[loaded.match.rhythm.cycle_start(1):]
     assert any(not e.visible_to(None) for e in log)                # the round did begin with secrets

@@ -63,3 +63,22 @@ async def test_away_said_to_another_process_reaches_a_game_this_one_holds(db_pat
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_service_sets_the_collector_for_games_in_memory(db_path):
+    """Issue 44: a process that opens the service collects its young objects every
+    ``collector.THRESHOLDS[0]`` (a burst of presses keeps thousands alive until their commits),
+    not at Python's 700."""
+    import gc
+
+    from bot.service import collector
+
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        service = await GameService.open(db_path)
+        await service.close()
+        assert gc.get_threshold() == collector.THRESHOLDS
+        assert collector.THRESHOLDS[0] >= 5_000
+    finally:
+        gc.set_threshold(*before)

@@ -33,11 +33,11 @@ async def test_a_picture_is_drawn_once_for_the_same_request(service, monkeypatch
     monkeypatch.setattr(kind("paris-paris").presenter, "render", recorder)
     pictures = service.pictures
     together = await asyncio.gather(*(pictures.render(request(game_id), "en", "telegram") for _ in range(3)))
-    assert together == [b"png en portrait"] * 3 and len(drawn) == 1      # three asked at once: one drawing
-    assert await pictures.render(request(game_id), "en", "telegram") == b"png en portrait"
+    assert [d.image for d in together] == [b"png en portrait"] * 3 and len(drawn) == 1   # three asked at once: one drawing
+    assert (await pictures.render(request(game_id), "en", "telegram")).image == b"png en portrait"
     assert len(drawn) == 1                                               # sent again: kept
-    assert await pictures.render(request(game_id), "de", "telegram") == b"png de portrait"
-    assert await pictures.render(request(game_id), "en", "discord") == b"png en landscape"
+    assert (await pictures.render(request(game_id), "de", "telegram")).image == b"png de portrait"
+    assert (await pictures.render(request(game_id), "en", "discord")).image == b"png en landscape"
     assert pictures.drawn == len(drawn) == 3                             # another language, another layout
 
 
@@ -53,7 +53,7 @@ async def test_a_failed_drawing_is_not_kept(service, monkeypatch):
 
     monkeypatch.setattr(kind("paris-paris").presenter, "render", flaky)
     assert await service.pictures.render(request(game_id), "en", "fake") is None     # the message goes without
-    assert await service.pictures.render(request(game_id), "en", "fake") == b"png"
+    assert (await service.pictures.render(request(game_id), "en", "fake")).image == b"png"
 
 
 async def test_slots_go_to_the_lowest_rank_first_then_by_arrival():
@@ -88,8 +88,8 @@ async def test_drawn_in_processes_of_their_own_the_picture_is_the_same(tmp_path)
                                                 svc.pictures.render_for_page(msgspec.structs.replace(request(game_id), layout="portrait"),
                                                                              "en"))
         in_thread = await Pictures(svc.storage).render(request(game_id), "en", "telegram")
-        assert in_process is not None and in_process[:8] == b"\x89PNG\r\n\x1a\n"
-        assert in_process == in_thread
+        assert in_process is not None and in_process.image[:8] == b"\x89PNG\r\n\x1a\n"
+        assert in_process == in_thread                                   # the picture and its words
         assert svc.pictures._chats_pool._executor is not None            # drawn in another process
         # The pages' process draws at a lower CPU priority.
         assert page is not None and page[:8] == b"\x89PNG\r\n\x1a\n"

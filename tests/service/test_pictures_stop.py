@@ -52,7 +52,7 @@ async def test_a_stop_waits_for_a_drawing_that_ends_in_time(service, monkeypatch
     sending = asyncio.ensure_future(service.pictures.render(request(game_id), "en", "telegram"))
     await asyncio.sleep(0)
     await service.pictures.stop(grace=30)
-    assert await sending == b"png"
+    assert (await sending).image == b"png"
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == [
         "stopping: 1 picture(s) being drawn were finished, 0 handed back to the outbox (sent after the next start)"]
 

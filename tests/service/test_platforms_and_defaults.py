@@ -80,8 +80,8 @@ async def test_round_maps_are_portrait_where_players_are_on_phones(db_path, cloc
             await service.add_ai(room, host)
         await service.start(room, host)
         rows = [r for r in await service.storage.outbox_rows() if r.body.render is not None and r.body.render.kind == "map"]
-        png = await Pictures(service.storage).render(rows[1].body.render, "en", platform)
-        width, height = Image.open(io.BytesIO(png)).size
+        drawn = await Pictures(service.storage).render(rows[1].body.render, "en", platform)
+        width, height = Image.open(io.BytesIO(drawn.image)).size
         assert (height > width) is portrait
     finally:
         await service.close()

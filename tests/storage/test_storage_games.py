@@ -54,6 +54,19 @@ async def test_stored_setups_share_their_texts(storage):
     assert all(a is b for a, b in zip(first["city_stack"], second["city_stack"], strict=True))
 
 
+async def test_a_setup_replaced_is_stored_anew(storage):
+    """Issue 44: a game's setup is written out once and that text kept for its next commits; a
+    setup the game is given anew (a new dict) is what the next commit stores."""
+    meta = playing(1)
+    meta.setup = {"players": ["Ann", "Bob"], "deal": "0102"}
+    await storage.commit(Changes(meta=meta), 1.0)
+    await a_move(storage, meta)
+    assert (await storage.load_game(1))[0].setup == {"players": ["Ann", "Bob"], "deal": "0102"}
+    meta.setup = {"players": ["Ann", "Bob"], "deal": "0201"}
+    await a_move(storage, meta, "d4")
+    assert (await storage.load_game(1))[0].setup == {"players": ["Ann", "Bob"], "deal": "0201"}
+
+
 async def test_versions_count_commits_and_a_stale_writer_gets_conflict(storage):
     meta = playing(1)
     await storage.commit(Changes(meta=meta), 1.0)

@@ -53,6 +53,7 @@ from outbox_gone import ALL_OUTBOX, keep_replaced_rows  # noqa: E402
 from tgharness import Bot  # noqa: E402
 
 from bot.contract import Budget, Chat, PaceLimits, User, Window  # noqa: E402
+from bot.service.delivery.pictures import Drawn  # noqa: E402
 from bot.telegram.app import runtime  # noqa: E402
 from bot.telegram.transport import TELEGRAM_PACE  # noqa: E402
 
@@ -175,7 +176,7 @@ async def next_prompt(api: FakeBotAPI, group: Group, before: tuple, timeout: flo
 _PNG: list[bytes] = []
 
 
-async def _small_picture(render: dict, language: str, platform: str, rank: int = 2) -> bytes:
+async def _small_picture(render: dict, language: str, platform: str, rank: int = 2) -> Drawn:
     if not _PNG:
         import io
 
@@ -183,7 +184,7 @@ async def _small_picture(render: dict, language: str, platform: str, rank: int =
         out = io.BytesIO()
         Image.new("RGB", (64, 48), "white").save(out, "PNG")
         _PNG.append(out.getvalue())
-    return _PNG[0]
+    return Drawn(_PNG[0])
 
 
 # ---- one run --------------------------------------------------------------------------

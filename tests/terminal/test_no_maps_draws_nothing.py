@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_terminal_play import play
 
-from bot.service.delivery.pictures import Pictures
+from bot.service.delivery.pictures import Drawn, Pictures
 from bot.service.game.outmessage import RenderRequest
 
 GAME = ["play", "--game", "paris-paris", "--players", "2", "--ai", "2", "--seed", "4", "--language", "en"]
@@ -21,9 +21,9 @@ def drawn(monkeypatch) -> list[str]:
     as empty bytes, not drawn (drawing is not what is tested here, and costs seconds)."""
     kinds: list[str] = []
 
-    async def counted(self: Pictures, request: RenderRequest, language: str, platform: str, rank: int = 2) -> bytes:
+    async def counted(self: Pictures, request: RenderRequest, language: str, platform: str, rank: int = 2) -> Drawn:
         kinds.append(request.kind)
-        return b""
+        return Drawn(b"")
     monkeypatch.setattr(Pictures, "render", counted)
     return kinds
 

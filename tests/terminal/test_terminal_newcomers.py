@@ -173,7 +173,7 @@ def test_the_board_picture_is_as_current_as_each_prompt(monkeypatch, capsys, tmp
     for n, picture in zip(at_prompts, player.pictures, strict=True):
         cycle = definition.resume(meta.setup, moves[:n]).rhythm.cycle
         current = draw(meta.kind, meta.setup, moves, RenderRequest("map", 1, n, cycle),
-                       "en", "terminal")
+                       "en", "terminal", False).image
         assert picture == current, f"the picture at move {n} is not the board of that moment"
         # a move of this round before the prompt: a picture drawn at the round's start misses it
         behind += n > 0 and definition.resume(meta.setup, moves[:n - 1]).rhythm.cycle == cycle

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from bot.service.delivery.pictures import PAGE_WAITING, Pictures, PicturesBusy
+from bot.service.delivery.pictures import PAGE_WAITING, Drawn, Pictures, PicturesBusy
 
 
 class Gated(Pictures):
@@ -20,11 +20,11 @@ class Gated(Pictures):
         self.began: list[str] = []
         self.gates: dict[str, asyncio.Event] = {}
 
-    async def _draw_now(self, render: dict, language: str, platform: str) -> bytes | None:
+    async def _draw_now(self, render: dict, language: str, platform: str) -> Drawn | None:
         name = render["name"]
         self.began.append(name)
         await self.gates.setdefault(name, asyncio.Event()).wait()
-        return name.encode()
+        return Drawn(name.encode())
 
     def finish(self, name: str) -> None:
         self.gates.setdefault(name, asyncio.Event()).set()
@@ -36,7 +36,10 @@ async def settled() -> None:
 
 
 def chat(pictures: Gated, name: str, rank: int = 2) -> asyncio.Task:
-    return asyncio.ensure_future(pictures.render({"name": name, "game_id": 1}, "en", "telegram", rank))
+    async def image() -> bytes | None:
+        drawn = await pictures.render({"name": name, "game_id": 1}, "en", "telegram", rank)
+        return None if drawn is None else drawn.image
+    return asyncio.ensure_future(image())
 
 
 def page(pictures: Gated, name: str) -> asyncio.Task:

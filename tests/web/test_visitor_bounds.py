@@ -16,6 +16,7 @@ from web_kit import PROBE, Page, serve, stored, token
 
 from bot.config import ConfigError, Settings, connection_limits, visitor_limits, web_settings
 from bot.contract import Chat, User
+from bot.service.delivery.pictures import Drawn
 from bot.web.auth import sign_init_data
 from bot.web.connections import ConnectionLimits
 from bot.web.guard import VisitorLimits
@@ -108,11 +109,11 @@ async def test_a_pass_has_so_many_pictures_on_their_way_and_no_more_are_drawn(bo
     began, release = asyncio.Event(), asyncio.Event()
     drawn = []
 
-    async def held(render, language: str, platform: str) -> bytes | None:
+    async def held(render, language: str, platform: str) -> Drawn | None:
         drawn.append(render.layout)
         began.set()
         await release.wait()
-        return b"a picture"                 # what is drawn does not matter here, only what is asked
+        return Drawn(b"a picture")          # what is drawn does not matter here, only what is asked
 
     pictures._draw_now = held
     url, pass_ = bounded.board.local_url, token(bounded.board, bounded.game_id, None)

@@ -29,6 +29,7 @@ from bot.contract import User
 from bot.games import kind
 from bot.service import GameService
 from bot.service.board.page import PageRequest
+from bot.service.delivery.pictures import Drawn
 from bot.web.server import WebBoard, WebSettings
 
 GAME = "papa-paolo"
@@ -124,8 +125,8 @@ async def open_twins(tmp_path: Path, seed: int, *, game: str = GAME, dealt_apart
     for n in (0, 1):
         service = await GameService.open(str(tmp_path / f"twin{n}.sqlite3"))
 
-        async def drawn(render: dict, language: str, platform: str, rank: int = 2) -> bytes:
-            return PNG          # what a picture shows is the page twins' business; which are answered is this test's
+        async def drawn(render: dict, language: str, platform: str, rank: int = 2) -> Drawn:
+            return Drawn(PNG)         # what a picture shows is the page twins' business; which are answered is this test's
 
         service.pictures.render = drawn
         users = [user(name) for name in NAMES]

@@ -1,7 +1,7 @@
 """Turning a stored outbox row into the ``Outgoing`` a transport posts (the game's side of delivery).
 
 The row's body is what ``messages`` committed; its picture is drawn by ``render``
-(``Pictures.render``: off the event loop, from the stored game).
+(``Pictures.render``: off the event loop, from the stored game), and said in words with it.
 """
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ from ..game.outmessage import RenderRequest
 from ..posts.animation import ANIMATION
 from ..posts.links import BoardLinks
 from ..posts.messages import slot_of
+from .pictures import Drawn
 
-# (render request, language, platform, rank: ``StoredOut.rank``, lowest drawn first)
-Render = Callable[[RenderRequest, str, str, int], Awaitable[bytes | None]]
+# (render request, language, platform, rank: ``StoredOut.rank``, lowest drawn first): the picture
+# drawn and its words (``Pictures.render``)
+Render = Callable[[RenderRequest, str, str, int], Awaitable[Drawn | None]]
 
 
 def without_picture(row: StoredOut) -> StoredOut:
@@ -37,13 +39,16 @@ async def materialise(row: StoredOut, render: Render, links: BoardLinks) -> Outg
     it goes (``links``), never an edit target: delivery adds that."""
     body = row.body
     image = animation = None
+    description = body.description      # an animation's; a row stored before pictures said their own
     picture = body.render
     if picture is not None:
         drawn = await render(picture, body.language, row.platform, row.rank)
-        if picture.kind == ANIMATION:
-            animation = drawn
-        else:
-            image = drawn
+        if drawn is not None:
+            description = description or drawn.description
+            if picture.kind == ANIMATION:
+                animation = drawn.image
+            else:
+                image = drawn.image
     to = body.private_to
     private_to = User(to.platform, to.id, to.name, language=to.language) if to else None
     buttons = links.resolve(body.buttons, row.platform, private_to, body.language)
@@ -53,7 +58,7 @@ async def materialise(row: StoredOut, render: Render, links: BoardLinks) -> Outg
         private_to=private_to,
         image=image, image_name=body.image_name,
         latest_image_name=body.latest_image_name,
-        image_description=body.description if image is not None or animation is not None else "",
+        image_description=description if image is not None or animation is not None else "",
         animation=animation, animation_too_large=body.too_large,
         buttons=buttons,
         # a mention pings a person; the language of their client is the message's business

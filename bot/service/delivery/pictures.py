@@ -25,6 +25,12 @@ cores: the last press handled after 2.9 s with the maps drawn in processes, 5.4 
 2.2 s with no maps at all). Those processes end with the bot's, even when it is killed
 (``lifeline.py``).
 
+A picture's words (``Presenter.picture_description``: what it shows, the board as the terminal
+prints it, what changed; Discord gives them to screen readers) are made with it, from the same
+replayed match (``Drawn.description``), not when the move that asked for the picture is handled:
+a cycle-ending move no longer tells the board in words on its way to the commit (a fifth of such
+a move's time, issue 44), and a picture never drawn (a chat that shows none) is never described.
+
 The web board's pages ask for pictures too (``render_for_page``), at any moment and as many as
 their visitors like. They come after the chats, with a budget of their own: one process of
 their own, started on the first page picture, at a lower CPU priority (``PAGE_NICENESS``: the
@@ -48,6 +54,7 @@ import signal
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -60,6 +67,7 @@ from engine.interface import SeatedMove
 
 from ..game.outmessage import RenderRequest
 from ..posts import animation
+from ..posts.turnmessages import cycle_events
 from ..storage import Storage
 from .lifeline import Lifeline, end_with_parent
 from .priority import RankedSlots
@@ -78,6 +86,14 @@ PAGE_PLATFORM = "web"
 STOP_GRACE = 5.0      # seconds a stop waits for the pictures being drawn (an animation takes seconds)
 
 
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """A picture drawn and its words (empty: the message says them, as an animation's does)."""
+
+    image: bytes
+    description: str = ""
+
+
 class Pictures:
     """``processes``: how many processes draw (0: a thread of this process, as the tests do)."""
 
@@ -88,9 +104,9 @@ class Pictures:
         self._pages_pool = DrawingPool(PAGE_DRAWN_AT_ONCE if processes else 0, niceness=PAGE_NICENESS)
         self._slots = max(at_once, processes)
         self._cores = RankedSlots(self._slots)
-        self._kept: OrderedDict[str, bytes] = OrderedDict()
+        self._kept: OrderedDict[str, Drawn] = OrderedDict()
         self._kept_size = kept
-        self._drawing: dict[str, asyncio.Future[bytes | None]] = {}
+        self._drawing: dict[str, asyncio.Future[Drawn | None]] = {}
         self._page_slots = asyncio.Semaphore(PAGE_DRAWN_AT_ONCE)
         self._pages_waiting = 0
         self._asked: dict[str, float] = {}       # when each picture being drawn was asked for
@@ -112,8 +128,9 @@ class Pictures:
         oldest = min(self._asked.values(), default=None)
         return oldest is not None and asyncio.get_running_loop().time() - oldest > BEHIND_SECONDS
 
-    async def render(self, render: RenderRequest, language: str, platform: str, rank: int = 2) -> bytes | None:
-        """The picture ``render`` asks for; the lowest ``rank`` is drawn first (``StoredOut.rank``)."""
+    async def render(self, render: RenderRequest, language: str, platform: str, rank: int = 2) -> Drawn | None:
+        """The picture ``render`` asks for, with its words; the lowest ``rank`` is drawn first
+        (``StoredOut.rank``)."""
         key = drawing_key(render, language, platform)
         if key in self._kept:
             self._kept.move_to_end(key)
@@ -127,19 +144,21 @@ class Pictures:
 
     async def render_for_page(self, render: RenderRequest, language: str) -> bytes | None:
         """The picture a web page asks for, drawn after the chats' (see the module's note);
-        ``PicturesBusy`` when ``PAGE_WAITING`` page pictures wait already."""
+        ``PicturesBusy`` when ``PAGE_WAITING`` page pictures wait already. (A page says its own
+        words: none are made for it.)"""
         key = drawing_key(render, language, PAGE_PLATFORM)
         if key in self._kept:
             self._kept.move_to_end(key)
-            return self._kept[key]
+            return self._kept[key].image
         drawing = self._drawing.get(key)
         if drawing is None:
             if self._pages_waiting >= PAGE_WAITING:
                 raise PicturesBusy
             drawing = self._drawing[key] = asyncio.ensure_future(self._draw_for_page(key, render, language))
-        return await asyncio.shield(drawing)
+        drawn = await asyncio.shield(drawing)
+        return None if drawn is None else drawn.image
 
-    async def _draw_for_page(self, key: str, render: RenderRequest, language: str) -> bytes | None:
+    async def _draw_for_page(self, key: str, render: RenderRequest, language: str) -> Drawn | None:
         self._pages_waiting += 1
         waiting = True
         try:
@@ -154,7 +173,7 @@ class Pictures:
                 self._pages_waiting -= 1
                 self._drawing.pop(key, None)
 
-    async def _draw(self, key: str, render: RenderRequest, language: str, platform: str, rank: int | None) -> bytes | None:
+    async def _draw(self, key: str, render: RenderRequest, language: str, platform: str, rank: int | None) -> Drawn | None:
         """Draw, in one of the chats' slots at ``rank`` (None: in no slot of theirs)."""
         try:
             if rank is None:
@@ -171,11 +190,11 @@ class Pictures:
         if image is not None:       # a failed drawing is tried again next time
             self._kept[key] = image
             while len(self._kept) > self._kept_size or len(self._kept) > 1 and sum(
-                    map(len, self._kept.values())) > KEPT_BYTES:
+                    len(kept.image) for kept in self._kept.values()) > KEPT_BYTES:
                 self._kept.popitem(last=False)
         return image
 
-    async def _draw_now(self, render: RenderRequest, language: str, platform: str) -> bytes | None:
+    async def _draw_now(self, render: RenderRequest, language: str, platform: str) -> Drawn | None:
         self.drawn += 1
         got = await self.storage.load_game(render.game_id)
         if got is None or got[0].setup is None:
@@ -183,7 +202,7 @@ class Pictures:
         meta, moves = got
         if meta.setup is None:
             return None
-        args = (meta.kind, meta.setup, moves, render, language, platform)
+        args = (meta.kind, meta.setup, moves, render, language, platform, platform != PAGE_PLATFORM)
         pool = self._pages_pool if platform == PAGE_PLATFORM else self._chats_pool
         try:
             if pool.processes == 0:
@@ -293,11 +312,12 @@ def drawing_key(render: RenderRequest, language: str, platform: str) -> str:
 
 
 def draw(kind_id: str, setup: dict[str, Any], moves: list[SeatedMove], render: RenderRequest, language: str,
-         platform: str) -> bytes:
+         platform: str, described: bool = True) -> Drawn:
     """Draw the picture ``render`` asks for from the stored game (in a drawing process, or a thread):
-    a picture, or the whole game as an animation (``animation.py``) in the format ``platform`` plays."""
+    a picture, or the whole game as an animation (``animation.py``) in the format ``platform`` plays;
+    with its words where ``described`` (an animation's are its message's)."""
     if render.kind == animation.ANIMATION:
-        return animation.draw(kind_id, setup, moves[:render.moves], language, platform)
+        return Drawn(animation.draw(kind_id, setup, moves[:render.moves], language, platform))
     game_kind = kind(kind_id)
     match = game_kind.definition.resume(setup, moves[:render.moves])
     cycle = render.shown_cycle
@@ -307,6 +327,21 @@ def draw(kind_id: str, setup: dict[str, Any], moves: list[SeatedMove], render: R
     events = [] if cycle < 1 else [e for e in match.log[match.rhythm.cycle_start(cycle):] if e.visible_to(seat)]
     # A page asks for the layout that fits its screen; a message's follows its platform.
     layout = render.layout or ("portrait" if capabilities(platform).portrait else "landscape")
+    presenter = game_kind.presenter
     if seat is not None:
-        return game_kind.presenter.render_private(match.view(seat), events, language, layout=layout)
-    return game_kind.presenter.render(render.kind, match.view(None), events, language, layout=layout)
+        image = presenter.render_private(match.view(seat), events, language, layout=layout)
+    else:
+        image = presenter.render(render.kind, match.view(None), events, language, layout=layout)
+    return Drawn(image, described_as(presenter, match, render, language) if described else "")
+
+
+def described_as(presenter: Any, match: Any, render: RenderRequest, language: str) -> str:
+    """The picture ``render`` asks for in words, from ``match`` at its move count: a seat's own
+    board from that seat's view, the others from the public view, a map with what its cycle
+    changed (its public events)."""
+    players = match.players
+    if render.seat is not None:
+        return str(presenter.picture_description("seat", match.view(render.seat), (), players, language))
+    cycle = render.shown_cycle
+    events = [] if render.kind == "final" or cycle < 1 else cycle_events(match, cycle)
+    return str(presenter.picture_description(render.kind, match.view(None), events, players, language))

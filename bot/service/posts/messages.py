@@ -55,7 +55,8 @@ def group(meta: GameMeta, text: str, *, buttons: Iterable[Iterable[Button]] = ()
           slot: str | None = None, mode: str = "new", render: RenderRequest | None = None,
           image_name: str = "board.png", awaited: bool = False, description: str = "",
           latest_image_name: str = "", too_large: str = "") -> OutRow:
-    """A message to the group; ``description``: its picture (``render``) in words, for screen readers;
+    """A message to the group; ``description``: its picture (``render``) in words, for screen readers,
+    where the drawing does not say them (an animation: ``pictures.Drawn``);
     ``awaited``: a turn prompt the table waits for (sent first, see ``OutRow.priority``)."""
     body = MessageBody(text, chat=Group.of(meta.chat), buttons=to_buttons(buttons),
                        mentions=tuple(map(Recipient.of, mentions)), language=meta.language, render=render,

@@ -197,10 +197,10 @@ class TurnMessages:
         if label:
             lines.append(t(lang, "bot.msg.private_turn", chat=label))
         lines.append(menu.text if menu.text else pres.prompt_line(view, lang, surface(meta)))
-        render, description = None, ""
+        render = None
         if pres.private_pictures:
+            # (its words are made with the picture: ``pictures.Drawn``)
             render = RenderRequest("seat", meta.id, match.move_count, match.rhythm.cycle, seat)
-            description = pres.picture_description("seat", view, (), match.players, lang)
             # The text is the picture's caption where the platform has no other place for words
             # (Telegram): it tells whose turn and what to choose, and this line what the picture is.
             # (The terminal prints the seat's board as text above its choices, and names the file once.)
@@ -208,7 +208,7 @@ class TurnMessages:
                 lines.append(pres.picture_subject("seat", view, lang))
         row = private(meta, meta.platform, info.user(), "\n".join(lines), lang, buttons=rows,
                       slot=seat_slot(meta, seat), mode=mode, render=render,
-                      image_name=picture_name(meta, kind, f"seat{seat}-{match.move_count}"), description=description,
+                      image_name=picture_name(meta, kind, f"seat{seat}-{match.move_count}"),
                       latest_image_name=picture_name(meta, kind, f"seat{seat}"))
         return row, menu, rows
 
@@ -336,13 +336,11 @@ class TurnMessages:
             summary += self.turn.notes_of(cycle)
         elif (scores := _scores_after(match, cycle)) is not None:
             summary.append(pres.scores_line(view, scores, lang))
-        # The board in words is the present one: a cycle that ended earlier in this batch (AI
-        # seats played on) is described by what changed in it only.
-        shown = view if moves_after == match.move_count else None
+        # The picture's words are made with it (``pictures.Drawn``): the board as it was at
+        # ``moves_after``, and what the cycle changed.
         out.append(group(meta, "\n".join(summary),
                          render=RenderRequest("map", meta.id, moves_after, cycle),
                          image_name=picture_name(meta, kind, pres.cycle_label(view, cycle)),
-                         description=pres.picture_description("map", shown, events, match.players, lang),
                          latest_image_name=picture_name(meta, kind, BOARD_PICTURE)))
         return out
 
@@ -355,8 +353,7 @@ class TurnMessages:
         return [group(meta, "\n".join([*pres.final_lines(view, lang), *final_lines]),
                       buttons=[[board_button(t(lang, "web.btn.review"), self.codec, meta, REVIEW)]],
                       render=RenderRequest("final", meta.id, match.move_count),
-                      image_name=picture_name(meta, kind, "final"),
-                      description=pres.picture_description("final", view, (), match.players, lang)),
+                      image_name=picture_name(meta, kind, "final")),
                 animation_message(meta, kind, match.move_count)]
 
 

@@ -180,9 +180,7 @@ class Lobby:
         start_map = M.group(meta, t(meta.language, "bot.msg.start_map"),
                             render=RenderRequest("map", meta.id, 0, 0),
                             image_name=M.picture_name(meta, kind, "start"),
-                            latest_image_name=M.picture_name(meta, kind, M.BOARD_PICTURE),
-                            description=kind.presenter.picture_description("map", match.view(None), (),
-                                                                           match.players, meta.language))
+                            latest_image_name=M.picture_name(meta, kind, M.BOARD_PICTURE))
         await self.play.finish(loaded, turn, [M.lobby_closed(meta, M.started_text(meta, kind, match))],
                                first_prompt=True, first_picture=start_map)
         return Reply(t(lang, "bot.reply.started"))
