@@ -42,7 +42,6 @@ from bot.pagestate import PageState
 from bot.product import DEFAULT_DB
 from i18n import DEFAULT_LANGUAGE, normalize_language, t
 
-from . import collector
 from .board.pages import Pages
 from .board.watch import GameWatch
 from .clock import Clock, SystemClock
@@ -57,7 +56,7 @@ from .players.mine import MyGames
 from .posts import messages as M
 from .posts.links import BoardLinks
 from .refusal import Refused
-from .storage import Conflict, Storage, storage_for
+from .storage import Conflict, Storage, collector, storage_for
 from .storage.store import LIVE_MATCHES, GameStore, Loaded
 from .table.away import Away
 from .table.chat_settings import ChatSettings, checked_defaults

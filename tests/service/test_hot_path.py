@@ -71,7 +71,7 @@ async def test_a_service_sets_the_collector_for_games_in_memory(db_path):
     not at Python's 700."""
     import gc
 
-    from bot.service import collector
+    from bot.service.storage import collector
 
     before = gc.get_threshold()
     gc.set_threshold(700, 10, 10)

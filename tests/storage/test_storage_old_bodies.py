@@ -14,6 +14,7 @@ from storage_kit import PLATFORM, message
 from bot.contract import Button, Chat, Outgoing, User
 from bot.service.clock import ManualClock
 from bot.service.delivery.outgoing import materialise
+from bot.service.delivery.pictures import Drawn
 from bot.service.game.model import Changes
 from bot.service.game.outmessage import Group, MessageBody, Recipient, RenderRequest, decode_body, encode_body
 from bot.service.posts.links import BoardLinks
@@ -63,9 +64,9 @@ async def test_an_old_row_in_the_outbox_goes_out_as_it_did(storage):
     [row] = await storage.outbox_rows()
     drawn = []
 
-    async def render(request: RenderRequest, language: str, platform: str, rank: int) -> bytes:
+    async def render(request: RenderRequest, language: str, platform: str, rank: int) -> Drawn:
         drawn.append((request, language, platform))
-        return b"mp4"
+        return Drawn(b"mp4", "words made with the picture")    # the row's own words come first
 
     clock = ManualClock()
     codec = PayloadCodec(b"k" * 32)

@@ -146,6 +146,7 @@ async function connect() {
     // connection dropped may never be answered; if it did land, the new state follows the hello).
     if (state) { waitingReply = false; render(); }
     socket.send(JSON.stringify({ type: "hello", since: reviewAt === null ? version : null, layout: layout(), at: reviewAt }));
+    for (const message of unsent.splice(0)) socket.send(JSON.stringify(message));
   });
   socket.addEventListener("message", (event) => heard(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
@@ -178,8 +179,12 @@ async function refusedOnOpen() {
   else setTimeout(connect, 1000);
 }
 
+// The first state comes with the pass, before the socket is open: a tap made then waits for it
+// (a few at most), sent right after the hello, instead of being lost.
+const unsent = [];
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else if (unsent.length < 4) unsent.push(message);
 }
 window.boardSend = send;          // the page's one way to the server (assistive tools and tests)
 
