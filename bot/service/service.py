@@ -48,6 +48,7 @@ from .clock import Clock, SystemClock
 from .delivery import outgoing
 from .delivery.outbox import Delivery
 from .delivery.pictures import Pictures
+from .game import snapshots
 from .game.model import LOBBY, Changes, GameMeta
 from .game.outmessage import RenderRequest
 from .inputs import cleaned
@@ -197,6 +198,7 @@ class GameService:
         collector.tune()                          # this process holds games: fewer, larger young collections
         storage = storage or storage_for(str(db_path))     # a path, or a postgresql:// URL
         await storage.open()
+        await asyncio.to_thread(snapshots.warm_stamps)     # off the loop, before any game is read
         try:
             if owner is not None:
                 await storage.release_owner(owner)

@@ -82,3 +82,17 @@ async def test_a_service_sets_the_collector_for_games_in_memory(db_path):
         assert collector.THRESHOLDS[0] >= 5_000
     finally:
         gc.set_threshold(*before)
+
+
+async def test_a_service_works_out_its_snapshot_stamps_when_it_opens(db_path):
+    """Issue 44: a snapshot's stamp hashes its game's sources (about 4 ms a game kind, once a
+    process); it is worked out when the service opens, not by the first game a player reads back."""
+    from bot.games import KINDS
+    from bot.service.game.snapshots import stamp
+
+    stamp.cache_clear()
+    service = await GameService.open(db_path)
+    try:
+        assert stamp.cache_info().currsize == len(KINDS)
+    finally:
+        await service.close()

@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bot.games import kind
+from bot.games import KINDS, kind
 from engine.interface import Match
 from engine.shared import is_shared, shared
 
@@ -57,6 +57,14 @@ def stamp(kind_id: str) -> str:
             digest.update(f"\0{path.relative_to(root).as_posix()}\0".encode())
             digest.update(path.read_bytes())
     return sys.intern(f"{FORMAT}:{digest.hexdigest()[:24]}")
+
+
+def warm_stamps() -> None:
+    """Work out every game kind's ``stamp`` now (it reads the game's sources: about 4 ms a kind), once
+    a process, when the service starts: the first game a player reads back after a start then
+    does not wait for it (that wait was most of the first use of a game, issue 44)."""
+    for kind_id in KINDS:
+        stamp(kind_id)
 
 
 def _sources(package: Path) -> list[Path]:
