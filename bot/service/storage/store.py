@@ -280,13 +280,14 @@ class GameStore:
         return self._games.get(game_id)
 
     @staticmethod
-    def rebuild(meta: GameMeta, moves: list[tuple[int, str]]) -> Loaded:
+    def rebuild(meta: GameMeta, moves: list[tuple[int, str]], *, live: bool = False) -> Loaded:
         """The game replayed from its record, its match packed (a restore of many games holds
-        one live match at a time; the match is unpacked again on use)."""
+        one live match at a time; the match is unpacked again on use). ``live``: a game read to be
+        used now keeps the replayed match live as well, rather than unpack it again at once."""
         if meta.setup is None:
             return Loaded(meta)
         match = kind(meta.kind).definition.resume(meta.setup, moves)
-        return Loaded(meta, packed=pack(meta.id, meta.kind, match))
+        return Loaded(meta, match if live else None, packed=pack(meta.id, meta.kind, match))
 
     async def _store_fresh(self, fresh: list[Snapshot]) -> bool:
         """Store ``fresh`` snapshots in batches, each landing only where its game still holds its
@@ -302,11 +303,12 @@ class GameStore:
                 done = False
         return done
 
-    async def _replayed(self, game_ids: list[int]) -> list[Loaded]:
+    async def _replayed(self, game_ids: list[int], *, live: bool = False) -> list[Loaded]:
         """The games replayed from their records (their snapshots were missing or stale, or too
         many moves behind), and their fresh snapshots stored (where each game still holds that
-        many moves)."""
-        games = [self.rebuild(meta, moves) for meta, moves in (await self.storage.load_games(game_ids)).values()]
+        many moves); ``live``: their matches kept live (``rebuild``)."""
+        games = [self.rebuild(meta, moves, live=live)
+                 for meta, moves in (await self.storage.load_games(game_ids)).values()]
         await self._store_fresh([loaded.packed for loaded in games if loaded.packed is not None])
         return games
 
@@ -328,7 +330,7 @@ class GameStore:
         stored = _stored(got)
         if stored is not None:
             return self._keep(stored)
-        replayed = await self._replayed([game_id])
+        replayed = await self._replayed([game_id], live=True)
         return self._keep(replayed[0]) if replayed else None   # or the copy another task loaded meanwhile
 
     async def restore_all(self) -> int:
