@@ -81,8 +81,7 @@ async def test_a_page_fed_delta_frames_holds_what_a_fresh_page_is_sent(tmp_path,
     finally:
         for page in watching.values():
             await page.close()
-        await served.board.stop()
-        await served.service.close()
+        await served.close()
 
 
 async def test_a_frame_where_only_the_turn_changed_carries_only_the_turn(tmp_path):
@@ -102,8 +101,7 @@ async def test_a_frame_where_only_the_turn_changed_carries_only_the_turn(tmp_pat
         assert '"scene"' not in text and "Waiting for Bob" in text and len(text) < 400, text
         assert frames.merged(msgspec.json.decode(held.full), frame) == msgspec.json.decode(new.full)
     finally:
-        await served.board.stop()
-        await served.service.close()
+        await served.close()
 
 
 async def test_a_field_gone_is_said_by_its_absence(tmp_path):
@@ -117,8 +115,7 @@ async def test_a_field_gone_is_said_by_its_absence(tmp_path):
         assert frame is not None and "choices" not in frame.set and "choices" not in frame.same
         assert "choices" not in frames.merged(msgspec.json.decode(held.full), frame)
     finally:
-        await served.board.stop()
-        await served.service.close()
+        await served.close()
 
 
 async def test_a_page_resuming_on_a_new_socket_is_sent_a_whole_state_first(tmp_path, session):
@@ -162,5 +159,4 @@ async def test_a_page_resuming_on_a_new_socket_is_sent_a_whole_state_first(tmp_p
                 break
         await current.close()
     finally:
-        await served.board.stop()
-        await served.service.close()
+        await served.close()

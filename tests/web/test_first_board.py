@@ -54,8 +54,7 @@ async def test_the_first_states_pictures_are_drawn_ahead(tmp_path, session):
     try:
         await _drawn_ahead(served, session)
     finally:
-        await served.board.stop()
-        await served.service.close()
+        await served.close()
 
 
 async def _drawn_ahead(served, session) -> None:

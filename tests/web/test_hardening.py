@@ -32,8 +32,7 @@ def hardened(response: aiohttp.ClientResponse) -> None:
 async def board(tmp_path):
     served = await serve(str(tmp_path / "games.sqlite3"), settings=WebSettings(port=0, telegram_token=BOT_TOKEN))
     yield served
-    await served.board.stop()
-    await served.service.close()
+    await served.close()
 
 
 async def test_every_route_carries_the_headers(board, session):
@@ -79,8 +78,7 @@ async def test_a_seats_own_board_is_not_kept_in_the_browsers_cache(tmp_path, ses
                 control = response.headers["Cache-Control"]
                 assert control == ("no-store" if picture["name"] == "seat" else "private, max-age=86400"), picture
     finally:
-        await served.board.stop()
-        await served.service.close()
+        await served.close()
 
 
 async def test_the_socket_opens_only_for_the_boards_own_pages(board, session):

@@ -134,6 +134,11 @@ class Served:
     def seat_user(self, seat: int):
         return list(self.users.values())[seat]
 
+    async def close(self) -> None:
+        """The board stopped, then its service closed."""
+        await self.board.stop()
+        await self.service.close()
+
 
 async def serve(database: str, *, settings: WebSettings | None = None, chat_n: int = 1,
                 game: str | None = None) -> Served:

@@ -63,7 +63,8 @@ import msgspec
 from bot.board import PicturesBusy
 from bot.games import kind
 from bot.platforms import capabilities
-from engine.interface import SeatedMove
+from engine.interface import Match, SeatedMove
+from renderers.presenter import Presenter
 
 from ..game.outmessage import RenderRequest
 from ..posts import animation
@@ -335,13 +336,13 @@ def draw(kind_id: str, setup: dict[str, Any], moves: list[SeatedMove], render: R
     return Drawn(image, described_as(presenter, match, render, language) if described else "")
 
 
-def described_as(presenter: Any, match: Any, render: RenderRequest, language: str) -> str:
+def described_as(presenter: Presenter, match: Match, render: RenderRequest, language: str) -> str:
     """The picture ``render`` asks for in words, from ``match`` at its move count: a seat's own
     board from that seat's view, the others from the public view, a map with what its cycle
     changed (its public events)."""
     players = match.players
     if render.seat is not None:
-        return str(presenter.picture_description("seat", match.view(render.seat), (), players, language))
+        return presenter.picture_description("seat", match.view(render.seat), (), players, language)
     cycle = render.shown_cycle
     events = [] if render.kind == "final" or cycle < 1 else cycle_events(match, cycle)
-    return str(presenter.picture_description(render.kind, match.view(None), events, players, language))
+    return presenter.picture_description(render.kind, match.view(None), events, players, language)
